@@ -1,0 +1,62 @@
+# Entry points. Every target sets itself up on a fresh machine (virtualenv, npm tools).
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BUF := tools/node_modules/.bin/buf
+
+.PHONY: setup tools generate checkgenerate lint format-check breaking test test-fast conformance bench ci serve example example-runtime clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+tools/node_modules/.installed: tools/package.json tools/package-lock.json
+	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+tools: tools/node_modules/.installed
+
+## generate: regenerate every client's code from proto/
+generate: setup tools
+	./scripts/generate_python.sh
+
+## checkgenerate: regenerate and fail on any difference from what is committed
+checkgenerate: generate
+	@git add -N . && git diff --exit-code --stat -- clients/ || (echo "generated code is stale: run 'make generate' and commit" && exit 1)
+
+## lint: buf lint and format, ruff, mypy
+lint: setup tools
+	$(BUF) lint
+	$(BUF) format --diff --exit-code
+	$(VENV)/bin/ruff check server tests benchmarks examples
+	$(VENV)/bin/ruff format --check server tests benchmarks examples
+	$(VENV)/bin/mypy server/praxis
+
+## breaking: compare the contract against the last release tag (none yet: skipped with a note)
+breaking: tools
+	@tag=$$(git describe --tags --abbrev=0 --match 'v*' 2>/dev/null || true); \
+	if [ -z "$$tag" ]; then echo "breaking: no release tag yet; the contract may still change"; \
+	else $(BUF) breaking --against ".git#tag=$$tag"; fi
+
+## test: the whole Python test suite
+test: setup
+	$(VENV)/bin/pytest -q
+
+## ci: everything CI checks (the README's test command)
+ci: checkgenerate lint breaking test
+
+## serve: run the service on 127.0.0.1:50051 with an embedded SQLite file
+serve: setup
+	$(VENV)/bin/praxis serve
+
+## example: the complete registry example
+example: setup
+	$(PY) examples/registry_example.py
+
+## bench: benchmarks under benchmarks/
+bench: setup
+	$(PY) benchmarks/registry_bench.py

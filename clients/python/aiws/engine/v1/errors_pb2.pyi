@@ -1,0 +1,168 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    CREDENTIAL_MISSING: _ClassVar[ErrorReason]
+    CREDENTIAL_INVALID: _ClassVar[ErrorReason]
+    CREDENTIAL_EXPIRED: _ClassVar[ErrorReason]
+    ACTION_NOT_GRANTED: _ClassVar[ErrorReason]
+    HUMAN_REQUIRED: _ClassVar[ErrorReason]
+    ATTRIBUTION_MISMATCH: _ClassVar[ErrorReason]
+    EVIDENCE_INVALID: _ClassVar[ErrorReason]
+    APPROVAL_REQUIRED: _ClassVar[ErrorReason]
+    APPROVAL_NOT_FOUND: _ClassVar[ErrorReason]
+    APPROVAL_EXPIRED: _ClassVar[ErrorReason]
+    APPROVAL_CONSUMED: _ClassVar[ErrorReason]
+    APPROVAL_MISMATCH: _ClassVar[ErrorReason]
+    APPROVER_NOT_HUMAN: _ClassVar[ErrorReason]
+    APPROVAL_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    INSTALLATION_MISMATCH: _ClassVar[ErrorReason]
+    EPOCH_MISMATCH: _ClassVar[ErrorReason]
+    WORK_ORDER_PAUSED: _ClassVar[ErrorReason]
+    WORK_ORDER_CANCELED: _ClassVar[ErrorReason]
+    RESTORE_HOLD: _ClassVar[ErrorReason]
+    CLOCK_UNCERTAIN: _ClassVar[ErrorReason]
+    HOLD_NOT_FOUND: _ClassVar[ErrorReason]
+    CONTROL_TRANSITION_INVALID: _ClassVar[ErrorReason]
+    REQUEST_ID_REUSED: _ClassVar[ErrorReason]
+    REF_ALREADY_REGISTERED: _ClassVar[ErrorReason]
+    REF_NOT_FOUND: _ClassVar[ErrorReason]
+    PROPOSAL_NOT_FOUND: _ClassVar[ErrorReason]
+    PROPOSAL_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    PROPOSAL_NOT_PENDING: _ClassVar[ErrorReason]
+    BASE_REVISION_STALE: _ClassVar[ErrorReason]
+    NEXT_REVISION_MISMATCH: _ClassVar[ErrorReason]
+    POLICY_DIGEST_CHANGED: _ClassVar[ErrorReason]
+    PROPOSAL_UNCHANGED: _ClassVar[ErrorReason]
+    FIELD_REQUIRED: _ClassVar[ErrorReason]
+    IDENTIFIER_INVALID: _ClassVar[ErrorReason]
+    DOCUMENT_MALFORMED: _ClassVar[ErrorReason]
+    DOCUMENT_TOO_LARGE: _ClassVar[ErrorReason]
+    DOCUMENT_TOO_DEEP: _ClassVar[ErrorReason]
+    DOCUMENT_DUPLICATE_KEY: _ClassVar[ErrorReason]
+    DOCUMENT_NUMBER_FORBIDDEN: _ClassVar[ErrorReason]
+    DOCUMENT_VERSION_UNSUPPORTED: _ClassVar[ErrorReason]
+    DECIMAL_NOT_CANONICAL: _ClassVar[ErrorReason]
+    PAGE_INVALID: _ClassVar[ErrorReason]
+    ENUM_INVALID: _ClassVar[ErrorReason]
+    TIME_INVALID: _ClassVar[ErrorReason]
+    DIGEST_INVALID: _ClassVar[ErrorReason]
+    DEFINITION_INVALID: _ClassVar[ErrorReason]
+    MODEL_UNKNOWN: _ClassVar[ErrorReason]
+    RUN_NOT_FOUND: _ClassVar[ErrorReason]
+    NODE_NOT_FOUND: _ClassVar[ErrorReason]
+    RUN_TERMINAL: _ClassVar[ErrorReason]
+    ATTEMPT_NOT_FOUND: _ClassVar[ErrorReason]
+    ATTEMPT_SUPERSEDED: _ClassVar[ErrorReason]
+    LEASE_EXPIRED: _ClassVar[ErrorReason]
+    ATTEMPT_ALREADY_SETTLED: _ClassVar[ErrorReason]
+    RESULT_TOO_LARGE: _ClassVar[ErrorReason]
+    RESULT_CONTRACT_VIOLATION: _ClassVar[ErrorReason]
+    LEASE_INVALID: _ClassVar[ErrorReason]
+    REVISION_CONFLICT: _ClassVar[ErrorReason]
+    VERSION_CONFLICT: _ClassVar[ErrorReason]
+    WORKER_MISMATCH: _ClassVar[ErrorReason]
+    CAP_EXCEEDED: _ClassVar[ErrorReason]
+    BUDGET_EXCEEDED: _ClassVar[ErrorReason]
+    DEADLINE_EXCEEDED: _ClassVar[ErrorReason]
+    RECONCILIATION_REQUIRED: _ClassVar[ErrorReason]
+    WAIT_NOT_FOUND: _ClassVar[ErrorReason]
+    WAIT_EXPIRED: _ClassVar[ErrorReason]
+    WAIT_ALREADY_SATISFIED: _ClassVar[ErrorReason]
+    WAIT_PAYLOAD_INVALID: _ClassVar[ErrorReason]
+    RUN_NOT_COMPLETED: _ClassVar[ErrorReason]
+    SUBJECT_CHANGED: _ClassVar[ErrorReason]
+    HANDOFF_NOT_FOUND: _ClassVar[ErrorReason]
+    HANDOFF_ALREADY_ACKNOWLEDGED: _ClassVar[ErrorReason]
+    CONTRACT_NOT_FOUND: _ClassVar[ErrorReason]
+    CONTRACT_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    SPEND_CAP_EXCEEDED: _ClassVar[ErrorReason]
+    COST_INVALID: _ClassVar[ErrorReason]
+    RECONCILIATION_NOT_PENDING: _ClassVar[ErrorReason]
+    INTERNAL_FAULT: _ClassVar[ErrorReason]
+    SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+CREDENTIAL_MISSING: ErrorReason
+CREDENTIAL_INVALID: ErrorReason
+CREDENTIAL_EXPIRED: ErrorReason
+ACTION_NOT_GRANTED: ErrorReason
+HUMAN_REQUIRED: ErrorReason
+ATTRIBUTION_MISMATCH: ErrorReason
+EVIDENCE_INVALID: ErrorReason
+APPROVAL_REQUIRED: ErrorReason
+APPROVAL_NOT_FOUND: ErrorReason
+APPROVAL_EXPIRED: ErrorReason
+APPROVAL_CONSUMED: ErrorReason
+APPROVAL_MISMATCH: ErrorReason
+APPROVER_NOT_HUMAN: ErrorReason
+APPROVAL_ALREADY_EXISTS: ErrorReason
+INSTALLATION_MISMATCH: ErrorReason
+EPOCH_MISMATCH: ErrorReason
+WORK_ORDER_PAUSED: ErrorReason
+WORK_ORDER_CANCELED: ErrorReason
+RESTORE_HOLD: ErrorReason
+CLOCK_UNCERTAIN: ErrorReason
+HOLD_NOT_FOUND: ErrorReason
+CONTROL_TRANSITION_INVALID: ErrorReason
+REQUEST_ID_REUSED: ErrorReason
+REF_ALREADY_REGISTERED: ErrorReason
+REF_NOT_FOUND: ErrorReason
+PROPOSAL_NOT_FOUND: ErrorReason
+PROPOSAL_ALREADY_EXISTS: ErrorReason
+PROPOSAL_NOT_PENDING: ErrorReason
+BASE_REVISION_STALE: ErrorReason
+NEXT_REVISION_MISMATCH: ErrorReason
+POLICY_DIGEST_CHANGED: ErrorReason
+PROPOSAL_UNCHANGED: ErrorReason
+FIELD_REQUIRED: ErrorReason
+IDENTIFIER_INVALID: ErrorReason
+DOCUMENT_MALFORMED: ErrorReason
+DOCUMENT_TOO_LARGE: ErrorReason
+DOCUMENT_TOO_DEEP: ErrorReason
+DOCUMENT_DUPLICATE_KEY: ErrorReason
+DOCUMENT_NUMBER_FORBIDDEN: ErrorReason
+DOCUMENT_VERSION_UNSUPPORTED: ErrorReason
+DECIMAL_NOT_CANONICAL: ErrorReason
+PAGE_INVALID: ErrorReason
+ENUM_INVALID: ErrorReason
+TIME_INVALID: ErrorReason
+DIGEST_INVALID: ErrorReason
+DEFINITION_INVALID: ErrorReason
+MODEL_UNKNOWN: ErrorReason
+RUN_NOT_FOUND: ErrorReason
+NODE_NOT_FOUND: ErrorReason
+RUN_TERMINAL: ErrorReason
+ATTEMPT_NOT_FOUND: ErrorReason
+ATTEMPT_SUPERSEDED: ErrorReason
+LEASE_EXPIRED: ErrorReason
+ATTEMPT_ALREADY_SETTLED: ErrorReason
+RESULT_TOO_LARGE: ErrorReason
+RESULT_CONTRACT_VIOLATION: ErrorReason
+LEASE_INVALID: ErrorReason
+REVISION_CONFLICT: ErrorReason
+VERSION_CONFLICT: ErrorReason
+WORKER_MISMATCH: ErrorReason
+CAP_EXCEEDED: ErrorReason
+BUDGET_EXCEEDED: ErrorReason
+DEADLINE_EXCEEDED: ErrorReason
+RECONCILIATION_REQUIRED: ErrorReason
+WAIT_NOT_FOUND: ErrorReason
+WAIT_EXPIRED: ErrorReason
+WAIT_ALREADY_SATISFIED: ErrorReason
+WAIT_PAYLOAD_INVALID: ErrorReason
+RUN_NOT_COMPLETED: ErrorReason
+SUBJECT_CHANGED: ErrorReason
+HANDOFF_NOT_FOUND: ErrorReason
+HANDOFF_ALREADY_ACKNOWLEDGED: ErrorReason
+CONTRACT_NOT_FOUND: ErrorReason
+CONTRACT_ALREADY_EXISTS: ErrorReason
+SPEND_CAP_EXCEEDED: ErrorReason
+COST_INVALID: ErrorReason
+RECONCILIATION_NOT_PENDING: ErrorReason
+INTERNAL_FAULT: ErrorReason
+SERVER_UNAVAILABLE: ErrorReason

@@ -1,0 +1,201 @@
+from aiws.engine.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RUN_STATE_UNSPECIFIED: _ClassVar[RunState]
+    RUN_STATE_RUNNING: _ClassVar[RunState]
+    RUN_STATE_AWAITING_NODES: _ClassVar[RunState]
+    RUN_STATE_COMPLETED: _ClassVar[RunState]
+    RUN_STATE_FAILED: _ClassVar[RunState]
+    RUN_STATE_CANCELLED: _ClassVar[RunState]
+
+class NodeState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NODE_STATE_UNSPECIFIED: _ClassVar[NodeState]
+    NODE_STATE_PENDING: _ClassVar[NodeState]
+    NODE_STATE_READY: _ClassVar[NodeState]
+    NODE_STATE_RUNNING: _ClassVar[NodeState]
+    NODE_STATE_DONE: _ClassVar[NodeState]
+    NODE_STATE_FAILED: _ClassVar[NodeState]
+    NODE_STATE_CANCELLED: _ClassVar[NodeState]
+    NODE_STATE_BLOCKED: _ClassVar[NodeState]
+    NODE_STATE_EXPANDED: _ClassVar[NodeState]
+RUN_STATE_UNSPECIFIED: RunState
+RUN_STATE_RUNNING: RunState
+RUN_STATE_AWAITING_NODES: RunState
+RUN_STATE_COMPLETED: RunState
+RUN_STATE_FAILED: RunState
+RUN_STATE_CANCELLED: RunState
+NODE_STATE_UNSPECIFIED: NodeState
+NODE_STATE_PENDING: NodeState
+NODE_STATE_READY: NodeState
+NODE_STATE_RUNNING: NodeState
+NODE_STATE_DONE: NodeState
+NODE_STATE_FAILED: NodeState
+NODE_STATE_CANCELLED: NodeState
+NODE_STATE_BLOCKED: NodeState
+NODE_STATE_EXPANDED: NodeState
+
+class NodeStatus(_message.Message):
+    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms")
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    HAS_RESULT_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    FANOUT_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    NOT_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
+    node_uid: str
+    node_id: str
+    state: NodeState
+    attempts: int
+    attempt_id: str
+    error: str
+    has_result: bool
+    revision: int
+    fanout_items: int
+    operation_id: str
+    not_before_ms: int
+    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ...) -> None: ...
+
+class Run(_message.Message):
+    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    RESULT_ERROR_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    DEFINITION_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBER_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    state: RunState
+    nodes: _containers.RepeatedCompositeFieldContainer[NodeStatus]
+    result_json: str
+    result_error: str
+    ref: _common_pb2.WorkflowRef
+    revision: int
+    definition_digest: str
+    version: int
+    created_at_ms: int
+    updated_at_ms: int
+    finished_at_ms: int
+    request_id: str
+    subscriber: str
+    contract_id: str
+    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ...) -> None: ...
+
+class StartRunRequest(_message.Message):
+    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    DEFINITION_JSON_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    INPUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBER_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    definition_json: str
+    ref: _common_pb2.WorkflowRef
+    input_json: str
+    subscriber: str
+    contract_id: str
+    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ...) -> None: ...
+
+class StartRunResponse(_message.Message):
+    __slots__ = ("run", "created")
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    created: bool
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+
+class GetRunRequest(_message.Message):
+    __slots__ = ("run_id",)
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class GetRunResponse(_message.Message):
+    __slots__ = ("run",)
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class GetNodeResultRequest(_message.Message):
+    __slots__ = ("run_id", "node_uid")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    node_uid: str
+    def __init__(self, run_id: _Optional[str] = ..., node_uid: _Optional[str] = ...) -> None: ...
+
+class GetNodeResultResponse(_message.Message):
+    __slots__ = ("present", "result_json")
+    PRESENT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    present: bool
+    result_json: str
+    def __init__(self, present: bool = ..., result_json: _Optional[str] = ...) -> None: ...
+
+class StopRunRequest(_message.Message):
+    __slots__ = ("run_id", "reason")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    reason: str
+    def __init__(self, run_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class StopRunResponse(_message.Message):
+    __slots__ = ("run",)
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class WatchRunRequest(_message.Message):
+    __slots__ = ("run_id",)
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class WatchRunResponse(_message.Message):
+    __slots__ = ("run",)
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class ListRunsRequest(_message.Message):
+    __slots__ = ("state", "page_size", "page_token")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    state: RunState
+    page_size: int
+    page_token: str
+    def __init__(self, state: _Optional[_Union[RunState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListRunsResponse(_message.Message):
+    __slots__ = ("runs", "next_page_token")
+    RUNS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    runs: _containers.RepeatedCompositeFieldContainer[Run]
+    next_page_token: str
+    def __init__(self, runs: _Optional[_Iterable[_Union[Run, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,130 @@
+from aiws.engine.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class AgentSpec(_message.Message):
+    __slots__ = ("model", "system_prompt", "functions_json", "output_json")
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_PROMPT_FIELD_NUMBER: _ClassVar[int]
+    FUNCTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    model: str
+    system_prompt: str
+    functions_json: str
+    output_json: str
+    def __init__(self, model: _Optional[str] = ..., system_prompt: _Optional[str] = ..., functions_json: _Optional[str] = ..., output_json: _Optional[str] = ...) -> None: ...
+
+class Task(_message.Message):
+    __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    LEASE_EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    run_id: str
+    node_uid: str
+    node_id: str
+    attempt: int
+    operation_id: str
+    agent: AgentSpec
+    input_json: str
+    template: str
+    deadline_ms: int
+    lease_expires_at_ms: int
+    revision: int
+    def __init__(self, attempt_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., attempt: _Optional[int] = ..., operation_id: _Optional[str] = ..., agent: _Optional[_Union[AgentSpec, _Mapping]] = ..., input_json: _Optional[str] = ..., template: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., lease_expires_at_ms: _Optional[int] = ..., revision: _Optional[int] = ...) -> None: ...
+
+class ClaimTasksRequest(_message.Message):
+    __slots__ = ("worker_id", "models", "max_tasks", "lease_ms", "wait_ms")
+    WORKER_ID_FIELD_NUMBER: _ClassVar[int]
+    MODELS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TASKS_FIELD_NUMBER: _ClassVar[int]
+    LEASE_MS_FIELD_NUMBER: _ClassVar[int]
+    WAIT_MS_FIELD_NUMBER: _ClassVar[int]
+    worker_id: str
+    models: _containers.RepeatedScalarFieldContainer[str]
+    max_tasks: int
+    lease_ms: int
+    wait_ms: int
+    def __init__(self, worker_id: _Optional[str] = ..., models: _Optional[_Iterable[str]] = ..., max_tasks: _Optional[int] = ..., lease_ms: _Optional[int] = ..., wait_ms: _Optional[int] = ...) -> None: ...
+
+class ClaimTasksResponse(_message.Message):
+    __slots__ = ("tasks",)
+    TASKS_FIELD_NUMBER: _ClassVar[int]
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
+
+class HeartbeatRequest(_message.Message):
+    __slots__ = ("attempt_id", "worker_id", "lease_ms")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    WORKER_ID_FIELD_NUMBER: _ClassVar[int]
+    LEASE_MS_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    worker_id: str
+    lease_ms: int
+    def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., lease_ms: _Optional[int] = ...) -> None: ...
+
+class HeartbeatResponse(_message.Message):
+    __slots__ = ("lease_expires_at_ms", "cancelled")
+    LEASE_EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    lease_expires_at_ms: int
+    cancelled: bool
+    def __init__(self, lease_expires_at_ms: _Optional[int] = ..., cancelled: bool = ...) -> None: ...
+
+class CompleteTaskRequest(_message.Message):
+    __slots__ = ("attempt_id", "worker_id", "result_json", "effect", "cost_microcredits")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    WORKER_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    EFFECT_FIELD_NUMBER: _ClassVar[int]
+    COST_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    worker_id: str
+    result_json: str
+    effect: _common_pb2.EffectOutcome
+    cost_microcredits: str
+    def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., result_json: _Optional[str] = ..., effect: _Optional[_Union[_common_pb2.EffectOutcome, str]] = ..., cost_microcredits: _Optional[str] = ...) -> None: ...
+
+class CompleteTaskResponse(_message.Message):
+    __slots__ = ("replayed",)
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    replayed: bool
+    def __init__(self, replayed: bool = ...) -> None: ...
+
+class FailTaskRequest(_message.Message):
+    __slots__ = ("attempt_id", "worker_id", "error", "retryable", "effect", "cost_microcredits")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    WORKER_ID_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    RETRYABLE_FIELD_NUMBER: _ClassVar[int]
+    EFFECT_FIELD_NUMBER: _ClassVar[int]
+    COST_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    worker_id: str
+    error: str
+    retryable: bool
+    effect: _common_pb2.EffectOutcome
+    cost_microcredits: str
+    def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., error: _Optional[str] = ..., retryable: bool = ..., effect: _Optional[_Union[_common_pb2.EffectOutcome, str]] = ..., cost_microcredits: _Optional[str] = ...) -> None: ...
+
+class FailTaskResponse(_message.Message):
+    __slots__ = ("will_retry", "replayed")
+    WILL_RETRY_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    will_retry: bool
+    replayed: bool
+    def __init__(self, will_retry: bool = ..., replayed: bool = ...) -> None: ...

@@ -1,0 +1,1 @@
+"""Praxis Python client helpers."""

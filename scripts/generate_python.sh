@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Regenerates the Python messages, gRPC stubs and typed stubs under clients/python from
+# proto/. Uses the pinned grpcio-tools and mypy-protobuf of the project's virtualenv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+out=clients/python
+rm -rf "$out/aiws"
+mkdir -p "$out"
+protos=$(cd proto && find aiws -name '*.proto' | LC_ALL=C sort)
+PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/python" -m grpc_tools.protoc -Iproto \
+  --python_out="$out" --pyi_out="$out" --grpc_python_out="$out" --mypy_grpc_out="$out" \
+  $protos >/dev/null 2>&1
+# Regular packages (not namespace packages) so that mypy and packaging see them plainly.
+find "$out/aiws" -type d -exec sh -c 'touch "$1/__init__.py"' _ {} \;
