@@ -1,0 +1,78 @@
+"""Channels with bearer-token credentials and the typed service stubs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from aiws.engine.testing.v1 import clock_pb2_grpc
+from aiws.engine.v1 import (
+    admin_pb2_grpc,
+    approval_pb2_grpc,
+    event_pb2_grpc,
+    registry_pb2_grpc,
+    run_pb2_grpc,
+    task_pb2_grpc,
+)
+
+
+class _BearerInterceptor(
+    grpc.UnaryUnaryClientInterceptor,  # type: ignore[misc]  # grpc is untyped
+    grpc.UnaryStreamClientInterceptor,  # type: ignore[misc]
+):
+    """Adds ``authorization: Bearer <token>`` to every call."""
+
+    def __init__(self, token: str) -> None:
+        self._metadata = ("authorization", f"Bearer {token}")
+
+    def _with_token(self, details: Any) -> Any:
+        metadata = [*(details.metadata or ()), self._metadata]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        return continuation(self._with_token(details), request)
+
+
+class Client:
+    """Typed stubs for every Praxis service over one channel."""
+
+    def __init__(self, channel: grpc.Channel) -> None:
+        self.channel = channel
+        self.registry = registry_pb2_grpc.RegistryServiceStub(channel)
+        self.approvals = approval_pb2_grpc.ApprovalServiceStub(channel)
+        self.admin = admin_pb2_grpc.AdminServiceStub(channel)
+        self.runs = run_pb2_grpc.RunServiceStub(channel)
+        self.tasks = task_pb2_grpc.TaskServiceStub(channel)
+        self.events = event_pb2_grpc.EventServiceStub(channel)
+        self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
+
+    def close(self) -> None:
+        """Closes the channel."""
+        self.channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def connect(address: str, token: str | None = None) -> Client:
+    """A client for ``address`` (``host:port``, plaintext) sending ``token`` as bearer.
+
+    Args:
+        address: The server, e.g. ``127.0.0.1:50051``.
+        token: The bearer token; ``None`` sends no credential.
+    """
+    channel = grpc.insecure_channel(address)
+    if token:
+        channel = grpc.intercept_channel(channel, _BearerInterceptor(token))
+    return Client(channel)

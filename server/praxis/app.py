@@ -1,0 +1,131 @@
+"""Wiring: database, authority, stores, servicers and the gRPC server."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from concurrent import futures
+from dataclasses import dataclass, field
+
+import grpc
+from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
+from aiws.engine.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    approval_pb2,
+    approval_pb2_grpc,
+    registry_pb2,
+    registry_pb2_grpc,
+)
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock, TestClock
+from praxis.core import values
+from praxis.rpc.admin import AdminServicer
+from praxis.rpc.auth import AuthInterceptor
+from praxis.rpc.registry import ApprovalServicer, RegistryServicer
+from praxis.rpc.testing import TestClockServicer
+from praxis.store import controls
+from praxis.store.admin import AdminStore
+from praxis.store.database import Database
+from praxis.store.registry import RegistryStore
+
+log = logging.getLogger("praxis")
+
+
+@dataclass
+class Settings:
+    """Everything a server needs, already resolved."""
+
+    database_url: str
+    authority: Authority
+    clock: Clock
+    listen: str = "127.0.0.1:50051"
+    models: tuple[str, ...] = ("echo",)
+    clock_tolerance_ms: int = 5_000
+    synchronous: str = "FULL"
+    max_workers: int = 64
+    profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
+
+
+class Engine:
+    """The stores of one database, usable in-process without gRPC."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.clock = settings.clock
+        self.db = Database(settings.database_url, settings.synchronous)
+        applied = self.db.migrate(self.clock.now_ms())
+        if applied:
+            log.info("schema migrations applied", extra={"versions": applied})
+        with self.db.write() as connection:
+            self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
+        self.registry = RegistryStore(
+            self.db,
+            settings.authority,
+            self.clock,
+            self.installation_id,
+            settings.clock_tolerance_ms,
+            settings.profile,
+        )
+        self.admin = AdminStore(self.db, settings.authority, self.clock, self.installation_id)
+
+    def close(self) -> None:
+        """Releases the database."""
+        self.db.close()
+
+
+class Server:
+    """A running gRPC server over an :class:`Engine`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.engine = Engine(settings)
+        self.grpc = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=settings.max_workers),
+            interceptors=[AuthInterceptor(settings.authority, settings.clock)],
+            options=[("grpc.so_reuseport", 0)],
+        )
+        self.health = health.HealthServicer()
+        names = [
+            registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
+            approval_pb2.DESCRIPTOR.services_by_name["ApprovalService"].full_name,
+            admin_pb2.DESCRIPTOR.services_by_name["AdminService"].full_name,
+        ]
+        registry_pb2_grpc.add_RegistryServiceServicer_to_server(
+            RegistryServicer(self.engine.registry), self.grpc
+        )
+        approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
+            ApprovalServicer(self.engine.registry, settings.clock), self.grpc
+        )
+        admin_pb2_grpc.add_AdminServiceServicer_to_server(
+            AdminServicer(self.engine.admin), self.grpc
+        )
+        if isinstance(settings.clock, TestClock):
+            clock_pb2_grpc.add_TestClockServiceServicer_to_server(
+                TestClockServicer(settings.clock), self.grpc
+            )
+            names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        names += [
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ]
+        reflection.enable_server_reflection(names, self.grpc)
+        self.service_names = names
+        self.port = self.grpc.add_insecure_port(settings.listen)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {settings.listen}")
+
+    def start(self) -> None:
+        """Starts serving and reports SERVING on the health service."""
+        self.grpc.start()
+        for name in ["", *self.service_names]:
+            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self, grace_s: float = 5.0) -> None:
+        """Stops accepting calls, lets running ones finish, and closes the database."""
+        self.health.enter_graceful_shutdown()
+        self.grpc.stop(grace_s).wait()
+        self.engine.close()

@@ -1,0 +1,1 @@
+"""Who may act: the pluggable authority protocol and its built-in principals file."""

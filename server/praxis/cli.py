@@ -1,0 +1,108 @@
+"""``praxis``: the command line.
+
+``praxis serve`` runs the service: 127.0.0.1:50051 by default (``--listen``; port 0
+picks a free port and prints it), an embedded SQLite file, health and reflection, and a
+graceful shutdown on SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from praxis import config as config_module
+from praxis import logs
+from praxis.app import Server, Settings
+from praxis.authority.principals import PrincipalsAuthority
+from praxis.clock import Clock, SystemClock, TestClock
+from praxis.store.migrations import SchemaError
+
+log = logging.getLogger("praxis")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="praxis", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the gRPC service")
+    serve.add_argument("--config", type=Path, help="config file (default: <data-dir>/config.json)")
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        default=config_module.DEFAULT_DATA_DIR,
+        help="where a first run creates its config, database and credentials",
+    )
+    serve.add_argument("--listen", default="127.0.0.1:50051", help="host:port (port 0: any)")
+    serve.add_argument("--database-url", help="SQLAlchemy URL overriding the config's")
+    serve.add_argument(
+        "--test-clock",
+        type=int,
+        metavar="NOW_MS",
+        help="serve TestClockService with the clock set to NOW_MS",
+    )
+    serve.add_argument("--log-level", default="INFO")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``praxis`` command."""
+    args = _parser().parse_args(argv)
+    logs.setup(args.log_level)
+    return serve(args)
+
+
+def _resolve_config(args: argparse.Namespace) -> config_module.Config:
+    path: Path = args.config or args.data_dir / "config.json"
+    if args.config is None and not path.exists():
+        path, credentials = config_module.create_default(args.data_dir)
+        print(
+            f"praxis: first run: created {path} with fresh credentials for one human "
+            f"(local-human) and one agent (local-agent) principal in {credentials}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return config_module.load(path)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Runs the server until SIGTERM or SIGINT."""
+    config = _resolve_config(args)
+    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+    settings = Settings(
+        database_url=args.database_url or config.database_url,
+        authority=PrincipalsAuthority.from_file(config.principals_path),
+        clock=clock,
+        listen=args.listen,
+        models=config.models,
+        clock_tolerance_ms=config.clock_tolerance_ms,
+        synchronous=config.synchronous,
+    )
+    try:
+        server = Server(settings)
+    except SchemaError as error:
+        print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
+        return 2
+    server.start()
+    host = args.listen.rpartition(":")[0]
+    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
+    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
+    stopping = threading.Event()
+
+    def _stop(signum: int, _frame: object) -> None:
+        log.info("shutting down", extra={"signal": signal.Signals(signum).name})
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    stopping.wait()
+    server.stop()
+    log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Local configuration: where the database and principals are, created on first run.
+
+A first ``praxis serve`` with no config writes ``<data dir>/config.json``, a principals
+file holding only token hashes, and ``credentials.json`` (mode 0600) with the fresh
+random tokens of one human and one agent principal, and says where they are. There is
+never an allow-all default.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
+from praxis.core.model import PrincipalKind
+
+DEFAULT_DATA_DIR = Path(".praxis")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Server settings read from ``config.json``."""
+
+    database_url: str
+    principals_path: Path
+    models: tuple[str, ...] = ("echo", "gpt-test")
+    clock_tolerance_ms: int = 5_000
+    synchronous: str = "FULL"
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def load(path: Path) -> Config:
+    """Reads a config file; relative paths are relative to the file's folder."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    base = path.parent
+    database = str(data["database_url"])
+    if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
+        database = "sqlite:///" + str((base / database[len("sqlite:///") :]).resolve())
+    principals = Path(data["principals_path"])
+    return Config(
+        database_url=database,
+        principals_path=principals if principals.is_absolute() else base / principals,
+        models=tuple(data.get("models", Config.models)),
+        clock_tolerance_ms=int(data.get("clock_tolerance_ms", 5_000)),
+        synchronous=str(data.get("synchronous", "FULL")),
+        extra={k: v for k, v in data.items() if k not in Config.__dataclass_fields__},
+    )
+
+
+def create_default(data_dir: Path) -> tuple[Path, Path]:
+    """Writes a fresh local config; returns the config and credentials paths."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    human, human_token = new_principal("local-human", PrincipalKind.HUMAN, HUMAN_ACTIONS)
+    agent, agent_token = new_principal("local-agent", PrincipalKind.AGENT, AGENT_ACTIONS)
+    principals_path = data_dir / "principals.json"
+    principals_path.write_text(
+        json.dumps({"version": 1, "principals": [human, agent]}, indent=2) + "\n",
+        encoding="utf-8",
+    )
+    credentials_path = data_dir / "credentials.json"
+    fd = os.open(credentials_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(
+            {
+                "local-human": {"kind": "HUMAN", "token": human_token},
+                "local-agent": {"kind": "AGENT", "token": agent_token},
+            },
+            handle,
+            indent=2,
+        )
+        handle.write("\n")
+    config_path = data_dir / "config.json"
+    config_path.write_text(
+        json.dumps(
+            {
+                "database_url": "sqlite:///praxis.db",
+                "principals_path": "principals.json",
+                "models": list(Config.models),
+                "clock_tolerance_ms": 5_000,
+                "synchronous": "FULL",
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    return config_path, credentials_path

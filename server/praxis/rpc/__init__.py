@@ -1,0 +1,1 @@
+"""gRPC servicers: proto <-> core conversion; the one place errors become statuses."""

@@ -1,0 +1,130 @@
+"""AdminService servicer."""
+
+from __future__ import annotations
+
+import grpc
+from aiws.engine.v1 import admin_pb2, admin_pb2_grpc
+
+from praxis.core.model import Control, Hold, HoldKind
+from praxis.rpc.auth import principal
+from praxis.rpc.errors import unwrap
+from praxis.rpc.registry import epochs_to_proto
+from praxis.store.admin import AdminStore, WorkOrderView
+from praxis.store.controls import epochs_of
+
+_CONTROL = {
+    Control.ACTIVE: admin_pb2.CONTROL_STATE_ACTIVE,
+    Control.PAUSED: admin_pb2.CONTROL_STATE_PAUSED,
+    Control.CANCELING: admin_pb2.CONTROL_STATE_CANCELING,
+    Control.CANCELED: admin_pb2.CONTROL_STATE_CANCELED,
+}
+_HOLD_KIND = {
+    HoldKind.RESTORE: admin_pb2.HOLD_KIND_RESTORE,
+    HoldKind.CLOCK_UNCERTAINTY: admin_pb2.HOLD_KIND_CLOCK_UNCERTAINTY,
+}
+_HOLD_KIND_IN = {value: key for key, value in _HOLD_KIND.items()}
+_EPOCH_KIND = {admin_pb2.EPOCH_KIND_OWNERSHIP: True, admin_pb2.EPOCH_KIND_AUTHORITY: False}
+
+
+def hold_to_proto(hold: Hold) -> admin_pb2.Hold:
+    """The proto hold."""
+    return admin_pb2.Hold(
+        kind=_HOLD_KIND[hold.kind],
+        work_order_id=hold.work_order_id,
+        reason=hold.reason,
+        placed_at_ms=hold.placed_at_ms,
+        placed_by=hold.placed_by,
+    )
+
+
+def work_order_to_proto(view: WorkOrderView) -> admin_pb2.WorkOrder:
+    """The proto work order."""
+    return admin_pb2.WorkOrder(
+        work_order_id=view.work_order.work_order_id,
+        control_state=_CONTROL[view.work_order.control],
+        epochs=epochs_to_proto(epochs_of(view.installation_id, view.work_order)),
+        holds=[hold_to_proto(hold) for hold in view.holds],
+    )
+
+
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
+    """AdminService over an :class:`AdminStore`."""
+
+    def __init__(self, store: AdminStore) -> None:
+        self.store = store
+
+    def GetWorkOrder(  # gRPC method name
+        self, request: admin_pb2.GetWorkOrderRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.GetWorkOrderResponse:
+        view = unwrap(context, self.store.get_work_order(principal(), request.work_order_id))
+        return admin_pb2.GetWorkOrderResponse(work_order=work_order_to_proto(view))
+
+    def PauseWorkOrder(
+        self, request: admin_pb2.PauseWorkOrderRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.PauseWorkOrderResponse:
+        view = unwrap(
+            context,
+            self.store.transition(principal(), request.work_order_id, "pause", request.reason),
+        )
+        return admin_pb2.PauseWorkOrderResponse(work_order=work_order_to_proto(view))
+
+    def ResumeWorkOrder(
+        self, request: admin_pb2.ResumeWorkOrderRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.ResumeWorkOrderResponse:
+        view = unwrap(
+            context, self.store.transition(principal(), request.work_order_id, "resume", "")
+        )
+        return admin_pb2.ResumeWorkOrderResponse(work_order=work_order_to_proto(view))
+
+    def CancelWorkOrder(
+        self, request: admin_pb2.CancelWorkOrderRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.CancelWorkOrderResponse:
+        view = unwrap(
+            context,
+            self.store.transition(principal(), request.work_order_id, "cancel", request.reason),
+        )
+        return admin_pb2.CancelWorkOrderResponse(work_order=work_order_to_proto(view))
+
+    def PlaceHold(
+        self, request: admin_pb2.PlaceHoldRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.PlaceHoldResponse:
+        hold = unwrap(
+            context,
+            self.store.place_hold(
+                principal(),
+                _HOLD_KIND_IN.get(request.kind),
+                request.work_order_id,
+                request.reason,
+            ),
+        )
+        return admin_pb2.PlaceHoldResponse(hold=hold_to_proto(hold))
+
+    def ClearHold(
+        self, request: admin_pb2.ClearHoldRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.ClearHoldResponse:
+        hold = unwrap(
+            context,
+            self.store.clear_hold(
+                principal(), _HOLD_KIND_IN.get(request.kind), request.work_order_id
+            ),
+        )
+        return admin_pb2.ClearHoldResponse(hold=hold_to_proto(hold))
+
+    def ListHolds(
+        self, request: admin_pb2.ListHoldsRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.ListHoldsResponse:
+        holds = unwrap(context, self.store.list_holds(principal()))
+        return admin_pb2.ListHoldsResponse(holds=[hold_to_proto(hold) for hold in holds])
+
+    def AdvanceEpoch(
+        self, request: admin_pb2.AdvanceEpochRequest, context: grpc.ServicerContext
+    ) -> admin_pb2.AdvanceEpochResponse:
+        view = unwrap(
+            context,
+            self.store.advance_epoch(
+                principal(), request.work_order_id, _EPOCH_KIND.get(request.kind)
+            ),
+        )
+        return admin_pb2.AdvanceEpochResponse(
+            epochs=epochs_to_proto(epochs_of(view.installation_id, view.work_order))
+        )

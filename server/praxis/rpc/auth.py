@@ -1,0 +1,108 @@
+"""Authentication of every RPC (except health, reflection and the test clock), and
+the catch-all that turns a bug into INTERNAL without leaking its details."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core.model import Principal
+from praxis.core.rejection import Code, Rejection
+from praxis.rpc.errors import abort
+
+log = logging.getLogger("praxis.rpc")
+
+_principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("praxis_principal")
+
+UNAUTHENTICATED_PREFIXES = (
+    "/grpc.health.v1.Health/",
+    "/grpc.reflection.",
+    "/aiws.engine.testing.v1.TestClockService/",
+)
+
+
+def principal() -> Principal:
+    """The authenticated principal of the current RPC."""
+    return _principal.get()
+
+
+def bearer_token(context: grpc.ServicerContext) -> str | None:
+    """The token of the ``authorization: Bearer`` metadata, if any."""
+    for key, value in context.invocation_metadata() or ():
+        if key.lower() == "authorization" and isinstance(value, str):
+            scheme, _, token = value.partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+    return None
+
+
+class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
+    """Authenticates each call and maps unexpected exceptions to INTERNAL."""
+
+    def __init__(self, authority: Authority, clock: Clock) -> None:
+        self._authority = authority
+        self._clock = clock
+
+    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None:
+            return None
+        method: str = details.method
+        needs_auth = not method.startswith(UNAUTHENTICATED_PREFIXES)
+        if handler.unary_unary:
+            return grpc.unary_unary_rpc_method_handler(
+                self._wrap(handler.unary_unary, needs_auth, method),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream:
+            return grpc.unary_stream_rpc_method_handler(
+                self._wrap_stream(handler.unary_stream, needs_auth, method),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+    def _authenticate(self, context: grpc.ServicerContext) -> None:
+        found = self._authority.authenticate(bearer_token(context), self._clock.now_ms())
+        if isinstance(found, Rejection):
+            abort(context, found)
+        _principal.set(found)
+
+    def _wrap(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
+        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+            try:
+                if needs_auth:
+                    self._authenticate(context)
+                return behavior(request, context)
+            except Exception:
+                _internal(context, method)
+                raise
+
+        return wrapped
+
+    def _wrap_stream(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
+        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+            try:
+                if needs_auth:
+                    self._authenticate(context)
+                yield from behavior(request, context)
+            except Exception:
+                _internal(context, method)
+                raise
+
+        return wrapped
+
+
+def _internal(context: grpc.ServicerContext, method: str) -> None:
+    """Aborts with INTERNAL unless the servicer already set a status."""
+    if context.code() is not None:
+        return
+    log.exception("unexpected error in %s", method)
+    abort(context, Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see server log"))

@@ -1,0 +1,65 @@
+"""Rejections become gRPC statuses here and nowhere else (AIP-193).
+
+Every failed RPC carries a canonical code and exactly one ``google.rpc.ErrorInfo``
+(domain ``engine.aiws``, reason an ``ErrorReason`` name), plus a ``google.rpc.BadRequest``
+when the rejection lists field violations.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn, TypeVar
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from praxis.core.rejection import Code, Rejection
+
+DOMAIN = "engine.aiws"
+T = TypeVar("T")
+
+_CODES = {code: getattr(code_pb2, code.value) for code in Code}
+
+
+def to_status(rejection: Rejection) -> status_pb2.Status:
+    """The ``google.rpc.Status`` of a rejection."""
+    info = error_details_pb2.ErrorInfo(
+        reason=rejection.reason, domain=DOMAIN, metadata=dict(rejection.metadata)
+    )
+    details = [_pack(info)]
+    if rejection.violations:
+        details.append(
+            _pack(
+                error_details_pb2.BadRequest(
+                    field_violations=[
+                        error_details_pb2.BadRequest.FieldViolation(
+                            field=violation.field, description=violation.description
+                        )
+                        for violation in rejection.violations
+                    ]
+                )
+            )
+        )
+    return status_pb2.Status(
+        code=_CODES[rejection.code], message=rejection.message, details=details
+    )
+
+
+def _pack(message: object) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)  # type: ignore[arg-type]  # protobuf message
+    return packed
+
+
+def abort(context: grpc.ServicerContext, rejection: Rejection) -> NoReturn:
+    """Ends the RPC with the rejection's status."""
+    context.abort_with_status(rpc_status.to_status(to_status(rejection)))
+    raise AssertionError("abort_with_status returned")  # pragma: no cover
+
+
+def unwrap(context: grpc.ServicerContext, value: T | Rejection) -> T:
+    """The value, or the RPC ends with the rejection."""
+    if isinstance(value, Rejection):
+        abort(context, value)
+    return value

@@ -1,0 +1,141 @@
+"""Installation metadata, work-order controls, epochs and holds."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core.model import Control, Epochs, Hold, HoldKind, WorkOrder
+from praxis.store.schema import holds, meta, work_orders
+
+INSTALLATION_KEY = "installation_id"
+CLOCK_KEY = "clock_high_water_ms"
+
+
+def get_meta(connection: Connection, key: str) -> str | None:
+    """One metadata value."""
+    return connection.execute(select(meta.c.value).where(meta.c.key == key)).scalar()
+
+
+def put_meta(connection: Connection, key: str, value: str) -> None:
+    """Sets one metadata value."""
+    if get_meta(connection, key) is None:
+        connection.execute(meta.insert().values(key=key, value=value))
+    else:
+        connection.execute(update(meta).where(meta.c.key == key).values(value=value))
+
+
+def ensure_installation(connection: Connection, new_id: str) -> str:
+    """The installation id, created once with ``new_id``."""
+    existing = get_meta(connection, INSTALLATION_KEY)
+    if existing is not None:
+        return existing
+    put_meta(connection, INSTALLATION_KEY, new_id)
+    return new_id
+
+
+def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
+    """The work order's controls (ACTIVE with epochs 1/1 when never touched)."""
+    row = connection.execute(
+        select(work_orders).where(work_orders.c.work_order_id == work_order_id)
+    ).first()
+    if row is None:
+        return WorkOrder(work_order_id)
+    return WorkOrder(work_order_id, Control(row.control), row.ownership_epoch, row.authority_epoch)
+
+
+def save_work_order(connection: Connection, work_order: WorkOrder, now_ms: int) -> None:
+    """Upserts a work order's controls."""
+    values = {
+        "control": work_order.control.value,
+        "ownership_epoch": work_order.ownership_epoch,
+        "authority_epoch": work_order.authority_epoch,
+        "updated_at_ms": now_ms,
+    }
+    changed = connection.execute(
+        update(work_orders)
+        .where(work_orders.c.work_order_id == work_order.work_order_id)
+        .values(**values)
+    ).rowcount
+    if not changed:
+        connection.execute(
+            work_orders.insert().values(work_order_id=work_order.work_order_id, **values)
+        )
+
+
+def epochs_of(installation_id: str, work_order: WorkOrder) -> Epochs:
+    """The epochs a caller must present for the work order."""
+    return Epochs(installation_id, work_order.ownership_epoch, work_order.authority_epoch)
+
+
+def active_holds(connection: Connection, work_order_id: str | None = None) -> tuple[Hold, ...]:
+    """Holds placed and not cleared: all, or those that apply to one work order."""
+    query = select(holds).where(holds.c.cleared_at_ms.is_(None))
+    if work_order_id is not None:
+        query = query.where(holds.c.work_order_id.in_(["", work_order_id]))
+    return tuple(
+        Hold(HoldKind(row.kind), row.work_order_id, row.reason, row.placed_at_ms, row.placed_by)
+        for row in connection.execute(query.order_by(holds.c.hold_id))
+    )
+
+
+def place_hold(connection: Connection, hold: Hold) -> Hold:
+    """Places a hold unless the same kind already holds the same scope."""
+    for existing in active_holds(connection):
+        if (existing.kind, existing.work_order_id) == (hold.kind, hold.work_order_id):
+            return existing
+    connection.execute(
+        holds.insert().values(
+            kind=hold.kind.value,
+            work_order_id=hold.work_order_id,
+            reason=hold.reason,
+            placed_at_ms=hold.placed_at_ms,
+            placed_by=hold.placed_by,
+        )
+    )
+    return hold
+
+
+def clear_hold(
+    connection: Connection, kind: HoldKind, work_order_id: str, by: str, now_ms: int
+) -> Hold | None:
+    """Clears a placed hold; ``None`` when no such hold is placed."""
+    for existing in active_holds(connection):
+        if (existing.kind, existing.work_order_id) == (kind, work_order_id):
+            connection.execute(
+                update(holds)
+                .where(
+                    holds.c.kind == kind.value,
+                    holds.c.work_order_id == work_order_id,
+                    holds.c.cleared_at_ms.is_(None),
+                )
+                .values(cleared_at_ms=now_ms, cleared_by=by)
+            )
+            return existing
+    return None
+
+
+def observe_clock(connection: Connection, now_ms: int, tolerance_ms: int) -> bool:
+    """Records the clock's high-water mark; False (and a hold) when it stepped back.
+
+    A step backwards beyond ``tolerance_ms`` places the installation-wide
+    clock-uncertainty hold, which only an admin clears.
+    """
+    stored = get_meta(connection, CLOCK_KEY)
+    high_water = int(stored) if stored is not None else 0
+    if now_ms < high_water - tolerance_ms:
+        place_hold(
+            connection,
+            Hold(
+                HoldKind.CLOCK_UNCERTAINTY,
+                "",
+                f"clock read {now_ms} is {high_water - now_ms} ms behind the high-water "
+                f"mark {high_water}",
+                high_water,
+                "engine",
+            ),
+        )
+        return False
+    if now_ms > high_water:
+        put_meta(connection, CLOCK_KEY, str(now_ms))
+    return True

@@ -1,0 +1,68 @@
+"""The one place that knows which database is underneath.
+
+SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise),
+``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with
+``BEGIN IMMEDIATE`` so that writers serialize at BEGIN instead of failing at COMMIT.
+
+PostgreSQL: write transactions take one transaction-scoped advisory lock, which gives the
+same serial order of commands as SQLite's single writer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import QueuePool
+
+WRITE_OPTION = "praxis_write"
+_PG_WRITE_LOCK = 0x50524158  # "PRAX"
+
+
+def make_engine(url: str, synchronous: str = "FULL", pool_size: int = 16) -> Engine:
+    """Creates an engine with the project's connection settings for its dialect."""
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url, synchronous, pool_size)
+    return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
+    if synchronous not in ("FULL", "NORMAL", "EXTRA"):
+        raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+    engine = create_engine(
+        url,
+        poolclass=QueuePool,
+        pool_size=pool_size,
+        max_overflow=pool_size * 4,
+        connect_args={"check_same_thread": False, "timeout": 30},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def lock_for_write(connection: Connection) -> None:
+    """Serializes write transactions across processes (a no-op where BEGIN already does)."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_WRITE_LOCK})")
+
+
+def is_busy_error(error: BaseException) -> bool:
+    """True when the database reported lock contention that outlasted the busy timeout."""
+    text = str(error).lower()
+    return "database is locked" in text or "could not obtain lock" in text

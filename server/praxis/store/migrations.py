@@ -1,0 +1,129 @@
+"""Numbered, recorded schema migrations, and the start-up schema check.
+
+Each migration runs in its own transaction and records itself in ``schema_migrations``.
+A database whose recorded migrations are not a prefix of the known ones (a gap, a
+future version) or whose tables do not match what its migrations created is refused:
+the server never repairs a schema silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, Table, inspect, select
+from sqlalchemy.engine import Connection
+
+from praxis.store import schema
+from praxis.store.dialect import WRITE_OPTION
+
+
+class SchemaError(Exception):
+    """The database's schema is incomplete, foreign or from a future version."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: the tables it creates and any extra DDL."""
+
+    version: int
+    name: str
+    tables: tuple[Table, ...]
+    extra: Callable[[Connection], None] | None = None
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "registry", schema.REGISTRY_TABLES),
+]
+
+
+def register(migration: Migration) -> None:
+    """Adds a migration (the runtime and model packages register theirs at import)."""
+    if any(known.version == migration.version for known in MIGRATIONS):
+        raise ValueError(f"migration {migration.version} is already registered")
+    MIGRATIONS.append(migration)
+    MIGRATIONS.sort(key=lambda known: known.version)
+
+
+def _expected(migrations: Sequence[Migration]) -> dict[str, set[str]]:
+    tables = {schema.schema_migrations.name: set(schema.schema_migrations.c.keys())}
+    for migration in migrations:
+        for table in migration.tables:
+            tables[table.name] = set(table.c.keys())
+    return tables
+
+
+def check(engine: Engine) -> list[int]:
+    """Verifies the schema and returns the versions already applied.
+
+    Raises:
+        SchemaError: The database is incomplete, foreign or from the future.
+    """
+    inspector = inspect(engine)
+    present = set(inspector.get_table_names())
+    if schema.schema_migrations.name not in present:
+        if present:
+            raise SchemaError(
+                "the database has tables but no schema_migrations table: it is not a Praxis "
+                f"database or its schema is incomplete (tables: {sorted(present)})"
+            )
+        return []
+    with engine.connect() as connection:
+        applied = [
+            row.version
+            for row in connection.execute(
+                select(schema.schema_migrations.c.version).order_by(
+                    schema.schema_migrations.c.version
+                )
+            )
+        ]
+    known = [migration.version for migration in MIGRATIONS]
+    if applied and applied[-1] > known[-1]:
+        raise SchemaError(
+            f"the database schema is version {applied[-1]}, newer than this server "
+            f"(version {known[-1]}): upgrade the server"
+        )
+    if applied != known[: len(applied)]:
+        raise SchemaError(
+            f"the database's recorded migrations {applied} are not a prefix of {known}: "
+            "the schema is incomplete"
+        )
+    expected = _expected([m for m in MIGRATIONS if m.version in applied])
+    for table, columns in expected.items():
+        if table not in present:
+            raise SchemaError(f"table {table!r} is missing: the schema is incomplete")
+        found = {column["name"] for column in inspector.get_columns(table)}
+        if not columns <= found:
+            raise SchemaError(
+                f"table {table!r} lacks columns {sorted(columns - found)}: the schema is incomplete"
+            )
+    return applied
+
+
+def migrate(engine: Engine, now_ms: int) -> list[int]:
+    """Checks the schema, then applies the missing migrations in order.
+
+    Returns:
+        The versions applied by this call.
+    """
+    applied = check(engine)
+    done: list[int] = []
+    for migration in MIGRATIONS:
+        if migration.version in applied:
+            continue
+        with (
+            engine.connect().execution_options(**{WRITE_OPTION: True}) as connection,
+            connection.begin(),
+        ):
+            schema.schema_migrations.create(connection, checkfirst=True)
+            for table in migration.tables:
+                table.create(connection)
+            if migration.extra:
+                migration.extra(connection)
+            connection.execute(
+                schema.schema_migrations.insert().values(
+                    version=migration.version, name=migration.name, applied_at_ms=now_ms
+                )
+            )
+        done.append(migration.version)
+    return done

@@ -1,0 +1,584 @@
+"""Registry persistence and the command boundary: one transaction per command.
+
+``RegistryStore.execute`` is the coordinator of SPEC section 5: authorize, then inside
+one serialized write transaction check the clock, holds, controls and epochs, return the
+original receipt for a retry, load the state slice, verify the approval, apply the pure
+core, re-check expiry at commit time and write the revision, head, decision, consumed
+approval, history event and receipt together.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from sqlalchemy import and_, select, update
+from sqlalchemy.engine import Connection
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core import gates, registry, values
+from praxis.core.model import (
+    ApprovalEvidence,
+    ApprovalRecord,
+    Epochs,
+    Principal,
+    PrincipalKind,
+    Ref,
+)
+from praxis.core.rejection import Code, Rejection, invalid
+from praxis.store import controls
+from praxis.store.database import Database, Rollback
+from praxis.store.schema import (
+    approvals,
+    consumed_proofs,
+    heads,
+    proposals,
+    receipts,
+    registry_events,
+    revisions,
+)
+
+MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
+READ_ACTION = "registry.read"
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A committed (or replayed) command."""
+
+    receipt: registry.Receipt
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a ref's history."""
+
+    events: list[tuple[int, registry.HistoryEntry]]
+    next_after: int
+    has_more: bool
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """An approval with its consumption, as of a read."""
+
+    record: ApprovalRecord
+    consumed_at_ms: int
+    consumed_by_request_id: str
+
+
+class RegistryStore:
+    """Registry commands and reads over a :class:`Database`."""
+
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        installation_id: str,
+        clock_tolerance_ms: int = 5_000,
+        profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+    ) -> None:
+        self.db = db
+        self.authority = authority
+        self.clock = clock
+        self.installation_id = installation_id
+        self.clock_tolerance_ms = clock_tolerance_ms
+        self.profile = profile
+
+    # --- commands ---------------------------------------------------------------------
+
+    def execute(
+        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+    ) -> Executed | Rejection:
+        """Authorizes and commits one command, or replays its receipt."""
+        problem = values.check_identifier(request_id, "request_id") or registry.validate(command)
+        if problem:
+            return problem
+        now = self.clock.now_ms()
+        actor = self.authority.authorize(
+            principal, command.action.value, command.ref.work_order_id, now
+        )
+        if isinstance(actor, Rejection):
+            return actor
+
+        def transaction(connection: Connection) -> Executed | Rejection:
+            problem = self._gate(connection, epochs, command.ref.work_order_id, now)
+            if problem:
+                return problem
+            replay = self._replay(connection, principal, request_id, command)
+            if replay is not None:
+                if isinstance(replay, Rejection):
+                    raise Rollback(replay)
+                return replay
+            state = self._load_state(connection, command, epochs)
+            evidence: ApprovalEvidence | None = None
+            if state.approval is not None:
+                verified = self.authority.verify_approval(state.approval, now)
+                if isinstance(verified, Rejection):
+                    raise Rollback(verified)
+                evidence = verified
+            outcome = registry.apply(state, command, actor, evidence, request_id, now)
+            if isinstance(outcome, Rejection):
+                raise Rollback(outcome)
+            late = registry.check_commit_time(actor, evidence, self.clock.now_ms())
+            if late:
+                raise Rollback(late)
+            return Executed(self._save(connection, outcome), replayed=False)
+
+        result: Executed | Rejection = self._transact(transaction)
+        return result
+
+    def review(
+        self, principal: Principal, epochs: Epochs, command: registry.Command
+    ) -> registry.Material | Rejection:
+        """The review material of a command. Writes nothing."""
+        problem = registry.validate(command)
+        if problem:
+            return problem
+        now = self.clock.now_ms()
+        actor = self.authority.authorize(principal, READ_ACTION, command.ref.work_order_id, now)
+        if isinstance(actor, Rejection):
+            return actor
+        with self.db.read() as connection:
+            work_order = controls.load_work_order(connection, command.ref.work_order_id)
+            problem = gates.check_epochs(epochs, self.installation_id, work_order)
+            if problem:
+                return problem
+            state = self._load_state(connection, command, epochs)
+        return registry.review(state, command)
+
+    def _transact(self, body: Any) -> Any:
+        try:
+            with self.db.write() as connection:
+                return body(connection)
+        except Rollback as rollback:
+            return rollback.value
+
+    def _gate(
+        self, connection: Connection, epochs: Epochs, work_order_id: str, now: int
+    ) -> Rejection | None:
+        if not controls.observe_clock(connection, now, self.clock_tolerance_ms):
+            return gates.check_holds(controls.active_holds(connection), work_order_id)
+        problem = gates.check_all(
+            epochs,
+            self.installation_id,
+            controls.load_work_order(connection, work_order_id),
+            controls.active_holds(connection, work_order_id),
+        )
+        if problem:
+            raise Rollback(problem)
+        return None
+
+    def _replay(
+        self,
+        connection: Connection,
+        principal: Principal,
+        request_id: str,
+        command: registry.Command,
+    ) -> Executed | Rejection | None:
+        row = connection.execute(
+            select(receipts.c.command_digest, receipts.c.receipt_json).where(
+                receipts.c.principal_id == principal.principal_id,
+                receipts.c.request_id == request_id,
+            )
+        ).first()
+        if row is None:
+            return None
+        if row.command_digest != command.digest():
+            return Rejection(
+                Code.ALREADY_EXISTS,
+                "REQUEST_ID_REUSED",
+                f"request_id {request_id!r} was already used for a different command",
+            )
+        return Executed(_receipt_from_json(row.receipt_json), replayed=True)
+
+    def _load_state(
+        self, connection: Connection, command: registry.Command, epochs: Epochs
+    ) -> registry.State:
+        work_order = controls.load_work_order(connection, command.ref.work_order_id)
+        approval = load_approval(connection, command.approval_id) if command.approval_id else None
+        return registry.State(
+            epochs=controls.epochs_of(self.installation_id, work_order),
+            head=load_head(connection, command.ref),
+            proposal=load_proposal(connection, command.ref, command.proposal_id)
+            if command.proposal_id
+            else None,
+            approval=approval.record if approval else None,
+            proof_consumed=bool(approval and approval.consumed_at_ms),
+        )
+
+    def _save(self, connection: Connection, outcome: registry.Outcome) -> registry.Receipt:
+        if outcome.head is not None:
+            _save_head(connection, outcome.head, outcome.proposal)
+        if outcome.proposal is not None:
+            _save_proposal(connection, outcome.proposal)
+        history = outcome.history
+        seq = connection.execute(
+            registry_events.insert().values(
+                work_order_id=history.ref.work_order_id,
+                run_id=history.ref.run_id,
+                kind=history.kind.value,
+                revision=history.revision,
+                proposal_id=history.proposal_id,
+                principal_id=history.principal_id,
+                approval_id=history.approval_id,
+                request_id=history.request_id,
+                digest=history.digest,
+                reason=history.reason,
+                at_ms=history.at_ms,
+            )
+        ).inserted_primary_key[0]
+        receipt = replace(outcome.receipt, event_seq=seq)
+        if outcome.consumed_approval is not None:
+            connection.execute(
+                consumed_proofs.insert().values(
+                    proof_digest=outcome.consumed_approval.proof_digest,
+                    approval_id=outcome.consumed_approval.approval_id,
+                    request_id=receipt.request_id,
+                    principal_id=receipt.principal_id,
+                    consumed_at_ms=receipt.committed_at_ms,
+                )
+            )
+        connection.execute(
+            receipts.insert().values(
+                principal_id=receipt.principal_id,
+                request_id=receipt.request_id,
+                command_digest=receipt.command_digest,
+                receipt_json=_receipt_to_json(receipt),
+                created_at_ms=receipt.committed_at_ms,
+            )
+        )
+        return receipt
+
+    # --- approvals --------------------------------------------------------------------
+
+    def create_approval(
+        self, principal: Principal, approval_id: str, material_digest: str, expires_at_ms: int
+    ) -> tuple[ApprovalView, bool] | Rejection:
+        """Records a human's approval of one material digest (idempotent by id)."""
+        problem = values.check_identifier(approval_id, "approval_id")
+        if problem:
+            return problem
+        if not values.is_digest(material_digest):
+            return invalid("DIGEST_INVALID", "material_digest", "must be sha256:<64 hex>")
+        now = self.clock.now_ms()
+        if not now < expires_at_ms <= now + MAX_APPROVAL_TTL_MS:
+            return invalid(
+                "TIME_INVALID",
+                "expires_at_ms",
+                "expires_at_ms must be after now and at most 7 days ahead",
+            )
+        actor = self.authority.authorize(principal, "approval.create", "", now)
+        if isinstance(actor, Rejection):
+            return actor
+        if actor.kind is not PrincipalKind.HUMAN:
+            return Rejection(
+                Code.PERMISSION_DENIED, "HUMAN_REQUIRED", "only a human principal may approve"
+            )
+        record = ApprovalRecord(
+            approval_id=approval_id,
+            material_digest=material_digest,
+            approver_id=principal.principal_id,
+            proof_digest=values.digest(
+                {"material_digest": material_digest, "approver_id": principal.principal_id}
+            ),
+            created_at_ms=now,
+            expires_at_ms=expires_at_ms,
+        )
+
+        def transaction(connection: Connection) -> tuple[ApprovalView, bool] | Rejection:
+            existing = load_approval(connection, approval_id)
+            if existing is not None:
+                same = (
+                    existing.record.material_digest,
+                    existing.record.approver_id,
+                    existing.record.expires_at_ms,
+                ) == (material_digest, principal.principal_id, expires_at_ms)
+                if not same:
+                    return Rejection(
+                        Code.ALREADY_EXISTS,
+                        "APPROVAL_ALREADY_EXISTS",
+                        f"approval {approval_id!r} exists with different content",
+                    )
+                return existing, True
+            connection.execute(approvals.insert().values(**asdict(record)))
+            return ApprovalView(record, 0, ""), False
+
+        result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
+        return result
+
+    def get_approval(self, principal: Principal, approval_id: str) -> ApprovalView | Rejection:
+        """One approval and its consumption."""
+        problem = values.check_identifier(approval_id, "approval_id")
+        if problem:
+            return problem
+        denied = self._authorize_read(principal, "approval.read", "")
+        if denied:
+            return denied
+        with self.db.read() as connection:
+            found = load_approval(connection, approval_id)
+        if found is None:
+            return Rejection(Code.NOT_FOUND, "APPROVAL_NOT_FOUND", f"no approval {approval_id!r}")
+        return found
+
+    # --- reads ------------------------------------------------------------------------
+
+    def _authorize_read(
+        self, principal: Principal, action: str, work_order_id: str
+    ) -> Rejection | None:
+        evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
+        return evidence if isinstance(evidence, Rejection) else None
+
+    def get_head(self, principal: Principal, ref: Ref) -> registry.Head | Rejection:
+        """The current head of a ref."""
+        problem = registry.check_ref(ref, "ref") or self._authorize_read(
+            principal, READ_ACTION, ref.work_order_id
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            head = load_head(connection, ref)
+        if head is None:
+            return Rejection(Code.NOT_FOUND, "REF_NOT_FOUND", "the ref is not registered")
+        return head
+
+    def get_proposal(
+        self, principal: Principal, ref: Ref, proposal_id: str
+    ) -> registry.Proposal | Rejection:
+        """One proposal."""
+        problem = (
+            registry.check_ref(ref, "ref")
+            or values.check_identifier(proposal_id, "proposal_id")
+            or self._authorize_read(principal, READ_ACTION, ref.work_order_id)
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            proposal = load_proposal(connection, ref, proposal_id)
+        if proposal is None:
+            return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
+        return proposal
+
+    def list_history(
+        self, principal: Principal, ref: Ref, after: int, limit: int
+    ) -> HistoryPage | Rejection:
+        """One page of a ref's history, oldest first."""
+        size = registry.page_limit(limit)
+        if isinstance(size, Rejection):
+            return size
+        if after < 0:
+            return invalid("PAGE_INVALID", "after", "after must not be negative")
+        problem = registry.check_ref(ref, "ref") or self._authorize_read(
+            principal, READ_ACTION, ref.work_order_id
+        )
+        if problem:
+            return problem
+        query = (
+            select(registry_events)
+            .where(
+                registry_events.c.work_order_id == ref.work_order_id,
+                registry_events.c.run_id == ref.run_id,
+                registry_events.c.seq > after,
+            )
+            .order_by(registry_events.c.seq)
+            .limit(size + 1)
+        )
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+        events = [(row.seq, _history_from_row(row)) for row in rows[:size]]
+        return HistoryPage(events, events[-1][0] if events else after, has_more=len(rows) > size)
+
+    def get_epochs(self, principal: Principal, work_order_id: str) -> Epochs | Rejection:
+        """The installation id and the work order's current epochs."""
+        problem = values.check_identifier(work_order_id, "work_order_id") or self._authorize_read(
+            principal, READ_ACTION, work_order_id
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            work_order = controls.load_work_order(connection, work_order_id)
+        return controls.epochs_of(self.installation_id, work_order)
+
+
+# --- rows -------------------------------------------------------------------------------
+
+
+def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
+    """The head of a ref with its definition, or ``None``."""
+    row = connection.execute(
+        select(heads, revisions.c.definition_json)
+        .join(
+            revisions,
+            and_(
+                revisions.c.work_order_id == heads.c.work_order_id,
+                revisions.c.run_id == heads.c.run_id,
+                revisions.c.revision == heads.c.revision,
+            ),
+        )
+        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
+    ).first()
+    if row is None:
+        return None
+    return registry.Head(
+        ref=ref,
+        revision=row.revision,
+        definition=json.loads(row.definition_json),
+        definition_digest=row.definition_digest,
+        policy_digests=json.loads(row.policy_digests_json),
+        updated_at_ms=row.updated_at_ms,
+        bound_run_id=row.bound_run_id,
+    )
+
+
+def _save_head(
+    connection: Connection, head: registry.Head, proposal: registry.Proposal | None
+) -> None:
+    connection.execute(
+        revisions.insert().values(
+            work_order_id=head.ref.work_order_id,
+            run_id=head.ref.run_id,
+            revision=head.revision,
+            definition_json=values.canonical_json(head.definition),
+            definition_digest=head.definition_digest,
+            proposal_id=proposal.proposal_id if proposal else "",
+            created_at_ms=head.updated_at_ms,
+        )
+    )
+    row = {
+        "revision": head.revision,
+        "definition_digest": head.definition_digest,
+        "policy_digests_json": values.canonical_json(dict(head.policy_digests)),
+        "bound_run_id": head.bound_run_id,
+        "updated_at_ms": head.updated_at_ms,
+    }
+    where = and_(heads.c.work_order_id == head.ref.work_order_id, heads.c.run_id == head.ref.run_id)
+    if head.revision == 1:
+        connection.execute(
+            heads.insert().values(
+                work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row
+            )
+        )
+    else:
+        connection.execute(update(heads).where(where).values(**row))
+
+
+def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
+    """One proposal, or ``None``."""
+    row = connection.execute(
+        select(proposals).where(
+            proposals.c.work_order_id == ref.work_order_id,
+            proposals.c.run_id == ref.run_id,
+            proposals.c.proposal_id == proposal_id,
+        )
+    ).first()
+    if row is None:
+        return None
+    return registry.Proposal(
+        ref=ref,
+        proposal_id=row.proposal_id,
+        base_revision=row.base_revision,
+        definition=json.loads(row.definition_json),
+        candidate_digest=row.candidate_digest,
+        proposal_digest=row.proposal_digest,
+        proposed_by=row.proposed_by,
+        summary=row.summary,
+        policy_digests=json.loads(row.policy_digests_json),
+        created_at_ms=row.created_at_ms,
+        status=registry.ProposalStatus(row.status),
+        decided_at_ms=row.decided_at_ms,
+        activated_revision=row.activated_revision,
+        rejection_reason=row.rejection_reason,
+        decided_by=row.decided_by,
+    )
+
+
+def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
+    decision = {
+        "status": proposal.status.value,
+        "decided_at_ms": proposal.decided_at_ms,
+        "activated_revision": proposal.activated_revision,
+        "rejection_reason": proposal.rejection_reason,
+        "decided_by": proposal.decided_by,
+    }
+    if proposal.status is not registry.ProposalStatus.PENDING:
+        connection.execute(
+            update(proposals)
+            .where(
+                proposals.c.work_order_id == proposal.ref.work_order_id,
+                proposals.c.run_id == proposal.ref.run_id,
+                proposals.c.proposal_id == proposal.proposal_id,
+            )
+            .values(**decision)
+        )
+        return
+    connection.execute(
+        proposals.insert().values(
+            work_order_id=proposal.ref.work_order_id,
+            run_id=proposal.ref.run_id,
+            proposal_id=proposal.proposal_id,
+            base_revision=proposal.base_revision,
+            definition_json=values.canonical_json(proposal.definition),
+            candidate_digest=proposal.candidate_digest,
+            proposal_digest=proposal.proposal_digest,
+            proposed_by=proposal.proposed_by,
+            summary=proposal.summary,
+            policy_digests_json=values.canonical_json(dict(proposal.policy_digests)),
+            created_at_ms=proposal.created_at_ms,
+            **decision,
+        )
+    )
+
+
+def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
+    """An approval and the consumption of its proof, or ``None``."""
+    row = connection.execute(
+        select(approvals).where(approvals.c.approval_id == approval_id)
+    ).first()
+    if row is None:
+        return None
+    record = ApprovalRecord(
+        approval_id=row.approval_id,
+        material_digest=row.material_digest,
+        approver_id=row.approver_id,
+        proof_digest=row.proof_digest,
+        created_at_ms=row.created_at_ms,
+        expires_at_ms=row.expires_at_ms,
+    )
+    consumed = connection.execute(
+        select(consumed_proofs).where(consumed_proofs.c.proof_digest == record.proof_digest)
+    ).first()
+    if consumed is None:
+        return ApprovalView(record, 0, "")
+    return ApprovalView(record, consumed.consumed_at_ms, consumed.request_id)
+
+
+def _history_from_row(row: Any) -> registry.HistoryEntry:
+    return registry.HistoryEntry(
+        kind=registry.HistoryKind(row.kind),
+        ref=Ref(row.work_order_id, row.run_id),
+        revision=row.revision,
+        proposal_id=row.proposal_id,
+        principal_id=row.principal_id,
+        approval_id=row.approval_id,
+        request_id=row.request_id,
+        at_ms=row.at_ms,
+        digest=row.digest,
+        reason=row.reason,
+    )
+
+
+def _receipt_to_json(receipt: registry.Receipt) -> str:
+    data = asdict(receipt)
+    data["action"] = receipt.action.name
+    return values.canonical_json(data)
+
+
+def _receipt_from_json(text: str) -> registry.Receipt:
+    data = json.loads(text)
+    data["action"] = registry.Action[data["action"]]
+    data["ref"] = Ref(**data["ref"])
+    return registry.Receipt(**data)

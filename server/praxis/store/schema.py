@@ -1,0 +1,175 @@
+"""Tables, grouped by the migration that creates them."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+# --- migration 1: installation, registry, approvals, controls --------------------------
+
+schema_migrations = Table(
+    "schema_migrations",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(100), nullable=False),
+    Column("applied_at_ms", BigInteger, nullable=False),
+)
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+work_orders = Table(
+    "work_orders",
+    metadata,
+    Column("work_order_id", String(128), primary_key=True),
+    Column("control", String(16), nullable=False),
+    Column("ownership_epoch", BigInteger, nullable=False),
+    Column("authority_epoch", BigInteger, nullable=False),
+    Column("updated_at_ms", BigInteger, nullable=False),
+)
+
+holds = Table(
+    "holds",
+    metadata,
+    Column("hold_id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("work_order_id", String(128), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("placed_at_ms", BigInteger, nullable=False),
+    Column("placed_by", String(128), nullable=False),
+    Column("cleared_at_ms", BigInteger, nullable=True),
+    Column("cleared_by", String(128), nullable=True),
+)
+Index("holds_active", holds.c.kind, holds.c.work_order_id, holds.c.cleared_at_ms)
+
+heads = Table(
+    "heads",
+    metadata,
+    Column("work_order_id", String(128), nullable=False),
+    Column("run_id", String(128), nullable=False),
+    Column("revision", BigInteger, nullable=False),
+    Column("definition_digest", String(80), nullable=False),
+    Column("policy_digests_json", Text, nullable=False),
+    Column("bound_run_id", String(128), nullable=False),
+    Column("updated_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("work_order_id", "run_id"),
+)
+
+revisions = Table(
+    "revisions",
+    metadata,
+    Column("work_order_id", String(128), nullable=False),
+    Column("run_id", String(128), nullable=False),
+    Column("revision", BigInteger, nullable=False),
+    Column("definition_json", Text, nullable=False),
+    Column("definition_digest", String(80), nullable=False),
+    Column("proposal_id", String(128), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("work_order_id", "run_id", "revision"),
+)
+
+proposals = Table(
+    "proposals",
+    metadata,
+    Column("work_order_id", String(128), nullable=False),
+    Column("run_id", String(128), nullable=False),
+    Column("proposal_id", String(128), nullable=False),
+    Column("base_revision", BigInteger, nullable=False),
+    Column("definition_json", Text, nullable=False),
+    Column("candidate_digest", String(80), nullable=False),
+    Column("proposal_digest", String(80), nullable=False),
+    Column("proposed_by", String(128), nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("policy_digests_json", Text, nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("decided_at_ms", BigInteger, nullable=False),
+    Column("activated_revision", BigInteger, nullable=False),
+    Column("rejection_reason", Text, nullable=False),
+    Column("decided_by", String(128), nullable=False),
+    PrimaryKeyConstraint("work_order_id", "run_id", "proposal_id"),
+)
+
+approvals = Table(
+    "approvals",
+    metadata,
+    Column("approval_id", String(128), primary_key=True),
+    Column("material_digest", String(80), nullable=False),
+    Column("approver_id", String(128), nullable=False),
+    Column("proof_digest", String(80), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    Column("expires_at_ms", BigInteger, nullable=False),
+)
+Index("approvals_proof", approvals.c.proof_digest)
+
+consumed_proofs = Table(
+    "consumed_proofs",
+    metadata,
+    Column("proof_digest", String(80), primary_key=True),
+    Column("approval_id", String(128), nullable=False),
+    Column("request_id", String(128), nullable=False),
+    Column("principal_id", String(128), nullable=False),
+    Column("consumed_at_ms", BigInteger, nullable=False),
+)
+
+receipts = Table(
+    "receipts",
+    metadata,
+    Column("principal_id", String(128), nullable=False),
+    Column("request_id", String(128), nullable=False),
+    Column("command_digest", String(80), nullable=False),
+    Column("receipt_json", Text, nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("principal_id", "request_id"),
+)
+
+registry_events = Table(
+    "registry_events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("work_order_id", String(128), nullable=False),
+    Column("run_id", String(128), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("revision", BigInteger, nullable=False),
+    Column("proposal_id", String(128), nullable=False),
+    Column("principal_id", String(128), nullable=False),
+    Column("approval_id", String(128), nullable=False),
+    Column("request_id", String(128), nullable=False),
+    Column("digest", String(80), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+Index(
+    "registry_events_ref",
+    registry_events.c.work_order_id,
+    registry_events.c.run_id,
+    registry_events.c.seq,
+)
+
+REGISTRY_TABLES = (
+    meta,
+    work_orders,
+    holds,
+    heads,
+    revisions,
+    proposals,
+    approvals,
+    consumed_proofs,
+    receipts,
+    registry_events,
+)

@@ -1,0 +1,243 @@
+"""Shared test helpers: principals, a real server on a real SQLite file, and clients."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import pytest
+
+from aiws.engine.v1 import common_pb2, registry_pb2
+from praxis.app import Server, Settings
+from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
+from praxis.clock import TestClock
+from praxis_client import Client, connect, error_details
+
+T0 = 1_800_000_000_000
+DEFINITION = {
+    "version": 1,
+    "nodes": {"a": {"agent": {"model": "echo"}, "input": {"from": "run_input"}}},
+    "output": {"from": "node:a"},
+}
+DEFINITION_V2 = {
+    "version": 1,
+    "nodes": {"b": {"agent": {"model": "echo"}, "input": {"from": "run_input"}}},
+    "output": {"from": "node:b"},
+}
+
+PRINCIPALS = [
+    ("alice", "HUMAN", ["*"], 0),
+    ("bob", "HUMAN", ["*"], 0),
+    ("agent", "AGENT",
+     ["registry.read", "registry.propose", "approval.read", "run.*", "task.*", "event.*"], 0),
+    ("service", "SERVICE", ["registry.*", "approval.*", "run.*", "event.*"], 0),
+    ("reader", "HUMAN", ["registry.read"], 0),
+    ("expired", "HUMAN", ["*"], T0 - 1),
+]
+
+
+def token_of(principal_id: str) -> str:
+    """The deterministic test token of a principal."""
+    return f"token-{principal_id}"
+
+
+def principals_document() -> dict[str, object]:
+    """A principals file with every test principal."""
+    return {
+        "version": 1,
+        "principals": [
+            {
+                "id": pid,
+                "kind": kind,
+                "token_sha256": hash_token(token_of(pid)),
+                "expires_at_ms": expires,
+                "grants": [{"actions": actions, "work_orders": ["*"]}],
+            }
+            for pid, kind, actions, expires in PRINCIPALS
+        ],
+    }
+
+
+def authority() -> PrincipalsAuthority:
+    """The built-in authority over the test principals."""
+    return PrincipalsAuthority(parse_principals(principals_document()))
+
+
+def write_principals(path: Path) -> Path:
+    """Writes the test principals file."""
+    path.write_text(json.dumps(principals_document()), encoding="utf-8")
+    return path
+
+
+@dataclass
+class Harness:
+    """A running in-process server and one client per principal."""
+
+    server: Server
+    clock: TestClock
+    address: str
+    clients: dict[str, Client] = field(default_factory=dict)
+
+    def client(self, principal_id: str | None) -> Client:
+        key = principal_id or ""
+        if key not in self.clients:
+            self.clients[key] = connect(
+                self.address, token_of(principal_id) if principal_id else None
+            )
+        return self.clients[key]
+
+    @property
+    def installation_id(self) -> str:
+        return self.server.engine.installation_id
+
+    def epochs(self, work_order_id: str = "wo-1") -> common_pb2.Epochs:
+        return self.client("alice").registry.GetEpochs(
+            registry_pb2.GetEpochsRequest(work_order_id=work_order_id)
+        ).epochs
+
+    def close(self) -> None:
+        for client in self.clients.values():
+            client.close()
+        self.server.stop(0)
+
+
+def start_server(db_path: Path, clock: TestClock | None = None, **settings: object) -> Harness:
+    """A server on ``db_path`` listening on a free loopback port."""
+    clock = clock or TestClock(T0)
+    server = Server(
+        Settings(
+            database_url=f"sqlite:///{db_path}",
+            authority=authority(),
+            clock=clock,
+            listen="127.0.0.1:0",
+            **settings,  # type: ignore[arg-type]
+        )
+    )
+    server.start()
+    return Harness(server, clock, f"127.0.0.1:{server.port}")
+
+
+@contextlib.contextmanager
+def expect_error(code: grpc.StatusCode, reason: str) -> Iterator[None]:
+    """Asserts that the block fails with ``code`` and ``ErrorInfo.reason``."""
+    with pytest.raises(grpc.RpcError) as caught:
+        yield
+    details = error_details(caught.value)
+    assert (details.code, details.reason) == (code, reason), details
+    assert details.domain == "engine.aiws"
+
+
+def ref(work_order_id: str = "wo-1", run_id: str = "run-1") -> common_pb2.WorkflowRef:
+    """A proto ref."""
+    return common_pb2.WorkflowRef(work_order_id=work_order_id, run_id=run_id)
+
+
+def register_cmd(r: common_pb2.WorkflowRef, approval_id: str,
+                 definition: dict[str, object] | None = None) -> registry_pb2.RegistryCommand:
+    """A REGISTER command."""
+    return registry_pb2.RegistryCommand(
+        register=registry_pb2.RegisterCommand(
+            ref=r,
+            definition_json=json.dumps(definition or DEFINITION),
+            approval_id=approval_id,
+            policy_digests={"safety": "sha256:" + "a" * 64},
+        )
+    )
+
+
+def propose_cmd(r: common_pb2.WorkflowRef, proposal_id: str, base: int,
+                definition: dict[str, object] | None = None,
+                **extra: object) -> registry_pb2.RegistryCommand:
+    """A PROPOSE command."""
+    return registry_pb2.RegistryCommand(
+        propose=registry_pb2.ProposeCommand(
+            ref=r,
+            proposal_id=proposal_id,
+            base_revision=base,
+            definition_json=json.dumps(definition or DEFINITION_V2),
+            policy_digests={"safety": "sha256:" + "a" * 64},
+            **extra,  # type: ignore[arg-type]
+        )
+    )
+
+
+def activate_cmd(r: common_pb2.WorkflowRef, proposal_id: str, base: int, approval_id: str,
+                 next_revision: int | None = None) -> registry_pb2.RegistryCommand:
+    """An ACTIVATE command."""
+    return registry_pb2.RegistryCommand(
+        activate=registry_pb2.ActivateCommand(
+            ref=r, proposal_id=proposal_id, base_revision=base,
+            next_revision=base + 1 if next_revision is None else next_revision,
+            approval_id=approval_id,
+        )
+    )
+
+
+def reject_cmd(r: common_pb2.WorkflowRef, proposal_id: str, reason: str,
+               approval_id: str) -> registry_pb2.RegistryCommand:
+    """A REJECT command."""
+    return registry_pb2.RegistryCommand(
+        reject=registry_pb2.RejectCommand(
+            ref=r, proposal_id=proposal_id, reason=reason, approval_id=approval_id
+        )
+    )
+
+
+def approve(h: Harness, command: registry_pb2.RegistryCommand, approval_id: str,
+            approver: str = "alice", ttl_ms: int = 600_000,
+            epochs: common_pb2.Epochs | None = None) -> str:
+    """Reviews ``command`` and records ``approver``'s approval of its material."""
+    from aiws.engine.v1 import approval_pb2
+
+    client = h.client(approver)
+    review = client.registry.Review(
+        registry_pb2.ReviewRequest(epochs=epochs or h.epochs(command_ref(command).work_order_id),
+                                   command=command)
+    )
+    client.approvals.CreateApproval(
+        approval_pb2.CreateApprovalRequest(
+            approval_id=approval_id,
+            material_digest=review.material_digest,
+            expires_at_ms=h.clock.now_ms() + ttl_ms,
+        )
+    )
+    return review.material_digest
+
+
+def command_ref(command: registry_pb2.RegistryCommand) -> common_pb2.WorkflowRef:
+    """The ref of any command."""
+    kind = command.WhichOneof("command")
+    return getattr(command, kind).ref  # type: ignore[no-any-return, arg-type]
+
+
+def execute(h: Harness, principal_id: str, request_id: str,
+            command: registry_pb2.RegistryCommand,
+            epochs: common_pb2.Epochs | None = None) -> registry_pb2.ExecuteResponse:
+    """Executes a command as ``principal_id``."""
+    return h.client(principal_id).registry.Execute(
+        registry_pb2.ExecuteRequest(
+            epochs=epochs or h.epochs(command_ref(command).work_order_id),
+            request_id=request_id,
+            command=command,
+        )
+    )
+
+
+def registered(h: Harness, r: common_pb2.WorkflowRef | None = None) -> common_pb2.WorkflowRef:
+    """Registers revision 1 of ``r`` (approved by alice) and returns the ref."""
+    r = r or ref()
+    command = register_cmd(r, f"ap-reg-{r.work_order_id}-{r.run_id}")
+    approve(h, command, f"ap-reg-{r.work_order_id}-{r.run_id}")
+    execute(h, "alice", f"req-reg-{r.work_order_id}-{r.run_id}", command)
+    return r
+
+
+def proposed(h: Harness, r: common_pb2.WorkflowRef, proposal_id: str, base: int = 1,
+             definition: dict[str, object] | None = None) -> None:
+    """Has the agent propose a candidate."""
+    execute(h, "agent", f"req-prop-{proposal_id}",
+            propose_cmd(r, proposal_id, base, definition))
