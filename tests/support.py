@@ -36,6 +36,7 @@ PRINCIPALS = [
      ["registry.read", "registry.propose", "approval.read", "run.*", "task.*", "event.*"], 0),
     ("service", "SERVICE", ["registry.*", "approval.*", "run.*", "event.*"], 0),
     ("reader", "HUMAN", ["registry.read"], 0),
+    ("rogue", "AGENT", ["*"], 0),
     ("expired", "HUMAN", ["*"], T0 - 1),
 ]
 

@@ -88,6 +88,18 @@ def check(engine: Engine) -> list[int]:
             f"the database's recorded migrations {applied} are not a prefix of {known}: "
             "the schema is incomplete"
         )
+    unrecorded = sorted(
+        table.name
+        for migration in MIGRATIONS
+        if migration.version not in applied
+        for table in migration.tables
+        if table.name in present
+    )
+    if unrecorded:
+        raise SchemaError(
+            f"tables {unrecorded} exist but their migrations are not recorded: "
+            "the schema is incomplete"
+        )
     expected = _expected([m for m in MIGRATIONS if m.version in applied])
     for table, columns in expected.items():
         if table not in present:
