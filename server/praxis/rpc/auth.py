@@ -1,4 +1,4 @@
-"""Authentication of every RPC (except health, reflection and the test clock), and
+"""Authentication of every RPC (except health and reflection), and
 the catch-all that turns a bug into INTERNAL without leaking its details."""
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ _principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("praxis_p
 UNAUTHENTICATED_PREFIXES = (
     "/grpc.health.v1.Health/",
     "/grpc.reflection.",
-    "/aiws.engine.testing.v1.TestClockService/",
 )
 
 

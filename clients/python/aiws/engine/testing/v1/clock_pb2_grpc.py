@@ -27,8 +27,8 @@ if _version_not_supported:
 
 class TestClockServiceStub(object):
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     def __init__(self, channel):
@@ -51,8 +51,8 @@ class TestClockServiceStub(object):
 
 class TestClockServiceServicer(object):
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     def SetTime(self, request, context):
@@ -93,8 +93,8 @@ def add_TestClockServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class TestClockService(object):
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     @staticmethod

@@ -28,8 +28,8 @@ GRPC_VERSION: str
 
 class TestClockServiceStub:
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     @_typing.overload
@@ -46,8 +46,8 @@ class TestClockServiceStub:
 @_typing.type_check_only
 class TestClockServiceAsyncStub(TestClockServiceStub):
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -60,8 +60,8 @@ class TestClockServiceAsyncStub(TestClockServiceStub):
 
 class TestClockServiceServicer(metaclass=_abc_1.ABCMeta):
     """TestClockService sets the engine's clock. It exists only when the server is started
-    with `--test-clock`, so that tests and conformance vectors are deterministic. It
-    needs no credential.
+    with `--test-clock`, so that tests and conformance vectors are deterministic. Like
+    every RPC but health and reflection, it needs a credential (any principal).
     """
 
     @_abc_1.abstractmethod

@@ -1,0 +1,51 @@
+package praxis
+
+import (
+	"fmt"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	testingv1 "github.com/praxis-engine/praxis/clients/go/aiws/engine/testing/v1"
+	enginev1 "github.com/praxis-engine/praxis/clients/go/aiws/engine/v1"
+)
+
+// Clients holds one connection and a typed client for every Praxis service.
+type Clients struct {
+	Conn      *grpc.ClientConn
+	Registry  enginev1.RegistryServiceClient
+	Approval  enginev1.ApprovalServiceClient
+	Admin     enginev1.AdminServiceClient
+	Run       enginev1.RunServiceClient
+	Task      enginev1.TaskServiceClient
+	Event     enginev1.EventServiceClient
+	TestClock testingv1.TestClockServiceClient // served only by a server in test-clock mode
+}
+
+// Connect opens a client connection to address ("127.0.0.1:50051") that sends token as a
+// bearer credential on every call (none when token is ""). The connection is plaintext
+// unless opts pass other transport credentials (grpc.WithTransportCredentials), which
+// override the default. Like grpc.NewClient it does not dial until the first call.
+func Connect(address, token string, opts ...grpc.DialOption) (*Clients, error) {
+	all := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	if token != "" {
+		all = append(all, grpc.WithPerRPCCredentials(BearerToken(token)))
+	}
+	conn, err := grpc.NewClient(address, append(all, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("praxis: connect %s: %w", address, err)
+	}
+	return &Clients{
+		Conn:      conn,
+		Registry:  enginev1.NewRegistryServiceClient(conn),
+		Approval:  enginev1.NewApprovalServiceClient(conn),
+		Admin:     enginev1.NewAdminServiceClient(conn),
+		Run:       enginev1.NewRunServiceClient(conn),
+		Task:      enginev1.NewTaskServiceClient(conn),
+		Event:     enginev1.NewEventServiceClient(conn),
+		TestClock: testingv1.NewTestClockServiceClient(conn),
+	}, nil
+}
+
+// Close closes the connection.
+func (c *Clients) Close() error { return c.Conn.Close() }

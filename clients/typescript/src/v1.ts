@@ -1,0 +1,11 @@
+// Every generated message, enum and service of package aiws.engine.v1 (the contract).
+// Keep in step with proto/aiws/engine/v1: test/registry.test.ts fails when a generated
+// file is missing from `praxisRegistry`, which is built from these modules.
+export * from "./gen/aiws/engine/v1/admin_pb.js";
+export * from "./gen/aiws/engine/v1/approval_pb.js";
+export * from "./gen/aiws/engine/v1/common_pb.js";
+export * from "./gen/aiws/engine/v1/errors_pb.js";
+export * from "./gen/aiws/engine/v1/event_pb.js";
+export * from "./gen/aiws/engine/v1/registry_pb.js";
+export * from "./gen/aiws/engine/v1/run_pb.js";
+export * from "./gen/aiws/engine/v1/task_pb.js";

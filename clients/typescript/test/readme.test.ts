@@ -1,0 +1,9 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+// The README's quick start must be the example that the test build type-checks.
+test("README quick start is examples/get-epochs.ts", () => {
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+  assert.ok(read("README.md").includes("```ts\n" + read("examples/get-epochs.ts") + "```"));
+});

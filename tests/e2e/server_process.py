@@ -1,0 +1,84 @@
+"""A real ``praxis serve`` subprocess on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.support import write_principals
+
+
+def free_port() -> int:
+    """A loopback port that is free right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def write_config(directory: Path, **extra: object) -> Path:
+    """A config with the test principals and a database in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    write_principals(directory / "principals.json")
+    config = {"database_url": "sqlite:///praxis.db", "principals_path": "principals.json",
+              **extra}
+    path = directory / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
+class ServerProcess:
+    """Starts, kills and restarts a server subprocess on a fixed port."""
+
+    def __init__(self, config: Path, port: int, *extra_args: str) -> None:
+        self.config = config
+        self.port = port
+        self.extra_args = extra_args
+        self.process: subprocess.Popen[str] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self, timeout_s: float = 20.0) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(self.config),
+             "--listen", self.address, "--log-level", "WARNING", *self.extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.wait_healthy(timeout_s)
+
+    def wait_healthy(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        with grpc.insecure_channel(self.address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.process.stderr.read()}")  # type: ignore[union-attr]
+                try:
+                    status = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5).status
+                    if status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.RpcError:
+                    time.sleep(0.05)
+        raise TimeoutError("server did not become healthy")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def terminate(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=20)

@@ -1,0 +1,67 @@
+"""``praxis serve`` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+
+from aiws.engine.v1 import registry_pb2
+from praxis_client import connect, error_details
+from tests.e2e.server_process import ServerProcess, free_port, write_config
+
+
+def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "praxis.cli", "serve", "--data-dir", str(data),
+         "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert process.stdout is not None
+    line = json.loads(process.stdout.readline())
+    port = line["port"]
+    assert port > 0
+    credentials = json.loads((data / "credentials.json").read_text())
+    assert (data / "credentials.json").stat().st_mode & 0o077 == 0
+    principals = (data / "principals.json").read_text()
+    for entry in credentials.values():
+        assert entry["token"] not in principals  # only hashes are stored
+    with connect(f"127.0.0.1:{port}", credentials["local-human"]["token"]) as client:
+        epochs = client.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"))
+        assert epochs.epochs.ownership_epoch == 1
+    with connect(f"127.0.0.1:{port}") as anonymous:
+        try:
+            anonymous.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"))
+            raise AssertionError("an anonymous call succeeded")
+        except grpc.RpcError as error:
+            assert error_details(error).reason == "CREDENTIAL_MISSING"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0
+    assert process.stderr is not None
+    stderr = process.stderr.read()
+    assert "first run" in stderr and "credentials.json" in stderr
+    assert '"msg": "stopped"' in stderr
+
+
+def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    server = ServerProcess(config, free_port())
+    server.start()
+    assert server.terminate() == 0
+    with sqlite3.connect(tmp_path / "praxis.db") as connection:
+        connection.execute("INSERT INTO schema_migrations VALUES (999, 'future', 0)")
+    result = subprocess.run(
+        [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+         "--listen", "127.0.0.1:0"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 2
+    assert "refusing to start" in result.stderr and "newer than this server" in result.stderr
