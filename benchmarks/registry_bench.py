@@ -1,0 +1,216 @@
+"""Durable registry throughput and latency over loopback gRPC, against a no-op baseline.
+
+A ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``) is driven by 1 and 8
+concurrent clients, each cycling PROPOSE (agent), Review + CreateApproval (human) and
+ACTIVATE (human) over its own work orders. In the same run the same server answers the
+gRPC health check (a no-op) from the same number of clients: that rate is the baseline,
+since these machines are shared and noisy.
+
+Durable commands are the three writes per cycle (PROPOSE, CreateApproval, ACTIVATE);
+latency percentiles are per durable command. Results go to stdout and
+``benchmarks/results/registry.json``.
+
+    make bench            # or: .venv/bin/python benchmarks/registry_bench.py [--seconds 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aiws.engine.v1 import approval_pb2, registry_pb2  # noqa: E402
+from praxis_client import connect  # noqa: E402
+from tests.e2e.server_process import ServerProcess, free_port, write_config  # noqa: E402
+from tests.support import (  # noqa: E402
+    activate_cmd,
+    propose_cmd,
+    ref,
+    register_cmd,
+    token_of,
+)
+
+RESULTS = Path(__file__).parent / "results" / "registry.json"
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+class Worker:
+    """One client thread cycling commands over its own work orders."""
+
+    def __init__(self, address: str, index: int, work_orders: int) -> None:
+        self.human = connect(address, token_of("alice"))
+        self.agent = connect(address, token_of("agent"))
+        self.refs = [ref(f"bench-{index}-{n}", "run") for n in range(work_orders)]
+        self.revisions = {r.work_order_id: 1 for r in self.refs}
+        self.epochs = self.human.registry.GetEpochs(
+            registry_pb2.GetEpochsRequest(work_order_id=self.refs[0].work_order_id)
+        ).epochs
+        self.latencies: list[float] = []
+        self.commands = 0
+        self.cycle = 0
+
+    def register_all(self) -> None:
+        for r in self.refs:
+            command = register_cmd(r, f"{r.work_order_id}-ap-reg")
+            self._approve(command, f"{r.work_order_id}-ap-reg", timed=False)
+            self._execute(self.human, f"{r.work_order_id}-reg", command, timed=False)
+
+    def _timed(self, call: Callable[[], Any], timed: bool) -> Any:
+        start = time.perf_counter()
+        result = call()
+        if timed:
+            self.latencies.append(time.perf_counter() - start)
+            self.commands += 1
+        return result
+
+    def _approve(self, command: registry_pb2.RegistryCommand, approval_id: str,
+                 timed: bool = True) -> None:
+        review = self.human.registry.Review(
+            registry_pb2.ReviewRequest(epochs=self.epochs, command=command))
+        request = approval_pb2.CreateApprovalRequest(
+            approval_id=approval_id, material_digest=review.material_digest,
+            expires_at_ms=int(time.time() * 1000) + 3_600_000)
+        self._timed(lambda: self.human.approvals.CreateApproval(request), timed)
+
+    def _execute(self, client: Any, request_id: str, command: registry_pb2.RegistryCommand,
+                 timed: bool = True) -> None:
+        request = registry_pb2.ExecuteRequest(epochs=self.epochs, request_id=request_id,
+                                              command=command)
+        self._timed(lambda: client.registry.Execute(request), timed)
+
+    def one_cycle(self) -> None:
+        r = self.refs[self.cycle % len(self.refs)]
+        self.cycle += 1
+        base = self.revisions[r.work_order_id]
+        proposal = f"{r.work_order_id}-p{base}"
+        self._execute(self.agent, f"{proposal}-prop",
+                      propose_cmd(r, proposal, base, {"version": 1, "rev": base + 1}))
+        activate = activate_cmd(r, proposal, base, f"{proposal}-ap")
+        self._approve(activate, f"{proposal}-ap")
+        self._execute(self.human, f"{proposal}-act", activate)
+        self.revisions[r.work_order_id] = base + 1
+
+    def close(self) -> None:
+        self.human.close()
+        self.agent.close()
+
+
+def run_threads(count: int, seconds: float, body: Callable[[int], Callable[[], None]]) -> float:
+    """Runs ``body(i)()`` in a loop on ``count`` threads for ``seconds``; returns elapsed."""
+    stop = threading.Event()
+    steps = [body(i) for i in range(count)]
+
+    def loop(step: Callable[[], None]) -> None:
+        while not stop.is_set():
+            step()
+
+    threads = [threading.Thread(target=loop, args=(s,)) for s in steps]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start
+
+
+def bench_commands(address: str, clients: int, seconds: float, tag: str) -> dict[str, Any]:
+    workers = [Worker(address, i + 1000 * clients, 16) for i in range(clients)]
+    for worker in workers:
+        worker.register_all()
+    elapsed = run_threads(clients, seconds, lambda i: workers[i].one_cycle)
+    latencies = [x for w in workers for x in w.latencies]
+    commands = sum(w.commands for w in workers)
+    for worker in workers:
+        worker.close()
+    return {
+        "clients": clients,
+        "commands": commands,
+        "commands_per_s": commands / elapsed,
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else 0.0,
+        "tag": tag,
+    }
+
+
+def bench_noop(address: str, clients: int, seconds: float) -> dict[str, Any]:
+    import grpc
+
+    channels = [grpc.insecure_channel(address) for _ in range(clients)]
+    stubs = [health_pb2_grpc.HealthStub(c) for c in channels]
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+
+    def step(i: int) -> Callable[[], None]:
+        def call() -> None:
+            start = time.perf_counter()
+            stubs[i].Check(health_pb2.HealthCheckRequest())
+            latencies[i].append(time.perf_counter() - start)
+
+        return call
+
+    elapsed = run_threads(clients, seconds, step)
+    flat = [x for per in latencies for x in per]
+    for channel in channels:
+        channel.close()
+    return {
+        "clients": clients,
+        "calls": len(flat),
+        "calls_per_s": len(flat) / elapsed,
+        "p50_ms": percentile(flat, 0.50) * 1000,
+        "p99_ms": percentile(flat, 0.99) * 1000,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    args = parser.parse_args()
+    results: dict[str, Any] = {"synchronous": "FULL", "seconds": args.seconds, "runs": []}
+    with tempfile.TemporaryDirectory(prefix="praxis-bench-") as tmp:
+        server = ServerProcess(write_config(Path(tmp), synchronous="FULL"), free_port())
+        server.start()
+        try:
+            for clients in (1, 8):
+                noop = bench_noop(server.address, clients, args.seconds / 2)
+                durable = bench_commands(server.address, clients, args.seconds, "durable")
+                durable["ratio_to_noop"] = durable["commands_per_s"] / noop["calls_per_s"]
+                results["runs"].append({"noop": noop, "durable": durable})
+        finally:
+            server.terminate()
+    print(f"{'clients':>7} {'noop/s':>9} {'noop p99':>9} {'cmds/s':>9} {'p50 ms':>7} "
+          f"{'p99 ms':>7} {'ratio':>6}")
+    for run in results["runs"]:
+        noop, durable = run["noop"], run["durable"]
+        print(f"{durable['clients']:>7} {noop['calls_per_s']:>9.0f} {noop['p99_ms']:>9.2f} "
+              f"{durable['commands_per_s']:>9.0f} {durable['p50_ms']:>7.2f} "
+              f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f}")
+    eight = results["runs"][-1]["durable"]
+    results["targets"] = {
+        "commands_per_s_8_clients >= 1000": eight["commands_per_s"] >= 1000,
+        "ratio_to_noop >= 0.5": eight["ratio_to_noop"] >= 0.5,
+        "p99_ms <= 25": eight["p99_ms"] <= 25,
+    }
+    print(json.dumps(results["targets"], indent=2))
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

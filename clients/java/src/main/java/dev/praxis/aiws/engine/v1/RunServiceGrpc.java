@@ -1,0 +1,875 @@
+package dev.praxis.aiws.engine.v1;
+
+import static io.grpc.MethodDescriptor.generateFullMethodName;
+
+/**
+ * <pre>
+ * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+ * joins, executed by workers through TaskService. Every transition is durable; a run
+ * survives server restarts and carries on.
+ * </pre>
+ */
+@io.grpc.stub.annotations.GrpcGenerated
+public final class RunServiceGrpc {
+
+  private RunServiceGrpc() {}
+
+  public static final java.lang.String SERVICE_NAME = "aiws.engine.v1.RunService";
+
+  // Static method descriptors that strictly reflect the proto.
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StartRunRequest,
+      dev.praxis.aiws.engine.v1.StartRunResponse> getStartRunMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "StartRun",
+      requestType = dev.praxis.aiws.engine.v1.StartRunRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.StartRunResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StartRunRequest,
+      dev.praxis.aiws.engine.v1.StartRunResponse> getStartRunMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StartRunRequest, dev.praxis.aiws.engine.v1.StartRunResponse> getStartRunMethod;
+    if ((getStartRunMethod = RunServiceGrpc.getStartRunMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getStartRunMethod = RunServiceGrpc.getStartRunMethod) == null) {
+          RunServiceGrpc.getStartRunMethod = getStartRunMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.StartRunRequest, dev.praxis.aiws.engine.v1.StartRunResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "StartRun"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.StartRunRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.StartRunResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("StartRun"))
+              .build();
+        }
+      }
+    }
+    return getStartRunMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetRunRequest,
+      dev.praxis.aiws.engine.v1.GetRunResponse> getGetRunMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetRun",
+      requestType = dev.praxis.aiws.engine.v1.GetRunRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.GetRunResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetRunRequest,
+      dev.praxis.aiws.engine.v1.GetRunResponse> getGetRunMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetRunRequest, dev.praxis.aiws.engine.v1.GetRunResponse> getGetRunMethod;
+    if ((getGetRunMethod = RunServiceGrpc.getGetRunMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getGetRunMethod = RunServiceGrpc.getGetRunMethod) == null) {
+          RunServiceGrpc.getGetRunMethod = getGetRunMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.GetRunRequest, dev.praxis.aiws.engine.v1.GetRunResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetRun"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetRunRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetRunResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("GetRun"))
+              .build();
+        }
+      }
+    }
+    return getGetRunMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetNodeResultRequest,
+      dev.praxis.aiws.engine.v1.GetNodeResultResponse> getGetNodeResultMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetNodeResult",
+      requestType = dev.praxis.aiws.engine.v1.GetNodeResultRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.GetNodeResultResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetNodeResultRequest,
+      dev.praxis.aiws.engine.v1.GetNodeResultResponse> getGetNodeResultMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetNodeResultRequest, dev.praxis.aiws.engine.v1.GetNodeResultResponse> getGetNodeResultMethod;
+    if ((getGetNodeResultMethod = RunServiceGrpc.getGetNodeResultMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getGetNodeResultMethod = RunServiceGrpc.getGetNodeResultMethod) == null) {
+          RunServiceGrpc.getGetNodeResultMethod = getGetNodeResultMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.GetNodeResultRequest, dev.praxis.aiws.engine.v1.GetNodeResultResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetNodeResult"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetNodeResultRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetNodeResultResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("GetNodeResult"))
+              .build();
+        }
+      }
+    }
+    return getGetNodeResultMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StopRunRequest,
+      dev.praxis.aiws.engine.v1.StopRunResponse> getStopRunMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "StopRun",
+      requestType = dev.praxis.aiws.engine.v1.StopRunRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.StopRunResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StopRunRequest,
+      dev.praxis.aiws.engine.v1.StopRunResponse> getStopRunMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.StopRunRequest, dev.praxis.aiws.engine.v1.StopRunResponse> getStopRunMethod;
+    if ((getStopRunMethod = RunServiceGrpc.getStopRunMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getStopRunMethod = RunServiceGrpc.getStopRunMethod) == null) {
+          RunServiceGrpc.getStopRunMethod = getStopRunMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.StopRunRequest, dev.praxis.aiws.engine.v1.StopRunResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "StopRun"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.StopRunRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.StopRunResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("StopRun"))
+              .build();
+        }
+      }
+    }
+    return getStopRunMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchRunRequest,
+      dev.praxis.aiws.engine.v1.WatchRunResponse> getWatchRunMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "WatchRun",
+      requestType = dev.praxis.aiws.engine.v1.WatchRunRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.WatchRunResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchRunRequest,
+      dev.praxis.aiws.engine.v1.WatchRunResponse> getWatchRunMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchRunRequest, dev.praxis.aiws.engine.v1.WatchRunResponse> getWatchRunMethod;
+    if ((getWatchRunMethod = RunServiceGrpc.getWatchRunMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getWatchRunMethod = RunServiceGrpc.getWatchRunMethod) == null) {
+          RunServiceGrpc.getWatchRunMethod = getWatchRunMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.WatchRunRequest, dev.praxis.aiws.engine.v1.WatchRunResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "WatchRun"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.WatchRunRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.WatchRunResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("WatchRun"))
+              .build();
+        }
+      }
+    }
+    return getWatchRunMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunsRequest,
+      dev.praxis.aiws.engine.v1.ListRunsResponse> getListRunsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListRuns",
+      requestType = dev.praxis.aiws.engine.v1.ListRunsRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListRunsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunsRequest,
+      dev.praxis.aiws.engine.v1.ListRunsResponse> getListRunsMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunsRequest, dev.praxis.aiws.engine.v1.ListRunsResponse> getListRunsMethod;
+    if ((getListRunsMethod = RunServiceGrpc.getListRunsMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getListRunsMethod = RunServiceGrpc.getListRunsMethod) == null) {
+          RunServiceGrpc.getListRunsMethod = getListRunsMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListRunsRequest, dev.praxis.aiws.engine.v1.ListRunsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListRuns"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRunsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRunsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("ListRuns"))
+              .build();
+        }
+      }
+    }
+    return getListRunsMethod;
+  }
+
+  /**
+   * Creates a new async stub that supports all call types for the service
+   */
+  public static RunServiceStub newStub(io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<RunServiceStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<RunServiceStub>() {
+        @java.lang.Override
+        public RunServiceStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new RunServiceStub(channel, callOptions);
+        }
+      };
+    return RunServiceStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new blocking-style stub that supports all types of calls on the service
+   */
+  public static RunServiceBlockingV2Stub newBlockingV2Stub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<RunServiceBlockingV2Stub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<RunServiceBlockingV2Stub>() {
+        @java.lang.Override
+        public RunServiceBlockingV2Stub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new RunServiceBlockingV2Stub(channel, callOptions);
+        }
+      };
+    return RunServiceBlockingV2Stub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new blocking-style stub that supports unary and streaming output calls on the service
+   */
+  public static RunServiceBlockingStub newBlockingStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<RunServiceBlockingStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<RunServiceBlockingStub>() {
+        @java.lang.Override
+        public RunServiceBlockingStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new RunServiceBlockingStub(channel, callOptions);
+        }
+      };
+    return RunServiceBlockingStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new ListenableFuture-style stub that supports unary calls on the service
+   */
+  public static RunServiceFutureStub newFutureStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<RunServiceFutureStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<RunServiceFutureStub>() {
+        @java.lang.Override
+        public RunServiceFutureStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new RunServiceFutureStub(channel, callOptions);
+        }
+      };
+    return RunServiceFutureStub.newStub(factory, channel);
+  }
+
+  /**
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public interface AsyncService {
+
+    /**
+     * <pre>
+     * StartRun starts a run from an inline definition (ad hoc) or from a registry head
+     * (governed; the head becomes BOUND and later activations apply to nodes not yet
+     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * </pre>
+     */
+    default void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StartRunResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStartRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetRun returns a snapshot of a run.
+     * </pre>
+     */
+    default void getRun(dev.praxis.aiws.engine.v1.GetRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetRunResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetNodeResult returns the stored result of one node (or fan-out item).
+     * </pre>
+     */
+    default void getNodeResult(dev.praxis.aiws.engine.v1.GetNodeResultRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetNodeResultResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetNodeResultMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * StopRun cancels a run and its live attempts. Workers learn it on their next
+     * heartbeat and their late results are rejected. Stopping an ended run returns it
+     * unchanged.
+     * </pre>
+     */
+    default void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStopRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * WatchRun streams a snapshot now and after every change until the run ends.
+     * </pre>
+     */
+    default void watchRun(dev.praxis.aiws.engine.v1.WatchRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchRunResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getWatchRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * </pre>
+     */
+    default void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListRunsMethod(), responseObserver);
+    }
+  }
+
+  /**
+   * Base class for the server implementation of the service RunService.
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public static abstract class RunServiceImplBase
+      implements io.grpc.BindableService, AsyncService {
+
+    @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
+      return RunServiceGrpc.bindService(this);
+    }
+  }
+
+  /**
+   * A stub to allow clients to do asynchronous rpc calls to service RunService.
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public static final class RunServiceStub
+      extends io.grpc.stub.AbstractAsyncStub<RunServiceStub> {
+    private RunServiceStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected RunServiceStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new RunServiceStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * StartRun starts a run from an inline definition (ad hoc) or from a registry head
+     * (governed; the head becomes BOUND and later activations apply to nodes not yet
+     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * </pre>
+     */
+    public void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StartRunResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getStartRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetRun returns a snapshot of a run.
+     * </pre>
+     */
+    public void getRun(dev.praxis.aiws.engine.v1.GetRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetRunResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetNodeResult returns the stored result of one node (or fan-out item).
+     * </pre>
+     */
+    public void getNodeResult(dev.praxis.aiws.engine.v1.GetNodeResultRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetNodeResultResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetNodeResultMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * StopRun cancels a run and its live attempts. Workers learn it on their next
+     * heartbeat and their late results are rejected. Stopping an ended run returns it
+     * unchanged.
+     * </pre>
+     */
+    public void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getStopRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * WatchRun streams a snapshot now and after every change until the run ends.
+     * </pre>
+     */
+    public void watchRun(dev.praxis.aiws.engine.v1.WatchRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchRunResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getWatchRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * </pre>
+     */
+    public void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListRunsMethod(), getCallOptions()), request, responseObserver);
+    }
+  }
+
+  /**
+   * A stub to allow clients to do synchronous rpc calls to service RunService.
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public static final class RunServiceBlockingV2Stub
+      extends io.grpc.stub.AbstractBlockingStub<RunServiceBlockingV2Stub> {
+    private RunServiceBlockingV2Stub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected RunServiceBlockingV2Stub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new RunServiceBlockingV2Stub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * StartRun starts a run from an inline definition (ad hoc) or from a registry head
+     * (governed; the head becomes BOUND and later activations apply to nodes not yet
+     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getStartRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetRun returns a snapshot of a run.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetRunResponse getRun(dev.praxis.aiws.engine.v1.GetRunRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getGetRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetNodeResult returns the stored result of one node (or fan-out item).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetNodeResultResponse getNodeResult(dev.praxis.aiws.engine.v1.GetNodeResultRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getGetNodeResultMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * StopRun cancels a run and its live attempts. Workers learn it on their next
+     * heartbeat and their late results are rejected. Stopping an ended run returns it
+     * unchanged.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getStopRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * WatchRun streams a snapshot now and after every change until the run ends.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<?, dev.praxis.aiws.engine.v1.WatchRunResponse>
+        watchRun(dev.praxis.aiws.engine.v1.WatchRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), getWatchRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListRunsMethod(), getCallOptions(), request);
+    }
+  }
+
+  /**
+   * A stub to allow clients to do limited synchronous rpc calls to service RunService.
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public static final class RunServiceBlockingStub
+      extends io.grpc.stub.AbstractBlockingStub<RunServiceBlockingStub> {
+    private RunServiceBlockingStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected RunServiceBlockingStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new RunServiceBlockingStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * StartRun starts a run from an inline definition (ad hoc) or from a registry head
+     * (governed; the head becomes BOUND and later activations apply to nodes not yet
+     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getStartRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetRun returns a snapshot of a run.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetRunResponse getRun(dev.praxis.aiws.engine.v1.GetRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetNodeResult returns the stored result of one node (or fan-out item).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetNodeResultResponse getNodeResult(dev.praxis.aiws.engine.v1.GetNodeResultRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetNodeResultMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * StopRun cancels a run and its live attempts. Workers learn it on their next
+     * heartbeat and their late results are rejected. Stopping an ended run returns it
+     * unchanged.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getStopRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * WatchRun streams a snapshot now and after every change until the run ends.
+     * </pre>
+     */
+    public java.util.Iterator<dev.praxis.aiws.engine.v1.WatchRunResponse> watchRun(
+        dev.praxis.aiws.engine.v1.WatchRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getWatchRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListRunsMethod(), getCallOptions(), request);
+    }
+  }
+
+  /**
+   * A stub to allow clients to do ListenableFuture-style rpc calls to service RunService.
+   * <pre>
+   * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
+   * joins, executed by workers through TaskService. Every transition is durable; a run
+   * survives server restarts and carries on.
+   * </pre>
+   */
+  public static final class RunServiceFutureStub
+      extends io.grpc.stub.AbstractFutureStub<RunServiceFutureStub> {
+    private RunServiceFutureStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected RunServiceFutureStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new RunServiceFutureStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * StartRun starts a run from an inline definition (ad hoc) or from a registry head
+     * (governed; the head becomes BOUND and later activations apply to nodes not yet
+     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StartRunResponse> startRun(
+        dev.praxis.aiws.engine.v1.StartRunRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getStartRunMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * GetRun returns a snapshot of a run.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetRunResponse> getRun(
+        dev.praxis.aiws.engine.v1.GetRunRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetRunMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * GetNodeResult returns the stored result of one node (or fan-out item).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetNodeResultResponse> getNodeResult(
+        dev.praxis.aiws.engine.v1.GetNodeResultRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetNodeResultMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * StopRun cancels a run and its live attempts. Workers learn it on their next
+     * heartbeat and their late results are rejected. Stopping an ended run returns it
+     * unchanged.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StopRunResponse> stopRun(
+        dev.praxis.aiws.engine.v1.StopRunRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getStopRunMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRunsResponse> listRuns(
+        dev.praxis.aiws.engine.v1.ListRunsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListRunsMethod(), getCallOptions()), request);
+    }
+  }
+
+  private static final int METHODID_START_RUN = 0;
+  private static final int METHODID_GET_RUN = 1;
+  private static final int METHODID_GET_NODE_RESULT = 2;
+  private static final int METHODID_STOP_RUN = 3;
+  private static final int METHODID_WATCH_RUN = 4;
+  private static final int METHODID_LIST_RUNS = 5;
+
+  private static final class MethodHandlers<Req, Resp> implements
+      io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ServerStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ClientStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.BidiStreamingMethod<Req, Resp> {
+    private final AsyncService serviceImpl;
+    private final int methodId;
+
+    MethodHandlers(AsyncService serviceImpl, int methodId) {
+      this.serviceImpl = serviceImpl;
+      this.methodId = methodId;
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public void invoke(Req request, io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        case METHODID_START_RUN:
+          serviceImpl.startRun((dev.praxis.aiws.engine.v1.StartRunRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StartRunResponse>) responseObserver);
+          break;
+        case METHODID_GET_RUN:
+          serviceImpl.getRun((dev.praxis.aiws.engine.v1.GetRunRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetRunResponse>) responseObserver);
+          break;
+        case METHODID_GET_NODE_RESULT:
+          serviceImpl.getNodeResult((dev.praxis.aiws.engine.v1.GetNodeResultRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetNodeResultResponse>) responseObserver);
+          break;
+        case METHODID_STOP_RUN:
+          serviceImpl.stopRun((dev.praxis.aiws.engine.v1.StopRunRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse>) responseObserver);
+          break;
+        case METHODID_WATCH_RUN:
+          serviceImpl.watchRun((dev.praxis.aiws.engine.v1.WatchRunRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchRunResponse>) responseObserver);
+          break;
+        case METHODID_LIST_RUNS:
+          serviceImpl.listRuns((dev.praxis.aiws.engine.v1.ListRunsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunsResponse>) responseObserver);
+          break;
+        default:
+          throw new AssertionError();
+      }
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public io.grpc.stub.StreamObserver<Req> invoke(
+        io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        default:
+          throw new AssertionError();
+      }
+    }
+  }
+
+  public static final io.grpc.ServerServiceDefinition bindService(AsyncService service) {
+    return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
+        .addMethod(
+          getStartRunMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.StartRunRequest,
+              dev.praxis.aiws.engine.v1.StartRunResponse>(
+                service, METHODID_START_RUN)))
+        .addMethod(
+          getGetRunMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.GetRunRequest,
+              dev.praxis.aiws.engine.v1.GetRunResponse>(
+                service, METHODID_GET_RUN)))
+        .addMethod(
+          getGetNodeResultMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.GetNodeResultRequest,
+              dev.praxis.aiws.engine.v1.GetNodeResultResponse>(
+                service, METHODID_GET_NODE_RESULT)))
+        .addMethod(
+          getStopRunMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.StopRunRequest,
+              dev.praxis.aiws.engine.v1.StopRunResponse>(
+                service, METHODID_STOP_RUN)))
+        .addMethod(
+          getWatchRunMethod(),
+          io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.WatchRunRequest,
+              dev.praxis.aiws.engine.v1.WatchRunResponse>(
+                service, METHODID_WATCH_RUN)))
+        .addMethod(
+          getListRunsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListRunsRequest,
+              dev.praxis.aiws.engine.v1.ListRunsResponse>(
+                service, METHODID_LIST_RUNS)))
+        .build();
+  }
+
+  private static abstract class RunServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoFileDescriptorSupplier, io.grpc.protobuf.ProtoServiceDescriptorSupplier {
+    RunServiceBaseDescriptorSupplier() {}
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.FileDescriptor getFileDescriptor() {
+      return dev.praxis.aiws.engine.v1.RunOuterClass.getDescriptor();
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.ServiceDescriptor getServiceDescriptor() {
+      return getFileDescriptor().findServiceByName("RunService");
+    }
+  }
+
+  private static final class RunServiceFileDescriptorSupplier
+      extends RunServiceBaseDescriptorSupplier {
+    RunServiceFileDescriptorSupplier() {}
+  }
+
+  private static final class RunServiceMethodDescriptorSupplier
+      extends RunServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoMethodDescriptorSupplier {
+    private final java.lang.String methodName;
+
+    RunServiceMethodDescriptorSupplier(java.lang.String methodName) {
+      this.methodName = methodName;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.MethodDescriptor getMethodDescriptor() {
+      return getServiceDescriptor().findMethodByName(methodName);
+    }
+  }
+
+  private static volatile io.grpc.ServiceDescriptor serviceDescriptor;
+
+  public static io.grpc.ServiceDescriptor getServiceDescriptor() {
+    io.grpc.ServiceDescriptor result = serviceDescriptor;
+    if (result == null) {
+      synchronized (RunServiceGrpc.class) {
+        result = serviceDescriptor;
+        if (result == null) {
+          serviceDescriptor = result = io.grpc.ServiceDescriptor.newBuilder(SERVICE_NAME)
+              .setSchemaDescriptor(new RunServiceFileDescriptorSupplier())
+              .addMethod(getStartRunMethod())
+              .addMethod(getGetRunMethod())
+              .addMethod(getGetNodeResultMethod())
+              .addMethod(getStopRunMethod())
+              .addMethod(getWatchRunMethod())
+              .addMethod(getListRunsMethod())
+              .build();
+        }
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,103 @@
+//! `connect`: one channel, every service's client, one bearer token.
+
+use std::fmt;
+
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::aiws::engine::testing::v1::test_clock_service_client::TestClockServiceClient;
+use crate::aiws::engine::v1::{
+    admin_service_client::AdminServiceClient, approval_service_client::ApprovalServiceClient,
+    event_service_client::EventServiceClient, registry_service_client::RegistryServiceClient,
+    run_service_client::RunServiceClient, task_service_client::TaskServiceClient,
+};
+use crate::auth::{BearerToken, InvalidToken};
+use crate::dynamic::DynamicClient;
+
+/// A channel that sends the bearer token on every call.
+pub type AuthChannel = InterceptedService<Channel, BearerToken>;
+
+/// The typed client of every engine service over one channel. Clients are cheap to clone;
+/// calls take `&mut self`, so clone one per concurrent task.
+#[derive(Clone, Debug)]
+pub struct Clients {
+    /// `aiws.engine.v1.RegistryService`.
+    pub registry: RegistryServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.ApprovalService`.
+    pub approval: ApprovalServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.AdminService`.
+    pub admin: AdminServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.RunService`.
+    pub run: RunServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.TaskService`.
+    pub task: TaskServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.EventService`.
+    pub event: EventServiceClient<AuthChannel>,
+    /// `aiws.engine.testing.v1.TestClockService`; only on a server in test-clock mode.
+    pub test_clock: TestClockServiceClient<AuthChannel>,
+    /// Calls any unary RPC by name with proto-JSON.
+    pub dynamic: DynamicClient<AuthChannel>,
+}
+
+impl Clients {
+    /// Wraps a channel you built yourself (for TLS or custom timeouts).
+    pub fn new(channel: Channel, token: BearerToken) -> Self {
+        let authed = InterceptedService::new(channel, token);
+        Self {
+            registry: RegistryServiceClient::new(authed.clone()),
+            approval: ApprovalServiceClient::new(authed.clone()),
+            admin: AdminServiceClient::new(authed.clone()),
+            run: RunServiceClient::new(authed.clone()),
+            task: TaskServiceClient::new(authed.clone()),
+            event: EventServiceClient::new(authed.clone()),
+            test_clock: TestClockServiceClient::new(authed.clone()),
+            dynamic: DynamicClient::new(authed),
+        }
+    }
+}
+
+/// Why [`connect`] failed.
+#[derive(Debug)]
+pub enum ConnectError {
+    /// The token cannot be sent as a header.
+    Token(InvalidToken),
+    /// The address is not a valid URI, or the connection failed.
+    Transport(tonic::transport::Error),
+}
+
+impl fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Token(e) => write!(f, "{e}"),
+            Self::Transport(e) => write!(f, "cannot connect: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ConnectError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Token(e) => Some(e),
+            Self::Transport(e) => Some(e),
+        }
+    }
+}
+
+/// Connects in plaintext to a local engine (`"127.0.0.1:50051"` as started by
+/// `praxis serve`, or a full `http://host:port` URI) and returns every service's client,
+/// each sending `authorization: Bearer <token>`. For TLS, build a [`Channel`] yourself and
+/// use [`Clients::new`].
+pub async fn connect(address: &str, token: &str) -> Result<Clients, ConnectError> {
+    let token = BearerToken::new(token).map_err(ConnectError::Token)?;
+    let uri = if address.contains("://") {
+        address.to_owned()
+    } else {
+        format!("http://{address}")
+    };
+    let channel = Endpoint::from_shared(uri)
+        .map_err(ConnectError::Transport)?
+        .connect()
+        .await
+        .map_err(ConnectError::Transport)?;
+    Ok(Clients::new(channel, token))
+}
