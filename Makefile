@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BUF := tools/node_modules/.bin/buf
 
-.PHONY: setup tools generate checkgenerate lint format-check breaking test test-fast conformance bench ci serve example example-runtime clean
+.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients conformance bench ci serve example example-runtime
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -20,9 +20,11 @@ tools/node_modules/.installed: tools/package.json tools/package-lock.json
 
 tools: tools/node_modules/.installed
 
-## generate: regenerate every client's code from proto/
+## generate: regenerate every client's code from proto/ (Python, TypeScript, Go, Java, Rust)
 generate: setup tools
 	./scripts/generate_python.sh
+	./scripts/generate_ts_go.sh
+	./scripts/generate_java_rust.sh
 
 ## checkgenerate: regenerate and fail on any difference from what is committed
 checkgenerate: generate
@@ -42,9 +44,21 @@ breaking: tools
 	if [ -z "$$tag" ]; then echo "breaking: no release tag yet; the contract may still change"; \
 	else $(BUF) breaking --against ".git#tag=$$tag"; fi
 
-## test: the whole Python test suite
-test: setup
+## test: every test: Python (unit, store, rpc, e2e), the four other clients, conformance
+test: test-python test-clients conformance
+
+test-python: setup
 	$(VENV)/bin/pytest -q
+
+test-clients: tools
+	./scripts/test_ts.sh
+	./scripts/test_go.sh
+	./scripts/test_java.sh
+	./scripts/test_rust.sh
+
+## conformance: every language's runner against one test-clock server; parity matrix
+conformance: setup tools
+	./scripts/conformance.sh
 
 ## ci: everything CI checks (the README's test command)
 ci: checkgenerate lint breaking test
