@@ -10,7 +10,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-
 from aiws.engine.v1 import common_pb2, registry_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
@@ -32,8 +31,12 @@ DEFINITION_V2 = {
 PRINCIPALS = [
     ("alice", "HUMAN", ["*"], 0),
     ("bob", "HUMAN", ["*"], 0),
-    ("agent", "AGENT",
-     ["registry.read", "registry.propose", "approval.read", "run.*", "task.*", "event.*"], 0),
+    (
+        "agent",
+        "AGENT",
+        ["registry.read", "registry.propose", "approval.read", "run.*", "task.*", "event.*"],
+        0,
+    ),
     ("service", "SERVICE", ["registry.*", "approval.*", "run.*", "event.*"], 0),
     ("reader", "HUMAN", ["registry.read"], 0),
     ("rogue", "AGENT", ["*"], 0),
@@ -96,9 +99,11 @@ class Harness:
         return self.server.engine.installation_id
 
     def epochs(self, work_order_id: str = "wo-1") -> common_pb2.Epochs:
-        return self.client("alice").registry.GetEpochs(
-            registry_pb2.GetEpochsRequest(work_order_id=work_order_id)
-        ).epochs
+        return (
+            self.client("alice")
+            .registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id=work_order_id))
+            .epochs
+        )
 
     def close(self) -> None:
         for client in self.clients.values():
@@ -137,8 +142,9 @@ def ref(work_order_id: str = "wo-1", run_id: str = "run-1") -> common_pb2.Workfl
     return common_pb2.WorkflowRef(work_order_id=work_order_id, run_id=run_id)
 
 
-def register_cmd(r: common_pb2.WorkflowRef, approval_id: str,
-                 definition: dict[str, object] | None = None) -> registry_pb2.RegistryCommand:
+def register_cmd(
+    r: common_pb2.WorkflowRef, approval_id: str, definition: dict[str, object] | None = None
+) -> registry_pb2.RegistryCommand:
     """A REGISTER command."""
     return registry_pb2.RegistryCommand(
         register=registry_pb2.RegisterCommand(
@@ -150,9 +156,13 @@ def register_cmd(r: common_pb2.WorkflowRef, approval_id: str,
     )
 
 
-def propose_cmd(r: common_pb2.WorkflowRef, proposal_id: str, base: int,
-                definition: dict[str, object] | None = None,
-                **extra: object) -> registry_pb2.RegistryCommand:
+def propose_cmd(
+    r: common_pb2.WorkflowRef,
+    proposal_id: str,
+    base: int,
+    definition: dict[str, object] | None = None,
+    **extra: object,
+) -> registry_pb2.RegistryCommand:
     """A PROPOSE command."""
     return registry_pb2.RegistryCommand(
         propose=registry_pb2.ProposeCommand(
@@ -166,20 +176,28 @@ def propose_cmd(r: common_pb2.WorkflowRef, proposal_id: str, base: int,
     )
 
 
-def activate_cmd(r: common_pb2.WorkflowRef, proposal_id: str, base: int, approval_id: str,
-                 next_revision: int | None = None) -> registry_pb2.RegistryCommand:
+def activate_cmd(
+    r: common_pb2.WorkflowRef,
+    proposal_id: str,
+    base: int,
+    approval_id: str,
+    next_revision: int | None = None,
+) -> registry_pb2.RegistryCommand:
     """An ACTIVATE command."""
     return registry_pb2.RegistryCommand(
         activate=registry_pb2.ActivateCommand(
-            ref=r, proposal_id=proposal_id, base_revision=base,
+            ref=r,
+            proposal_id=proposal_id,
+            base_revision=base,
             next_revision=base + 1 if next_revision is None else next_revision,
             approval_id=approval_id,
         )
     )
 
 
-def reject_cmd(r: common_pb2.WorkflowRef, proposal_id: str, reason: str,
-               approval_id: str) -> registry_pb2.RegistryCommand:
+def reject_cmd(
+    r: common_pb2.WorkflowRef, proposal_id: str, reason: str, approval_id: str
+) -> registry_pb2.RegistryCommand:
     """A REJECT command."""
     return registry_pb2.RegistryCommand(
         reject=registry_pb2.RejectCommand(
@@ -188,16 +206,22 @@ def reject_cmd(r: common_pb2.WorkflowRef, proposal_id: str, reason: str,
     )
 
 
-def approve(h: Harness, command: registry_pb2.RegistryCommand, approval_id: str,
-            approver: str = "alice", ttl_ms: int = 600_000,
-            epochs: common_pb2.Epochs | None = None) -> str:
+def approve(
+    h: Harness,
+    command: registry_pb2.RegistryCommand,
+    approval_id: str,
+    approver: str = "alice",
+    ttl_ms: int = 600_000,
+    epochs: common_pb2.Epochs | None = None,
+) -> str:
     """Reviews ``command`` and records ``approver``'s approval of its material."""
     from aiws.engine.v1 import approval_pb2
 
     client = h.client(approver)
     review = client.registry.Review(
-        registry_pb2.ReviewRequest(epochs=epochs or h.epochs(command_ref(command).work_order_id),
-                                   command=command)
+        registry_pb2.ReviewRequest(
+            epochs=epochs or h.epochs(command_ref(command).work_order_id), command=command
+        )
     )
     client.approvals.CreateApproval(
         approval_pb2.CreateApprovalRequest(
@@ -215,9 +239,13 @@ def command_ref(command: registry_pb2.RegistryCommand) -> common_pb2.WorkflowRef
     return getattr(command, kind).ref  # type: ignore[no-any-return, arg-type]
 
 
-def execute(h: Harness, principal_id: str, request_id: str,
-            command: registry_pb2.RegistryCommand,
-            epochs: common_pb2.Epochs | None = None) -> registry_pb2.ExecuteResponse:
+def execute(
+    h: Harness,
+    principal_id: str,
+    request_id: str,
+    command: registry_pb2.RegistryCommand,
+    epochs: common_pb2.Epochs | None = None,
+) -> registry_pb2.ExecuteResponse:
     """Executes a command as ``principal_id``."""
     return h.client(principal_id).registry.Execute(
         registry_pb2.ExecuteRequest(
@@ -237,8 +265,12 @@ def registered(h: Harness, r: common_pb2.WorkflowRef | None = None) -> common_pb
     return r
 
 
-def proposed(h: Harness, r: common_pb2.WorkflowRef, proposal_id: str, base: int = 1,
-             definition: dict[str, object] | None = None) -> None:
+def proposed(
+    h: Harness,
+    r: common_pb2.WorkflowRef,
+    proposal_id: str,
+    base: int = 1,
+    definition: dict[str, object] | None = None,
+) -> None:
     """Has the agent propose a candidate."""
-    execute(h, "agent", f"req-prop-{proposal_id}",
-            propose_cmd(r, proposal_id, base, definition))
+    execute(h, "agent", f"req-prop-{proposal_id}", propose_cmd(r, proposal_id, base, definition))

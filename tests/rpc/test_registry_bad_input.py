@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import grpc
 import pytest
-
 from aiws.engine.v1 import registry_pb2
+
 from tests.support import Harness, execute, expect_error, propose_cmd, ref, registered
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
@@ -18,8 +17,17 @@ def db_fingerprint(h: Harness) -> str:
     """A digest of every stored row except the clock high-water mark."""
     digest = hashlib.sha256()
     with h.server.engine.db.read() as connection:
-        for table in ("work_orders", "holds", "heads", "revisions", "proposals", "approvals",
-                      "consumed_proofs", "receipts", "registry_events"):
+        for table in (
+            "work_orders",
+            "holds",
+            "heads",
+            "revisions",
+            "proposals",
+            "approvals",
+            "consumed_proofs",
+            "receipts",
+            "registry_events",
+        ):
             rows = connection.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2").all()
             digest.update(repr(rows).encode())
     return digest.hexdigest()
@@ -33,7 +41,7 @@ def db_fingerprint(h: Harness) -> str:
         ('{"version": 1, "n": 12345678901234567890}', "DOCUMENT_NUMBER_FORBIDDEN"),
         ('{"version": 2}', "DOCUMENT_VERSION_UNSUPPORTED"),
         ('{"nodes": {}}', "DOCUMENT_VERSION_UNSUPPORTED"),
-        ('[1, 2]', "DOCUMENT_MALFORMED"),
+        ("[1, 2]", "DOCUMENT_MALFORMED"),
         ('{"version": 1', "DOCUMENT_MALFORMED"),
         ('{"version": 1, "deep": ' + "[" * 70 + "]" * 70 + "}", "DOCUMENT_TOO_DEEP"),
         ('{"version": 1, "big": "' + "x" * (1024 * 1024) + '"}', "DOCUMENT_TOO_LARGE"),
@@ -81,8 +89,9 @@ def test_malformed_ids(harness: Harness, field: str, value: object, reason: str)
 def test_empty_command_and_bad_policy_digest(harness: Harness) -> None:
     with expect_error(INVALID, "FIELD_REQUIRED"):
         harness.client("alice").registry.Execute(
-            registry_pb2.ExecuteRequest(epochs=harness.epochs(), request_id="r",
-                                        command=registry_pb2.RegistryCommand())
+            registry_pb2.ExecuteRequest(
+                epochs=harness.epochs(), request_id="r", command=registry_pb2.RegistryCommand()
+            )
         )
     command = propose_cmd(ref(), "p1", 1)
     command.propose.policy_digests["safety"] = "md5:abc"
@@ -109,5 +118,3 @@ def test_unknown_reads(harness: Harness) -> None:
         harness.client("alice").approvals.GetApproval(
             approval_pb2.GetApprovalRequest(approval_id="nope")
         )
-
-

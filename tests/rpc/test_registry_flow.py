@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
+
 from tests.support import (
     DEFINITION,
     DEFINITION_V2,
@@ -41,9 +42,11 @@ def test_register_creates_revision_one_unbound(harness: Harness) -> None:
 def test_propose_approve_activate_advances_head(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "change-1")
-    proposal = harness.client("alice").registry.GetProposal(
-        registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1")
-    ).proposal
+    proposal = (
+        harness.client("alice")
+        .registry.GetProposal(registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1"))
+        .proposal
+    )
     assert proposal.state == registry_pb2.PROPOSAL_STATE_PENDING
     assert proposal.proposed_by == "agent"
     command = activate_cmd(r, "change-1", 1, "ap-act")
@@ -54,14 +57,18 @@ def test_propose_approve_activate_advances_head(harness: Harness) -> None:
     head = harness.client("alice").registry.GetHead(registry_pb2.GetHeadRequest(ref=r)).head
     assert head.revision == 2
     assert json.loads(head.definition_json) == DEFINITION_V2
-    proposal = harness.client("alice").registry.GetProposal(
-        registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1")
-    ).proposal
+    proposal = (
+        harness.client("alice")
+        .registry.GetProposal(registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1"))
+        .proposal
+    )
     assert proposal.state == registry_pb2.PROPOSAL_STATE_ACTIVATED
     assert proposal.activated_revision == 2
-    approval = harness.client("alice").approvals.GetApproval(
-        approval_pb2.GetApprovalRequest(approval_id="ap-act")
-    ).approval
+    approval = (
+        harness.client("alice")
+        .approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id="ap-act"))
+        .approval
+    )
     assert approval.state == approval_pb2.APPROVAL_STATE_CONSUMED
     assert approval.material_digest == digest
     assert approval.consumed_by_request_id == "req-act"
@@ -75,9 +82,11 @@ def test_reject_keeps_head_and_records_reason(harness: Harness) -> None:
     response = execute(harness, "alice", "req-rej", command)
     assert response.receipt.action == registry_pb2.REGISTRY_ACTION_REJECT
     assert response.receipt.head_revision == 1
-    proposal = harness.client("alice").registry.GetProposal(
-        registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1")
-    ).proposal
+    proposal = (
+        harness.client("alice")
+        .registry.GetProposal(registry_pb2.GetProposalRequest(ref=r, proposal_id="change-1"))
+        .proposal
+    )
     assert proposal.state == registry_pb2.PROPOSAL_STATE_REJECTED
     assert proposal.rejection_reason == "too risky"
     assert proposal.decided_by == "alice"
@@ -98,9 +107,7 @@ def test_review_returns_exact_material_and_writes_nothing(harness: Harness) -> N
     assert material.proposed_by == "agent"
     assert json.loads(material.candidate_definition_json) == DEFINITION_V2
     assert json.loads(material.base_definition_json) == DEFINITION
-    history = harness.client("alice").registry.ListHistory(
-        registry_pb2.ListHistoryRequest(ref=r)
-    )
+    history = harness.client("alice").registry.ListHistory(registry_pb2.ListHistoryRequest(ref=r))
     assert [e.kind for e in history.events] == [
         registry_pb2.HISTORY_EVENT_KIND_REGISTERED,
         registry_pb2.HISTORY_EVENT_KIND_PROPOSED,

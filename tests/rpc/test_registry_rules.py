@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import grpc
 import pytest
-
 from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
+
 from tests.support import (
     Harness,
     activate_cmd,
@@ -68,9 +68,11 @@ def test_proposal_attribution_must_be_the_authenticated_principal(harness: Harne
     with expect_error(PD, "ATTRIBUTION_MISMATCH"):
         execute(harness, "agent", "req-p", propose_cmd(r, "p1", 1, proposed_by="alice"))
     execute(harness, "agent", "req-p2", propose_cmd(r, "p1", 1, proposed_by="agent"))
-    proposal = harness.client("alice").registry.GetProposal(
-        registry_pb2.GetProposalRequest(ref=r, proposal_id="p1")
-    ).proposal
+    proposal = (
+        harness.client("alice")
+        .registry.GetProposal(registry_pb2.GetProposalRequest(ref=r, proposal_id="p1"))
+        .proposal
+    )
     assert proposal.proposed_by == "agent"
 
 
@@ -171,13 +173,17 @@ def test_approval_is_single_use_even_under_an_alias(harness: Harness) -> None:
     assert head_revision(harness, r) == 2
     # Consumption is recorded on the shared proof, so the alias reads as consumed too
     # (the core test proves a consumed proof refuses any command: APPROVAL_CONSUMED).
-    alias = harness.client("alice").approvals.GetApproval(
-        approval_pb2.GetApprovalRequest(approval_id="ap-alias")
-    ).approval
+    alias = (
+        harness.client("alice")
+        .approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id="ap-alias"))
+        .approval
+    )
     assert alias.state == approval_pb2.APPROVAL_STATE_CONSUMED
-    original = harness.client("alice").approvals.GetApproval(
-        approval_pb2.GetApprovalRequest(approval_id="ap-1")
-    ).approval
+    original = (
+        harness.client("alice")
+        .approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id="ap-1"))
+        .approval
+    )
     assert alias.proof_digest == original.proof_digest
 
 
@@ -196,15 +202,17 @@ def test_approval_id_is_idempotent_by_content(harness: Harness) -> None:
     digest = approve(harness, command, "ap-1")
     again = harness.client("alice").approvals.CreateApproval(
         approval_pb2.CreateApprovalRequest(
-            approval_id="ap-1", material_digest=digest, expires_at_ms=harness.clock.now_ms()
-            + 600_000
+            approval_id="ap-1",
+            material_digest=digest,
+            expires_at_ms=harness.clock.now_ms() + 600_000,
         )
     )
     assert again.replayed
     with expect_error(grpc.StatusCode.ALREADY_EXISTS, "APPROVAL_ALREADY_EXISTS"):
         harness.client("alice").approvals.CreateApproval(
             approval_pb2.CreateApprovalRequest(
-                approval_id="ap-1", material_digest="sha256:" + "b" * 64,
+                approval_id="ap-1",
+                material_digest="sha256:" + "b" * 64,
                 expires_at_ms=harness.clock.now_ms() + 600_000,
             )
         )
@@ -223,7 +231,8 @@ def test_create_approval_validates(harness: Harness, digest: str, ttl: int, reas
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, reason):
         harness.client("alice").approvals.CreateApproval(
             approval_pb2.CreateApprovalRequest(
-                approval_id="ap-1", material_digest=digest,
+                approval_id="ap-1",
+                material_digest=digest,
                 expires_at_ms=harness.clock.now_ms() + ttl,
             )
         )
@@ -261,8 +270,9 @@ def test_propose_unknown_ref_and_duplicate_id(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "p1")
     with expect_error(grpc.StatusCode.ALREADY_EXISTS, "PROPOSAL_ALREADY_EXISTS"):
-        execute(harness, "agent", "req-p2", propose_cmd(r, "p1", 1,
-                                                        {"version": 1, "nodes": {}, "z": 1}))
+        execute(
+            harness, "agent", "req-p2", propose_cmd(r, "p1", 1, {"version": 1, "nodes": {}, "z": 1})
+        )
 
 
 def test_activate_needs_exact_base_and_next_revision(harness: Harness) -> None:
@@ -290,13 +300,17 @@ def test_competing_proposals_one_wins_other_stays_pending(harness: Harness) -> N
     execute(harness, "alice", "req-1", first)
     with expect_error(grpc.StatusCode.ABORTED, "BASE_REVISION_STALE"):
         execute(harness, "alice", "req-2", second)
-    loser = harness.client("alice").registry.GetProposal(
-        registry_pb2.GetProposalRequest(ref=r, proposal_id="p2")
-    ).proposal
+    loser = (
+        harness.client("alice")
+        .registry.GetProposal(registry_pb2.GetProposalRequest(ref=r, proposal_id="p2"))
+        .proposal
+    )
     assert loser.state == registry_pb2.PROPOSAL_STATE_PENDING
-    unconsumed = harness.client("alice").approvals.GetApproval(
-        approval_pb2.GetApprovalRequest(approval_id="ap-2")
-    ).approval
+    unconsumed = (
+        harness.client("alice")
+        .approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id="ap-2"))
+        .approval
+    )
     assert unconsumed.state == approval_pb2.APPROVAL_STATE_ACTIVE
     # The loser can still be rejected explicitly.
     reject = reject_cmd(r, "p2", "superseded", "ap-3")
@@ -312,8 +326,9 @@ def test_decided_proposal_is_not_pending(harness: Harness) -> None:
     execute(harness, "alice", "req-1", reject)
     with expect_error(FP, "PROPOSAL_NOT_PENDING"):
         harness.client("alice").registry.Review(
-            registry_pb2.ReviewRequest(epochs=harness.epochs(),
-                                       command=activate_cmd(r, "p1", 1, "ap-2"))
+            registry_pb2.ReviewRequest(
+                epochs=harness.epochs(), command=activate_cmd(r, "p1", 1, "ap-2")
+            )
         )
 
 
@@ -353,8 +368,7 @@ def test_same_request_id_with_different_command_fails(harness: Harness) -> None:
 def test_request_ids_are_per_principal(harness: Harness) -> None:
     r = registered(harness)
     execute(harness, "agent", "same", propose_cmd(r, "p1", 1))
-    response = execute(harness, "service", "same", propose_cmd(r, "p2", 1,
-                                                               {"version": 1, "x": 1}))
+    response = execute(harness, "service", "same", propose_cmd(r, "p2", 1, {"version": 1, "x": 1}))
     assert not response.replayed
 
 
@@ -382,8 +396,9 @@ def test_retry_still_requires_authorization(harness: Harness) -> None:
     execute(harness, "alice", "req-1", command)
     with expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_MISSING"):
         harness.client(None).registry.Execute(
-            registry_pb2.ExecuteRequest(epochs=harness.epochs(), request_id="req-1",
-                                        command=command)
+            registry_pb2.ExecuteRequest(
+                epochs=harness.epochs(), request_id="req-1", command=command
+            )
         )
 
 
@@ -391,8 +406,8 @@ def test_retry_still_requires_authorization(harness: Harness) -> None:
 
 
 @pytest.mark.parametrize(
-    ("verb", "reason"), [("PauseWorkOrder", "WORK_ORDER_PAUSED"),
-                         ("CancelWorkOrder", "WORK_ORDER_CANCELED")]
+    ("verb", "reason"),
+    [("PauseWorkOrder", "WORK_ORDER_PAUSED"), ("CancelWorkOrder", "WORK_ORDER_CANCELED")],
 )
 def test_controls_block_commands(harness: Harness, verb: str, reason: str) -> None:
     r = registered(harness)

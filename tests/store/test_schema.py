@@ -6,7 +6,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from praxis.store.database import Database
 from praxis.store.migrations import MIGRATIONS, SchemaError
 

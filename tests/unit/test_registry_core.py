@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from praxis.core import registry, values
 from praxis.core.model import (
     ActorEvidence,
@@ -28,14 +27,15 @@ def actor(action: registry.Action, kind: PrincipalKind = PrincipalKind.HUMAN) ->
     return ActorEvidence("alice", kind, action.value, "wo", NOW + 30_000)
 
 
-def approval_for(material: registry.Material, approval_id: str = "ap") -> tuple[
-    ApprovalRecord, ApprovalEvidence
-]:
+def approval_for(
+    material: registry.Material, approval_id: str = "ap"
+) -> tuple[ApprovalRecord, ApprovalEvidence]:
     digest = material.digest()
     proof = values.digest({"material_digest": digest, "approver_id": "alice"})
     record = ApprovalRecord(approval_id, digest, "alice", proof, NOW, NOW + 60_000)
-    evidence = ApprovalEvidence(approval_id, "alice", PrincipalKind.HUMAN, digest, proof,
-                                NOW + 30_000)
+    evidence = ApprovalEvidence(
+        approval_id, "alice", PrincipalKind.HUMAN, digest, proof, NOW + 30_000
+    )
     return record, evidence
 
 
@@ -53,13 +53,13 @@ def register(state: registry.State) -> tuple[registry.State, registry.Outcome]:
 def test_consumed_proof_refuses_any_approval_id() -> None:
     state, _ = register(registry.State(EPOCHS, None, None))
     consumed = replace(state, proof_consumed=True)
-    command = registry.Command(registry.Action.REGISTER, REF, definition=DEF1,
-                               approval_id="alias")
+    command = registry.Command(registry.Action.REGISTER, REF, definition=DEF1, approval_id="alias")
     material = registry.review(consumed, command)
     assert isinstance(material, registry.Material)
     record, evidence = approval_for(material, "alias")
-    result = registry.apply(replace(consumed, approval=record), command,
-                            actor(command.action), evidence, "r2", NOW)
+    result = registry.apply(
+        replace(consumed, approval=record), command, actor(command.action), evidence, "r2", NOW
+    )
     assert isinstance(result, Rejection) and result.reason == "APPROVAL_CONSUMED"
 
 
@@ -102,12 +102,16 @@ def test_revisions_contiguous_and_head_is_last_activation(
         proposal_id = f"p{index}"
         definition = {"version": 1, "i": index}
         propose = registry.Command(
-            registry.Action.PROPOSE, REF, definition=definition, proposal_id=proposal_id,
+            registry.Action.PROPOSE,
+            REF,
+            definition=definition,
+            proposal_id=proposal_id,
             base_revision=head.revision - (skew == 3),
         )
         state = registry.State(EPOCHS, head, None)
-        outcome = registry.apply(state, propose, actor(propose.action, PrincipalKind.AGENT),
-                                 None, f"rq{index}", NOW)
+        outcome = registry.apply(
+            state, propose, actor(propose.action, PrincipalKind.AGENT), None, f"rq{index}", NOW
+        )
         if isinstance(outcome, Rejection):
             assert outcome.reason in ("BASE_REVISION_STALE", "FIELD_REQUIRED")
             continue
@@ -117,8 +121,11 @@ def test_revisions_contiguous_and_head_is_last_activation(
         if not activate:
             continue
         command = registry.Command(
-            registry.Action.ACTIVATE, REF, proposal_id=proposal_id,
-            base_revision=head.revision, next_revision=head.revision + 1 + (skew == 2),
+            registry.Action.ACTIVATE,
+            REF,
+            proposal_id=proposal_id,
+            base_revision=head.revision,
+            next_revision=head.revision + 1 + (skew == 2),
             approval_id=f"ap{index}",
         )
         state = registry.State(EPOCHS, head, proposal)
@@ -127,8 +134,14 @@ def test_revisions_contiguous_and_head_is_last_activation(
             assert material.reason == "NEXT_REVISION_MISMATCH"
             continue
         record, evidence = approval_for(material, f"ap{index}")
-        result = registry.apply(replace(state, approval=record), command,
-                                actor(command.action), evidence, f"ra{index}", NOW)
+        result = registry.apply(
+            replace(state, approval=record),
+            command,
+            actor(command.action),
+            evidence,
+            f"ra{index}",
+            NOW,
+        )
         assert isinstance(result, registry.Outcome)
         assert result.head is not None
         assert result.head.revision == head.revision + 1

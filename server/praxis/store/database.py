@@ -4,18 +4,39 @@ Every command is one write transaction: load, apply, save, append event, write r
 Writers inside one process queue on a lock before ``BEGIN IMMEDIATE``, so they wait in
 FIFO order instead of in SQLite's sleeping busy handler; other processes on the same file
 are serialized by SQLite itself (or by an advisory lock on PostgreSQL).
+
+:meth:`Database.transact` adds group commit: commands that arrive while another batch is
+being written are run together by the next writer, each inside its own SAVEPOINT, and
+made durable by one COMMIT (one fsync). Each command still sees the effects of the ones
+before it and still commits or rolls back on its own; a failed COMMIT fails every
+command of the batch, and none of them was acknowledged.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Generic, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from praxis.store import dialect, migrations
+
+T = TypeVar("T")
+MAX_BATCH = 64
+
+
+class _Pending(Generic[T]):
+    """One command waiting for a group commit."""
+
+    def __init__(self, body: Callable[[Connection], T]) -> None:
+        self.body = body
+        self.done = threading.Event()
+        self.value: T | None = None
+        self.error: BaseException | None = None
 
 
 class Database:
@@ -25,6 +46,7 @@ class Database:
         self.url = url
         self.engine: Engine = dialect.make_engine(url, synchronous)
         self._write_lock = threading.Lock()
+        self._pending: deque[_Pending[object]] = deque()
 
     def migrate(self, now_ms: int) -> list[int]:
         """Checks the schema and applies missing migrations (see :mod:`migrations`)."""
@@ -41,6 +63,47 @@ class Database:
                     yield connection
             finally:
                 connection.close()
+
+    def transact(self, body: Callable[[Connection], T]) -> T:
+        """Runs ``body`` in a write transaction, group-committed with concurrent callers.
+
+        ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
+        """
+        item: _Pending[T] = _Pending(body)
+        self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
+        with self._write_lock:
+            if not item.done.is_set():
+                self._write_batch()
+        if item.error is not None:
+            raise item.error
+        return item.value  # type: ignore[return-value]  # set by _write_batch
+
+    def _write_batch(self) -> None:
+        batch: list[_Pending[object]] = []
+        while self._pending and len(batch) < MAX_BATCH:
+            batch.append(self._pending.popleft())
+        connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        try:
+            with connection.begin():
+                dialect.lock_for_write(connection)
+                for item in batch:
+                    savepoint = connection.begin_nested()
+                    try:
+                        item.value = item.body(connection)
+                        savepoint.commit()
+                    except Rollback as rollback:
+                        savepoint.rollback()
+                        item.value = rollback.value
+                    except Exception as error:  # handed to its caller
+                        savepoint.rollback()
+                        item.error = error
+        except Exception as error:  # the COMMIT failed: nothing of the batch is durable
+            for item in batch:
+                item.error = item.error or error
+        finally:
+            connection.close()
+            for item in batch:
+                item.done.set()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -10,6 +10,7 @@ approval, history event and receipt together.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -42,6 +43,10 @@ from praxis.store.schema import (
 
 MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
 READ_ACTION = "registry.read"
+
+HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
+"""Called inside a command's transaction before a new head is saved; a rejection rolls
+the command back. The runtime uses it to apply an activation to the bound run."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,7 @@ class RegistryStore:
         self.installation_id = installation_id
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
+        self.head_hooks: list[HeadHook] = []
 
     # --- commands ---------------------------------------------------------------------
 
@@ -127,6 +133,11 @@ class RegistryStore:
             late = registry.check_commit_time(actor, evidence, self.clock.now_ms())
             if late:
                 raise Rollback(late)
+            if outcome.head is not None:
+                for hook in self.head_hooks:
+                    problem = hook(connection, outcome.head, now)
+                    if problem:
+                        raise Rollback(problem)
             return Executed(self._save(connection, outcome), replayed=False)
 
         result: Executed | Rejection = self._transact(transaction)
@@ -152,11 +163,7 @@ class RegistryStore:
         return registry.review(state, command)
 
     def _transact(self, body: Any) -> Any:
-        try:
-            with self.db.write() as connection:
-                return body(connection)
-        except Rollback as rollback:
-            return rollback.value
+        return self.db.transact(body)
 
     def _gate(
         self, connection: Connection, epochs: Epochs, work_order_id: str, now: int
@@ -431,6 +438,34 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
         policy_digests=json.loads(row.policy_digests_json),
         updated_at_ms=row.updated_at_ms,
         bound_run_id=row.bound_run_id,
+    )
+
+
+def bind_head(
+    connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
+) -> None:
+    """Binds a head to the run executing it and records a BOUND history event."""
+    head = load_head(connection, ref)
+    assert head is not None
+    connection.execute(
+        update(heads)
+        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
+        .values(bound_run_id=run_id)
+    )
+    connection.execute(
+        registry_events.insert().values(
+            work_order_id=ref.work_order_id,
+            run_id=ref.run_id,
+            kind=registry.HistoryKind.BOUND.value,
+            revision=head.revision,
+            proposal_id="",
+            principal_id=principal_id,
+            approval_id="",
+            request_id=request_id,
+            digest=head.definition_digest,
+            reason=run_id,
+            at_ms=now_ms,
+        )
     )
 
 
