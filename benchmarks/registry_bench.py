@@ -30,10 +30,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiws.engine.v1 import approval_pb2, registry_pb2  # noqa: E402
-from praxis_client import connect  # noqa: E402
-from tests.e2e.server_process import ServerProcess, free_port, write_config  # noqa: E402
-from tests.support import (  # noqa: E402
+from aiws.engine.v1 import approval_pb2, registry_pb2
+from praxis_client import connect
+
+from tests.e2e.server_process import ServerProcess, free_port, write_config
+from tests.support import (
     activate_cmd,
     propose_cmd,
     ref,
@@ -78,19 +79,29 @@ class Worker:
             self.commands += 1
         return result
 
-    def _approve(self, command: registry_pb2.RegistryCommand, approval_id: str,
-                 timed: bool = True) -> None:
+    def _approve(
+        self, command: registry_pb2.RegistryCommand, approval_id: str, timed: bool = True
+    ) -> None:
         review = self.human.registry.Review(
-            registry_pb2.ReviewRequest(epochs=self.epochs, command=command))
+            registry_pb2.ReviewRequest(epochs=self.epochs, command=command)
+        )
         request = approval_pb2.CreateApprovalRequest(
-            approval_id=approval_id, material_digest=review.material_digest,
-            expires_at_ms=int(time.time() * 1000) + 3_600_000)
+            approval_id=approval_id,
+            material_digest=review.material_digest,
+            expires_at_ms=int(time.time() * 1000) + 3_600_000,
+        )
         self._timed(lambda: self.human.approvals.CreateApproval(request), timed)
 
-    def _execute(self, client: Any, request_id: str, command: registry_pb2.RegistryCommand,
-                 timed: bool = True) -> None:
-        request = registry_pb2.ExecuteRequest(epochs=self.epochs, request_id=request_id,
-                                              command=command)
+    def _execute(
+        self,
+        client: Any,
+        request_id: str,
+        command: registry_pb2.RegistryCommand,
+        timed: bool = True,
+    ) -> None:
+        request = registry_pb2.ExecuteRequest(
+            epochs=self.epochs, request_id=request_id, command=command
+        )
         self._timed(lambda: client.registry.Execute(request), timed)
 
     def one_cycle(self) -> None:
@@ -98,8 +109,11 @@ class Worker:
         self.cycle += 1
         base = self.revisions[r.work_order_id]
         proposal = f"{r.work_order_id}-p{base}"
-        self._execute(self.agent, f"{proposal}-prop",
-                      propose_cmd(r, proposal, base, {"version": 1, "rev": base + 1}))
+        self._execute(
+            self.agent,
+            f"{proposal}-prop",
+            propose_cmd(r, proposal, base, {"version": 1, "rev": base + 1}),
+        )
         activate = activate_cmd(r, proposal, base, f"{proposal}-ap")
         self._approve(activate, f"{proposal}-ap")
         self._execute(self.human, f"{proposal}-act", activate)
@@ -194,13 +208,17 @@ def main() -> int:
                 results["runs"].append({"noop": noop, "durable": durable})
         finally:
             server.terminate()
-    print(f"{'clients':>7} {'noop/s':>9} {'noop p99':>9} {'cmds/s':>9} {'p50 ms':>7} "
-          f"{'p99 ms':>7} {'ratio':>6}")
+    print(
+        f"{'clients':>7} {'noop/s':>9} {'noop p99':>9} {'cmds/s':>9} {'p50 ms':>7} "
+        f"{'p99 ms':>7} {'ratio':>6}"
+    )
     for run in results["runs"]:
         noop, durable = run["noop"], run["durable"]
-        print(f"{durable['clients']:>7} {noop['calls_per_s']:>9.0f} {noop['p99_ms']:>9.2f} "
-              f"{durable['commands_per_s']:>9.0f} {durable['p50_ms']:>7.2f} "
-              f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f}")
+        print(
+            f"{durable['clients']:>7} {noop['calls_per_s']:>9.0f} {noop['p99_ms']:>9.2f} "
+            f"{durable['commands_per_s']:>9.0f} {durable['p50_ms']:>7.2f} "
+            f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f}"
+        )
     eight = results["runs"][-1]["durable"]
     results["targets"] = {
         "commands_per_s_8_clients >= 1000": eight["commands_per_s"] >= 1000,

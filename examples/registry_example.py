@@ -33,8 +33,11 @@ CANDIDATE = {
     "version": 1,
     "nodes": {
         "draft": {"agent": {"model": "echo"}, "input": {"from": "run_input"}},
-        "review": {"agent": {"model": "echo"}, "input": {"from": "node:draft"},
-                   "depends_on": ["draft"]},
+        "review": {
+            "agent": {"model": "echo"},
+            "input": {"from": "node:draft"},
+            "depends_on": ["draft"],
+        },
     },
     "output": {"from": "node:review"},
 }
@@ -53,9 +56,21 @@ def check(condition: bool, text: str) -> None:
 
 def start_server(data_dir: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "praxis.cli", "serve", "--data-dir", str(data_dir),
-         "--listen", f"127.0.0.1:{port}", "--log-level", "WARNING"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "praxis.cli",
+            "serve",
+            "--data-dir",
+            str(data_dir),
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -91,42 +106,66 @@ def main() -> int:
         epochs = human.registry.GetEpochs(
             registry_pb2.GetEpochsRequest(work_order_id=REF.work_order_id)
         ).epochs
-        print(f"    installation {epochs.installation_id}, epochs "
-              f"({epochs.ownership_epoch}, {epochs.authority_epoch})")
+        print(
+            f"    installation {epochs.installation_id}, epochs "
+            f"({epochs.ownership_epoch}, {epochs.authority_epoch})"
+        )
 
         step("the human reviews and approves the registration of revision 1")
-        register = registry_pb2.RegistryCommand(register=registry_pb2.RegisterCommand(
-            ref=REF, definition_json=json.dumps(DEFINITION), approval_id="approve-register"))
-        review = human.registry.Review(registry_pb2.ReviewRequest(epochs=epochs,
-                                                                  command=register))
+        register = registry_pb2.RegistryCommand(
+            register=registry_pb2.RegisterCommand(
+                ref=REF, definition_json=json.dumps(DEFINITION), approval_id="approve-register"
+            )
+        )
+        review = human.registry.Review(registry_pb2.ReviewRequest(epochs=epochs, command=register))
         approve(human, review.material_digest, "approve-register")
-        receipt = human.registry.Execute(registry_pb2.ExecuteRequest(
-            epochs=epochs, request_id="register-1", command=register)).receipt
+        receipt = human.registry.Execute(
+            registry_pb2.ExecuteRequest(epochs=epochs, request_id="register-1", command=register)
+        ).receipt
         check(receipt.head_revision == 1, "revision 1 registered")
 
         step("the agent proposes a change against revision 1")
-        proposal_command = registry_pb2.RegistryCommand(propose=registry_pb2.ProposeCommand(
-            ref=REF, proposal_id="change-1", base_revision=1,
-            definition_json=json.dumps(CANDIDATE), summary="add a review step"))
-        agent.registry.Execute(registry_pb2.ExecuteRequest(
-            epochs=epochs, request_id="propose-1", command=proposal_command))
+        proposal_command = registry_pb2.RegistryCommand(
+            propose=registry_pb2.ProposeCommand(
+                ref=REF,
+                proposal_id="change-1",
+                base_revision=1,
+                definition_json=json.dumps(CANDIDATE),
+                summary="add a review step",
+            )
+        )
+        agent.registry.Execute(
+            registry_pb2.ExecuteRequest(
+                epochs=epochs, request_id="propose-1", command=proposal_command
+            )
+        )
         proposal = human.registry.GetProposal(
-            registry_pb2.GetProposalRequest(ref=REF, proposal_id="change-1")).proposal
+            registry_pb2.GetProposalRequest(ref=REF, proposal_id="change-1")
+        ).proposal
         check(proposal.proposed_by == "local-agent", "proposal attributed to the agent")
 
         step("the human reviews the exact material of the activation")
-        activate = registry_pb2.RegistryCommand(activate=registry_pb2.ActivateCommand(
-            ref=REF, proposal_id="change-1", base_revision=1, next_revision=2,
-            approval_id="approve-change-1"))
-        review = human.registry.Review(registry_pb2.ReviewRequest(epochs=epochs,
-                                                                  command=activate))
+        activate = registry_pb2.RegistryCommand(
+            activate=registry_pb2.ActivateCommand(
+                ref=REF,
+                proposal_id="change-1",
+                base_revision=1,
+                next_revision=2,
+                approval_id="approve-change-1",
+            )
+        )
+        review = human.registry.Review(registry_pb2.ReviewRequest(epochs=epochs, command=activate))
         material = review.material
-        print(f"    action {registry_pb2.RegistryAction.Name(material.action)}, "
-              f"revision {material.base_revision} -> {material.candidate_revision}")
+        print(
+            f"    action {registry_pb2.RegistryAction.Name(material.action)}, "
+            f"revision {material.base_revision} -> {material.candidate_revision}"
+        )
         print(f"    base {material.base_digest}")
         print(f"    candidate {material.candidate_digest}")
-        print(f"    proposal {material.proposal_id} by {material.proposed_by}: "
-              f"{material.proposal_digest}")
+        print(
+            f"    proposal {material.proposal_id} by {material.proposed_by}: "
+            f"{material.proposal_digest}"
+        )
         print(f"    candidate definition {material.candidate_definition_json}")
         print(f"    material digest {review.material_digest}")
 
@@ -134,13 +173,16 @@ def main() -> int:
         approve(human, review.material_digest, "approve-change-1")
 
         step("the human activates revision 2")
-        request = registry_pb2.ExecuteRequest(epochs=epochs, request_id="activate-1",
-                                              command=activate)
+        request = registry_pb2.ExecuteRequest(
+            epochs=epochs, request_id="activate-1", command=activate
+        )
         first = human.registry.Execute(request)
         check(first.receipt.head_revision == 2 and not first.replayed, "revision 2 is the head")
         head = human.registry.GetHead(registry_pb2.GetHeadRequest(ref=REF)).head
-        check(head.execution_binding == registry_pb2.EXECUTION_BINDING_UNBOUND,
-              "the head reports UNBOUND")
+        check(
+            head.execution_binding == registry_pb2.EXECUTION_BINDING_UNBOUND,
+            "the head reports UNBOUND",
+        )
         human.close()
         agent.close()
 

@@ -28,8 +28,7 @@ def write_config(directory: Path, **extra: object) -> Path:
     """A config with the test principals and a database in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     write_principals(directory / "principals.json")
-    config = {"database_url": "sqlite:///praxis.db", "principals_path": "principals.json",
-              **extra}
+    config = {"database_url": "sqlite:///praxis.db", "principals_path": "principals.json", **extra}
     path = directory / "config.json"
     path.write_text(json.dumps(config), encoding="utf-8")
     return path
@@ -50,9 +49,22 @@ class ServerProcess:
 
     def start(self, timeout_s: float = 20.0) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(self.config),
-             "--listen", self.address, "--log-level", "WARNING", *self.extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "praxis.cli",
+                "serve",
+                "--config",
+                str(self.config),
+                "--listen",
+                self.address,
+                "--log-level",
+                "WARNING",
+                *self.extra_args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.wait_healthy(timeout_s)

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import grpc
-
 from aiws.engine.v1 import registry_pb2
 from praxis_client import connect, error_details
+
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 
 
@@ -21,9 +21,19 @@ def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
 ) -> None:
     data = tmp_path / "data"
     process = subprocess.Popen(
-        [sys.executable, "-m", "praxis.cli", "serve", "--data-dir", str(data),
-         "--listen", "127.0.0.1:0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "praxis.cli",
+            "serve",
+            "--data-dir",
+            str(data),
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     line = json.loads(process.stdout.readline())
@@ -59,9 +69,19 @@ def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> 
     with sqlite3.connect(tmp_path / "praxis.db") as connection:
         connection.execute("INSERT INTO schema_migrations VALUES (999, 'future', 0)")
     result = subprocess.run(
-        [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
-         "--listen", "127.0.0.1:0"],
-        capture_output=True, text=True, timeout=30,
+        [
+            sys.executable,
+            "-m",
+            "praxis.cli",
+            "serve",
+            "--config",
+            str(config),
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert result.returncode == 2
     assert "refusing to start" in result.stderr and "newer than this server" in result.stderr
