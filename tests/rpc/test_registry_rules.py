@@ -145,7 +145,9 @@ def test_approval_bound_to_epochs(harness: Harness) -> None:
     command = activate_cmd(r, "p1", 1, "ap-1")
     approve(harness, command, "ap-1")
     harness.client("alice").admin.AdvanceEpoch(
-        admin_pb2.AdvanceEpochRequest(work_order_id="wo-1", kind=admin_pb2.EPOCH_KIND_AUTHORITY)
+        admin_pb2.AdvanceEpochRequest(
+            work_order_id="wo-1", kind=admin_pb2.EPOCH_KIND_AUTHORITY, expected_epoch=1
+        )
     )
     with expect_error(FP, "APPROVAL_MISMATCH"):  # current epochs, old approval
         execute(harness, "alice", "req-1", command)
@@ -378,7 +380,9 @@ def test_retry_still_checks_epochs_and_holds(harness: Harness) -> None:
     old_epochs = harness.epochs()
     execute(harness, "agent", "req-p", command, epochs=old_epochs)
     harness.client("alice").admin.AdvanceEpoch(
-        admin_pb2.AdvanceEpochRequest(work_order_id="wo-1", kind=admin_pb2.EPOCH_KIND_OWNERSHIP)
+        admin_pb2.AdvanceEpochRequest(
+            work_order_id="wo-1", kind=admin_pb2.EPOCH_KIND_OWNERSHIP, expected_epoch=1
+        )
     )
     with expect_error(FP, "EPOCH_MISMATCH"):
         execute(harness, "agent", "req-p", command, epochs=old_epochs)
@@ -499,3 +503,16 @@ def test_history_pages(harness: Harness) -> None:
     for limit in (-1, 1001):
         with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "PAGE_INVALID"):
             client.ListHistory(registry_pb2.ListHistoryRequest(ref=r, limit=limit))
+
+
+def test_advance_epoch_is_a_compare_and_swap(harness: Harness) -> None:
+    admin = harness.client("alice").admin
+    request = admin_pb2.AdvanceEpochRequest(
+        work_order_id="wo-9", kind=admin_pb2.EPOCH_KIND_OWNERSHIP, expected_epoch=1
+    )
+    assert admin.AdvanceEpoch(request).epochs.ownership_epoch == 2
+    with expect_error(FP, "EPOCH_MISMATCH"):  # a retry does not advance twice
+        admin.AdvanceEpoch(request)
+    assert harness.epochs("wo-9").ownership_epoch == 2
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
+        admin.AdvanceEpoch(admin_pb2.AdvanceEpochRequest(work_order_id="wo-9", expected_epoch=2))

@@ -122,7 +122,10 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
         view = unwrap(
             context,
             self.store.advance_epoch(
-                principal(), request.work_order_id, _EPOCH_KIND.get(request.kind)
+                principal(),
+                request.work_order_id,
+                _EPOCH_KIND.get(request.kind),
+                request.expected_epoch,
             ),
         )
         return admin_pb2.AdvanceEpochResponse(

@@ -147,11 +147,13 @@ class AdminStore:
             return controls.active_holds(connection)
 
     def advance_epoch(
-        self, principal: Principal, work_order_id: str, ownership: bool | None
+        self, principal: Principal, work_order_id: str, ownership: bool | None, expected: int
     ) -> WorkOrderView | Rejection:
-        """Increments the ownership (``True``) or authority (``False``) epoch."""
+        """Advances the ownership (``True``) or authority (``False``) epoch from ``expected``."""
         if ownership is None:
             return invalid("ENUM_INVALID", "kind", "kind must be OWNERSHIP or AUTHORITY")
+        if expected < 1:
+            return invalid("FIELD_REQUIRED", "expected_epoch", "expected_epoch must be >= 1")
         problem = values.check_identifier(work_order_id, "work_order_id") or self._authorize(
             principal, "admin.epoch", work_order_id
         )
@@ -159,6 +161,11 @@ class AdminStore:
             return problem
         with self.db.write() as connection:
             current = controls.load_work_order(connection, work_order_id)
+            epoch = current.ownership_epoch if ownership else current.authority_epoch
+            if epoch != expected:
+                return precondition(
+                    "EPOCH_MISMATCH", f"the epoch is {epoch}, not the expected {expected}"
+                )
             if ownership:
                 changed = replace(current, ownership_epoch=current.ownership_epoch + 1)
             else:

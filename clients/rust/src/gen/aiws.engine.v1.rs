@@ -275,6 +275,11 @@ pub struct AdvanceEpochRequest {
     /// Which epoch.
     #[prost(enumeration = "EpochKind", tag = "2")]
     pub kind: i32,
+    /// The epoch's current value, as the caller last read it (at least 1). The epoch is
+    /// advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+    /// otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+    #[prost(int64, tag = "3")]
+    pub expected_epoch: i64,
 }
 /// AdvanceEpochResponse carries the new epochs.
 #[allow(clippy::all)]

@@ -1029,7 +1029,11 @@ type AdvanceEpochRequest struct {
 	// The work order.
 	WorkOrderId string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
 	// Which epoch.
-	Kind          EpochKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.EpochKind" json:"kind,omitempty"`
+	Kind EpochKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.EpochKind" json:"kind,omitempty"`
+	// The epoch's current value, as the caller last read it (at least 1). The epoch is
+	// advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+	// otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+	ExpectedEpoch int64 `protobuf:"varint,3,opt,name=expected_epoch,json=expectedEpoch,proto3" json:"expected_epoch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1076,6 +1080,13 @@ func (x *AdvanceEpochRequest) GetKind() EpochKind {
 		return x.Kind
 	}
 	return EpochKind_EPOCH_KIND_UNSPECIFIED
+}
+
+func (x *AdvanceEpochRequest) GetExpectedEpoch() int64 {
+	if x != nil {
+		return x.ExpectedEpoch
+	}
+	return 0
 }
 
 // AdvanceEpochResponse carries the new epochs.
@@ -1176,10 +1187,11 @@ const file_aiws_engine_v1_admin_proto_rawDesc = "" +
 	"\x04hold\x18\x01 \x01(\v2\x14.aiws.engine.v1.HoldR\x04hold\"\x12\n" +
 	"\x10ListHoldsRequest\"?\n" +
 	"\x11ListHoldsResponse\x12*\n" +
-	"\x05holds\x18\x01 \x03(\v2\x14.aiws.engine.v1.HoldR\x05holds\"h\n" +
+	"\x05holds\x18\x01 \x03(\v2\x14.aiws.engine.v1.HoldR\x05holds\"\x8f\x01\n" +
 	"\x13AdvanceEpochRequest\x12\"\n" +
 	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12-\n" +
-	"\x04kind\x18\x02 \x01(\x0e2\x19.aiws.engine.v1.EpochKindR\x04kind\"F\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x19.aiws.engine.v1.EpochKindR\x04kind\x12%\n" +
+	"\x0eexpected_epoch\x18\x03 \x01(\x03R\rexpectedEpoch\"F\n" +
 	"\x14AdvanceEpochResponse\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs*\x9a\x01\n" +
 	"\fControlState\x12\x1d\n" +

@@ -158,12 +158,14 @@ class ListHoldsResponse(_message.Message):
     def __init__(self, holds: _Optional[_Iterable[_Union[Hold, _Mapping]]] = ...) -> None: ...
 
 class AdvanceEpochRequest(_message.Message):
-    __slots__ = ("work_order_id", "kind")
+    __slots__ = ("work_order_id", "kind", "expected_epoch")
     WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_EPOCH_FIELD_NUMBER: _ClassVar[int]
     work_order_id: str
     kind: EpochKind
-    def __init__(self, work_order_id: _Optional[str] = ..., kind: _Optional[_Union[EpochKind, str]] = ...) -> None: ...
+    expected_epoch: int
+    def __init__(self, work_order_id: _Optional[str] = ..., kind: _Optional[_Union[EpochKind, str]] = ..., expected_epoch: _Optional[int] = ...) -> None: ...
 
 class AdvanceEpochResponse(_message.Message):
     __slots__ = ("epochs",)

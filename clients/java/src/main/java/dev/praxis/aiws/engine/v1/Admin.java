@@ -156,41 +156,41 @@ public final class Admin extends com.google.protobuf.GeneratedFile {
       "\001(\t\"7\n\021ClearHoldResponse\022\"\n\004hold\030\001 \001(\0132\024" +
       ".aiws.engine.v1.Hold\"\022\n\020ListHoldsRequest" +
       "\"8\n\021ListHoldsResponse\022#\n\005holds\030\001 \003(\0132\024.a" +
-      "iws.engine.v1.Hold\"U\n\023AdvanceEpochReques" +
+      "iws.engine.v1.Hold\"m\n\023AdvanceEpochReques" +
       "t\022\025\n\rwork_order_id\030\001 \001(\t\022\'\n\004kind\030\002 \001(\0162\031" +
-      ".aiws.engine.v1.EpochKind\">\n\024AdvanceEpoc" +
-      "hResponse\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine." +
-      "v1.Epochs*\232\001\n\014ControlState\022\035\n\031CONTROL_ST" +
-      "ATE_UNSPECIFIED\020\000\022\030\n\024CONTROL_STATE_ACTIV" +
-      "E\020\001\022\030\n\024CONTROL_STATE_PAUSED\020\002\022\033\n\027CONTROL" +
-      "_STATE_CANCELING\020\003\022\032\n\026CONTROL_STATE_CANC" +
-      "ELED\020\004*]\n\010HoldKind\022\031\n\025HOLD_KIND_UNSPECIF" +
-      "IED\020\000\022\025\n\021HOLD_KIND_RESTORE\020\001\022\037\n\033HOLD_KIN" +
-      "D_CLOCK_UNCERTAINTY\020\002*[\n\tEpochKind\022\032\n\026EP" +
-      "OCH_KIND_UNSPECIFIED\020\000\022\030\n\024EPOCH_KIND_OWN" +
-      "ERSHIP\020\001\022\030\n\024EPOCH_KIND_AUTHORITY\020\0022\355\005\n\014A" +
-      "dminService\022^\n\014GetWorkOrder\022#.aiws.engin" +
-      "e.v1.GetWorkOrderRequest\032$.aiws.engine.v" +
-      "1.GetWorkOrderResponse\"\003\220\002\001\022_\n\016PauseWork" +
-      "Order\022%.aiws.engine.v1.PauseWorkOrderReq" +
-      "uest\032&.aiws.engine.v1.PauseWorkOrderResp" +
-      "onse\022b\n\017ResumeWorkOrder\022&.aiws.engine.v1" +
-      ".ResumeWorkOrderRequest\032\'.aiws.engine.v1" +
-      ".ResumeWorkOrderResponse\022b\n\017CancelWorkOr" +
-      "der\022&.aiws.engine.v1.CancelWorkOrderRequ" +
-      "est\032\'.aiws.engine.v1.CancelWorkOrderResp" +
-      "onse\022P\n\tPlaceHold\022 .aiws.engine.v1.Place" +
-      "HoldRequest\032!.aiws.engine.v1.PlaceHoldRe" +
-      "sponse\022P\n\tClearHold\022 .aiws.engine.v1.Cle" +
-      "arHoldRequest\032!.aiws.engine.v1.ClearHold" +
-      "Response\022U\n\tListHolds\022 .aiws.engine.v1.L" +
-      "istHoldsRequest\032!.aiws.engine.v1.ListHol" +
-      "dsResponse\"\003\220\002\001\022Y\n\014AdvanceEpoch\022#.aiws.e" +
-      "ngine.v1.AdvanceEpochRequest\032$.aiws.engi" +
-      "ne.v1.AdvanceEpochResponseBa\n\031dev.praxis" +
-      ".aiws.engine.v1P\001ZBgithub.com/praxis-eng" +
-      "ine/praxis/clients/go/aiws/engine/v1;eng" +
-      "inev1b\006proto3"
+      ".aiws.engine.v1.EpochKind\022\026\n\016expected_ep" +
+      "och\030\003 \001(\003\">\n\024AdvanceEpochResponse\022&\n\006epo" +
+      "chs\030\001 \001(\0132\026.aiws.engine.v1.Epochs*\232\001\n\014Co" +
+      "ntrolState\022\035\n\031CONTROL_STATE_UNSPECIFIED\020" +
+      "\000\022\030\n\024CONTROL_STATE_ACTIVE\020\001\022\030\n\024CONTROL_S" +
+      "TATE_PAUSED\020\002\022\033\n\027CONTROL_STATE_CANCELING" +
+      "\020\003\022\032\n\026CONTROL_STATE_CANCELED\020\004*]\n\010HoldKi" +
+      "nd\022\031\n\025HOLD_KIND_UNSPECIFIED\020\000\022\025\n\021HOLD_KI" +
+      "ND_RESTORE\020\001\022\037\n\033HOLD_KIND_CLOCK_UNCERTAI" +
+      "NTY\020\002*[\n\tEpochKind\022\032\n\026EPOCH_KIND_UNSPECI" +
+      "FIED\020\000\022\030\n\024EPOCH_KIND_OWNERSHIP\020\001\022\030\n\024EPOC" +
+      "H_KIND_AUTHORITY\020\0022\355\005\n\014AdminService\022^\n\014G" +
+      "etWorkOrder\022#.aiws.engine.v1.GetWorkOrde" +
+      "rRequest\032$.aiws.engine.v1.GetWorkOrderRe" +
+      "sponse\"\003\220\002\001\022_\n\016PauseWorkOrder\022%.aiws.eng" +
+      "ine.v1.PauseWorkOrderRequest\032&.aiws.engi" +
+      "ne.v1.PauseWorkOrderResponse\022b\n\017ResumeWo" +
+      "rkOrder\022&.aiws.engine.v1.ResumeWorkOrder" +
+      "Request\032\'.aiws.engine.v1.ResumeWorkOrder" +
+      "Response\022b\n\017CancelWorkOrder\022&.aiws.engin" +
+      "e.v1.CancelWorkOrderRequest\032\'.aiws.engin" +
+      "e.v1.CancelWorkOrderResponse\022P\n\tPlaceHol" +
+      "d\022 .aiws.engine.v1.PlaceHoldRequest\032!.ai" +
+      "ws.engine.v1.PlaceHoldResponse\022P\n\tClearH" +
+      "old\022 .aiws.engine.v1.ClearHoldRequest\032!." +
+      "aiws.engine.v1.ClearHoldResponse\022U\n\tList" +
+      "Holds\022 .aiws.engine.v1.ListHoldsRequest\032" +
+      "!.aiws.engine.v1.ListHoldsResponse\"\003\220\002\001\022" +
+      "Y\n\014AdvanceEpoch\022#.aiws.engine.v1.Advance" +
+      "EpochRequest\032$.aiws.engine.v1.AdvanceEpo" +
+      "chResponseBa\n\031dev.praxis.aiws.engine.v1P" +
+      "\001ZBgithub.com/praxis-engine/praxis/clien" +
+      "ts/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -298,7 +298,7 @@ public final class Admin extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_AdvanceEpochRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_AdvanceEpochRequest_descriptor,
-        new java.lang.String[] { "WorkOrderId", "Kind", });
+        new java.lang.String[] { "WorkOrderId", "Kind", "ExpectedEpoch", });
     internal_static_aiws_engine_v1_AdvanceEpochResponse_descriptor =
       getDescriptor().getMessageType(17);
     internal_static_aiws_engine_v1_AdvanceEpochResponse_fieldAccessorTable = new

@@ -122,6 +122,23 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.praxis.aiws.engine.v1.EpochKind.UNRECOGNIZED : result;
   }
 
+  public static final int EXPECTED_EPOCH_FIELD_NUMBER = 3;
+  private long expectedEpoch_ = 0L;
+  /**
+   * <pre>
+   * The epoch's current value, as the caller last read it (at least 1). The epoch is
+   * advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+   * otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+   * </pre>
+   *
+   * <code>int64 expected_epoch = 3;</code>
+   * @return The expectedEpoch.
+   */
+  @java.lang.Override
+  public long getExpectedEpoch() {
+    return expectedEpoch_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -142,6 +159,9 @@ private static final long serialVersionUID = 0L;
     if (kind_ != dev.praxis.aiws.engine.v1.EpochKind.EPOCH_KIND_UNSPECIFIED.getNumber()) {
       output.writeEnum(2, kind_);
     }
+    if (expectedEpoch_ != 0L) {
+      output.writeInt64(3, expectedEpoch_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -157,6 +177,10 @@ private static final long serialVersionUID = 0L;
     if (kind_ != dev.praxis.aiws.engine.v1.EpochKind.EPOCH_KIND_UNSPECIFIED.getNumber()) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(2, kind_);
+    }
+    if (expectedEpoch_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(3, expectedEpoch_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -176,6 +200,8 @@ private static final long serialVersionUID = 0L;
     if (!getWorkOrderId()
         .equals(other.getWorkOrderId())) return false;
     if (kind_ != other.kind_) return false;
+    if (getExpectedEpoch()
+        != other.getExpectedEpoch()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -191,6 +217,9 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getWorkOrderId().hashCode();
     hash = (37 * hash) + KIND_FIELD_NUMBER;
     hash = (53 * hash) + kind_;
+    hash = (37 * hash) + EXPECTED_EPOCH_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getExpectedEpoch());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -328,6 +357,7 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       workOrderId_ = "";
       kind_ = 0;
+      expectedEpoch_ = 0L;
       return this;
     }
 
@@ -367,6 +397,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.kind_ = kind_;
       }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.expectedEpoch_ = expectedEpoch_;
+      }
     }
 
     @java.lang.Override
@@ -388,6 +421,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.kind_ != 0) {
         setKindValue(other.getKindValue());
+      }
+      if (other.getExpectedEpoch() != 0L) {
+        setExpectedEpoch(other.getExpectedEpoch());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -425,6 +461,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
+            case 24: {
+              expectedEpoch_ = input.readInt64();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 24
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -601,6 +642,56 @@ private static final long serialVersionUID = 0L;
     public Builder clearKind() {
       bitField0_ = (bitField0_ & ~0x00000002);
       kind_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private long expectedEpoch_ ;
+    /**
+     * <pre>
+     * The epoch's current value, as the caller last read it (at least 1). The epoch is
+     * advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+     * otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+     * </pre>
+     *
+     * <code>int64 expected_epoch = 3;</code>
+     * @return The expectedEpoch.
+     */
+    @java.lang.Override
+    public long getExpectedEpoch() {
+      return expectedEpoch_;
+    }
+    /**
+     * <pre>
+     * The epoch's current value, as the caller last read it (at least 1). The epoch is
+     * advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+     * otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+     * </pre>
+     *
+     * <code>int64 expected_epoch = 3;</code>
+     * @param value The expectedEpoch to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExpectedEpoch(long value) {
+
+      expectedEpoch_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The epoch's current value, as the caller last read it (at least 1). The epoch is
+     * advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+     * otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+     * </pre>
+     *
+     * <code>int64 expected_epoch = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExpectedEpoch() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      expectedEpoch_ = 0L;
       onChanged();
       return this;
     }

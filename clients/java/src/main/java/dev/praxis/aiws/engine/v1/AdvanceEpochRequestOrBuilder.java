@@ -48,4 +48,16 @@ public interface AdvanceEpochRequestOrBuilder extends
    * @return The kind.
    */
   dev.praxis.aiws.engine.v1.EpochKind getKind();
+
+  /**
+   * <pre>
+   * The epoch's current value, as the caller last read it (at least 1). The epoch is
+   * advanced to `expected_epoch + 1` only while it still equals this (compare-and-swap),
+   * otherwise the call fails with EPOCH_MISMATCH; so a retried call never advances twice.
+   * </pre>
+   *
+   * <code>int64 expected_epoch = 3;</code>
+   * @return The expectedEpoch.
+   */
+  long getExpectedEpoch();
 }
