@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -43,6 +43,47 @@ from praxis.store.schema import (
 
 MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
 READ_ACTION = "registry.read"
+
+# Statements of the command path, built once (see praxis.store.controls).
+_RECEIPT = select(receipts.c.command_digest, receipts.c.receipt_json).where(
+    receipts.c.principal_id == bindparam("principal"), receipts.c.request_id == bindparam("rid")
+)
+_APPROVAL = select(approvals).where(approvals.c.approval_id == bindparam("id"))
+_CONSUMED = select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
+_HEAD = (
+    select(heads, revisions.c.definition_json)
+    .join(
+        revisions,
+        and_(
+            revisions.c.work_order_id == heads.c.work_order_id,
+            revisions.c.run_id == heads.c.run_id,
+            revisions.c.revision == heads.c.revision,
+        ),
+    )
+    .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
+)
+_PROPOSAL_WHERE = and_(
+    proposals.c.work_order_id == bindparam("wo"),
+    proposals.c.run_id == bindparam("run"),
+    proposals.c.proposal_id == bindparam("pid"),
+)
+_PROPOSAL = select(proposals).where(_PROPOSAL_WHERE)
+_DECIDE_PROPOSAL = update(proposals).where(_PROPOSAL_WHERE)
+_UPDATE_HEAD = update(heads).where(
+    heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+)
+_INSERT = {
+    table.name: table.insert()
+    for table in (
+        revisions,
+        heads,
+        proposals,
+        registry_events,
+        consumed_proofs,
+        receipts,
+        approvals,
+    )
+}
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
@@ -188,10 +229,7 @@ class RegistryStore:
         command: registry.Command,
     ) -> Executed | Rejection | None:
         row = connection.execute(
-            select(receipts.c.command_digest, receipts.c.receipt_json).where(
-                receipts.c.principal_id == principal.principal_id,
-                receipts.c.request_id == request_id,
-            )
+            _RECEIPT, {"principal": principal.principal_id, "rid": request_id}
         ).first()
         if row is None:
             return None
@@ -225,7 +263,8 @@ class RegistryStore:
             _save_proposal(connection, outcome.proposal)
         history = outcome.history
         seq = connection.execute(
-            registry_events.insert().values(
+            _INSERT["registry_events"],
+            dict(
                 work_order_id=history.ref.work_order_id,
                 run_id=history.ref.run_id,
                 kind=history.kind.value,
@@ -237,27 +276,29 @@ class RegistryStore:
                 digest=history.digest,
                 reason=history.reason,
                 at_ms=history.at_ms,
-            )
+            ),
         ).inserted_primary_key[0]
         receipt = replace(outcome.receipt, event_seq=seq)
         if outcome.consumed_approval is not None:
             connection.execute(
-                consumed_proofs.insert().values(
+                _INSERT["consumed_proofs"],
+                dict(
                     proof_digest=outcome.consumed_approval.proof_digest,
                     approval_id=outcome.consumed_approval.approval_id,
                     request_id=receipt.request_id,
                     principal_id=receipt.principal_id,
                     consumed_at_ms=receipt.committed_at_ms,
-                )
+                ),
             )
         connection.execute(
-            receipts.insert().values(
+            _INSERT["receipts"],
+            dict(
                 principal_id=receipt.principal_id,
                 request_id=receipt.request_id,
                 command_digest=receipt.command_digest,
                 receipt_json=_receipt_to_json(receipt),
                 created_at_ms=receipt.committed_at_ms,
-            )
+            ),
         )
         return receipt
 
@@ -312,7 +353,7 @@ class RegistryStore:
                         f"approval {approval_id!r} exists with different content",
                     )
                 return existing, True
-            connection.execute(approvals.insert().values(**asdict(record)))
+            connection.execute(_INSERT["approvals"], asdict(record))
             return ApprovalView(record, 0, ""), False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
@@ -416,18 +457,7 @@ class RegistryStore:
 
 def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     """The head of a ref with its definition, or ``None``."""
-    row = connection.execute(
-        select(heads, revisions.c.definition_json)
-        .join(
-            revisions,
-            and_(
-                revisions.c.work_order_id == heads.c.work_order_id,
-                revisions.c.run_id == heads.c.run_id,
-                revisions.c.revision == heads.c.revision,
-            ),
-        )
-        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
-    ).first()
+    row = connection.execute(_HEAD, {"wo": ref.work_order_id, "run": ref.run_id}).first()
     if row is None:
         return None
     return registry.Head(
@@ -473,7 +503,8 @@ def _save_head(
     connection: Connection, head: registry.Head, proposal: registry.Proposal | None
 ) -> None:
     connection.execute(
-        revisions.insert().values(
+        _INSERT["revisions"],
+        dict(
             work_order_id=head.ref.work_order_id,
             run_id=head.ref.run_id,
             revision=head.revision,
@@ -481,7 +512,7 @@ def _save_head(
             definition_digest=head.definition_digest,
             proposal_id=proposal.proposal_id if proposal else "",
             created_at_ms=head.updated_at_ms,
-        )
+        ),
     )
     row = {
         "revision": head.revision,
@@ -490,25 +521,21 @@ def _save_head(
         "bound_run_id": head.bound_run_id,
         "updated_at_ms": head.updated_at_ms,
     }
-    where = and_(heads.c.work_order_id == head.ref.work_order_id, heads.c.run_id == head.ref.run_id)
     if head.revision == 1:
         connection.execute(
-            heads.insert().values(
-                work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row
-            )
+            _INSERT["heads"],
+            dict(work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row),
         )
     else:
-        connection.execute(update(heads).where(where).values(**row))
+        connection.execute(
+            _UPDATE_HEAD.values(**row), {"wo": head.ref.work_order_id, "run": head.ref.run_id}
+        )
 
 
 def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
     """One proposal, or ``None``."""
     row = connection.execute(
-        select(proposals).where(
-            proposals.c.work_order_id == ref.work_order_id,
-            proposals.c.run_id == ref.run_id,
-            proposals.c.proposal_id == proposal_id,
-        )
+        _PROPOSAL, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
     ).first()
     if row is None:
         return None
@@ -541,17 +568,17 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
     }
     if proposal.status is not registry.ProposalStatus.PENDING:
         connection.execute(
-            update(proposals)
-            .where(
-                proposals.c.work_order_id == proposal.ref.work_order_id,
-                proposals.c.run_id == proposal.ref.run_id,
-                proposals.c.proposal_id == proposal.proposal_id,
-            )
-            .values(**decision)
+            _DECIDE_PROPOSAL.values(**decision),
+            {
+                "wo": proposal.ref.work_order_id,
+                "run": proposal.ref.run_id,
+                "pid": proposal.proposal_id,
+            },
         )
         return
     connection.execute(
-        proposals.insert().values(
+        _INSERT["proposals"],
+        dict(
             work_order_id=proposal.ref.work_order_id,
             run_id=proposal.ref.run_id,
             proposal_id=proposal.proposal_id,
@@ -564,15 +591,13 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
             policy_digests_json=values.canonical_json(dict(proposal.policy_digests)),
             created_at_ms=proposal.created_at_ms,
             **decision,
-        )
+        ),
     )
 
 
 def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
     """An approval and the consumption of its proof, or ``None``."""
-    row = connection.execute(
-        select(approvals).where(approvals.c.approval_id == approval_id)
-    ).first()
+    row = connection.execute(_APPROVAL, {"id": approval_id}).first()
     if row is None:
         return None
     record = ApprovalRecord(
@@ -583,9 +608,7 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
         created_at_ms=row.created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
-    consumed = connection.execute(
-        select(consumed_proofs).where(consumed_proofs.c.proof_digest == record.proof_digest)
-    ).first()
+    consumed = connection.execute(_CONSUMED, {"proof": record.proof_digest}).first()
     if consumed is None:
         return ApprovalView(record, 0, "")
     return ApprovalView(record, consumed.consumed_at_ms, consumed.request_id)
