@@ -166,3 +166,8 @@ def test_identifiers(good: str) -> None:
 @pytest.mark.parametrize("bad", ["", "x" * 129, "a b", "a/b", "a\nb", "a\x00", "a#b", "💥"])
 def test_bad_identifiers(bad: str) -> None:
     assert values.identifier_problem(bad) is not None
+
+
+@given(json_values)
+def test_fast_canonical_json_equals_the_reference(value: object) -> None:
+    assert values.canonical_json(value) == values.canonical_json_slow(value)

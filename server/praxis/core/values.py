@@ -258,6 +258,17 @@ def canonical_json(value: JsonValue) -> str:
     Keys are sorted by their UTF-16 code units, there is no insignificant whitespace and
     strings use the minimal escapes of ECMAScript's ``JSON.stringify``.
     """
+    # Fast path: for integer-only JSON, Python's encoder already produces this form,
+    # except that it sorts keys by code point; the orders differ only when a string
+    # holds a character outside the Basic Multilingual Plane, so those take the slow path.
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii() and max(text) > "\uffff":
+        return canonical_json_slow(value)
+    return text
+
+
+def canonical_json_slow(value: JsonValue) -> str:
+    """Canonical JSON written out by hand (the reference for :func:`canonical_json`)."""
     parts: list[str] = []
     _write_canonical(value, parts)
     return "".join(parts)
