@@ -27,8 +27,12 @@ generate: setup tools
 	./scripts/generate_java_rust.sh
 
 ## checkgenerate: regenerate and fail on any difference from what is committed
+GENERATED := clients/python/aiws clients/typescript/src/gen clients/go/aiws \
+	clients/java/src/main/java/dev/praxis/aiws clients/rust/src/gen
 checkgenerate: generate
-	@git add -N . && git diff --exit-code --stat -- clients/ || (echo "generated code is stale: run 'make generate' and commit" && exit 1)
+	@changes=$$(git status --porcelain -- $(GENERATED)); \
+	if [ -n "$$changes" ]; then echo "$$changes"; \
+	echo "generated code is stale: run 'make generate' and commit"; exit 1; fi
 
 ## lint: buf lint and format, ruff, mypy
 lint: setup tools

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import grpc
+import pytest
+from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import registry_pb2
 from praxis_client import connect, error_details
 
@@ -47,6 +49,9 @@ def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
     with connect(f"127.0.0.1:{port}", credentials["local-human"]["token"]) as client:
         epochs = client.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"))
         assert epochs.epochs.ownership_epoch == 1
+        with pytest.raises(grpc.RpcError) as unimplemented:  # no --test-clock: no clock service
+            client.test_clock.SetTime(clock_pb2.SetTimeRequest(now_ms=1))
+        assert unimplemented.value.code() == grpc.StatusCode.UNIMPLEMENTED
     with connect(f"127.0.0.1:{port}") as anonymous:
         try:
             anonymous.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"))
