@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect
-
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import (
     activate_cmd,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+
 from aiws.engine.v1 import common_pb2, registry_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+
 from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import registry_pb2
 from praxis_client import connect, error_details
-
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 
 

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 
 import grpc
 import pytest
+
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect
-
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import activate_cmd, propose_cmd, ref, register_cmd, token_of
 

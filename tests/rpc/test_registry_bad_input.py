@@ -6,8 +6,8 @@ import hashlib
 
 import grpc
 import pytest
-from aiws.engine.v1 import registry_pb2
 
+from aiws.engine.v1 import registry_pb2
 from tests.support import Harness, execute, expect_error, propose_cmd, ref, registered
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT

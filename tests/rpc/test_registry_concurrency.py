@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect, error_details
-
 from tests.support import (
     Harness,
     activate_cmd,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
-
 from tests.support import (
     DEFINITION,
     DEFINITION_V2,

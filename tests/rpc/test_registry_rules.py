@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
 
+from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
 from tests.support import (
     Harness,
     activate_cmd,

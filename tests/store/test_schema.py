@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
 from praxis.store.database import Database
 from praxis.store.migrations import MIGRATIONS, SchemaError
 

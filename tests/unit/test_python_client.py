@@ -52,9 +52,11 @@ def test_epoch_ms() -> None:
 
 
 def test_error_details_read_reason_and_violations(harness: Harness) -> None:
-    with connect(harness.address, "token-alice") as client:
-        with pytest.raises(grpc.RpcError) as caught:
-            client.registry.GetHead(registry_pb2.GetHeadRequest())
+    with (
+        connect(harness.address, "token-alice") as client,
+        pytest.raises(grpc.RpcError) as caught,
+    ):
+        client.registry.GetHead(registry_pb2.GetHeadRequest())
     details = error_details(caught.value)
     assert details.code == grpc.StatusCode.INVALID_ARGUMENT
     assert (details.reason, details.domain) == ("FIELD_REQUIRED", "engine.aiws")

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from praxis.core import registry, values
 from praxis.core.model import (
     ActorEvidence,

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from praxis.core import values
 from praxis.core.rejection import Rejection
 

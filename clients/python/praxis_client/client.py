@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+
 from aiws.engine.testing.v1 import clock_pb2_grpc
 from aiws.engine.v1 import (
     admin_pb2_grpc,

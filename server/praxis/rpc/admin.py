@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import grpc
-from aiws.engine.v1 import admin_pb2, admin_pb2_grpc
 
+from aiws.engine.v1 import admin_pb2, admin_pb2_grpc
 from praxis.core.model import Control, Hold, HoldKind
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import grpc
+
 from aiws.engine.v1 import (
     approval_pb2,
     approval_pb2_grpc,
@@ -10,7 +11,6 @@ from aiws.engine.v1 import (
     registry_pb2,
     registry_pb2_grpc,
 )
-
 from praxis.clock import Clock
 from praxis.core import registry, values
 from praxis.core.model import Epochs, Ref

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import grpc
-from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 
+from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 from praxis.clock import TestClock
 from praxis.core.rejection import invalid
 from praxis.core.values import check_epoch_ms
