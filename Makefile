@@ -75,6 +75,11 @@ serve: setup
 example: setup
 	$(PY) examples/registry_example.py
 
-## bench: benchmarks under benchmarks/
+## example-runtime: a fan-out and join workflow executed by two workers
+example-runtime: setup
+	$(PY) examples/runtime_example.py
+
+## bench: benchmarks under benchmarks/ (results in benchmarks/results/)
 bench: setup
 	$(PY) benchmarks/registry_bench.py
+	$(PY) benchmarks/runtime_bench.py

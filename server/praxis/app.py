@@ -8,29 +8,43 @@ from concurrent import futures
 from dataclasses import dataclass, field
 
 import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
 from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 from aiws.engine.v1 import (
     admin_pb2,
     admin_pb2_grpc,
     approval_pb2,
     approval_pb2_grpc,
+    event_pb2,
+    event_pb2_grpc,
     registry_pb2,
     registry_pb2_grpc,
+    run_pb2,
+    run_pb2_grpc,
+    task_pb2,
+    task_pb2_grpc,
 )
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
-
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
+from praxis.core.definition import Limits
 from praxis.rpc.admin import AdminServicer
 from praxis.rpc.auth import AuthInterceptor
+from praxis.rpc.events import EventServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
+from praxis.rpc.runs import RunServicer
+from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.store import controls
 from praxis.store.admin import AdminStore
 from praxis.store.database import Database
+from praxis.store.events import EventStore
 from praxis.store.registry import RegistryStore
+from praxis.store.runs import RunStore
+from praxis.store.signals import Signals
+from praxis.sweeper import Sweeper
 
 log = logging.getLogger("praxis")
 
@@ -48,6 +62,8 @@ class Settings:
     synchronous: str = "FULL"
     max_workers: int = 64
     profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
+    limits: Limits = field(default_factory=Limits)
+    sweep_interval_s: float = 0.1
 
 
 class Engine:
@@ -71,6 +87,19 @@ class Engine:
             settings.profile,
         )
         self.admin = AdminStore(self.db, settings.authority, self.clock, self.installation_id)
+        self.signals = Signals()
+        self.runs = RunStore(
+            self.db,
+            settings.authority,
+            self.clock,
+            settings.models,
+            settings.limits,
+            settings.profile,
+            self.signals,
+        )
+        self.events = EventStore(self.db, settings.authority, self.clock)
+        self.registry.head_hooks.append(self.runs.on_new_head)
+        self.admin.cancel_hooks.append(self.runs.on_cancel)
 
     def close(self) -> None:
         """Releases the database."""
@@ -92,6 +121,9 @@ class Server:
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
             approval_pb2.DESCRIPTOR.services_by_name["ApprovalService"].full_name,
             admin_pb2.DESCRIPTOR.services_by_name["AdminService"].full_name,
+            run_pb2.DESCRIPTOR.services_by_name["RunService"].full_name,
+            task_pb2.DESCRIPTOR.services_by_name["TaskService"].full_name,
+            event_pb2.DESCRIPTOR.services_by_name["EventService"].full_name,
         ]
         registry_pb2_grpc.add_RegistryServiceServicer_to_server(
             RegistryServicer(self.engine.registry), self.grpc
@@ -102,9 +134,20 @@ class Server:
         admin_pb2_grpc.add_AdminServiceServicer_to_server(
             AdminServicer(self.engine.admin), self.grpc
         )
+        signals = self.engine.signals
+        run_pb2_grpc.add_RunServiceServicer_to_server(
+            RunServicer(self.engine.runs, signals.runs), self.grpc
+        )
+        task_pb2_grpc.add_TaskServiceServicer_to_server(
+            TaskServicer(self.engine.runs, signals.work, settings.clock), self.grpc
+        )
+        event_pb2_grpc.add_EventServiceServicer_to_server(
+            EventServicer(self.engine.events, signals.events), self.grpc
+        )
+        self.sweeper = Sweeper(self.engine.runs, signals.timers, settings.sweep_interval_s)
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock), self.grpc
+                TestClockServicer(settings.clock, signals.all), self.grpc
             )
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -121,11 +164,14 @@ class Server:
     def start(self) -> None:
         """Starts serving and reports SERVING on the health service."""
         self.grpc.start()
+        self.sweeper.start()
         for name in ["", *self.service_names]:
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace_s: float = 5.0) -> None:
         """Stops accepting calls, lets running ones finish, and closes the database."""
         self.health.enter_graceful_shutdown()
+        self.sweeper.stop()
+        self.engine.signals.all()  # long polls and streams notice the shutdown sooner
         self.grpc.stop(grace_s).wait()
         self.engine.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, Table, inspect, select
 from sqlalchemy.engine import Connection
 
-from praxis.store import schema
+from praxis.store import runtime_schema, schema
 from praxis.store.dialect import WRITE_OPTION
 
 
@@ -34,6 +34,7 @@ class Migration:
 
 MIGRATIONS: list[Migration] = [
     Migration(1, "registry", schema.REGISTRY_TABLES),
+    Migration(2, "runtime", runtime_schema.RUNTIME_TABLES),
 ]
 
 

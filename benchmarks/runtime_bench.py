@@ -1,0 +1,364 @@
+"""Workflow runtime throughput and latency over loopback gRPC, against DBOS in the same run.
+
+1. Throughput: a ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``) and 4 worker
+   processes (batch claims, long poll) execute 200 runs of 10 nodes each: 100 chains of
+   10 and 100 fan-outs (split -> 8 items -> join). Node completions per second from the
+   first StartRun to the last run's end; end-to-end run latency from the server's
+   ``created_at_ms`` to ``finished_at_ms``.
+2. Peer baseline: DBOS 3.4 in-process on a SQLite system database executes 200
+   workflows of 10 steps (no gRPC, no separate workers); steps per second.
+3. Chain latency: 3-node chains started one after another while the 4 workers are
+   already long-polling; p50/p95 from StartRun to the end of WatchRun (client clock).
+4. Claim cost: in-process ``RunStore.claim`` of one ready task, mean over 300 claims, with
+   1,000 and with 100,000 finished runs bulk-inserted into the database beforehand.
+
+Results go to stdout and ``benchmarks/results/runtime.json``.
+
+    .venv/bin/python benchmarks/runtime_bench.py
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from praxis_client import connect
+from tests.e2e.server_process import ServerProcess, free_port, write_config
+from tests.runtime_support import definition, json_out, node
+from tests.support import token_of
+
+RESULTS = Path(__file__).parent / "results" / "runtime.json"
+RUNS = 200
+WORKERS = 4
+ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
+
+CHAIN10 = definition(
+    "n9",
+    n0=node(output=json_out()),
+    **{f"n{i}": node(f"node:n{i - 1}", (f"n{i - 1}",), json_out()) for i in range(1, 10)},
+)
+FANOUT10 = definition(
+    "join",
+    split=node(output=json_out(ITEMS)),
+    each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
+    join=node("node:each", ("each",), json_out({"type": "array"})),
+)
+CHAIN3 = definition(
+    "c",
+    a=node(output=json_out()),
+    b=node("node:a", ("a",), json_out()),
+    c=node("node:b", ("b",), json_out()),
+)
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+# --- workers (separate processes) ------------------------------------------------------
+
+
+def worker_main(address: str, name: str, stop: Any, counter: Any) -> None:
+    """Claims up to 16 tasks per long poll and completes each; counts completions."""
+    client = connect(address, token_of("agent"))
+    done = 0
+    while not stop.is_set():
+        tasks = client.tasks.ClaimTasks(
+            task_pb2.ClaimTasksRequest(
+                worker_id=name, models=["echo"], max_tasks=16, lease_ms=30_000, wait_ms=500
+            )
+        ).tasks
+        for task in tasks:
+            result: Any = {"ok": True}
+            if task.node_id == "split":
+                result = {"items": list(range(8))}
+            elif task.node_id == "join":
+                result = []
+            client.tasks.CompleteTask(
+                task_pb2.CompleteTaskRequest(
+                    attempt_id=task.attempt_id,
+                    worker_id=name,
+                    result_json=json.dumps(result),
+                    effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+                )
+            )
+            done += 1
+    with counter.get_lock():
+        counter.value += done
+    client.close()
+
+
+def wait_all(client: Any, run_ids: list[str], timeout_s: float = 300) -> list[run_pb2.Run]:
+    deadline = time.monotonic() + timeout_s
+    pending = list(run_ids)
+    finished: list[run_pb2.Run] = []
+    while pending:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{len(pending)} runs did not finish")
+        still = []
+        for run_id in pending:
+            run = client.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
+            if run.state == run_pb2.RUN_STATE_COMPLETED:
+                finished.append(run)
+            elif run.state in (run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED):
+                raise RuntimeError(f"run {run_id} ended {run.state}: {run.result_error}")
+            else:
+                still.append(run_id)
+        pending = still
+        if pending:
+            time.sleep(0.05)
+    return finished
+
+
+def praxis_throughput(client: Any) -> dict[str, Any]:
+    began = time.monotonic()
+    run_ids = []
+    for index in range(RUNS):
+        document = CHAIN10 if index % 2 == 0 else FANOUT10
+        run_ids.append(
+            client.runs.StartRun(
+                run_pb2.StartRunRequest(
+                    request_id=f"bench-{index}", definition_json=json.dumps(document)
+                )
+            ).run.run_id
+        )
+    runs = wait_all(client, run_ids)
+    elapsed = time.monotonic() - began
+    latencies = [run.finished_at_ms - run.created_at_ms for run in runs]
+    completions = RUNS * 10
+    return {
+        "runs": RUNS,
+        "node_completions": completions,
+        "seconds": round(elapsed, 3),
+        "completions_per_s": round(completions / elapsed, 1),
+        "run_latency_ms_p50": percentile(latencies, 0.5),
+        "run_latency_ms_p95": percentile(latencies, 0.95),
+    }
+
+
+def chain_latency(client: Any, count: int = 50) -> dict[str, Any]:
+    samples = []
+    for index in range(count):
+        began = time.perf_counter()
+        run = client.runs.StartRun(
+            run_pb2.StartRunRequest(request_id=f"chain-{index}", definition_json=json.dumps(CHAIN3))
+        ).run
+        for update in client.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run.run_id)):
+            last = update.run
+        assert last.state == run_pb2.RUN_STATE_COMPLETED
+        samples.append((time.perf_counter() - began) * 1000)
+    return {
+        "chains": count,
+        "p50_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(percentile(samples, 0.95), 2),
+    }
+
+
+# --- DBOS ------------------------------------------------------------------------------
+
+
+def dbos_baseline(directory: Path) -> dict[str, Any]:
+    """200 DBOS workflows of 10 steps on a SQLite system database."""
+    from dbos import DBOS, DBOSConfig
+
+    config: DBOSConfig = {
+        "name": "praxis-bench",
+        "system_database_url": f"sqlite:///{directory / 'dbos.sqlite'}",
+        "log_level": "WARNING",
+    }
+    DBOS(config=config)
+
+    @DBOS.step()
+    def step(value: int) -> int:
+        return value + 1
+
+    @DBOS.workflow()
+    def workflow(seed: int) -> int:
+        value = seed
+        for _ in range(10):
+            value = step(value)
+        return value
+
+    DBOS.launch()
+    try:
+        began = time.monotonic()
+        handles = [DBOS.start_workflow(workflow, index) for index in range(RUNS)]
+        results = [handle.get_result() for handle in handles]
+        elapsed = time.monotonic() - began
+    finally:
+        DBOS.destroy()
+    assert results == [index + 10 for index in range(RUNS)]
+    return {
+        "workflows": RUNS,
+        "steps": RUNS * 10,
+        "seconds": round(elapsed, 3),
+        "steps_per_s": round(RUNS * 10 / elapsed, 1),
+    }
+
+
+# --- claim cost -----------------------------------------------------------------------
+
+
+def claim_cost(directory: Path, finished: int, claims: int = 300) -> float:
+    """Mean ms per in-process claim with ``finished`` completed runs in the database."""
+    from praxis.app import Engine, Settings
+    from praxis.clock import SystemClock
+    from praxis.core.model import Principal, PrincipalKind
+    from praxis.store.runs import StartRequest
+    from tests.support import authority
+
+    path = directory / f"claims-{finished}.db"
+    engine = Engine(
+        Settings(database_url=f"sqlite:///{path}", authority=authority(), clock=SystemClock())
+    )
+    agent = Principal("agent", PrincipalKind.AGENT)
+    store = engine.runs
+    document = json.dumps(definition("a", a=node()))
+    template, _ = store.start(agent, StartRequest("template", document))  # type: ignore[misc]
+    engine.close()
+    bulk_finished(path, template.state.run_id, finished)
+    engine = Engine(
+        Settings(database_url=f"sqlite:///{path}", authority=authority(), clock=SystemClock())
+    )
+    store = engine.runs
+    for index in range(claims):
+        store.start(agent, StartRequest(f"live-{index}", document))
+    samples = []
+    for _ in range(claims):
+        began = time.perf_counter()
+        tasks = store.claim(agent, "w", ["echo"], 1, 30_000)
+        samples.append((time.perf_counter() - began) * 1000)
+        assert isinstance(tasks, list) and len(tasks) == 1
+    engine.close()
+    return statistics.mean(samples)
+
+
+def bulk_finished(path: Path, template_id: str, count: int) -> None:
+    """Copies a run ``count`` times as COMPLETED, with its events, results and attempts."""
+    with sqlite3.connect(path) as connection:
+        row = connection.execute("SELECT * FROM runs WHERE run_id=?", (template_id,)).fetchone()
+        columns = [c[1] for c in connection.execute("PRAGMA table_info(runs)")]
+        base = dict(zip(columns, row, strict=True))
+        rows = []
+        for index in range(count):
+            copy = dict(base)
+            copy.update(
+                run_id=f"run_done_{index:07d}",
+                request_id=f"done-{index}",
+                status="COMPLETED",
+                result_json='"done"',
+            )
+            rows.append(tuple(copy[c] for c in columns))
+        marks = ",".join("?" * len(columns))
+        connection.executemany(f"INSERT INTO runs VALUES ({marks})", rows)
+        connection.executemany(
+            "INSERT INTO node_results VALUES (?, 'a', 'a', -1, '\"done\"', 'att', 0)",
+            [(f"run_done_{i:07d}",) for i in range(count)],
+        )
+        connection.executemany(
+            "INSERT INTO run_events (run_id, node_uid, kind, subscriber, payload_json, at_ms) "
+            "VALUES (?, '', 'RUN_COMPLETED', '', '{}', 0)",
+            [(f"run_done_{i:07d}",) for i in range(count)],
+        )
+        connection.execute("DELETE FROM ready_nodes")  # the template's row is not a live run
+
+
+# --- main -----------------------------------------------------------------------------
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as raw:
+        directory = Path(raw)
+        server = ServerProcess(write_config(directory / "server"), free_port())
+        server.start()
+        context = multiprocessing.get_context("spawn")
+        stop = context.Event()
+        counter = context.Value("i", 0)
+        workers = [
+            context.Process(target=worker_main, args=(server.address, f"w{i}", stop, counter))
+            for i in range(WORKERS)
+        ]
+        for process in workers:
+            process.start()
+        client = connect(server.address, token_of("agent"))
+        try:
+            time.sleep(1.0)  # let the workers connect and start long-polling
+            throughput = praxis_throughput(client)
+            latency = chain_latency(client)
+        finally:
+            stop.set()
+            for process in workers:
+                process.join(timeout=30)
+            client.close()
+            server.terminate()
+        baseline: dict[str, Any] = {}
+        thread = threading.Thread(target=lambda: baseline.update(dbos_baseline(directory)))
+        thread.start()
+        thread.join()
+        small = claim_cost(directory, 1_000)
+        large = claim_cost(directory, 100_000)
+    report = {
+        "praxis": throughput,
+        "dbos": baseline,
+        "chain3_latency": latency,
+        "claim_cost_ms": {
+            "finished_1000": round(small, 3),
+            "finished_100000": round(large, 3),
+            "ratio": round(large / small, 2),
+        },
+        "targets": {
+            "completions_per_s_min": 1000,
+            "vs_dbos_min": 2.0,
+            "vs_dbos": round(throughput["completions_per_s"] / baseline["steps_per_s"], 2),
+            "chain3_p50_ms_max": 30,
+            "claim_ratio_max": 1.3,
+        },
+    }
+    print_table(report)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten to {RESULTS}")
+    return 0
+
+
+def print_table(report: dict[str, Any]) -> None:
+    praxis, dbos, chain = report["praxis"], report["dbos"], report["chain3_latency"]
+    claims, targets = report["claim_cost_ms"], report["targets"]
+    rows = [
+        ("praxis node completions/s (4 workers, gRPC)", praxis["completions_per_s"], ">= 1000"),
+        ("DBOS steps/s (in-process, SQLite)", dbos["steps_per_s"], "baseline"),
+        ("praxis / DBOS", targets["vs_dbos"], ">= 2.0"),
+        (
+            "run latency p50 / p95 ms (10 nodes, loaded)",
+            f"{praxis['run_latency_ms_p50']} / {praxis['run_latency_ms_p95']}",
+            "",
+        ),
+        (
+            "3-node chain p50 / p95 ms (workers waiting)",
+            f"{chain['p50_ms']} / {chain['p95_ms']}",
+            "p50 <= 30",
+        ),
+        ("claim ms @ 1,000 finished runs", claims["finished_1000"], ""),
+        ("claim ms @ 100,000 finished runs", claims["finished_100000"], ""),
+        ("claim cost ratio", claims["ratio"], "<= 1.3"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'metric':<{width}}  {'value':>16}  target")
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value!s:>16}  {target}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

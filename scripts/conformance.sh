@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The conformance suite (conformance/README.md): builds every runner, starts ONE server in
+# test-clock mode, runs the languages one after another against it (the test clock and
+# the clock-uncertainty hold are server-wide, so runs never overlap), and writes the
+# parity matrix to conformance/results/matrix.{md,json}.
+#
+#   scripts/conformance.sh                      # all five languages
+#   CONFORMANCE_LANGUAGES="python go" scripts/conformance.sh
+#
+# Exits non-zero when a runner fails to build, any vector fails, or an expected failure
+# passes. Raw per-vector results stay in conformance/results/runs/<language>.jsonl.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+VENV=${VENV:-.venv}
+PY=$ROOT/$VENV/bin/python
+LANGUAGES=${CONFORMANCE_LANGUAGES:-"python typescript go java rust"}
+T0=1800000000000
+RUNS=$ROOT/conformance/results/runs
+WORK=$(mktemp -d)
+SERVER_PID=""
+status=0
+
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+log() { echo "conformance: $*" >&2; }
+
+# --- build ------------------------------------------------------------------------------
+
+build_python() { "$PY" -c "import praxis_client, google.protobuf" ; }
+
+build_typescript() {
+  (cd clients/typescript && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } \
+    && npm run -s build) \
+  && (cd conformance/runners/typescript && { [ -e node_modules/@praxis-engine/client ] \
+      || npm install --no-audit --no-fund --loglevel=error; } && npm run -s build)
+}
+
+build_go() { (cd conformance/runners/go && go build -o "$WORK/go-runner" .) ; }
+
+JAVA_CP=""
+build_java() {
+  (cd clients/java && mvn -q -B ${MVN_FLAGS:-} compile dependency:build-classpath \
+      -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime) || return 1
+  JAVA_CP="$ROOT/clients/java/target/classes:$(cat clients/java/target/classpath.txt)"
+  javac -d "$WORK/java" -cp "$JAVA_CP" \
+    conformance/runners/java/src/main/java/dev/praxis/conformance/Runner.java
+}
+
+build_rust() { (cd conformance/runners/rust && cargo build --release --quiet) ; }
+
+# --- run --------------------------------------------------------------------------------
+
+run_language() {
+  local lang=$1 address=$2 creds=$3 out=$RUNS/$1.jsonl
+  case $lang in
+    python) "$PY" conformance/runners/python/praxis_conformance.py --address "$address" \
+              --credentials "$creds" --results "$out" ;;
+    typescript) node conformance/runners/typescript/dist/main.js --address "$address" \
+              --credentials "$creds" --results "$out" ;;
+    go) "$WORK/go-runner" -address "$address" -credentials "$creds" -results "$out" \
+              -vectors conformance/vectors \
+              -expected-failures conformance/expected_failures/go.txt ;;
+    java) java -cp "$WORK/java:$JAVA_CP" -Dpraxis.conformance.root=conformance \
+              dev.praxis.conformance.Runner --address "$address" --credentials "$creds" \
+              --results "$out" ;;
+    rust) conformance/runners/rust/target/release/praxis-conformance --address "$address" \
+              --credentials "$creds" --results "$out" ;;
+  esac
+}
+
+mkdir -p "$RUNS"
+built=""
+for lang in $LANGUAGES; do
+  rm -f "$RUNS/$lang.jsonl"
+  log "building $lang"
+  if "build_$lang" >"$WORK/build-$lang.log" 2>&1; then
+    built="$built $lang"
+  else
+    log "$lang runner failed to build:"; tail -20 "$WORK/build-$lang.log" >&2; status=1
+  fi
+done
+
+# One server, test-clock mode, the test principals of tests/support.py.
+"$PY" - "$WORK" <<'PYEOF'
+import json, sys
+from pathlib import Path
+sys.path.insert(0, ".")
+from tests.e2e.server_process import write_config
+from tests.support import PRINCIPALS, token_of
+work = Path(sys.argv[1])
+write_config(work / "server")
+credentials = {pid: token_of(pid) for pid, *_ in PRINCIPALS}
+credentials["invalid"] = "token-of-nobody"
+(work / "credentials.json").write_text(json.dumps(credentials, indent=1), encoding="utf-8")
+PYEOF
+(cd "$WORK/server" && exec "$PY" -m praxis.cli serve --config "$WORK/server/config.json" \
+    --listen 127.0.0.1:0 --test-clock "$T0" --log-level WARNING \
+    >"$WORK/server.out" 2>"$WORK/server.err") &
+SERVER_PID=$!
+address=""
+for _ in $(seq 1 200); do
+  address=$(sed -n 's/.*"listening": "\([^"]*\)".*/\1/p' "$WORK/server.out" 2>/dev/null | head -1)
+  [ -n "$address" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$address" ]; then
+  log "server did not start:"; cat "$WORK/server.err" >&2; exit 1
+fi
+log "server on $address"
+
+for lang in $built; do
+  log "running $lang"
+  started=$(date +%s)
+  if ! run_language "$lang" "$address" "$WORK/credentials.json"; then status=1; fi
+  log "$lang took $(( $(date +%s) - started ))s"
+done
+
+# shellcheck disable=SC2086
+"$PY" conformance/tools/matrix.py "$RUNS" conformance/results $LANGUAGES || status=1
+log "matrix: conformance/results/matrix.md"
+exit $status

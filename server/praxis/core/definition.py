@@ -1,0 +1,579 @@
+"""Workflow definitions: parse a ``version: 1`` document and check every rule at once.
+
+Document shape::
+
+    {"version": 1,
+     "default_functions": <policy, optional>,
+     "nodes": {"<id>": {
+         "agent": {"model": "echo", "system_prompt": "...", "provider": "...",
+                   "functions": <policy>, "output": {"type": "json", "schema": {...}}},
+         "input": {"from": "run_input" | "node:<id>" | "fanout_item" | ["node:<a>", ...],
+                   "template": "..."},
+         "depends_on": ["<id>", ...],
+         "fanout": {"over": "node:<dep>.<path>"},
+         "timeout_ms": 60000,
+         "retry": {"attempts": 3, "backoff_ms": 1000, "max_backoff_ms": 60000}}},
+     "output": {"from": "node:<id>"}}
+
+:func:`parse` reports every problem in one ``DEFINITION_INVALID`` rejection whose field
+violations name each one; when the only problems are unknown models the reason is
+``MODEL_UNKNOWN`` and the violations list the models the engine knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from praxis.core import jsonschema, values
+from praxis.core.rejection import Code, FieldViolation, Rejection
+
+MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000
+MAX_ATTEMPTS = 100
+MAX_BACKOFF_MS = 24 * 3600 * 1000
+
+_TOP_KEYS = frozenset({"version", "nodes", "output", "default_functions"})
+_NODE_KEYS = frozenset({"agent", "input", "depends_on", "fanout", "timeout_ms", "retry"})
+_AGENT_KEYS = frozenset({"model", "system_prompt", "provider", "functions", "output"})
+_INPUT_KEYS = frozenset({"from", "template"})
+_RETRY_KEYS = frozenset({"attempts", "backoff_ms", "max_backoff_ms"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on definitions and runs (configurable per server)."""
+
+    max_nodes: int = 10_000
+    max_fanout_items: int = 10_000
+    max_run_nodes: int = 50_000
+    max_result_bytes: int = 1024 * 1024
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often a node is attempted and how long to wait between attempts."""
+
+    attempts: int = 3
+    backoff_ms: int = 1_000
+    max_backoff_ms: int = 60_000
+
+    def delay_ms(self, failed_attempts: int) -> int:
+        """Exponential backoff after ``failed_attempts`` failures (1, 2, 4, ... times base)."""
+        exponent = min(max(failed_attempts - 1, 0), 40)
+        return int(min(self.backoff_ms * (2**exponent), self.max_backoff_ms))
+
+
+@dataclass(frozen=True)
+class OutputContract:
+    """What a node returns: ``json`` (checked against ``schema``) or ``text`` (a string)."""
+
+    kind: str = "text"
+    schema: values.JsonValue = None
+
+
+@dataclass(frozen=True)
+class Agent:
+    """The agent a node asks a worker to run."""
+
+    model: str
+    system_prompt: str = ""
+    provider: str = ""
+    functions: values.JsonValue = None
+    output: OutputContract = field(default_factory=OutputContract)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a node's input comes from.
+
+    Attributes:
+        kind: ``run_input``, ``node``, ``fanout_item`` or ``join``.
+        nodes: The node ids read (one for ``node``, several for ``join``).
+    """
+
+    kind: str
+    nodes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fanout:
+    """Per-item parallelism over an array in a dependency's result."""
+
+    node: str
+    path: tuple[str, ...]
+
+    @property
+    def path_text(self) -> str:
+        """The dotted path (empty for the whole result)."""
+        return ".".join(self.path)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One validated node.
+
+    Attributes:
+        spec_digest: Digest of the node's resolved spec; a revision may change a node
+            only while it has not been dispatched, and this is how changes are seen.
+    """
+
+    node_id: str
+    agent: Agent
+    source: Source
+    template: str
+    depends_on: tuple[str, ...]
+    fanout: Fanout | None
+    timeout_ms: int
+    retry: RetryPolicy
+    spec_digest: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A validated definition.
+
+    Attributes:
+        nodes: Nodes by id, in document order.
+        output: The id of the node whose result is the run's.
+        required: The output node and its transitive dependencies.
+        dependents: For each node, the nodes that depend on it.
+        fanout_consumers: For each node, the nodes that fan out over it.
+        digest: ``sha256`` of the canonical document.
+        document: The document as given.
+    """
+
+    nodes: Mapping[str, Node]
+    output: str
+    required: frozenset[str]
+    dependents: Mapping[str, tuple[str, ...]]
+    fanout_consumers: Mapping[str, tuple[str, ...]]
+    digest: str
+    document: values.JsonValue
+
+
+def node_id_problem(node_id: str) -> str | None:
+    """Why ``node_id`` cannot name a node (ids exclude ``#``, ``.`` and ``/``)."""
+    if any(char in node_id for char in "#./"):
+        return "a node id must not contain '#', '.' or '/'"
+    return values.identifier_problem(node_id)
+
+
+class _Problems:
+    """Collects violations while the whole document is checked."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.items: list[FieldViolation] = []
+        self.unknown_models: list[FieldViolation] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append(FieldViolation(f"{self.root}{path}", message))
+
+
+def parse(
+    document: values.JsonValue,
+    models: frozenset[str] | None,
+    limits: Limits = DEFAULT_LIMITS,
+    field_path: str = "definition_json",
+) -> Definition | Rejection:
+    """Validates a parsed definition document.
+
+    Args:
+        document: The parsed document (see :func:`values.parse_versioned_document`).
+        models: The models the engine knows; ``None`` skips the model check.
+        limits: The caps to enforce.
+        field_path: The request field, prefixed to every violation.
+
+    Returns:
+        The definition, or one rejection listing every problem.
+    """
+    problems = _Problems(field_path)
+    if not isinstance(document, dict):
+        problems.add("", "a definition must be a JSON object")
+        return _rejection(problems, models)
+    if document.get("version") != 1 or isinstance(document.get("version"), bool):
+        problems.add(".version", "version must be 1")
+    for key in document:
+        if key not in _TOP_KEYS:
+            problems.add(f".{key}", f"unknown key {key!r}")
+    raw_nodes = document.get("nodes")
+    if not isinstance(raw_nodes, dict) or not raw_nodes:
+        problems.add(".nodes", "nodes must be a non-empty object keyed by node id")
+        raw_nodes = {}
+    if len(raw_nodes) > limits.max_nodes:
+        problems.add(".nodes", f"{len(raw_nodes)} nodes exceed the cap of {limits.max_nodes}")
+    default_functions = document.get("default_functions")
+    _check_functions(default_functions, ".default_functions", problems)
+    nodes: dict[str, Node] = {}
+    for node_id, raw in raw_nodes.items():
+        node = _parse_node(node_id, raw, default_functions, models, problems)
+        if node is not None:
+            nodes[node_id] = node
+    output = _parse_output(document.get("output"), raw_nodes, problems)
+    _check_graph(nodes, raw_nodes, problems)
+    if problems.items or problems.unknown_models or output is None:
+        return _rejection(problems, models)
+    return _build(nodes, output, document)
+
+
+def _rejection(problems: _Problems, models: frozenset[str] | None) -> Rejection:
+    known = ", ".join(sorted(models or ())) or "(none)"
+    if problems.unknown_models and not problems.items:
+        return Rejection(
+            Code.INVALID_ARGUMENT,
+            "MODEL_UNKNOWN",
+            f"the definition names models the engine does not know; known models: {known}",
+            tuple(problems.unknown_models),
+            (("known_models", ",".join(sorted(models or ()))),),
+        )
+    violations = tuple(problems.items + problems.unknown_models)
+    return Rejection(
+        Code.INVALID_ARGUMENT,
+        "DEFINITION_INVALID",
+        f"the definition breaks {len(violations)} rule(s): "
+        + "; ".join(f"{v.field}: {v.description}" for v in violations[:5]),
+        violations,
+    )
+
+
+def _parse_output(raw: values.JsonValue, raw_nodes: dict[str, object], p: _Problems) -> str | None:
+    if not isinstance(raw, dict) or set(raw) != {"from"} or not isinstance(raw["from"], str):
+        p.add(".output", 'output must be {"from": "node:<id>"}')
+        return None
+    ref = raw["from"]
+    if not ref.startswith("node:") or ref[5:] not in raw_nodes:
+        p.add(".output.from", f"{ref!r} does not name a node of this definition")
+        return None
+    return ref[5:]
+
+
+def _parse_node(
+    node_id: str,
+    raw: values.JsonValue,
+    default_functions: values.JsonValue,
+    models: frozenset[str] | None,
+    p: _Problems,
+) -> Node | None:
+    path = f".nodes.{node_id}"
+    before = len(p.items)
+    problem = node_id_problem(node_id)
+    if problem:
+        p.add(path, problem)
+    if not isinstance(raw, dict):
+        p.add(path, "a node must be an object")
+        return None
+    for key in raw:
+        if key not in _NODE_KEYS:
+            p.add(f"{path}.{key}", f"unknown key {key!r}")
+    agent = _parse_agent(raw.get("agent"), f"{path}.agent", default_functions, models, p)
+    source, template = _parse_input(raw.get("input"), f"{path}.input", p)
+    depends_on = _parse_depends(raw.get("depends_on", []), f"{path}.depends_on", p)
+    fanout = _parse_fanout(raw.get("fanout"), f"{path}.fanout", p)
+    timeout_ms = _parse_int(raw.get("timeout_ms", 0), f"{path}.timeout_ms", 0, MAX_TIMEOUT_MS, p)
+    retry = _parse_retry(raw.get("retry", {}), f"{path}.retry", p)
+    if agent is None or source is None or len(p.items) > before:
+        return None
+    spec = {
+        "agent": {
+            "model": agent.model,
+            "system_prompt": agent.system_prompt,
+            "provider": agent.provider,
+            "functions": agent.functions,
+            "output": {"type": agent.output.kind, "schema": agent.output.schema},
+        },
+        "source": {"kind": source.kind, "nodes": list(source.nodes)},
+        "template": template,
+        "depends_on": sorted(depends_on),
+        "fanout": None if fanout is None else {"node": fanout.node, "path": list(fanout.path)},
+        "timeout_ms": timeout_ms,
+        "retry": [retry.attempts, retry.backoff_ms, retry.max_backoff_ms],
+    }
+    return Node(
+        node_id, agent, source, template, depends_on, fanout, timeout_ms, retry, values.digest(spec)
+    )
+
+
+def _parse_agent(
+    raw: values.JsonValue,
+    path: str,
+    default_functions: values.JsonValue,
+    models: frozenset[str] | None,
+    p: _Problems,
+) -> Agent | None:
+    if not isinstance(raw, dict):
+        p.add(path, "agent must be an object with a model")
+        return None
+    for key in raw:
+        if key not in _AGENT_KEYS:
+            p.add(f"{path}.{key}", f"unknown key {key!r}")
+    model = raw.get("model")
+    if not isinstance(model, str) or values.identifier_problem(model):
+        p.add(f"{path}.model", "model must be a model id")
+        return None
+    if models is not None and model not in models:
+        known = ", ".join(sorted(models)) or "(none)"
+        p.unknown_models.append(
+            FieldViolation(
+                f"{p.root}{path}.model", f"model {model!r} is unknown; known models: {known}"
+            )
+        )
+    texts = {}
+    for key in ("system_prompt", "provider"):
+        text = raw.get(key)
+        if text is not None and not isinstance(text, str):
+            p.add(f"{path}.{key}", f"{key} must be a string")
+        texts[key] = text if isinstance(text, str) else ""
+    functions = raw.get("functions", default_functions)
+    _check_functions(raw.get("functions"), f"{path}.functions", p)
+    output = _parse_contract(raw.get("output"), f"{path}.output", p)
+    return Agent(model, texts["system_prompt"], texts["provider"], functions, output)
+
+
+def _check_functions(raw: values.JsonValue, path: str, p: _Problems) -> None:
+    if raw is None or isinstance(raw, str):
+        return
+    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        return
+    if (
+        isinstance(raw, dict)
+        and set(raw) <= {"allow", "deny"}
+        and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in raw.values())
+    ):
+        return
+    p.add(path, 'functions must be a string, a list of strings or {"allow": [...], "deny": [...]}')
+
+
+def _parse_contract(raw: values.JsonValue, path: str, p: _Problems) -> OutputContract:
+    if raw is None:
+        return OutputContract()
+    if not isinstance(raw, dict) or raw.get("type") not in ("json", "text"):
+        p.add(path, 'output must be {"type": "text"} or {"type": "json", "schema": {...}}')
+        return OutputContract()
+    if raw["type"] == "text":
+        if set(raw) != {"type"}:
+            p.add(path, "a text output takes no other keys")
+        return OutputContract()
+    if set(raw) != {"type", "schema"}:
+        p.add(path, 'a json output is {"type": "json", "schema": {...}}')
+        return OutputContract("json", None)
+    for where, problem in jsonschema.schema_problems(raw["schema"], f"{path}.schema"):
+        p.add(where, problem)
+    return OutputContract("json", raw["schema"])
+
+
+def _parse_input(raw: values.JsonValue, path: str, p: _Problems) -> tuple[Source | None, str]:
+    if not isinstance(raw, dict) or "from" not in raw:
+        p.add(path, 'input must be an object with "from"')
+        return None, ""
+    for key in raw:
+        if key not in _INPUT_KEYS:
+            p.add(f"{path}.{key}", f"unknown key {key!r}")
+    template = raw.get("template")
+    if template is not None and not isinstance(template, str):
+        p.add(f"{path}.template", "template must be a string")
+    text = template if isinstance(template, str) else ""
+    source = raw["from"]
+    if source in ("run_input", "fanout_item"):
+        return Source(str(source)), text
+    if isinstance(source, str) and source.startswith("node:") and len(source) > 5:
+        return Source("node", (source[5:],)), text
+    if (
+        isinstance(source, list)
+        and source
+        and all(isinstance(s, str) and s.startswith("node:") and len(s) > 5 for s in source)
+    ):
+        ids = tuple(s[5:] for s in source)
+        if len(set(ids)) != len(ids):
+            p.add(f"{path}.from", "a join names each node once")
+        return Source("join", ids), text
+    p.add(
+        f"{path}.from",
+        'from must be "run_input", "fanout_item", "node:<id>" or a list of "node:<id>"',
+    )
+    return None, text
+
+
+def _parse_depends(raw: values.JsonValue, path: str, p: _Problems) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+        p.add(path, "depends_on must be a list of node ids")
+        return ()
+    if len(set(raw)) != len(raw):
+        p.add(path, "depends_on names a node twice")
+    return tuple(dict.fromkeys(raw))
+
+
+def _parse_fanout(raw: values.JsonValue, path: str, p: _Problems) -> Fanout | None:
+    if raw is None:
+        return None
+    over = raw.get("over") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or set(raw) != {"over"} or not isinstance(over, str):
+        p.add(path, 'fanout must be {"over": "node:<dep>.<path>"}')
+        return None
+    if not over.startswith("node:") or len(over) <= 5:
+        p.add(f"{path}.over", 'over must be "node:<dep>" or "node:<dep>.<path>"')
+        return None
+    node, *keys = over[5:].split(".")
+    if any(not key for key in keys):
+        p.add(f"{path}.over", "the path has an empty segment")
+        return None
+    return Fanout(node, tuple(keys))
+
+
+def _parse_int(raw: values.JsonValue, path: str, low: int, high: int, p: _Problems) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        p.add(path, f"must be an integer in [{low}, {high}]")
+        return low
+    return raw
+
+
+def _parse_retry(raw: values.JsonValue, path: str, p: _Problems) -> RetryPolicy:
+    if not isinstance(raw, dict):
+        p.add(path, "retry must be an object")
+        return RetryPolicy()
+    for key in raw:
+        if key not in _RETRY_KEYS:
+            p.add(f"{path}.{key}", f"unknown key {key!r}")
+    default = RetryPolicy()
+    attempts = _parse_int(
+        raw.get("attempts", default.attempts), f"{path}.attempts", 1, MAX_ATTEMPTS, p
+    )
+    backoff = _parse_int(
+        raw.get("backoff_ms", default.backoff_ms), f"{path}.backoff_ms", 0, MAX_BACKOFF_MS, p
+    )
+    cap = _parse_int(
+        raw.get("max_backoff_ms", max(default.max_backoff_ms, backoff)),
+        f"{path}.max_backoff_ms",
+        backoff,
+        MAX_BACKOFF_MS,
+        p,
+    )
+    return RetryPolicy(attempts, backoff, cap)
+
+
+# --- graph rules ----------------------------------------------------------------------
+
+
+def _check_graph(nodes: dict[str, Node], raw_nodes: dict[str, object], p: _Problems) -> None:
+    for node in nodes.values():
+        path = f".nodes.{node.node_id}"
+        for dep in node.depends_on:
+            if dep not in raw_nodes:
+                p.add(f"{path}.depends_on", f"depends on {dep!r}, which is not a node")
+            elif dep == node.node_id:
+                p.add(f"{path}.depends_on", "a node cannot depend on itself")
+        read = set(node.source.nodes)
+        for ref in node.source.nodes:
+            if ref not in raw_nodes:
+                p.add(f"{path}.input.from", f"reads {ref!r}, which is not a node")
+            elif ref not in node.depends_on:
+                p.add(f"{path}.input.from", f"reads {ref!r} but does not depend on it")
+        if node.fanout is not None:
+            read.add(node.fanout.node)
+            _check_fanout(node, nodes, raw_nodes, p)
+        elif node.source.kind == "fanout_item":
+            p.add(f"{path}.input.from", "fanout_item needs a fanout on the node")
+        for dep in node.depends_on:
+            if dep not in read and dep in raw_nodes:
+                p.add(
+                    f"{path}.depends_on",
+                    f"dependency {dep!r} is not consumed by the input or the fan-out",
+                )
+        for ref in read:
+            _check_readable(ref, node.node_id, nodes, p)
+    cycle = _find_cycle(nodes)
+    if cycle:
+        p.add(".nodes", "the depends_on graph has a cycle: " + " -> ".join(cycle))
+
+
+def _check_fanout(
+    node: Node, nodes: dict[str, Node], raw_nodes: dict[str, object], p: _Problems
+) -> None:
+    assert node.fanout is not None
+    path = f".nodes.{node.node_id}.fanout.over"
+    source = nodes.get(node.fanout.node)
+    if node.fanout.node not in raw_nodes:
+        p.add(path, f"fans out over {node.fanout.node!r}, which is not a node")
+        return
+    if node.fanout.node not in node.depends_on:
+        p.add(path, f"fans out over {node.fanout.node!r} but does not depend on it")
+    if source is None:
+        return
+    if source.fanout is not None:
+        p.add(path, "a fan-out over a fan-out group is not supported; fan out over a plain node")
+        return
+    types = jsonschema.types_at(source.agent.output.schema, node.fanout.path)
+    if types is not None and "array" not in types:
+        p.add(
+            path,
+            f"node {source.node_id!r}'s schema declares {node.fanout.path_text or 'its result'}"
+            f" as {' or '.join(sorted(types))}, not an array",
+        )
+
+
+def _check_readable(ref: str, reader: str, nodes: dict[str, Node], p: _Problems) -> None:
+    source = nodes.get(ref)
+    if source is None:
+        return
+    output = source.agent.output
+    if output.kind != "json" or not jsonschema.declared_types(output.schema):
+        p.add(
+            f".nodes.{ref}.agent.output",
+            f"node {reader!r} reads {ref!r}, so {ref!r} must declare "
+            '{"type": "json", "schema": {...}} with a type',
+        )
+
+
+def _find_cycle(nodes: dict[str, Node]) -> list[str]:
+    """One cycle of the depends_on graph (as a path), or an empty list."""
+    color: dict[str, int] = {}
+    for start in nodes:
+        if color.get(start):
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        trail: list[str] = []
+        while stack:
+            node_id, index = stack.pop()
+            if index == 0:
+                color[node_id] = 1
+                trail.append(node_id)
+            deps = [d for d in nodes[node_id].depends_on if d in nodes]
+            if index < len(deps):
+                stack.append((node_id, index + 1))
+                dep = deps[index]
+                if color.get(dep) == 1:
+                    return [*trail[trail.index(dep) :], dep]
+                if not color.get(dep):
+                    stack.append((dep, 0))
+            else:
+                color[node_id] = 2
+                trail.pop()
+    return []
+
+
+def _build(nodes: dict[str, Node], output: str, document: values.JsonValue) -> Definition:
+    dependents: dict[str, list[str]] = {node_id: [] for node_id in nodes}
+    consumers: dict[str, list[str]] = {node_id: [] for node_id in nodes}
+    for node in nodes.values():
+        for dep in node.depends_on:
+            dependents[dep].append(node.node_id)
+        if node.fanout is not None:
+            consumers[node.fanout.node].append(node.node_id)
+    required: set[str] = set()
+    pending = [output]
+    while pending:
+        node_id = pending.pop()
+        if node_id not in required:
+            required.add(node_id)
+            pending.extend(nodes[node_id].depends_on)
+    return Definition(
+        nodes=nodes,
+        output=output,
+        required=frozenset(required),
+        dependents={k: tuple(v) for k, v in dependents.items()},
+        fanout_consumers={k: tuple(v) for k, v in consumers.items()},
+        digest=values.digest(document),
+        document=document,
+    )

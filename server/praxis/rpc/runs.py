@@ -1,0 +1,162 @@
+"""RunService: start, read, stop, list and watch runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+
+from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
+from praxis.core import run as core
+from praxis.core.model import Ref
+from praxis.core.rejection import invalid
+from praxis.rpc.auth import principal
+from praxis.rpc.errors import abort, unwrap
+from praxis.store.run_rows import RunRecord
+from praxis.store.runs import RunStore, StartRequest
+from praxis.store.signals import Signal
+
+WATCH_RECHECK_S = 0.5  # backstop for changes made by another server process
+
+RUN_STATES = {
+    core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,
+    core.RunStatus.AWAITING_NODES: run_pb2.RUN_STATE_AWAITING_NODES,
+    core.RunStatus.COMPLETED: run_pb2.RUN_STATE_COMPLETED,
+    core.RunStatus.FAILED: run_pb2.RUN_STATE_FAILED,
+    core.RunStatus.CANCELLED: run_pb2.RUN_STATE_CANCELLED,
+}
+_STATUS_OF = {value: key for key, value in RUN_STATES.items()}
+NODE_STATES = {
+    core.NodeStatus.PENDING: run_pb2.NODE_STATE_PENDING,
+    core.NodeStatus.READY: run_pb2.NODE_STATE_READY,
+    core.NodeStatus.RUNNING: run_pb2.NODE_STATE_RUNNING,
+    core.NodeStatus.DONE: run_pb2.NODE_STATE_DONE,
+    core.NodeStatus.FAILED: run_pb2.NODE_STATE_FAILED,
+    core.NodeStatus.CANCELLED: run_pb2.NODE_STATE_CANCELLED,
+    core.NodeStatus.BLOCKED: run_pb2.NODE_STATE_BLOCKED,
+    core.NodeStatus.EXPANDED: run_pb2.NODE_STATE_EXPANDED,
+}
+
+
+def node_to_proto(state: core.RunState, node: core.NodeRun) -> run_pb2.NodeStatus:
+    """One node's status."""
+    return run_pb2.NodeStatus(
+        node_uid=node.uid,
+        node_id=node.node_id,
+        state=NODE_STATES[node.status],
+        attempts=node.attempts,
+        attempt_id=node.attempt_id,
+        error=node.error,
+        has_result=node.has_result,
+        revision=node.revision,
+        fanout_items=node.items,
+        operation_id=core.operation_id(state.run_id, node.uid),
+        not_before_ms=node.not_before_ms,
+    )
+
+
+def run_to_proto(record: RunRecord) -> run_pb2.Run:
+    """A run snapshot: nodes in definition order, fan-out items after their node."""
+    state = record.state
+    order = {node_id: index for index, node_id in enumerate(state.definition.nodes)}
+    nodes = sorted(state.nodes.values(), key=lambda n: (order.get(n.node_id, len(order)), n.item))
+    return run_pb2.Run(
+        run_id=state.run_id,
+        state=RUN_STATES[state.status],
+        nodes=[node_to_proto(state, node) for node in nodes],
+        result_json=record.result_json,
+        result_error=state.result_error,
+        ref=common_pb2.WorkflowRef(work_order_id=record.work_order_id, run_id=record.ref_run_id)
+        if record.ref_run_id
+        else None,
+        revision=state.revision,
+        definition_digest=state.definition.digest,
+        version=state.version,
+        created_at_ms=state.created_at_ms,
+        updated_at_ms=state.updated_at_ms,
+        finished_at_ms=state.finished_at_ms,
+        request_id=record.request_id,
+        subscriber=record.subscriber,
+        contract_id=record.contract_id,
+    )
+
+
+def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
+    """The store's start request."""
+    source = request.WhichOneof("source")
+    ref = None
+    if source == "ref":
+        ref = Ref(request.ref.work_order_id, request.ref.run_id)
+    return StartRequest(
+        request_id=request.request_id,
+        definition_json=request.definition_json if source == "definition_json" else "",
+        ref=ref,
+        input_json=request.input_json,
+        subscriber=request.subscriber,
+        contract_id=request.contract_id,
+    )
+
+
+class RunServicer(run_pb2_grpc.RunServiceServicer):
+    """RunService over a :class:`RunStore`."""
+
+    def __init__(self, store: RunStore, changes: Signal) -> None:
+        self.store = store
+        self.changes = changes
+
+    def StartRun(  # gRPC method name
+        self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
+    ) -> run_pb2.StartRunResponse:
+        record, created = unwrap(context, self.store.start(principal(), start_from_proto(request)))
+        return run_pb2.StartRunResponse(run=run_to_proto(record), created=created)
+
+    def GetRun(
+        self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext
+    ) -> run_pb2.GetRunResponse:
+        record = unwrap(context, self.store.get_run(principal(), request.run_id))
+        return run_pb2.GetRunResponse(run=run_to_proto(record))
+
+    def GetNodeResult(
+        self, request: run_pb2.GetNodeResultRequest, context: grpc.ServicerContext
+    ) -> run_pb2.GetNodeResultResponse:
+        present, text = unwrap(
+            context, self.store.get_node_result(principal(), request.run_id, request.node_uid)
+        )
+        return run_pb2.GetNodeResultResponse(present=present, result_json=text)
+
+    def StopRun(
+        self, request: run_pb2.StopRunRequest, context: grpc.ServicerContext
+    ) -> run_pb2.StopRunResponse:
+        record = unwrap(context, self.store.stop(principal(), request.run_id, request.reason))
+        return run_pb2.StopRunResponse(run=run_to_proto(record))
+
+    def ListRuns(
+        self, request: run_pb2.ListRunsRequest, context: grpc.ServicerContext
+    ) -> run_pb2.ListRunsResponse:
+        status = None
+        if request.state != run_pb2.RUN_STATE_UNSPECIFIED:
+            status = _STATUS_OF.get(request.state)
+            if status is None:
+                abort(context, invalid("ENUM_INVALID", "state", "unknown run state"))
+        records, token = unwrap(
+            context,
+            self.store.list_runs(principal(), status, request.page_size, request.page_token),
+        )
+        return run_pb2.ListRunsResponse(
+            runs=[run_to_proto(record) for record in records], next_page_token=token
+        )
+
+    def WatchRun(
+        self, request: run_pb2.WatchRunRequest, context: grpc.ServicerContext
+    ) -> Iterator[run_pb2.WatchRunResponse]:
+        caller = principal()
+        last_version = -1
+        while context.is_active():
+            seen = self.changes.generation()
+            record = unwrap(context, self.store.get_run(caller, request.run_id))
+            if record.state.version != last_version:
+                last_version = record.state.version
+                yield run_pb2.WatchRunResponse(run=run_to_proto(record))
+            if record.state.status in core.TERMINAL:
+                return
+            self.changes.wait(seen, WATCH_RECHECK_S)

@@ -1,0 +1,402 @@
+"""Rows of the runtime: load a run, save an outcome (compare-and-swap), gather inputs.
+
+:func:`save` is the one writer of a run: it updates the snapshot only if the version is
+still the one loaded, then re-syncs the ready and timer rows of the nodes the outcome
+changed, upserts attempts, stores the result and appends the events, all on the caller's
+transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core import run as core
+from praxis.core import values
+from praxis.core.definition import Definition
+from praxis.core.rejection import Code, Rejection
+from praxis.store import run_codec
+from praxis.store.database import Rollback
+from praxis.store.runtime_schema import (
+    attempts,
+    node_results,
+    ready_nodes,
+    run_definitions,
+    run_events,
+    run_timers,
+    runs,
+)
+
+DefinitionLoader = Callable[[Connection, str], Definition]
+_CHUNK = 400
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A run's snapshot plus the columns the snapshot does not hold."""
+
+    state: core.RunState
+    principal_id: str
+    request_id: str
+    work_order_id: str
+    ref_run_id: str
+    subscriber: str
+    contract_id: str
+    input_json: str
+    result_json: str = ""
+
+
+@dataclass
+class Effects:
+    """What a transaction must announce after it commits."""
+
+    work: bool = False
+    runs: bool = False
+    events: bool = False
+    ended: list[str] = field(default_factory=list)
+
+
+def load(connection: Connection, run_id: str, definitions: DefinitionLoader) -> RunRecord | None:
+    """The run, or ``None``."""
+    row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+    if row is None:
+        return None
+    return record_of(row, definitions(connection, row.definition_digest))
+
+
+def record_of(row: Any, definition: Definition) -> RunRecord:
+    """The record of a ``runs`` row."""
+    return RunRecord(
+        state=run_codec.decode(row.run_id, row.state_json, row.version, definition),
+        principal_id=row.principal_id,
+        request_id=row.request_id,
+        work_order_id=row.work_order_id,
+        ref_run_id=row.ref_run_id,
+        subscriber=row.subscriber,
+        contract_id=row.contract_id,
+        input_json=row.input_json,
+        result_json=row.result_json,
+    )
+
+
+def load_definition_json(connection: Connection, digest: str) -> str:
+    """The stored document of a definition digest."""
+    text = connection.execute(
+        select(run_definitions.c.definition_json).where(run_definitions.c.digest == digest)
+    ).scalar()
+    if text is None:
+        raise LookupError(f"definition {digest} is missing")
+    return str(text)
+
+
+def save_definition(connection: Connection, definition: Definition) -> None:
+    """Stores a definition document once per digest."""
+    exists = connection.execute(
+        select(run_definitions.c.digest).where(run_definitions.c.digest == definition.digest)
+    ).first()
+    if exists is None:
+        connection.execute(
+            run_definitions.insert().values(
+                digest=definition.digest,
+                definition_json=json.dumps(definition.document, ensure_ascii=False),
+            )
+        )
+
+
+def insert(
+    connection: Connection, record: RunRecord, request_digest: str, outcome: core.Outcome
+) -> RunRecord:
+    """Inserts a new run from its Start outcome (``record.state`` is the outcome's)."""
+    state = outcome.state
+    save_definition(connection, state.definition)
+    connection.execute(
+        runs.insert().values(
+            run_id=state.run_id,
+            principal_id=record.principal_id,
+            request_id=record.request_id,
+            request_digest=request_digest,
+            status=state.status.value,
+            work_order_id=record.work_order_id,
+            ref_run_id=record.ref_run_id,
+            revision=state.revision,
+            version=state.version,
+            definition_digest=state.definition.digest,
+            input_json=record.input_json,
+            subscriber=record.subscriber,
+            contract_id=record.contract_id,
+            state_json=run_codec.encode(state),
+            result_json="",
+            result_error=state.result_error,
+            created_at_ms=state.created_at_ms,
+            updated_at_ms=state.updated_at_ms,
+            finished_at_ms=state.finished_at_ms,
+        )
+    )
+    _write_effects(connection, record, outcome, set(state.nodes))
+    return record
+
+
+def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
+    """Deletes a ready row the snapshot no longer backs."""
+    connection.execute(
+        delete(ready_nodes).where(ready_nodes.c.run_id == run_id, ready_nodes.c.node_uid == uid)
+    )
+
+
+def save(
+    connection: Connection, record: RunRecord, outcome: core.Outcome, effects: Effects
+) -> RunRecord:
+    """Writes an outcome with a compare-and-swap on the run's version.
+
+    Raises:
+        Rollback: With VERSION_CONFLICT when another writer changed the run.
+    """
+    if outcome.noop:
+        return record
+    state = outcome.state
+    saved = replace(record, state=state)
+    if outcome.result is not None:
+        uid, value = outcome.result
+        node = state.nodes[uid]
+        connection.execute(
+            node_results.insert().values(
+                run_id=state.run_id,
+                node_uid=uid,
+                node_id=node.node_id,
+                item=node.item,
+                result_json=values.canonical_json(value),
+                attempt_id=node.attempt_id,
+                created_at_ms=state.updated_at_ms,
+            )
+        )
+    if state.status is core.RunStatus.COMPLETED and not record.result_json:
+        saved = replace(saved, result_json=run_result(connection, state))
+    changed = connection.execute(
+        update(runs)
+        .where(runs.c.run_id == state.run_id, runs.c.version == record.state.version)
+        .values(
+            status=state.status.value,
+            revision=state.revision,
+            version=state.version,
+            definition_digest=state.definition.digest,
+            state_json=run_codec.encode(state),
+            result_json=saved.result_json,
+            result_error=state.result_error,
+            updated_at_ms=state.updated_at_ms,
+            finished_at_ms=state.finished_at_ms,
+        )
+    ).rowcount
+    if changed != 1:
+        raise Rollback(
+            Rejection(
+                Code.ABORTED,
+                "VERSION_CONFLICT",
+                f"run {state.run_id} changed concurrently; retry the request",
+            )
+        )
+    if state.definition.digest != record.state.definition.digest:
+        save_definition(connection, state.definition)
+    _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
+    effects.runs = True
+    effects.events = effects.events or bool(outcome.events)
+    effects.work = effects.work or any(
+        core.ready_entry(state, uid) is not None for uid in outcome.changed
+    )
+    if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
+        effects.ended.append(state.run_id)
+    return saved
+
+
+def _write_effects(
+    connection: Connection, record: RunRecord, outcome: core.Outcome, uids: set[str]
+) -> None:
+    state = outcome.state
+    _sync_queues(connection, record, uids)
+    for attempt in outcome.attempts:
+        _upsert_attempt(connection, attempt)
+    rows = [
+        {
+            "run_id": state.run_id,
+            "node_uid": event.node_uid,
+            "kind": event.kind,
+            "subscriber": record.subscriber,
+            "payload_json": values.canonical_json(_payload(record, event)),
+            "at_ms": state.updated_at_ms,
+        }
+        for event in outcome.events
+    ]
+    if rows:
+        connection.execute(run_events.insert(), rows)
+
+
+def _payload(record: RunRecord, event: core.Event) -> dict[str, values.JsonValue]:
+    payload = dict(event.payload)
+    if event.kind == "RUN_COMPLETED":
+        payload["result"] = json.loads(record.result_json) if record.result_json else None
+    return payload
+
+
+def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
+    batch: list[str] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == _CHUNK:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> None:
+    """Makes the ready and timer rows of ``uids`` match the snapshot."""
+    state = record.state
+    run_id = state.run_id
+    for batch in _chunks(sorted(uids)):
+        connection.execute(
+            delete(ready_nodes).where(
+                ready_nodes.c.run_id == run_id, ready_nodes.c.node_uid.in_(batch)
+            )
+        )
+        connection.execute(
+            delete(run_timers).where(
+                run_timers.c.run_id == run_id, run_timers.c.node_uid.in_(batch)
+            )
+        )
+    ready, timers = [], []
+    for uid in sorted(uids, key=_uid_order):
+        entry = core.ready_entry(state, uid)
+        if entry is not None:
+            ready.append(
+                {
+                    "run_id": run_id,
+                    "node_uid": uid,
+                    "model": entry[0],
+                    "not_before_ms": entry[1],
+                    "work_order_id": record.work_order_id,
+                }
+            )
+        due = core.timer_entry(state, uid)
+        if due is not None:
+            timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
+    if ready:
+        connection.execute(ready_nodes.insert(), ready)
+    if timers:
+        connection.execute(run_timers.insert(), timers)
+
+
+def _uid_order(uid: str) -> tuple[str, int]:
+    node_id, _, item = uid.partition("#")
+    return node_id, int(item) if item else -1
+
+
+def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
+    row = {
+        "status": attempt.status.value,
+        "payload_digest": attempt.payload_digest,
+        "will_retry": int(attempt.will_retry),
+        "effect": attempt.effect,
+        "cost_microcredits": attempt.cost_microcredits,
+        "at_ms": attempt.at_ms,
+    }
+    changed = connection.execute(
+        update(attempts).where(attempts.c.attempt_id == attempt.attempt_id).values(**row)
+    ).rowcount
+    if not changed:
+        connection.execute(
+            attempts.insert().values(
+                attempt_id=attempt.attempt_id,
+                run_id=attempt.run_id,
+                node_uid=attempt.node_uid,
+                number=attempt.number,
+                worker_id=attempt.worker_id,
+                **row,
+            )
+        )
+
+
+def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
+    """One attempt record, or ``None``."""
+    row = connection.execute(select(attempts).where(attempts.c.attempt_id == attempt_id)).first()
+    if row is None:
+        return None
+    return core.Attempt(
+        attempt_id=row.attempt_id,
+        run_id=row.run_id,
+        node_uid=row.node_uid,
+        number=row.number,
+        worker_id=row.worker_id,
+        status=core.AttemptStatus(row.status),
+        payload_digest=row.payload_digest,
+        will_retry=bool(row.will_retry),
+        effect=row.effect,
+        cost_microcredits=row.cost_microcredits,
+        at_ms=row.at_ms,
+    )
+
+
+# --- results and inputs ---------------------------------------------------------------
+
+
+def node_value(connection: Connection, state: core.RunState, node_id: str) -> values.JsonValue:
+    """A node's result: its stored value, or its items' results in item order."""
+    spec = state.definition.nodes.get(node_id)
+    if spec is not None and spec.fanout is not None:
+        rows = connection.execute(
+            select(node_results.c.result_json)
+            .where(node_results.c.run_id == state.run_id, node_results.c.node_id == node_id)
+            .where(node_results.c.item >= 0)
+            .order_by(node_results.c.item)
+        ).all()
+        return [json.loads(row.result_json) for row in rows]
+    text = result_text(connection, state.run_id, node_id)
+    return None if text is None else json.loads(text)
+
+
+def result_text(connection: Connection, run_id: str, uid: str) -> str | None:
+    """The stored result of one node uid, as JSON text."""
+    text = connection.execute(
+        select(node_results.c.result_json).where(
+            node_results.c.run_id == run_id, node_results.c.node_uid == uid
+        )
+    ).scalar()
+    return None if text is None else str(text)
+
+
+def run_result(connection: Connection, state: core.RunState) -> str:
+    """The run's result: the output node's value, as canonical JSON."""
+    return values.canonical_json(node_value(connection, state, state.definition.output))
+
+
+def gather_input(
+    connection: Connection,
+    record: RunRecord,
+    node: core.NodeRun,
+    cache: dict[tuple[str, str], values.JsonValue],
+) -> values.JsonValue:
+    """The input of a node: run input, a dependency's result, a join or a fan-out item."""
+    state = record.state
+    spec = state.definition.nodes[node.node_id]
+
+    def value(node_id: str) -> values.JsonValue:
+        key = (state.run_id, node_id)
+        if key not in cache:
+            cache[key] = node_value(connection, state, node_id)
+        return cache[key]
+
+    kind = spec.source.kind
+    if kind == "run_input":
+        return json.loads(record.input_json) if record.input_json else None
+    if kind == "node":
+        return value(spec.source.nodes[0])
+    if kind == "join":
+        return {node_id: value(node_id) for node_id in spec.source.nodes}
+    assert spec.fanout is not None
+    found = value(spec.fanout.node)
+    for key in spec.fanout.path:
+        found = found[key]
+    return found[node.item]

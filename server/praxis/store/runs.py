@@ -1,0 +1,767 @@
+"""The runtime's command boundary: runs, tasks and the sweeper, one transaction each.
+
+Every command authorizes, then inside one serialized write transaction loads the run,
+applies the pure reducer (:mod:`praxis.core.run`) and saves the outcome with a
+compare-and-swap on the run's version (:func:`run_rows.save`). After the commit it wakes
+the long polls and streams of this process (:mod:`praxis.store.signals`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core import definition as definitions
+from praxis.core import gates, registry, values
+from praxis.core import run as core
+from praxis.core.model import Control, Principal, Ref
+from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.store import controls, run_rows
+from praxis.store.database import Database, Rollback
+from praxis.store.registry import bind_head, load_head
+from praxis.store.run_rows import Effects, RunRecord
+from praxis.store.runtime_schema import known_models, ready_nodes, run_timers, runs
+from praxis.store.schema import work_orders
+from praxis.store.signals import Signals
+
+MIN_LEASE_MS = 1_000
+MAX_LEASE_MS = 3_600_000
+MAX_WAIT_MS = 60_000
+MAX_TASKS = 100
+LIST_DEFAULT = 100
+LIST_MAX = 1000
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    """A validated StartRun request (the definition source is one of the two)."""
+
+    request_id: str
+    definition_json: str = ""
+    ref: Ref | None = None
+    input_json: str = ""
+    subscriber: str = ""
+    contract_id: str = ""
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """One leased attempt as a worker receives it."""
+
+    attempt_id: str
+    run_id: str
+    node_uid: str
+    node_id: str
+    attempt: int
+    operation_id: str
+    agent: definitions.Agent
+    input_json: str
+    template: str
+    deadline_ms: int
+    lease_expires_at_ms: int
+    revision: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A CompleteTask or FailTask request after wire validation."""
+
+    attempt_id: str
+    worker_id: str
+    effect: core.Effect
+    cost_microcredits: str
+    result_json: str = ""
+    error: str = ""
+    retryable: bool = False
+
+
+class RunStore:
+    """Runs, tasks and due work over a :class:`Database`."""
+
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        models: tuple[str, ...],
+        limits: definitions.Limits = definitions.DEFAULT_LIMITS,
+        profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+        signals: Signals | None = None,
+        new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
+    ) -> None:
+        self.db = db
+        self.authority = authority
+        self.clock = clock
+        self.limits = limits
+        self.profile = profile
+        self.signals = signals or Signals()
+        self.new_run_id = new_run_id
+        self._configured_models = frozenset(models)
+        self._models = frozenset(models)
+        self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- plumbing ---------------------------------------------------------------------
+
+    def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
+        evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
+        return evidence if isinstance(evidence, Rejection) else None
+
+    def _transact(self, body: Callable[[Connection, Effects], Any]) -> Any:
+        """Runs ``body`` as one group-committed write transaction, then wakes waiters."""
+        effects = Effects()
+        result = self.db.transact(lambda connection: body(connection, effects))
+        self.announce(effects)
+        return result
+
+    def announce(self, effects: Effects) -> None:
+        """Wakes this process's waiters after a commit."""
+        if effects.work:
+            self.signals.work.notify()
+        if effects.runs:
+            self.signals.runs.notify()
+        if effects.events:
+            self.signals.events.notify()
+
+    def definition(self, connection: Connection, digest: str) -> definitions.Definition:
+        """A stored definition, parsed once per process."""
+        with self._lock:
+            found = self._definitions.get(digest)
+            if found is not None:
+                self._definitions.move_to_end(digest)
+                return found
+        document = json.loads(run_rows.load_definition_json(connection, digest))
+        parsed = definitions.parse(document, None, self.limits)
+        if isinstance(parsed, Rejection):
+            raise ValueError(f"stored definition {digest} is invalid: {parsed.message}")
+        self._remember(parsed)
+        return parsed
+
+    def _remember(self, parsed: definitions.Definition) -> None:
+        with self._lock:
+            self._definitions[parsed.digest] = parsed
+            while len(self._definitions) > 256:
+                self._definitions.popitem(last=False)
+
+    def _load(self, connection: Connection, run_id: str) -> RunRecord | None:
+        return run_rows.load(connection, run_id, self.definition)
+
+    # --- models -----------------------------------------------------------------------
+
+    def known_models(self, connection: Connection | None = None) -> frozenset[str]:
+        """Models from the config plus every model a worker has claimed (persisted)."""
+        if connection is None:
+            with self.db.read() as reading:
+                return self.known_models(reading)
+        learned = connection.execute(select(known_models.c.model)).scalars().all()
+        self._models = self._configured_models | frozenset(learned)
+        return self._models
+
+    def _learn(self, connection: Connection, models: list[str], now: int) -> None:
+        new = [m for m in dict.fromkeys(models) if m not in self._models]
+        if not new:
+            return
+        present = set(
+            connection.execute(
+                select(known_models.c.model).where(known_models.c.model.in_(new))
+            ).scalars()
+        )
+        rows = [{"model": m, "first_seen_ms": now} for m in new if m not in present]
+        if rows:
+            connection.execute(known_models.insert(), rows)
+        self._models = self._models | frozenset(new)
+
+    def parse_definition(
+        self, document: values.JsonValue, field_path: str, connection: Connection | None = None
+    ) -> definitions.Definition | Rejection:
+        """Validates a definition against the caps and the known models."""
+        parsed = definitions.parse(document, self._models, self.limits, field_path)
+        if isinstance(parsed, Rejection) and parsed.reason == "MODEL_UNKNOWN":
+            # Another process (or a worker) may have taught the engine the model.
+            parsed = definitions.parse(
+                document, self.known_models(connection), self.limits, field_path
+            )
+        if not isinstance(parsed, Rejection):
+            self._remember(parsed)
+        return parsed
+
+    # --- StartRun ---------------------------------------------------------------------
+
+    def start(
+        self, principal: Principal, request: StartRequest
+    ) -> tuple[RunRecord, bool] | Rejection:
+        """Starts a run, or returns the one this principal's request_id already started."""
+        problem = _check_start(request)
+        if problem:
+            return problem
+        input_value = values.parse_document(
+            request.input_json or "null", "input_json", self.profile
+        )
+        if isinstance(input_value, Rejection):
+            return input_value
+        parsed: definitions.Definition | None = None
+        if request.ref is None:
+            document = values.parse_document(
+                request.definition_json, "definition_json", self.profile
+            )
+            if isinstance(document, Rejection):
+                return document
+            found = self.parse_definition(document, "definition_json")
+            if isinstance(found, Rejection):
+                return found
+            parsed = found
+        work_order_id = request.ref.work_order_id if request.ref else ""
+        denied = self._authorize(principal, "run.start", work_order_id)
+        if denied:
+            return denied
+        request_digest = values.digest(
+            {
+                "definition": parsed.digest if parsed else "",
+                "ref": [work_order_id, request.ref.run_id if request.ref else ""],
+                "input": input_value,
+                "subscriber": request.subscriber,
+                "contract_id": request.contract_id,
+            }
+        )
+        input_text = values.canonical_json(input_value)
+
+        def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
+            existing = self._existing(connection, principal, request, request_digest)
+            if existing is not None:
+                return existing, False
+            definition, revision = parsed, 0
+            if request.ref is not None:
+                head = self._governed_head(connection, request.ref)
+                if head.bound_run_id:
+                    bound = self._load(connection, head.bound_run_id)
+                    if bound is not None:
+                        return bound, False
+                found = self.parse_definition(head.definition, "ref", connection)
+                if isinstance(found, Rejection):
+                    raise Rollback(found)
+                definition, revision = found, head.revision
+            assert definition is not None
+            now = self.clock.now_ms()
+            outcome = core.apply(None, core.Start(self.new_run_id(), definition, revision), now)
+            assert isinstance(outcome, core.Outcome)
+            record = RunRecord(
+                state=outcome.state,
+                principal_id=principal.principal_id,
+                request_id=request.request_id,
+                work_order_id=work_order_id,
+                ref_run_id=request.ref.run_id if request.ref else "",
+                subscriber=request.subscriber,
+                contract_id=request.contract_id,
+                input_json=input_text,
+            )
+            saved = run_rows.insert(connection, record, request_digest, outcome)
+            if request.ref is not None:
+                bind_head(
+                    connection,
+                    request.ref,
+                    saved.state.run_id,
+                    principal.principal_id,
+                    request.request_id,
+                    now,
+                )
+            effects.work = effects.runs = effects.events = True
+            return saved, True
+
+        result: tuple[RunRecord, bool] | Rejection = self._transact(transaction)
+        return result
+
+    def _existing(
+        self, connection: Connection, principal: Principal, request: StartRequest, digest: str
+    ) -> RunRecord | None:
+        row = connection.execute(
+            select(runs.c.run_id, runs.c.request_digest).where(
+                runs.c.principal_id == principal.principal_id,
+                runs.c.request_id == request.request_id,
+            )
+        ).first()
+        if row is None:
+            return None
+        if row.request_digest != digest:
+            raise Rollback(
+                Rejection(
+                    Code.ALREADY_EXISTS,
+                    "REQUEST_ID_REUSED",
+                    f"request_id {request.request_id!r} already started a different run",
+                )
+            )
+        return self._load(connection, row.run_id)
+
+    def _governed_head(self, connection: Connection, ref: Ref) -> registry.Head:
+        head = load_head(connection, ref)
+        if head is None:
+            raise Rollback(not_found("REF_NOT_FOUND", "the ref is not registered"))
+        work_order = controls.load_work_order(connection, ref.work_order_id)
+        problem = gates.check_holds(
+            controls.active_holds(connection, ref.work_order_id), ref.work_order_id
+        )
+        if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
+            problem = gates.check_control(work_order)
+        if problem:
+            raise Rollback(problem)
+        return head
+
+    # --- reads ------------------------------------------------------------------------
+
+    def get_run(self, principal: Principal, run_id: str) -> RunRecord | Rejection:
+        """One run."""
+        problem = values.check_identifier(run_id, "run_id")
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            record = self._load(connection, run_id)
+        if record is None:
+            return not_found("RUN_NOT_FOUND", f"no run {run_id!r}")
+        return self._authorize(principal, "run.read", record.work_order_id) or record
+
+    def get_node_result(
+        self, principal: Principal, run_id: str, uid: str
+    ) -> tuple[bool, str] | Rejection:
+        """``(present, result_json)`` of one node or fan-out item."""
+        record = self.get_run(principal, run_id)
+        if isinstance(record, Rejection):
+            return record
+        node = record.state.nodes.get(uid)
+        if node is None:
+            return not_found("NODE_NOT_FOUND", f"run {run_id!r} has no node {uid!r}")
+        if not node.has_result:
+            return False, ""
+        with self.db.read() as connection:
+            if node.item < 0 and record.state.definition.nodes[node.node_id].fanout is not None:
+                value = run_rows.node_value(connection, record.state, node.node_id)
+                return True, values.canonical_json(value)
+            text = run_rows.result_text(connection, run_id, uid)
+        return (text is not None), text or ""
+
+    def list_runs(
+        self, principal: Principal, status: core.RunStatus | None, page_size: int, token: str
+    ) -> tuple[list[RunRecord], str] | Rejection:
+        """One page of runs, newest first."""
+        size = page_size or LIST_DEFAULT
+        if not 0 < size <= LIST_MAX:
+            return invalid("PAGE_INVALID", "page_size", f"page_size must be in [0, {LIST_MAX}]")
+        cursor = _decode_token(token)
+        if isinstance(cursor, Rejection):
+            return cursor
+        denied = self._authorize(principal, "run.read", "")
+        if denied:
+            return denied
+        query = select(runs).order_by(runs.c.created_at_ms.desc(), runs.c.run_id.desc())
+        if status is not None:
+            query = query.where(runs.c.status == status.value)
+        if cursor is not None:
+            created, run_id = cursor
+            query = query.where(
+                (runs.c.created_at_ms < created)
+                | ((runs.c.created_at_ms == created) & (runs.c.run_id < run_id))
+            )
+        with self.db.read() as connection:
+            rows = connection.execute(query.limit(size + 1)).all()
+            records = [
+                run_rows.record_of(row, self.definition(connection, row.definition_digest))
+                for row in rows[:size]
+            ]
+        next_token = ""
+        if len(rows) > size:
+            last = records[-1].state
+            next_token = _encode_token(last.created_at_ms, last.run_id)
+        return records, next_token
+
+    # --- StopRun ----------------------------------------------------------------------
+
+    def stop(self, principal: Principal, run_id: str, reason: str) -> RunRecord | Rejection:
+        """Cancels a run and its live attempts (an ended run is returned unchanged)."""
+        problem = values.check_identifier(run_id, "run_id")
+        if problem:
+            return problem
+
+        def transaction(connection: Connection, effects: Effects) -> RunRecord:
+            record = self._load(connection, run_id)
+            if record is None:
+                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
+            denied = self._authorize(principal, "run.stop", record.work_order_id)
+            if denied:
+                raise Rollback(denied)
+            outcome = core.apply(
+                record.state,
+                core.Stop(reason or "stopped by caller"),
+                self.clock.now_ms(),
+                self.limits,
+            )
+            assert isinstance(outcome, core.Outcome)
+            return run_rows.save(connection, record, outcome, effects)
+
+        result: RunRecord | Rejection = self._transact(transaction)
+        return result
+
+    # --- hooks from the registry and admin --------------------------------------------
+
+    def on_new_head(
+        self, connection: Connection, head: registry.Head, now: int
+    ) -> Rejection | None:
+        """Applies an activated revision to the bound run's nodes not yet dispatched."""
+        if not head.bound_run_id:
+            return None
+        record = self._load(connection, head.bound_run_id)
+        if record is None or record.state.status in core.TERMINAL:
+            return None
+        parsed = self.parse_definition(head.definition, "definition", connection)
+        if isinstance(parsed, Rejection):
+            return parsed
+        sources = {
+            node_id: run_rows.node_value(connection, record.state, node_id)
+            for node_id in core.revision_sources(record.state, parsed)
+        }
+        outcome = core.apply(
+            record.state, core.Revise(parsed, head.revision, sources), now, self.limits
+        )
+        if isinstance(outcome, Rejection):
+            return outcome
+        effects = Effects()
+        run_rows.save(connection, record, outcome, effects)
+        self.announce(effects)  # before commit: waiters re-read and re-wait if too early
+        return None
+
+    def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
+        """Stops the live runs of a canceled work order (inside the admin's transaction)."""
+        live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
+        run_ids = (
+            connection.execute(
+                select(runs.c.run_id).where(
+                    runs.c.work_order_id == work_order_id, runs.c.status.in_(live)
+                )
+            )
+            .scalars()
+            .all()
+        )
+        effects = Effects()
+        for run_id in run_ids:
+            record = self._load(connection, run_id)
+            if record is None:
+                continue
+            outcome = core.apply(record.state, core.Stop(reason), now, self.limits)
+            assert isinstance(outcome, core.Outcome)
+            run_rows.save(connection, record, outcome, effects)
+        self.announce(effects)
+
+    # --- tasks ------------------------------------------------------------------------
+
+    def claim(
+        self,
+        principal: Principal,
+        worker_id: str,
+        models: list[str],
+        max_tasks: int,
+        lease_ms: int,
+    ) -> list[TaskView] | Rejection:
+        """Leases up to ``max_tasks`` ready attempts of ``models`` (does not wait)."""
+        problem = check_claim(worker_id, models, max_tasks, lease_ms, 0) or self._authorize(
+            principal, "task.work", ""
+        )
+        if problem:
+            return problem
+
+        def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
+            now = self.clock.now_ms()
+            self._learn(connection, models, now)
+            rows = connection.execute(_ready_query(models, now, max_tasks)).all()
+            by_run: dict[str, list[str]] = defaultdict(list)
+            for row in rows:
+                by_run[row.run_id].append(row.node_uid)
+            tasks: list[TaskView] = []
+            cache: dict[tuple[str, str], values.JsonValue] = {}
+            for run_id, uids in by_run.items():
+                tasks += self._dispatch(
+                    connection, effects, run_id, uids, worker_id, lease_ms, now, cache
+                )
+            return tasks
+
+        result: list[TaskView] | Rejection = self._transact(transaction)
+        return result
+
+    def _dispatch(
+        self,
+        connection: Connection,
+        effects: Effects,
+        run_id: str,
+        uids: list[str],
+        worker_id: str,
+        lease_ms: int,
+        now: int,
+        cache: dict[tuple[str, str], values.JsonValue],
+    ) -> list[TaskView]:
+        record = self._load(connection, run_id)
+        tasks = []
+        for uid in uids:
+            outcome = (
+                core.apply(record.state, core.Dispatch(uid, worker_id, lease_ms), now, self.limits)
+                if record is not None
+                else not_found("RUN_NOT_FOUND", run_id)
+            )
+            if isinstance(outcome, Rejection) or record is None:
+                run_rows.drop_ready(connection, run_id, uid)  # stale row
+                continue
+            record = run_rows.save(connection, record, outcome, effects)
+            node = record.state.nodes[uid]
+            tasks.append(self._task(connection, record, node, cache))
+        return tasks
+
+    def _task(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        node: core.NodeRun,
+        cache: dict[tuple[str, str], values.JsonValue],
+    ) -> TaskView:
+        spec = record.state.definition.nodes[node.node_id]
+        gathered = run_rows.gather_input(connection, record, node, cache)
+        return TaskView(
+            attempt_id=node.attempt_id,
+            run_id=record.state.run_id,
+            node_uid=node.uid,
+            node_id=node.node_id,
+            attempt=node.attempts,
+            operation_id=core.operation_id(record.state.run_id, node.uid),
+            agent=spec.agent,
+            input_json=values.canonical_json(gathered),
+            template=spec.template,
+            deadline_ms=node.deadline_ms,
+            lease_expires_at_ms=node.lease_expires_at_ms,
+            revision=node.revision,
+        )
+
+    def next_ready_ms(self, models: list[str]) -> int | None:
+        """The earliest ``not_before_ms`` among ready rows of ``models`` (backoff wake-up)."""
+        with self.db.read() as connection:
+            value = connection.execute(
+                select(func.min(ready_nodes.c.not_before_ms)).where(ready_nodes.c.model.in_(models))
+            ).scalar()
+        return None if value is None else int(value)
+
+    def _attempt_command(
+        self,
+        principal: Principal,
+        attempt_id: str,
+        build: Callable[[core.Attempt], core.Command],
+    ) -> core.Reply | Rejection:
+        problem = values.check_identifier(attempt_id, "attempt_id") or self._authorize(
+            principal, "task.work", ""
+        )
+        if problem:
+            return problem
+
+        def transaction(connection: Connection, effects: Effects) -> core.Reply:
+            attempt = run_rows.load_attempt(connection, attempt_id)
+            if attempt is None:
+                raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
+            record = self._load(connection, attempt.run_id)
+            if record is None:
+                raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
+            outcome = core.apply(record.state, build(attempt), self.clock.now_ms(), self.limits)
+            if isinstance(outcome, Rejection):
+                raise Rollback(outcome)
+            run_rows.save(connection, record, outcome, effects)
+            return outcome.reply
+
+        result: core.Reply | Rejection = self._transact(transaction)
+        return result
+
+    def heartbeat(
+        self, principal: Principal, attempt_id: str, worker_id: str, lease_ms: int
+    ) -> core.Reply | Rejection:
+        """Extends a lease; ``cancelled`` says the worker should stop."""
+        problem = check_lease(lease_ms) or values.check_identifier(worker_id, "worker_id")
+        if problem:
+            return problem
+        return self._attempt_command(
+            principal,
+            attempt_id,
+            lambda attempt: core.Heartbeat(attempt, worker_id, lease_ms),
+        )
+
+    def complete(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
+        """Settles an attempt with a result checked against the contract and the cap."""
+        size = len(request.result_json.encode("utf-8", errors="surrogatepass"))
+        if size > self.limits.max_result_bytes:
+            return invalid(
+                "RESULT_TOO_LARGE",
+                "result_json",
+                f"the result is {size} bytes; the cap is {self.limits.max_result_bytes}",
+            )
+        if not request.result_json:
+            return invalid("FIELD_REQUIRED", "result_json", "result_json is required")
+        profile = replace(self.profile, max_bytes=self.limits.max_result_bytes)
+        result = values.parse_document(request.result_json, "result_json", profile)
+        if isinstance(result, Rejection):
+            return result
+        problem = _check_settlement(request)
+        if problem:
+            return problem
+        return self._attempt_command(
+            principal,
+            request.attempt_id,
+            lambda attempt: core.Complete(
+                attempt, request.worker_id, result, request.effect, request.cost_microcredits
+            ),
+        )
+
+    def fail(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
+        """Settles an attempt as failed; the reply says whether it will be retried."""
+        problem = _check_settlement(request)
+        if problem:
+            return problem
+        return self._attempt_command(
+            principal,
+            request.attempt_id,
+            lambda attempt: core.Fail(
+                attempt,
+                request.worker_id,
+                request.error[:4000] or "failed",
+                request.retryable,
+                request.effect,
+                request.cost_microcredits,
+            ),
+        )
+
+    # --- the sweeper ------------------------------------------------------------------
+
+    def sweep(self, limit: int = 100) -> int:
+        """Expires the leases and timeouts due now; returns how many runs it touched.
+
+        The query reads only timer rows that are due (an index range), so its cost grows
+        with due work, not with stored runs.
+        """
+        now = self.clock.now_ms()
+        with self.db.read() as connection:
+            due = (
+                connection.execute(
+                    select(run_timers.c.run_id)
+                    .where(run_timers.c.due_ms <= now)
+                    .order_by(run_timers.c.due_ms)
+                    .limit(limit)
+                )
+                .scalars()
+                .all()
+            )
+        run_ids = list(dict.fromkeys(due))
+        if not run_ids:
+            return 0
+
+        def transaction(connection: Connection, effects: Effects) -> int:
+            for run_id in run_ids:
+                record = self._load(connection, run_id)
+                if record is None:
+                    continue
+                outcome = core.apply(record.state, core.Expire(), now, self.limits)
+                assert isinstance(outcome, core.Outcome)
+                run_rows.save(connection, record, outcome, effects)
+            return len(run_ids)
+
+        touched: int | Rejection = self._transact(transaction)
+        return touched if isinstance(touched, int) else 0
+
+
+# --- validation -----------------------------------------------------------------------
+
+
+def _check_start(request: StartRequest) -> Rejection | None:
+    problem = values.check_identifier(request.request_id, "request_id")
+    if problem:
+        return problem
+    if request.ref is None and not request.definition_json:
+        return invalid("FIELD_REQUIRED", "source", "definition_json or ref is required")
+    if request.ref is not None:
+        problem = registry.check_ref(request.ref, "ref")
+        if problem:
+            return problem
+    if request.subscriber:
+        problem = values.check_identifier(request.subscriber, "subscriber")
+        if problem:
+            return problem
+    if request.contract_id:
+        return values.check_identifier(request.contract_id, "contract_id")
+    return None
+
+
+def check_lease(lease_ms: int, field_path: str = "lease_ms") -> Rejection | None:
+    """A LEASE_INVALID rejection when a lease is outside [1 s, 1 h]."""
+    if MIN_LEASE_MS <= lease_ms <= MAX_LEASE_MS:
+        return None
+    return invalid(
+        "LEASE_INVALID", field_path, f"{field_path} must be in [{MIN_LEASE_MS}, {MAX_LEASE_MS}]"
+    )
+
+
+def check_claim(
+    worker_id: str, models: list[str], max_tasks: int, lease_ms: int, wait_ms: int
+) -> Rejection | None:
+    """Checks a ClaimTasks request's fields."""
+    problem = values.check_identifier(worker_id, "worker_id")
+    if problem:
+        return problem
+    if not models:
+        return invalid("FIELD_REQUIRED", "models", "name at least one model")
+    for index, model in enumerate(models):
+        problem = values.check_identifier(model, f"models[{index}]")
+        if problem:
+            return problem
+    if not 1 <= max_tasks <= MAX_TASKS:
+        return invalid("PAGE_INVALID", "max_tasks", f"max_tasks must be in [1, {MAX_TASKS}]")
+    if not 0 <= wait_ms <= MAX_WAIT_MS:
+        return invalid("LEASE_INVALID", "wait_ms", f"wait_ms must be in [0, {MAX_WAIT_MS}]")
+    return check_lease(lease_ms)
+
+
+def _check_settlement(request: Settlement) -> Rejection | None:
+    problem = values.check_identifier(request.worker_id, "worker_id")
+    if problem:
+        return problem
+    cost = values.parse_decimal(request.cost_microcredits, "cost_microcredits")
+    if isinstance(cost, Rejection):
+        return cost
+    if cost < 0:
+        return invalid("COST_INVALID", "cost_microcredits", "a cost must not be negative")
+    return None
+
+
+def _ready_query(models: list[str], now: int, limit: int) -> Any:
+    blocked = select(work_orders.c.work_order_id).where(
+        work_orders.c.control != Control.ACTIVE.value
+    )
+    return (
+        select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
+        .where(
+            ready_nodes.c.model.in_(models),
+            ready_nodes.c.not_before_ms <= now,
+            ready_nodes.c.work_order_id.not_in(blocked),
+        )
+        .order_by(ready_nodes.c.seq)
+        .limit(limit)
+    )
+
+
+def _encode_token(created_at_ms: int, run_id: str) -> str:
+    return f"{created_at_ms}.{run_id}"
+
+
+def _decode_token(token: str) -> tuple[int, str] | Rejection | None:
+    if not token:
+        return None
+    created, _, run_id = token.partition(".")
+    if not created.isdigit() or values.identifier_problem(run_id):
+        return invalid("PAGE_INVALID", "page_token", "page_token is not one this server issued")
+    return int(created), run_id

@@ -1,0 +1,150 @@
+"""Tables of the workflow runtime (migration 2).
+
+Per-run state is one compact JSON snapshot (``runs.state_json``) guarded by a version
+column (every write is ``UPDATE ... WHERE run_id = ? AND version = ?``). What must be
+found cheaply has its own indexed table, so that claiming and sweeping cost grows with
+the work that is due and not with the runs stored:
+
+* ``ready_nodes``: one row per claimable node, by model and earliest dispatch time;
+* ``run_timers``: one row per running attempt, by when its lease or timeout falls due;
+* ``attempts``: attempt id to run, plus each attempt's settlement (idempotent retries);
+* ``node_results``: one row per stored node result;
+* ``run_events``: the durable event log, ``seq`` increasing;
+* ``event_subscribers``: each named subscriber's acknowledged position.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, String, Table, Text
+
+from praxis.store.schema import metadata
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("principal_id", String(128), nullable=False),
+    Column("request_id", String(128), nullable=False),
+    Column("request_digest", String(80), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("work_order_id", String(128), nullable=False),
+    Column("ref_run_id", String(128), nullable=False),
+    Column("revision", BigInteger, nullable=False),
+    Column("version", BigInteger, nullable=False),
+    Column("definition_digest", String(80), nullable=False),
+    Column("input_json", Text, nullable=False),
+    Column("subscriber", String(128), nullable=False),
+    Column("contract_id", String(128), nullable=False),
+    Column("state_json", Text, nullable=False),
+    Column("result_json", Text, nullable=False),
+    Column("result_error", Text, nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    Column("updated_at_ms", BigInteger, nullable=False),
+    Column("finished_at_ms", BigInteger, nullable=False),
+)
+Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
+Index("runs_created", runs.c.created_at_ms, runs.c.run_id)
+Index("runs_status_created", runs.c.status, runs.c.created_at_ms, runs.c.run_id)
+Index("runs_work_order", runs.c.work_order_id, runs.c.status)
+
+run_definitions = Table(
+    "run_definitions",
+    metadata,
+    Column("digest", String(80), primary_key=True),
+    Column("definition_json", Text, nullable=False),
+)
+
+ready_nodes = Table(
+    "ready_nodes",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("model", String(128), nullable=False),
+    Column("not_before_ms", BigInteger, nullable=False),
+    Column("work_order_id", String(128), nullable=False),
+)
+Index("ready_by_model", ready_nodes.c.model, ready_nodes.c.not_before_ms, ready_nodes.c.seq)
+Index("ready_by_node", ready_nodes.c.run_id, ready_nodes.c.node_uid, unique=True)
+
+run_timers = Table(
+    "run_timers",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("due_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("run_id", "node_uid"),
+)
+Index("timers_due", run_timers.c.due_ms)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("worker_id", String(128), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("payload_digest", String(80), nullable=False),
+    Column("will_retry", Integer, nullable=False),
+    Column("effect", String(16), nullable=False),
+    Column("cost_microcredits", String(64), nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+Index("attempts_run", attempts.c.run_id, attempts.c.node_uid)
+
+node_results = Table(
+    "node_results",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("node_id", String(128), nullable=False),
+    Column("item", Integer, nullable=False),
+    Column("result_json", Text, nullable=False),
+    Column("attempt_id", String(64), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("run_id", "node_uid"),
+)
+Index("results_by_node", node_results.c.run_id, node_results.c.node_id, node_results.c.item)
+
+run_events = Table(
+    "run_events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("subscriber", String(128), nullable=False),
+    Column("payload_json", Text, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+Index("events_run", run_events.c.run_id, run_events.c.seq)
+Index("events_subscriber", run_events.c.subscriber, run_events.c.seq)
+
+event_subscribers = Table(
+    "event_subscribers",
+    metadata,
+    Column("subscriber", String(128), primary_key=True),
+    Column("cursor", BigInteger, nullable=False),
+    Column("updated_at_ms", BigInteger, nullable=False),
+)
+
+known_models = Table(
+    "known_models",
+    metadata,
+    Column("model", String(128), primary_key=True),
+    Column("first_seen_ms", BigInteger, nullable=False),
+)
+
+RUNTIME_TABLES = (
+    runs,
+    run_definitions,
+    ready_nodes,
+    run_timers,
+    attempts,
+    node_results,
+    run_events,
+    event_subscribers,
+    known_models,
+)

@@ -1,0 +1,49 @@
+"""The background sweeper: one thread per server that drives due work.
+
+It expires leases and timeouts that fall due (:meth:`RunStore.sweep`); retry backoffs
+need no sweep because a claim only sees ready rows whose backoff has passed. Each pass
+reads only the due timer rows, so its cost grows with due work, not with stored runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from praxis.store.runs import RunStore
+from praxis.store.signals import Signal
+
+log = logging.getLogger("praxis.sweeper")
+
+
+class Sweeper:
+    """Runs :meth:`RunStore.sweep` until stopped."""
+
+    def __init__(self, store: RunStore, wake: Signal, interval_s: float = 0.1) -> None:
+        self.store = store
+        self.wake = wake
+        self.interval_s = interval_s
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="praxis-sweeper", daemon=True)
+
+    def start(self) -> None:
+        """Starts the thread."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stops the thread and waits for the pass in progress."""
+        self._stopping.set()
+        self.wake.notify()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+
+    def _loop(self) -> None:
+        while not self._stopping.is_set():
+            seen = self.wake.generation()
+            try:
+                touched = self.store.sweep()
+            except Exception:  # keep sweeping; the next pass retries
+                log.exception("sweep failed")
+                touched = 0
+            if not touched and not self._stopping.is_set():
+                self.wake.wait(seen, self.interval_s)

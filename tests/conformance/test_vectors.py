@@ -1,0 +1,264 @@
+"""The conformance vectors, run in Python twice: over gRPC against an in-process server
+(the Python runner, as scripts/conformance.sh runs it), and in-process without gRPC,
+straight through the servicers and stores. Plus the checks that keep the vector files
+honest: the proto schema, the generator, names and counts, and the matcher itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from google.protobuf import descriptor_pool, json_format, message_factory
+from google.rpc import error_details_pb2, status_pb2
+
+from aiws.engine.testing.v1 import clock_pb2  # noqa: F401  # registers the service
+from aiws.engine.v1 import admin_pb2, approval_pb2, registry_pb2  # noqa: F401
+from praxis.app import Engine, Settings
+from praxis.clock import TestClock
+from praxis.core.rejection import Rejection
+from praxis.rpc import auth
+from praxis.rpc.admin import AdminServicer
+from praxis.rpc.registry import ApprovalServicer, RegistryServicer
+from praxis.rpc.testing import TestClockServicer
+from tests.support import PRINCIPALS, T0, Harness, authority, start_server, token_of
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFORMANCE = ROOT / "conformance"
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+runner_module = _load(
+    "praxis_conformance", CONFORMANCE / "runners" / "python" / "praxis_conformance.py"
+)
+VECTORS = runner_module.load_vectors(CONFORMANCE / "vectors")
+EXPECTED = runner_module.load_expected_failures(CONFORMANCE / "expected_failures" / "python.txt")
+CREDENTIALS = {pid: token_of(pid) for pid, *_ in PRINCIPALS} | {"invalid": "token-of-nobody"}
+PARAMS = [
+    pytest.param(
+        index,
+        vector,
+        id=vector["name"],
+        marks=[pytest.mark.xfail(strict=True)] if vector["name"] in EXPECTED else [],
+    )
+    for index, vector in enumerate(VECTORS)
+]
+
+
+# --- over gRPC: the Python runner against an in-process server ------------------------
+
+
+@pytest.fixture(scope="module")
+def grpc_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    harness: Harness = start_server(tmp_path_factory.mktemp("conformance") / "praxis.db")
+    runner = runner_module.Runner(runner_module.grpc_invoker(harness.address, CREDENTIALS))
+    runner.setup()
+    try:
+        yield runner
+    finally:
+        harness.close()
+
+
+@pytest.mark.parametrize(("index", "vector"), PARAMS)
+def test_vector_over_grpc(grpc_runner: Any, index: int, vector: dict[str, Any]) -> None:
+    grpc_runner.run_vector(vector, index)
+
+
+# --- in-process: the servicers and stores, no gRPC ------------------------------------
+
+
+class _Aborted(Exception):
+    def __init__(self, status: Any) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Context:
+    """The part of grpc.ServicerContext the servicers use."""
+
+    def abort_with_status(self, status: Any) -> None:
+        raise _Aborted(status)
+
+    def code(self) -> None:
+        return None
+
+
+def _reason(status: Any) -> str:
+    for key, value in status.trailing_metadata or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                    info = error_details_pb2.ErrorInfo()
+                    detail.Unpack(info)
+                    return info.reason
+    return ""
+
+
+def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
+    """An ``Invoke`` that calls the servicers directly, authenticating like the server."""
+    servicers = {
+        "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
+        "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
+        "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
+        "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock),
+    }
+    pool = descriptor_pool.Default()
+
+    def invoke(principal: str, service: str, method: str, request: Any) -> Any:
+        full = (
+            service
+            if "." in service
+            else next(
+                f"{p}.{service}"
+                for p in runner_module.SERVICE_PACKAGES
+                if f"{p}.{service}" in servicers
+            )
+        )
+        descriptor = pool.FindServiceByName(full).methods_by_name[method]
+        request_class = message_factory.GetMessageClass(descriptor.input_type)
+        try:
+            message = json_format.ParseDict(request, request_class())
+        except json_format.ParseError as error:
+            return runner_module.Outcome(client_error=str(error))
+        token = CREDENTIALS[principal] if principal else None
+        found = engine.settings.authority.authenticate(token, clock.now_ms())
+        if isinstance(found, Rejection):
+            return runner_module.Outcome(code=found.code.value, reason=found.reason)
+        auth._principal.set(found)
+        try:
+            response = getattr(servicers[full], method)(message, _Context())
+        except _Aborted as aborted:
+            return runner_module.Outcome(
+                code=aborted.status.code.name, reason=_reason(aborted.status)
+            )
+        return runner_module.Outcome(response=json_format.MessageToDict(response))
+
+    return invoke
+
+
+@pytest.fixture(scope="module")
+def inprocess_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    clock = TestClock(T0)
+    engine = Engine(
+        Settings(
+            database_url=f"sqlite:///{tmp_path_factory.mktemp('inprocess') / 'praxis.db'}",
+            authority=authority(),
+            clock=clock,
+        )
+    )
+    runner = runner_module.Runner(inprocess_invoker(engine, clock), ns_code="ip")
+    runner.setup()
+    try:
+        yield runner
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("index", "vector"), PARAMS)
+def test_vector_in_process(inprocess_runner: Any, index: int, vector: dict[str, Any]) -> None:
+    inprocess_runner.run_vector(vector, index)
+
+
+# --- the vector files -----------------------------------------------------------------
+
+
+def test_vector_files_parse_as_the_proto_schema(tmp_path: Path) -> None:
+    """Every file is strict proto-JSON of aiws.conformance.v1.VectorFile."""
+    import grpc_tools
+
+    includes = Path(grpc_tools.__file__).parent / "_proto"
+    proto_root = CONFORMANCE / "proto"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            f"-I{proto_root}",
+            f"-I{includes}",
+            f"--python_out={tmp_path}",
+            "aiws/conformance/v1/vector.proto",
+        ],
+        check=True,
+    )
+    schema = _load("conformance_vector_pb2", tmp_path / "aiws/conformance/v1/vector_pb2.py")
+    for path in sorted((CONFORMANCE / "vectors").glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        parsed = json_format.ParseDict(document, schema.VectorFile())
+        assert parsed.area == path.stem
+        for vector in parsed.vectors:
+            for step in vector.steps:
+                has_call = bool(step.service)
+                assert has_call == bool(step.method), vector.name
+                assert has_call == (step.WhichOneof("expect") is not None), vector.name
+
+
+def test_vector_files_are_what_the_generator_writes() -> None:
+    builder = _load("build_vectors", CONFORMANCE / "tools" / "build_vectors.py")
+    for name, text in builder.build().items():
+        assert (CONFORMANCE / "vectors" / name).read_text(encoding="utf-8") == text, name
+
+
+def test_vector_names_are_unique_hyphenated_and_enough() -> None:
+    names = [vector["name"] for vector in VECTORS]
+    assert len(names) == len(set(names))
+    assert len(names) >= 120
+    for name in names:
+        group, _, rest = name.partition("/")
+        assert group and rest and name == name.lower() and " " not in name, name
+    for listed in EXPECTED:
+        assert listed in names, f"expected failure {listed!r} names no vector"
+
+
+# --- the runner's matching rules ------------------------------------------------------
+
+
+def test_matcher_rules() -> None:
+    mismatch = runner_module.mismatch
+    assert mismatch({"a": "1"}, {"a": "1", "b": 2}) is None  # extra response fields: ignored
+    assert mismatch({"a": None}, {"b": 1}) is None  # null: must be absent
+    assert mismatch({"a": None}, {"a": 0}) is not None  # a default printed is not absent
+    assert mismatch({"a": "<any>"}, {}) is not None
+    assert mismatch({"a": "1"}, {"a": 1}) is not None  # int64 as a number is a mismatch
+    assert mismatch({"a": 1}, {"a": True}) is not None
+    assert mismatch({"a": ["x"]}, {"a": ["x", "y"]}) is not None  # arrays: exact length
+    assert mismatch({"a": [{"k": "v"}]}, {"a": [{"k": "v", "z": 1}]}) is None
+
+
+def test_substitution_rules() -> None:
+    substitute = runner_module.substitute
+    variables = {"t0": "9007199254740993", "ns": "py-abc-0001"}
+    assert substitute({"x": ["${t0+7}", "${ns}-ap1"]}, variables) == {
+        "x": ["9007199254741000", "py-abc-0001-ap1"]
+    }
+    assert substitute("${t0-1000}", variables) == "9007199254739993"
+    with pytest.raises(runner_module.VectorError):
+        substitute("${nope}", variables)
+
+
+def test_runner_reports_failures_and_unexpected_passes(tmp_path: Path) -> None:
+    results = [
+        {"vector": "a/x", "status": "pass", "message": ""},
+        {"vector": "a/y", "status": "xfail", "message": "boom"},
+        {"vector": "a/z", "status": "xpass", "message": ""},
+    ]
+    out = tmp_path / "out.txt"
+    with out.open("w") as handle:
+        code = runner_module.report(results, str(tmp_path / "r.jsonl"), handle)
+    assert code == 1
+    assert "1 passed, 1 failed, 1 expected failures" in out.read_text()
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 3

@@ -1,0 +1,143 @@
+"""SIGKILL the server repeatedly while 50 runs execute with live workers.
+
+After the last restart every run completes, each node's result is stored exactly once,
+and no queue row outlives its run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+from collections import Counter
+from pathlib import Path
+
+import grpc
+import pytest
+
+from aiws.engine.v1 import run_pb2
+from praxis_client import connect
+from praxis_client.worker import Task, Worker
+from tests.e2e.server_process import ServerProcess, free_port, write_config
+from tests.runtime_support import definition, json_out, node
+from tests.support import token_of
+
+RUNS = 50
+ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
+PLAN = definition(
+    "join",
+    split=node(output=json_out(ITEMS), retry={"attempts": 20, "backoff_ms": 50}),
+    each=node(
+        "fanout_item",
+        ("split",),
+        json_out(),
+        fanout={"over": "node:split.items"},
+        retry={"attempts": 20, "backoff_ms": 50},
+    ),
+    join=node("node:each", ("each",), retry={"attempts": 20, "backoff_ms": 50}),
+)
+NODES_PER_RUN = 1 + 1 + 3 + 1  # split, each (group), each#0..2, join
+
+
+def handle(task: Task) -> object:
+    time.sleep(0.005)
+    if task.proto.node_id == "split":
+        return {"items": [1, 2, 3]}
+    if task.proto.node_id == "each":
+        return {"square": task.input * task.input}
+    return "sum=" + str(sum(item["square"] for item in task.input))
+
+
+def retrying(call: object, stop_at: float) -> object:
+    while True:
+        try:
+            return call()  # type: ignore[operator]
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > stop_at:
+                raise
+            time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_sigkill_during_fifty_runs_with_live_workers(tmp_path: Path) -> None:
+    server = ServerProcess(write_config(tmp_path), free_port())
+    server.start()
+    client = connect(server.address, token_of("agent"))
+    workers = [
+        Worker(
+            connect(server.address, token_of("agent")),
+            ["echo"],
+            handle,
+            worker_id=f"w{i}",
+            concurrency=4,
+            lease_ms=1_000,
+            poll_ms=300,
+        ).start()
+        for i in range(3)
+    ]
+    run_ids = []
+    for index in range(RUNS):
+        response = retrying(
+            lambda index=index: client.runs.StartRun(
+                run_pb2.StartRunRequest(
+                    request_id=f"crash-{index}", definition_json=json.dumps(PLAN)
+                ),
+                timeout=5,
+            ),
+            time.monotonic() + 30,
+        )
+        run_ids.append(response.run.run_id)  # type: ignore[attr-defined]
+    rng = random.Random(11)
+    for _ in range(4):
+        time.sleep(rng.uniform(0.3, 0.8))
+        server.kill()
+        server.start()
+    deadline = time.monotonic() + 45
+    pending = set(run_ids)
+    while pending and time.monotonic() < deadline:
+        for run_id in list(pending):
+            run = retrying(
+                lambda run_id=run_id: client.runs.GetRun(
+                    run_pb2.GetRunRequest(run_id=run_id), timeout=5
+                ),
+                deadline,
+            ).run  # type: ignore[attr-defined]
+            if (
+                run.state != run_pb2.RUN_STATE_RUNNING
+                and run.state != run_pb2.RUN_STATE_AWAITING_NODES
+            ):
+                assert run.state == run_pb2.RUN_STATE_COMPLETED, run
+                assert json.loads(run.result_json) == "sum=14"
+                pending.discard(run_id)
+        time.sleep(0.1)
+    for worker in workers:
+        worker.stop()
+    assert not pending, f"{len(pending)} runs did not complete"
+    assert server.terminate() == 0
+    client.close()
+    check_store(tmp_path / "praxis.db", run_ids)
+
+
+def check_store(db: Path, run_ids: list[str]) -> None:
+    with sqlite3.connect(db) as connection:
+        q = connection.execute
+        results = Counter(run_id for (run_id,) in q("SELECT run_id FROM node_results").fetchall())
+        for run_id in run_ids:
+            assert results[run_id] == 5  # split, 3 items, join: each stored exactly once
+            status, state_json = q(
+                "SELECT status, state_json FROM runs WHERE run_id=?", (run_id,)
+            ).fetchone()
+            assert status == "COMPLETED"
+            assert len(json.loads(state_json)["n"]) == NODES_PER_RUN
+        completed = Counter(
+            (run_id, uid)
+            for run_id, uid in q(
+                "SELECT run_id, node_uid FROM run_events WHERE kind='NODE_COMPLETED'"
+            ).fetchall()
+        )
+        assert set(completed.values()) == {1}
+        assert len(completed) == RUNS * NODES_PER_RUN
+        assert q("SELECT COUNT(*) FROM ready_nodes").fetchone()[0] == 0
+        assert q("SELECT COUNT(*) FROM run_timers").fetchone()[0] == 0
+        assert q("SELECT COUNT(*) FROM attempts WHERE status='LIVE'").fetchone()[0] == 0
