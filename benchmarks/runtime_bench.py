@@ -27,12 +27,13 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.runtime_support import definition, json_out, node
@@ -71,55 +72,53 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 
 def worker_main(address: str, name: str, stop: Any, counter: Any) -> None:
-    """Claims up to 16 tasks per long poll and completes each; counts completions."""
+    """Claims up to 16 tasks per long poll and completes them on 8 threads, as a worker
+    serving several tasks at once does; counts completions."""
     client = connect(address, token_of("agent"))
     done = 0
-    while not stop.is_set():
-        tasks = client.tasks.ClaimTasks(
-            task_pb2.ClaimTasksRequest(
-                worker_id=name, models=["echo"], max_tasks=16, lease_ms=30_000, wait_ms=500
+
+    def complete(task: Any) -> None:
+        result: Any = {"ok": True}
+        if task.node_id == "split":
+            result = {"items": list(range(8))}
+        elif task.node_id == "join":
+            result = []
+        client.tasks.CompleteTask(
+            task_pb2.CompleteTaskRequest(
+                attempt_id=task.attempt_id,
+                worker_id=name,
+                result_json=json.dumps(result),
+                effect=common_pb2.EFFECT_OUTCOME_APPLIED,
             )
-        ).tasks
-        for task in tasks:
-            result: Any = {"ok": True}
-            if task.node_id == "split":
-                result = {"items": list(range(8))}
-            elif task.node_id == "join":
-                result = []
-            client.tasks.CompleteTask(
-                task_pb2.CompleteTaskRequest(
-                    attempt_id=task.attempt_id,
-                    worker_id=name,
-                    result_json=json.dumps(result),
-                    effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+        )
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        while not stop.is_set():
+            tasks = client.tasks.ClaimTasks(
+                task_pb2.ClaimTasksRequest(
+                    worker_id=name, models=["echo"], max_tasks=16, lease_ms=30_000, wait_ms=500
                 )
-            )
-            done += 1
+            ).tasks
+            list(pool.map(complete, tasks))
+            done += len(tasks)
     with counter.get_lock():
         counter.value += done
     client.close()
 
 
-def wait_all(client: Any, run_ids: list[str], timeout_s: float = 300) -> list[run_pb2.Run]:
-    deadline = time.monotonic() + timeout_s
-    pending = list(run_ids)
-    finished: list[run_pb2.Run] = []
-    while pending:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{len(pending)} runs did not finish")
-        still = []
-        for run_id in pending:
-            run = client.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
-            if run.state == run_pb2.RUN_STATE_COMPLETED:
-                finished.append(run)
-            elif run.state in (run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED):
-                raise RuntimeError(f"run {run_id} ended {run.state}: {run.result_error}")
-            else:
-                still.append(run_id)
-        pending = still
-        if pending:
-            time.sleep(0.05)
-    return finished
+def wait_all(client: Any, run_ids: list[str], timeout_s: float = 300) -> None:
+    """Waits for every run's RUN_COMPLETED event on one event stream (push, no polling)."""
+    pending = set(run_ids)
+    stream = client.events.StreamEvents(event_pb2.StreamEventsRequest(), timeout=timeout_s)
+    for response in stream:
+        event = response.event
+        if event.kind in (event_pb2.EVENT_KIND_RUN_FAILED, event_pb2.EVENT_KIND_RUN_CANCELLED):
+            raise RuntimeError(f"run {event.run_id} ended {event.kind}: {event.payload_json}")
+        if event.kind == event_pb2.EVENT_KIND_RUN_COMPLETED:
+            pending.discard(event.run_id)
+            if not pending:
+                stream.cancel()
+                break
 
 
 def praxis_throughput(client: Any) -> dict[str, Any]:
@@ -134,8 +133,9 @@ def praxis_throughput(client: Any) -> dict[str, Any]:
                 )
             ).run.run_id
         )
-    runs = wait_all(client, run_ids)
+    wait_all(client, run_ids)
     elapsed = time.monotonic() - began
+    runs = [client.runs.GetRun(run_pb2.GetRunRequest(run_id=r)).run for r in run_ids]
     latencies = [run.finished_at_ms - run.created_at_ms for run in runs]
     completions = RUNS * 10
     return {

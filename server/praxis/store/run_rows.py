@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
@@ -34,6 +34,28 @@ from praxis.store.runtime_schema import (
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
+
+
+# Hot-path statements, built once: SQLAlchemy then skips construction and cache-key
+# generation on every command (see praxis.store.controls).
+_LOAD_RUN = select(runs).where(runs.c.run_id == bindparam("rid"))
+_UPDATE_RUN = update(runs).where(
+    runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
+)
+_DROP_READY = delete(ready_nodes).where(
+    ready_nodes.c.run_id == bindparam("rid"),
+    ready_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+)
+_DROP_TIMERS = delete(run_timers).where(
+    run_timers.c.run_id == bindparam("rid"),
+    run_timers.c.node_uid.in_(bindparam("uids", expanding=True)),
+)
+_UPDATE_ATTEMPT = update(attempts).where(attempts.c.attempt_id == bindparam("aid"))
+_LOAD_ATTEMPT = select(attempts).where(attempts.c.attempt_id == bindparam("aid"))
+_INSERT = {
+    table.name: table.insert()
+    for table in (runs, node_results, run_events, ready_nodes, run_timers, attempts)
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +85,7 @@ class Effects:
 
 def load(connection: Connection, run_id: str, definitions: DefinitionLoader) -> RunRecord | None:
     """The run, or ``None``."""
-    row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+    row = connection.execute(_LOAD_RUN, {"rid": run_id}).first()
     if row is None:
         return None
     return record_of(row, definitions(connection, row.definition_digest))
@@ -164,32 +186,34 @@ def save(
         uid, value = outcome.result
         node = state.nodes[uid]
         connection.execute(
-            node_results.insert().values(
-                run_id=state.run_id,
-                node_uid=uid,
-                node_id=node.node_id,
-                item=node.item,
-                result_json=values.canonical_json(value),
-                attempt_id=node.attempt_id,
-                created_at_ms=state.updated_at_ms,
-            )
+            _INSERT["node_results"],
+            {
+                "run_id": state.run_id,
+                "node_uid": uid,
+                "node_id": node.node_id,
+                "item": node.item,
+                "result_json": values.canonical_json(value),
+                "attempt_id": node.attempt_id,
+                "created_at_ms": state.updated_at_ms,
+            },
         )
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
         saved = replace(saved, result_json=run_result(connection, state))
     changed = connection.execute(
-        update(runs)
-        .where(runs.c.run_id == state.run_id, runs.c.version == record.state.version)
-        .values(
-            status=state.status.value,
-            revision=state.revision,
-            version=state.version,
-            definition_digest=state.definition.digest,
-            state_json=run_codec.encode(state),
-            result_json=saved.result_json,
-            result_error=state.result_error,
-            updated_at_ms=state.updated_at_ms,
-            finished_at_ms=state.finished_at_ms,
-        )
+        _UPDATE_RUN,
+        {
+            "rid": state.run_id,
+            "expected_version": record.state.version,
+            "status": state.status.value,
+            "revision": state.revision,
+            "version": state.version,
+            "definition_digest": state.definition.digest,
+            "state_json": run_codec.encode(state),
+            "result_json": saved.result_json,
+            "result_error": state.result_error,
+            "updated_at_ms": state.updated_at_ms,
+            "finished_at_ms": state.finished_at_ms,
+        },
     ).rowcount
     if changed != 1:
         raise Rollback(
@@ -231,7 +255,7 @@ def _write_effects(
         for event in outcome.events
     ]
     if rows:
-        connection.execute(run_events.insert(), rows)
+        connection.execute(_INSERT["run_events"], rows)
 
 
 def _payload(record: RunRecord, event: core.Event) -> dict[str, values.JsonValue]:
@@ -257,16 +281,8 @@ def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> N
     state = record.state
     run_id = state.run_id
     for batch in _chunks(sorted(uids)):
-        connection.execute(
-            delete(ready_nodes).where(
-                ready_nodes.c.run_id == run_id, ready_nodes.c.node_uid.in_(batch)
-            )
-        )
-        connection.execute(
-            delete(run_timers).where(
-                run_timers.c.run_id == run_id, run_timers.c.node_uid.in_(batch)
-            )
-        )
+        connection.execute(_DROP_READY, {"rid": run_id, "uids": batch})
+        connection.execute(_DROP_TIMERS, {"rid": run_id, "uids": batch})
     ready, timers = [], []
     for uid in sorted(uids, key=_uid_order):
         entry = core.ready_entry(state, uid)
@@ -284,9 +300,9 @@ def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> N
         if due is not None:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
     if ready:
-        connection.execute(ready_nodes.insert(), ready)
+        connection.execute(_INSERT["ready_nodes"], ready)
     if timers:
-        connection.execute(run_timers.insert(), timers)
+        connection.execute(_INSERT["run_timers"], timers)
 
 
 def _uid_order(uid: str) -> tuple[str, int]:
@@ -303,25 +319,24 @@ def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
         "cost_microcredits": attempt.cost_microcredits,
         "at_ms": attempt.at_ms,
     }
-    changed = connection.execute(
-        update(attempts).where(attempts.c.attempt_id == attempt.attempt_id).values(**row)
-    ).rowcount
+    changed = connection.execute(_UPDATE_ATTEMPT, {"aid": attempt.attempt_id, **row}).rowcount
     if not changed:
         connection.execute(
-            attempts.insert().values(
-                attempt_id=attempt.attempt_id,
-                run_id=attempt.run_id,
-                node_uid=attempt.node_uid,
-                number=attempt.number,
-                worker_id=attempt.worker_id,
+            _INSERT["attempts"],
+            {
+                "attempt_id": attempt.attempt_id,
+                "run_id": attempt.run_id,
+                "node_uid": attempt.node_uid,
+                "number": attempt.number,
+                "worker_id": attempt.worker_id,
                 **row,
-            )
+            },
         )
 
 
 def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
     """One attempt record, or ``None``."""
-    row = connection.execute(select(attempts).where(attempts.c.attempt_id == attempt_id)).first()
+    row = connection.execute(_LOAD_ATTEMPT, {"aid": attempt_id}).first()
     if row is None:
         return None
     return core.Attempt(

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -478,7 +478,9 @@ class RunStore:
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
             self._learn(connection, models, now)
-            rows = connection.execute(_ready_query(models, now, max_tasks)).all()
+            rows = connection.execute(
+                _READY, {"models": models, "now": now, "limit": max_tasks}
+            ).all()
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
                 by_run[row.run_id].append(row.node_uid)
@@ -738,20 +740,18 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return None
 
 
-def _ready_query(models: list[str], now: int, limit: int) -> Any:
-    blocked = select(work_orders.c.work_order_id).where(
-        work_orders.c.control != Control.ACTIVE.value
+_READY = (
+    select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
+    .where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True)),
+        ready_nodes.c.not_before_ms <= bindparam("now"),
+        ready_nodes.c.work_order_id.not_in(
+            select(work_orders.c.work_order_id).where(work_orders.c.control != Control.ACTIVE.value)
+        ),
     )
-    return (
-        select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
-        .where(
-            ready_nodes.c.model.in_(models),
-            ready_nodes.c.not_before_ms <= now,
-            ready_nodes.c.work_order_id.not_in(blocked),
-        )
-        .order_by(ready_nodes.c.seq)
-        .limit(limit)
-    )
+    .order_by(ready_nodes.c.seq)
+    .limit(bindparam("limit"))
+)
 
 
 def _encode_token(created_at_ms: int, run_id: str) -> str:
