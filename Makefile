@@ -9,7 +9,7 @@ BUF := tools/node_modules/.bin/buf
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[dev]'
+	$(VENV)/bin/pip install -q -e '.[dev,postgres]'
 	touch $@
 
 setup: $(VENV)/.installed

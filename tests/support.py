@@ -112,12 +112,14 @@ class Harness:
         self.server.stop(0)
 
 
-def start_server(db_path: Path, clock: TestClock | None = None, **settings: object) -> Harness:
-    """A server on ``db_path`` listening on a free loopback port."""
+def start_server(
+    database: Path | str, clock: TestClock | None = None, **settings: object
+) -> Harness:
+    """A server on a SQLite file (a path) or any database URL, on a free loopback port."""
     clock = clock or TestClock(T0)
     server = Server(
         Settings(
-            database_url=f"sqlite:///{db_path}",
+            database_url=database if isinstance(database, str) else f"sqlite:///{database}",
             authority=authority(),
             clock=clock,
             listen="127.0.0.1:0",

@@ -14,6 +14,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
+    definition_vectors,
+    events_vectors,
+    fanout_vectors,
+    runs_vectors,
+    tasks_vectors,
+)
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -958,7 +965,10 @@ def idempotency_vectors() -> list[dict[str, object]]:
             "A retry under epochs that have since advanced fails with EPOCH_MISMATCH.",
             [
                 *registered(),
-                admin("AdvanceEpoch", {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"}),
+                admin(
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"},
+                ),
                 execute("alice", "${ns}-req-reg", reg, error=(FAILED, "EPOCH_MISMATCH")),
             ],
         ),
@@ -1288,7 +1298,10 @@ def controls_vectors() -> list[dict[str, object]]:
             "epochs/advancing-authority-is-counted-separately",
             "AdvanceEpoch(AUTHORITY) twice gives epochs 1 and 3.",
             [
-                admin("AdvanceEpoch", {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"}),
+                admin(
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"},
+                ),
                 admin(
                     "AdvanceEpoch",
                     {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "2"},
@@ -1308,7 +1321,10 @@ def controls_vectors() -> list[dict[str, object]]:
             "An approval of material bound to epoch 1 cannot be used after the epoch advanced.",
             [
                 *approved(reg, "${ns}-ap1"),
-                admin("AdvanceEpoch", {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"}),
+                admin(
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "kind": "EPOCH_KIND_AUTHORITY", "expectedEpoch": "1"},
+                ),
                 execute(
                     "alice",
                     "${ns}-r1",
@@ -1322,7 +1338,10 @@ def controls_vectors() -> list[dict[str, object]]:
             "epochs/other-work-orders-are-unaffected",
             "Advancing one work order's epoch leaves another's at 1 and 1.",
             [
-                admin("AdvanceEpoch", {"workOrderId": WO, "kind": "EPOCH_KIND_OWNERSHIP", "expectedEpoch": "1"}),
+                admin(
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "kind": "EPOCH_KIND_OWNERSHIP", "expectedEpoch": "1"},
+                ),
                 step(
                     "alice",
                     "RegistryService",
@@ -1915,7 +1934,9 @@ def hazards_vectors() -> list[dict[str, object]]:
             "AdvanceEpoch with kind 99 fails with ENUM_INVALID and changes nothing.",
             [
                 admin(
-                    "AdvanceEpoch", {"workOrderId": WO, "kind": 99, "expectedEpoch": "1"}, error=(INVALID, "ENUM_INVALID")
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "kind": 99, "expectedEpoch": "1"},
+                    error=(INVALID, "ENUM_INVALID"),
                 ),
                 step(
                     "alice",
@@ -1935,7 +1956,11 @@ def hazards_vectors() -> list[dict[str, object]]:
                     {"workOrderId": WO, "kind": "EPOCH_KIND_UNSPECIFIED", "expectedEpoch": "1"},
                     error=(INVALID, "ENUM_INVALID"),
                 ),
-                admin("AdvanceEpoch", {"workOrderId": WO, "expectedEpoch": "1"}, error=(INVALID, "ENUM_INVALID")),
+                admin(
+                    "AdvanceEpoch",
+                    {"workOrderId": WO, "expectedEpoch": "1"},
+                    error=(INVALID, "ENUM_INVALID"),
+                ),
             ],
         ),
         vector(
@@ -2355,6 +2380,26 @@ AREAS = {
         hazards_vectors,
     ),
     "errors": ("Authentication, grants, the human rule and input errors.", errors_vectors),
+    "runs": (
+        "Runs and nodes: StartRun (ad hoc and governed), request ids, snapshots, stop, "
+        "node results, ListRuns, and definition validation.",
+        lambda: runs_vectors() + definition_vectors(),
+    ),
+    "tasks": (
+        "Tasks and leases: claims, settlement and replay, retries and backoff, lease "
+        "expiry and timeouts, output contracts, size cap and cost decimals.",
+        tasks_vectors,
+    ),
+    "fanout": (
+        "Fan-out and joins: numeric item order, empty and non-array fan-outs, item "
+        "failure, joins keyed by node.",
+        fanout_vectors,
+    ),
+    "events": (
+        "Events and cursors: run event order, paging with after/limit, subscribers and "
+        "AckEvents positions.",
+        events_vectors,
+    ),
 }
 
 

@@ -17,33 +17,54 @@ from aiws.engine.v1 import (
     admin_pb2_grpc,
     approval_pb2,
     approval_pb2_grpc,
+    assessment_pb2,
+    assessment_pb2_grpc,
+    contract_pb2,
+    contract_pb2_grpc,
     event_pb2,
     event_pb2_grpc,
+    handoff_pb2,
+    handoff_pb2_grpc,
+    reconciliation_pb2,
+    reconciliation_pb2_grpc,
     registry_pb2,
     registry_pb2_grpc,
     run_pb2,
     run_pb2_grpc,
     task_pb2,
     task_pb2_grpc,
+    wait_pb2,
+    wait_pb2_grpc,
 )
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
 from praxis.rpc.admin import AdminServicer
+from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
+from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
+from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
-from praxis.store import controls
+from praxis.rpc.waits import WaitServicer
+from praxis.store import controls, model_schema
 from praxis.store.admin import AdminStore
+from praxis.store.assessments import AssessmentStore
+from praxis.store.contracts import ContractStore
 from praxis.store.database import Database
 from praxis.store.events import EventStore
+from praxis.store.handoffs import HandoffStore
+from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
 from praxis.store.runs import RunStore
+from praxis.store.segments import SegmentStore
 from praxis.store.signals import Signals
+from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
 
 log = logging.getLogger("praxis")
@@ -72,6 +93,7 @@ class Engine:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.clock = settings.clock
+        assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
         self.db = Database(settings.database_url, settings.synchronous)
         applied = self.db.migrate(self.clock.now_ms())
         if applied:
@@ -100,6 +122,26 @@ class Engine:
         self.events = EventStore(self.db, settings.authority, self.clock)
         self.registry.head_hooks.append(self.runs.on_new_head)
         self.admin.cancel_hooks.append(self.runs.on_cancel)
+        self._wire_model(settings)
+
+    def _wire_model(self, settings: Settings) -> None:
+        """The execution model: contracts, effects, waits, assessments, handoffs, segments."""
+        self.contracts = ContractStore(self.db, settings.authority, self.clock, settings.profile)
+        self.reconciliations = ReconciliationStore(self.runs, self.registry)
+        self.waits = WaitStore(self.runs)
+        self.assessments = AssessmentStore(self.runs)
+        self.handoffs = HandoffStore(self.runs)
+        self.segments = SegmentStore(self.db)
+        self.segments.recover(self.clock.now_ms())
+        self.runs.start_hooks += [
+            self.contracts.check_start,
+            self.waits.on_start,
+            self.segments.on_start,
+        ]
+        self.runs.settle_hooks += [self.contracts.charge, self.reconciliations.on_settle]
+        self.runs.allowance_of = self.contracts.allowance
+        self.admin.owner_hooks.append(self.segments.on_owner_change)
+        self.registry.head_hooks.append(self.waits.on_new_head)
 
     def close(self) -> None:
         """Releases the database."""
@@ -124,6 +166,11 @@ class Server:
             run_pb2.DESCRIPTOR.services_by_name["RunService"].full_name,
             task_pb2.DESCRIPTOR.services_by_name["TaskService"].full_name,
             event_pb2.DESCRIPTOR.services_by_name["EventService"].full_name,
+            contract_pb2.DESCRIPTOR.services_by_name["ContractService"].full_name,
+            reconciliation_pb2.DESCRIPTOR.services_by_name["ReconciliationService"].full_name,
+            wait_pb2.DESCRIPTOR.services_by_name["WaitService"].full_name,
+            assessment_pb2.DESCRIPTOR.services_by_name["AssessmentService"].full_name,
+            handoff_pb2.DESCRIPTOR.services_by_name["HandoffService"].full_name,
         ]
         registry_pb2_grpc.add_RegistryServiceServicer_to_server(
             RegistryServicer(self.engine.registry), self.grpc
@@ -135,8 +182,22 @@ class Server:
             AdminServicer(self.engine.admin), self.grpc
         )
         signals = self.engine.signals
+        engine = self.engine
         run_pb2_grpc.add_RunServiceServicer_to_server(
-            RunServicer(self.engine.runs, signals.runs), self.grpc
+            RunServicer(engine.runs, signals.runs, engine.segments.list), self.grpc
+        )
+        contract_pb2_grpc.add_ContractServiceServicer_to_server(
+            ContractServicer(engine.contracts), self.grpc
+        )
+        reconciliation_pb2_grpc.add_ReconciliationServiceServicer_to_server(
+            ReconciliationServicer(engine.reconciliations), self.grpc
+        )
+        wait_pb2_grpc.add_WaitServiceServicer_to_server(WaitServicer(engine.waits), self.grpc)
+        assessment_pb2_grpc.add_AssessmentServiceServicer_to_server(
+            AssessmentServicer(engine.assessments), self.grpc
+        )
+        handoff_pb2_grpc.add_HandoffServiceServicer_to_server(
+            HandoffServicer(engine.handoffs), self.grpc
         )
         task_pb2_grpc.add_TaskServiceServicer_to_server(
             TaskServicer(self.engine.runs, signals.work, settings.clock), self.grpc

@@ -20,13 +20,23 @@ from google.protobuf import descriptor_pool, json_format, message_factory
 from google.rpc import error_details_pb2, status_pb2
 
 from aiws.engine.testing.v1 import clock_pb2  # noqa: F401  # registers the service
-from aiws.engine.v1 import admin_pb2, approval_pb2, registry_pb2  # noqa: F401
+from aiws.engine.v1 import (  # noqa: F401  # registers the services
+    admin_pb2,
+    approval_pb2,
+    event_pb2,
+    registry_pb2,
+    run_pb2,
+    task_pb2,
+)
 from praxis.app import Engine, Settings
 from praxis.clock import TestClock
 from praxis.core.rejection import Rejection
 from praxis.rpc import auth
 from praxis.rpc.admin import AdminServicer
+from praxis.rpc.events import EventServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
+from praxis.rpc.runs import RunServicer
+from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from tests.support import PRINCIPALS, T0, Harness, authority, start_server, token_of
 
@@ -97,6 +107,9 @@ class _Context:
     def code(self) -> None:
         return None
 
+    def is_active(self) -> bool:
+        return True
+
 
 def _reason(status: Any) -> str:
     for key, value in status.trailing_metadata or ():
@@ -110,12 +123,27 @@ def _reason(status: Any) -> str:
 
 
 def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
-    """An ``Invoke`` that calls the servicers directly, authenticating like the server."""
+    """An ``Invoke`` that calls the servicers directly, authenticating like the server.
+
+    There is no sweeper thread in-process: every test-clock change sweeps synchronously
+    (until nothing is due) and then wakes the long polls, as the server's sweeper would
+    shortly after the same change.
+    """
+
+    def clock_changed() -> None:
+        while engine.runs.sweep():
+            pass
+        engine.signals.all()
+
+    signals = engine.signals
     servicers = {
         "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
         "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
-        "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock),
+        "aiws.engine.v1.RunService": RunServicer(engine.runs, signals.runs),
+        "aiws.engine.v1.TaskService": TaskServicer(engine.runs, signals.work, clock),
+        "aiws.engine.v1.EventService": EventServicer(engine.events, signals.events),
+        "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()
 
@@ -216,7 +244,9 @@ def test_vector_files_are_what_the_generator_writes() -> None:
 def test_vector_names_are_unique_hyphenated_and_enough() -> None:
     names = [vector["name"] for vector in VECTORS]
     assert len(names) == len(set(names))
-    assert len(names) >= 120
+    assert len(names) >= 270
+    runtime = {"run", "definition", "task", "lease", "result", "cost", "fanout", "events"}
+    assert sum(name.partition("/")[0] in runtime for name in names) >= 60
     for name in names:
         group, _, rest = name.partition("/")
         assert group and rest and name == name.lower() and " " not in name, name

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect, error_details
@@ -18,6 +19,8 @@ from tests.support import (
     registered,
     token_of,
 )
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from tests.support import (
     DEFINITION,
@@ -18,6 +20,8 @@ from tests.support import (
     registered,
     reject_cmd,
 )
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 
 def test_register_creates_revision_one_unbound(harness: Harness) -> None:

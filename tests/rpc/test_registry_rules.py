@@ -20,6 +20,8 @@ from tests.support import (
     reject_cmd,
 )
 
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
 FP = grpc.StatusCode.FAILED_PRECONDITION
 PD = grpc.StatusCode.PERMISSION_DENIED
 

@@ -6,6 +6,7 @@ import json
 import time
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import run_pb2, task_pb2
 from tests.runtime_support import (
@@ -22,6 +23,8 @@ from tests.runtime_support import (
     states,
 )
 from tests.support import Harness, expect_error
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 

@@ -197,3 +197,15 @@ json_values = st.recursive(
 def test_arbitrary_documents_are_rejected_not_raised(document: Any) -> None:
     found = parse(document)
     assert isinstance(found, (d.Definition, Rejection))
+
+
+def test_unknown_model_error_stays_small_however_many_models_are_known() -> None:
+    models = frozenset(f"model-{i:04d}" for i in range(5000))
+    document = definition("a", a=node(model="nope"))
+    rejection = d.parse(document, models, d.DEFAULT_LIMITS)
+    assert isinstance(rejection, Rejection) and rejection.reason == "MODEL_UNKNOWN"
+    size = len(rejection.message) + sum(len(k) + len(v) for k, v in rejection.metadata)
+    size += sum(len(v.description) for v in rejection.violations)
+    assert size < 4096
+    assert dict(rejection.metadata)["known_models_count"] == "5000"
+    assert "model-0000" in rejection.message and "(4950 more)" in rejection.message

@@ -11,10 +11,15 @@ from aiws.engine.testing.v1 import clock_pb2_grpc
 from aiws.engine.v1 import (
     admin_pb2_grpc,
     approval_pb2_grpc,
+    assessment_pb2_grpc,
+    contract_pb2_grpc,
     event_pb2_grpc,
+    handoff_pb2_grpc,
+    reconciliation_pb2_grpc,
     registry_pb2_grpc,
     run_pb2_grpc,
     task_pb2_grpc,
+    wait_pb2_grpc,
 )
 
 
@@ -53,6 +58,11 @@ class Client:
         self.runs = run_pb2_grpc.RunServiceStub(channel)
         self.tasks = task_pb2_grpc.TaskServiceStub(channel)
         self.events = event_pb2_grpc.EventServiceStub(channel)
+        self.contracts = contract_pb2_grpc.ContractServiceStub(channel)
+        self.reconciliations = reconciliation_pb2_grpc.ReconciliationServiceStub(channel)
+        self.waits = wait_pb2_grpc.WaitServiceStub(channel)
+        self.assessments = assessment_pb2_grpc.AssessmentServiceStub(channel)
+        self.handoffs = handoff_pb2_grpc.HandoffServiceStub(channel)
         self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
 
     def close(self) -> None:

@@ -4,9 +4,12 @@ File format (JSON)::
 
     {"version": 1, "principals": [
       {"id": "alice", "kind": "HUMAN", "token_sha256": "<hex>", "expires_at_ms": 0,
-       "grants": [{"actions": ["registry.*"], "work_orders": ["*"]}]}]}
+       "grants": [{"actions": ["registry.*"], "work_orders": ["*"],
+                   "max_spend_microcredits": "5000000"}]}]}
 
-``expires_at_ms`` 0 means no expiry. Action and work-order patterns are exact names or
+``expires_at_ms`` 0 means no expiry. ``max_spend_microcredits`` (optional, canonical
+decimal) caps what the runs the principal starts may spend; the lowest cap of its
+grants applies. Action and work-order patterns are exact names or
 end in ``*`` (a prefix). Raw tokens are never stored; only their SHA-256.
 """
 
@@ -17,9 +20,11 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from praxis.core import money
 from praxis.core.model import (
     ActorEvidence,
     ApprovalEvidence,
@@ -39,6 +44,13 @@ AGENT_ACTIONS = (
     "run.*",
     "task.*",
     "event.*",
+    "contract.read",
+    "reconcile.read",
+    "wait.read",
+    "wait.satisfy",
+    "assess.read",
+    "assess.verify",
+    "handoff.*",
 )
 
 
@@ -48,6 +60,7 @@ class Grant:
 
     actions: tuple[str, ...]
     work_orders: tuple[str, ...]
+    max_spend: Decimal | None = None
 
     def allows(self, action: str, work_order_id: str) -> bool:
         """True when both the action and the work order match."""
@@ -155,6 +168,12 @@ class PrincipalsAuthority:
             expires_at_ms=min(approval.expires_at_ms, self._evidence_expiry(record, now_ms)),
         )
 
+    def spend_cap(self, principal_id: str) -> Decimal | None:
+        """The lowest ``max_spend_microcredits`` of the principal's grants, if any."""
+        record = self._by_id.get(principal_id)
+        caps = [g.max_spend for g in record.grants if g.max_spend is not None] if record else []
+        return min(caps) if caps else None
+
     @staticmethod
     def _evidence_expiry(record: PrincipalRecord, now_ms: int) -> int:
         expiry = now_ms + EVIDENCE_TTL_MS
@@ -172,10 +191,7 @@ def parse_principals(document: Any) -> list[PrincipalRecord]:
     records = []
     for entry in document.get("principals", []):
         try:
-            grants = tuple(
-                Grant(tuple(grant["actions"]), tuple(grant.get("work_orders", ["*"])))
-                for grant in entry.get("grants", [])
-            )
+            grants = tuple(_grant(grant) for grant in entry.get("grants", []))
             digest = str(entry["token_sha256"])
             if len(digest) != 64:
                 raise ValueError("token_sha256 must be 64 hex characters")
@@ -193,6 +209,17 @@ def parse_principals(document: Any) -> list[PrincipalRecord]:
     if len(set(ids)) != len(ids):
         raise ValueError("principal ids must be unique")
     return records
+
+
+def _grant(grant: dict[str, Any]) -> Grant:
+    cap = grant.get("max_spend_microcredits")
+    parsed = None
+    if cap is not None:
+        amount = money.parse_amount(str(cap), "max_spend_microcredits")
+        if isinstance(amount, Rejection):
+            raise ValueError(f"invalid max_spend_microcredits {cap!r}: {amount.message}")
+        parsed = amount
+    return Grant(tuple(grant["actions"]), tuple(grant.get("work_orders", ["*"])), parsed)
 
 
 def new_principal(

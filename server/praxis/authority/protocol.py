@@ -9,6 +9,7 @@ sign-in and human interaction beforehand.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Protocol
 
 from praxis.core.model import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
@@ -35,4 +36,8 @@ class Authority(Protocol):
         self, approval: ApprovalRecord, now_ms: int
     ) -> ApprovalEvidence | Rejection:
         """Evidence that ``approval`` is a current decision of a verified human."""
+        ...
+
+    def spend_cap(self, principal_id: str) -> Decimal | None:
+        """The principal's spending cap in microcredits, or ``None`` when uncapped."""
         ...

@@ -12,8 +12,19 @@ Document shape::
          "depends_on": ["<id>", ...],
          "fanout": {"over": "node:<dep>.<path>"},
          "timeout_ms": 60000,
-         "retry": {"attempts": 3, "backoff_ms": 1000, "max_backoff_ms": 60000}}},
+         "retry": {"attempts": 3, "backoff_ms": 1000, "max_backoff_ms": 60000},
+         "max_cost_microcredits": "250000"}},
      "output": {"from": "node:<id>"}}
+
+Wait nodes (``"kind": "human_input" | "timer" | "authorization"``) have no agent; they
+name a ``wait`` block instead, their ``input`` is optional and their ``depends_on`` may
+only order them::
+
+    "approve": {"kind": "authorization", "depends_on": ["draft"],
+                "wait": {"expires_in_ms": 86400000, "schema": {"type": "object"},
+                         "on_expiry": "fail" | "default", "default": {...}}}
+
+The payload that satisfies a wait (or its default) becomes the node's result.
 
 :func:`parse` reports every problem in one ``DEFINITION_INVALID`` rejection whose field
 violations name each one; when the only problems are unknown models the reason is
@@ -25,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from praxis.core import jsonschema, values
+from praxis.core import jsonschema, money, values
 from praxis.core.rejection import Code, FieldViolation, Rejection
 
 MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000
@@ -33,7 +44,22 @@ MAX_ATTEMPTS = 100
 MAX_BACKOFF_MS = 24 * 3600 * 1000
 
 _TOP_KEYS = frozenset({"version", "nodes", "output", "default_functions"})
-_NODE_KEYS = frozenset({"agent", "input", "depends_on", "fanout", "timeout_ms", "retry"})
+_NODE_KEYS = frozenset(
+    {
+        "agent",
+        "input",
+        "depends_on",
+        "fanout",
+        "timeout_ms",
+        "retry",
+        "kind",
+        "wait",
+        "max_cost_microcredits",
+    }
+)
+WAIT_KINDS = ("human_input", "timer", "authorization")
+_WAIT_KEYS = frozenset({"expires_in_ms", "schema", "on_expiry", "default"})
+MAX_WAIT_MS = 90 * 24 * 3600 * 1000
 _AGENT_KEYS = frozenset({"model", "system_prompt", "provider", "functions", "output"})
 _INPUT_KEYS = frozenset({"from", "template"})
 _RETRY_KEYS = frozenset({"attempts", "backoff_ms", "max_backoff_ms"})
@@ -112,12 +138,33 @@ class Fanout:
 
 
 @dataclass(frozen=True)
+class WaitSpec:
+    """How a wait node waits.
+
+    Attributes:
+        expires_in_ms: How long after it opens the wait expires.
+        schema: The JSON schema a satisfying payload must match.
+        on_expiry: ``fail`` or ``default``.
+        default: The result taken on expiry when ``on_expiry`` is ``default``.
+    """
+
+    expires_in_ms: int
+    schema: values.JsonValue
+    on_expiry: str
+    default: values.JsonValue = None
+
+
+@dataclass(frozen=True)
 class Node:
     """One validated node.
 
     Attributes:
         spec_digest: Digest of the node's resolved spec; a revision may change a node
             only while it has not been dispatched, and this is how changes are seen.
+        kind: ``agent`` or one of :data:`WAIT_KINDS`.
+        wait: The wait block of a wait node.
+        max_cost: The declared maximum cost of one attempt (canonical decimal; empty
+            when undeclared); dispatch needs this much left in the budget.
     """
 
     node_id: str
@@ -129,6 +176,9 @@ class Node:
     timeout_ms: int
     retry: RetryPolicy
     spec_digest: str
+    kind: str = "agent"
+    wait: WaitSpec | None = None
+    max_cost: str = ""
 
 
 @dataclass(frozen=True)
@@ -219,15 +269,35 @@ def parse(
     return _build(nodes, output, document)
 
 
+MAX_LISTED_MODELS = 50
+
+
+def known_models_text(models: frozenset[str] | None, separator: str = ", ") -> str:
+    """The known models, sorted, at most :data:`MAX_LISTED_MODELS` of them.
+
+    Workers teach the engine models for good, so the list is capped to keep errors small
+    (gRPC trailers are limited to a few KiB).
+    """
+    names = sorted(models or ())
+    if not names:
+        return "(none)"
+    text = separator.join(names[:MAX_LISTED_MODELS])
+    extra = len(names) - MAX_LISTED_MODELS
+    return text + (f"{separator}... ({extra} more)" if extra > 0 else "")
+
+
 def _rejection(problems: _Problems, models: frozenset[str] | None) -> Rejection:
-    known = ", ".join(sorted(models or ())) or "(none)"
+    known = known_models_text(models)
     if problems.unknown_models and not problems.items:
         return Rejection(
             Code.INVALID_ARGUMENT,
             "MODEL_UNKNOWN",
             f"the definition names models the engine does not know; known models: {known}",
             tuple(problems.unknown_models),
-            (("known_models", ",".join(sorted(models or ()))),),
+            (
+                ("known_models", known_models_text(models, ",")),
+                ("known_models_count", str(len(models or ()))),
+            ),
         )
     violations = tuple(problems.items + problems.unknown_models)
     return Rejection(
@@ -268,6 +338,15 @@ def _parse_node(
     for key in raw:
         if key not in _NODE_KEYS:
             p.add(f"{path}.{key}", f"unknown key {key!r}")
+    kind = raw.get("kind", "agent")
+    if kind not in ("agent", *WAIT_KINDS):
+        p.add(f"{path}.kind", f"kind must be one of agent, {', '.join(WAIT_KINDS)}")
+        return None
+    if kind != "agent":
+        return _parse_wait_node(node_id, kind, raw, p, before)
+    if "wait" in raw:
+        p.add(f"{path}.wait", "only wait nodes take a wait block")
+    max_cost = _parse_cost(raw.get("max_cost_microcredits"), f"{path}.max_cost_microcredits", p)
     agent = _parse_agent(raw.get("agent"), f"{path}.agent", default_functions, models, p)
     source, template = _parse_input(raw.get("input"), f"{path}.input", p)
     depends_on = _parse_depends(raw.get("depends_on", []), f"{path}.depends_on", p)
@@ -291,9 +370,99 @@ def _parse_node(
         "timeout_ms": timeout_ms,
         "retry": [retry.attempts, retry.backoff_ms, retry.max_backoff_ms],
     }
+    if max_cost:
+        spec["max_cost"] = max_cost
     return Node(
-        node_id, agent, source, template, depends_on, fanout, timeout_ms, retry, values.digest(spec)
+        node_id,
+        agent,
+        source,
+        template,
+        depends_on,
+        fanout,
+        timeout_ms,
+        retry,
+        values.digest(spec),
+        max_cost=max_cost,
     )
+
+
+def _parse_cost(raw: values.JsonValue, path: str, p: _Problems) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        p.add(path, "max_cost_microcredits must be a canonical decimal string")
+        return ""
+    parsed = money.parse_amount(raw, path)
+    if isinstance(parsed, Rejection):
+        p.add(path, parsed.message)
+        return ""
+    return raw
+
+
+def _parse_wait_node(
+    node_id: str, kind: str, raw: dict[str, values.JsonValue], p: _Problems, before: int
+) -> Node | None:
+    """A wait node: no agent, an optional input, a wait block, no fan-out."""
+    path = f".nodes.{node_id}"
+    for key in ("agent", "fanout", "timeout_ms", "retry", "max_cost_microcredits"):
+        if key in raw:
+            p.add(f"{path}.{key}", f"a {kind} node takes no {key}")
+    source, template = Source("none"), ""
+    if "input" in raw:
+        parsed, template = _parse_input(raw["input"], f"{path}.input", p)
+        source = parsed or source
+    depends_on = _parse_depends(raw.get("depends_on", []), f"{path}.depends_on", p)
+    wait = _parse_wait(raw.get("wait"), f"{path}.wait", p)
+    if wait is None or len(p.items) > before:
+        return None
+    agent = Agent(model="", output=OutputContract("json", wait.schema))
+    spec = {
+        "kind": kind,
+        "source": {"kind": source.kind, "nodes": list(source.nodes)},
+        "template": template,
+        "depends_on": sorted(depends_on),
+        "wait": [wait.expires_in_ms, wait.schema, wait.on_expiry, wait.default],
+    }
+    return Node(
+        node_id,
+        agent,
+        source,
+        template,
+        depends_on,
+        None,
+        0,
+        RetryPolicy(attempts=1),
+        values.digest(spec),
+        kind=kind,
+        wait=wait,
+    )
+
+
+def _parse_wait(raw: values.JsonValue, path: str, p: _Problems) -> WaitSpec | None:
+    if not isinstance(raw, dict):
+        p.add(path, "a wait node needs a wait block")
+        return None
+    for key in raw:
+        if key not in _WAIT_KEYS:
+            p.add(f"{path}.{key}", f"unknown key {key!r}")
+    expires = _parse_int(raw.get("expires_in_ms"), f"{path}.expires_in_ms", 1, MAX_WAIT_MS, p)
+    schema = raw.get("schema", {})
+    for where, problem in jsonschema.schema_problems(schema, f"{path}.schema"):
+        p.add(where, problem)
+    on_expiry = raw.get("on_expiry")
+    if on_expiry not in ("fail", "default"):
+        p.add(f"{path}.on_expiry", 'on_expiry must be "fail" or "default"')
+        return None
+    if on_expiry == "fail" and "default" in raw:
+        p.add(f"{path}.default", 'a default needs "on_expiry": "default"')
+    if on_expiry == "default":
+        if "default" not in raw:
+            p.add(f"{path}.default", 'on_expiry "default" needs a default')
+        elif not jsonschema.schema_problems(schema, "") and jsonschema.validate(
+            raw["default"], schema
+        ):
+            p.add(f"{path}.default", "the default does not match the wait's schema")
+    return WaitSpec(expires, schema, str(on_expiry), raw.get("default"))
 
 
 def _parse_agent(
@@ -314,7 +483,7 @@ def _parse_agent(
         p.add(f"{path}.model", "model must be a model id")
         return None
     if models is not None and model not in models:
-        known = ", ".join(sorted(models)) or "(none)"
+        known = known_models_text(models)
         p.unknown_models.append(
             FieldViolation(
                 f"{p.root}{path}.model", f"model {model!r} is unknown; known models: {known}"
@@ -476,7 +645,7 @@ def _check_graph(nodes: dict[str, Node], raw_nodes: dict[str, object], p: _Probl
         elif node.source.kind == "fanout_item":
             p.add(f"{path}.input.from", "fanout_item needs a fanout on the node")
         for dep in node.depends_on:
-            if dep not in read and dep in raw_nodes:
+            if dep not in read and dep in raw_nodes and node.source.kind != "none":
                 p.add(
                     f"{path}.depends_on",
                     f"dependency {dep!r} is not consumed by the input or the fan-out",

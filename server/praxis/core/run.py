@@ -15,6 +15,16 @@ fan-out over a non-array fails the fan-out node with a reason naming node and pa
 Failed retryable attempts, expired leases and timeouts retry with exponential backoff up
 to the node's budget. Expiry compares absolute times, so a clock that steps backwards
 delays expiry and never brings it forward.
+
+Execution model (SPEC section 7): a :class:`Dispatch` carries the run's
+:class:`~praxis.core.contract.Allowance`; an attempt that would exceed the budget, the
+spending cap or the deadline is not dispatched, and the node fails with the reason in
+``RunState.result_reason``. An attempt settled with an ``UNCERTAIN`` effect leaves its
+node BLOCKED, which blocks the run's completion, until a :class:`Reconcile` records a
+reviewed decision: NOT_APPLIED retries under the same operation id, APPLIED settles.
+Wait nodes open as WAITING with an expiry; :class:`SatisfyWait` completes them with a
+validated payload, and :class:`Expire` fails them or takes their default at (never
+before) the expiry.
 """
 
 from __future__ import annotations
@@ -23,9 +33,10 @@ import enum
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
-from praxis.core import jsonschema, values
+from praxis.core import contract, jsonschema, money, values
 from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits, Node
 from praxis.core.rejection import Code, FieldViolation, Rejection, not_found, precondition
 
@@ -54,6 +65,7 @@ class NodeStatus(enum.Enum):
     CANCELLED = "CANCELLED"
     BLOCKED = "BLOCKED"
     EXPANDED = "EXPANDED"
+    WAITING = "WAITING"
 
 
 LIVE = frozenset(
@@ -63,6 +75,7 @@ LIVE = frozenset(
         NodeStatus.RUNNING,
         NodeStatus.BLOCKED,
         NodeStatus.EXPANDED,
+        NodeStatus.WAITING,
     }
 )
 
@@ -140,6 +153,7 @@ class RunState:
     updated_at_ms: int = 0
     finished_at_ms: int = 0
     version: int = 0
+    result_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -182,11 +196,12 @@ class Start:
 
 @dataclass(frozen=True)
 class Dispatch:
-    """Lease a READY node to a worker."""
+    """Lease a READY node to a worker, within the run's allowance (if it has one)."""
 
     uid: str
     worker_id: str
     lease_ms: int
+    allowance: contract.Allowance | None = None
 
 
 @dataclass(frozen=True)
@@ -247,7 +262,45 @@ class Revise:
     source_results: Mapping[str, values.JsonValue] = field(default_factory=dict)
 
 
-Command = Start | Dispatch | Heartbeat | Complete | Fail | Expire | Stop | Revise
+@dataclass(frozen=True)
+class Reconcile:
+    """Record a reviewed decision about the uncertain effect of a BLOCKED node's attempt.
+
+    Attributes:
+        uid: The blocked node.
+        attempt_id: The attempt whose effect was uncertain.
+        applied: The decision: the effect was applied (settle) or not (retry).
+        result: The attempt's result when it completed; ``None`` when it failed.
+        completed: Whether the attempt completed (``True``) or failed.
+    """
+
+    uid: str
+    attempt_id: str
+    applied: bool
+    result: values.JsonValue = None
+    completed: bool = False
+
+
+@dataclass(frozen=True)
+class SatisfyWait:
+    """Satisfy a WAITING node with a payload (validated against the wait's schema)."""
+
+    uid: str
+    payload: values.JsonValue
+
+
+Command = (
+    Start
+    | Dispatch
+    | Heartbeat
+    | Complete
+    | Fail
+    | Expire
+    | Stop
+    | Revise
+    | Reconcile
+    | SatisfyWait
+)
 
 
 @dataclass(frozen=True)
@@ -315,6 +368,7 @@ class _Work:
         self.removed: set[str] = set()
         self.attempts: list[Attempt] = []
         self.result: tuple[str, values.JsonValue] | None = None
+        self.reason = state.result_reason
 
     def set(self, node: NodeRun) -> None:
         self.nodes[node.uid] = node
@@ -338,6 +392,7 @@ class _Work:
             updated_at_ms=max(self.now, self.state.updated_at_ms),
             finished_at_ms=self.finished_at,
             version=self.state.version + 1,
+            result_reason=self.reason if self.status is RunStatus.FAILED else "",
         )
         return Outcome(
             state,
@@ -394,8 +449,16 @@ def _dispatch(work: _Work, command: Dispatch) -> Outcome | Rejection:
     node = work.nodes.get(command.uid)
     if node is None or node.status is not NodeStatus.READY or node.not_before_ms > work.now:
         return precondition("ATTEMPT_SUPERSEDED", f"node {command.uid!r} is not ready")
-    number = node.attempts + 1
     spec = work.spec(node)
+    refused = _refusal(work, command, spec)
+    if refused is not None:
+        reason, message = refused
+        work.emit("DISPATCH_REFUSED", node.uid, reason=reason, message=message)
+        work.reason = work.reason or reason
+        _retry_or_fail(work, node, f"{reason}: {message}", retryable=False)
+        _settle(work)
+        return work.outcome()
+    number = node.attempts + 1
     dispatched = replace(
         node,
         status=NodeStatus.RUNNING,
@@ -426,6 +489,19 @@ def _dispatch(work: _Work, command: Dispatch) -> Outcome | Rejection:
     )
     _settle(work)
     return work.outcome(Reply(lease_expires_at_ms=dispatched.lease_expires_at_ms))
+
+
+def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | None:
+    """Why the allowance refuses this dispatch (counting the run's running reserves)."""
+    if command.allowance is None:
+        return None
+    reserved = money.ZERO
+    for other in work.nodes.values():
+        if other.status is NodeStatus.RUNNING:
+            cost = work.definition.nodes[other.node_id].max_cost
+            reserved = money.add(reserved, Decimal(cost or "0"))
+    reserve = Decimal(spec.max_cost or "0")
+    return contract.refusal(command.allowance, reserve, reserved, spec.timeout_ms, work.now)
 
 
 def _live_attempt(work: _Work, attempt: Attempt, worker_id: str) -> NodeRun | Rejection:
@@ -507,10 +583,27 @@ def _complete(work: _Work, command: Complete) -> Outcome | Rejection:
             at_ms=work.now,
         )
     )
-    work.result = (node.uid, command.result)
-    _node_done(work, node, command.result)
+    if command.effect is Effect.UNCERTAIN:
+        _block(work, node, "the attempt completed with an uncertain effect")
+    else:
+        work.result = (node.uid, command.result)
+        _node_done(work, node, command.result)
     _settle(work)
     return work.outcome()
+
+
+def _block(work: _Work, node: NodeRun, why: str) -> None:
+    """Blocks a node until a reviewed reconciliation decides its uncertain effect."""
+    work.set(
+        replace(
+            node,
+            status=NodeStatus.BLOCKED,
+            lease_expires_at_ms=0,
+            deadline_ms=0,
+            error=f"RECONCILIATION_REQUIRED: {why}",
+        )
+    )
+    work.emit("NODE_BLOCKED", node.uid, attempt_id=node.attempt_id, attempt=node.attempts)
 
 
 def _fail(work: _Work, command: Fail) -> Outcome | Rejection:
@@ -531,9 +624,12 @@ def _fail(work: _Work, command: Fail) -> Outcome | Rejection:
     if isinstance(node, Rejection):
         return node
     # An uncertain effect is never retried automatically: the execution model requires a
-    # reviewed reconciliation first, so the node fails instead of repeating the effect.
-    retryable = command.retryable and command.effect is not Effect.UNCERTAIN
-    will_retry = _retry_or_fail(work, node, command.error, retryable)
+    # reviewed reconciliation first, so the node blocks instead of repeating the effect.
+    will_retry = False
+    if command.effect is Effect.UNCERTAIN:
+        _block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
+    else:
+        will_retry = _retry_or_fail(work, node, command.error, command.retryable)
     work.attempts.append(
         replace(
             command.attempt,
@@ -552,6 +648,12 @@ def _fail(work: _Work, command: Fail) -> Outcome | Rejection:
 def _expire(work: _Work, _command: Expire) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
+    waits = [
+        node
+        for node in work.nodes.values()
+        if node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
+    ]
+    expired = [node for node in waits if _expire_wait(work, node)]
     due = [
         node
         for node in work.nodes.values()
@@ -568,8 +670,87 @@ def _expire(work: _Work, _command: Expire) -> Outcome | Rejection:
             error = f"timed out after {work.spec(current).timeout_ms} ms"
         work.attempts.append(_ended_attempt(work, current, status))
         _retry_or_fail(work, current, error, retryable=True)
-    if not due:
+    if not due and not expired:
         return _noop(work)
+    _settle(work)
+    return work.outcome()
+
+
+def _expire_wait(work: _Work, node: NodeRun) -> bool:
+    """Expires one due wait: it fails, or takes its default. False when deferred.
+
+    An outcome stores at most one result, so a second default in the same command is
+    deferred: its timer row stays due and the next sweep takes it.
+    """
+    if work.status in TERMINAL or work.nodes[node.uid].status is not NodeStatus.WAITING:
+        return False
+    wait = work.spec(node).wait
+    assert wait is not None
+    if wait.on_expiry == "default":
+        if work.result is not None:
+            return False
+        work.emit("WAIT_EXPIRED", node.uid, on_expiry="default")
+        work.result = (node.uid, wait.default)
+        _node_done(work, replace(node, error="wait expired; took the default"), wait.default)
+        return True
+    work.emit("WAIT_EXPIRED", node.uid, on_expiry="fail")
+    work.reason = work.reason or "WAIT_EXPIRED"
+    _retry_or_fail(work, node, "WAIT_EXPIRED: the wait expired", retryable=False)
+    return True
+
+
+def _satisfy(work: _Work, command: SatisfyWait) -> Outcome | Rejection:
+    node = work.nodes.get(command.uid)
+    if node is None or work.spec(node).wait is None:
+        return not_found("WAIT_NOT_FOUND", f"node {command.uid!r} is not a wait")
+    wait = work.spec(node).wait
+    assert wait is not None
+    if node.status is NodeStatus.DONE and not node.error:
+        return precondition("WAIT_ALREADY_SATISFIED", "the wait was already satisfied")
+    if node.status in (NodeStatus.DONE, NodeStatus.FAILED) or (
+        node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
+    ):
+        return precondition("WAIT_EXPIRED", "the wait expired")
+    if work.status in TERMINAL or node.status is NodeStatus.CANCELLED:
+        return precondition("RUN_TERMINAL", "the run has ended")
+    if node.status is not NodeStatus.WAITING:
+        return precondition("WAIT_NOT_OPEN", "the wait's dependencies have not finished")
+    problems = jsonschema.validate(command.payload, wait.schema)
+    if problems:
+        return Rejection(
+            Code.INVALID_ARGUMENT,
+            "WAIT_PAYLOAD_INVALID",
+            f"the payload does not match the wait's schema: {problems[0]}",
+            tuple(FieldViolation("payload_json", problem) for problem in problems),
+        )
+    work.emit("WAIT_SATISFIED", node.uid)
+    work.result = (node.uid, command.payload)
+    _node_done(work, node, command.payload)
+    _settle(work)
+    return work.outcome()
+
+
+def _reconcile(work: _Work, command: Reconcile) -> Outcome | Rejection:
+    node = work.nodes.get(command.uid)
+    if (
+        node is None
+        or node.status is not NodeStatus.BLOCKED
+        or node.attempt_id != command.attempt_id
+    ):
+        return precondition(
+            "RECONCILIATION_NOT_PENDING", f"attempt {command.attempt_id!r} awaits no decision"
+        )
+    work.emit("NODE_RECONCILED", node.uid, attempt_id=command.attempt_id, applied=command.applied)
+    unblocked = replace(node, error="")
+    if command.applied and command.completed:
+        work.result = (node.uid, command.result)
+        _node_done(work, unblocked, command.result)
+    elif command.applied:
+        _retry_or_fail(work, unblocked, "the effect was applied but the attempt failed", False)
+    elif work.status in TERMINAL:
+        _cancel(work, unblocked, "the effect was not applied; the run had ended")
+    else:
+        _retry_or_fail(work, unblocked, "the effect was not applied; retrying", True)
     _settle(work)
     return work.outcome()
 
@@ -634,6 +815,8 @@ _HANDLERS: dict[type, Callable[[_Work, Any], Outcome | Rejection]] = {
     Expire: _expire,
     Stop: _stop,
     Revise: _revise,
+    Reconcile: _reconcile,
+    SatisfyWait: _satisfy,
 }
 
 
@@ -686,6 +869,8 @@ def _retry_or_fail(work: _Work, node: NodeRun, error: str, retryable: bool) -> b
 
 def _node_failed(work: _Work, node: NodeRun) -> None:
     """Propagates a node's failure: to its fan-out group, its dependents, the run."""
+    if work.status in TERMINAL:
+        return  # a decision recorded after the run ended changes only the node
     if node.item >= 0:
         parent = work.nodes[node.node_id]
         if parent.status is not NodeStatus.EXPANDED:
@@ -829,7 +1014,11 @@ def _promote(work: _Work, candidates: list[str]) -> None:
         spec = work.spec(node)
         if any(work.nodes[dep].status is not NodeStatus.DONE for dep in spec.depends_on):
             continue
-        if spec.fanout is None:
+        if spec.wait is not None:
+            expires = work.now + spec.wait.expires_in_ms
+            work.set(replace(node, status=NodeStatus.WAITING, deadline_ms=expires))
+            work.emit("NODE_WAITING", node.uid, expires_at_ms=expires)
+        elif spec.fanout is None:
             work.set(replace(node, status=NodeStatus.READY, not_before_ms=0))
         elif _expand(work, node, spec):
             pending.extend(work.definition.dependents.get(node.node_id, ()))
@@ -869,7 +1058,8 @@ def _settle(work: _Work) -> None:
     if work.status in TERMINAL:
         return
     output = work.nodes[work.definition.output]
-    if output.status is NodeStatus.DONE:
+    blocked = any(node.status is NodeStatus.BLOCKED for node in work.nodes.values())
+    if output.status is NodeStatus.DONE and not blocked:
         _finish(work, RunStatus.COMPLETED, "")
         return
     waiting = any(
@@ -885,7 +1075,9 @@ def _finish(work: _Work, status: RunStatus, error: str) -> None:
     work.status, work.result_error, work.finished_at = status, error, work.now
     why = "run ended" if status is not RunStatus.CANCELLED else f"run cancelled: {error}"
     for node in list(work.nodes.values()):
-        if node.status in LIVE:
+        # A blocked node keeps its pending reconciliation: an uncertain effect is never
+        # forgotten, even when the run fails or is cancelled.
+        if node.status in LIVE and node.status is not NodeStatus.BLOCKED:
             _cancel(work, node, why)
     kind = {
         RunStatus.COMPLETED: "RUN_COMPLETED",
@@ -914,8 +1106,12 @@ def ready_entry(state: RunState, uid: str) -> tuple[str, int] | None:
 
 
 def timer_entry(state: RunState, uid: str) -> int | None:
-    """When the node's running attempt falls due, or ``None`` when it has none."""
+    """When the node's running attempt or open wait falls due, or ``None``."""
     node = state.nodes.get(uid)
-    if node is None or node.status is not NodeStatus.RUNNING:
+    if node is None:
+        return None
+    if node.status is NodeStatus.WAITING:
+        return node.deadline_ms
+    if node.status is not NodeStatus.RUNNING:
         return None
     return timer_due(node)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import run as core
+from praxis.core import segments
 from praxis.core.model import Ref
 from praxis.core.rejection import invalid
 from praxis.rpc.auth import principal
@@ -35,6 +36,7 @@ NODE_STATES = {
     core.NodeStatus.CANCELLED: run_pb2.NODE_STATE_CANCELLED,
     core.NodeStatus.BLOCKED: run_pb2.NODE_STATE_BLOCKED,
     core.NodeStatus.EXPANDED: run_pb2.NODE_STATE_EXPANDED,
+    core.NodeStatus.WAITING: run_pb2.NODE_STATE_WAITING,
 }
 
 
@@ -78,6 +80,7 @@ def run_to_proto(record: RunRecord) -> run_pb2.Run:
         request_id=record.request_id,
         subscriber=record.subscriber,
         contract_id=record.contract_id,
+        result_reason=state.result_reason,
     )
 
 
@@ -97,24 +100,52 @@ def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
     )
 
 
+_SEGMENT_REASONS = {
+    segments.Reason.START: run_pb2.SEGMENT_REASON_START,
+    segments.Reason.RECOVERY: run_pb2.SEGMENT_REASON_RECOVERY,
+    segments.Reason.OWNER_CHANGE: run_pb2.SEGMENT_REASON_OWNER_CHANGE,
+}
+
+
 class RunServicer(run_pb2_grpc.RunServiceServicer):
     """RunService over a :class:`RunStore`."""
 
-    def __init__(self, store: RunStore, changes: Signal) -> None:
+    def __init__(
+        self,
+        store: RunStore,
+        changes: Signal,
+        segments_of: Callable[[str], list[segments.Segment]] | None = None,
+    ) -> None:
         self.store = store
         self.changes = changes
+        self.segments_of = segments_of
+
+    def _snapshot(self, record: RunRecord) -> run_pb2.Run:
+        """A run snapshot with its segments."""
+        run = run_to_proto(record)
+        if self.segments_of is not None:
+            run.segments.extend(
+                run_pb2.Segment(
+                    number=segment.number,
+                    reason=_SEGMENT_REASONS[segment.reason],
+                    started_at_ms=segment.started_at_ms,
+                    ownership_epoch=segment.ownership_epoch,
+                )
+                for segment in self.segments_of(record.state.run_id)
+            )
+        return run
 
     def StartRun(  # gRPC method name
         self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StartRunResponse:
         record, created = unwrap(context, self.store.start(principal(), start_from_proto(request)))
-        return run_pb2.StartRunResponse(run=run_to_proto(record), created=created)
+        return run_pb2.StartRunResponse(run=self._snapshot(record), created=created)
 
     def GetRun(
         self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.GetRunResponse:
         record = unwrap(context, self.store.get_run(principal(), request.run_id))
-        return run_pb2.GetRunResponse(run=run_to_proto(record))
+        return run_pb2.GetRunResponse(run=self._snapshot(record))
 
     def GetNodeResult(
         self, request: run_pb2.GetNodeResultRequest, context: grpc.ServicerContext
@@ -156,7 +187,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             record = unwrap(context, self.store.get_run(caller, request.run_id))
             if record.state.version != last_version:
                 last_version = record.state.version
-                yield run_pb2.WatchRunResponse(run=run_to_proto(record))
+                yield run_pb2.WatchRunResponse(run=self._snapshot(record))
             if record.state.status in core.TERMINAL:
                 return
             self.changes.wait(seen, WATCH_RECHECK_S)

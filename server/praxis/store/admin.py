@@ -49,6 +49,8 @@ class AdminStore:
         self.clock = clock
         self.installation_id = installation_id
         self.cancel_hooks: list[CancelHook] = []
+        # Called inside AdvanceEpoch's transaction when an ownership epoch advanced.
+        self.owner_hooks: list[Callable[[Connection, str, int, int], None]] = []
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -171,4 +173,7 @@ class AdminStore:
             else:
                 changed = replace(current, authority_epoch=current.authority_epoch + 1)
             controls.save_work_order(connection, changed, self.clock.now_ms())
+            if ownership:
+                for hook in self.owner_hooks:
+                    hook(connection, work_order_id, changed.ownership_epoch, self.clock.now_ms())
             return self._view(connection, work_order_id)

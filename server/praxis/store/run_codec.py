@@ -26,6 +26,7 @@ def encode(state: RunState) -> str:
             "d": state.definition.digest,
             "t": [state.created_at_ms, state.updated_at_ms, state.finished_at_ms],
             "n": [_node(node) for node in state.nodes.values()],
+            **({"r": state.result_reason} if state.result_reason else {}),
         },
         separators=(",", ":"),
         ensure_ascii=False,
@@ -91,6 +92,7 @@ def decode(run_id: str, text: str, version: int, definition: Definition) -> RunS
         updated_at_ms=updated,
         finished_at_ms=finished,
         version=version,
+        result_reason=data.get("r", ""),
     )
 
 

@@ -22,8 +22,9 @@ from sqlalchemy.engine import Connection
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
-from praxis.core import gates, registry, values
+from praxis.core import gates, money, registry, values
 from praxis.core import run as core
+from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.store import controls, run_rows
@@ -110,6 +111,13 @@ class RunStore:
         self._models = frozenset(models)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self._lock = threading.Lock()
+        # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
+        # each called inside the command's transaction; a Rollback refuses the command.
+        self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
+        self.settle_hooks: list[
+            Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
+        ] = []
+        self.allowance_of: Callable[[Connection, RunRecord], Allowance | None] = _unlimited
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -265,6 +273,8 @@ class RunStore:
                 input_json=input_text,
             )
             saved = run_rows.insert(connection, record, request_digest, outcome)
+            for hook in self.start_hooks:
+                hook(connection, principal, saved)
             if request.ref is not None:
                 bind_head(
                     connection,
@@ -507,10 +517,16 @@ class RunStore:
         cache: dict[tuple[str, str], values.JsonValue],
     ) -> list[TaskView]:
         record = self._load(connection, run_id)
+        allowance = self.allowance_of(connection, record) if record is not None else None
         tasks = []
         for uid in uids:
             outcome = (
-                core.apply(record.state, core.Dispatch(uid, worker_id, lease_ms), now, self.limits)
+                core.apply(
+                    record.state,
+                    core.Dispatch(uid, worker_id, lease_ms, allowance),
+                    now,
+                    self.limits,
+                )
                 if record is not None
                 else not_found("RUN_NOT_FOUND", run_id)
             )
@@ -519,6 +535,8 @@ class RunStore:
                 continue
             record = run_rows.save(connection, record, outcome, effects)
             node = record.state.nodes[uid]
+            if node.status is not core.NodeStatus.RUNNING:
+                continue  # refused by the allowance: the node failed with the reason
             tasks.append(self._task(connection, record, node, cache))
         return tasks
 
@@ -573,10 +591,13 @@ class RunStore:
             record = self._load(connection, attempt.run_id)
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
-            outcome = core.apply(record.state, build(attempt), self.clock.now_ms(), self.limits)
+            command = build(attempt)
+            outcome = core.apply(record.state, command, self.clock.now_ms(), self.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
             run_rows.save(connection, record, outcome, effects)
+            for hook in self.settle_hooks:
+                hook(connection, record, command, outcome)
             return outcome.reply
 
         result: core.Reply | Rejection = self._transact(transaction)
@@ -680,6 +701,10 @@ class RunStore:
 # --- validation -----------------------------------------------------------------------
 
 
+def _unlimited(_connection: Connection, _record: RunRecord) -> Allowance | None:
+    return None
+
+
 def _check_start(request: StartRequest) -> Rejection | None:
     problem = values.check_identifier(request.request_id, "request_id")
     if problem:
@@ -732,12 +757,8 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     problem = values.check_identifier(request.worker_id, "worker_id")
     if problem:
         return problem
-    cost = values.parse_decimal(request.cost_microcredits, "cost_microcredits")
-    if isinstance(cost, Rejection):
-        return cost
-    if cost < 0:
-        return invalid("COST_INVALID", "cost_microcredits", "a cost must not be negative")
-    return None
+    cost = money.parse_amount(request.cost_microcredits, "cost_microcredits")
+    return cost if isinstance(cost, Rejection) else None
 
 
 _READY = (

@@ -1775,6 +1775,1262 @@ pub mod approval_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// Assessment is one recorded verification or acceptance.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Assessment {
+    /// The id assigned by the engine.
+    #[prost(string, tag = "1")]
+    pub assessment_id: ::prost::alloc::string::String,
+    /// The run assessed.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Verification or acceptance.
+    #[prost(enumeration = "AssessmentKind", tag = "3")]
+    pub kind: i32,
+    /// What it found.
+    #[prost(enumeration = "AssessmentVerdict", tag = "4")]
+    pub verdict: i32,
+    /// The subject digest it is bound to.
+    #[prost(string, tag = "5")]
+    pub subject_digest: ::prost::alloc::string::String,
+    /// The contract whose criteria it was recorded against (empty when the run has none).
+    #[prost(string, tag = "6")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// Findings as a JSON document, e.g. per criterion.
+    #[prost(string, tag = "7")]
+    pub findings_json: ::prost::alloc::string::String,
+    /// The principal that assessed.
+    #[prost(string, tag = "8")]
+    pub assessed_by: ::prost::alloc::string::String,
+    /// When, UTC epoch milliseconds.
+    #[prost(int64, tag = "9")]
+    pub assessed_at_ms: i64,
+    /// True while its subject digest is the run's current subject digest.
+    #[prost(bool, tag = "10")]
+    pub current: bool,
+}
+/// RecordAssessmentRequest records an assessment.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RecordAssessmentRequest {
+    /// Chosen once by the caller; a retry with the same id replays.
+    #[prost(string, tag = "1")]
+    pub request_id: ::prost::alloc::string::String,
+    /// The run; it must be COMPLETED.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Verification or acceptance.
+    #[prost(enumeration = "AssessmentKind", tag = "3")]
+    pub kind: i32,
+    /// What it found.
+    #[prost(enumeration = "AssessmentVerdict", tag = "4")]
+    pub verdict: i32,
+    /// The subject digest assessed (GetAcceptance's `subject_digest`).
+    #[prost(string, tag = "5")]
+    pub subject_digest: ::prost::alloc::string::String,
+    /// Findings as a JSON document; empty means `null`.
+    #[prost(string, tag = "6")]
+    pub findings_json: ::prost::alloc::string::String,
+}
+/// RecordAssessmentResponse carries the assessment.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RecordAssessmentResponse {
+    /// The assessment.
+    #[prost(message, optional, tag = "1")]
+    pub assessment: ::core::option::Option<Assessment>,
+    /// True when this request_id had already recorded it.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// ListAssessmentsRequest names a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListAssessmentsRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+}
+/// ListAssessmentsResponse lists the run's assessments.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListAssessmentsResponse {
+    /// Oldest first.
+    #[prost(message, repeated, tag = "1")]
+    pub assessments: ::prost::alloc::vec::Vec<Assessment>,
+}
+/// GetAcceptanceRequest names a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetAcceptanceRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+}
+/// GetAcceptanceResponse says whether the run's deliverable is accepted.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetAcceptanceResponse {
+    /// True when the latest current acceptance passed and no latest current assessment
+    /// of either kind failed.
+    #[prost(bool, tag = "1")]
+    pub accepted: bool,
+    /// The run's current subject digest (empty while the run has not completed).
+    #[prost(string, tag = "2")]
+    pub subject_digest: ::prost::alloc::string::String,
+    /// The current assessments, oldest first.
+    #[prost(message, repeated, tag = "3")]
+    pub current: ::prost::alloc::vec::Vec<Assessment>,
+}
+/// AssessmentKind separates verification from acceptance.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum AssessmentKind {
+    /// Never valid in a request.
+    Unspecified = 0,
+    /// A check that the deliverable meets the criteria (by a person, agent or service).
+    Verification = 1,
+    /// A human's acceptance of the deliverable.
+    Acceptance = 2,
+}
+impl AssessmentKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "ASSESSMENT_KIND_UNSPECIFIED",
+            Self::Verification => "ASSESSMENT_KIND_VERIFICATION",
+            Self::Acceptance => "ASSESSMENT_KIND_ACCEPTANCE",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "ASSESSMENT_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "ASSESSMENT_KIND_VERIFICATION" => Some(Self::Verification),
+            "ASSESSMENT_KIND_ACCEPTANCE" => Some(Self::Acceptance),
+            _ => None,
+        }
+    }
+}
+/// AssessmentVerdict is what an assessment found.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum AssessmentVerdict {
+    /// Never valid in a request.
+    Unspecified = 0,
+    /// The subject meets the criteria (verification) or is accepted (acceptance).
+    Pass = 1,
+    /// The subject falls short or is not accepted.
+    Fail = 2,
+}
+impl AssessmentVerdict {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "ASSESSMENT_VERDICT_UNSPECIFIED",
+            Self::Pass => "ASSESSMENT_VERDICT_PASS",
+            Self::Fail => "ASSESSMENT_VERDICT_FAIL",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "ASSESSMENT_VERDICT_UNSPECIFIED" => Some(Self::Unspecified),
+            "ASSESSMENT_VERDICT_PASS" => Some(Self::Pass),
+            "ASSESSMENT_VERDICT_FAIL" => Some(Self::Fail),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod assessment_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// AssessmentService records verification and acceptance of a completed run's
+    /// deliverable against its contract's criteria. Each assessment is bound to the digest
+    /// of its subject (the run's result, definition and contract, and for governed runs the
+    /// head of their ref); when the subject changes, the assessment stops being current. A
+    /// run is accepted only while its current assessments say so.
+    #[derive(Debug, Clone)]
+    pub struct AssessmentServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl AssessmentServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> AssessmentServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> AssessmentServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            AssessmentServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// RecordAssessment records an assessment of a completed run. The caller passes the
+        /// subject digest it assessed (from GetAcceptance); a different current subject fails
+        /// with SUBJECT_CHANGED. Acceptance needs a verified human. A repeated request_id with
+        /// the same request returns the original assessment with `replayed = true`.
+        pub async fn record_assessment(
+            &mut self,
+            request: impl tonic::IntoRequest<super::RecordAssessmentRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RecordAssessmentResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.AssessmentService/RecordAssessment",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.AssessmentService",
+                        "RecordAssessment",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListAssessments lists a run's assessments, oldest first, each marked current or not.
+        pub async fn list_assessments(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListAssessmentsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListAssessmentsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.AssessmentService/ListAssessments",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.AssessmentService",
+                        "ListAssessments",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetAcceptance returns the run's current subject digest and whether its current
+        /// assessments accept it.
+        pub async fn get_acceptance(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetAcceptanceRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetAcceptanceResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.AssessmentService/GetAcceptance",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.AssessmentService", "GetAcceptance"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod assessment_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with AssessmentServiceServer.
+    #[async_trait]
+    pub trait AssessmentService: std::marker::Send + std::marker::Sync + 'static {
+        /// RecordAssessment records an assessment of a completed run. The caller passes the
+        /// subject digest it assessed (from GetAcceptance); a different current subject fails
+        /// with SUBJECT_CHANGED. Acceptance needs a verified human. A repeated request_id with
+        /// the same request returns the original assessment with `replayed = true`.
+        async fn record_assessment(
+            &self,
+            request: tonic::Request<super::RecordAssessmentRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RecordAssessmentResponse>,
+            tonic::Status,
+        >;
+        /// ListAssessments lists a run's assessments, oldest first, each marked current or not.
+        async fn list_assessments(
+            &self,
+            request: tonic::Request<super::ListAssessmentsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListAssessmentsResponse>,
+            tonic::Status,
+        >;
+        /// GetAcceptance returns the run's current subject digest and whether its current
+        /// assessments accept it.
+        async fn get_acceptance(
+            &self,
+            request: tonic::Request<super::GetAcceptanceRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetAcceptanceResponse>,
+            tonic::Status,
+        >;
+    }
+    /// AssessmentService records verification and acceptance of a completed run's
+    /// deliverable against its contract's criteria. Each assessment is bound to the digest
+    /// of its subject (the run's result, definition and contract, and for governed runs the
+    /// head of their ref); when the subject changes, the assessment stops being current. A
+    /// run is accepted only while its current assessments say so.
+    #[derive(Debug)]
+    pub struct AssessmentServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> AssessmentServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for AssessmentServiceServer<T>
+    where
+        T: AssessmentService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.AssessmentService/RecordAssessment" => {
+                    #[allow(non_camel_case_types)]
+                    struct RecordAssessmentSvc<T: AssessmentService>(pub Arc<T>);
+                    impl<
+                        T: AssessmentService,
+                    > tonic::server::UnaryService<super::RecordAssessmentRequest>
+                    for RecordAssessmentSvc<T> {
+                        type Response = super::RecordAssessmentResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::RecordAssessmentRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as AssessmentService>::record_assessment(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = RecordAssessmentSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.AssessmentService/ListAssessments" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListAssessmentsSvc<T: AssessmentService>(pub Arc<T>);
+                    impl<
+                        T: AssessmentService,
+                    > tonic::server::UnaryService<super::ListAssessmentsRequest>
+                    for ListAssessmentsSvc<T> {
+                        type Response = super::ListAssessmentsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListAssessmentsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as AssessmentService>::list_assessments(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListAssessmentsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.AssessmentService/GetAcceptance" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetAcceptanceSvc<T: AssessmentService>(pub Arc<T>);
+                    impl<
+                        T: AssessmentService,
+                    > tonic::server::UnaryService<super::GetAcceptanceRequest>
+                    for GetAcceptanceSvc<T> {
+                        type Response = super::GetAcceptanceResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetAcceptanceRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as AssessmentService>::get_acceptance(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetAcceptanceSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for AssessmentServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.AssessmentService";
+    impl<T> tonic::server::NamedService for AssessmentServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// Contract is the immutable agreement a work order is executed under.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Contract {
+    /// The contract id chosen by the caller; distinct from the work order id.
+    #[prost(string, tag = "1")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// The work order (mission) the contract governs.
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The acceptance criteria as a JSON object; assessments are recorded against them.
+    #[prost(string, tag = "3")]
+    pub criteria_json: ::prost::alloc::string::String,
+    /// The deadline, UTC epoch milliseconds: no attempt is dispatched at or after it.
+    #[prost(int64, tag = "4")]
+    pub deadline_ms: i64,
+    /// The budget in microcredits, canonical decimal, not negative.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The supported profile the work is executed under (an identifier, e.g. `aiws.v1`).
+    #[prost(string, tag = "6")]
+    pub profile: ::prost::alloc::string::String,
+    /// `sha256:<hex>` over the contract's content; assessments bind to it.
+    #[prost(string, tag = "7")]
+    pub digest: ::prost::alloc::string::String,
+    /// The principal that created the contract.
+    #[prost(string, tag = "8")]
+    pub created_by: ::prost::alloc::string::String,
+    /// When it was created, UTC epoch milliseconds.
+    #[prost(int64, tag = "9")]
+    pub created_at_ms: i64,
+    /// The exact sum of the costs reported by attempts of runs under this contract,
+    /// microcredits, canonical decimal.
+    #[prost(string, tag = "10")]
+    pub spent_microcredits: ::prost::alloc::string::String,
+    /// `budget_microcredits - spent_microcredits`, canonical decimal (negative when an
+    /// attempt reported more than remained).
+    #[prost(string, tag = "11")]
+    pub remaining_microcredits: ::prost::alloc::string::String,
+}
+/// CreateContractRequest records a contract.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateContractRequest {
+    /// A new contract id: an identifier chosen once by the caller.
+    #[prost(string, tag = "1")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// The work order the contract governs.
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The criteria as a JSON object (bounded document profile).
+    #[prost(string, tag = "3")]
+    pub criteria_json: ::prost::alloc::string::String,
+    /// The deadline, UTC epoch milliseconds; must be in the future.
+    #[prost(int64, tag = "4")]
+    pub deadline_ms: i64,
+    /// The budget in microcredits: a canonical decimal, not negative, at most 10^18.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The supported profile (an identifier).
+    #[prost(string, tag = "6")]
+    pub profile: ::prost::alloc::string::String,
+}
+/// CreateContractResponse carries the contract.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateContractResponse {
+    /// The contract as recorded.
+    #[prost(message, optional, tag = "1")]
+    pub contract: ::core::option::Option<Contract>,
+    /// True when the contract already existed with this content.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// GetContractRequest names a contract.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetContractRequest {
+    /// The contract id.
+    #[prost(string, tag = "1")]
+    pub contract_id: ::prost::alloc::string::String,
+}
+/// GetContractResponse carries the contract.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetContractResponse {
+    /// The contract with its current spend.
+    #[prost(message, optional, tag = "1")]
+    pub contract: ::core::option::Option<Contract>,
+}
+/// GetSpendingRequest names a principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetSpendingRequest {
+    /// The principal; empty means the caller.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+}
+/// GetSpendingResponse reports a principal's spend.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetSpendingResponse {
+    /// The principal.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// The exact sum of the costs of attempts of runs the principal started, microcredits.
+    #[prost(string, tag = "2")]
+    pub spent_microcredits: ::prost::alloc::string::String,
+    /// The principal's spending cap, microcredits; empty when it has none.
+    #[prost(string, tag = "3")]
+    pub cap_microcredits: ::prost::alloc::string::String,
+}
+/// Generated client implementations.
+pub mod contract_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// ContractService records the immutable contract of a work order (criteria, deadline,
+    /// budget and profile) and reports what has been spent against it. Runs name a contract
+    /// in `StartRunRequest.contract_id`; an attempt that would exceed the contract's
+    /// remaining budget or pass its deadline is not dispatched, and the run says why.
+    #[derive(Debug, Clone)]
+    pub struct ContractServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl ContractServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> ContractServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> ContractServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            ContractServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreateContract records a contract. Idempotent by contract id: the same id with the
+        /// same content returns the existing contract with `replayed = true`; with different
+        /// content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
+        pub async fn create_contract(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreateContractRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateContractResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ContractService/CreateContract",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ContractService", "CreateContract"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetContract returns a contract with its exact spend and remaining budget.
+        pub async fn get_contract(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetContractRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetContractResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ContractService/GetContract",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ContractService", "GetContract"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetSpending returns what a principal's runs have spent and the principal's spending
+        /// cap (from its grant), if it has one.
+        pub async fn get_spending(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetSpendingRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetSpendingResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ContractService/GetSpending",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ContractService", "GetSpending"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod contract_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with ContractServiceServer.
+    #[async_trait]
+    pub trait ContractService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreateContract records a contract. Idempotent by contract id: the same id with the
+        /// same content returns the existing contract with `replayed = true`; with different
+        /// content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
+        async fn create_contract(
+            &self,
+            request: tonic::Request<super::CreateContractRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateContractResponse>,
+            tonic::Status,
+        >;
+        /// GetContract returns a contract with its exact spend and remaining budget.
+        async fn get_contract(
+            &self,
+            request: tonic::Request<super::GetContractRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetContractResponse>,
+            tonic::Status,
+        >;
+        /// GetSpending returns what a principal's runs have spent and the principal's spending
+        /// cap (from its grant), if it has one.
+        async fn get_spending(
+            &self,
+            request: tonic::Request<super::GetSpendingRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetSpendingResponse>,
+            tonic::Status,
+        >;
+    }
+    /// ContractService records the immutable contract of a work order (criteria, deadline,
+    /// budget and profile) and reports what has been spent against it. Runs name a contract
+    /// in `StartRunRequest.contract_id`; an attempt that would exceed the contract's
+    /// remaining budget or pass its deadline is not dispatched, and the run says why.
+    #[derive(Debug)]
+    pub struct ContractServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> ContractServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for ContractServiceServer<T>
+    where
+        T: ContractService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.ContractService/CreateContract" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreateContractSvc<T: ContractService>(pub Arc<T>);
+                    impl<
+                        T: ContractService,
+                    > tonic::server::UnaryService<super::CreateContractRequest>
+                    for CreateContractSvc<T> {
+                        type Response = super::CreateContractResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreateContractRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ContractService>::create_contract(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreateContractSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ContractService/GetContract" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetContractSvc<T: ContractService>(pub Arc<T>);
+                    impl<
+                        T: ContractService,
+                    > tonic::server::UnaryService<super::GetContractRequest>
+                    for GetContractSvc<T> {
+                        type Response = super::GetContractResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetContractRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ContractService>::get_contract(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetContractSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ContractService/GetSpending" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetSpendingSvc<T: ContractService>(pub Arc<T>);
+                    impl<
+                        T: ContractService,
+                    > tonic::server::UnaryService<super::GetSpendingRequest>
+                    for GetSpendingSvc<T> {
+                        type Response = super::GetSpendingResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetSpendingRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ContractService>::get_spending(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetSpendingSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for ContractServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.ContractService";
+    impl<T> tonic::server::NamedService for ContractServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
 /// ErrorReason names every failure the engine reports. A failed RPC carries a canonical
 /// gRPC status code and exactly one `google.rpc.ErrorInfo` detail whose `reason` is the
 /// name of one of these values (for example "BASE_REVISION_STALE") and whose `domain` is
@@ -1947,6 +3203,13 @@ pub enum ErrorReason {
     CostInvalid = 114,
     /// No reconciliation is pending for this attempt (FAILED_PRECONDITION).
     ReconciliationNotPending = 115,
+    /// The wait's node has not opened yet: its dependencies have not finished
+    /// (FAILED_PRECONDITION).
+    WaitNotOpen = 116,
+    /// The handoff is addressed to another principal (PERMISSION_DENIED).
+    HandoffNotAddressed = 117,
+    /// The node has no finished outputs to hand off (FAILED_PRECONDITION).
+    NodeNotDone = 118,
     /// An unexpected server fault; the request may be retried (INTERNAL).
     InternalFault = 120,
     /// The server is shutting down or the store is busy (UNAVAILABLE).
@@ -2037,6 +3300,9 @@ impl ErrorReason {
             Self::SpendCapExceeded => "SPEND_CAP_EXCEEDED",
             Self::CostInvalid => "COST_INVALID",
             Self::ReconciliationNotPending => "RECONCILIATION_NOT_PENDING",
+            Self::WaitNotOpen => "WAIT_NOT_OPEN",
+            Self::HandoffNotAddressed => "HANDOFF_NOT_ADDRESSED",
+            Self::NodeNotDone => "NODE_NOT_DONE",
             Self::InternalFault => "INTERNAL_FAULT",
             Self::ServerUnavailable => "SERVER_UNAVAILABLE",
         }
@@ -2122,6 +3388,9 @@ impl ErrorReason {
             "SPEND_CAP_EXCEEDED" => Some(Self::SpendCapExceeded),
             "COST_INVALID" => Some(Self::CostInvalid),
             "RECONCILIATION_NOT_PENDING" => Some(Self::ReconciliationNotPending),
+            "WAIT_NOT_OPEN" => Some(Self::WaitNotOpen),
+            "HANDOFF_NOT_ADDRESSED" => Some(Self::HandoffNotAddressed),
+            "NODE_NOT_DONE" => Some(Self::NodeNotDone),
             "INTERNAL_FAULT" => Some(Self::InternalFault),
             "SERVER_UNAVAILABLE" => Some(Self::ServerUnavailable),
             _ => None,
@@ -2248,6 +3517,16 @@ pub enum EventKind {
     RunRevised = 9,
     /// A node is blocked on an uncertain effect.
     NodeBlocked = 10,
+    /// A wait node opened and waits for satisfaction or expiry.
+    NodeWaiting = 11,
+    /// A wait was satisfied.
+    WaitSatisfied = 12,
+    /// A wait expired (the node failed or took its default).
+    WaitExpired = 13,
+    /// A reviewed reconciliation decided an uncertain effect.
+    NodeReconciled = 14,
+    /// An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
+    DispatchRefused = 15,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -2267,6 +3546,11 @@ impl EventKind {
             Self::RunCancelled => "EVENT_KIND_RUN_CANCELLED",
             Self::RunRevised => "EVENT_KIND_RUN_REVISED",
             Self::NodeBlocked => "EVENT_KIND_NODE_BLOCKED",
+            Self::NodeWaiting => "EVENT_KIND_NODE_WAITING",
+            Self::WaitSatisfied => "EVENT_KIND_WAIT_SATISFIED",
+            Self::WaitExpired => "EVENT_KIND_WAIT_EXPIRED",
+            Self::NodeReconciled => "EVENT_KIND_NODE_RECONCILED",
+            Self::DispatchRefused => "EVENT_KIND_DISPATCH_REFUSED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -2283,6 +3567,11 @@ impl EventKind {
             "EVENT_KIND_RUN_CANCELLED" => Some(Self::RunCancelled),
             "EVENT_KIND_RUN_REVISED" => Some(Self::RunRevised),
             "EVENT_KIND_NODE_BLOCKED" => Some(Self::NodeBlocked),
+            "EVENT_KIND_NODE_WAITING" => Some(Self::NodeWaiting),
+            "EVENT_KIND_WAIT_SATISFIED" => Some(Self::WaitSatisfied),
+            "EVENT_KIND_WAIT_EXPIRED" => Some(Self::WaitExpired),
+            "EVENT_KIND_NODE_RECONCILED" => Some(Self::NodeReconciled),
+            "EVENT_KIND_DISPATCH_REFUSED" => Some(Self::DispatchRefused),
             _ => None,
         }
     }
@@ -2758,6 +4047,1344 @@ pub mod event_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.EventService";
     impl<T> tonic::server::NamedService for EventServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// Handoff is one transfer of outputs and responsibility.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Handoff {
+    /// The delivery id assigned by the engine (`dlv_...`).
+    #[prost(string, tag = "1")]
+    pub delivery_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node whose outputs are handed off; it must be DONE.
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The node's operation id.
+    #[prost(string, tag = "4")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// The sender (the authenticated creator).
+    #[prost(string, tag = "5")]
+    pub from_principal_id: ::prost::alloc::string::String,
+    /// The receiver.
+    #[prost(string, tag = "6")]
+    pub to_principal_id: ::prost::alloc::string::String,
+    /// `sha256:<hex>` of the node's result at the time of the handoff.
+    #[prost(string, tag = "7")]
+    pub outputs_digest: ::prost::alloc::string::String,
+    /// A note from the sender.
+    #[prost(string, tag = "8")]
+    pub note: ::prost::alloc::string::String,
+    /// Current state.
+    #[prost(enumeration = "HandoffState", tag = "9")]
+    pub state: i32,
+    /// When it was offered, UTC epoch milliseconds.
+    #[prost(int64, tag = "10")]
+    pub created_at_ms: i64,
+    /// When it was acknowledged (0 until then).
+    #[prost(int64, tag = "11")]
+    pub acknowledged_at_ms: i64,
+}
+/// CreateHandoffRequest offers a node's outputs.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateHandoffRequest {
+    /// Chosen once by the caller; a retry with the same id replays.
+    #[prost(string, tag = "1")]
+    pub request_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node uid; it must be DONE.
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The receiving principal; not the sender.
+    #[prost(string, tag = "4")]
+    pub to_principal_id: ::prost::alloc::string::String,
+    /// A note for the receiver (at most 4,000 characters).
+    #[prost(string, tag = "5")]
+    pub note: ::prost::alloc::string::String,
+}
+/// CreateHandoffResponse carries the handoff.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateHandoffResponse {
+    /// The handoff.
+    #[prost(message, optional, tag = "1")]
+    pub handoff: ::core::option::Option<Handoff>,
+    /// True when this request_id had already created it.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// AcknowledgeHandoffRequest acknowledges a handoff.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct AcknowledgeHandoffRequest {
+    /// The delivery id.
+    #[prost(string, tag = "1")]
+    pub delivery_id: ::prost::alloc::string::String,
+}
+/// AcknowledgeHandoffResponse carries the acknowledged handoff.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct AcknowledgeHandoffResponse {
+    /// The handoff.
+    #[prost(message, optional, tag = "1")]
+    pub handoff: ::core::option::Option<Handoff>,
+}
+/// GetHandoffRequest names a handoff.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetHandoffRequest {
+    /// The delivery id.
+    #[prost(string, tag = "1")]
+    pub delivery_id: ::prost::alloc::string::String,
+}
+/// GetHandoffResponse carries the handoff.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetHandoffResponse {
+    /// The handoff.
+    #[prost(message, optional, tag = "1")]
+    pub handoff: ::core::option::Option<Handoff>,
+}
+/// HandoffState is the lifecycle of a handoff.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum HandoffState {
+    /// Never sent.
+    Unspecified = 0,
+    /// Offered; the sender is still responsible.
+    Offered = 1,
+    /// Acknowledged; the receiver is responsible.
+    Acknowledged = 2,
+}
+impl HandoffState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "HANDOFF_STATE_UNSPECIFIED",
+            Self::Offered => "HANDOFF_STATE_OFFERED",
+            Self::Acknowledged => "HANDOFF_STATE_ACKNOWLEDGED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "HANDOFF_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "HANDOFF_STATE_OFFERED" => Some(Self::Offered),
+            "HANDOFF_STATE_ACKNOWLEDGED" => Some(Self::Acknowledged),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod handoff_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// HandoffService transfers a finished node's outputs and the responsibility for them
+    /// from one principal to another through an explicit record that the receiver
+    /// acknowledges. A handoff's delivery id is assigned by the engine and is distinct from
+    /// operation and attempt ids.
+    #[derive(Debug, Clone)]
+    pub struct HandoffServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl HandoffServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> HandoffServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> HandoffServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            HandoffServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreateHandoff offers a finished node's outputs to another principal. A repeated
+        /// request_id with the same request returns the original handoff with
+        /// `replayed = true`.
+        pub async fn create_handoff(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreateHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateHandoffResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.HandoffService/CreateHandoff",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.HandoffService", "CreateHandoff"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// AcknowledgeHandoff is the receiver's acceptance of responsibility. Only the
+        /// receiver may acknowledge, and only once (HANDOFF_ALREADY_ACKNOWLEDGED).
+        pub async fn acknowledge_handoff(
+            &mut self,
+            request: impl tonic::IntoRequest<super::AcknowledgeHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::AcknowledgeHandoffResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.HandoffService/AcknowledgeHandoff",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.HandoffService",
+                        "AcknowledgeHandoff",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetHandoff returns one handoff.
+        pub async fn get_handoff(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetHandoffResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.HandoffService/GetHandoff",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.HandoffService", "GetHandoff"));
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod handoff_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with HandoffServiceServer.
+    #[async_trait]
+    pub trait HandoffService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreateHandoff offers a finished node's outputs to another principal. A repeated
+        /// request_id with the same request returns the original handoff with
+        /// `replayed = true`.
+        async fn create_handoff(
+            &self,
+            request: tonic::Request<super::CreateHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateHandoffResponse>,
+            tonic::Status,
+        >;
+        /// AcknowledgeHandoff is the receiver's acceptance of responsibility. Only the
+        /// receiver may acknowledge, and only once (HANDOFF_ALREADY_ACKNOWLEDGED).
+        async fn acknowledge_handoff(
+            &self,
+            request: tonic::Request<super::AcknowledgeHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::AcknowledgeHandoffResponse>,
+            tonic::Status,
+        >;
+        /// GetHandoff returns one handoff.
+        async fn get_handoff(
+            &self,
+            request: tonic::Request<super::GetHandoffRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetHandoffResponse>,
+            tonic::Status,
+        >;
+    }
+    /// HandoffService transfers a finished node's outputs and the responsibility for them
+    /// from one principal to another through an explicit record that the receiver
+    /// acknowledges. A handoff's delivery id is assigned by the engine and is distinct from
+    /// operation and attempt ids.
+    #[derive(Debug)]
+    pub struct HandoffServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> HandoffServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for HandoffServiceServer<T>
+    where
+        T: HandoffService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.HandoffService/CreateHandoff" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreateHandoffSvc<T: HandoffService>(pub Arc<T>);
+                    impl<
+                        T: HandoffService,
+                    > tonic::server::UnaryService<super::CreateHandoffRequest>
+                    for CreateHandoffSvc<T> {
+                        type Response = super::CreateHandoffResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreateHandoffRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as HandoffService>::create_handoff(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreateHandoffSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.HandoffService/AcknowledgeHandoff" => {
+                    #[allow(non_camel_case_types)]
+                    struct AcknowledgeHandoffSvc<T: HandoffService>(pub Arc<T>);
+                    impl<
+                        T: HandoffService,
+                    > tonic::server::UnaryService<super::AcknowledgeHandoffRequest>
+                    for AcknowledgeHandoffSvc<T> {
+                        type Response = super::AcknowledgeHandoffResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::AcknowledgeHandoffRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as HandoffService>::acknowledge_handoff(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = AcknowledgeHandoffSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.HandoffService/GetHandoff" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetHandoffSvc<T: HandoffService>(pub Arc<T>);
+                    impl<
+                        T: HandoffService,
+                    > tonic::server::UnaryService<super::GetHandoffRequest>
+                    for GetHandoffSvc<T> {
+                        type Response = super::GetHandoffResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetHandoffRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as HandoffService>::get_handoff(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetHandoffSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for HandoffServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.HandoffService";
+    impl<T> tonic::server::NamedService for HandoffServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// Reconciliation is the durable record of one uncertain effect and its resolution.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Reconciliation {
+    /// The attempt whose effect was uncertain; identifies the reconciliation.
+    #[prost(string, tag = "1")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node uid.
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The operation id, kept by the retry.
+    #[prost(string, tag = "4")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// True when the attempt completed with a result, false when it failed.
+    #[prost(bool, tag = "5")]
+    pub completed: bool,
+    /// Current state.
+    #[prost(enumeration = "ReconciliationState", tag = "6")]
+    pub state: i32,
+    /// The decision (RESOLVED only).
+    #[prost(enumeration = "ReconciliationDecision", tag = "7")]
+    pub decision: i32,
+    /// The evidence the decision was based on, as JSON (RESOLVED only).
+    #[prost(string, tag = "8")]
+    pub evidence_json: ::prost::alloc::string::String,
+    /// The approval consumed by the decision.
+    #[prost(string, tag = "9")]
+    pub approval_id: ::prost::alloc::string::String,
+    /// The principal that recorded the decision.
+    #[prost(string, tag = "10")]
+    pub decided_by: ::prost::alloc::string::String,
+    /// When the reconciliation opened, UTC epoch milliseconds.
+    #[prost(int64, tag = "11")]
+    pub opened_at_ms: i64,
+    /// When it was decided (0 while pending).
+    #[prost(int64, tag = "12")]
+    pub decided_at_ms: i64,
+    /// The error the attempt reported, when it failed.
+    #[prost(string, tag = "13")]
+    pub error: ::prost::alloc::string::String,
+}
+/// ReconciliationMaterial is the exact subject of a human's reconciliation decision.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReconciliationMaterial {
+    /// The epochs of the run's work order the decision is bound to.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// The run's work order (empty for ad hoc runs).
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "3")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node uid.
+    #[prost(string, tag = "4")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The operation id.
+    #[prost(string, tag = "5")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// The attempt.
+    #[prost(string, tag = "6")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// True when the attempt completed with a result.
+    #[prost(bool, tag = "7")]
+    pub completed: bool,
+    /// The decision to be approved.
+    #[prost(enumeration = "ReconciliationDecision", tag = "8")]
+    pub decision: i32,
+    /// `sha256:<hex>` of the evidence document.
+    #[prost(string, tag = "9")]
+    pub evidence_digest: ::prost::alloc::string::String,
+    /// `sha256:<hex>` of the attempt's result (empty when it failed).
+    #[prost(string, tag = "10")]
+    pub result_digest: ::prost::alloc::string::String,
+}
+/// ListReconciliationsRequest names a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListReconciliationsRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+}
+/// ListReconciliationsResponse lists the run's reconciliations.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListReconciliationsResponse {
+    /// Oldest first.
+    #[prost(message, repeated, tag = "1")]
+    pub reconciliations: ::prost::alloc::vec::Vec<Reconciliation>,
+}
+/// ReviewReconciliationRequest describes a decision to review.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewReconciliationRequest {
+    /// The epochs of the run's work order.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// The attempt whose effect is uncertain.
+    #[prost(string, tag = "2")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// The decision to review.
+    #[prost(enumeration = "ReconciliationDecision", tag = "3")]
+    pub decision: i32,
+    /// The evidence as a JSON document (bounded profile); required.
+    #[prost(string, tag = "4")]
+    pub evidence_json: ::prost::alloc::string::String,
+}
+/// ReviewReconciliationResponse carries the material and its digest.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewReconciliationResponse {
+    /// The exact material.
+    #[prost(message, optional, tag = "1")]
+    pub material: ::core::option::Option<ReconciliationMaterial>,
+    /// `sha256:<hex>` over the material; approve it with CreateApproval.
+    #[prost(string, tag = "2")]
+    pub material_digest: ::prost::alloc::string::String,
+}
+/// ReconcileRequest records a reviewed decision.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReconcileRequest {
+    /// The epochs of the run's work order.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// Chosen once by the caller; a retry with the same id replays the result.
+    #[prost(string, tag = "2")]
+    pub request_id: ::prost::alloc::string::String,
+    /// The attempt whose effect is uncertain.
+    #[prost(string, tag = "3")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// The decision.
+    #[prost(enumeration = "ReconciliationDecision", tag = "4")]
+    pub decision: i32,
+    /// The evidence as a JSON document, exactly as reviewed.
+    #[prost(string, tag = "5")]
+    pub evidence_json: ::prost::alloc::string::String,
+    /// The approval of the material's digest, given by a verified human.
+    #[prost(string, tag = "6")]
+    pub approval_id: ::prost::alloc::string::String,
+}
+/// ReconcileResponse carries the resolved reconciliation.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReconcileResponse {
+    /// The reconciliation after the decision.
+    #[prost(message, optional, tag = "1")]
+    pub reconciliation: ::core::option::Option<Reconciliation>,
+    /// True when this request_id had already recorded this decision.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// ReconciliationState is the lifecycle of a reconciliation.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ReconciliationState {
+    /// Never sent.
+    Unspecified = 0,
+    /// Waiting for a reviewed decision; the node is BLOCKED.
+    Pending = 1,
+    /// Decided; the node retried or settled.
+    Resolved = 2,
+}
+impl ReconciliationState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "RECONCILIATION_STATE_UNSPECIFIED",
+            Self::Pending => "RECONCILIATION_STATE_PENDING",
+            Self::Resolved => "RECONCILIATION_STATE_RESOLVED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "RECONCILIATION_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "RECONCILIATION_STATE_PENDING" => Some(Self::Pending),
+            "RECONCILIATION_STATE_RESOLVED" => Some(Self::Resolved),
+            _ => None,
+        }
+    }
+}
+/// ReconciliationDecision is what the reviewing human established about the effect.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ReconciliationDecision {
+    /// Never valid in a request.
+    Unspecified = 0,
+    /// The effect was applied: the node settles and is not retried.
+    Applied = 1,
+    /// The effect was not applied: the node may safely be retried.
+    NotApplied = 2,
+}
+impl ReconciliationDecision {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "RECONCILIATION_DECISION_UNSPECIFIED",
+            Self::Applied => "RECONCILIATION_DECISION_APPLIED",
+            Self::NotApplied => "RECONCILIATION_DECISION_NOT_APPLIED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "RECONCILIATION_DECISION_UNSPECIFIED" => Some(Self::Unspecified),
+            "RECONCILIATION_DECISION_APPLIED" => Some(Self::Applied),
+            "RECONCILIATION_DECISION_NOT_APPLIED" => Some(Self::NotApplied),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod reconciliation_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// ReconciliationService settles uncertain effects. An attempt settled with
+    /// `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
+    /// run's completion). A human reviews the exact material with ReviewReconciliation,
+    /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
+    /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
+    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
+    /// good when the attempt had failed, since its effect must not be repeated).
+    #[derive(Debug, Clone)]
+    pub struct ReconciliationServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl ReconciliationServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> ReconciliationServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> ReconciliationServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            ReconciliationServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// ListReconciliations lists the reconciliations of a run, oldest first.
+        pub async fn list_reconciliations(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListReconciliationsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListReconciliationsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ReconciliationService/ListReconciliations",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.ReconciliationService",
+                        "ListReconciliations",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ReviewReconciliation returns the exact material a human approves for a decision
+        /// and its digest. It writes nothing.
+        pub async fn review_reconciliation(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReviewReconciliationRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewReconciliationResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ReconciliationService/ReviewReconciliation",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.ReconciliationService",
+                        "ReviewReconciliation",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// Reconcile records a reviewed decision, consuming a verified human approval of its
+        /// material. A repeated request_id with the same request returns the original result
+        /// with `replayed = true`.
+        pub async fn reconcile(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReconcileRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReconcileResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ReconciliationService/Reconcile",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ReconciliationService", "Reconcile"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod reconciliation_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with ReconciliationServiceServer.
+    #[async_trait]
+    pub trait ReconciliationService: std::marker::Send + std::marker::Sync + 'static {
+        /// ListReconciliations lists the reconciliations of a run, oldest first.
+        async fn list_reconciliations(
+            &self,
+            request: tonic::Request<super::ListReconciliationsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListReconciliationsResponse>,
+            tonic::Status,
+        >;
+        /// ReviewReconciliation returns the exact material a human approves for a decision
+        /// and its digest. It writes nothing.
+        async fn review_reconciliation(
+            &self,
+            request: tonic::Request<super::ReviewReconciliationRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewReconciliationResponse>,
+            tonic::Status,
+        >;
+        /// Reconcile records a reviewed decision, consuming a verified human approval of its
+        /// material. A repeated request_id with the same request returns the original result
+        /// with `replayed = true`.
+        async fn reconcile(
+            &self,
+            request: tonic::Request<super::ReconcileRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReconcileResponse>,
+            tonic::Status,
+        >;
+    }
+    /// ReconciliationService settles uncertain effects. An attempt settled with
+    /// `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
+    /// run's completion). A human reviews the exact material with ReviewReconciliation,
+    /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
+    /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
+    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
+    /// good when the attempt had failed, since its effect must not be repeated).
+    #[derive(Debug)]
+    pub struct ReconciliationServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> ReconciliationServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>>
+    for ReconciliationServiceServer<T>
+    where
+        T: ReconciliationService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.ReconciliationService/ListReconciliations" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListReconciliationsSvc<T: ReconciliationService>(pub Arc<T>);
+                    impl<
+                        T: ReconciliationService,
+                    > tonic::server::UnaryService<super::ListReconciliationsRequest>
+                    for ListReconciliationsSvc<T> {
+                        type Response = super::ListReconciliationsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListReconciliationsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ReconciliationService>::list_reconciliations(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListReconciliationsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ReconciliationService/ReviewReconciliation" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReviewReconciliationSvc<T: ReconciliationService>(pub Arc<T>);
+                    impl<
+                        T: ReconciliationService,
+                    > tonic::server::UnaryService<super::ReviewReconciliationRequest>
+                    for ReviewReconciliationSvc<T> {
+                        type Response = super::ReviewReconciliationResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReviewReconciliationRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ReconciliationService>::review_reconciliation(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReviewReconciliationSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ReconciliationService/Reconcile" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReconcileSvc<T: ReconciliationService>(pub Arc<T>);
+                    impl<
+                        T: ReconciliationService,
+                    > tonic::server::UnaryService<super::ReconcileRequest>
+                    for ReconcileSvc<T> {
+                        type Response = super::ReconcileResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReconcileRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ReconciliationService>::reconcile(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReconcileSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for ReconciliationServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.ReconciliationService";
+    impl<T> tonic::server::NamedService for ReconciliationServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
@@ -4082,6 +6709,23 @@ pub mod registry_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// Segment is one continuation of a run: a new one begins on recovery or change of owner.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Segment {
+    /// 1, 2, ...
+    #[prost(int32, tag = "1")]
+    pub number: i32,
+    /// Why it began.
+    #[prost(enumeration = "SegmentReason", tag = "2")]
+    pub reason: i32,
+    /// When it began, UTC epoch milliseconds.
+    #[prost(int64, tag = "3")]
+    pub started_at_ms: i64,
+    /// The work order's ownership epoch when it began.
+    #[prost(int64, tag = "4")]
+    pub ownership_epoch: i64,
+}
 /// NodeStatus is one node's state within a run snapshot.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -4169,6 +6813,13 @@ pub struct Run {
     /// The contract governing it, if any.
     #[prost(string, tag = "15")]
     pub contract_id: ::prost::alloc::string::String,
+    /// The segments of the run, oldest first (filled by GetRun and WatchRun).
+    #[prost(message, repeated, tag = "16")]
+    pub segments: ::prost::alloc::vec::Vec<Segment>,
+    /// The `ErrorReason` name when the run failed for an execution-model rule (for example
+    /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+    #[prost(string, tag = "17")]
+    pub result_reason: ::prost::alloc::string::String,
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
@@ -4382,6 +7033,8 @@ pub enum NodeState {
     Blocked = 7,
     /// A fan-out parent whose items are running.
     Expanded = 8,
+    /// A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
+    Waiting = 9,
 }
 impl NodeState {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -4399,6 +7052,7 @@ impl NodeState {
             Self::Cancelled => "NODE_STATE_CANCELLED",
             Self::Blocked => "NODE_STATE_BLOCKED",
             Self::Expanded => "NODE_STATE_EXPANDED",
+            Self::Waiting => "NODE_STATE_WAITING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -4413,6 +7067,45 @@ impl NodeState {
             "NODE_STATE_CANCELLED" => Some(Self::Cancelled),
             "NODE_STATE_BLOCKED" => Some(Self::Blocked),
             "NODE_STATE_EXPANDED" => Some(Self::Expanded),
+            "NODE_STATE_WAITING" => Some(Self::Waiting),
+            _ => None,
+        }
+    }
+}
+/// SegmentReason is why a segment of a run began.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum SegmentReason {
+    /// Never sent.
+    Unspecified = 0,
+    /// The run started.
+    Start = 1,
+    /// A server recovered the run after a restart or crash.
+    Recovery = 2,
+    /// The ownership epoch of the run's work order advanced.
+    OwnerChange = 3,
+}
+impl SegmentReason {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "SEGMENT_REASON_UNSPECIFIED",
+            Self::Start => "SEGMENT_REASON_START",
+            Self::Recovery => "SEGMENT_REASON_RECOVERY",
+            Self::OwnerChange => "SEGMENT_REASON_OWNER_CHANGE",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SEGMENT_REASON_UNSPECIFIED" => Some(Self::Unspecified),
+            "SEGMENT_REASON_START" => Some(Self::Start),
+            "SEGMENT_REASON_RECOVERY" => Some(Self::Recovery),
+            "SEGMENT_REASON_OWNER_CHANGE" => Some(Self::OwnerChange),
             _ => None,
         }
     }
@@ -5830,6 +8523,699 @@ pub mod task_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.TaskService";
     impl<T> tonic::server::NamedService for TaskServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// Wait is one wait of a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Wait {
+    /// The wait id assigned by the engine; distinct from operation and attempt ids.
+    #[prost(string, tag = "1")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node uid.
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// What it waits for.
+    #[prost(enumeration = "WaitKind", tag = "4")]
+    pub kind: i32,
+    /// Current state.
+    #[prost(enumeration = "WaitState", tag = "5")]
+    pub state: i32,
+    /// When it opened, UTC epoch milliseconds (0 while not open).
+    #[prost(int64, tag = "6")]
+    pub opened_at_ms: i64,
+    /// When it expires, UTC epoch milliseconds (0 while not open).
+    #[prost(int64, tag = "7")]
+    pub expires_at_ms: i64,
+    /// The JSON schema the payload must match.
+    #[prost(string, tag = "8")]
+    pub schema_json: ::prost::alloc::string::String,
+    /// What happens on expiry.
+    #[prost(enumeration = "WaitExpiry", tag = "9")]
+    pub on_expiry: i32,
+    /// The default taken on expiry, as JSON (WAIT_EXPIRY_DEFAULT only).
+    #[prost(string, tag = "10")]
+    pub default_json: ::prost::alloc::string::String,
+    /// The payload it was satisfied with (SATISFIED only).
+    #[prost(string, tag = "11")]
+    pub payload_json: ::prost::alloc::string::String,
+    /// The principal that satisfied it.
+    #[prost(string, tag = "12")]
+    pub satisfied_by: ::prost::alloc::string::String,
+    /// When it was satisfied, UTC epoch milliseconds.
+    #[prost(int64, tag = "13")]
+    pub satisfied_at_ms: i64,
+}
+/// GetWaitRequest names a wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWaitRequest {
+    /// The wait id.
+    #[prost(string, tag = "1")]
+    pub wait_id: ::prost::alloc::string::String,
+}
+/// GetWaitResponse carries the wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWaitResponse {
+    /// The wait.
+    #[prost(message, optional, tag = "1")]
+    pub wait: ::core::option::Option<Wait>,
+}
+/// ListWaitsRequest names a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListWaitsRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+}
+/// ListWaitsResponse lists the run's waits.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListWaitsResponse {
+    /// The waits, in definition order.
+    #[prost(message, repeated, tag = "1")]
+    pub waits: ::prost::alloc::vec::Vec<Wait>,
+}
+/// SatisfyWaitRequest satisfies a wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SatisfyWaitRequest {
+    /// Chosen once by the caller; a retry with the same id and payload replays.
+    #[prost(string, tag = "1")]
+    pub request_id: ::prost::alloc::string::String,
+    /// The wait id.
+    #[prost(string, tag = "2")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The payload as JSON; validated against the wait's schema.
+    #[prost(string, tag = "3")]
+    pub payload_json: ::prost::alloc::string::String,
+}
+/// SatisfyWaitResponse carries the satisfied wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SatisfyWaitResponse {
+    /// The wait after satisfaction.
+    #[prost(message, optional, tag = "1")]
+    pub wait: ::core::option::Option<Wait>,
+    /// True when this request had already satisfied the wait.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// WaitKind is what a wait waits for.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitKind {
+    /// Never sent.
+    Unspecified = 0,
+    /// Input from a person or an application.
+    HumanInput = 1,
+    /// A point in time; usually satisfied by its expiry taking the default.
+    Timer = 2,
+    /// An authorization that only a verified human may give.
+    Authorization = 3,
+}
+impl WaitKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_KIND_UNSPECIFIED",
+            Self::HumanInput => "WAIT_KIND_HUMAN_INPUT",
+            Self::Timer => "WAIT_KIND_TIMER",
+            Self::Authorization => "WAIT_KIND_AUTHORIZATION",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
+            "WAIT_KIND_TIMER" => Some(Self::Timer),
+            "WAIT_KIND_AUTHORIZATION" => Some(Self::Authorization),
+            _ => None,
+        }
+    }
+}
+/// WaitState is the lifecycle of a wait.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitState {
+    /// Never sent.
+    Unspecified = 0,
+    /// Not yet reached: its node waits for dependencies.
+    NotOpen = 1,
+    /// Open and waiting for satisfaction or expiry.
+    Pending = 2,
+    /// Satisfied by SatisfyWait.
+    Satisfied = 3,
+    /// Expired; its node failed (or fails on the next sweep).
+    Expired = 4,
+    /// Expired and took the definition's default.
+    Defaulted = 5,
+    /// Cancelled with its run.
+    Cancelled = 6,
+}
+impl WaitState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_STATE_UNSPECIFIED",
+            Self::NotOpen => "WAIT_STATE_NOT_OPEN",
+            Self::Pending => "WAIT_STATE_PENDING",
+            Self::Satisfied => "WAIT_STATE_SATISFIED",
+            Self::Expired => "WAIT_STATE_EXPIRED",
+            Self::Defaulted => "WAIT_STATE_DEFAULTED",
+            Self::Cancelled => "WAIT_STATE_CANCELLED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_STATE_NOT_OPEN" => Some(Self::NotOpen),
+            "WAIT_STATE_PENDING" => Some(Self::Pending),
+            "WAIT_STATE_SATISFIED" => Some(Self::Satisfied),
+            "WAIT_STATE_EXPIRED" => Some(Self::Expired),
+            "WAIT_STATE_DEFAULTED" => Some(Self::Defaulted),
+            "WAIT_STATE_CANCELLED" => Some(Self::Cancelled),
+            _ => None,
+        }
+    }
+}
+/// WaitExpiry is what happens when a wait expires.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitExpiry {
+    /// Never sent.
+    Unspecified = 0,
+    /// The node fails.
+    Fail = 1,
+    /// The node completes with the definition's default.
+    Default = 2,
+}
+impl WaitExpiry {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_EXPIRY_UNSPECIFIED",
+            Self::Fail => "WAIT_EXPIRY_FAIL",
+            Self::Default => "WAIT_EXPIRY_DEFAULT",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_EXPIRY_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_EXPIRY_FAIL" => Some(Self::Fail),
+            "WAIT_EXPIRY_DEFAULT" => Some(Self::Default),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod wait_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
+    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
+    /// A wait's payload is validated against the schema its definition names. On expiry
+    /// the node fails or takes the definition's default, never before the expiry time, and
+    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
+    /// Waits are durable: they survive restarts.
+    #[derive(Debug, Clone)]
+    pub struct WaitServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl WaitServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> WaitServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> WaitServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            WaitServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// GetWait returns one wait.
+        pub async fn get_wait(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWaitResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/GetWait",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "GetWait"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListWaits lists the waits of a run in definition order.
+        pub async fn list_waits(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListWaitsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWaitsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/ListWaits",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "ListWaits"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
+        /// payload as its result. `authorization` waits need a verified human. A repeated
+        /// request_id with the same payload returns the wait with `replayed = true`.
+        pub async fn satisfy_wait(
+            &mut self,
+            request: impl tonic::IntoRequest<super::SatisfyWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SatisfyWaitResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/SatisfyWait",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "SatisfyWait"));
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod wait_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with WaitServiceServer.
+    #[async_trait]
+    pub trait WaitService: std::marker::Send + std::marker::Sync + 'static {
+        /// GetWait returns one wait.
+        async fn get_wait(
+            &self,
+            request: tonic::Request<super::GetWaitRequest>,
+        ) -> std::result::Result<tonic::Response<super::GetWaitResponse>, tonic::Status>;
+        /// ListWaits lists the waits of a run in definition order.
+        async fn list_waits(
+            &self,
+            request: tonic::Request<super::ListWaitsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWaitsResponse>,
+            tonic::Status,
+        >;
+        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
+        /// payload as its result. `authorization` waits need a verified human. A repeated
+        /// request_id with the same payload returns the wait with `replayed = true`.
+        async fn satisfy_wait(
+            &self,
+            request: tonic::Request<super::SatisfyWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SatisfyWaitResponse>,
+            tonic::Status,
+        >;
+    }
+    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
+    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
+    /// A wait's payload is validated against the schema its definition names. On expiry
+    /// the node fails or takes the definition's default, never before the expiry time, and
+    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
+    /// Waits are durable: they survive restarts.
+    #[derive(Debug)]
+    pub struct WaitServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> WaitServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for WaitServiceServer<T>
+    where
+        T: WaitService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.WaitService/GetWait" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetWaitSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::GetWaitRequest>
+                    for GetWaitSvc<T> {
+                        type Response = super::GetWaitResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetWaitRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::get_wait(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetWaitSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WaitService/ListWaits" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListWaitsSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::ListWaitsRequest>
+                    for ListWaitsSvc<T> {
+                        type Response = super::ListWaitsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListWaitsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::list_waits(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListWaitsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WaitService/SatisfyWait" => {
+                    #[allow(non_camel_case_types)]
+                    struct SatisfyWaitSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::SatisfyWaitRequest>
+                    for SatisfyWaitSvc<T> {
+                        type Response = super::SatisfyWaitResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::SatisfyWaitRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::satisfy_wait(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = SatisfyWaitSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for WaitServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.WaitService";
+    impl<T> tonic::server::NamedService for WaitServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

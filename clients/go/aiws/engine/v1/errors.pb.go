@@ -192,6 +192,13 @@ const (
 	ErrorReason_COST_INVALID ErrorReason = 114
 	// No reconciliation is pending for this attempt (FAILED_PRECONDITION).
 	ErrorReason_RECONCILIATION_NOT_PENDING ErrorReason = 115
+	// The wait's node has not opened yet: its dependencies have not finished
+	// (FAILED_PRECONDITION).
+	ErrorReason_WAIT_NOT_OPEN ErrorReason = 116
+	// The handoff is addressed to another principal (PERMISSION_DENIED).
+	ErrorReason_HANDOFF_NOT_ADDRESSED ErrorReason = 117
+	// The node has no finished outputs to hand off (FAILED_PRECONDITION).
+	ErrorReason_NODE_NOT_DONE ErrorReason = 118
 	// An unexpected server fault; the request may be retried (INTERNAL).
 	ErrorReason_INTERNAL_FAULT ErrorReason = 120
 	// The server is shutting down or the store is busy (UNAVAILABLE).
@@ -279,6 +286,9 @@ var (
 		113: "SPEND_CAP_EXCEEDED",
 		114: "COST_INVALID",
 		115: "RECONCILIATION_NOT_PENDING",
+		116: "WAIT_NOT_OPEN",
+		117: "HANDOFF_NOT_ADDRESSED",
+		118: "NODE_NOT_DONE",
 		120: "INTERNAL_FAULT",
 		121: "SERVER_UNAVAILABLE",
 	}
@@ -361,6 +371,9 @@ var (
 		"SPEND_CAP_EXCEEDED":           113,
 		"COST_INVALID":                 114,
 		"RECONCILIATION_NOT_PENDING":   115,
+		"WAIT_NOT_OPEN":                116,
+		"HANDOFF_NOT_ADDRESSED":        117,
+		"NODE_NOT_DONE":                118,
 		"INTERNAL_FAULT":               120,
 		"SERVER_UNAVAILABLE":           121,
 	}
@@ -397,7 +410,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xf7\x0e\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x0f\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -477,7 +490,10 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x17CONTRACT_ALREADY_EXISTS\x10p\x12\x16\n" +
 	"\x12SPEND_CAP_EXCEEDED\x10q\x12\x10\n" +
 	"\fCOST_INVALID\x10r\x12\x1e\n" +
-	"\x1aRECONCILIATION_NOT_PENDING\x10s\x12\x12\n" +
+	"\x1aRECONCILIATION_NOT_PENDING\x10s\x12\x11\n" +
+	"\rWAIT_NOT_OPEN\x10t\x12\x19\n" +
+	"\x15HANDOFF_NOT_ADDRESSED\x10u\x12\x11\n" +
+	"\rNODE_NOT_DONE\x10v\x12\x12\n" +
 	"\x0eINTERNAL_FAULT\x10x\x12\x16\n" +
 	"\x12SERVER_UNAVAILABLE\x10yBa\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

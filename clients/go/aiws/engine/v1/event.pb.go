@@ -47,6 +47,16 @@ const (
 	EventKind_EVENT_KIND_RUN_REVISED EventKind = 9
 	// A node is blocked on an uncertain effect.
 	EventKind_EVENT_KIND_NODE_BLOCKED EventKind = 10
+	// A wait node opened and waits for satisfaction or expiry.
+	EventKind_EVENT_KIND_NODE_WAITING EventKind = 11
+	// A wait was satisfied.
+	EventKind_EVENT_KIND_WAIT_SATISFIED EventKind = 12
+	// A wait expired (the node failed or took its default).
+	EventKind_EVENT_KIND_WAIT_EXPIRED EventKind = 13
+	// A reviewed reconciliation decided an uncertain effect.
+	EventKind_EVENT_KIND_NODE_RECONCILED EventKind = 14
+	// An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
+	EventKind_EVENT_KIND_DISPATCH_REFUSED EventKind = 15
 )
 
 // Enum value maps for EventKind.
@@ -63,19 +73,29 @@ var (
 		8:  "EVENT_KIND_RUN_CANCELLED",
 		9:  "EVENT_KIND_RUN_REVISED",
 		10: "EVENT_KIND_NODE_BLOCKED",
+		11: "EVENT_KIND_NODE_WAITING",
+		12: "EVENT_KIND_WAIT_SATISFIED",
+		13: "EVENT_KIND_WAIT_EXPIRED",
+		14: "EVENT_KIND_NODE_RECONCILED",
+		15: "EVENT_KIND_DISPATCH_REFUSED",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":     0,
-		"EVENT_KIND_RUN_STARTED":     1,
-		"EVENT_KIND_NODE_DISPATCHED": 2,
-		"EVENT_KIND_NODE_COMPLETED":  3,
-		"EVENT_KIND_NODE_FAILED":     4,
-		"EVENT_KIND_NODE_EXPANDED":   5,
-		"EVENT_KIND_RUN_COMPLETED":   6,
-		"EVENT_KIND_RUN_FAILED":      7,
-		"EVENT_KIND_RUN_CANCELLED":   8,
-		"EVENT_KIND_RUN_REVISED":     9,
-		"EVENT_KIND_NODE_BLOCKED":    10,
+		"EVENT_KIND_UNSPECIFIED":      0,
+		"EVENT_KIND_RUN_STARTED":      1,
+		"EVENT_KIND_NODE_DISPATCHED":  2,
+		"EVENT_KIND_NODE_COMPLETED":   3,
+		"EVENT_KIND_NODE_FAILED":      4,
+		"EVENT_KIND_NODE_EXPANDED":    5,
+		"EVENT_KIND_RUN_COMPLETED":    6,
+		"EVENT_KIND_RUN_FAILED":       7,
+		"EVENT_KIND_RUN_CANCELLED":    8,
+		"EVENT_KIND_RUN_REVISED":      9,
+		"EVENT_KIND_NODE_BLOCKED":     10,
+		"EVENT_KIND_NODE_WAITING":     11,
+		"EVENT_KIND_WAIT_SATISFIED":   12,
+		"EVENT_KIND_WAIT_EXPIRED":     13,
+		"EVENT_KIND_NODE_RECONCILED":  14,
+		"EVENT_KIND_DISPATCH_REFUSED": 15,
 	}
 )
 
@@ -574,7 +594,7 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"subscriber\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\x03R\x06cursor\"+\n" +
 	"\x11AckEventsResponse\x12\x16\n" +
-	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xcc\x02\n" +
+	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xe6\x03\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_STARTED\x10\x01\x12\x1e\n" +
@@ -587,7 +607,12 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"\x18EVENT_KIND_RUN_CANCELLED\x10\b\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_REVISED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_NODE_BLOCKED\x10\n" +
-	"2\x9c\x02\n" +
+	"\x12\x1b\n" +
+	"\x17EVENT_KIND_NODE_WAITING\x10\v\x12\x1d\n" +
+	"\x19EVENT_KIND_WAIT_SATISFIED\x10\f\x12\x1b\n" +
+	"\x17EVENT_KIND_WAIT_EXPIRED\x10\r\x12\x1e\n" +
+	"\x1aEVENT_KIND_NODE_RECONCILED\x10\x0e\x12\x1f\n" +
+	"\x1bEVENT_KIND_DISPATCH_REFUSED\x10\x0f2\x9c\x02\n" +
 	"\fEventService\x12X\n" +
 	"\n" +
 	"ListEvents\x12!.aiws.engine.v1.ListEventsRequest\x1a\".aiws.engine.v1.ListEventsResponse\"\x03\x90\x02\x01\x12`\n" +

@@ -108,6 +108,8 @@ const (
 	NodeState_NODE_STATE_BLOCKED NodeState = 7
 	// A fan-out parent whose items are running.
 	NodeState_NODE_STATE_EXPANDED NodeState = 8
+	// A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
+	NodeState_NODE_STATE_WAITING NodeState = 9
 )
 
 // Enum value maps for NodeState.
@@ -122,6 +124,7 @@ var (
 		6: "NODE_STATE_CANCELLED",
 		7: "NODE_STATE_BLOCKED",
 		8: "NODE_STATE_EXPANDED",
+		9: "NODE_STATE_WAITING",
 	}
 	NodeState_value = map[string]int32{
 		"NODE_STATE_UNSPECIFIED": 0,
@@ -133,6 +136,7 @@ var (
 		"NODE_STATE_CANCELLED":   6,
 		"NODE_STATE_BLOCKED":     7,
 		"NODE_STATE_EXPANDED":    8,
+		"NODE_STATE_WAITING":     9,
 	}
 )
 
@@ -161,6 +165,136 @@ func (x NodeState) Number() protoreflect.EnumNumber {
 // Deprecated: Use NodeState.Descriptor instead.
 func (NodeState) EnumDescriptor() ([]byte, []int) {
 	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{1}
+}
+
+// SegmentReason is why a segment of a run began.
+type SegmentReason int32
+
+const (
+	// Never sent.
+	SegmentReason_SEGMENT_REASON_UNSPECIFIED SegmentReason = 0
+	// The run started.
+	SegmentReason_SEGMENT_REASON_START SegmentReason = 1
+	// A server recovered the run after a restart or crash.
+	SegmentReason_SEGMENT_REASON_RECOVERY SegmentReason = 2
+	// The ownership epoch of the run's work order advanced.
+	SegmentReason_SEGMENT_REASON_OWNER_CHANGE SegmentReason = 3
+)
+
+// Enum value maps for SegmentReason.
+var (
+	SegmentReason_name = map[int32]string{
+		0: "SEGMENT_REASON_UNSPECIFIED",
+		1: "SEGMENT_REASON_START",
+		2: "SEGMENT_REASON_RECOVERY",
+		3: "SEGMENT_REASON_OWNER_CHANGE",
+	}
+	SegmentReason_value = map[string]int32{
+		"SEGMENT_REASON_UNSPECIFIED":  0,
+		"SEGMENT_REASON_START":        1,
+		"SEGMENT_REASON_RECOVERY":     2,
+		"SEGMENT_REASON_OWNER_CHANGE": 3,
+	}
+)
+
+func (x SegmentReason) Enum() *SegmentReason {
+	p := new(SegmentReason)
+	*p = x
+	return p
+}
+
+func (x SegmentReason) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SegmentReason) Descriptor() protoreflect.EnumDescriptor {
+	return file_aiws_engine_v1_run_proto_enumTypes[2].Descriptor()
+}
+
+func (SegmentReason) Type() protoreflect.EnumType {
+	return &file_aiws_engine_v1_run_proto_enumTypes[2]
+}
+
+func (x SegmentReason) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SegmentReason.Descriptor instead.
+func (SegmentReason) EnumDescriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{2}
+}
+
+// Segment is one continuation of a run: a new one begins on recovery or change of owner.
+type Segment struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1, 2, ...
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// Why it began.
+	Reason SegmentReason `protobuf:"varint,2,opt,name=reason,proto3,enum=aiws.engine.v1.SegmentReason" json:"reason,omitempty"`
+	// When it began, UTC epoch milliseconds.
+	StartedAtMs int64 `protobuf:"varint,3,opt,name=started_at_ms,json=startedAtMs,proto3" json:"started_at_ms,omitempty"`
+	// The work order's ownership epoch when it began.
+	OwnershipEpoch int64 `protobuf:"varint,4,opt,name=ownership_epoch,json=ownershipEpoch,proto3" json:"ownership_epoch,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *Segment) Reset() {
+	*x = Segment{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Segment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Segment) ProtoMessage() {}
+
+func (x *Segment) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Segment.ProtoReflect.Descriptor instead.
+func (*Segment) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *Segment) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *Segment) GetReason() SegmentReason {
+	if x != nil {
+		return x.Reason
+	}
+	return SegmentReason_SEGMENT_REASON_UNSPECIFIED
+}
+
+func (x *Segment) GetStartedAtMs() int64 {
+	if x != nil {
+		return x.StartedAtMs
+	}
+	return 0
+}
+
+func (x *Segment) GetOwnershipEpoch() int64 {
+	if x != nil {
+		return x.OwnershipEpoch
+	}
+	return 0
 }
 
 // NodeStatus is one node's state within a run snapshot.
@@ -194,7 +328,7 @@ type NodeStatus struct {
 
 func (x *NodeStatus) Reset() {
 	*x = NodeStatus{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[0]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -206,7 +340,7 @@ func (x *NodeStatus) String() string {
 func (*NodeStatus) ProtoMessage() {}
 
 func (x *NodeStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[0]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -219,7 +353,7 @@ func (x *NodeStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeStatus.ProtoReflect.Descriptor instead.
 func (*NodeStatus) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{0}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *NodeStatus) GetNodeUid() string {
@@ -331,14 +465,19 @@ type Run struct {
 	// The subscriber notified of its events, if any.
 	Subscriber string `protobuf:"bytes,14,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
 	// The contract governing it, if any.
-	ContractId    string `protobuf:"bytes,15,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	ContractId string `protobuf:"bytes,15,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// The segments of the run, oldest first (filled by GetRun and WatchRun).
+	Segments []*Segment `protobuf:"bytes,16,rep,name=segments,proto3" json:"segments,omitempty"`
+	// The `ErrorReason` name when the run failed for an execution-model rule (for example
+	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+	ResultReason  string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Run) Reset() {
 	*x = Run{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -350,7 +489,7 @@ func (x *Run) String() string {
 func (*Run) ProtoMessage() {}
 
 func (x *Run) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -363,7 +502,7 @@ func (x *Run) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Run.ProtoReflect.Descriptor instead.
 func (*Run) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{1}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Run) GetRunId() string {
@@ -471,6 +610,20 @@ func (x *Run) GetContractId() string {
 	return ""
 }
 
+func (x *Run) GetSegments() []*Segment {
+	if x != nil {
+		return x.Segments
+	}
+	return nil
+}
+
+func (x *Run) GetResultReason() string {
+	if x != nil {
+		return x.ResultReason
+	}
+	return ""
+}
+
 // StartRunRequest starts a run.
 type StartRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -495,7 +648,7 @@ type StartRunRequest struct {
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -507,7 +660,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -520,7 +673,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *StartRunRequest) GetRequestId() string {
@@ -607,7 +760,7 @@ type StartRunResponse struct {
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -619,7 +772,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -632,7 +785,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -660,7 +813,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -672,7 +825,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -685,7 +838,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -706,7 +859,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +871,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +884,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -754,7 +907,7 @@ type GetNodeResultRequest struct {
 
 func (x *GetNodeResultRequest) Reset() {
 	*x = GetNodeResultRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -766,7 +919,7 @@ func (x *GetNodeResultRequest) String() string {
 func (*GetNodeResultRequest) ProtoMessage() {}
 
 func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -779,7 +932,7 @@ func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultRequest.ProtoReflect.Descriptor instead.
 func (*GetNodeResultRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetNodeResultRequest) GetRunId() string {
@@ -809,7 +962,7 @@ type GetNodeResultResponse struct {
 
 func (x *GetNodeResultResponse) Reset() {
 	*x = GetNodeResultResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -821,7 +974,7 @@ func (x *GetNodeResultResponse) String() string {
 func (*GetNodeResultResponse) ProtoMessage() {}
 
 func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -834,7 +987,7 @@ func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultResponse.ProtoReflect.Descriptor instead.
 func (*GetNodeResultResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetNodeResultResponse) GetPresent() bool {
@@ -864,7 +1017,7 @@ type StopRunRequest struct {
 
 func (x *StopRunRequest) Reset() {
 	*x = StopRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -876,7 +1029,7 @@ func (x *StopRunRequest) String() string {
 func (*StopRunRequest) ProtoMessage() {}
 
 func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -889,7 +1042,7 @@ func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunRequest.ProtoReflect.Descriptor instead.
 func (*StopRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *StopRunRequest) GetRunId() string {
@@ -917,7 +1070,7 @@ type StopRunResponse struct {
 
 func (x *StopRunResponse) Reset() {
 	*x = StopRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1082,7 @@ func (x *StopRunResponse) String() string {
 func (*StopRunResponse) ProtoMessage() {}
 
 func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1095,7 @@ func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunResponse.ProtoReflect.Descriptor instead.
 func (*StopRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *StopRunResponse) GetRun() *Run {
@@ -963,7 +1116,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1128,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1141,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -1009,7 +1162,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1021,7 +1174,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1034,7 +1187,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *WatchRunResponse) GetRun() *Run {
@@ -1059,7 +1212,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1224,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1237,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListRunsRequest) GetState() RunState {
@@ -1121,7 +1274,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1133,7 +1286,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1146,7 +1299,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -1167,7 +1320,12 @@ var File_aiws_engine_v1_run_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x18aiws/engine/v1/run.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\xe7\x02\n" +
+	"\x18aiws/engine/v1/run.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\xa5\x01\n" +
+	"\aSegment\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x125\n" +
+	"\x06reason\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.SegmentReasonR\x06reason\x12\"\n" +
+	"\rstarted_at_ms\x18\x03 \x01(\x03R\vstartedAtMs\x12'\n" +
+	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\xe7\x02\n" +
 	"\n" +
 	"NodeStatus\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x17\n" +
@@ -1183,7 +1341,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\ffanout_items\x18\t \x01(\x05R\vfanoutItems\x12!\n" +
 	"\foperation_id\x18\n" +
 	" \x01(\tR\voperationId\x12\"\n" +
-	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\"\xa2\x04\n" +
+	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\"\xfc\x04\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -1205,7 +1363,9 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"subscriber\x18\x0e \x01(\tR\n" +
 	"subscriber\x12\x1f\n" +
 	"\vcontract_id\x18\x0f \x01(\tR\n" +
-	"contractId\"\xf6\x01\n" +
+	"contractId\x123\n" +
+	"\bsegments\x18\x10 \x03(\v2\x17.aiws.engine.v1.SegmentR\bsegments\x12#\n" +
+	"\rresult_reason\x18\x11 \x01(\tR\fresultReason\"\xf6\x01\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -1256,7 +1416,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x18RUN_STATE_AWAITING_NODES\x10\x02\x12\x17\n" +
 	"\x13RUN_STATE_COMPLETED\x10\x03\x12\x14\n" +
 	"\x10RUN_STATE_FAILED\x10\x04\x12\x17\n" +
-	"\x13RUN_STATE_CANCELLED\x10\x05*\xe4\x01\n" +
+	"\x13RUN_STATE_CANCELLED\x10\x05*\xfc\x01\n" +
 	"\tNodeState\x12\x1a\n" +
 	"\x16NODE_STATE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12NODE_STATE_PENDING\x10\x01\x12\x14\n" +
@@ -1266,7 +1426,13 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x11NODE_STATE_FAILED\x10\x05\x12\x18\n" +
 	"\x14NODE_STATE_CANCELLED\x10\x06\x12\x16\n" +
 	"\x12NODE_STATE_BLOCKED\x10\a\x12\x17\n" +
-	"\x13NODE_STATE_EXPANDED\x10\b2\x82\x04\n" +
+	"\x13NODE_STATE_EXPANDED\x10\b\x12\x16\n" +
+	"\x12NODE_STATE_WAITING\x10\t*\x87\x01\n" +
+	"\rSegmentReason\x12\x1e\n" +
+	"\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n" +
+	"\x17SEGMENT_REASON_RECOVERY\x10\x02\x12\x1f\n" +
+	"\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x032\x82\x04\n" +
 	"\n" +
 	"RunService\x12M\n" +
 	"\bStartRun\x12\x1f.aiws.engine.v1.StartRunRequest\x1a .aiws.engine.v1.StartRunResponse\x12L\n" +
@@ -1289,56 +1455,60 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_run_proto_rawDescData
 }
 
-var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
-	(*NodeStatus)(nil),            // 2: aiws.engine.v1.NodeStatus
-	(*Run)(nil),                   // 3: aiws.engine.v1.Run
-	(*StartRunRequest)(nil),       // 4: aiws.engine.v1.StartRunRequest
-	(*StartRunResponse)(nil),      // 5: aiws.engine.v1.StartRunResponse
-	(*GetRunRequest)(nil),         // 6: aiws.engine.v1.GetRunRequest
-	(*GetRunResponse)(nil),        // 7: aiws.engine.v1.GetRunResponse
-	(*GetNodeResultRequest)(nil),  // 8: aiws.engine.v1.GetNodeResultRequest
-	(*GetNodeResultResponse)(nil), // 9: aiws.engine.v1.GetNodeResultResponse
-	(*StopRunRequest)(nil),        // 10: aiws.engine.v1.StopRunRequest
-	(*StopRunResponse)(nil),       // 11: aiws.engine.v1.StopRunResponse
-	(*WatchRunRequest)(nil),       // 12: aiws.engine.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 13: aiws.engine.v1.WatchRunResponse
-	(*ListRunsRequest)(nil),       // 14: aiws.engine.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 15: aiws.engine.v1.ListRunsResponse
-	(*WorkflowRef)(nil),           // 16: aiws.engine.v1.WorkflowRef
+	(SegmentReason)(0),            // 2: aiws.engine.v1.SegmentReason
+	(*Segment)(nil),               // 3: aiws.engine.v1.Segment
+	(*NodeStatus)(nil),            // 4: aiws.engine.v1.NodeStatus
+	(*Run)(nil),                   // 5: aiws.engine.v1.Run
+	(*StartRunRequest)(nil),       // 6: aiws.engine.v1.StartRunRequest
+	(*StartRunResponse)(nil),      // 7: aiws.engine.v1.StartRunResponse
+	(*GetRunRequest)(nil),         // 8: aiws.engine.v1.GetRunRequest
+	(*GetRunResponse)(nil),        // 9: aiws.engine.v1.GetRunResponse
+	(*GetNodeResultRequest)(nil),  // 10: aiws.engine.v1.GetNodeResultRequest
+	(*GetNodeResultResponse)(nil), // 11: aiws.engine.v1.GetNodeResultResponse
+	(*StopRunRequest)(nil),        // 12: aiws.engine.v1.StopRunRequest
+	(*StopRunResponse)(nil),       // 13: aiws.engine.v1.StopRunResponse
+	(*WatchRunRequest)(nil),       // 14: aiws.engine.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 15: aiws.engine.v1.WatchRunResponse
+	(*ListRunsRequest)(nil),       // 16: aiws.engine.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 17: aiws.engine.v1.ListRunsResponse
+	(*WorkflowRef)(nil),           // 18: aiws.engine.v1.WorkflowRef
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
-	1,  // 0: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
-	0,  // 1: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
-	2,  // 2: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	16, // 3: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
-	16, // 4: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	3,  // 5: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	3,  // 6: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	3,  // 7: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	3,  // 8: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 9: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	3,  // 10: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	4,  // 11: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	6,  // 12: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	8,  // 13: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	10, // 14: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	12, // 15: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	14, // 16: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	5,  // 17: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	7,  // 18: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	9,  // 19: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	11, // 20: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	13, // 21: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	15, // 22: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	17, // [17:23] is the sub-list for method output_type
-	11, // [11:17] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
+	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
+	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
+	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
+	18, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
+	18, // 6: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	5,  // 7: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 8: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 9: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 10: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 11: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	5,  // 12: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	6,  // 13: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	8,  // 14: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	10, // 15: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	12, // 16: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	14, // 17: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	16, // 18: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	7,  // 19: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	9,  // 20: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	11, // 21: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	13, // 22: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	15, // 23: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	17, // 24: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	19, // [19:25] is the sub-list for method output_type
+	13, // [13:19] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -1347,7 +1517,7 @@ func file_aiws_engine_v1_run_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
-	file_aiws_engine_v1_run_proto_msgTypes[2].OneofWrappers = []any{
+	file_aiws_engine_v1_run_proto_msgTypes[3].OneofWrappers = []any{
 		(*StartRunRequest_DefinitionJson)(nil),
 		(*StartRunRequest_Ref)(nil),
 	}
@@ -1356,8 +1526,8 @@ func file_aiws_engine_v1_run_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   14,
+			NumEnums:      3,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -84,6 +84,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SPEND_CAP_EXCEEDED: _ClassVar[ErrorReason]
     COST_INVALID: _ClassVar[ErrorReason]
     RECONCILIATION_NOT_PENDING: _ClassVar[ErrorReason]
+    WAIT_NOT_OPEN: _ClassVar[ErrorReason]
+    HANDOFF_NOT_ADDRESSED: _ClassVar[ErrorReason]
+    NODE_NOT_DONE: _ClassVar[ErrorReason]
     INTERNAL_FAULT: _ClassVar[ErrorReason]
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -164,5 +167,8 @@ CONTRACT_ALREADY_EXISTS: ErrorReason
 SPEND_CAP_EXCEEDED: ErrorReason
 COST_INVALID: ErrorReason
 RECONCILIATION_NOT_PENDING: ErrorReason
+WAIT_NOT_OPEN: ErrorReason
+HANDOFF_NOT_ADDRESSED: ErrorReason
+NODE_NOT_DONE: ErrorReason
 INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason

@@ -20,6 +20,11 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_RUN_CANCELLED: _ClassVar[EventKind]
     EVENT_KIND_RUN_REVISED: _ClassVar[EventKind]
     EVENT_KIND_NODE_BLOCKED: _ClassVar[EventKind]
+    EVENT_KIND_NODE_WAITING: _ClassVar[EventKind]
+    EVENT_KIND_WAIT_SATISFIED: _ClassVar[EventKind]
+    EVENT_KIND_WAIT_EXPIRED: _ClassVar[EventKind]
+    EVENT_KIND_NODE_RECONCILED: _ClassVar[EventKind]
+    EVENT_KIND_DISPATCH_REFUSED: _ClassVar[EventKind]
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_RUN_STARTED: EventKind
 EVENT_KIND_NODE_DISPATCHED: EventKind
@@ -31,6 +36,11 @@ EVENT_KIND_RUN_FAILED: EventKind
 EVENT_KIND_RUN_CANCELLED: EventKind
 EVENT_KIND_RUN_REVISED: EventKind
 EVENT_KIND_NODE_BLOCKED: EventKind
+EVENT_KIND_NODE_WAITING: EventKind
+EVENT_KIND_WAIT_SATISFIED: EventKind
+EVENT_KIND_WAIT_EXPIRED: EventKind
+EVENT_KIND_NODE_RECONCILED: EventKind
+EVENT_KIND_DISPATCH_REFUSED: EventKind
 
 class Event(_message.Message):
     __slots__ = ("seq", "kind", "run_id", "node_uid", "at_ms", "payload_json")

@@ -28,6 +28,14 @@ class NodeState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_STATE_CANCELLED: _ClassVar[NodeState]
     NODE_STATE_BLOCKED: _ClassVar[NodeState]
     NODE_STATE_EXPANDED: _ClassVar[NodeState]
+    NODE_STATE_WAITING: _ClassVar[NodeState]
+
+class SegmentReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEGMENT_REASON_UNSPECIFIED: _ClassVar[SegmentReason]
+    SEGMENT_REASON_START: _ClassVar[SegmentReason]
+    SEGMENT_REASON_RECOVERY: _ClassVar[SegmentReason]
+    SEGMENT_REASON_OWNER_CHANGE: _ClassVar[SegmentReason]
 RUN_STATE_UNSPECIFIED: RunState
 RUN_STATE_RUNNING: RunState
 RUN_STATE_AWAITING_NODES: RunState
@@ -43,6 +51,23 @@ NODE_STATE_FAILED: NodeState
 NODE_STATE_CANCELLED: NodeState
 NODE_STATE_BLOCKED: NodeState
 NODE_STATE_EXPANDED: NodeState
+NODE_STATE_WAITING: NodeState
+SEGMENT_REASON_UNSPECIFIED: SegmentReason
+SEGMENT_REASON_START: SegmentReason
+SEGMENT_REASON_RECOVERY: SegmentReason
+SEGMENT_REASON_OWNER_CHANGE: SegmentReason
+
+class Segment(_message.Message):
+    __slots__ = ("number", "reason", "started_at_ms", "ownership_epoch")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    STARTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    OWNERSHIP_EPOCH_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    reason: SegmentReason
+    started_at_ms: int
+    ownership_epoch: int
+    def __init__(self, number: _Optional[int] = ..., reason: _Optional[_Union[SegmentReason, str]] = ..., started_at_ms: _Optional[int] = ..., ownership_epoch: _Optional[int] = ...) -> None: ...
 
 class NodeStatus(_message.Message):
     __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms")
@@ -71,7 +96,7 @@ class NodeStatus(_message.Message):
     def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id")
+    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +112,8 @@ class Run(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBER_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_REASON_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     state: RunState
     nodes: _containers.RepeatedCompositeFieldContainer[NodeStatus]
@@ -102,7 +129,9 @@ class Run(_message.Message):
     request_id: str
     subscriber: str
     contract_id: str
-    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ...) -> None: ...
+    segments: _containers.RepeatedCompositeFieldContainer[Segment]
+    result_reason: str
+    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
     __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id")

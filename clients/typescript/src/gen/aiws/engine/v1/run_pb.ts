@@ -12,7 +12,49 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIvcBCgpOb2RlU3RhdHVzEhAKCG5vZGVfdWlkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSKAoFc3RhdGUYAyABKA4yGS5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdGUSEAoIYXR0ZW1wdHMYBCABKAUSEgoKYXR0ZW1wdF9pZBgFIAEoCRINCgVlcnJvchgGIAEoCRISCgpoYXNfcmVzdWx0GAcgASgIEhAKCHJldmlzaW9uGAggASgDEhQKDGZhbm91dF9pdGVtcxgJIAEoBRIUCgxvcGVyYXRpb25faWQYCiABKAkSFQoNbm90X2JlZm9yZV9tcxgLIAEoAyL/AgoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJIrMBCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCUIICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCIfCg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSIyCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuImEKD0xpc3RSdW5zUmVxdWVzdBInCgVzdGF0ZRgBIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIk4KEExpc3RSdW5zUmVzcG9uc2USIQoEcnVucxgBIAMoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq5AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgyggQKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJUCghXYXRjaFJ1bhIfLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVzcG9uc2UiA5ACATABElIKCExpc3RSdW5zEh8uYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9wEKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDIsEDCgNSdW4SDgoGcnVuX2lkGAEgASgJEicKBXN0YXRlGAIgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSKQoFbm9kZXMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhMKC3Jlc3VsdF9qc29uGAQgASgJEhQKDHJlc3VsdF9lcnJvchgFIAEoCRIoCgNyZWYYBiABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhIQCghyZXZpc2lvbhgHIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgIIAEoCRIPCgd2ZXJzaW9uGAkgASgDEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSFQoNdXBkYXRlZF9hdF9tcxgLIAEoAxIWCg5maW5pc2hlZF9hdF9tcxgMIAEoAxISCgpyZXF1ZXN0X2lkGA0gASgJEhIKCnN1YnNjcmliZXIYDiABKAkSEwoLY29udHJhY3RfaWQYDyABKAkSKQoIc2VnbWVudHMYECADKAsyFy5haXdzLmVuZ2luZS52MS5TZWdtZW50EhUKDXJlc3VsdF9yZWFzb24YESABKAkiswEKD1N0YXJ0UnVuUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhkKD2RlZmluaXRpb25fanNvbhgCIAEoCUgAEioKA3JlZhgDIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmSAASEgoKaW5wdXRfanNvbhgEIAEoCRISCgpzdWJzY3JpYmVyGAUgASgJEhMKC2NvbnRyYWN0X2lkGAYgASgJQggKBnNvdXJjZSJFChBTdGFydFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIPCgdjcmVhdGVkGAIgASgIIh8KDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjIKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iYQoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSqiAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBSr8AQoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCSqHAQoNU2VnbWVudFJlYXNvbhIeChpTRUdNRU5UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhgKFFNFR01FTlRfUkVBU09OX1NUQVJUEAESGwoXU0VHTUVOVF9SRUFTT05fUkVDT1ZFUlkQAhIfChtTRUdNRU5UX1JFQVNPTl9PV05FUl9DSEFOR0UQAzKCBAoKUnVuU2VydmljZRJNCghTdGFydFJ1bhIfLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVzcG9uc2USTAoGR2V0UnVuEh0uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVxdWVzdBoeLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlc3BvbnNlIgOQAgESYQoNR2V0Tm9kZVJlc3VsdBIkLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlc3BvbnNlIgOQAgESSgoHU3RvcFJ1bhIeLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlc3BvbnNlElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
+
+/**
+ * Segment is one continuation of a run: a new one begins on recovery or change of owner.
+ *
+ * @generated from message aiws.engine.v1.Segment
+ */
+export type Segment = Message<"aiws.engine.v1.Segment"> & {
+  /**
+   * 1, 2, ...
+   *
+   * @generated from field: int32 number = 1;
+   */
+  number: number;
+
+  /**
+   * Why it began.
+   *
+   * @generated from field: aiws.engine.v1.SegmentReason reason = 2;
+   */
+  reason: SegmentReason;
+
+  /**
+   * When it began, UTC epoch milliseconds.
+   *
+   * @generated from field: int64 started_at_ms = 3;
+   */
+  startedAtMs: bigint;
+
+  /**
+   * The work order's ownership epoch when it began.
+   *
+   * @generated from field: int64 ownership_epoch = 4;
+   */
+  ownershipEpoch: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.Segment.
+ * Use `create(SegmentSchema)` to create a new message.
+ */
+export const SegmentSchema: GenMessage<Segment> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 0);
 
 /**
  * NodeStatus is one node's state within a run snapshot.
@@ -103,7 +145,7 @@ export type NodeStatus = Message<"aiws.engine.v1.NodeStatus"> & {
  * Use `create(NodeStatusSchema)` to create a new message.
  */
 export const NodeStatusSchema: GenMessage<NodeStatus> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 0);
+  messageDesc(file_aiws_engine_v1_run, 1);
 
 /**
  * Run is a snapshot of a run.
@@ -215,6 +257,21 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
    * @generated from field: string contract_id = 15;
    */
   contractId: string;
+
+  /**
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   *
+   * @generated from field: repeated aiws.engine.v1.Segment segments = 16;
+   */
+  segments: Segment[];
+
+  /**
+   * The `ErrorReason` name when the run failed for an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   *
+   * @generated from field: string result_reason = 17;
+   */
+  resultReason: string;
 };
 
 /**
@@ -222,7 +279,7 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
  * Use `create(RunSchema)` to create a new message.
  */
 export const RunSchema: GenMessage<Run> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 1);
+  messageDesc(file_aiws_engine_v1_run, 2);
 
 /**
  * StartRunRequest starts a run.
@@ -287,7 +344,7 @@ export type StartRunRequest = Message<"aiws.engine.v1.StartRunRequest"> & {
  * Use `create(StartRunRequestSchema)` to create a new message.
  */
 export const StartRunRequestSchema: GenMessage<StartRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 2);
+  messageDesc(file_aiws_engine_v1_run, 3);
 
 /**
  * StartRunResponse carries the run.
@@ -315,7 +372,7 @@ export type StartRunResponse = Message<"aiws.engine.v1.StartRunResponse"> & {
  * Use `create(StartRunResponseSchema)` to create a new message.
  */
 export const StartRunResponseSchema: GenMessage<StartRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 3);
+  messageDesc(file_aiws_engine_v1_run, 4);
 
 /**
  * GetRunRequest names a run.
@@ -336,7 +393,7 @@ export type GetRunRequest = Message<"aiws.engine.v1.GetRunRequest"> & {
  * Use `create(GetRunRequestSchema)` to create a new message.
  */
 export const GetRunRequestSchema: GenMessage<GetRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 4);
+  messageDesc(file_aiws_engine_v1_run, 5);
 
 /**
  * GetRunResponse carries the run.
@@ -357,7 +414,7 @@ export type GetRunResponse = Message<"aiws.engine.v1.GetRunResponse"> & {
  * Use `create(GetRunResponseSchema)` to create a new message.
  */
 export const GetRunResponseSchema: GenMessage<GetRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 5);
+  messageDesc(file_aiws_engine_v1_run, 6);
 
 /**
  * GetNodeResultRequest names a node.
@@ -385,7 +442,7 @@ export type GetNodeResultRequest = Message<"aiws.engine.v1.GetNodeResultRequest"
  * Use `create(GetNodeResultRequestSchema)` to create a new message.
  */
 export const GetNodeResultRequestSchema: GenMessage<GetNodeResultRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 6);
+  messageDesc(file_aiws_engine_v1_run, 7);
 
 /**
  * GetNodeResultResponse carries the result.
@@ -413,7 +470,7 @@ export type GetNodeResultResponse = Message<"aiws.engine.v1.GetNodeResultRespons
  * Use `create(GetNodeResultResponseSchema)` to create a new message.
  */
 export const GetNodeResultResponseSchema: GenMessage<GetNodeResultResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 7);
+  messageDesc(file_aiws_engine_v1_run, 8);
 
 /**
  * StopRunRequest stops a run.
@@ -441,7 +498,7 @@ export type StopRunRequest = Message<"aiws.engine.v1.StopRunRequest"> & {
  * Use `create(StopRunRequestSchema)` to create a new message.
  */
 export const StopRunRequestSchema: GenMessage<StopRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 8);
+  messageDesc(file_aiws_engine_v1_run, 9);
 
 /**
  * StopRunResponse carries the run.
@@ -462,7 +519,7 @@ export type StopRunResponse = Message<"aiws.engine.v1.StopRunResponse"> & {
  * Use `create(StopRunResponseSchema)` to create a new message.
  */
 export const StopRunResponseSchema: GenMessage<StopRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 9);
+  messageDesc(file_aiws_engine_v1_run, 10);
 
 /**
  * WatchRunRequest names a run to watch.
@@ -483,7 +540,7 @@ export type WatchRunRequest = Message<"aiws.engine.v1.WatchRunRequest"> & {
  * Use `create(WatchRunRequestSchema)` to create a new message.
  */
 export const WatchRunRequestSchema: GenMessage<WatchRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 10);
+  messageDesc(file_aiws_engine_v1_run, 11);
 
 /**
  * WatchRunResponse is one snapshot.
@@ -504,7 +561,7 @@ export type WatchRunResponse = Message<"aiws.engine.v1.WatchRunResponse"> & {
  * Use `create(WatchRunResponseSchema)` to create a new message.
  */
 export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 11);
+  messageDesc(file_aiws_engine_v1_run, 12);
 
 /**
  * ListRunsRequest pages through runs.
@@ -539,7 +596,7 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
  * Use `create(ListRunsRequestSchema)` to create a new message.
  */
 export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 12);
+  messageDesc(file_aiws_engine_v1_run, 13);
 
 /**
  * ListRunsResponse is one page of runs.
@@ -567,7 +624,7 @@ export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
  * Use `create(ListRunsResponseSchema)` to create a new message.
  */
 export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 13);
+  messageDesc(file_aiws_engine_v1_run, 14);
 
 /**
  * RunState is the lifecycle of a run.
@@ -692,6 +749,13 @@ export enum NodeState {
    * @generated from enum value: NODE_STATE_EXPANDED = 8;
    */
   EXPANDED = 8,
+
+  /**
+   * A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
+   *
+   * @generated from enum value: NODE_STATE_WAITING = 9;
+   */
+  WAITING = 9,
 }
 
 /**
@@ -699,6 +763,47 @@ export enum NodeState {
  */
 export const NodeStateSchema: GenEnum<NodeState> = /*@__PURE__*/
   enumDesc(file_aiws_engine_v1_run, 1);
+
+/**
+ * SegmentReason is why a segment of a run began.
+ *
+ * @generated from enum aiws.engine.v1.SegmentReason
+ */
+export enum SegmentReason {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: SEGMENT_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The run started.
+   *
+   * @generated from enum value: SEGMENT_REASON_START = 1;
+   */
+  START = 1,
+
+  /**
+   * A server recovered the run after a restart or crash.
+   *
+   * @generated from enum value: SEGMENT_REASON_RECOVERY = 2;
+   */
+  RECOVERY = 2,
+
+  /**
+   * The ownership epoch of the run's work order advanced.
+   *
+   * @generated from enum value: SEGMENT_REASON_OWNER_CHANGE = 3;
+   */
+  OWNER_CHANGE = 3,
+}
+
+/**
+ * Describes the enum aiws.engine.v1.SegmentReason.
+ */
+export const SegmentReasonSchema: GenEnum<SegmentReason> = /*@__PURE__*/
+  enumDesc(file_aiws_engine_v1_run, 2);
 
 /**
  * RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and

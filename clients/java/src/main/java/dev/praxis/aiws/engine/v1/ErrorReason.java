@@ -652,6 +652,31 @@ public enum ErrorReason
   RECONCILIATION_NOT_PENDING(115),
   /**
    * <pre>
+   * The wait's node has not opened yet: its dependencies have not finished
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WAIT_NOT_OPEN = 116;</code>
+   */
+  WAIT_NOT_OPEN(116),
+  /**
+   * <pre>
+   * The handoff is addressed to another principal (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>HANDOFF_NOT_ADDRESSED = 117;</code>
+   */
+  HANDOFF_NOT_ADDRESSED(117),
+  /**
+   * <pre>
+   * The node has no finished outputs to hand off (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>NODE_NOT_DONE = 118;</code>
+   */
+  NODE_NOT_DONE(118),
+  /**
+   * <pre>
    * An unexpected server fault; the request may be retried (INTERNAL).
    * </pre>
    *
@@ -1311,6 +1336,31 @@ public enum ErrorReason
   public static final int RECONCILIATION_NOT_PENDING_VALUE = 115;
   /**
    * <pre>
+   * The wait's node has not opened yet: its dependencies have not finished
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WAIT_NOT_OPEN = 116;</code>
+   */
+  public static final int WAIT_NOT_OPEN_VALUE = 116;
+  /**
+   * <pre>
+   * The handoff is addressed to another principal (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>HANDOFF_NOT_ADDRESSED = 117;</code>
+   */
+  public static final int HANDOFF_NOT_ADDRESSED_VALUE = 117;
+  /**
+   * <pre>
+   * The node has no finished outputs to hand off (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>NODE_NOT_DONE = 118;</code>
+   */
+  public static final int NODE_NOT_DONE_VALUE = 118;
+  /**
+   * <pre>
    * An unexpected server fault; the request may be retried (INTERNAL).
    * </pre>
    *
@@ -1429,6 +1479,9 @@ public enum ErrorReason
       case 113: return SPEND_CAP_EXCEEDED;
       case 114: return COST_INVALID;
       case 115: return RECONCILIATION_NOT_PENDING;
+      case 116: return WAIT_NOT_OPEN;
+      case 117: return HANDOFF_NOT_ADDRESSED;
+      case 118: return NODE_NOT_DONE;
       case 120: return INTERNAL_FAULT;
       case 121: return SERVER_UNAVAILABLE;
       default: return null;

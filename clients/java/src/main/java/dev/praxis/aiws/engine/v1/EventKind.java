@@ -103,6 +103,46 @@ public enum EventKind
    * <code>EVENT_KIND_NODE_BLOCKED = 10;</code>
    */
   EVENT_KIND_NODE_BLOCKED(10),
+  /**
+   * <pre>
+   * A wait node opened and waits for satisfaction or expiry.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_WAITING = 11;</code>
+   */
+  EVENT_KIND_NODE_WAITING(11),
+  /**
+   * <pre>
+   * A wait was satisfied.
+   * </pre>
+   *
+   * <code>EVENT_KIND_WAIT_SATISFIED = 12;</code>
+   */
+  EVENT_KIND_WAIT_SATISFIED(12),
+  /**
+   * <pre>
+   * A wait expired (the node failed or took its default).
+   * </pre>
+   *
+   * <code>EVENT_KIND_WAIT_EXPIRED = 13;</code>
+   */
+  EVENT_KIND_WAIT_EXPIRED(13),
+  /**
+   * <pre>
+   * A reviewed reconciliation decided an uncertain effect.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_RECONCILED = 14;</code>
+   */
+  EVENT_KIND_NODE_RECONCILED(14),
+  /**
+   * <pre>
+   * An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
+   * </pre>
+   *
+   * <code>EVENT_KIND_DISPATCH_REFUSED = 15;</code>
+   */
+  EVENT_KIND_DISPATCH_REFUSED(15),
   UNRECOGNIZED(-1),
   ;
 
@@ -203,6 +243,46 @@ public enum EventKind
    * <code>EVENT_KIND_NODE_BLOCKED = 10;</code>
    */
   public static final int EVENT_KIND_NODE_BLOCKED_VALUE = 10;
+  /**
+   * <pre>
+   * A wait node opened and waits for satisfaction or expiry.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_WAITING = 11;</code>
+   */
+  public static final int EVENT_KIND_NODE_WAITING_VALUE = 11;
+  /**
+   * <pre>
+   * A wait was satisfied.
+   * </pre>
+   *
+   * <code>EVENT_KIND_WAIT_SATISFIED = 12;</code>
+   */
+  public static final int EVENT_KIND_WAIT_SATISFIED_VALUE = 12;
+  /**
+   * <pre>
+   * A wait expired (the node failed or took its default).
+   * </pre>
+   *
+   * <code>EVENT_KIND_WAIT_EXPIRED = 13;</code>
+   */
+  public static final int EVENT_KIND_WAIT_EXPIRED_VALUE = 13;
+  /**
+   * <pre>
+   * A reviewed reconciliation decided an uncertain effect.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_RECONCILED = 14;</code>
+   */
+  public static final int EVENT_KIND_NODE_RECONCILED_VALUE = 14;
+  /**
+   * <pre>
+   * An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
+   * </pre>
+   *
+   * <code>EVENT_KIND_DISPATCH_REFUSED = 15;</code>
+   */
+  public static final int EVENT_KIND_DISPATCH_REFUSED_VALUE = 15;
 
 
   public final int getNumber() {
@@ -240,6 +320,11 @@ public enum EventKind
       case 8: return EVENT_KIND_RUN_CANCELLED;
       case 9: return EVENT_KIND_RUN_REVISED;
       case 10: return EVENT_KIND_NODE_BLOCKED;
+      case 11: return EVENT_KIND_NODE_WAITING;
+      case 12: return EVENT_KIND_WAIT_SATISFIED;
+      case 13: return EVENT_KIND_WAIT_EXPIRED;
+      case 14: return EVENT_KIND_NODE_RECONCILED;
+      case 15: return EVENT_KIND_DISPATCH_REFUSED;
       default: return null;
     }
   }

@@ -84,7 +84,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "ponse\022$\n\005event\030\001 \001(\0132\025.aiws.engine.v1.Ev" +
       "ent\"6\n\020AckEventsRequest\022\022\n\nsubscriber\030\001 " +
       "\001(\t\022\016\n\006cursor\030\002 \001(\003\"#\n\021AckEventsResponse" +
-      "\022\016\n\006cursor\030\001 \001(\003*\314\002\n\tEventKind\022\032\n\026EVENT_" +
+      "\022\016\n\006cursor\030\001 \001(\003*\346\003\n\tEventKind\022\032\n\026EVENT_" +
       "KIND_UNSPECIFIED\020\000\022\032\n\026EVENT_KIND_RUN_STA" +
       "RTED\020\001\022\036\n\032EVENT_KIND_NODE_DISPATCHED\020\002\022\035" +
       "\n\031EVENT_KIND_NODE_COMPLETED\020\003\022\032\n\026EVENT_K" +
@@ -92,17 +92,21 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "ANDED\020\005\022\034\n\030EVENT_KIND_RUN_COMPLETED\020\006\022\031\n" +
       "\025EVENT_KIND_RUN_FAILED\020\007\022\034\n\030EVENT_KIND_R" +
       "UN_CANCELLED\020\010\022\032\n\026EVENT_KIND_RUN_REVISED" +
-      "\020\t\022\033\n\027EVENT_KIND_NODE_BLOCKED\020\n2\234\002\n\014Even" +
-      "tService\022X\n\nListEvents\022!.aiws.engine.v1." +
-      "ListEventsRequest\032\".aiws.engine.v1.ListE" +
-      "ventsResponse\"\003\220\002\001\022`\n\014StreamEvents\022#.aiw" +
-      "s.engine.v1.StreamEventsRequest\032$.aiws.e" +
-      "ngine.v1.StreamEventsResponse\"\003\220\002\0010\001\022P\n\t" +
-      "AckEvents\022 .aiws.engine.v1.AckEventsRequ" +
-      "est\032!.aiws.engine.v1.AckEventsResponseBa" +
-      "\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.co" +
-      "m/praxis-engine/praxis/clients/go/aiws/e" +
-      "ngine/v1;enginev1b\006proto3"
+      "\020\t\022\033\n\027EVENT_KIND_NODE_BLOCKED\020\n\022\033\n\027EVENT" +
+      "_KIND_NODE_WAITING\020\013\022\035\n\031EVENT_KIND_WAIT_" +
+      "SATISFIED\020\014\022\033\n\027EVENT_KIND_WAIT_EXPIRED\020\r" +
+      "\022\036\n\032EVENT_KIND_NODE_RECONCILED\020\016\022\037\n\033EVEN" +
+      "T_KIND_DISPATCH_REFUSED\020\0172\234\002\n\014EventServi" +
+      "ce\022X\n\nListEvents\022!.aiws.engine.v1.ListEv" +
+      "entsRequest\032\".aiws.engine.v1.ListEventsR" +
+      "esponse\"\003\220\002\001\022`\n\014StreamEvents\022#.aiws.engi" +
+      "ne.v1.StreamEventsRequest\032$.aiws.engine." +
+      "v1.StreamEventsResponse\"\003\220\002\0010\001\022P\n\tAckEve" +
+      "nts\022 .aiws.engine.v1.AckEventsRequest\032!." +
+      "aiws.engine.v1.AckEventsResponseBa\n\031dev." +
+      "praxis.aiws.engine.v1P\001ZBgithub.com/prax" +
+      "is-engine/praxis/clients/go/aiws/engine/" +
+      "v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -87,6 +87,14 @@ public enum NodeState
    * <code>NODE_STATE_EXPANDED = 8;</code>
    */
   NODE_STATE_EXPANDED(8),
+  /**
+   * <pre>
+   * A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
+   * </pre>
+   *
+   * <code>NODE_STATE_WAITING = 9;</code>
+   */
+  NODE_STATE_WAITING(9),
   UNRECOGNIZED(-1),
   ;
 
@@ -171,6 +179,14 @@ public enum NodeState
    * <code>NODE_STATE_EXPANDED = 8;</code>
    */
   public static final int NODE_STATE_EXPANDED_VALUE = 8;
+  /**
+   * <pre>
+   * A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
+   * </pre>
+   *
+   * <code>NODE_STATE_WAITING = 9;</code>
+   */
+  public static final int NODE_STATE_WAITING_VALUE = 9;
 
 
   public final int getNumber() {
@@ -206,6 +222,7 @@ public enum NodeState
       case 6: return NODE_STATE_CANCELLED;
       case 7: return NODE_STATE_BLOCKED;
       case 8: return NODE_STATE_EXPANDED;
+      case 9: return NODE_STATE_WAITING;
       default: return null;
     }
   }

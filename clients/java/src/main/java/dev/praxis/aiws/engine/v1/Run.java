@@ -41,6 +41,8 @@ private static final long serialVersionUID = 0L;
     requestId_ = "";
     subscriber_ = "";
     contractId_ = "";
+    segments_ = java.util.Collections.emptyList();
+    resultReason_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -586,6 +588,116 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int SEGMENTS_FIELD_NUMBER = 16;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.Segment> segments_;
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.Segment> getSegmentsList() {
+    return segments_;
+  }
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.SegmentOrBuilder> 
+      getSegmentsOrBuilderList() {
+    return segments_;
+  }
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  @java.lang.Override
+  public int getSegmentsCount() {
+    return segments_.size();
+  }
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.Segment getSegments(int index) {
+    return segments_.get(index);
+  }
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.SegmentOrBuilder getSegmentsOrBuilder(
+      int index) {
+    return segments_.get(index);
+  }
+
+  public static final int RESULT_REASON_FIELD_NUMBER = 17;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object resultReason_ = "";
+  /**
+   * <pre>
+   * The `ErrorReason` name when the run failed for an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * </pre>
+   *
+   * <code>string result_reason = 17;</code>
+   * @return The resultReason.
+   */
+  @java.lang.Override
+  public java.lang.String getResultReason() {
+    java.lang.Object ref = resultReason_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      resultReason_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The `ErrorReason` name when the run failed for an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * </pre>
+   *
+   * <code>string result_reason = 17;</code>
+   * @return The bytes for resultReason.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getResultReasonBytes() {
+    java.lang.Object ref = resultReason_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      resultReason_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -644,6 +756,12 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 15, contractId_);
+    }
+    for (int i = 0; i < segments_.size(); i++) {
+      output.writeMessage(16, segments_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultReason_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 17, resultReason_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -707,6 +825,13 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(15, contractId_);
     }
+    for (int i = 0; i < segments_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(16, segments_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultReason_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(17, resultReason_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -754,6 +879,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSubscriber())) return false;
     if (!getContractId()
         .equals(other.getContractId())) return false;
+    if (!getSegmentsList()
+        .equals(other.getSegmentsList())) return false;
+    if (!getResultReason()
+        .equals(other.getResultReason())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -804,6 +933,12 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSubscriber().hashCode();
     hash = (37 * hash) + CONTRACT_ID_FIELD_NUMBER;
     hash = (53 * hash) + getContractId().hashCode();
+    if (getSegmentsCount() > 0) {
+      hash = (37 * hash) + SEGMENTS_FIELD_NUMBER;
+      hash = (53 * hash) + getSegmentsList().hashCode();
+    }
+    hash = (37 * hash) + RESULT_REASON_FIELD_NUMBER;
+    hash = (53 * hash) + getResultReason().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -940,6 +1075,7 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetNodesFieldBuilder();
         internalGetRefFieldBuilder();
+        internalGetSegmentsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -971,6 +1107,14 @@ private static final long serialVersionUID = 0L;
       requestId_ = "";
       subscriber_ = "";
       contractId_ = "";
+      if (segmentsBuilder_ == null) {
+        segments_ = java.util.Collections.emptyList();
+      } else {
+        segments_ = null;
+        segmentsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00008000);
+      resultReason_ = "";
       return this;
     }
 
@@ -1012,6 +1156,15 @@ private static final long serialVersionUID = 0L;
         result.nodes_ = nodes_;
       } else {
         result.nodes_ = nodesBuilder_.build();
+      }
+      if (segmentsBuilder_ == null) {
+        if (((bitField0_ & 0x00008000) != 0)) {
+          segments_ = java.util.Collections.unmodifiableList(segments_);
+          bitField0_ = (bitField0_ & ~0x00008000);
+        }
+        result.segments_ = segments_;
+      } else {
+        result.segments_ = segmentsBuilder_.build();
       }
     }
 
@@ -1062,6 +1215,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00004000) != 0)) {
         result.contractId_ = contractId_;
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.resultReason_ = resultReason_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1158,6 +1314,37 @@ private static final long serialVersionUID = 0L;
       if (!other.getContractId().isEmpty()) {
         contractId_ = other.contractId_;
         bitField0_ |= 0x00004000;
+        onChanged();
+      }
+      if (segmentsBuilder_ == null) {
+        if (!other.segments_.isEmpty()) {
+          if (segments_.isEmpty()) {
+            segments_ = other.segments_;
+            bitField0_ = (bitField0_ & ~0x00008000);
+          } else {
+            ensureSegmentsIsMutable();
+            segments_.addAll(other.segments_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.segments_.isEmpty()) {
+          if (segmentsBuilder_.isEmpty()) {
+            segmentsBuilder_.dispose();
+            segmentsBuilder_ = null;
+            segments_ = other.segments_;
+            bitField0_ = (bitField0_ & ~0x00008000);
+            segmentsBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetSegmentsFieldBuilder() : null;
+          } else {
+            segmentsBuilder_.addAllMessages(other.segments_);
+          }
+        }
+      }
+      if (!other.getResultReason().isEmpty()) {
+        resultReason_ = other.resultReason_;
+        bitField0_ |= 0x00010000;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1271,6 +1458,24 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00004000;
               break;
             } // case 122
+            case 130: {
+              dev.praxis.aiws.engine.v1.Segment m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.Segment.parser(),
+                      extensionRegistry);
+              if (segmentsBuilder_ == null) {
+                ensureSegmentsIsMutable();
+                segments_.add(m);
+              } else {
+                segmentsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 130
+            case 138: {
+              resultReason_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2688,6 +2893,415 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       contractId_ = value;
       bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.praxis.aiws.engine.v1.Segment> segments_ =
+      java.util.Collections.emptyList();
+    private void ensureSegmentsIsMutable() {
+      if (!((bitField0_ & 0x00008000) != 0)) {
+        segments_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.Segment>(segments_);
+        bitField0_ |= 0x00008000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.Segment, dev.praxis.aiws.engine.v1.Segment.Builder, dev.praxis.aiws.engine.v1.SegmentOrBuilder> segmentsBuilder_;
+
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.Segment> getSegmentsList() {
+      if (segmentsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(segments_);
+      } else {
+        return segmentsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public int getSegmentsCount() {
+      if (segmentsBuilder_ == null) {
+        return segments_.size();
+      } else {
+        return segmentsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Segment getSegments(int index) {
+      if (segmentsBuilder_ == null) {
+        return segments_.get(index);
+      } else {
+        return segmentsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder setSegments(
+        int index, dev.praxis.aiws.engine.v1.Segment value) {
+      if (segmentsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSegmentsIsMutable();
+        segments_.set(index, value);
+        onChanged();
+      } else {
+        segmentsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder setSegments(
+        int index, dev.praxis.aiws.engine.v1.Segment.Builder builderForValue) {
+      if (segmentsBuilder_ == null) {
+        ensureSegmentsIsMutable();
+        segments_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        segmentsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder addSegments(dev.praxis.aiws.engine.v1.Segment value) {
+      if (segmentsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSegmentsIsMutable();
+        segments_.add(value);
+        onChanged();
+      } else {
+        segmentsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder addSegments(
+        int index, dev.praxis.aiws.engine.v1.Segment value) {
+      if (segmentsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSegmentsIsMutable();
+        segments_.add(index, value);
+        onChanged();
+      } else {
+        segmentsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder addSegments(
+        dev.praxis.aiws.engine.v1.Segment.Builder builderForValue) {
+      if (segmentsBuilder_ == null) {
+        ensureSegmentsIsMutable();
+        segments_.add(builderForValue.build());
+        onChanged();
+      } else {
+        segmentsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder addSegments(
+        int index, dev.praxis.aiws.engine.v1.Segment.Builder builderForValue) {
+      if (segmentsBuilder_ == null) {
+        ensureSegmentsIsMutable();
+        segments_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        segmentsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder addAllSegments(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.Segment> values) {
+      if (segmentsBuilder_ == null) {
+        ensureSegmentsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, segments_);
+        onChanged();
+      } else {
+        segmentsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder clearSegments() {
+      if (segmentsBuilder_ == null) {
+        segments_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00008000);
+        onChanged();
+      } else {
+        segmentsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public Builder removeSegments(int index) {
+      if (segmentsBuilder_ == null) {
+        ensureSegmentsIsMutable();
+        segments_.remove(index);
+        onChanged();
+      } else {
+        segmentsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Segment.Builder getSegmentsBuilder(
+        int index) {
+      return internalGetSegmentsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.SegmentOrBuilder getSegmentsOrBuilder(
+        int index) {
+      if (segmentsBuilder_ == null) {
+        return segments_.get(index);  } else {
+        return segmentsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.SegmentOrBuilder> 
+         getSegmentsOrBuilderList() {
+      if (segmentsBuilder_ != null) {
+        return segmentsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(segments_);
+      }
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Segment.Builder addSegmentsBuilder() {
+      return internalGetSegmentsFieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.Segment.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Segment.Builder addSegmentsBuilder(
+        int index) {
+      return internalGetSegmentsFieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.Segment.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The segments of the run, oldest first (filled by GetRun and WatchRun).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.Segment.Builder> 
+         getSegmentsBuilderList() {
+      return internalGetSegmentsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.Segment, dev.praxis.aiws.engine.v1.Segment.Builder, dev.praxis.aiws.engine.v1.SegmentOrBuilder> 
+        internalGetSegmentsFieldBuilder() {
+      if (segmentsBuilder_ == null) {
+        segmentsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.Segment, dev.praxis.aiws.engine.v1.Segment.Builder, dev.praxis.aiws.engine.v1.SegmentOrBuilder>(
+                segments_,
+                ((bitField0_ & 0x00008000) != 0),
+                getParentForChildren(),
+                isClean());
+        segments_ = null;
+      }
+      return segmentsBuilder_;
+    }
+
+    private java.lang.Object resultReason_ = "";
+    /**
+     * <pre>
+     * The `ErrorReason` name when the run failed for an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * </pre>
+     *
+     * <code>string result_reason = 17;</code>
+     * @return The resultReason.
+     */
+    public java.lang.String getResultReason() {
+      java.lang.Object ref = resultReason_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        resultReason_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The `ErrorReason` name when the run failed for an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * </pre>
+     *
+     * <code>string result_reason = 17;</code>
+     * @return The bytes for resultReason.
+     */
+    public com.google.protobuf.ByteString
+        getResultReasonBytes() {
+      java.lang.Object ref = resultReason_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        resultReason_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The `ErrorReason` name when the run failed for an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * </pre>
+     *
+     * <code>string result_reason = 17;</code>
+     * @param value The resultReason to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultReason(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      resultReason_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The `ErrorReason` name when the run failed for an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * </pre>
+     *
+     * <code>string result_reason = 17;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearResultReason() {
+      resultReason_ = getDefaultInstance().getResultReason();
+      bitField0_ = (bitField0_ & ~0x00010000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The `ErrorReason` name when the run failed for an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * </pre>
+     *
+     * <code>string result_reason = 17;</code>
+     * @param value The bytes for resultReason to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultReasonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      resultReason_ = value;
+      bitField0_ |= 0x00010000;
       onChanged();
       return this;
     }

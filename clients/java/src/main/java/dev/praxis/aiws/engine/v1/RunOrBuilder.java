@@ -289,4 +289,70 @@ public interface RunOrBuilder extends
    */
   com.google.protobuf.ByteString
       getContractIdBytes();
+
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.Segment> 
+      getSegmentsList();
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  dev.praxis.aiws.engine.v1.Segment getSegments(int index);
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  int getSegmentsCount();
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.SegmentOrBuilder> 
+      getSegmentsOrBuilderList();
+  /**
+   * <pre>
+   * The segments of the run, oldest first (filled by GetRun and WatchRun).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.Segment segments = 16;</code>
+   */
+  dev.praxis.aiws.engine.v1.SegmentOrBuilder getSegmentsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * The `ErrorReason` name when the run failed for an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * </pre>
+   *
+   * <code>string result_reason = 17;</code>
+   * @return The resultReason.
+   */
+  java.lang.String getResultReason();
+  /**
+   * <pre>
+   * The `ErrorReason` name when the run failed for an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * </pre>
+   *
+   * <code>string result_reason = 17;</code>
+   * @return The bytes for resultReason.
+   */
+  com.google.protobuf.ByteString
+      getResultReasonBytes();
 }

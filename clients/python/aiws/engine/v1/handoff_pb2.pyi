@@ -1,0 +1,88 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class HandoffState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HANDOFF_STATE_UNSPECIFIED: _ClassVar[HandoffState]
+    HANDOFF_STATE_OFFERED: _ClassVar[HandoffState]
+    HANDOFF_STATE_ACKNOWLEDGED: _ClassVar[HandoffState]
+HANDOFF_STATE_UNSPECIFIED: HandoffState
+HANDOFF_STATE_OFFERED: HandoffState
+HANDOFF_STATE_ACKNOWLEDGED: HandoffState
+
+class Handoff(_message.Message):
+    __slots__ = ("delivery_id", "run_id", "node_uid", "operation_id", "from_principal_id", "to_principal_id", "outputs_digest", "note", "state", "created_at_ms", "acknowledged_at_ms")
+    DELIVERY_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_PRINCIPAL_ID_FIELD_NUMBER: _ClassVar[int]
+    TO_PRINCIPAL_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTPUTS_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    ACKNOWLEDGED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    delivery_id: str
+    run_id: str
+    node_uid: str
+    operation_id: str
+    from_principal_id: str
+    to_principal_id: str
+    outputs_digest: str
+    note: str
+    state: HandoffState
+    created_at_ms: int
+    acknowledged_at_ms: int
+    def __init__(self, delivery_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., from_principal_id: _Optional[str] = ..., to_principal_id: _Optional[str] = ..., outputs_digest: _Optional[str] = ..., note: _Optional[str] = ..., state: _Optional[_Union[HandoffState, str]] = ..., created_at_ms: _Optional[int] = ..., acknowledged_at_ms: _Optional[int] = ...) -> None: ...
+
+class CreateHandoffRequest(_message.Message):
+    __slots__ = ("request_id", "run_id", "node_uid", "to_principal_id", "note")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    TO_PRINCIPAL_ID_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    run_id: str
+    node_uid: str
+    to_principal_id: str
+    note: str
+    def __init__(self, request_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., to_principal_id: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
+
+class CreateHandoffResponse(_message.Message):
+    __slots__ = ("handoff", "replayed")
+    HANDOFF_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    handoff: Handoff
+    replayed: bool
+    def __init__(self, handoff: _Optional[_Union[Handoff, _Mapping]] = ..., replayed: bool = ...) -> None: ...
+
+class AcknowledgeHandoffRequest(_message.Message):
+    __slots__ = ("delivery_id",)
+    DELIVERY_ID_FIELD_NUMBER: _ClassVar[int]
+    delivery_id: str
+    def __init__(self, delivery_id: _Optional[str] = ...) -> None: ...
+
+class AcknowledgeHandoffResponse(_message.Message):
+    __slots__ = ("handoff",)
+    HANDOFF_FIELD_NUMBER: _ClassVar[int]
+    handoff: Handoff
+    def __init__(self, handoff: _Optional[_Union[Handoff, _Mapping]] = ...) -> None: ...
+
+class GetHandoffRequest(_message.Message):
+    __slots__ = ("delivery_id",)
+    DELIVERY_ID_FIELD_NUMBER: _ClassVar[int]
+    delivery_id: str
+    def __init__(self, delivery_id: _Optional[str] = ...) -> None: ...
+
+class GetHandoffResponse(_message.Message):
+    __slots__ = ("handoff",)
+    HANDOFF_FIELD_NUMBER: _ClassVar[int]
+    handoff: Handoff
+    def __init__(self, handoff: _Optional[_Union[Handoff, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,117 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class WaitKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WAIT_KIND_UNSPECIFIED: _ClassVar[WaitKind]
+    WAIT_KIND_HUMAN_INPUT: _ClassVar[WaitKind]
+    WAIT_KIND_TIMER: _ClassVar[WaitKind]
+    WAIT_KIND_AUTHORIZATION: _ClassVar[WaitKind]
+
+class WaitState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WAIT_STATE_UNSPECIFIED: _ClassVar[WaitState]
+    WAIT_STATE_NOT_OPEN: _ClassVar[WaitState]
+    WAIT_STATE_PENDING: _ClassVar[WaitState]
+    WAIT_STATE_SATISFIED: _ClassVar[WaitState]
+    WAIT_STATE_EXPIRED: _ClassVar[WaitState]
+    WAIT_STATE_DEFAULTED: _ClassVar[WaitState]
+    WAIT_STATE_CANCELLED: _ClassVar[WaitState]
+
+class WaitExpiry(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WAIT_EXPIRY_UNSPECIFIED: _ClassVar[WaitExpiry]
+    WAIT_EXPIRY_FAIL: _ClassVar[WaitExpiry]
+    WAIT_EXPIRY_DEFAULT: _ClassVar[WaitExpiry]
+WAIT_KIND_UNSPECIFIED: WaitKind
+WAIT_KIND_HUMAN_INPUT: WaitKind
+WAIT_KIND_TIMER: WaitKind
+WAIT_KIND_AUTHORIZATION: WaitKind
+WAIT_STATE_UNSPECIFIED: WaitState
+WAIT_STATE_NOT_OPEN: WaitState
+WAIT_STATE_PENDING: WaitState
+WAIT_STATE_SATISFIED: WaitState
+WAIT_STATE_EXPIRED: WaitState
+WAIT_STATE_DEFAULTED: WaitState
+WAIT_STATE_CANCELLED: WaitState
+WAIT_EXPIRY_UNSPECIFIED: WaitExpiry
+WAIT_EXPIRY_FAIL: WaitExpiry
+WAIT_EXPIRY_DEFAULT: WaitExpiry
+
+class Wait(_message.Message):
+    __slots__ = ("wait_id", "run_id", "node_uid", "kind", "state", "opened_at_ms", "expires_at_ms", "schema_json", "on_expiry", "default_json", "payload_json", "satisfied_by", "satisfied_at_ms")
+    WAIT_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    OPENED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    ON_EXPIRY_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    SATISFIED_BY_FIELD_NUMBER: _ClassVar[int]
+    SATISFIED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    wait_id: str
+    run_id: str
+    node_uid: str
+    kind: WaitKind
+    state: WaitState
+    opened_at_ms: int
+    expires_at_ms: int
+    schema_json: str
+    on_expiry: WaitExpiry
+    default_json: str
+    payload_json: str
+    satisfied_by: str
+    satisfied_at_ms: int
+    def __init__(self, wait_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., kind: _Optional[_Union[WaitKind, str]] = ..., state: _Optional[_Union[WaitState, str]] = ..., opened_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., schema_json: _Optional[str] = ..., on_expiry: _Optional[_Union[WaitExpiry, str]] = ..., default_json: _Optional[str] = ..., payload_json: _Optional[str] = ..., satisfied_by: _Optional[str] = ..., satisfied_at_ms: _Optional[int] = ...) -> None: ...
+
+class GetWaitRequest(_message.Message):
+    __slots__ = ("wait_id",)
+    WAIT_ID_FIELD_NUMBER: _ClassVar[int]
+    wait_id: str
+    def __init__(self, wait_id: _Optional[str] = ...) -> None: ...
+
+class GetWaitResponse(_message.Message):
+    __slots__ = ("wait",)
+    WAIT_FIELD_NUMBER: _ClassVar[int]
+    wait: Wait
+    def __init__(self, wait: _Optional[_Union[Wait, _Mapping]] = ...) -> None: ...
+
+class ListWaitsRequest(_message.Message):
+    __slots__ = ("run_id",)
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class ListWaitsResponse(_message.Message):
+    __slots__ = ("waits",)
+    WAITS_FIELD_NUMBER: _ClassVar[int]
+    waits: _containers.RepeatedCompositeFieldContainer[Wait]
+    def __init__(self, waits: _Optional[_Iterable[_Union[Wait, _Mapping]]] = ...) -> None: ...
+
+class SatisfyWaitRequest(_message.Message):
+    __slots__ = ("request_id", "wait_id", "payload_json")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    WAIT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    wait_id: str
+    payload_json: str
+    def __init__(self, request_id: _Optional[str] = ..., wait_id: _Optional[str] = ..., payload_json: _Optional[str] = ...) -> None: ...
+
+class SatisfyWaitResponse(_message.Message):
+    __slots__ = ("wait", "replayed")
+    WAIT_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    wait: Wait
+    replayed: bool
+    def __init__(self, wait: _Optional[_Union[Wait, _Mapping]] = ..., replayed: bool = ...) -> None: ...

@@ -1,0 +1,71 @@
+"""ContractService: contracts, their spend and principals' spending."""
+
+from __future__ import annotations
+
+import grpc
+
+from aiws.engine.v1 import contract_pb2, contract_pb2_grpc
+from praxis.core import money, values
+from praxis.rpc.auth import principal
+from praxis.rpc.errors import unwrap
+from praxis.store.contracts import ContractStore, ContractView
+
+
+def contract_to_proto(view: ContractView) -> contract_pb2.Contract:
+    """A contract with its spend."""
+    contract = view.contract
+    return contract_pb2.Contract(
+        contract_id=contract.contract_id,
+        work_order_id=contract.work_order_id,
+        criteria_json=values.canonical_json(contract.criteria),
+        deadline_ms=contract.deadline_ms,
+        budget_microcredits=money.text(contract.budget),
+        profile=contract.profile,
+        digest=contract.digest(),
+        created_by=contract.created_by,
+        created_at_ms=contract.created_at_ms,
+        spent_microcredits=money.text(view.spent),
+        remaining_microcredits=money.text(view.remaining),
+    )
+
+
+class ContractServicer(contract_pb2_grpc.ContractServiceServicer):
+    """ContractService over a :class:`ContractStore`."""
+
+    def __init__(self, store: ContractStore) -> None:
+        self.store = store
+
+    def CreateContract(  # gRPC method name
+        self, request: contract_pb2.CreateContractRequest, context: grpc.ServicerContext
+    ) -> contract_pb2.CreateContractResponse:
+        view, replayed = unwrap(
+            context,
+            self.store.create(
+                principal(),
+                request.contract_id,
+                request.work_order_id,
+                request.criteria_json,
+                request.deadline_ms,
+                request.budget_microcredits,
+                request.profile,
+            ),
+        )
+        return contract_pb2.CreateContractResponse(
+            contract=contract_to_proto(view), replayed=replayed
+        )
+
+    def GetContract(
+        self, request: contract_pb2.GetContractRequest, context: grpc.ServicerContext
+    ) -> contract_pb2.GetContractResponse:
+        view = unwrap(context, self.store.get(principal(), request.contract_id))
+        return contract_pb2.GetContractResponse(contract=contract_to_proto(view))
+
+    def GetSpending(
+        self, request: contract_pb2.GetSpendingRequest, context: grpc.ServicerContext
+    ) -> contract_pb2.GetSpendingResponse:
+        target, spent, cap = unwrap(context, self.store.spending(principal(), request.principal_id))
+        return contract_pb2.GetSpendingResponse(
+            principal_id=target,
+            spent_microcredits=money.text(spent),
+            cap_microcredits="" if cap is None else money.text(cap),
+        )

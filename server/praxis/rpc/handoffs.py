@@ -1,0 +1,70 @@
+"""HandoffService: offer, acknowledge and read handoffs."""
+
+from __future__ import annotations
+
+import grpc
+
+from aiws.engine.v1 import handoff_pb2 as pb
+from aiws.engine.v1 import handoff_pb2_grpc
+from praxis.core import handoff as core
+from praxis.core import run as runs
+from praxis.rpc.auth import principal
+from praxis.rpc.errors import unwrap
+from praxis.store.handoffs import HandoffStore
+
+_STATES = {
+    core.State.OFFERED: pb.HANDOFF_STATE_OFFERED,
+    core.State.ACKNOWLEDGED: pb.HANDOFF_STATE_ACKNOWLEDGED,
+}
+
+
+def handoff_to_proto(handoff: core.Handoff) -> pb.Handoff:
+    """One handoff."""
+    return pb.Handoff(
+        delivery_id=handoff.delivery_id,
+        run_id=handoff.run_id,
+        node_uid=handoff.node_uid,
+        operation_id=runs.operation_id(handoff.run_id, handoff.node_uid),
+        from_principal_id=handoff.from_principal_id,
+        to_principal_id=handoff.to_principal_id,
+        outputs_digest=handoff.outputs_digest,
+        note=handoff.note,
+        state=_STATES[handoff.state],
+        created_at_ms=handoff.created_at_ms,
+        acknowledged_at_ms=handoff.acknowledged_at_ms,
+    )
+
+
+class HandoffServicer(handoff_pb2_grpc.HandoffServiceServicer):
+    """HandoffService over a :class:`HandoffStore`."""
+
+    def __init__(self, store: HandoffStore) -> None:
+        self.store = store
+
+    def CreateHandoff(  # gRPC method name
+        self, request: pb.CreateHandoffRequest, context: grpc.ServicerContext
+    ) -> pb.CreateHandoffResponse:
+        handoff, replayed = unwrap(
+            context,
+            self.store.create(
+                principal(),
+                request.request_id,
+                request.run_id,
+                request.node_uid,
+                request.to_principal_id,
+                request.note,
+            ),
+        )
+        return pb.CreateHandoffResponse(handoff=handoff_to_proto(handoff), replayed=replayed)
+
+    def AcknowledgeHandoff(
+        self, request: pb.AcknowledgeHandoffRequest, context: grpc.ServicerContext
+    ) -> pb.AcknowledgeHandoffResponse:
+        handoff = unwrap(context, self.store.acknowledge(principal(), request.delivery_id))
+        return pb.AcknowledgeHandoffResponse(handoff=handoff_to_proto(handoff))
+
+    def GetHandoff(
+        self, request: pb.GetHandoffRequest, context: grpc.ServicerContext
+    ) -> pb.GetHandoffResponse:
+        handoff = unwrap(context, self.store.get(principal(), request.delivery_id))
+        return pb.GetHandoffResponse(handoff=handoff_to_proto(handoff))
