@@ -1,7 +1,7 @@
 """Fixtures: a real server on a real SQLite file in tmp_path, or on PostgreSQL.
 
 Modules marked ``pytest.mark.backends("sqlite", "postgres")`` run every test that uses
-the ``harness`` fixture on both databases.
+the ``harness`` (or ``model``) fixture on both databases.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "harness" in metafunc.fixturenames:
+    if {"harness", "model"} & set(metafunc.fixturenames):
         marker = metafunc.definition.get_closest_marker("backends")
         metafunc.parametrize("backend", marker.args if marker else ("sqlite",), indirect=True)
 

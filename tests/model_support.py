@@ -73,12 +73,13 @@ def model_principals() -> dict[str, Any]:
     }
 
 
-def start_model_server(db_path: Path, clock: TestClock | None = None) -> Harness:
-    """A server with the model principals on a SQLite file (no background sweeper)."""
+def start_model_server(database: Path | str, clock: TestClock | None = None) -> Harness:
+    """A server with the model principals on a SQLite file or a database URL (no
+    background sweeper)."""
     clock = clock or TestClock(T0)
     server = Server(
         Settings(
-            database_url=f"sqlite:///{db_path}",
+            database_url=database if isinstance(database, str) else f"sqlite:///{database}",
             authority=PrincipalsAuthority(parse_principals(model_principals())),
             clock=clock,
             listen="127.0.0.1:0",
@@ -90,9 +91,13 @@ def start_model_server(db_path: Path, clock: TestClock | None = None) -> Harness
 
 
 @pytest.fixture
-def model(tmp_path: Path) -> Iterator[Harness]:
-    """A running server with the model principals."""
-    running = start_model_server(tmp_path / "praxis.db")
+def model(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[Harness]:
+    """A running server with the model principals (on the ``backend`` database)."""
+    if backend == "postgres":
+        database: Path | str = request.getfixturevalue("postgres_cluster").create_database()
+    else:
+        database = tmp_path / "praxis.db"
+    running = start_model_server(database)
     try:
         yield running
     finally:

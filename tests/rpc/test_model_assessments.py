@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import assessment_pb2 as pb
 from aiws.engine.v1 import run_pb2
@@ -20,6 +21,8 @@ from tests.support import (
     proposed,
     registered,
 )
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 __all__ = ["model"]
 

@@ -17,6 +17,8 @@ from tests.model_support import (
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness, expect_error
 
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
 __all__ = ["model"]
 
 CHAIN = definition(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import (
     approval_pb2,
@@ -15,6 +16,8 @@ from aiws.engine.v1 import (
 from tests.model_support import fail_task, model, reconcile, run_of, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node, states
 from tests.support import Harness, expect_error
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 __all__ = ["model"]
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import handoff_pb2 as pb
 from tests.model_support import model, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness, expect_error
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 __all__ = ["model"]
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from aiws.engine.v1 import admin_pb2, run_pb2
 from praxis.clock import TestClock
 from tests.model_support import model, run_of, settle, start_model_server, start_run
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import T0, Harness, registered
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 __all__ = ["model"]
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import run_pb2
 from aiws.engine.v1 import wait_pb2 as pb
@@ -14,6 +15,8 @@ from praxis.clock import TestClock
 from tests.model_support import model, run_of, settle, start_model_server, start_run
 from tests.runtime_support import claim, definition, json_out, node, states
 from tests.support import T0, Harness, expect_error
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 __all__ = ["model"]
 
