@@ -85,18 +85,18 @@ for lang in $LANGUAGES; do
   fi
 done
 
-# One server, test-clock mode, the test principals of tests/support.py.
+# One server, test-clock mode, the conformance principals (tests/conformance/principals.py:
+# the test principals of tests/support.py with the execution model's grants).
 "$PY" - "$WORK" <<'PYEOF'
 import json, sys
 from pathlib import Path
 sys.path.insert(0, ".")
+from tests.conformance.principals import credentials, principals_document
 from tests.e2e.server_process import write_config
-from tests.support import PRINCIPALS, token_of
 work = Path(sys.argv[1])
 write_config(work / "server")
-credentials = {pid: token_of(pid) for pid, *_ in PRINCIPALS}
-credentials["invalid"] = "token-of-nobody"
-(work / "credentials.json").write_text(json.dumps(credentials, indent=1), encoding="utf-8")
+(work / "server" / "principals.json").write_text(json.dumps(principals_document()), encoding="utf-8")
+(work / "credentials.json").write_text(json.dumps(credentials(), indent=1), encoding="utf-8")
 PYEOF
 (cd "$WORK/server" && exec "$PY" -m praxis.cli serve --config "$WORK/server/config.json" \
     --listen 127.0.0.1:0 --test-clock "$T0" --log-level WARNING \

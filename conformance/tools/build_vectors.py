@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
     events_vectors,
@@ -2400,6 +2401,7 @@ AREAS = {
         "AckEvents positions.",
         events_vectors,
     ),
+    **MODEL_AREAS,
 }
 
 

@@ -23,22 +23,33 @@ from aiws.engine.testing.v1 import clock_pb2  # noqa: F401  # registers the serv
 from aiws.engine.v1 import (  # noqa: F401  # registers the services
     admin_pb2,
     approval_pb2,
+    assessment_pb2,
+    contract_pb2,
     event_pb2,
+    handoff_pb2,
+    reconciliation_pb2,
     registry_pb2,
     run_pb2,
     task_pb2,
+    wait_pb2,
 )
-from praxis.app import Engine, Settings
+from praxis.app import Engine, Server, Settings
 from praxis.clock import TestClock
 from praxis.core.rejection import Rejection
 from praxis.rpc import auth
 from praxis.rpc.admin import AdminServicer
+from praxis.rpc.assessments import AssessmentServicer
+from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
+from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
-from tests.support import PRINCIPALS, T0, Harness, authority, start_server, token_of
+from praxis.rpc.waits import WaitServicer
+from tests.conformance.principals import authority, credentials
+from tests.support import T0, Harness
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "conformance"
@@ -58,7 +69,7 @@ runner_module = _load(
 )
 VECTORS = runner_module.load_vectors(CONFORMANCE / "vectors")
 EXPECTED = runner_module.load_expected_failures(CONFORMANCE / "expected_failures" / "python.txt")
-CREDENTIALS = {pid: token_of(pid) for pid, *_ in PRINCIPALS} | {"invalid": "token-of-nobody"}
+CREDENTIALS = credentials()
 PARAMS = [
     pytest.param(
         index,
@@ -75,7 +86,17 @@ PARAMS = [
 
 @pytest.fixture(scope="module")
 def grpc_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    harness: Harness = start_server(tmp_path_factory.mktemp("conformance") / "praxis.db")
+    clock = TestClock(T0)
+    server = Server(
+        Settings(
+            database_url=f"sqlite:///{tmp_path_factory.mktemp('conformance') / 'praxis.db'}",
+            authority=authority(),
+            clock=clock,
+            listen="127.0.0.1:0",
+        )
+    )
+    server.start()
+    harness = Harness(server, clock, f"127.0.0.1:{server.port}")
     runner = runner_module.Runner(runner_module.grpc_invoker(harness.address, CREDENTIALS))
     runner.setup()
     try:
@@ -140,9 +161,14 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
         "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
         "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
-        "aiws.engine.v1.RunService": RunServicer(engine.runs, signals.runs),
+        "aiws.engine.v1.RunService": RunServicer(engine.runs, signals.runs, engine.segments.list),
         "aiws.engine.v1.TaskService": TaskServicer(engine.runs, signals.work, clock),
         "aiws.engine.v1.EventService": EventServicer(engine.events, signals.events),
+        "aiws.engine.v1.ContractService": ContractServicer(engine.contracts),
+        "aiws.engine.v1.ReconciliationService": ReconciliationServicer(engine.reconciliations),
+        "aiws.engine.v1.WaitService": WaitServicer(engine.waits),
+        "aiws.engine.v1.AssessmentService": AssessmentServicer(engine.assessments),
+        "aiws.engine.v1.HandoffService": HandoffServicer(engine.handoffs),
         "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()
@@ -247,6 +273,8 @@ def test_vector_names_are_unique_hyphenated_and_enough() -> None:
     assert len(names) >= 270
     runtime = {"run", "definition", "task", "lease", "result", "cost", "fanout", "events"}
     assert sum(name.partition("/")[0] in runtime for name in names) >= 60
+    model = {"contract", "spending", "reconcile", "wait", "assess", "handoff"}
+    assert sum(name.partition("/")[0] in model for name in names) >= 50
     for name in names:
         group, _, rest = name.partition("/")
         assert group and rest and name == name.lower() and " " not in name, name

@@ -19,7 +19,10 @@ import (
 var allServices = []string{
 	"aiws.engine.v1.RegistryService", "aiws.engine.v1.ApprovalService",
 	"aiws.engine.v1.AdminService", "aiws.engine.v1.RunService", "aiws.engine.v1.TaskService",
-	"aiws.engine.v1.EventService", "aiws.engine.testing.v1.TestClockService",
+	"aiws.engine.v1.EventService", "aiws.engine.v1.ContractService",
+	"aiws.engine.v1.ReconciliationService", "aiws.engine.v1.WaitService",
+	"aiws.engine.v1.AssessmentService", "aiws.engine.v1.HandoffService",
+	"aiws.engine.testing.v1.TestClockService",
 }
 
 func TestFindMethodResolvesEveryMethodAndItsTypes(t *testing.T) {

@@ -3,9 +3,14 @@
 // file is missing from `praxisRegistry`, which is built from these modules.
 export * from "./gen/aiws/engine/v1/admin_pb.js";
 export * from "./gen/aiws/engine/v1/approval_pb.js";
+export * from "./gen/aiws/engine/v1/assessment_pb.js";
 export * from "./gen/aiws/engine/v1/common_pb.js";
+export * from "./gen/aiws/engine/v1/contract_pb.js";
 export * from "./gen/aiws/engine/v1/errors_pb.js";
 export * from "./gen/aiws/engine/v1/event_pb.js";
+export * from "./gen/aiws/engine/v1/handoff_pb.js";
+export * from "./gen/aiws/engine/v1/reconciliation_pb.js";
 export * from "./gen/aiws/engine/v1/registry_pb.js";
 export * from "./gen/aiws/engine/v1/run_pb.js";
 export * from "./gen/aiws/engine/v1/task_pb.js";
+export * from "./gen/aiws/engine/v1/wait_pb.js";

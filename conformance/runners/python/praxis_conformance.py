@@ -288,10 +288,15 @@ def grpc_invoker(address: str, credentials: dict[str, str]) -> Invoke:
     from aiws.engine.v1 import (  # noqa: F401
         admin_pb2,
         approval_pb2,
+        assessment_pb2,
+        contract_pb2,
         event_pb2,
+        handoff_pb2,
+        reconciliation_pb2,
         registry_pb2,
         run_pb2,
         task_pb2,
+        wait_pb2,
     )
     from praxis_client import connect, error_details
 

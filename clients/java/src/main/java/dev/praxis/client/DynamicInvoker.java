@@ -6,10 +6,15 @@ import com.google.protobuf.util.JsonFormat;
 import dev.praxis.aiws.engine.testing.v1.TestClockServiceGrpc;
 import dev.praxis.aiws.engine.v1.AdminServiceGrpc;
 import dev.praxis.aiws.engine.v1.ApprovalServiceGrpc;
+import dev.praxis.aiws.engine.v1.AssessmentServiceGrpc;
+import dev.praxis.aiws.engine.v1.ContractServiceGrpc;
 import dev.praxis.aiws.engine.v1.EventServiceGrpc;
+import dev.praxis.aiws.engine.v1.HandoffServiceGrpc;
+import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
 import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
 import dev.praxis.aiws.engine.v1.RunServiceGrpc;
 import dev.praxis.aiws.engine.v1.TaskServiceGrpc;
+import dev.praxis.aiws.engine.v1.WaitServiceGrpc;
 import io.grpc.CallCredentials;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -124,6 +129,11 @@ public final class DynamicInvoker {
       RunServiceGrpc.getServiceDescriptor(),
       TaskServiceGrpc.getServiceDescriptor(),
       EventServiceGrpc.getServiceDescriptor(),
+      ContractServiceGrpc.getServiceDescriptor(),
+      ReconciliationServiceGrpc.getServiceDescriptor(),
+      WaitServiceGrpc.getServiceDescriptor(),
+      AssessmentServiceGrpc.getServiceDescriptor(),
+      HandoffServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();

@@ -73,9 +73,15 @@ class DynamicInvokerTest {
   void tableHoldsEveryUnaryMethod() {
     List<String> methods = new ArrayList<>();
     DynamicInvoker.unaryMethods().forEach(methods::add);
-    assertEquals(29, methods.size(), methods.toString());
+    assertEquals(44, methods.size(), methods.toString());
     assertTrue(methods.contains("aiws.engine.v1.RegistryService/GetEpochs"));
     assertTrue(methods.contains("aiws.engine.testing.v1.TestClockService/Advance"));
+    for (String service :
+        new String[] {"ContractService/CreateContract", "ReconciliationService/Reconcile",
+          "WaitService/SatisfyWait", "AssessmentService/RecordAssessment",
+          "HandoffService/AcknowledgeHandoff"}) {
+      assertTrue(methods.contains("aiws.engine.v1." + service), service);
+    }
     assertTrue(!methods.contains("aiws.engine.v1.EventService/StreamEvents"));
     for (String full : methods) {
       String[] parts = full.split("/");
