@@ -98,6 +98,8 @@ def test_a_wait_never_expires_early_and_then_fails_the_run(model: Harness) -> No
 def test_an_expired_timer_takes_its_default(model: Harness) -> None:
     run = start_run(model, waiting("timer", "default", default={"ok": False}))
     model.clock.advance(60_000)
+    # Before the sweep applies it, the wait already reports what it will do.
+    assert waits(model, run.run_id)[0].state == pb.WAIT_STATE_DEFAULTED
     sweep(model)
     [wait] = waits(model, run.run_id)
     assert wait.state == pb.WAIT_STATE_DEFAULTED and wait.kind == pb.WAIT_KIND_TIMER

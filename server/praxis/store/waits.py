@@ -143,7 +143,7 @@ class WaitStore:
         node = record.state.nodes.get(row.node_uid)
         spec = record.state.definition.nodes[row.node_uid]
         assert spec.wait is not None
-        state = _state(node, bool(row.satisfied_by), now)
+        state = _state(node, bool(row.satisfied_by), spec.wait.on_expiry == "default", now)
         opened = expires = 0
         if node is not None and node.deadline_ms and node.status is core.NodeStatus.WAITING:
             expires = node.deadline_ms
@@ -188,12 +188,11 @@ class WaitStore:
             if replay is not None:
                 return self._view(record, row, now), True
             self._authorize(principal, record, row.node_uid, now)
-            outcome = core.apply(
-                record.state, core.SatisfyWait(row.node_uid, payload), now, self.runs.limits
-            )
+            command = core.SatisfyWait(row.node_uid, payload)
+            outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            saved = run_rows.save(connection, record, outcome, effects)
+            saved = run_rows.save(connection, record, outcome, effects, command, now)
             text = values.canonical_json(payload)
             connection.execute(
                 update(waits)
@@ -231,11 +230,16 @@ def _row(connection: Connection, wait: str) -> Any:
     return connection.execute(select(waits).where(waits.c.wait_id == wait)).first()
 
 
-def _state(node: core.NodeRun | None, satisfied: bool, now: int) -> WaitState:
+def _state(
+    node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int
+) -> WaitState:
     if node is None or node.status in (core.NodeStatus.PENDING, core.NodeStatus.READY):
         return WaitState.NOT_OPEN
     if node.status is core.NodeStatus.WAITING:
-        return WaitState.EXPIRED if node.deadline_ms <= now else WaitState.PENDING
+        if node.deadline_ms > now:
+            return WaitState.PENDING
+        # Past its expiry, before the sweep applies it: report what the sweep will do.
+        return WaitState.DEFAULTED if defaults else WaitState.EXPIRED
     if node.status is core.NodeStatus.DONE:
         return WaitState.SATISFIED if satisfied else WaitState.DEFAULTED
     if node.status is core.NodeStatus.FAILED:
