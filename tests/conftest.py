@@ -32,12 +32,17 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def harness(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[Harness]:
-    """A running server with the test principals and a test clock."""
+def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
+    """A fresh database: a SQLite file path, or a PostgreSQL URL."""
     if backend == "postgres":
-        database: Path | str = request.getfixturevalue("postgres_cluster").create_database()
-    else:
-        database = tmp_path / "praxis.db"
+        url: str = request.getfixturevalue("postgres_cluster").create_database()
+        return url
+    return tmp_path / "praxis.db"
+
+
+@pytest.fixture
+def harness(database: Path | str) -> Iterator[Harness]:
+    """A running server with the test principals and a test clock."""
     running = start_server(database)
     try:
         yield running

@@ -91,12 +91,8 @@ def start_model_server(database: Path | str, clock: TestClock | None = None) -> 
 
 
 @pytest.fixture
-def model(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[Harness]:
+def model(database: Path | str) -> Iterator[Harness]:
     """A running server with the model principals (on the ``backend`` database)."""
-    if backend == "postgres":
-        database: Path | str = request.getfixturevalue("postgres_cluster").create_database()
-    else:
-        database = tmp_path / "praxis.db"
     running = start_model_server(database)
     try:
         yield running

@@ -562,127 +562,117 @@ def apply(
             return problem
         assert state.approval is not None
         consumed = state.approval
-    return _HANDLERS[command.action](state, command, material, actor, consumed, request_id, now_ms)
+    decision = _Decision(state, command, material, actor, consumed, request_id, now_ms)
+    return _HANDLERS[command.action](decision)
 
 
-def _register(
-    state: State,
-    command: Command,
-    material: Material,
-    actor: ActorEvidence,
-    consumed: ApprovalRecord | None,
-    request_id: str,
-    now_ms: int,
-) -> Outcome:
+@dataclass(frozen=True)
+class _Decision:
+    """Everything a command handler reads: the checks have passed."""
+
+    state: State
+    command: Command
+    material: Material
+    actor: ActorEvidence
+    consumed: ApprovalRecord | None
+    request_id: str
+    now_ms: int
+
+    def outcome(
+        self, kind: HistoryKind, head_after: Head, new_head: Head | None, proposal: Proposal | None
+    ) -> Outcome:
+        """The writes: the new head and proposal, the history event and the receipt."""
+        command, actor, consumed = self.command, self.actor, self.consumed
+        history = HistoryEntry(
+            kind=kind,
+            ref=command.ref,
+            revision=head_after.revision,
+            proposal_id=command.proposal_id,
+            principal_id=actor.principal_id,
+            approval_id=consumed.approval_id if consumed else "",
+            request_id=self.request_id,
+            at_ms=self.now_ms,
+            digest=proposal.candidate_digest if proposal else head_after.definition_digest,
+            reason=command.reason,
+        )
+        receipt = Receipt(
+            request_id=self.request_id,
+            principal_id=actor.principal_id,
+            command_digest=command.digest(),
+            action=command.action,
+            ref=command.ref,
+            head_revision=head_after.revision,
+            head_digest=head_after.definition_digest,
+            proposal_id=command.proposal_id,
+            approval_id=consumed.approval_id if consumed else "",
+            event_seq=0,
+            committed_at_ms=self.now_ms,
+        )
+        return Outcome(new_head, proposal, consumed, history, receipt)
+
+
+def _register(d: _Decision) -> Outcome:
     head = Head(
-        ref=command.ref,
+        ref=d.command.ref,
         revision=1,
-        definition=command.definition,
-        definition_digest=material.candidate_digest,
-        policy_digests=dict(command.policy_digests),
-        updated_at_ms=now_ms,
+        definition=d.command.definition,
+        definition_digest=d.material.candidate_digest,
+        policy_digests=dict(d.command.policy_digests),
+        updated_at_ms=d.now_ms,
     )
-    return _outcome(
-        head, None, consumed, HistoryKind.REGISTERED, head, command, actor, request_id, now_ms
-    )
+    return d.outcome(HistoryKind.REGISTERED, head, head, None)
 
 
-def _propose(
-    state: State,
-    command: Command,
-    material: Material,
-    actor: ActorEvidence,
-    consumed: ApprovalRecord | None,
-    request_id: str,
-    now_ms: int,
-) -> Outcome:
-    assert state.head is not None
+def _propose(d: _Decision) -> Outcome:
+    assert d.state.head is not None
     proposal = Proposal(
-        ref=command.ref,
-        proposal_id=command.proposal_id,
-        base_revision=command.base_revision,
-        definition=command.definition,
-        candidate_digest=material.candidate_digest,
+        ref=d.command.ref,
+        proposal_id=d.command.proposal_id,
+        base_revision=d.command.base_revision,
+        definition=d.command.definition,
+        candidate_digest=d.material.candidate_digest,
         proposal_digest="",
-        proposed_by=actor.principal_id,
-        summary=command.summary,
-        policy_digests=dict(command.policy_digests),
-        created_at_ms=now_ms,
+        proposed_by=d.actor.principal_id,
+        summary=d.command.summary,
+        policy_digests=dict(d.command.policy_digests),
+        created_at_ms=d.now_ms,
     )
     proposal = replace(proposal, proposal_digest=proposal_digest(proposal))
-    return _outcome(
-        None,
-        proposal,
-        consumed,
-        HistoryKind.PROPOSED,
-        state.head,
-        command,
-        actor,
-        request_id,
-        now_ms,
-    )
+    return d.outcome(HistoryKind.PROPOSED, d.state.head, None, proposal)
 
 
-def _activate(
-    state: State,
-    command: Command,
-    material: Material,
-    actor: ActorEvidence,
-    consumed: ApprovalRecord | None,
-    request_id: str,
-    now_ms: int,
-) -> Outcome:
-    assert state.head is not None and state.proposal is not None
-    proposal = state.proposal
+def _activate(d: _Decision) -> Outcome:
+    assert d.state.head is not None and d.state.proposal is not None
+    proposal = d.state.proposal
     head = Head(
-        ref=command.ref,
-        revision=command.next_revision,
+        ref=d.command.ref,
+        revision=d.command.next_revision,
         definition=proposal.definition,
         definition_digest=proposal.candidate_digest,
-        policy_digests=state.head.policy_digests,
-        updated_at_ms=now_ms,
-        bound_run_id=state.head.bound_run_id,
+        policy_digests=d.state.head.policy_digests,
+        updated_at_ms=d.now_ms,
+        bound_run_id=d.state.head.bound_run_id,
     )
     decided = replace(
         proposal,
         status=ProposalStatus.ACTIVATED,
-        decided_at_ms=now_ms,
-        activated_revision=command.next_revision,
-        decided_by=actor.principal_id,
+        decided_at_ms=d.now_ms,
+        activated_revision=d.command.next_revision,
+        decided_by=d.actor.principal_id,
     )
-    return _outcome(
-        head, decided, consumed, HistoryKind.ACTIVATED, head, command, actor, request_id, now_ms
-    )
+    return d.outcome(HistoryKind.ACTIVATED, head, head, decided)
 
 
-def _reject(
-    state: State,
-    command: Command,
-    material: Material,
-    actor: ActorEvidence,
-    consumed: ApprovalRecord | None,
-    request_id: str,
-    now_ms: int,
-) -> Outcome:
-    assert state.head is not None and state.proposal is not None
+def _reject(d: _Decision) -> Outcome:
+    assert d.state.head is not None and d.state.proposal is not None
     decided = replace(
-        state.proposal,
+        d.state.proposal,
         status=ProposalStatus.REJECTED,
-        decided_at_ms=now_ms,
-        rejection_reason=command.reason,
-        decided_by=actor.principal_id,
+        decided_at_ms=d.now_ms,
+        rejection_reason=d.command.reason,
+        decided_by=d.actor.principal_id,
     )
-    return _outcome(
-        None,
-        decided,
-        consumed,
-        HistoryKind.REJECTED,
-        state.head,
-        command,
-        actor,
-        request_id,
-        now_ms,
-    )
+    return d.outcome(HistoryKind.REJECTED, d.state.head, None, decided)
 
 
 _HANDLERS = {
@@ -691,45 +681,6 @@ _HANDLERS = {
     Action.ACTIVATE: _activate,
     Action.REJECT: _reject,
 }
-
-
-def _outcome(
-    new_head: Head | None,
-    proposal: Proposal | None,
-    consumed: ApprovalRecord | None,
-    kind: HistoryKind,
-    head_after: Head,
-    command: Command,
-    actor: ActorEvidence,
-    request_id: str,
-    now_ms: int,
-) -> Outcome:
-    history = HistoryEntry(
-        kind=kind,
-        ref=command.ref,
-        revision=head_after.revision,
-        proposal_id=command.proposal_id,
-        principal_id=actor.principal_id,
-        approval_id=consumed.approval_id if consumed else "",
-        request_id=request_id,
-        at_ms=now_ms,
-        digest=proposal.candidate_digest if proposal else head_after.definition_digest,
-        reason=command.reason,
-    )
-    receipt = Receipt(
-        request_id=request_id,
-        principal_id=actor.principal_id,
-        command_digest=command.digest(),
-        action=command.action,
-        ref=command.ref,
-        head_revision=head_after.revision,
-        head_digest=head_after.definition_digest,
-        proposal_id=command.proposal_id,
-        approval_id=consumed.approval_id if consumed else "",
-        event_seq=0,
-        committed_at_ms=now_ms,
-    )
-    return Outcome(new_head, proposal, consumed, history, receipt)
 
 
 def _stale(claimed: int, current: int) -> Rejection:
