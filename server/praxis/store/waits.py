@@ -230,9 +230,7 @@ def _row(connection: Connection, wait: str) -> Any:
     return connection.execute(select(waits).where(waits.c.wait_id == wait)).first()
 
 
-def _state(
-    node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int
-) -> WaitState:
+def _state(node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int) -> WaitState:
     if node is None or node.status in (core.NodeStatus.PENDING, core.NodeStatus.READY):
         return WaitState.NOT_OPEN
     if node.status is core.NodeStatus.WAITING:
