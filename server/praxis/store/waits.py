@@ -188,11 +188,12 @@ class WaitStore:
             if replay is not None:
                 return self._view(record, row, now), True
             self._authorize(principal, record, row.node_uid, now)
-            command = core.SatisfyWait(row.node_uid, payload)
-            outcome = core.apply(record.state, command, now, self.runs.limits)
+            outcome = core.apply(
+                record.state, core.SatisfyWait(row.node_uid, payload), now, self.runs.limits
+            )
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            saved = run_rows.save(connection, record, outcome, effects, command, now)
+            saved = run_rows.save(connection, record, outcome, effects)
             text = values.canonical_json(payload)
             connection.execute(
                 update(waits)
