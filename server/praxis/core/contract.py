@@ -3,8 +3,15 @@
 A :class:`Contract` fixes criteria, deadline, budget and profile once. Attempts report
 their cost; the store keeps each contract's and each principal's spend as exact sums.
 Before an attempt is dispatched the run reducer receives an :class:`Allowance` (what
-remains of the budget and of the starter's spending cap, and the deadline) and refuses
-the dispatch when the attempt would exceed it (see :func:`refusal`).
+remains of the budget and of the starter's spending cap, the deadline, and what the
+running attempts of the contract's other runs have reserved) and refuses the dispatch
+when the attempt would exceed it (see :func:`refusal`).
+
+Reservations make the budget hold across runs: dispatching an attempt reserves its
+node's declared maximum cost until the attempt ends (completes, fails, expires, times
+out or is cancelled), when its reported cost is charged instead. An attempt is
+dispatched only while ``spent + reserved + its maximum cost <= budget``, so runs that
+share a contract cannot overspend it together.
 """
 
 from __future__ import annotations
@@ -66,11 +73,14 @@ class Allowance:
         remaining: The contract's remaining budget, or ``None`` without a contract.
         deadline_ms: The contract's deadline, or 0 without a contract.
         cap_remaining: What remains of the starter's spending cap, or ``None``.
+        contract_reserved: The declared maximum costs of the running attempts of the
+            contract's other runs (this run's own are counted from its snapshot).
     """
 
     remaining: Decimal | None = None
     deadline_ms: int = 0
     cap_remaining: Decimal | None = None
+    contract_reserved: Decimal = money.ZERO
 
 
 def parse(
@@ -122,13 +132,27 @@ def same_content(existing: Contract, requested: Contract) -> Rejection | None:
 
 
 def allowance(
-    contract: Contract | None, spent: Decimal, cap: Decimal | None, cap_spent: Decimal
+    contract: Contract | None,
+    spent: Decimal,
+    cap: Decimal | None,
+    cap_spent: Decimal,
+    reserved_elsewhere: Decimal = money.ZERO,
 ) -> Allowance:
-    """The allowance of a run under ``contract`` started by a principal with ``cap``."""
+    """The allowance of a run under ``contract`` started by a principal with ``cap``.
+
+    Args:
+        contract: The run's contract, or ``None``.
+        spent: What the contract's attempts have reported.
+        cap: The starter's spending cap, or ``None``.
+        cap_spent: What the starter's runs have reported.
+        reserved_elsewhere: The maximum costs reserved by running attempts of the
+            contract's other runs.
+    """
     return Allowance(
         remaining=money.subtract(contract.budget, spent) if contract else None,
         deadline_ms=contract.deadline_ms if contract else 0,
         cap_remaining=money.subtract(cap, cap_spent) if cap is not None else None,
+        contract_reserved=reserved_elsewhere if contract else money.ZERO,
     )
 
 
@@ -140,20 +164,21 @@ def refusal(
     Args:
         allowance: The run's allowance.
         reserve: The attempt's declared maximum cost (0 when undeclared).
-        reserved: The maximum costs of the run's attempts still running.
+        reserved: The maximum costs of the run's attempts still running. The budget
+            also counts ``allowance.contract_reserved`` (the contract's other runs).
         timeout_ms: The node's timeout (0 for none).
         now_ms: The dispatch time.
     """
     deadline = allowance.deadline_ms
     if deadline and (now_ms >= deadline or (timeout_ms and now_ms + timeout_ms > deadline)):
         return "DEADLINE_EXCEEDED", f"the attempt would pass the contract deadline {deadline}"
-    for reason, left in (
-        ("BUDGET_EXCEEDED", allowance.remaining),
-        ("SPEND_CAP_EXCEEDED", allowance.cap_remaining),
+    for reason, left, held in (
+        ("BUDGET_EXCEEDED", allowance.remaining, money.add(reserved, allowance.contract_reserved)),
+        ("SPEND_CAP_EXCEEDED", allowance.cap_remaining, reserved),
     ):
         if left is None:
             continue
-        available = money.subtract(left, reserved)
+        available = money.subtract(left, held)
         if available <= 0 or available < reserve:
             return reason, (
                 f"{money.text(available)} microcredits remain; the attempt may cost "

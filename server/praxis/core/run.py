@@ -498,10 +498,18 @@ def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | No
     reserved = money.ZERO
     for other in work.nodes.values():
         if other.status is NodeStatus.RUNNING:
-            cost = work.definition.nodes[other.node_id].max_cost
-            reserved = money.add(reserved, Decimal(cost or "0"))
-    reserve = Decimal(spec.max_cost or "0")
+            reserved = money.add(reserved, reservation(work.definition, other.node_id))
+    reserve = reservation(work.definition, spec.node_id)
     return contract.refusal(command.allowance, reserve, reserved, spec.timeout_ms, work.now)
+
+
+def reservation(definition: Definition, node_id: str) -> Decimal:
+    """What an attempt of ``node_id`` reserves while it runs: its declared maximum cost.
+
+    The store keeps the same amount per running attempt of a run under a contract
+    (:mod:`praxis.store.reservations`), so that dispatch counts other runs' reserves too.
+    """
+    return Decimal(definition.nodes[node_id].max_cost or "0")
 
 
 def _live_attempt(work: _Work, attempt: Attempt, worker_id: str) -> NodeRun | Rejection:

@@ -3,7 +3,8 @@
 Costs are charged in the transaction that settles an attempt (:meth:`ContractStore.charge`,
 a settle hook of the run store), to the run's contract and to the principal that started
 the run, as exact decimal sums. Before a dispatch the run store asks
-:meth:`ContractStore.allowance` what the run may still use.
+:meth:`ContractStore.allowance` what the run may still use, counting what the running
+attempts of the contract's other runs have reserved (:mod:`praxis.store.reservations`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from praxis.core import money, values
 from praxis.core import run as runs
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection, not_found
-from praxis.store import model_rows
+from praxis.store import model_rows, reservations
 from praxis.store.database import Database, Rollback
 from praxis.store.model_schema import contracts, principal_spend
 from praxis.store.run_rows import RunRecord
@@ -178,6 +179,9 @@ class ContractStore:
             found.spent if found else money.ZERO,
             cap,
             principal_spent(connection, record.principal_id),
+            reservations.reserved_elsewhere(connection, record.contract_id, record.state.run_id)
+            if found
+            else money.ZERO,
         )
 
     def charge(

@@ -243,7 +243,7 @@ class ReconciliationStore:
                 raise Rollback(outcome)
             if evidence.expires_at_ms <= self.clock.now_ms():
                 raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
-            run_rows.save(connection, record, outcome, signals)
+            run_rows.save(connection, record, outcome, signals, command, now)
             self._record(connection, principal, request, evidence, material, now)
             model_rows.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False

@@ -2,7 +2,8 @@
 
 :func:`save` is the one writer of a run: it updates the snapshot only if the version is
 still the one loaded, then re-syncs the ready and timer rows of the nodes the outcome
-changed, upserts attempts, stores the result and appends the events, all on the caller's
+changed, upserts attempts, keeps the contract's reservations, stores the result, appends
+the events and logs the command (:mod:`praxis.store.run_log`), all on the caller's
 transaction.
 """
 
@@ -20,7 +21,7 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection
-from praxis.store import run_codec
+from praxis.store import reservations, run_codec, run_log
 from praxis.store.database import Rollback
 from praxis.store.runtime_schema import (
     attempts,
@@ -131,9 +132,23 @@ def save_definition(connection: Connection, definition: Definition) -> None:
 
 
 def insert(
-    connection: Connection, record: RunRecord, request_digest: str, outcome: core.Outcome
+    connection: Connection,
+    record: RunRecord,
+    request_digest: str,
+    outcome: core.Outcome,
+    command: core.Start,
+    now: int,
 ) -> RunRecord:
-    """Inserts a new run from its Start outcome (``record.state`` is the outcome's)."""
+    """Inserts a new run from its Start outcome (``record.state`` is the outcome's).
+
+    Args:
+        connection: The command's transaction.
+        record: The new run.
+        request_digest: What the StartRun request's idempotency compares.
+        outcome: The outcome of ``command``.
+        command: The Start command, logged.
+        now: The time it was applied at.
+    """
     state = outcome.state
     save_definition(connection, state.definition)
     connection.execute(
@@ -160,6 +175,7 @@ def insert(
         )
     )
     _write_effects(connection, record, outcome, set(state.nodes))
+    run_log.append(connection, state, command, now)
     return record
 
 
@@ -171,9 +187,22 @@ def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
 
 
 def save(
-    connection: Connection, record: RunRecord, outcome: core.Outcome, effects: Effects
+    connection: Connection,
+    record: RunRecord,
+    outcome: core.Outcome,
+    effects: Effects,
+    command: core.Command,
+    now: int,
 ) -> RunRecord:
     """Writes an outcome with a compare-and-swap on the run's version.
+
+    Args:
+        connection: The command's transaction.
+        record: The run as loaded.
+        outcome: What ``command`` decided (a no-op writes nothing).
+        effects: What to announce after the commit.
+        command: The command, logged with ``now`` as what made the new version.
+        now: The time the command was applied at.
 
     Raises:
         Rollback: With VERSION_CONFLICT when another writer changed the run.
@@ -226,6 +255,7 @@ def save(
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
     _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
+    run_log.append(connection, state, command, now)
     effects.runs = True
     effects.events = effects.events or bool(outcome.events)
     effects.work = effects.work or any(
@@ -243,6 +273,8 @@ def _write_effects(
     _sync_queues(connection, record, uids)
     for attempt in outcome.attempts:
         _upsert_attempt(connection, attempt)
+    if outcome.attempts and record.contract_id:
+        reservations.track(connection, record.contract_id, state, outcome.attempts)
     rows = [
         {
             "run_id": state.run_id,

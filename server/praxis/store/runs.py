@@ -35,6 +35,7 @@ from praxis.store.runtime_schema import known_models, ready_nodes, run_timers, r
 from praxis.store.schema import work_orders
 from praxis.store.signals import Signals
 
+EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
 MAX_LEASE_MS = 3_600_000
 MAX_WAIT_MS = 60_000
@@ -260,7 +261,8 @@ class RunStore:
                 definition, revision = found, head.revision
             assert definition is not None
             now = self.clock.now_ms()
-            outcome = core.apply(None, core.Start(self.new_run_id(), definition, revision), now)
+            command = core.Start(self.new_run_id(), definition, revision)
+            outcome = core.apply(None, command, now)
             assert isinstance(outcome, core.Outcome)
             record = RunRecord(
                 state=outcome.state,
@@ -272,7 +274,7 @@ class RunStore:
                 contract_id=request.contract_id,
                 input_json=input_text,
             )
-            saved = run_rows.insert(connection, record, request_digest, outcome)
+            saved = run_rows.insert(connection, record, request_digest, outcome, command, now)
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
             if request.ref is not None:
@@ -406,14 +408,10 @@ class RunStore:
             denied = self._authorize(principal, "run.stop", record.work_order_id)
             if denied:
                 raise Rollback(denied)
-            outcome = core.apply(
-                record.state,
-                core.Stop(reason or "stopped by caller"),
-                self.clock.now_ms(),
-                self.limits,
-            )
+            command, now = core.Stop(reason or "stopped by caller"), self.clock.now_ms()
+            outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
-            return run_rows.save(connection, record, outcome, effects)
+            return run_rows.save(connection, record, outcome, effects, command, now)
 
         result: RunRecord | Rejection = self._transact(transaction)
         return result
@@ -436,13 +434,12 @@ class RunStore:
             node_id: run_rows.node_value(connection, record.state, node_id)
             for node_id in core.revision_sources(record.state, parsed)
         }
-        outcome = core.apply(
-            record.state, core.Revise(parsed, head.revision, sources), now, self.limits
-        )
+        command = core.Revise(parsed, head.revision, sources)
+        outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
             return outcome
         effects = Effects()
-        run_rows.save(connection, record, outcome, effects)
+        run_rows.save(connection, record, outcome, effects, command, now)
         self.announce(effects)  # before commit: waiters re-read and re-wait if too early
         return None
 
@@ -463,9 +460,10 @@ class RunStore:
             record = self._load(connection, run_id)
             if record is None:
                 continue
-            outcome = core.apply(record.state, core.Stop(reason), now, self.limits)
+            command = core.Stop(reason)
+            outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
-            run_rows.save(connection, record, outcome, effects)
+            run_rows.save(connection, record, outcome, effects, command, now)
         self.announce(effects)
 
     # --- tasks ------------------------------------------------------------------------
@@ -520,20 +518,16 @@ class RunStore:
         allowance = self.allowance_of(connection, record) if record is not None else None
         tasks = []
         for uid in uids:
+            command = core.Dispatch(uid, worker_id, lease_ms, allowance)
             outcome = (
-                core.apply(
-                    record.state,
-                    core.Dispatch(uid, worker_id, lease_ms, allowance),
-                    now,
-                    self.limits,
-                )
+                core.apply(record.state, command, now, self.limits)
                 if record is not None
                 else not_found("RUN_NOT_FOUND", run_id)
             )
             if isinstance(outcome, Rejection) or record is None:
                 run_rows.drop_ready(connection, run_id, uid)  # stale row
                 continue
-            record = run_rows.save(connection, record, outcome, effects)
+            record = run_rows.save(connection, record, outcome, effects, command, now)
             node = record.state.nodes[uid]
             if node.status is not core.NodeStatus.RUNNING:
                 continue  # refused by the allowance: the node failed with the reason
@@ -591,11 +585,11 @@ class RunStore:
             record = self._load(connection, attempt.run_id)
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
-            command = build(attempt)
-            outcome = core.apply(record.state, command, self.clock.now_ms(), self.limits)
+            command, now = build(attempt), self.clock.now_ms()
+            outcome = core.apply(record.state, command, now, self.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            run_rows.save(connection, record, outcome, effects)
+            run_rows.save(connection, record, outcome, effects, command, now)
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
             return outcome.reply
@@ -689,9 +683,9 @@ class RunStore:
                 record = self._load(connection, run_id)
                 if record is None:
                     continue
-                outcome = core.apply(record.state, core.Expire(), now, self.limits)
+                outcome = core.apply(record.state, EXPIRE, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
-                run_rows.save(connection, record, outcome, effects)
+                run_rows.save(connection, record, outcome, effects, EXPIRE, now)
             return len(run_ids)
 
         touched: int | Rejection = self._transact(transaction)

@@ -188,12 +188,11 @@ class WaitStore:
             if replay is not None:
                 return self._view(record, row, now), True
             self._authorize(principal, record, row.node_uid, now)
-            outcome = core.apply(
-                record.state, core.SatisfyWait(row.node_uid, payload), now, self.runs.limits
-            )
+            command = core.SatisfyWait(row.node_uid, payload)
+            outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            saved = run_rows.save(connection, record, outcome, effects)
+            saved = run_rows.save(connection, record, outcome, effects, command, now)
             text = values.canonical_json(payload)
             connection.execute(
                 update(waits)
