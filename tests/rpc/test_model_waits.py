@@ -68,6 +68,7 @@ def test_a_wait_is_satisfied_by_a_valid_payload_once(model: Harness) -> None:
     assert waits(model, run.run_id)[0].state == pb.WAIT_STATE_PENDING
     done = satisfy(model, wait.wait_id, {"ok": True})
     assert done.wait.state == pb.WAIT_STATE_SATISFIED and done.wait.satisfied_by == "agent"
+    assert (done.wait.opened_at_ms, done.wait.expires_at_ms) == (T0, T0 + 60_000)
     assert satisfy(model, wait.wait_id, {"ok": True}).replayed
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "WAIT_ALREADY_SATISFIED"):
         satisfy(model, wait.wait_id, {"ok": False}, request_id="s-2")
@@ -103,6 +104,7 @@ def test_an_expired_timer_takes_its_default(model: Harness) -> None:
     sweep(model)
     [wait] = waits(model, run.run_id)
     assert wait.state == pb.WAIT_STATE_DEFAULTED and wait.kind == pb.WAIT_KIND_TIMER
+    assert (wait.opened_at_ms, wait.expires_at_ms) == (T0, T0 + 60_000)  # kept once settled
     [use] = claim(model)
     assert json.loads(use.input_json) == {"ok": False}
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
@@ -27,6 +28,7 @@ from praxis.store.database import Rollback
 from praxis.store.model_schema import waits
 from praxis.store.run_rows import Effects, RunRecord
 from praxis.store.runs import RunStore
+from praxis.store.runtime_schema import run_events
 
 
 class WaitState(enum.Enum):
@@ -115,12 +117,12 @@ class WaitStore:
             return problem
         with self.runs.db.read() as connection:
             row = _row(connection, wait)
-        if row is None:
-            return not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
-        record = self.runs.get_run(principal, row.run_id)
-        if isinstance(record, Rejection):
-            return record
-        return self._view(record, row, self.clock.now_ms())
+            if row is None:
+                return not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+            record = self.runs.get_run(principal, row.run_id)
+            if isinstance(record, Rejection):
+                return record
+            return self._view(connection, record, row, self.clock.now_ms())
 
     def list(self, principal: Principal, run_id: str) -> list[WaitView] | Rejection:
         """The waits of a run, in definition order."""
@@ -132,22 +134,24 @@ class WaitStore:
                 row.node_uid: row
                 for row in connection.execute(select(waits).where(waits.c.run_id == run_id))
             }
-        now = self.clock.now_ms()
-        return [
-            self._view(record, rows[node_id], now)
-            for node_id in record.state.definition.nodes
-            if node_id in rows
-        ]
+            now = self.clock.now_ms()
+            return [
+                self._view(connection, record, rows[node_id], now)
+                for node_id in record.state.definition.nodes
+                if node_id in rows
+            ]
 
-    def _view(self, record: RunRecord, row: Any, now: int) -> WaitView:
+    def _view(self, connection: Connection, record: RunRecord, row: Any, now: int) -> WaitView:
         node = record.state.nodes.get(row.node_uid)
         spec = record.state.definition.nodes[row.node_uid]
         assert spec.wait is not None
         state = _state(node, bool(row.satisfied_by), spec.wait.on_expiry == "default", now)
-        opened = expires = 0
-        if node is not None and node.deadline_ms and node.status is core.NodeStatus.WAITING:
+        expires = 0
+        if node is not None and node.status is core.NodeStatus.WAITING:
             expires = node.deadline_ms
-            opened = expires - spec.wait.expires_in_ms
+        elif state is not WaitState.NOT_OPEN:  # settled: the snapshot no longer keeps it
+            expires = _opened_expiry(connection, record.state.run_id, row.node_uid)
+        opened = expires - spec.wait.expires_in_ms if expires else 0
         return WaitView(
             wait_id=row.wait_id,
             run_id=record.state.run_id,
@@ -186,7 +190,7 @@ class WaitStore:
             record = self.runs._load(connection, row.run_id)
             assert record is not None
             if replay is not None:
-                return self._view(record, row, now), True
+                return self._view(connection, record, row, now), True
             self._authorize(principal, record, row.node_uid, now)
             command = core.SatisfyWait(row.node_uid, payload)
             outcome = core.apply(record.state, command, now, self.runs.limits)
@@ -206,7 +210,7 @@ class WaitStore:
             model_rows.remember(
                 connection, principal.principal_id, "wait", request_id, digest, wait
             )
-            return self._view(saved, _row(connection, wait), now), False
+            return self._view(connection, saved, _row(connection, wait), now), False
 
         result: tuple[WaitView, bool] | Rejection = self.runs._transact(transaction)
         return result
@@ -228,6 +232,24 @@ class WaitStore:
 
 def _row(connection: Connection, wait: str) -> Any:
     return connection.execute(select(waits).where(waits.c.wait_id == wait)).first()
+
+
+_OPENED = (
+    select(run_events.c.payload_json)
+    .where(
+        run_events.c.run_id == bindparam("rid"),
+        run_events.c.node_uid == bindparam("uid"),
+        run_events.c.kind == "NODE_WAITING",
+    )
+    .order_by(run_events.c.seq.desc())
+    .limit(1)
+)
+
+
+def _opened_expiry(connection: Connection, run_id: str, uid: str) -> int:
+    """The expiry a settled wait had, from the event written when it opened (0 if none)."""
+    text = connection.execute(_OPENED, {"rid": run_id, "uid": uid}).scalar()
+    return int(json.loads(text).get("expires_at_ms", 0)) if text else 0
 
 
 def _state(node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int) -> WaitState:
