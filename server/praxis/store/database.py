@@ -14,6 +14,7 @@ command of the batch, and none of them was acknowledged.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -25,8 +26,19 @@ from sqlalchemy.engine import Connection
 
 from praxis.store import dialect, migrations
 
+log = logging.getLogger("praxis.store")
 T = TypeVar("T")
 MAX_BATCH = 64
+_AFTER_COMMIT = "praxis_after_commit"
+
+
+def _run(callbacks: list[Callable[[], None]]) -> None:
+    """Runs after-commit callbacks; one that fails is logged and does not undo anything."""
+    for callback in callbacks:
+        try:
+            callback()
+        except Exception:
+            log.exception("after-commit callback failed")
 
 
 class _Pending(Generic[T]):
@@ -61,8 +73,11 @@ class Database:
                 with connection.begin():
                     dialect.lock_for_write(connection)
                     yield connection
+                callbacks = connection.info.pop(_AFTER_COMMIT, [])
             finally:
+                connection.info.pop(_AFTER_COMMIT, None)
                 connection.close()
+            _run(callbacks)
 
     def transact(self, body: Callable[[Connection], T]) -> T:
         """Runs ``body`` in a write transaction, group-committed with concurrent callers.
@@ -78,6 +93,16 @@ class Database:
             raise item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
+    @staticmethod
+    def after_commit(connection: Connection, callback: Callable[[], None]) -> None:
+        """Runs ``callback`` once the write transaction of ``connection`` has committed.
+
+        Hooks that run inside another store's transaction (registry activations, admin
+        cancellations) use it to wake waiters only when what they wait for is visible.
+        Callbacks of a command that rolls back are dropped with it.
+        """
+        connection.info.setdefault(_AFTER_COMMIT, []).append(callback)
+
     def _write_batch(self) -> None:
         batch: list[_Pending[object]] = []
         while self._pending and len(batch) < MAX_BATCH:
@@ -86,24 +111,32 @@ class Database:
         try:
             with connection.begin():
                 dialect.lock_for_write(connection)
+                callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
                 for item in batch:
                     savepoint = connection.begin_nested()
+                    registered = len(callbacks)
                     try:
                         item.value = item.body(connection)
                         savepoint.commit()
                     except Rollback as rollback:
                         savepoint.rollback()
                         item.value = rollback.value
+                        del callbacks[registered:]
                     except Exception as error:  # handed to its caller
                         savepoint.rollback()
                         item.error = error
+                        del callbacks[registered:]
+            callbacks = connection.info.pop(_AFTER_COMMIT, [])
         except Exception as error:  # the COMMIT failed: nothing of the batch is durable
+            callbacks = []
             for item in batch:
                 item.error = item.error or error
         finally:
+            connection.info.pop(_AFTER_COMMIT, None)
             connection.close()
-            for item in batch:
-                item.done.set()
+        _run(callbacks)
+        for item in batch:
+            item.done.set()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

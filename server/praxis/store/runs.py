@@ -440,7 +440,7 @@ class RunStore:
             return outcome
         effects = Effects()
         run_rows.save(connection, record, outcome, effects, command, now)
-        self.announce(effects)  # before commit: waiters re-read and re-wait if too early
+        self.db.after_commit(connection, lambda: self.announce(effects))
         return None
 
     def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
@@ -464,7 +464,7 @@ class RunStore:
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
             run_rows.save(connection, record, outcome, effects, command, now)
-        self.announce(effects)
+        self.db.after_commit(connection, lambda: self.announce(effects))
 
     # --- tasks ------------------------------------------------------------------------
 

@@ -1,0 +1,75 @@
+"""Write transactions: group commit, savepoints and after-commit callbacks."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from praxis.store import controls
+from praxis.store.database import Database, Rollback
+from praxis.store.schema import meta
+
+NOW = 1_800_000_000_000
+
+
+def database(tmp_path: Path) -> Database:
+    db = Database(f"sqlite:///{tmp_path / 'a.db'}")
+    db.migrate(NOW)
+    return db
+
+
+def test_after_commit_runs_once_committed_and_is_dropped_on_rollback(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    seen: list[str | None] = []
+
+    def committed(connection: Connection) -> str:
+        controls.put_meta(connection, "k", "v")
+
+        def check() -> None:  # runs after COMMIT: a fresh reader sees the write
+            with db.read() as reader:
+                seen.append(reader.execute(select(meta.c.value)).scalar())
+
+        db.after_commit(connection, check)
+        assert seen == []  # not yet
+        return "done"
+
+    def rolled_back(connection: Connection) -> str:
+        controls.put_meta(connection, "k", "other")
+        db.after_commit(connection, lambda: seen.append("must not run"))
+        raise Rollback("refused")
+
+    assert db.transact(committed) == "done"
+    assert seen == ["v"]
+    assert db.transact(rolled_back) == "refused"
+    assert seen == ["v"]
+    with db.read() as reader:
+        assert reader.execute(select(meta.c.value)).scalar() == "v"
+    db.close()
+
+
+def test_group_commit_keeps_each_command_separate(tmp_path: Path) -> None:
+    db = database(tmp_path)
+    results: list[object] = []
+
+    def command(index: int) -> None:
+        def body(connection: Connection) -> int:
+            controls.put_meta(connection, f"key-{index}", str(index))
+            if index % 3 == 0:
+                raise Rollback(-index)
+            return index
+
+        results.append(db.transact(body))
+
+    threads = [threading.Thread(target=command, args=(i,)) for i in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results, key=abs) == [-i if i % 3 == 0 else i for i in range(30)]
+    with db.read() as reader:
+        keys = set(reader.execute(select(meta.c.key)).scalars())
+    assert keys == {f"key-{i}" for i in range(30) if i % 3}
+    db.close()
