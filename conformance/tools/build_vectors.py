@@ -22,6 +22,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     runs_vectors,
     tasks_vectors,
 )
+from stream_vectors import streams_vectors  # WatchRun and StreamEvents
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -2400,6 +2401,11 @@ AREAS = {
         "Events and cursors: run event order, paging with after/limit, subscribers and "
         "AckEvents positions.",
         events_vectors,
+    ),
+    "streams": (
+        "Server streams: WatchRun snapshots until the run ends; StreamEvents after a "
+        "cursor or a subscriber's position, filtered, then live.",
+        streams_vectors,
     ),
     **MODEL_AREAS,
 }

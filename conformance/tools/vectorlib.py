@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 Json = Any
@@ -372,4 +373,69 @@ def flatten(*parts: Any) -> list[dict[str, Json]]:
             out.extend(part)
         else:
             out.append(part)
+    return out
+
+
+# --- server streams -------------------------------------------------------------------
+
+
+def _stream_expectation(
+    messages: Sequence[Json],
+    end: bool,
+    error: tuple[str, str] | None,
+    keep: str,
+    resume: str,
+) -> dict[str, Json]:
+    expect: dict[str, Json] = {}
+    if resume:
+        expect["resume"] = resume
+    expect["messages"] = list(messages)
+    if end:
+        expect["end"] = True
+    if error is not None:
+        expect["error"] = {"code": error[0], "reason": error[1]}
+    if keep:
+        expect["keep"] = keep
+    return expect
+
+
+def stream_step(
+    principal: str,
+    service: str,
+    method: str,
+    request: Json,
+    messages: Sequence[Json] = (),
+    *,
+    end: bool = False,
+    error: tuple[str, str] | None = None,
+    keep: str = "",
+    captures: dict[str, str] | None = None,
+    advance_ms: int | None = None,
+) -> dict[str, Json]:
+    """A ``Step`` that opens a server stream and expects ``messages`` (then its end, its
+    error, or nothing more: cancelled, or kept open under ``keep``)."""
+    out: dict[str, Json] = {}
+    if advance_ms is not None:
+        out["clock"] = {"advanceMs": str(advance_ms)}
+    if principal:
+        out["principal"] = principal
+    out.update({"service": service, "method": method, "request": request})
+    out["stream"] = _stream_expectation(list(messages), end, error, keep, "")
+    if captures:
+        out["captures"] = captures
+    return out
+
+
+def resume_stream(
+    name: str,
+    messages: Sequence[Json] = (),
+    *,
+    end: bool = False,
+    error: tuple[str, str] | None = None,
+    captures: dict[str, str] | None = None,
+) -> dict[str, Json]:
+    """A ``Step`` that reads on from the stream kept under ``name``."""
+    out: dict[str, Json] = {"stream": _stream_expectation(list(messages), end, error, "", name)}
+    if captures:
+        out["captures"] = captures
     return out

@@ -6,10 +6,12 @@ honest: the proto schema, the generator, names and counts, and the matcher itsel
 
 from __future__ import annotations
 
+import contextvars
 import importlib.util
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -97,7 +99,8 @@ def grpc_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     )
     server.start()
     harness = Harness(server, clock, f"127.0.0.1:{server.port}")
-    runner = runner_module.Runner(runner_module.grpc_invoker(harness.address, CREDENTIALS))
+    invoke, open_stream = runner_module.grpc_callers(harness.address, CREDENTIALS)
+    runner = runner_module.Runner(invoke, open_stream=open_stream)
     runner.setup()
     try:
         yield runner
@@ -120,7 +123,12 @@ class _Aborted(Exception):
 
 
 class _Context:
-    """The part of grpc.ServicerContext the servicers use."""
+    """The part of grpc.ServicerContext the servicers use. A server-streaming servicer
+    loops while ``is_active()``; ``cancel()`` is the client going away."""
+
+    def __init__(self) -> None:
+        self._active = threading.Event()
+        self._active.set()
 
     def abort_with_status(self, status: Any) -> None:
         raise _Aborted(status)
@@ -129,7 +137,10 @@ class _Context:
         return None
 
     def is_active(self) -> bool:
-        return True
+        return self._active.is_set()
+
+    def cancel(self) -> None:
+        self._active.clear()
 
 
 def _reason(status: Any) -> str:
@@ -173,7 +184,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
     }
     pool = descriptor_pool.Default()
 
-    def invoke(principal: str, service: str, method: str, request: Any) -> Any:
+    def resolve(service: str, method: str) -> tuple[str, Any]:
         full = (
             service
             if "." in service
@@ -183,14 +194,20 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
                 if f"{p}.{service}" in servicers
             )
         )
-        descriptor = pool.FindServiceByName(full).methods_by_name[method]
+        return full, pool.FindServiceByName(full).methods_by_name[method]
+
+    def authenticate(principal: str) -> Any:
+        token = CREDENTIALS[principal] if principal else None
+        return engine.settings.authority.authenticate(token, clock.now_ms())
+
+    def invoke(principal: str, service: str, method: str, request: Any) -> Any:
+        full, descriptor = resolve(service, method)
         request_class = message_factory.GetMessageClass(descriptor.input_type)
         try:
             message = json_format.ParseDict(request, request_class())
         except json_format.ParseError as error:
             return runner_module.Outcome(client_error=str(error))
-        token = CREDENTIALS[principal] if principal else None
-        found = engine.settings.authority.authenticate(token, clock.now_ms())
+        found = authenticate(principal)
         if isinstance(found, Rejection):
             return runner_module.Outcome(code=found.code.value, reason=found.reason)
         auth._principal.set(found)
@@ -202,7 +219,42 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
             )
         return runner_module.Outcome(response=json_format.MessageToDict(response))
 
-    return invoke
+    def open_stream(principal: str, service: str, method: str, request: Any) -> Any:
+        """A server-streaming servicer method is a generator: a reader thread (in a copy
+        of this context, so it keeps the principal) drives it with a fake context that
+        reports is_active() until the stream is cancelled."""
+        full, descriptor = resolve(service, method)
+        request_class = message_factory.GetMessageClass(descriptor.input_type)
+        try:
+            message = json_format.ParseDict(request, request_class())
+        except json_format.ParseError as error:
+            return runner_module.Outcome(client_error=str(error))
+        found = authenticate(principal)
+        if isinstance(found, Rejection):
+            return runner_module.ended_stream(runner_module.End(found.code.value, found.reason))
+        context = _Context()
+
+        def items() -> Iterator[Any]:
+            auth._principal.set(found)
+            try:
+                for response in getattr(servicers[full], method)(message, context):
+                    yield json_format.MessageToDict(response)
+            except _Aborted as aborted:
+                yield runner_module.End(aborted.status.code.name, _reason(aborted.status))
+
+        copied = contextvars.copy_context()
+        generator = items()
+
+        def in_context() -> Iterator[Any]:
+            while True:
+                try:
+                    yield copied.run(next, generator)
+                except StopIteration:
+                    return
+
+        return runner_module.Stream(in_context(), context.cancel)
+
+    return invoke, open_stream
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +267,8 @@ def inprocess_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             clock=clock,
         )
     )
-    runner = runner_module.Runner(inprocess_invoker(engine, clock), ns_code="ip")
+    invoke, open_stream = inprocess_invoker(engine, clock)
+    runner = runner_module.Runner(invoke, ns_code="ip", open_stream=open_stream)
     runner.setup()
     try:
         yield runner
@@ -255,10 +308,24 @@ def test_vector_files_parse_as_the_proto_schema(tmp_path: Path) -> None:
         parsed = json_format.ParseDict(document, schema.VectorFile())
         assert parsed.area == path.stem
         for vector in parsed.vectors:
+            kept: set[str] = set()
             for step in vector.steps:
                 has_call = bool(step.service)
                 assert has_call == bool(step.method), vector.name
-                assert has_call == (step.WhichOneof("expect") is not None), vector.name
+                resume = step.stream.resume if step.WhichOneof("expect") == "stream" else ""
+                assert not (has_call and resume), vector.name  # a resumed stream: no call
+                assert (has_call or bool(resume)) == (step.WhichOneof("expect") is not None)
+                if step.WhichOneof("expect") == "stream":
+                    stream = step.stream
+                    assert not (stream.end and stream.HasField("error")), vector.name
+                    assert not (stream.keep and (stream.end or stream.HasField("error")))
+                    assert not (stream.keep and resume), vector.name
+                    if resume:
+                        assert resume in kept, f"{vector.name}: resumes {resume!r} unkept"
+                        if stream.end or stream.HasField("error"):
+                            kept.discard(resume)
+                    if stream.keep:
+                        kept.add(stream.keep)
 
 
 def test_vector_files_are_what_the_generator_writes() -> None:
@@ -320,3 +387,65 @@ def test_runner_reports_failures_and_unexpected_passes(tmp_path: Path) -> None:
     assert code == 1
     assert "1 passed, 1 failed, 1 expected failures" in out.read_text()
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 3
+
+
+def test_stream_step_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream step reads exactly its messages, then the end it expects; keep/resume."""
+    monkeypatch.setattr(runner_module, "STREAM_DEADLINE_S", 0.2)
+    end, ok = runner_module.End, runner_module.End()
+    scripts: list[Iterator[Any]] = []
+
+    def forever() -> Iterator[Any]:
+        threading.Event().wait(1)
+        yield {"late": True}
+
+    def open_stream(principal: str, service: str, method: str, request: Any) -> Any:
+        return runner_module.Stream(scripts.pop(0), lambda: None)
+
+    def clock(principal: str, service: str, method: str, request: Any) -> Any:
+        return runner_module.Outcome(response={"nowMs": "1"})
+
+    runner = runner_module.Runner(clock, open_stream=open_stream)
+
+    def run(script: Iterator[Any], *steps: dict[str, Any]) -> str:
+        """The vector's failure, or "" when it passes."""
+        scripts.insert(0, script)
+        try:
+            runner.run_vector({"name": "t/x", "steps": list(steps)}, 0)
+        except runner_module.VectorError as error:
+            return str(error)
+        finally:
+            scripts.clear()
+        return ""
+
+    def opened(**stream: Any) -> dict[str, Any]:
+        return {"service": "S", "method": "M", "request": {}, "stream": stream}
+
+    one = [{"n": "1"}, {"n": "2"}]
+    assert run(iter([*one, ok]), opened(messages=one, end=True)) == ""
+    assert "ended with (OK" in run(iter([one[0], ok]), opened(messages=one))  # too few
+    assert "expected the stream to end, got" in run(
+        iter([*one, {"n": "3"}, ok]), opened(messages=one, end=True)
+    )
+    assert run(iter([*one, {"n": "3"}]), opened(messages=one)) == ""  # then cancelled
+    assert "within" in run(forever(), opened(messages=[{}]))  # deadline
+    assert (
+        run(
+            iter([end("NOT_FOUND", "RUN_NOT_FOUND")]),
+            opened(error={"code": "NOT_FOUND", "reason": "RUN_NOT_FOUND"}),
+        )
+        == ""
+    )
+    assert "expected the stream to end with (NOT_FOUND, X)" in run(
+        iter([ok]), opened(error={"code": "NOT_FOUND", "reason": "X"})
+    )
+    assert "messages.1.n" in run(iter([*one, ok]), opened(messages=[one[0], {"n": "9"}]))
+    kept = [
+        opened(messages=[one[0]], keep="w"),
+        {"stream": {"resume": "w", "messages": [one[1]], "end": True}},
+    ]
+    assert run(iter([*one, ok]), *kept) == ""
+    assert "no stream kept" in run(iter([ok]), {"stream": {"resume": "w", "messages": []}})
+    captured = opened(messages=one) | {"captures": {"c": "1.n"}}
+    scripts.append(iter([{"n": "2"}]))
+    assert run(iter(one), captured, opened(messages=[{"n": "${c}"}])) == ""

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"google.golang.org/grpc"
@@ -81,6 +83,66 @@ func InvokeJSON(ctx context.Context, conn grpc.ClientConnInterface, service, met
 	return marshalJSON(resp)
 }
 
+// JSONStream is a server stream opened by InvokeStreamJSON.
+type JSONStream struct {
+	stream grpc.ClientStream
+	md     protoreflect.MethodDescriptor
+}
+
+// Recv returns the next message in proto-JSON form (compact, as InvokeJSON returns).
+// It returns io.EOF once the server has ended the stream with OK, and otherwise the
+// stream's gRPC error unchanged (read it with ErrorReason); cancelling the context
+// given to InvokeStreamJSON ends the stream.
+func (s *JSONStream) Recv() ([]byte, error) {
+	resp, err := newMessage(s.md.Output())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.stream.RecvMsg(resp.Interface()); err != nil {
+		return nil, err
+	}
+	return marshalJSON(resp)
+}
+
+// InvokeStreamJSON opens one server-streaming RPC by service and method name (see
+// FindMethod) with a request in proto-JSON form, for example RunService.WatchRun or
+// EventService.StreamEvents; read the messages with Recv and cancel ctx to stop early.
+// Unknown request fields are rejected. Local problems (unknown method, a method that is
+// not server-streaming, malformed JSON) return errors that carry no gRPC status; a call
+// the server refuses fails at the first Recv.
+func InvokeStreamJSON(ctx context.Context, conn grpc.ClientConnInterface, service, method string,
+	requestJSON []byte, opts ...grpc.CallOption,
+) (*JSONStream, error) {
+	md, err := FindMethod(service, method)
+	if err != nil {
+		return nil, err
+	}
+	if md.IsStreamingClient() || !md.IsStreamingServer() {
+		return nil, fmt.Errorf("praxis: %s is not a server-streaming method; InvokeStreamJSON calls those only", md.FullName())
+	}
+	req, err := newMessage(md.Input())
+	if err != nil {
+		return nil, err
+	}
+	if err := protojson.Unmarshal(requestJSON, req.Interface()); err != nil {
+		return nil, fmt.Errorf("praxis: request for %s: %w", md.FullName(), err)
+	}
+	desc := &grpc.StreamDesc{StreamName: string(md.Name()), ServerStreams: true}
+	path := "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
+	stream, err := conn.NewStream(ctx, desc, path, opts...)
+	if err != nil {
+		return nil, err
+	}
+	// io.EOF means the server has already ended the call: Recv reports its status.
+	if err := stream.SendMsg(req.Interface()); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return &JSONStream{stream: stream, md: md}, nil
+}
+
 func newMessage(d protoreflect.MessageDescriptor) (protoreflect.Message, error) {
 	mt, err := protoregistry.GlobalTypes.FindMessageByName(d.FullName())
 	if err != nil {
@@ -107,4 +169,12 @@ func (c *Clients) InvokeJSON(ctx context.Context, service, method string, reques
 	opts ...grpc.CallOption,
 ) ([]byte, error) {
 	return InvokeJSON(ctx, c.Conn, service, method, requestJSON, opts...)
+}
+
+// InvokeStreamJSON opens a server stream on c's connection; see the package-level
+// InvokeStreamJSON.
+func (c *Clients) InvokeStreamJSON(ctx context.Context, service, method string, requestJSON []byte,
+	opts ...grpc.CallOption,
+) (*JSONStream, error) {
+	return InvokeStreamJSON(ctx, c.Conn, service, method, requestJSON, opts...)
 }

@@ -2,9 +2,12 @@ package praxis
 
 import (
 	"context"
+	"io"
+	"net"
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -129,6 +132,112 @@ func TestInvokeJSONLocalFailures(t *testing.T) {
 	}
 	for name, c3 := range cases {
 		_, err := c.InvokeJSON(context.Background(), c3[0], c3[1], []byte(c3[2]))
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if _, isStatus := status.FromError(err); isStatus {
+			t.Errorf("%s: local failure reported as a gRPC status: %v", name, err)
+		}
+	}
+}
+
+// fakeEvents streams the events after the request's cursor up to seq 3 and ends, or
+// (with a run filter) stays open until the caller cancels; a negative cursor fails with
+// PAGE_INVALID after no messages.
+type fakeEvents struct {
+	enginev1.UnimplementedEventServiceServer
+}
+
+func (fakeEvents) StreamEvents(req *enginev1.StreamEventsRequest, stream grpc.ServerStreamingServer[enginev1.StreamEventsResponse]) error {
+	if req.GetAfter() < 0 {
+		return engineError(codes.InvalidArgument, enginev1.ErrorReason_PAGE_INVALID)
+	}
+	for seq := req.GetAfter() + 1; seq <= 3; seq++ {
+		event := &enginev1.Event{Seq: seq + 9007199254740990, Kind: enginev1.EventKind_EVENT_KIND_RUN_STARTED, RunId: "run-1"}
+		if err := stream.Send(&enginev1.StreamEventsResponse{Event: event}); err != nil {
+			return err
+		}
+	}
+	if req.GetRunId() != "" {
+		<-stream.Context().Done()
+		return stream.Context().Err()
+	}
+	return nil
+}
+
+func TestInvokeStreamJSON(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	enginev1.RegisterEventServiceServer(srv, fakeEvents{})
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	c := connectForTest(t, lis.Addr().String(), "")
+
+	read := func(s *JSONStream) ([]string, error) {
+		var out []string
+		for {
+			msg, err := s.Recv()
+			if err != nil {
+				return out, err
+			}
+			out = append(out, string(msg))
+		}
+	}
+
+	// Messages in proto-JSON (int64 above 2^53 as strings), then io.EOF.
+	s, err := c.InvokeStreamJSON(context.Background(), "EventService", "StreamEvents", []byte(`{"after":"1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := read(s)
+	want := []string{
+		`{"event":{"seq":"9007199254740992","kind":"EVENT_KIND_RUN_STARTED","runId":"run-1"}}`,
+		`{"event":{"seq":"9007199254740993","kind":"EVENT_KIND_RUN_STARTED","runId":"run-1"}}`,
+	}
+	if err != io.EOF || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stream = %v, %v; want %v, io.EOF", got, err, want)
+	}
+
+	// A refused call fails at the first Recv with the engine's reason.
+	s, err = InvokeStreamJSON(context.Background(), c.Conn, "aiws.engine.v1.EventService", "StreamEvents", []byte(`{"after":"-1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := read(s); len(got) != 0 {
+		t.Errorf("refused stream sent %v", got)
+	} else if code, reason := ErrorReason(err); code != codes.InvalidArgument || reason != "PAGE_INVALID" {
+		t.Errorf("refused stream: %v, %q", code, reason)
+	}
+
+	// Cancelling the context ends a stream the server keeps open.
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err = c.InvokeStreamJSON(ctx, "EventService", "StreamEvents", []byte(`{"runId":"run-1","after":"2"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := s.Recv(); err != nil || !strings.Contains(string(msg), `"seq":"9007199254740993"`) {
+		t.Fatalf("first message = %s, %v", msg, err)
+	}
+	cancel()
+	if _, err := s.Recv(); status.Code(err) != codes.Canceled {
+		t.Errorf("after cancel: %v", err)
+	}
+}
+
+func TestInvokeStreamJSONLocalFailures(t *testing.T) {
+	c := connectForTest(t, "127.0.0.1:1", "") // never dialled: each call fails before sending
+	cases := map[string][3]string{
+		"unknown field":  {"RunService", "WatchRun", `{"run":"r"}`},
+		"malformed json": {"EventService", "StreamEvents", `{"after":`},
+		"unary method":   {"RunService", "GetRun", `{}`},
+		"unknown method": {"RunService", "Nope", `{}`},
+	}
+	for name, c3 := range cases {
+		_, err := c.InvokeStreamJSON(context.Background(), c3[0], c3[1], []byte(c3[2]))
 		if err == nil {
 			t.Errorf("%s: no error", name)
 			continue

@@ -1,5 +1,6 @@
 //! Calls to any unary engine RPC by service and method name, with proto-JSON in and out, as
-//! conformance runners need.
+//! conformance runners need; [`DynamicClient::invoke_stream`] opens the server streams
+//! (WatchRun, StreamEvents) the same way.
 //!
 //! JSON follows the proto3 mapping (through [`prost_reflect`] and the descriptor set
 //! committed beside the generated code): input accepts lowerCamelCase or original field
@@ -18,7 +19,9 @@ use std::sync::OnceLock;
 
 use prost::bytes::{Buf, BufMut, Bytes};
 use prost::Message;
-use prost_reflect::{DescriptorPool, DynamicMessage, MethodDescriptor, SerializeOptions};
+use prost_reflect::{
+    DescriptorPool, DynamicMessage, MessageDescriptor, MethodDescriptor, SerializeOptions,
+};
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::codegen::{Body, StdError};
@@ -82,6 +85,45 @@ pub fn find_unary_method(service: &str, method: &str) -> Result<MethodDescriptor
         return Err(unknown());
     }
     Ok(method)
+}
+
+/// Finds a server-streaming method (`RunService/WatchRun`, `EventService/StreamEvents`), by
+/// short or full service name as [`find_unary_method`] does.
+pub fn find_server_streaming_method(
+    service: &str,
+    method: &str,
+) -> Result<MethodDescriptor, DynamicError> {
+    let pool = descriptor_pool();
+    let unknown =
+        || DynamicError::UnknownMethod(format!("{service}/{method} (server-streaming wanted)"));
+    let found = if service.contains('.') {
+        pool.get_service_by_name(service)
+    } else {
+        ["aiws.engine.v1", "aiws.engine.testing.v1"]
+            .iter()
+            .find_map(|pkg| pool.get_service_by_name(&format!("{pkg}.{service}")))
+    };
+    let method = found
+        .ok_or_else(unknown)?
+        .methods()
+        .find(|m| m.name() == method)
+        .ok_or_else(unknown)?;
+    if method.is_client_streaming() || !method.is_server_streaming() {
+        return Err(unknown());
+    }
+    Ok(method)
+}
+
+/// Every server-streaming method's full name, `package.Service/Method`, sorted.
+pub fn server_streaming_methods() -> Vec<String> {
+    let mut names: Vec<String> = descriptor_pool()
+        .services()
+        .flat_map(|s| s.methods().collect::<Vec<_>>())
+        .filter(|m| !m.is_client_streaming() && m.is_server_streaming())
+        .map(|m| format!("{}/{}", m.parent_service().full_name(), m.name()))
+        .collect();
+    names.sort();
+    names
 }
 
 /// Every unary method's full name, `package.Service/Method`, sorted.
@@ -171,6 +213,70 @@ where
         let message = DynamicMessage::decode(method.output(), response.into_inner())
             .map_err(|e| DynamicError::BadResponse(e.to_string()))?;
         Ok(to_json(&message))
+    }
+
+    /// Opens one server-streaming RPC (see [`find_server_streaming_method`]) with a
+    /// proto-JSON request; read its messages with [`JsonStream::message`] and drop the
+    /// stream to cancel it. A call the server refuses before any message fails here or at
+    /// the first message, as [`DynamicError::Status`]; an unknown or non-streaming method
+    /// and bad JSON fail before anything is sent.
+    pub async fn invoke_stream(
+        &mut self,
+        service: &str,
+        method: &str,
+        request_json: &str,
+    ) -> Result<JsonStream, DynamicError> {
+        let method = find_server_streaming_method(service, method)?;
+        let request = parse_message(&method, request_json)?;
+        let path: PathAndQuery =
+            format!("/{}/{}", method.parent_service().full_name(), method.name())
+                .parse()
+                .map_err(|_| DynamicError::UnknownMethod(method.full_name().to_owned()))?;
+        self.inner.ready().await.map_err(|e| {
+            DynamicError::Status(Status::unavailable(format!(
+                "service was not ready: {}",
+                e.into()
+            )))
+        })?;
+        let response = self
+            .inner
+            .server_streaming(tonic::Request::new(request.encode_to_vec()), path, RawCodec)
+            .await
+            .map_err(DynamicError::Status)?;
+        Ok(JsonStream {
+            inner: response.into_inner(),
+            output: method.output(),
+        })
+    }
+}
+
+/// A server stream opened by [`DynamicClient::invoke_stream`]. Dropping it cancels the call.
+pub struct JsonStream {
+    inner: tonic::Streaming<Bytes>,
+    output: MessageDescriptor,
+}
+
+impl fmt::Debug for JsonStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsonStream")
+            .field("output", &self.output.full_name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl JsonStream {
+    /// The next message in proto-JSON (as [`DynamicClient::invoke`] prints responses);
+    /// `None` once the server has ended the stream with OK; [`DynamicError::Status`] when
+    /// it ended it with an error.
+    pub async fn message(&mut self) -> Result<Option<String>, DynamicError> {
+        match self.inner.message().await.map_err(DynamicError::Status)? {
+            None => Ok(None),
+            Some(bytes) => {
+                let message = DynamicMessage::decode(self.output.clone(), bytes)
+                    .map_err(|e| DynamicError::BadResponse(e.to_string()))?;
+                Ok(Some(to_json(&message)))
+            }
+        }
     }
 }
 
@@ -325,6 +431,38 @@ mod tests {
             assert!(
                 matches!(
                     parse_request(service, method, "{}"),
+                    Err(DynamicError::UnknownMethod(_))
+                ),
+                "{service}/{method}"
+            );
+        }
+    }
+
+    #[test]
+    fn finds_the_server_streams_only() {
+        assert_eq!(
+            server_streaming_methods(),
+            [
+                "aiws.engine.v1.EventService/StreamEvents",
+                "aiws.engine.v1.RunService/WatchRun"
+            ]
+        );
+        let watch = find_server_streaming_method("RunService", "WatchRun").unwrap();
+        assert_eq!(
+            watch.output().full_name(),
+            "aiws.engine.v1.WatchRunResponse"
+        );
+        assert!(
+            find_server_streaming_method("aiws.engine.v1.EventService", "StreamEvents").is_ok()
+        );
+        for (service, method) in [
+            ("RunService", "GetRun"),
+            ("RunService", "Nope"),
+            ("NopeService", "WatchRun"),
+        ] {
+            assert!(
+                matches!(
+                    find_server_streaming_method(service, method),
                     Err(DynamicError::UnknownMethod(_))
                 ),
                 "{service}/{method}"

@@ -2,6 +2,9 @@
 
 use std::collections::HashMap;
 
+use std::pin::Pin;
+
+use praxis_client::aiws::engine::v1::event_service_server::{EventService, EventServiceServer};
 use praxis_client::aiws::engine::v1::registry_service_server::{
     RegistryService, RegistryServiceServer,
 };
@@ -85,6 +88,64 @@ impl RegistryService for FakeRegistry {
     }
 }
 
+/// StreamEvents: the events after the cursor up to seq 3, then the end; with a run filter
+/// the stream stays open until the caller cancels; a negative cursor fails.
+struct FakeEvents;
+
+type EventStream =
+    Pin<Box<dyn tokio_stream::Stream<Item = Result<StreamEventsResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl EventService for FakeEvents {
+    async fn list_events(
+        &self,
+        _: Request<ListEventsRequest>,
+    ) -> Result<Response<ListEventsResponse>, Status> {
+        Err(Status::unimplemented("list_events"))
+    }
+
+    type StreamEventsStream = EventStream;
+
+    async fn stream_events(
+        &self,
+        request: Request<StreamEventsRequest>,
+    ) -> Result<Response<EventStream>, Status> {
+        let request = request.into_inner();
+        if request.after < 0 {
+            return Err(engine_error(
+                Code::InvalidArgument,
+                ErrorReason::PageInvalid,
+            ));
+        }
+        let events: Vec<Result<StreamEventsResponse, Status>> = (request.after + 1..=3)
+            .map(|seq| {
+                Ok(StreamEventsResponse {
+                    event: Some(Event {
+                        seq: seq + 9_007_199_254_740_990,
+                        kind: EventKind::RunStarted as i32,
+                        run_id: "run-1".into(),
+                        ..Default::default()
+                    }),
+                })
+            })
+            .collect();
+        let sent = tokio_stream::iter(events);
+        if request.run_id.is_empty() {
+            Ok(Response::new(Box::pin(sent)))
+        } else {
+            use tokio_stream::StreamExt;
+            Ok(Response::new(Box::pin(sent.chain(tokio_stream::pending()))))
+        }
+    }
+
+    async fn ack_events(
+        &self,
+        _: Request<AckEventsRequest>,
+    ) -> Result<Response<AckEventsResponse>, Status> {
+        Err(Status::unimplemented("ack_events"))
+    }
+}
+
 /// Starts the fake server on an ephemeral loopback port; returns "127.0.0.1:PORT".
 async fn serve() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -92,6 +153,7 @@ async fn serve() -> String {
     tokio::spawn(
         tonic::transport::Server::builder()
             .add_service(RegistryServiceServer::new(FakeRegistry))
+            .add_service(EventServiceServer::new(FakeEvents))
             .serve_with_incoming(TcpListenerStream::new(listener)),
     );
     address
@@ -180,4 +242,93 @@ async fn connect_rejects_bad_tokens_and_addresses() {
         connect("not a uri", "t").await,
         Err(praxis_client::ConnectError::Transport(_))
     ));
+}
+
+#[tokio::test]
+async fn dynamic_stream_until_the_server_ends_it() {
+    let mut clients = connect(&serve().await, "secret").await.unwrap();
+    let mut stream = clients
+        .dynamic
+        .invoke_stream("EventService", "StreamEvents", r#"{"after":"1"}"#)
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    while let Some(json) = stream.message().await.unwrap() {
+        got.push(json);
+    }
+    assert_eq!(
+        got,
+        [
+            r#"{"event":{"seq":"9007199254740992","kind":"EVENT_KIND_RUN_STARTED","runId":"run-1"}}"#,
+            r#"{"event":{"seq":"9007199254740993","kind":"EVENT_KIND_RUN_STARTED","runId":"run-1"}}"#,
+        ]
+    );
+}
+
+#[tokio::test]
+async fn dynamic_stream_failure_and_local_problems() {
+    let mut clients = connect(&serve().await, "secret").await.unwrap();
+    let refused = match clients
+        .dynamic
+        .invoke_stream(
+            "aiws.engine.v1.EventService",
+            "StreamEvents",
+            r#"{"after":"-1"}"#,
+        )
+        .await
+    {
+        Err(err) => err,
+        Ok(mut stream) => stream.message().await.unwrap_err(),
+    };
+    let DynamicError::Status(status) = refused else {
+        panic!("expected a failed call, got {refused}");
+    };
+    assert_eq!(
+        RpcError::from_status(&status).code_and_reason(),
+        (Code::InvalidArgument, Some("PAGE_INVALID"))
+    );
+    for (service, method, json) in [
+        ("RunService", "GetRun", "{}"),
+        ("RunService", "Nope", "{}"),
+        ("RunService", "WatchRun", r#"{"run":"r"}"#),
+        ("EventService", "StreamEvents", r#"{"after":"#),
+    ] {
+        let err = clients
+            .dynamic
+            .invoke_stream(service, method, json)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DynamicError::UnknownMethod(_) | DynamicError::BadJson(_)
+            ),
+            "{service}/{method}: {err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn dynamic_stream_open_until_dropped() {
+    let mut clients = connect(&serve().await, "secret").await.unwrap();
+    let mut stream = clients
+        .dynamic
+        .invoke_stream(
+            "EventService",
+            "StreamEvents",
+            r#"{"runId":"run-1","after":"2"}"#,
+        )
+        .await
+        .unwrap();
+    let first = stream.message().await.unwrap().unwrap();
+    assert!(first.contains(r#""seq":"9007199254740993""#), "{first}");
+    let next = tokio::time::timeout(std::time::Duration::from_millis(200), stream.message()).await;
+    assert!(next.is_err(), "the server keeps the stream open: {next:?}");
+    drop(stream);
+    // The connection still serves calls after the cancelled stream.
+    clients
+        .dynamic
+        .invoke("RegistryService", "GetEpochs", r#"{"workOrderId":"wo-1"}"#)
+        .await
+        .unwrap();
 }

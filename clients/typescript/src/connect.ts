@@ -2,7 +2,7 @@ import { createClient, type Client, type CallOptions, type Interceptor, type Tra
 import { createGrpcTransport, Http2SessionManager, type GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { bearerAuth } from "./credentials.js";
-import { invokeJson, type InvokeResult } from "./invoke.js";
+import { invokeJson, invokeStreamJson, type InvokeResult } from "./invoke.js";
 import {
   AdminService,
   ApprovalService,
@@ -27,6 +27,13 @@ export interface PraxisClients {
   testClock: Client<typeof TestClockService>;
   /** invokeJson on this connection. */
   invokeJson(service: string, method: string, request: JsonValue | string, options?: CallOptions): Promise<InvokeResult>;
+  /** invokeStreamJson on this connection. */
+  invokeStreamJson(
+    service: string,
+    method: string,
+    request: JsonValue | string,
+    options?: CallOptions,
+  ): AsyncIterable<JsonValue>;
   /** Closes the HTTP/2 connection; calls after this fail. */
   close(): void;
 }
@@ -62,6 +69,8 @@ export function connect(address: string, token?: string, options: ConnectOptions
     testClock: createClient(TestClockService, transport),
     invokeJson: (service, method, request, callOptions) =>
       invokeJson(transport, service, method, request, callOptions),
+    invokeStreamJson: (service, method, request, callOptions) =>
+      invokeStreamJson(transport, service, method, request, callOptions),
     close: () => sessionManager.abort(),
   };
 }

@@ -14,6 +14,6 @@ export {
 } from "./decimal.js";
 export { EpochMsError, MAX_EPOCH_MS, epochMs, fromEpochMs, toEpochMs } from "./epoch-ms.js";
 export { ERROR_DOMAIN, codeName, errorReason, fieldViolations, type RpcErrorReason } from "./errors.js";
-export { findMethod, invokeJson, praxisRegistry, type InvokeResult } from "./invoke.js";
+export { findMethod, invokeJson, invokeStreamJson, praxisRegistry, type InvokeResult } from "./invoke.js";
 export { connect, type ConnectOptions, type PraxisClients } from "./connect.js";
 export { Code, ConnectError } from "@connectrpc/connect";

@@ -96,3 +96,40 @@ export async function invokeJson(
   }
   return { ok: true, response: toJson(desc.output, output, { registry: praxisRegistry }) };
 }
+
+/**
+ * Opens one server-streaming RPC by service and method name (see findMethod), such as
+ * RunService.WatchRun or EventService.StreamEvents, with a request in proto-JSON form (a
+ * parsed value or JSON text), and returns its messages in proto-JSON form as an async
+ * iterable. The iteration ends when the server ends the stream with OK; a failed call
+ * (refused at once or ended with an error) throws its ConnectError from the iteration:
+ * read it with errorReason. Abort `options.signal` to cancel the stream. Unknown request
+ * fields are rejected. Local problems (unknown method, a method that is not
+ * server-streaming, a request that is not valid proto-JSON) throw at once, before any call.
+ */
+export function invokeStreamJson(
+  transport: Transport,
+  service: string,
+  method: string,
+  request: JsonValue | string,
+  options?: CallOptions,
+): AsyncIterable<JsonValue> {
+  const desc = findMethod(service, method);
+  if (desc.methodKind !== "server_streaming") {
+    throw new Error(
+      `${desc.parent.typeName}.${desc.name} is ${desc.methodKind}; invokeStreamJson calls server-streaming methods only`,
+    );
+  }
+  const json: JsonValue = typeof request === "string" ? (JSON.parse(request) as JsonValue) : request;
+  const input = fromJson(desc.input, json, { registry: praxisRegistry });
+  const client = createClient(desc.parent, transport) as unknown as Record<
+    string,
+    (input: Message, options?: CallOptions) => AsyncIterable<Message>
+  >;
+  const responses = client[desc.localName]!(input, options);
+  return (async function* () {
+    for await (const output of responses) {
+      yield toJson(desc.output, output, { registry: praxisRegistry });
+    }
+  })();
+}

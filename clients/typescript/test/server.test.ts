@@ -9,6 +9,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import {
   ErrorReason,
+  EventKind,
+  EventService,
   GetEpochsResponseSchema,
   RegistryService,
   connect,
@@ -36,7 +38,20 @@ before(async () => {
     grpc: true,
     connect: false,
     grpcWeb: false,
-    routes: (router) =>
+    routes: (router) => {
+      // StreamEvents: the events after the cursor up to seq 3, then the end; with a run
+      // filter the stream stays open until the caller cancels; a negative cursor fails.
+      router.service(EventService, {
+        async *streamEvents(req, ctx) {
+          if (req.after < 0n) throw engineError(Code.InvalidArgument, ErrorReason.PAGE_INVALID);
+          for (let seq = req.after + 1n; seq <= 3n; seq++) {
+            yield { event: { seq: seq + 9007199254740990n, kind: EventKind.RUN_STARTED, runId: "run-1" } };
+          }
+          if (req.runId !== "") {
+            await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve()));
+          }
+        },
+      });
       router.service(RegistryService, {
         getEpochs(req, ctx) {
           if (ctx.requestHeader.get("authorization") !== `Bearer ${TOKEN}`) {
@@ -49,7 +64,8 @@ before(async () => {
             epochs: { installationId: `inst-${req.workOrderId}`, ownershipEpoch: 1n, authorityEpoch: 9007199254740993n },
           });
         },
-      }),
+      });
+    },
   });
   server = http2.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -117,5 +133,56 @@ test("invokeJson throws for local problems instead of calling", async () => {
   ];
   for (const [service, method, json] of cases) {
     await assert.rejects(c.invokeJson(service, method, json), (e: unknown) => !(e instanceof ConnectError), `${service}.${method} ${json}`);
+  }
+});
+
+async function collect(stream: AsyncIterable<unknown>): Promise<{ messages: unknown[]; error?: unknown }> {
+  const messages: unknown[] = [];
+  try {
+    for await (const message of stream) messages.push(message);
+  } catch (error) {
+    return { messages, error };
+  }
+  return { messages };
+}
+
+test("invokeStreamJson yields proto-JSON messages until the server ends the stream", async () => {
+  const c = open(TOKEN);
+  assert.deepEqual(await collect(c.invokeStreamJson("EventService", "StreamEvents", '{"after":"1"}')), {
+    messages: [
+      { event: { seq: "9007199254740992", kind: "EVENT_KIND_RUN_STARTED", runId: "run-1" } },
+      { event: { seq: "9007199254740993", kind: "EVENT_KIND_RUN_STARTED", runId: "run-1" } },
+    ],
+  });
+  const refused = await collect(c.invokeStreamJson("aiws.engine.v1.EventService", "StreamEvents", { after: "-1" }));
+  assert.deepEqual(refused.messages, []);
+  assert.deepEqual(errorReason(refused.error), { code: Code.InvalidArgument, codeName: "INVALID_ARGUMENT", reason: "PAGE_INVALID" });
+});
+
+test("invokeStreamJson stops when the caller aborts", async () => {
+  const c = open(TOKEN);
+  const controller = new AbortController();
+  const stream = c.invokeStreamJson("EventService", "StreamEvents", { runId: "run-1", after: "2" }, { signal: controller.signal });
+  const iterator = stream[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  assert.deepEqual(first.value, { event: { seq: "9007199254740993", kind: "EVENT_KIND_RUN_STARTED", runId: "run-1" } });
+  controller.abort();
+  const after = await iterator.next().then(
+    () => "no error",
+    (e: unknown) => errorReason(e).codeName,
+  );
+  assert.equal(after, "CANCELLED");
+});
+
+test("invokeStreamJson throws for local problems instead of calling", () => {
+  const c = open(TOKEN);
+  const cases: [string, string, string][] = [
+    ["RunService", "WatchRun", '{"run":"r"}'],
+    ["EventService", "StreamEvents", '{"after":'],
+    ["RunService", "GetRun", "{}"],
+    ["RunService", "Nope", "{}"],
+  ];
+  for (const [service, method, json] of cases) {
+    assert.throws(() => c.invokeStreamJson(service, method, json), (e: unknown) => !(e instanceof ConnectError), `${service}.${method} ${json}`);
   }
 });

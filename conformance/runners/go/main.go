@@ -3,8 +3,9 @@
 //	go run . -address 127.0.0.1:50051 -credentials creds.json \
 //	  [-vectors DIR] [-expected-failures FILE] [-results FILE] [-filter TEXT]
 //
-// Every call goes through the Go client's praxis.InvokeJSON (protojson over the
-// generated descriptors); it prints "N passed, N failed".
+// Every call goes through the Go client's praxis.InvokeJSON, and every server stream
+// through praxis.InvokeStreamJSON (protojson over the generated descriptors); it prints
+// "N passed, N failed".
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -230,6 +232,211 @@ type runner struct {
 	clients        map[string]*praxis.Clients
 	nonce          string
 	installationID string
+	streams        map[string]*serverStream // kept open by this vector's steps
+}
+
+// streamDeadline bounds how long one stream step waits for its messages and its end.
+const streamDeadline = 5 * time.Second
+
+// streamItem is one proto-JSON message of a server stream or, with end, how it ended.
+type streamItem struct {
+	message      any
+	end          bool
+	code, reason string
+}
+
+// serverStream is an open InvokeStreamJSON call; a goroutine moves what it receives
+// into items so that a step can wait for the next one with a deadline.
+type serverStream struct {
+	items  chan streamItem
+	cancel context.CancelFunc
+	ended  *streamItem
+}
+
+func (s *serverStream) next(deadline time.Time) (streamItem, bool) {
+	if s.ended != nil {
+		return *s.ended, true
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case item := <-s.items:
+		if item.end {
+			s.ended = &item
+		}
+		return item, true
+	case <-timer.C:
+		return streamItem{}, false
+	}
+}
+
+// openStream opens a server stream; a request the client refuses comes back as text.
+func (r *runner) openStream(principal, service, method string, request any) (*serverStream, string, error) {
+	c, err := r.client(principal)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := json.Marshal(request)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	call, err := c.InvokeStreamJSON(ctx, service, method, body)
+	if err != nil {
+		cancel()
+		if _, isStatus := status.FromError(err); !isStatus {
+			return nil, err.Error(), nil
+		}
+		code, reason := praxis.ErrorReason(err)
+		s := &serverStream{items: make(chan streamItem, 1), cancel: func() {}}
+		s.items <- streamItem{end: true, code: praxis.CodeName(code), reason: reason}
+		return s, "", nil
+	}
+	s := &serverStream{items: make(chan streamItem, 64), cancel: cancel}
+	go func() {
+		for {
+			var item streamItem
+			msg, err := call.Recv()
+			switch {
+			case err == io.EOF:
+				item = streamItem{end: true, code: "OK"}
+			case err != nil:
+				code, reason := praxis.ErrorReason(err)
+				item = streamItem{end: true, code: praxis.CodeName(code), reason: reason}
+			default:
+				value, derr := decode(msg)
+				if derr != nil {
+					item = streamItem{end: true, code: "RUNNER_ERROR", reason: derr.Error()}
+				} else {
+					item = streamItem{message: value}
+				}
+			}
+			select {
+			case s.items <- item:
+			case <-ctx.Done():
+				return
+			}
+			if item.end {
+				return
+			}
+		}
+	}()
+	return s, "", nil
+}
+
+// readStream reads a stream step's messages and then, with end or error, the end.
+func readStream(s *serverStream, want object, where string) ([]any, error) {
+	patterns, _ := want["messages"].([]any)
+	deadline := time.Now().Add(streamDeadline)
+	received := []any{}
+	for len(received) < len(patterns) {
+		item, ok := s.next(deadline)
+		if !ok {
+			return nil, fail("%s: expected %d messages within %v, got %d", where, len(patterns), streamDeadline, len(received))
+		}
+		if item.end {
+			return nil, fail("%s: expected %d messages, got %d and then the stream ended with (%s, %s)",
+				where, len(patterns), len(received), item.code, item.reason)
+		}
+		received = append(received, item.message)
+	}
+	wantEnd, code, reason := false, "OK", ""
+	if end, _ := want["end"].(bool); end {
+		wantEnd = true
+	} else if e, ok := want["error"].(object); ok {
+		wantEnd = true
+		code, _ = e["code"].(string)
+		reason, _ = e["reason"].(string)
+	}
+	if wantEnd {
+		item, ok := s.next(deadline)
+		if !ok {
+			return nil, fail("%s: expected the stream to end within %v", where, streamDeadline)
+		}
+		if !item.end {
+			return nil, fail("%s: expected the stream to end, got %s", where, show(item.message))
+		}
+		if item.code != code || item.reason != reason {
+			return nil, fail("%s: expected the stream to end with (%s, %s), got (%s, %s)",
+				where, code, reason, item.code, item.reason)
+		}
+	}
+	return received, nil
+}
+
+// streamStep opens a server stream (or resumes a kept one) and checks what it delivers.
+func (r *runner) streamStep(step, want object, vars map[string]string) error {
+	var s *serverStream
+	var where string
+	resume, _ := want["resume"].(string)
+	if resume != "" {
+		where = fmt.Sprintf("stream %q", resume)
+		s = r.streams[resume]
+		if s == nil {
+			return fail("%s: no stream kept under that name", where)
+		}
+		delete(r.streams, resume)
+	} else {
+		service, _ := step["service"].(string)
+		method, _ := step["method"].(string)
+		principal, _ := step["principal"].(string)
+		where = service + "." + method
+		var raw any = object{}
+		if req, ok := step["request"]; ok {
+			raw = req
+		}
+		request, err := substitute(raw, vars)
+		if err != nil {
+			return err
+		}
+		opened, refused, err := r.openStream(principal, service, method, request)
+		if err != nil {
+			return err
+		}
+		if refused != "" {
+			return fail("%s: client refused: %s", where, refused)
+		}
+		s = opened
+	}
+	received, err := readStream(s, want, where)
+	if err != nil {
+		s.cancel()
+		return err
+	}
+	patterns, _ := want["messages"].([]any)
+	if patterns == nil {
+		patterns = []any{}
+	}
+	expected, err := substitute(patterns, vars)
+	if err != nil {
+		s.cancel()
+		return err
+	}
+	if problem := mismatch(expected, received, "messages"); problem != "" {
+		s.cancel()
+		return fail("%s: %s", where, problem)
+	}
+	keep := resume
+	if keep == "" {
+		keep, _ = want["keep"].(string)
+	}
+	_, wantEnd := want["end"]
+	_, wantErr := want["error"]
+	if keep != "" && s.ended == nil && !wantEnd && !wantErr {
+		r.streams[keep] = s
+	} else {
+		s.cancel()
+	}
+	if captures, ok := step["captures"].(object); ok {
+		for name, path := range captures {
+			value, err := capture(received, fmt.Sprint(path))
+			if err != nil {
+				return err
+			}
+			vars[name] = value
+		}
+	}
+	return nil
 }
 
 func (r *runner) client(principal string) (*praxis.Clients, error) {
@@ -319,6 +526,12 @@ func (r *runner) runVector(vector object, index int) error {
 		return err
 	}
 	vars["t0"] = t0
+	r.streams = map[string]*serverStream{}
+	defer func() {
+		for _, s := range r.streams {
+			s.cancel()
+		}
+	}()
 	steps, _ := vector["steps"].([]any)
 	for i, s := range steps {
 		if err := r.step(s.(object), vars); err != nil {
@@ -337,6 +550,9 @@ func (r *runner) step(step object, vars map[string]string) error {
 		if _, err := r.clock(change, vars["t0"]); err != nil {
 			return err
 		}
+	}
+	if want, ok := step["stream"].(object); ok {
+		return r.streamStep(step, want, vars)
 	}
 	service, _ := step["service"].(string)
 	if service == "" {

@@ -6,21 +6,26 @@ Usage::
         --address 127.0.0.1:50051 --credentials creds.json [--vectors DIR] [--results FILE]
 
 It calls the server through the generated Python client (``praxis_client`` and the
-``aiws`` stubs), builds requests from proto-JSON with ``google.protobuf.json_format``
-and prints ``N passed, N failed``. ``tests/conformance`` imports it to run the same
-vectors in-process.
+``aiws`` stubs; server streams through the generated service stubs), builds requests
+from proto-JSON with ``google.protobuf.json_format`` and prints ``N passed, N failed``.
+``tests/conformance`` imports it to run the same vectors in-process.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import os
+import queue
 import re
 import secrets
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,7 @@ ANY = "<any>"
 _MISSING = object()
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)([+-][0-9]+)?\}")
 SERVICE_PACKAGES = ("aiws.engine.v1", "aiws.engine.testing.v1")
+STREAM_DEADLINE_S = 5.0  # how long one stream step may wait for its messages and end
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,65 @@ Invoke = Callable[[str, str, str, Any], Outcome]
 
 class VectorError(Exception):
     """A step did not match its expectation (or the vector itself is broken)."""
+
+
+@dataclass(frozen=True)
+class End:
+    """How a server stream ended: ``OK`` or a failure's code name and ErrorInfo reason."""
+
+    code: str = "OK"
+    reason: str = ""
+
+
+class Stream:
+    """An open server stream: a reader thread moves its items into a queue, so that a
+    step can wait for the next one with a deadline. Items are proto-JSON messages and,
+    last, one ``End``."""
+
+    def __init__(self, items: Iterator[Any], cancel: Callable[[], None]) -> None:
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._cancel = cancel
+        self.ended: End | None = None
+        thread = threading.Thread(target=self._pump, args=(items,), daemon=True)
+        thread.start()
+
+    def _pump(self, items: Iterator[Any]) -> None:
+        try:
+            for item in items:
+                self._queue.put(item)
+                if isinstance(item, End):
+                    return
+            self._queue.put(End())
+        except Exception as error:  # a reader fault ends the stream visibly
+            self._queue.put(End("RUNNER_ERROR", repr(error)))
+
+    def next(self, deadline: float) -> Any:
+        """The next message, an ``End`` once the stream is over, or ``None`` on timeout."""
+        if self.ended is not None:
+            return self.ended
+        try:
+            item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        if isinstance(item, End):
+            self.ended = item
+        return item
+
+    def cancel(self) -> None:
+        """Cancels the call (no effect once it has ended)."""
+        if self.ended is None:
+            with contextlib.suppress(Exception):
+                self._cancel()
+
+
+def ended_stream(end: End) -> Stream:
+    """A stream that failed before it started (for example, no credential)."""
+    return Stream(iter([end]), lambda: None)
+
+
+OpenStream = Callable[[str, str, str, Any], "Stream | Outcome"]
+"""(principal, service, method, proto-JSON request) -> Stream, or an Outcome carrying the
+client's refusal of the request."""
 
 
 # --- substitution, matching, captures -----------------------------------------------
@@ -135,6 +200,8 @@ class Runner:
     ns_code: str = NS_CODE
     nonce: str = ""
     installation_id: str = ""
+    open_stream: OpenStream | None = None
+    _streams: dict[str, Stream] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.nonce = self.nonce or secrets.token_hex(3)
@@ -156,11 +223,16 @@ class Runner:
         }
         start = self._clock({"advanceMs": "1000"})
         variables["t0"] = start
-        for number, step in enumerate(vector.get("steps", []), start=1):
-            try:
-                self._step(step, variables)
-            except VectorError as error:
-                raise VectorError(f"step {number}: {error}") from None
+        try:
+            for number, step in enumerate(vector.get("steps", []), start=1):
+                try:
+                    self._step(step, variables)
+                except VectorError as error:
+                    raise VectorError(f"step {number}: {error}") from None
+        finally:
+            for stream in self._streams.values():
+                stream.cancel()
+            self._streams.clear()
 
     def _clock(self, change: dict[str, str], t0: str = "0") -> str:
         if "advanceMs" in change:
@@ -177,6 +249,9 @@ class Runner:
     def _step(self, step: dict[str, Any], variables: dict[str, str]) -> None:
         if "clock" in step:
             self._clock(step["clock"], variables["t0"])
+        if "stream" in step:
+            self._stream_step(step, variables)
+            return
         if not step.get("service"):
             return
         request = substitute(step.get("request", {}), variables)
@@ -206,6 +281,82 @@ class Runner:
             raise VectorError(f"{where}: {problem}")
         for name, path in step.get("captures", {}).items():
             variables[name] = capture(outcome.response, path)
+
+    def _stream_step(self, step: dict[str, Any], variables: dict[str, str]) -> None:
+        want = step["stream"]
+        resume = want.get("resume", "")
+        if resume:
+            where = f"stream {resume!r}"
+            if resume not in self._streams:
+                raise VectorError(f"{where}: no stream kept under that name")
+            stream = self._streams.pop(resume)
+        else:
+            where = f"{step['service']}.{step['method']}"
+            if self.open_stream is None:
+                raise VectorError(f"{where}: this runner cannot open streams")
+            request = substitute(step.get("request", {}), variables)
+            opened = self.open_stream(
+                step.get("principal", ""), step["service"], step["method"], request
+            )
+            if isinstance(opened, Outcome):
+                raise VectorError(f"{where}: client refused: {opened.client_error}")
+            stream = opened
+        try:
+            received = self._read(stream, want, where)
+        except VectorError:
+            stream.cancel()
+            raise
+        problem = mismatch(substitute(want.get("messages", []), variables), received, "messages")
+        if problem:
+            stream.cancel()
+            raise VectorError(f"{where}: {problem}")
+        keep = resume or want.get("keep", "")
+        if keep and stream.ended is None and not ("end" in want or "error" in want):
+            self._streams[keep] = stream
+        else:
+            stream.cancel()
+        for name, path in step.get("captures", {}).items():
+            variables[name] = capture(received, path)
+
+    @staticmethod
+    def _read(stream: Stream, want: dict[str, Any], where: str) -> list[Any]:
+        """Reads the step's messages (and its end); raises when the stream disagrees."""
+        count = len(want.get("messages", []))
+        deadline = time.monotonic() + STREAM_DEADLINE_S
+        received: list[Any] = []
+        while len(received) < count:
+            item = stream.next(deadline)
+            if item is None:
+                raise VectorError(
+                    f"{where}: expected {count} messages within {STREAM_DEADLINE_S:g} s, "
+                    f"got {len(received)}"
+                )
+            if isinstance(item, End):
+                raise VectorError(
+                    f"{where}: expected {count} messages, got {len(received)} and then "
+                    f"the stream ended with ({item.code}, {item.reason})"
+                )
+            received.append(item)
+        expected_end = None
+        if want.get("end"):
+            expected_end = End()
+        elif "error" in want:
+            expected_end = End(want["error"].get("code", ""), want["error"].get("reason", ""))
+        if expected_end is not None:
+            item = stream.next(deadline)
+            if item is None:
+                raise VectorError(
+                    f"{where}: expected the stream to end within {STREAM_DEADLINE_S:g} s"
+                )
+            if not isinstance(item, End):
+                raise VectorError(f"{where}: expected the stream to end, got {_show(item)}")
+            if item != expected_end:
+                raise VectorError(
+                    f"{where}: expected the stream to end with "
+                    f"({expected_end.code}, {expected_end.reason}), "
+                    f"got ({item.code}, {item.reason})"
+                )
+        return received
 
 
 def load_vectors(directory: Path) -> list[dict[str, Any]]:
@@ -280,6 +431,12 @@ def report(results: list[dict[str, str]], results_path: str | None, out: Any = s
 
 def grpc_invoker(address: str, credentials: dict[str, str]) -> Invoke:
     """An ``Invoke`` over the generated client: one channel per principal."""
+    return grpc_callers(address, credentials)[0]
+
+
+def grpc_callers(address: str, credentials: dict[str, str]) -> tuple[Invoke, OpenStream]:
+    """An ``Invoke`` and an ``OpenStream`` over the generated client: one channel per
+    principal, shared by both."""
     import grpc
     from google.protobuf import descriptor_pool, json_format, message_factory
 
@@ -342,7 +499,35 @@ def grpc_invoker(address: str, credentials: dict[str, str]) -> Invoke:
             return Outcome(code=details.code.name, reason=details.reason)
         return Outcome(response=json_format.MessageToDict(response))
 
-    return invoke
+    def open_stream(principal: str, service: str, method: str, request: Any) -> Stream | Outcome:
+        descriptor = find(service, method)
+        if not descriptor.server_streaming:
+            raise VectorError(f"{descriptor.full_name} is not a server stream")
+        request_class = message_factory.GetMessageClass(descriptor.input_type)
+        try:
+            message = json_format.ParseDict(request, request_class())
+        except json_format.ParseError as error:
+            return Outcome(client_error=str(error))
+        # The generated stub of the service (``aiws/engine/v1/run.proto`` ->
+        # ``aiws.engine.v1.run_pb2_grpc.RunServiceStub``).
+        service_descriptor = descriptor.containing_service
+        module = importlib.import_module(
+            service_descriptor.file.name.removesuffix(".proto").replace("/", ".") + "_pb2_grpc"
+        )
+        stub = getattr(module, f"{service_descriptor.name}Stub")(client_for(principal).channel)
+        call = getattr(stub, descriptor.name)(message, timeout=120)
+
+        def items() -> Iterator[Any]:
+            try:
+                for response in call:
+                    yield json_format.MessageToDict(response)
+            except grpc.RpcError as error:
+                details = error_details(error)
+                yield End(details.code.name, details.reason)
+
+        return Stream(items(), call.cancel)
+
+    return invoke, open_stream
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.credentials:
         parser.error("--credentials (or PRAXIS_CREDENTIALS) is required")
     credentials = json.loads(Path(args.credentials).read_text(encoding="utf-8"))
-    runner = Runner(grpc_invoker(args.address, credentials))
+    invoke, open_stream = grpc_callers(args.address, credentials)
+    runner = Runner(invoke, open_stream=open_stream)
     runner.setup()
     results = run_all(
         runner,

@@ -6,13 +6,14 @@
 //! ```
 //!
 //! Every call goes through the Rust client's `DynamicClient` (prost-reflect over the
-//! committed descriptor set); it prints "N passed, N failed".
+//! committed descriptor set), server streams through `DynamicClient::invoke_stream`; it
+//! prints "N passed, N failed".
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use praxis_client::dynamic::{DynamicClient, DynamicError};
+use praxis_client::dynamic::{DynamicClient, DynamicError, JsonStream};
 use praxis_client::{BearerToken, RpcError};
 use serde_json::{json, Map, Value};
 use tonic::service::interceptor::InterceptedService;
@@ -38,6 +39,101 @@ enum Outcome {
 
 type Fail = String;
 
+/// How long one stream step waits for its messages and its end.
+const STREAM_DEADLINE: Duration = Duration::from_secs(5);
+
+/// One message of a server stream (proto-JSON) or how it ended.
+enum Item {
+    Message(Value),
+    End { code: String, reason: String },
+}
+
+/// An open server stream (dropping it cancels the call), or how it ended.
+struct ServerStream {
+    inner: Option<JsonStream>,
+    ended: Option<(String, String)>,
+}
+
+impl ServerStream {
+    /// The next item, or `None` when the deadline passes first.
+    async fn next(&mut self, deadline: tokio::time::Instant) -> Result<Option<Item>, Fail> {
+        if let Some((code, reason)) = &self.ended {
+            return Ok(Some(Item::End { code: code.clone(), reason: reason.clone() }));
+        }
+        let stream = self.inner.as_mut().expect("an open stream");
+        let got = match tokio::time::timeout_at(deadline, stream.message()).await {
+            Err(_) => return Ok(None),
+            Ok(got) => got,
+        };
+        let (code, reason) = match got {
+            Ok(Some(text)) => {
+                return Ok(Some(Item::Message(serde_json::from_str(&text).map_err(|e| e.to_string())?)))
+            }
+            Ok(None) => ("OK".to_owned(), String::new()),
+            Err(DynamicError::Status(status)) => code_and_reason(&status),
+            Err(other) => return Err(format!("runner error: {other}")),
+        };
+        self.inner = None;
+        self.ended = Some((code.clone(), reason.clone()));
+        Ok(Some(Item::End { code, reason }))
+    }
+}
+
+fn code_and_reason(status: &tonic::Status) -> (String, String) {
+    let error = RpcError::from_status(status);
+    let code = CODE_NAMES.get(error.code as usize).copied().unwrap_or("UNKNOWN");
+    (code.to_owned(), error.reason.unwrap_or_default())
+}
+
+/// Reads a stream step's messages and then, with `end` or `error`, how the stream ends.
+async fn read_stream(stream: &mut ServerStream, want: &Value, place: &str) -> Result<Vec<Value>, Fail> {
+    let count = want["messages"].as_array().map_or(0, Vec::len);
+    let deadline = tokio::time::Instant::now() + STREAM_DEADLINE;
+    let mut received = Vec::new();
+    while received.len() < count {
+        match stream.next(deadline).await? {
+            None => {
+                return Err(format!(
+                    "{place}: expected {count} messages within {STREAM_DEADLINE:?}, got {}",
+                    received.len()
+                ))
+            }
+            Some(Item::End { code, reason }) => {
+                return Err(format!(
+                    "{place}: expected {count} messages, got {} and then the stream ended with ({code}, {reason})",
+                    received.len()
+                ))
+            }
+            Some(Item::Message(message)) => received.push(message),
+        }
+    }
+    let expected = if want["end"].as_bool() == Some(true) {
+        Some(("OK".to_owned(), String::new()))
+    } else {
+        want.get("error").map(|error| {
+            (
+                error["code"].as_str().unwrap_or_default().to_owned(),
+                error["reason"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+    };
+    if let Some((want_code, want_reason)) = expected {
+        match stream.next(deadline).await? {
+            None => return Err(format!("{place}: expected the stream to end within {STREAM_DEADLINE:?}")),
+            Some(Item::Message(message)) => {
+                return Err(format!("{place}: expected the stream to end, got {}", show(Some(&message))))
+            }
+            Some(Item::End { code, reason }) if code == want_code && reason == want_reason => {}
+            Some(Item::End { code, reason }) => {
+                return Err(format!(
+                    "{place}: expected the stream to end with ({want_code}, {want_reason}), got ({code}, {reason})"
+                ))
+            }
+        }
+    }
+    Ok(received)
+}
+
 enum Invoker {
     Authed(DynamicClient<InterceptedService<Channel, BearerToken>>),
     Anonymous(DynamicClient<Channel>),
@@ -47,6 +143,7 @@ struct Runner {
     channel: Channel,
     credentials: HashMap<String, String>,
     invokers: HashMap<String, Invoker>,
+    streams: HashMap<String, ServerStream>,
     nonce: String,
     installation_id: String,
 }
@@ -167,7 +264,67 @@ fn capture(response: &Value, path: &str) -> Result<String, Fail> {
 }
 
 impl Runner {
-    async fn invoke(&mut self, principal: &str, service: &str, method: &str, request: &Value) -> Result<Outcome, Fail> {
+    async fn open_stream(
+        &mut self,
+        principal: &str,
+        service: &str,
+        method: &str,
+        request: &Value,
+    ) -> Result<Result<ServerStream, String>, Fail> {
+        self.ensure_invoker(principal)?;
+        let body = request.to_string();
+        let result = match self.invokers.get_mut(principal).expect("inserted above") {
+            Invoker::Authed(client) => client.invoke_stream(service, method, &body).await,
+            Invoker::Anonymous(client) => client.invoke_stream(service, method, &body).await,
+        };
+        Ok(match result {
+            Ok(stream) => Ok(ServerStream { inner: Some(stream), ended: None }),
+            Err(DynamicError::Status(status)) => Ok(ServerStream { inner: None, ended: Some(code_and_reason(&status)) }),
+            Err(DynamicError::BadJson(message)) => Err(message),
+            Err(other) => return Err(format!("runner error: {other}")),
+        })
+    }
+
+    async fn stream_step(&mut self, step: &Value, vars: &mut HashMap<String, String>) -> Result<(), Fail> {
+        let want = &step["stream"];
+        let resume = want["resume"].as_str().unwrap_or_default();
+        let (mut stream, place) = if !resume.is_empty() {
+            let place = format!("stream {resume:?}");
+            match self.streams.remove(resume) {
+                Some(stream) => (stream, place),
+                None => return Err(format!("{place}: no stream kept under that name")),
+            }
+        } else {
+            let service = step["service"].as_str().unwrap_or_default();
+            let method = step["method"].as_str().unwrap_or_default();
+            let principal = step["principal"].as_str().unwrap_or_default();
+            let place = format!("{service}.{method}");
+            let request = substitute(step.get("request").unwrap_or(&json!({})), vars)?;
+            match self.open_stream(principal, service, method, &request).await? {
+                Ok(stream) => (stream, place),
+                Err(refused) => return Err(format!("{place}: client refused: {refused}")),
+            }
+        };
+        let received = Value::Array(read_stream(&mut stream, want, &place).await?);
+        let expected = substitute(want.get("messages").unwrap_or(&json!([])), vars)?;
+        if let Some(problem) = mismatch(&expected, Some(&received), "messages") {
+            return Err(format!("{place}: {problem}"));
+        }
+        let keep = if resume.is_empty() { want["keep"].as_str().unwrap_or_default() } else { resume };
+        let ends = want["end"].as_bool() == Some(true) || want.get("error").is_some();
+        if !keep.is_empty() && stream.ended.is_none() && !ends {
+            self.streams.insert(keep.to_owned(), stream);
+        }
+        if let Some(Value::Object(captures)) = step.get("captures") {
+            for (name, path) in captures {
+                let value = capture(&received, path.as_str().unwrap_or_default())?;
+                vars.insert(name.clone(), value);
+            }
+        }
+        Ok(())
+    }
+
+    fn ensure_invoker(&mut self, principal: &str) -> Result<(), Fail> {
         if !self.invokers.contains_key(principal) {
             let invoker = if principal.is_empty() {
                 Invoker::Anonymous(DynamicClient::new(self.channel.clone()))
@@ -181,6 +338,11 @@ impl Runner {
             };
             self.invokers.insert(principal.to_owned(), invoker);
         }
+        Ok(())
+    }
+
+    async fn invoke(&mut self, principal: &str, service: &str, method: &str, request: &Value) -> Result<Outcome, Fail> {
+        self.ensure_invoker(principal)?;
         let body = request.to_string();
         let result = match self.invokers.get_mut(principal).expect("inserted above") {
             Invoker::Authed(client) => client.invoke(service, method, &body).await,
@@ -189,9 +351,8 @@ impl Runner {
         Ok(match result {
             Ok(text) => Outcome::Response(serde_json::from_str(&text).map_err(|e| e.to_string())?),
             Err(DynamicError::Status(status)) => {
-                let error = RpcError::from_status(&status);
-                let code = CODE_NAMES.get(error.code as usize).copied().unwrap_or("UNKNOWN");
-                Outcome::Status { code: code.to_owned(), reason: error.reason.unwrap_or_default() }
+                let (code, reason) = code_and_reason(&status);
+                Outcome::Status { code, reason }
             }
             Err(DynamicError::BadJson(message)) => Outcome::Client(message),
             Err(other) => return Err(format!("runner error: {other}")),
@@ -237,16 +398,24 @@ impl Runner {
         vars.insert("t0".to_owned(), t0);
         let empty = Vec::new();
         let steps = vector["steps"].as_array().unwrap_or(&empty);
+        let mut result = Ok(());
         for (i, step) in steps.iter().enumerate() {
-            self.step(step, &mut vars).await.map_err(|e| format!("step {}: {e}", i + 1))?;
+            if let Err(e) = self.step(step, &mut vars).await {
+                result = Err(format!("step {}: {e}", i + 1));
+                break;
+            }
         }
-        Ok(())
+        self.streams.clear(); // dropping a stream cancels it
+        result
     }
 
     async fn step(&mut self, step: &Value, vars: &mut HashMap<String, String>) -> Result<(), Fail> {
         if let Some(change) = step.get("clock") {
             let t0 = vars["t0"].clone();
             self.clock(change, &t0).await?;
+        }
+        if step.get("stream").is_some() {
+            return self.stream_step(step, vars).await;
         }
         let service = step["service"].as_str().unwrap_or_default();
         if service.is_empty() {
@@ -360,7 +529,7 @@ async fn main() {
         .connect_lazy();
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
     let nonce = format!("{:06x}", (nanos ^ std::process::id().rotate_left(11)) & 0xff_ffff);
-    let mut runner = Runner { channel, credentials, invokers: HashMap::new(), nonce, installation_id: String::new() };
+    let mut runner = Runner { channel, credentials, invokers: HashMap::new(), streams: HashMap::new(), nonce, installation_id: String::new() };
     runner.setup().await.expect("setup");
     let expected = load_expected_failures(&expected_path);
     let mut results = Vec::new();

@@ -3,13 +3,14 @@
 //   node dist/main.js --address 127.0.0.1:50051 --credentials creds.json \
 //     [--vectors DIR] [--expected-failures FILE] [--results FILE] [--filter TEXT]
 //
-// Every call goes through the TypeScript client's invokeJson (protobuf-es fromJson /
-// toJson over the generated descriptors); it prints "N passed, N failed".
+// Every call goes through the TypeScript client's invokeJson, and every server stream
+// through invokeStreamJson (protobuf-es fromJson / toJson over the generated
+// descriptors); it prints "N passed, N failed".
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connect, type PraxisClients } from "@praxis-engine/client";
+import { connect, errorReason, type PraxisClients } from "@praxis-engine/client";
 
 const LANGUAGE = "typescript";
 const NS_CODE = "ts";
@@ -25,6 +26,67 @@ type Outcome =
   | { kind: "client"; message: string };
 
 class VectorError extends Error {}
+
+/** How long one stream step waits for its messages and its end. */
+const STREAM_DEADLINE_MS = 5_000;
+
+type StreamItem = { kind: "message"; message: Json } | { kind: "end"; code: string; reason: string };
+
+/**
+ * An open server stream: a pump moves its messages (and, last, how it ended) into a
+ * queue so that a step can wait for the next one with a deadline.
+ */
+class ServerStream {
+  private readonly items: StreamItem[] = [];
+  private waiter: (() => void) | undefined;
+  ended: StreamItem | undefined;
+
+  constructor(
+    messages: AsyncIterable<unknown>,
+    private readonly controller: AbortController,
+  ) {
+    void this.pump(messages);
+  }
+
+  private push(item: StreamItem): void {
+    this.items.push(item);
+    this.waiter?.();
+  }
+
+  private async pump(messages: AsyncIterable<unknown>): Promise<void> {
+    let end: StreamItem = { kind: "end", code: "OK", reason: "" };
+    try {
+      for await (const message of messages) this.push({ kind: "message", message: message as Json });
+    } catch (err) {
+      const { codeName, reason } = errorReason(err);
+      end = { kind: "end", code: codeName, reason };
+    }
+    if (!this.controller.signal.aborted) this.push(end);
+  }
+
+  /** The next item, or undefined when the deadline passes first. */
+  async next(deadline: number): Promise<StreamItem | undefined> {
+    if (this.ended) return this.ended;
+    while (this.items.length === 0) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+        timer = setTimeout(resolve, remaining);
+      });
+      clearTimeout(timer);
+      this.waiter = undefined;
+    }
+    const item = this.items.shift()!;
+    if (item.kind === "end") this.ended = item;
+    return item;
+  }
+
+  cancel(): void {
+    if (!this.ended) this.controller.abort();
+  }
+}
 
 function substitute(value: Json, vars: Map<string, string>): Json {
   if (typeof value === "string") {
@@ -96,8 +158,45 @@ function capture(response: Json, path: string): string {
   return JSON.stringify(value);
 }
 
+/** Reads a stream step's messages and then, with `end` or `error`, how the stream ends. */
+async function readStream(stream: ServerStream, want: JsonObject, where: string): Promise<Json[]> {
+  const count = ((want.messages ?? []) as Json[]).length;
+  const deadline = Date.now() + STREAM_DEADLINE_MS;
+  const received: Json[] = [];
+  while (received.length < count) {
+    const item = await stream.next(deadline);
+    if (item === undefined) {
+      throw new VectorError(`${where}: expected ${count} messages within ${STREAM_DEADLINE_MS} ms, got ${received.length}`);
+    }
+    if (item.kind === "end") {
+      throw new VectorError(
+        `${where}: expected ${count} messages, got ${received.length} and then the stream ended with (${item.code}, ${item.reason})`,
+      );
+    }
+    received.push(item.message);
+  }
+  let expected: { code: string; reason: string } | undefined;
+  if (want.end === true) expected = { code: "OK", reason: "" };
+  else if (want.error) {
+    const error = want.error as JsonObject;
+    expected = { code: String(error.code ?? ""), reason: String(error.reason ?? "") };
+  }
+  if (expected) {
+    const item = await stream.next(deadline);
+    if (item === undefined) throw new VectorError(`${where}: expected the stream to end within ${STREAM_DEADLINE_MS} ms`);
+    if (item.kind !== "end") throw new VectorError(`${where}: expected the stream to end, got ${show(item.message)}`);
+    if (item.code !== expected.code || item.reason !== expected.reason) {
+      throw new VectorError(
+        `${where}: expected the stream to end with (${expected.code}, ${expected.reason}), got (${item.code}, ${item.reason})`,
+      );
+    }
+  }
+  return received;
+}
+
 class Runner {
   private readonly clients = new Map<string, PraxisClients>();
+  private streams = new Map<string, ServerStream>();
   readonly nonce = randomBytes(3).toString("hex");
   installationId = "";
 
@@ -149,18 +248,70 @@ class Runner {
     ]);
     vars.set("t0", await this.clock({ advanceMs: "1000" }, "0"));
     const steps = (vector.steps ?? []) as JsonObject[];
-    for (let i = 0; i < steps.length; i++) {
-      try {
-        await this.step(steps[i]!, vars);
-      } catch (err) {
-        if (err instanceof VectorError) throw new VectorError(`step ${i + 1}: ${err.message}`);
-        throw err;
+    try {
+      for (let i = 0; i < steps.length; i++) {
+        try {
+          await this.step(steps[i]!, vars);
+        } catch (err) {
+          if (err instanceof VectorError) throw new VectorError(`step ${i + 1}: ${err.message}`);
+          throw err;
+        }
       }
+    } finally {
+      for (const stream of this.streams.values()) stream.cancel();
+      this.streams.clear();
+    }
+  }
+
+  private openStream(principal: string, service: string, method: string, request: Json): ServerStream | string {
+    const client = this.client(principal);
+    const controller = new AbortController();
+    try {
+      const messages = client.invokeStreamJson(service, method, request, { signal: controller.signal, timeoutMs: 120_000 });
+      return new ServerStream(messages, controller);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  private async streamStep(step: JsonObject, vars: Map<string, string>): Promise<void> {
+    const want = step.stream as JsonObject;
+    const resume = String(want.resume ?? "");
+    let stream: ServerStream;
+    let where: string;
+    if (resume) {
+      where = `stream ${JSON.stringify(resume)}`;
+      const kept = this.streams.get(resume);
+      if (kept === undefined) throw new VectorError(`${where}: no stream kept under that name`);
+      this.streams.delete(resume);
+      stream = kept;
+    } else {
+      where = `${String(step.service)}.${String(step.method)}`;
+      const request = substitute(step.request ?? {}, vars);
+      const opened = this.openStream(String(step.principal ?? ""), String(step.service), String(step.method), request);
+      if (typeof opened === "string") throw new VectorError(`${where}: client refused: ${opened}`);
+      stream = opened;
+    }
+    let received: Json[];
+    try {
+      received = await readStream(stream, want, where);
+      const problem = mismatch(substitute((want.messages ?? []) as Json, vars), received, "messages");
+      if (problem) throw new VectorError(`${where}: ${problem}`);
+    } catch (err) {
+      stream.cancel();
+      throw err;
+    }
+    const keep = resume || String(want.keep ?? "");
+    if (keep && !stream.ended && !want.end && !want.error) this.streams.set(keep, stream);
+    else stream.cancel();
+    for (const [name, path] of Object.entries((step.captures ?? {}) as JsonObject)) {
+      vars.set(name, capture(received, String(path)));
     }
   }
 
   private async step(step: JsonObject, vars: Map<string, string>): Promise<void> {
     if (step.clock) await this.clock(step.clock as JsonObject, vars.get("t0")!);
+    if (step.stream) return this.streamStep(step, vars);
     if (!step.service) return;
     const service = String(step.service);
     const method = String(step.method);

@@ -18,17 +18,20 @@ import dev.praxis.aiws.engine.v1.WaitServiceGrpc;
 import io.grpc.CallCredentials;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
+import io.grpc.ClientCall;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Calls any unary engine RPC by service and method name with a proto-JSON request and
- * returns the proto-JSON response, as conformance runners need. Failures surface as {@link
+ * returns the proto-JSON response, as conformance runners need; {@link #invokeStream} opens
+ * the server streams (WatchRun, StreamEvents) the same way. Failures surface as {@link
  * StatusRuntimeException}; read them with {@link PraxisError#from(Throwable)}.
  *
  * <p>JSON follows the proto3 mapping: input accepts lowerCamelCase or original field names,
@@ -36,7 +39,19 @@ import java.util.TreeMap;
  * lowerCamelCase names, enum names, int64 as strings and omits fields at their default.
  */
 public final class DynamicInvoker {
-  private static final Map<String, MethodDescriptor<?, ?>> METHODS = methodTable();
+  private static final Map<String, MethodDescriptor<?, ?>> METHODS =
+      methodTable(MethodDescriptor.MethodType.UNARY);
+  private static final Map<String, MethodDescriptor<?, ?>> SERVER_STREAMS =
+      methodTable(MethodDescriptor.MethodType.SERVER_STREAMING);
+
+  /** An open server stream, from {@link #invokeStream}. */
+  public interface StreamCall {
+    /**
+     * Cancels the stream; the observer then gets {@code onError} with CANCELLED, unless the
+     * stream had already ended.
+     */
+    void cancel();
+  }
 
   private final Channel channel;
   private final CallOptions callOptions;
@@ -67,6 +82,49 @@ public final class DynamicInvoker {
   }
 
   /**
+   * Opens one server-streaming RPC, such as {@code RunService.WatchRun} or {@code
+   * EventService.StreamEvents}. Each message reaches {@code observer.onNext} in proto-JSON
+   * (as {@link #invoke} prints responses); the stream ends with {@code onCompleted} when the
+   * server ends it with OK, or with {@code onError} and a {@link StatusRuntimeException}
+   * (read it with {@link PraxisError#from(Throwable)}) when the call fails or is cancelled.
+   * The observer is called on a gRPC thread.
+   *
+   * @param service the service name, short or full, as for {@link #invoke}
+   * @param method the method name, e.g. {@code "WatchRun"}
+   * @param requestJson the request in proto-JSON
+   * @param observer receives the messages and the end
+   * @return the call, to cancel it early
+   * @throws IllegalArgumentException if the method is unknown or not server-streaming, or the
+   *     JSON does not parse as the request type (nothing is sent)
+   */
+  public StreamCall invokeStream(
+      String service, String method, String requestJson, StreamObserver<String> observer) {
+    MethodDescriptor<Message, Message> descriptor = lookup(SERVER_STREAMS, service, method);
+    Message request = parseRequest(descriptor, requestJson);
+    ClientCall<Message, Message> call = channel.newCall(descriptor, callOptions);
+    ClientCalls.asyncServerStreamingCall(
+        call,
+        request,
+        new StreamObserver<Message>() {
+          @Override
+          public void onNext(Message message) {
+            observer.onNext(toJson(message));
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            observer.onError(error);
+          }
+
+          @Override
+          public void onCompleted() {
+            observer.onCompleted();
+          }
+        });
+    return () -> call.cancel("cancelled by the caller", null);
+  }
+
+  /**
    * Parses a proto-JSON request for a method without calling it.
    *
    * @throws IllegalArgumentException as for {@link #invoke}
@@ -89,6 +147,11 @@ public final class DynamicInvoker {
     return METHODS.keySet();
   }
 
+  /** Every server-streaming method's full name, {@code package.Service/Method}, sorted. */
+  public static Iterable<String> serverStreamingMethods() {
+    return SERVER_STREAMS.keySet();
+  }
+
   private static Message parseRequest(MethodDescriptor<Message, Message> descriptor, String json) {
     var marshaller = (MethodDescriptor.PrototypeMarshaller<Message>) descriptor.getRequestMarshaller();
     Message.Builder builder = marshaller.getMessagePrototype().newBuilderForType();
@@ -103,12 +166,18 @@ public final class DynamicInvoker {
     return builder.build();
   }
 
-  @SuppressWarnings("unchecked")
   private static MethodDescriptor<Message, Message> lookup(String service, String method) {
+    return lookup(METHODS, service, method);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static MethodDescriptor<Message, Message> lookup(
+      Map<String, MethodDescriptor<?, ?>> table, String service, String method) {
     String fullService = service.contains(".") ? service : qualify(service);
-    MethodDescriptor<?, ?> descriptor = METHODS.get(fullService + "/" + method);
+    MethodDescriptor<?, ?> descriptor = table.get(fullService + "/" + method);
     if (descriptor == null) {
-      throw new IllegalArgumentException("no unary method " + service + "/" + method);
+      String kind = table == METHODS ? "unary" : "server-streaming";
+      throw new IllegalArgumentException("no " + kind + " method " + service + "/" + method);
     }
     return (MethodDescriptor<Message, Message>) descriptor;
   }
@@ -121,7 +190,8 @@ public final class DynamicInvoker {
     return "aiws.engine.v1." + service;
   }
 
-  private static Map<String, MethodDescriptor<?, ?>> methodTable() {
+  private static Map<String, MethodDescriptor<?, ?>> methodTable(
+      MethodDescriptor.MethodType type) {
     ServiceDescriptor[] services = {
       RegistryServiceGrpc.getServiceDescriptor(),
       ApprovalServiceGrpc.getServiceDescriptor(),
@@ -139,7 +209,7 @@ public final class DynamicInvoker {
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();
     for (ServiceDescriptor service : services) {
       for (MethodDescriptor<?, ?> m : service.getMethods()) {
-        if (m.getType() == MethodDescriptor.MethodType.UNARY) {
+        if (m.getType() == type) {
           table.put(m.getFullMethodName(), m);
         }
       }

@@ -83,6 +83,10 @@ class DynamicInvokerTest {
       assertTrue(methods.contains("aiws.engine.v1." + service), service);
     }
     assertTrue(!methods.contains("aiws.engine.v1.EventService/StreamEvents"));
+    List<String> streams = new ArrayList<>();
+    DynamicInvoker.serverStreamingMethods().forEach(streams::add);
+    assertEquals(
+        List.of("aiws.engine.v1.EventService/StreamEvents", "aiws.engine.v1.RunService/WatchRun"), streams);
     for (String full : methods) {
       String[] parts = full.split("/");
       DynamicInvoker.parseRequest(parts[0], parts[1], "{}");

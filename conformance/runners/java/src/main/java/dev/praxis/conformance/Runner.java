@@ -13,6 +13,7 @@ import dev.praxis.client.PraxisError;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,7 +43,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * <p>Every call goes through the Java client's {@link DynamicInvoker} (JsonFormat over the
- * generated descriptors); it prints "N passed, N failed".
+ * generated descriptors), server streams through {@link DynamicInvoker#invokeStream}; it
+ * prints "N passed, N failed".
  */
 public final class Runner {
   private static final String LANGUAGE = "java";
@@ -60,6 +63,57 @@ public final class Runner {
   /** A response (proto-JSON), a status, or the client's refusal of the request. */
   record Outcome(JsonElement response, String code, String reason, String clientError) {}
 
+  /** How long one stream step waits for its messages and its end. */
+  private static final long STREAM_DEADLINE_MS = 5_000;
+
+  /** One message of a server stream (proto-JSON) or, when {@code end}, how it ended. */
+  record StreamItem(JsonElement message, boolean end, String code, String reason) {}
+
+  /**
+   * An open server stream: the observer moves what arrives into a queue, so that a step
+   * can wait for the next item with a deadline.
+   */
+  static final class ServerStream implements StreamObserver<String> {
+    final LinkedBlockingQueue<StreamItem> items = new LinkedBlockingQueue<>();
+    DynamicInvoker.StreamCall call;
+    StreamItem ended;
+
+    @Override
+    public void onNext(String json) {
+      items.add(new StreamItem(JsonParser.parseString(json), false, "", ""));
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      PraxisError e = PraxisError.from(error);
+      items.add(new StreamItem(null, true, e.code().name(), e.reason().orElse("")));
+    }
+
+    @Override
+    public void onCompleted() {
+      items.add(new StreamItem(null, true, "OK", ""));
+    }
+
+    /** The next item, or null when the deadline (System.nanoTime) passes first. */
+    StreamItem next(long deadline) throws InterruptedException {
+      if (ended != null) {
+        return ended;
+      }
+      StreamItem item = items.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (item != null && item.end()) {
+        ended = item;
+      }
+      return item;
+    }
+
+    void cancel() {
+      if (ended == null && call != null) {
+        call.cancel();
+      }
+    }
+  }
+
+  private final Map<String, ServerStream> streams = new HashMap<>();
   private final ManagedChannel channel;
   private final Map<String, String> credentials;
   private final Map<String, DynamicInvoker> invokers = new HashMap<>();
@@ -246,18 +300,128 @@ public final class Runner {
     start.addProperty("advanceMs", "1000");
     vars.put("t0", clock(start, "0"));
     JsonArray steps = vector.has("steps") ? vector.getAsJsonArray("steps") : new JsonArray();
-    for (int i = 0; i < steps.size(); i++) {
+    try {
+      for (int i = 0; i < steps.size(); i++) {
+        try {
+          step(steps.get(i).getAsJsonObject(), vars);
+        } catch (VectorError e) {
+          throw new VectorError("step " + (i + 1) + ": " + e.getMessage());
+        }
+      }
+    } finally {
+      for (ServerStream stream : streams.values()) {
+        stream.cancel();
+      }
+      streams.clear();
+    }
+  }
+
+  private void streamStep(JsonObject step, Map<String, String> vars) throws VectorError {
+    JsonObject want = step.getAsJsonObject("stream");
+    String resume = want.has("resume") ? want.get("resume").getAsString() : "";
+    ServerStream stream;
+    String where;
+    if (!resume.isEmpty()) {
+      where = "stream \"" + resume + "\"";
+      stream = streams.remove(resume);
+      if (stream == null) {
+        throw new VectorError(where + ": no stream kept under that name");
+      }
+    } else {
+      String service = step.get("service").getAsString();
+      String method = step.get("method").getAsString();
+      String principal = step.has("principal") ? step.get("principal").getAsString() : "";
+      where = service + "." + method;
+      JsonElement request = substitute(step.has("request") ? step.get("request") : new JsonObject(), vars);
+      DynamicInvoker invoker = invoker(principal);
+      stream = new ServerStream();
       try {
-        step(steps.get(i).getAsJsonObject(), vars);
-      } catch (VectorError e) {
-        throw new VectorError("step " + (i + 1) + ": " + e.getMessage());
+        stream.call = invoker.invokeStream(service, method, GSON.toJson(request), stream);
+      } catch (IllegalArgumentException e) {
+        throw new VectorError(where + ": client refused: " + e.getMessage());
       }
     }
+    JsonArray received;
+    try {
+      received = readStream(stream, want, where);
+      JsonElement expected = substitute(want.has("messages") ? want.get("messages") : new JsonArray(), vars);
+      String problem = mismatch(expected, received, "messages");
+      if (problem != null) {
+        throw new VectorError(where + ": " + problem);
+      }
+    } catch (VectorError e) {
+      stream.cancel();
+      throw e;
+    }
+    String keep = !resume.isEmpty() ? resume : want.has("keep") ? want.get("keep").getAsString() : "";
+    boolean ends = (want.has("end") && want.get("end").getAsBoolean()) || want.has("error");
+    if (!keep.isEmpty() && stream.ended == null && !ends) {
+      streams.put(keep, stream);
+    } else {
+      stream.cancel();
+    }
+    if (step.has("captures")) {
+      for (Map.Entry<String, JsonElement> e : step.getAsJsonObject("captures").entrySet()) {
+        vars.put(e.getKey(), capture(received, e.getValue().getAsString()));
+      }
+    }
+  }
+
+  /** Reads a stream step's messages and then, with {@code end} or {@code error}, the end. */
+  private static JsonArray readStream(ServerStream stream, JsonObject want, String where)
+      throws VectorError {
+    int count = want.has("messages") ? want.getAsJsonArray("messages").size() : 0;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STREAM_DEADLINE_MS);
+    JsonArray received = new JsonArray();
+    try {
+      while (received.size() < count) {
+        StreamItem item = stream.next(deadline);
+        if (item == null) {
+          throw new VectorError(where + ": expected " + count + " messages within "
+              + STREAM_DEADLINE_MS + " ms, got " + received.size());
+        }
+        if (item.end()) {
+          throw new VectorError(where + ": expected " + count + " messages, got " + received.size()
+              + " and then the stream ended with (" + item.code() + ", " + item.reason() + ")");
+        }
+        received.add(item.message());
+      }
+      String code = null;
+      String reason = "";
+      if (want.has("end") && want.get("end").getAsBoolean()) {
+        code = "OK";
+      } else if (want.has("error")) {
+        JsonObject error = want.getAsJsonObject("error");
+        code = error.has("code") ? error.get("code").getAsString() : "";
+        reason = error.has("reason") ? error.get("reason").getAsString() : "";
+      }
+      if (code != null) {
+        StreamItem item = stream.next(deadline);
+        if (item == null) {
+          throw new VectorError(where + ": expected the stream to end within " + STREAM_DEADLINE_MS + " ms");
+        }
+        if (!item.end()) {
+          throw new VectorError(where + ": expected the stream to end, got " + show(item.message()));
+        }
+        if (!item.code().equals(code) || !item.reason().equals(reason)) {
+          throw new VectorError(where + ": expected the stream to end with (" + code + ", " + reason
+              + "), got (" + item.code() + ", " + item.reason() + ")");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new VectorError(where + ": interrupted");
+    }
+    return received;
   }
 
   private void step(JsonObject step, Map<String, String> vars) throws VectorError {
     if (step.has("clock")) {
       clock(step.getAsJsonObject("clock"), vars.get("t0"));
+    }
+    if (step.has("stream")) {
+      streamStep(step, vars);
+      return;
     }
     String service = step.has("service") ? step.get("service").getAsString() : "";
     if (service.isEmpty()) {
