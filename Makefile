@@ -38,8 +38,8 @@ checkgenerate: generate
 lint: setup tools
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
-	$(VENV)/bin/ruff check server tests benchmarks examples
-	$(VENV)/bin/ruff format --check server tests benchmarks examples
+	$(VENV)/bin/ruff check server tests benchmarks examples conformance
+	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance
 	$(VENV)/bin/mypy server/praxis
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)

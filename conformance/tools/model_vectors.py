@@ -139,6 +139,7 @@ def contract(
         "createdAtMs": "${t0}",
         "spentMicrocredits": spent,
         "remainingMicrocredits": budget if remaining is None else remaining,
+        "reservedMicrocredits": "0",
     }
 
 
@@ -187,9 +188,12 @@ def get_contract(
     )
 
 
-def spent(value: str, remaining: str) -> dict[str, Json]:
-    """The spend part of an expected Contract."""
-    return {"spentMicrocredits": value, "remainingMicrocredits": remaining}
+def spent(value: str, remaining: str, reserved: str | None = None) -> dict[str, Json]:
+    """The spend part of an expected Contract (and what running attempts reserve)."""
+    found = {"spentMicrocredits": value, "remainingMicrocredits": remaining}
+    if reserved is not None:
+        found["reservedMicrocredits"] = reserved
+    return found
 
 
 def spending(
@@ -454,6 +458,26 @@ def contracts_vectors() -> list[dict[str, Json]]:
             CONTRACTS,
         ),
         vector(
+            "contract/a-running-attempt-reserves-its-maximum-cost",
+            "While b (which may cost up to 50) runs, GetContract reports 50 reserved; when "
+            "it completes the reservation is released and its reported cost charged "
+            "instead. a declares no maximum cost and reserves nothing.",
+            [
+                create_contract("100"),
+                teach(),
+                start(CHAIN, contractId=CID),
+                claim_as("a1"),
+                get_contract(spent("0", "100", "0")),
+                complete("a1", "{}", cost="10"),
+                claim_as("b1"),
+                get_contract(spent("10", "90", "50")),
+                complete("b1", "{}", cost="20.5"),
+                get_contract(spent("30.5", "69.5", "0")),
+                get_run(snapshot("COMPLETED", contractId=CID)),
+            ],
+            CONTRACTS,
+        ),
+        vector(
             "contract/past-the-deadline-nothing-is-dispatched",
             "At the contract deadline the ready node is not dispatched: the run fails with "
             "result_reason DEADLINE_EXCEEDED.",
@@ -532,6 +556,7 @@ def spending_vectors() -> list[dict[str, Json]]:
                         "principalId": "agent2",
                         "spentMicrocredits": "${s0}.3",
                         "capMicrocredits": None,
+                        "reservedMicrocredits": "0",
                     },
                 ),
                 claim_as("a3"),
@@ -571,6 +596,56 @@ def spending_vectors() -> list[dict[str, Json]]:
                         "principalId": "capped",
                         "spentMicrocredits": "0",
                         "capMicrocredits": "100",
+                        "reservedMicrocredits": "0",
+                    },
+                ),
+            ],
+            CONTRACTS,
+        ),
+        vector(
+            "spending/a-running-attempt-reserves-against-the-cap",
+            "While the capped agent's attempt that may cost 60 runs, GetSpending reports 60 "
+            "reserved and its second run (node may cost 50; 60 + 50 > 100) is not "
+            "dispatched: SPEND_CAP_EXCEEDED. The failed attempt releases the reservation "
+            "and, reporting no cost, spends nothing.",
+            [
+                teach(),
+                start(
+                    definition("a", a=node(max_cost_microcredits="60")),
+                    principal="capped",
+                ),
+                claim_as("att"),
+                spending(
+                    "capped",
+                    response={
+                        "principalId": "capped",
+                        "spentMicrocredits": "0",
+                        "reservedMicrocredits": "60",
+                    },
+                ),
+                start(
+                    definition("a", a=node(max_cost_microcredits="50")),
+                    principal="capped",
+                    request_id="${ns}-second",
+                    capture="second",
+                ),
+                nothing_to_claim(),
+                get_run(
+                    snapshot(
+                        "FAILED",
+                        runId="${second}",
+                        resultReason="SPEND_CAP_EXCEEDED",
+                        resultError="<any>",
+                    ),
+                    rid="${second}",
+                ),
+                fail("att"),
+                spending(
+                    "capped",
+                    response={
+                        "principalId": "capped",
+                        "spentMicrocredits": "0",
+                        "reservedMicrocredits": "0",
                     },
                 ),
             ],

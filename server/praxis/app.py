@@ -94,7 +94,7 @@ class Engine:
         self.settings = settings
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
-        assert ledger_schema.run_commands is not None  # and migrations 4 and 5
+        assert ledger_schema.run_commands is not None  # and migrations 4 to 6
         self.db = Database(settings.database_url, settings.synchronous)
         applied = self.db.migrate(self.clock.now_ms())
         if applied:

@@ -1,9 +1,10 @@
 """Store-level replay: random command sequences through the real server, then every run's
 snapshot rebuilt from the stored command log equals the live stored snapshot, byte for byte.
 
-The same histories check the contract reservations: with every attempt reporting at most
-its node's declared maximum cost, ``spent + reserved`` never exceeds a contract's budget,
-and the reservation rows are exactly the running attempts' maximum costs.
+The same histories check the reservations: with every attempt reporting at most its
+node's declared maximum cost, ``spent + reserved`` never exceeds a contract's budget, and
+the reservation rows, of the contract and of the starter, are exactly the running
+attempts' maximum costs.
 """
 
 from __future__ import annotations
@@ -184,22 +185,27 @@ def check_replay(h: Harness, run_ids: list[str]) -> None:
 
 
 def check_budget(h: Harness, contract_id: str, run_ids: list[str]) -> None:
-    """Reservations are the running attempts' maximum costs and stay within the budget."""
+    """Reservations are the running attempts' maximum costs and stay within the budget;
+    the starter's are those of all its runs, under the contract or not."""
     store = h.server.engine.runs
     with store.db.read() as connection:
-        held = money.ZERO
+        held, started = money.ZERO, money.ZERO
         for run_id in run_ids:
             record = run_rows.load(connection, run_id, store.definition)
             assert record is not None
-            if record.contract_id != contract_id:
-                continue
+            running = money.ZERO
             for found in record.state.nodes.values():
                 if found.status is core.NodeStatus.RUNNING:
-                    held = money.add(held, core.reservation(record.state.definition, found.node_id))
+                    amount = core.reservation(record.state.definition, found.node_id)
+                    running = money.add(running, amount)
+            started = money.add(started, running)
+            if record.contract_id == contract_id:
+                held = money.add(held, running)
         view = contracts.load(connection, contract_id)
         assert view is not None
         assert reservations.reserved(connection, contract_id) == held
         assert money.add(view.spent, held) <= view.contract.budget
+        assert reservations.principal_reserved(connection, "agent") == started
 
 
 @settings(

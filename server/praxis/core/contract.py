@@ -4,14 +4,16 @@ A :class:`Contract` fixes criteria, deadline, budget and profile once. Attempts 
 their cost; the store keeps each contract's and each principal's spend as exact sums.
 Before an attempt is dispatched the run reducer receives an :class:`Allowance` (what
 remains of the budget and of the starter's spending cap, the deadline, and what the
-running attempts of the contract's other runs have reserved) and refuses the dispatch
-when the attempt would exceed it (see :func:`refusal`).
+running attempts of the contract's other runs and of the starter's other runs have
+reserved) and refuses the dispatch when the attempt would exceed it (see :func:`refusal`).
 
-Reservations make the budget hold across runs: dispatching an attempt reserves its
-node's declared maximum cost until the attempt ends (completes, fails, expires, times
-out or is cancelled), when its reported cost is charged instead. An attempt is
-dispatched only while ``spent + reserved + its maximum cost <= budget``, so runs that
-share a contract cannot overspend it together.
+Reservations make both limits hold across runs: dispatching an attempt reserves its
+node's declared maximum cost, against the run's contract and against the principal that
+started the run, until the attempt ends (completes, fails, expires, times out or is
+cancelled), when its reported cost is charged instead. An attempt is dispatched only
+while ``spent + reserved + its maximum cost`` stays within the budget and within the
+cap, so runs that share a contract, or a capped principal's concurrent runs, cannot
+overspend it together.
 """
 
 from __future__ import annotations
@@ -75,12 +77,15 @@ class Allowance:
         cap_remaining: What remains of the starter's spending cap, or ``None``.
         contract_reserved: The declared maximum costs of the running attempts of the
             contract's other runs (this run's own are counted from its snapshot).
+        cap_reserved: The declared maximum costs of the running attempts of the
+            starter's other runs, counted against its cap.
     """
 
     remaining: Decimal | None = None
     deadline_ms: int = 0
     cap_remaining: Decimal | None = None
     contract_reserved: Decimal = money.ZERO
+    cap_reserved: Decimal = money.ZERO
 
 
 def parse(
@@ -137,6 +142,7 @@ def allowance(
     cap: Decimal | None,
     cap_spent: Decimal,
     reserved_elsewhere: Decimal = money.ZERO,
+    cap_reserved_elsewhere: Decimal = money.ZERO,
 ) -> Allowance:
     """The allowance of a run under ``contract`` started by a principal with ``cap``.
 
@@ -147,12 +153,15 @@ def allowance(
         cap_spent: What the starter's runs have reported.
         reserved_elsewhere: The maximum costs reserved by running attempts of the
             contract's other runs.
+        cap_reserved_elsewhere: The maximum costs reserved by running attempts of the
+            starter's other runs.
     """
     return Allowance(
         remaining=money.subtract(contract.budget, spent) if contract else None,
         deadline_ms=contract.deadline_ms if contract else 0,
         cap_remaining=money.subtract(cap, cap_spent) if cap is not None else None,
         contract_reserved=reserved_elsewhere if contract else money.ZERO,
+        cap_reserved=cap_reserved_elsewhere if cap is not None else money.ZERO,
     )
 
 
@@ -165,20 +174,21 @@ def refusal(
         allowance: The run's allowance.
         reserve: The attempt's declared maximum cost (0 when undeclared).
         reserved: The maximum costs of the run's attempts still running. The budget
-            also counts ``allowance.contract_reserved`` (the contract's other runs).
+            also counts ``allowance.contract_reserved`` (the contract's other runs),
+            the cap ``allowance.cap_reserved`` (the starter's other runs).
         timeout_ms: The node's timeout (0 for none).
         now_ms: The dispatch time.
     """
     deadline = allowance.deadline_ms
     if deadline and (now_ms >= deadline or (timeout_ms and now_ms + timeout_ms > deadline)):
         return "DEADLINE_EXCEEDED", f"the attempt would pass the contract deadline {deadline}"
-    for reason, left, held in (
-        ("BUDGET_EXCEEDED", allowance.remaining, money.add(reserved, allowance.contract_reserved)),
-        ("SPEND_CAP_EXCEEDED", allowance.cap_remaining, reserved),
+    for reason, left, elsewhere in (
+        ("BUDGET_EXCEEDED", allowance.remaining, allowance.contract_reserved),
+        ("SPEND_CAP_EXCEEDED", allowance.cap_remaining, allowance.cap_reserved),
     ):
         if left is None:
             continue
-        available = money.subtract(left, held)
+        available = money.subtract(left, money.add(reserved, elsewhere))
         if available <= 0 or available < reserve:
             return reason, (
                 f"{money.text(available)} microcredits remain; the attempt may cost "

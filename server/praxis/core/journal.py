@@ -66,6 +66,7 @@ def _plain(value: Any) -> values.JsonValue:
             if value.cap_remaining is None
             else money.text(value.cap_remaining),
             "contract_reserved": money.text(value.contract_reserved),
+            "cap_reserved": money.text(value.cap_reserved),
         }
     return value
 
@@ -91,6 +92,7 @@ def decode(document: Mapping[str, Any], definitions: Mapping[str, Definition]) -
             found["deadline_ms"],
             None if found["cap_remaining"] is None else Decimal(found["cap_remaining"]),
             Decimal(found.get("contract_reserved", "0")),
+            Decimal(found.get("cap_reserved", "0")),
         )
     command: core.Command = getattr(core, kind)(**body)
     return command

@@ -506,8 +506,9 @@ def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | No
 def reservation(definition: Definition, node_id: str) -> Decimal:
     """What an attempt of ``node_id`` reserves while it runs: its declared maximum cost.
 
-    The store keeps the same amount per running attempt of a run under a contract
-    (:mod:`praxis.store.reservations`), so that dispatch counts other runs' reserves too.
+    The store keeps the same amount per running attempt, against the run's contract and
+    against the principal that started the run (:mod:`praxis.store.reservations`), so
+    that dispatch counts other runs' reserves too.
     """
     return Decimal(definition.nodes[node_id].max_cost or "0")
 

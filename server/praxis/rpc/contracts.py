@@ -12,7 +12,7 @@ from praxis.store.contracts import ContractStore, ContractView
 
 
 def contract_to_proto(view: ContractView) -> contract_pb2.Contract:
-    """A contract with its spend."""
+    """A contract with its spend and reservations."""
     contract = view.contract
     return contract_pb2.Contract(
         contract_id=contract.contract_id,
@@ -26,6 +26,7 @@ def contract_to_proto(view: ContractView) -> contract_pb2.Contract:
         created_at_ms=contract.created_at_ms,
         spent_microcredits=money.text(view.spent),
         remaining_microcredits=money.text(view.remaining),
+        reserved_microcredits=money.text(view.reserved),
     )
 
 
@@ -63,9 +64,10 @@ class ContractServicer(contract_pb2_grpc.ContractServiceServicer):
     def GetSpending(
         self, request: contract_pb2.GetSpendingRequest, context: grpc.ServicerContext
     ) -> contract_pb2.GetSpendingResponse:
-        target, spent, cap = unwrap(context, self.store.spending(principal(), request.principal_id))
+        found = unwrap(context, self.store.spending(principal(), request.principal_id))
         return contract_pb2.GetSpendingResponse(
-            principal_id=target,
-            spent_microcredits=money.text(spent),
-            cap_microcredits="" if cap is None else money.text(cap),
+            principal_id=found.principal_id,
+            spent_microcredits=money.text(found.spent),
+            cap_microcredits="" if found.cap is None else money.text(found.cap),
+            reserved_microcredits=money.text(found.reserved),
         )

@@ -4,12 +4,14 @@ Costs are charged in the transaction that settles an attempt (:meth:`ContractSto
 a settle hook of the run store), to the run's contract and to the principal that started
 the run, as exact decimal sums. Before a dispatch the run store asks
 :meth:`ContractStore.allowance` what the run may still use, counting what the running
-attempts of the contract's other runs have reserved (:mod:`praxis.store.reservations`).
+attempts of the contract's other runs and of the starter's other runs have reserved
+(:mod:`praxis.store.reservations`).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import select, update
@@ -29,16 +31,36 @@ from praxis.store.run_rows import RunRecord
 
 
 class ContractView:
-    """A contract with its exact spend."""
+    """A contract with its exact spend and what its running attempts reserve."""
 
-    def __init__(self, contract: core.Contract, spent: Decimal) -> None:
+    def __init__(
+        self, contract: core.Contract, spent: Decimal, reserved: Decimal = money.ZERO
+    ) -> None:
         self.contract = contract
         self.spent = spent
+        self.reserved = reserved
 
     @property
     def remaining(self) -> Decimal:
         """Budget minus spend (negative when an attempt reported more than remained)."""
         return money.subtract(self.contract.budget, self.spent)
+
+
+@dataclass(frozen=True)
+class Spending:
+    """A principal's exact spend, what its running attempts reserve, and its cap.
+
+    Attributes:
+        principal_id: The principal.
+        spent: The costs reported by attempts of the runs it started.
+        reserved: The declared maximum costs of those runs' running attempts.
+        cap: Its spending cap, or ``None`` when it has none.
+    """
+
+    principal_id: str
+    spent: Decimal
+    reserved: Decimal
+    cap: Decimal | None
 
 
 class ContractStore:
@@ -88,7 +110,7 @@ class ContractStore:
                 problem = core.same_content(existing.contract, parsed)
                 if problem:
                     raise Rollback(problem)
-                return existing, True
+                return _with_reserved(connection, existing), True
             connection.execute(
                 contracts.insert().values(
                     contract_id=contract_id,
@@ -105,7 +127,7 @@ class ContractStore:
             )
             found = load(connection, contract_id)
             assert found is not None
-            return found, False
+            return _with_reserved(connection, found), False
 
         result: tuple[ContractView, bool] | Rejection = self.db.transact(transaction)
         return result
@@ -117,14 +139,14 @@ class ContractStore:
             return problem
         with self.db.read() as connection:
             found = load(connection, contract_id)
+            if found is not None:
+                found = _with_reserved(connection, found)
         if found is None:
             return not_found("CONTRACT_NOT_FOUND", f"no contract {contract_id!r}")
         return self._authorize(principal, "contract.read", found.contract.work_order_id) or found
 
-    def spending(
-        self, principal: Principal, principal_id: str
-    ) -> tuple[str, Decimal, Decimal | None] | Rejection:
-        """``(principal_id, spent, cap)`` of a principal (the caller when empty)."""
+    def spending(self, principal: Principal, principal_id: str) -> Spending | Rejection:
+        """The spending of a principal (the caller when ``principal_id`` is empty)."""
         target = principal_id or principal.principal_id
         problem = values.check_identifier(target, "principal_id")
         if problem:
@@ -135,7 +157,8 @@ class ContractStore:
                 return denied
         with self.db.read() as connection:
             spent = principal_spent(connection, target)
-        return target, spent, self.authority.spend_cap(target)
+            reserved = reservations.principal_reserved(connection, target)
+        return Spending(target, spent, reserved, self.authority.spend_cap(target))
 
     # --- hooks of the run store -------------------------------------------------------
 
@@ -174,13 +197,17 @@ class ContractStore:
         cap = self.authority.spend_cap(record.principal_id)
         if found is None and cap is None:
             return None
+        run_id, starter = record.state.run_id, record.principal_id
         return core.allowance(
             found.contract if found else None,
             found.spent if found else money.ZERO,
             cap,
-            principal_spent(connection, record.principal_id),
-            reservations.reserved_elsewhere(connection, record.contract_id, record.state.run_id)
+            principal_spent(connection, starter),
+            reservations.reserved_elsewhere(connection, record.contract_id, run_id)
             if found
+            else money.ZERO,
+            reservations.principal_reserved_elsewhere(connection, starter, run_id)
+            if cap is not None
             else money.ZERO,
         )
 
@@ -238,6 +265,12 @@ def load(connection: Connection, contract_id: str) -> ContractView | None:
         created_at_ms=row.created_at_ms,
     )
     return ContractView(contract, Decimal(row.spent_microcredits))
+
+
+def _with_reserved(connection: Connection, view: ContractView) -> ContractView:
+    """The view with what the running attempts of the contract's runs reserve."""
+    reserved = reservations.reserved(connection, view.contract.contract_id)
+    return ContractView(view.contract, view.spent, reserved)
 
 
 def principal_spent(connection: Connection, principal_id: str) -> Decimal:

@@ -1,4 +1,4 @@
-"""Tables of the run command log (migration 4) and of budget reservations (migration 5).
+"""Tables of the run command log (migration 4) and of reservations (migrations 5 and 6).
 
 * ``run_commands``: the append-only log of every command the run reducer accepted and
   that changed a run, one row per run version, with its time and the command as the
@@ -9,6 +9,10 @@
   node declares a maximum cost. The rows of a contract add up, exactly, to what its
   running attempts may still spend; dispatch counts them (see
   :mod:`praxis.store.reservations`).
+* ``principal_reservations``: one row per running attempt whose node declares a maximum
+  cost, keyed by the principal that started the run (whether or not it has a contract).
+  The rows of a principal add up to what its running attempts may still spend against
+  its spending cap. Attempts already running when migration 6 is applied hold none.
 """
 
 from __future__ import annotations
@@ -40,5 +44,17 @@ contract_reservations = Table(
 )
 Index("reservations_contract", contract_reservations.c.contract_id)
 
+principal_reservations = Table(
+    "principal_reservations",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("principal_id", String(128), nullable=False),
+    Column("run_id", String(64), nullable=False),
+    Column("amount_microcredits", String(80), nullable=False),
+    Column("reserved_at_ms", BigInteger, nullable=False),
+)
+Index("reservations_principal", principal_reservations.c.principal_id)
+
 migrations.register(migrations.Migration(4, "run_commands", (run_commands,)))
 migrations.register(migrations.Migration(5, "contract_reservations", (contract_reservations,)))
+migrations.register(migrations.Migration(6, "principal_reservations", (principal_reservations,)))

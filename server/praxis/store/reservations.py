@@ -1,12 +1,15 @@
-"""Budget reservations across the runs of a contract: the store side of dispatch's check.
+"""Reservations of running attempts' maximum costs: the store side of dispatch's check.
 
-Each running attempt of a run under a contract holds one ``contract_reservations`` row:
-its node's declared maximum cost (:func:`praxis.core.run.reservation`), written in the
-transaction that dispatches it and deleted in the one that ends it (completion, failure,
-lease expiry, timeout, cancellation), where the contract is charged its reported cost
-instead. Amounts are canonical decimal text summed with :mod:`praxis.core.money`, so the
-total is exact. Writes are serialized, so a dispatch sees every reservation of the
-runs dispatched before it, including earlier ones of the same claim.
+Each running attempt whose node declares a maximum cost (:func:`praxis.core.run.reservation`)
+holds one row per limit it counts against: a ``contract_reservations`` row when its run
+is under a contract (the contract's budget) and a ``principal_reservations`` row keyed by
+the principal that started the run (that principal's spending cap). Both are written in
+the transaction that dispatches the attempt and deleted in the one that ends it
+(completion, failure, lease expiry, timeout, cancellation), where the contract and the
+principal are charged its reported cost instead. Amounts are canonical decimal text
+summed with :mod:`praxis.core.money`, so totals are exact. Writes are serialized, so a
+dispatch sees every reservation of the runs dispatched before it, including earlier ones
+of the same claim.
 """
 
 from __future__ import annotations
@@ -14,25 +17,44 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import Table, bindparam, delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import money
 from praxis.core import run as core
-from praxis.store.ledger_schema import contract_reservations
+from praxis.store.ledger_schema import contract_reservations, principal_reservations
 
-_table = contract_reservations
-_RESERVE = _table.insert()
-_RELEASE = delete(_table).where(_table.c.attempt_id.in_(bindparam("aids", expanding=True)))
-_ELSEWHERE = select(_table.c.amount_microcredits).where(
-    _table.c.contract_id == bindparam("cid"), _table.c.run_id != bindparam("rid")
-)
-_OF_CONTRACT = select(_table.c.amount_microcredits).where(_table.c.contract_id == bindparam("cid"))
+
+class _Ledger:
+    """The statements of one reservations table, keyed by one column."""
+
+    def __init__(self, table: Table, key: str) -> None:
+        self.key = key
+        self.reserve = table.insert()
+        self.release = delete(table).where(
+            table.c.attempt_id.in_(bindparam("aids", expanding=True))
+        )
+        amounts = select(table.c.amount_microcredits)
+        self.total = amounts.where(table.c[key] == bindparam("key"))
+        self.elsewhere = self.total.where(table.c.run_id != bindparam("rid"))
+
+    def sum(self, connection: Connection, key: str, run_id: str = "") -> Decimal:
+        """The exact total held under ``key``, without ``run_id``'s rows when given."""
+        if run_id:
+            found = connection.execute(self.elsewhere, {"key": key, "rid": run_id}).scalars()
+        else:
+            found = connection.execute(self.total, {"key": key}).scalars()
+        return money.total(list(found))
+
+
+_CONTRACT = _Ledger(contract_reservations, "contract_id")
+_PRINCIPAL = _Ledger(principal_reservations, "principal_id")
 
 
 def track(
     connection: Connection,
     contract_id: str,
+    principal_id: str,
     state: core.RunState,
     attempts: Iterable[core.Attempt],
 ) -> None:
@@ -40,40 +62,63 @@ def track(
 
     Args:
         connection: The command's transaction.
-        contract_id: The run's contract (nothing is tracked without one).
+        contract_id: The run's contract (empty: no contract reservation).
+        principal_id: The principal that started the run.
         state: The run's new snapshot.
         attempts: The outcome's attempt records.
     """
-    if not contract_id:
-        return
-    reserve, release = [], []
+    reserve: list[dict[str, object]] = []
+    release: list[str] = []
     for attempt in attempts:
+        amount = _amount(state, attempt)
         if attempt.status is not core.AttemptStatus.LIVE:
-            release.append(attempt.attempt_id)
+            if amount != 0:  # a node that declares no maximum cost reserved nothing
+                release.append(attempt.attempt_id)
             continue
-        amount = core.reservation(state.definition, state.nodes[attempt.node_uid].node_id)
-        if amount > 0:
-            reserve.append(
-                {
-                    "attempt_id": attempt.attempt_id,
-                    "contract_id": contract_id,
-                    "run_id": state.run_id,
-                    "amount_microcredits": money.text(amount),
-                    "reserved_at_ms": attempt.at_ms,
-                }
-            )
-    if release:
-        connection.execute(_RELEASE, {"aids": release})
-    if reserve:
-        connection.execute(_RESERVE, reserve)
+        if not amount:
+            continue
+        reserve.append(
+            {
+                "attempt_id": attempt.attempt_id,
+                "run_id": state.run_id,
+                "amount_microcredits": money.text(amount),
+                "reserved_at_ms": attempt.at_ms,
+            }
+        )
+    ledgers = [(_PRINCIPAL, principal_id)] + ([(_CONTRACT, contract_id)] if contract_id else [])
+    for ledger, key in ledgers:
+        if release:
+            connection.execute(ledger.release, {"aids": release})
+        if reserve:
+            connection.execute(ledger.reserve, [{**row, ledger.key: key} for row in reserve])
+
+
+def _amount(state: core.RunState, attempt: core.Attempt) -> Decimal | None:
+    """What the attempt's node reserves (``None``, to release anyway, if it is gone).
+
+    A dispatched node's spec never changes (a revision that would change it is refused),
+    so the amount its attempt reserved is the amount it releases.
+    """
+    node = state.nodes.get(attempt.node_uid)
+    return None if node is None else core.reservation(state.definition, node.node_id)
 
 
 def reserved_elsewhere(connection: Connection, contract_id: str, run_id: str) -> Decimal:
     """What running attempts of the contract's runs other than ``run_id`` reserve."""
-    rows = connection.execute(_ELSEWHERE, {"cid": contract_id, "rid": run_id}).scalars()
-    return money.total(list(rows))
+    return _CONTRACT.sum(connection, contract_id, run_id)
 
 
 def reserved(connection: Connection, contract_id: str) -> Decimal:
     """What all running attempts of the contract's runs reserve, exactly."""
-    return money.total(list(connection.execute(_OF_CONTRACT, {"cid": contract_id}).scalars()))
+    return _CONTRACT.sum(connection, contract_id)
+
+
+def principal_reserved_elsewhere(connection: Connection, principal_id: str, run_id: str) -> Decimal:
+    """What running attempts of the runs ``principal_id`` started, other than ``run_id``,
+    reserve against its cap."""
+    return _PRINCIPAL.sum(connection, principal_id, run_id)
+
+
+def principal_reserved(connection: Connection, principal_id: str) -> Decimal:
+    """What all running attempts of the runs ``principal_id`` started reserve, exactly."""
+    return _PRINCIPAL.sum(connection, principal_id)

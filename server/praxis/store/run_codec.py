@@ -7,6 +7,8 @@ process; the snapshot names it by digest.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from praxis.core.definition import Definition
@@ -101,3 +103,41 @@ def definition_digest(text: str) -> str:
     digest = json.loads(text)["d"]
     assert isinstance(digest, str)
     return digest
+
+
+class SnapshotCache:
+    """Decoded snapshots of recently used runs, keyed by run id and version.
+
+    Decoding a large run (a wide fan-out) dominates each of its commands; the version
+    column identifies a snapshot's content (every write bumps it with a compare-and-swap),
+    so a cached decode of the same version is the same state, whichever process wrote it.
+    States are immutable, so sharing them is safe.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._states: OrderedDict[str, RunState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def decode(self, run_id: str, text: str, version: int, definition: Definition) -> RunState:
+        """The state of ``text``, decoded once per (run, version, definition)."""
+        with self._lock:
+            found = self._states.get(run_id)
+            if (
+                found is not None
+                and found.version == version
+                and found.definition.digest == definition.digest
+            ):
+                self._states.move_to_end(run_id)
+                return found
+        state = decode(run_id, text, version, definition)
+        self.remember(state)
+        return state
+
+    def remember(self, state: RunState) -> None:
+        """Keeps a state just written (or read)."""
+        with self._lock:
+            self._states[state.run_id] = state
+            self._states.move_to_end(state.run_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)

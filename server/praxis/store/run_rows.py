@@ -2,13 +2,14 @@
 
 :func:`save` is the one writer of a run: it updates the snapshot only if the version is
 still the one loaded, then re-syncs the ready and timer rows of the nodes the outcome
-changed, upserts attempts, keeps the contract's reservations, stores the result, appends
-the events and logs the command (:mod:`praxis.store.run_log`), all on the caller's
-transaction.
+changed, upserts attempts, keeps the contract's and the starter's reservations, stores
+the result, appends the events and logs the command (:mod:`praxis.store.run_log`), all on
+the caller's transaction.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection
 from praxis.store import reservations, run_codec, run_log
-from praxis.store.database import Rollback
+from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
     attempts,
     node_results,
@@ -82,20 +83,29 @@ class Effects:
     runs: bool = False
     events: bool = False
     ended: list[str] = field(default_factory=list)
+    cache: run_codec.SnapshotCache | None = None  # keeps states written, once committed
 
 
-def load(connection: Connection, run_id: str, definitions: DefinitionLoader) -> RunRecord | None:
+def load(
+    connection: Connection,
+    run_id: str,
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> RunRecord | None:
     """The run, or ``None``."""
     row = connection.execute(_LOAD_RUN, {"rid": run_id}).first()
     if row is None:
         return None
-    return record_of(row, definitions(connection, row.definition_digest))
+    return record_of(row, definitions(connection, row.definition_digest), cache)
 
 
-def record_of(row: Any, definition: Definition) -> RunRecord:
+def record_of(
+    row: Any, definition: Definition, cache: run_codec.SnapshotCache | None = None
+) -> RunRecord:
     """The record of a ``runs`` row."""
+    decode = cache.decode if cache is not None else run_codec.decode
     return RunRecord(
-        state=run_codec.decode(row.run_id, row.state_json, row.version, definition),
+        state=decode(row.run_id, row.state_json, row.version, definition),
         principal_id=row.principal_id,
         request_id=row.request_id,
         work_order_id=row.work_order_id,
@@ -257,6 +267,8 @@ def save(
     _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
     run_log.append(connection, state, command, now)
     effects.runs = True
+    if effects.cache is not None:
+        Database.after_commit(connection, functools.partial(effects.cache.remember, state))
     effects.events = effects.events or bool(outcome.events)
     effects.work = effects.work or any(
         core.ready_entry(state, uid) is not None for uid in outcome.changed
@@ -273,8 +285,10 @@ def _write_effects(
     _sync_queues(connection, record, uids)
     for attempt in outcome.attempts:
         _upsert_attempt(connection, attempt)
-    if outcome.attempts and record.contract_id:
-        reservations.track(connection, record.contract_id, state, outcome.attempts)
+    if outcome.attempts:
+        reservations.track(
+            connection, record.contract_id, record.principal_id, state, outcome.attempts
+        )
     rows = [
         {
             "run_id": state.run_id,

@@ -27,7 +27,7 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
-from praxis.store import controls, run_rows
+from praxis.store import controls, run_codec, run_rows
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
@@ -111,6 +111,7 @@ class RunStore:
         self._configured_models = frozenset(models)
         self._models = frozenset(models)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
+        self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
         # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
         # each called inside the command's transaction; a Rollback refuses the command.
@@ -128,7 +129,7 @@ class RunStore:
 
     def _transact(self, body: Callable[[Connection, Effects], Any]) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters."""
-        effects = Effects()
+        effects = Effects(cache=self.snapshots)
         result = self.db.transact(lambda connection: body(connection, effects))
         self.announce(effects)
         return result
@@ -163,7 +164,7 @@ class RunStore:
                 self._definitions.popitem(last=False)
 
     def _load(self, connection: Connection, run_id: str) -> RunRecord | None:
-        return run_rows.load(connection, run_id, self.definition)
+        return run_rows.load(connection, run_id, self.definition, self.snapshots)
 
     # --- models -----------------------------------------------------------------------
 

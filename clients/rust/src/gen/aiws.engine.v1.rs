@@ -2480,6 +2480,14 @@ pub struct Contract {
     /// attempt reported more than remained).
     #[prost(string, tag = "11")]
     pub remaining_microcredits: ::prost::alloc::string::String,
+    /// The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+    /// attempts of runs under this contract that are running now, microcredits, canonical
+    /// decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+    /// expires, times out or is cancelled) and its reported cost is charged instead. An
+    /// attempt is dispatched only while spent + reserved + its maximum cost stays within
+    /// the budget.
+    #[prost(string, tag = "12")]
+    pub reserved_microcredits: ::prost::alloc::string::String,
 }
 /// CreateContractRequest records a contract.
 #[allow(clippy::all)]
@@ -2552,6 +2560,13 @@ pub struct GetSpendingResponse {
     /// The principal's spending cap, microcredits; empty when it has none.
     #[prost(string, tag = "3")]
     pub cap_microcredits: ::prost::alloc::string::String,
+    /// The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+    /// attempts of runs the principal started that are running now, microcredits,
+    /// canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+    /// With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+    /// stays within the cap.
+    #[prost(string, tag = "4")]
+    pub reserved_microcredits: ::prost::alloc::string::String,
 }
 /// Generated client implementations.
 pub mod contract_service_client {
@@ -2677,7 +2692,8 @@ pub mod contract_service_client {
                 );
             self.inner.unary(req, path, codec).await
         }
-        /// GetContract returns a contract with its exact spend and remaining budget.
+        /// GetContract returns a contract with its exact spend, remaining budget and what its
+        /// running attempts have reserved.
         pub async fn get_contract(
             &mut self,
             request: impl tonic::IntoRequest<super::GetContractRequest>,
@@ -2704,8 +2720,8 @@ pub mod contract_service_client {
                 );
             self.inner.unary(req, path, codec).await
         }
-        /// GetSpending returns what a principal's runs have spent and the principal's spending
-        /// cap (from its grant), if it has one.
+        /// GetSpending returns what a principal's runs have spent, what their running attempts
+        /// have reserved, and the principal's spending cap (from its grant), if it has one.
         pub async fn get_spending(
             &mut self,
             request: impl tonic::IntoRequest<super::GetSpendingRequest>,
@@ -2757,7 +2773,8 @@ pub mod contract_service_server {
             tonic::Response<super::CreateContractResponse>,
             tonic::Status,
         >;
-        /// GetContract returns a contract with its exact spend and remaining budget.
+        /// GetContract returns a contract with its exact spend, remaining budget and what its
+        /// running attempts have reserved.
         async fn get_contract(
             &self,
             request: tonic::Request<super::GetContractRequest>,
@@ -2765,8 +2782,8 @@ pub mod contract_service_server {
             tonic::Response<super::GetContractResponse>,
             tonic::Status,
         >;
-        /// GetSpending returns what a principal's runs have spent and the principal's spending
-        /// cap (from its grant), if it has one.
+        /// GetSpending returns what a principal's runs have spent, what their running attempts
+        /// have reserved, and the principal's spending cap (from its grant), if it has one.
         async fn get_spending(
             &self,
             request: tonic::Request<super::GetSpendingRequest>,

@@ -48,8 +48,15 @@ type Contract struct {
 	// `budget_microcredits - spent_microcredits`, canonical decimal (negative when an
 	// attempt reported more than remained).
 	RemainingMicrocredits string `protobuf:"bytes,11,opt,name=remaining_microcredits,json=remainingMicrocredits,proto3" json:"remaining_microcredits,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+	// attempts of runs under this contract that are running now, microcredits, canonical
+	// decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+	// expires, times out or is cancelled) and its reported cost is charged instead. An
+	// attempt is dispatched only while spent + reserved + its maximum cost stays within
+	// the budget.
+	ReservedMicrocredits string `protobuf:"bytes,12,opt,name=reserved_microcredits,json=reservedMicrocredits,proto3" json:"reserved_microcredits,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *Contract) Reset() {
@@ -155,6 +162,13 @@ func (x *Contract) GetSpentMicrocredits() string {
 func (x *Contract) GetRemainingMicrocredits() string {
 	if x != nil {
 		return x.RemainingMicrocredits
+	}
+	return ""
+}
+
+func (x *Contract) GetReservedMicrocredits() string {
+	if x != nil {
+		return x.ReservedMicrocredits
 	}
 	return ""
 }
@@ -452,8 +466,14 @@ type GetSpendingResponse struct {
 	SpentMicrocredits string `protobuf:"bytes,2,opt,name=spent_microcredits,json=spentMicrocredits,proto3" json:"spent_microcredits,omitempty"`
 	// The principal's spending cap, microcredits; empty when it has none.
 	CapMicrocredits string `protobuf:"bytes,3,opt,name=cap_microcredits,json=capMicrocredits,proto3" json:"cap_microcredits,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+	// attempts of runs the principal started that are running now, microcredits,
+	// canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+	// With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+	// stays within the cap.
+	ReservedMicrocredits string `protobuf:"bytes,4,opt,name=reserved_microcredits,json=reservedMicrocredits,proto3" json:"reserved_microcredits,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *GetSpendingResponse) Reset() {
@@ -507,11 +527,18 @@ func (x *GetSpendingResponse) GetCapMicrocredits() string {
 	return ""
 }
 
+func (x *GetSpendingResponse) GetReservedMicrocredits() string {
+	if x != nil {
+		return x.ReservedMicrocredits
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_contract_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_contract_proto_rawDesc = "" +
 	"\n" +
-	"\x1daiws/engine/v1/contract.proto\x12\x0eaiws.engine.v1\"\xa1\x03\n" +
+	"\x1daiws/engine/v1/contract.proto\x12\x0eaiws.engine.v1\"\xd6\x03\n" +
 	"\bContract\x12\x1f\n" +
 	"\vcontract_id\x18\x01 \x01(\tR\n" +
 	"contractId\x12\"\n" +
@@ -527,7 +554,8 @@ const file_aiws_engine_v1_contract_proto_rawDesc = "" +
 	"\rcreated_at_ms\x18\t \x01(\x03R\vcreatedAtMs\x12-\n" +
 	"\x12spent_microcredits\x18\n" +
 	" \x01(\tR\x11spentMicrocredits\x125\n" +
-	"\x16remaining_microcredits\x18\v \x01(\tR\x15remainingMicrocredits\"\xed\x01\n" +
+	"\x16remaining_microcredits\x18\v \x01(\tR\x15remainingMicrocredits\x123\n" +
+	"\x15reserved_microcredits\x18\f \x01(\tR\x14reservedMicrocredits\"\xed\x01\n" +
 	"\x15CreateContractRequest\x12\x1f\n" +
 	"\vcontract_id\x18\x01 \x01(\tR\n" +
 	"contractId\x12\"\n" +
@@ -546,11 +574,12 @@ const file_aiws_engine_v1_contract_proto_rawDesc = "" +
 	"\x13GetContractResponse\x124\n" +
 	"\bcontract\x18\x01 \x01(\v2\x18.aiws.engine.v1.ContractR\bcontract\"7\n" +
 	"\x12GetSpendingRequest\x12!\n" +
-	"\fprincipal_id\x18\x01 \x01(\tR\vprincipalId\"\x92\x01\n" +
+	"\fprincipal_id\x18\x01 \x01(\tR\vprincipalId\"\xc7\x01\n" +
 	"\x13GetSpendingResponse\x12!\n" +
 	"\fprincipal_id\x18\x01 \x01(\tR\vprincipalId\x12-\n" +
 	"\x12spent_microcredits\x18\x02 \x01(\tR\x11spentMicrocredits\x12)\n" +
-	"\x10cap_microcredits\x18\x03 \x01(\tR\x0fcapMicrocredits2\xac\x02\n" +
+	"\x10cap_microcredits\x18\x03 \x01(\tR\x0fcapMicrocredits\x123\n" +
+	"\x15reserved_microcredits\x18\x04 \x01(\tR\x14reservedMicrocredits2\xac\x02\n" +
 	"\x0fContractService\x12_\n" +
 	"\x0eCreateContract\x12%.aiws.engine.v1.CreateContractRequest\x1a&.aiws.engine.v1.CreateContractResponse\x12[\n" +
 	"\vGetContract\x12\".aiws.engine.v1.GetContractRequest\x1a#.aiws.engine.v1.GetContractResponse\"\x03\x90\x02\x01\x12[\n" +

@@ -37,10 +37,11 @@ type ContractServiceClient interface {
 	// same content returns the existing contract with `replayed = true`; with different
 	// content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
 	CreateContract(ctx context.Context, in *CreateContractRequest, opts ...grpc.CallOption) (*CreateContractResponse, error)
-	// GetContract returns a contract with its exact spend and remaining budget.
+	// GetContract returns a contract with its exact spend, remaining budget and what its
+	// running attempts have reserved.
 	GetContract(ctx context.Context, in *GetContractRequest, opts ...grpc.CallOption) (*GetContractResponse, error)
-	// GetSpending returns what a principal's runs have spent and the principal's spending
-	// cap (from its grant), if it has one.
+	// GetSpending returns what a principal's runs have spent, what their running attempts
+	// have reserved, and the principal's spending cap (from its grant), if it has one.
 	GetSpending(ctx context.Context, in *GetSpendingRequest, opts ...grpc.CallOption) (*GetSpendingResponse, error)
 }
 
@@ -95,10 +96,11 @@ type ContractServiceServer interface {
 	// same content returns the existing contract with `replayed = true`; with different
 	// content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
 	CreateContract(context.Context, *CreateContractRequest) (*CreateContractResponse, error)
-	// GetContract returns a contract with its exact spend and remaining budget.
+	// GetContract returns a contract with its exact spend, remaining budget and what its
+	// running attempts have reserved.
 	GetContract(context.Context, *GetContractRequest) (*GetContractResponse, error)
-	// GetSpending returns what a principal's runs have spent and the principal's spending
-	// cap (from its grant), if it has one.
+	// GetSpending returns what a principal's runs have spent, what their running attempts
+	// have reserved, and the principal's spending cap (from its grant), if it has one.
 	GetSpending(context.Context, *GetSpendingRequest) (*GetSpendingResponse, error)
 	mustEmbedUnimplementedContractServiceServer()
 }

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61iws/engine/v1/contract.proto\x12\x0e\x61iws.engine.v1\"\x87\x02\n\x08\x43ontract\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x15\n\rcriteria_json\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1b\n\x13\x62udget_microcredits\x18\x05 \x01(\t\x12\x0f\n\x07profile\x18\x06 \x01(\t\x12\x0e\n\x06\x64igest\x18\x07 \x01(\t\x12\x12\n\ncreated_by\x18\x08 \x01(\t\x12\x15\n\rcreated_at_ms\x18\t \x01(\x03\x12\x1a\n\x12spent_microcredits\x18\n \x01(\t\x12\x1e\n\x16remaining_microcredits\x18\x0b \x01(\t\"\x9d\x01\n\x15\x43reateContractRequest\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x15\n\rcriteria_json\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1b\n\x13\x62udget_microcredits\x18\x05 \x01(\t\x12\x0f\n\x07profile\x18\x06 \x01(\t\"V\n\x16\x43reateContractResponse\x12*\n\x08\x63ontract\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Contract\x12\x10\n\x08replayed\x18\x02 \x01(\x08\")\n\x12GetContractRequest\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\"A\n\x13GetContractResponse\x12*\n\x08\x63ontract\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Contract\"*\n\x12GetSpendingRequest\x12\x14\n\x0cprincipal_id\x18\x01 \x01(\t\"a\n\x13GetSpendingResponse\x12\x14\n\x0cprincipal_id\x18\x01 \x01(\t\x12\x1a\n\x12spent_microcredits\x18\x02 \x01(\t\x12\x18\n\x10\x63\x61p_microcredits\x18\x03 \x01(\t2\xac\x02\n\x0f\x43ontractService\x12_\n\x0e\x43reateContract\x12%.aiws.engine.v1.CreateContractRequest\x1a&.aiws.engine.v1.CreateContractResponse\x12[\n\x0bGetContract\x12\".aiws.engine.v1.GetContractRequest\x1a#.aiws.engine.v1.GetContractResponse\"\x03\x90\x02\x01\x12[\n\x0bGetSpending\x12\".aiws.engine.v1.GetSpendingRequest\x1a#.aiws.engine.v1.GetSpendingResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61iws/engine/v1/contract.proto\x12\x0e\x61iws.engine.v1\"\xa6\x02\n\x08\x43ontract\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x15\n\rcriteria_json\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1b\n\x13\x62udget_microcredits\x18\x05 \x01(\t\x12\x0f\n\x07profile\x18\x06 \x01(\t\x12\x0e\n\x06\x64igest\x18\x07 \x01(\t\x12\x12\n\ncreated_by\x18\x08 \x01(\t\x12\x15\n\rcreated_at_ms\x18\t \x01(\x03\x12\x1a\n\x12spent_microcredits\x18\n \x01(\t\x12\x1e\n\x16remaining_microcredits\x18\x0b \x01(\t\x12\x1d\n\x15reserved_microcredits\x18\x0c \x01(\t\"\x9d\x01\n\x15\x43reateContractRequest\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x15\n\rcriteria_json\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1b\n\x13\x62udget_microcredits\x18\x05 \x01(\t\x12\x0f\n\x07profile\x18\x06 \x01(\t\"V\n\x16\x43reateContractResponse\x12*\n\x08\x63ontract\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Contract\x12\x10\n\x08replayed\x18\x02 \x01(\x08\")\n\x12GetContractRequest\x12\x13\n\x0b\x63ontract_id\x18\x01 \x01(\t\"A\n\x13GetContractResponse\x12*\n\x08\x63ontract\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Contract\"*\n\x12GetSpendingRequest\x12\x14\n\x0cprincipal_id\x18\x01 \x01(\t\"\x80\x01\n\x13GetSpendingResponse\x12\x14\n\x0cprincipal_id\x18\x01 \x01(\t\x12\x1a\n\x12spent_microcredits\x18\x02 \x01(\t\x12\x18\n\x10\x63\x61p_microcredits\x18\x03 \x01(\t\x12\x1d\n\x15reserved_microcredits\x18\x04 \x01(\t2\xac\x02\n\x0f\x43ontractService\x12_\n\x0e\x43reateContract\x12%.aiws.engine.v1.CreateContractRequest\x1a&.aiws.engine.v1.CreateContractResponse\x12[\n\x0bGetContract\x12\".aiws.engine.v1.GetContractRequest\x1a#.aiws.engine.v1.GetContractResponse\"\x03\x90\x02\x01\x12[\n\x0bGetSpending\x12\".aiws.engine.v1.GetSpendingRequest\x1a#.aiws.engine.v1.GetSpendingResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,19 +37,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONTRACTSERVICE'].methods_by_name['GetSpending']._loaded_options = None
   _globals['_CONTRACTSERVICE'].methods_by_name['GetSpending']._serialized_options = b'\220\002\001'
   _globals['_CONTRACT']._serialized_start=50
-  _globals['_CONTRACT']._serialized_end=313
-  _globals['_CREATECONTRACTREQUEST']._serialized_start=316
-  _globals['_CREATECONTRACTREQUEST']._serialized_end=473
-  _globals['_CREATECONTRACTRESPONSE']._serialized_start=475
-  _globals['_CREATECONTRACTRESPONSE']._serialized_end=561
-  _globals['_GETCONTRACTREQUEST']._serialized_start=563
-  _globals['_GETCONTRACTREQUEST']._serialized_end=604
-  _globals['_GETCONTRACTRESPONSE']._serialized_start=606
-  _globals['_GETCONTRACTRESPONSE']._serialized_end=671
-  _globals['_GETSPENDINGREQUEST']._serialized_start=673
-  _globals['_GETSPENDINGREQUEST']._serialized_end=715
-  _globals['_GETSPENDINGRESPONSE']._serialized_start=717
-  _globals['_GETSPENDINGRESPONSE']._serialized_end=814
-  _globals['_CONTRACTSERVICE']._serialized_start=817
-  _globals['_CONTRACTSERVICE']._serialized_end=1117
+  _globals['_CONTRACT']._serialized_end=344
+  _globals['_CREATECONTRACTREQUEST']._serialized_start=347
+  _globals['_CREATECONTRACTREQUEST']._serialized_end=504
+  _globals['_CREATECONTRACTRESPONSE']._serialized_start=506
+  _globals['_CREATECONTRACTRESPONSE']._serialized_end=592
+  _globals['_GETCONTRACTREQUEST']._serialized_start=594
+  _globals['_GETCONTRACTREQUEST']._serialized_end=635
+  _globals['_GETCONTRACTRESPONSE']._serialized_start=637
+  _globals['_GETCONTRACTRESPONSE']._serialized_end=702
+  _globals['_GETSPENDINGREQUEST']._serialized_start=704
+  _globals['_GETSPENDINGREQUEST']._serialized_end=746
+  _globals['_GETSPENDINGRESPONSE']._serialized_start=749
+  _globals['_GETSPENDINGRESPONSE']._serialized_end=877
+  _globals['_CONTRACTSERVICE']._serialized_start=880
+  _globals['_CONTRACTSERVICE']._serialized_end=1180
 # @@protoc_insertion_point(module_scope)

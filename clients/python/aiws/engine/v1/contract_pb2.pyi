@@ -6,7 +6,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Contract(_message.Message):
-    __slots__ = ("contract_id", "work_order_id", "criteria_json", "deadline_ms", "budget_microcredits", "profile", "digest", "created_by", "created_at_ms", "spent_microcredits", "remaining_microcredits")
+    __slots__ = ("contract_id", "work_order_id", "criteria_json", "deadline_ms", "budget_microcredits", "profile", "digest", "created_by", "created_at_ms", "spent_microcredits", "remaining_microcredits", "reserved_microcredits")
     CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
     WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     CRITERIA_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -18,6 +18,7 @@ class Contract(_message.Message):
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     SPENT_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
     REMAINING_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
     contract_id: str
     work_order_id: str
     criteria_json: str
@@ -29,7 +30,8 @@ class Contract(_message.Message):
     created_at_ms: int
     spent_microcredits: str
     remaining_microcredits: str
-    def __init__(self, contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., criteria_json: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., budget_microcredits: _Optional[str] = ..., profile: _Optional[str] = ..., digest: _Optional[str] = ..., created_by: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., spent_microcredits: _Optional[str] = ..., remaining_microcredits: _Optional[str] = ...) -> None: ...
+    reserved_microcredits: str
+    def __init__(self, contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., criteria_json: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., budget_microcredits: _Optional[str] = ..., profile: _Optional[str] = ..., digest: _Optional[str] = ..., created_by: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., spent_microcredits: _Optional[str] = ..., remaining_microcredits: _Optional[str] = ..., reserved_microcredits: _Optional[str] = ...) -> None: ...
 
 class CreateContractRequest(_message.Message):
     __slots__ = ("contract_id", "work_order_id", "criteria_json", "deadline_ms", "budget_microcredits", "profile")
@@ -74,11 +76,13 @@ class GetSpendingRequest(_message.Message):
     def __init__(self, principal_id: _Optional[str] = ...) -> None: ...
 
 class GetSpendingResponse(_message.Message):
-    __slots__ = ("principal_id", "spent_microcredits", "cap_microcredits")
+    __slots__ = ("principal_id", "spent_microcredits", "cap_microcredits", "reserved_microcredits")
     PRINCIPAL_ID_FIELD_NUMBER: _ClassVar[int]
     SPENT_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
     CAP_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
     principal_id: str
     spent_microcredits: str
     cap_microcredits: str
-    def __init__(self, principal_id: _Optional[str] = ..., spent_microcredits: _Optional[str] = ..., cap_microcredits: _Optional[str] = ...) -> None: ...
+    reserved_microcredits: str
+    def __init__(self, principal_id: _Optional[str] = ..., spent_microcredits: _Optional[str] = ..., cap_microcredits: _Optional[str] = ..., reserved_microcredits: _Optional[str] = ...) -> None: ...

@@ -72,15 +72,16 @@ class ContractServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def GetContract(self, request, context):
-        """GetContract returns a contract with its exact spend and remaining budget.
+        """GetContract returns a contract with its exact spend, remaining budget and what its
+        running attempts have reserved.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetSpending(self, request, context):
-        """GetSpending returns what a principal's runs have spent and the principal's spending
-        cap (from its grant), if it has one.
+        """GetSpending returns what a principal's runs have spent, what their running attempts
+        have reserved, and the principal's spending cap (from its grant), if it has one.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -43,10 +43,12 @@ class ContractServiceStub:
     content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
     """
     GetContract: _grpc.UnaryUnaryMultiCallable[_contract_pb2.GetContractRequest, _contract_pb2.GetContractResponse]
-    """GetContract returns a contract with its exact spend and remaining budget."""
+    """GetContract returns a contract with its exact spend, remaining budget and what its
+    running attempts have reserved.
+    """
     GetSpending: _grpc.UnaryUnaryMultiCallable[_contract_pb2.GetSpendingRequest, _contract_pb2.GetSpendingResponse]
-    """GetSpending returns what a principal's runs have spent and the principal's spending
-    cap (from its grant), if it has one.
+    """GetSpending returns what a principal's runs have spent, what their running attempts
+    have reserved, and the principal's spending cap (from its grant), if it has one.
     """
 
 @_typing.type_check_only
@@ -64,10 +66,12 @@ class ContractServiceAsyncStub(ContractServiceStub):
     content it fails with CONTRACT_ALREADY_EXISTS. A contract never changes afterwards.
     """
     GetContract: _aio.UnaryUnaryMultiCallable[_contract_pb2.GetContractRequest, _contract_pb2.GetContractResponse]  # type: ignore[assignment]
-    """GetContract returns a contract with its exact spend and remaining budget."""
+    """GetContract returns a contract with its exact spend, remaining budget and what its
+    running attempts have reserved.
+    """
     GetSpending: _aio.UnaryUnaryMultiCallable[_contract_pb2.GetSpendingRequest, _contract_pb2.GetSpendingResponse]  # type: ignore[assignment]
-    """GetSpending returns what a principal's runs have spent and the principal's spending
-    cap (from its grant), if it has one.
+    """GetSpending returns what a principal's runs have spent, what their running attempts
+    have reserved, and the principal's spending cap (from its grant), if it has one.
     """
 
 class ContractServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -94,7 +98,9 @@ class ContractServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _contract_pb2.GetContractRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_contract_pb2.GetContractResponse, _abc.Awaitable[_contract_pb2.GetContractResponse]]:
-        """GetContract returns a contract with its exact spend and remaining budget."""
+        """GetContract returns a contract with its exact spend, remaining budget and what its
+        running attempts have reserved.
+        """
 
     @_abc_1.abstractmethod
     def GetSpending(
@@ -102,8 +108,8 @@ class ContractServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _contract_pb2.GetSpendingRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_contract_pb2.GetSpendingResponse, _abc.Awaitable[_contract_pb2.GetSpendingResponse]]:
-        """GetSpending returns what a principal's runs have spent and the principal's spending
-        cap (from its grant), if it has one.
+        """GetSpending returns what a principal's runs have spent, what their running attempts
+        have reserved, and the principal's spending cap (from its grant), if it has one.
         """
 
 def add_ContractServiceServicer_to_server(servicer: ContractServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/contract.proto.
  */
 export const file_aiws_engine_v1_contract: GenFile = /*@__PURE__*/
-  fileDesc("Ch1haXdzL2VuZ2luZS92MS9jb250cmFjdC5wcm90bxIOYWl3cy5lbmdpbmUudjEihwIKCENvbnRyYWN0EhMKC2NvbnRyYWN0X2lkGAEgASgJEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSFQoNY3JpdGVyaWFfanNvbhgDIAEoCRITCgtkZWFkbGluZV9tcxgEIAEoAxIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB3Byb2ZpbGUYBiABKAkSDgoGZGlnZXN0GAcgASgJEhIKCmNyZWF0ZWRfYnkYCCABKAkSFQoNY3JlYXRlZF9hdF9tcxgJIAEoAxIaChJzcGVudF9taWNyb2NyZWRpdHMYCiABKAkSHgoWcmVtYWluaW5nX21pY3JvY3JlZGl0cxgLIAEoCSKdAQoVQ3JlYXRlQ29udHJhY3RSZXF1ZXN0EhMKC2NvbnRyYWN0X2lkGAEgASgJEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSFQoNY3JpdGVyaWFfanNvbhgDIAEoCRITCgtkZWFkbGluZV9tcxgEIAEoAxIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB3Byb2ZpbGUYBiABKAkiVgoWQ3JlYXRlQ29udHJhY3RSZXNwb25zZRIqCghjb250cmFjdBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkNvbnRyYWN0EhAKCHJlcGxheWVkGAIgASgIIikKEkdldENvbnRyYWN0UmVxdWVzdBITCgtjb250cmFjdF9pZBgBIAEoCSJBChNHZXRDb250cmFjdFJlc3BvbnNlEioKCGNvbnRyYWN0GAEgASgLMhguYWl3cy5lbmdpbmUudjEuQ29udHJhY3QiKgoSR2V0U3BlbmRpbmdSZXF1ZXN0EhQKDHByaW5jaXBhbF9pZBgBIAEoCSJhChNHZXRTcGVuZGluZ1Jlc3BvbnNlEhQKDHByaW5jaXBhbF9pZBgBIAEoCRIaChJzcGVudF9taWNyb2NyZWRpdHMYAiABKAkSGAoQY2FwX21pY3JvY3JlZGl0cxgDIAEoCTKsAgoPQ29udHJhY3RTZXJ2aWNlEl8KDkNyZWF0ZUNvbnRyYWN0EiUuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXNwb25zZRJbCgtHZXRDb250cmFjdBIiLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVzcG9uc2UiA5ACARJbCgtHZXRTcGVuZGluZxIiLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
+  fileDesc("Ch1haXdzL2VuZ2luZS92MS9jb250cmFjdC5wcm90bxIOYWl3cy5lbmdpbmUudjEipgIKCENvbnRyYWN0EhMKC2NvbnRyYWN0X2lkGAEgASgJEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSFQoNY3JpdGVyaWFfanNvbhgDIAEoCRITCgtkZWFkbGluZV9tcxgEIAEoAxIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB3Byb2ZpbGUYBiABKAkSDgoGZGlnZXN0GAcgASgJEhIKCmNyZWF0ZWRfYnkYCCABKAkSFQoNY3JlYXRlZF9hdF9tcxgJIAEoAxIaChJzcGVudF9taWNyb2NyZWRpdHMYCiABKAkSHgoWcmVtYWluaW5nX21pY3JvY3JlZGl0cxgLIAEoCRIdChVyZXNlcnZlZF9taWNyb2NyZWRpdHMYDCABKAkinQEKFUNyZWF0ZUNvbnRyYWN0UmVxdWVzdBITCgtjb250cmFjdF9pZBgBIAEoCRIVCg13b3JrX29yZGVyX2lkGAIgASgJEhUKDWNyaXRlcmlhX2pzb24YAyABKAkSEwoLZGVhZGxpbmVfbXMYBCABKAMSGwoTYnVkZ2V0X21pY3JvY3JlZGl0cxgFIAEoCRIPCgdwcm9maWxlGAYgASgJIlYKFkNyZWF0ZUNvbnRyYWN0UmVzcG9uc2USKgoIY29udHJhY3QYASABKAsyGC5haXdzLmVuZ2luZS52MS5Db250cmFjdBIQCghyZXBsYXllZBgCIAEoCCIpChJHZXRDb250cmFjdFJlcXVlc3QSEwoLY29udHJhY3RfaWQYASABKAkiQQoTR2V0Q29udHJhY3RSZXNwb25zZRIqCghjb250cmFjdBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkNvbnRyYWN0IioKEkdldFNwZW5kaW5nUmVxdWVzdBIUCgxwcmluY2lwYWxfaWQYASABKAkigAEKE0dldFNwZW5kaW5nUmVzcG9uc2USFAoMcHJpbmNpcGFsX2lkGAEgASgJEhoKEnNwZW50X21pY3JvY3JlZGl0cxgCIAEoCRIYChBjYXBfbWljcm9jcmVkaXRzGAMgASgJEh0KFXJlc2VydmVkX21pY3JvY3JlZGl0cxgEIAEoCTKsAgoPQ29udHJhY3RTZXJ2aWNlEl8KDkNyZWF0ZUNvbnRyYWN0EiUuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXNwb25zZRJbCgtHZXRDb250cmFjdBIiLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVzcG9uc2UiA5ACARJbCgtHZXRTcGVuZGluZxIiLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
 
 /**
  * Contract is the immutable agreement a work order is executed under.
@@ -96,6 +96,18 @@ export type Contract = Message<"aiws.engine.v1.Contract"> & {
    * @generated from field: string remaining_microcredits = 11;
    */
   remainingMicrocredits: string;
+
+  /**
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs under this contract that are running now, microcredits, canonical
+   * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+   * expires, times out or is cancelled) and its reported cost is charged instead. An
+   * attempt is dispatched only while spent + reserved + its maximum cost stays within
+   * the budget.
+   *
+   * @generated from field: string reserved_microcredits = 12;
+   */
+  reservedMicrocredits: string;
 };
 
 /**
@@ -278,6 +290,17 @@ export type GetSpendingResponse = Message<"aiws.engine.v1.GetSpendingResponse"> 
    * @generated from field: string cap_microcredits = 3;
    */
   capMicrocredits: string;
+
+  /**
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs the principal started that are running now, microcredits,
+   * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+   * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+   * stays within the cap.
+   *
+   * @generated from field: string reserved_microcredits = 4;
+   */
+  reservedMicrocredits: string;
 };
 
 /**
@@ -309,7 +332,8 @@ export const ContractService: GenService<{
     output: typeof CreateContractResponseSchema;
   },
   /**
-   * GetContract returns a contract with its exact spend and remaining budget.
+   * GetContract returns a contract with its exact spend, remaining budget and what its
+   * running attempts have reserved.
    *
    * @generated from rpc aiws.engine.v1.ContractService.GetContract
    */
@@ -319,8 +343,8 @@ export const ContractService: GenService<{
     output: typeof GetContractResponseSchema;
   },
   /**
-   * GetSpending returns what a principal's runs have spent and the principal's spending
-   * cap (from its grant), if it has one.
+   * GetSpending returns what a principal's runs have spent, what their running attempts
+   * have reserved, and the principal's spending cap (from its grant), if it has one.
    *
    * @generated from rpc aiws.engine.v1.ContractService.GetSpending
    */

@@ -41,6 +41,7 @@ private static final long serialVersionUID = 0L;
     createdBy_ = "";
     spentMicrocredits_ = "";
     remainingMicrocredits_ = "";
+    reservedMicrocredits_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -513,6 +514,63 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RESERVED_MICROCREDITS_FIELD_NUMBER = 12;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object reservedMicrocredits_ = "";
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs under this contract that are running now, microcredits, canonical
+   * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+   * expires, times out or is cancelled) and its reported cost is charged instead. An
+   * attempt is dispatched only while spent + reserved + its maximum cost stays within
+   * the budget.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 12;</code>
+   * @return The reservedMicrocredits.
+   */
+  @java.lang.Override
+  public java.lang.String getReservedMicrocredits() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      reservedMicrocredits_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs under this contract that are running now, microcredits, canonical
+   * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+   * expires, times out or is cancelled) and its reported cost is charged instead. An
+   * attempt is dispatched only while spent + reserved + its maximum cost stays within
+   * the budget.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 12;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      reservedMicrocredits_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -560,6 +618,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(remainingMicrocredits_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 11, remainingMicrocredits_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 12, reservedMicrocredits_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -604,6 +665,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(remainingMicrocredits_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(11, remainingMicrocredits_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(12, reservedMicrocredits_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -641,6 +705,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSpentMicrocredits())) return false;
     if (!getRemainingMicrocredits()
         .equals(other.getRemainingMicrocredits())) return false;
+    if (!getReservedMicrocredits()
+        .equals(other.getReservedMicrocredits())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -676,6 +742,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSpentMicrocredits().hashCode();
     hash = (37 * hash) + REMAINING_MICROCREDITS_FIELD_NUMBER;
     hash = (53 * hash) + getRemainingMicrocredits().hashCode();
+    hash = (37 * hash) + RESERVED_MICROCREDITS_FIELD_NUMBER;
+    hash = (53 * hash) + getReservedMicrocredits().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -822,6 +890,7 @@ private static final long serialVersionUID = 0L;
       createdAtMs_ = 0L;
       spentMicrocredits_ = "";
       remainingMicrocredits_ = "";
+      reservedMicrocredits_ = "";
       return this;
     }
 
@@ -888,6 +957,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.remainingMicrocredits_ = remainingMicrocredits_;
       }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.reservedMicrocredits_ = reservedMicrocredits_;
+      }
     }
 
     @java.lang.Override
@@ -951,6 +1023,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getRemainingMicrocredits().isEmpty()) {
         remainingMicrocredits_ = other.remainingMicrocredits_;
         bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      if (!other.getReservedMicrocredits().isEmpty()) {
+        reservedMicrocredits_ = other.reservedMicrocredits_;
+        bitField0_ |= 0x00000800;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1034,6 +1111,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 98: {
+              reservedMicrocredits_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 98
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1973,6 +2055,123 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       remainingMicrocredits_ = value;
       bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object reservedMicrocredits_ = "";
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs under this contract that are running now, microcredits, canonical
+     * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+     * expires, times out or is cancelled) and its reported cost is charged instead. An
+     * attempt is dispatched only while spent + reserved + its maximum cost stays within
+     * the budget.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 12;</code>
+     * @return The reservedMicrocredits.
+     */
+    public java.lang.String getReservedMicrocredits() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        reservedMicrocredits_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs under this contract that are running now, microcredits, canonical
+     * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+     * expires, times out or is cancelled) and its reported cost is charged instead. An
+     * attempt is dispatched only while spent + reserved + its maximum cost stays within
+     * the budget.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 12;</code>
+     * @return The bytes for reservedMicrocredits.
+     */
+    public com.google.protobuf.ByteString
+        getReservedMicrocreditsBytes() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        reservedMicrocredits_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs under this contract that are running now, microcredits, canonical
+     * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+     * expires, times out or is cancelled) and its reported cost is charged instead. An
+     * attempt is dispatched only while spent + reserved + its maximum cost stays within
+     * the budget.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 12;</code>
+     * @param value The reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocredits(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs under this contract that are running now, microcredits, canonical
+     * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+     * expires, times out or is cancelled) and its reported cost is charged instead. An
+     * attempt is dispatched only while spent + reserved + its maximum cost stays within
+     * the budget.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearReservedMicrocredits() {
+      reservedMicrocredits_ = getDefaultInstance().getReservedMicrocredits();
+      bitField0_ = (bitField0_ & ~0x00000800);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs under this contract that are running now, microcredits, canonical
+     * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+     * expires, times out or is cancelled) and its reported cost is charged instead. An
+     * attempt is dispatched only while spent + reserved + its maximum cost stays within
+     * the budget.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 12;</code>
+     * @param value The bytes for reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocreditsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00000800;
       onChanged();
       return this;
     }

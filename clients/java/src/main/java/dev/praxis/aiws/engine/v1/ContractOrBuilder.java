@@ -213,4 +213,34 @@ public interface ContractOrBuilder extends
    */
   com.google.protobuf.ByteString
       getRemainingMicrocreditsBytes();
+
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs under this contract that are running now, microcredits, canonical
+   * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+   * expires, times out or is cancelled) and its reported cost is charged instead. An
+   * attempt is dispatched only while spent + reserved + its maximum cost stays within
+   * the budget.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 12;</code>
+   * @return The reservedMicrocredits.
+   */
+  java.lang.String getReservedMicrocredits();
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs under this contract that are running now, microcredits, canonical
+   * decimal ("0" when none). Each is released when its attempt ends (completes, fails,
+   * expires, times out or is cancelled) and its reported cost is charged instead. An
+   * attempt is dispatched only while spent + reserved + its maximum cost stays within
+   * the budget.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 12;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes();
 }

@@ -71,36 +71,38 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
   static {
     java.lang.String[] descriptorData = {
       "\n\035aiws/engine/v1/contract.proto\022\016aiws.en" +
-      "gine.v1\"\207\002\n\010Contract\022\023\n\013contract_id\030\001 \001(" +
+      "gine.v1\"\246\002\n\010Contract\022\023\n\013contract_id\030\001 \001(" +
       "\t\022\025\n\rwork_order_id\030\002 \001(\t\022\025\n\rcriteria_jso" +
       "n\030\003 \001(\t\022\023\n\013deadline_ms\030\004 \001(\003\022\033\n\023budget_m" +
       "icrocredits\030\005 \001(\t\022\017\n\007profile\030\006 \001(\t\022\016\n\006di" +
       "gest\030\007 \001(\t\022\022\n\ncreated_by\030\010 \001(\t\022\025\n\rcreate" +
       "d_at_ms\030\t \001(\003\022\032\n\022spent_microcredits\030\n \001(" +
-      "\t\022\036\n\026remaining_microcredits\030\013 \001(\t\"\235\001\n\025Cr" +
-      "eateContractRequest\022\023\n\013contract_id\030\001 \001(\t" +
-      "\022\025\n\rwork_order_id\030\002 \001(\t\022\025\n\rcriteria_json" +
-      "\030\003 \001(\t\022\023\n\013deadline_ms\030\004 \001(\003\022\033\n\023budget_mi" +
-      "crocredits\030\005 \001(\t\022\017\n\007profile\030\006 \001(\t\"V\n\026Cre" +
-      "ateContractResponse\022*\n\010contract\030\001 \001(\0132\030." +
-      "aiws.engine.v1.Contract\022\020\n\010replayed\030\002 \001(" +
-      "\010\")\n\022GetContractRequest\022\023\n\013contract_id\030\001" +
-      " \001(\t\"A\n\023GetContractResponse\022*\n\010contract\030" +
-      "\001 \001(\0132\030.aiws.engine.v1.Contract\"*\n\022GetSp" +
-      "endingRequest\022\024\n\014principal_id\030\001 \001(\t\"a\n\023G" +
-      "etSpendingResponse\022\024\n\014principal_id\030\001 \001(\t" +
-      "\022\032\n\022spent_microcredits\030\002 \001(\t\022\030\n\020cap_micr" +
-      "ocredits\030\003 \001(\t2\254\002\n\017ContractService\022_\n\016Cr" +
-      "eateContract\022%.aiws.engine.v1.CreateCont" +
-      "ractRequest\032&.aiws.engine.v1.CreateContr" +
-      "actResponse\022[\n\013GetContract\022\".aiws.engine" +
-      ".v1.GetContractRequest\032#.aiws.engine.v1." +
-      "GetContractResponse\"\003\220\002\001\022[\n\013GetSpending\022" +
-      "\".aiws.engine.v1.GetSpendingRequest\032#.ai" +
-      "ws.engine.v1.GetSpendingResponse\"\003\220\002\001Ba\n" +
-      "\031dev.praxis.aiws.engine.v1P\001ZBgithub.com" +
-      "/praxis-engine/praxis/clients/go/aiws/en" +
-      "gine/v1;enginev1b\006proto3"
+      "\t\022\036\n\026remaining_microcredits\030\013 \001(\t\022\035\n\025res" +
+      "erved_microcredits\030\014 \001(\t\"\235\001\n\025CreateContr" +
+      "actRequest\022\023\n\013contract_id\030\001 \001(\t\022\025\n\rwork_" +
+      "order_id\030\002 \001(\t\022\025\n\rcriteria_json\030\003 \001(\t\022\023\n" +
+      "\013deadline_ms\030\004 \001(\003\022\033\n\023budget_microcredit" +
+      "s\030\005 \001(\t\022\017\n\007profile\030\006 \001(\t\"V\n\026CreateContra" +
+      "ctResponse\022*\n\010contract\030\001 \001(\0132\030.aiws.engi" +
+      "ne.v1.Contract\022\020\n\010replayed\030\002 \001(\010\")\n\022GetC" +
+      "ontractRequest\022\023\n\013contract_id\030\001 \001(\t\"A\n\023G" +
+      "etContractResponse\022*\n\010contract\030\001 \001(\0132\030.a" +
+      "iws.engine.v1.Contract\"*\n\022GetSpendingReq" +
+      "uest\022\024\n\014principal_id\030\001 \001(\t\"\200\001\n\023GetSpendi" +
+      "ngResponse\022\024\n\014principal_id\030\001 \001(\t\022\032\n\022spen" +
+      "t_microcredits\030\002 \001(\t\022\030\n\020cap_microcredits" +
+      "\030\003 \001(\t\022\035\n\025reserved_microcredits\030\004 \001(\t2\254\002" +
+      "\n\017ContractService\022_\n\016CreateContract\022%.ai" +
+      "ws.engine.v1.CreateContractRequest\032&.aiw" +
+      "s.engine.v1.CreateContractResponse\022[\n\013Ge" +
+      "tContract\022\".aiws.engine.v1.GetContractRe" +
+      "quest\032#.aiws.engine.v1.GetContractRespon" +
+      "se\"\003\220\002\001\022[\n\013GetSpending\022\".aiws.engine.v1." +
+      "GetSpendingRequest\032#.aiws.engine.v1.GetS" +
+      "pendingResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -111,7 +113,7 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
     internal_static_aiws_engine_v1_Contract_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Contract_descriptor,
-        new java.lang.String[] { "ContractId", "WorkOrderId", "CriteriaJson", "DeadlineMs", "BudgetMicrocredits", "Profile", "Digest", "CreatedBy", "CreatedAtMs", "SpentMicrocredits", "RemainingMicrocredits", });
+        new java.lang.String[] { "ContractId", "WorkOrderId", "CriteriaJson", "DeadlineMs", "BudgetMicrocredits", "Profile", "Digest", "CreatedBy", "CreatedAtMs", "SpentMicrocredits", "RemainingMicrocredits", "ReservedMicrocredits", });
     internal_static_aiws_engine_v1_CreateContractRequest_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_CreateContractRequest_fieldAccessorTable = new
@@ -147,7 +149,7 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
     internal_static_aiws_engine_v1_GetSpendingResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetSpendingResponse_descriptor,
-        new java.lang.String[] { "PrincipalId", "SpentMicrocredits", "CapMicrocredits", });
+        new java.lang.String[] { "PrincipalId", "SpentMicrocredits", "CapMicrocredits", "ReservedMicrocredits", });
     descriptor.resolveAllFeaturesImmutable();
   }
 

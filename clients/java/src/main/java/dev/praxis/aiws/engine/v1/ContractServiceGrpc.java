@@ -196,7 +196,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetContract returns a contract with its exact spend and remaining budget.
+     * GetContract returns a contract with its exact spend, remaining budget and what its
+     * running attempts have reserved.
      * </pre>
      */
     default void getContract(dev.praxis.aiws.engine.v1.GetContractRequest request,
@@ -206,8 +207,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetSpending returns what a principal's runs have spent and the principal's spending
-     * cap (from its grant), if it has one.
+     * GetSpending returns what a principal's runs have spent, what their running attempts
+     * have reserved, and the principal's spending cap (from its grant), if it has one.
      * </pre>
      */
     default void getSpending(dev.praxis.aiws.engine.v1.GetSpendingRequest request,
@@ -270,7 +271,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetContract returns a contract with its exact spend and remaining budget.
+     * GetContract returns a contract with its exact spend, remaining budget and what its
+     * running attempts have reserved.
      * </pre>
      */
     public void getContract(dev.praxis.aiws.engine.v1.GetContractRequest request,
@@ -281,8 +283,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetSpending returns what a principal's runs have spent and the principal's spending
-     * cap (from its grant), if it has one.
+     * GetSpending returns what a principal's runs have spent, what their running attempts
+     * have reserved, and the principal's spending cap (from its grant), if it has one.
      * </pre>
      */
     public void getSpending(dev.praxis.aiws.engine.v1.GetSpendingRequest request,
@@ -328,7 +330,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetContract returns a contract with its exact spend and remaining budget.
+     * GetContract returns a contract with its exact spend, remaining budget and what its
+     * running attempts have reserved.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetContractResponse getContract(dev.praxis.aiws.engine.v1.GetContractRequest request) throws io.grpc.StatusException {
@@ -338,8 +341,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetSpending returns what a principal's runs have spent and the principal's spending
-     * cap (from its grant), if it has one.
+     * GetSpending returns what a principal's runs have spent, what their running attempts
+     * have reserved, and the principal's spending cap (from its grant), if it has one.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetSpendingResponse getSpending(dev.praxis.aiws.engine.v1.GetSpendingRequest request) throws io.grpc.StatusException {
@@ -384,7 +387,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetContract returns a contract with its exact spend and remaining budget.
+     * GetContract returns a contract with its exact spend, remaining budget and what its
+     * running attempts have reserved.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetContractResponse getContract(dev.praxis.aiws.engine.v1.GetContractRequest request) {
@@ -394,8 +398,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetSpending returns what a principal's runs have spent and the principal's spending
-     * cap (from its grant), if it has one.
+     * GetSpending returns what a principal's runs have spent, what their running attempts
+     * have reserved, and the principal's spending cap (from its grant), if it has one.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetSpendingResponse getSpending(dev.praxis.aiws.engine.v1.GetSpendingRequest request) {
@@ -441,7 +445,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetContract returns a contract with its exact spend and remaining budget.
+     * GetContract returns a contract with its exact spend, remaining budget and what its
+     * running attempts have reserved.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetContractResponse> getContract(
@@ -452,8 +457,8 @@ public final class ContractServiceGrpc {
 
     /**
      * <pre>
-     * GetSpending returns what a principal's runs have spent and the principal's spending
-     * cap (from its grant), if it has one.
+     * GetSpending returns what a principal's runs have spent, what their running attempts
+     * have reserved, and the principal's spending cap (from its grant), if it has one.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetSpendingResponse> getSpending(

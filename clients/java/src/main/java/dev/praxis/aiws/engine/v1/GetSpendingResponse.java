@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     principalId_ = "";
     spentMicrocredits_ = "";
     capMicrocredits_ = "";
+    reservedMicrocredits_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -191,6 +192,61 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RESERVED_MICROCREDITS_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object reservedMicrocredits_ = "";
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs the principal started that are running now, microcredits,
+   * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+   * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+   * stays within the cap.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 4;</code>
+   * @return The reservedMicrocredits.
+   */
+  @java.lang.Override
+  public java.lang.String getReservedMicrocredits() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      reservedMicrocredits_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs the principal started that are running now, microcredits,
+   * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+   * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+   * stays within the cap.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 4;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      reservedMicrocredits_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -214,6 +270,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(capMicrocredits_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 3, capMicrocredits_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, reservedMicrocredits_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -231,6 +290,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(capMicrocredits_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(3, capMicrocredits_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(4, reservedMicrocredits_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -253,6 +315,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSpentMicrocredits())) return false;
     if (!getCapMicrocredits()
         .equals(other.getCapMicrocredits())) return false;
+    if (!getReservedMicrocredits()
+        .equals(other.getReservedMicrocredits())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -270,6 +334,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSpentMicrocredits().hashCode();
     hash = (37 * hash) + CAP_MICROCREDITS_FIELD_NUMBER;
     hash = (53 * hash) + getCapMicrocredits().hashCode();
+    hash = (37 * hash) + RESERVED_MICROCREDITS_FIELD_NUMBER;
+    hash = (53 * hash) + getReservedMicrocredits().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -408,6 +474,7 @@ private static final long serialVersionUID = 0L;
       principalId_ = "";
       spentMicrocredits_ = "";
       capMicrocredits_ = "";
+      reservedMicrocredits_ = "";
       return this;
     }
 
@@ -450,6 +517,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.capMicrocredits_ = capMicrocredits_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.reservedMicrocredits_ = reservedMicrocredits_;
+      }
     }
 
     @java.lang.Override
@@ -477,6 +547,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getCapMicrocredits().isEmpty()) {
         capMicrocredits_ = other.capMicrocredits_;
         bitField0_ |= 0x00000004;
+        onChanged();
+      }
+      if (!other.getReservedMicrocredits().isEmpty()) {
+        reservedMicrocredits_ = other.reservedMicrocredits_;
+        bitField0_ |= 0x00000008;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -520,6 +595,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              reservedMicrocredits_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -809,6 +889,118 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       capMicrocredits_ = value;
       bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object reservedMicrocredits_ = "";
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs the principal started that are running now, microcredits,
+     * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+     * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+     * stays within the cap.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 4;</code>
+     * @return The reservedMicrocredits.
+     */
+    public java.lang.String getReservedMicrocredits() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        reservedMicrocredits_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs the principal started that are running now, microcredits,
+     * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+     * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+     * stays within the cap.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 4;</code>
+     * @return The bytes for reservedMicrocredits.
+     */
+    public com.google.protobuf.ByteString
+        getReservedMicrocreditsBytes() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        reservedMicrocredits_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs the principal started that are running now, microcredits,
+     * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+     * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+     * stays within the cap.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 4;</code>
+     * @param value The reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocredits(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs the principal started that are running now, microcredits,
+     * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+     * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+     * stays within the cap.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearReservedMicrocredits() {
+      reservedMicrocredits_ = getDefaultInstance().getReservedMicrocredits();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+     * attempts of runs the principal started that are running now, microcredits,
+     * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+     * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+     * stays within the cap.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 4;</code>
+     * @param value The bytes for reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocreditsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }

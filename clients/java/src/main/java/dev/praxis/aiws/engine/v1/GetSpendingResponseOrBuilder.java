@@ -69,4 +69,32 @@ public interface GetSpendingResponseOrBuilder extends
    */
   com.google.protobuf.ByteString
       getCapMicrocreditsBytes();
+
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs the principal started that are running now, microcredits,
+   * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+   * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+   * stays within the cap.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 4;</code>
+   * @return The reservedMicrocredits.
+   */
+  java.lang.String getReservedMicrocredits();
+  /**
+   * <pre>
+   * The exact sum of the declared maximum costs (`max_cost_microcredits`) of the
+   * attempts of runs the principal started that are running now, microcredits,
+   * canonical decimal ("0" when none); released as in `Contract.reserved_microcredits`.
+   * With a cap, an attempt is dispatched only while spent + reserved + its maximum cost
+   * stays within the cap.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 4;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes();
 }

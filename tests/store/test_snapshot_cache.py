@@ -1,0 +1,37 @@
+"""Decoded run snapshots are reused only for the exact version they were decoded from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from aiws.engine.v1 import run_pb2
+from praxis.store import run_codec
+from tests.runtime_support import claim, complete, diamond
+from tests.support import Harness
+
+
+def test_snapshots_decode_once_per_version(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decoded: list[int] = []
+    real = run_codec.decode
+
+    def counting(run_id: str, text: str, version: int, definition: object) -> object:
+        decoded.append(version)
+        return real(run_id, text, version, definition)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_codec, "decode", counting)
+    client = harness.client("agent")
+    run = client.runs.StartRun(
+        run_pb2.StartRunRequest(request_id="r", definition_json=json.dumps(diamond()))
+    ).run
+    for _ in range(3):
+        assert client.runs.GetRun(run_pb2.GetRunRequest(run_id=run.run_id)).run == run
+    assert decoded.count(run.version) <= 1  # read once at most, then served from the cache
+    [task] = claim(harness)
+    complete(harness, task, {"x": 1})
+    after = client.runs.GetRun(run_pb2.GetRunRequest(run_id=run.run_id)).run
+    assert after.version > run.version
+    assert after.nodes != run.nodes  # a newer version is never served from the old entry
