@@ -42,7 +42,10 @@ PRINCIPALS = [
     ("reader", "HUMAN", ["registry.read"], 0),
     ("rogue", "AGENT", ["*"], 0),
     ("expired", "HUMAN", ["*"], T0 - 1),
+    ("scoped", "HUMAN", ["*"], 0),
 ]
+# Work orders each principal's grant covers (every one unless listed here).
+SCOPES = {"scoped": ["wo-a*"]}
 
 
 def token_of(principal_id: str) -> str:
@@ -60,7 +63,7 @@ def principals_document() -> dict[str, object]:
                 "kind": kind,
                 "token_sha256": hash_token(token_of(pid)),
                 "expires_at_ms": expires,
-                "grants": [{"actions": actions, "work_orders": ["*"]}],
+                "grants": [{"actions": actions, "work_orders": SCOPES.get(pid, ["*"])}],
             }
             for pid, kind, actions, expires in PRINCIPALS
         ],
@@ -231,6 +234,7 @@ def approve(
             approval_id=approval_id,
             material_digest=review.material_digest,
             expires_at_ms=h.clock.now_ms() + ttl_ms,
+            work_order_id=command_ref(command).work_order_id,
         )
     )
     return review.material_digest

@@ -63,10 +63,12 @@ class Grant:
     max_spend: Decimal | None = None
 
     def allows(self, action: str, work_order_id: str) -> bool:
-        """True when both the action and the work order match."""
-        return _matches(self.actions, action) and (
-            not work_order_id or _matches(self.work_orders, work_order_id)
-        )
+        """True when both the action and the work order match.
+
+        An empty work order means every work order (listing runs, events or holds across
+        the installation), which only a grant over all work orders (``*``) covers.
+        """
+        return _matches(self.actions, action) and _matches(self.work_orders, work_order_id or "*")
 
 
 @dataclass(frozen=True)
@@ -145,9 +147,9 @@ class PrincipalsAuthority:
         )
 
     def verify_approval(
-        self, approval: ApprovalRecord, now_ms: int
+        self, approval: ApprovalRecord, work_order_id: str, now_ms: int
     ) -> ApprovalEvidence | Rejection:
-        """Evidence that the approver is a current human principal."""
+        """Evidence that the approver is a current human allowed to approve here."""
         record = self._by_id.get(approval.approver_id)
         if record is None or (record.expires_at_ms and record.expires_at_ms <= now_ms):
             return _denied(
@@ -158,6 +160,12 @@ class PrincipalsAuthority:
         if record.principal.kind is not PrincipalKind.HUMAN:
             return _denied(
                 Code.PERMISSION_DENIED, "APPROVER_NOT_HUMAN", "the approver is not a human"
+            )
+        if not any(grant.allows("approval.create", work_order_id) for grant in record.grants):
+            return _denied(
+                Code.PERMISSION_DENIED,
+                "ACTION_NOT_GRANTED",
+                f"approver {approval.approver_id!r} may not approve on {work_order_id!r}",
             )
         return ApprovalEvidence(
             approval_id=approval.approval_id,

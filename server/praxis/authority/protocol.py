@@ -33,9 +33,10 @@ class Authority(Protocol):
         ...
 
     def verify_approval(
-        self, approval: ApprovalRecord, now_ms: int
+        self, approval: ApprovalRecord, work_order_id: str, now_ms: int
     ) -> ApprovalEvidence | Rejection:
-        """Evidence that ``approval`` is a current decision of a verified human."""
+        """Evidence that ``approval`` is a current decision of a verified human who may
+        approve on ``work_order_id`` (empty: installation-wide)."""
         ...
 
     def spend_cap(self, principal_id: str) -> Decimal | None:

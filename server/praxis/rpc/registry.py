@@ -328,7 +328,11 @@ class ApprovalServicer(approval_pb2_grpc.ApprovalServiceServicer):
         view, replayed = unwrap(
             context,
             self.store.create_approval(
-                principal(), request.approval_id, request.material_digest, request.expires_at_ms
+                principal(),
+                request.approval_id,
+                request.material_digest,
+                request.expires_at_ms,
+                request.work_order_id,
             ),
         )
         return approval_pb2.CreateApprovalResponse(

@@ -229,7 +229,9 @@ class ReconciliationStore:
                 raise Rollback(
                     precondition("RECONCILIATION_NOT_PENDING", "the reconciliation was decided")
                 )
-            evidence = self._verify(connection, request.approval_id, material, now)
+            evidence = self._verify(
+                connection, request.approval_id, material, record.work_order_id, now
+            )
             applied = request.decision is effects.Decision.APPLIED
             command = core.Reconcile(
                 view.node_uid,
@@ -252,12 +254,17 @@ class ReconciliationStore:
         return result
 
     def _verify(
-        self, connection: Connection, approval_id: str, material: effects.Material, now: int
+        self,
+        connection: Connection,
+        approval_id: str,
+        material: effects.Material,
+        work_order_id: str,
+        now: int,
     ) -> ApprovalEvidence:
         approval = load_approval(connection, approval_id)
         if approval is None:
             raise Rollback(precondition("APPROVAL_NOT_FOUND", f"no approval {approval_id!r}"))
-        evidence = self.authority.verify_approval(approval.record, now)
+        evidence = self.authority.verify_approval(approval.record, work_order_id, now)
         if isinstance(evidence, Rejection):
             raise Rollback(evidence)
         state = registry.State(

@@ -164,7 +164,9 @@ class RegistryStore:
             state = self._load_state(connection, command, epochs)
             evidence: ApprovalEvidence | None = None
             if state.approval is not None:
-                verified = self.authority.verify_approval(state.approval, now)
+                verified = self.authority.verify_approval(
+                    state.approval, command.ref.work_order_id, now
+                )
                 if isinstance(verified, Rejection):
                     raise Rollback(verified)
                 evidence = verified
@@ -305,10 +307,17 @@ class RegistryStore:
     # --- approvals --------------------------------------------------------------------
 
     def create_approval(
-        self, principal: Principal, approval_id: str, material_digest: str, expires_at_ms: int
+        self,
+        principal: Principal,
+        approval_id: str,
+        material_digest: str,
+        expires_at_ms: int,
+        work_order_id: str = "",
     ) -> tuple[ApprovalView, bool] | Rejection:
         """Records a human's approval of one material digest (idempotent by id)."""
-        problem = values.check_identifier(approval_id, "approval_id")
+        problem = values.check_identifier(approval_id, "approval_id") or (
+            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
+        )
         if problem:
             return problem
         if not values.is_digest(material_digest):
@@ -320,7 +329,7 @@ class RegistryStore:
                 "expires_at_ms",
                 "expires_at_ms must be after now and at most 7 days ahead",
             )
-        actor = self.authority.authorize(principal, "approval.create", "", now)
+        actor = self.authority.authorize(principal, "approval.create", work_order_id, now)
         if isinstance(actor, Rejection):
             return actor
         if actor.kind is not PrincipalKind.HUMAN:

@@ -1313,6 +1313,12 @@ pub struct CreateApprovalRequest {
     /// When the approval expires, UTC epoch milliseconds; after now and at most 7 days ahead.
     #[prost(int64, tag = "3")]
     pub expires_at_ms: i64,
+    /// The work order the material belongs to; the approver must hold `approval.create`
+    /// there. Empty asks for an installation-wide grant. Whatever is named here, the command
+    /// that consumes the approval checks again that the approver may approve on its own
+    /// work order.
+    #[prost(string, tag = "4")]
+    pub work_order_id: ::prost::alloc::string::String,
 }
 /// CreateApprovalResponse carries the approval.
 #[allow(clippy::all)]

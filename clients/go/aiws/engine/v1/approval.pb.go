@@ -204,7 +204,12 @@ type CreateApprovalRequest struct {
 	// The `material_digest` returned by Review.
 	MaterialDigest string `protobuf:"bytes,2,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
 	// When the approval expires, UTC epoch milliseconds; after now and at most 7 days ahead.
-	ExpiresAtMs   int64 `protobuf:"varint,3,opt,name=expires_at_ms,json=expiresAtMs,proto3" json:"expires_at_ms,omitempty"`
+	ExpiresAtMs int64 `protobuf:"varint,3,opt,name=expires_at_ms,json=expiresAtMs,proto3" json:"expires_at_ms,omitempty"`
+	// The work order the material belongs to; the approver must hold `approval.create`
+	// there. Empty asks for an installation-wide grant. Whatever is named here, the command
+	// that consumes the approval checks again that the approver may approve on its own
+	// work order.
+	WorkOrderId   string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -258,6 +263,13 @@ func (x *CreateApprovalRequest) GetExpiresAtMs() int64 {
 		return x.ExpiresAtMs
 	}
 	return 0
+}
+
+func (x *CreateApprovalRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
 }
 
 // CreateApprovalResponse carries the approval.
@@ -423,12 +435,13 @@ const file_aiws_engine_v1_approval_proto_rawDesc = "" +
 	"\rexpires_at_ms\x18\x06 \x01(\x03R\vexpiresAtMs\x123\n" +
 	"\x05state\x18\a \x01(\x0e2\x1d.aiws.engine.v1.ApprovalStateR\x05state\x12$\n" +
 	"\x0econsumed_at_ms\x18\b \x01(\x03R\fconsumedAtMs\x123\n" +
-	"\x16consumed_by_request_id\x18\t \x01(\tR\x13consumedByRequestId\"\x85\x01\n" +
+	"\x16consumed_by_request_id\x18\t \x01(\tR\x13consumedByRequestId\"\xa9\x01\n" +
 	"\x15CreateApprovalRequest\x12\x1f\n" +
 	"\vapproval_id\x18\x01 \x01(\tR\n" +
 	"approvalId\x12'\n" +
 	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\x12\"\n" +
-	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\"j\n" +
+	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\x12\"\n" +
+	"\rwork_order_id\x18\x04 \x01(\tR\vworkOrderId\"j\n" +
 	"\x16CreateApprovalResponse\x124\n" +
 	"\bapproval\x18\x01 \x01(\v2\x18.aiws.engine.v1.ApprovalR\bapproval\x12\x1a\n" +
 	"\breplayed\x18\x02 \x01(\bR\breplayed\"5\n" +

@@ -40,14 +40,16 @@ class Approval(_message.Message):
     def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., approver_id: _Optional[str] = ..., proof_digest: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., state: _Optional[_Union[ApprovalState, str]] = ..., consumed_at_ms: _Optional[int] = ..., consumed_by_request_id: _Optional[str] = ...) -> None: ...
 
 class CreateApprovalRequest(_message.Message):
-    __slots__ = ("approval_id", "material_digest", "expires_at_ms")
+    __slots__ = ("approval_id", "material_digest", "expires_at_ms", "work_order_id")
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     approval_id: str
     material_digest: str
     expires_at_ms: int
-    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., expires_at_ms: _Optional[int] = ...) -> None: ...
+    work_order_id: str
+    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., expires_at_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ...) -> None: ...
 
 class CreateApprovalResponse(_message.Message):
     __slots__ = ("approval", "replayed")

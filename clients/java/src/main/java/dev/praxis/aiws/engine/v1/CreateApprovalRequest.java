@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
   private CreateApprovalRequest() {
     approvalId_ = "";
     materialDigest_ = "";
+    workOrderId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -158,6 +159,59 @@ private static final long serialVersionUID = 0L;
     return expiresAtMs_;
   }
 
+  public static final int WORK_ORDER_ID_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object workOrderId_ = "";
+  /**
+   * <pre>
+   * The work order the material belongs to; the approver must hold `approval.create`
+   * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+   * that consumes the approval checks again that the approver may approve on its own
+   * work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The workOrderId.
+   */
+  @java.lang.Override
+  public java.lang.String getWorkOrderId() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      workOrderId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The work order the material belongs to; the approver must hold `approval.create`
+   * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+   * that consumes the approval checks again that the approver may approve on its own
+   * work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The bytes for workOrderId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getWorkOrderIdBytes() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      workOrderId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -181,6 +235,9 @@ private static final long serialVersionUID = 0L;
     if (expiresAtMs_ != 0L) {
       output.writeInt64(3, expiresAtMs_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, workOrderId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -199,6 +256,9 @@ private static final long serialVersionUID = 0L;
     if (expiresAtMs_ != 0L) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(3, expiresAtMs_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(4, workOrderId_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -221,6 +281,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getMaterialDigest())) return false;
     if (getExpiresAtMs()
         != other.getExpiresAtMs()) return false;
+    if (!getWorkOrderId()
+        .equals(other.getWorkOrderId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -239,6 +301,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + EXPIRES_AT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getExpiresAtMs());
+    hash = (37 * hash) + WORK_ORDER_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getWorkOrderId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -377,6 +441,7 @@ private static final long serialVersionUID = 0L;
       approvalId_ = "";
       materialDigest_ = "";
       expiresAtMs_ = 0L;
+      workOrderId_ = "";
       return this;
     }
 
@@ -419,6 +484,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.expiresAtMs_ = expiresAtMs_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.workOrderId_ = workOrderId_;
+      }
     }
 
     @java.lang.Override
@@ -445,6 +513,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getExpiresAtMs() != 0L) {
         setExpiresAtMs(other.getExpiresAtMs());
+      }
+      if (!other.getWorkOrderId().isEmpty()) {
+        workOrderId_ = other.workOrderId_;
+        bitField0_ |= 0x00000008;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -487,6 +560,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 24
+            case 34: {
+              workOrderId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -728,6 +806,113 @@ private static final long serialVersionUID = 0L;
     public Builder clearExpiresAtMs() {
       bitField0_ = (bitField0_ & ~0x00000004);
       expiresAtMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object workOrderId_ = "";
+    /**
+     * <pre>
+     * The work order the material belongs to; the approver must hold `approval.create`
+     * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+     * that consumes the approval checks again that the approver may approve on its own
+     * work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return The workOrderId.
+     */
+    public java.lang.String getWorkOrderId() {
+      java.lang.Object ref = workOrderId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        workOrderId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order the material belongs to; the approver must hold `approval.create`
+     * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+     * that consumes the approval checks again that the approver may approve on its own
+     * work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return The bytes for workOrderId.
+     */
+    public com.google.protobuf.ByteString
+        getWorkOrderIdBytes() {
+      java.lang.Object ref = workOrderId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        workOrderId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order the material belongs to; the approver must hold `approval.create`
+     * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+     * that consumes the approval checks again that the approver may approve on its own
+     * work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @param value The workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      workOrderId_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order the material belongs to; the approver must hold `approval.create`
+     * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+     * that consumes the approval checks again that the approver may approve on its own
+     * work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWorkOrderId() {
+      workOrderId_ = getDefaultInstance().getWorkOrderId();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order the material belongs to; the approver must hold `approval.create`
+     * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+     * that consumes the approval checks again that the approver may approve on its own
+     * work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @param value The bytes for workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      workOrderId_ = value;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }

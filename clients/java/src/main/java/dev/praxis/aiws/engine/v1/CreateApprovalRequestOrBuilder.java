@@ -59,4 +59,30 @@ public interface CreateApprovalRequestOrBuilder extends
    * @return The expiresAtMs.
    */
   long getExpiresAtMs();
+
+  /**
+   * <pre>
+   * The work order the material belongs to; the approver must hold `approval.create`
+   * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+   * that consumes the approval checks again that the approver may approve on its own
+   * work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The workOrderId.
+   */
+  java.lang.String getWorkOrderId();
+  /**
+   * <pre>
+   * The work order the material belongs to; the approver must hold `approval.create`
+   * there. Empty asks for an installation-wide grant. Whatever is named here, the command
+   * that consumes the approval checks again that the approver may approve on its own
+   * work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The bytes for workOrderId.
+   */
+  com.google.protobuf.ByteString
+      getWorkOrderIdBytes();
 }
