@@ -34,6 +34,24 @@ def write_config(directory: Path, **extra: object) -> Path:
     return path
 
 
+_STARTED: list[subprocess.Popen[str]] = []
+
+
+def track(process: subprocess.Popen[str]) -> subprocess.Popen[str]:
+    """Registers a server process started by hand, so a failed test cannot leak it."""
+    _STARTED.append(process)
+    return process
+
+
+def kill_leftovers() -> None:
+    """Kills every server process a test started and did not stop (a failed test)."""
+    while _STARTED:
+        process = _STARTED.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 class ServerProcess:
     """Starts, kills and restarts a server subprocess on a fixed port."""
 
@@ -67,6 +85,7 @@ class ServerProcess:
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        track(self.process)
         self.wait_healthy(timeout_s)
 
     def wait_healthy(self, timeout_s: float) -> None:

@@ -15,27 +15,29 @@ import pytest
 from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import registry_pb2
 from praxis_client import connect, error_details
-from tests.e2e.server_process import ServerProcess, free_port, write_config
+from tests.e2e.server_process import ServerProcess, free_port, track, write_config
 
 
 def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "praxis.cli",
-            "serve",
-            "--data-dir",
-            str(data),
-            "--listen",
-            "127.0.0.1:0",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    process = track(
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "praxis.cli",
+                "serve",
+                "--data-dir",
+                str(data),
+                "--listen",
+                "127.0.0.1:0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     )
     assert process.stdout is not None
     line = json.loads(process.stdout.readline())
@@ -86,7 +88,7 @@ def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> 
         ],
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=90,
     )
     assert result.returncode == 2
     assert "refusing to start" in result.stderr and "newer than this server" in result.stderr
