@@ -19,13 +19,13 @@ Results go to stdout and ``benchmarks/results/runtime.json``.
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import sqlite3
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -42,6 +42,7 @@ from tests.support import token_of
 RESULTS = Path(__file__).parent / "results" / "runtime.json"
 RUNS = 200
 WORKERS = 4
+ROUNDS = 3  # praxis and DBOS alternate; medians are reported
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 
 CHAIN10 = definition(
@@ -121,7 +122,7 @@ def wait_all(client: Any, run_ids: list[str], timeout_s: float = 300) -> None:
                 break
 
 
-def praxis_throughput(client: Any) -> dict[str, Any]:
+def praxis_throughput(client: Any, round_: int = 0) -> dict[str, Any]:
     began = time.monotonic()
     run_ids = []
     for index in range(RUNS):
@@ -129,7 +130,7 @@ def praxis_throughput(client: Any) -> dict[str, Any]:
         run_ids.append(
             client.runs.StartRun(
                 run_pb2.StartRunRequest(
-                    request_id=f"bench-{index}", definition_json=json.dumps(document)
+                    request_id=f"bench-{round_}-{index}", definition_json=json.dumps(document)
                 )
             ).run.run_id
         )
@@ -169,16 +170,10 @@ def chain_latency(client: Any, count: int = 50) -> dict[str, Any]:
 # --- DBOS ------------------------------------------------------------------------------
 
 
-def dbos_baseline(directory: Path) -> dict[str, Any]:
-    """200 DBOS workflows of 10 steps on a SQLite system database."""
-    from dbos import DBOS, DBOSConfig
-
-    config: DBOSConfig = {
-        "name": "praxis-bench",
-        "system_database_url": f"sqlite:///{directory / 'dbos.sqlite'}",
-        "log_level": "WARNING",
-    }
-    DBOS(config=config)
+@functools.cache
+def _dbos_workflow() -> Any:
+    """The 10-step DBOS workflow, registered once per process."""
+    from dbos import DBOS
 
     @DBOS.step()
     def step(value: int) -> int:
@@ -191,6 +186,20 @@ def dbos_baseline(directory: Path) -> dict[str, Any]:
             value = step(value)
         return value
 
+    return workflow
+
+
+def dbos_baseline(directory: Path, round_: int = 0) -> dict[str, Any]:
+    """200 DBOS workflows of 10 steps on a (fresh) SQLite system database."""
+    from dbos import DBOS, DBOSConfig
+
+    config: DBOSConfig = {
+        "name": "praxis-bench",
+        "system_database_url": f"sqlite:///{directory / f'dbos-{round_}.sqlite'}",
+        "log_level": "WARNING",
+    }
+    DBOS(config=config)
+    workflow = _dbos_workflow()
     DBOS.launch()
     try:
         began = time.monotonic()
@@ -293,9 +302,15 @@ def main() -> int:
         for process in workers:
             process.start()
         client = connect(server.address, token_of("agent"))
+        rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
         try:
             time.sleep(1.0)  # let the workers connect and start long-polling
-            throughput = praxis_throughput(client)
+            # Praxis and DBOS alternate, so that both see the same machine load.
+            for round_ in range(ROUNDS):
+                praxis = praxis_throughput(client, round_)
+                with ThreadPoolExecutor(max_workers=1) as pool:  # DBOS off the main thread
+                    peer = pool.submit(dbos_baseline, directory, round_).result()
+                rounds.append((praxis, peer))
             latency = chain_latency(client)
         finally:
             stop.set()
@@ -303,12 +318,15 @@ def main() -> int:
                 process.join(timeout=30)
             client.close()
             server.terminate()
-        baseline: dict[str, Any] = {}
-        thread = threading.Thread(target=lambda: baseline.update(dbos_baseline(directory)))
-        thread.start()
-        thread.join()
         small = claim_cost(directory, 1_000)
         large = claim_cost(directory, 100_000)
+    ratios = [p["completions_per_s"] / d["steps_per_s"] for p, d in rounds]
+    median_round = sorted(rounds, key=lambda pair: pair[0]["completions_per_s"])[ROUNDS // 2]
+    throughput = {**median_round[0], "rounds": [p["completions_per_s"] for p, _ in rounds]}
+    baseline = {
+        "steps_per_s": statistics.median(d["steps_per_s"] for _, d in rounds),
+        "rounds": [d["steps_per_s"] for _, d in rounds],
+    }
     report = {
         "praxis": throughput,
         "dbos": baseline,
@@ -321,7 +339,8 @@ def main() -> int:
         "targets": {
             "completions_per_s_min": 1000,
             "vs_dbos_min": 2.0,
-            "vs_dbos": round(throughput["completions_per_s"] / baseline["steps_per_s"], 2),
+            "vs_dbos": round(statistics.median(ratios), 2),
+            "vs_dbos_rounds": [round(r, 2) for r in ratios],
             "chain3_p50_ms_max": 30,
             "claim_ratio_max": 1.3,
         },
@@ -337,9 +356,15 @@ def print_table(report: dict[str, Any]) -> None:
     praxis, dbos, chain = report["praxis"], report["dbos"], report["chain3_latency"]
     claims, targets = report["claim_cost_ms"], report["targets"]
     rows = [
-        ("praxis node completions/s (4 workers, gRPC)", praxis["completions_per_s"], ">= 1000"),
-        ("DBOS steps/s (in-process, SQLite)", dbos["steps_per_s"], "baseline"),
-        ("praxis / DBOS", targets["vs_dbos"], ">= 2.0"),
+        (
+            "praxis node completions/s (4 workers, gRPC), median",
+            praxis["completions_per_s"],
+            ">= 1000",
+        ),
+        ("  rounds", " ".join(str(x) for x in praxis["rounds"]), ""),
+        ("DBOS steps/s (in-process, SQLite), median", dbos["steps_per_s"], "baseline"),
+        ("  rounds", " ".join(str(x) for x in dbos["rounds"]), ""),
+        ("praxis / DBOS, median of rounds", targets["vs_dbos"], ">= 2.0"),
         (
             "run latency p50 / p95 ms (10 nodes, loaded)",
             f"{praxis['run_latency_ms_p50']} / {praxis['run_latency_ms_p95']}",
