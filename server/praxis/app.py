@@ -85,6 +85,7 @@ class Settings:
     profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
     limits: Limits = field(default_factory=Limits)
     sweep_interval_s: float = 0.1
+    tls: tuple[bytes, bytes] | None = None  # (certificate chain PEM, private key PEM)
 
 
 class Engine:
@@ -219,7 +220,12 @@ class Server:
         ]
         reflection.enable_server_reflection(names, self.grpc)
         self.service_names = names
-        self.port = self.grpc.add_insecure_port(settings.listen)
+        if settings.tls is None:
+            self.port = self.grpc.add_insecure_port(settings.listen)
+        else:
+            chain, key = settings.tls
+            credentials = grpc.ssl_server_credentials([(key, chain)])
+            self.port = self.grpc.add_secure_port(settings.listen, credentials)
         if self.port == 0:
             raise OSError(f"cannot listen on {settings.listen}")
 

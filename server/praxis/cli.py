@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NOW_MS",
         help="serve TestClockService with the clock set to NOW_MS",
     )
+    serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
+    serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     serve.add_argument("--log-level", default="INFO")
     return parser
 
@@ -72,6 +74,10 @@ def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
     config = _resolve_config(args)
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+    if (args.tls_cert is None) != (args.tls_key is None):
+        print("praxis: --tls-cert and --tls-key go together", file=sys.stderr, flush=True)
+        return 2
+    tls = (args.tls_cert.read_bytes(), args.tls_key.read_bytes()) if args.tls_cert else None
     settings = Settings(
         database_url=args.database_url or config.database_url,
         authority=PrincipalsAuthority.from_file(config.principals_path),
@@ -80,6 +86,7 @@ def serve(args: argparse.Namespace) -> int:
         models=config.models,
         clock_tolerance_ms=config.clock_tolerance_ms,
         synchronous=config.synchronous,
+        tls=tls,
     )
     try:
         server = Server(settings)

@@ -92,3 +92,30 @@ def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> 
     )
     assert result.returncode == 2
     assert "refusing to start" in result.stderr and "newer than this server" in result.stderr
+
+
+def test_tls_serves_with_a_certificate(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    config, address = write_config(tmp_path / "srv"), f"127.0.0.1:{free_port()}"
+    process = track(
+        subprocess.Popen(
+            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+             "--listen", address, "--tls-cert", str(cert), "--tls-key", str(key)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+    )  # fmt: skip
+    assert process.stdout is not None
+    json.loads(process.stdout.readline())  # listening
+    with connect(address, "token-alice", cert.read_bytes()) as client:
+        epochs = client.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"))
+        assert epochs.epochs.ownership_epoch == 1
+    with connect(address, "token-alice") as plaintext, pytest.raises(grpc.RpcError):
+        plaintext.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"), timeout=3)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0

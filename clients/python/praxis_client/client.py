@@ -76,14 +76,21 @@ class Client:
         self.close()
 
 
-def connect(address: str, token: str | None = None) -> Client:
-    """A client for ``address`` (``host:port``, plaintext) sending ``token`` as bearer.
+def connect(
+    address: str, token: str | None = None, root_certificates: bytes | None = None
+) -> Client:
+    """A client for ``address`` (``host:port``) sending ``token`` as bearer.
 
     Args:
         address: The server, e.g. ``127.0.0.1:50051``.
         token: The bearer token; ``None`` sends no credential.
+        root_certificates: PEM roots to verify a TLS server with; ``None`` connects in
+            plaintext (loopback and tests).
     """
-    channel = grpc.insecure_channel(address)
+    if root_certificates is None:
+        channel = grpc.insecure_channel(address)
+    else:
+        channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
     if token:
         channel = grpc.intercept_channel(channel, _BearerInterceptor(token))
     return Client(channel)
