@@ -72,7 +72,12 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
 
 def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
-    config = _resolve_config(args)
+    try:
+        config = _resolve_config(args)
+        authority = PrincipalsAuthority.from_file(config.principals_path)
+    except (ValueError, KeyError, OSError) as error:
+        print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
+        return 2
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
     if (args.tls_cert is None) != (args.tls_key is None):
         print("praxis: --tls-cert and --tls-key go together", file=sys.stderr, flush=True)
@@ -80,12 +85,13 @@ def serve(args: argparse.Namespace) -> int:
     tls = (args.tls_cert.read_bytes(), args.tls_key.read_bytes()) if args.tls_cert else None
     settings = Settings(
         database_url=args.database_url or config.database_url,
-        authority=PrincipalsAuthority.from_file(config.principals_path),
+        authority=authority,
         clock=clock,
         listen=args.listen,
         models=config.models,
         clock_tolerance_ms=config.clock_tolerance_ms,
         synchronous=config.synchronous,
+        limits=config.limits,
         tls=tls,
     )
     try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
+from praxis.core.definition import Limits
 from praxis.core.model import PrincipalKind
 
 DEFAULT_DATA_DIR = Path(".praxis")
@@ -28,12 +29,32 @@ class Config:
     models: tuple[str, ...] = ("echo", "gpt-test")
     clock_tolerance_ms: int = 5_000
     synchronous: str = "FULL"
-    extra: dict[str, object] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+
+
+KEYS = frozenset(
+    {"database_url", "principals_path", "models", "clock_tolerance_ms", "synchronous", "limits"}
+)
+
+
+class ConfigError(ValueError):
+    """The config file is not valid."""
 
 
 def load(path: Path) -> Config:
-    """Reads a config file; relative paths are relative to the file's folder."""
+    """Reads a config file; relative paths are relative to the file's folder.
+
+    Raises:
+        ConfigError: Unknown keys (a typo is never ignored) or invalid values.
+    """
     data = json.loads(path.read_text(encoding="utf-8"))
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown keys {unknown}; known: {sorted(KEYS)}")
+    try:
+        limits = Limits(**data.get("limits", {}))
+    except TypeError as error:
+        raise ConfigError(f"{path}: limits: {error}") from error
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -45,7 +66,7 @@ def load(path: Path) -> Config:
         models=tuple(data.get("models", Config.models)),
         clock_tolerance_ms=int(data.get("clock_tolerance_ms", 5_000)),
         synchronous=str(data.get("synchronous", "FULL")),
-        extra={k: v for k, v in data.items() if k not in Config.__dataclass_fields__},
+        limits=limits,
     )
 
 

@@ -119,3 +119,29 @@ def test_tls_serves_with_a_certificate(tmp_path: Path) -> None:
         plaintext.registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="wo"), timeout=3)
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == 0
+
+
+def test_a_config_typo_refuses_to_start(tmp_path: Path) -> None:
+    config = write_config(tmp_path, synchronus="FULL")  # misspelt key
+    result = subprocess.run(
+        [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+         "--listen", "127.0.0.1:0"],
+        capture_output=True, text=True, timeout=90,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "invalid config" in result.stderr and "synchronus" in result.stderr
+
+
+def test_configured_limits_apply(tmp_path: Path) -> None:
+    from aiws.engine.v1 import run_pb2
+    from tests.runtime_support import definition, node
+
+    server = ServerProcess(write_config(tmp_path, limits={"max_nodes": 2}), free_port())
+    server.start()
+    document = definition("c", a=node(), b=node(), c=node())
+    with connect(server.address, "token-agent") as client, pytest.raises(grpc.RpcError) as bad:
+        client.runs.StartRun(
+            run_pb2.StartRunRequest(request_id="r", definition_json=json.dumps(document))
+        )
+    assert error_details(bad.value).reason == "DEFINITION_INVALID"
+    assert server.terminate() == 0
