@@ -27,6 +27,7 @@ from praxis.core.model import (
     Principal,
     PrincipalKind,
     Ref,
+    WorkOrder,
 )
 from praxis.core.rejection import Code, Rejection, invalid
 from praxis.store import controls
@@ -153,15 +154,15 @@ class RegistryStore:
             return actor
 
         def transaction(connection: Connection) -> Executed | Rejection:
-            problem = self._gate(connection, epochs, command.ref.work_order_id, now)
-            if problem:
-                return problem
+            work_order = self._gate(connection, epochs, command.ref.work_order_id, now)
+            if isinstance(work_order, Rejection):
+                return work_order  # the clock-uncertainty hold it placed commits
             replay = self._replay(connection, principal, request_id, command)
             if replay is not None:
                 if isinstance(replay, Rejection):
                     raise Rollback(replay)
                 return replay
-            state = self._load_state(connection, command, epochs)
+            state = self._load_state(connection, command, work_order)
             evidence: ApprovalEvidence | None = None
             if state.approval is not None:
                 verified = self.authority.verify_approval(
@@ -202,7 +203,7 @@ class RegistryStore:
             problem = gates.check_epochs(epochs, self.installation_id, work_order)
             if problem:
                 return problem
-            state = self._load_state(connection, command, epochs)
+            state = self._load_state(connection, command, work_order)
         return registry.review(state, command)
 
     def _transact(self, body: Any) -> Any:
@@ -210,18 +211,26 @@ class RegistryStore:
 
     def _gate(
         self, connection: Connection, epochs: Epochs, work_order_id: str, now: int
-    ) -> Rejection | None:
+    ) -> WorkOrder | Rejection:
+        """The work order, once the clock, holds, controls and epochs let a command pass.
+
+        A clock that stepped back returns its rejection (the hold it placed commits);
+        any other refusal rolls back.
+        """
         if not controls.observe_clock(connection, now, self.clock_tolerance_ms):
-            return gates.check_holds(controls.active_holds(connection), work_order_id)
+            held = gates.check_holds(controls.active_holds(connection), work_order_id)
+            assert held is not None
+            return held
+        work_order = controls.load_work_order(connection, work_order_id)
         problem = gates.check_all(
             epochs,
             self.installation_id,
-            controls.load_work_order(connection, work_order_id),
+            work_order,
             controls.active_holds(connection, work_order_id),
         )
         if problem:
             raise Rollback(problem)
-        return None
+        return work_order
 
     def _replay(
         self,
@@ -244,9 +253,8 @@ class RegistryStore:
         return Executed(_receipt_from_json(row.receipt_json), replayed=True)
 
     def _load_state(
-        self, connection: Connection, command: registry.Command, epochs: Epochs
+        self, connection: Connection, command: registry.Command, work_order: WorkOrder
     ) -> registry.State:
-        work_order = controls.load_work_order(connection, command.ref.work_order_id)
         approval = load_approval(connection, command.approval_id) if command.approval_id else None
         return registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
