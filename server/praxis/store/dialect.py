@@ -60,9 +60,3 @@ def lock_for_write(connection: Connection) -> None:
     """Serializes write transactions across processes (a no-op where BEGIN already does)."""
     if connection.dialect.name == "postgresql":
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_WRITE_LOCK})")
-
-
-def is_busy_error(error: BaseException) -> bool:
-    """True when the database reported lock contention that outlasted the busy timeout."""
-    text = str(error).lower()
-    return "database is locked" in text or "could not obtain lock" in text

@@ -98,13 +98,6 @@ def decode(run_id: str, text: str, version: int, definition: Definition) -> RunS
     )
 
 
-def definition_digest(text: str) -> str:
-    """The definition digest a snapshot names."""
-    digest = json.loads(text)["d"]
-    assert isinstance(digest, str)
-    return digest
-
-
 class SnapshotCache:
     """Decoded snapshots of recently used runs, keyed by run id and version.
 
