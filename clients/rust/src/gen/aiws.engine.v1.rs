@@ -6786,6 +6786,9 @@ pub struct NodeStatus {
     /// When the next attempt may be dispatched (retry backoff), UTC epoch ms; 0 if none.
     #[prost(int64, tag = "11")]
     pub not_before_ms: i64,
+    /// For a fan-out parent: number of items finished with a result so far.
+    #[prost(int32, tag = "12")]
+    pub fanout_items_done: i32,
 }
 /// Run is a snapshot of a run.
 #[allow(clippy::all)]
@@ -6797,7 +6800,9 @@ pub struct Run {
     /// Current state.
     #[prost(enumeration = "RunState", tag = "2")]
     pub state: i32,
-    /// Every node and fan-out item, in definition then item order.
+    /// The definition's nodes in definition order, each followed by its fan-out items;
+    /// when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+    /// their progress) and the items are read with ListRunNodes.
     #[prost(message, repeated, tag = "3")]
     pub nodes: ::prost::alloc::vec::Vec<NodeStatus>,
     /// The run's result (COMPLETED only).
@@ -6843,6 +6848,13 @@ pub struct Run {
     /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
     #[prost(string, tag = "17")]
     pub result_reason: ::prost::alloc::string::String,
+    /// The number of nodes and fan-out items the run has.
+    #[prost(int32, tag = "18")]
+    pub node_count: i32,
+    /// True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+    /// definition's nodes, so that a snapshot stays small however wide the run fans out.
+    #[prost(bool, tag = "19")]
+    pub items_omitted: bool,
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
@@ -6986,6 +6998,40 @@ pub struct ListRunsResponse {
     /// Pass as `page_token` for the next page; empty when there is none.
     #[prost(string, tag = "2")]
     pub next_page_token: ::prost::alloc::string::String,
+}
+/// ListRunNodesRequest pages through a run's nodes.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListRunNodesRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Only this definition node and its fan-out items; empty means every node.
+    #[prost(string, tag = "2")]
+    pub node_id: ::prost::alloc::string::String,
+    /// Only nodes in this state; unspecified means any.
+    #[prost(enumeration = "NodeState", tag = "3")]
+    pub state: i32,
+    /// Maximum nodes to return: 0 means 500; at most 1000.
+    #[prost(int32, tag = "4")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first.
+    #[prost(string, tag = "5")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListRunNodesResponse is one page of nodes.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListRunNodesResponse {
+    /// Nodes and items, in definition then item order.
+    #[prost(message, repeated, tag = "1")]
+    pub nodes: ::prost::alloc::vec::Vec<NodeStatus>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+    /// The run's version when this page was read.
+    #[prost(int64, tag = "3")]
+    pub version: i64,
 }
 /// RunState is the lifecycle of a run.
 #[allow(clippy::all)]
@@ -7378,6 +7424,33 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ListRuns"));
             self.inner.unary(req, path, codec).await
         }
+        /// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+        /// order, optionally only one node (and its items) or one state. It is the way to read
+        /// the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+        pub async fn list_run_nodes(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListRunNodesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListRunNodesResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RunService/ListRunNodes",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ListRunNodes"));
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -7440,6 +7513,16 @@ pub mod run_service_server {
             request: tonic::Request<super::ListRunsRequest>,
         ) -> std::result::Result<
             tonic::Response<super::ListRunsResponse>,
+            tonic::Status,
+        >;
+        /// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+        /// order, optionally only one node (and its items) or one state. It is the way to read
+        /// the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+        async fn list_run_nodes(
+            &self,
+            request: tonic::Request<super::ListRunNodesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListRunNodesResponse>,
             tonic::Status,
         >;
     }
@@ -7791,6 +7874,51 @@ pub mod run_service_server {
                     };
                     Box::pin(fut)
                 }
+                "/aiws.engine.v1.RunService/ListRunNodes" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListRunNodesSvc<T: RunService>(pub Arc<T>);
+                    impl<
+                        T: RunService,
+                    > tonic::server::UnaryService<super::ListRunNodesRequest>
+                    for ListRunNodesSvc<T> {
+                        type Response = super::ListRunNodesResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListRunNodesRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RunService>::list_run_nodes(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListRunNodesSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
                 _ => {
                     Box::pin(async move {
                         let mut response = http::Response::new(
@@ -8004,6 +8132,94 @@ pub struct FailTaskResponse {
     #[prost(bool, tag = "2")]
     pub replayed: bool,
 }
+/// Settlement is one attempt settled within a SettleTasks batch.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Settlement {
+    /// What to do with the attempt; exactly one is required.
+    #[prost(oneof = "settlement::Outcome", tags = "1, 2")]
+    pub outcome: ::core::option::Option<settlement::Outcome>,
+}
+/// Nested message and enum types in `Settlement`.
+pub mod settlement {
+    /// What to do with the attempt; exactly one is required.
+    #[allow(clippy::all)]
+    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    pub enum Outcome {
+        /// Settle with a result, exactly as CompleteTask does.
+        #[prost(message, tag = "1")]
+        Complete(super::CompleteTaskRequest),
+        /// Settle as failed, exactly as FailTask does.
+        #[prost(message, tag = "2")]
+        Fail(super::FailTaskRequest),
+    }
+}
+/// SettlementError is why one settlement of a batch was refused. It carries what a
+/// CompleteTask or FailTask call would have answered as its status.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SettlementError {
+    /// The canonical gRPC status code number (for example 9 for FAILED_PRECONDITION).
+    #[prost(int32, tag = "1")]
+    pub code: i32,
+    /// The `ErrorReason` name (for example LEASE_EXPIRED).
+    #[prost(string, tag = "2")]
+    pub reason: ::prost::alloc::string::String,
+    /// A human-readable message.
+    #[prost(string, tag = "3")]
+    pub message: ::prost::alloc::string::String,
+}
+/// SettlementResult answers one settlement, in the order of the request.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SettlementResult {
+    /// The attempt the settlement named.
+    #[prost(string, tag = "1")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// What became of it.
+    #[prost(oneof = "settlement_result::Result", tags = "2, 3, 4")]
+    pub result: ::core::option::Option<settlement_result::Result>,
+}
+/// Nested message and enum types in `SettlementResult`.
+pub mod settlement_result {
+    /// What became of it.
+    #[allow(clippy::all)]
+    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    pub enum Result {
+        /// The attempt was completed (or had already been, with `replayed`).
+        #[prost(message, tag = "2")]
+        Complete(super::CompleteTaskResponse),
+        /// The attempt was failed (or had already been, with `replayed`).
+        #[prost(message, tag = "3")]
+        Fail(super::FailTaskResponse),
+        /// The settlement was refused; nothing of it was stored.
+        #[prost(message, tag = "4")]
+        Error(super::SettlementError),
+    }
+}
+/// SettleTasksRequest settles attempts and optionally claims the next ones.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct SettleTasksRequest {
+    /// The settlements, at most 100; may be empty when only claiming.
+    #[prost(message, repeated, tag = "1")]
+    pub settlements: ::prost::alloc::vec::Vec<Settlement>,
+    /// When set, claims tasks after settling, with the same fields and limits as
+    /// ClaimTasks (its `worker_id` need not match the settlements').
+    #[prost(message, optional, tag = "2")]
+    pub claim: ::core::option::Option<ClaimTasksRequest>,
+}
+/// SettleTasksResponse answers each settlement and carries the claimed tasks.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct SettleTasksResponse {
+    /// One result per settlement, in request order.
+    #[prost(message, repeated, tag = "1")]
+    pub results: ::prost::alloc::vec::Vec<SettlementResult>,
+    /// The claimed tasks (empty when `claim` was not set or nothing was ready).
+    #[prost(message, repeated, tag = "2")]
+    pub tasks: ::prost::alloc::vec::Vec<Task>,
+}
 /// Generated client implementations.
 pub mod task_service_client {
     #![allow(
@@ -8200,6 +8416,35 @@ pub mod task_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.TaskService", "FailTask"));
             self.inner.unary(req, path, codec).await
         }
+        /// SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+        /// set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+        /// The settlements are committed together; each is decided and answered on its own, so
+        /// a stale, foreign or invalid one never affects the others. Settling the same attempt
+        /// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+        pub async fn settle_tasks(
+            &mut self,
+            request: impl tonic::IntoRequest<super::SettleTasksRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SettleTasksResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.TaskService/SettleTasks",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.TaskService", "SettleTasks"));
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -8247,6 +8492,18 @@ pub mod task_service_server {
             request: tonic::Request<super::FailTaskRequest>,
         ) -> std::result::Result<
             tonic::Response<super::FailTaskResponse>,
+            tonic::Status,
+        >;
+        /// SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+        /// set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+        /// The settlements are committed together; each is decided and answered on its own, so
+        /// a stale, foreign or invalid one never affects the others. Settling the same attempt
+        /// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+        async fn settle_tasks(
+            &self,
+            request: tonic::Request<super::SettleTasksRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SettleTasksResponse>,
             tonic::Status,
         >;
     }
@@ -8494,6 +8751,51 @@ pub mod task_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = FailTaskSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.TaskService/SettleTasks" => {
+                    #[allow(non_camel_case_types)]
+                    struct SettleTasksSvc<T: TaskService>(pub Arc<T>);
+                    impl<
+                        T: TaskService,
+                    > tonic::server::UnaryService<super::SettleTasksRequest>
+                    for SettleTasksSvc<T> {
+                        type Response = super::SettleTasksResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::SettleTasksRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as TaskService>::settle_tasks(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = SettleTasksSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(

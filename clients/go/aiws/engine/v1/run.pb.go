@@ -321,9 +321,11 @@ type NodeStatus struct {
 	// The operation id, stable across safe retries.
 	OperationId string `protobuf:"bytes,10,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
 	// When the next attempt may be dispatched (retry backoff), UTC epoch ms; 0 if none.
-	NotBeforeMs   int64 `protobuf:"varint,11,opt,name=not_before_ms,json=notBeforeMs,proto3" json:"not_before_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	NotBeforeMs int64 `protobuf:"varint,11,opt,name=not_before_ms,json=notBeforeMs,proto3" json:"not_before_ms,omitempty"`
+	// For a fan-out parent: number of items finished with a result so far.
+	FanoutItemsDone int32 `protobuf:"varint,12,opt,name=fanout_items_done,json=fanoutItemsDone,proto3" json:"fanout_items_done,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *NodeStatus) Reset() {
@@ -433,6 +435,13 @@ func (x *NodeStatus) GetNotBeforeMs() int64 {
 	return 0
 }
 
+func (x *NodeStatus) GetFanoutItemsDone() int32 {
+	if x != nil {
+		return x.FanoutItemsDone
+	}
+	return 0
+}
+
 // Run is a snapshot of a run.
 type Run struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -440,7 +449,9 @@ type Run struct {
 	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// Current state.
 	State RunState `protobuf:"varint,2,opt,name=state,proto3,enum=aiws.engine.v1.RunState" json:"state,omitempty"`
-	// Every node and fan-out item, in definition then item order.
+	// The definition's nodes in definition order, each followed by its fan-out items;
+	// when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+	// their progress) and the items are read with ListRunNodes.
 	Nodes []*NodeStatus `protobuf:"bytes,3,rep,name=nodes,proto3" json:"nodes,omitempty"`
 	// The run's result (COMPLETED only).
 	ResultJson string `protobuf:"bytes,4,opt,name=result_json,json=resultJson,proto3" json:"result_json,omitempty"`
@@ -470,7 +481,12 @@ type Run struct {
 	Segments []*Segment `protobuf:"bytes,16,rep,name=segments,proto3" json:"segments,omitempty"`
 	// The `ErrorReason` name when the run failed for an execution-model rule (for example
 	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
-	ResultReason  string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
+	ResultReason string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
+	// The number of nodes and fan-out items the run has.
+	NodeCount int32 `protobuf:"varint,18,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
+	// True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+	// definition's nodes, so that a snapshot stays small however wide the run fans out.
+	ItemsOmitted  bool `protobuf:"varint,19,opt,name=items_omitted,json=itemsOmitted,proto3" json:"items_omitted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -622,6 +638,20 @@ func (x *Run) GetResultReason() string {
 		return x.ResultReason
 	}
 	return ""
+}
+
+func (x *Run) GetNodeCount() int32 {
+	if x != nil {
+		return x.NodeCount
+	}
+	return 0
+}
+
+func (x *Run) GetItemsOmitted() bool {
+	if x != nil {
+		return x.ItemsOmitted
+	}
+	return false
 }
 
 // StartRunRequest starts a run.
@@ -1316,6 +1346,152 @@ func (x *ListRunsResponse) GetNextPageToken() string {
 	return ""
 }
 
+// ListRunNodesRequest pages through a run's nodes.
+type ListRunNodesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run id.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Only this definition node and its fan-out items; empty means every node.
+	NodeId string `protobuf:"bytes,2,opt,name=node_id,json=nodeId,proto3" json:"node_id,omitempty"`
+	// Only nodes in this state; unspecified means any.
+	State NodeState `protobuf:"varint,3,opt,name=state,proto3,enum=aiws.engine.v1.NodeState" json:"state,omitempty"`
+	// Maximum nodes to return: 0 means 500; at most 1000.
+	PageSize int32 `protobuf:"varint,4,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first.
+	PageToken     string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRunNodesRequest) Reset() {
+	*x = ListRunNodesRequest{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRunNodesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRunNodesRequest) ProtoMessage() {}
+
+func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRunNodesRequest.ProtoReflect.Descriptor instead.
+func (*ListRunNodesRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ListRunNodesRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ListRunNodesRequest) GetNodeId() string {
+	if x != nil {
+		return x.NodeId
+	}
+	return ""
+}
+
+func (x *ListRunNodesRequest) GetState() NodeState {
+	if x != nil {
+		return x.State
+	}
+	return NodeState_NODE_STATE_UNSPECIFIED
+}
+
+func (x *ListRunNodesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListRunNodesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListRunNodesResponse is one page of nodes.
+type ListRunNodesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Nodes and items, in definition then item order.
+	Nodes []*NodeStatus `protobuf:"bytes,1,rep,name=nodes,proto3" json:"nodes,omitempty"`
+	// Pass as `page_token` for the next page; empty when there is none.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// The run's version when this page was read.
+	Version       int64 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRunNodesResponse) Reset() {
+	*x = ListRunNodesResponse{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRunNodesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRunNodesResponse) ProtoMessage() {}
+
+func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRunNodesResponse.ProtoReflect.Descriptor instead.
+func (*ListRunNodesResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *ListRunNodesResponse) GetNodes() []*NodeStatus {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
+func (x *ListRunNodesResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *ListRunNodesResponse) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
 var File_aiws_engine_v1_run_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_run_proto_rawDesc = "" +
@@ -1325,7 +1501,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x125\n" +
 	"\x06reason\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.SegmentReasonR\x06reason\x12\"\n" +
 	"\rstarted_at_ms\x18\x03 \x01(\x03R\vstartedAtMs\x12'\n" +
-	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\xe7\x02\n" +
+	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\x93\x03\n" +
 	"\n" +
 	"NodeStatus\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x17\n" +
@@ -1341,7 +1517,8 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\ffanout_items\x18\t \x01(\x05R\vfanoutItems\x12!\n" +
 	"\foperation_id\x18\n" +
 	" \x01(\tR\voperationId\x12\"\n" +
-	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\"\xfc\x04\n" +
+	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
+	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\"\xc0\x05\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -1365,7 +1542,10 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\vcontract_id\x18\x0f \x01(\tR\n" +
 	"contractId\x123\n" +
 	"\bsegments\x18\x10 \x03(\v2\x17.aiws.engine.v1.SegmentR\bsegments\x12#\n" +
-	"\rresult_reason\x18\x11 \x01(\tR\fresultReason\"\xf6\x01\n" +
+	"\rresult_reason\x18\x11 \x01(\tR\fresultReason\x12\x1d\n" +
+	"\n" +
+	"node_count\x18\x12 \x01(\x05R\tnodeCount\x12#\n" +
+	"\ritems_omitted\x18\x13 \x01(\bR\fitemsOmitted\"\xf6\x01\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -1409,7 +1589,18 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"c\n" +
 	"\x10ListRunsResponse\x12'\n" +
 	"\x04runs\x18\x01 \x03(\v2\x13.aiws.engine.v1.RunR\x04runs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xa2\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xb2\x01\n" +
+	"\x13ListRunNodesRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x17\n" +
+	"\anode_id\x18\x02 \x01(\tR\x06nodeId\x12/\n" +
+	"\x05state\x18\x03 \x01(\x0e2\x19.aiws.engine.v1.NodeStateR\x05state\x12\x1b\n" +
+	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x05 \x01(\tR\tpageToken\"\x8a\x01\n" +
+	"\x14ListRunNodesResponse\x120\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x1a.aiws.engine.v1.NodeStatusR\x05nodes\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion*\xa2\x01\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11RUN_STATE_RUNNING\x10\x01\x12\x1c\n" +
@@ -1432,7 +1623,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n" +
 	"\x17SEGMENT_REASON_RECOVERY\x10\x02\x12\x1f\n" +
-	"\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x032\x82\x04\n" +
+	"\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x032\xe2\x04\n" +
 	"\n" +
 	"RunService\x12M\n" +
 	"\bStartRun\x12\x1f.aiws.engine.v1.StartRunRequest\x1a .aiws.engine.v1.StartRunResponse\x12L\n" +
@@ -1440,7 +1631,8 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rGetNodeResult\x12$.aiws.engine.v1.GetNodeResultRequest\x1a%.aiws.engine.v1.GetNodeResultResponse\"\x03\x90\x02\x01\x12J\n" +
 	"\aStopRun\x12\x1e.aiws.engine.v1.StopRunRequest\x1a\x1f.aiws.engine.v1.StopRunResponse\x12T\n" +
 	"\bWatchRun\x12\x1f.aiws.engine.v1.WatchRunRequest\x1a .aiws.engine.v1.WatchRunResponse\"\x03\x90\x02\x010\x01\x12R\n" +
-	"\bListRuns\x12\x1f.aiws.engine.v1.ListRunsRequest\x1a .aiws.engine.v1.ListRunsResponse\"\x03\x90\x02\x01Ba\n" +
+	"\bListRuns\x12\x1f.aiws.engine.v1.ListRunsRequest\x1a .aiws.engine.v1.ListRunsResponse\"\x03\x90\x02\x01\x12^\n" +
+	"\fListRunNodes\x12#.aiws.engine.v1.ListRunNodesRequest\x1a$.aiws.engine.v1.ListRunNodesResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -1456,7 +1648,7 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
@@ -1476,39 +1668,45 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(*WatchRunResponse)(nil),      // 15: aiws.engine.v1.WatchRunResponse
 	(*ListRunsRequest)(nil),       // 16: aiws.engine.v1.ListRunsRequest
 	(*ListRunsResponse)(nil),      // 17: aiws.engine.v1.ListRunsResponse
-	(*WorkflowRef)(nil),           // 18: aiws.engine.v1.WorkflowRef
+	(*ListRunNodesRequest)(nil),   // 18: aiws.engine.v1.ListRunNodesRequest
+	(*ListRunNodesResponse)(nil),  // 19: aiws.engine.v1.ListRunNodesResponse
+	(*WorkflowRef)(nil),           // 20: aiws.engine.v1.WorkflowRef
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
 	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
 	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
 	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	18, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	20, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
 	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	18, // 6: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	20, // 6: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
 	5,  // 7: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
 	5,  // 8: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
 	5,  // 9: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
 	5,  // 10: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
 	0,  // 11: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
 	5,  // 12: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	6,  // 13: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	8,  // 14: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	10, // 15: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	12, // 16: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	14, // 17: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	16, // 18: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	7,  // 19: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	9,  // 20: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	11, // 21: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	13, // 22: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	15, // 23: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	17, // 24: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	19, // [19:25] is the sub-list for method output_type
-	13, // [13:19] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	1,  // 13: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 14: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	6,  // 15: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	8,  // 16: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	10, // 17: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	12, // 18: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	14, // 19: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	16, // 20: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	18, // 21: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	7,  // 22: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	9,  // 23: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	11, // 24: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	13, // 25: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	15, // 26: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	17, // 27: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	19, // 28: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	22, // [22:29] is the sub-list for method output_type
+	15, // [15:22] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -1527,7 +1725,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   15,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -25,6 +25,7 @@ const (
 	RunService_StopRun_FullMethodName       = "/aiws.engine.v1.RunService/StopRun"
 	RunService_WatchRun_FullMethodName      = "/aiws.engine.v1.RunService/WatchRun"
 	RunService_ListRuns_FullMethodName      = "/aiws.engine.v1.RunService/ListRuns"
+	RunService_ListRunNodes_FullMethodName  = "/aiws.engine.v1.RunService/ListRunNodes"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -51,6 +52,10 @@ type RunServiceClient interface {
 	WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error)
 	// ListRuns pages through runs, newest first, optionally filtered by state.
 	ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error)
+	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+	// order, optionally only one node (and its items) or one state. It is the way to read
+	// the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+	ListRunNodes(ctx context.Context, in *ListRunNodesRequest, opts ...grpc.CallOption) (*ListRunNodesResponse, error)
 }
 
 type runServiceClient struct {
@@ -130,6 +135,16 @@ func (c *runServiceClient) ListRuns(ctx context.Context, in *ListRunsRequest, op
 	return out, nil
 }
 
+func (c *runServiceClient) ListRunNodes(ctx context.Context, in *ListRunNodesRequest, opts ...grpc.CallOption) (*ListRunNodesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRunNodesResponse)
+	err := c.cc.Invoke(ctx, RunService_ListRunNodes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -154,6 +169,10 @@ type RunServiceServer interface {
 	WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error
 	// ListRuns pages through runs, newest first, optionally filtered by state.
 	ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error)
+	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+	// order, optionally only one node (and its items) or one state. It is the way to read
+	// the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+	ListRunNodes(context.Context, *ListRunNodesRequest) (*ListRunNodesResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -181,6 +200,9 @@ func (UnimplementedRunServiceServer) WatchRun(*WatchRunRequest, grpc.ServerStrea
 }
 func (UnimplementedRunServiceServer) ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListRuns not implemented")
+}
+func (UnimplementedRunServiceServer) ListRunNodes(context.Context, *ListRunNodesRequest) (*ListRunNodesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRunNodes not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -304,6 +326,24 @@ func _RunService_ListRuns_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_ListRunNodes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRunNodesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ListRunNodes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ListRunNodes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ListRunNodes(ctx, req.(*ListRunNodesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -330,6 +370,10 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListRuns",
 			Handler:    _RunService_ListRuns_Handler,
+		},
+		{
+			MethodName: "ListRunNodes",
+			Handler:    _RunService_ListRunNodes_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -760,6 +760,382 @@ func (x *FailTaskResponse) GetReplayed() bool {
 	return false
 }
 
+// Settlement is one attempt settled within a SettleTasks batch.
+type Settlement struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What to do with the attempt; exactly one is required.
+	//
+	// Types that are valid to be assigned to Outcome:
+	//
+	//	*Settlement_Complete
+	//	*Settlement_Fail
+	Outcome       isSettlement_Outcome `protobuf_oneof:"outcome"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Settlement) Reset() {
+	*x = Settlement{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Settlement) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Settlement) ProtoMessage() {}
+
+func (x *Settlement) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Settlement.ProtoReflect.Descriptor instead.
+func (*Settlement) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Settlement) GetOutcome() isSettlement_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *Settlement) GetComplete() *CompleteTaskRequest {
+	if x != nil {
+		if x, ok := x.Outcome.(*Settlement_Complete); ok {
+			return x.Complete
+		}
+	}
+	return nil
+}
+
+func (x *Settlement) GetFail() *FailTaskRequest {
+	if x != nil {
+		if x, ok := x.Outcome.(*Settlement_Fail); ok {
+			return x.Fail
+		}
+	}
+	return nil
+}
+
+type isSettlement_Outcome interface {
+	isSettlement_Outcome()
+}
+
+type Settlement_Complete struct {
+	// Settle with a result, exactly as CompleteTask does.
+	Complete *CompleteTaskRequest `protobuf:"bytes,1,opt,name=complete,proto3,oneof"`
+}
+
+type Settlement_Fail struct {
+	// Settle as failed, exactly as FailTask does.
+	Fail *FailTaskRequest `protobuf:"bytes,2,opt,name=fail,proto3,oneof"`
+}
+
+func (*Settlement_Complete) isSettlement_Outcome() {}
+
+func (*Settlement_Fail) isSettlement_Outcome() {}
+
+// SettlementError is why one settlement of a batch was refused. It carries what a
+// CompleteTask or FailTask call would have answered as its status.
+type SettlementError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The canonical gRPC status code number (for example 9 for FAILED_PRECONDITION).
+	Code int32 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	// The `ErrorReason` name (for example LEASE_EXPIRED).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// A human-readable message.
+	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettlementError) Reset() {
+	*x = SettlementError{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettlementError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettlementError) ProtoMessage() {}
+
+func (x *SettlementError) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettlementError.ProtoReflect.Descriptor instead.
+func (*SettlementError) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *SettlementError) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *SettlementError) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *SettlementError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// SettlementResult answers one settlement, in the order of the request.
+type SettlementResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The attempt the settlement named.
+	AttemptId string `protobuf:"bytes,1,opt,name=attempt_id,json=attemptId,proto3" json:"attempt_id,omitempty"`
+	// What became of it.
+	//
+	// Types that are valid to be assigned to Result:
+	//
+	//	*SettlementResult_Complete
+	//	*SettlementResult_Fail
+	//	*SettlementResult_Error
+	Result        isSettlementResult_Result `protobuf_oneof:"result"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettlementResult) Reset() {
+	*x = SettlementResult{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettlementResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettlementResult) ProtoMessage() {}
+
+func (x *SettlementResult) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettlementResult.ProtoReflect.Descriptor instead.
+func (*SettlementResult) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *SettlementResult) GetAttemptId() string {
+	if x != nil {
+		return x.AttemptId
+	}
+	return ""
+}
+
+func (x *SettlementResult) GetResult() isSettlementResult_Result {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *SettlementResult) GetComplete() *CompleteTaskResponse {
+	if x != nil {
+		if x, ok := x.Result.(*SettlementResult_Complete); ok {
+			return x.Complete
+		}
+	}
+	return nil
+}
+
+func (x *SettlementResult) GetFail() *FailTaskResponse {
+	if x != nil {
+		if x, ok := x.Result.(*SettlementResult_Fail); ok {
+			return x.Fail
+		}
+	}
+	return nil
+}
+
+func (x *SettlementResult) GetError() *SettlementError {
+	if x != nil {
+		if x, ok := x.Result.(*SettlementResult_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+type isSettlementResult_Result interface {
+	isSettlementResult_Result()
+}
+
+type SettlementResult_Complete struct {
+	// The attempt was completed (or had already been, with `replayed`).
+	Complete *CompleteTaskResponse `protobuf:"bytes,2,opt,name=complete,proto3,oneof"`
+}
+
+type SettlementResult_Fail struct {
+	// The attempt was failed (or had already been, with `replayed`).
+	Fail *FailTaskResponse `protobuf:"bytes,3,opt,name=fail,proto3,oneof"`
+}
+
+type SettlementResult_Error struct {
+	// The settlement was refused; nothing of it was stored.
+	Error *SettlementError `protobuf:"bytes,4,opt,name=error,proto3,oneof"`
+}
+
+func (*SettlementResult_Complete) isSettlementResult_Result() {}
+
+func (*SettlementResult_Fail) isSettlementResult_Result() {}
+
+func (*SettlementResult_Error) isSettlementResult_Result() {}
+
+// SettleTasksRequest settles attempts and optionally claims the next ones.
+type SettleTasksRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The settlements, at most 100; may be empty when only claiming.
+	Settlements []*Settlement `protobuf:"bytes,1,rep,name=settlements,proto3" json:"settlements,omitempty"`
+	// When set, claims tasks after settling, with the same fields and limits as
+	// ClaimTasks (its `worker_id` need not match the settlements').
+	Claim         *ClaimTasksRequest `protobuf:"bytes,2,opt,name=claim,proto3" json:"claim,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettleTasksRequest) Reset() {
+	*x = SettleTasksRequest{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettleTasksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettleTasksRequest) ProtoMessage() {}
+
+func (x *SettleTasksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettleTasksRequest.ProtoReflect.Descriptor instead.
+func (*SettleTasksRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *SettleTasksRequest) GetSettlements() []*Settlement {
+	if x != nil {
+		return x.Settlements
+	}
+	return nil
+}
+
+func (x *SettleTasksRequest) GetClaim() *ClaimTasksRequest {
+	if x != nil {
+		return x.Claim
+	}
+	return nil
+}
+
+// SettleTasksResponse answers each settlement and carries the claimed tasks.
+type SettleTasksResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One result per settlement, in request order.
+	Results []*SettlementResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	// The claimed tasks (empty when `claim` was not set or nothing was ready).
+	Tasks         []*Task `protobuf:"bytes,2,rep,name=tasks,proto3" json:"tasks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettleTasksResponse) Reset() {
+	*x = SettleTasksResponse{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettleTasksResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettleTasksResponse) ProtoMessage() {}
+
+func (x *SettleTasksResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettleTasksResponse.ProtoReflect.Descriptor instead.
+func (*SettleTasksResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *SettleTasksResponse) GetResults() []*SettlementResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+func (x *SettleTasksResponse) GetTasks() []*Task {
+	if x != nil {
+		return x.Tasks
+	}
+	return nil
+}
+
 var File_aiws_engine_v1_task_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_task_proto_rawDesc = "" +
@@ -825,13 +1201,36 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\x10FailTaskResponse\x12\x1d\n" +
 	"\n" +
 	"will_retry\x18\x01 \x01(\bR\twillRetry\x12\x1a\n" +
-	"\breplayed\x18\x02 \x01(\bR\breplayed2\xde\x02\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\"\x91\x01\n" +
+	"\n" +
+	"Settlement\x12A\n" +
+	"\bcomplete\x18\x01 \x01(\v2#.aiws.engine.v1.CompleteTaskRequestH\x00R\bcomplete\x125\n" +
+	"\x04fail\x18\x02 \x01(\v2\x1f.aiws.engine.v1.FailTaskRequestH\x00R\x04failB\t\n" +
+	"\aoutcome\"W\n" +
+	"\x0fSettlementError\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"\xf0\x01\n" +
+	"\x10SettlementResult\x12\x1d\n" +
+	"\n" +
+	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12B\n" +
+	"\bcomplete\x18\x02 \x01(\v2$.aiws.engine.v1.CompleteTaskResponseH\x00R\bcomplete\x126\n" +
+	"\x04fail\x18\x03 \x01(\v2 .aiws.engine.v1.FailTaskResponseH\x00R\x04fail\x127\n" +
+	"\x05error\x18\x04 \x01(\v2\x1f.aiws.engine.v1.SettlementErrorH\x00R\x05errorB\b\n" +
+	"\x06result\"\x8b\x01\n" +
+	"\x12SettleTasksRequest\x12<\n" +
+	"\vsettlements\x18\x01 \x03(\v2\x1a.aiws.engine.v1.SettlementR\vsettlements\x127\n" +
+	"\x05claim\x18\x02 \x01(\v2!.aiws.engine.v1.ClaimTasksRequestR\x05claim\"}\n" +
+	"\x13SettleTasksResponse\x12:\n" +
+	"\aresults\x18\x01 \x03(\v2 .aiws.engine.v1.SettlementResultR\aresults\x12*\n" +
+	"\x05tasks\x18\x02 \x03(\v2\x14.aiws.engine.v1.TaskR\x05tasks2\xb6\x03\n" +
 	"\vTaskService\x12S\n" +
 	"\n" +
 	"ClaimTasks\x12!.aiws.engine.v1.ClaimTasksRequest\x1a\".aiws.engine.v1.ClaimTasksResponse\x12P\n" +
 	"\tHeartbeat\x12 .aiws.engine.v1.HeartbeatRequest\x1a!.aiws.engine.v1.HeartbeatResponse\x12Y\n" +
 	"\fCompleteTask\x12#.aiws.engine.v1.CompleteTaskRequest\x1a$.aiws.engine.v1.CompleteTaskResponse\x12M\n" +
-	"\bFailTask\x12\x1f.aiws.engine.v1.FailTaskRequest\x1a .aiws.engine.v1.FailTaskResponseBa\n" +
+	"\bFailTask\x12\x1f.aiws.engine.v1.FailTaskRequest\x1a .aiws.engine.v1.FailTaskResponse\x12V\n" +
+	"\vSettleTasks\x12\".aiws.engine.v1.SettleTasksRequest\x1a#.aiws.engine.v1.SettleTasksResponseBa\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -846,7 +1245,7 @@ func file_aiws_engine_v1_task_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_task_proto_rawDescData
 }
 
-var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_aiws_engine_v1_task_proto_goTypes = []any{
 	(*AgentSpec)(nil),            // 0: aiws.engine.v1.AgentSpec
 	(*Task)(nil),                 // 1: aiws.engine.v1.Task
@@ -858,26 +1257,42 @@ var file_aiws_engine_v1_task_proto_goTypes = []any{
 	(*CompleteTaskResponse)(nil), // 7: aiws.engine.v1.CompleteTaskResponse
 	(*FailTaskRequest)(nil),      // 8: aiws.engine.v1.FailTaskRequest
 	(*FailTaskResponse)(nil),     // 9: aiws.engine.v1.FailTaskResponse
-	(EffectOutcome)(0),           // 10: aiws.engine.v1.EffectOutcome
+	(*Settlement)(nil),           // 10: aiws.engine.v1.Settlement
+	(*SettlementError)(nil),      // 11: aiws.engine.v1.SettlementError
+	(*SettlementResult)(nil),     // 12: aiws.engine.v1.SettlementResult
+	(*SettleTasksRequest)(nil),   // 13: aiws.engine.v1.SettleTasksRequest
+	(*SettleTasksResponse)(nil),  // 14: aiws.engine.v1.SettleTasksResponse
+	(EffectOutcome)(0),           // 15: aiws.engine.v1.EffectOutcome
 }
 var file_aiws_engine_v1_task_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
 	1,  // 1: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	10, // 2: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	10, // 3: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	2,  // 4: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
-	4,  // 5: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
-	6,  // 6: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
-	8,  // 7: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
-	3,  // 8: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
-	5,  // 9: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
-	7,  // 10: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
-	9,  // 11: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
-	8,  // [8:12] is the sub-list for method output_type
-	4,  // [4:8] is the sub-list for method input_type
-	4,  // [4:4] is the sub-list for extension type_name
-	4,  // [4:4] is the sub-list for extension extendee
-	0,  // [0:4] is the sub-list for field type_name
+	15, // 2: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	15, // 3: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	6,  // 4: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
+	8,  // 5: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
+	7,  // 6: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
+	9,  // 7: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
+	11, // 8: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
+	10, // 9: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
+	2,  // 10: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
+	12, // 11: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
+	1,  // 12: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	2,  // 13: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
+	4,  // 14: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
+	6,  // 15: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
+	8,  // 16: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
+	13, // 17: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
+	3,  // 18: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
+	5,  // 19: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
+	7,  // 20: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
+	9,  // 21: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
+	14, // 22: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
+	18, // [18:23] is the sub-list for method output_type
+	13, // [13:18] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_task_proto_init() }
@@ -886,13 +1301,22 @@ func file_aiws_engine_v1_task_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
+	file_aiws_engine_v1_task_proto_msgTypes[10].OneofWrappers = []any{
+		(*Settlement_Complete)(nil),
+		(*Settlement_Fail)(nil),
+	}
+	file_aiws_engine_v1_task_proto_msgTypes[12].OneofWrappers = []any{
+		(*SettlementResult_Complete)(nil),
+		(*SettlementResult_Fail)(nil),
+		(*SettlementResult_Error)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_task_proto_rawDesc), len(file_aiws_engine_v1_task_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   10,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

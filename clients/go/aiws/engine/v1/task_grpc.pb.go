@@ -23,6 +23,7 @@ const (
 	TaskService_Heartbeat_FullMethodName    = "/aiws.engine.v1.TaskService/Heartbeat"
 	TaskService_CompleteTask_FullMethodName = "/aiws.engine.v1.TaskService/CompleteTask"
 	TaskService_FailTask_FullMethodName     = "/aiws.engine.v1.TaskService/FailTask"
+	TaskService_SettleTasks_FullMethodName  = "/aiws.engine.v1.TaskService/SettleTasks"
 )
 
 // TaskServiceClient is the client API for TaskService service.
@@ -43,6 +44,12 @@ type TaskServiceClient interface {
 	CompleteTask(ctx context.Context, in *CompleteTaskRequest, opts ...grpc.CallOption) (*CompleteTaskResponse, error)
 	// FailTask settles an attempt as failed. Idempotent for the same attempt and payload.
 	FailTask(ctx context.Context, in *FailTaskRequest, opts ...grpc.CallOption) (*FailTaskResponse, error)
+	// SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+	// set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+	// The settlements are committed together; each is decided and answered on its own, so
+	// a stale, foreign or invalid one never affects the others. Settling the same attempt
+	// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+	SettleTasks(ctx context.Context, in *SettleTasksRequest, opts ...grpc.CallOption) (*SettleTasksResponse, error)
 }
 
 type taskServiceClient struct {
@@ -93,6 +100,16 @@ func (c *taskServiceClient) FailTask(ctx context.Context, in *FailTaskRequest, o
 	return out, nil
 }
 
+func (c *taskServiceClient) SettleTasks(ctx context.Context, in *SettleTasksRequest, opts ...grpc.CallOption) (*SettleTasksResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SettleTasksResponse)
+	err := c.cc.Invoke(ctx, TaskService_SettleTasks_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TaskServiceServer is the server API for TaskService service.
 // All implementations must embed UnimplementedTaskServiceServer
 // for forward compatibility.
@@ -111,6 +128,12 @@ type TaskServiceServer interface {
 	CompleteTask(context.Context, *CompleteTaskRequest) (*CompleteTaskResponse, error)
 	// FailTask settles an attempt as failed. Idempotent for the same attempt and payload.
 	FailTask(context.Context, *FailTaskRequest) (*FailTaskResponse, error)
+	// SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+	// set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+	// The settlements are committed together; each is decided and answered on its own, so
+	// a stale, foreign or invalid one never affects the others. Settling the same attempt
+	// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+	SettleTasks(context.Context, *SettleTasksRequest) (*SettleTasksResponse, error)
 	mustEmbedUnimplementedTaskServiceServer()
 }
 
@@ -132,6 +155,9 @@ func (UnimplementedTaskServiceServer) CompleteTask(context.Context, *CompleteTas
 }
 func (UnimplementedTaskServiceServer) FailTask(context.Context, *FailTaskRequest) (*FailTaskResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method FailTask not implemented")
+}
+func (UnimplementedTaskServiceServer) SettleTasks(context.Context, *SettleTasksRequest) (*SettleTasksResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SettleTasks not implemented")
 }
 func (UnimplementedTaskServiceServer) mustEmbedUnimplementedTaskServiceServer() {}
 func (UnimplementedTaskServiceServer) testEmbeddedByValue()                     {}
@@ -226,6 +252,24 @@ func _TaskService_FailTask_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TaskService_SettleTasks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SettleTasksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TaskServiceServer).SettleTasks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TaskService_SettleTasks_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TaskServiceServer).SettleTasks(ctx, req.(*SettleTasksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TaskService_ServiceDesc is the grpc.ServiceDesc for TaskService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -248,6 +292,10 @@ var TaskService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "FailTask",
 			Handler:    _TaskService_FailTask_Handler,
+		},
+		{
+			MethodName: "SettleTasks",
+			Handler:    _TaskService_SettleTasks_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -70,7 +70,7 @@ class Segment(_message.Message):
     def __init__(self, number: _Optional[int] = ..., reason: _Optional[_Union[SegmentReason, str]] = ..., started_at_ms: _Optional[int] = ..., ownership_epoch: _Optional[int] = ...) -> None: ...
 
 class NodeStatus(_message.Message):
-    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms")
+    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms", "fanout_items_done")
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +82,7 @@ class NodeStatus(_message.Message):
     FANOUT_ITEMS_FIELD_NUMBER: _ClassVar[int]
     OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
     NOT_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
+    FANOUT_ITEMS_DONE_FIELD_NUMBER: _ClassVar[int]
     node_uid: str
     node_id: str
     state: NodeState
@@ -93,10 +94,11 @@ class NodeStatus(_message.Message):
     fanout_items: int
     operation_id: str
     not_before_ms: int
-    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ...) -> None: ...
+    fanout_items_done: int
+    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason")
+    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason", "node_count", "items_omitted")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +116,8 @@ class Run(_message.Message):
     CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
     SEGMENTS_FIELD_NUMBER: _ClassVar[int]
     RESULT_REASON_FIELD_NUMBER: _ClassVar[int]
+    NODE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_OMITTED_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     state: RunState
     nodes: _containers.RepeatedCompositeFieldContainer[NodeStatus]
@@ -131,7 +135,9 @@ class Run(_message.Message):
     contract_id: str
     segments: _containers.RepeatedCompositeFieldContainer[Segment]
     result_reason: str
-    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ...) -> None: ...
+    node_count: int
+    items_omitted: bool
+    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ..., node_count: _Optional[int] = ..., items_omitted: bool = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
     __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id")
@@ -228,3 +234,27 @@ class ListRunsResponse(_message.Message):
     runs: _containers.RepeatedCompositeFieldContainer[Run]
     next_page_token: str
     def __init__(self, runs: _Optional[_Iterable[_Union[Run, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListRunNodesRequest(_message.Message):
+    __slots__ = ("run_id", "node_id", "state", "page_size", "page_token")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    node_id: str
+    state: NodeState
+    page_size: int
+    page_token: str
+    def __init__(self, run_id: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListRunNodesResponse(_message.Message):
+    __slots__ = ("nodes", "next_page_token", "version")
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    nodes: _containers.RepeatedCompositeFieldContainer[NodeStatus]
+    next_page_token: str
+    version: int
+    def __init__(self, nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...

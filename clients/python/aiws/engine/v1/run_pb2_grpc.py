@@ -67,6 +67,11 @@ class RunServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsResponse.FromString,
                 _registered_method=True)
+        self.ListRunNodes = channel.unary_unary(
+                '/aiws.engine.v1.RunService/ListRunNodes',
+                request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesResponse.FromString,
+                _registered_method=True)
 
 
 class RunServiceServicer(object):
@@ -121,6 +126,15 @@ class RunServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRunNodes(self, request, context):
+        """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+        order, optionally only one node (and its items) or one state. It is the way to read
+        the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RunServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -153,6 +167,11 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.ListRuns,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsResponse.SerializeToString,
+            ),
+            'ListRunNodes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRunNodes,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -320,6 +339,33 @@ class RunService(object):
             '/aiws.engine.v1.RunService/ListRuns',
             aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_run__pb2.ListRunsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRunNodes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.RunService/ListRunNodes',
+            aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_run__pb2.ListRunNodesResponse.FromString,
             options,
             channel_credentials,
             insecure,

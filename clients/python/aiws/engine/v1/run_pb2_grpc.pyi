@@ -54,6 +54,11 @@ class RunServiceStub:
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]
     """ListRuns pages through runs, newest first, optionally filtered by state."""
+    ListRunNodes: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]
+    """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+    order, optionally only one node (and its items) or one state. It is the way to read
+    the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+    """
 
 @_typing.type_check_only
 class RunServiceAsyncStub(RunServiceStub):
@@ -81,6 +86,11 @@ class RunServiceAsyncStub(RunServiceStub):
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]  # type: ignore[assignment]
     """ListRuns pages through runs, newest first, optionally filtered by state."""
+    ListRunNodes: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]  # type: ignore[assignment]
+    """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+    order, optionally only one node (and its items) or one state. It is the way to read
+    the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+    """
 
 class RunServiceServicer(metaclass=_abc_1.ABCMeta):
     """RunService starts and observes workflow runs: DAGs of agent nodes with fan-out and
@@ -141,5 +151,16 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ListRunsResponse, _abc.Awaitable[_run_pb2.ListRunsResponse]]:
         """ListRuns pages through runs, newest first, optionally filtered by state."""
+
+    @_abc_1.abstractmethod
+    def ListRunNodes(
+        self,
+        request: _run_pb2.ListRunNodesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_run_pb2.ListRunNodesResponse, _abc.Awaitable[_run_pb2.ListRunNodesResponse]]:
+        """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+        order, optionally only one node (and its items) or one state. It is the way to read
+        the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+        """
 
 def add_RunServiceServicer_to_server(servicer: RunServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

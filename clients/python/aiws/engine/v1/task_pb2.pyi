@@ -128,3 +128,49 @@ class FailTaskResponse(_message.Message):
     will_retry: bool
     replayed: bool
     def __init__(self, will_retry: bool = ..., replayed: bool = ...) -> None: ...
+
+class Settlement(_message.Message):
+    __slots__ = ("complete", "fail")
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    FAIL_FIELD_NUMBER: _ClassVar[int]
+    complete: CompleteTaskRequest
+    fail: FailTaskRequest
+    def __init__(self, complete: _Optional[_Union[CompleteTaskRequest, _Mapping]] = ..., fail: _Optional[_Union[FailTaskRequest, _Mapping]] = ...) -> None: ...
+
+class SettlementError(_message.Message):
+    __slots__ = ("code", "reason", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    reason: str
+    message: str
+    def __init__(self, code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class SettlementResult(_message.Message):
+    __slots__ = ("attempt_id", "complete", "fail", "error")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    FAIL_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    complete: CompleteTaskResponse
+    fail: FailTaskResponse
+    error: SettlementError
+    def __init__(self, attempt_id: _Optional[str] = ..., complete: _Optional[_Union[CompleteTaskResponse, _Mapping]] = ..., fail: _Optional[_Union[FailTaskResponse, _Mapping]] = ..., error: _Optional[_Union[SettlementError, _Mapping]] = ...) -> None: ...
+
+class SettleTasksRequest(_message.Message):
+    __slots__ = ("settlements", "claim")
+    SETTLEMENTS_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
+    settlements: _containers.RepeatedCompositeFieldContainer[Settlement]
+    claim: ClaimTasksRequest
+    def __init__(self, settlements: _Optional[_Iterable[_Union[Settlement, _Mapping]]] = ..., claim: _Optional[_Union[ClaimTasksRequest, _Mapping]] = ...) -> None: ...
+
+class SettleTasksResponse(_message.Message):
+    __slots__ = ("results", "tasks")
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[SettlementResult]
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, results: _Optional[_Iterable[_Union[SettlementResult, _Mapping]]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...

@@ -57,6 +57,11 @@ class TaskServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskResponse.FromString,
                 _registered_method=True)
+        self.SettleTasks = channel.unary_unary(
+                '/aiws.engine.v1.TaskService/SettleTasks',
+                request_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.FromString,
+                _registered_method=True)
 
 
 class TaskServiceServicer(object):
@@ -95,6 +100,17 @@ class TaskServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SettleTasks(self, request, context):
+        """SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+        set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+        The settlements are committed together; each is decided and answered on its own, so
+        a stale, foreign or invalid one never affects the others. Settling the same attempt
+        twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TaskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -117,6 +133,11 @@ def add_TaskServiceServicer_to_server(servicer, server):
                     servicer.FailTask,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskResponse.SerializeToString,
+            ),
+            'SettleTasks': grpc.unary_unary_rpc_method_handler(
+                    servicer.SettleTasks,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -230,6 +251,33 @@ class TaskService(object):
             '/aiws.engine.v1.TaskService/FailTask',
             aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_task__pb2.FailTaskResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SettleTasks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.TaskService/SettleTasks',
+            aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.FromString,
             options,
             channel_credentials,
             insecure,

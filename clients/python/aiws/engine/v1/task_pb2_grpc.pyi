@@ -48,6 +48,13 @@ class TaskServiceStub:
     """
     FailTask: _grpc.UnaryUnaryMultiCallable[_task_pb2.FailTaskRequest, _task_pb2.FailTaskResponse]
     """FailTask settles an attempt as failed. Idempotent for the same attempt and payload."""
+    SettleTasks: _grpc.UnaryUnaryMultiCallable[_task_pb2.SettleTasksRequest, _task_pb2.SettleTasksResponse]
+    """SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+    set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+    The settlements are committed together; each is decided and answered on its own, so
+    a stale, foreign or invalid one never affects the others. Settling the same attempt
+    twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+    """
 
 @_typing.type_check_only
 class TaskServiceAsyncStub(TaskServiceStub):
@@ -69,6 +76,13 @@ class TaskServiceAsyncStub(TaskServiceStub):
     """
     FailTask: _aio.UnaryUnaryMultiCallable[_task_pb2.FailTaskRequest, _task_pb2.FailTaskResponse]  # type: ignore[assignment]
     """FailTask settles an attempt as failed. Idempotent for the same attempt and payload."""
+    SettleTasks: _aio.UnaryUnaryMultiCallable[_task_pb2.SettleTasksRequest, _task_pb2.SettleTasksResponse]  # type: ignore[assignment]
+    """SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+    set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+    The settlements are committed together; each is decided and answered on its own, so
+    a stale, foreign or invalid one never affects the others. Settling the same attempt
+    twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+    """
 
 class TaskServiceServicer(metaclass=_abc_1.ABCMeta):
     """TaskService is how workers in any language do the work of nodes. A worker claims
@@ -111,5 +125,18 @@ class TaskServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_task_pb2.FailTaskResponse, _abc.Awaitable[_task_pb2.FailTaskResponse]]:
         """FailTask settles an attempt as failed. Idempotent for the same attempt and payload."""
+
+    @_abc_1.abstractmethod
+    def SettleTasks(
+        self,
+        request: _task_pb2.SettleTasksRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_task_pb2.SettleTasksResponse, _abc.Awaitable[_task_pb2.SettleTasksResponse]]:
+        """SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+        set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+        The settlements are committed together; each is decided and answered on its own, so
+        a stale, foreign or invalid one never affects the others. Settling the same attempt
+        twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+        """
 
 def add_TaskServiceServicer_to_server(servicer: TaskServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9wEKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDIsEDCgNSdW4SDgoGcnVuX2lkGAEgASgJEicKBXN0YXRlGAIgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSKQoFbm9kZXMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhMKC3Jlc3VsdF9qc29uGAQgASgJEhQKDHJlc3VsdF9lcnJvchgFIAEoCRIoCgNyZWYYBiABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhIQCghyZXZpc2lvbhgHIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgIIAEoCRIPCgd2ZXJzaW9uGAkgASgDEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSFQoNdXBkYXRlZF9hdF9tcxgLIAEoAxIWCg5maW5pc2hlZF9hdF9tcxgMIAEoAxISCgpyZXF1ZXN0X2lkGA0gASgJEhIKCnN1YnNjcmliZXIYDiABKAkSEwoLY29udHJhY3RfaWQYDyABKAkSKQoIc2VnbWVudHMYECADKAsyFy5haXdzLmVuZ2luZS52MS5TZWdtZW50EhUKDXJlc3VsdF9yZWFzb24YESABKAkiswEKD1N0YXJ0UnVuUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhkKD2RlZmluaXRpb25fanNvbhgCIAEoCUgAEioKA3JlZhgDIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmSAASEgoKaW5wdXRfanNvbhgEIAEoCRISCgpzdWJzY3JpYmVyGAUgASgJEhMKC2NvbnRyYWN0X2lkGAYgASgJQggKBnNvdXJjZSJFChBTdGFydFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIPCgdjcmVhdGVkGAIgASgIIh8KDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjIKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iYQoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSqiAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBSr8AQoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCSqHAQoNU2VnbWVudFJlYXNvbhIeChpTRUdNRU5UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhgKFFNFR01FTlRfUkVBU09OX1NUQVJUEAESGwoXU0VHTUVOVF9SRUFTT05fUkVDT1ZFUlkQAhIfChtTRUdNRU5UX1JFQVNPTl9PV05FUl9DSEFOR0UQAzKCBAoKUnVuU2VydmljZRJNCghTdGFydFJ1bhIfLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVzcG9uc2USTAoGR2V0UnVuEh0uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVxdWVzdBoeLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlc3BvbnNlIgOQAgESYQoNR2V0Tm9kZVJlc3VsdBIkLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlc3BvbnNlIgOQAgESSgoHU3RvcFJ1bhIeLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlc3BvbnNlElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMikgIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFIuwDCgNSdW4SDgoGcnVuX2lkGAEgASgJEicKBXN0YXRlGAIgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSKQoFbm9kZXMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhMKC3Jlc3VsdF9qc29uGAQgASgJEhQKDHJlc3VsdF9lcnJvchgFIAEoCRIoCgNyZWYYBiABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhIQCghyZXZpc2lvbhgHIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgIIAEoCRIPCgd2ZXJzaW9uGAkgASgDEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSFQoNdXBkYXRlZF9hdF9tcxgLIAEoAxIWCg5maW5pc2hlZF9hdF9tcxgMIAEoAxISCgpyZXF1ZXN0X2lkGA0gASgJEhIKCnN1YnNjcmliZXIYDiABKAkSEwoLY29udHJhY3RfaWQYDyABKAkSKQoIc2VnbWVudHMYECADKAsyFy5haXdzLmVuZ2luZS52MS5TZWdtZW50EhUKDXJlc3VsdF9yZWFzb24YESABKAkSEgoKbm9kZV9jb3VudBgSIAEoBRIVCg1pdGVtc19vbWl0dGVkGBMgASgIIrMBCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCUIICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCIfCg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSIyCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuImEKD0xpc3RSdW5zUmVxdWVzdBInCgVzdGF0ZRgBIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIk4KEExpc3RSdW5zUmVzcG9uc2USIQoEcnVucxgBIAMoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkihwEKE0xpc3RSdW5Ob2Rlc1JlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSKAoFc3RhdGUYAyABKA4yGS5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdGUSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiawoUTGlzdFJ1bk5vZGVzUmVzcG9uc2USKQoFbm9kZXMYASADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDKqIBCghSdW5TdGF0ZRIZChVSVU5fU1RBVEVfVU5TUEVDSUZJRUQQABIVChFSVU5fU1RBVEVfUlVOTklORxABEhwKGFJVTl9TVEFURV9BV0FJVElOR19OT0RFUxACEhcKE1JVTl9TVEFURV9DT01QTEVURUQQAxIUChBSVU5fU1RBVEVfRkFJTEVEEAQSFwoTUlVOX1NUQVRFX0NBTkNFTExFRBAFKvwBCglOb2RlU3RhdGUSGgoWTk9ERV9TVEFURV9VTlNQRUNJRklFRBAAEhYKEk5PREVfU1RBVEVfUEVORElORxABEhQKEE5PREVfU1RBVEVfUkVBRFkQAhIWChJOT0RFX1NUQVRFX1JVTk5JTkcQAxITCg9OT0RFX1NUQVRFX0RPTkUQBBIVChFOT0RFX1NUQVRFX0ZBSUxFRBAFEhgKFE5PREVfU1RBVEVfQ0FOQ0VMTEVEEAYSFgoSTk9ERV9TVEFURV9CTE9DS0VEEAcSFwoTTk9ERV9TVEFURV9FWFBBTkRFRBAIEhYKEk5PREVfU1RBVEVfV0FJVElORxAJKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMuIECgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -138,6 +138,13 @@ export type NodeStatus = Message<"aiws.engine.v1.NodeStatus"> & {
    * @generated from field: int64 not_before_ms = 11;
    */
   notBeforeMs: bigint;
+
+  /**
+   * For a fan-out parent: number of items finished with a result so far.
+   *
+   * @generated from field: int32 fanout_items_done = 12;
+   */
+  fanoutItemsDone: number;
 };
 
 /**
@@ -168,7 +175,9 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   state: RunState;
 
   /**
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    *
    * @generated from field: repeated aiws.engine.v1.NodeStatus nodes = 3;
    */
@@ -272,6 +281,21 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
    * @generated from field: string result_reason = 17;
    */
   resultReason: string;
+
+  /**
+   * The number of nodes and fan-out items the run has.
+   *
+   * @generated from field: int32 node_count = 18;
+   */
+  nodeCount: number;
+
+  /**
+   * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+   * definition's nodes, so that a snapshot stays small however wide the run fans out.
+   *
+   * @generated from field: bool items_omitted = 19;
+   */
+  itemsOmitted: boolean;
 };
 
 /**
@@ -627,6 +651,90 @@ export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*
   messageDesc(file_aiws_engine_v1_run, 14);
 
 /**
+ * ListRunNodesRequest pages through a run's nodes.
+ *
+ * @generated from message aiws.engine.v1.ListRunNodesRequest
+ */
+export type ListRunNodesRequest = Message<"aiws.engine.v1.ListRunNodesRequest"> & {
+  /**
+   * The run id.
+   *
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * Only this definition node and its fan-out items; empty means every node.
+   *
+   * @generated from field: string node_id = 2;
+   */
+  nodeId: string;
+
+  /**
+   * Only nodes in this state; unspecified means any.
+   *
+   * @generated from field: aiws.engine.v1.NodeState state = 3;
+   */
+  state: NodeState;
+
+  /**
+   * Maximum nodes to return: 0 means 500; at most 1000.
+   *
+   * @generated from field: int32 page_size = 4;
+   */
+  pageSize: number;
+
+  /**
+   * The `next_page_token` of the previous page; empty for the first.
+   *
+   * @generated from field: string page_token = 5;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListRunNodesRequest.
+ * Use `create(ListRunNodesRequestSchema)` to create a new message.
+ */
+export const ListRunNodesRequestSchema: GenMessage<ListRunNodesRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 15);
+
+/**
+ * ListRunNodesResponse is one page of nodes.
+ *
+ * @generated from message aiws.engine.v1.ListRunNodesResponse
+ */
+export type ListRunNodesResponse = Message<"aiws.engine.v1.ListRunNodesResponse"> & {
+  /**
+   * Nodes and items, in definition then item order.
+   *
+   * @generated from field: repeated aiws.engine.v1.NodeStatus nodes = 1;
+   */
+  nodes: NodeStatus[];
+
+  /**
+   * Pass as `page_token` for the next page; empty when there is none.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+
+  /**
+   * The run's version when this page was read.
+   *
+   * @generated from field: int64 version = 3;
+   */
+  version: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListRunNodesResponse.
+ * Use `create(ListRunNodesResponseSchema)` to create a new message.
+ */
+export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 16);
+
+/**
  * RunState is the lifecycle of a run.
  *
  * @generated from enum aiws.engine.v1.RunState
@@ -876,6 +984,18 @@ export const RunService: GenService<{
     methodKind: "unary";
     input: typeof ListRunsRequestSchema;
     output: typeof ListRunsResponseSchema;
+  },
+  /**
+   * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+   * order, optionally only one node (and its items) or one state. It is the way to read
+   * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+   *
+   * @generated from rpc aiws.engine.v1.RunService.ListRunNodes
+   */
+  listRunNodes: {
+    methodKind: "unary";
+    input: typeof ListRunNodesRequestSchema;
+    output: typeof ListRunNodesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_run, 0);

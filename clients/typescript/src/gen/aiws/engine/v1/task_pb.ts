@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/task.proto.
  */
 export const file_aiws_engine_v1_task: GenFile = /*@__PURE__*/
-  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJeCglBZ2VudFNwZWMSDQoFbW9kZWwYASABKAkSFQoNc3lzdGVtX3Byb21wdBgCIAEoCRIWCg5mdW5jdGlvbnNfanNvbhgDIAEoCRITCgtvdXRwdXRfanNvbhgEIAEoCSKIAgoEVGFzaxISCgphdHRlbXB0X2lkGAEgASgJEg4KBnJ1bl9pZBgCIAEoCRIQCghub2RlX3VpZBgDIAEoCRIPCgdub2RlX2lkGAQgASgJEg8KB2F0dGVtcHQYBSABKAUSFAoMb3BlcmF0aW9uX2lkGAYgASgJEigKBWFnZW50GAcgASgLMhkuYWl3cy5lbmdpbmUudjEuQWdlbnRTcGVjEhIKCmlucHV0X2pzb24YCCABKAkSEAoIdGVtcGxhdGUYCSABKAkSEwoLZGVhZGxpbmVfbXMYCiABKAMSGwoTbGVhc2VfZXhwaXJlc19hdF9tcxgLIAEoAxIQCghyZXZpc2lvbhgMIAEoAyJsChFDbGFpbVRhc2tzUmVxdWVzdBIRCgl3b3JrZXJfaWQYASABKAkSDgoGbW9kZWxzGAIgAygJEhEKCW1heF90YXNrcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoAxIPCgd3YWl0X21zGAUgASgDIjkKEkNsYWltVGFza3NSZXNwb25zZRIjCgV0YXNrcxgBIAMoCzIULmFpd3MuZW5naW5lLnYxLlRhc2siSwoQSGVhcnRiZWF0UmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRIQCghsZWFzZV9tcxgDIAEoAyJDChFIZWFydGJlYXRSZXNwb25zZRIbChNsZWFzZV9leHBpcmVzX2F0X21zGAEgASgDEhEKCWNhbmNlbGxlZBgCIAEoCCKbAQoTQ29tcGxldGVUYXNrUmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRITCgtyZXN1bHRfanNvbhgDIAEoCRItCgZlZmZlY3QYBCABKA4yHS5haXdzLmVuZ2luZS52MS5FZmZlY3RPdXRjb21lEhkKEWNvc3RfbWljcm9jcmVkaXRzGAUgASgJIigKFENvbXBsZXRlVGFza1Jlc3BvbnNlEhAKCHJlcGxheWVkGAEgASgIIqQBCg9GYWlsVGFza1JlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSDQoFZXJyb3IYAyABKAkSEQoJcmV0cnlhYmxlGAQgASgIEi0KBmVmZmVjdBgFIAEoDjIdLmFpd3MuZW5naW5lLnYxLkVmZmVjdE91dGNvbWUSGQoRY29zdF9taWNyb2NyZWRpdHMYBiABKAkiOAoQRmFpbFRhc2tSZXNwb25zZRISCgp3aWxsX3JldHJ5GAEgASgIEhAKCHJlcGxheWVkGAIgASgIMt4CCgtUYXNrU2VydmljZRJTCgpDbGFpbVRhc2tzEiEuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5DbGFpbVRhc2tzUmVzcG9uc2USUAoJSGVhcnRiZWF0EiAuYWl3cy5lbmdpbmUudjEuSGVhcnRiZWF0UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlc3BvbnNlElkKDENvbXBsZXRlVGFzaxIjLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZRJNCghGYWlsVGFzaxIfLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVzcG9uc2VCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
+  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJeCglBZ2VudFNwZWMSDQoFbW9kZWwYASABKAkSFQoNc3lzdGVtX3Byb21wdBgCIAEoCRIWCg5mdW5jdGlvbnNfanNvbhgDIAEoCRITCgtvdXRwdXRfanNvbhgEIAEoCSKIAgoEVGFzaxISCgphdHRlbXB0X2lkGAEgASgJEg4KBnJ1bl9pZBgCIAEoCRIQCghub2RlX3VpZBgDIAEoCRIPCgdub2RlX2lkGAQgASgJEg8KB2F0dGVtcHQYBSABKAUSFAoMb3BlcmF0aW9uX2lkGAYgASgJEigKBWFnZW50GAcgASgLMhkuYWl3cy5lbmdpbmUudjEuQWdlbnRTcGVjEhIKCmlucHV0X2pzb24YCCABKAkSEAoIdGVtcGxhdGUYCSABKAkSEwoLZGVhZGxpbmVfbXMYCiABKAMSGwoTbGVhc2VfZXhwaXJlc19hdF9tcxgLIAEoAxIQCghyZXZpc2lvbhgMIAEoAyJsChFDbGFpbVRhc2tzUmVxdWVzdBIRCgl3b3JrZXJfaWQYASABKAkSDgoGbW9kZWxzGAIgAygJEhEKCW1heF90YXNrcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoAxIPCgd3YWl0X21zGAUgASgDIjkKEkNsYWltVGFza3NSZXNwb25zZRIjCgV0YXNrcxgBIAMoCzIULmFpd3MuZW5naW5lLnYxLlRhc2siSwoQSGVhcnRiZWF0UmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRIQCghsZWFzZV9tcxgDIAEoAyJDChFIZWFydGJlYXRSZXNwb25zZRIbChNsZWFzZV9leHBpcmVzX2F0X21zGAEgASgDEhEKCWNhbmNlbGxlZBgCIAEoCCKbAQoTQ29tcGxldGVUYXNrUmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRITCgtyZXN1bHRfanNvbhgDIAEoCRItCgZlZmZlY3QYBCABKA4yHS5haXdzLmVuZ2luZS52MS5FZmZlY3RPdXRjb21lEhkKEWNvc3RfbWljcm9jcmVkaXRzGAUgASgJIigKFENvbXBsZXRlVGFza1Jlc3BvbnNlEhAKCHJlcGxheWVkGAEgASgIIqQBCg9GYWlsVGFza1JlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSDQoFZXJyb3IYAyABKAkSEQoJcmV0cnlhYmxlGAQgASgIEi0KBmVmZmVjdBgFIAEoDjIdLmFpd3MuZW5naW5lLnYxLkVmZmVjdE91dGNvbWUSGQoRY29zdF9taWNyb2NyZWRpdHMYBiABKAkiOAoQRmFpbFRhc2tSZXNwb25zZRISCgp3aWxsX3JldHJ5GAEgASgIEhAKCHJlcGxheWVkGAIgASgIIoEBCgpTZXR0bGVtZW50EjcKCGNvbXBsZXRlGAEgASgLMiMuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVxdWVzdEgAEi8KBGZhaWwYAiABKAsyHy5haXdzLmVuZ2luZS52MS5GYWlsVGFza1JlcXVlc3RIAEIJCgdvdXRjb21lIkAKD1NldHRsZW1lbnRFcnJvchIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIs4BChBTZXR0bGVtZW50UmVzdWx0EhIKCmF0dGVtcHRfaWQYASABKAkSOAoIY29tcGxldGUYAiABKAsyJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZUgAEjAKBGZhaWwYAyABKAsyIC5haXdzLmVuZ2luZS52MS5GYWlsVGFza1Jlc3BvbnNlSAASMAoFZXJyb3IYBCABKAsyHy5haXdzLmVuZ2luZS52MS5TZXR0bGVtZW50RXJyb3JIAEIICgZyZXN1bHQidwoSU2V0dGxlVGFza3NSZXF1ZXN0Ei8KC3NldHRsZW1lbnRzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuU2V0dGxlbWVudBIwCgVjbGFpbRgCIAEoCzIhLmFpd3MuZW5naW5lLnYxLkNsYWltVGFza3NSZXF1ZXN0Im0KE1NldHRsZVRhc2tzUmVzcG9uc2USMQoHcmVzdWx0cxgBIAMoCzIgLmFpd3MuZW5naW5lLnYxLlNldHRsZW1lbnRSZXN1bHQSIwoFdGFza3MYAiADKAsyFC5haXdzLmVuZ2luZS52MS5UYXNrMrYDCgtUYXNrU2VydmljZRJTCgpDbGFpbVRhc2tzEiEuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5DbGFpbVRhc2tzUmVzcG9uc2USUAoJSGVhcnRiZWF0EiAuYWl3cy5lbmdpbmUudjEuSGVhcnRiZWF0UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlc3BvbnNlElkKDENvbXBsZXRlVGFzaxIjLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZRJNCghGYWlsVGFzaxIfLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVzcG9uc2USVgoLU2V0dGxlVGFza3MSIi5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1JlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1Jlc3BvbnNlQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
 
 /**
  * AgentSpec is the agent a node asks for.
@@ -442,6 +442,188 @@ export const FailTaskResponseSchema: GenMessage<FailTaskResponse> = /*@__PURE__*
   messageDesc(file_aiws_engine_v1_task, 9);
 
 /**
+ * Settlement is one attempt settled within a SettleTasks batch.
+ *
+ * @generated from message aiws.engine.v1.Settlement
+ */
+export type Settlement = Message<"aiws.engine.v1.Settlement"> & {
+  /**
+   * What to do with the attempt; exactly one is required.
+   *
+   * @generated from oneof aiws.engine.v1.Settlement.outcome
+   */
+  outcome: {
+    /**
+     * Settle with a result, exactly as CompleteTask does.
+     *
+     * @generated from field: aiws.engine.v1.CompleteTaskRequest complete = 1;
+     */
+    value: CompleteTaskRequest;
+    case: "complete";
+  } | {
+    /**
+     * Settle as failed, exactly as FailTask does.
+     *
+     * @generated from field: aiws.engine.v1.FailTaskRequest fail = 2;
+     */
+    value: FailTaskRequest;
+    case: "fail";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message aiws.engine.v1.Settlement.
+ * Use `create(SettlementSchema)` to create a new message.
+ */
+export const SettlementSchema: GenMessage<Settlement> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 10);
+
+/**
+ * SettlementError is why one settlement of a batch was refused. It carries what a
+ * CompleteTask or FailTask call would have answered as its status.
+ *
+ * @generated from message aiws.engine.v1.SettlementError
+ */
+export type SettlementError = Message<"aiws.engine.v1.SettlementError"> & {
+  /**
+   * The canonical gRPC status code number (for example 9 for FAILED_PRECONDITION).
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * The `ErrorReason` name (for example LEASE_EXPIRED).
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * A human-readable message.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.SettlementError.
+ * Use `create(SettlementErrorSchema)` to create a new message.
+ */
+export const SettlementErrorSchema: GenMessage<SettlementError> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 11);
+
+/**
+ * SettlementResult answers one settlement, in the order of the request.
+ *
+ * @generated from message aiws.engine.v1.SettlementResult
+ */
+export type SettlementResult = Message<"aiws.engine.v1.SettlementResult"> & {
+  /**
+   * The attempt the settlement named.
+   *
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * What became of it.
+   *
+   * @generated from oneof aiws.engine.v1.SettlementResult.result
+   */
+  result: {
+    /**
+     * The attempt was completed (or had already been, with `replayed`).
+     *
+     * @generated from field: aiws.engine.v1.CompleteTaskResponse complete = 2;
+     */
+    value: CompleteTaskResponse;
+    case: "complete";
+  } | {
+    /**
+     * The attempt was failed (or had already been, with `replayed`).
+     *
+     * @generated from field: aiws.engine.v1.FailTaskResponse fail = 3;
+     */
+    value: FailTaskResponse;
+    case: "fail";
+  } | {
+    /**
+     * The settlement was refused; nothing of it was stored.
+     *
+     * @generated from field: aiws.engine.v1.SettlementError error = 4;
+     */
+    value: SettlementError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message aiws.engine.v1.SettlementResult.
+ * Use `create(SettlementResultSchema)` to create a new message.
+ */
+export const SettlementResultSchema: GenMessage<SettlementResult> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 12);
+
+/**
+ * SettleTasksRequest settles attempts and optionally claims the next ones.
+ *
+ * @generated from message aiws.engine.v1.SettleTasksRequest
+ */
+export type SettleTasksRequest = Message<"aiws.engine.v1.SettleTasksRequest"> & {
+  /**
+   * The settlements, at most 100; may be empty when only claiming.
+   *
+   * @generated from field: repeated aiws.engine.v1.Settlement settlements = 1;
+   */
+  settlements: Settlement[];
+
+  /**
+   * When set, claims tasks after settling, with the same fields and limits as
+   * ClaimTasks (its `worker_id` need not match the settlements').
+   *
+   * @generated from field: aiws.engine.v1.ClaimTasksRequest claim = 2;
+   */
+  claim?: ClaimTasksRequest | undefined;
+};
+
+/**
+ * Describes the message aiws.engine.v1.SettleTasksRequest.
+ * Use `create(SettleTasksRequestSchema)` to create a new message.
+ */
+export const SettleTasksRequestSchema: GenMessage<SettleTasksRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 13);
+
+/**
+ * SettleTasksResponse answers each settlement and carries the claimed tasks.
+ *
+ * @generated from message aiws.engine.v1.SettleTasksResponse
+ */
+export type SettleTasksResponse = Message<"aiws.engine.v1.SettleTasksResponse"> & {
+  /**
+   * One result per settlement, in request order.
+   *
+   * @generated from field: repeated aiws.engine.v1.SettlementResult results = 1;
+   */
+  results: SettlementResult[];
+
+  /**
+   * The claimed tasks (empty when `claim` was not set or nothing was ready).
+   *
+   * @generated from field: repeated aiws.engine.v1.Task tasks = 2;
+   */
+  tasks: Task[];
+};
+
+/**
+ * Describes the message aiws.engine.v1.SettleTasksResponse.
+ * Use `create(SettleTasksResponseSchema)` to create a new message.
+ */
+export const SettleTasksResponseSchema: GenMessage<SettleTasksResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 14);
+
+/**
  * TaskService is how workers in any language do the work of nodes. A worker claims
  * attempts for the models it serves, holds each under a lease it extends with
  * heartbeats, and settles it once with a result or a failure and the effect outcome.
@@ -490,6 +672,20 @@ export const TaskService: GenService<{
     methodKind: "unary";
     input: typeof FailTaskRequestSchema;
     output: typeof FailTaskResponseSchema;
+  },
+  /**
+   * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+   * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+   * The settlements are committed together; each is decided and answered on its own, so
+   * a stale, foreign or invalid one never affects the others. Settling the same attempt
+   * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+   *
+   * @generated from rpc aiws.engine.v1.TaskService.SettleTasks
+   */
+  settleTasks: {
+    methodKind: "unary";
+    input: typeof SettleTasksRequestSchema;
+    output: typeof SettleTasksResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_task, 0);

@@ -389,6 +389,21 @@ private static final long serialVersionUID = 0L;
     return notBeforeMs_;
   }
 
+  public static final int FANOUT_ITEMS_DONE_FIELD_NUMBER = 12;
+  private int fanoutItemsDone_ = 0;
+  /**
+   * <pre>
+   * For a fan-out parent: number of items finished with a result so far.
+   * </pre>
+   *
+   * <code>int32 fanout_items_done = 12;</code>
+   * @return The fanoutItemsDone.
+   */
+  @java.lang.Override
+  public int getFanoutItemsDone() {
+    return fanoutItemsDone_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -435,6 +450,9 @@ private static final long serialVersionUID = 0L;
     }
     if (notBeforeMs_ != 0L) {
       output.writeInt64(11, notBeforeMs_);
+    }
+    if (fanoutItemsDone_ != 0) {
+      output.writeInt32(12, fanoutItemsDone_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -484,6 +502,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(11, notBeforeMs_);
     }
+    if (fanoutItemsDone_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(12, fanoutItemsDone_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -520,6 +542,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getOperationId())) return false;
     if (getNotBeforeMs()
         != other.getNotBeforeMs()) return false;
+    if (getFanoutItemsDone()
+        != other.getFanoutItemsDone()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -556,6 +580,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + NOT_BEFORE_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getNotBeforeMs());
+    hash = (37 * hash) + FANOUT_ITEMS_DONE_FIELD_NUMBER;
+    hash = (53 * hash) + getFanoutItemsDone();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -702,6 +728,7 @@ private static final long serialVersionUID = 0L;
       fanoutItems_ = 0;
       operationId_ = "";
       notBeforeMs_ = 0L;
+      fanoutItemsDone_ = 0;
       return this;
     }
 
@@ -768,6 +795,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.notBeforeMs_ = notBeforeMs_;
       }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.fanoutItemsDone_ = fanoutItemsDone_;
+      }
     }
 
     @java.lang.Override
@@ -824,6 +854,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getNotBeforeMs() != 0L) {
         setNotBeforeMs(other.getNotBeforeMs());
+      }
+      if (other.getFanoutItemsDone() != 0) {
+        setFanoutItemsDone(other.getFanoutItemsDone());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -906,6 +939,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 88
+            case 96: {
+              fanoutItemsDone_ = input.readInt32();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1670,6 +1708,50 @@ private static final long serialVersionUID = 0L;
     public Builder clearNotBeforeMs() {
       bitField0_ = (bitField0_ & ~0x00000400);
       notBeforeMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private int fanoutItemsDone_ ;
+    /**
+     * <pre>
+     * For a fan-out parent: number of items finished with a result so far.
+     * </pre>
+     *
+     * <code>int32 fanout_items_done = 12;</code>
+     * @return The fanoutItemsDone.
+     */
+    @java.lang.Override
+    public int getFanoutItemsDone() {
+      return fanoutItemsDone_;
+    }
+    /**
+     * <pre>
+     * For a fan-out parent: number of items finished with a result so far.
+     * </pre>
+     *
+     * <code>int32 fanout_items_done = 12;</code>
+     * @param value The fanoutItemsDone to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFanoutItemsDone(int value) {
+
+      fanoutItemsDone_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a fan-out parent: number of items finished with a result so far.
+     * </pre>
+     *
+     * <code>int32 fanout_items_done = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFanoutItemsDone() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      fanoutItemsDone_ = 0;
       onChanged();
       return this;
     }

@@ -178,4 +178,14 @@ public interface NodeStatusOrBuilder extends
    * @return The notBeforeMs.
    */
   long getNotBeforeMs();
+
+  /**
+   * <pre>
+   * For a fan-out parent: number of items finished with a result so far.
+   * </pre>
+   *
+   * <code>int32 fanout_items_done = 12;</code>
+   * @return The fanoutItemsDone.
+   */
+  int getFanoutItemsDone();
 }

@@ -137,7 +137,9 @@ private static final long serialVersionUID = 0L;
   private java.util.List<dev.praxis.aiws.engine.v1.NodeStatus> nodes_;
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -148,7 +150,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -160,7 +164,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -171,7 +177,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -182,7 +190,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -698,6 +708,37 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int NODE_COUNT_FIELD_NUMBER = 18;
+  private int nodeCount_ = 0;
+  /**
+   * <pre>
+   * The number of nodes and fan-out items the run has.
+   * </pre>
+   *
+   * <code>int32 node_count = 18;</code>
+   * @return The nodeCount.
+   */
+  @java.lang.Override
+  public int getNodeCount() {
+    return nodeCount_;
+  }
+
+  public static final int ITEMS_OMITTED_FIELD_NUMBER = 19;
+  private boolean itemsOmitted_ = false;
+  /**
+   * <pre>
+   * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+   * definition's nodes, so that a snapshot stays small however wide the run fans out.
+   * </pre>
+   *
+   * <code>bool items_omitted = 19;</code>
+   * @return The itemsOmitted.
+   */
+  @java.lang.Override
+  public boolean getItemsOmitted() {
+    return itemsOmitted_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -762,6 +803,12 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultReason_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 17, resultReason_);
+    }
+    if (nodeCount_ != 0) {
+      output.writeInt32(18, nodeCount_);
+    }
+    if (itemsOmitted_ != false) {
+      output.writeBool(19, itemsOmitted_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -832,6 +879,14 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultReason_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(17, resultReason_);
     }
+    if (nodeCount_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(18, nodeCount_);
+    }
+    if (itemsOmitted_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(19, itemsOmitted_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -883,6 +938,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSegmentsList())) return false;
     if (!getResultReason()
         .equals(other.getResultReason())) return false;
+    if (getNodeCount()
+        != other.getNodeCount()) return false;
+    if (getItemsOmitted()
+        != other.getItemsOmitted()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -939,6 +998,11 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + RESULT_REASON_FIELD_NUMBER;
     hash = (53 * hash) + getResultReason().hashCode();
+    hash = (37 * hash) + NODE_COUNT_FIELD_NUMBER;
+    hash = (53 * hash) + getNodeCount();
+    hash = (37 * hash) + ITEMS_OMITTED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getItemsOmitted());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1115,6 +1179,8 @@ private static final long serialVersionUID = 0L;
       }
       bitField0_ = (bitField0_ & ~0x00008000);
       resultReason_ = "";
+      nodeCount_ = 0;
+      itemsOmitted_ = false;
       return this;
     }
 
@@ -1218,6 +1284,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00010000) != 0)) {
         result.resultReason_ = resultReason_;
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.nodeCount_ = nodeCount_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.itemsOmitted_ = itemsOmitted_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1346,6 +1418,12 @@ private static final long serialVersionUID = 0L;
         resultReason_ = other.resultReason_;
         bitField0_ |= 0x00010000;
         onChanged();
+      }
+      if (other.getNodeCount() != 0) {
+        setNodeCount(other.getNodeCount());
+      }
+      if (other.getItemsOmitted() != false) {
+        setItemsOmitted(other.getItemsOmitted());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1476,6 +1554,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00010000;
               break;
             } // case 138
+            case 144: {
+              nodeCount_ = input.readInt32();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 144
+            case 152: {
+              itemsOmitted_ = input.readBool();
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 152
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1670,7 +1758,9 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1684,7 +1774,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1698,7 +1790,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1712,7 +1806,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1733,7 +1829,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1751,7 +1849,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1771,7 +1871,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1792,7 +1894,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1810,7 +1914,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1828,7 +1934,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1847,7 +1955,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1864,7 +1974,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1881,7 +1993,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1892,7 +2006,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1906,7 +2022,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1921,7 +2039,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1932,7 +2052,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -1944,7 +2066,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Every node and fan-out item, in definition then item order.
+     * The definition's nodes in definition order, each followed by its fan-out items;
+     * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+     * their progress) and the items are read with ListRunNodes.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -3302,6 +3426,97 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       resultReason_ = value;
       bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+
+    private int nodeCount_ ;
+    /**
+     * <pre>
+     * The number of nodes and fan-out items the run has.
+     * </pre>
+     *
+     * <code>int32 node_count = 18;</code>
+     * @return The nodeCount.
+     */
+    @java.lang.Override
+    public int getNodeCount() {
+      return nodeCount_;
+    }
+    /**
+     * <pre>
+     * The number of nodes and fan-out items the run has.
+     * </pre>
+     *
+     * <code>int32 node_count = 18;</code>
+     * @param value The nodeCount to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNodeCount(int value) {
+
+      nodeCount_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The number of nodes and fan-out items the run has.
+     * </pre>
+     *
+     * <code>int32 node_count = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearNodeCount() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      nodeCount_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean itemsOmitted_ ;
+    /**
+     * <pre>
+     * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+     * definition's nodes, so that a snapshot stays small however wide the run fans out.
+     * </pre>
+     *
+     * <code>bool items_omitted = 19;</code>
+     * @return The itemsOmitted.
+     */
+    @java.lang.Override
+    public boolean getItemsOmitted() {
+      return itemsOmitted_;
+    }
+    /**
+     * <pre>
+     * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+     * definition's nodes, so that a snapshot stays small however wide the run fans out.
+     * </pre>
+     *
+     * <code>bool items_omitted = 19;</code>
+     * @param value The itemsOmitted to set.
+     * @return This builder for chaining.
+     */
+    public Builder setItemsOmitted(boolean value) {
+
+      itemsOmitted_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+     * definition's nodes, so that a snapshot stays small however wide the run fans out.
+     * </pre>
+     *
+     * <code>bool items_omitted = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearItemsOmitted() {
+      bitField0_ = (bitField0_ & ~0x00040000);
+      itemsOmitted_ = false;
       onChanged();
       return this;
     }

@@ -51,7 +51,9 @@ public interface RunOrBuilder extends
 
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -60,7 +62,9 @@ public interface RunOrBuilder extends
       getNodesList();
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -68,7 +72,9 @@ public interface RunOrBuilder extends
   dev.praxis.aiws.engine.v1.NodeStatus getNodes(int index);
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -76,7 +82,9 @@ public interface RunOrBuilder extends
   int getNodesCount();
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -85,7 +93,9 @@ public interface RunOrBuilder extends
       getNodesOrBuilderList();
   /**
    * <pre>
-   * Every node and fan-out item, in definition then item order.
+   * The definition's nodes in definition order, each followed by its fan-out items;
+   * when `items_omitted` is true, only the definition's nodes (fan-out parents carry
+   * their progress) and the items are read with ListRunNodes.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.NodeStatus nodes = 3;</code>
@@ -355,4 +365,25 @@ public interface RunOrBuilder extends
    */
   com.google.protobuf.ByteString
       getResultReasonBytes();
+
+  /**
+   * <pre>
+   * The number of nodes and fan-out items the run has.
+   * </pre>
+   *
+   * <code>int32 node_count = 18;</code>
+   * @return The nodeCount.
+   */
+  int getNodeCount();
+
+  /**
+   * <pre>
+   * True when the run has more than 1,000 nodes and items: `nodes` then lists only the
+   * definition's nodes, so that a snapshot stays small however wide the run fans out.
+   * </pre>
+   *
+   * <code>bool items_omitted = 19;</code>
+   * @return The itemsOmitted.
+   */
+  boolean getItemsOmitted();
 }

@@ -207,6 +207,38 @@ public final class RunServiceGrpc {
     return getListRunsMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunNodesRequest,
+      dev.praxis.aiws.engine.v1.ListRunNodesResponse> getListRunNodesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListRunNodes",
+      requestType = dev.praxis.aiws.engine.v1.ListRunNodesRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListRunNodesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunNodesRequest,
+      dev.praxis.aiws.engine.v1.ListRunNodesResponse> getListRunNodesMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRunNodesRequest, dev.praxis.aiws.engine.v1.ListRunNodesResponse> getListRunNodesMethod;
+    if ((getListRunNodesMethod = RunServiceGrpc.getListRunNodesMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getListRunNodesMethod = RunServiceGrpc.getListRunNodesMethod) == null) {
+          RunServiceGrpc.getListRunNodesMethod = getListRunNodesMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListRunNodesRequest, dev.praxis.aiws.engine.v1.ListRunNodesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListRunNodes"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRunNodesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRunNodesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("ListRunNodes"))
+              .build();
+        }
+      }
+    }
+    return getListRunNodesMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -338,6 +370,18 @@ public final class RunServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunsResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListRunsMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+     * order, optionally only one node (and its items) or one state. It is the way to read
+     * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+     * </pre>
+     */
+    default void listRunNodes(dev.praxis.aiws.engine.v1.ListRunNodesRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunNodesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListRunNodesMethod(), responseObserver);
+    }
   }
 
   /**
@@ -446,6 +490,19 @@ public final class RunServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getListRunsMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+     * order, optionally only one node (and its items) or one state. It is the way to read
+     * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+     * </pre>
+     */
+    public void listRunNodes(dev.praxis.aiws.engine.v1.ListRunNodesRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunNodesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListRunNodesMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -534,6 +591,18 @@ public final class RunServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getListRunsMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+     * order, optionally only one node (and its items) or one state. It is the way to read
+     * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRunNodesResponse listRunNodes(dev.praxis.aiws.engine.v1.ListRunNodesRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListRunNodesMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -621,6 +690,18 @@ public final class RunServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getListRunsMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+     * order, optionally only one node (and its items) or one state. It is the way to read
+     * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRunNodesResponse listRunNodes(dev.praxis.aiws.engine.v1.ListRunNodesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListRunNodesMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -702,6 +783,19 @@ public final class RunServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getListRunsMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ListRunNodes pages through a run's nodes and fan-out items, in definition then item
+     * order, optionally only one node (and its items) or one state. It is the way to read
+     * the items of a run too large to carry them in its snapshot (`Run.items_omitted`).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRunNodesResponse> listRunNodes(
+        dev.praxis.aiws.engine.v1.ListRunNodesRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListRunNodesMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_START_RUN = 0;
@@ -710,6 +804,7 @@ public final class RunServiceGrpc {
   private static final int METHODID_STOP_RUN = 3;
   private static final int METHODID_WATCH_RUN = 4;
   private static final int METHODID_LIST_RUNS = 5;
+  private static final int METHODID_LIST_RUN_NODES = 6;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -751,6 +846,10 @@ public final class RunServiceGrpc {
         case METHODID_LIST_RUNS:
           serviceImpl.listRuns((dev.praxis.aiws.engine.v1.ListRunsRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunsResponse>) responseObserver);
+          break;
+        case METHODID_LIST_RUN_NODES:
+          serviceImpl.listRunNodes((dev.praxis.aiws.engine.v1.ListRunNodesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRunNodesResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -812,6 +911,13 @@ public final class RunServiceGrpc {
               dev.praxis.aiws.engine.v1.ListRunsRequest,
               dev.praxis.aiws.engine.v1.ListRunsResponse>(
                 service, METHODID_LIST_RUNS)))
+        .addMethod(
+          getListRunNodesMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListRunNodesRequest,
+              dev.praxis.aiws.engine.v1.ListRunNodesResponse>(
+                service, METHODID_LIST_RUN_NODES)))
         .build();
   }
 
@@ -866,6 +972,7 @@ public final class RunServiceGrpc {
               .addMethod(getStopRunMethod())
               .addMethod(getWatchRunMethod())
               .addMethod(getListRunsMethod())
+              .addMethod(getListRunNodesMethod())
               .build();
         }
       }

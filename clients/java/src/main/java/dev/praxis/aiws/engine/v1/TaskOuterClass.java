@@ -76,6 +76,31 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_FailTaskResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_Settlement_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_Settlement_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_SettlementError_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_SettlementError_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_SettlementResult_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_SettlementResult_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_SettleTasksRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_SettleTasksRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_SettleTasksResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -114,18 +139,37 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
       "\001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws.engine.v1.Eff" +
       "ectOutcome\022\031\n\021cost_microcredits\030\006 \001(\t\"8\n" +
       "\020FailTaskResponse\022\022\n\nwill_retry\030\001 \001(\010\022\020\n" +
-      "\010replayed\030\002 \001(\0102\336\002\n\013TaskService\022S\n\nClaim" +
-      "Tasks\022!.aiws.engine.v1.ClaimTasksRequest" +
-      "\032\".aiws.engine.v1.ClaimTasksResponse\022P\n\t" +
-      "Heartbeat\022 .aiws.engine.v1.HeartbeatRequ" +
-      "est\032!.aiws.engine.v1.HeartbeatResponse\022Y" +
-      "\n\014CompleteTask\022#.aiws.engine.v1.Complete" +
-      "TaskRequest\032$.aiws.engine.v1.CompleteTas" +
-      "kResponse\022M\n\010FailTask\022\037.aiws.engine.v1.F" +
-      "ailTaskRequest\032 .aiws.engine.v1.FailTask" +
-      "ResponseBa\n\031dev.praxis.aiws.engine.v1P\001Z" +
-      "Bgithub.com/praxis-engine/praxis/clients" +
-      "/go/aiws/engine/v1;enginev1b\006proto3"
+      "\010replayed\030\002 \001(\010\"\201\001\n\nSettlement\0227\n\010comple" +
+      "te\030\001 \001(\0132#.aiws.engine.v1.CompleteTaskRe" +
+      "questH\000\022/\n\004fail\030\002 \001(\0132\037.aiws.engine.v1.F" +
+      "ailTaskRequestH\000B\t\n\007outcome\"@\n\017Settlemen" +
+      "tError\022\014\n\004code\030\001 \001(\005\022\016\n\006reason\030\002 \001(\t\022\017\n\007" +
+      "message\030\003 \001(\t\"\316\001\n\020SettlementResult\022\022\n\nat" +
+      "tempt_id\030\001 \001(\t\0228\n\010complete\030\002 \001(\0132$.aiws." +
+      "engine.v1.CompleteTaskResponseH\000\0220\n\004fail" +
+      "\030\003 \001(\0132 .aiws.engine.v1.FailTaskResponse" +
+      "H\000\0220\n\005error\030\004 \001(\0132\037.aiws.engine.v1.Settl" +
+      "ementErrorH\000B\010\n\006result\"w\n\022SettleTasksReq" +
+      "uest\022/\n\013settlements\030\001 \003(\0132\032.aiws.engine." +
+      "v1.Settlement\0220\n\005claim\030\002 \001(\0132!.aiws.engi" +
+      "ne.v1.ClaimTasksRequest\"m\n\023SettleTasksRe" +
+      "sponse\0221\n\007results\030\001 \003(\0132 .aiws.engine.v1" +
+      ".SettlementResult\022#\n\005tasks\030\002 \003(\0132\024.aiws." +
+      "engine.v1.Task2\266\003\n\013TaskService\022S\n\nClaimT" +
+      "asks\022!.aiws.engine.v1.ClaimTasksRequest\032" +
+      "\".aiws.engine.v1.ClaimTasksResponse\022P\n\tH" +
+      "eartbeat\022 .aiws.engine.v1.HeartbeatReque" +
+      "st\032!.aiws.engine.v1.HeartbeatResponse\022Y\n" +
+      "\014CompleteTask\022#.aiws.engine.v1.CompleteT" +
+      "askRequest\032$.aiws.engine.v1.CompleteTask" +
+      "Response\022M\n\010FailTask\022\037.aiws.engine.v1.Fa" +
+      "ilTaskRequest\032 .aiws.engine.v1.FailTaskR" +
+      "esponse\022V\n\013SettleTasks\022\".aiws.engine.v1." +
+      "SettleTasksRequest\032#.aiws.engine.v1.Sett" +
+      "leTasksResponseBa\n\031dev.praxis.aiws.engin" +
+      "e.v1P\001ZBgithub.com/praxis-engine/praxis/" +
+      "clients/go/aiws/engine/v1;enginev1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -192,6 +236,36 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskResponse_descriptor,
         new java.lang.String[] { "WillRetry", "Replayed", });
+    internal_static_aiws_engine_v1_Settlement_descriptor =
+      getDescriptor().getMessageType(10);
+    internal_static_aiws_engine_v1_Settlement_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_Settlement_descriptor,
+        new java.lang.String[] { "Complete", "Fail", "Outcome", });
+    internal_static_aiws_engine_v1_SettlementError_descriptor =
+      getDescriptor().getMessageType(11);
+    internal_static_aiws_engine_v1_SettlementError_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_SettlementError_descriptor,
+        new java.lang.String[] { "Code", "Reason", "Message", });
+    internal_static_aiws_engine_v1_SettlementResult_descriptor =
+      getDescriptor().getMessageType(12);
+    internal_static_aiws_engine_v1_SettlementResult_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_SettlementResult_descriptor,
+        new java.lang.String[] { "AttemptId", "Complete", "Fail", "Error", "Result", });
+    internal_static_aiws_engine_v1_SettleTasksRequest_descriptor =
+      getDescriptor().getMessageType(13);
+    internal_static_aiws_engine_v1_SettleTasksRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_SettleTasksRequest_descriptor,
+        new java.lang.String[] { "Settlements", "Claim", });
+    internal_static_aiws_engine_v1_SettleTasksResponse_descriptor =
+      getDescriptor().getMessageType(14);
+    internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_SettleTasksResponse_descriptor,
+        new java.lang.String[] { "Results", "Tasks", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Common.getDescriptor();
   }

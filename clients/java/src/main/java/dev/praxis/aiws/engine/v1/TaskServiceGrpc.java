@@ -141,6 +141,37 @@ public final class TaskServiceGrpc {
     return getFailTaskMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.SettleTasksRequest,
+      dev.praxis.aiws.engine.v1.SettleTasksResponse> getSettleTasksMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SettleTasks",
+      requestType = dev.praxis.aiws.engine.v1.SettleTasksRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.SettleTasksResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.SettleTasksRequest,
+      dev.praxis.aiws.engine.v1.SettleTasksResponse> getSettleTasksMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.SettleTasksRequest, dev.praxis.aiws.engine.v1.SettleTasksResponse> getSettleTasksMethod;
+    if ((getSettleTasksMethod = TaskServiceGrpc.getSettleTasksMethod) == null) {
+      synchronized (TaskServiceGrpc.class) {
+        if ((getSettleTasksMethod = TaskServiceGrpc.getSettleTasksMethod) == null) {
+          TaskServiceGrpc.getSettleTasksMethod = getSettleTasksMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.SettleTasksRequest, dev.praxis.aiws.engine.v1.SettleTasksResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SettleTasks"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.SettleTasksRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.SettleTasksResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new TaskServiceMethodDescriptorSupplier("SettleTasks"))
+              .build();
+        }
+      }
+    }
+    return getSettleTasksMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -250,6 +281,20 @@ public final class TaskServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.FailTaskResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getFailTaskMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+     * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+     * The settlements are committed together; each is decided and answered on its own, so
+     * a stale, foreign or invalid one never affects the others. Settling the same attempt
+     * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+     * </pre>
+     */
+    default void settleTasks(dev.praxis.aiws.engine.v1.SettleTasksRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.SettleTasksResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSettleTasksMethod(), responseObserver);
+    }
   }
 
   /**
@@ -334,6 +379,21 @@ public final class TaskServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getFailTaskMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+     * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+     * The settlements are committed together; each is decided and answered on its own, so
+     * a stale, foreign or invalid one never affects the others. Settling the same attempt
+     * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+     * </pre>
+     */
+    public void settleTasks(dev.praxis.aiws.engine.v1.SettleTasksRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.SettleTasksResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSettleTasksMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -398,6 +458,20 @@ public final class TaskServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getFailTaskMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+     * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+     * The settlements are committed together; each is decided and answered on its own, so
+     * a stale, foreign or invalid one never affects the others. Settling the same attempt
+     * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.SettleTasksResponse settleTasks(dev.praxis.aiws.engine.v1.SettleTasksRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getSettleTasksMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -461,6 +535,20 @@ public final class TaskServiceGrpc {
     public dev.praxis.aiws.engine.v1.FailTaskResponse failTask(dev.praxis.aiws.engine.v1.FailTaskRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getFailTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+     * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+     * The settlements are committed together; each is decided and answered on its own, so
+     * a stale, foreign or invalid one never affects the others. Settling the same attempt
+     * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.SettleTasksResponse settleTasks(dev.praxis.aiws.engine.v1.SettleTasksRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSettleTasksMethod(), getCallOptions(), request);
     }
   }
 
@@ -530,12 +618,28 @@ public final class TaskServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getFailTaskMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * SettleTasks settles up to 100 attempts in one round trip and then, when `claim` is
+     * set, claims the worker's next tasks (waiting up to `claim.wait_ms` like ClaimTasks).
+     * The settlements are committed together; each is decided and answered on its own, so
+     * a stale, foreign or invalid one never affects the others. Settling the same attempt
+     * twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.SettleTasksResponse> settleTasks(
+        dev.praxis.aiws.engine.v1.SettleTasksRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSettleTasksMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CLAIM_TASKS = 0;
   private static final int METHODID_HEARTBEAT = 1;
   private static final int METHODID_COMPLETE_TASK = 2;
   private static final int METHODID_FAIL_TASK = 3;
+  private static final int METHODID_SETTLE_TASKS = 4;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -569,6 +673,10 @@ public final class TaskServiceGrpc {
         case METHODID_FAIL_TASK:
           serviceImpl.failTask((dev.praxis.aiws.engine.v1.FailTaskRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.FailTaskResponse>) responseObserver);
+          break;
+        case METHODID_SETTLE_TASKS:
+          serviceImpl.settleTasks((dev.praxis.aiws.engine.v1.SettleTasksRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.SettleTasksResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -616,6 +724,13 @@ public final class TaskServiceGrpc {
               dev.praxis.aiws.engine.v1.FailTaskRequest,
               dev.praxis.aiws.engine.v1.FailTaskResponse>(
                 service, METHODID_FAIL_TASK)))
+        .addMethod(
+          getSettleTasksMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.SettleTasksRequest,
+              dev.praxis.aiws.engine.v1.SettleTasksResponse>(
+                service, METHODID_SETTLE_TASKS)))
         .build();
   }
 
@@ -668,6 +783,7 @@ public final class TaskServiceGrpc {
               .addMethod(getHeartbeatMethod())
               .addMethod(getCompleteTaskMethod())
               .addMethod(getFailTaskMethod())
+              .addMethod(getSettleTasksMethod())
               .build();
         }
       }
