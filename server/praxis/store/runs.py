@@ -329,10 +329,7 @@ class RunStore:
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str
     ) -> RunRecord | None:
         row = connection.execute(
-            select(runs.c.run_id, runs.c.request_digest).where(
-                runs.c.principal_id == principal.principal_id,
-                runs.c.request_id == request.request_id,
-            )
+            _EXISTING, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
             return None
@@ -856,6 +853,9 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
+_EXISTING = select(runs.c.run_id, runs.c.request_digest).where(
+    runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+)
 _READY = (
     select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
     .where(
