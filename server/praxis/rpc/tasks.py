@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import time
+from typing import Any
 
 import grpc
 
@@ -10,13 +12,15 @@ from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
 from praxis.core import run as core
 from praxis.core import values
+from praxis.core.model import Principal
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
-from praxis.rpc.errors import abort, unwrap
+from praxis.rpc.errors import unwrap
+from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
 from praxis.store.runs import RunStore, Settlement, TaskView, check_claim
-from praxis.store.signals import Signal
+from praxis.store.signals import Hub, work_topic
 
-CLAIM_RECHECK_S = 0.25  # backstop for work readied by another process or a clock change
+CLAIM_RECHECK_S = 10.0  # safety net only: commits of every process wake the long polls
 
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
@@ -66,37 +70,83 @@ def effect_from_proto(value: int) -> core.Effect | Rejection:
 class TaskServicer(task_pb2_grpc.TaskServiceServicer):
     """TaskService over a :class:`RunStore`."""
 
-    def __init__(self, store: RunStore, work: Signal, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: RunStore,
+        hub: Hub,
+        clock: Clock,
+        blocking: Blocking | None = None,
+        gates: Gates | None = None,
+    ) -> None:
         self.store = store
-        self.work = work
+        self.hub = hub
         self.clock = clock
+        self.blocking = blocking or Blocking()
+        self.gates = gates or Gates(ServingLimits())
 
-    def ClaimTasks(  # gRPC method name
-        self, request: task_pb2.ClaimTasksRequest, context: grpc.ServicerContext
+    async def ClaimTasks(  # gRPC method name
+        self, request: task_pb2.ClaimTasksRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> task_pb2.ClaimTasksResponse:
         models = list(request.models)
         problem = check_claim(
             request.worker_id, models, request.max_tasks, request.lease_ms, request.wait_ms
         )
         if problem:
-            abort(context, problem)
-        caller = principal()
-        deadline = time.monotonic() + request.wait_ms / 1000
-        while True:
-            seen = self.work.generation()
-            tasks = unwrap(
-                context,
-                self.store.claim(
-                    caller, request.worker_id, models, request.max_tasks, request.lease_ms
-                ),
-            )
-            remaining = deadline - time.monotonic()
-            if tasks or remaining <= 0 or not context.is_active():
-                return task_pb2.ClaimTasksResponse(tasks=[task_to_proto(t) for t in tasks])
-            self.work.wait(seen, min(remaining, self._backoff_wait(models)))
+            await abort_async(context, problem)
+        tasks = await unwrap_async(
+            context,
+            await self.claim_waiting(
+                principal(),
+                request.worker_id,
+                models,
+                request.max_tasks,
+                request.lease_ms,
+                request.wait_ms,
+            ),
+        )
+        return task_pb2.ClaimTasksResponse(tasks=[task_to_proto(t) for t in tasks])
 
-    def _backoff_wait(self, models: list[str]) -> float:
-        """How long to wait: until a retry backoff ends, at most the recheck interval."""
+    async def claim_waiting(
+        self,
+        caller: Principal,
+        worker_id: str,
+        models: list[str],
+        max_tasks: int,
+        lease_ms: int,
+        wait_ms: int,
+    ) -> list[TaskView] | Rejection:
+        """Claims at once, or waits up to ``wait_ms`` for work (the long poll).
+
+        The wait holds no thread: it awaits the ``work:<model>`` wake-ups that commits in
+        any server process publish, plus a timer for the earliest retry backoff. A
+        waiting call takes a long-poll slot (:class:`Gates`); past the limit it is
+        refused with LONG_POLL_LIMIT_REACHED. SettleTasks calls this after settling.
+        """
+        claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
+        if wait_ms <= 0:
+            result: list[TaskView] | Rejection = await self.blocking.run(claim)
+            return result
+        deadline = time.monotonic() + wait_ms / 1000
+        with (
+            self.gates.long_polls.held(caller.principal_id) as refused,
+            self.hub.subscribe(work_topic(model) for model in models) as work,
+        ):
+            if refused is not None:
+                return refused
+            while True:
+                work.clear()
+                tasks = await self.blocking.run(claim)
+                remaining = deadline - time.monotonic()
+                if isinstance(tasks, Rejection) or tasks or remaining <= 0 or self.hub.closing:
+                    if isinstance(tasks, list) and len(tasks) >= max_tasks:
+                        work.pass_on()  # more may be ready: let another waiter look
+                    return tasks
+                if not work.is_set:
+                    upcoming = await self.blocking.run(self._until_backoff_ends, models)
+                    await work.wait(min(remaining, upcoming))
+
+    def _until_backoff_ends(self, models: list[str]) -> float:
+        """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
         upcoming = self.store.next_ready_ms(models)
         if upcoming is None:
             return CLAIM_RECHECK_S
