@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
+import re
 import socket
 import sys
 import threading
@@ -263,6 +265,8 @@ class Hub:
 # --- across processes ----------------------------------------------------------------
 
 MAX_DATAGRAM = 32_000
+_MARKER = re.compile(r"[0-9]+\.[0-9]+")
+_instances = itertools.count()
 
 
 def encode(wakes: Wakes) -> bytes:
@@ -290,7 +294,7 @@ def decode(data: bytes) -> dict[str, int]:
 class UnixBroadcast:
     """Wake-ups between the server processes on one machine, over unix datagrams.
 
-    Each process registers a file named after its pid in ``directory`` (kept next to
+    Each server registers a file named ``<pid>.<n>`` in ``directory`` (kept next to
     the SQLite file, so every process of one installation finds the others) and
     receives on a unix datagram socket. On Linux the socket lives in the abstract
     namespace (no path-length limit, nothing to clean up); elsewhere it is the
@@ -305,27 +309,28 @@ class UnixBroadcast:
         self._abstract = sys.platform.startswith("linux")
         self._key = f"{os.stat(directory).st_dev}-{os.stat(directory).st_ino}"
         self._pid = os.getpid()
+        self._name = f"{self._pid}.{next(_instances)}"  # several servers may share a process
         self._receiver: socket.socket | None = None
         self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sender.setblocking(False)
-        self._peers: list[tuple[int, str]] = []
+        self._peers: list[tuple[str, str]] = []
         self._listed_ns = -1
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _address(self, pid: int) -> str:
+    def _address(self, name: str) -> str:
         if self._abstract:
-            return f"\0praxis-wake-{self._key}-{pid}"
-        return str(self.directory / str(pid))
+            return f"\0praxis-wake-{self._key}-{name}"
+        return str(self.directory / name)
 
     def start(self, loop: asyncio.AbstractEventLoop, deliver: Callable[[Wakes], None]) -> None:
         """Binds this process's socket and registers it."""
         receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         receiver.setblocking(False)
-        marker = self.directory / str(self._pid)
+        marker = self.directory / self._name
         if not self._abstract:
             marker.unlink(missing_ok=True)
-        receiver.bind(self._address(self._pid))
+        receiver.bind(self._address(self._name))
         receiver.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
         if self._abstract:
             marker.touch()
@@ -346,7 +351,7 @@ class UnixBroadcast:
 
         loop.add_reader(receiver.fileno(), readable)
 
-    def _current_peers(self) -> list[tuple[int, str]]:
+    def _current_peers(self) -> list[tuple[str, str]]:
         try:
             listed = os.stat(self.directory).st_mtime_ns
         except OSError:
@@ -355,8 +360,8 @@ class UnixBroadcast:
             if listed != self._listed_ns:
                 peers = []
                 for name in os.listdir(self.directory):
-                    if name.isdigit() and int(name) != self._pid:
-                        peers.append((int(name), self._address(int(name))))
+                    if _MARKER.fullmatch(name) and name != self._name:
+                        peers.append((name, self._address(name)))
                 self._peers, self._listed_ns = peers, listed
             return self._peers
 
@@ -366,26 +371,26 @@ class UnixBroadcast:
         if not peers:
             return
         data = encode(wakes)
-        for pid, address in peers:
+        for name, address in peers:
             try:
                 self._sender.sendto(data, address)
             except (BlockingIOError, InterruptedError):
-                log.debug("wake-up to process %s dropped: its queue is full", pid)
+                log.debug("wake-up to server %s dropped: its queue is full", name)
             except (ConnectionRefusedError, FileNotFoundError):
-                self._forget(pid)
+                self._forget(name)
             except OSError as error:
-                log.debug("wake-up to process %s failed: %s", pid, error)
+                log.debug("wake-up to server %s failed: %s", name, error)
 
-    def _forget(self, pid: int) -> None:
-        """Unregisters a process that no longer receives (it exited or crashed)."""
+    def _forget(self, name: str) -> None:
+        """Unregisters a server that no longer receives (its process exited or crashed)."""
         try:
-            os.kill(pid, 0)
-            return  # alive: it may be starting; keep it
+            os.kill(int(name.partition(".")[0]), 0)
+            return  # the process lives: the server may be starting or stopping; keep it
         except ProcessLookupError:
             pass
         except PermissionError:
             return
-        (self.directory / str(pid)).unlink(missing_ok=True)
+        (self.directory / name).unlink(missing_ok=True)
 
     def close(self) -> None:
         """Unregisters this process and closes its sockets."""
@@ -394,5 +399,5 @@ class UnixBroadcast:
             if self._loop is not None and not self._loop.is_closed():
                 self._loop.remove_reader(receiver.fileno())
             receiver.close()
-            (self.directory / str(self._pid)).unlink(missing_ok=True)
+            (self.directory / self._name).unlink(missing_ok=True)
         self._sender.close()
