@@ -232,7 +232,7 @@ class Workers:
                 claimed = tasks.ClaimTasks(
                     task_pb2.ClaimTasksRequest(
                         worker_id=name, models=["echo"], max_tasks=1, lease_ms=30_000,
-                        wait_ms=2_000,
+                        wait_ms=20_000,
                     ),
                     metadata=metadata("agent"),
                 ).tasks  # fmt: skip

@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from sqlalchemy.engine import Connection
 
 from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 from aiws.engine.v1 import (
@@ -46,6 +47,7 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
+from praxis.core.model import Control
 from praxis.rpc.admin import AdminServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
@@ -137,6 +139,7 @@ class Engine:
         self.events = EventStore(self.db, settings.authority, self.clock)
         self.registry.head_hooks.append(self.runs.on_new_head)
         self.admin.cancel_hooks.append(self.runs.on_cancel)
+        self.admin.control_hooks.append(self._wake_on_resume)
         self._wire_model(settings)
 
     def _wire_model(self, settings: Settings) -> None:
@@ -158,6 +161,13 @@ class Engine:
         self.runs.allowance_of = self.contracts.allowance
         self.admin.owner_hooks.append(self.segments.on_owner_change)
         self.registry.head_hooks.append(self.waits.on_new_head)
+
+    def _wake_on_resume(
+        self, connection: Connection, _work_order_id: str, control: Control
+    ) -> None:
+        """A resumed work order's ready attempts become claimable: wake the long polls."""
+        if control is Control.ACTIVE:
+            Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
 
     def close(self) -> None:
         """Releases the database."""

@@ -14,9 +14,10 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from aiws.engine.v1 import run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from praxis.rpc.serving import ServingLimits
 from praxis_client import error_details
+from tests.rpc.test_runtime_governed import governed
 from tests.runtime_support import definition, json_out, node
 from tests.support import Harness, start_server, token_of
 
@@ -200,3 +201,24 @@ def test_stopping_answers_long_polls_and_ends_streams_unavailable(tmp_path: Path
         channel.close()
         for client in h.clients.values():
             client.close()
+
+
+def test_resuming_a_work_order_wakes_a_waiting_long_poll(tmp_path: Path) -> None:
+    h = start_server(tmp_path / "praxis.db")
+    try:
+        run = governed(h)
+        h.client("alice").admin.PauseWorkOrder(
+            admin_pb2.PauseWorkOrderRequest(work_order_id="wo-1")
+        )
+        poll = h.client("agent").tasks.ClaimTasks.future(_claim(30_000))
+        time.sleep(0.5)
+        assert not poll.done()  # its run's ready node belongs to a paused work order
+        h.client("alice").admin.ResumeWorkOrder(
+            admin_pb2.ResumeWorkOrderRequest(work_order_id="wo-1")
+        )
+        resumed = time.monotonic()
+        [task] = poll.result(timeout=10).tasks
+        assert task.run_id == run.run_id
+        assert time.monotonic() - resumed < 2  # woken by the resume, not the 10 s recheck
+    finally:
+        h.close()

@@ -133,17 +133,29 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         ):
             if refused is not None:
                 return refused
+            claiming = True
             while True:
-                work.clear()
-                tasks = await self.blocking.run(claim)
+                if claiming:
+                    work.clear()
+                    tasks = await self.blocking.run(claim)
+                    if isinstance(tasks, Rejection) or tasks:
+                        if isinstance(tasks, list) and len(tasks) >= max_tasks:
+                            work.pass_on()  # more may be ready: let another waiter look
+                        return tasks
                 remaining = deadline - time.monotonic()
-                if isinstance(tasks, Rejection) or tasks or remaining <= 0 or self.hub.closing:
-                    if isinstance(tasks, list) and len(tasks) >= max_tasks:
-                        work.pass_on()  # more may be ready: let another waiter look
-                    return tasks
-                if not work.is_set:
-                    upcoming = await self.blocking.run(self._until_backoff_ends, models)
-                    await work.wait(min(remaining, upcoming))
+                if remaining <= 0 or self.hub.closing:
+                    return []
+                if work.is_set:
+                    claiming = True
+                    continue
+                # A read, not a claim: what a timeout costs while nothing is ready.
+                upcoming = await self.blocking.run(self._until_backoff_ends, models)
+                if upcoming <= 0 and not claiming:
+                    claiming = True  # a backoff ended (or a wake-up was lost): claim now
+                    continue
+                if upcoming <= 0:
+                    upcoming = CLAIM_RECHECK_S  # ready rows no claim takes: paused work orders
+                claiming = await work.wait(min(remaining, upcoming))
 
     def _until_backoff_ends(self, models: list[str]) -> float:
         """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
