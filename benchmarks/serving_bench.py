@@ -12,7 +12,8 @@ A ``praxis serve --processes 1`` subprocess (SQLite, ``synchronous=FULL``) is me
    Target: with / without <= 1.5.
 3. Idle workers: p50 of the same chain while 50 workers long-poll for work (they execute
    whatever they get), in no-op round trips (health ``Check`` p50) of the same run.
-   Target: <= 30.
+   Target: <= 30. Measured again on a server with ``synchronous=NORMAL`` (no flush per
+   commit), which shows how much of the chain is the disk rather than serving.
 
 Results go to stdout and ``benchmarks/results/serving.json``.
 
@@ -360,6 +361,19 @@ def main() -> int:
             print(json.dumps({"idle_watchers": report["idle_watchers"]}, indent=2), flush=True)
             report["idle_workers"] = idle_workers(server, args.workers, args.chains)
             print(json.dumps({"idle_workers": report["idle_workers"]}, indent=2), flush=True)
+        finally:
+            server.terminate()
+        # The same chain when commits are not flushed to disk one by one: how much of the
+        # round trips above is the disk rather than serving.
+        config = write_config(Path(directory) / "normal", synchronous="NORMAL")
+        server = ServerProcess(config, free_port())
+        server.start(timeout_s=60)
+        try:
+            report["idle_workers_synchronous_normal"] = idle_workers(
+                server, args.workers, args.chains
+            )
+            print(json.dumps({"idle_workers_synchronous_normal": report[
+                "idle_workers_synchronous_normal"]}, indent=2), flush=True)  # fmt: skip
         finally:
             server.terminate()
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
