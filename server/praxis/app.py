@@ -199,6 +199,7 @@ class Server:
             max_workers=settings.serving.executor_threads, thread_name_prefix="praxis-rpc"
         )
         self.gates = Gates(settings.serving)
+        self.engine.signals.recheck_ms = settings.serving.recheck_ms
         wake_dir = settings.wake_dir or wake_directory(settings.database_url)
         if wake_dir is not None and settings.broadcast:
             self.engine.signals.broadcast = UnixBroadcast(wake_dir)

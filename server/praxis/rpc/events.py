@@ -17,7 +17,6 @@ from praxis.store.events import EventRow, EventStore
 from praxis.store.signals import EVENTS, Hub, run_topic, subscriber_topic
 
 STREAM_BATCH = 500
-STREAM_RECHECK_S = 30.0  # safety net only: commits of every process wake the streams
 
 
 def event_to_proto(row: EventRow) -> event_pb2.Event:
@@ -78,7 +77,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
                     yield event_pb2.StreamEventsResponse(event=event_to_proto(row))
                     cursor = row.seq
                 if len(rows) < STREAM_BATCH:
-                    await events.wait(STREAM_RECHECK_S)
+                    await events.wait(self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
 

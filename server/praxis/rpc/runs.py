@@ -19,8 +19,6 @@ from praxis.store.run_rows import RunRecord
 from praxis.store.runs import RunStore, StartRequest
 from praxis.store.signals import Hub, run_topic
 
-WATCH_RECHECK_S = 30.0  # safety net only: commits of every process wake watchers
-
 RUN_STATES = {
     core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,
     core.RunStatus.AWAITING_NODES: run_pb2.RUN_STATE_AWAITING_NODES,
@@ -197,7 +195,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
                     yield response
                 if status in core.TERMINAL:
                     return
-                await changes.wait(WATCH_RECHECK_S)
+                await changes.wait(self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
 

@@ -44,6 +44,10 @@ class ServingLimits:
         max_long_polls_per_principal: Waiting long polls of one principal.
         executor_threads: Threads running unary RPCs and the database reads of streams;
             the event loop (health, reflection, waiting) never waits for them.
+        recheck_ms: The safety net of waiting streams and long polls: how long they wait
+            without a wake-up before reading again. Commits of every server process on
+            this machine wake them at once; lower it only when servers on several
+            machines share one PostgreSQL database.
     """
 
     max_streams: int = 10_000
@@ -51,6 +55,7 @@ class ServingLimits:
     max_long_polls: int = 5_000
     max_long_polls_per_principal: int = 1_000
     executor_threads: int = 8
+    recheck_ms: int = 60_000
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -20,8 +20,6 @@ from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwr
 from praxis.store.runs import RunStore, Settlement, TaskView, check_claim
 from praxis.store.signals import Hub, work_topic
 
-CLAIM_RECHECK_S = 10.0  # safety net only: commits of every process wake the long polls
-
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
     common_pb2.EFFECT_OUTCOME_NOT_APPLIED: core.Effect.NOT_APPLIED,
@@ -154,15 +152,15 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                     claiming = True  # a backoff ended (or a wake-up was lost): claim now
                     continue
                 if upcoming <= 0:
-                    upcoming = CLAIM_RECHECK_S  # ready rows no claim takes: paused work orders
+                    upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
                 claiming = await work.wait(min(remaining, upcoming))
 
     def _until_backoff_ends(self, models: list[str]) -> float:
         """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
         upcoming = self.store.next_ready_ms(models)
         if upcoming is None:
-            return CLAIM_RECHECK_S
-        return max(0.0, min(CLAIM_RECHECK_S, (upcoming - self.clock.now_ms()) / 1000))
+            return self.hub.recheck_s()
+        return max(0.0, min(self.hub.recheck_s(), (upcoming - self.clock.now_ms()) / 1000))
 
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext

@@ -2,7 +2,9 @@
 
 A waiter holds no thread. It subscribes (on the server's event loop) to the topics it
 cares about, reads the database, and awaits its :class:`Subscription` until a commit
-publishes one of those topics, or until a slow safety-net timeout. Committing code runs
+publishes one of those topics, or until a slow safety-net timeout (``recheck_ms``,
+60 s by default: only wake-ups that cannot arrive need it, such as commits made by
+servers on another machine sharing a PostgreSQL database). Committing code runs
 on executor threads and publishes with :meth:`Hub.publish`, which is thread-safe: it
 hands the wake-ups to the loop with ``call_soon_threadsafe`` and to the other server
 processes of the installation through a :class:`Broadcast`.
@@ -30,6 +32,7 @@ import contextlib
 import itertools
 import logging
 import os
+import random
 import re
 import socket
 import sys
@@ -166,6 +169,11 @@ class Hub:
         self._any_listeners: list[threading.Event] = []
         self.broadcast = broadcast
         self.closing = False  # the server is stopping: waiters end instead of waiting
+        self.recheck_ms = 60_000  # the safety net: how long a waiter trusts no wake-up came
+
+    def recheck_s(self) -> float:
+        """A waiter's safety-net timeout, spread over 80-100% so rechecks do not bunch."""
+        return self.recheck_ms / 1000 * random.uniform(0.8, 1.0)  # not crypto
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Binds the hub to the server's event loop (and starts the broadcast receiver)."""
