@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import uuid
-from concurrent import futures
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from sqlalchemy.engine import Connection
 
 from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 from aiws.engine.v1 import (
@@ -40,6 +47,7 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
+from praxis.core.model import Control
 from praxis.rpc.admin import AdminServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
@@ -49,6 +57,7 @@ from praxis.rpc.handoffs import HandoffServicer
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
+from praxis.rpc.serving import Blocking, Gates, ServingLimits
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
@@ -63,11 +72,12 @@ from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
 from praxis.store.runs import RunStore
 from praxis.store.segments import SegmentStore
-from praxis.store.signals import Signals
+from praxis.store.signals import Hub, UnixBroadcast
 from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
 
 log = logging.getLogger("praxis")
+T = TypeVar("T")
 
 
 @dataclass
@@ -81,11 +91,16 @@ class Settings:
     models: tuple[str, ...] = ("echo",)
     clock_tolerance_ms: int = 5_000
     synchronous: str = "FULL"
-    max_workers: int = 64
+    serving: ServingLimits = field(default_factory=ServingLimits)
     profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
     limits: Limits = field(default_factory=Limits)
     sweep_interval_s: float = 0.1
     tls: tuple[bytes, bytes] | None = None  # (certificate chain PEM, private key PEM)
+    reuse_port: bool = False  # SO_REUSEPORT: several processes serve one port
+    recover: bool = True  # start RECOVERY segments (once per installation start)
+    sweeper: bool = True  # run the sweeper (one process per installation is enough)
+    broadcast: bool = True  # exchange wake-ups with the other processes on this machine
+    wake_dir: Path | None = None  # where they meet (default: beside the SQLite file)
 
 
 class Engine:
@@ -111,7 +126,7 @@ class Engine:
             settings.profile,
         )
         self.admin = AdminStore(self.db, settings.authority, self.clock, self.installation_id)
-        self.signals = Signals()
+        self.signals = Hub()
         self.runs = RunStore(
             self.db,
             settings.authority,
@@ -124,6 +139,7 @@ class Engine:
         self.events = EventStore(self.db, settings.authority, self.clock)
         self.registry.head_hooks.append(self.runs.on_new_head)
         self.admin.cancel_hooks.append(self.runs.on_cancel)
+        self.admin.control_hooks.append(self._wake_on_resume)
         self._wire_model(settings)
 
     def _wire_model(self, settings: Settings) -> None:
@@ -134,7 +150,8 @@ class Engine:
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
-        self.segments.recover(self.clock.now_ms())
+        if settings.recover:
+            self.segments.recover(self.clock.now_ms())
         self.runs.start_hooks += [
             self.contracts.check_start,
             self.waits.on_start,
@@ -145,22 +162,123 @@ class Engine:
         self.admin.owner_hooks.append(self.segments.on_owner_change)
         self.registry.head_hooks.append(self.waits.on_new_head)
 
+    def _wake_on_resume(
+        self, connection: Connection, _work_order_id: str, control: Control
+    ) -> None:
+        """A resumed work order's ready attempts become claimable: wake the long polls."""
+        if control is Control.ACTIVE:
+            Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
+
     def close(self) -> None:
         """Releases the database."""
         self.db.close()
 
 
+def wake_directory(database_url: str) -> Path | None:
+    """Where the processes sharing a SQLite file meet for wake-ups: beside the file."""
+    prefix = "sqlite:///"
+    if not database_url.startswith(prefix) or ":memory:" in database_url:
+        return None
+    path = database_url[len(prefix) :].partition("?")[0]
+    return Path(path + ".wake") if path else None
+
+
 class Server:
-    """A running gRPC server over an :class:`Engine`."""
+    """A running asyncio gRPC server over an :class:`Engine`.
+
+    The server owns one event-loop thread (every stream, long poll, health and
+    reflection call lives there and holds no thread while it waits) and one bounded
+    executor (unary RPCs, and the database work of streams). Its methods are called
+    from ordinary threads.
+    """
 
     def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self.engine = Engine(settings)
-        self.grpc = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=settings.max_workers),
-            interceptors=[AuthInterceptor(settings.authority, settings.clock)],
-            options=[("grpc.so_reuseport", 0)],
+        self.executor = ThreadPoolExecutor(
+            max_workers=settings.serving.executor_threads, thread_name_prefix="praxis-rpc"
         )
-        self.health = health.HealthServicer()
+        self.gates = Gates(settings.serving)
+        self.engine.signals.recheck_ms = settings.serving.recheck_ms
+        wake_dir = settings.wake_dir or wake_directory(settings.database_url)
+        if wake_dir is not None and settings.broadcast:
+            self.engine.signals.broadcast = UnixBroadcast(wake_dir)
+        self.sweeper = Sweeper(self.engine.runs, threading.Event(), settings.sweep_interval_s)
+        self.engine.signals.on_any(self.sweeper.wake)
+        self.loop = asyncio.new_event_loop()
+        self._loop_thread = threading.Thread(
+            target=self.loop.run_forever, name="praxis-loop", daemon=True
+        )
+        self._loop_thread.start()
+        try:
+            self.port = self._on_loop(self._build())
+        except BaseException:
+            self._close_loop()
+            self.engine.close()
+            raise
+
+    def _on_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result()
+
+    async def _build(self) -> int:
+        settings, engine = self.settings, self.engine
+        engine.signals.attach(asyncio.get_running_loop())
+        self.grpc = grpc.aio.server(
+            migration_thread_pool=self.executor,
+            interceptors=[AuthInterceptor(settings.authority, settings.clock, self.gates.streams)],
+            options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
+        )
+        self.health = health_aio.HealthServicer()
+        self.service_names = self._add_servicers(Blocking(self.executor))
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        self.service_names += [
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ]
+        reflection.enable_server_reflection(self.service_names, self.grpc)
+        if settings.tls is None:
+            port: int = self.grpc.add_insecure_port(settings.listen)
+        else:
+            chain, key = settings.tls
+            credentials = grpc.ssl_server_credentials([(key, chain)])
+            port = self.grpc.add_secure_port(settings.listen, credentials)
+        if port == 0:
+            raise OSError(f"cannot listen on {settings.listen}")
+        return port
+
+    def _add_servicers(self, blocking: Blocking) -> list[str]:
+        """Registers every service; returns their full names."""
+        settings, engine, server = self.settings, self.engine, self.grpc
+        hub = engine.signals
+        registry_pb2_grpc.add_RegistryServiceServicer_to_server(
+            RegistryServicer(engine.registry), server
+        )
+        approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
+            ApprovalServicer(engine.registry, settings.clock), server
+        )
+        admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
+        run_pb2_grpc.add_RunServiceServicer_to_server(
+            RunServicer(engine.runs, hub, engine.segments.list, blocking), server
+        )
+        contract_pb2_grpc.add_ContractServiceServicer_to_server(
+            ContractServicer(engine.contracts), server
+        )
+        reconciliation_pb2_grpc.add_ReconciliationServiceServicer_to_server(
+            ReconciliationServicer(engine.reconciliations), server
+        )
+        wait_pb2_grpc.add_WaitServiceServicer_to_server(WaitServicer(engine.waits), server)
+        assessment_pb2_grpc.add_AssessmentServiceServicer_to_server(
+            AssessmentServicer(engine.assessments), server
+        )
+        handoff_pb2_grpc.add_HandoffServiceServicer_to_server(
+            HandoffServicer(engine.handoffs), server
+        )
+        task_pb2_grpc.add_TaskServiceServicer_to_server(
+            TaskServicer(engine.runs, hub, settings.clock, blocking, self.gates), server
+        )
+        event_pb2_grpc.add_EventServiceServicer_to_server(
+            EventServicer(engine.events, hub, blocking), server
+        )
         names = [
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
             approval_pb2.DESCRIPTOR.services_by_name["ApprovalService"].full_name,
@@ -174,72 +292,42 @@ class Server:
             assessment_pb2.DESCRIPTOR.services_by_name["AssessmentService"].full_name,
             handoff_pb2.DESCRIPTOR.services_by_name["HandoffService"].full_name,
         ]
-        registry_pb2_grpc.add_RegistryServiceServicer_to_server(
-            RegistryServicer(self.engine.registry), self.grpc
-        )
-        approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
-            ApprovalServicer(self.engine.registry, settings.clock), self.grpc
-        )
-        admin_pb2_grpc.add_AdminServiceServicer_to_server(
-            AdminServicer(self.engine.admin), self.grpc
-        )
-        signals = self.engine.signals
-        engine = self.engine
-        run_pb2_grpc.add_RunServiceServicer_to_server(
-            RunServicer(engine.runs, signals.runs, engine.segments.list), self.grpc
-        )
-        contract_pb2_grpc.add_ContractServiceServicer_to_server(
-            ContractServicer(engine.contracts), self.grpc
-        )
-        reconciliation_pb2_grpc.add_ReconciliationServiceServicer_to_server(
-            ReconciliationServicer(engine.reconciliations), self.grpc
-        )
-        wait_pb2_grpc.add_WaitServiceServicer_to_server(WaitServicer(engine.waits), self.grpc)
-        assessment_pb2_grpc.add_AssessmentServiceServicer_to_server(
-            AssessmentServicer(engine.assessments), self.grpc
-        )
-        handoff_pb2_grpc.add_HandoffServiceServicer_to_server(
-            HandoffServicer(engine.handoffs), self.grpc
-        )
-        task_pb2_grpc.add_TaskServiceServicer_to_server(
-            TaskServicer(self.engine.runs, signals.work, settings.clock), self.grpc
-        )
-        event_pb2_grpc.add_EventServiceServicer_to_server(
-            EventServicer(self.engine.events, signals.events), self.grpc
-        )
-        self.sweeper = Sweeper(self.engine.runs, signals.timers, settings.sweep_interval_s)
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock, signals.all), self.grpc
+                TestClockServicer(settings.clock, hub.everything), server
             )
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
-        names += [
-            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
-        ]
-        reflection.enable_server_reflection(names, self.grpc)
-        self.service_names = names
-        if settings.tls is None:
-            self.port = self.grpc.add_insecure_port(settings.listen)
-        else:
-            chain, key = settings.tls
-            credentials = grpc.ssl_server_credentials([(key, chain)])
-            self.port = self.grpc.add_secure_port(settings.listen, credentials)
-        if self.port == 0:
-            raise OSError(f"cannot listen on {settings.listen}")
+        return names
 
     def start(self) -> None:
         """Starts serving and reports SERVING on the health service."""
-        self.grpc.start()
-        self.sweeper.start()
+        self._on_loop(self._start())
+        if self.settings.sweeper:
+            self.sweeper.start()
+
+    async def _start(self) -> None:
+        await self.grpc.start()
         for name in ["", *self.service_names]:
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace_s: float = 5.0) -> None:
-        """Stops accepting calls, lets running ones finish, and closes the database."""
-        self.health.enter_graceful_shutdown()
+        """Stops accepting calls, ends waiting streams and long polls, lets unary calls
+        finish (up to ``grace_s``), and closes the database."""
         self.sweeper.stop()
-        self.engine.signals.all()  # long polls and streams notice the shutdown sooner
-        self.grpc.stop(grace_s).wait()
-        self.engine.close()
+        try:
+            self._on_loop(self._stop(grace_s))
+        finally:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self._close_loop()
+            self.engine.close()
+
+    async def _stop(self, grace_s: float) -> None:
+        await self.health.enter_graceful_shutdown()
+        self.engine.signals.shut()  # waiting long polls answer, streams end UNAVAILABLE
+        await self.grpc.stop(grace_s)
+        self.engine.signals.close()
+
+    def _close_loop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._loop_thread.join(timeout=10)
+        self.loop.close()

@@ -2,7 +2,8 @@
 
 ``praxis serve`` runs the service: 127.0.0.1:50051 by default (``--listen``; port 0
 picks a free port and prints it), an embedded SQLite file, health and reflection, and a
-graceful shutdown on SIGTERM or SIGINT.
+graceful shutdown on SIGTERM or SIGINT. ``--processes N`` (default: one per core) runs
+N server processes on the port (:mod:`praxis.processes`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from pathlib import Path
 
 from praxis import config as config_module
 from praxis import logs
-from praxis.app import Server, Settings
+from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
+from praxis.processes import child_command, default_processes, supervise, wake_dir_for
 from praxis.store.migrations import SchemaError
 
 log = logging.getLogger("praxis")
@@ -47,6 +49,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     serve.add_argument("--log-level", default="INFO")
+    serve.add_argument(
+        "--processes",
+        type=int,
+        help="server processes sharing the port and database (default: one per core; "
+        "1 with --test-clock)",
+    )
+    serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
     return parser
 
 
@@ -70,6 +79,18 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
     return config_module.load(path)
 
 
+def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
+    """The command line of child ``index`` of ``--processes``."""
+    argv = ["serve", "--data-dir", str(args.data_dir), "--listen", listen]
+    argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
+    argv += ["--config", str(args.config or args.data_dir / "config.json")]
+    if args.database_url:
+        argv += ["--database-url", args.database_url]
+    if args.tls_cert:
+        argv += ["--tls-cert", str(args.tls_cert), "--tls-key", str(args.tls_key)]
+    return argv
+
+
 def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
     try:
@@ -83,8 +104,14 @@ def serve(args: argparse.Namespace) -> int:
         print("praxis: --tls-cert and --tls-key go together", file=sys.stderr, flush=True)
         return 2
     tls = (args.tls_cert.read_bytes(), args.tls_key.read_bytes()) if args.tls_cert else None
+    database_url = args.database_url or config.database_url
+    processes = args.processes or (1 if args.test_clock is not None else default_processes())
+    if processes < 1 or (processes > 1 and args.test_clock is not None):
+        print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
+        return 2
+    child = args.child_index
     settings = Settings(
-        database_url=args.database_url or config.database_url,
+        database_url=database_url,
         authority=authority,
         clock=clock,
         listen=args.listen,
@@ -93,8 +120,22 @@ def serve(args: argparse.Namespace) -> int:
         synchronous=config.synchronous,
         limits=config.limits,
         tls=tls,
+        serving=config.serving,
+        reuse_port=child is not None,
+        recover=child is None,
+        sweeper=child in (None, 0),
+        wake_dir=wake_dir_for(database_url, args.data_dir)
+        if processes > 1 or child is not None
+        else None,
     )
     try:
+        if processes > 1 and child is None:
+            Engine(settings).close()  # migrations and recovery, once, before the children
+            return supervise(
+                lambda index, listen: child_command(_child_argv(args, index, listen)),
+                processes,
+                args.listen,
+            )
         server = Server(settings)
     except SchemaError as error:
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)

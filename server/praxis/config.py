@@ -16,6 +16,7 @@ from pathlib import Path
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
 from praxis.core.definition import Limits
 from praxis.core.model import PrincipalKind
+from praxis.rpc.serving import ServingLimits
 
 DEFAULT_DATA_DIR = Path(".praxis")
 
@@ -30,10 +31,19 @@ class Config:
     clock_tolerance_ms: int = 5_000
     synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
+    serving: ServingLimits = field(default_factory=ServingLimits)
 
 
 KEYS = frozenset(
-    {"database_url", "principals_path", "models", "clock_tolerance_ms", "synchronous", "limits"}
+    {
+        "database_url",
+        "principals_path",
+        "models",
+        "clock_tolerance_ms",
+        "synchronous",
+        "limits",
+        "serving",
+    }
 )
 
 
@@ -55,6 +65,10 @@ def load(path: Path) -> Config:
         limits = Limits(**data.get("limits", {}))
     except TypeError as error:
         raise ConfigError(f"{path}: limits: {error}") from error
+    try:
+        serving = ServingLimits(**data.get("serving", {}))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{path}: serving: {error}") from error
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -67,6 +81,7 @@ def load(path: Path) -> Config:
         clock_tolerance_ms=int(data.get("clock_tolerance_ms", 5_000)),
         synchronous=str(data.get("synchronous", "FULL")),
         limits=limits,
+        serving=serving,
     )
 
 

@@ -1,4 +1,7 @@
-"""The background sweeper: one thread per server that drives due work.
+"""The background sweeper: one thread per installation that drives due work.
+
+With ``praxis serve --processes N`` only the first process runs it; a second sweeper
+would be harmless (each expiry is a compare-and-swap on the run's version), only wasted.
 
 It expires leases and timeouts that fall due (:meth:`RunStore.sweep`); retry backoffs
 need no sweep because a claim only sees ready rows whose backoff has passed. Each pass
@@ -11,7 +14,6 @@ import logging
 import threading
 
 from praxis.store.runs import RunStore
-from praxis.store.signals import Signal
 
 log = logging.getLogger("praxis.sweeper")
 
@@ -19,7 +21,7 @@ log = logging.getLogger("praxis.sweeper")
 class Sweeper:
     """Runs :meth:`RunStore.sweep` until stopped."""
 
-    def __init__(self, store: RunStore, wake: Signal, interval_s: float = 0.1) -> None:
+    def __init__(self, store: RunStore, wake: threading.Event, interval_s: float = 0.1) -> None:
         self.store = store
         self.wake = wake
         self.interval_s = interval_s
@@ -33,17 +35,17 @@ class Sweeper:
     def stop(self) -> None:
         """Stops the thread and waits for the pass in progress."""
         self._stopping.set()
-        self.wake.notify()
+        self.wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)
 
     def _loop(self) -> None:
         while not self._stopping.is_set():
-            seen = self.wake.generation()
+            self.wake.clear()
             try:
                 touched = self.store.sweep()
             except Exception:  # keep sweeping; the next pass retries
                 log.exception("sweep failed")
                 touched = 0
             if not touched and not self._stopping.is_set():
-                self.wake.wait(seen, self.interval_s)
+                self.wake.wait(self.interval_s)

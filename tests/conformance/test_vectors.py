@@ -6,13 +6,16 @@ honest: the proto schema, the generator, names and counts, and the matcher itsel
 
 from __future__ import annotations
 
-import contextvars
+import asyncio
 import importlib.util
+import inspect
 import json
+import queue
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -122,25 +125,25 @@ class _Aborted(Exception):
         self.status = status
 
 
+@dataclass(frozen=True)
+class _Status:
+    code: Any
+    trailing_metadata: Any
+
+
 class _Context:
-    """The part of grpc.ServicerContext the servicers use. A server-streaming servicer
-    loops while ``is_active()``; ``cancel()`` is the client going away."""
+    """The part of the asyncio server's context for synchronous handlers that the
+    servicers use."""
 
-    def __init__(self) -> None:
-        self._active = threading.Event()
-        self._active.set()
+    def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
+        raise _Aborted(_Status(code, trailing_metadata))
 
-    def abort_with_status(self, status: Any) -> None:
-        raise _Aborted(status)
 
-    def code(self) -> None:
-        return None
+class _AsyncContext:
+    """The same for coroutine and async-generator handlers (streams, long polls)."""
 
-    def is_active(self) -> bool:
-        return self._active.is_set()
-
-    def cancel(self) -> None:
-        self._active.clear()
+    async def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
+        raise _Aborted(_Status(code, trailing_metadata))
 
 
 def _reason(status: Any) -> str:
@@ -154,27 +157,31 @@ def _reason(status: Any) -> str:
     return ""
 
 
-def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
+_END = object()
+
+
+def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEventLoop) -> Any:
     """An ``Invoke`` that calls the servicers directly, authenticating like the server.
 
-    There is no sweeper thread in-process: every test-clock change sweeps synchronously
-    (until nothing is due) and then wakes the long polls, as the server's sweeper would
-    shortly after the same change.
+    Synchronous methods run in the caller's thread; streams and long polls run on
+    ``loop``, where the engine's wake-ups arrive. There is no sweeper thread in-process:
+    every test-clock change sweeps synchronously (until nothing is due) and then wakes
+    the long polls, as the server's sweeper would shortly after the same change.
     """
 
     def clock_changed() -> None:
         while engine.runs.sweep():
             pass
-        engine.signals.all()
+        engine.signals.everything()
 
-    signals = engine.signals
+    hub = engine.signals
     servicers = {
         "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
         "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
-        "aiws.engine.v1.RunService": RunServicer(engine.runs, signals.runs, engine.segments.list),
-        "aiws.engine.v1.TaskService": TaskServicer(engine.runs, signals.work, clock),
-        "aiws.engine.v1.EventService": EventServicer(engine.events, signals.events),
+        "aiws.engine.v1.RunService": RunServicer(engine.runs, hub, engine.segments.list),
+        "aiws.engine.v1.TaskService": TaskServicer(engine.runs, hub, clock),
+        "aiws.engine.v1.EventService": EventServicer(engine.events, hub),
         "aiws.engine.v1.ContractService": ContractServicer(engine.contracts),
         "aiws.engine.v1.ReconciliationService": ReconciliationServicer(engine.reconciliations),
         "aiws.engine.v1.WaitService": WaitServicer(engine.waits),
@@ -210,9 +217,18 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
         found = authenticate(principal)
         if isinstance(found, Rejection):
             return runner_module.Outcome(code=found.code.value, reason=found.reason)
-        auth._principal.set(found)
+        behavior = getattr(servicers[full], method)
         try:
-            response = getattr(servicers[full], method)(message, _Context())
+            if inspect.iscoroutinefunction(behavior):
+
+                async def call() -> Any:
+                    auth._principal.set(found)
+                    return await behavior(message, _AsyncContext())
+
+                response = asyncio.run_coroutine_threadsafe(call(), loop).result()
+            else:
+                auth._principal.set(found)
+                response = behavior(message, _Context())
         except _Aborted as aborted:
             return runner_module.Outcome(
                 code=aborted.status.code.name, reason=_reason(aborted.status)
@@ -220,9 +236,9 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
         return runner_module.Outcome(response=json_format.MessageToDict(response))
 
     def open_stream(principal: str, service: str, method: str, request: Any) -> Any:
-        """A server-streaming servicer method is a generator: a reader thread (in a copy
-        of this context, so it keeps the principal) drives it with a fake context that
-        reports is_active() until the stream is cancelled."""
+        """A server-streaming servicer method is an async generator: a task on the loop
+        drives it and hands each message to the reader through a queue; cancelling the
+        stream cancels the task."""
         full, descriptor = resolve(service, method)
         request_class = message_factory.GetMessageClass(descriptor.input_type)
         try:
@@ -232,27 +248,25 @@ def inprocess_invoker(engine: Engine, clock: TestClock) -> Any:
         found = authenticate(principal)
         if isinstance(found, Rejection):
             return runner_module.ended_stream(runner_module.End(found.code.value, found.reason))
-        context = _Context()
+        items: queue.Queue[Any] = queue.Queue()
 
-        def items() -> Iterator[Any]:
+        async def drive() -> None:
             auth._principal.set(found)
             try:
-                for response in getattr(servicers[full], method)(message, context):
-                    yield json_format.MessageToDict(response)
+                async for response in getattr(servicers[full], method)(message, _AsyncContext()):
+                    items.put(json_format.MessageToDict(response))
             except _Aborted as aborted:
-                yield runner_module.End(aborted.status.code.name, _reason(aborted.status))
+                items.put(runner_module.End(aborted.status.code.name, _reason(aborted.status)))
+            finally:
+                items.put(_END)
 
-        copied = contextvars.copy_context()
-        generator = items()
+        task = asyncio.run_coroutine_threadsafe(drive(), loop)
 
-        def in_context() -> Iterator[Any]:
-            while True:
-                try:
-                    yield copied.run(next, generator)
-                except StopIteration:
-                    return
+        def read() -> Iterator[Any]:
+            while (item := items.get()) is not _END:
+                yield item
 
-        return runner_module.Stream(in_context(), context.cancel)
+        return runner_module.Stream(read(), task.cancel)
 
     return invoke, open_stream
 
@@ -267,12 +281,18 @@ def inprocess_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             clock=clock,
         )
     )
-    invoke, open_stream = inprocess_invoker(engine, clock)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    engine.signals.attach(loop)
+    invoke, open_stream = inprocess_invoker(engine, clock, loop)
     runner = runner_module.Runner(invoke, ns_code="ip", open_stream=open_stream)
     runner.setup()
     try:
         yield runner
     finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
         engine.close()
 
 

@@ -53,7 +53,8 @@ def kill_leftovers() -> None:
 
 
 class ServerProcess:
-    """Starts, kills and restarts a server subprocess on a fixed port."""
+    """Starts, kills and restarts a server subprocess on a fixed port (one server process
+    unless ``--processes`` is among the extra arguments)."""
 
     def __init__(self, config: Path, port: int, *extra_args: str) -> None:
         self.config = config
@@ -79,6 +80,7 @@ class ServerProcess:
                 "--log-level",
                 "WARNING",
                 *self.extra_args,
+                *([] if "--processes" in self.extra_args else ["--processes", "1"]),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -192,7 +192,7 @@ def test_lease_expiry_redispatches_and_rejects_the_stale_result(harness: Harness
     run = start(harness, document).run
     [first] = claim(harness, worker="w1", lease_ms=5_000)
     harness.clock.advance(5_000)
-    harness.server.engine.signals.timers.notify()  # as TestClockService.Advance does
+    harness.server.engine.signals.everything()  # as TestClockService.Advance does
     wait_for(harness, run.run_id, lambda r: r.nodes[0].state == run_pb2.NODE_STATE_READY)
     [second] = claim(harness, worker="w2")
     assert second.attempt == 2 and second.attempt_id != first.attempt_id

@@ -3,9 +3,11 @@ the catch-all that turns a bug into INTERNAL without leaking its details."""
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -14,12 +16,14 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection
-from praxis.rpc.errors import abort
+from praxis.rpc.errors import Aborted, abort
+from praxis.rpc.serving import Gate, abort_async
 
 log = logging.getLogger("praxis.rpc")
 
 _principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("praxis_principal")
 
+ANONYMOUS = "anonymous"  # the stream pool of calls without a credential (health, reflection)
 UNAUTHENTICATED_PREFIXES = (
     "/grpc.health.v1.Health/",
     "/grpc.reflection.",
@@ -31,9 +35,9 @@ def principal() -> Principal:
     return _principal.get()
 
 
-def bearer_token(context: grpc.ServicerContext) -> str | None:
+def bearer_token(metadata: Any) -> str | None:
     """The token of the ``authorization: Bearer`` metadata, if any."""
-    for key, value in context.invocation_metadata() or ():
+    for key, value in metadata or ():
         if key.lower() == "authorization" and isinstance(value, str):
             scheme, _, token = value.partition(" ")
             if scheme.lower() == "bearer" and token.strip():
@@ -41,22 +45,39 @@ def bearer_token(context: grpc.ServicerContext) -> str | None:
     return None
 
 
-class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Authenticates each call and maps unexpected exceptions to INTERNAL."""
+class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
+    """Authenticates each call, holds a stream slot per open stream, and maps
+    unexpected exceptions to INTERNAL.
 
-    def __init__(self, authority: Authority, clock: Clock) -> None:
+    Synchronous handlers run on the server's executor: the wrapper authenticates there,
+    in the handler's own thread, so :func:`principal` works inside them. Coroutine and
+    async-generator handlers are authenticated on the event loop, in the call's task.
+    """
+
+    def __init__(self, authority: Authority, clock: Clock, streams: Gate) -> None:
         self._authority = authority
         self._clock = clock
+        self._streams = streams
 
-    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
-        handler = continuation(details)
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
         if handler is None:
             return None
         method: str = details.method
         needs_auth = not method.startswith(UNAUTHENTICATED_PREFIXES)
         if handler.unary_unary:
+            behavior = handler.unary_unary
+            wrapped = (
+                self._wrap_coroutine(behavior, needs_auth, method, stream=False)
+                if inspect.iscoroutinefunction(behavior)
+                else self._wrap(behavior, needs_auth, method)
+            )
             return grpc.unary_unary_rpc_method_handler(
-                self._wrap(handler.unary_unary, needs_auth, method),
+                wrapped,
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )
@@ -66,42 +87,94 @@ class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is 
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )
+        if handler.stream_stream:
+            return grpc.stream_stream_rpc_method_handler(
+                self._wrap_stream(handler.stream_stream, needs_auth, method),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         return handler
 
-    def _authenticate(self, context: grpc.ServicerContext) -> None:
-        found = self._authority.authenticate(bearer_token(context), self._clock.now_ms())
-        if isinstance(found, Rejection):
-            abort(context, found)
-        _principal.set(found)
+    def _authenticate(self, metadata: Any) -> Principal | Rejection:
+        return self._authority.authenticate(bearer_token(metadata), self._clock.now_ms())
 
     def _wrap(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
         def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
             try:
                 if needs_auth:
-                    self._authenticate(context)
+                    found = self._authenticate(context.invocation_metadata())
+                    if isinstance(found, Rejection):
+                        abort(context, found)
+                    _principal.set(found)
                 return behavior(request, context)
+            except Aborted:
+                return None
             except Exception:
-                _internal(context, method)
+                log.exception("unexpected error in %s", method)
+                try:
+                    abort(context, _INTERNAL)
+                except Aborted:
+                    return None
+
+        return wrapped
+
+    async def _enter(
+        self, context: grpc.aio.ServicerContext[Any, Any], needs_auth: bool
+    ) -> Principal | None:
+        if not needs_auth:
+            return None
+        found = self._authenticate(context.invocation_metadata())
+        if isinstance(found, Rejection):
+            await abort_async(context, found)
+        _principal.set(found)
+        return found
+
+    def _wrap_coroutine(
+        self, behavior: Callable[..., Any], needs_auth: bool, method: str, stream: bool
+    ) -> Any:
+        async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            try:
+                caller = await self._enter(context, needs_auth)
+                if not stream:
+                    return await behavior(request, context)
+                with self._streams.held(_holder(caller)) as problem:
+                    if problem is not None:
+                        await abort_async(context, problem)
+                    return await behavior(request, context)
+            except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
+            except Exception:
+                log.exception("unexpected error in %s", method)
+                await abort_async(context, _INTERNAL)
 
         return wrapped
 
     def _wrap_stream(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
-        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+        if inspect.iscoroutinefunction(behavior):  # writes with context.write (health Watch)
+            return self._wrap_coroutine(behavior, needs_auth, method, stream=True)
+        if not inspect.isasyncgenfunction(behavior):
+            raise TypeError(f"{method}: streams must be async generators or coroutines")
+
+        async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             try:
-                if needs_auth:
-                    self._authenticate(context)
-                yield from behavior(request, context)
-            except Exception:
-                _internal(context, method)
+                caller = await self._enter(context, needs_auth)
+                with self._streams.held(_holder(caller)) as problem:
+                    if problem is not None:
+                        await abort_async(context, problem)
+                    async for response in behavior(request, context):
+                        yield response
+            except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
+            except Exception:
+                log.exception("unexpected error in %s", method)
+                await abort_async(context, _INTERNAL)
 
         return wrapped
 
 
-def _internal(context: grpc.ServicerContext, method: str) -> None:
-    """Aborts with INTERNAL unless the servicer already set a status."""
-    if context.code() is not None:
-        return
-    log.exception("unexpected error in %s", method)
-    abort(context, Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see server log"))
+_INTERNAL = Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see server log")
+
+
+def _holder(caller: Principal | None) -> str:
+    """Whose stream slot a call takes: its principal, or the anonymous pool."""
+    return caller.principal_id if caller is not None else ANONYMOUS

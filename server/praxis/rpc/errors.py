@@ -52,10 +52,20 @@ def _pack(message: object) -> any_pb2.Any:
     return packed
 
 
+class Aborted(Exception):  # control flow, not an error
+    """Unwinds a synchronous handler whose status :func:`abort` has set."""
+
+
 def abort(context: grpc.ServicerContext, rejection: Rejection) -> NoReturn:
-    """Ends the RPC with the rejection's status."""
-    context.abort_with_status(rpc_status.to_status(to_status(rejection)))
-    raise AssertionError("abort_with_status returned")  # pragma: no cover
+    """Ends the RPC with the rejection's status.
+
+    The asyncio server's context for synchronous handlers records the status and
+    returns, so this raises :class:`Aborted` to unwind the handler (the interceptor
+    ends the call quietly).
+    """
+    status = rpc_status.to_status(to_status(rejection))
+    context.abort(status.code, status.details, status.trailing_metadata)
+    raise Aborted()
 
 
 def unwrap(context: grpc.ServicerContext, value: T | Rejection) -> T:

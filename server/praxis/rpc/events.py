@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 
 from aiws.engine.v1 import event_pb2, event_pb2_grpc
+from praxis.core.model import Principal
+from praxis.core.rejection import Rejection
 from praxis.rpc.auth import principal
-from praxis.rpc.errors import abort, unwrap
+from praxis.rpc.errors import unwrap
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
 from praxis.store.events import EventRow, EventStore
-from praxis.store.signals import Signal
+from praxis.store.signals import EVENTS, Hub, run_topic, subscriber_topic
 
 STREAM_BATCH = 500
-STREAM_RECHECK_S = 0.5  # backstop for events written by another server process
 
 
 def event_to_proto(row: EventRow) -> event_pb2.Event:
@@ -31,9 +34,10 @@ def event_to_proto(row: EventRow) -> event_pb2.Event:
 class EventServicer(event_pb2_grpc.EventServiceServicer):
     """EventService over an :class:`EventStore`."""
 
-    def __init__(self, store: EventStore, events: Signal) -> None:
+    def __init__(self, store: EventStore, hub: Hub, blocking: Blocking | None = None) -> None:
         self.store = store
-        self.events = events
+        self.hub = hub
+        self.blocking = blocking or Blocking()
 
     def ListEvents(  # gRPC method name
         self, request: event_pb2.ListEventsRequest, context: grpc.ServicerContext
@@ -48,26 +52,41 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
             events=[event_to_proto(row) for row in rows], next_after=next_after
         )
 
-    def StreamEvents(
-        self, request: event_pb2.StreamEventsRequest, context: grpc.ServicerContext
-    ) -> Iterator[event_pb2.StreamEventsResponse]:
+    async def StreamEvents(
+        self, request: event_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[event_pb2.StreamEventsResponse]:
+        """Sends stored events after the cursor, then each new one; waits on the loop."""
         caller = principal()
         problem = self.store.check_filters(request.after, request.run_id, request.subscriber)
         if problem:
-            abort(context, problem)
-        cursor = request.after
-        if cursor == 0 and request.subscriber:
-            cursor = unwrap(context, self.store.position(caller, request.subscriber))
+            await abort_async(context, problem)
+        cursor = await unwrap_async(context, await self.blocking.run(self._start, caller, request))
+        if request.run_id:
+            topic = run_topic(request.run_id)
+        elif request.subscriber:
+            topic = subscriber_topic(request.subscriber)
         else:
-            unwrap(context, self.store.list_events(caller, cursor, 1, request.run_id))  # authorizes
-        while context.is_active():
-            seen = self.events.generation()
-            rows = self.store.read(cursor, STREAM_BATCH, request.run_id, request.subscriber)
-            for row in rows:
-                yield event_pb2.StreamEventsResponse(event=event_to_proto(row))
-                cursor = row.seq
-            if not rows:
-                self.events.wait(seen, STREAM_RECHECK_S)
+            topic = EVENTS
+        with self.hub.subscribe([topic]) as events:
+            while True:
+                events.clear()
+                rows = await self.blocking.run(
+                    self.store.read, cursor, STREAM_BATCH, request.run_id, request.subscriber
+                )
+                for row in rows:
+                    yield event_pb2.StreamEventsResponse(event=event_to_proto(row))
+                    cursor = row.seq
+                if len(rows) < STREAM_BATCH:
+                    await events.wait(self.hub.recheck_s())
+                if self.hub.closing:
+                    await abort_async(context, SHUTTING_DOWN)
+
+    def _start(self, caller: Principal, request: event_pb2.StreamEventsRequest) -> int | Rejection:
+        """The starting cursor, after authorizing the caller (on the executor)."""
+        if request.after == 0 and request.subscriber:
+            return self.store.position(caller, request.subscriber)
+        found = self.store.list_events(caller, request.after, 1, request.run_id)
+        return found if isinstance(found, Rejection) else request.after
 
     def AckEvents(
         self, request: event_pb2.AckEventsRequest, context: grpc.ServicerContext

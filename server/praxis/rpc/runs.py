@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import run as core
 from praxis.core import segments
-from praxis.core.model import Ref
-from praxis.core.rejection import invalid
+from praxis.core.model import Principal, Ref
+from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import abort, unwrap
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
 from praxis.store.run_rows import RunRecord
 from praxis.store.runs import RunStore, StartRequest
-from praxis.store.signals import Signal
-
-WATCH_RECHECK_S = 0.5  # backstop for changes made by another server process
+from praxis.store.signals import Hub, run_topic
 
 RUN_STATES = {
     core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,
@@ -113,12 +113,14 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
     def __init__(
         self,
         store: RunStore,
-        changes: Signal,
+        hub: Hub,
         segments_of: Callable[[str], list[segments.Segment]] | None = None,
+        blocking: Blocking | None = None,
     ) -> None:
         self.store = store
-        self.changes = changes
+        self.hub = hub
         self.segments_of = segments_of
+        self.blocking = blocking or Blocking()
 
     def _snapshot(self, record: RunRecord) -> run_pb2.Run:
         """A run snapshot with its segments."""
@@ -177,17 +179,33 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             runs=[run_to_proto(record) for record in records], next_page_token=token
         )
 
-    def WatchRun(
-        self, request: run_pb2.WatchRunRequest, context: grpc.ServicerContext
-    ) -> Iterator[run_pb2.WatchRunResponse]:
+    async def WatchRun(
+        self, request: run_pb2.WatchRunRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[run_pb2.WatchRunResponse]:
+        """Sends the run at once and after each change of it; waits on the event loop."""
         caller = principal()
         last_version = -1
-        while context.is_active():
-            seen = self.changes.generation()
-            record = unwrap(context, self.store.get_run(caller, request.run_id))
-            if record.state.version != last_version:
-                last_version = record.state.version
-                yield run_pb2.WatchRunResponse(run=self._snapshot(record))
-            if record.state.status in core.TERMINAL:
-                return
-            self.changes.wait(seen, WATCH_RECHECK_S)
+        with self.hub.subscribe([run_topic(request.run_id)]) as changes:
+            while True:
+                changes.clear()
+                found = await self.blocking.run(self._watched, caller, request.run_id, last_version)
+                status, response = await unwrap_async(context, found)
+                if response is not None:
+                    last_version = response.run.version
+                    yield response
+                if status in core.TERMINAL:
+                    return
+                await changes.wait(self.hub.recheck_s())
+                if self.hub.closing:
+                    await abort_async(context, SHUTTING_DOWN)
+
+    def _watched(
+        self, caller: Principal, run_id: str, last_version: int
+    ) -> tuple[core.RunStatus, run_pb2.WatchRunResponse | None] | Rejection:
+        """The run's status, and its snapshot when its version moved (on the executor)."""
+        record = self.store.get_run(caller, run_id)
+        if isinstance(record, Rejection):
+            return record
+        if record.state.version == last_version:
+            return record.state.status, None
+        return record.state.status, run_pb2.WatchRunResponse(run=self._snapshot(record))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
+from typing import Any
 
 import grpc
 from google.rpc import code_pb2
@@ -15,13 +17,12 @@ from praxis.core import values
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection, invalid
 from praxis.rpc.auth import principal
-from praxis.rpc.errors import abort, unwrap
+from praxis.rpc.errors import unwrap
+from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
 from praxis.store.runs import Claim, RunStore, Settlement, TaskView, check_claim
-from praxis.store.signals import Signal
+from praxis.store.signals import Hub, work_topic
 
 _CODE_NUMBERS = {code: int(getattr(code_pb2, code.value)) for code in Code}
-CLAIM_RECHECK_S = 0.25  # backstop for work readied by another process or a clock change
-
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
     common_pb2.EFFECT_OUTCOME_NOT_APPLIED: core.Effect.NOT_APPLIED,
@@ -70,60 +71,99 @@ def effect_from_proto(value: int) -> core.Effect | Rejection:
 class TaskServicer(task_pb2_grpc.TaskServiceServicer):
     """TaskService over a :class:`RunStore`."""
 
-    def __init__(self, store: RunStore, work: Signal, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: RunStore,
+        hub: Hub,
+        clock: Clock,
+        blocking: Blocking | None = None,
+        gates: Gates | None = None,
+    ) -> None:
         self.store = store
-        self.work = work
+        self.hub = hub
         self.clock = clock
+        self.blocking = blocking or Blocking()
+        self.gates = gates or Gates(ServingLimits())
 
-    def ClaimTasks(  # gRPC method name
-        self, request: task_pb2.ClaimTasksRequest, context: grpc.ServicerContext
+    async def ClaimTasks(  # gRPC method name
+        self, request: task_pb2.ClaimTasksRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> task_pb2.ClaimTasksResponse:
         models = list(request.models)
         problem = check_claim(
             request.worker_id, models, request.max_tasks, request.lease_ms, request.wait_ms
         )
         if problem:
-            abort(context, problem)
-        tasks = self._claim_waiting(context, principal(), request)
+            await abort_async(context, problem)
+        tasks = await unwrap_async(
+            context,
+            await self.claim_waiting(
+                principal(),
+                request.worker_id,
+                models,
+                request.max_tasks,
+                request.lease_ms,
+                request.wait_ms,
+            ),
+        )
         return task_pb2.ClaimTasksResponse(tasks=[task_to_proto(t) for t in tasks])
 
-    def _claim_waiting(
+    async def claim_waiting(
         self,
-        context: grpc.ServicerContext,
         caller: Principal,
-        request: task_pb2.ClaimTasksRequest,
-        seen: int | None = None,
-    ) -> list[TaskView]:
-        """Claims, waiting up to ``request.wait_ms`` for work.
+        worker_id: str,
+        models: list[str],
+        max_tasks: int,
+        lease_ms: int,
+        wait_ms: int,
+    ) -> list[TaskView] | Rejection:
+        """Claims at once, or waits up to ``wait_ms`` for work (the long poll).
 
-        ``seen`` is the work generation read before a claim that already found nothing
-        (SettleTasks claims inside its batch first), so that no wake-up is missed.
+        The wait holds no thread: it awaits the ``work:<model>`` wake-ups that commits in
+        any server process publish, plus a timer for the earliest retry backoff. A
+        waiting call takes a long-poll slot (:class:`Gates`); past the limit it is
+        refused with LONG_POLL_LIMIT_REACHED. SettleTasks calls this after settling.
         """
-        models = list(request.models)
-        deadline = time.monotonic() + request.wait_ms / 1000
-        while True:
-            if seen is None:
-                seen = self.work.generation()
-                claimed = unwrap(
-                    context,
-                    self.store.claim(
-                        caller, request.worker_id, models, request.max_tasks, request.lease_ms
-                    ),
-                )
-                if claimed:
-                    return claimed
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not context.is_active():
-                return []
-            self.work.wait(seen, min(remaining, self._backoff_wait(models)))
-            seen = None
+        claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
+        if wait_ms <= 0:
+            result: list[TaskView] | Rejection = await self.blocking.run(claim)
+            return result
+        deadline = time.monotonic() + wait_ms / 1000
+        with (
+            self.gates.long_polls.held(caller.principal_id) as refused,
+            self.hub.subscribe(work_topic(model) for model in models) as work,
+        ):
+            if refused is not None:
+                return refused
+            claiming = True
+            while True:
+                if claiming:
+                    work.clear()
+                    tasks = await self.blocking.run(claim)
+                    if isinstance(tasks, Rejection) or tasks:
+                        if isinstance(tasks, list) and len(tasks) >= max_tasks:
+                            work.pass_on()  # more may be ready: let another waiter look
+                        return tasks
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self.hub.closing:
+                    return []
+                if work.is_set:
+                    claiming = True
+                    continue
+                # A read, not a claim: what a timeout costs while nothing is ready.
+                upcoming = await self.blocking.run(self._until_backoff_ends, models)
+                if upcoming <= 0 and not claiming:
+                    claiming = True  # a backoff ended (or a wake-up was lost): claim now
+                    continue
+                if upcoming <= 0:
+                    upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
+                claiming = await work.wait(min(remaining, upcoming))
 
-    def _backoff_wait(self, models: list[str]) -> float:
-        """How long to wait: until a retry backoff ends, at most the recheck interval."""
+    def _until_backoff_ends(self, models: list[str]) -> float:
+        """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
         upcoming = self.store.next_ready_ms(models)
         if upcoming is None:
-            return CLAIM_RECHECK_S
-        return max(0.0, min(CLAIM_RECHECK_S, (upcoming - self.clock.now_ms()) / 1000))
+            return self.hub.recheck_s()
+        return max(0.0, min(self.hub.recheck_s(), (upcoming - self.clock.now_ms()) / 1000))
 
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
@@ -177,8 +217,8 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         )
         return task_pb2.FailTaskResponse(will_retry=reply.will_retry, replayed=reply.replayed)
 
-    def SettleTasks(
-        self, request: task_pb2.SettleTasksRequest, context: grpc.ServicerContext
+    async def SettleTasks(
+        self, request: task_pb2.SettleTasksRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> task_pb2.SettleTasksResponse:
         claim = request.claim if request.HasField("claim") else None
         if claim is not None:
@@ -186,7 +226,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 claim.worker_id, list(claim.models), claim.max_tasks, claim.lease_ms, claim.wait_ms
             )
             if problem:
-                abort(context, _prefixed(problem, "claim."))
+                await abort_async(context, _prefixed(problem, "claim."))
         settlements: list[Settlement] = []
         refused: dict[int, Rejection] = {}
         for index, item in enumerate(request.settlements):
@@ -197,10 +237,10 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             settlements.append(found)
         caller = principal()
         chosen = [s for i, s in enumerate(settlements) if i not in refused]
-        seen = self.work.generation()
-        replies, tasks = unwrap(
+        replies, tasks = await unwrap_async(
             context,
-            self.store.settle_many(
+            await self.blocking.run(
+                self.store.settle_many,
                 caller,
                 chosen,
                 None
@@ -214,7 +254,17 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             answer = refused.get(index) or next(answers)
             results.append(_settlement_result(item, answer))
         if claim is not None and not tasks and claim.wait_ms > 0:
-            tasks = self._claim_waiting(context, caller, claim, seen)
+            tasks = await unwrap_async(
+                context,
+                await self.claim_waiting(
+                    caller,
+                    claim.worker_id,
+                    list(claim.models),
+                    claim.max_tasks,
+                    claim.lease_ms,
+                    claim.wait_ms,
+                ),
+            )
         return task_pb2.SettleTasksResponse(
             results=results, tasks=[task_to_proto(t) for t in tasks]
         )

@@ -51,6 +51,8 @@ class AdminStore:
         self.cancel_hooks: list[CancelHook] = []
         # Called inside AdvanceEpoch's transaction when an ownership epoch advanced.
         self.owner_hooks: list[Callable[[Connection, str, int, int], None]] = []
+        # Called inside every pause/resume/cancel transaction with the new control.
+        self.control_hooks: list[Callable[[Connection, str, Control], None]] = []
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -95,6 +97,8 @@ class AdminStore:
                         )
                     )
                 controls.save_work_order(connection, replace(current, control=target), now)
+                for control_hook in self.control_hooks:
+                    control_hook(connection, work_order_id, target)
                 if verb == "cancel":
                     for hook in self.cancel_hooks:
                         hook(connection, work_order_id, reason or "work order canceled", now)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -84,6 +85,27 @@ class Effects:
     events: bool = False
     ended: list[str] = field(default_factory=list)
     cache: run_codec.SnapshotCache | None = None  # keeps states written, once committed
+    # Whom to wake (praxis.store.signals): the runs changed, the subscribers with new
+    # events, and how many attempts of each model became ready.
+    run_ids: set[str] = field(default_factory=set)
+    subscribers: set[str] = field(default_factory=set)
+    ready: Counter[str] = field(default_factory=Counter)
+
+    def note(
+        self, state: core.RunState, subscriber: str, uids: Iterable[str], events: bool
+    ) -> None:
+        """Records that ``state`` was written, with ``uids`` changed."""
+        self.runs = True
+        self.run_ids.add(state.run_id)
+        if events:
+            self.events = True
+            if subscriber:
+                self.subscribers.add(subscriber)
+        for uid in uids:
+            entry = core.ready_entry(state, uid)
+            if entry is not None:
+                self.work = True
+                self.ready[entry[0]] += 1
 
 
 def load(
@@ -266,13 +288,9 @@ def save(
         save_definition(connection, state.definition)
     _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
     run_log.append(connection, state, command, now)
-    effects.runs = True
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
-    effects.events = effects.events or bool(outcome.events)
-    effects.work = effects.work or any(
-        core.ready_entry(state, uid) is not None for uid in outcome.changed
-    )
+    effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
     return saved

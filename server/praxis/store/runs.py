@@ -3,7 +3,7 @@
 Every command authorizes, then inside one serialized write transaction loads the run,
 applies the pure reducer (:mod:`praxis.core.run`) and saves the outcome with a
 compare-and-swap on the run's version (:func:`run_rows.save`). After the commit it wakes
-the long polls and streams of this process (:mod:`praxis.store.signals`).
+the long polls and streams of every server process (:mod:`praxis.store.signals`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
-from praxis.store import controls, run_codec, run_rows
+from praxis.store import controls, run_codec, run_rows, signals
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
 from praxis.store.runtime_schema import known_models, ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
-from praxis.store.signals import Signals
+from praxis.store.signals import Hub
 
 EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
@@ -111,7 +111,7 @@ class RunStore:
         models: tuple[str, ...],
         limits: definitions.Limits = definitions.DEFAULT_LIMITS,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
-        signals: Signals | None = None,
+        signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
     ) -> None:
         self.db = db
@@ -119,7 +119,7 @@ class RunStore:
         self.clock = clock
         self.limits = limits
         self.profile = profile
-        self.signals = signals or Signals()
+        self.signals = signals or Hub()
         self.new_run_id = new_run_id
         self._configured_models = frozenset(models)
         self._models = frozenset(models)
@@ -167,13 +167,8 @@ class RunStore:
         return answers
 
     def announce(self, effects: Effects) -> None:
-        """Wakes this process's waiters after a commit."""
-        if effects.work:
-            self.signals.work.notify()
-        if effects.runs:
-            self.signals.runs.notify()
-        if effects.events:
-            self.signals.events.notify()
+        """Wakes the waiters of every server process after a commit."""
+        self.signals.publish(signals.wakes_of(effects))
 
     def definition(self, connection: Connection, digest: str) -> definitions.Definition:
         """A stored definition, parsed once per process."""
@@ -319,7 +314,7 @@ class RunStore:
                     request.request_id,
                     now,
                 )
-            effects.work = effects.runs = effects.events = True
+            effects.note(saved.state, request.subscriber, saved.state.nodes, events=True)
             return saved, True
 
         result: tuple[RunRecord, bool] | Rejection = self._transact(transaction)

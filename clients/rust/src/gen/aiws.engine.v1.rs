@@ -3237,6 +3237,16 @@ pub enum ErrorReason {
     InternalFault = 120,
     /// The server is shutting down or the store is busy (UNAVAILABLE).
     ServerUnavailable = 121,
+    /// The caller, or the server as a whole, already holds as many open streams
+    /// (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
+    /// allow; close one or retry later. ErrorInfo metadata `scope` says whether the
+    /// per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
+    StreamLimitReached = 130,
+    /// The caller, or the server as a whole, already holds as many waiting long
+    /// polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
+    /// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
+    /// says which limit was hit (RESOURCE_EXHAUSTED).
+    LongPollLimitReached = 131,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3328,6 +3338,8 @@ impl ErrorReason {
             Self::NodeNotDone => "NODE_NOT_DONE",
             Self::InternalFault => "INTERNAL_FAULT",
             Self::ServerUnavailable => "SERVER_UNAVAILABLE",
+            Self::StreamLimitReached => "STREAM_LIMIT_REACHED",
+            Self::LongPollLimitReached => "LONG_POLL_LIMIT_REACHED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3416,6 +3428,8 @@ impl ErrorReason {
             "NODE_NOT_DONE" => Some(Self::NodeNotDone),
             "INTERNAL_FAULT" => Some(Self::InternalFault),
             "SERVER_UNAVAILABLE" => Some(Self::ServerUnavailable),
+            "STREAM_LIMIT_REACHED" => Some(Self::StreamLimitReached),
+            "LONG_POLL_LIMIT_REACHED" => Some(Self::LongPollLimitReached),
             _ => None,
         }
     }

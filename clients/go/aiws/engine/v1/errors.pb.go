@@ -203,6 +203,16 @@ const (
 	ErrorReason_INTERNAL_FAULT ErrorReason = 120
 	// The server is shutting down or the store is busy (UNAVAILABLE).
 	ErrorReason_SERVER_UNAVAILABLE ErrorReason = 121
+	// The caller, or the server as a whole, already holds as many open streams
+	// (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
+	// allow; close one or retry later. ErrorInfo metadata `scope` says whether the
+	// per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
+	ErrorReason_STREAM_LIMIT_REACHED ErrorReason = 130
+	// The caller, or the server as a whole, already holds as many waiting long
+	// polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
+	// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
+	// says which limit was hit (RESOURCE_EXHAUSTED).
+	ErrorReason_LONG_POLL_LIMIT_REACHED ErrorReason = 131
 )
 
 // Enum value maps for ErrorReason.
@@ -291,6 +301,8 @@ var (
 		118: "NODE_NOT_DONE",
 		120: "INTERNAL_FAULT",
 		121: "SERVER_UNAVAILABLE",
+		130: "STREAM_LIMIT_REACHED",
+		131: "LONG_POLL_LIMIT_REACHED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -376,6 +388,8 @@ var (
 		"NODE_NOT_DONE":                118,
 		"INTERNAL_FAULT":               120,
 		"SERVER_UNAVAILABLE":           121,
+		"STREAM_LIMIT_REACHED":         130,
+		"LONG_POLL_LIMIT_REACHED":      131,
 	}
 )
 
@@ -410,7 +424,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x0f\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xf1\x0f\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -495,7 +509,9 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x15HANDOFF_NOT_ADDRESSED\x10u\x12\x11\n" +
 	"\rNODE_NOT_DONE\x10v\x12\x12\n" +
 	"\x0eINTERNAL_FAULT\x10x\x12\x16\n" +
-	"\x12SERVER_UNAVAILABLE\x10yBa\n" +
+	"\x12SERVER_UNAVAILABLE\x10y\x12\x19\n" +
+	"\x14STREAM_LIMIT_REACHED\x10\x82\x01\x12\x1c\n" +
+	"\x17LONG_POLL_LIMIT_REACHED\x10\x83\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -89,6 +89,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_NOT_DONE: _ClassVar[ErrorReason]
     INTERNAL_FAULT: _ClassVar[ErrorReason]
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
+    STREAM_LIMIT_REACHED: _ClassVar[ErrorReason]
+    LONG_POLL_LIMIT_REACHED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -172,3 +174,5 @@ HANDOFF_NOT_ADDRESSED: ErrorReason
 NODE_NOT_DONE: ErrorReason
 INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason
+STREAM_LIMIT_REACHED: ErrorReason
+LONG_POLL_LIMIT_REACHED: ErrorReason

@@ -691,6 +691,28 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   SERVER_UNAVAILABLE(121),
+  /**
+   * <pre>
+   * The caller, or the server as a whole, already holds as many open streams
+   * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
+   * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
+   * per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>STREAM_LIMIT_REACHED = 130;</code>
+   */
+  STREAM_LIMIT_REACHED(130),
+  /**
+   * <pre>
+   * The caller, or the server as a whole, already holds as many waiting long
+   * polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
+   * limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
+   * says which limit was hit (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>LONG_POLL_LIMIT_REACHED = 131;</code>
+   */
+  LONG_POLL_LIMIT_REACHED(131),
   UNRECOGNIZED(-1),
   ;
 
@@ -1375,6 +1397,28 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   public static final int SERVER_UNAVAILABLE_VALUE = 121;
+  /**
+   * <pre>
+   * The caller, or the server as a whole, already holds as many open streams
+   * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
+   * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
+   * per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>STREAM_LIMIT_REACHED = 130;</code>
+   */
+  public static final int STREAM_LIMIT_REACHED_VALUE = 130;
+  /**
+   * <pre>
+   * The caller, or the server as a whole, already holds as many waiting long
+   * polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
+   * limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
+   * says which limit was hit (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>LONG_POLL_LIMIT_REACHED = 131;</code>
+   */
+  public static final int LONG_POLL_LIMIT_REACHED_VALUE = 131;
 
 
   public final int getNumber() {
@@ -1484,6 +1528,8 @@ public enum ErrorReason
       case 118: return NODE_NOT_DONE;
       case 120: return INTERNAL_FAULT;
       case 121: return SERVER_UNAVAILABLE;
+      case 130: return STREAM_LIMIT_REACHED;
+      case 131: return LONG_POLL_LIMIT_REACHED;
       default: return null;
     }
   }

@@ -1,0 +1,163 @@
+"""What the asyncio server needs around the servicers: limits, the executor, async aborts.
+
+Unary RPCs stay synchronous and run on a bounded thread pool. Streams and long polls are
+coroutines on the event loop: they hold no thread while they wait, and reach the
+database through :meth:`Blocking.run` on the same pool. Open streams and waiting long
+polls are counted per principal and in total; past a limit a call is refused at once
+with ``RESOURCE_EXHAUSTED`` instead of queueing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, fields
+from typing import Any, NoReturn, ParamSpec, TypeVar
+
+import grpc
+from grpc_status import rpc_status
+
+from praxis.core.rejection import Code, Rejection
+from praxis.rpc.errors import to_status
+
+SHUTTING_DOWN = Rejection(
+    Code.UNAVAILABLE, "SERVER_UNAVAILABLE", "the server is shutting down; reconnect and resume"
+)
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ServingLimits:
+    """Per-process serving limits (the ``serving`` object of ``config.json``).
+
+    Attributes:
+        max_streams: Open streams (WatchRun, StreamEvents, health Watch, reflection) of
+            the process in total.
+        max_streams_per_principal: Open streams of one principal (health and reflection
+            streams, which need no credential, count under ``anonymous``).
+        max_long_polls: ClaimTasks and SettleTasks calls waiting with ``wait_ms`` > 0.
+        max_long_polls_per_principal: Waiting long polls of one principal.
+        executor_threads: Threads running unary RPCs and the database reads of streams;
+            the event loop (health, reflection, waiting) never waits for them.
+        recheck_ms: The safety net of waiting streams and long polls: how long they wait
+            without a wake-up before reading again. Commits of every server process on
+            this machine wake them at once; lower it only when servers on several
+            machines share one PostgreSQL database.
+    """
+
+    max_streams: int = 10_000
+    max_streams_per_principal: int = 2_500
+    max_long_polls: int = 5_000
+    max_long_polls_per_principal: int = 1_000
+    executor_threads: int = 8
+    recheck_ms: int = 60_000
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"serving.{item.name} must be a positive integer")
+
+
+class Gate:
+    """Counts what is open, per principal and in total, against two limits.
+
+    Used only on the event loop, so plain counters suffice.
+    """
+
+    def __init__(self, reason: str, what: str, total: int, per_principal: int) -> None:
+        self.reason = reason
+        self.what = what
+        self.total = total
+        self.per_principal = per_principal
+        self.open = 0
+        self._by_principal: Counter[str] = Counter()
+
+    def enter(self, principal_id: str) -> Rejection | None:
+        """Takes a slot, or the rejection when a limit is reached."""
+        scope = ""
+        if self.open >= self.total:
+            scope = "total"
+        elif self._by_principal[principal_id] >= self.per_principal:
+            scope = "principal"
+        if scope:
+            limit = self.total if scope == "total" else self.per_principal
+            return Rejection(
+                Code.RESOURCE_EXHAUSTED,
+                self.reason,
+                f"{self.what} limit reached ({scope}: {limit}); retry later",
+                metadata=(("scope", scope), ("limit", str(limit))),
+            )
+        self.open += 1
+        self._by_principal[principal_id] += 1
+        return None
+
+    def leave(self, principal_id: str) -> None:
+        """Gives the slot back."""
+        self.open -= 1
+        self._by_principal[principal_id] -= 1
+        if self._by_principal[principal_id] <= 0:
+            del self._by_principal[principal_id]
+
+    @contextlib.contextmanager
+    def held(self, principal_id: str) -> Iterator[Rejection | None]:
+        """A slot for the block; yields the rejection (and holds nothing) when full."""
+        problem = self.enter(principal_id)
+        try:
+            yield problem
+        finally:
+            if problem is None:
+                self.leave(principal_id)
+
+
+class Gates:
+    """The stream and long-poll gates of one server process."""
+
+    def __init__(self, limits: ServingLimits) -> None:
+        self.streams = Gate(
+            "STREAM_LIMIT_REACHED",
+            "open stream",
+            limits.max_streams,
+            limits.max_streams_per_principal,
+        )
+        self.long_polls = Gate(
+            "LONG_POLL_LIMIT_REACHED",
+            "waiting long poll",
+            limits.max_long_polls,
+            limits.max_long_polls_per_principal,
+        )
+
+
+class Blocking:
+    """Runs blocking store calls on the server's bounded executor."""
+
+    def __init__(self, executor: ThreadPoolExecutor | None = None) -> None:
+        self.executor = executor
+
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``function(*args, **kwargs)`` on the executor; the caller's task waits."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor, functools.partial(function, *args, **kwargs)
+        )
+
+
+async def abort_async(
+    context: grpc.aio.ServicerContext[Any, Any], rejection: Rejection
+) -> NoReturn:
+    """Ends an async RPC with the rejection's status (code, ErrorInfo, BadRequest)."""
+    status = rpc_status.to_status(to_status(rejection))
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("abort returned")  # pragma: no cover
+
+
+async def unwrap_async(context: grpc.aio.ServicerContext[Any, Any], value: T | Rejection) -> T:
+    """The value, or the async RPC ends with the rejection."""
+    if isinstance(value, Rejection):
+        await abort_async(context, value)
+    return value
