@@ -384,10 +384,7 @@ class RunStore:
             )
         with self.db.read() as connection:
             rows = connection.execute(query.limit(size + 1)).all()
-            records = [
-                run_rows.record_of(row, self.definition(connection, row.definition_digest))
-                for row in rows[:size]
-            ]
+            records = run_rows.summaries(connection, rows[:size], self.definition, self.snapshots)
         next_token = ""
         if len(rows) > size:
             last = records[-1].state
