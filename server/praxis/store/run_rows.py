@@ -9,6 +9,7 @@ the caller's transaction.
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from collections.abc import Callable, Iterable
@@ -23,7 +24,7 @@ import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
-from praxis.core.rejection import Code, Rejection
+from praxis.core.rejection import Code, Rejection, invalid
 from praxis.store import reservations, run_codec, run_log
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
@@ -585,3 +586,84 @@ def gather_input(
     for key in spec.fanout.path:
         found = found[key]
     return found[node.item]
+
+
+# --- node listing ---------------------------------------------------------------------
+
+NODES_PAGE_DEFAULT = 500
+NODES_PAGE_MAX = 1000
+
+
+def encode_node_token(run_id: str, node_id: str, status: str, at: tuple[str, int]) -> str:
+    """An opaque token naming where the next page starts, bound to its query."""
+    text = json.dumps([1, run_id, node_id, status, at[0], at[1]], separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def decode_node_token(
+    token: str, run_id: str, node_id: str, status: str
+) -> tuple[str, int] | None | Rejection:
+    """Where the page of ``token`` starts, ``None`` for the first page, or why not."""
+    if not token:
+        return None
+    bad = invalid(
+        "PAGE_INVALID", "page_token", "page_token is not one this server issued for this listing"
+    )
+    if len(token) > 1024:
+        return bad
+    try:
+        text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("utf-8")
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return bad
+    if (
+        not isinstance(data, list)
+        or len(data) != 6
+        or data[:4] != [1, run_id, node_id, status]
+        or not isinstance(data[4], str)
+        or not isinstance(data[5], int)
+        or isinstance(data[5], bool)
+        or data[5] < -1
+    ):
+        return bad
+    return data[4], data[5]
+
+
+def list_nodes(
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    node_id: str,
+    status: core.NodeStatus | None,
+    size: int,
+    start: tuple[str, int] | None,
+) -> tuple[list[core.NodeRun], tuple[str, int] | None] | Rejection:
+    """Up to ``size`` nodes of the run of ``row`` from ``start``, and where the next page
+    starts. Reads at most ``size + 1`` rows per definition node it visits."""
+    order = list(definition.nodes) if not node_id else [node_id]
+    first_item = -1
+    if start is not None:
+        if start[0] not in order:
+            return invalid(
+                "PAGE_INVALID",
+                "page_token",
+                "page_token names a node the run's definition no longer has; list again",
+            )
+        order = order[order.index(start[0]) :]
+        first_item = start[1]
+    found: list[core.NodeRun] = []
+    for index, current in enumerate(order):
+        query = (
+            select(run_nodes)
+            .where(run_nodes.c.run_id == row.run_id, run_nodes.c.node_id == current)
+            .where(run_nodes.c.item >= (first_item if index == 0 else -1))
+            .order_by(run_nodes.c.item)
+            .limit(size + 1 - len(found))
+        )
+        if status is not None:
+            query = query.where(run_nodes.c.status == status.value)
+        found.extend(run_codec.node_of(node) for node in connection.execute(query))
+        if len(found) > size:
+            following = found[size]
+            return found[:size], (following.node_id, following.item)
+    return found, None
