@@ -169,6 +169,8 @@ def test_wide_runs_omit_items_from_snapshots(harness: Harness) -> None:
     assert len(items) == limit - 1  # the parent and every item, over two pages
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # about 70 s of CPU; far longer in wall time on a busy machine
 def test_a_ten_thousand_item_run_rebuilds_from_its_log(tmp_path: Path) -> None:
     """Drives a 10,000-item fan-out through the store (claims of 100), then compares.
 
