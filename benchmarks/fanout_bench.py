@@ -125,9 +125,8 @@ def run_width(items: int, directory: Path, profile: Path | None) -> dict[str, An
             run = client.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
             if run.state == run_pb2.RUN_STATE_COMPLETED:
                 break
-            if run.state != run_pb2.RUN_STATE_RUNNING and not tasks:
-                if run.state != run_pb2.RUN_STATE_AWAITING_NODES:
-                    raise RuntimeError(f"run ended {run_pb2.RunState.Name(run.state)}")
+            if run.state not in (run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_AWAITING_NODES):
+                raise RuntimeError(f"run ended {run_pb2.RunState.Name(run.state)}")
         wall = time.monotonic() - began
         cpu = cpu_seconds(pid) - cpu_before
         assert joined == items and completed == items + 2, (joined, completed)

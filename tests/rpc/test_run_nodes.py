@@ -157,8 +157,7 @@ def test_wide_runs_omit_items_from_snapshots(harness: Harness) -> None:
     run = get_run(harness, wide)
     assert run.nodes[1].fanout_items_done == 40
     listed = {
-        r.run_id: r
-        for r in harness.client("agent").runs.ListRuns(run_pb2.ListRunsRequest()).runs
+        r.run_id: r for r in harness.client("agent").runs.ListRuns(run_pb2.ListRunsRequest()).runs
     }
     assert listed[wide].items_omitted and len(listed[wide].nodes) == 3
     assert listed[wide].node_count == limit + 1
@@ -175,7 +174,8 @@ def test_a_ten_thousand_item_run_rebuilds_from_its_log(tmp_path: Path) -> None:
     """Drives a 10,000-item fan-out through the store (claims of 100), then compares.
 
     SQLite with ``synchronous=NORMAL`` (WAL: no fsync per commit): the test is about the
-    state, and 10,000 fully synced commits would spend minutes waiting on the disk. (``PRAXIS_TEST_WIDE`` shrinks it for debugging.)
+    state, and 10,000 fully synced commits would spend minutes waiting on the disk.
+    (``PRAXIS_TEST_WIDE`` shrinks it for debugging.)
     """
     harness = start_server(tmp_path / "wide.db", synchronous="NORMAL")
     try:

@@ -57,7 +57,11 @@ def _old_database(url: str, tables: dict[str, list[dict[str, Any]]]) -> None:
         if engine.dialect.name == "postgresql":
             for table in shapes.values():
                 for column in table.c:
-                    if column.primary_key and isinstance(column.type, Integer) and column.autoincrement is True:
+                    if (
+                        column.primary_key
+                        and isinstance(column.type, Integer)
+                        and column.autoincrement is True
+                    ):
                         connection.execute(
                             text(
                                 f"SELECT setval(pg_get_serial_sequence('{table.name}', "

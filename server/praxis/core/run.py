@@ -530,10 +530,10 @@ def apply(
 
 
 def _start(command: Start, now: int, limits: Limits) -> Outcome:
-    nodes = {
-        node_id: NodeRun(node_id, node_id, revision=command.revision)
+    nodes = immutables.Map(
+        (node_id, NodeRun(node_id, node_id, revision=command.revision))
         for node_id in command.definition.nodes
-    }
+    )
     state = RunState(command.run_id, command.definition, command.revision, nodes)
     work = _Work(state, now, limits)
     work.emit("RUN_STARTED", revision=command.revision, digest=command.definition.digest)
@@ -1186,12 +1186,9 @@ def _settle(work: _Work) -> None:
     if output.status is NodeStatus.DONE and not blocked:
         _finish(work, RunStatus.COMPLETED, "")
         return
-    waiting = (
-        work.count(NodeStatus.PENDING) + work.count(NodeStatus.READY) > 0
-        and any(
-            work.count(NodeStatus.PENDING, node_id) or work.count(NodeStatus.READY, node_id)
-            for node_id in work.definition.required
-        )
+    waiting = work.count(NodeStatus.PENDING) + work.count(NodeStatus.READY) > 0 and any(
+        work.count(NodeStatus.PENDING, node_id) or work.count(NodeStatus.READY, node_id)
+        for node_id in work.definition.required
     )
     work.status = RunStatus.RUNNING if waiting else RunStatus.AWAITING_NODES
 

@@ -11,6 +11,8 @@ converted run still rebuilds from its log to the same state.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import bindparam, column, inspect, select, table, update
 from sqlalchemy.engine import Connection
 
@@ -43,7 +45,8 @@ def convert(connection: Connection) -> None:
         ).all()
         if not batch:
             break
-        rows, summaries = [], []
+        rows: list[dict[str, Any]] = []
+        summaries: list[dict[str, Any]] = []
         for run_id, state_json in batch:
             reason, nodes = run_codec.legacy_snapshot(run_id, state_json)
             rows.extend(run_codec.node_row(run_id, node) for node in nodes)

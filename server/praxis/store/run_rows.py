@@ -2,9 +2,9 @@
 
 :func:`save` is the one writer of a run: it updates the summary row only if the version
 is still the one loaded, writes the ``run_nodes`` rows of the nodes the outcome changed
-(and only those), then re-syncs their ready and timer rows, upserts attempts, keeps the contract's and the starter's reservations, stores
-the result, appends the events and logs the command (:mod:`praxis.store.run_log`), all on
-the caller's transaction.
+(and only those), then re-syncs their ready and timer rows, upserts attempts, keeps the
+contract's and the starter's reservations, stores the result, appends the events and
+logs the command (:mod:`praxis.store.run_log`), all on the caller's transaction.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,7 +20,6 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
-
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
@@ -173,7 +172,7 @@ def record_of(
 
 def summaries(
     connection: Connection,
-    rows: list[Any],
+    rows: Sequence[Any],
     definitions: DefinitionLoader,
     cache: run_codec.SnapshotCache | None = None,
 ) -> list[RunRecord]:
@@ -602,7 +601,7 @@ def encode_node_token(run_id: str, node_id: str, status: str, at: tuple[str, int
 
 def decode_node_token(
     token: str, run_id: str, node_id: str, status: str
-) -> tuple[str, int] | None | Rejection:
+) -> tuple[str, int] | Rejection | None:
     """Where the page of ``token`` starts, ``None`` for the first page, or why not."""
     if not token:
         return None
