@@ -377,9 +377,10 @@ def _check_invariants(sim: Sim) -> None:
     for uid, n in state.nodes.items():
         assert (uid in sim.results) == (n.status is core.NodeStatus.DONE)
     # The incrementally kept counts equal a recount of every node.
-    recounted = replace(state, tally=None, timed=None)
+    recounted = replace(state, tally=None, timed=None, reserved=None)
     assert recounted.tally == state.tally
     assert recounted.timed == state.timed
+    assert recounted.reserved == state.reserved
     assert sorted(core.ordered_uids(state.definition, state.nodes)) == sorted(state.nodes)
     kinds = [e.kind for e in sim.events]
     assert kinds[0] == "RUN_STARTED"

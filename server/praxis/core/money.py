@@ -53,11 +53,6 @@ def add(left: Decimal, right: Decimal) -> Decimal:
     return _EXACT.add(left, right)
 
 
-def times(amount: Decimal, count: int) -> Decimal:
-    """``amount * count``, exactly."""
-    return _EXACT.multiply(amount, Decimal(count))
-
-
 def subtract(left: Decimal, right: Decimal) -> Decimal:
     """``left - right``, exactly."""
     return _EXACT.subtract(left, right)

@@ -142,7 +142,10 @@ class NodeRun:
 
 
 Tally = immutables.Map[tuple[str, NodeStatus], int]
-"""Node counts by ``(node_id, status)``, items included; ``node_id`` ``""`` is the total."""
+"""Node counts by ``(node_id, status)``, items included; ``node_id`` ``""`` is the total
+and :data:`REQUIRED` the total over the nodes that decide the outcome."""
+
+REQUIRED = "\x00required"  # never a node id (node ids are identifiers)
 
 
 @dataclass(frozen=True)
@@ -170,22 +173,28 @@ class RunState:
     result_reason: str = ""
     tally: Tally | None = field(default=None, compare=False, repr=False)
     timed: immutables.Map[str, bool] | None = field(default=None, compare=False, repr=False)
+    reserved: Decimal | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         nodes = self.nodes
         if not isinstance(nodes, immutables.Map):
             nodes = immutables.Map(nodes)
             object.__setattr__(self, "nodes", nodes)
-        if self.tally is None or self.timed is None:
+        if self.tally is None or self.timed is None or self.reserved is None:
             tally: dict[tuple[str, NodeStatus], int] = {}
             timed: dict[str, bool] = {}
+            reserved = money.ZERO
+            required = self.definition.required
             for node in nodes.values():
-                for key in ((node.node_id, node.status), ("", node.status)):
+                for key in _keys(node, required):
                     tally[key] = tally.get(key, 0) + 1
                 if node.status in _TIMED:
                     timed[node.uid] = True
+                if node.status is NodeStatus.RUNNING:
+                    reserved = money.add(reserved, reservation(self.definition, node.node_id))
             object.__setattr__(self, "tally", immutables.Map(tally))
             object.__setattr__(self, "timed", immutables.Map(timed))
+            object.__setattr__(self, "reserved", reserved)
 
     def count(self, status: NodeStatus, node_id: str = "") -> int:
         """How many nodes and items (of ``node_id``, or of the run) have ``status``."""
@@ -194,6 +203,13 @@ class RunState:
 
 
 _TIMED = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING})
+
+
+def _keys(node: NodeRun, required: frozenset[str]) -> tuple[tuple[str, NodeStatus], ...]:
+    """The tally keys a node counts under."""
+    if node.node_id in required:
+        return ((node.node_id, node.status), ("", node.status), (REQUIRED, node.status))
+    return ((node.node_id, node.status), ("", node.status))
 
 
 def ordered_uids(
@@ -426,6 +442,8 @@ class _Work:
         assert state.tally is not None and state.timed is not None
         self.tally = state.tally.mutate()
         self.timed = state.timed.mutate()
+        assert state.reserved is not None
+        self.reserved = state.reserved
         self.status = state.status
         self.result_error = state.result_error
         self.finished_at = state.finished_at_ms
@@ -459,17 +477,39 @@ class _Work:
             self.removed.add(uid)
 
     def _count(self, node: NodeRun, delta: int) -> None:
-        for key in ((node.node_id, node.status), ("", node.status)):
-            total = self.tally.get(key, 0) + delta
-            if total:
-                self.tally[key] = total
-            else:
-                del self.tally[key]
+        for key in _keys(node, self.definition.required):
+            self._add(key, delta)
         if node.status in _TIMED:
             if delta > 0:
                 self.timed[node.uid] = True
             else:
                 del self.timed[node.uid]
+        if node.status is NodeStatus.RUNNING:
+            # A running node's spec never changes (a revision that would is refused), so
+            # what it reserved is what it releases.
+            amount = reservation(self.definition, node.node_id)
+            if delta > 0:
+                self.reserved = money.add(self.reserved, amount)
+            else:
+                self.reserved = money.subtract(self.reserved, amount)
+
+    def _add(self, key: tuple[str, NodeStatus], delta: int) -> None:
+        total = self.tally.get(key, 0) + delta
+        if total:
+            self.tally[key] = total
+        else:
+            del self.tally[key]
+
+    def recount_required(self) -> None:
+        """Recounts the :data:`REQUIRED` tally after the definition changed (O(nodes))."""
+        for status in NodeStatus:
+            if (REQUIRED, status) in self.tally:
+                del self.tally[(REQUIRED, status)]
+        required = self.definition.required
+        for uid in ordered_uids(self.definition, self.nodes):
+            node = self.nodes[uid]
+            if node.node_id in required:
+                self._add((REQUIRED, node.status), 1)
 
     def count(self, status: NodeStatus, node_id: str = "") -> int:
         return self.tally.get((node_id, status), 0)
@@ -495,6 +535,7 @@ class _Work:
             result_reason=self.reason if self.status is RunStatus.FAILED else "",
             tally=self.tally.finish(),
             timed=self.timed.finish(),
+            reserved=self.reserved,
         )
         return Outcome(
             state,
@@ -597,15 +638,8 @@ def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | No
     """Why the allowance refuses this dispatch (counting the run's running reserves)."""
     if command.allowance is None:
         return None
-    reserved = money.ZERO
-    if work.count(NodeStatus.RUNNING):
-        for node_id in work.definition.nodes:
-            running = work.count(NodeStatus.RUNNING, node_id)
-            if running:
-                each = reservation(work.definition, node_id)
-                reserved = money.add(reserved, money.times(each, running))
     reserve = reservation(work.definition, spec.node_id)
-    return contract.refusal(command.allowance, reserve, reserved, spec.timeout_ms, work.now)
+    return contract.refusal(command.allowance, reserve, work.reserved, spec.timeout_ms, work.now)
 
 
 def reservation(definition: Definition, node_id: str) -> Decimal:
@@ -907,7 +941,6 @@ def _revise(work: _Work, command: Revise) -> Outcome | Rejection:
             tuple(conflicts),
         )
     old_revision = work.revision
-    work.definition, work.revision = new, command.revision
     for node in plain:
         if not node.dispatched:
             if node.node_id in new.nodes:
@@ -917,6 +950,8 @@ def _revise(work: _Work, command: Revise) -> Outcome | Rejection:
     for node_id in new.nodes:
         if node_id not in work.nodes:
             work.set(NodeRun(node_id, node_id, revision=command.revision))
+    work.definition, work.revision = new, command.revision
+    work.recount_required()  # which nodes decide the outcome may have changed
     _reprobe(work, command.source_results)
     work.emit("RUN_REVISED", revision=command.revision, previous_revision=old_revision)
     _promote(
@@ -1186,10 +1221,7 @@ def _settle(work: _Work) -> None:
     if output.status is NodeStatus.DONE and not blocked:
         _finish(work, RunStatus.COMPLETED, "")
         return
-    waiting = work.count(NodeStatus.PENDING) + work.count(NodeStatus.READY) > 0 and any(
-        work.count(NodeStatus.PENDING, node_id) or work.count(NodeStatus.READY, node_id)
-        for node_id in work.definition.required
-    )
+    waiting = work.count(NodeStatus.PENDING, REQUIRED) + work.count(NodeStatus.READY, REQUIRED) > 0
     work.status = RunStatus.RUNNING if waiting else RunStatus.AWAITING_NODES
 
 
