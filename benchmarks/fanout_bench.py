@@ -12,7 +12,8 @@ run completes; the figure is CPU per item, and the target (issue 8) is
 measured in the same invocation. Wall time per width is reported too.
 
 With ``--profile`` the server of the widest run is sampled with py-spy (``pip install
-py-spy``) and the top functions by own time are printed and stored with the results.
+py-spy``; not a project dependency) and the functions that dominate (own time, and
+inclusive time of the server's own functions) are stored with the results.
 
 Results go to stdout and ``benchmarks/results/fanout.json``.
 
@@ -146,19 +147,34 @@ def run_width(items: int, directory: Path, profile: Path | None) -> dict[str, An
     }
 
 
-def top_functions(raw: Path, count: int = 15) -> list[dict[str, Any]]:
-    """Own-time leaders of a py-spy raw (collapsed stacks) profile."""
+def top_functions(raw: Path, count: int = 12) -> dict[str, Any]:
+    """What a py-spy raw (collapsed stacks) profile spends its samples on: own time by
+    function, and inclusive time of the server's own functions (``praxis/``)."""
     own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
     total = 0
     for line in raw.read_text().splitlines():
         stack, _, samples = line.rpartition(" ")
         if not stack or not samples.isdigit():
             continue
-        leaf = stack.split(";")[-1]
-        own[leaf] = own.get(leaf, 0) + int(samples)
+        frames = [_function(frame) for frame in stack.split(";")]
+        own[frames[-1]] = own.get(frames[-1], 0) + int(samples)
+        for frame in set(frames):
+            if "praxis/" in frame:
+                inclusive[frame] = inclusive.get(frame, 0) + int(samples)
         total += int(samples)
-    ranked = sorted(own.items(), key=lambda pair: -pair[1])[:count]
-    return [{"function": name, "share": round(n / total, 3)} for name, n in ranked]
+
+    def ranked(counts: dict[str, int]) -> list[dict[str, Any]]:
+        top = sorted(counts.items(), key=lambda pair: -pair[1])[:count]
+        return [{"function": name, "share": round(n / total, 3)} for name, n in top]
+
+    return {"samples": total, "own": ranked(own), "inclusive_praxis": ranked(inclusive)}
+
+
+def _function(frame: str) -> str:
+    """``name (path:line)`` without the line, so that a function's lines add up."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.rsplit(':', 1)[0]})" if where else name
 
 
 def main() -> int:
@@ -170,7 +186,7 @@ def main() -> int:
     if args.profile and shutil.which("py-spy") is None:
         parser.error("--profile needs py-spy on PATH (pip install py-spy)")
     widths = []
-    profile: list[dict[str, Any]] = []
+    profile: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as raw:
         for items in sizes:
             spied = Path(raw) / "profile.txt" if args.profile and items == sizes[-1] else None
@@ -192,7 +208,7 @@ def main() -> int:
             "target": TARGET,
             "met": ratio <= TARGET,
         },
-        "profile_top_own_time": profile,
+        "profile": profile,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
