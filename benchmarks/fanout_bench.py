@@ -181,6 +181,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
     parser.add_argument("--profile", action="store_true", help="py-spy the widest run")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="where the JSON goes")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if args.profile and shutil.which("py-spy") is None:
@@ -210,8 +211,8 @@ def main() -> int:
         },
         "profile": profile,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(
         f"server CPU per item: {smallest['server_cpu_ms_per_item']} ms at {smallest['items']}, "
         f"{widest['server_cpu_ms_per_item']} ms at {widest['items']}: ratio {ratio:.2f} "
