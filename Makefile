@@ -85,3 +85,4 @@ bench: setup
 	$(PY) benchmarks/runtime_bench.py
 	$(PY) benchmarks/startrun_bench.py
 	$(PY) benchmarks/serving_bench.py
+	$(PY) benchmarks/fanout_bench.py

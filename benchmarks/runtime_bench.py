@@ -272,6 +272,22 @@ def bulk_finished(path: Path, template_id: str, count: int) -> None:
             rows.append(tuple(copy[c] for c in columns))
         marks = ",".join("?" * len(columns))
         connection.executemany(f"INSERT INTO runs VALUES ({marks})", rows)
+        node_columns = [c[1] for c in connection.execute("PRAGMA table_info(run_nodes)")]
+        nodes = connection.execute(
+            "SELECT * FROM run_nodes WHERE run_id=?", (template_id,)
+        ).fetchall()
+        node_marks = ",".join("?" * len(node_columns))
+        connection.executemany(
+            f"INSERT INTO run_nodes VALUES ({node_marks})",
+            [
+                tuple(
+                    f"run_done_{index:07d}" if c == "run_id" else "DONE" if c == "status" else v
+                    for c, v in zip(node_columns, node, strict=True)
+                )
+                for index in range(count)
+                for node in nodes
+            ],
+        )
         connection.executemany(
             "INSERT INTO node_results VALUES (?, 'a', 'a', -1, '\"done\"', 'att', 0)",
             [(f"run_done_{i:07d}",) for i in range(count)],

@@ -338,6 +338,13 @@ def list_events(principal: str = AGENT, **request_and_expect: Json):
     return step(principal, "EventService", "ListEvents", request_and_expect, **expect)
 
 
+def list_nodes(
+    request: dict[str, Json], *, rid: str = "${run}", principal: str = AGENT, **expect: Json
+):
+    """ListRunNodes of ``rid`` (``response``, ``error`` and ``captures`` as for a step)."""
+    return step(principal, "RunService", "ListRunNodes", {"runId": rid, **request}, **expect)
+
+
 def ack(subscriber: str, cursor: str, **expect: Json):
     """AckEvents."""
     request: dict[str, Json] = {"cursor": cursor}
@@ -1801,6 +1808,126 @@ def fanout_vectors() -> list[dict[str, Json]]:
                             nd("join", "READY"),
                         ],
                     )
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "fanout/list-run-nodes-pages-in-definition-then-item-order",
+            "ListRunNodes pages through the nodes and items in definition then item order; "
+            "each page's next_page_token leads to the next, the last has none. A fan-out "
+            "parent counts its finished items (fanout_items_done).",
+            [
+                *fan13,
+                list_nodes(
+                    {"pageSize": 5},
+                    response={
+                        "nodes": [
+                            nd("split", "DONE", attempts=1, result=True),
+                            {**nd("each", "DONE", result=True, items=13), "fanoutItemsDone": 13},
+                            *[nd(f"each#{i}", "DONE", attempts=1, result=True) for i in range(3)],
+                        ],
+                        "nextPageToken": "<any>",
+                        "version": "<any>",
+                    },
+                    captures={"p2": "nextPageToken"},
+                ),
+                list_nodes(
+                    {"pageSize": 5, "pageToken": "${p2}"},
+                    response={
+                        "nodes": [{"nodeUid": f"each#{i}"} for i in range(3, 8)],
+                        "nextPageToken": "<any>",
+                    },
+                    captures={"p3": "nextPageToken"},
+                ),
+                list_nodes(
+                    {"pageSize": 5, "pageToken": "${p3}"},
+                    response={
+                        "nodes": [{"nodeUid": f"each#{i}"} for i in range(8, 13)],
+                        "nextPageToken": "<any>",
+                    },
+                    captures={"p4": "nextPageToken"},
+                ),
+                list_nodes(
+                    {"pageSize": 5, "pageToken": "${p4}"},
+                    response={"nodes": [nd("join", "READY")], "nextPageToken": None},
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "fanout/list-run-nodes-filters-by-node-and-state",
+            "ListRunNodes with a node_id lists that node and its items; with a state, only "
+            "nodes in that state; page_size 0 means 500.",
+            [
+                *fan13,
+                list_nodes(
+                    {"nodeId": "each", "state": "NODE_STATE_DONE"},
+                    response={
+                        "nodes": [{"nodeUid": "each"}]
+                        + [{"nodeUid": f"each#{i}"} for i in range(13)],
+                        "nextPageToken": None,
+                    },
+                ),
+                list_nodes(
+                    {"state": "NODE_STATE_READY"},
+                    response={"nodes": [{"nodeUid": "join"}], "nextPageToken": None},
+                ),
+                list_nodes({"state": "NODE_STATE_BLOCKED"}, response={"nodes": None}),
+            ],
+            RUNS,
+        ),
+        vector(
+            "fanout/list-run-nodes-refusals",
+            "ListRunNodes refuses a page_size over 1000, a token it did not issue for this "
+            "listing, an unknown state number, an unknown node and run, and a caller "
+            "without run grants, like GetRun.",
+            [
+                teach(),
+                start(fanout_def()),
+                list_nodes({"pageSize": 1}, captures={"page": "nextPageToken"}),
+                list_nodes({"pageSize": 1001}, error=(INVALID, "PAGE_INVALID")),
+                list_nodes({"pageSize": -1}, error=(INVALID, "PAGE_INVALID")),
+                list_nodes({"pageToken": "garbage-${ns}"}, error=(INVALID, "PAGE_INVALID")),
+                list_nodes(
+                    {"pageToken": "${page}", "nodeId": "each"}, error=(INVALID, "PAGE_INVALID")
+                ),
+                list_nodes({"state": 99}, error=(INVALID, "ENUM_INVALID")),
+                list_nodes({"nodeId": "nope"}, error=("NOT_FOUND", "NODE_NOT_FOUND")),
+                list_nodes({}, rid="run_missing_${ns}", error=("NOT_FOUND", "RUN_NOT_FOUND")),
+                list_nodes(
+                    {}, principal="reader", error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED")
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "fanout/wide-run-snapshots-omit-items",
+            "A run of more than 1,000 nodes and items lists only its definition's nodes in "
+            "GetRun (items_omitted, node_count); ListRunNodes reads the items.",
+            [
+                teach(),
+                start(fanout_def()),
+                claim_one("split"),
+                complete("split", canonical({"items": list(range(1000))})),
+                get_run(
+                    snapshot(
+                        "RUNNING",
+                        [
+                            nd("split", "DONE", attempts=1, result=True),
+                            {**nd("each", "EXPANDED", items=1000), "fanoutItemsDone": None},
+                            nd("join", "PENDING"),
+                        ],
+                        nodeCount=1003,
+                        itemsOmitted=True,
+                    )
+                ),
+                list_nodes(
+                    {"nodeId": "each", "pageSize": 2, "state": "NODE_STATE_READY"},
+                    response={
+                        "nodes": [nd("each#0", "READY"), nd("each#1", "READY")],
+                        "nextPageToken": "<any>",
+                    },
                 ),
             ],
             RUNS,

@@ -61,7 +61,7 @@ from praxis.rpc.serving import Blocking, Gates, ServingLimits
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from praxis.store import controls, ledger_schema, model_schema
+from praxis.store import controls, ledger_schema, model_schema, run_nodes_migration
 from praxis.store.admin import AdminStore
 from praxis.store.assessments import AssessmentStore
 from praxis.store.contracts import ContractStore
@@ -111,6 +111,7 @@ class Engine:
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
         assert ledger_schema.run_commands is not None  # and migrations 4 to 6
+        assert run_nodes_migration.VERSION == 7  # and migration 7
         self.db = Database(settings.database_url, settings.synchronous)
         applied = self.db.migrate(self.clock.now_ms())
         if applied:

@@ -125,11 +125,14 @@ def check_store(db: Path, run_ids: list[str]) -> None:
         results = Counter(run_id for (run_id,) in q("SELECT run_id FROM node_results").fetchall())
         for run_id in run_ids:
             assert results[run_id] == 5  # split, 3 items, join: each stored exactly once
-            status, state_json = q(
-                "SELECT status, state_json FROM runs WHERE run_id=?", (run_id,)
+            status, node_count = q(
+                "SELECT status, node_count FROM runs WHERE run_id=?", (run_id,)
             ).fetchone()
             assert status == "COMPLETED"
-            assert len(json.loads(state_json)["n"]) == NODES_PER_RUN
+            assert node_count == NODES_PER_RUN
+            rows = q("SELECT status FROM run_nodes WHERE run_id=?", (run_id,)).fetchall()
+            assert len(rows) == NODES_PER_RUN  # one row per node and item, none lost
+            assert {status for (status,) in rows} == {"DONE"}
         completed = Counter(
             (run_id, uid)
             for run_id, uid in q(

@@ -1,8 +1,9 @@
-"""Decoded run snapshots are reused only for the exact version they were decoded from."""
+"""Loaded run states are reused only for the exact version they were read at."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -16,13 +17,13 @@ def test_snapshots_decode_once_per_version(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     decoded: list[int] = []
-    real = run_codec.decode
+    real = run_codec.state_of
 
-    def counting(run_id: str, text: str, version: int, definition: object) -> object:
-        decoded.append(version)
-        return real(run_id, text, version, definition)  # type: ignore[arg-type]
+    def counting(row: Any, definition: Any, nodes: Any) -> Any:
+        decoded.append(row.version)
+        return real(row, definition, nodes)
 
-    monkeypatch.setattr(run_codec, "decode", counting)
+    monkeypatch.setattr(run_codec, "state_of", counting)
     client = harness.client("agent")
     run = client.runs.StartRun(
         run_pb2.StartRunRequest(request_id="r", definition_json=json.dumps(diamond()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -53,8 +54,9 @@ class Sim:
     def ready(self) -> list[str]:
         return [
             uid
-            for uid, n in self.state.nodes.items()
-            if core.ready_entry(self.state, uid) is not None and n.not_before_ms <= self.now
+            for uid in core.ordered_uids(self.state.definition, self.state.nodes)
+            if core.ready_entry(self.state, uid) is not None
+            and self.state.nodes[uid].not_before_ms <= self.now
         ]
 
     def dispatch(self, uid: str, worker: str = "w") -> core.Attempt:
@@ -374,6 +376,12 @@ def _check_invariants(sim: Sim) -> None:
         assert state.definition.output in sim.results
     for uid, n in state.nodes.items():
         assert (uid in sim.results) == (n.status is core.NodeStatus.DONE)
+    # The incrementally kept counts equal a recount of every node.
+    recounted = replace(state, tally=None, timed=None, reserved=None)
+    assert recounted.tally == state.tally
+    assert recounted.timed == state.timed
+    assert recounted.reserved == state.reserved
+    assert sorted(core.ordered_uids(state.definition, state.nodes)) == sorted(state.nodes)
     kinds = [e.kind for e in sim.events]
     assert kinds[0] == "RUN_STARTED"
     ends = [k for k in kinds if k in ("RUN_COMPLETED", "RUN_FAILED", "RUN_CANCELLED")]
@@ -381,7 +389,7 @@ def _check_invariants(sim: Sim) -> None:
 
 
 def _check_determinism(sim: Sim, replay: Sim) -> None:
-    assert replay.state.nodes.keys() == sim.state.nodes.keys()
+    assert set(replay.state.nodes.keys()) == set(sim.state.nodes.keys())
     again = core.apply(None, core.Start("run-1", sim.state.definition), T0)
     first = core.apply(None, core.Start("run-1", sim.state.definition), T0)
     assert again == first

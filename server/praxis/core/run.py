@@ -36,6 +36,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+import immutables
+
 from praxis.core import contract, jsonschema, money, values
 from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits, Node
 from praxis.core.rejection import Code, FieldViolation, Rejection, not_found, precondition
@@ -139,14 +141,29 @@ class NodeRun:
         return self.attempts > 0 or self.status not in (NodeStatus.PENDING, NodeStatus.READY)
 
 
+Tally = immutables.Map[tuple[str, NodeStatus], int]
+"""Node counts by ``(node_id, status)``, items included; ``node_id`` ``""`` is the total
+and :data:`REQUIRED` the total over the nodes that decide the outcome."""
+
+REQUIRED = "\x00required"  # never a node id (node ids are identifiers)
+
+
 @dataclass(frozen=True)
 class RunState:
-    """The snapshot of one run."""
+    """The snapshot of one run.
+
+    ``nodes`` is a persistent map (a HAMT): a command copies only the paths it changes,
+    so applying a command costs the same whatever the run's size. Its iteration order is
+    not meaningful: :func:`ordered_uids` gives definition-then-item order. ``tally``
+    counts nodes by node id and status and ``timed`` holds the uids that are RUNNING or
+    WAITING; both are maintained by every change (and derived from ``nodes`` when a
+    state is built without them), so that settling and expiry never scan every node.
+    """
 
     run_id: str
     definition: Definition
     revision: int
-    nodes: Mapping[str, NodeRun]
+    nodes: immutables.Map[str, NodeRun]
     status: RunStatus = RunStatus.RUNNING
     result_error: str = ""
     created_at_ms: int = 0
@@ -154,6 +171,71 @@ class RunState:
     finished_at_ms: int = 0
     version: int = 0
     result_reason: str = ""
+    tally: Tally | None = field(default=None, compare=False, repr=False)
+    timed: immutables.Map[str, bool] | None = field(default=None, compare=False, repr=False)
+    reserved: Decimal | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        nodes = self.nodes
+        if not isinstance(nodes, immutables.Map):
+            nodes = immutables.Map(nodes)
+            object.__setattr__(self, "nodes", nodes)
+        if self.tally is None or self.timed is None or self.reserved is None:
+            tally: dict[tuple[str, NodeStatus], int] = {}
+            timed: dict[str, bool] = {}
+            reserved = money.ZERO
+            required = self.definition.required
+            for node in nodes.values():
+                for key in _keys(node, required):
+                    tally[key] = tally.get(key, 0) + 1
+                if node.status in _TIMED:
+                    timed[node.uid] = True
+                if node.status is NodeStatus.RUNNING:
+                    reserved = money.add(reserved, reservation(self.definition, node.node_id))
+            object.__setattr__(self, "tally", immutables.Map(tally))
+            object.__setattr__(self, "timed", immutables.Map(timed))
+            object.__setattr__(self, "reserved", reserved)
+
+    def count(self, status: NodeStatus, node_id: str = "") -> int:
+        """How many nodes and items (of ``node_id``, or of the run) have ``status``."""
+        assert self.tally is not None
+        return self.tally.get((node_id, status), 0)
+
+
+_TIMED = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING})
+
+
+def _keys(node: NodeRun, required: frozenset[str]) -> tuple[tuple[str, NodeStatus], ...]:
+    """The tally keys a node counts under."""
+    if node.node_id in required:
+        return ((node.node_id, node.status), ("", node.status), (REQUIRED, node.status))
+    return ((node.node_id, node.status), ("", node.status))
+
+
+def ordered_uids(
+    definition: Definition,
+    nodes: Mapping[str, NodeRun] | immutables.MapMutation[str, NodeRun],
+) -> list[str]:
+    """Every uid in definition order, each fan-out node followed by its items in order."""
+    uids: list[str] = []
+    for node_id in definition.nodes:
+        node = nodes.get(node_id)
+        if node is None:
+            continue
+        uids.append(node_id)
+        uids.extend(item_uid(node_id, index) for index in range(node.items))
+    return uids
+
+
+def order_key(definition: Definition) -> Callable[[str], tuple[int, int]]:
+    """A sort key putting uids in definition-then-item order."""
+    positions = {node_id: index for index, node_id in enumerate(definition.nodes)}
+
+    def key(uid: str) -> tuple[int, int]:
+        node_id, _, item = uid.partition("#")
+        return positions.get(node_id, len(positions)), int(item) if item else -1
+
+    return key
 
 
 @dataclass(frozen=True)
@@ -356,7 +438,12 @@ class _Work:
     def __init__(self, state: RunState, now: int, limits: Limits) -> None:
         self.state = state
         self.definition = state.definition
-        self.nodes = dict(state.nodes)
+        self.nodes = state.nodes.mutate()
+        assert state.tally is not None and state.timed is not None
+        self.tally = state.tally.mutate()
+        self.timed = state.timed.mutate()
+        assert state.reserved is not None
+        self.reserved = state.reserved
         self.status = state.status
         self.result_error = state.result_error
         self.finished_at = state.finished_at_ms
@@ -371,8 +458,61 @@ class _Work:
         self.reason = state.result_reason
 
     def set(self, node: NodeRun) -> None:
+        old = self.nodes.get(node.uid)
+        if old is not None:
+            if old.status is node.status:
+                self.nodes[node.uid] = node
+                self.changed.add(node.uid)
+                return
+            self._count(old, -1)
+        self._count(node, 1)
         self.nodes[node.uid] = node
         self.changed.add(node.uid)
+
+    def remove(self, uid: str) -> None:
+        old = self.nodes.get(uid)
+        if old is not None:
+            self._count(old, -1)
+            del self.nodes[uid]
+            self.removed.add(uid)
+
+    def _count(self, node: NodeRun, delta: int) -> None:
+        for key in _keys(node, self.definition.required):
+            self._add(key, delta)
+        if node.status in _TIMED:
+            if delta > 0:
+                self.timed[node.uid] = True
+            else:
+                del self.timed[node.uid]
+        if node.status is NodeStatus.RUNNING:
+            # A running node's spec never changes (a revision that would is refused), so
+            # what it reserved is what it releases.
+            amount = reservation(self.definition, node.node_id)
+            if delta > 0:
+                self.reserved = money.add(self.reserved, amount)
+            else:
+                self.reserved = money.subtract(self.reserved, amount)
+
+    def _add(self, key: tuple[str, NodeStatus], delta: int) -> None:
+        total = self.tally.get(key, 0) + delta
+        if total:
+            self.tally[key] = total
+        else:
+            del self.tally[key]
+
+    def recount_required(self) -> None:
+        """Recounts the :data:`REQUIRED` tally after the definition changed (O(nodes))."""
+        for status in NodeStatus:
+            if (REQUIRED, status) in self.tally:
+                del self.tally[(REQUIRED, status)]
+        required = self.definition.required
+        for uid in ordered_uids(self.definition, self.nodes):
+            node = self.nodes[uid]
+            if node.node_id in required:
+                self._add((REQUIRED, node.status), 1)
+
+    def count(self, status: NodeStatus, node_id: str = "") -> int:
+        return self.tally.get((node_id, status), 0)
 
     def emit(self, kind: str, uid: str = "", **payload: values.JsonValue) -> None:
         self.events.append(Event(kind, uid, payload))
@@ -385,7 +525,7 @@ class _Work:
             run_id=self.state.run_id,
             definition=self.definition,
             revision=self.revision,
-            nodes=self.nodes,
+            nodes=self.nodes.finish(),
             status=self.status,
             result_error=self.result_error,
             created_at_ms=self.state.created_at_ms or self.now,
@@ -393,6 +533,9 @@ class _Work:
             finished_at_ms=self.finished_at,
             version=self.state.version + 1,
             result_reason=self.reason if self.status is RunStatus.FAILED else "",
+            tally=self.tally.finish(),
+            timed=self.timed.finish(),
+            reserved=self.reserved,
         )
         return Outcome(
             state,
@@ -428,10 +571,10 @@ def apply(
 
 
 def _start(command: Start, now: int, limits: Limits) -> Outcome:
-    nodes = {
-        node_id: NodeRun(node_id, node_id, revision=command.revision)
+    nodes = immutables.Map(
+        (node_id, NodeRun(node_id, node_id, revision=command.revision))
         for node_id in command.definition.nodes
-    }
+    )
     state = RunState(command.run_id, command.definition, command.revision, nodes)
     work = _Work(state, now, limits)
     work.emit("RUN_STARTED", revision=command.revision, digest=command.definition.digest)
@@ -495,12 +638,8 @@ def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | No
     """Why the allowance refuses this dispatch (counting the run's running reserves)."""
     if command.allowance is None:
         return None
-    reserved = money.ZERO
-    for other in work.nodes.values():
-        if other.status is NodeStatus.RUNNING:
-            reserved = money.add(reserved, reservation(work.definition, other.node_id))
     reserve = reservation(work.definition, spec.node_id)
-    return contract.refusal(command.allowance, reserve, reserved, spec.timeout_ms, work.now)
+    return contract.refusal(command.allowance, reserve, work.reserved, spec.timeout_ms, work.now)
 
 
 def reservation(definition: Definition, node_id: str) -> Decimal:
@@ -657,15 +796,19 @@ def _fail(work: _Work, command: Fail) -> Outcome | Rejection:
 def _expire(work: _Work, _command: Expire) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
+    # Only RUNNING and WAITING nodes have timers (``timed``); no command makes a node
+    # RUNNING here, so the running candidates are among those timed before the sweep.
+    assert work.state.timed is not None
+    timed = sorted(work.state.timed.keys(), key=order_key(work.definition))
     waits = [
         node
-        for node in work.nodes.values()
+        for node in (work.nodes[uid] for uid in timed)
         if node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
     ]
     expired = [node for node in waits if _expire_wait(work, node)]
     due = [
         node
-        for node in work.nodes.values()
+        for node in (work.nodes[uid] for uid in timed)
         if node.status is NodeStatus.RUNNING and timer_due(node) <= work.now
     ]
     for node in due:
@@ -775,15 +918,15 @@ def _revise(work: _Work, command: Revise) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
     new = command.definition
+    plain = [work.nodes[node_id] for node_id in work.definition.nodes if node_id in work.nodes]
     conflicts = [
         FieldViolation(
             f"nodes.{node.node_id}",
             f"node {node.node_id!r} is {node.status.name.lower()} and the revision "
             + ("removes it" if node.node_id not in new.nodes else "changes it"),
         )
-        for node in work.nodes.values()
-        if node.item < 0
-        and node.dispatched
+        for node in plain
+        if node.dispatched
         and (
             node.node_id not in new.nodes
             or new.nodes[node.node_id].spec_digest != work.spec(node).spec_digest
@@ -798,20 +941,27 @@ def _revise(work: _Work, command: Revise) -> Outcome | Rejection:
             tuple(conflicts),
         )
     old_revision = work.revision
-    work.definition, work.revision = new, command.revision
-    for node in list(work.nodes.values()):
-        if node.item < 0 and not node.dispatched:
+    for node in plain:
+        if not node.dispatched:
             if node.node_id in new.nodes:
                 work.set(NodeRun(node.uid, node.node_id, revision=command.revision))
             else:
-                del work.nodes[node.uid]
-                work.removed.add(node.uid)
+                work.remove(node.uid)
     for node_id in new.nodes:
         if node_id not in work.nodes:
             work.set(NodeRun(node_id, node_id, revision=command.revision))
+    work.definition, work.revision = new, command.revision
+    work.recount_required()  # which nodes decide the outcome may have changed
     _reprobe(work, command.source_results)
     work.emit("RUN_REVISED", revision=command.revision, previous_revision=old_revision)
-    _promote(work, [n.uid for n in work.nodes.values() if n.status is NodeStatus.PENDING])
+    _promote(
+        work,
+        [
+            node_id
+            for node_id in new.nodes
+            if node_id in work.nodes and work.nodes[node_id].status is NodeStatus.PENDING
+        ],
+    )
     _settle(work)
     return work.outcome()
 
@@ -909,8 +1059,8 @@ def _node_failed(work: _Work, node: NodeRun) -> None:
 def _failure_summary(work: _Work) -> str:
     errors = [
         f"{node.uid}: {node.error}"
-        for node in work.nodes.values()
-        if node.status is NodeStatus.FAILED and node.item < 0
+        for node in (work.nodes[n] for n in work.definition.nodes if n in work.nodes)
+        if node.status is NodeStatus.FAILED
     ]
     return "required node failed: " + "; ".join(errors)
 
@@ -1067,15 +1217,11 @@ def _settle(work: _Work) -> None:
     if work.status in TERMINAL:
         return
     output = work.nodes[work.definition.output]
-    blocked = any(node.status is NodeStatus.BLOCKED for node in work.nodes.values())
+    blocked = work.count(NodeStatus.BLOCKED) > 0
     if output.status is NodeStatus.DONE and not blocked:
         _finish(work, RunStatus.COMPLETED, "")
         return
-    waiting = any(
-        node.status in (NodeStatus.PENDING, NodeStatus.READY)
-        for node in work.nodes.values()
-        if node.node_id in work.definition.required
-    )
+    waiting = work.count(NodeStatus.PENDING, REQUIRED) + work.count(NodeStatus.READY, REQUIRED) > 0
     work.status = RunStatus.RUNNING if waiting else RunStatus.AWAITING_NODES
 
 
@@ -1083,7 +1229,7 @@ def _finish(work: _Work, status: RunStatus, error: str) -> None:
     """Ends the run and cancels every live node and attempt outside its outcome."""
     work.status, work.result_error, work.finished_at = status, error, work.now
     why = "run ended" if status is not RunStatus.CANCELLED else f"run cancelled: {error}"
-    for node in list(work.nodes.values()):
+    for node in [work.nodes[uid] for uid in ordered_uids(work.definition, work.nodes)]:
         # A blocked node keeps its pending reconciliation: an uncertain effect is never
         # forgotten, even when the run fails or is cancelled.
         if node.status in LIVE and node.status is not NodeStatus.BLOCKED:

@@ -15,7 +15,7 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
-from praxis.store.run_rows import RunRecord
+from praxis.store.run_rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runs import RunStore, StartRequest
 from praxis.store.signals import Hub, run_topic
 
@@ -40,32 +40,30 @@ NODE_STATES = {
 }
 
 
+_NODE_STATUS_OF = {value: key for key, value in NODE_STATES.items()}
+
+
 def node_to_proto(state: core.RunState, node: core.NodeRun) -> run_pb2.NodeStatus:
     """One node's status."""
-    return run_pb2.NodeStatus(
-        node_uid=node.uid,
-        node_id=node.node_id,
-        state=NODE_STATES[node.status],
-        attempts=node.attempts,
-        attempt_id=node.attempt_id,
-        error=node.error,
-        has_result=node.has_result,
-        revision=node.revision,
-        fanout_items=node.items,
-        operation_id=core.operation_id(state.run_id, node.uid),
-        not_before_ms=node.not_before_ms,
-    )
+    return _listed_node(state.run_id, node)
 
 
 def run_to_proto(record: RunRecord) -> run_pb2.Run:
-    """A run snapshot: nodes in definition order, fan-out items after their node."""
+    """A run snapshot: nodes in definition order, fan-out items after their node; only
+    the definition's nodes when the run has more than ``SNAPSHOT_NODES_MAX`` nodes."""
     state = record.state
-    order = {node_id: index for index, node_id in enumerate(state.definition.nodes)}
-    nodes = sorted(state.nodes.values(), key=lambda n: (order.get(n.node_id, len(order)), n.item))
+    count = record.nodes
+    omitted = count > SNAPSHOT_NODES_MAX
+    if omitted:
+        uids = [node_id for node_id in state.definition.nodes if node_id in state.nodes]
+    else:
+        uids = core.ordered_uids(state.definition, state.nodes)
     return run_pb2.Run(
         run_id=state.run_id,
         state=RUN_STATES[state.status],
-        nodes=[node_to_proto(state, node) for node in nodes],
+        nodes=[node_to_proto(state, state.nodes[uid]) for uid in uids],
+        node_count=count,
+        items_omitted=omitted,
         result_json=record.result_json,
         result_error=state.result_error,
         ref=common_pb2.WorkflowRef(work_order_id=record.work_order_id, run_id=record.ref_run_id)
@@ -81,6 +79,24 @@ def run_to_proto(record: RunRecord) -> run_pb2.Run:
         subscriber=record.subscriber,
         contract_id=record.contract_id,
         result_reason=state.result_reason,
+    )
+
+
+def _listed_node(run_id: str, node: core.NodeRun) -> run_pb2.NodeStatus:
+    """One node of a run snapshot or a ListRunNodes page."""
+    return run_pb2.NodeStatus(
+        node_uid=node.uid,
+        node_id=node.node_id,
+        state=NODE_STATES[node.status],
+        attempts=node.attempts,
+        attempt_id=node.attempt_id,
+        error=node.error,
+        has_result=node.has_result,
+        revision=node.revision,
+        fanout_items=node.items,
+        operation_id=core.operation_id(run_id, node.uid),
+        not_before_ms=node.not_before_ms,
+        fanout_items_done=node.items_done,
     )
 
 
@@ -177,6 +193,31 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         )
         return run_pb2.ListRunsResponse(
             runs=[run_to_proto(record) for record in records], next_page_token=token
+        )
+
+    def ListRunNodes(
+        self, request: run_pb2.ListRunNodesRequest, context: grpc.ServicerContext
+    ) -> run_pb2.ListRunNodesResponse:
+        status = None
+        if request.state != run_pb2.NODE_STATE_UNSPECIFIED:
+            status = _NODE_STATUS_OF.get(request.state)
+            if status is None:
+                abort(context, invalid("ENUM_INVALID", "state", "unknown node state"))
+        version, nodes, token = unwrap(
+            context,
+            self.store.list_nodes(
+                principal(),
+                request.run_id,
+                request.node_id,
+                status,
+                request.page_size,
+                request.page_token,
+            ),
+        )
+        return run_pb2.ListRunNodesResponse(
+            nodes=[_listed_node(request.run_id, node) for node in nodes],
+            next_page_token=token,
+            version=version,
         )
 
     async def WatchRun(

@@ -1,6 +1,11 @@
 """Numbered, recorded schema migrations, and the start-up schema check.
 
 Each migration runs in its own transaction and records itself in ``schema_migrations``.
+A migration creates its new tables from the current :class:`~sqlalchemy.Table` objects;
+one that changes an existing table declares the columns it adds (``adds``), so that the
+start-up check expects them only once it is applied, and writes its ``extra`` step to be
+correct on a table created at any version (add a column only where it is missing; see
+:func:`add_columns` and :func:`drop_column`).
 A database whose recorded migrations are not a prefix of the known ones (a gap, a
 future version) or whose tables do not match what its migrations created is refused:
 the server never repairs a schema silently.
@@ -11,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, Table, inspect, select
+from sqlalchemy import Engine, Table, inspect, select, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.schema import CreateColumn
 
 from praxis.store import runtime_schema, schema
 from praxis.store.dialect import WRITE_OPTION
@@ -30,6 +36,8 @@ class Migration:
     name: str
     tables: tuple[Table, ...]
     extra: Callable[[Connection], None] | None = None
+    adds: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """``(table name, column names)`` this migration adds to tables created earlier."""
 
 
 MIGRATIONS: list[Migration] = [
@@ -51,7 +59,33 @@ def _expected(migrations: Sequence[Migration]) -> dict[str, set[str]]:
     for migration in migrations:
         for table in migration.tables:
             tables[table.name] = set(table.c.keys())
+    applied = {migration.version for migration in migrations}
+    for later in MIGRATIONS:
+        if later.version in applied:
+            continue
+        for table_name, columns in later.adds:
+            if table_name in tables:
+                tables[table_name] -= set(columns)
     return tables
+
+
+def add_columns(connection: Connection, table: Table, names: Sequence[str]) -> None:
+    """Adds the columns ``names`` of ``table`` (as declared now) where they are missing."""
+    present = {column["name"] for column in inspect(connection).get_columns(table.name)}
+    for name in names:
+        if name in present:
+            continue
+        ddl = CreateColumn(table.c[name]).compile(dialect=connection.dialect)
+        connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
+
+
+def drop_column(connection: Connection, table_name: str, name: str) -> bool:
+    """Drops a column if the table has it. True when it did."""
+    present = {column["name"] for column in inspect(connection).get_columns(table_name)}
+    if name not in present:
+        return False
+    connection.execute(text(f"ALTER TABLE {table_name} DROP COLUMN {name}"))
+    return True
 
 
 def check(engine: Engine) -> list[int]:

@@ -1,7 +1,10 @@
-"""The stored form of a run snapshot: compact JSON, one array per node.
+"""The stored form of a run: a summary row plus one row per node and fan-out item.
 
 The definition is stored once per digest (``run_definitions``) and parsed once per
-process; the snapshot names it by digest.
+process; the run row names it by digest. :func:`node_row` and :func:`node_of` convert
+one :class:`~praxis.core.run.NodeRun` to and from its ``run_nodes`` row;
+:func:`legacy_snapshot` reads the single-JSON snapshot format that runs were stored in
+before migration 7 (``runs.state_json``), for that migration.
 """
 
 from __future__ import annotations
@@ -9,62 +12,89 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
+
+import immutables
 
 from praxis.core.definition import Definition
 from praxis.core.run import NodeRun, NodeStatus, RunState, RunStatus
 
-FORMAT = 1
+LEGACY_FORMAT = 1
+_NO_ARRAYS = "{}"
 
 
-def encode(state: RunState) -> str:
-    """The snapshot's JSON (the version lives in its own column)."""
-    return json.dumps(
-        {
-            "v": FORMAT,
-            "s": state.status.value,
-            "e": state.result_error,
-            "rev": state.revision,
-            "d": state.definition.digest,
-            "t": [state.created_at_ms, state.updated_at_ms, state.finished_at_ms],
-            "n": [_node(node) for node in state.nodes.values()],
-            **({"r": state.result_reason} if state.result_reason else {}),
-        },
-        separators=(",", ":"),
-        ensure_ascii=False,
+def node_row(run_id: str, node: NodeRun) -> dict[str, Any]:
+    """The ``run_nodes`` row of one node."""
+    return {
+        "run_id": run_id,
+        "node_uid": node.uid,
+        "node_id": node.node_id,
+        "item": node.item,
+        "status": node.status.value,
+        "attempts": node.attempts,
+        "attempt_id": node.attempt_id,
+        "worker_id": node.worker_id,
+        "lease_expires_at_ms": node.lease_expires_at_ms,
+        "deadline_ms": node.deadline_ms,
+        "not_before_ms": node.not_before_ms,
+        "error": node.error,
+        "has_result": int(node.has_result),
+        "revision": node.revision,
+        "items": node.items,
+        "items_done": node.items_done,
+        "arrays_json": json.dumps(dict(node.arrays), separators=(",", ":"), ensure_ascii=False)
+        if node.arrays
+        else _NO_ARRAYS,
+    }
+
+
+def node_of(row: Any) -> NodeRun:
+    """The node of a ``run_nodes`` row."""
+    return NodeRun(
+        uid=row.node_uid,
+        node_id=row.node_id,
+        item=row.item,
+        status=NodeStatus(row.status),
+        attempts=row.attempts,
+        attempt_id=row.attempt_id,
+        worker_id=row.worker_id,
+        lease_expires_at_ms=row.lease_expires_at_ms,
+        deadline_ms=row.deadline_ms,
+        not_before_ms=row.not_before_ms,
+        error=row.error,
+        has_result=bool(row.has_result),
+        revision=row.revision,
+        items=row.items,
+        items_done=row.items_done,
+        arrays=json.loads(row.arrays_json) if row.arrays_json != _NO_ARRAYS else {},
     )
 
 
-def _node(node: NodeRun) -> list[Any]:
-    return [
-        node.uid,
-        node.node_id,
-        node.item,
-        node.status.value,
-        node.attempts,
-        node.attempt_id,
-        node.worker_id,
-        node.lease_expires_at_ms,
-        node.deadline_ms,
-        node.not_before_ms,
-        node.error,
-        node.has_result,
-        node.revision,
-        node.items,
-        node.items_done,
-        dict(node.arrays),
-    ]
+def state_of(row: Any, definition: Definition, nodes: Iterable[NodeRun]) -> RunState:
+    """The state of a ``runs`` row and its nodes (all of them, or a partial view)."""
+    return RunState(
+        run_id=row.run_id,
+        definition=definition,
+        revision=row.revision,
+        nodes=immutables.Map((node.uid, node) for node in nodes),
+        status=RunStatus(row.status),
+        result_error=row.result_error,
+        created_at_ms=row.created_at_ms,
+        updated_at_ms=row.updated_at_ms,
+        finished_at_ms=row.finished_at_ms,
+        version=row.version,
+        result_reason=row.result_reason,
+    )
 
 
-def decode(run_id: str, text: str, version: int, definition: Definition) -> RunState:
-    """The snapshot of ``text``, with ``definition`` (looked up by the snapshot's digest)."""
+def legacy_snapshot(run_id: str, text: str) -> tuple[str, list[NodeRun]]:
+    """``(result_reason, nodes)`` of a snapshot stored before migration 7."""
     data = json.loads(text)
-    if data.get("v") != FORMAT:
+    if data.get("v") != LEGACY_FORMAT:
         raise ValueError(f"run {run_id}: unknown snapshot format {data.get('v')!r}")
-    created, updated, finished = data["t"]
-    nodes = {}
-    for row in data["n"]:
-        node = NodeRun(
+    nodes = [
+        NodeRun(
             uid=row[0],
             node_id=row[1],
             item=row[2],
@@ -82,29 +112,19 @@ def decode(run_id: str, text: str, version: int, definition: Definition) -> RunS
             items_done=row[14],
             arrays=row[15],
         )
-        nodes[node.uid] = node
-    return RunState(
-        run_id=run_id,
-        definition=definition,
-        revision=data["rev"],
-        nodes=nodes,
-        status=RunStatus(data["s"]),
-        result_error=data["e"],
-        created_at_ms=created,
-        updated_at_ms=updated,
-        finished_at_ms=finished,
-        version=version,
-        result_reason=data.get("r", ""),
-    )
+        for row in data["n"]
+    ]
+    return data.get("r", ""), nodes
 
 
 class SnapshotCache:
-    """Decoded snapshots of recently used runs, keyed by run id and version.
+    """Loaded states of recently used runs, keyed by run id and version.
 
-    Decoding a large run (a wide fan-out) dominates each of its commands; the version
-    column identifies a snapshot's content (every write bumps it with a compare-and-swap),
-    so a cached decode of the same version is the same state, whichever process wrote it.
-    States are immutable, so sharing them is safe.
+    Reading a large run's node rows (a wide fan-out) would dominate each of its
+    commands; the version column identifies a state (every write bumps it with a
+    compare-and-swap), so a cached state of the same version is the same state,
+    whichever process wrote it. States are immutable, so sharing them is safe. Only
+    complete states are kept (never the partial views of a run listing).
     """
 
     def __init__(self, size: int = 64) -> None:
@@ -112,20 +132,14 @@ class SnapshotCache:
         self._states: OrderedDict[str, RunState] = OrderedDict()
         self._lock = threading.Lock()
 
-    def decode(self, run_id: str, text: str, version: int, definition: Definition) -> RunState:
-        """The state of ``text``, decoded once per (run, version, definition)."""
+    def get(self, run_id: str, version: int, digest: str) -> RunState | None:
+        """The cached state of ``run_id`` at exactly ``version``, or ``None``."""
         with self._lock:
             found = self._states.get(run_id)
-            if (
-                found is not None
-                and found.version == version
-                and found.definition.digest == definition.digest
-            ):
-                self._states.move_to_end(run_id)
-                return found
-        state = decode(run_id, text, version, definition)
-        self.remember(state)
-        return state
+            if found is None or found.version != version or found.definition.digest != digest:
+                return None
+            self._states.move_to_end(run_id)
+            return found
 
     def remember(self, state: RunState) -> None:
         """Keeps a state just written (or read)."""

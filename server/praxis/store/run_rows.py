@@ -1,28 +1,30 @@
 """Rows of the runtime: load a run, save an outcome (compare-and-swap), gather inputs.
 
-:func:`save` is the one writer of a run: it updates the snapshot only if the version is
-still the one loaded, then re-syncs the ready and timer rows of the nodes the outcome
-changed, upserts attempts, keeps the contract's and the starter's reservations, stores
-the result, appends the events and logs the command (:mod:`praxis.store.run_log`), all on
-the caller's transaction.
+:func:`save` is the one writer of a run: it updates the summary row only if the version
+is still the one loaded, writes the ``run_nodes`` rows of the nodes the outcome changed
+(and only those), then re-syncs their ready and timer rows, upserts attempts, keeps the
+contract's and the starter's reservations, stores the result, appends the events and
+logs the command (:mod:`praxis.store.run_log`), all on the caller's transaction.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
+import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
-from praxis.core.rejection import Code, Rejection
+from praxis.core.rejection import Code, Rejection, invalid
 from praxis.store import reservations, run_codec, run_log
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
@@ -31,12 +33,18 @@ from praxis.store.runtime_schema import (
     ready_nodes,
     run_definitions,
     run_events,
+    run_nodes,
     run_timers,
     runs,
 )
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
+
+SNAPSHOT_NODES_MAX = 1000
+"""A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
+larger run lists only its definition's nodes (``Run.items_omitted``), and its items are
+read page by page with ``ListRunNodes``."""
 
 
 # Hot-path statements, built once: SQLAlchemy then skips construction and cache-key
@@ -55,15 +63,30 @@ _DROP_TIMERS = delete(run_timers).where(
 )
 _UPDATE_ATTEMPT = update(attempts).where(attempts.c.attempt_id == bindparam("aid"))
 _LOAD_ATTEMPT = select(attempts).where(attempts.c.attempt_id == bindparam("aid"))
+_LOAD_NODES = select(run_nodes).where(run_nodes.c.run_id == bindparam("rid"))
+_UPDATE_NODE = (
+    update(run_nodes)
+    .where(run_nodes.c.run_id == bindparam("b_run_id"))
+    .where(run_nodes.c.node_uid == bindparam("b_node_uid"))
+)
+_DROP_NODES = delete(run_nodes).where(
+    run_nodes.c.run_id == bindparam("rid"),
+    run_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+)
 _INSERT = {
     table.name: table.insert()
-    for table in (runs, node_results, run_events, ready_nodes, run_timers, attempts)
+    for table in (runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes)
 }
 
 
 @dataclass(frozen=True)
 class RunRecord:
-    """A run's snapshot plus the columns the snapshot does not hold."""
+    """A run's state plus the columns the state does not hold.
+
+    ``partial`` marks a read-only view holding only the definition's nodes (a run
+    listing of a run larger than :data:`SNAPSHOT_NODES_MAX`); ``node_count`` is then the
+    run's real count. A partial record is never saved nor cached.
+    """
 
     state: core.RunState
     principal_id: str
@@ -74,6 +97,13 @@ class RunRecord:
     contract_id: str
     input_json: str
     result_json: str = ""
+    node_count: int = -1
+    partial: bool = False
+
+    @property
+    def nodes(self) -> int:
+        """How many nodes and fan-out items the run has."""
+        return self.node_count if self.partial else len(self.state.nodes)
 
 
 @dataclass
@@ -118,16 +148,37 @@ def load(
     row = connection.execute(_LOAD_RUN, {"rid": run_id}).first()
     if row is None:
         return None
-    return record_of(row, definitions(connection, row.definition_digest), cache)
+    return record_of(connection, row, definitions(connection, row.definition_digest), cache)
+
+
+def load_state(
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    cache: run_codec.SnapshotCache | None = None,
+) -> core.RunState:
+    """The complete state of a ``runs`` row: cached for its version, or read from its rows."""
+    if cache is not None:
+        found = cache.get(row.run_id, row.version, definition.digest)
+        if found is not None:
+            return found
+    nodes = connection.execute(_LOAD_NODES, {"rid": row.run_id})
+    state = run_codec.state_of(row, definition, (run_codec.node_of(node) for node in nodes))
+    if cache is not None:
+        cache.remember(state)
+    return state
 
 
 def record_of(
-    row: Any, definition: Definition, cache: run_codec.SnapshotCache | None = None
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    cache: run_codec.SnapshotCache | None = None,
+    state: core.RunState | None = None,
 ) -> RunRecord:
-    """The record of a ``runs`` row."""
-    decode = cache.decode if cache is not None else run_codec.decode
+    """The record of a ``runs`` row (with ``state`` when it is already read)."""
     return RunRecord(
-        state=decode(row.run_id, row.state_json, row.version, definition),
+        state=state or load_state(connection, row, definition, cache),
         principal_id=row.principal_id,
         request_id=row.request_id,
         work_order_id=row.work_order_id,
@@ -136,7 +187,50 @@ def record_of(
         contract_id=row.contract_id,
         input_json=row.input_json,
         result_json=row.result_json,
+        node_count=row.node_count,
+        partial=state is not None and len(state.nodes) != row.node_count,
     )
+
+
+def summaries(
+    connection: Connection,
+    rows: Sequence[Any],
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> list[RunRecord]:
+    """Records of ``runs`` rows for a listing: complete for runs of at most
+    :data:`SNAPSHOT_NODES_MAX` nodes, the definition's nodes only for larger ones,
+    read with one query for the whole page."""
+    states: dict[str, core.RunState] = {}
+    wanted_all: list[str] = []
+    wanted_plain: list[str] = []
+    for row in rows:
+        found = None
+        if cache is not None:
+            digest = definitions(connection, row.definition_digest).digest
+            found = cache.get(row.run_id, row.version, digest)
+        if found is not None:
+            states[row.run_id] = found
+        elif row.node_count <= SNAPSHOT_NODES_MAX:
+            wanted_all.append(row.run_id)
+        else:
+            wanted_plain.append(row.run_id)
+    nodes: dict[str, list[core.NodeRun]] = {}
+    for batch, plain in ((wanted_all, False), (wanted_plain, True)):
+        for ids in _chunks(batch):
+            query = select(run_nodes).where(run_nodes.c.run_id.in_(ids))
+            if plain:
+                query = query.where(run_nodes.c.item < 0)
+            for node in connection.execute(query):
+                nodes.setdefault(node.run_id, []).append(run_codec.node_of(node))
+    records = []
+    for row in rows:
+        definition = definitions(connection, row.definition_digest)
+        state = states.get(row.run_id) or run_codec.state_of(
+            row, definition, nodes.get(row.run_id, ())
+        )
+        records.append(record_of(connection, row, definition, state=state))
+    return records
 
 
 def load_definition_json(connection: Connection, digest: str) -> str:
@@ -198,13 +292,21 @@ def insert(
             input_json=record.input_json,
             subscriber=record.subscriber,
             contract_id=record.contract_id,
-            state_json=run_codec.encode(state),
             result_json="",
             result_error=state.result_error,
+            result_reason=state.result_reason,
+            node_count=len(state.nodes),
             created_at_ms=state.created_at_ms,
             updated_at_ms=state.updated_at_ms,
             finished_at_ms=state.finished_at_ms,
         )
+    )
+    connection.execute(
+        _INSERT["run_nodes"],
+        [
+            run_codec.node_row(state.run_id, state.nodes[uid])
+            for uid in core.ordered_uids(state.definition, state.nodes)
+        ],
     )
     _write_effects(connection, record, outcome, set(state.nodes))
     run_log.append(connection, state, command, now)
@@ -241,6 +343,7 @@ def save(
     """
     if outcome.noop:
         return record
+    assert not record.partial, "a partial record is read-only"
     state = outcome.state
     saved = replace(record, state=state)
     if outcome.result is not None:
@@ -269,9 +372,10 @@ def save(
             "revision": state.revision,
             "version": state.version,
             "definition_digest": state.definition.digest,
-            "state_json": run_codec.encode(state),
             "result_json": saved.result_json,
             "result_error": state.result_error,
+            "result_reason": state.result_reason,
+            "node_count": len(state.nodes),
             "updated_at_ms": state.updated_at_ms,
             "finished_at_ms": state.finished_at_ms,
         },
@@ -286,6 +390,7 @@ def save(
         )
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
+    _write_nodes(connection, record.state, outcome)
     _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
     run_log.append(connection, state, command, now)
     if effects.cache is not None:
@@ -294,6 +399,25 @@ def save(
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
     return saved
+
+
+def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Outcome) -> None:
+    """Writes the rows of the nodes ``outcome`` changed or removed, and no others."""
+    state = outcome.state
+    inserted, updated = [], []
+    for uid in sorted(outcome.changed, key=core.order_key(state.definition)):
+        row = run_codec.node_row(state.run_id, state.nodes[uid])
+        if uid in before.nodes:
+            row["b_run_id"], row["b_node_uid"] = row.pop("run_id"), row.pop("node_uid")
+            updated.append(row)
+        else:
+            inserted.append(row)
+    for batch in _chunks(sorted(outcome.removed)):
+        connection.execute(_DROP_NODES, {"rid": state.run_id, "uids": batch})
+    if updated:
+        connection.execute(_UPDATE_NODE, updated)
+    if inserted:
+        connection.execute(_INSERT["run_nodes"], inserted)
 
 
 def _write_effects(
@@ -479,3 +603,84 @@ def gather_input(
     for key in spec.fanout.path:
         found = found[key]
     return found[node.item]
+
+
+# --- node listing ---------------------------------------------------------------------
+
+NODES_PAGE_DEFAULT = 500
+NODES_PAGE_MAX = 1000
+
+
+def encode_node_token(run_id: str, node_id: str, status: str, at: tuple[str, int]) -> str:
+    """An opaque token naming where the next page starts, bound to its query."""
+    text = json.dumps([1, run_id, node_id, status, at[0], at[1]], separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def decode_node_token(
+    token: str, run_id: str, node_id: str, status: str
+) -> tuple[str, int] | Rejection | None:
+    """Where the page of ``token`` starts, ``None`` for the first page, or why not."""
+    if not token:
+        return None
+    bad = invalid(
+        "PAGE_INVALID", "page_token", "page_token is not one this server issued for this listing"
+    )
+    if len(token) > 1024:
+        return bad
+    try:
+        text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("utf-8")
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return bad
+    if (
+        not isinstance(data, list)
+        or len(data) != 6
+        or data[:4] != [1, run_id, node_id, status]
+        or not isinstance(data[4], str)
+        or not isinstance(data[5], int)
+        or isinstance(data[5], bool)
+        or data[5] < -1
+    ):
+        return bad
+    return data[4], data[5]
+
+
+def list_nodes(
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    node_id: str,
+    status: core.NodeStatus | None,
+    size: int,
+    start: tuple[str, int] | None,
+) -> tuple[list[core.NodeRun], tuple[str, int] | None] | Rejection:
+    """Up to ``size`` nodes of the run of ``row`` from ``start``, and where the next page
+    starts. Reads at most ``size + 1`` rows per definition node it visits."""
+    order = list(definition.nodes) if not node_id else [node_id]
+    first_item = -1
+    if start is not None:
+        if start[0] not in order:
+            return invalid(
+                "PAGE_INVALID",
+                "page_token",
+                "page_token names a node the run's definition no longer has; list again",
+            )
+        order = order[order.index(start[0]) :]
+        first_item = start[1]
+    found: list[core.NodeRun] = []
+    for index, current in enumerate(order):
+        query = (
+            select(run_nodes)
+            .where(run_nodes.c.run_id == row.run_id, run_nodes.c.node_id == current)
+            .where(run_nodes.c.item >= (first_item if index == 0 else -1))
+            .order_by(run_nodes.c.item)
+            .limit(size + 1 - len(found))
+        )
+        if status is not None:
+            query = query.where(run_nodes.c.status == status.value)
+        found.extend(run_codec.node_of(node) for node in connection.execute(query))
+        if len(found) > size:
+            following = found[size]
+            return found[:size], (following.node_id, following.item)
+    return found, None

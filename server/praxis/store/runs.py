@@ -408,15 +408,60 @@ class RunStore:
             )
         with self.db.read() as connection:
             rows = connection.execute(query.limit(size + 1)).all()
-            records = [
-                run_rows.record_of(row, self.definition(connection, row.definition_digest))
-                for row in rows[:size]
-            ]
+            records = run_rows.summaries(connection, rows[:size], self.definition, self.snapshots)
         next_token = ""
         if len(rows) > size:
             last = records[-1].state
             next_token = _encode_token(last.created_at_ms, last.run_id)
         return records, next_token
+
+    def list_nodes(
+        self,
+        principal: Principal,
+        run_id: str,
+        node_id: str,
+        status: core.NodeStatus | None,
+        page_size: int,
+        token: str,
+    ) -> tuple[int, list[core.NodeRun], str] | Rejection:
+        """``(version, nodes, next_token)``: one page of a run's nodes and fan-out items,
+        in definition then item order, optionally of one node or one status."""
+        problem = values.check_identifier(run_id, "run_id")
+        if problem:
+            return problem
+        size = page_size or run_rows.NODES_PAGE_DEFAULT
+        if not 0 < size <= run_rows.NODES_PAGE_MAX:
+            return invalid(
+                "PAGE_INVALID",
+                "page_size",
+                f"page_size must be in [0, {run_rows.NODES_PAGE_MAX}]",
+            )
+        if node_id:
+            problem = values.check_identifier(node_id, "node_id")
+            if problem:
+                return problem
+        state = status.value if status is not None else ""
+        start = run_rows.decode_node_token(token, run_id, node_id, state)
+        if isinstance(start, Rejection):
+            return start
+        with self.db.read() as connection:
+            row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+            if row is None:
+                return not_found("RUN_NOT_FOUND", f"no run {run_id!r}")
+            denied = self._authorize(principal, "run.read", row.work_order_id)
+            if denied:
+                return denied
+            definition = self.definition(connection, row.definition_digest)
+            if node_id and node_id not in definition.nodes:
+                return not_found("NODE_NOT_FOUND", f"run {run_id!r} has no node {node_id!r}")
+            page = run_rows.list_nodes(connection, row, definition, node_id, status, size, start)
+        if isinstance(page, Rejection):
+            return page
+        nodes, following = page
+        next_token = ""
+        if following is not None:
+            next_token = run_rows.encode_node_token(run_id, node_id, state, following)
+        return int(row.version), nodes, next_token
 
     # --- StopRun ----------------------------------------------------------------------
 

@@ -1,9 +1,11 @@
-"""Tables of the workflow runtime (migration 2).
+"""Tables of the workflow runtime (migration 2; migration 7 moved nodes to their rows).
 
-Per-run state is one compact JSON snapshot (``runs.state_json``) guarded by a version
-column (every write is ``UPDATE ... WHERE run_id = ? AND version = ?``). What must be
-found cheaply has its own indexed table, so that claiming and sweeping cost grows with
-the work that is due and not with the runs stored:
+A run is a summary row (``runs``: status, version, counters, times, reasons) guarded by
+a version column (every write is ``UPDATE ... WHERE run_id = ? AND version = ?``) plus
+one ``run_nodes`` row per node and fan-out item, so that a command writes the summary
+and the rows of the nodes it changed, whatever the run's size. What must be found
+cheaply has its own indexed table, so that claiming and sweeping cost grows with the
+work that is due and not with the runs stored:
 
 * ``ready_nodes``: one row per claimable node, by model and earliest dispatch time;
 * ``run_timers``: one row per running attempt, by when its lease or timeout falls due;
@@ -15,7 +17,17 @@ the work that is due and not with the runs stored:
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    text,
+)
 
 from praxis.store.schema import metadata
 
@@ -35,13 +47,40 @@ runs = Table(
     Column("input_json", Text, nullable=False),
     Column("subscriber", String(128), nullable=False),
     Column("contract_id", String(128), nullable=False),
-    Column("state_json", Text, nullable=False),
     Column("result_json", Text, nullable=False),
     Column("result_error", Text, nullable=False),
     Column("created_at_ms", BigInteger, nullable=False),
     Column("updated_at_ms", BigInteger, nullable=False),
     Column("finished_at_ms", BigInteger, nullable=False),
+    # Added by migration 7 (``RUNS_ADDED_COLUMNS``), which also dropped ``state_json``.
+    Column("result_reason", Text, nullable=False, server_default=text("''")),
+    Column("node_count", BigInteger, nullable=False, server_default=text("0")),
 )
+RUNS_ADDED_COLUMNS = ("result_reason", "node_count")
+
+run_nodes = Table(
+    "run_nodes",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("node_id", String(128), nullable=False),
+    Column("item", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("attempt_id", String(64), nullable=False),
+    Column("worker_id", String(128), nullable=False),
+    Column("lease_expires_at_ms", BigInteger, nullable=False),
+    Column("deadline_ms", BigInteger, nullable=False),
+    Column("not_before_ms", BigInteger, nullable=False),
+    Column("error", Text, nullable=False),
+    Column("has_result", Integer, nullable=False),
+    Column("revision", BigInteger, nullable=False),
+    Column("items", Integer, nullable=False),
+    Column("items_done", Integer, nullable=False),
+    Column("arrays_json", Text, nullable=False),
+    PrimaryKeyConstraint("run_id", "node_uid"),
+)
+Index("run_nodes_order", run_nodes.c.run_id, run_nodes.c.node_id, run_nodes.c.item)
 Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)
 Index("runs_status_created", runs.c.status, runs.c.created_at_ms, runs.c.run_id)
