@@ -52,6 +52,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ENUM_INVALID: _ClassVar[ErrorReason]
     TIME_INVALID: _ClassVar[ErrorReason]
     DIGEST_INVALID: _ClassVar[ErrorReason]
+    TEXT_TOO_LONG: _ClassVar[ErrorReason]
     DEFINITION_INVALID: _ClassVar[ErrorReason]
     MODEL_UNKNOWN: _ClassVar[ErrorReason]
     RUN_NOT_FOUND: _ClassVar[ErrorReason]
@@ -89,6 +90,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_NOT_DONE: _ClassVar[ErrorReason]
     INTERNAL_FAULT: _ClassVar[ErrorReason]
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
+    STORAGE_UNAVAILABLE: _ClassVar[ErrorReason]
+    STORAGE_FULL: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -135,6 +138,7 @@ PAGE_INVALID: ErrorReason
 ENUM_INVALID: ErrorReason
 TIME_INVALID: ErrorReason
 DIGEST_INVALID: ErrorReason
+TEXT_TOO_LONG: ErrorReason
 DEFINITION_INVALID: ErrorReason
 MODEL_UNKNOWN: ErrorReason
 RUN_NOT_FOUND: ErrorReason
@@ -172,3 +176,5 @@ HANDOFF_NOT_ADDRESSED: ErrorReason
 NODE_NOT_DONE: ErrorReason
 INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason
+STORAGE_UNAVAILABLE: ErrorReason
+STORAGE_FULL: ErrorReason

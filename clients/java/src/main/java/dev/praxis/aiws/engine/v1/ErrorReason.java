@@ -394,6 +394,15 @@ public enum ErrorReason
   DIGEST_INVALID(72),
   /**
    * <pre>
+   * A free-text field (a reason, summary or note) is longer than its documented cap
+   * of 4,096 UTF-8 bytes.
+   * </pre>
+   *
+   * <code>TEXT_TOO_LONG = 73;</code>
+   */
+  TEXT_TOO_LONG(73),
+  /**
+   * <pre>
    * A workflow definition breaks one or more rules; BadRequest lists every violation
    * (INVALID_ARGUMENT).
    * </pre>
@@ -691,6 +700,25 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   SERVER_UNAVAILABLE(121),
+  /**
+   * <pre>
+   * The database cannot be written or read: it is read-only, its file was deleted or
+   * replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+   * health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_UNAVAILABLE = 122;</code>
+   */
+  STORAGE_UNAVAILABLE(122),
+  /**
+   * <pre>
+   * The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+   * request was stored; health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_FULL = 123;</code>
+   */
+  STORAGE_FULL(123),
   UNRECOGNIZED(-1),
   ;
 
@@ -1078,6 +1106,15 @@ public enum ErrorReason
   public static final int DIGEST_INVALID_VALUE = 72;
   /**
    * <pre>
+   * A free-text field (a reason, summary or note) is longer than its documented cap
+   * of 4,096 UTF-8 bytes.
+   * </pre>
+   *
+   * <code>TEXT_TOO_LONG = 73;</code>
+   */
+  public static final int TEXT_TOO_LONG_VALUE = 73;
+  /**
+   * <pre>
    * A workflow definition breaks one or more rules; BadRequest lists every violation
    * (INVALID_ARGUMENT).
    * </pre>
@@ -1375,6 +1412,25 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   public static final int SERVER_UNAVAILABLE_VALUE = 121;
+  /**
+   * <pre>
+   * The database cannot be written or read: it is read-only, its file was deleted or
+   * replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+   * health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_UNAVAILABLE = 122;</code>
+   */
+  public static final int STORAGE_UNAVAILABLE_VALUE = 122;
+  /**
+   * <pre>
+   * The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+   * request was stored; health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_FULL = 123;</code>
+   */
+  public static final int STORAGE_FULL_VALUE = 123;
 
 
   public final int getNumber() {
@@ -1447,6 +1503,7 @@ public enum ErrorReason
       case 70: return ENUM_INVALID;
       case 71: return TIME_INVALID;
       case 72: return DIGEST_INVALID;
+      case 73: return TEXT_TOO_LONG;
       case 80: return DEFINITION_INVALID;
       case 81: return MODEL_UNKNOWN;
       case 82: return RUN_NOT_FOUND;
@@ -1484,6 +1541,8 @@ public enum ErrorReason
       case 118: return NODE_NOT_DONE;
       case 120: return INTERNAL_FAULT;
       case 121: return SERVER_UNAVAILABLE;
+      case 122: return STORAGE_UNAVAILABLE;
+      case 123: return STORAGE_FULL;
       default: return null;
     }
   }
