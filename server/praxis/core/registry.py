@@ -311,6 +311,11 @@ def validate(command: Command, field_path: str = "command") -> Rejection | None:
             return problem
     if command.action is Action.REJECT and not command.reason.strip():
         return invalid("FIELD_REQUIRED", f"{path}.reason", "a rejection needs a reason")
+    problem = values.check_text(command.reason, f"{path}.reason") or values.check_text(
+        command.summary, f"{path}.summary"
+    )
+    if problem:
+        return problem
     if command.action in (Action.REGISTER, Action.PROPOSE):
         problem = check_policy_digests(command.policy_digests, f"{path}.policy_digests")
         if problem:

@@ -398,7 +398,7 @@ class RunStore:
 
     def stop(self, principal: Principal, run_id: str, reason: str) -> RunRecord | Rejection:
         """Cancels a run and its live attempts (an ended run is returned unchanged)."""
-        problem = values.check_identifier(run_id, "run_id")
+        problem = values.check_identifier(run_id, "run_id") or values.check_text(reason, "reason")
         if problem:
             return problem
 
@@ -648,7 +648,7 @@ class RunStore:
             lambda attempt: core.Fail(
                 attempt,
                 request.worker_id,
-                request.error[:4000] or "failed",
+                values.truncate_text(request.error) or "failed",
                 request.retryable,
                 request.effect,
                 request.cost_microcredits,
