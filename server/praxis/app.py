@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -36,6 +36,7 @@ from aiws.engine.v1 import (
     wait_pb2,
     wait_pb2_grpc,
 )
+from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
@@ -92,6 +93,8 @@ class Engine:
     """The stores of one database, usable in-process without gRPC."""
 
     def __init__(self, settings: Settings) -> None:
+        # Every store asks the authority through the one human-only rule (core.kinds).
+        settings = replace(settings, authority=HumanOnly(settings.authority))
         self.settings = settings
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating

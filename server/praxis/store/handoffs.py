@@ -63,9 +63,9 @@ class HandoffStore:
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
             record = self.runs._load(connection, run_id)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
-            self._authorize(principal, "handoff.create", record.work_order_id)
+            denied = self.runs.authorize_run(principal, "handoff.create", record, run_id)
+            if denied or record is None:
+                raise Rollback(denied)
             node = record.state.nodes.get(node_uid)
             if node is None:
                 raise Rollback(not_found("NODE_NOT_FOUND", f"run has no node {node_uid!r}"))

@@ -19,13 +19,12 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import gates, registry, values
+from praxis.core import gates, kinds, registry, values
 from praxis.core.model import (
     ApprovalEvidence,
     ApprovalRecord,
     Epochs,
     Principal,
-    PrincipalKind,
     Ref,
     WorkOrder,
 )
@@ -340,10 +339,9 @@ class RegistryStore:
         actor = self.authority.authorize(principal, "approval.create", work_order_id, now)
         if isinstance(actor, Rejection):
             return actor
-        if actor.kind is not PrincipalKind.HUMAN:
-            return Rejection(
-                Code.PERMISSION_DENIED, "HUMAN_REQUIRED", "only a human principal may approve"
-            )
+        problem = kinds.check_kind("approval.create", actor.kind)
+        if problem:
+            return problem
         record = ApprovalRecord(
             approval_id=approval_id,
             material_digest=material_digest,
@@ -371,7 +369,11 @@ class RegistryStore:
                     )
                 return existing, True
             connection.execute(_INSERT["approvals"], asdict(record))
-            return ApprovalView(record, 0, ""), False
+            # The same approver approving the same material shares the proof, whose
+            # consumption may already be recorded under another approval id: say so.
+            created = load_approval(connection, approval_id)
+            assert created is not None
+            return created, False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
         return result

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
@@ -337,9 +338,22 @@ class RunStore:
             return problem
         with self.db.read() as connection:
             record = self._load(connection, run_id)
-        if record is None:
-            return not_found("RUN_NOT_FOUND", f"no run {run_id!r}")
-        return self._authorize(principal, "run.read", record.work_order_id) or record
+        denied = self.authorize_run(principal, "run.read", record, run_id)
+        return denied or record  # type: ignore[return-value]  # record is set when allowed
+
+    def authorize_run(
+        self, principal: Principal, action: str, record: RunRecord | None, run_id: str
+    ) -> Rejection | None:
+        """Authorises ``action`` on a run before saying whether it exists (no oracle)."""
+        found = guard.authorize_subject(
+            self.authority,
+            principal,
+            action,
+            None if record is None else record.work_order_id,
+            self.clock.now_ms(),
+            not_found("RUN_NOT_FOUND", f"no run {run_id!r}"),
+        )
+        return found if isinstance(found, Rejection) else None
 
     def get_node_result(
         self, principal: Principal, run_id: str, uid: str
@@ -404,10 +418,8 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> RunRecord:
             record = self._load(connection, run_id)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
-            denied = self._authorize(principal, "run.stop", record.work_order_id)
-            if denied:
+            denied = self.authorize_run(principal, "run.stop", record, run_id)
+            if denied or record is None:
                 raise Rollback(denied)
             command, now = core.Stop(reason or "stopped by caller"), self.clock.now_ms()
             outcome = core.apply(record.state, command, now, self.limits)

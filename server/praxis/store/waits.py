@@ -17,12 +17,12 @@ from typing import Any
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
+from praxis.core import kinds, values
 from praxis.core import run as core
-from praxis.core import values
 from praxis.core.definition import Node
-from praxis.core.model import Principal, PrincipalKind
+from praxis.core.model import Principal
 from praxis.core.registry import Head
-from praxis.core.rejection import Code, Rejection, not_found
+from praxis.core.rejection import Rejection, not_found
 from praxis.store import model_rows, run_rows
 from praxis.store.database import Rollback
 from praxis.store.model_schema import waits
@@ -220,14 +220,10 @@ class WaitStore:
         if isinstance(evidence, Rejection):
             raise Rollback(evidence)
         kind = record.state.definition.nodes[uid].kind
-        if kind == "authorization" and evidence.kind is not PrincipalKind.HUMAN:
-            raise Rollback(
-                Rejection(
-                    Code.PERMISSION_DENIED,
-                    "HUMAN_REQUIRED",
-                    "only a verified human may satisfy an authorization wait",
-                )
-            )
+        if kind == "authorization":
+            problem = kinds.check_kind("wait.authorize", evidence.kind)
+            if problem:
+                raise Rollback(problem)
 
 
 def _row(connection: Connection, wait: str) -> Any:
