@@ -86,7 +86,8 @@ class Settings:
     profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
     limits: Limits = field(default_factory=Limits)
     sweep_interval_s: float = 0.1
-    tls: tuple[bytes, bytes] | None = None  # (certificate chain PEM, private key PEM)
+    # (certificate chain PEM, private key PEM[, client CA PEM: require mutual TLS])
+    tls: tuple[bytes, bytes] | tuple[bytes, bytes, bytes | None] | None = None
 
 
 class Engine:
@@ -105,6 +106,7 @@ class Engine:
             log.info("schema migrations applied", extra={"versions": applied})
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
+        self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
         self.registry = RegistryStore(
             self.db,
             settings.authority,
@@ -164,6 +166,7 @@ class Server:
             options=[("grpc.so_reuseport", 0)],
         )
         self.health = health.HealthServicer()
+        self.engine.db.storage_listeners.append(self._storage_health)
         names = [
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
             approval_pb2.DESCRIPTOR.services_by_name["ApprovalService"].full_name,
@@ -226,8 +229,11 @@ class Server:
         if settings.tls is None:
             self.port = self.grpc.add_insecure_port(settings.listen)
         else:
-            chain, key = settings.tls
-            credentials = grpc.ssl_server_credentials([(key, chain)])
+            chain, key = settings.tls[0], settings.tls[1]
+            client_ca = settings.tls[2] if len(settings.tls) > 2 else None
+            credentials = grpc.ssl_server_credentials(
+                [(key, chain)], root_certificates=client_ca, require_client_auth=bool(client_ca)
+            )
             self.port = self.grpc.add_secure_port(settings.listen, credentials)
         if self.port == 0:
             raise OSError(f"cannot listen on {settings.listen}")
@@ -238,6 +244,12 @@ class Server:
         self.sweeper.start()
         for name in ["", *self.service_names]:
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def _storage_health(self, writable: bool) -> None:
+        """NOT_SERVING while writes fail for a storage reason; SERVING once one succeeds."""
+        status = health_pb2.HealthCheckResponse
+        for name in ["", *self.service_names]:
+            self.health.set(name, status.SERVING if writable else status.NOT_SERVING)
 
     def stop(self, grace_s: float = 5.0) -> None:
         """Stops accepting calls, lets running ones finish, and closes the database."""

@@ -10,16 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 
 from praxis import config as config_module
-from praxis import logs
+from praxis import logs, security
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
+from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
 
 log = logging.getLogger("praxis")
@@ -46,6 +48,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    serve.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        help="PEM roots: require mutual TLS, client certificates mapped to principals",
+    )
+    serve.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow plaintext on a non-loopback address (tokens travel in the clear)",
+    )
     serve.add_argument("--log-level", default="INFO")
     return parser
 
@@ -53,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     args = _parser().parse_args(argv)
-    logs.setup(args.log_level)
+    logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
     return serve(args)
 
 
@@ -72,17 +84,22 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
 
 def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
+    os.umask(0o077)  # the database, its WAL and every file created: owner only
+    problem = security.check_listen(args)
+    if problem:
+        print(f"praxis: refusing to start: {problem}", file=sys.stderr, flush=True)
+        return 2
     try:
         config = _resolve_config(args)
-        authority = PrincipalsAuthority.from_file(config.principals_path)
+        security.check_files(config, args.data_dir)
+        authority = security.with_certificates(
+            PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
+        )
     except (ValueError, KeyError, OSError) as error:
         print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
         return 2
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
-    if (args.tls_cert is None) != (args.tls_key is None):
-        print("praxis: --tls-cert and --tls-key go together", file=sys.stderr, flush=True)
-        return 2
-    tls = (args.tls_cert.read_bytes(), args.tls_key.read_bytes()) if args.tls_cert else None
+    tls = security.tls_of(args)
     settings = Settings(
         database_url=args.database_url or config.database_url,
         authority=authority,
@@ -96,8 +113,11 @@ def serve(args: argparse.Namespace) -> int:
     )
     try:
         server = Server(settings)
-    except SchemaError as error:
+    except (SchemaError, StorageError) as error:
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
+        return 2
+    except RuntimeError as error:  # grpc could not bind the address
+        print(f"praxis: cannot listen on {args.listen}: {error}", file=sys.stderr, flush=True)
         return 2
     server.start()
     host = args.listen.rpartition(":")[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 
@@ -15,6 +15,8 @@ from praxis.clock import Clock
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection
 from praxis.rpc.errors import abort
+from praxis.security import certificate_fingerprint
+from praxis.store.files import StorageFailure
 
 log = logging.getLogger("praxis.rpc")
 
@@ -39,6 +41,12 @@ def bearer_token(context: grpc.ServicerContext) -> str | None:
             if scheme.lower() == "bearer" and token.strip():
                 return token.strip()
     return None
+
+
+def peer_certificate(context: grpc.ServicerContext) -> bytes | None:
+    """The PEM certificate a client presented under mutual TLS (verified by TLS), if any."""
+    found = context.auth_context().get("x509_pem_cert") or ()
+    return bytes(found[0]) if found else None
 
 
 class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
@@ -69,7 +77,13 @@ class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is 
         return handler
 
     def _authenticate(self, context: grpc.ServicerContext) -> None:
-        found = self._authority.authenticate(bearer_token(context), self._clock.now_ms())
+        token = bearer_token(context)
+        certify = getattr(self._authority, "authenticate_certificate", None)
+        certificate = peer_certificate(context) if token is None and certify else None
+        if certify is not None and certificate is not None:
+            found = certify(certificate_fingerprint(certificate), self._clock.now_ms())
+        else:
+            found = self._authority.authenticate(token, self._clock.now_ms())
         if isinstance(found, Rejection):
             abort(context, found)
         _principal.set(found)
@@ -80,6 +94,8 @@ class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is 
                 if needs_auth:
                     self._authenticate(context)
                 return behavior(request, context)
+            except StorageFailure as failure:
+                _storage(context, method, failure)
             except Exception:
                 _internal(context, method)
                 raise
@@ -92,11 +108,19 @@ class AuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]  # grpc is 
                 if needs_auth:
                     self._authenticate(context)
                 yield from behavior(request, context)
+            except StorageFailure as failure:
+                _storage(context, method, failure)
             except Exception:
                 _internal(context, method)
                 raise
 
         return wrapped
+
+
+def _storage(context: grpc.ServicerContext, method: str, failure: StorageFailure) -> NoReturn:
+    """Ends the RPC with the storage failure's status (UNAVAILABLE or RESOURCE_EXHAUSTED)."""
+    log.error("storage failure in %s: %s", method, failure.rejection.message)
+    abort(context, failure.rejection)
 
 
 def _internal(context: grpc.ServicerContext, method: str) -> None:
