@@ -17,7 +17,7 @@ from praxis.core.model import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
 from tests.model_support import create_contract, model, reconcile, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node
-from tests.support import T0, Harness, approve, expect_error, register_cmd, ref
+from tests.support import T0, Harness, approve, expect_error, ref, register_cmd
 
 __all__ = ["model"]  # fixture
 ROOT = Path(__file__).resolve().parents[2]

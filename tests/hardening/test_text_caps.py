@@ -29,7 +29,9 @@ def test_stop_run_reason_is_capped(harness: Harness) -> None:
             run_pb2.StopRunRequest(run_id=run.run_id, reason="é" * (CAP // 2 + 1))
         )
     assert get_run(harness, run.run_id).version == run.version  # nothing stored
-    harness.client("agent").runs.StopRun(run_pb2.StopRunRequest(run_id=run.run_id, reason="x" * CAP))
+    harness.client("agent").runs.StopRun(
+        run_pb2.StopRunRequest(run_id=run.run_id, reason="x" * CAP)
+    )
 
 
 def test_admin_reasons_are_capped(harness: Harness) -> None:
