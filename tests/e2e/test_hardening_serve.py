@@ -111,7 +111,8 @@ def _certificate(directory: Path, name: str, ca: tuple[Path, Path], server: bool
         "subjectAltName=IP:127.0.0.1,DNS:localhost\n" if server else "extendedKeyUsage=clientAuth\n"
     )
     _openssl("x509", "-req", "-in", str(csr), "-CA", str(ca[0]), "-CAkey", str(ca[1]),
-             "-CAcreateserial", "-days", "1", "-out", str(pem), "-extfile", str(extensions))  # fmt: skip
+             "-CAcreateserial", "-days", "1", "-out", str(pem),
+             "-extfile", str(extensions))  # fmt: skip
     return pem
 
 
