@@ -128,6 +128,7 @@ class Engine:
         )
         self.events = EventStore(self.db, settings.authority, self.clock)
         self.registry.head_hooks.append(self.runs.on_new_head)
+        self.registry.definition_check = self.runs.check_definition
         self.admin.cancel_hooks.append(self.runs.on_cancel)
         self._wire_model(settings)
 

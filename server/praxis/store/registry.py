@@ -86,6 +86,8 @@ _INSERT = {
 }
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
+# (definition document, field path, connection) -> the problems, or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
 the command back. The runtime uses it to apply an activation to the bound run."""
 
@@ -135,6 +137,9 @@ class RegistryStore:
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
         self.head_hooks: list[HeadHook] = []
+        # Full validation of a definition entering the registry (the runtime's parser:
+        # cycles, references, keys, caps, known models), wired by the engine.
+        self.definition_check: DefinitionCheck | None = None
 
     # --- commands ---------------------------------------------------------------------
 
@@ -162,6 +167,9 @@ class RegistryStore:
                     raise Rollback(replay)
                 return replay
             state = self._load_state(connection, command, work_order)
+            invalid_definition = self._check_definition(connection, command, state)
+            if invalid_definition:
+                raise Rollback(invalid_definition)
             evidence: ApprovalEvidence | None = None
             if state.approval is not None:
                 verified = self.authority.verify_approval(
@@ -250,6 +258,21 @@ class RegistryStore:
                 f"request_id {request_id!r} was already used for a different command",
             )
         return Executed(_receipt_from_json(row.receipt_json), replayed=True)
+
+    def _check_definition(
+        self, connection: Connection, command: registry.Command, state: registry.State
+    ) -> Rejection | None:
+        """REGISTER, PROPOSE and ACTIVATE accept only a definition a run could execute."""
+        if self.definition_check is None:
+            return None
+        action = command.action.name.lower()
+        if command.action in (registry.Action.REGISTER, registry.Action.PROPOSE):
+            path = f"command.{action}.definition_json"
+            return self.definition_check(command.definition, path, connection)
+        if command.action is registry.Action.ACTIVATE and state.proposal is not None:
+            path = f"command.{action}.proposal_id"
+            return self.definition_check(state.proposal.definition, path, connection)
+        return None
 
     def _load_state(
         self, connection: Connection, command: registry.Command, work_order: WorkOrder

@@ -28,11 +28,11 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
-from praxis.store import controls, run_codec, run_rows
+from praxis.store import controls, model_registry, run_codec, run_rows
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
-from praxis.store.runtime_schema import known_models, ready_nodes, run_timers, runs
+from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Signals
 
@@ -110,7 +110,7 @@ class RunStore:
         self.signals = signals or Signals()
         self.new_run_id = new_run_id
         self._configured_models = frozenset(models)
-        self._models = frozenset(models)
+        self._registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
@@ -170,33 +170,38 @@ class RunStore:
     # --- models -----------------------------------------------------------------------
 
     def known_models(self, connection: Connection | None = None) -> frozenset[str]:
-        """Models from the config plus every model a worker has claimed (persisted)."""
+        """Models from the config plus the live worker registrations (read now)."""
         if connection is None:
             with self.db.read() as reading:
                 return self.known_models(reading)
-        learned = connection.execute(select(known_models.c.model)).scalars().all()
-        self._models = self._configured_models | frozenset(learned)
-        return self._models
+        self._registered = model_registry.live(connection, self.clock.now_ms())
+        return self._configured_models | frozenset(self._registered)
 
-    def _learn(self, connection: Connection, models: list[str], now: int) -> None:
-        new = [m for m in dict.fromkeys(models) if m not in self._models]
-        if not new:
-            return
-        present = set(
-            connection.execute(
-                select(known_models.c.model).where(known_models.c.model.in_(new))
-            ).scalars()
-        )
-        rows = [{"model": m, "first_seen_ms": now} for m in new if m not in present]
-        if rows:
-            connection.execute(known_models.insert(), rows)
-        self._models = self._models | frozenset(new)
+    def _cached_models(self) -> frozenset[str]:
+        now = self.clock.now_ms()
+        live = {model for model, expiry in self._registered.items() if expiry > now}
+        return self._configured_models | frozenset(live)
+
+    def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
+        """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
+        denied = self._authorize(principal, "run.start", "")
+        if denied and self._authorize(principal, "task.work", ""):
+            return denied
+        self.known_models()
+        registered = self._registered
+        configured = [(model, True, 0) for model in sorted(self._configured_models)]
+        workers = [
+            (model, False, expiry)
+            for model, expiry in sorted(registered.items())
+            if model not in self._configured_models
+        ]
+        return configured + workers
 
     def parse_definition(
         self, document: values.JsonValue, field_path: str, connection: Connection | None = None
     ) -> definitions.Definition | Rejection:
         """Validates a definition against the caps and the known models."""
-        parsed = definitions.parse(document, self._models, self.limits, field_path)
+        parsed = definitions.parse(document, self._cached_models(), self.limits, field_path)
         if isinstance(parsed, Rejection) and parsed.reason == "MODEL_UNKNOWN":
             # Another process (or a worker) may have taught the engine the model.
             parsed = definitions.parse(
@@ -205,6 +210,13 @@ class RunStore:
         if not isinstance(parsed, Rejection):
             self._remember(parsed)
         return parsed
+
+    def check_definition(
+        self, document: values.JsonValue, field_path: str, connection: Connection
+    ) -> Rejection | None:
+        """The registry's check: the problems of a definition, or ``None`` when valid."""
+        parsed = self.parse_definition(document, field_path, connection)
+        return parsed if isinstance(parsed, Rejection) else None
 
     # --- StartRun ---------------------------------------------------------------------
 
@@ -498,7 +510,12 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
-            self._learn(connection, models, now)
+            registered = model_registry.register(
+                connection, models, self._configured_models, now
+            )
+            if isinstance(registered, Rejection):
+                raise Rollback(registered)
+            self._registered = registered
             rows = connection.execute(
                 _READY, {"models": models, "now": now, "limit": max_tasks}
             ).all()
