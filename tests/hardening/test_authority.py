@@ -160,3 +160,20 @@ def test_unspecified_effect_is_refused_as_documented(harness: Harness) -> None:
     comment = proto.split("EFFECT_OUTCOME_UNSPECIFIED = 0;")[0].rsplit("{", 1)[1]
     assert "refuse" in comment and "ENUM_INVALID" in comment
     assert "treated as UNCERTAIN" not in comment
+
+
+def test_waits_and_handoffs_do_not_tell_a_stranger_whether_they_exist(model: Harness) -> None:
+    from aiws.engine.v1 import handoff_pb2, wait_pb2
+
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
+        model.client("reader").waits.GetWait(wait_pb2.GetWaitRequest(wait_id="wait_absent"))
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
+        model.client("reader").handoffs.GetHandoff(
+            handoff_pb2.GetHandoffRequest(delivery_id="dlv_absent")
+        )
+    with expect_error(grpc.StatusCode.NOT_FOUND, "WAIT_NOT_FOUND"):
+        model.client("alice").waits.GetWait(wait_pb2.GetWaitRequest(wait_id="wait_absent"))
+    with expect_error(grpc.StatusCode.NOT_FOUND, "HANDOFF_NOT_FOUND"):
+        model.client("alice").handoffs.GetHandoff(
+            handoff_pb2.GetHandoffRequest(delivery_id="dlv_absent")
+        )

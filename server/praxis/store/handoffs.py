@@ -107,7 +107,11 @@ class HandoffStore:
         def transaction(connection: Connection) -> core.Handoff:
             found = _load(connection, delivery_id)
             if found is None:
-                raise Rollback(not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}"))
+                missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+                raise Rollback(
+                    self.runs.authorize_run(principal, "handoff.acknowledge", None, "", missing)
+                    or missing
+                )
             record = self.runs._load(connection, found.run_id)
             self._authorize(
                 principal, "handoff.acknowledge", record.work_order_id if record else ""
@@ -138,7 +142,8 @@ class HandoffStore:
         with self.runs.db.read() as connection:
             found = _load(connection, delivery_id)
         if found is None:
-            return not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+            missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+            return self.runs.authorize_run(principal, "run.read", None, "", missing) or missing
         record = self.runs.get_run(principal, found.run_id)
         return record if isinstance(record, Rejection) else found
 

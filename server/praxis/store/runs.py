@@ -354,16 +354,22 @@ class RunStore:
         return denied or record  # type: ignore[return-value]  # record is set when allowed
 
     def authorize_run(
-        self, principal: Principal, action: str, record: RunRecord | None, run_id: str
+        self,
+        principal: Principal,
+        action: str,
+        record: RunRecord | None,
+        run_id: str,
+        missing: Rejection | None = None,
     ) -> Rejection | None:
-        """Authorises ``action`` on a run before saying whether it exists (no oracle)."""
+        """Authorises ``action`` on a run (or a subject of it) before saying whether it
+        exists (no oracle); ``missing`` is the NOT_FOUND a wide grant learns."""
         found = guard.authorize_subject(
             self.authority,
             principal,
             action,
             None if record is None else record.work_order_id,
             self.clock.now_ms(),
-            not_found("RUN_NOT_FOUND", f"no run {run_id!r}"),
+            missing or not_found("RUN_NOT_FOUND", f"no run {run_id!r}"),
         )
         return found if isinstance(found, Rejection) else None
 
@@ -510,9 +516,7 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
-            registered = model_registry.register(
-                connection, models, self._configured_models, now
-            )
+            registered = model_registry.register(connection, models, self._configured_models, now)
             if isinstance(registered, Rejection):
                 raise Rollback(registered)
             self._registered = registered

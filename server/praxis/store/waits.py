@@ -118,7 +118,9 @@ class WaitStore:
         with self.runs.db.read() as connection:
             row = _row(connection, wait)
             if row is None:
-                return not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                denied = self.runs.authorize_run(principal, "run.read", None, wait, missing)
+                return denied or missing
             record = self.runs.get_run(principal, row.run_id)
             if isinstance(record, Rejection):
                 return record
@@ -186,7 +188,11 @@ class WaitStore:
             )
             row = _row(connection, wait)
             if row is None:
-                raise Rollback(not_found("WAIT_NOT_FOUND", f"no wait {wait!r}"))
+                missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                raise Rollback(
+                    self.runs.authorize_run(principal, "wait.satisfy", None, wait, missing)
+                    or missing
+                )
             record = self.runs._load(connection, row.run_id)
             assert record is not None
             if replay is not None:
