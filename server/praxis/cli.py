@@ -119,18 +119,19 @@ def serve(args: argparse.Namespace) -> int:
     except RuntimeError as error:  # grpc could not bind the address
         print(f"praxis: cannot listen on {args.listen}: {error}", file=sys.stderr, flush=True)
         return 2
-    server.start()
-    host = args.listen.rpartition(":")[0]
-    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
-    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
         log.info("shutting down", extra={"signal": signal.Signals(signum).name})
         stopping.set()
 
+    # Installed before announcing the port: a SIGTERM right after it still drains.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    server.start()
+    host = args.listen.rpartition(":")[0]
+    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
+    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping.wait()
     server.stop()
     log.info("stopped")
