@@ -39,6 +39,7 @@ from tests.support import (
     ref,
     register_cmd,
     token_of,
+    variant,
 )
 
 RESULTS = Path(__file__).parent / "results" / "registry.json"
@@ -111,7 +112,7 @@ class Worker:
         self._execute(
             self.agent,
             f"{proposal}-prop",
-            propose_cmd(r, proposal, base, {"version": 1, "rev": base + 1}),
+            propose_cmd(r, proposal, base, variant(base + 1)),
         )
         activate = activate_cmd(r, proposal, base, f"{proposal}-ap")
         self._approve(activate, f"{proposal}-ap")

@@ -32,7 +32,13 @@ DEFINITION = {
 CANDIDATE = {
     "version": 1,
     "nodes": {
-        "draft": {"agent": {"model": "echo"}, "input": {"from": "run_input"}},
+        "draft": {
+            "agent": {
+                "model": "echo",
+                "output": {"type": "json", "schema": {"type": "object"}},
+            },
+            "input": {"from": "run_input"},
+        },
         "review": {
             "agent": {"model": "echo"},
             "input": {"from": "node:draft"},

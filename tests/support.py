@@ -29,6 +29,18 @@ DEFINITION_V2 = {
     "output": {"from": "node:b"},
 }
 
+
+def variant(tag: object) -> dict[str, object]:
+    """A valid definition that differs from the others by ``tag`` (its input template)."""
+    return {
+        "version": 1,
+        "nodes": {
+            "a": {"agent": {"model": "echo"}, "input": {"from": "run_input", "template": str(tag)}}
+        },
+        "output": {"from": "node:a"},
+    }
+
+
 PRINCIPALS = [
     ("alice", "HUMAN", ["*"], 0),
     ("bob", "HUMAN", ["*"], 0),

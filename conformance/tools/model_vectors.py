@@ -1660,7 +1660,9 @@ def assessments_vectors() -> list[dict[str, Json]]:
         "current": True,
     }
     governed = definition("a", a=node(output=json_out({"type": "object"})))
-    governed_v2 = definition("a", a=node(output=json_out({"type": "object"}), template="v2"))
+    changed = node(output=json_out({"type": "object"}))
+    changed["input"] = {**changed["input"], "template": "v2"}  # type: ignore[dict-item]
+    governed_v2 = definition("a", a=changed)
     return [
         vector(
             "assess/an-unfinished-run-cannot-be-assessed",

@@ -8,7 +8,7 @@ import threading
 import uuid
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,6 +43,7 @@ from aiws.engine.v1 import (
     wait_pb2,
     wait_pb2_grpc,
 )
+from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
@@ -95,7 +96,8 @@ class Settings:
     profile: values.DocumentProfile = field(default_factory=values.DocumentProfile)
     limits: Limits = field(default_factory=Limits)
     sweep_interval_s: float = 0.1
-    tls: tuple[bytes, bytes] | None = None  # (certificate chain PEM, private key PEM)
+    # (certificate chain PEM, private key PEM[, client CA PEM: require mutual TLS])
+    tls: tuple[bytes, bytes] | tuple[bytes, bytes, bytes | None] | None = None
     reuse_port: bool = False  # SO_REUSEPORT: several processes serve one port
     recover: bool = True  # start RECOVERY segments (once per installation start)
     sweeper: bool = True  # run the sweeper (one process per installation is enough)
@@ -107,6 +109,8 @@ class Engine:
     """The stores of one database, usable in-process without gRPC."""
 
     def __init__(self, settings: Settings) -> None:
+        # Every store asks the authority through the one human-only rule (core.kinds).
+        settings = replace(settings, authority=HumanOnly(settings.authority))
         self.settings = settings
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
@@ -118,6 +122,7 @@ class Engine:
             log.info("schema migrations applied", extra={"versions": applied})
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
+        self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
         self.registry = RegistryStore(
             self.db,
             settings.authority,
@@ -139,6 +144,7 @@ class Engine:
         )
         self.events = EventStore(self.db, settings.authority, self.clock)
         self.registry.head_hooks.append(self.runs.on_new_head)
+        self.registry.definition_check = self.runs.check_definition
         self.admin.cancel_hooks.append(self.runs.on_cancel)
         self.admin.control_hooks.append(self._wake_on_resume)
         self._wire_model(settings)
@@ -230,6 +236,7 @@ class Server:
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
         )
         self.health = health_aio.HealthServicer()
+        engine.db.storage_listeners.append(self._storage_health)
         self.service_names = self._add_servicers(Blocking(self.executor))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         self.service_names += [
@@ -240,8 +247,11 @@ class Server:
         if settings.tls is None:
             port: int = self.grpc.add_insecure_port(settings.listen)
         else:
-            chain, key = settings.tls
-            credentials = grpc.ssl_server_credentials([(key, chain)])
+            chain, key = settings.tls[0], settings.tls[1]
+            client_ca = settings.tls[2] if len(settings.tls) > 2 else None
+            credentials = grpc.ssl_server_credentials(
+                [(key, chain)], root_certificates=client_ca, require_client_auth=bool(client_ca)
+            )
             port = self.grpc.add_secure_port(settings.listen, credentials)
         if port == 0:
             raise OSError(f"cannot listen on {settings.listen}")
@@ -310,6 +320,21 @@ class Server:
         await self.grpc.start()
         for name in ["", *self.service_names]:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def _storage_health(self, writable: bool) -> None:
+        """NOT_SERVING while writes fail for a storage reason; SERVING once one succeeds.
+
+        Called from whichever thread saw the write succeed or fail.
+        """
+        status = health_pb2.HealthCheckResponse.SERVING
+        if not writable:
+            status = health_pb2.HealthCheckResponse.NOT_SERVING
+
+        async def report() -> None:
+            for name in ["", *self.service_names]:
+                await self.health.set(name, status)
+
+        self.loop.call_soon_threadsafe(lambda: asyncio.ensure_future(report()))
 
     def stop(self, grace_s: float = 5.0) -> None:
         """Stops accepting calls, ends waiting streams and long polls, lets unary calls

@@ -11,17 +11,19 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 
 from praxis import config as config_module
-from praxis import logs
+from praxis import logs, security
 from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.processes import child_command, default_processes, supervise, wake_dir_for
+from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
 
 log = logging.getLogger("praxis")
@@ -48,6 +50,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    serve.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        help="PEM roots: require mutual TLS, client certificates mapped to principals",
+    )
+    serve.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow plaintext on a non-loopback address (tokens travel in the clear)",
+    )
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument(
         "--processes",
@@ -62,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     args = _parser().parse_args(argv)
-    logs.setup(args.log_level)
+    logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
     return serve(args)
 
 
@@ -88,22 +100,31 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
         argv += ["--database-url", args.database_url]
     if args.tls_cert:
         argv += ["--tls-cert", str(args.tls_cert), "--tls-key", str(args.tls_key)]
+    if args.tls_client_ca:
+        argv += ["--tls-client-ca", str(args.tls_client_ca)]
+    if args.insecure:
+        argv += ["--insecure"]
     return argv
 
 
 def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
+    os.umask(0o077)  # the database, its WAL and every file created: owner only
+    problem = security.check_listen(args)
+    if problem:
+        print(f"praxis: refusing to start: {problem}", file=sys.stderr, flush=True)
+        return 2
     try:
         config = _resolve_config(args)
-        authority = PrincipalsAuthority.from_file(config.principals_path)
+        security.check_files(config, args.data_dir)
+        authority = security.with_certificates(
+            PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
+        )
     except (ValueError, KeyError, OSError) as error:
         print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
         return 2
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
-    if (args.tls_cert is None) != (args.tls_key is None):
-        print("praxis: --tls-cert and --tls-key go together", file=sys.stderr, flush=True)
-        return 2
-    tls = (args.tls_cert.read_bytes(), args.tls_key.read_bytes()) if args.tls_cert else None
+    tls = security.tls_of(args)
     database_url = args.database_url or config.database_url
     processes = args.processes or (1 if args.test_clock is not None else default_processes())
     if processes < 1 or (processes > 1 and args.test_clock is not None):
@@ -137,21 +158,25 @@ def serve(args: argparse.Namespace) -> int:
                 args.listen,
             )
         server = Server(settings)
-    except SchemaError as error:
+    except (SchemaError, StorageError) as error:
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
         return 2
-    server.start()
-    host = args.listen.rpartition(":")[0]
-    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
-    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
+    except RuntimeError as error:  # grpc could not bind the address
+        print(f"praxis: cannot listen on {args.listen}: {error}", file=sys.stderr, flush=True)
+        return 2
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
         log.info("shutting down", extra={"signal": signal.Signals(signum).name})
         stopping.set()
 
+    # Installed before announcing the port: a SIGTERM right after it still drains.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    server.start()
+    host = args.listen.rpartition(":")[0]
+    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
+    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping.wait()
     server.stop()
     log.info("stopped")

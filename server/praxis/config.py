@@ -32,6 +32,8 @@ class Config:
     synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
     serving: ServingLimits = field(default_factory=ServingLimits)
+    # SHA-256 (hex) of a TLS client certificate's DER -> principal id (mutual TLS).
+    client_certificates: dict[str, str] = field(default_factory=dict)
 
 
 KEYS = frozenset(
@@ -43,6 +45,7 @@ KEYS = frozenset(
         "synchronous",
         "limits",
         "serving",
+        "client_certificates",
     }
 )
 
@@ -82,33 +85,65 @@ def load(path: Path) -> Config:
         synchronous=str(data.get("synchronous", "FULL")),
         limits=limits,
         serving=serving,
+        client_certificates={
+            str(k): str(v) for k, v in data.get("client_certificates", {}).items()
+        },
     )
+
+
+def write_private(path: Path, text: str) -> None:
+    """Writes ``text`` to a file only its owner can read or write (0600), whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def check_private(path: Path) -> None:
+    """Refuses a principals or credentials file that anyone but its owner can write.
+
+    Raises:
+        ConfigError: The file (or its folder) is writable by its group or by others:
+            anyone who can write it could add a HUMAN principal.
+    """
+    for target in (path, path.parent):
+        mode = target.stat().st_mode
+        if mode & 0o022 and not (target.is_dir() and mode & 0o1000):  # sticky dirs are ok
+            raise ConfigError(
+                f"{target} is writable by its group or others (mode {mode & 0o777:o}); "
+                f"run: chmod go-w {target}"
+            )
 
 
 def create_default(data_dir: Path) -> tuple[Path, Path]:
-    """Writes a fresh local config; returns the config and credentials paths."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+    """Writes a fresh local config; returns the config and credentials paths.
+
+    The data directory is created 0700 and every file in it 0600, whatever the umask.
+    """
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    data_dir.chmod(0o700)
     human, human_token = new_principal("local-human", PrincipalKind.HUMAN, HUMAN_ACTIONS)
     agent, agent_token = new_principal("local-agent", PrincipalKind.AGENT, AGENT_ACTIONS)
     principals_path = data_dir / "principals.json"
-    principals_path.write_text(
+    write_private(
+        principals_path,
         json.dumps({"version": 1, "principals": [human, agent]}, indent=2) + "\n",
-        encoding="utf-8",
     )
     credentials_path = data_dir / "credentials.json"
-    fd = os.open(credentials_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(
+    write_private(
+        credentials_path,
+        json.dumps(
             {
                 "local-human": {"kind": "HUMAN", "token": human_token},
                 "local-agent": {"kind": "AGENT", "token": agent_token},
             },
-            handle,
             indent=2,
         )
-        handle.write("\n")
+        + "\n",
+    )
     config_path = data_dir / "config.json"
-    config_path.write_text(
+    write_private(
+        config_path,
         json.dumps(
             {
                 "database_url": "sqlite:///praxis.db",
@@ -120,6 +155,5 @@ def create_default(data_dir: Path) -> tuple[Path, Path]:
             indent=2,
         )
         + "\n",
-        encoding="utf-8",
     )
     return config_path, credentials_path

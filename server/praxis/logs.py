@@ -1,11 +1,21 @@
-"""Structured logs: one JSON object per line on stderr."""
+"""Structured logs: one JSON object per line on stderr.
+
+gRPC's C core (and anything else below Python) writes its own lines to file descriptor 2.
+:func:`route_native_stderr` puts a pipe there and turns each such line into a JSON log
+record of the ``native`` logger, so stderr stays JSON lines whatever writes to it.
+"""
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import os
+import re
 import sys
+import threading
 import time
+from typing import IO
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 
@@ -26,11 +36,52 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-def setup(level: str = "INFO") -> None:
-    """Installs the JSON formatter on the root logger."""
-    handler = logging.StreamHandler(sys.stderr)
+def setup(level: str = "INFO", stream: IO[str] | None = None) -> None:
+    """Installs the JSON formatter on the root logger (writing to ``stream``, default stderr)."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.Formatter.converter = time.gmtime
+
+
+# absl / gpr line prefixes: "E0000 00:00:1796017607.354762    3541 add_port.cc:83] ..."
+_NATIVE_LEVEL = re.compile(r"^([EWIDF])\d{4} ")
+_LEVELS = {"E": logging.ERROR, "F": logging.CRITICAL, "W": logging.WARNING, "I": logging.INFO}
+
+
+def route_native_stderr(level: str = "INFO") -> None:
+    """Routes file descriptor 2 through a pipe: each line becomes a JSON record.
+
+    The JSON handler writes to a duplicate of the original stderr. At exit the pipe is
+    closed and drained, so the last lines (an error before exiting) are not lost.
+    """
+    original = os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
+    setup(level, original)
+    read_fd, write_fd = os.pipe()
+    sys.stderr.flush()
+    os.dup2(write_fd, 2)
+    os.close(write_fd)
+    native = logging.getLogger("native")
+    reader = threading.Thread(
+        target=_relay, args=(read_fd, native), name="native-stderr", daemon=True
+    )
+    reader.start()
+
+    def _drain() -> None:
+        sys.stderr.flush()
+        os.dup2(original.fileno(), 2)  # closes the pipe's last writer: the relay sees EOF
+        reader.join(timeout=2.0)
+
+    atexit.register(_drain)
+
+
+def _relay(read_fd: int, logger: logging.Logger) -> None:
+    with os.fdopen(read_fd, "r", encoding="utf-8", errors="replace") as pipe:
+        for raw in pipe:
+            line = raw.rstrip("\n")
+            if not line.strip():
+                continue
+            match = _NATIVE_LEVEL.match(line)
+            logger.log(_LEVELS.get(match.group(1), logging.DEBUG) if match else logging.INFO, line)

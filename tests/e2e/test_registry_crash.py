@@ -17,7 +17,7 @@ import pytest
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.support import activate_cmd, propose_cmd, ref, register_cmd, token_of
+from tests.support import activate_cmd, propose_cmd, ref, register_cmd, token_of, variant
 
 T = TypeVar("T")
 RETRYABLE = {
@@ -100,7 +100,7 @@ class Driver:
                     registry_pb2.GetEpochsRequest(work_order_id=name), timeout=5
                 )
             ).epochs
-            definition = {"version": 1, "revision": revision + 1}
+            definition = variant(revision + 1)
             self.execute(
                 self.agent,
                 epochs,

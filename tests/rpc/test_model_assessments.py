@@ -135,7 +135,11 @@ def test_a_new_revision_changes_the_subject_of_a_governed_run(model: Harness) ->
     subject = acceptance(model, run_id).subject_digest
     assess(model, run_id, ACCEPT, PASS, subject)
     assert acceptance(model, run_id).accepted
-    changed = {**DEFINITION, "nodes": {"a": {**DEFINITION["nodes"]["a"], "template": "v2"}}}  # type: ignore[dict-item]
+    node_a = DEFINITION["nodes"]["a"]  # type: ignore[index]
+    changed = {
+        **DEFINITION,
+        "nodes": {"a": {**node_a, "input": {**node_a["input"], "template": "v2"}}},
+    }
     proposed(model, ref, "p-2", definition=changed)
     command = activate_cmd(ref, "p-2", 1, "ap-act")
     approve(model, command, "ap-act")

@@ -18,6 +18,7 @@ from tests.support import (
     proposed,
     registered,
     token_of,
+    variant,
 )
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -46,7 +47,7 @@ def race(calls: list[Callable[[], Any]]) -> list[Any]:
 def test_two_approved_proposals_on_one_base_exactly_one_wins(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "p1")
-    proposed(harness, r, "p2", definition={"version": 1, "nodes": {}, "two": 2})
+    proposed(harness, r, "p2", definition=variant("two"))
     commands = [activate_cmd(r, "p1", 1, "ap-1"), activate_cmd(r, "p2", 1, "ap-2")]
     approve(harness, commands[0], "ap-1")
     approve(harness, commands[1], "ap-2", approver="bob")

@@ -19,6 +19,7 @@ from tests.support import (
     register_cmd,
     registered,
     reject_cmd,
+    variant,
 )
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -124,7 +125,7 @@ def test_history_is_immutable_and_ordered(harness: Harness) -> None:
     approve(harness, command, "ap-1")
     execute(harness, "alice", "act-1", command)
     before = harness.client("alice").registry.ListHistory(registry_pb2.ListHistoryRequest(ref=r))
-    proposed(harness, r, "p2", base=2, definition={"version": 1, "nodes": {}, "x": 1})
+    proposed(harness, r, "p2", base=2, definition=variant("x"))
     after = harness.client("alice").registry.ListHistory(registry_pb2.ListHistoryRequest(ref=r))
     assert list(after.events[: len(before.events)]) == list(before.events)
     seqs = [e.seq for e in after.events]

@@ -18,6 +18,7 @@ from tests.support import (
     register_cmd,
     registered,
     reject_cmd,
+    variant,
 )
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -126,7 +127,7 @@ def test_only_humans_approve(harness: Harness) -> None:
 def test_approval_for_a_different_proposal_fails(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "p1")
-    proposed(harness, r, "p2", definition={"version": 1, "nodes": {}, "other": 2})
+    proposed(harness, r, "p2", definition=variant("other"))
     approve(harness, activate_cmd(r, "p1", 1, "ap-1"), "ap-1")
     with expect_error(FP, "APPROVAL_MISMATCH"):
         execute(harness, "alice", "req-1", activate_cmd(r, "p2", 1, "ap-1"))
@@ -274,9 +275,7 @@ def test_propose_unknown_ref_and_duplicate_id(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "p1")
     with expect_error(grpc.StatusCode.ALREADY_EXISTS, "PROPOSAL_ALREADY_EXISTS"):
-        execute(
-            harness, "agent", "req-p2", propose_cmd(r, "p1", 1, {"version": 1, "nodes": {}, "z": 1})
-        )
+        execute(harness, "agent", "req-p2", propose_cmd(r, "p1", 1, variant("z")))
 
 
 def test_activate_needs_exact_base_and_next_revision(harness: Harness) -> None:
@@ -296,7 +295,7 @@ def test_activate_needs_exact_base_and_next_revision(harness: Harness) -> None:
 def test_competing_proposals_one_wins_other_stays_pending(harness: Harness) -> None:
     r = registered(harness)
     proposed(harness, r, "p1")
-    proposed(harness, r, "p2", definition={"version": 1, "nodes": {}, "other": True})
+    proposed(harness, r, "p2", definition=variant("other-true"))
     first = activate_cmd(r, "p1", 1, "ap-1")
     second = activate_cmd(r, "p2", 1, "ap-2")
     approve(harness, first, "ap-1")
@@ -372,7 +371,7 @@ def test_same_request_id_with_different_command_fails(harness: Harness) -> None:
 def test_request_ids_are_per_principal(harness: Harness) -> None:
     r = registered(harness)
     execute(harness, "agent", "same", propose_cmd(r, "p1", 1))
-    response = execute(harness, "service", "same", propose_cmd(r, "p2", 1, {"version": 1, "x": 1}))
+    response = execute(harness, "service", "same", propose_cmd(r, "p2", 1, variant("x")))
     assert not response.replayed
 
 
@@ -488,7 +487,7 @@ def test_epoch_mismatch(harness: Harness) -> None:
 def test_history_pages(harness: Harness) -> None:
     r = registered(harness)
     for index in range(5):
-        proposed(harness, r, f"p{index}", definition={"version": 1, "n": index})
+        proposed(harness, r, f"p{index}", definition=variant(index))
     client = harness.client("alice").registry
     page = client.ListHistory(registry_pb2.ListHistoryRequest(ref=r, limit=2))
     assert len(page.events) == 2 and page.has_more

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from typing import Any
 
@@ -77,20 +78,56 @@ class Client:
 
 
 def connect(
-    address: str, token: str | None = None, root_certificates: bytes | None = None
+    address: str,
+    token: str | None = None,
+    root_certificates: bytes | None = None,
+    *,
+    private_key: bytes | None = None,
+    certificate_chain: bytes | None = None,
+    insecure: bool = False,
 ) -> Client:
     """A client for ``address`` (``host:port``) sending ``token`` as bearer.
 
     Args:
         address: The server, e.g. ``127.0.0.1:50051``.
-        token: The bearer token; ``None`` sends no credential.
+        token: The bearer token; ``None`` sends no credential (or, under mutual TLS, lets
+            the client certificate identify the caller).
         root_certificates: PEM roots to verify a TLS server with; ``None`` connects in
             plaintext (loopback and tests).
+        private_key: PEM key of a client certificate, for mutual TLS.
+        certificate_chain: PEM client certificate chain, for mutual TLS.
+        insecure: Allow sending ``token`` in plaintext to a non-loopback address.
+
+    Raises:
+        ValueError: A token would travel in plaintext to a non-loopback address and
+            ``insecure`` is not set.
     """
-    if root_certificates is None:
+    tls = root_certificates is not None or certificate_chain is not None
+    if not tls:
+        if token and not insecure and not _is_loopback(address):
+            raise ValueError(
+                f"refusing to send a bearer token in plaintext to {address}: pass "
+                "root_certificates (TLS), or insecure=True on a network you trust"
+            )
         channel = grpc.insecure_channel(address)
     else:
-        channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
+        credentials = grpc.ssl_channel_credentials(
+            root_certificates, private_key, certificate_chain
+        )
+        channel = grpc.secure_channel(address, credentials)
     if token:
         channel = grpc.intercept_channel(channel, _BearerInterceptor(token))
     return Client(channel)
+
+
+def _is_loopback(address: str) -> bool:
+    """True when ``address`` names this machine (loopback IPs, ``localhost``, unix sockets)."""
+    if address.startswith(("unix:", "unix-abstract:")):
+        return True
+    host = address.rpartition(":")[0].strip("[]") if ":" in address else address
+    if host.lower() in ("localhost", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -109,6 +109,11 @@ class PrincipalsAuthority:
         """Loads a principals file (see the module docstring)."""
         return cls(parse_principals(json.loads(path.read_text(encoding="utf-8"))))
 
+    def principal(self, principal_id: str) -> Principal | None:
+        """The principal of this id, or ``None`` (mapping client certificates to principals)."""
+        record = self._by_id.get(principal_id)
+        return record.principal if record else None
+
     def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
         """Resolves a bearer token to a principal."""
         if not token:

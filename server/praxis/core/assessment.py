@@ -13,9 +13,9 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from praxis.core import values
+from praxis.core import kinds, values
 from praxis.core.model import PrincipalKind
-from praxis.core.rejection import Code, Rejection, precondition
+from praxis.core.rejection import Rejection, precondition
 
 
 class Kind(enum.Enum):
@@ -89,10 +89,9 @@ def check_record(
     claimed_subject: str,
 ) -> Rejection | None:
     """The rules of recording: a human accepts, after completion, the current subject."""
-    if kind is Kind.ACCEPTANCE and assessor is not PrincipalKind.HUMAN:
-        return Rejection(
-            Code.PERMISSION_DENIED, "HUMAN_REQUIRED", "only a verified human may accept"
-        )
+    problem = kinds.check_kind(kind.value, assessor)
+    if problem:
+        return problem
     if not completed:
         return precondition("RUN_NOT_COMPLETED", "assessments are recorded after completion")
     if claimed_subject != current_subject:

@@ -11,9 +11,10 @@ import enum
 import hashlib
 from dataclasses import dataclass
 
+from praxis.core import values
 from praxis.core.rejection import Code, Rejection, invalid, precondition
 
-MAX_NOTE = 4000
+MAX_NOTE = values.MAX_TEXT_BYTES  # UTF-8 bytes
 
 
 class State(enum.Enum):
@@ -51,8 +52,9 @@ def check_offer(sender: str, receiver: str, note: str, node_done: bool) -> Rejec
         return invalid(
             "ATTRIBUTION_MISMATCH", "to_principal_id", "a handoff goes to another principal"
         )
-    if len(note) > MAX_NOTE:
-        return invalid("FIELD_REQUIRED", "note", f"note must be at most {MAX_NOTE} characters")
+    too_long = values.check_text(note, "note")
+    if too_long:
+        return too_long
     if not node_done:
         return precondition("NODE_NOT_DONE", "only a finished node's outputs can be handed off")
     return None

@@ -11,7 +11,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from praxis.core import values
+from praxis.core import kinds, values
 from praxis.core.model import (
     ActorEvidence,
     ApprovalEvidence,
@@ -35,7 +35,8 @@ class Action(enum.Enum):
     REJECT = "registry.reject"
 
 
-HUMAN_ACTIONS = frozenset({Action.REGISTER, Action.ACTIVATE, Action.REJECT})
+# The registry actions on the human-only list (core.kinds); each also needs an approval.
+HUMAN_ACTIONS = frozenset(a for a in Action if a.value in kinds.HUMAN_ONLY_ACTIONS)
 
 
 class ProposalStatus(enum.Enum):
@@ -311,6 +312,11 @@ def validate(command: Command, field_path: str = "command") -> Rejection | None:
             return problem
     if command.action is Action.REJECT and not command.reason.strip():
         return invalid("FIELD_REQUIRED", f"{path}.reason", "a rejection needs a reason")
+    problem = values.check_text(command.reason, f"{path}.reason") or values.check_text(
+        command.summary, f"{path}.summary"
+    )
+    if problem:
+        return problem
     if command.action in (Action.REGISTER, Action.PROPOSE):
         problem = check_policy_digests(command.policy_digests, f"{path}.policy_digests")
         if problem:
@@ -461,13 +467,7 @@ def check_actor(
             "EVIDENCE_INVALID",
             "the authority's evidence does not cover this principal, action and time",
         )
-    if action in HUMAN_ACTIONS and evidence.kind is not PrincipalKind.HUMAN:
-        return Rejection(
-            Code.PERMISSION_DENIED,
-            "HUMAN_REQUIRED",
-            f"{action.name} needs a verified human principal",
-        )
-    return None
+    return kinds.check_kind(action.value, evidence.kind)
 
 
 def check_approval(

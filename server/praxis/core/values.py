@@ -346,3 +346,40 @@ def check_epoch_ms(value: int, field_path: str) -> Rejection | None:
     if 0 < value <= MAX_EPOCH_MS:
         return None
     return invalid("TIME_INVALID", field_path, f"{field_path} must be in (0, {MAX_EPOCH_MS}] ms")
+
+
+# --- free text ---------------------------------------------------------------------------
+
+MAX_TEXT_BYTES = 4096
+"""The cap on every free-text field (reasons, summaries, notes, a worker's error text),
+in UTF-8 bytes. A request past it is refused with ``TEXT_TOO_LONG``, except a worker's
+own error text, which is kept truncated (see :func:`truncate_text`)."""
+
+_TRUNCATED = "…[truncated {} bytes]"
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", errors="surrogatepass"))
+
+
+def check_text(text: str, field_path: str, cap: int = MAX_TEXT_BYTES) -> Rejection | None:
+    """A TEXT_TOO_LONG rejection when ``text`` is longer than ``cap`` UTF-8 bytes."""
+    size = _utf8_size(text)
+    if size <= cap:
+        return None
+    return invalid(
+        "TEXT_TOO_LONG", field_path, f"{field_path} is {size} bytes; the cap is {cap} bytes"
+    )
+
+
+def truncate_text(text: str, cap: int = MAX_TEXT_BYTES) -> str:
+    """``text`` unchanged when it fits ``cap`` UTF-8 bytes, else cut on a character
+    boundary and ending with a marker that says how many bytes were cut (whole result
+    within ``cap``)."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    if len(data) <= cap:
+        return text
+    keep = cap - _utf8_size(_TRUNCATED.format(len(data)))
+    head = data[:keep].decode("utf-8", errors="ignore")
+    cut = len(data) - _utf8_size(head)
+    return head + _TRUNCATED.format(cut)

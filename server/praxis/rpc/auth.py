@@ -18,6 +18,8 @@ from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection
 from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import Gate, abort_async
+from praxis.security import certificate_fingerprint
+from praxis.store.files import StorageFailure
 
 log = logging.getLogger("praxis.rpc")
 
@@ -43,6 +45,12 @@ def bearer_token(metadata: Any) -> str | None:
             if scheme.lower() == "bearer" and token.strip():
                 return token.strip()
     return None
+
+
+def peer_certificate(context: Any) -> bytes | None:
+    """The PEM certificate a client presented under mutual TLS (verified by TLS), if any."""
+    found = context.auth_context().get("x509_pem_cert") or ()
+    return bytes(found[0]) if found else None
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
@@ -95,20 +103,35 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
             )
         return handler
 
-    def _authenticate(self, metadata: Any) -> Principal | Rejection:
-        return self._authority.authenticate(bearer_token(metadata), self._clock.now_ms())
+    def _authenticate(self, context: Any) -> Principal | Rejection:
+        """The caller: by bearer token, or by its client certificate under mutual TLS."""
+        token = bearer_token(context.invocation_metadata())
+        certify = getattr(self._authority, "authenticate_certificate", None)
+        certificate = peer_certificate(context) if token is None and certify else None
+        if certify is not None and certificate is not None:
+            found: Principal | Rejection = certify(
+                certificate_fingerprint(certificate), self._clock.now_ms()
+            )
+            return found
+        return self._authority.authenticate(token, self._clock.now_ms())
 
     def _wrap(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
         def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
             try:
                 if needs_auth:
-                    found = self._authenticate(context.invocation_metadata())
+                    found = self._authenticate(context)
                     if isinstance(found, Rejection):
                         abort(context, found)
                     _principal.set(found)
                 return behavior(request, context)
             except Aborted:
                 return None
+            except StorageFailure as failure:
+                log.error("storage failure in %s: %s", method, failure.rejection.message)
+                try:
+                    abort(context, failure.rejection)
+                except Aborted:
+                    return None
             except Exception:
                 log.exception("unexpected error in %s", method)
                 try:
@@ -123,7 +146,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     ) -> Principal | None:
         if not needs_auth:
             return None
-        found = self._authenticate(context.invocation_metadata())
+        found = self._authenticate(context)
         if isinstance(found, Rejection):
             await abort_async(context, found)
         _principal.set(found)
@@ -143,6 +166,9 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                     return await behavior(request, context)
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
+            except StorageFailure as failure:
+                log.error("storage failure in %s: %s", method, failure.rejection.message)
+                await abort_async(context, failure.rejection)
             except Exception:
                 log.exception("unexpected error in %s", method)
                 await abort_async(context, _INTERNAL)
@@ -165,6 +191,9 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                         yield response
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
+            except StorageFailure as failure:
+                log.error("storage failure in %s: %s", method, failure.rejection.message)
+                await abort_async(context, failure.rejection)
             except Exception:
                 log.exception("unexpected error in %s", method)
                 await abort_async(context, _INTERNAL)

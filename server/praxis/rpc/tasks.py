@@ -165,6 +165,23 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             return self.hub.recheck_s()
         return max(0.0, min(self.hub.recheck_s(), (upcoming - self.clock.now_ms()) / 1000))
 
+    def ListModels(
+        self, request: task_pb2.ListModelsRequest, context: grpc.ServicerContext
+    ) -> task_pb2.ListModelsResponse:
+        models = unwrap(context, self.store.list_models(principal()))
+        return task_pb2.ListModelsResponse(
+            models=[
+                task_pb2.Model(
+                    name=name,
+                    source=task_pb2.MODEL_SOURCE_CONFIG
+                    if configured
+                    else task_pb2.MODEL_SOURCE_WORKER,
+                    expires_at_ms=expires_at_ms,
+                )
+                for name, configured, expires_at_ms in models
+            ]
+        )
+
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
     ) -> task_pb2.HeartbeatResponse:

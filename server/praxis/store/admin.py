@@ -79,8 +79,10 @@ class AdminStore:
         self, principal: Principal, work_order_id: str, verb: str, reason: str
     ) -> WorkOrderView | Rejection:
         """Pause, resume or cancel a work order."""
-        problem = values.check_identifier(work_order_id, "work_order_id") or self._authorize(
-            principal, "admin.control", work_order_id
+        problem = (
+            values.check_identifier(work_order_id, "work_order_id")
+            or values.check_text(reason, "reason")
+            or self._authorize(principal, "admin.control", work_order_id)
         )
         if problem:
             return problem
@@ -114,8 +116,10 @@ class AdminStore:
         if kind is not HoldKind.RESTORE:
             return invalid("ENUM_INVALID", "kind", "only HOLD_KIND_RESTORE can be placed")
         problem = (
-            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
-        ) or self._authorize(principal, "admin.hold", work_order_id)
+            (values.check_identifier(work_order_id, "work_order_id") if work_order_id else None)
+            or values.check_text(reason, "reason")
+            or self._authorize(principal, "admin.hold", work_order_id)
+        )
         if problem:
             return problem
         hold = Hold(kind, work_order_id, reason, self.clock.now_ms(), principal.principal_id)

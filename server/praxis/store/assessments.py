@@ -12,7 +12,7 @@ from praxis.core import assessment as core
 from praxis.core import run as runs
 from praxis.core import values
 from praxis.core.model import Principal, Ref
-from praxis.core.rejection import Rejection, invalid, not_found
+from praxis.core.rejection import Rejection, invalid
 from praxis.store import contracts, model_rows
 from praxis.store.database import Rollback
 from praxis.store.model_schema import assessments
@@ -84,8 +84,9 @@ class AssessmentStore:
             if key is not None:
                 return _load(connection, key), True
             record = self.runs._load(connection, run_id)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
+            denied = self.runs.authorize_run(principal, kind.value, record, run_id)
+            if denied or record is None:
+                raise Rollback(denied)
             now = self.clock.now_ms()
             actor = self.authority.authorize(principal, kind.value, record.work_order_id, now)
             if isinstance(actor, Rejection):

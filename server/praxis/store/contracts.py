@@ -17,6 +17,7 @@ from decimal import Decimal
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
+from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import contract as core
@@ -141,9 +142,17 @@ class ContractStore:
             found = load(connection, contract_id)
             if found is not None:
                 found = _with_reserved(connection, found)
-        if found is None:
-            return not_found("CONTRACT_NOT_FOUND", f"no contract {contract_id!r}")
-        return self._authorize(principal, "contract.read", found.contract.work_order_id) or found
+        evidence = guard.authorize_subject(
+            self.authority,
+            principal,
+            "contract.read",
+            None if found is None else found.contract.work_order_id,
+            self.clock.now_ms(),
+            not_found("CONTRACT_NOT_FOUND", f"no contract {contract_id!r}"),
+        )
+        if isinstance(evidence, Rejection) or found is None:
+            return evidence  # type: ignore[return-value]  # a Rejection when not found
+        return found
 
     def spending(self, principal: Principal, principal_id: str) -> Spending | Rejection:
         """The spending of a principal (the caller when ``principal_id`` is empty)."""

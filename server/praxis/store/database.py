@@ -24,7 +24,7 @@ from typing import Generic, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from praxis.store import dialect, migrations
+from praxis.store import dialect, files, migrations
 
 log = logging.getLogger("praxis.store")
 T = TypeVar("T")
@@ -56,9 +56,38 @@ class Database:
 
     def __init__(self, url: str, synchronous: str = "FULL") -> None:
         self.url = url
+        path = files.sqlite_path(url)
+        self.guard = files.FileGuard(path) if path is not None else None
         self.engine: Engine = dialect.make_engine(url, synchronous)
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()
+        self.writable = True
+        # Called with False when a write fails for a storage reason, True when one succeeds.
+        self.storage_listeners: list[Callable[[bool], None]] = []
+
+    def pin(self, installation_id: str) -> None:
+        """Pins the SQLite file and its installation marker (see :mod:`files`)."""
+        if self.guard is not None:
+            self.guard.pin(installation_id)
+
+    def _storage(self, ok: bool) -> None:
+        if ok == self.writable:
+            return
+        self.writable = ok
+        if not ok:
+            log.error("storage failure: writes are refused until one succeeds")
+        else:
+            log.info("storage recovered: writes succeed again")
+        for listener in self.storage_listeners:
+            listener(ok)
+
+    def _failed(self, error: BaseException) -> BaseException:
+        """The error a caller receives: a :class:`files.StorageFailure` when it is one."""
+        failure = files.classify(error)
+        if failure is None:
+            return error
+        self._storage(False)
+        return failure
 
     def migrate(self, now_ms: int) -> list[int]:
         """Checks the schema and applies missing migrations (see :mod:`migrations`)."""
@@ -68,15 +97,25 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A serialized write transaction; commits on success, rolls back on error."""
         with self._write_lock:
-            connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+            try:
+                self._check(write=True)
+                connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+            except Exception as error:
+                raise self._failed(error) from error
             try:
                 with connection.begin():
                     dialect.lock_for_write(connection)
                     yield connection
                 callbacks = connection.info.pop(_AFTER_COMMIT, [])
+            except Exception as error:
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
             finally:
                 connection.info.pop(_AFTER_COMMIT, None)
                 connection.close()
+            self._storage(True)
             _run(callbacks)
 
     def transact(self, body: Callable[[Connection], T]) -> T:
@@ -90,7 +129,10 @@ class Database:
             if not item.done.is_set():
                 self._write_batch()
         if item.error is not None:
-            raise item.error
+            failure = self._failed(item.error)
+            if failure is item.error:
+                raise item.error
+            raise failure from item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
     def transact_many(self, bodies: list[Callable[[Connection], T]]) -> list[T | BaseException]:
@@ -123,7 +165,15 @@ class Database:
         batch: list[_Pending[object]] = []
         while self._pending and len(batch) < MAX_BATCH:
             batch.append(self._pending.popleft())
-        connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        try:
+            self._check(write=True)
+            connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        except Exception as error:  # nothing of the batch ran
+            for item in batch:
+                item.error = error
+                item.done.set()
+            return
+        committed = False
         try:
             with connection.begin():
                 dialect.lock_for_write(connection)
@@ -139,10 +189,16 @@ class Database:
                         item.value = rollback.value
                         del callbacks[registered:]
                     except Exception as error:  # handed to its caller
-                        savepoint.rollback()
                         item.error = error
+                        try:
+                            savepoint.rollback()
+                        except Exception:
+                            # SQLite rolled the whole transaction back itself (a full
+                            # disk, an I/O error): the batch fails with this cause.
+                            raise error from None
                         del callbacks[registered:]
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
+            committed = True
         except Exception as error:  # the COMMIT failed: nothing of the batch is durable
             callbacks = []
             for item in batch:
@@ -150,6 +206,8 @@ class Database:
         finally:
             connection.info.pop(_AFTER_COMMIT, None)
             connection.close()
+        if committed and not any(files.classify(i.error) for i in batch if i.error):
+            self._storage(True)
         _run(callbacks)
         for item in batch:
             item.done.set()
@@ -157,8 +215,26 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction over one consistent snapshot."""
-        with self.engine.connect() as connection, connection.begin():
+        try:
+            self._check(write=False)
+            connection = self.engine.connect()
+            connection.begin()
+        except Exception as error:
+            raise self._failed(error) from error
+        try:
             yield connection
+            connection.commit()
+        except Exception as error:
+            failure = files.classify(error)
+            if failure is None:
+                raise
+            raise failure from error
+        finally:
+            connection.close()
+
+    def _check(self, write: bool) -> None:
+        if self.guard is not None:
+            self.guard.check(write)
 
     def close(self) -> None:
         """Releases every pooled connection."""

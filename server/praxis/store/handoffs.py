@@ -63,9 +63,9 @@ class HandoffStore:
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
             record = self.runs._load(connection, run_id)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
-            self._authorize(principal, "handoff.create", record.work_order_id)
+            denied = self.runs.authorize_run(principal, "handoff.create", record, run_id)
+            if denied or record is None:
+                raise Rollback(denied)
             node = record.state.nodes.get(node_uid)
             if node is None:
                 raise Rollback(not_found("NODE_NOT_FOUND", f"run has no node {node_uid!r}"))
@@ -107,7 +107,11 @@ class HandoffStore:
         def transaction(connection: Connection) -> core.Handoff:
             found = _load(connection, delivery_id)
             if found is None:
-                raise Rollback(not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}"))
+                missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+                raise Rollback(
+                    self.runs.authorize_run(principal, "handoff.acknowledge", None, "", missing)
+                    or missing
+                )
             record = self.runs._load(connection, found.run_id)
             self._authorize(
                 principal, "handoff.acknowledge", record.work_order_id if record else ""
@@ -138,7 +142,8 @@ class HandoffStore:
         with self.runs.db.read() as connection:
             found = _load(connection, delivery_id)
         if found is None:
-            return not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+            missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+            return self.runs.authorize_run(principal, "run.read", None, "", missing) or missing
         record = self.runs.get_run(principal, found.run_id)
         return record if isinstance(record, Rejection) else found
 

@@ -157,16 +157,18 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations).where(reconciliations.c.attempt_id == request.attempt_id)
         ).first()
-        if row is None:
-            return not_found("ATTEMPT_NOT_FOUND", f"no reconciliation of {request.attempt_id!r}")
-        view = _view(row)
-        record = self.runs._load(connection, view.run_id)
-        assert record is not None
-        denied = self.authority.authorize(
-            principal, action, record.work_order_id, self.clock.now_ms()
+        view = None if row is None else _view(row)
+        record = None if view is None else self.runs._load(connection, view.run_id)
+        denied = self.runs.authorize_run(
+            principal,
+            action,
+            record,
+            request.attempt_id,
         )
-        if isinstance(denied, Rejection):
-            return denied
+        if denied is not None and denied.reason == "RUN_NOT_FOUND":
+            denied = not_found("ATTEMPT_NOT_FOUND", f"no reconciliation of {request.attempt_id!r}")
+        if denied or record is None or view is None:
+            return denied  # type: ignore[return-value]  # set when nothing was found
         work_order = controls.load_work_order(connection, record.work_order_id)
         problem = gates.check_epochs(request.epochs, self.registry.installation_id, work_order)
         if problem:

@@ -19,13 +19,12 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import gates, registry, values
+from praxis.core import gates, kinds, registry, values
 from praxis.core.model import (
     ApprovalEvidence,
     ApprovalRecord,
     Epochs,
     Principal,
-    PrincipalKind,
     Ref,
     WorkOrder,
 )
@@ -87,6 +86,8 @@ _INSERT = {
 }
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
+# (definition document, field path, connection) -> the problems, or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
 the command back. The runtime uses it to apply an activation to the bound run."""
 
@@ -136,6 +137,9 @@ class RegistryStore:
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
         self.head_hooks: list[HeadHook] = []
+        # Full validation of a definition entering the registry (the runtime's parser:
+        # cycles, references, keys, caps, known models), wired by the engine.
+        self.definition_check: DefinitionCheck | None = None
 
     # --- commands ---------------------------------------------------------------------
 
@@ -163,6 +167,9 @@ class RegistryStore:
                     raise Rollback(replay)
                 return replay
             state = self._load_state(connection, command, work_order)
+            invalid_definition = self._check_definition(connection, command, state)
+            if invalid_definition:
+                raise Rollback(invalid_definition)
             evidence: ApprovalEvidence | None = None
             if state.approval is not None:
                 verified = self.authority.verify_approval(
@@ -252,6 +259,21 @@ class RegistryStore:
             )
         return Executed(_receipt_from_json(row.receipt_json), replayed=True)
 
+    def _check_definition(
+        self, connection: Connection, command: registry.Command, state: registry.State
+    ) -> Rejection | None:
+        """REGISTER, PROPOSE and ACTIVATE accept only a definition a run could execute."""
+        if self.definition_check is None:
+            return None
+        action = command.action.name.lower()
+        if command.action in (registry.Action.REGISTER, registry.Action.PROPOSE):
+            path = f"command.{action}.definition_json"
+            return self.definition_check(command.definition, path, connection)
+        if command.action is registry.Action.ACTIVATE and state.proposal is not None:
+            path = f"command.{action}.proposal_id"
+            return self.definition_check(state.proposal.definition, path, connection)
+        return None
+
     def _load_state(
         self, connection: Connection, command: registry.Command, work_order: WorkOrder
     ) -> registry.State:
@@ -340,10 +362,9 @@ class RegistryStore:
         actor = self.authority.authorize(principal, "approval.create", work_order_id, now)
         if isinstance(actor, Rejection):
             return actor
-        if actor.kind is not PrincipalKind.HUMAN:
-            return Rejection(
-                Code.PERMISSION_DENIED, "HUMAN_REQUIRED", "only a human principal may approve"
-            )
+        problem = kinds.check_kind("approval.create", actor.kind)
+        if problem:
+            return problem
         record = ApprovalRecord(
             approval_id=approval_id,
             material_digest=material_digest,
@@ -371,7 +392,11 @@ class RegistryStore:
                     )
                 return existing, True
             connection.execute(_INSERT["approvals"], asdict(record))
-            return ApprovalView(record, 0, ""), False
+            # The same approver approving the same material shares the proof, whose
+            # consumption may already be recorded under another approval id: say so.
+            created = load_approval(connection, approval_id)
+            assert created is not None
+            return created, False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
         return result

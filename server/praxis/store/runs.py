@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
@@ -28,11 +29,11 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
-from praxis.store import controls, run_codec, run_rows, signals
+from praxis.store import controls, model_registry, run_codec, run_rows, signals
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
-from praxis.store.runtime_schema import known_models, ready_nodes, run_timers, runs
+from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
 
@@ -122,7 +123,7 @@ class RunStore:
         self.signals = signals or Hub()
         self.new_run_id = new_run_id
         self._configured_models = frozenset(models)
-        self._models = frozenset(models)
+        self._registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
@@ -196,33 +197,38 @@ class RunStore:
     # --- models -----------------------------------------------------------------------
 
     def known_models(self, connection: Connection | None = None) -> frozenset[str]:
-        """Models from the config plus every model a worker has claimed (persisted)."""
+        """Models from the config plus the live worker registrations (read now)."""
         if connection is None:
             with self.db.read() as reading:
                 return self.known_models(reading)
-        learned = connection.execute(select(known_models.c.model)).scalars().all()
-        self._models = self._configured_models | frozenset(learned)
-        return self._models
+        self._registered = model_registry.live(connection, self.clock.now_ms())
+        return self._configured_models | frozenset(self._registered)
 
-    def _learn(self, connection: Connection, models: list[str], now: int) -> None:
-        new = [m for m in dict.fromkeys(models) if m not in self._models]
-        if not new:
-            return
-        present = set(
-            connection.execute(
-                select(known_models.c.model).where(known_models.c.model.in_(new))
-            ).scalars()
-        )
-        rows = [{"model": m, "first_seen_ms": now} for m in new if m not in present]
-        if rows:
-            connection.execute(known_models.insert(), rows)
-        self._models = self._models | frozenset(new)
+    def _cached_models(self) -> frozenset[str]:
+        now = self.clock.now_ms()
+        live = {model for model, expiry in self._registered.items() if expiry > now}
+        return self._configured_models | frozenset(live)
+
+    def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
+        """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
+        denied = self._authorize(principal, "run.start", "")
+        if denied and self._authorize(principal, "task.work", ""):
+            return denied
+        self.known_models()
+        registered = self._registered
+        configured = [(model, True, 0) for model in sorted(self._configured_models)]
+        workers = [
+            (model, False, expiry)
+            for model, expiry in sorted(registered.items())
+            if model not in self._configured_models
+        ]
+        return configured + workers
 
     def parse_definition(
         self, document: values.JsonValue, field_path: str, connection: Connection | None = None
     ) -> definitions.Definition | Rejection:
         """Validates a definition against the caps and the known models."""
-        parsed = definitions.parse(document, self._models, self.limits, field_path)
+        parsed = definitions.parse(document, self._cached_models(), self.limits, field_path)
         if isinstance(parsed, Rejection) and parsed.reason == "MODEL_UNKNOWN":
             # Another process (or a worker) may have taught the engine the model.
             parsed = definitions.parse(
@@ -231,6 +237,13 @@ class RunStore:
         if not isinstance(parsed, Rejection):
             self._remember(parsed)
         return parsed
+
+    def check_definition(
+        self, document: values.JsonValue, field_path: str, connection: Connection
+    ) -> Rejection | None:
+        """The registry's check: the problems of a definition, or ``None`` when valid."""
+        parsed = self.parse_definition(document, field_path, connection)
+        return parsed if isinstance(parsed, Rejection) else None
 
     # --- StartRun ---------------------------------------------------------------------
 
@@ -361,9 +374,28 @@ class RunStore:
             return problem
         with self.db.read() as connection:
             record = self._load(connection, run_id)
-        if record is None:
-            return not_found("RUN_NOT_FOUND", f"no run {run_id!r}")
-        return self._authorize(principal, "run.read", record.work_order_id) or record
+        denied = self.authorize_run(principal, "run.read", record, run_id)
+        return denied or record  # type: ignore[return-value]  # record is set when allowed
+
+    def authorize_run(
+        self,
+        principal: Principal,
+        action: str,
+        record: RunRecord | None,
+        run_id: str,
+        missing: Rejection | None = None,
+    ) -> Rejection | None:
+        """Authorises ``action`` on a run (or a subject of it) before saying whether it
+        exists (no oracle); ``missing`` is the NOT_FOUND a wide grant learns."""
+        found = guard.authorize_subject(
+            self.authority,
+            principal,
+            action,
+            None if record is None else record.work_order_id,
+            self.clock.now_ms(),
+            missing or not_found("RUN_NOT_FOUND", f"no run {run_id!r}"),
+        )
+        return found if isinstance(found, Rejection) else None
 
     def get_node_result(
         self, principal: Principal, run_id: str, uid: str
@@ -467,16 +499,14 @@ class RunStore:
 
     def stop(self, principal: Principal, run_id: str, reason: str) -> RunRecord | Rejection:
         """Cancels a run and its live attempts (an ended run is returned unchanged)."""
-        problem = values.check_identifier(run_id, "run_id")
+        problem = values.check_identifier(run_id, "run_id") or values.check_text(reason, "reason")
         if problem:
             return problem
 
         def transaction(connection: Connection, effects: Effects) -> RunRecord:
             record = self._load(connection, run_id)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", f"no run {run_id!r}"))
-            denied = self._authorize(principal, "run.stop", record.work_order_id)
-            if denied:
+            denied = self.authorize_run(principal, "run.stop", record, run_id)
+            if denied or record is None:
                 raise Rollback(denied)
             command, now = core.Stop(reason or "stopped by caller"), self.clock.now_ms()
             outcome = core.apply(record.state, command, now, self.limits)
@@ -563,7 +593,12 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
-            self._learn(connection, claim.models, now)
+            registered = model_registry.register(
+                connection, claim.models, self._configured_models, now
+            )
+            if isinstance(registered, Rejection):
+                raise Rollback(registered)
+            self._registered = registered
             rows = connection.execute(
                 _READY, {"models": claim.models, "now": now, "limit": claim.max_tasks}
             ).all()
@@ -786,7 +821,7 @@ class RunStore:
         return lambda attempt: core.Fail(
             attempt,
             request.worker_id,
-            request.error[:4000] or "failed",
+            values.truncate_text(request.error) or "failed",
             request.retryable,
             request.effect,
             request.cost_microcredits,

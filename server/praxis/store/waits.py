@@ -17,12 +17,12 @@ from typing import Any
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
+from praxis.core import kinds, values
 from praxis.core import run as core
-from praxis.core import values
 from praxis.core.definition import Node
-from praxis.core.model import Principal, PrincipalKind
+from praxis.core.model import Principal
 from praxis.core.registry import Head
-from praxis.core.rejection import Code, Rejection, not_found
+from praxis.core.rejection import Rejection, not_found
 from praxis.store import model_rows, run_rows
 from praxis.store.database import Rollback
 from praxis.store.model_schema import waits
@@ -118,7 +118,9 @@ class WaitStore:
         with self.runs.db.read() as connection:
             row = _row(connection, wait)
             if row is None:
-                return not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                denied = self.runs.authorize_run(principal, "run.read", None, wait, missing)
+                return denied or missing
             record = self.runs.get_run(principal, row.run_id)
             if isinstance(record, Rejection):
                 return record
@@ -186,7 +188,11 @@ class WaitStore:
             )
             row = _row(connection, wait)
             if row is None:
-                raise Rollback(not_found("WAIT_NOT_FOUND", f"no wait {wait!r}"))
+                missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+                raise Rollback(
+                    self.runs.authorize_run(principal, "wait.satisfy", None, wait, missing)
+                    or missing
+                )
             record = self.runs._load(connection, row.run_id)
             assert record is not None
             if replay is not None:
@@ -220,14 +226,10 @@ class WaitStore:
         if isinstance(evidence, Rejection):
             raise Rollback(evidence)
         kind = record.state.definition.nodes[uid].kind
-        if kind == "authorization" and evidence.kind is not PrincipalKind.HUMAN:
-            raise Rollback(
-                Rejection(
-                    Code.PERMISSION_DENIED,
-                    "HUMAN_REQUIRED",
-                    "only a verified human may satisfy an authorization wait",
-                )
-            )
+        if kind == "authorization":
+            problem = kinds.check_kind("wait.authorize", evidence.kind)
+            if problem:
+                raise Rollback(problem)
 
 
 def _row(connection: Connection, wait: str) -> Any:

@@ -72,7 +72,8 @@ impl PrincipalKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
 pub enum EffectOutcome {
-    /// Not reported; treated as UNCERTAIN by CompleteTask and FailTask.
+    /// Not a valid report: CompleteTask, FailTask and SettleTasks refuse it with
+    /// ENUM_INVALID and store nothing. A worker that cannot tell reports UNCERTAIN.
     Unspecified = 0,
     /// The effect was confirmed applied.
     Applied = 1,
@@ -3160,6 +3161,9 @@ pub enum ErrorReason {
     TimeInvalid = 71,
     /// A digest is not of the form `sha256:<64 lowercase hex>`.
     DigestInvalid = 72,
+    /// A free-text field (a reason, summary or note) is longer than its documented cap
+    /// of 4,096 UTF-8 bytes.
+    TextTooLong = 73,
     /// A workflow definition breaks one or more rules; BadRequest lists every violation
     /// (INVALID_ARGUMENT).
     DefinitionInvalid = 80,
@@ -3237,16 +3241,23 @@ pub enum ErrorReason {
     InternalFault = 120,
     /// The server is shutting down or the store is busy (UNAVAILABLE).
     ServerUnavailable = 121,
+    /// The database cannot be written or read: it is read-only, its file was deleted or
+    /// replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+    /// health reports NOT_SERVING until a write succeeds again.
+    StorageUnavailable = 122,
+    /// The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+    /// request was stored; health reports NOT_SERVING until a write succeeds again.
+    StorageFull = 123,
     /// The caller, or the server as a whole, already holds as many open streams
     /// (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
     /// allow; close one or retry later. ErrorInfo metadata `scope` says whether the
     /// per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
-    StreamLimitReached = 130,
+    StreamLimitReached = 140,
     /// The caller, or the server as a whole, already holds as many waiting long
     /// polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
     /// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
     /// says which limit was hit (RESOURCE_EXHAUSTED).
-    LongPollLimitReached = 131,
+    LongPollLimitReached = 141,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3301,6 +3312,7 @@ impl ErrorReason {
             Self::EnumInvalid => "ENUM_INVALID",
             Self::TimeInvalid => "TIME_INVALID",
             Self::DigestInvalid => "DIGEST_INVALID",
+            Self::TextTooLong => "TEXT_TOO_LONG",
             Self::DefinitionInvalid => "DEFINITION_INVALID",
             Self::ModelUnknown => "MODEL_UNKNOWN",
             Self::RunNotFound => "RUN_NOT_FOUND",
@@ -3338,6 +3350,8 @@ impl ErrorReason {
             Self::NodeNotDone => "NODE_NOT_DONE",
             Self::InternalFault => "INTERNAL_FAULT",
             Self::ServerUnavailable => "SERVER_UNAVAILABLE",
+            Self::StorageUnavailable => "STORAGE_UNAVAILABLE",
+            Self::StorageFull => "STORAGE_FULL",
             Self::StreamLimitReached => "STREAM_LIMIT_REACHED",
             Self::LongPollLimitReached => "LONG_POLL_LIMIT_REACHED",
         }
@@ -3391,6 +3405,7 @@ impl ErrorReason {
             "ENUM_INVALID" => Some(Self::EnumInvalid),
             "TIME_INVALID" => Some(Self::TimeInvalid),
             "DIGEST_INVALID" => Some(Self::DigestInvalid),
+            "TEXT_TOO_LONG" => Some(Self::TextTooLong),
             "DEFINITION_INVALID" => Some(Self::DefinitionInvalid),
             "MODEL_UNKNOWN" => Some(Self::ModelUnknown),
             "RUN_NOT_FOUND" => Some(Self::RunNotFound),
@@ -3428,6 +3443,8 @@ impl ErrorReason {
             "NODE_NOT_DONE" => Some(Self::NodeNotDone),
             "INTERNAL_FAULT" => Some(Self::InternalFault),
             "SERVER_UNAVAILABLE" => Some(Self::ServerUnavailable),
+            "STORAGE_UNAVAILABLE" => Some(Self::StorageUnavailable),
+            "STORAGE_FULL" => Some(Self::StorageFull),
             "STREAM_LIMIT_REACHED" => Some(Self::StreamLimitReached),
             "LONG_POLL_LIMIT_REACHED" => Some(Self::LongPollLimitReached),
             _ => None,
@@ -7973,6 +7990,20 @@ pub mod run_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// Model is one model the engine accepts in definitions.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Model {
+    /// The model name as definitions spell it.
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    /// Why the engine knows it.
+    #[prost(enumeration = "ModelSource", tag = "2")]
+    pub source: i32,
+    /// When a worker registration lapses (UTC epoch ms); 0 for configured models.
+    #[prost(int64, tag = "3")]
+    pub expires_at_ms: i64,
+}
 /// AgentSpec is the agent a node asks for.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -8038,7 +8069,8 @@ pub struct ClaimTasksRequest {
     /// The worker's id, chosen by the worker; settling must use the same id.
     #[prost(string, tag = "1")]
     pub worker_id: ::prost::alloc::string::String,
-    /// The models the worker serves; at least one.
+    /// The models the worker serves; at least one. Each claim registers these models for
+    /// 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
     #[prost(string, repeated, tag = "2")]
     pub models: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
     /// Maximum tasks to return: 1 to 100.
@@ -8122,7 +8154,8 @@ pub struct FailTaskRequest {
     /// The worker holding it.
     #[prost(string, tag = "2")]
     pub worker_id: ::prost::alloc::string::String,
-    /// What went wrong; shown in the run's node errors.
+    /// What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+    /// kept truncated, ending with a marker that says how many bytes were cut.
     #[prost(string, tag = "3")]
     pub error: ::prost::alloc::string::String,
     /// Whether a retry could succeed; false fails the node at once.
@@ -8233,6 +8266,53 @@ pub struct SettleTasksResponse {
     /// The claimed tasks (empty when `claim` was not set or nothing was ready).
     #[prost(message, repeated, tag = "2")]
     pub tasks: ::prost::alloc::vec::Vec<Task>,
+}
+/// ListModelsRequest asks for the known models; it has no fields.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListModelsRequest {}
+/// ListModelsResponse lists the known models: the configured ones, then worker
+/// registrations, each group sorted by name. Worker registrations are capped at 1,000.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListModelsResponse {
+    /// The models.
+    #[prost(message, repeated, tag = "1")]
+    pub models: ::prost::alloc::vec::Vec<Model>,
+}
+/// ModelSource says why the engine knows a model.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ModelSource {
+    /// Not set; never sent by the server.
+    Unspecified = 0,
+    /// Declared in the server's configuration; known for as long as it is configured.
+    Config = 1,
+    /// Registered by a worker's claim; known until `expires_at_ms` unless a claim renews it.
+    Worker = 2,
+}
+impl ModelSource {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "MODEL_SOURCE_UNSPECIFIED",
+            Self::Config => "MODEL_SOURCE_CONFIG",
+            Self::Worker => "MODEL_SOURCE_WORKER",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "MODEL_SOURCE_UNSPECIFIED" => Some(Self::Unspecified),
+            "MODEL_SOURCE_CONFIG" => Some(Self::Config),
+            "MODEL_SOURCE_WORKER" => Some(Self::Worker),
+            _ => None,
+        }
+    }
 }
 /// Generated client implementations.
 pub mod task_service_client {
@@ -8459,6 +8539,33 @@ pub mod task_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.TaskService", "SettleTasks"));
             self.inner.unary(req, path, codec).await
         }
+        /// ListModels returns the models StartRun accepts now: those declared in the server's
+        /// configuration and those a worker registered by claiming for them, each
+        /// registration lasting 10 minutes after that worker's latest claim.
+        pub async fn list_models(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListModelsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListModelsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.TaskService/ListModels",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.TaskService", "ListModels"));
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -8518,6 +8625,16 @@ pub mod task_service_server {
             request: tonic::Request<super::SettleTasksRequest>,
         ) -> std::result::Result<
             tonic::Response<super::SettleTasksResponse>,
+            tonic::Status,
+        >;
+        /// ListModels returns the models StartRun accepts now: those declared in the server's
+        /// configuration and those a worker registered by claiming for them, each
+        /// registration lasting 10 minutes after that worker's latest claim.
+        async fn list_models(
+            &self,
+            request: tonic::Request<super::ListModelsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListModelsResponse>,
             tonic::Status,
         >;
     }
@@ -8810,6 +8927,51 @@ pub mod task_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SettleTasksSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.TaskService/ListModels" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListModelsSvc<T: TaskService>(pub Arc<T>);
+                    impl<
+                        T: TaskService,
+                    > tonic::server::UnaryService<super::ListModelsRequest>
+                    for ListModelsSvc<T> {
+                        type Response = super::ListModelsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListModelsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as TaskService>::list_models(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListModelsSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(

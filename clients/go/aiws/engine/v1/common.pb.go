@@ -83,7 +83,8 @@ func (PrincipalKind) EnumDescriptor() ([]byte, []int) {
 type EffectOutcome int32
 
 const (
-	// Not reported; treated as UNCERTAIN by CompleteTask and FailTask.
+	// Not a valid report: CompleteTask, FailTask and SettleTasks refuse it with
+	// ENUM_INVALID and store nothing. A worker that cannot tell reports UNCERTAIN.
 	EffectOutcome_EFFECT_OUTCOME_UNSPECIFIED EffectOutcome = 0
 	// The effect was confirmed applied.
 	EffectOutcome_EFFECT_OUTCOME_APPLIED EffectOutcome = 1

@@ -126,6 +126,9 @@ const (
 	ErrorReason_TIME_INVALID ErrorReason = 71
 	// A digest is not of the form `sha256:<64 lowercase hex>`.
 	ErrorReason_DIGEST_INVALID ErrorReason = 72
+	// A free-text field (a reason, summary or note) is longer than its documented cap
+	// of 4,096 UTF-8 bytes.
+	ErrorReason_TEXT_TOO_LONG ErrorReason = 73
 	// A workflow definition breaks one or more rules; BadRequest lists every violation
 	// (INVALID_ARGUMENT).
 	ErrorReason_DEFINITION_INVALID ErrorReason = 80
@@ -203,16 +206,23 @@ const (
 	ErrorReason_INTERNAL_FAULT ErrorReason = 120
 	// The server is shutting down or the store is busy (UNAVAILABLE).
 	ErrorReason_SERVER_UNAVAILABLE ErrorReason = 121
+	// The database cannot be written or read: it is read-only, its file was deleted or
+	// replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+	// health reports NOT_SERVING until a write succeeds again.
+	ErrorReason_STORAGE_UNAVAILABLE ErrorReason = 122
+	// The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+	// request was stored; health reports NOT_SERVING until a write succeeds again.
+	ErrorReason_STORAGE_FULL ErrorReason = 123
 	// The caller, or the server as a whole, already holds as many open streams
 	// (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
 	// allow; close one or retry later. ErrorInfo metadata `scope` says whether the
 	// per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
-	ErrorReason_STREAM_LIMIT_REACHED ErrorReason = 130
+	ErrorReason_STREAM_LIMIT_REACHED ErrorReason = 140
 	// The caller, or the server as a whole, already holds as many waiting long
 	// polls (ClaimTasks or SettleTasks with `wait_ms` above 0) as the server's
 	// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
 	// says which limit was hit (RESOURCE_EXHAUSTED).
-	ErrorReason_LONG_POLL_LIMIT_REACHED ErrorReason = 131
+	ErrorReason_LONG_POLL_LIMIT_REACHED ErrorReason = 141
 )
 
 // Enum value maps for ErrorReason.
@@ -264,6 +274,7 @@ var (
 		70:  "ENUM_INVALID",
 		71:  "TIME_INVALID",
 		72:  "DIGEST_INVALID",
+		73:  "TEXT_TOO_LONG",
 		80:  "DEFINITION_INVALID",
 		81:  "MODEL_UNKNOWN",
 		82:  "RUN_NOT_FOUND",
@@ -301,8 +312,10 @@ var (
 		118: "NODE_NOT_DONE",
 		120: "INTERNAL_FAULT",
 		121: "SERVER_UNAVAILABLE",
-		130: "STREAM_LIMIT_REACHED",
-		131: "LONG_POLL_LIMIT_REACHED",
+		122: "STORAGE_UNAVAILABLE",
+		123: "STORAGE_FULL",
+		140: "STREAM_LIMIT_REACHED",
+		141: "LONG_POLL_LIMIT_REACHED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -351,6 +364,7 @@ var (
 		"ENUM_INVALID":                 70,
 		"TIME_INVALID":                 71,
 		"DIGEST_INVALID":               72,
+		"TEXT_TOO_LONG":                73,
 		"DEFINITION_INVALID":           80,
 		"MODEL_UNKNOWN":                81,
 		"RUN_NOT_FOUND":                82,
@@ -388,8 +402,10 @@ var (
 		"NODE_NOT_DONE":                118,
 		"INTERNAL_FAULT":               120,
 		"SERVER_UNAVAILABLE":           121,
-		"STREAM_LIMIT_REACHED":         130,
-		"LONG_POLL_LIMIT_REACHED":      131,
+		"STORAGE_UNAVAILABLE":          122,
+		"STORAGE_FULL":                 123,
+		"STREAM_LIMIT_REACHED":         140,
+		"LONG_POLL_LIMIT_REACHED":      141,
 	}
 )
 
@@ -424,7 +440,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xf1\x0f\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xaf\x10\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -472,7 +488,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\fPAGE_INVALID\x10E\x12\x10\n" +
 	"\fENUM_INVALID\x10F\x12\x10\n" +
 	"\fTIME_INVALID\x10G\x12\x12\n" +
-	"\x0eDIGEST_INVALID\x10H\x12\x16\n" +
+	"\x0eDIGEST_INVALID\x10H\x12\x11\n" +
+	"\rTEXT_TOO_LONG\x10I\x12\x16\n" +
 	"\x12DEFINITION_INVALID\x10P\x12\x11\n" +
 	"\rMODEL_UNKNOWN\x10Q\x12\x11\n" +
 	"\rRUN_NOT_FOUND\x10R\x12\x12\n" +
@@ -509,9 +526,11 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x15HANDOFF_NOT_ADDRESSED\x10u\x12\x11\n" +
 	"\rNODE_NOT_DONE\x10v\x12\x12\n" +
 	"\x0eINTERNAL_FAULT\x10x\x12\x16\n" +
-	"\x12SERVER_UNAVAILABLE\x10y\x12\x19\n" +
-	"\x14STREAM_LIMIT_REACHED\x10\x82\x01\x12\x1c\n" +
-	"\x17LONG_POLL_LIMIT_REACHED\x10\x83\x01Ba\n" +
+	"\x12SERVER_UNAVAILABLE\x10y\x12\x17\n" +
+	"\x13STORAGE_UNAVAILABLE\x10z\x12\x10\n" +
+	"\fSTORAGE_FULL\x10{\x12\x19\n" +
+	"\x14STREAM_LIMIT_REACHED\x10\x8c\x01\x12\x1c\n" +
+	"\x17LONG_POLL_LIMIT_REACHED\x10\x8d\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -21,6 +21,123 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ModelSource says why the engine knows a model.
+type ModelSource int32
+
+const (
+	// Not set; never sent by the server.
+	ModelSource_MODEL_SOURCE_UNSPECIFIED ModelSource = 0
+	// Declared in the server's configuration; known for as long as it is configured.
+	ModelSource_MODEL_SOURCE_CONFIG ModelSource = 1
+	// Registered by a worker's claim; known until `expires_at_ms` unless a claim renews it.
+	ModelSource_MODEL_SOURCE_WORKER ModelSource = 2
+)
+
+// Enum value maps for ModelSource.
+var (
+	ModelSource_name = map[int32]string{
+		0: "MODEL_SOURCE_UNSPECIFIED",
+		1: "MODEL_SOURCE_CONFIG",
+		2: "MODEL_SOURCE_WORKER",
+	}
+	ModelSource_value = map[string]int32{
+		"MODEL_SOURCE_UNSPECIFIED": 0,
+		"MODEL_SOURCE_CONFIG":      1,
+		"MODEL_SOURCE_WORKER":      2,
+	}
+)
+
+func (x ModelSource) Enum() *ModelSource {
+	p := new(ModelSource)
+	*p = x
+	return p
+}
+
+func (x ModelSource) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ModelSource) Descriptor() protoreflect.EnumDescriptor {
+	return file_aiws_engine_v1_task_proto_enumTypes[0].Descriptor()
+}
+
+func (ModelSource) Type() protoreflect.EnumType {
+	return &file_aiws_engine_v1_task_proto_enumTypes[0]
+}
+
+func (x ModelSource) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ModelSource.Descriptor instead.
+func (ModelSource) EnumDescriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{0}
+}
+
+// Model is one model the engine accepts in definitions.
+type Model struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The model name as definitions spell it.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Why the engine knows it.
+	Source ModelSource `protobuf:"varint,2,opt,name=source,proto3,enum=aiws.engine.v1.ModelSource" json:"source,omitempty"`
+	// When a worker registration lapses (UTC epoch ms); 0 for configured models.
+	ExpiresAtMs   int64 `protobuf:"varint,3,opt,name=expires_at_ms,json=expiresAtMs,proto3" json:"expires_at_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Model) Reset() {
+	*x = Model{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Model) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Model) ProtoMessage() {}
+
+func (x *Model) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Model.ProtoReflect.Descriptor instead.
+func (*Model) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *Model) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Model) GetSource() ModelSource {
+	if x != nil {
+		return x.Source
+	}
+	return ModelSource_MODEL_SOURCE_UNSPECIFIED
+}
+
+func (x *Model) GetExpiresAtMs() int64 {
+	if x != nil {
+		return x.ExpiresAtMs
+	}
+	return 0
+}
+
 // AgentSpec is the agent a node asks for.
 type AgentSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -38,7 +155,7 @@ type AgentSpec struct {
 
 func (x *AgentSpec) Reset() {
 	*x = AgentSpec{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[0]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -50,7 +167,7 @@ func (x *AgentSpec) String() string {
 func (*AgentSpec) ProtoMessage() {}
 
 func (x *AgentSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[0]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -63,7 +180,7 @@ func (x *AgentSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentSpec.ProtoReflect.Descriptor instead.
 func (*AgentSpec) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{0}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *AgentSpec) GetModel() string {
@@ -127,7 +244,7 @@ type Task struct {
 
 func (x *Task) Reset() {
 	*x = Task{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -139,7 +256,7 @@ func (x *Task) String() string {
 func (*Task) ProtoMessage() {}
 
 func (x *Task) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -152,7 +269,7 @@ func (x *Task) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Task.ProtoReflect.Descriptor instead.
 func (*Task) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{1}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Task) GetAttemptId() string {
@@ -244,7 +361,8 @@ type ClaimTasksRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The worker's id, chosen by the worker; settling must use the same id.
 	WorkerId string `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`
-	// The models the worker serves; at least one.
+	// The models the worker serves; at least one. Each claim registers these models for
+	// 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
 	Models []string `protobuf:"bytes,2,rep,name=models,proto3" json:"models,omitempty"`
 	// Maximum tasks to return: 1 to 100.
 	MaxTasks int32 `protobuf:"varint,3,opt,name=max_tasks,json=maxTasks,proto3" json:"max_tasks,omitempty"`
@@ -258,7 +376,7 @@ type ClaimTasksRequest struct {
 
 func (x *ClaimTasksRequest) Reset() {
 	*x = ClaimTasksRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -270,7 +388,7 @@ func (x *ClaimTasksRequest) String() string {
 func (*ClaimTasksRequest) ProtoMessage() {}
 
 func (x *ClaimTasksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -283,7 +401,7 @@ func (x *ClaimTasksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimTasksRequest.ProtoReflect.Descriptor instead.
 func (*ClaimTasksRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ClaimTasksRequest) GetWorkerId() string {
@@ -332,7 +450,7 @@ type ClaimTasksResponse struct {
 
 func (x *ClaimTasksResponse) Reset() {
 	*x = ClaimTasksResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -344,7 +462,7 @@ func (x *ClaimTasksResponse) String() string {
 func (*ClaimTasksResponse) ProtoMessage() {}
 
 func (x *ClaimTasksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -357,7 +475,7 @@ func (x *ClaimTasksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimTasksResponse.ProtoReflect.Descriptor instead.
 func (*ClaimTasksResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ClaimTasksResponse) GetTasks() []*Task {
@@ -382,7 +500,7 @@ type HeartbeatRequest struct {
 
 func (x *HeartbeatRequest) Reset() {
 	*x = HeartbeatRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -394,7 +512,7 @@ func (x *HeartbeatRequest) String() string {
 func (*HeartbeatRequest) ProtoMessage() {}
 
 func (x *HeartbeatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -407,7 +525,7 @@ func (x *HeartbeatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HeartbeatRequest.ProtoReflect.Descriptor instead.
 func (*HeartbeatRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *HeartbeatRequest) GetAttemptId() string {
@@ -444,7 +562,7 @@ type HeartbeatResponse struct {
 
 func (x *HeartbeatResponse) Reset() {
 	*x = HeartbeatResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -456,7 +574,7 @@ func (x *HeartbeatResponse) String() string {
 func (*HeartbeatResponse) ProtoMessage() {}
 
 func (x *HeartbeatResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -469,7 +587,7 @@ func (x *HeartbeatResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HeartbeatResponse.ProtoReflect.Descriptor instead.
 func (*HeartbeatResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *HeartbeatResponse) GetLeaseExpiresAtMs() int64 {
@@ -505,7 +623,7 @@ type CompleteTaskRequest struct {
 
 func (x *CompleteTaskRequest) Reset() {
 	*x = CompleteTaskRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -517,7 +635,7 @@ func (x *CompleteTaskRequest) String() string {
 func (*CompleteTaskRequest) ProtoMessage() {}
 
 func (x *CompleteTaskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -530,7 +648,7 @@ func (x *CompleteTaskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteTaskRequest.ProtoReflect.Descriptor instead.
 func (*CompleteTaskRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CompleteTaskRequest) GetAttemptId() string {
@@ -579,7 +697,7 @@ type CompleteTaskResponse struct {
 
 func (x *CompleteTaskResponse) Reset() {
 	*x = CompleteTaskResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -591,7 +709,7 @@ func (x *CompleteTaskResponse) String() string {
 func (*CompleteTaskResponse) ProtoMessage() {}
 
 func (x *CompleteTaskResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -604,7 +722,7 @@ func (x *CompleteTaskResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteTaskResponse.ProtoReflect.Descriptor instead.
 func (*CompleteTaskResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{7}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CompleteTaskResponse) GetReplayed() bool {
@@ -621,7 +739,8 @@ type FailTaskRequest struct {
 	AttemptId string `protobuf:"bytes,1,opt,name=attempt_id,json=attemptId,proto3" json:"attempt_id,omitempty"`
 	// The worker holding it.
 	WorkerId string `protobuf:"bytes,2,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`
-	// What went wrong; shown in the run's node errors.
+	// What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+	// kept truncated, ending with a marker that says how many bytes were cut.
 	Error string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	// Whether a retry could succeed; false fails the node at once.
 	Retryable bool `protobuf:"varint,4,opt,name=retryable,proto3" json:"retryable,omitempty"`
@@ -635,7 +754,7 @@ type FailTaskRequest struct {
 
 func (x *FailTaskRequest) Reset() {
 	*x = FailTaskRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -647,7 +766,7 @@ func (x *FailTaskRequest) String() string {
 func (*FailTaskRequest) ProtoMessage() {}
 
 func (x *FailTaskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -660,7 +779,7 @@ func (x *FailTaskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailTaskRequest.ProtoReflect.Descriptor instead.
 func (*FailTaskRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{8}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *FailTaskRequest) GetAttemptId() string {
@@ -718,7 +837,7 @@ type FailTaskResponse struct {
 
 func (x *FailTaskResponse) Reset() {
 	*x = FailTaskResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -730,7 +849,7 @@ func (x *FailTaskResponse) String() string {
 func (*FailTaskResponse) ProtoMessage() {}
 
 func (x *FailTaskResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -743,7 +862,7 @@ func (x *FailTaskResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailTaskResponse.ProtoReflect.Descriptor instead.
 func (*FailTaskResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{9}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *FailTaskResponse) GetWillRetry() bool {
@@ -776,7 +895,7 @@ type Settlement struct {
 
 func (x *Settlement) Reset() {
 	*x = Settlement{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -788,7 +907,7 @@ func (x *Settlement) String() string {
 func (*Settlement) ProtoMessage() {}
 
 func (x *Settlement) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -801,7 +920,7 @@ func (x *Settlement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Settlement.ProtoReflect.Descriptor instead.
 func (*Settlement) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{10}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Settlement) GetOutcome() isSettlement_Outcome {
@@ -863,7 +982,7 @@ type SettlementError struct {
 
 func (x *SettlementError) Reset() {
 	*x = SettlementError{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -875,7 +994,7 @@ func (x *SettlementError) String() string {
 func (*SettlementError) ProtoMessage() {}
 
 func (x *SettlementError) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -888,7 +1007,7 @@ func (x *SettlementError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettlementError.ProtoReflect.Descriptor instead.
 func (*SettlementError) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SettlementError) GetCode() int32 {
@@ -931,7 +1050,7 @@ type SettlementResult struct {
 
 func (x *SettlementResult) Reset() {
 	*x = SettlementResult{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1062,7 @@ func (x *SettlementResult) String() string {
 func (*SettlementResult) ProtoMessage() {}
 
 func (x *SettlementResult) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1075,7 @@ func (x *SettlementResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettlementResult.ProtoReflect.Descriptor instead.
 func (*SettlementResult) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SettlementResult) GetAttemptId() string {
@@ -1039,7 +1158,7 @@ type SettleTasksRequest struct {
 
 func (x *SettleTasksRequest) Reset() {
 	*x = SettleTasksRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1051,7 +1170,7 @@ func (x *SettleTasksRequest) String() string {
 func (*SettleTasksRequest) ProtoMessage() {}
 
 func (x *SettleTasksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1064,7 +1183,7 @@ func (x *SettleTasksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettleTasksRequest.ProtoReflect.Descriptor instead.
 func (*SettleTasksRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SettleTasksRequest) GetSettlements() []*Settlement {
@@ -1094,7 +1213,7 @@ type SettleTasksResponse struct {
 
 func (x *SettleTasksResponse) Reset() {
 	*x = SettleTasksResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1106,7 +1225,7 @@ func (x *SettleTasksResponse) String() string {
 func (*SettleTasksResponse) ProtoMessage() {}
 
 func (x *SettleTasksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1119,7 +1238,7 @@ func (x *SettleTasksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettleTasksResponse.ProtoReflect.Descriptor instead.
 func (*SettleTasksResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{14}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SettleTasksResponse) GetResults() []*SettlementResult {
@@ -1136,11 +1255,99 @@ func (x *SettleTasksResponse) GetTasks() []*Task {
 	return nil
 }
 
+// ListModelsRequest asks for the known models; it has no fields.
+type ListModelsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListModelsRequest) Reset() {
+	*x = ListModelsRequest{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListModelsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListModelsRequest) ProtoMessage() {}
+
+func (x *ListModelsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListModelsRequest.ProtoReflect.Descriptor instead.
+func (*ListModelsRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{16}
+}
+
+// ListModelsResponse lists the known models: the configured ones, then worker
+// registrations, each group sorted by name. Worker registrations are capped at 1,000.
+type ListModelsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The models.
+	Models        []*Model `protobuf:"bytes,1,rep,name=models,proto3" json:"models,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListModelsResponse) Reset() {
+	*x = ListModelsResponse{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListModelsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListModelsResponse) ProtoMessage() {}
+
+func (x *ListModelsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListModelsResponse.ProtoReflect.Descriptor instead.
+func (*ListModelsResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ListModelsResponse) GetModels() []*Model {
+	if x != nil {
+		return x.Models
+	}
+	return nil
+}
+
 var File_aiws_engine_v1_task_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\n" +
-	"\x19aiws/engine/v1/task.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\x8e\x01\n" +
+	"\x19aiws/engine/v1/task.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"t\n" +
+	"\x05Model\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x123\n" +
+	"\x06source\x18\x02 \x01(\x0e2\x1b.aiws.engine.v1.ModelSourceR\x06source\x12\"\n" +
+	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\"\x8e\x01\n" +
 	"\tAgentSpec\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12#\n" +
 	"\rsystem_prompt\x18\x02 \x01(\tR\fsystemPrompt\x12%\n" +
@@ -1223,14 +1430,23 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\x05claim\x18\x02 \x01(\v2!.aiws.engine.v1.ClaimTasksRequestR\x05claim\"}\n" +
 	"\x13SettleTasksResponse\x12:\n" +
 	"\aresults\x18\x01 \x03(\v2 .aiws.engine.v1.SettlementResultR\aresults\x12*\n" +
-	"\x05tasks\x18\x02 \x03(\v2\x14.aiws.engine.v1.TaskR\x05tasks2\xb6\x03\n" +
+	"\x05tasks\x18\x02 \x03(\v2\x14.aiws.engine.v1.TaskR\x05tasks\"\x13\n" +
+	"\x11ListModelsRequest\"C\n" +
+	"\x12ListModelsResponse\x12-\n" +
+	"\x06models\x18\x01 \x03(\v2\x15.aiws.engine.v1.ModelR\x06models*]\n" +
+	"\vModelSource\x12\x1c\n" +
+	"\x18MODEL_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13MODEL_SOURCE_CONFIG\x10\x01\x12\x17\n" +
+	"\x13MODEL_SOURCE_WORKER\x10\x022\x90\x04\n" +
 	"\vTaskService\x12S\n" +
 	"\n" +
 	"ClaimTasks\x12!.aiws.engine.v1.ClaimTasksRequest\x1a\".aiws.engine.v1.ClaimTasksResponse\x12P\n" +
 	"\tHeartbeat\x12 .aiws.engine.v1.HeartbeatRequest\x1a!.aiws.engine.v1.HeartbeatResponse\x12Y\n" +
 	"\fCompleteTask\x12#.aiws.engine.v1.CompleteTaskRequest\x1a$.aiws.engine.v1.CompleteTaskResponse\x12M\n" +
 	"\bFailTask\x12\x1f.aiws.engine.v1.FailTaskRequest\x1a .aiws.engine.v1.FailTaskResponse\x12V\n" +
-	"\vSettleTasks\x12\".aiws.engine.v1.SettleTasksRequest\x1a#.aiws.engine.v1.SettleTasksResponseBa\n" +
+	"\vSettleTasks\x12\".aiws.engine.v1.SettleTasksRequest\x1a#.aiws.engine.v1.SettleTasksResponse\x12X\n" +
+	"\n" +
+	"ListModels\x12!.aiws.engine.v1.ListModelsRequest\x1a\".aiws.engine.v1.ListModelsResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -1245,54 +1461,63 @@ func file_aiws_engine_v1_task_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_task_proto_rawDescData
 }
 
-var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_aiws_engine_v1_task_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_aiws_engine_v1_task_proto_goTypes = []any{
-	(*AgentSpec)(nil),            // 0: aiws.engine.v1.AgentSpec
-	(*Task)(nil),                 // 1: aiws.engine.v1.Task
-	(*ClaimTasksRequest)(nil),    // 2: aiws.engine.v1.ClaimTasksRequest
-	(*ClaimTasksResponse)(nil),   // 3: aiws.engine.v1.ClaimTasksResponse
-	(*HeartbeatRequest)(nil),     // 4: aiws.engine.v1.HeartbeatRequest
-	(*HeartbeatResponse)(nil),    // 5: aiws.engine.v1.HeartbeatResponse
-	(*CompleteTaskRequest)(nil),  // 6: aiws.engine.v1.CompleteTaskRequest
-	(*CompleteTaskResponse)(nil), // 7: aiws.engine.v1.CompleteTaskResponse
-	(*FailTaskRequest)(nil),      // 8: aiws.engine.v1.FailTaskRequest
-	(*FailTaskResponse)(nil),     // 9: aiws.engine.v1.FailTaskResponse
-	(*Settlement)(nil),           // 10: aiws.engine.v1.Settlement
-	(*SettlementError)(nil),      // 11: aiws.engine.v1.SettlementError
-	(*SettlementResult)(nil),     // 12: aiws.engine.v1.SettlementResult
-	(*SettleTasksRequest)(nil),   // 13: aiws.engine.v1.SettleTasksRequest
-	(*SettleTasksResponse)(nil),  // 14: aiws.engine.v1.SettleTasksResponse
-	(EffectOutcome)(0),           // 15: aiws.engine.v1.EffectOutcome
+	(ModelSource)(0),             // 0: aiws.engine.v1.ModelSource
+	(*Model)(nil),                // 1: aiws.engine.v1.Model
+	(*AgentSpec)(nil),            // 2: aiws.engine.v1.AgentSpec
+	(*Task)(nil),                 // 3: aiws.engine.v1.Task
+	(*ClaimTasksRequest)(nil),    // 4: aiws.engine.v1.ClaimTasksRequest
+	(*ClaimTasksResponse)(nil),   // 5: aiws.engine.v1.ClaimTasksResponse
+	(*HeartbeatRequest)(nil),     // 6: aiws.engine.v1.HeartbeatRequest
+	(*HeartbeatResponse)(nil),    // 7: aiws.engine.v1.HeartbeatResponse
+	(*CompleteTaskRequest)(nil),  // 8: aiws.engine.v1.CompleteTaskRequest
+	(*CompleteTaskResponse)(nil), // 9: aiws.engine.v1.CompleteTaskResponse
+	(*FailTaskRequest)(nil),      // 10: aiws.engine.v1.FailTaskRequest
+	(*FailTaskResponse)(nil),     // 11: aiws.engine.v1.FailTaskResponse
+	(*Settlement)(nil),           // 12: aiws.engine.v1.Settlement
+	(*SettlementError)(nil),      // 13: aiws.engine.v1.SettlementError
+	(*SettlementResult)(nil),     // 14: aiws.engine.v1.SettlementResult
+	(*SettleTasksRequest)(nil),   // 15: aiws.engine.v1.SettleTasksRequest
+	(*SettleTasksResponse)(nil),  // 16: aiws.engine.v1.SettleTasksResponse
+	(*ListModelsRequest)(nil),    // 17: aiws.engine.v1.ListModelsRequest
+	(*ListModelsResponse)(nil),   // 18: aiws.engine.v1.ListModelsResponse
+	(EffectOutcome)(0),           // 19: aiws.engine.v1.EffectOutcome
 }
 var file_aiws_engine_v1_task_proto_depIdxs = []int32{
-	0,  // 0: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
-	1,  // 1: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	15, // 2: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	15, // 3: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	6,  // 4: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
-	8,  // 5: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
-	7,  // 6: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
-	9,  // 7: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
-	11, // 8: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
-	10, // 9: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
-	2,  // 10: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
-	12, // 11: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
-	1,  // 12: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	2,  // 13: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
-	4,  // 14: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
-	6,  // 15: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
-	8,  // 16: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
-	13, // 17: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
-	3,  // 18: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
-	5,  // 19: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
-	7,  // 20: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
-	9,  // 21: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
-	14, // 22: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
-	18, // [18:23] is the sub-list for method output_type
-	13, // [13:18] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	0,  // 0: aiws.engine.v1.Model.source:type_name -> aiws.engine.v1.ModelSource
+	2,  // 1: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
+	3,  // 2: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	19, // 3: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	19, // 4: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	8,  // 5: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
+	10, // 6: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
+	9,  // 7: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
+	11, // 8: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
+	13, // 9: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
+	12, // 10: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
+	4,  // 11: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
+	14, // 12: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
+	3,  // 13: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	1,  // 14: aiws.engine.v1.ListModelsResponse.models:type_name -> aiws.engine.v1.Model
+	4,  // 15: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
+	6,  // 16: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
+	8,  // 17: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
+	10, // 18: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
+	15, // 19: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
+	17, // 20: aiws.engine.v1.TaskService.ListModels:input_type -> aiws.engine.v1.ListModelsRequest
+	5,  // 21: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
+	7,  // 22: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
+	9,  // 23: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
+	11, // 24: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
+	16, // 25: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
+	18, // 26: aiws.engine.v1.TaskService.ListModels:output_type -> aiws.engine.v1.ListModelsResponse
+	21, // [21:27] is the sub-list for method output_type
+	15, // [15:21] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_task_proto_init() }
@@ -1301,11 +1526,11 @@ func file_aiws_engine_v1_task_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
-	file_aiws_engine_v1_task_proto_msgTypes[10].OneofWrappers = []any{
+	file_aiws_engine_v1_task_proto_msgTypes[11].OneofWrappers = []any{
 		(*Settlement_Complete)(nil),
 		(*Settlement_Fail)(nil),
 	}
-	file_aiws_engine_v1_task_proto_msgTypes[12].OneofWrappers = []any{
+	file_aiws_engine_v1_task_proto_msgTypes[13].OneofWrappers = []any{
 		(*SettlementResult_Complete)(nil),
 		(*SettlementResult_Fail)(nil),
 		(*SettlementResult_Error)(nil),
@@ -1315,13 +1540,14 @@ func file_aiws_engine_v1_task_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_task_proto_rawDesc), len(file_aiws_engine_v1_task_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   15,
+			NumEnums:      1,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_aiws_engine_v1_task_proto_goTypes,
 		DependencyIndexes: file_aiws_engine_v1_task_proto_depIdxs,
+		EnumInfos:         file_aiws_engine_v1_task_proto_enumTypes,
 		MessageInfos:      file_aiws_engine_v1_task_proto_msgTypes,
 	}.Build()
 	File_aiws_engine_v1_task_proto = out.File

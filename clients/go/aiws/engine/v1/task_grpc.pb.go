@@ -24,6 +24,7 @@ const (
 	TaskService_CompleteTask_FullMethodName = "/aiws.engine.v1.TaskService/CompleteTask"
 	TaskService_FailTask_FullMethodName     = "/aiws.engine.v1.TaskService/FailTask"
 	TaskService_SettleTasks_FullMethodName  = "/aiws.engine.v1.TaskService/SettleTasks"
+	TaskService_ListModels_FullMethodName   = "/aiws.engine.v1.TaskService/ListModels"
 )
 
 // TaskServiceClient is the client API for TaskService service.
@@ -50,6 +51,10 @@ type TaskServiceClient interface {
 	// a stale, foreign or invalid one never affects the others. Settling the same attempt
 	// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
 	SettleTasks(ctx context.Context, in *SettleTasksRequest, opts ...grpc.CallOption) (*SettleTasksResponse, error)
+	// ListModels returns the models StartRun accepts now: those declared in the server's
+	// configuration and those a worker registered by claiming for them, each
+	// registration lasting 10 minutes after that worker's latest claim.
+	ListModels(ctx context.Context, in *ListModelsRequest, opts ...grpc.CallOption) (*ListModelsResponse, error)
 }
 
 type taskServiceClient struct {
@@ -110,6 +115,16 @@ func (c *taskServiceClient) SettleTasks(ctx context.Context, in *SettleTasksRequ
 	return out, nil
 }
 
+func (c *taskServiceClient) ListModels(ctx context.Context, in *ListModelsRequest, opts ...grpc.CallOption) (*ListModelsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListModelsResponse)
+	err := c.cc.Invoke(ctx, TaskService_ListModels_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TaskServiceServer is the server API for TaskService service.
 // All implementations must embed UnimplementedTaskServiceServer
 // for forward compatibility.
@@ -134,6 +149,10 @@ type TaskServiceServer interface {
 	// a stale, foreign or invalid one never affects the others. Settling the same attempt
 	// twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
 	SettleTasks(context.Context, *SettleTasksRequest) (*SettleTasksResponse, error)
+	// ListModels returns the models StartRun accepts now: those declared in the server's
+	// configuration and those a worker registered by claiming for them, each
+	// registration lasting 10 minutes after that worker's latest claim.
+	ListModels(context.Context, *ListModelsRequest) (*ListModelsResponse, error)
 	mustEmbedUnimplementedTaskServiceServer()
 }
 
@@ -158,6 +177,9 @@ func (UnimplementedTaskServiceServer) FailTask(context.Context, *FailTaskRequest
 }
 func (UnimplementedTaskServiceServer) SettleTasks(context.Context, *SettleTasksRequest) (*SettleTasksResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SettleTasks not implemented")
+}
+func (UnimplementedTaskServiceServer) ListModels(context.Context, *ListModelsRequest) (*ListModelsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListModels not implemented")
 }
 func (UnimplementedTaskServiceServer) mustEmbedUnimplementedTaskServiceServer() {}
 func (UnimplementedTaskServiceServer) testEmbeddedByValue()                     {}
@@ -270,6 +292,24 @@ func _TaskService_SettleTasks_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TaskService_ListModels_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListModelsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TaskServiceServer).ListModels(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TaskService_ListModels_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TaskServiceServer).ListModels(ctx, req.(*ListModelsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TaskService_ServiceDesc is the grpc.ServiceDesc for TaskService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -296,6 +336,10 @@ var TaskService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SettleTasks",
 			Handler:    _TaskService_SettleTasks_Handler,
+		},
+		{
+			MethodName: "ListModels",
+			Handler:    _TaskService_ListModels_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

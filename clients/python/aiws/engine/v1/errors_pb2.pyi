@@ -52,6 +52,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ENUM_INVALID: _ClassVar[ErrorReason]
     TIME_INVALID: _ClassVar[ErrorReason]
     DIGEST_INVALID: _ClassVar[ErrorReason]
+    TEXT_TOO_LONG: _ClassVar[ErrorReason]
     DEFINITION_INVALID: _ClassVar[ErrorReason]
     MODEL_UNKNOWN: _ClassVar[ErrorReason]
     RUN_NOT_FOUND: _ClassVar[ErrorReason]
@@ -89,6 +90,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_NOT_DONE: _ClassVar[ErrorReason]
     INTERNAL_FAULT: _ClassVar[ErrorReason]
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
+    STORAGE_UNAVAILABLE: _ClassVar[ErrorReason]
+    STORAGE_FULL: _ClassVar[ErrorReason]
     STREAM_LIMIT_REACHED: _ClassVar[ErrorReason]
     LONG_POLL_LIMIT_REACHED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -137,6 +140,7 @@ PAGE_INVALID: ErrorReason
 ENUM_INVALID: ErrorReason
 TIME_INVALID: ErrorReason
 DIGEST_INVALID: ErrorReason
+TEXT_TOO_LONG: ErrorReason
 DEFINITION_INVALID: ErrorReason
 MODEL_UNKNOWN: ErrorReason
 RUN_NOT_FOUND: ErrorReason
@@ -174,5 +178,7 @@ HANDOFF_NOT_ADDRESSED: ErrorReason
 NODE_NOT_DONE: ErrorReason
 INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason
+STORAGE_UNAVAILABLE: ErrorReason
+STORAGE_FULL: ErrorReason
 STREAM_LIMIT_REACHED: ErrorReason
 LONG_POLL_LIMIT_REACHED: ErrorReason

@@ -1,11 +1,31 @@
 from aiws.engine.v1 import common_pb2 as _common_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class ModelSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MODEL_SOURCE_UNSPECIFIED: _ClassVar[ModelSource]
+    MODEL_SOURCE_CONFIG: _ClassVar[ModelSource]
+    MODEL_SOURCE_WORKER: _ClassVar[ModelSource]
+MODEL_SOURCE_UNSPECIFIED: ModelSource
+MODEL_SOURCE_CONFIG: ModelSource
+MODEL_SOURCE_WORKER: ModelSource
+
+class Model(_message.Message):
+    __slots__ = ("name", "source", "expires_at_ms")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    source: ModelSource
+    expires_at_ms: int
+    def __init__(self, name: _Optional[str] = ..., source: _Optional[_Union[ModelSource, str]] = ..., expires_at_ms: _Optional[int] = ...) -> None: ...
 
 class AgentSpec(_message.Message):
     __slots__ = ("model", "system_prompt", "functions_json", "output_json")
@@ -174,3 +194,13 @@ class SettleTasksResponse(_message.Message):
     results: _containers.RepeatedCompositeFieldContainer[SettlementResult]
     tasks: _containers.RepeatedCompositeFieldContainer[Task]
     def __init__(self, results: _Optional[_Iterable[_Union[SettlementResult, _Mapping]]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
+
+class ListModelsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListModelsResponse(_message.Message):
+    __slots__ = ("models",)
+    MODELS_FIELD_NUMBER: _ClassVar[int]
+    models: _containers.RepeatedCompositeFieldContainer[Model]
+    def __init__(self, models: _Optional[_Iterable[_Union[Model, _Mapping]]] = ...) -> None: ...

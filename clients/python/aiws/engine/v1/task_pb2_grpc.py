@@ -62,6 +62,11 @@ class TaskServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.FromString,
                 _registered_method=True)
+        self.ListModels = channel.unary_unary(
+                '/aiws.engine.v1.TaskService/ListModels',
+                request_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsResponse.FromString,
+                _registered_method=True)
 
 
 class TaskServiceServicer(object):
@@ -111,6 +116,15 @@ class TaskServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListModels(self, request, context):
+        """ListModels returns the models StartRun accepts now: those declared in the server's
+        configuration and those a worker registered by claiming for them, each
+        registration lasting 10 minutes after that worker's latest claim.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TaskServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -138,6 +152,11 @@ def add_TaskServiceServicer_to_server(servicer, server):
                     servicer.SettleTasks,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.SerializeToString,
+            ),
+            'ListModels': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListModels,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -278,6 +297,33 @@ class TaskService(object):
             '/aiws.engine.v1.TaskService/SettleTasks',
             aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_task__pb2.SettleTasksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListModels(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.TaskService/ListModels',
+            aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_task__pb2.ListModelsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -55,6 +55,11 @@ class TaskServiceStub:
     a stale, foreign or invalid one never affects the others. Settling the same attempt
     twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
     """
+    ListModels: _grpc.UnaryUnaryMultiCallable[_task_pb2.ListModelsRequest, _task_pb2.ListModelsResponse]
+    """ListModels returns the models StartRun accepts now: those declared in the server's
+    configuration and those a worker registered by claiming for them, each
+    registration lasting 10 minutes after that worker's latest claim.
+    """
 
 @_typing.type_check_only
 class TaskServiceAsyncStub(TaskServiceStub):
@@ -82,6 +87,11 @@ class TaskServiceAsyncStub(TaskServiceStub):
     The settlements are committed together; each is decided and answered on its own, so
     a stale, foreign or invalid one never affects the others. Settling the same attempt
     twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+    """
+    ListModels: _aio.UnaryUnaryMultiCallable[_task_pb2.ListModelsRequest, _task_pb2.ListModelsResponse]  # type: ignore[assignment]
+    """ListModels returns the models StartRun accepts now: those declared in the server's
+    configuration and those a worker registered by claiming for them, each
+    registration lasting 10 minutes after that worker's latest claim.
     """
 
 class TaskServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -137,6 +147,17 @@ class TaskServiceServicer(metaclass=_abc_1.ABCMeta):
         The settlements are committed together; each is decided and answered on its own, so
         a stale, foreign or invalid one never affects the others. Settling the same attempt
         twice with the same payload answers `replayed = true`, as CompleteTask and FailTask do.
+        """
+
+    @_abc_1.abstractmethod
+    def ListModels(
+        self,
+        request: _task_pb2.ListModelsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_task_pb2.ListModelsResponse, _abc.Awaitable[_task_pb2.ListModelsResponse]]:
+        """ListModels returns the models StartRun accepts now: those declared in the server's
+        configuration and those a worker registered by claiming for them, each
+        registration lasting 10 minutes after that worker's latest claim.
         """
 
 def add_TaskServiceServicer_to_server(servicer: TaskServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

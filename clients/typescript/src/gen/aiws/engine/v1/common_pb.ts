@@ -128,7 +128,8 @@ export const PrincipalKindSchema: GenEnum<PrincipalKind> = /*@__PURE__*/
  */
 export enum EffectOutcome {
   /**
-   * Not reported; treated as UNCERTAIN by CompleteTask and FailTask.
+   * Not a valid report: CompleteTask, FailTask and SettleTasks refuse it with
+   * ENUM_INVALID and store nothing. A worker that cannot tell reports UNCERTAIN.
    *
    * @generated from enum value: EFFECT_OUTCOME_UNSPECIFIED = 0;
    */

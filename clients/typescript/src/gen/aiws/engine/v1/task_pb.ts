@@ -2,8 +2,8 @@
 // @generated from file aiws/engine/v1/task.proto (package aiws.engine.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EffectOutcome } from "./common_pb.js";
 import { file_aiws_engine_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,42 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/task.proto.
  */
 export const file_aiws_engine_v1_task: GenFile = /*@__PURE__*/
-  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJeCglBZ2VudFNwZWMSDQoFbW9kZWwYASABKAkSFQoNc3lzdGVtX3Byb21wdBgCIAEoCRIWCg5mdW5jdGlvbnNfanNvbhgDIAEoCRITCgtvdXRwdXRfanNvbhgEIAEoCSKIAgoEVGFzaxISCgphdHRlbXB0X2lkGAEgASgJEg4KBnJ1bl9pZBgCIAEoCRIQCghub2RlX3VpZBgDIAEoCRIPCgdub2RlX2lkGAQgASgJEg8KB2F0dGVtcHQYBSABKAUSFAoMb3BlcmF0aW9uX2lkGAYgASgJEigKBWFnZW50GAcgASgLMhkuYWl3cy5lbmdpbmUudjEuQWdlbnRTcGVjEhIKCmlucHV0X2pzb24YCCABKAkSEAoIdGVtcGxhdGUYCSABKAkSEwoLZGVhZGxpbmVfbXMYCiABKAMSGwoTbGVhc2VfZXhwaXJlc19hdF9tcxgLIAEoAxIQCghyZXZpc2lvbhgMIAEoAyJsChFDbGFpbVRhc2tzUmVxdWVzdBIRCgl3b3JrZXJfaWQYASABKAkSDgoGbW9kZWxzGAIgAygJEhEKCW1heF90YXNrcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoAxIPCgd3YWl0X21zGAUgASgDIjkKEkNsYWltVGFza3NSZXNwb25zZRIjCgV0YXNrcxgBIAMoCzIULmFpd3MuZW5naW5lLnYxLlRhc2siSwoQSGVhcnRiZWF0UmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRIQCghsZWFzZV9tcxgDIAEoAyJDChFIZWFydGJlYXRSZXNwb25zZRIbChNsZWFzZV9leHBpcmVzX2F0X21zGAEgASgDEhEKCWNhbmNlbGxlZBgCIAEoCCKbAQoTQ29tcGxldGVUYXNrUmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRITCgtyZXN1bHRfanNvbhgDIAEoCRItCgZlZmZlY3QYBCABKA4yHS5haXdzLmVuZ2luZS52MS5FZmZlY3RPdXRjb21lEhkKEWNvc3RfbWljcm9jcmVkaXRzGAUgASgJIigKFENvbXBsZXRlVGFza1Jlc3BvbnNlEhAKCHJlcGxheWVkGAEgASgIIqQBCg9GYWlsVGFza1JlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSDQoFZXJyb3IYAyABKAkSEQoJcmV0cnlhYmxlGAQgASgIEi0KBmVmZmVjdBgFIAEoDjIdLmFpd3MuZW5naW5lLnYxLkVmZmVjdE91dGNvbWUSGQoRY29zdF9taWNyb2NyZWRpdHMYBiABKAkiOAoQRmFpbFRhc2tSZXNwb25zZRISCgp3aWxsX3JldHJ5GAEgASgIEhAKCHJlcGxheWVkGAIgASgIIoEBCgpTZXR0bGVtZW50EjcKCGNvbXBsZXRlGAEgASgLMiMuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVxdWVzdEgAEi8KBGZhaWwYAiABKAsyHy5haXdzLmVuZ2luZS52MS5GYWlsVGFza1JlcXVlc3RIAEIJCgdvdXRjb21lIkAKD1NldHRsZW1lbnRFcnJvchIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIs4BChBTZXR0bGVtZW50UmVzdWx0EhIKCmF0dGVtcHRfaWQYASABKAkSOAoIY29tcGxldGUYAiABKAsyJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZUgAEjAKBGZhaWwYAyABKAsyIC5haXdzLmVuZ2luZS52MS5GYWlsVGFza1Jlc3BvbnNlSAASMAoFZXJyb3IYBCABKAsyHy5haXdzLmVuZ2luZS52MS5TZXR0bGVtZW50RXJyb3JIAEIICgZyZXN1bHQidwoSU2V0dGxlVGFza3NSZXF1ZXN0Ei8KC3NldHRsZW1lbnRzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuU2V0dGxlbWVudBIwCgVjbGFpbRgCIAEoCzIhLmFpd3MuZW5naW5lLnYxLkNsYWltVGFza3NSZXF1ZXN0Im0KE1NldHRsZVRhc2tzUmVzcG9uc2USMQoHcmVzdWx0cxgBIAMoCzIgLmFpd3MuZW5naW5lLnYxLlNldHRsZW1lbnRSZXN1bHQSIwoFdGFza3MYAiADKAsyFC5haXdzLmVuZ2luZS52MS5UYXNrMrYDCgtUYXNrU2VydmljZRJTCgpDbGFpbVRhc2tzEiEuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5DbGFpbVRhc2tzUmVzcG9uc2USUAoJSGVhcnRiZWF0EiAuYWl3cy5lbmdpbmUudjEuSGVhcnRiZWF0UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlc3BvbnNlElkKDENvbXBsZXRlVGFzaxIjLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZRJNCghGYWlsVGFzaxIfLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVzcG9uc2USVgoLU2V0dGxlVGFza3MSIi5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1JlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1Jlc3BvbnNlQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
+  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJZCgVNb2RlbBIMCgRuYW1lGAEgASgJEisKBnNvdXJjZRgCIAEoDjIbLmFpd3MuZW5naW5lLnYxLk1vZGVsU291cmNlEhUKDWV4cGlyZXNfYXRfbXMYAyABKAMiXgoJQWdlbnRTcGVjEg0KBW1vZGVsGAEgASgJEhUKDXN5c3RlbV9wcm9tcHQYAiABKAkSFgoOZnVuY3Rpb25zX2pzb24YAyABKAkSEwoLb3V0cHV0X2pzb24YBCABKAkiiAIKBFRhc2sSEgoKYXR0ZW1wdF9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSDwoHbm9kZV9pZBgEIAEoCRIPCgdhdHRlbXB0GAUgASgFEhQKDG9wZXJhdGlvbl9pZBgGIAEoCRIoCgVhZ2VudBgHIAEoCzIZLmFpd3MuZW5naW5lLnYxLkFnZW50U3BlYxISCgppbnB1dF9qc29uGAggASgJEhAKCHRlbXBsYXRlGAkgASgJEhMKC2RlYWRsaW5lX21zGAogASgDEhsKE2xlYXNlX2V4cGlyZXNfYXRfbXMYCyABKAMSEAoIcmV2aXNpb24YDCABKAMibAoRQ2xhaW1UYXNrc1JlcXVlc3QSEQoJd29ya2VyX2lkGAEgASgJEg4KBm1vZGVscxgCIAMoCRIRCgltYXhfdGFza3MYAyABKAUSEAoIbGVhc2VfbXMYBCABKAMSDwoHd2FpdF9tcxgFIAEoAyI5ChJDbGFpbVRhc2tzUmVzcG9uc2USIwoFdGFza3MYASADKAsyFC5haXdzLmVuZ2luZS52MS5UYXNrIksKEEhlYXJ0YmVhdFJlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSEAoIbGVhc2VfbXMYAyABKAMiQwoRSGVhcnRiZWF0UmVzcG9uc2USGwoTbGVhc2VfZXhwaXJlc19hdF9tcxgBIAEoAxIRCgljYW5jZWxsZWQYAiABKAgimwEKE0NvbXBsZXRlVGFza1JlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSEwoLcmVzdWx0X2pzb24YAyABKAkSLQoGZWZmZWN0GAQgASgOMh0uYWl3cy5lbmdpbmUudjEuRWZmZWN0T3V0Y29tZRIZChFjb3N0X21pY3JvY3JlZGl0cxgFIAEoCSIoChRDb21wbGV0ZVRhc2tSZXNwb25zZRIQCghyZXBsYXllZBgBIAEoCCKkAQoPRmFpbFRhc2tSZXF1ZXN0EhIKCmF0dGVtcHRfaWQYASABKAkSEQoJd29ya2VyX2lkGAIgASgJEg0KBWVycm9yGAMgASgJEhEKCXJldHJ5YWJsZRgEIAEoCBItCgZlZmZlY3QYBSABKA4yHS5haXdzLmVuZ2luZS52MS5FZmZlY3RPdXRjb21lEhkKEWNvc3RfbWljcm9jcmVkaXRzGAYgASgJIjgKEEZhaWxUYXNrUmVzcG9uc2USEgoKd2lsbF9yZXRyeRgBIAEoCBIQCghyZXBsYXllZBgCIAEoCCKBAQoKU2V0dGxlbWVudBI3Cghjb21wbGV0ZRgBIAEoCzIjLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1JlcXVlc3RIABIvCgRmYWlsGAIgASgLMh8uYWl3cy5lbmdpbmUudjEuRmFpbFRhc2tSZXF1ZXN0SABCCQoHb3V0Y29tZSJACg9TZXR0bGVtZW50RXJyb3ISDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCSLOAQoQU2V0dGxlbWVudFJlc3VsdBISCgphdHRlbXB0X2lkGAEgASgJEjgKCGNvbXBsZXRlGAIgASgLMiQuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVzcG9uc2VIABIwCgRmYWlsGAMgASgLMiAuYWl3cy5lbmdpbmUudjEuRmFpbFRhc2tSZXNwb25zZUgAEjAKBWVycm9yGAQgASgLMh8uYWl3cy5lbmdpbmUudjEuU2V0dGxlbWVudEVycm9ySABCCAoGcmVzdWx0IncKElNldHRsZVRhc2tzUmVxdWVzdBIvCgtzZXR0bGVtZW50cxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLlNldHRsZW1lbnQSMAoFY2xhaW0YAiABKAsyIS5haXdzLmVuZ2luZS52MS5DbGFpbVRhc2tzUmVxdWVzdCJtChNTZXR0bGVUYXNrc1Jlc3BvbnNlEjEKB3Jlc3VsdHMYASADKAsyIC5haXdzLmVuZ2luZS52MS5TZXR0bGVtZW50UmVzdWx0EiMKBXRhc2tzGAIgAygLMhQuYWl3cy5lbmdpbmUudjEuVGFzayITChFMaXN0TW9kZWxzUmVxdWVzdCI7ChJMaXN0TW9kZWxzUmVzcG9uc2USJQoGbW9kZWxzGAEgAygLMhUuYWl3cy5lbmdpbmUudjEuTW9kZWwqXQoLTW9kZWxTb3VyY2USHAoYTU9ERUxfU09VUkNFX1VOU1BFQ0lGSUVEEAASFwoTTU9ERUxfU09VUkNFX0NPTkZJRxABEhcKE01PREVMX1NPVVJDRV9XT1JLRVIQAjKQBAoLVGFza1NlcnZpY2USUwoKQ2xhaW1UYXNrcxIhLmFpd3MuZW5naW5lLnYxLkNsYWltVGFza3NSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1Jlc3BvbnNlElAKCUhlYXJ0YmVhdBIgLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5IZWFydGJlYXRSZXNwb25zZRJZCgxDb21wbGV0ZVRhc2sSIy5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVzcG9uc2USTQoIRmFpbFRhc2sSHy5haXdzLmVuZ2luZS52MS5GYWlsVGFza1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5GYWlsVGFza1Jlc3BvbnNlElYKC1NldHRsZVRhc2tzEiIuYWl3cy5lbmdpbmUudjEuU2V0dGxlVGFza3NSZXF1ZXN0GiMuYWl3cy5lbmdpbmUudjEuU2V0dGxlVGFza3NSZXNwb25zZRJYCgpMaXN0TW9kZWxzEiEuYWl3cy5lbmdpbmUudjEuTGlzdE1vZGVsc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5MaXN0TW9kZWxzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
+
+/**
+ * Model is one model the engine accepts in definitions.
+ *
+ * @generated from message aiws.engine.v1.Model
+ */
+export type Model = Message<"aiws.engine.v1.Model"> & {
+  /**
+   * The model name as definitions spell it.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Why the engine knows it.
+   *
+   * @generated from field: aiws.engine.v1.ModelSource source = 2;
+   */
+  source: ModelSource;
+
+  /**
+   * When a worker registration lapses (UTC epoch ms); 0 for configured models.
+   *
+   * @generated from field: int64 expires_at_ms = 3;
+   */
+  expiresAtMs: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.Model.
+ * Use `create(ModelSchema)` to create a new message.
+ */
+export const ModelSchema: GenMessage<Model> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 0);
 
 /**
  * AgentSpec is the agent a node asks for.
@@ -54,7 +89,7 @@ export type AgentSpec = Message<"aiws.engine.v1.AgentSpec"> & {
  * Use `create(AgentSpecSchema)` to create a new message.
  */
 export const AgentSpecSchema: GenMessage<AgentSpec> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 0);
+  messageDesc(file_aiws_engine_v1_task, 1);
 
 /**
  * Task is one leased attempt.
@@ -152,7 +187,7 @@ export type Task = Message<"aiws.engine.v1.Task"> & {
  * Use `create(TaskSchema)` to create a new message.
  */
 export const TaskSchema: GenMessage<Task> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 1);
+  messageDesc(file_aiws_engine_v1_task, 2);
 
 /**
  * ClaimTasksRequest asks for work.
@@ -168,7 +203,8 @@ export type ClaimTasksRequest = Message<"aiws.engine.v1.ClaimTasksRequest"> & {
   workerId: string;
 
   /**
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    *
    * @generated from field: repeated string models = 2;
    */
@@ -201,7 +237,7 @@ export type ClaimTasksRequest = Message<"aiws.engine.v1.ClaimTasksRequest"> & {
  * Use `create(ClaimTasksRequestSchema)` to create a new message.
  */
 export const ClaimTasksRequestSchema: GenMessage<ClaimTasksRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 2);
+  messageDesc(file_aiws_engine_v1_task, 3);
 
 /**
  * ClaimTasksResponse carries the claimed tasks (possibly none).
@@ -222,7 +258,7 @@ export type ClaimTasksResponse = Message<"aiws.engine.v1.ClaimTasksResponse"> & 
  * Use `create(ClaimTasksResponseSchema)` to create a new message.
  */
 export const ClaimTasksResponseSchema: GenMessage<ClaimTasksResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 3);
+  messageDesc(file_aiws_engine_v1_task, 4);
 
 /**
  * HeartbeatRequest extends a lease.
@@ -257,7 +293,7 @@ export type HeartbeatRequest = Message<"aiws.engine.v1.HeartbeatRequest"> & {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 4);
+  messageDesc(file_aiws_engine_v1_task, 5);
 
 /**
  * HeartbeatResponse says whether to go on.
@@ -285,7 +321,7 @@ export type HeartbeatResponse = Message<"aiws.engine.v1.HeartbeatResponse"> & {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 5);
+  messageDesc(file_aiws_engine_v1_task, 6);
 
 /**
  * CompleteTaskRequest settles an attempt with a result.
@@ -334,7 +370,7 @@ export type CompleteTaskRequest = Message<"aiws.engine.v1.CompleteTaskRequest"> 
  * Use `create(CompleteTaskRequestSchema)` to create a new message.
  */
 export const CompleteTaskRequestSchema: GenMessage<CompleteTaskRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 6);
+  messageDesc(file_aiws_engine_v1_task, 7);
 
 /**
  * CompleteTaskResponse confirms the settlement.
@@ -355,7 +391,7 @@ export type CompleteTaskResponse = Message<"aiws.engine.v1.CompleteTaskResponse"
  * Use `create(CompleteTaskResponseSchema)` to create a new message.
  */
 export const CompleteTaskResponseSchema: GenMessage<CompleteTaskResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 7);
+  messageDesc(file_aiws_engine_v1_task, 8);
 
 /**
  * FailTaskRequest settles an attempt as failed.
@@ -378,7 +414,8 @@ export type FailTaskRequest = Message<"aiws.engine.v1.FailTaskRequest"> & {
   workerId: string;
 
   /**
-   * What went wrong; shown in the run's node errors.
+   * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+   * kept truncated, ending with a marker that says how many bytes were cut.
    *
    * @generated from field: string error = 3;
    */
@@ -411,7 +448,7 @@ export type FailTaskRequest = Message<"aiws.engine.v1.FailTaskRequest"> & {
  * Use `create(FailTaskRequestSchema)` to create a new message.
  */
 export const FailTaskRequestSchema: GenMessage<FailTaskRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 8);
+  messageDesc(file_aiws_engine_v1_task, 9);
 
 /**
  * FailTaskResponse says what happens next.
@@ -439,7 +476,7 @@ export type FailTaskResponse = Message<"aiws.engine.v1.FailTaskResponse"> & {
  * Use `create(FailTaskResponseSchema)` to create a new message.
  */
 export const FailTaskResponseSchema: GenMessage<FailTaskResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 9);
+  messageDesc(file_aiws_engine_v1_task, 10);
 
 /**
  * Settlement is one attempt settled within a SettleTasks batch.
@@ -476,7 +513,7 @@ export type Settlement = Message<"aiws.engine.v1.Settlement"> & {
  * Use `create(SettlementSchema)` to create a new message.
  */
 export const SettlementSchema: GenMessage<Settlement> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 10);
+  messageDesc(file_aiws_engine_v1_task, 11);
 
 /**
  * SettlementError is why one settlement of a batch was refused. It carries what a
@@ -512,7 +549,7 @@ export type SettlementError = Message<"aiws.engine.v1.SettlementError"> & {
  * Use `create(SettlementErrorSchema)` to create a new message.
  */
 export const SettlementErrorSchema: GenMessage<SettlementError> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 11);
+  messageDesc(file_aiws_engine_v1_task, 12);
 
 /**
  * SettlementResult answers one settlement, in the order of the request.
@@ -564,7 +601,7 @@ export type SettlementResult = Message<"aiws.engine.v1.SettlementResult"> & {
  * Use `create(SettlementResultSchema)` to create a new message.
  */
 export const SettlementResultSchema: GenMessage<SettlementResult> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 12);
+  messageDesc(file_aiws_engine_v1_task, 13);
 
 /**
  * SettleTasksRequest settles attempts and optionally claims the next ones.
@@ -593,7 +630,7 @@ export type SettleTasksRequest = Message<"aiws.engine.v1.SettleTasksRequest"> & 
  * Use `create(SettleTasksRequestSchema)` to create a new message.
  */
 export const SettleTasksRequestSchema: GenMessage<SettleTasksRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 13);
+  messageDesc(file_aiws_engine_v1_task, 14);
 
 /**
  * SettleTasksResponse answers each settlement and carries the claimed tasks.
@@ -621,7 +658,78 @@ export type SettleTasksResponse = Message<"aiws.engine.v1.SettleTasksResponse"> 
  * Use `create(SettleTasksResponseSchema)` to create a new message.
  */
 export const SettleTasksResponseSchema: GenMessage<SettleTasksResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 14);
+  messageDesc(file_aiws_engine_v1_task, 15);
+
+/**
+ * ListModelsRequest asks for the known models; it has no fields.
+ *
+ * @generated from message aiws.engine.v1.ListModelsRequest
+ */
+export type ListModelsRequest = Message<"aiws.engine.v1.ListModelsRequest"> & {
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListModelsRequest.
+ * Use `create(ListModelsRequestSchema)` to create a new message.
+ */
+export const ListModelsRequestSchema: GenMessage<ListModelsRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 16);
+
+/**
+ * ListModelsResponse lists the known models: the configured ones, then worker
+ * registrations, each group sorted by name. Worker registrations are capped at 1,000.
+ *
+ * @generated from message aiws.engine.v1.ListModelsResponse
+ */
+export type ListModelsResponse = Message<"aiws.engine.v1.ListModelsResponse"> & {
+  /**
+   * The models.
+   *
+   * @generated from field: repeated aiws.engine.v1.Model models = 1;
+   */
+  models: Model[];
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListModelsResponse.
+ * Use `create(ListModelsResponseSchema)` to create a new message.
+ */
+export const ListModelsResponseSchema: GenMessage<ListModelsResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 17);
+
+/**
+ * ModelSource says why the engine knows a model.
+ *
+ * @generated from enum aiws.engine.v1.ModelSource
+ */
+export enum ModelSource {
+  /**
+   * Not set; never sent by the server.
+   *
+   * @generated from enum value: MODEL_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Declared in the server's configuration; known for as long as it is configured.
+   *
+   * @generated from enum value: MODEL_SOURCE_CONFIG = 1;
+   */
+  CONFIG = 1,
+
+  /**
+   * Registered by a worker's claim; known until `expires_at_ms` unless a claim renews it.
+   *
+   * @generated from enum value: MODEL_SOURCE_WORKER = 2;
+   */
+  WORKER = 2,
+}
+
+/**
+ * Describes the enum aiws.engine.v1.ModelSource.
+ */
+export const ModelSourceSchema: GenEnum<ModelSource> = /*@__PURE__*/
+  enumDesc(file_aiws_engine_v1_task, 0);
 
 /**
  * TaskService is how workers in any language do the work of nodes. A worker claims
@@ -686,6 +794,18 @@ export const TaskService: GenService<{
     methodKind: "unary";
     input: typeof SettleTasksRequestSchema;
     output: typeof SettleTasksResponseSchema;
+  },
+  /**
+   * ListModels returns the models StartRun accepts now: those declared in the server's
+   * configuration and those a worker registered by claiming for them, each
+   * registration lasting 10 minutes after that worker's latest claim.
+   *
+   * @generated from rpc aiws.engine.v1.TaskService.ListModels
+   */
+  listModels: {
+    methodKind: "unary";
+    input: typeof ListModelsRequestSchema;
+    output: typeof ListModelsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_task, 0);

@@ -103,7 +103,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -115,7 +116,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -126,7 +128,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -138,7 +141,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -705,7 +709,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -718,7 +723,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -729,7 +735,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -741,7 +748,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -754,7 +762,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -773,7 +782,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -791,7 +801,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -809,7 +820,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>
@@ -824,7 +836,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The models the worker serves; at least one.
+     * The models the worker serves; at least one. Each claim registers these models for
+     * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
      * </pre>
      *
      * <code>repeated string models = 2;</code>

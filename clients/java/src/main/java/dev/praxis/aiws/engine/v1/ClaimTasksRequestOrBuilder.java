@@ -32,7 +32,8 @@ public interface ClaimTasksRequestOrBuilder extends
 
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -42,7 +43,8 @@ public interface ClaimTasksRequestOrBuilder extends
       getModelsList();
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -51,7 +53,8 @@ public interface ClaimTasksRequestOrBuilder extends
   int getModelsCount();
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>
@@ -61,7 +64,8 @@ public interface ClaimTasksRequestOrBuilder extends
   java.lang.String getModels(int index);
   /**
    * <pre>
-   * The models the worker serves; at least one.
+   * The models the worker serves; at least one. Each claim registers these models for
+   * 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
    * </pre>
    *
    * <code>repeated string models = 2;</code>

@@ -17,7 +17,8 @@ public enum EffectOutcome
     implements com.google.protobuf.ProtocolMessageEnum {
   /**
    * <pre>
-   * Not reported; treated as UNCERTAIN by CompleteTask and FailTask.
+   * Not a valid report: CompleteTask, FailTask and SettleTasks refuse it with
+   * ENUM_INVALID and store nothing. A worker that cannot tell reports UNCERTAIN.
    * </pre>
    *
    * <code>EFFECT_OUTCOME_UNSPECIFIED = 0;</code>
@@ -61,7 +62,8 @@ public enum EffectOutcome
   }
   /**
    * <pre>
-   * Not reported; treated as UNCERTAIN by CompleteTask and FailTask.
+   * Not a valid report: CompleteTask, FailTask and SettleTasks refuse it with
+   * ENUM_INVALID and store nothing. A worker that cannot tell reports UNCERTAIN.
    * </pre>
    *
    * <code>EFFECT_OUTCOME_UNSPECIFIED = 0;</code>

@@ -394,6 +394,15 @@ public enum ErrorReason
   DIGEST_INVALID(72),
   /**
    * <pre>
+   * A free-text field (a reason, summary or note) is longer than its documented cap
+   * of 4,096 UTF-8 bytes.
+   * </pre>
+   *
+   * <code>TEXT_TOO_LONG = 73;</code>
+   */
+  TEXT_TOO_LONG(73),
+  /**
+   * <pre>
    * A workflow definition breaks one or more rules; BadRequest lists every violation
    * (INVALID_ARGUMENT).
    * </pre>
@@ -693,15 +702,34 @@ public enum ErrorReason
   SERVER_UNAVAILABLE(121),
   /**
    * <pre>
+   * The database cannot be written or read: it is read-only, its file was deleted or
+   * replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+   * health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_UNAVAILABLE = 122;</code>
+   */
+  STORAGE_UNAVAILABLE(122),
+  /**
+   * <pre>
+   * The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+   * request was stored; health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_FULL = 123;</code>
+   */
+  STORAGE_FULL(123),
+  /**
+   * <pre>
    * The caller, or the server as a whole, already holds as many open streams
    * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
    * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
    * per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
    * </pre>
    *
-   * <code>STREAM_LIMIT_REACHED = 130;</code>
+   * <code>STREAM_LIMIT_REACHED = 140;</code>
    */
-  STREAM_LIMIT_REACHED(130),
+  STREAM_LIMIT_REACHED(140),
   /**
    * <pre>
    * The caller, or the server as a whole, already holds as many waiting long
@@ -710,9 +738,9 @@ public enum ErrorReason
    * says which limit was hit (RESOURCE_EXHAUSTED).
    * </pre>
    *
-   * <code>LONG_POLL_LIMIT_REACHED = 131;</code>
+   * <code>LONG_POLL_LIMIT_REACHED = 141;</code>
    */
-  LONG_POLL_LIMIT_REACHED(131),
+  LONG_POLL_LIMIT_REACHED(141),
   UNRECOGNIZED(-1),
   ;
 
@@ -1100,6 +1128,15 @@ public enum ErrorReason
   public static final int DIGEST_INVALID_VALUE = 72;
   /**
    * <pre>
+   * A free-text field (a reason, summary or note) is longer than its documented cap
+   * of 4,096 UTF-8 bytes.
+   * </pre>
+   *
+   * <code>TEXT_TOO_LONG = 73;</code>
+   */
+  public static final int TEXT_TOO_LONG_VALUE = 73;
+  /**
+   * <pre>
    * A workflow definition breaks one or more rules; BadRequest lists every violation
    * (INVALID_ARGUMENT).
    * </pre>
@@ -1399,15 +1436,34 @@ public enum ErrorReason
   public static final int SERVER_UNAVAILABLE_VALUE = 121;
   /**
    * <pre>
+   * The database cannot be written or read: it is read-only, its file was deleted or
+   * replaced, or an I/O error occurred (UNAVAILABLE). Nothing of the request was stored;
+   * health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_UNAVAILABLE = 122;</code>
+   */
+  public static final int STORAGE_UNAVAILABLE_VALUE = 122;
+  /**
+   * <pre>
+   * The database's disk or size limit is full (RESOURCE_EXHAUSTED). Nothing of the
+   * request was stored; health reports NOT_SERVING until a write succeeds again.
+   * </pre>
+   *
+   * <code>STORAGE_FULL = 123;</code>
+   */
+  public static final int STORAGE_FULL_VALUE = 123;
+  /**
+   * <pre>
    * The caller, or the server as a whole, already holds as many open streams
    * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
    * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
    * per-principal or the total limit was hit (RESOURCE_EXHAUSTED).
    * </pre>
    *
-   * <code>STREAM_LIMIT_REACHED = 130;</code>
+   * <code>STREAM_LIMIT_REACHED = 140;</code>
    */
-  public static final int STREAM_LIMIT_REACHED_VALUE = 130;
+  public static final int STREAM_LIMIT_REACHED_VALUE = 140;
   /**
    * <pre>
    * The caller, or the server as a whole, already holds as many waiting long
@@ -1416,9 +1472,9 @@ public enum ErrorReason
    * says which limit was hit (RESOURCE_EXHAUSTED).
    * </pre>
    *
-   * <code>LONG_POLL_LIMIT_REACHED = 131;</code>
+   * <code>LONG_POLL_LIMIT_REACHED = 141;</code>
    */
-  public static final int LONG_POLL_LIMIT_REACHED_VALUE = 131;
+  public static final int LONG_POLL_LIMIT_REACHED_VALUE = 141;
 
 
   public final int getNumber() {
@@ -1491,6 +1547,7 @@ public enum ErrorReason
       case 70: return ENUM_INVALID;
       case 71: return TIME_INVALID;
       case 72: return DIGEST_INVALID;
+      case 73: return TEXT_TOO_LONG;
       case 80: return DEFINITION_INVALID;
       case 81: return MODEL_UNKNOWN;
       case 82: return RUN_NOT_FOUND;
@@ -1528,8 +1585,10 @@ public enum ErrorReason
       case 118: return NODE_NOT_DONE;
       case 120: return INTERNAL_FAULT;
       case 121: return SERVER_UNAVAILABLE;
-      case 130: return STREAM_LIMIT_REACHED;
-      case 131: return LONG_POLL_LIMIT_REACHED;
+      case 122: return STORAGE_UNAVAILABLE;
+      case 123: return STORAGE_FULL;
+      case 140: return STREAM_LIMIT_REACHED;
+      case 141: return LONG_POLL_LIMIT_REACHED;
       default: return null;
     }
   }

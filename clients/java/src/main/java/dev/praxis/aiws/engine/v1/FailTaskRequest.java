@@ -151,7 +151,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object error_ = "";
   /**
    * <pre>
-   * What went wrong; shown in the run's node errors.
+   * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+   * kept truncated, ending with a marker that says how many bytes were cut.
    * </pre>
    *
    * <code>string error = 3;</code>
@@ -172,7 +173,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What went wrong; shown in the run's node errors.
+   * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+   * kept truncated, ending with a marker that says how many bytes were cut.
    * </pre>
    *
    * <code>string error = 3;</code>
@@ -884,7 +886,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object error_ = "";
     /**
      * <pre>
-     * What went wrong; shown in the run's node errors.
+     * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+     * kept truncated, ending with a marker that says how many bytes were cut.
      * </pre>
      *
      * <code>string error = 3;</code>
@@ -904,7 +907,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What went wrong; shown in the run's node errors.
+     * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+     * kept truncated, ending with a marker that says how many bytes were cut.
      * </pre>
      *
      * <code>string error = 3;</code>
@@ -925,7 +929,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What went wrong; shown in the run's node errors.
+     * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+     * kept truncated, ending with a marker that says how many bytes were cut.
      * </pre>
      *
      * <code>string error = 3;</code>
@@ -942,7 +947,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What went wrong; shown in the run's node errors.
+     * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+     * kept truncated, ending with a marker that says how many bytes were cut.
      * </pre>
      *
      * <code>string error = 3;</code>
@@ -956,7 +962,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What went wrong; shown in the run's node errors.
+     * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+     * kept truncated, ending with a marker that says how many bytes were cut.
      * </pre>
      *
      * <code>string error = 3;</code>

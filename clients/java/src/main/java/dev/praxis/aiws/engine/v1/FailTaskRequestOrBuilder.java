@@ -52,7 +52,8 @@ public interface FailTaskRequestOrBuilder extends
 
   /**
    * <pre>
-   * What went wrong; shown in the run's node errors.
+   * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+   * kept truncated, ending with a marker that says how many bytes were cut.
    * </pre>
    *
    * <code>string error = 3;</code>
@@ -61,7 +62,8 @@ public interface FailTaskRequestOrBuilder extends
   java.lang.String getError();
   /**
    * <pre>
-   * What went wrong; shown in the run's node errors.
+   * What went wrong; shown in the run's node errors. Text beyond 4,096 UTF-8 bytes is
+   * kept truncated, ending with a marker that says how many bytes were cut.
    * </pre>
    *
    * <code>string error = 3;</code>

@@ -27,6 +27,11 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
         (com.google.protobuf.ExtensionRegistryLite) registry);
   }
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_Model_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_Model_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_AgentSpec_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -101,6 +106,16 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListModelsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListModelsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListModelsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListModelsResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -111,161 +126,187 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\031aiws/engine/v1/task.proto\022\016aiws.engine" +
-      ".v1\032\033aiws/engine/v1/common.proto\"^\n\tAgen" +
-      "tSpec\022\r\n\005model\030\001 \001(\t\022\025\n\rsystem_prompt\030\002 " +
-      "\001(\t\022\026\n\016functions_json\030\003 \001(\t\022\023\n\013output_js" +
-      "on\030\004 \001(\t\"\210\002\n\004Task\022\022\n\nattempt_id\030\001 \001(\t\022\016\n" +
-      "\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001(\t\022\017\n\007node_" +
-      "id\030\004 \001(\t\022\017\n\007attempt\030\005 \001(\005\022\024\n\014operation_i" +
-      "d\030\006 \001(\t\022(\n\005agent\030\007 \001(\0132\031.aiws.engine.v1." +
-      "AgentSpec\022\022\n\ninput_json\030\010 \001(\t\022\020\n\010templat" +
-      "e\030\t \001(\t\022\023\n\013deadline_ms\030\n \001(\003\022\033\n\023lease_ex" +
-      "pires_at_ms\030\013 \001(\003\022\020\n\010revision\030\014 \001(\003\"l\n\021C" +
-      "laimTasksRequest\022\021\n\tworker_id\030\001 \001(\t\022\016\n\006m" +
-      "odels\030\002 \003(\t\022\021\n\tmax_tasks\030\003 \001(\005\022\020\n\010lease_" +
-      "ms\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(\003\"9\n\022ClaimTasksR" +
-      "esponse\022#\n\005tasks\030\001 \003(\0132\024.aiws.engine.v1." +
-      "Task\"K\n\020HeartbeatRequest\022\022\n\nattempt_id\030\001" +
-      " \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\020\n\010lease_ms\030\003 \001(" +
-      "\003\"C\n\021HeartbeatResponse\022\033\n\023lease_expires_" +
-      "at_ms\030\001 \001(\003\022\021\n\tcancelled\030\002 \001(\010\"\233\001\n\023Compl" +
-      "eteTaskRequest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\two" +
-      "rker_id\030\002 \001(\t\022\023\n\013result_json\030\003 \001(\t\022-\n\006ef" +
-      "fect\030\004 \001(\0162\035.aiws.engine.v1.EffectOutcom" +
-      "e\022\031\n\021cost_microcredits\030\005 \001(\t\"(\n\024Complete" +
-      "TaskResponse\022\020\n\010replayed\030\001 \001(\010\"\244\001\n\017FailT" +
-      "askRequest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker" +
-      "_id\030\002 \001(\t\022\r\n\005error\030\003 \001(\t\022\021\n\tretryable\030\004 " +
-      "\001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws.engine.v1.Eff" +
-      "ectOutcome\022\031\n\021cost_microcredits\030\006 \001(\t\"8\n" +
-      "\020FailTaskResponse\022\022\n\nwill_retry\030\001 \001(\010\022\020\n" +
-      "\010replayed\030\002 \001(\010\"\201\001\n\nSettlement\0227\n\010comple" +
-      "te\030\001 \001(\0132#.aiws.engine.v1.CompleteTaskRe" +
-      "questH\000\022/\n\004fail\030\002 \001(\0132\037.aiws.engine.v1.F" +
-      "ailTaskRequestH\000B\t\n\007outcome\"@\n\017Settlemen" +
-      "tError\022\014\n\004code\030\001 \001(\005\022\016\n\006reason\030\002 \001(\t\022\017\n\007" +
-      "message\030\003 \001(\t\"\316\001\n\020SettlementResult\022\022\n\nat" +
-      "tempt_id\030\001 \001(\t\0228\n\010complete\030\002 \001(\0132$.aiws." +
-      "engine.v1.CompleteTaskResponseH\000\0220\n\004fail" +
-      "\030\003 \001(\0132 .aiws.engine.v1.FailTaskResponse" +
-      "H\000\0220\n\005error\030\004 \001(\0132\037.aiws.engine.v1.Settl" +
-      "ementErrorH\000B\010\n\006result\"w\n\022SettleTasksReq" +
-      "uest\022/\n\013settlements\030\001 \003(\0132\032.aiws.engine." +
-      "v1.Settlement\0220\n\005claim\030\002 \001(\0132!.aiws.engi" +
-      "ne.v1.ClaimTasksRequest\"m\n\023SettleTasksRe" +
-      "sponse\0221\n\007results\030\001 \003(\0132 .aiws.engine.v1" +
-      ".SettlementResult\022#\n\005tasks\030\002 \003(\0132\024.aiws." +
-      "engine.v1.Task2\266\003\n\013TaskService\022S\n\nClaimT" +
-      "asks\022!.aiws.engine.v1.ClaimTasksRequest\032" +
-      "\".aiws.engine.v1.ClaimTasksResponse\022P\n\tH" +
-      "eartbeat\022 .aiws.engine.v1.HeartbeatReque" +
-      "st\032!.aiws.engine.v1.HeartbeatResponse\022Y\n" +
-      "\014CompleteTask\022#.aiws.engine.v1.CompleteT" +
-      "askRequest\032$.aiws.engine.v1.CompleteTask" +
-      "Response\022M\n\010FailTask\022\037.aiws.engine.v1.Fa" +
-      "ilTaskRequest\032 .aiws.engine.v1.FailTaskR" +
-      "esponse\022V\n\013SettleTasks\022\".aiws.engine.v1." +
-      "SettleTasksRequest\032#.aiws.engine.v1.Sett" +
-      "leTasksResponseBa\n\031dev.praxis.aiws.engin" +
-      "e.v1P\001ZBgithub.com/praxis-engine/praxis/" +
-      "clients/go/aiws/engine/v1;enginev1b\006prot" +
-      "o3"
+      ".v1\032\033aiws/engine/v1/common.proto\"Y\n\005Mode" +
+      "l\022\014\n\004name\030\001 \001(\t\022+\n\006source\030\002 \001(\0162\033.aiws.e" +
+      "ngine.v1.ModelSource\022\025\n\rexpires_at_ms\030\003 " +
+      "\001(\003\"^\n\tAgentSpec\022\r\n\005model\030\001 \001(\t\022\025\n\rsyste" +
+      "m_prompt\030\002 \001(\t\022\026\n\016functions_json\030\003 \001(\t\022\023" +
+      "\n\013output_json\030\004 \001(\t\"\210\002\n\004Task\022\022\n\nattempt_" +
+      "id\030\001 \001(\t\022\016\n\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001" +
+      "(\t\022\017\n\007node_id\030\004 \001(\t\022\017\n\007attempt\030\005 \001(\005\022\024\n\014" +
+      "operation_id\030\006 \001(\t\022(\n\005agent\030\007 \001(\0132\031.aiws" +
+      ".engine.v1.AgentSpec\022\022\n\ninput_json\030\010 \001(\t" +
+      "\022\020\n\010template\030\t \001(\t\022\023\n\013deadline_ms\030\n \001(\003\022" +
+      "\033\n\023lease_expires_at_ms\030\013 \001(\003\022\020\n\010revision" +
+      "\030\014 \001(\003\"l\n\021ClaimTasksRequest\022\021\n\tworker_id" +
+      "\030\001 \001(\t\022\016\n\006models\030\002 \003(\t\022\021\n\tmax_tasks\030\003 \001(" +
+      "\005\022\020\n\010lease_ms\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(\003\"9\n\022" +
+      "ClaimTasksResponse\022#\n\005tasks\030\001 \003(\0132\024.aiws" +
+      ".engine.v1.Task\"K\n\020HeartbeatRequest\022\022\n\na" +
+      "ttempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\020\n\010le" +
+      "ase_ms\030\003 \001(\003\"C\n\021HeartbeatResponse\022\033\n\023lea" +
+      "se_expires_at_ms\030\001 \001(\003\022\021\n\tcancelled\030\002 \001(" +
+      "\010\"\233\001\n\023CompleteTaskRequest\022\022\n\nattempt_id\030" +
+      "\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\023\n\013result_json\030" +
+      "\003 \001(\t\022-\n\006effect\030\004 \001(\0162\035.aiws.engine.v1.E" +
+      "ffectOutcome\022\031\n\021cost_microcredits\030\005 \001(\t\"" +
+      "(\n\024CompleteTaskResponse\022\020\n\010replayed\030\001 \001(" +
+      "\010\"\244\001\n\017FailTaskRequest\022\022\n\nattempt_id\030\001 \001(" +
+      "\t\022\021\n\tworker_id\030\002 \001(\t\022\r\n\005error\030\003 \001(\t\022\021\n\tr" +
+      "etryable\030\004 \001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws.en" +
+      "gine.v1.EffectOutcome\022\031\n\021cost_microcredi" +
+      "ts\030\006 \001(\t\"8\n\020FailTaskResponse\022\022\n\nwill_ret" +
+      "ry\030\001 \001(\010\022\020\n\010replayed\030\002 \001(\010\"\201\001\n\nSettlemen" +
+      "t\0227\n\010complete\030\001 \001(\0132#.aiws.engine.v1.Com" +
+      "pleteTaskRequestH\000\022/\n\004fail\030\002 \001(\0132\037.aiws." +
+      "engine.v1.FailTaskRequestH\000B\t\n\007outcome\"@" +
+      "\n\017SettlementError\022\014\n\004code\030\001 \001(\005\022\016\n\006reaso" +
+      "n\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\"\316\001\n\020SettlementR" +
+      "esult\022\022\n\nattempt_id\030\001 \001(\t\0228\n\010complete\030\002 " +
+      "\001(\0132$.aiws.engine.v1.CompleteTaskRespons" +
+      "eH\000\0220\n\004fail\030\003 \001(\0132 .aiws.engine.v1.FailT" +
+      "askResponseH\000\0220\n\005error\030\004 \001(\0132\037.aiws.engi" +
+      "ne.v1.SettlementErrorH\000B\010\n\006result\"w\n\022Set" +
+      "tleTasksRequest\022/\n\013settlements\030\001 \003(\0132\032.a" +
+      "iws.engine.v1.Settlement\0220\n\005claim\030\002 \001(\0132" +
+      "!.aiws.engine.v1.ClaimTasksRequest\"m\n\023Se" +
+      "ttleTasksResponse\0221\n\007results\030\001 \003(\0132 .aiw" +
+      "s.engine.v1.SettlementResult\022#\n\005tasks\030\002 " +
+      "\003(\0132\024.aiws.engine.v1.Task\"\023\n\021ListModelsR" +
+      "equest\";\n\022ListModelsResponse\022%\n\006models\030\001" +
+      " \003(\0132\025.aiws.engine.v1.Model*]\n\013ModelSour" +
+      "ce\022\034\n\030MODEL_SOURCE_UNSPECIFIED\020\000\022\027\n\023MODE" +
+      "L_SOURCE_CONFIG\020\001\022\027\n\023MODEL_SOURCE_WORKER" +
+      "\020\0022\220\004\n\013TaskService\022S\n\nClaimTasks\022!.aiws." +
+      "engine.v1.ClaimTasksRequest\032\".aiws.engin" +
+      "e.v1.ClaimTasksResponse\022P\n\tHeartbeat\022 .a" +
+      "iws.engine.v1.HeartbeatRequest\032!.aiws.en" +
+      "gine.v1.HeartbeatResponse\022Y\n\014CompleteTas" +
+      "k\022#.aiws.engine.v1.CompleteTaskRequest\032$" +
+      ".aiws.engine.v1.CompleteTaskResponse\022M\n\010" +
+      "FailTask\022\037.aiws.engine.v1.FailTaskReques" +
+      "t\032 .aiws.engine.v1.FailTaskResponse\022V\n\013S" +
+      "ettleTasks\022\".aiws.engine.v1.SettleTasksR" +
+      "equest\032#.aiws.engine.v1.SettleTasksRespo" +
+      "nse\022X\n\nListModels\022!.aiws.engine.v1.ListM" +
+      "odelsRequest\032\".aiws.engine.v1.ListModels" +
+      "Response\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine." +
+      "v1P\001ZBgithub.com/praxis-engine/praxis/cl" +
+      "ients/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           dev.praxis.aiws.engine.v1.Common.getDescriptor(),
         });
-    internal_static_aiws_engine_v1_AgentSpec_descriptor =
+    internal_static_aiws_engine_v1_Model_descriptor =
       getDescriptor().getMessageType(0);
+    internal_static_aiws_engine_v1_Model_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_Model_descriptor,
+        new java.lang.String[] { "Name", "Source", "ExpiresAtMs", });
+    internal_static_aiws_engine_v1_AgentSpec_descriptor =
+      getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_AgentSpec_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_AgentSpec_descriptor,
         new java.lang.String[] { "Model", "SystemPrompt", "FunctionsJson", "OutputJson", });
     internal_static_aiws_engine_v1_Task_descriptor =
-      getDescriptor().getMessageType(1);
+      getDescriptor().getMessageType(2);
     internal_static_aiws_engine_v1_Task_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Task_descriptor,
         new java.lang.String[] { "AttemptId", "RunId", "NodeUid", "NodeId", "Attempt", "OperationId", "Agent", "InputJson", "Template", "DeadlineMs", "LeaseExpiresAtMs", "Revision", });
     internal_static_aiws_engine_v1_ClaimTasksRequest_descriptor =
-      getDescriptor().getMessageType(2);
+      getDescriptor().getMessageType(3);
     internal_static_aiws_engine_v1_ClaimTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ClaimTasksRequest_descriptor,
         new java.lang.String[] { "WorkerId", "Models", "MaxTasks", "LeaseMs", "WaitMs", });
     internal_static_aiws_engine_v1_ClaimTasksResponse_descriptor =
-      getDescriptor().getMessageType(3);
+      getDescriptor().getMessageType(4);
     internal_static_aiws_engine_v1_ClaimTasksResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ClaimTasksResponse_descriptor,
         new java.lang.String[] { "Tasks", });
     internal_static_aiws_engine_v1_HeartbeatRequest_descriptor =
-      getDescriptor().getMessageType(4);
+      getDescriptor().getMessageType(5);
     internal_static_aiws_engine_v1_HeartbeatRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "LeaseMs", });
     internal_static_aiws_engine_v1_HeartbeatResponse_descriptor =
-      getDescriptor().getMessageType(5);
+      getDescriptor().getMessageType(6);
     internal_static_aiws_engine_v1_HeartbeatResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatResponse_descriptor,
         new java.lang.String[] { "LeaseExpiresAtMs", "Cancelled", });
     internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor =
-      getDescriptor().getMessageType(6);
+      getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_CompleteTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "ResultJson", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_aiws_engine_v1_CompleteTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor,
         new java.lang.String[] { "Replayed", });
     internal_static_aiws_engine_v1_FailTaskRequest_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(9);
     internal_static_aiws_engine_v1_FailTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "Error", "Retryable", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_FailTaskResponse_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(10);
     internal_static_aiws_engine_v1_FailTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskResponse_descriptor,
         new java.lang.String[] { "WillRetry", "Replayed", });
     internal_static_aiws_engine_v1_Settlement_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(11);
     internal_static_aiws_engine_v1_Settlement_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Settlement_descriptor,
         new java.lang.String[] { "Complete", "Fail", "Outcome", });
     internal_static_aiws_engine_v1_SettlementError_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_SettlementError_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementError_descriptor,
         new java.lang.String[] { "Code", "Reason", "Message", });
     internal_static_aiws_engine_v1_SettlementResult_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(13);
     internal_static_aiws_engine_v1_SettlementResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementResult_descriptor,
         new java.lang.String[] { "AttemptId", "Complete", "Fail", "Error", "Result", });
     internal_static_aiws_engine_v1_SettleTasksRequest_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_SettleTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksRequest_descriptor,
         new java.lang.String[] { "Settlements", "Claim", });
     internal_static_aiws_engine_v1_SettleTasksResponse_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(15);
     internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksResponse_descriptor,
         new java.lang.String[] { "Results", "Tasks", });
+    internal_static_aiws_engine_v1_ListModelsRequest_descriptor =
+      getDescriptor().getMessageType(16);
+    internal_static_aiws_engine_v1_ListModelsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListModelsRequest_descriptor,
+        new java.lang.String[] { });
+    internal_static_aiws_engine_v1_ListModelsResponse_descriptor =
+      getDescriptor().getMessageType(17);
+    internal_static_aiws_engine_v1_ListModelsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListModelsResponse_descriptor,
+        new java.lang.String[] { "Models", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Common.getDescriptor();
   }

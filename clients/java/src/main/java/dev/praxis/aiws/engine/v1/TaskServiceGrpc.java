@@ -172,6 +172,38 @@ public final class TaskServiceGrpc {
     return getSettleTasksMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListModelsRequest,
+      dev.praxis.aiws.engine.v1.ListModelsResponse> getListModelsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListModels",
+      requestType = dev.praxis.aiws.engine.v1.ListModelsRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListModelsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListModelsRequest,
+      dev.praxis.aiws.engine.v1.ListModelsResponse> getListModelsMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListModelsRequest, dev.praxis.aiws.engine.v1.ListModelsResponse> getListModelsMethod;
+    if ((getListModelsMethod = TaskServiceGrpc.getListModelsMethod) == null) {
+      synchronized (TaskServiceGrpc.class) {
+        if ((getListModelsMethod = TaskServiceGrpc.getListModelsMethod) == null) {
+          TaskServiceGrpc.getListModelsMethod = getListModelsMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListModelsRequest, dev.praxis.aiws.engine.v1.ListModelsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListModels"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListModelsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListModelsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new TaskServiceMethodDescriptorSupplier("ListModels"))
+              .build();
+        }
+      }
+    }
+    return getListModelsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -295,6 +327,18 @@ public final class TaskServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.SettleTasksResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSettleTasksMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListModels returns the models StartRun accepts now: those declared in the server's
+     * configuration and those a worker registered by claiming for them, each
+     * registration lasting 10 minutes after that worker's latest claim.
+     * </pre>
+     */
+    default void listModels(dev.praxis.aiws.engine.v1.ListModelsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListModelsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListModelsMethod(), responseObserver);
+    }
   }
 
   /**
@@ -394,6 +438,19 @@ public final class TaskServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getSettleTasksMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListModels returns the models StartRun accepts now: those declared in the server's
+     * configuration and those a worker registered by claiming for them, each
+     * registration lasting 10 minutes after that worker's latest claim.
+     * </pre>
+     */
+    public void listModels(dev.praxis.aiws.engine.v1.ListModelsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListModelsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListModelsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -472,6 +529,18 @@ public final class TaskServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getSettleTasksMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListModels returns the models StartRun accepts now: those declared in the server's
+     * configuration and those a worker registered by claiming for them, each
+     * registration lasting 10 minutes after that worker's latest claim.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListModelsResponse listModels(dev.praxis.aiws.engine.v1.ListModelsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListModelsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -549,6 +618,18 @@ public final class TaskServiceGrpc {
     public dev.praxis.aiws.engine.v1.SettleTasksResponse settleTasks(dev.praxis.aiws.engine.v1.SettleTasksRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getSettleTasksMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListModels returns the models StartRun accepts now: those declared in the server's
+     * configuration and those a worker registered by claiming for them, each
+     * registration lasting 10 minutes after that worker's latest claim.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListModelsResponse listModels(dev.praxis.aiws.engine.v1.ListModelsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListModelsMethod(), getCallOptions(), request);
     }
   }
 
@@ -633,6 +714,19 @@ public final class TaskServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getSettleTasksMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ListModels returns the models StartRun accepts now: those declared in the server's
+     * configuration and those a worker registered by claiming for them, each
+     * registration lasting 10 minutes after that worker's latest claim.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListModelsResponse> listModels(
+        dev.praxis.aiws.engine.v1.ListModelsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListModelsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CLAIM_TASKS = 0;
@@ -640,6 +734,7 @@ public final class TaskServiceGrpc {
   private static final int METHODID_COMPLETE_TASK = 2;
   private static final int METHODID_FAIL_TASK = 3;
   private static final int METHODID_SETTLE_TASKS = 4;
+  private static final int METHODID_LIST_MODELS = 5;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -677,6 +772,10 @@ public final class TaskServiceGrpc {
         case METHODID_SETTLE_TASKS:
           serviceImpl.settleTasks((dev.praxis.aiws.engine.v1.SettleTasksRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.SettleTasksResponse>) responseObserver);
+          break;
+        case METHODID_LIST_MODELS:
+          serviceImpl.listModels((dev.praxis.aiws.engine.v1.ListModelsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListModelsResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -731,6 +830,13 @@ public final class TaskServiceGrpc {
               dev.praxis.aiws.engine.v1.SettleTasksRequest,
               dev.praxis.aiws.engine.v1.SettleTasksResponse>(
                 service, METHODID_SETTLE_TASKS)))
+        .addMethod(
+          getListModelsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListModelsRequest,
+              dev.praxis.aiws.engine.v1.ListModelsResponse>(
+                service, METHODID_LIST_MODELS)))
         .build();
   }
 
@@ -784,6 +890,7 @@ public final class TaskServiceGrpc {
               .addMethod(getCompleteTaskMethod())
               .addMethod(getFailTaskMethod())
               .addMethod(getSettleTasksMethod())
+              .addMethod(getListModelsMethod())
               .build();
         }
       }

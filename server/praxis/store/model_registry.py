@@ -1,0 +1,97 @@
+"""Models the engine accepts: declared in the config, or registered by workers for a while.
+
+A claim registers (or renews) each model it names for :data:`MODEL_TTL_MS` after that
+claim, so ``StartRun`` accepts a model as soon as a worker serves it and stops accepting
+it once no worker has claimed for it in that time: a typo in one worker's configuration
+is never learnt for good. Live registrations are capped at :data:`MAX_WORKER_MODELS`.
+Migration 8 creates the table (7 is the runtime's run_nodes).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, String, Table, delete, select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core.rejection import Code, Rejection
+from praxis.store import migrations
+from praxis.store.schema import metadata
+
+MODEL_TTL_MS = 600_000
+RENEW_AFTER_MS = MODEL_TTL_MS // 10  # a busy worker renews at most this often per model
+MAX_WORKER_MODELS = 1000
+
+model_registrations = Table(
+    "model_registrations",
+    metadata,
+    Column("model", String(128), primary_key=True),
+    Column("expires_at_ms", BigInteger, nullable=False),
+    Column("registered_at_ms", BigInteger, nullable=False),
+)
+Index("model_registrations_expiry", model_registrations.c.expires_at_ms)
+
+migrations.register(migrations.Migration(8, "model_registrations", (model_registrations,)))
+
+
+def live(connection: Connection, now_ms: int) -> dict[str, int]:
+    """The live worker registrations: model -> expiry."""
+    rows = connection.execute(
+        select(model_registrations.c.model, model_registrations.c.expires_at_ms).where(
+            model_registrations.c.expires_at_ms > now_ms
+        )
+    )
+    return {row.model: int(row.expires_at_ms) for row in rows}
+
+
+def register(
+    connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
+) -> dict[str, int] | Rejection:
+    """Registers or renews ``models`` (configured ones need no registration).
+
+    Returns the registrations now live, or a RESOURCE_EXHAUSTED rejection when new
+    models would take the live registrations past the cap.
+    """
+    current = live(connection, now_ms)
+    wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    new = [m for m in wanted if m not in current]
+    if new and len(current) + len(new) > MAX_WORKER_MODELS:
+        return Rejection(
+            Code.RESOURCE_EXHAUSTED,
+            "CAP_EXCEEDED",
+            f"workers have registered {len(current)} models; at most {MAX_WORKER_MODELS} "
+            "may be live at once (declare models in the config instead)",
+        )
+    expiry = now_ms + MODEL_TTL_MS
+    renew_before = expiry - RENEW_AFTER_MS  # renewed at most every RENEW_AFTER_MS
+    stale = [m for m in wanted if m in current and current[m] < renew_before]
+    if new:
+        purge(connection, now_ms)  # keeps lapsed rows from piling up
+        connection.execute(
+            delete(model_registrations).where(model_registrations.c.model.in_(new))
+        )  # lapsed rows of the same names
+        connection.execute(
+            model_registrations.insert(),
+            [{"model": m, "expires_at_ms": expiry, "registered_at_ms": now_ms} for m in new],
+        )
+    if stale:
+        connection.execute(
+            update(model_registrations)
+            .where(model_registrations.c.model.in_(stale))
+            .values(expires_at_ms=expiry)
+        )
+    for model in [*new, *stale]:
+        current[model] = expiry
+    return current
+
+
+def purge(connection: Connection, now_ms: int, limit: int = 100) -> int:
+    """Deletes up to ``limit`` lapsed registrations; returns how many."""
+    lapsed = (
+        select(model_registrations.c.model)
+        .where(model_registrations.c.expires_at_ms <= now_ms)
+        .limit(limit)
+        .scalar_subquery()
+    )
+    result = connection.execute(
+        delete(model_registrations).where(model_registrations.c.model.in_(lapsed))
+    )
+    return int(result.rowcount or 0)
