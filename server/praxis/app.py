@@ -43,10 +43,10 @@ from praxis.core.definition import Limits
 from praxis.rpc.admin import AdminServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
-from praxis.rpc.operator import add_operator_services
 from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.operator import add_operator_services
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer

@@ -21,7 +21,10 @@ READER = [pb.Grant(actions=["registry.read"], work_orders=["*"])]
 def create(h: Harness, pid: str, kind: int = common_pb2.PRINCIPAL_KIND_HUMAN, **extra: object):  # type: ignore[no-untyped-def]
     return h.client("alice").principals.CreatePrincipal(
         pb.CreatePrincipalRequest(
-            principal_id=pid, kind=kind, grants=extra.pop("grants", READER), **extra  # type: ignore[arg-type]
+            principal_id=pid,
+            kind=kind,
+            grants=extra.pop("grants", READER),
+            **extra,  # type: ignore[arg-type]
         )
     )
 
@@ -129,9 +132,17 @@ def test_who_may_administer(harness: Harness) -> None:
         ({"kind": 0}, grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"),
         ({"kind": 99}, grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"),
         ({"grants": []}, grpc.StatusCode.INVALID_ARGUMENT, "FIELD_REQUIRED"),
-        ({"grants": [pb.Grant(actions=["a*b"])]}, grpc.StatusCode.INVALID_ARGUMENT, "GRANT_INVALID"),
+        (
+            {"grants": [pb.Grant(actions=["a*b"])]},
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "GRANT_INVALID",
+        ),
         ({"grants": [pb.Grant()]}, grpc.StatusCode.INVALID_ARGUMENT, "GRANT_INVALID"),
-        ({"grants": [pb.Grant(actions=["x"])] * 33}, grpc.StatusCode.INVALID_ARGUMENT, "GRANT_INVALID"),
+        (
+            {"grants": [pb.Grant(actions=["x"])] * 33},
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "GRANT_INVALID",
+        ),
         (
             {"grants": [pb.Grant(actions=["x"], max_spend_microcredits="1.50")]},
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -179,7 +190,12 @@ def test_reads_validate_paging(harness: Harness) -> None:
         token = page.next_page_token
         if not token:
             break
-    assert seen == sorted(seen) and "alice" in seen and "scoped" in seen and len(seen) == len(set(seen))
+    assert (
+        seen == sorted(seen)
+        and "alice" in seen
+        and "scoped" in seen
+        and len(seen) == len(set(seen))
+    )
     imported = client.ListPrincipalHistory(pb.ListPrincipalHistoryRequest(principal_id="alice"))
     assert [(e.kind, e.actor_id) for e in imported.events] == [
         (pb.PRINCIPAL_EVENT_KIND_IMPORTED, "principals-file")
@@ -199,7 +215,9 @@ def test_the_file_is_only_a_bootstrap(tmp_path: Path) -> None:
     second = start_server(database)  # the same principals file is imported again
     try:
         with expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
-            second.client("bob").registry.GetEpochs(registry_pb2.GetEpochsRequest(work_order_id="w"))
+            second.client("bob").registry.GetEpochs(
+                registry_pb2.GetEpochsRequest(work_order_id="w")
+            )
         assert epochs_as(second, token).epochs.ownership_epoch == 1  # kept across restarts
         history = second.client("alice").principals.ListPrincipalHistory(
             pb.ListPrincipalHistoryRequest(principal_id="bob")

@@ -55,9 +55,7 @@ class StoredPrincipalsAuthority:
         self, principal: Principal, action: str, work_order_id: str, now_ms: int
     ) -> ActorEvidence | Rejection:
         """Evidence that the (current) principal holds a grant for the action and scope."""
-        return self._of(principal.principal_id).authorize(
-            principal, action, work_order_id, now_ms
-        )
+        return self._of(principal.principal_id).authorize(principal, action, work_order_id, now_ms)
 
     def verify_approval(
         self, approval: ApprovalRecord, work_order_id: str, now_ms: int

@@ -54,7 +54,7 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
     ) -> inbox_pb2.ListInboxResponse:
         page = unwrap(
             context,
-            self.store.list(
+            self.store.page(
                 principal(),
                 [_KIND_IN.get(kind) for kind in request.kinds],
                 request.work_order_id,

@@ -107,7 +107,7 @@ class PrincipalServicer(principal_pb2_grpc.PrincipalServiceServicer):
     ) -> principal_pb2.ListPrincipalsResponse:
         views, token = unwrap(
             context,
-            self.store.list(
+            self.store.list_page(
                 principal(), request.page_size, request.page_token, request.include_revoked
             ),
         )

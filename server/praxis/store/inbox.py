@@ -80,7 +80,7 @@ class InboxStore:
         self.clock = clock
         self.waits = waits
 
-    def list(
+    def page(
         self,
         principal: Principal,
         kinds: Sequence[str | None],
@@ -196,9 +196,9 @@ def _decode(token: str, scope: str) -> tuple[int, int, str] | Rejection:
 
 
 def _proposals(connection: Connection, work_order_id: str, since: int) -> list[InboxItem]:
-    query = select(
-        *(column for column in proposals.c if column.name != "definition_json")
-    ).where(proposals.c.status == registry.ProposalStatus.PENDING.value)
+    query = select(*(column for column in proposals.c if column.name != "definition_json")).where(
+        proposals.c.status == registry.ProposalStatus.PENDING.value
+    )
     if work_order_id:
         query = query.where(proposals.c.work_order_id == work_order_id)
     query = query.where(proposals.c.created_at_ms >= since).order_by(
@@ -240,9 +240,7 @@ def _proposals(connection: Connection, work_order_id: str, since: int) -> list[I
 
 
 def _count_proposals(connection: Connection, work_order_id: str) -> int:
-    query = select(func.count()).where(
-        proposals.c.status == registry.ProposalStatus.PENDING.value
-    )
+    query = select(func.count()).where(proposals.c.status == registry.ProposalStatus.PENDING.value)
     if work_order_id:
         query = query.where(proposals.c.work_order_id == work_order_id)
     return int(connection.execute(query).scalar_one())

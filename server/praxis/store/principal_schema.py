@@ -50,6 +50,4 @@ principal_events = Table(
 )
 Index("principal_events_principal", principal_events.c.principal_id, principal_events.c.seq)
 
-migrations.register(
-    migrations.Migration(10, "principals", (principals, principal_events))
-)
+migrations.register(migrations.Migration(10, "principals", (principals, principal_events)))

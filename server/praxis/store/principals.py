@@ -285,7 +285,9 @@ class PrincipalStore:
                     connection, pid, record.principal.kind, grants, record.expires_at_ms,
                     record.token_sha256, BOOTSTRAP_ACTOR, now,
                 )  # fmt: skip
-                _event(connection, pid, "IMPORTED", 1, BOOTSTRAP_ACTOR, now, "", record.token_sha256)
+                _event(
+                    connection, pid, "IMPORTED", 1, BOOTSTRAP_ACTOR, now, "", record.token_sha256
+                )
                 imported.append(pid)
         return imported
 
@@ -384,7 +386,7 @@ class PrincipalStore:
             return not_found("PRINCIPAL_NOT_FOUND", f"no principal {principal_id!r}")
         return _view(row, self.clock.now_ms())
 
-    def list(
+    def list_page(
         self, principal: Principal, page_size: int, page_token: str, include_revoked: bool
     ) -> tuple[list[PrincipalView], str] | Rejection:
         """One page of principals in id order, and the next page token."""
@@ -537,7 +539,9 @@ class PrincipalStore:
     def count(self) -> int:
         """How many principals the database holds (revoked included)."""
         with self.db.read() as connection:
-            return int(connection.execute(select(func.count()).select_from(principals)).scalar_one())
+            return int(
+                connection.execute(select(func.count()).select_from(principals)).scalar_one()
+            )
 
 
 def _event(
