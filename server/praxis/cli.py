@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from praxis import config as config_module
-from praxis import logs
+from praxis import logs, startup
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
@@ -51,10 +51,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``praxis`` command."""
+    """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] != "serve":
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
     args = _parser().parse_args(argv)
-    logs.setup(args.log_level)
-    return serve(args)
+    try:
+        logs.setup(args.log_level)
+    except ValueError as error:
+        return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
+    try:
+        return serve(args)
+    except OSError as error:
+        return startup.startup_error(args, error)
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:
