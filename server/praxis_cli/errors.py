@@ -25,10 +25,16 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (USAGE, "usage: bad arguments, invalid input (INVALID_ARGUMENT), an unusable config"),
     (NOT_FOUND, "not found (NOT_FOUND)"),
     (PERMISSION, "not authenticated or not permitted (UNAUTHENTICATED, PERMISSION_DENIED)"),
-    (CONFLICT, "conflict: stale or changed material, a state that forbids the command "
-               "(ALREADY_EXISTS, ABORTED, FAILED_PRECONDITION)"),  # fmt: skip
-    (UNAVAILABLE, "the server cannot be reached or cannot serve (UNAVAILABLE, "
-                  "DEADLINE_EXCEEDED; `serve`: the address is in use)"),  # fmt: skip
+    (
+        CONFLICT,
+        "conflict: stale or changed material, a state that forbids the command "
+        "(ALREADY_EXISTS, ABORTED, FAILED_PRECONDITION)",
+    ),
+    (
+        UNAVAILABLE,
+        "the server cannot be reached or cannot serve (UNAVAILABLE, "
+        "DEADLINE_EXCEEDED; `serve`: the address is in use)",
+    ),
     (LIMIT, "a limit was exceeded (RESOURCE_EXHAUSTED)"),
     (RUN_FAILED, "`runs watch`: the run failed"),
     (RUN_CANCELLED, "`runs watch`: the run was cancelled"),

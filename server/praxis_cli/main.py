@@ -39,18 +39,34 @@ def common_options() -> argparse.ArgumentParser:
     common = Parser(add_help=False)
     group = common.add_argument_group("connection and output")
     suppress = argparse.SUPPRESS
-    group.add_argument("--json", action="store_true", default=suppress,
-                       help="print JSON (times as epoch ms) instead of tables")
-    group.add_argument("--address", default=suppress,
-                       help=f"server host:port (env {config.ENV_ADDRESS})")
-    group.add_argument("--token", default=suppress,
-                       help=f"bearer token (env {config.ENV_TOKEN})")
-    group.add_argument("--tls-roots", default=suppress, metavar="PEM",
-                       help=f"verify a TLS server with these roots (env {config.ENV_TLS_ROOTS})")
-    group.add_argument("--profile", default=suppress,
-                       help=f"a profile stored by 'praxis login' (env {config.ENV_PROFILE})")
-    group.add_argument("--timeout", type=float, default=suppress, metavar="SECONDS",
-                       help=f"deadline of each call (default {DEFAULT_TIMEOUT_S:g})")  # fmt: skip
+    group.add_argument(
+        "--json",
+        action="store_true",
+        default=suppress,
+        help="print JSON (times as epoch ms) instead of tables",
+    )
+    group.add_argument(
+        "--address", default=suppress, help=f"server host:port (env {config.ENV_ADDRESS})"
+    )
+    group.add_argument("--token", default=suppress, help=f"bearer token (env {config.ENV_TOKEN})")
+    group.add_argument(
+        "--tls-roots",
+        default=suppress,
+        metavar="PEM",
+        help=f"verify a TLS server with these roots (env {config.ENV_TLS_ROOTS})",
+    )
+    group.add_argument(
+        "--profile",
+        default=suppress,
+        help=f"a profile stored by 'praxis login' (env {config.ENV_PROFILE})",
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=suppress,
+        metavar="SECONDS",
+        help=f"deadline of each call (default {DEFAULT_TIMEOUT_S:g})",
+    )
     return common
 
 
@@ -82,8 +98,10 @@ class Context:
                 try:
                     roots = target.tls_roots.read_bytes()
                 except OSError as error:
-                    raise usage(f"cannot read TLS roots {target.tls_roots}: {error.strerror}",
-                                "TLS_ROOTS_INVALID") from error  # fmt: skip
+                    raise usage(
+                        f"cannot read TLS roots {target.tls_roots}: {error.strerror}",
+                        "TLS_ROOTS_INVALID",
+                    ) from error
             self._client = connect(target.address, target.token, roots)
         return self._client
 

@@ -20,14 +20,20 @@ from rich.console import Console
 from rich.table import Table
 
 _INTEGERS = {
-    FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
-    FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64, FieldDescriptor.TYPE_INT32,
-    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_FIXED32,
+    FieldDescriptor.TYPE_INT64,
+    FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_SINT64,
+    FieldDescriptor.TYPE_FIXED64,
+    FieldDescriptor.TYPE_SFIXED64,
+    FieldDescriptor.TYPE_INT32,
+    FieldDescriptor.TYPE_UINT32,
+    FieldDescriptor.TYPE_SINT32,
+    FieldDescriptor.TYPE_FIXED32,
     FieldDescriptor.TYPE_SFIXED32,
-}  # fmt: skip
+}
 
 
-def _scalar(descriptor: FieldDescriptor, value: Any) -> Any:
+def _scalar(descriptor: Any, value: Any) -> Any:
     if descriptor.type == FieldDescriptor.TYPE_ENUM:
         names = descriptor.enum_type.values_by_number
         return names[value].name if value in names else int(value)
@@ -43,7 +49,8 @@ def _scalar(descriptor: FieldDescriptor, value: Any) -> Any:
 def to_dict(message: Message) -> dict[str, Any]:
     """Every field of ``message`` (defaults included), 64-bit integers kept as numbers."""
     out: dict[str, Any] = {}
-    for descriptor in message.DESCRIPTOR.fields:
+    fields: list[Any] = list(message.DESCRIPTOR.fields)
+    for descriptor in fields:
         value = getattr(message, descriptor.name)
         if descriptor.message_type is not None and descriptor.message_type.GetOptions().map_entry:
             value_field = descriptor.message_type.fields_by_name["value"]
@@ -132,6 +139,8 @@ class Output:
             max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(columns)
         ]
         for row in [list(columns), *cells]:
-            print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip(),
-                  file=self.stream)  # fmt: skip
+            print(
+                "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip(),
+                file=self.stream,
+            )
         self.stream.flush()

@@ -139,9 +139,10 @@ def test_the_inbox_fills_and_empties(shell: Shell) -> None:
     assert bad.code == 2 and bad.error_line().startswith("error: WAIT_PAYLOAD_INVALID: ")
     shell.ok("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}')
     assert shell.ok("inbox", "--json").json()["total"] == 1
-    assert "restore hold" in shell.ok("holds", "list").out.lower() or "RESTORE" in shell.ok(
-        "holds", "list"
-    ).out
+    assert (
+        "restore hold" in shell.ok("holds", "list").out.lower()
+        or "RESTORE" in shell.ok("holds", "list").out
+    )
     shell.ok("holds", "clear", "--work-order", "wo-7")
     emptied = shell.ok("inbox", "--json").json()
     assert emptied["total"] == 0 and emptied["items"] == []
@@ -262,7 +263,9 @@ def test_serve_start_up_errors_are_one_line(shell: Shell, tmp_path: Path) -> Non
     assert in_use.stderr.strip().splitlines()[-1].startswith("error: ADDRESS_IN_USE: ")
     bad_level = serve("--listen", "127.0.0.1:0", "--log-level", "LOUD")
     assert bad_level.returncode == 2
-    assert bad_level.stderr.strip() == "error: LOG_LEVEL_INVALID: --log-level: Unknown level: 'LOUD'"
+    assert (
+        bad_level.stderr.strip() == "error: LOG_LEVEL_INVALID: --log-level: Unknown level: 'LOUD'"
+    )
     missing = serve("--listen", "127.0.0.1:0", "--tls-cert", str(tmp_path / "no.pem"),
                     "--tls-key", str(tmp_path / "no.key"))  # fmt: skip
     assert missing.returncode == 2 and "error: TLS_INVALID: " in missing.stderr

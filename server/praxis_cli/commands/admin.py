@@ -13,8 +13,10 @@ _HOLD_KINDS = {
     "restore": admin_pb2.HOLD_KIND_RESTORE,
     "clock-uncertainty": admin_pb2.HOLD_KIND_CLOCK_UNCERTAINTY,
 }
-_EPOCH_KINDS = {"ownership": admin_pb2.EPOCH_KIND_OWNERSHIP,
-                "authority": admin_pb2.EPOCH_KIND_AUTHORITY}  # fmt: skip
+_EPOCH_KINDS = {
+    "ownership": admin_pb2.EPOCH_KIND_OWNERSHIP,
+    "authority": admin_pb2.EPOCH_KIND_AUTHORITY,
+}
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -39,12 +41,18 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     epochs = group(commands, "epochs", "a work order's ownership and authority epochs")
     show = leaf(epochs, common, "show", _epochs_show, "show a work order's epochs")
     show.add_argument("work_order")
-    advance = leaf(epochs, common, "advance", _advance,
-                   "advance an epoch, invalidating approvals bound to the old one")  # fmt: skip
+    advance = leaf(
+        epochs,
+        common,
+        "advance",
+        _advance,
+        "advance an epoch, invalidating approvals bound to the old one",
+    )
     advance.add_argument("work_order")
     advance.add_argument("--kind", required=True, choices=sorted(_EPOCH_KINDS))
-    advance.add_argument("--expected", type=int,
-                         help="the epoch as last read (default: read it now)")  # fmt: skip
+    advance.add_argument(
+        "--expected", type=int, help="the epoch as last read (default: read it now)"
+    )
 
     orders = group(commands, "workorders", "work-order controls: pause, resume, cancel")
     for name, handler, text in (
@@ -56,13 +64,20 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         parser = leaf(orders, common, name, handler, text)
         parser.add_argument("work_order")
         if name in ("pause", "cancel"):
-            parser.add_argument("--reason", default="", required=name == "cancel",
-                                help="why (recorded)")  # fmt: skip
+            parser.add_argument(
+                "--reason", default="", required=name == "cancel", help="why (recorded)"
+            )
 
 
 def _event_row(e: event_pb2.Event) -> list[str]:
-    return [str(e.seq), local_time(e.at_ms), enum_name(event_pb2.EventKind.Name(e.kind),
-            "EVENT_KIND_"), e.run_id, e.node_uid or "-", e.payload_json or "-"]  # fmt: skip
+    return [
+        str(e.seq),
+        local_time(e.at_ms),
+        enum_name(event_pb2.EventKind.Name(e.kind), "EVENT_KIND_"),
+        e.run_id,
+        e.node_uid or "-",
+        e.payload_json or "-",
+    ]
 
 
 _EVENT_COLUMNS = ["SEQ", "AT", "EVENT", "RUN", "NODE", "PAYLOAD"]
@@ -72,18 +87,18 @@ def _tail(ctx: Any, args: argparse.Namespace) -> int:
     if not args.follow:
         response = ctx.call(
             ctx.client.events.ListEvents,
-            event_pb2.ListEventsRequest(after=args.after, limit=args.limit, run_id=args.run,
-                                        subscriber=args.subscriber),
-        )  # fmt: skip
+            event_pb2.ListEventsRequest(
+                after=args.after, limit=args.limit, run_id=args.run, subscriber=args.subscriber
+            ),
+        )
         if ctx.out.as_json:
             ctx.out.json(to_dict(response))
         else:
             ctx.out.table(_EVENT_COLUMNS, [_event_row(e) for e in response.events])
         return 0
     stream = ctx.client.events.StreamEvents(
-        event_pb2.StreamEventsRequest(after=args.after, subscriber=args.subscriber,
-                                      run_id=args.run)
-    )  # fmt: skip
+        event_pb2.StreamEventsRequest(after=args.after, subscriber=args.subscriber, run_id=args.run)
+    )
     for message in stream:
         if ctx.out.as_json:
             ctx.out.json_line(to_dict(message.event))
@@ -93,9 +108,16 @@ def _tail(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _hold_rows(holds: Any) -> list[list[str]]:
-    return [[enum_name(admin_pb2.HoldKind.Name(h.kind), "HOLD_KIND_"),
-             h.work_order_id or "(installation)", local_time(h.placed_at_ms), h.placed_by,
-             h.reason] for h in holds]  # fmt: skip
+    return [
+        [
+            enum_name(admin_pb2.HoldKind.Name(h.kind), "HOLD_KIND_"),
+            h.work_order_id or "(installation)",
+            local_time(h.placed_at_ms),
+            h.placed_by,
+            h.reason,
+        ]
+        for h in holds
+    ]
 
 
 _HOLD_COLUMNS = ["KIND", "WORK ORDER", "PLACED", "BY", "REASON"]
@@ -111,8 +133,9 @@ def _holds_list(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _place(ctx: Any, args: argparse.Namespace) -> int:
-    request = admin_pb2.PlaceHoldRequest(kind=admin_pb2.HOLD_KIND_RESTORE,
-                                         work_order_id=args.work_order, reason=args.reason)  # fmt: skip
+    request = admin_pb2.PlaceHoldRequest(
+        kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id=args.work_order, reason=args.reason
+    )
     hold = ctx.call(ctx.client.admin.PlaceHold, request).hold
     if ctx.out.as_json:
         ctx.out.json(to_dict(hold))
@@ -135,9 +158,14 @@ def _print_epochs(ctx: Any, work_order: str, epochs: Any) -> None:
     if ctx.out.as_json:
         ctx.out.json({"work_order_id": work_order, **to_dict(epochs)})
         return
-    ctx.out.fields([("work order", work_order), ("installation", epochs.installation_id),
-                    ("ownership epoch", str(epochs.ownership_epoch)),
-                    ("authority epoch", str(epochs.authority_epoch))])  # fmt: skip
+    ctx.out.fields(
+        [
+            ("work order", work_order),
+            ("installation", epochs.installation_id),
+            ("ownership epoch", str(epochs.ownership_epoch)),
+            ("authority epoch", str(epochs.authority_epoch)),
+        ]
+    )
 
 
 def _epochs_show(ctx: Any, args: argparse.Namespace) -> int:
@@ -167,10 +195,15 @@ def _print_work_order(ctx: Any, work_order: admin_pb2.WorkOrder) -> None:
         ctx.out.json(to_dict(work_order))
         return
     state = enum_name(admin_pb2.ControlState.Name(work_order.control_state), "CONTROL_STATE_")
-    ctx.out.fields([("work order", work_order.work_order_id), ("control", state),
-                    ("ownership epoch", str(work_order.epochs.ownership_epoch)),
-                    ("authority epoch", str(work_order.epochs.authority_epoch)),
-                    ("holds", str(len(work_order.holds)))])  # fmt: skip
+    ctx.out.fields(
+        [
+            ("work order", work_order.work_order_id),
+            ("control", state),
+            ("ownership epoch", str(work_order.epochs.ownership_epoch)),
+            ("authority epoch", str(work_order.epochs.authority_epoch)),
+            ("holds", str(len(work_order.holds))),
+        ]
+    )
     if work_order.holds:
         ctx.out.table(_HOLD_COLUMNS, _hold_rows(work_order.holds))
 

@@ -34,8 +34,9 @@ def group(commands: Any, name: str, help_text: str) -> Any:
     from praxis_cli.main import Parser
 
     parser = commands.add_parser(name, help=help_text, description=help_text)
-    return parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=Parser,
-                                 required=True)  # fmt: skip
+    return parser.add_subparsers(
+        dest=f"{name}_command", metavar="COMMAND", parser_class=Parser, required=True
+    )
 
 
 def parse_ref(text: str) -> common_pb2.WorkflowRef:
@@ -66,8 +67,10 @@ def parse_moment(text: str, field: str) -> int:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError as error:
-        raise usage(f"{field}: {text!r} is not a duration (10m, 2h, 7d), an ISO time or epoch ms",
-                    "TIME_INVALID") from error  # fmt: skip
+        raise usage(
+            f"{field}: {text!r} is not a duration (10m, 2h, 7d), an ISO time or epoch ms",
+            "TIME_INVALID",
+        ) from error
     if moment.tzinfo is None:
         moment = moment.astimezone()
     return int(moment.timestamp() * 1000)

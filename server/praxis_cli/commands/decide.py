@@ -43,33 +43,51 @@ REVIEW_APPROVAL = "pending-review"
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     """Adds the decision commands."""
     inbox = leaf(commands, common, "inbox", _inbox, "list what waits for a human, oldest first")
-    inbox.add_argument("--kind", action="append", choices=sorted(_INBOX_KINDS), default=[],
-                       help="only items of this kind (repeatable)")  # fmt: skip
+    inbox.add_argument(
+        "--kind",
+        action="append",
+        choices=sorted(_INBOX_KINDS),
+        default=[],
+        help="only items of this kind (repeatable)",
+    )
     inbox.add_argument("--work-order", default="", help="only items of this work order")
     inbox.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
     inbox.add_argument("--page-token", default="", help="continue a previous listing")
 
-    review = leaf(commands, common, "review", _review,
-                  "show a proposal's exact review material, its diff against the base and "
-                  "its digest")  # fmt: skip
+    review = leaf(
+        commands,
+        common,
+        "review",
+        _review,
+        "show a proposal's exact review material, its diff against the base and its digest",
+    )
     _proposal_args(review)
-    review.add_argument("--reject", metavar="REASON",
-                        help="review the rejection with this reason instead of the activation")  # fmt: skip
+    review.add_argument(
+        "--reject",
+        metavar="REASON",
+        help="review the rejection with this reason instead of the activation",
+    )
 
-    approve = leaf(commands, common, "approve", _approve,
-                   "approve the reviewed material of a proposal (bound to its digest)")  # fmt: skip
+    approve = leaf(
+        commands,
+        common,
+        "approve",
+        _approve,
+        "approve the reviewed material of a proposal (bound to its digest)",
+    )
     _proposal_args(approve)
     approve.add_argument("--digest", required=True, help="the material digest 'review' printed")
-    approve.add_argument("--reject", metavar="REASON",
-                         help="approve the rejection with this reason instead")  # fmt: skip
+    approve.add_argument(
+        "--reject", metavar="REASON", help="approve the rejection with this reason instead"
+    )
     _approval_args(approve)
 
-    activate = leaf(commands, common, "activate", _activate,
-                    "make an approved proposal the head")  # fmt: skip
+    activate = leaf(commands, common, "activate", _activate, "make an approved proposal the head")
     _proposal_args(activate)
     activate.add_argument("--approval", required=True, help="the approval id 'approve' printed")
-    activate.add_argument("--request-id", help="idempotency key (default: derived; a retry "
-                          "replays the receipt)")  # fmt: skip
+    activate.add_argument(
+        "--request-id", help="idempotency key (default: derived; a retry replays the receipt)"
+    )
 
     reject = leaf(commands, common, "reject", _reject, "reject an approved proposal")
     _proposal_args(reject)
@@ -77,28 +95,48 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     reject.add_argument("--approval", required=True, help="the approval id of the rejection")
     reject.add_argument("--request-id", help="idempotency key (default: derived)")
 
-    reg = leaf(commands, common, "register", _register,
-               "register revision 1 of a ref: without --digest, show the material; with it, "
-               "approve and register")  # fmt: skip
+    reg = leaf(
+        commands,
+        common,
+        "register",
+        _register,
+        "register revision 1 of a ref: without --digest, show the material; with it, "
+        "approve and register",
+    )
     reg.add_argument("ref", metavar="WORK_ORDER/RUN")
     reg.add_argument("-f", "--file", required=True, help="the definition (JSON; - for stdin)")
-    reg.add_argument("--policy", action="append", default=[], metavar="NAME=DIGEST",
-                     help="a protected policy digest (repeatable)")  # fmt: skip
+    reg.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME=DIGEST",
+        help="a protected policy digest (repeatable)",
+    )
     reg.add_argument("--digest", help="approve this material digest and register")
     reg.add_argument("--request-id", help="idempotency key (default: derived)")
     _approval_args(reg)
 
-    propose = leaf(commands, common, "propose", _propose,
-                   "propose a candidate definition against the head (agents do this)")  # fmt: skip
+    propose = leaf(
+        commands,
+        common,
+        "propose",
+        _propose,
+        "propose a candidate definition against the head (agents do this)",
+    )
     _proposal_args(propose)
     propose.add_argument("-f", "--file", required=True, help="the candidate (JSON; - for stdin)")
     propose.add_argument("--base", type=int, help="the base revision (default: the head's)")
     propose.add_argument("--summary", default="", help="why the change is proposed")
     propose.add_argument("--request-id", help="idempotency key (default: derived)")
 
-    rec = leaf(commands, common, "reconcile", _reconcile,
-               "decide an uncertain effect: without --digest, show the material; with it, "
-               "approve and record the decision")  # fmt: skip
+    rec = leaf(
+        commands,
+        common,
+        "reconcile",
+        _reconcile,
+        "decide an uncertain effect: without --digest, show the material; with it, "
+        "approve and record the decision",
+    )
     rec.add_argument("run", help="the run")
     rec.add_argument("attempt", help="the attempt whose effect is uncertain")
     rec.add_argument("--decision", required=True, choices=sorted(_DECISIONS))
@@ -126,8 +164,12 @@ def _proposal_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _approval_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--expires", default=DEFAULT_APPROVAL_TTL, metavar="WHEN",
-                        help="when the approval expires (default 1h; at most 7d)")  # fmt: skip
+    parser.add_argument(
+        "--expires",
+        default=DEFAULT_APPROVAL_TTL,
+        metavar="WHEN",
+        help="when the approval expires (default 1h; at most 7d)",
+    )
     parser.add_argument("--approval-id", help="the approval's id (default: generated)")
 
 
@@ -155,11 +197,17 @@ def _inbox(ctx: Any, args: argparse.Namespace) -> int:
     ctx.out.table(
         ["SINCE", "KIND", "WORK ORDER", "RUN", "ITEM", "SUMMARY"],
         [
-            [local_time(i.since_ms), enum_name(ib.InboxItemKind.Name(i.kind), "INBOX_ITEM_KIND_"),
-             i.work_order_id or "-", i.run_id or "-", _subject_id(i), i.summary]
+            [
+                local_time(i.since_ms),
+                enum_name(ib.InboxItemKind.Name(i.kind), "INBOX_ITEM_KIND_"),
+                i.work_order_id or "-",
+                i.run_id or "-",
+                _subject_id(i),
+                i.summary,
+            ]
             for i in response.items
         ],
-    )  # fmt: skip
+    )
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
@@ -185,7 +233,10 @@ def _epochs(ctx: Any, work_order_id: str) -> common_pb2.Epochs:
 
 
 def _decision(
-    ctx: Any, args: argparse.Namespace, reject_reason: str | None, approval_id: str = REVIEW_APPROVAL
+    ctx: Any,
+    args: argparse.Namespace,
+    reject_reason: str | None,
+    approval_id: str = REVIEW_APPROVAL,
 ) -> tuple[registry_pb2.Proposal, common_pb2.Epochs, registry_pb2.RegistryCommand]:
     ref = parse_ref(args.ref)
     proposal = ctx.call(
@@ -280,26 +331,40 @@ def show_material(ctx: Any, review: registry_pb2.ReviewResponse, extra: dict[str
     diff = definition_diff(material)
     change = dag_change(material.base_definition_json, material.candidate_definition_json)
     if ctx.out.as_json:
-        ctx.out.json({**extra, "material": to_dict(material),
-                      "material_digest": review.material_digest, "diff": diff,
-                      "dag_change": change})  # fmt: skip
+        ctx.out.json(
+            {
+                **extra,
+                "material": to_dict(material),
+                "material_digest": review.material_digest,
+                "diff": diff,
+                "dag_change": change,
+            }
+        )
         return
     rows = [
-        ("action", enum_name(registry_pb2.RegistryAction.Name(material.action), "REGISTRY_ACTION_")),
+        (
+            "action",
+            enum_name(registry_pb2.RegistryAction.Name(material.action), "REGISTRY_ACTION_"),
+        ),
         ("ref", ref_text(material.ref)),
         ("base", f"revision {material.base_revision} {material.base_digest}".strip()),
         ("candidate", f"revision {material.candidate_revision} {material.candidate_digest}"),
     ]
     if material.proposal_id:
-        rows += [("proposal", f"{material.proposal_id} {material.proposal_digest}"),
-                 ("proposed by", material.proposed_by)]  # fmt: skip
+        rows += [
+            ("proposal", f"{material.proposal_id} {material.proposal_digest}"),
+            ("proposed by", material.proposed_by),
+        ]
     if material.reason:
         rows.append(("reason", material.reason))
     rows += [
         ("policies", ", ".join(f"{k}={v}" for k, v in sorted(material.policy_digests.items()))),
-        ("epochs", f"installation {material.installation_id}, ownership "
-                   f"{material.ownership_epoch}, authority {material.authority_epoch}"),
-    ]  # fmt: skip
+        (
+            "epochs",
+            f"installation {material.installation_id}, ownership "
+            f"{material.ownership_epoch}, authority {material.authority_epoch}",
+        ),
+    ]
     rows += [(name, value) for name, value in extra.items() if isinstance(value, str)]
     ctx.out.fields(rows)
     ctx.out.line()
@@ -321,8 +386,10 @@ def _review(ctx: Any, args: argparse.Namespace) -> int:
     show_material(ctx, review, {"summary": proposal.summary} if proposal.summary else {})
     if not ctx.out.as_json:
         flag = f" --reject {json.dumps(args.reject)}" if args.reject is not None else ""
-        ctx.out.line(f"approve with: praxis approve {args.ref} {args.proposal} "
-                     f"--digest {review.material_digest}{flag}")  # fmt: skip
+        ctx.out.line(
+            f"approve with: praxis approve {args.ref} {args.proposal} "
+            f"--digest {review.material_digest}{flag}"
+        )
     return 0
 
 
@@ -350,16 +417,22 @@ def _approve(ctx: Any, args: argparse.Namespace) -> int:
     _, epochs, command = _decision(ctx, args, args.reject)
     review = _material(ctx, epochs, command)
     _check_digest(args.digest, review.material_digest)
-    approval = _create_approval(ctx, args, review.material_digest, parse_ref(args.ref).work_order_id)
+    approval = _create_approval(
+        ctx, args, review.material_digest, parse_ref(args.ref).work_order_id
+    )
     if ctx.out.as_json:
         ctx.out.json(to_dict(approval))
         return 0
     verb = "reject" if args.reject is not None else "activate"
-    ctx.out.line(f"approval {approval.approval_id} of {review.material_digest}, expires "
-                 f"{local_time(approval.expires_at_ms)}")  # fmt: skip
+    ctx.out.line(
+        f"approval {approval.approval_id} of {review.material_digest}, expires "
+        f"{local_time(approval.expires_at_ms)}"
+    )
     extra = f" --reason {json.dumps(args.reject)}" if args.reject is not None else ""
-    ctx.out.line(f"{verb} with: praxis {verb} {args.ref} {args.proposal}{extra} "
-                 f"--approval {approval.approval_id}")  # fmt: skip
+    ctx.out.line(
+        f"{verb} with: praxis {verb} {args.ref} {args.proposal}{extra} "
+        f"--approval {approval.approval_id}"
+    )
     return 0
 
 
@@ -375,15 +448,20 @@ def _execute(
         ctx.out.json({"receipt": to_dict(receipt), "replayed": response.replayed})
         return 0
     action = enum_name(registry_pb2.RegistryAction.Name(receipt.action), "REGISTRY_ACTION_")
-    ctx.out.fields([
-        ("committed", f"{action} of {ref_text(receipt.ref)}"),
-        ("head", f"revision {receipt.head_revision} {receipt.head_digest}"),
-        ("proposal", receipt.proposal_id or "-"),
-        ("approval", receipt.approval_id or "-"),
-        ("request id", receipt.request_id),
-        ("at", local_time(receipt.committed_at_ms)),
-        ("replayed", "yes: the original receipt; nothing changed" if response.replayed else "no"),
-    ])  # fmt: skip
+    ctx.out.fields(
+        [
+            ("committed", f"{action} of {ref_text(receipt.ref)}"),
+            ("head", f"revision {receipt.head_revision} {receipt.head_digest}"),
+            ("proposal", receipt.proposal_id or "-"),
+            ("approval", receipt.approval_id or "-"),
+            ("request id", receipt.request_id),
+            ("at", local_time(receipt.committed_at_ms)),
+            (
+                "replayed",
+                "yes: the original receipt; nothing changed" if response.replayed else "no",
+            ),
+        ]
+    )
     return 0
 
 
@@ -414,7 +492,9 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
     definition = json_argument(None, args.file, "the definition")
     command = registry_pb2.RegistryCommand(
         register=registry_pb2.RegisterCommand(
-            ref=ref, definition_json=definition, policy_digests=_policies(args.policy),
+            ref=ref,
+            definition_json=definition,
+            policy_digests=_policies(args.policy),
             approval_id=REVIEW_APPROVAL,
         )
     )
@@ -423,9 +503,11 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
     if not args.digest:
         show_material(ctx, review, {})
         if not ctx.out.as_json:
-            ctx.out.line(f"register with: praxis register {args.ref} -f {args.file} "
-                         + "".join(f"--policy {p} " for p in args.policy)
-                         + f"--digest {review.material_digest}")  # fmt: skip
+            ctx.out.line(
+                f"register with: praxis register {args.ref} -f {args.file} "
+                + "".join(f"--policy {p} " for p in args.policy)
+                + f"--digest {review.material_digest}"
+            )
         return 0
     _check_digest(args.digest, review.material_digest)
     approval = _create_approval(ctx, args, review.material_digest, ref.work_order_id)
@@ -463,27 +545,36 @@ def _reconcile(ctx: Any, args: argparse.Namespace) -> int:
     work_order = run.ref.work_order_id
     epochs = _epochs(ctx, work_order or "_")  # an ad hoc run: the installation, epochs 1 and 1
     if not work_order:
-        epochs = common_pb2.Epochs(installation_id=epochs.installation_id, ownership_epoch=1,
-                                   authority_epoch=1)  # fmt: skip
+        epochs = common_pb2.Epochs(
+            installation_id=epochs.installation_id, ownership_epoch=1, authority_epoch=1
+        )
     decision = _DECISIONS[args.decision]
     review = ctx.call(
         ctx.client.reconciliations.ReviewReconciliation,
-        rc.ReviewReconciliationRequest(epochs=epochs, attempt_id=args.attempt, decision=decision,
-                                       evidence_json=evidence),
-    )  # fmt: skip
+        rc.ReviewReconciliationRequest(
+            epochs=epochs, attempt_id=args.attempt, decision=decision, evidence_json=evidence
+        ),
+    )
     if not args.digest:
         if ctx.out.as_json:
-            ctx.out.json({"material": to_dict(review.material),
-                          "material_digest": review.material_digest})  # fmt: skip
+            ctx.out.json(
+                {"material": to_dict(review.material), "material_digest": review.material_digest}
+            )
             return 0
         m = review.material
-        ctx.out.fields([
-            ("run", m.run_id), ("node", m.node_uid), ("attempt", m.attempt_id),
-            ("operation", m.operation_id),
-            ("attempt outcome", "completed with a result" if m.completed else "failed"),
-            ("decision", args.decision), ("evidence", evidence.strip()),
-            ("evidence digest", m.evidence_digest), ("result digest", m.result_digest or "-"),
-        ])  # fmt: skip
+        ctx.out.fields(
+            [
+                ("run", m.run_id),
+                ("node", m.node_uid),
+                ("attempt", m.attempt_id),
+                ("operation", m.operation_id),
+                ("attempt outcome", "completed with a result" if m.completed else "failed"),
+                ("decision", args.decision),
+                ("evidence", evidence.strip()),
+                ("evidence digest", m.evidence_digest),
+                ("result digest", m.result_digest or "-"),
+            ]
+        )
         ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
         return 0
     _check_digest(args.digest, review.material_digest)
@@ -500,18 +591,27 @@ def _reconcile(ctx: Any, args: argparse.Namespace) -> int:
         ),
     )
     if ctx.out.as_json:
-        ctx.out.json({"reconciliation": to_dict(response.reconciliation),
-                      "replayed": response.replayed})  # fmt: skip
+        ctx.out.json(
+            {"reconciliation": to_dict(response.reconciliation), "replayed": response.replayed}
+        )
     else:
-        ctx.out.line(f"reconciled attempt {args.attempt}: {args.decision}"
-                     + (" (replayed)" if response.replayed else ""))  # fmt: skip
+        ctx.out.line(
+            f"reconciled attempt {args.attempt}: {args.decision}"
+            + (" (replayed)" if response.replayed else "")
+        )
     return 0
 
 
 def _wait_row(w: wait_pb2.Wait) -> list[str]:
-    return [w.wait_id, w.run_id, w.node_uid, enum_name(wait_pb2.WaitKind.Name(w.kind), "WAIT_KIND_"),
-            enum_name(wait_pb2.WaitState.Name(w.state), "WAIT_STATE_"),
-            local_time(w.expires_at_ms), w.satisfied_by or "-"]  # fmt: skip
+    return [
+        w.wait_id,
+        w.run_id,
+        w.node_uid,
+        enum_name(wait_pb2.WaitKind.Name(w.kind), "WAIT_KIND_"),
+        enum_name(wait_pb2.WaitState.Name(w.state), "WAIT_STATE_"),
+        local_time(w.expires_at_ms),
+        w.satisfied_by or "-",
+    ]
 
 
 _WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
@@ -524,13 +624,16 @@ def _satisfy(ctx: Any, args: argparse.Namespace) -> int:
     request_id = args.request_id or f"cli-satisfy-{args.wait_id}"
     response = ctx.call(
         ctx.client.waits.SatisfyWait,
-        wait_pb2.SatisfyWaitRequest(request_id=request_id, wait_id=args.wait_id,
-                                    payload_json=payload),
-    )  # fmt: skip
+        wait_pb2.SatisfyWaitRequest(
+            request_id=request_id, wait_id=args.wait_id, payload_json=payload
+        ),
+    )
     if ctx.out.as_json:
         ctx.out.json({"wait": to_dict(response.wait), "replayed": response.replayed})
     else:
-        ctx.out.line(f"satisfied wait {args.wait_id}" + (" (replayed)" if response.replayed else ""))
+        ctx.out.line(
+            f"satisfied wait {args.wait_id}" + (" (replayed)" if response.replayed else "")
+        )
     return 0
 
 
@@ -539,8 +642,8 @@ def _wait_show(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(wait))
         return 0
-    ctx.out.fields(list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
-                   + [("schema", wait.schema_json), ("payload", wait.payload_json or "-")])  # fmt: skip
+    rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
+    ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
     return 0
 
 

@@ -22,39 +22,73 @@ _KINDS = {
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     """Adds ``login`` and the ``principals`` group."""
-    login = leaf(commands, common, "login", _login,
-                 "store a connection profile (address, token, TLS roots) with mode 0600")  # fmt: skip
+    login = leaf(
+        commands,
+        common,
+        "login",
+        _login,
+        "store a connection profile (address, token, TLS roots) with mode 0600",
+    )
     login.add_argument("--name", default="default", help="the profile's name (default: default)")
-    login.add_argument("--no-default", action="store_true",
-                       help="do not make it the default profile")  # fmt: skip
+    login.add_argument(
+        "--no-default", action="store_true", help="do not make it the default profile"
+    )
     principals = group(commands, "principals", "administer principals and their grants")
     add = leaf(principals, common, "add", _add, "add a principal; prints its token once")
     add.add_argument("name", help="the new principal's id")
     add.add_argument("--kind", required=True, choices=sorted(_KINDS))
-    add.add_argument("--grant", action="append", required=True, metavar="ACTION[:PATTERN]",
-                     help="an action (or prefix*) on work orders matching PATTERN (default *); "
-                     "repeat for more")  # fmt: skip
-    add.add_argument("--expires", metavar="WHEN",
-                     help="expiry: a duration (30d), an ISO time or epoch ms; default never")  # fmt: skip
-    add.add_argument("--max-spend", metavar="MICROCREDITS",
-                     help="cap what runs it starts may spend (a canonical decimal)")  # fmt: skip
+    add.add_argument(
+        "--grant",
+        action="append",
+        required=True,
+        metavar="ACTION[:PATTERN]",
+        help="an action (or prefix*) on work orders matching PATTERN (default *); repeat for more",
+    )
+    add.add_argument(
+        "--expires",
+        metavar="WHEN",
+        help="expiry: a duration (30d), an ISO time or epoch ms; default never",
+    )
+    add.add_argument(
+        "--max-spend",
+        metavar="MICROCREDITS",
+        help="cap what runs it starts may spend (a canonical decimal)",
+    )
     listing = leaf(principals, common, "list", _list, "list principals")
     listing.add_argument("--all", action="store_true", help="include revoked principals")
     listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
     listing.add_argument("--page-token", default="", help="continue a previous listing")
     show = leaf(principals, common, "show", _show, "show a principal and its audit history")
     show.add_argument("name")
-    revoke = leaf(principals, common, "revoke", _revoke,
-                  "revoke a principal for good; its token is refused at once")  # fmt: skip
+    revoke = leaf(
+        principals,
+        common,
+        "revoke",
+        _revoke,
+        "revoke a principal for good; its token is refused at once",
+    )
     revoke.add_argument("name")
     revoke.add_argument("--reason", default="", help="why (recorded)")
-    revoke.add_argument("--expected-version", type=int, default=0,
-                        help="fail with VERSION_CONFLICT unless the principal is at this version")  # fmt: skip
-    rotate = leaf(principals, common, "rotate", _rotate,
-                  "replace a principal's token; prints the new token once")  # fmt: skip
+    revoke.add_argument(
+        "--expected-version",
+        type=int,
+        default=0,
+        help="fail with VERSION_CONFLICT unless the principal is at this version",
+    )
+    rotate = leaf(
+        principals,
+        common,
+        "rotate",
+        _rotate,
+        "replace a principal's token; prints the new token once",
+    )
     rotate.add_argument("name")
-    rotate.add_argument("--expected-version", type=int, default=0,
-                        help="fail with VERSION_CONFLICT unless the principal is at this version")  # fmt: skip
+    rotate.add_argument(
+        "--expected-version",
+        type=int,
+        default=0,
+        help="fail with VERSION_CONFLICT unless the principal is at this version",
+    )
 
 
 def _login(ctx: Any, args: argparse.Namespace) -> int:
@@ -157,22 +191,42 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
     values = dict(zip(_COLUMNS, _row(principal), strict=True))
     ctx.out.fields(
         [
-            ("id", values["ID"]), ("kind", values["KIND"]), ("state", values["STATE"]),
-            ("version", values["VERSION"]), ("grants", values["GRANTS"]),
-            ("expires", values["EXPIRES"]), ("token", values["TOKEN"]),
+            ("id", values["ID"]),
+            ("kind", values["KIND"]),
+            ("state", values["STATE"]),
+            ("version", values["VERSION"]),
+            ("grants", values["GRANTS"]),
+            ("expires", values["EXPIRES"]),
+            ("token", values["TOKEN"]),
             ("created", f"{local_time(principal.created_at_ms)} by {principal.created_by}"),
             ("token issued", local_time(principal.token_issued_at_ms)),
         ]
-        + ([("revoked", f"{local_time(principal.revoked_at_ms)} by {principal.revoked_by}: "
-                        f"{principal.revoke_reason}")] if principal.revoked_at_ms else [])
-    )  # fmt: skip
+        + (
+            [
+                (
+                    "revoked",
+                    f"{local_time(principal.revoked_at_ms)} by {principal.revoked_by}: "
+                    f"{principal.revoke_reason}",
+                )
+            ]
+            if principal.revoked_at_ms
+            else []
+        )
+    )
     ctx.out.table(
         ["SEQ", "EVENT", "VERSION", "BY", "AT", "TOKEN", "REASON"],
         [
-            [str(e.seq), enum_name(pb.PrincipalEventKind.Name(e.kind), "PRINCIPAL_EVENT_KIND_"),
-             str(e.version), e.actor_id, local_time(e.at_ms), e.token_fingerprint, e.reason]
+            [
+                str(e.seq),
+                enum_name(pb.PrincipalEventKind.Name(e.kind), "PRINCIPAL_EVENT_KIND_"),
+                str(e.version),
+                e.actor_id,
+                local_time(e.at_ms),
+                e.token_fingerprint,
+                e.reason,
+            ]
             for e in history.events
-        ],  # fmt: skip
+        ],
         title="history",
     )
     return 0

@@ -31,16 +31,19 @@ def _head(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(head))
         return 0
-    binding = enum_name(registry_pb2.ExecutionBinding.Name(head.execution_binding),
-                        "EXECUTION_BINDING_")  # fmt: skip
-    ctx.out.fields([
-        ("ref", ref_text(head.ref)),
-        ("revision", str(head.revision)),
-        ("digest", head.definition_digest),
-        ("binding", binding + (f" (run {head.bound_run_id})" if head.bound_run_id else "")),
-        ("policies", ", ".join(f"{k}={v}" for k, v in sorted(head.policy_digests.items()))),
-        ("updated", local_time(head.updated_at_ms)),
-    ])  # fmt: skip
+    binding = enum_name(
+        registry_pb2.ExecutionBinding.Name(head.execution_binding), "EXECUTION_BINDING_"
+    )
+    ctx.out.fields(
+        [
+            ("ref", ref_text(head.ref)),
+            ("revision", str(head.revision)),
+            ("digest", head.definition_digest),
+            ("binding", binding + (f" (run {head.bound_run_id})" if head.bound_run_id else "")),
+            ("policies", ", ".join(f"{k}={v}" for k, v in sorted(head.policy_digests.items()))),
+            ("updated", local_time(head.updated_at_ms)),
+        ]
+    )
     if args.definition:
         ctx.out.line(pretty_json(head.definition_json))
     return 0
@@ -57,12 +60,19 @@ def _history(ctx: Any, args: argparse.Namespace) -> int:
     ctx.out.table(
         ["SEQ", "EVENT", "REVISION", "PROPOSAL", "BY", "APPROVAL", "AT", "REASON"],
         [
-            [str(e.seq), enum_name(registry_pb2.HistoryEventKind.Name(e.kind), "HISTORY_EVENT_KIND_"),
-             str(e.revision), e.proposal_id or "-", e.principal_id, e.approval_id or "-",
-             local_time(e.at_ms), e.reason]
+            [
+                str(e.seq),
+                enum_name(registry_pb2.HistoryEventKind.Name(e.kind), "HISTORY_EVENT_KIND_"),
+                str(e.revision),
+                e.proposal_id or "-",
+                e.principal_id,
+                e.approval_id or "-",
+                local_time(e.at_ms),
+                e.reason,
+            ]
             for e in response.events
         ],
-    )  # fmt: skip
+    )
     if response.has_more:
         ctx.out.line(f"more: --after {response.next_after}")
     return 0
@@ -74,16 +84,25 @@ def _proposal(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(proposal))
         return 0
-    ctx.out.fields([
-        ("ref", ref_text(proposal.ref)),
-        ("proposal", proposal.proposal_id),
-        ("state", enum_name(registry_pb2.ProposalState.Name(proposal.state), "PROPOSAL_STATE_")),
-        ("base", f"revision {proposal.base_revision}"),
-        ("candidate", proposal.candidate_digest),
-        ("proposed", f"{local_time(proposal.created_at_ms)} by {proposal.proposed_by}"),
-        ("summary", proposal.summary or "-"),
-        ("decided", f"{local_time(proposal.decided_at_ms)} by {proposal.decided_by}"
-                    if proposal.decided_at_ms else "-"),
-        ("rejection", proposal.rejection_reason or "-"),
-    ])  # fmt: skip
+    ctx.out.fields(
+        [
+            ("ref", ref_text(proposal.ref)),
+            ("proposal", proposal.proposal_id),
+            (
+                "state",
+                enum_name(registry_pb2.ProposalState.Name(proposal.state), "PROPOSAL_STATE_"),
+            ),
+            ("base", f"revision {proposal.base_revision}"),
+            ("candidate", proposal.candidate_digest),
+            ("proposed", f"{local_time(proposal.created_at_ms)} by {proposal.proposed_by}"),
+            ("summary", proposal.summary or "-"),
+            (
+                "decided",
+                f"{local_time(proposal.decided_at_ms)} by {proposal.decided_by}"
+                if proposal.decided_at_ms
+                else "-",
+            ),
+            ("rejection", proposal.rejection_reason or "-"),
+        ]
+    )
     return 0

@@ -16,11 +16,13 @@ from praxis_cli.commands.common import group, json_argument, leaf, parse_ref, pr
 from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError
 from praxis_cli.output import enum_name, local_time, to_dict
 
-_STATES = {
-    name.lower().replace("_", "-"): value
-    for name, value in (("RUNNING", 1), ("AWAITING_NODES", 2), ("COMPLETED", 3),
-                        ("FAILED", 4), ("CANCELLED", 5))
-}  # fmt: skip
+_STATES: dict[str, Any] = {
+    "running": run_pb2.RUN_STATE_RUNNING,
+    "awaiting-nodes": run_pb2.RUN_STATE_AWAITING_NODES,
+    "completed": run_pb2.RUN_STATE_COMPLETED,
+    "failed": run_pb2.RUN_STATE_FAILED,
+    "cancelled": run_pb2.RUN_STATE_CANCELLED,
+}
 _OUTCOME = {
     run_pb2.RUN_STATE_COMPLETED: OK,
     run_pb2.RUN_STATE_FAILED: RUN_FAILED,
@@ -52,12 +54,20 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     show = leaf(runs, common, "show", _show, "show a run and its nodes")
     show.add_argument("run")
     show.add_argument("--node", default="", help="only this node and its fan-out items")
-    show.add_argument("--limit", type=int, default=200,
-                      help=f"at most this many node rows (default 200, at most {MAX_NODE_ROWS})")  # fmt: skip
+    show.add_argument(
+        "--limit",
+        type=int,
+        default=200,
+        help=f"at most this many node rows (default 200, at most {MAX_NODE_ROWS})",
+    )
 
-    watch = leaf(runs, common, "watch", _watch,
-                 "follow a run live until it ends; exit status: 0 completed, 8 failed, "
-                 "9 cancelled")  # fmt: skip
+    watch = leaf(
+        runs,
+        common,
+        "watch",
+        _watch,
+        "follow a run live until it ends; exit status: 0 completed, 8 failed, 9 cancelled",
+    )
     watch.add_argument("run")
 
     stop = leaf(runs, common, "stop", _stop, "stop (cancel) a run")
@@ -105,14 +115,21 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
 
 def _run_row(run: run_pb2.Run) -> list[str]:
     ref = f"{run.ref.work_order_id}/{run.ref.run_id}" if run.ref.work_order_id else "-"
-    return [run.run_id, state_name(run.state), ref, str(run.revision or "-"),
-            str(run.node_count or len(run.nodes)), local_time(run.created_at_ms),
-            local_time(run.finished_at_ms), run.result_error or "-"]  # fmt: skip
+    return [
+        run.run_id,
+        state_name(run.state),
+        ref,
+        str(run.revision or "-"),
+        str(run.node_count or len(run.nodes)),
+        local_time(run.created_at_ms),
+        local_time(run.finished_at_ms),
+        run.result_error or "-",
+    ]
 
 
 def _list(ctx: Any, args: argparse.Namespace) -> int:
     request = run_pb2.ListRunsRequest(
-        state=_STATES[args.state] if args.state else 0,
+        state=_STATES[args.state] if args.state else run_pb2.RUN_STATE_UNSPECIFIED,
         page_size=args.limit,
         page_token=args.page_token,
     )
@@ -120,8 +137,10 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
         return 0
-    ctx.out.table(["RUN", "STATE", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
-                  [_run_row(run) for run in response.runs])  # fmt: skip
+    ctx.out.table(
+        ["RUN", "STATE", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
+        [_run_row(run) for run in response.runs],
+    )
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
@@ -135,10 +154,13 @@ def _nodes(ctx: Any, run: run_pb2.Run, node_id: str, limit: int) -> list[run_pb2
         while len(nodes) < limit:
             page = ctx.call(
                 ctx.client.runs.ListRunNodes,
-                run_pb2.ListRunNodesRequest(run_id=run.run_id, node_id=node_id,
-                                            page_size=min(1000, limit - len(nodes)),
-                                            page_token=token),
-            )  # fmt: skip
+                run_pb2.ListRunNodesRequest(
+                    run_id=run.run_id,
+                    node_id=node_id,
+                    page_size=min(1000, limit - len(nodes)),
+                    page_token=token,
+                ),
+            )
             nodes += page.nodes
             token = page.next_page_token
             if not token:
@@ -156,24 +178,45 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json({"run": to_dict(run), "nodes": [to_dict(n) for n in nodes]})
         return 0
-    ref = f"{run.ref.work_order_id}/{run.ref.run_id} revision {run.revision}" if run.ref.work_order_id else "-"
+    ref = (
+        f"{run.ref.work_order_id}/{run.ref.run_id} revision {run.revision}"
+        if run.ref.work_order_id
+        else "-"
+    )
     progress = measure(run)
-    ctx.out.fields([
-        ("run", run.run_id), ("state", state_name(run.state)), ("ref", ref),
-        ("definition", run.definition_digest),
-        ("progress", f"{progress.done}/{progress.total} nodes done"),
-        ("created", local_time(run.created_at_ms)), ("updated", local_time(run.updated_at_ms)),
-        ("finished", local_time(run.finished_at_ms)),
-        ("elapsed", _elapsed(run)),
-        ("error", (f"{run.result_reason}: " if run.result_reason else "") + (run.result_error or "-")),
-    ])  # fmt: skip
+    ctx.out.fields(
+        [
+            ("run", run.run_id),
+            ("state", state_name(run.state)),
+            ("ref", ref),
+            ("definition", run.definition_digest),
+            ("progress", f"{progress.done}/{progress.total} nodes done"),
+            ("created", local_time(run.created_at_ms)),
+            ("updated", local_time(run.updated_at_ms)),
+            ("finished", local_time(run.finished_at_ms)),
+            ("elapsed", _elapsed(run)),
+            (
+                "error",
+                (f"{run.result_reason}: " if run.result_reason else "") + (run.result_error or "-"),
+            ),
+        ]
+    )
     ctx.out.table(
         ["NODE", "STATE", "ATTEMPTS", "ATTEMPT", "FAN-OUT", "RESULT", "RETRY AT", "ERROR"],
-        [[n.node_uid, _node_state(n.state), str(n.attempts), n.attempt_id or "-",
-          f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
-          "yes" if n.has_result else "-", local_time(n.not_before_ms), n.error or "-"]
-         for n in nodes],
-    )  # fmt: skip
+        [
+            [
+                n.node_uid,
+                _node_state(n.state),
+                str(n.attempts),
+                n.attempt_id or "-",
+                f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
+                "yes" if n.has_result else "-",
+                local_time(n.not_before_ms),
+                n.error or "-",
+            ]
+            for n in nodes
+        ],
+    )
     total = run.node_count or len(run.nodes)
     if len(nodes) < total and not args.node:
         ctx.out.line(f"showing {len(nodes)} of {total} nodes (--limit, --node)")
@@ -243,11 +286,18 @@ def follow(ctx: Any, run_id: str) -> int:
             progress = measure(last)
             elapsed = time.monotonic() - began
             if ctx.out.as_json:
-                ctx.out.json_line({"run_id": run_id, "state": state_name(last.state),
-                                   "done": progress.done, "total": progress.total,
-                                   "fanouts": [{"node_id": n, "done": d, "items": i}
-                                               for n, d, i in progress.fanouts],
-                                   "elapsed_ms": int(elapsed * 1000)})  # fmt: skip
+                ctx.out.json_line(
+                    {
+                        "run_id": run_id,
+                        "state": state_name(last.state),
+                        "done": progress.done,
+                        "total": progress.total,
+                        "fanouts": [
+                            {"node_id": n, "done": d, "items": i} for n, d, i in progress.fanouts
+                        ],
+                        "elapsed_ms": int(elapsed * 1000),
+                    }
+                )
                 continue
             text = _describe(last, progress, elapsed)
             if live is not None:
@@ -261,8 +311,9 @@ def follow(ctx: Any, run_id: str) -> int:
     if last is None or last.state not in _OUTCOME:
         last = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)).run
     if last.state not in _OUTCOME:
-        raise CliError("UNAVAILABLE", "the watch ended before the run did; watch again",
-                       UNAVAILABLE)  # fmt: skip
+        raise CliError(
+            "UNAVAILABLE", "the watch ended before the run did; watch again", UNAVAILABLE
+        )
     if ctx.out.as_json:
         ctx.out.json_line({"run": to_dict(last)})
     else:
@@ -292,8 +343,9 @@ def _result(ctx: Any, args: argparse.Namespace) -> int:
     if not response.present:
         raise CliError("RESULT_NOT_PRESENT", f"{args.node} has no stored result yet", 3)
     if ctx.out.as_json:
-        ctx.out.json({"run_id": args.run, "node_uid": args.node,
-                      "result": json.loads(response.result_json)})  # fmt: skip
+        ctx.out.json(
+            {"run_id": args.run, "node_uid": args.node, "result": json.loads(response.result_json)}
+        )
     else:
         ctx.out.line(pretty_json(response.result_json))
     return 0
