@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
     try:
         return serve(args)
-    except OSError as error:
+    except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
         return startup.startup_error(args, error)
 
 

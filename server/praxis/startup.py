@@ -31,15 +31,18 @@ def _address_free(listen: str) -> bool:
     return True
 
 
-def startup_error(args: argparse.Namespace, error: OSError) -> int:
-    """Reports an OS-level start-up failure of ``serve``."""
+def startup_error(args: argparse.Namespace, error: OSError | RuntimeError) -> int:
+    """Reports a start-up failure of ``serve`` (reading TLS files, binding the address)."""
     tls_files = {str(path) for path in (args.tls_cert, args.tls_key) if path is not None}
-    if error.filename is not None and str(error.filename) in tls_files:
-        return report("TLS_INVALID", f"cannot read {error.filename}: {error.strerror}", 2)
-    if "cannot listen" in str(error):
+    filename = getattr(error, "filename", None)
+    if isinstance(error, OSError) and filename is not None and str(filename) in tls_files:
+        return report("TLS_INVALID", f"cannot read {filename}: {error.strerror}", 2)
+    if "cannot listen" in str(error) or "Failed to bind" in str(error):
         if args.tls_cert is not None and _address_free(args.listen):
             return report("TLS_INVALID", f"{args.tls_cert} and {args.tls_key} are not a "
                           "usable PEM certificate chain and private key", 2)  # fmt: skip
         return report("ADDRESS_IN_USE", f"cannot listen on {args.listen}: the address is in "
                       "use or not available", 6)  # fmt: skip
+    if isinstance(error, RuntimeError):
+        raise error  # not a start-up condition we know: a bug, with its traceback
     return report("STARTUP_FAILED", str(error), 1)

@@ -154,7 +154,7 @@ def _worker(address: str) -> Worker:
         if node_id == "split":
             return {"items": list(range(8))}
         if node_id == "each":
-            time.sleep(0.15)
+            time.sleep(0.25)
             return {"n": task.input}
         return task.input
 
@@ -179,13 +179,16 @@ def test_runs_watch_follows_a_fan_out_to_its_end(shell: Shell) -> None:
         text=True, env=shell.env("alice"),
     )  # fmt: skip
     track(watcher)  # type: ignore[arg-type]
-    time.sleep(0.5)
+    assert watcher.stdout is not None
+    first = watcher.stdout.readline()  # the watch is live before any work is done
+    assert first.startswith("progress: ") and " 0/" in first, first
     worker = _worker(shell.address)
     threading.Thread(target=worker.run, daemon=True).start()
     try:
-        out, err = watcher.communicate(timeout=60)
+        rest, err = watcher.communicate(timeout=90)
     finally:
         worker.stop()
+    out = first + rest
     assert watcher.returncode == 0, (out, err)
     lines = [line for line in out.splitlines() if line.startswith("progress:")]
     assert len(lines) >= 3, out
