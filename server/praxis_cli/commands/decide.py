@@ -297,11 +297,23 @@ def _graph(definition_json: str) -> tuple[dict[str, Any], set[tuple[str, str]]]:
     return nodes, edges
 
 
+def _output(definition_json: str) -> str:
+    try:
+        document = json.loads(definition_json) if definition_json else {}
+    except ValueError:
+        return ""
+    output = document.get("output") if isinstance(document, dict) else None
+    source = output.get("from") if isinstance(output, dict) else None
+    return source if isinstance(source, str) else ""
+
+
 def dag_change(base_json: str, candidate_json: str) -> dict[str, list[str]]:
-    """Nodes added, removed and changed, and edges added and removed."""
+    """Nodes added, removed and changed, edges added and removed, and the output moved."""
     base_nodes, base_edges = _graph(base_json)
     new_nodes, new_edges = _graph(candidate_json)
+    before, after = _output(base_json), _output(candidate_json)
     return {
+        "output_changed": [f"{before or '-'} -> {after}"] if before != after else [],
         "nodes_added": sorted(set(new_nodes) - set(base_nodes)),
         "nodes_removed": sorted(set(base_nodes) - set(new_nodes)),
         "nodes_changed": sorted(
@@ -358,7 +370,10 @@ def show_material(ctx: Any, review: registry_pb2.ReviewResponse, extra: dict[str
     if material.reason:
         rows.append(("reason", material.reason))
     rows += [
-        ("policies", ", ".join(f"{k}={v}" for k, v in sorted(material.policy_digests.items()))),
+        (
+            "policies",
+            ", ".join(f"{k}={v}" for k, v in sorted(material.policy_digests.items())) or "-",
+        ),
         (
             "epochs",
             f"installation {material.installation_id}, ownership "
