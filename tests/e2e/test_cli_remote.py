@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import stat
 import subprocess
 import threading
@@ -291,3 +292,43 @@ def test_login_stores_a_private_profile(shell: Shell) -> None:
                             capture_output=True, text=True, env=bare, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["ownership_epoch"] == 1
+
+
+def test_operator_controls_and_the_event_log(shell: Shell) -> None:
+    assert "PAUSED" in shell.ok("workorders", "pause", "wo-1", "--reason", "audit").out
+    assert shell.ok("workorders", "show", "wo-1", "--json").json()["control_state"] == (
+        "CONTROL_STATE_PAUSED"
+    )
+    shell.ok("workorders", "resume", "wo-1")
+    advanced = shell.ok("epochs", "advance", "wo-1", "--kind", "ownership", "--json").json()
+    assert (advanced["ownership_epoch"], advanced["authority_epoch"]) == (2, 1)
+    assert shell.run("workorders", "cancel", "wo-1").code == 2  # --reason is required
+    shell.ok("workorders", "cancel", "wo-1", "--reason", "done")
+    refused = shell.run("workorders", "pause", "wo-1")
+    assert refused.code == 5
+    assert refused.error_line().startswith("error: CONTROL_TRANSITION_INVALID: ")
+
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    run_id = shell.ok("runs", "start", "-f", "one.json", "--json", who="agent").json()["run"][
+        "run_id"
+    ]
+    follower = subprocess.Popen(
+        [PRAXIS, "events", "tail", "--follow", "--json", "--run", run_id],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=shell.env("alice"),
+    )  # fmt: skip
+    track(follower)  # type: ignore[arg-type]
+    assert follower.stdout is not None
+    first = json.loads(follower.stdout.readline())
+    assert (first["kind"], first["run_id"]) == ("EVENT_KIND_RUN_STARTED", run_id)
+    assert isinstance(first["at_ms"], int)
+    shell.ok("runs", "stop", run_id, "--reason", "enough")
+    second = json.loads(follower.stdout.readline())
+    assert second["kind"] == "EVENT_KIND_RUN_CANCELLED" and second["seq"] > first["seq"]
+    follower.send_signal(signal.SIGINT)
+    _, err = follower.communicate(timeout=30)
+    assert follower.returncode == 130 and "Traceback" not in err
+    page = shell.ok("events", "tail", "--run", run_id, "--json").json()
+    assert [e["kind"] for e in page["events"]] == [
+        "EVENT_KIND_RUN_STARTED",
+        "EVENT_KIND_RUN_CANCELLED",
+    ]
