@@ -52,6 +52,9 @@ def test_the_registry_flow_entirely_from_the_shell(shell: Shell) -> None:
     registered = shell.ok("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY,
                           "--digest", digest, "--json").json()  # fmt: skip
     assert registered["receipt"]["head_revision"] == 1 and not registered["replayed"]
+    retried = shell.ok("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY,
+                       "--digest", digest, "--json").json()  # fmt: skip
+    assert retried["replayed"] and retried["receipt"] == registered["receipt"]
 
     proposed = shell.ok("propose", "wo-1/run-1", "p-1", "-f", "v2.json", "--summary",
                         "add a second step", who="agent")  # fmt: skip
@@ -332,3 +335,41 @@ def test_operator_controls_and_the_event_log(shell: Shell) -> None:
         "EVENT_KIND_RUN_STARTED",
         "EVENT_KIND_RUN_CANCELLED",
     ]
+
+
+def test_an_uncertain_effect_is_reconciled_from_the_shell(shell: Shell) -> None:
+    from aiws.engine.v1 import common_pb2, task_pb2
+
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    run_id = shell.ok("runs", "start", "-f", "one.json", "--json", who="agent").json()["run"][
+        "run_id"
+    ]
+    with connect(shell.address, token_of("agent")) as agent:
+        [task] = agent.tasks.ClaimTasks(
+            task_pb2.ClaimTasksRequest(worker_id="w", models=["echo"], max_tasks=1, lease_ms=30_000)
+        ).tasks
+        agent.tasks.FailTask(
+            task_pb2.FailTaskRequest(attempt_id=task.attempt_id, worker_id="w", error="timeout",
+                                     retryable=True, effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN)
+        )  # fmt: skip
+    inbox = shell.ok("inbox", "--kind", "reconciliation", "--json").json()
+    assert [i["reconciliation"]["attempt_id"] for i in inbox["items"]] == [task.attempt_id]
+    assert "BLOCKED" in shell.ok("runs", "show", run_id).out
+    evidence = '{"checked": "the provider log shows no call"}'
+    shown = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                     "--evidence", evidence)  # fmt: skip
+    digest = digest_of(shown.out)
+    decided = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                       "--evidence", evidence, "--digest", digest, "--json").json()  # fmt: skip
+    assert decided["reconciliation"]["state"] == "RECONCILIATION_STATE_RESOLVED"
+    assert decided["reconciliation"]["decided_by"] == "alice"
+    assert shell.ok("inbox", "--json").json()["total"] == 0
+    retried = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                       "--evidence", evidence, "--digest", digest, "--json").json()  # fmt: skip
+    assert retried["replayed"] is True
+    other = digest_of(shell.ok("reconcile", run_id, task.attempt_id, "--decision", "applied",
+                               "--evidence", evidence).out)  # fmt: skip
+    again = shell.run("reconcile", run_id, task.attempt_id, "--decision", "applied",
+                      "--evidence", evidence, "--digest", other)  # fmt: skip
+    assert again.code == 5
+    assert again.error_line().startswith("error: RECONCILIATION_NOT_PENDING: ")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
-import secrets
 from typing import Any
+
+import grpc
 
 from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2, run_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as ib
@@ -409,7 +411,28 @@ def _review(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
-    approval_id = args.approval_id or f"ap-{digest[7:19]}-{secrets.token_hex(4)}"
+    """Approves ``digest``; a retry by the same credential reuses its earlier approval.
+
+    The default approval id is derived from the digest and the caller's token, so that a
+    retried decision names the same approval (and its request replays) instead of
+    minting a second one.
+    """
+    approval_id = args.approval_id
+    if not approval_id:
+        token = ctx.connection().token or ""
+        caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+        approval_id = f"ap-{digest[7:23]}-{caller}"
+        try:
+            existing = ctx.call(
+                ctx.client.approvals.GetApproval,
+                approval_pb2.GetApprovalRequest(approval_id=approval_id),
+            ).approval
+        except grpc.RpcError as error:
+            if error.code() is not grpc.StatusCode.NOT_FOUND:
+                raise
+        else:
+            if existing.material_digest == digest:
+                return existing
     request = approval_pb2.CreateApprovalRequest(
         approval_id=approval_id,
         material_digest=digest,
@@ -598,7 +621,7 @@ def _reconcile(ctx: Any, args: argparse.Namespace) -> int:
         ctx.client.reconciliations.Reconcile,
         rc.ReconcileRequest(
             epochs=epochs,
-            request_id=args.request_id or f"cli-reconcile-{args.attempt}",
+            request_id=args.request_id or f"cli-reconcile-{review.material_digest[7:31]}",
             attempt_id=args.attempt,
             decision=decision,
             evidence_json=evidence,
