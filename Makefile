@@ -40,7 +40,7 @@ lint: setup tools
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check server tests benchmarks examples conformance
 	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance
-	$(VENV)/bin/mypy server/praxis
+	$(VENV)/bin/mypy server/praxis server/praxis_cli
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)
 breaking: tools
@@ -86,3 +86,4 @@ bench: setup
 	$(PY) benchmarks/startrun_bench.py
 	$(PY) benchmarks/serving_bench.py
 	$(PY) benchmarks/fanout_bench.py
+	$(PY) benchmarks/principal_lookup_bench.py

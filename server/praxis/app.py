@@ -55,6 +55,7 @@ from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.operator import add_operator_services
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
@@ -69,6 +70,8 @@ from praxis.store.contracts import ContractStore
 from praxis.store.database import Database
 from praxis.store.events import EventStore
 from praxis.store.handoffs import HandoffStore
+from praxis.store.inbox import InboxStore
+from praxis.store.principals import PrincipalStore
 from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
 from praxis.store.runs import RunStore
@@ -109,8 +112,7 @@ class Engine:
     """The stores of one database, usable in-process without gRPC."""
 
     def __init__(self, settings: Settings) -> None:
-        # Every store asks the authority through the one human-only rule (core.kinds).
-        settings = replace(settings, authority=HumanOnly(settings.authority))
+        settings = replace(settings)  # its authority becomes the stored principals' below
         self.settings = settings
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
@@ -123,6 +125,9 @@ class Engine:
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
+        self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
+        # Every store asks the authority through the one human-only rule (core.kinds).
+        settings.authority = HumanOnly(self.principals.adopt(settings.authority))
         self.registry = RegistryStore(
             self.db,
             settings.authority,
@@ -154,6 +159,7 @@ class Engine:
         self.contracts = ContractStore(self.db, settings.authority, self.clock, settings.profile)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs)
+        self.inbox = InboxStore(self.db, settings.authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
@@ -232,7 +238,9 @@ class Server:
         engine.signals.attach(asyncio.get_running_loop())
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
-            interceptors=[AuthInterceptor(settings.authority, settings.clock, self.gates.streams)],
+            interceptors=[
+                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams)
+            ],
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
         )
         self.health = health_aio.HealthServicer()
@@ -308,6 +316,7 @@ class Server:
                 TestClockServicer(settings.clock, hub.everything), server
             )
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
+        names += add_operator_services(server, engine)
         return names
 
     def start(self) -> None:

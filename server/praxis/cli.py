@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 from praxis import config as config_module
-from praxis import logs, security
+from praxis import logs, security, startup
 from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
@@ -72,10 +72,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``praxis`` command."""
+    """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] != "serve":
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
     args = _parser().parse_args(argv)
-    logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
-    return serve(args)
+    try:
+        logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
+    except ValueError as error:
+        return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
+    try:
+        return serve(args)
+    except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
+        return startup.startup_error(args, error)
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:

@@ -92,6 +92,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
     STORAGE_UNAVAILABLE: _ClassVar[ErrorReason]
     STORAGE_FULL: _ClassVar[ErrorReason]
+    PRINCIPAL_NOT_FOUND: _ClassVar[ErrorReason]
+    PRINCIPAL_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    PRINCIPAL_REVOKED: _ClassVar[ErrorReason]
+    GRANT_INVALID: _ClassVar[ErrorReason]
+    CREDENTIAL_REVOKED: _ClassVar[ErrorReason]
+    PRINCIPALS_NOT_MANAGED: _ClassVar[ErrorReason]
     STREAM_LIMIT_REACHED: _ClassVar[ErrorReason]
     LONG_POLL_LIMIT_REACHED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -180,5 +186,11 @@ INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason
 STORAGE_UNAVAILABLE: ErrorReason
 STORAGE_FULL: ErrorReason
+PRINCIPAL_NOT_FOUND: ErrorReason
+PRINCIPAL_ALREADY_EXISTS: ErrorReason
+PRINCIPAL_REVOKED: ErrorReason
+GRANT_INVALID: ErrorReason
+CREDENTIAL_REVOKED: ErrorReason
+PRINCIPALS_NOT_MANAGED: ErrorReason
 STREAM_LIMIT_REACHED: ErrorReason
 LONG_POLL_LIMIT_REACHED: ErrorReason

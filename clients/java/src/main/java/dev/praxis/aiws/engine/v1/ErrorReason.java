@@ -721,6 +721,58 @@ public enum ErrorReason
   STORAGE_FULL(123),
   /**
    * <pre>
+   * No principal has this id (NOT_FOUND).
+   * </pre>
+   *
+   * <code>PRINCIPAL_NOT_FOUND = 130;</code>
+   */
+  PRINCIPAL_NOT_FOUND(130),
+  /**
+   * <pre>
+   * A principal with this id already exists, possibly revoked; ids are never reused
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>PRINCIPAL_ALREADY_EXISTS = 131;</code>
+   */
+  PRINCIPAL_ALREADY_EXISTS(131),
+  /**
+   * <pre>
+   * The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPAL_REVOKED = 132;</code>
+   */
+  PRINCIPAL_REVOKED(132),
+  /**
+   * <pre>
+   * A grant's action or work-order pattern, or its spending cap, is invalid
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>GRANT_INVALID = 133;</code>
+   */
+  GRANT_INVALID(133),
+  /**
+   * <pre>
+   * The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+   * by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+   * </pre>
+   *
+   * <code>CREDENTIAL_REVOKED = 134;</code>
+   */
+  CREDENTIAL_REVOKED(134),
+  /**
+   * <pre>
+   * The server's authority is not the built-in one, so principals are managed elsewhere
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPALS_NOT_MANAGED = 135;</code>
+   */
+  PRINCIPALS_NOT_MANAGED(135),
+  /**
+   * <pre>
    * The caller, or the server as a whole, already holds as many open streams
    * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
    * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
@@ -1455,6 +1507,58 @@ public enum ErrorReason
   public static final int STORAGE_FULL_VALUE = 123;
   /**
    * <pre>
+   * No principal has this id (NOT_FOUND).
+   * </pre>
+   *
+   * <code>PRINCIPAL_NOT_FOUND = 130;</code>
+   */
+  public static final int PRINCIPAL_NOT_FOUND_VALUE = 130;
+  /**
+   * <pre>
+   * A principal with this id already exists, possibly revoked; ids are never reused
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>PRINCIPAL_ALREADY_EXISTS = 131;</code>
+   */
+  public static final int PRINCIPAL_ALREADY_EXISTS_VALUE = 131;
+  /**
+   * <pre>
+   * The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPAL_REVOKED = 132;</code>
+   */
+  public static final int PRINCIPAL_REVOKED_VALUE = 132;
+  /**
+   * <pre>
+   * A grant's action or work-order pattern, or its spending cap, is invalid
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>GRANT_INVALID = 133;</code>
+   */
+  public static final int GRANT_INVALID_VALUE = 133;
+  /**
+   * <pre>
+   * The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+   * by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+   * </pre>
+   *
+   * <code>CREDENTIAL_REVOKED = 134;</code>
+   */
+  public static final int CREDENTIAL_REVOKED_VALUE = 134;
+  /**
+   * <pre>
+   * The server's authority is not the built-in one, so principals are managed elsewhere
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPALS_NOT_MANAGED = 135;</code>
+   */
+  public static final int PRINCIPALS_NOT_MANAGED_VALUE = 135;
+  /**
+   * <pre>
    * The caller, or the server as a whole, already holds as many open streams
    * (WatchRun, StreamEvents, health Watch, reflection) as the server's limits
    * allow; close one or retry later. ErrorInfo metadata `scope` says whether the
@@ -1587,6 +1691,12 @@ public enum ErrorReason
       case 121: return SERVER_UNAVAILABLE;
       case 122: return STORAGE_UNAVAILABLE;
       case 123: return STORAGE_FULL;
+      case 130: return PRINCIPAL_NOT_FOUND;
+      case 131: return PRINCIPAL_ALREADY_EXISTS;
+      case 132: return PRINCIPAL_REVOKED;
+      case 133: return GRANT_INVALID;
+      case 134: return CREDENTIAL_REVOKED;
+      case 135: return PRINCIPALS_NOT_MANAGED;
       case 140: return STREAM_LIMIT_REACHED;
       case 141: return LONG_POLL_LIMIT_REACHED;
       default: return null;
