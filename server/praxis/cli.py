@@ -135,6 +135,9 @@ def serve(args: argparse.Namespace) -> int:
         print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
         return 2
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+    unusable = startup.check_tls(args)
+    if unusable is not None:
+        return unusable
     tls = security.tls_of(args)
     database_url = args.database_url or config.database_url
     processes = args.processes or (1 if args.test_clock is not None else default_processes())
@@ -173,8 +176,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
         return 2
     except RuntimeError as error:  # grpc could not bind the address
-        print(f"praxis: cannot listen on {args.listen}: {error}", file=sys.stderr, flush=True)
-        return 2
+        return startup.startup_error(args, error)
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:

@@ -46,6 +46,14 @@ def setup(level: str = "INFO", stream: IO[str] | None = None) -> None:
     logging.Formatter.converter = time.gmtime
 
 
+_original: IO[str] | None = None  # the real stderr, once fd 2 is routed through the pipe
+
+
+def console() -> IO[str]:
+    """Where a command's own one-line messages go: the real stderr, never the JSON pipe."""
+    return _original or sys.stderr
+
+
 # absl / gpr line prefixes: "E0000 00:00:1796017607.354762    3541 add_port.cc:83] ..."
 _NATIVE_LEVEL = re.compile(r"^([EWIDF])\d{4} ")
 _LEVELS = {"E": logging.ERROR, "F": logging.CRITICAL, "W": logging.WARNING, "I": logging.INFO}
@@ -57,8 +65,10 @@ def route_native_stderr(level: str = "INFO") -> None:
     The JSON handler writes to a duplicate of the original stderr. At exit the pipe is
     closed and drained, so the last lines (an error before exiting) are not lost.
     """
+    global _original
     original = os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
     setup(level, original)
+    _original = original
     read_fd, write_fd = os.pipe()
     sys.stderr.flush()
     os.dup2(write_fd, 2)

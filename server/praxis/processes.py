@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from praxis import logs
+
 log = logging.getLogger("praxis")
 
 _PR_SET_PDEATHSIG = 1
@@ -99,6 +101,7 @@ def supervise(child_argv: Callable[[int, str], list[str]], processes: int, liste
                 subprocess.Popen(
                     child_argv(index, address),
                     stdout=subprocess.PIPE,
+                    stderr=logs.console(),  # the real stderr: children route their own lines
                     text=True,
                     preexec_fn=_die_with_parent,  # only prctl, no threads yet
                 )

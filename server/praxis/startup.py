@@ -9,13 +9,16 @@ refuses (TLS_INVALID, 2).
 from __future__ import annotations
 
 import argparse
+import errno
 import socket
-import sys
+import ssl
+
+from praxis import logs
 
 
 def report(reason: str, message: str, exit_code: int) -> int:
     """Prints the error line; returns the exit code."""
-    print(f"error: {reason}: {' '.join(message.split())}", file=sys.stderr, flush=True)
+    print(f"error: {reason}: {' '.join(message.split())}", file=logs.console(), flush=True)
     return exit_code
 
 
@@ -37,7 +40,8 @@ def startup_error(args: argparse.Namespace, error: OSError | RuntimeError) -> in
     filename = getattr(error, "filename", None)
     if isinstance(error, OSError) and filename is not None and str(filename) in tls_files:
         return report("TLS_INVALID", f"cannot read {filename}: {error.strerror}", 2)
-    if "cannot listen" in str(error) or "Failed to bind" in str(error):
+    in_use = isinstance(error, OSError) and error.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL)
+    if in_use or "cannot listen" in str(error) or "Failed to bind" in str(error):
         if args.tls_cert is not None and _address_free(args.listen):
             return report("TLS_INVALID", f"{args.tls_cert} and {args.tls_key} are not a "
                           "usable PEM certificate chain and private key", 2)  # fmt: skip
@@ -46,3 +50,25 @@ def startup_error(args: argparse.Namespace, error: OSError | RuntimeError) -> in
     if isinstance(error, RuntimeError):
         raise error  # not a start-up condition we know: a bug, with its traceback
     return report("STARTUP_FAILED", str(error), 1)
+
+
+def check_tls(args: argparse.Namespace) -> int | None:
+    """TLS_INVALID (exit 2) when ``--tls-cert``/``--tls-key`` cannot serve, else ``None``.
+
+    Checked once, before any server process starts, so that ``--processes`` children never
+    each fail on the same files.
+    """
+    if args.tls_cert is None or args.tls_key is None:
+        return None
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+            args.tls_cert, args.tls_key
+        )
+    except OSError as error:  # ssl.SSLError is an OSError too
+        return report(
+            "TLS_INVALID",
+            f"{args.tls_cert} and {args.tls_key} are not a usable PEM certificate chain "
+            f"and private key: {getattr(error, 'strerror', None) or error}",
+            2,
+        )
+    return None
