@@ -83,4 +83,5 @@ example-runtime: setup
 bench: setup
 	$(PY) benchmarks/registry_bench.py
 	$(PY) benchmarks/runtime_bench.py
+	$(PY) benchmarks/startrun_bench.py
 	$(PY) benchmarks/serving_bench.py

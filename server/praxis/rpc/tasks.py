@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
+from google.rpc import code_pb2
 
 from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.model import Principal
-from praxis.core.rejection import Rejection, invalid
+from praxis.core.rejection import Code, Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
-from praxis.store.runs import RunStore, Settlement, TaskView, check_claim
-from praxis.store.signals import Hub, work_topic
+from praxis.store.runs import Claim, RunStore, Settlement, TaskView, check_claim
+from praxis.store.signals import Hub, Subscription, work_topic
+
+_CODE_NUMBERS = {code: int(getattr(code_pb2, code.value)) for code in Code}
 
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
@@ -112,48 +117,65 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         max_tasks: int,
         lease_ms: int,
         wait_ms: int,
+        subscribed: Subscription | None = None,
     ) -> list[TaskView] | Rejection:
         """Claims at once, or waits up to ``wait_ms`` for work (the long poll).
 
         The wait holds no thread: it awaits the ``work:<model>`` wake-ups that commits in
         any server process publish, plus a timer for the earliest retry backoff. A
         waiting call takes a long-poll slot (:class:`Gates`); past the limit it is
-        refused with LONG_POLL_LIMIT_REACHED. SettleTasks calls this after settling.
+        refused with LONG_POLL_LIMIT_REACHED. SettleTasks passes the subscription it
+        took before its batch's own claim found nothing (``subscribed``): then the first
+        claim happens only if a wake-up came since.
         """
         claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
         if wait_ms <= 0:
             result: list[TaskView] | Rejection = await self.blocking.run(claim)
             return result
         deadline = time.monotonic() + wait_ms / 1000
-        with (
-            self.gates.long_polls.held(caller.principal_id) as refused,
-            self.hub.subscribe(work_topic(model) for model in models) as work,
-        ):
+        with self.gates.long_polls.held(caller.principal_id) as refused:
             if refused is not None:
                 return refused
-            claiming = True
-            while True:
-                if claiming:
-                    work.clear()
-                    tasks = await self.blocking.run(claim)
-                    if isinstance(tasks, Rejection) or tasks:
-                        if isinstance(tasks, list) and len(tasks) >= max_tasks:
-                            work.pass_on()  # more may be ready: let another waiter look
-                        return tasks
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or self.hub.closing:
-                    return []
-                if work.is_set:
-                    claiming = True
-                    continue
-                # A read, not a claim: what a timeout costs while nothing is ready.
-                upcoming = await self.blocking.run(self._until_backoff_ends, models)
-                if upcoming <= 0 and not claiming:
-                    claiming = True  # a backoff ended (or a wake-up was lost): claim now
-                    continue
-                if upcoming <= 0:
-                    upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
-                claiming = await work.wait(min(remaining, upcoming))
+            if subscribed is not None:
+                return await self._wait_for_work(
+                    subscribed, claim, deadline, models, max_tasks, subscribed.is_set
+                )
+            with self.hub.subscribe(work_topic(model) for model in models) as work:
+                return await self._wait_for_work(work, claim, deadline, models, max_tasks, True)
+
+    async def _wait_for_work(
+        self,
+        work: Subscription,
+        claim: Callable[[], list[TaskView] | Rejection],
+        deadline: float,
+        models: list[str],
+        max_tasks: int,
+        claim_first: bool,
+    ) -> list[TaskView] | Rejection:
+        """Claims whenever ``work`` is woken, until tasks come or ``deadline`` passes."""
+        claiming = claim_first
+        while True:
+            if claiming:
+                work.clear()
+                tasks = await self.blocking.run(claim)
+                if isinstance(tasks, Rejection) or tasks:
+                    if isinstance(tasks, list) and len(tasks) >= max_tasks:
+                        work.pass_on()  # more may be ready: let another waiter look
+                    return tasks
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.hub.closing:
+                return []
+            if work.is_set:
+                claiming = True
+                continue
+            # A read, not a claim: what a timeout costs while nothing is ready.
+            upcoming = await self.blocking.run(self._until_backoff_ends, models)
+            if upcoming <= 0 and not claiming:
+                claiming = True  # a backoff ended (or a wake-up was lost): claim now
+                continue
+            if upcoming <= 0:
+                upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
+            claiming = await work.wait(min(remaining, upcoming))
 
     def _until_backoff_ends(self, models: list[str]) -> float:
         """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
@@ -213,3 +235,117 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             ),
         )
         return task_pb2.FailTaskResponse(will_retry=reply.will_retry, replayed=reply.replayed)
+
+    async def SettleTasks(
+        self, request: task_pb2.SettleTasksRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> task_pb2.SettleTasksResponse:
+        claim = request.claim if request.HasField("claim") else None
+        if claim is not None:
+            problem = check_claim(
+                claim.worker_id, list(claim.models), claim.max_tasks, claim.lease_ms, claim.wait_ms
+            )
+            if problem:
+                await abort_async(context, _prefixed(problem, "claim."))
+        settlements: list[Settlement] = []
+        refused: dict[int, Rejection] = {}
+        for index, item in enumerate(request.settlements):
+            found = settlement_from_proto(item, f"settlements[{index}]")
+            if isinstance(found, Rejection):
+                refused[index] = found
+                found = Settlement("", "", core.Effect.UNCERTAIN, "0")  # placeholder, unused
+            settlements.append(found)
+        caller = principal()
+        chosen = [s for i, s in enumerate(settlements) if i not in refused]
+        models = list(claim.models) if claim is not None else []
+        # Subscribed before the batch's own claim, so no wake-up after it is missed.
+        with self.hub.subscribe(work_topic(model) for model in models) as work:
+            settled = await self.blocking.run(
+                self.store.settle_many,
+                caller,
+                chosen,
+                None
+                if claim is None
+                else Claim(claim.worker_id, models, claim.max_tasks, claim.lease_ms),
+            )
+            replies, tasks = await unwrap_async(context, settled)
+            if claim is not None and not tasks and claim.wait_ms > 0:
+                tasks = await unwrap_async(
+                    context,
+                    await self.claim_waiting(
+                        caller,
+                        claim.worker_id,
+                        models,
+                        claim.max_tasks,
+                        claim.lease_ms,
+                        claim.wait_ms,
+                        work,
+                    ),
+                )
+        answers = iter(replies)
+        results = []
+        for index, item in enumerate(request.settlements):
+            answer = refused.get(index) or next(answers)
+            results.append(_settlement_result(item, answer))
+        return task_pb2.SettleTasksResponse(
+            results=results, tasks=[task_to_proto(t) for t in tasks]
+        )
+
+
+def settlement_from_proto(item: task_pb2.Settlement, path: str) -> Settlement | Rejection:
+    """The store's settlement of one SettleTasks item, or why it is malformed."""
+    kind = item.WhichOneof("outcome")
+    if kind is None:
+        return invalid("FIELD_REQUIRED", path, "a settlement needs `complete` or `fail`")
+    body = item.complete if kind == "complete" else item.fail
+    effect = effect_from_proto(body.effect)
+    if isinstance(effect, Rejection):
+        return _prefixed(effect, f"{path}.{kind}.")
+    if kind == "complete":
+        return Settlement(
+            attempt_id=item.complete.attempt_id,
+            worker_id=item.complete.worker_id,
+            effect=effect,
+            cost_microcredits=item.complete.cost_microcredits or "0",
+            result_json=item.complete.result_json,
+        )
+    return Settlement(
+        attempt_id=item.fail.attempt_id,
+        worker_id=item.fail.worker_id,
+        effect=effect,
+        cost_microcredits=item.fail.cost_microcredits or "0",
+        error=item.fail.error,
+        retryable=item.fail.retryable,
+        completed=False,
+    )
+
+
+def _settlement_result(
+    item: task_pb2.Settlement, answer: core.Reply | Rejection
+) -> task_pb2.SettlementResult:
+    kind = item.WhichOneof("outcome")
+    attempt_id = item.complete.attempt_id if kind == "complete" else item.fail.attempt_id
+    if isinstance(answer, Rejection):
+        return task_pb2.SettlementResult(
+            attempt_id=attempt_id,
+            error=task_pb2.SettlementError(
+                code=_CODE_NUMBERS[answer.code], reason=answer.reason, message=answer.message
+            ),
+        )
+    if kind == "complete":
+        return task_pb2.SettlementResult(
+            attempt_id=attempt_id, complete=task_pb2.CompleteTaskResponse(replayed=answer.replayed)
+        )
+    return task_pb2.SettlementResult(
+        attempt_id=attempt_id,
+        fail=task_pb2.FailTaskResponse(will_retry=answer.will_retry, replayed=answer.replayed),
+    )
+
+
+def _prefixed(rejection: Rejection, prefix: str) -> Rejection:
+    """The rejection with its field paths under ``prefix`` (a field of a nested message)."""
+    return dataclasses.replace(
+        rejection,
+        violations=tuple(
+            dataclasses.replace(v, field=prefix + v.field) for v in rejection.violations
+        ),
+    )
