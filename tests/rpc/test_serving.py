@@ -110,6 +110,12 @@ def test_long_polls_past_the_limits_are_refused_and_waitless_claims_are_not(
             tasks.ClaimTasks(_claim(20_000, "w2"), metadata=_metadata("agent"))
         _assert_refused(refused.value, "LONG_POLL_LIMIT_REACHED", "principal")
         assert not tasks.ClaimTasks(_claim(0, "w2"), metadata=_metadata("agent")).tasks
+        with pytest.raises(grpc.RpcError) as settling:  # SettleTasks waits in the same pool
+            tasks.SettleTasks(
+                task_pb2.SettleTasksRequest(claim=_claim(20_000, "w3")),
+                metadata=_metadata("agent"),
+            )
+        _assert_refused(settling.value, "LONG_POLL_LIMIT_REACHED", "principal")
         _start_run(limited, "req-wake")  # wakes the waiting long poll, which frees its slot
         assert len(waiting.result(timeout=10).tasks) == 1
         tasks.ClaimTasks(_claim(50, "w2"), metadata=_metadata("agent"))  # a slot is free

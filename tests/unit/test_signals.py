@@ -15,6 +15,7 @@ from praxis.store.signals import (
     UnixBroadcast,
     decode,
     encode,
+    merged,
     run_topic,
     work_topic,
 )
@@ -129,3 +130,10 @@ def test_two_hubs_on_one_directory_wake_each_other(tmp_path: Path) -> None:
         assert len(list((tmp_path / "wake").iterdir())) == 1  # the second unregistered
 
     _run(body, Hub(UnixBroadcast(tmp_path / "wake")))
+
+
+def test_merged_wake_ups_add_counts_and_keep_all() -> None:
+    first = {work_topic("echo"): 2, run_topic("a"): 0}
+    second = {work_topic("echo"): 3, work_topic("x"): 1, run_topic("a"): 0}
+    assert merged([first, second]) == {work_topic("echo"): 5, work_topic("x"): 1, run_topic("a"): 0}
+    assert merged([{"work:m": 0}, {"work:m": 4}]) == {"work:m": 0}

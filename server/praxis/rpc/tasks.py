@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -20,9 +21,10 @@ from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
 from praxis.store.runs import Claim, RunStore, Settlement, TaskView, check_claim
-from praxis.store.signals import Hub, work_topic
+from praxis.store.signals import Hub, Subscription, work_topic
 
 _CODE_NUMBERS = {code: int(getattr(code_pb2, code.value)) for code in Code}
+
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
     common_pb2.EFFECT_OUTCOME_NOT_APPLIED: core.Effect.NOT_APPLIED,
@@ -115,48 +117,65 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         max_tasks: int,
         lease_ms: int,
         wait_ms: int,
+        subscribed: Subscription | None = None,
     ) -> list[TaskView] | Rejection:
         """Claims at once, or waits up to ``wait_ms`` for work (the long poll).
 
         The wait holds no thread: it awaits the ``work:<model>`` wake-ups that commits in
         any server process publish, plus a timer for the earliest retry backoff. A
         waiting call takes a long-poll slot (:class:`Gates`); past the limit it is
-        refused with LONG_POLL_LIMIT_REACHED. SettleTasks calls this after settling.
+        refused with LONG_POLL_LIMIT_REACHED. SettleTasks passes the subscription it
+        took before its batch's own claim found nothing (``subscribed``): then the first
+        claim happens only if a wake-up came since.
         """
         claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
         if wait_ms <= 0:
             result: list[TaskView] | Rejection = await self.blocking.run(claim)
             return result
         deadline = time.monotonic() + wait_ms / 1000
-        with (
-            self.gates.long_polls.held(caller.principal_id) as refused,
-            self.hub.subscribe(work_topic(model) for model in models) as work,
-        ):
+        with self.gates.long_polls.held(caller.principal_id) as refused:
             if refused is not None:
                 return refused
-            claiming = True
-            while True:
-                if claiming:
-                    work.clear()
-                    tasks = await self.blocking.run(claim)
-                    if isinstance(tasks, Rejection) or tasks:
-                        if isinstance(tasks, list) and len(tasks) >= max_tasks:
-                            work.pass_on()  # more may be ready: let another waiter look
-                        return tasks
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or self.hub.closing:
-                    return []
-                if work.is_set:
-                    claiming = True
-                    continue
-                # A read, not a claim: what a timeout costs while nothing is ready.
-                upcoming = await self.blocking.run(self._until_backoff_ends, models)
-                if upcoming <= 0 and not claiming:
-                    claiming = True  # a backoff ended (or a wake-up was lost): claim now
-                    continue
-                if upcoming <= 0:
-                    upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
-                claiming = await work.wait(min(remaining, upcoming))
+            if subscribed is not None:
+                return await self._wait_for_work(
+                    subscribed, claim, deadline, models, max_tasks, subscribed.is_set
+                )
+            with self.hub.subscribe(work_topic(model) for model in models) as work:
+                return await self._wait_for_work(work, claim, deadline, models, max_tasks, True)
+
+    async def _wait_for_work(
+        self,
+        work: Subscription,
+        claim: Callable[[], list[TaskView] | Rejection],
+        deadline: float,
+        models: list[str],
+        max_tasks: int,
+        claim_first: bool,
+    ) -> list[TaskView] | Rejection:
+        """Claims whenever ``work`` is woken, until tasks come or ``deadline`` passes."""
+        claiming = claim_first
+        while True:
+            if claiming:
+                work.clear()
+                tasks = await self.blocking.run(claim)
+                if isinstance(tasks, Rejection) or tasks:
+                    if isinstance(tasks, list) and len(tasks) >= max_tasks:
+                        work.pass_on()  # more may be ready: let another waiter look
+                    return tasks
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.hub.closing:
+                return []
+            if work.is_set:
+                claiming = True
+                continue
+            # A read, not a claim: what a timeout costs while nothing is ready.
+            upcoming = await self.blocking.run(self._until_backoff_ends, models)
+            if upcoming <= 0 and not claiming:
+                claiming = True  # a backoff ended (or a wake-up was lost): claim now
+                continue
+            if upcoming <= 0:
+                upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
+            claiming = await work.wait(min(remaining, upcoming))
 
     def _until_backoff_ends(self, models: list[str]) -> float:
         """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""
@@ -181,6 +200,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 for name, configured, expires_at_ms in models
             ]
         )
+
 
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
@@ -254,34 +274,36 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             settlements.append(found)
         caller = principal()
         chosen = [s for i, s in enumerate(settlements) if i not in refused]
-        replies, tasks = await unwrap_async(
-            context,
-            await self.blocking.run(
+        models = list(claim.models) if claim is not None else []
+        # Subscribed before the batch's own claim, so no wake-up after it is missed.
+        with self.hub.subscribe(work_topic(model) for model in models) as work:
+            settled = await self.blocking.run(
                 self.store.settle_many,
                 caller,
                 chosen,
                 None
                 if claim is None
-                else Claim(claim.worker_id, list(claim.models), claim.max_tasks, claim.lease_ms),
-            ),
-        )
+                else Claim(claim.worker_id, models, claim.max_tasks, claim.lease_ms),
+            )
+            replies, tasks = await unwrap_async(context, settled)
+            if claim is not None and not tasks and claim.wait_ms > 0:
+                tasks = await unwrap_async(
+                    context,
+                    await self.claim_waiting(
+                        caller,
+                        claim.worker_id,
+                        models,
+                        claim.max_tasks,
+                        claim.lease_ms,
+                        claim.wait_ms,
+                        work,
+                    ),
+                )
         answers = iter(replies)
         results = []
         for index, item in enumerate(request.settlements):
             answer = refused.get(index) or next(answers)
             results.append(_settlement_result(item, answer))
-        if claim is not None and not tasks and claim.wait_ms > 0:
-            tasks = await unwrap_async(
-                context,
-                await self.claim_waiting(
-                    caller,
-                    claim.worker_id,
-                    list(claim.models),
-                    claim.max_tasks,
-                    claim.lease_ms,
-                    claim.wait_ms,
-                ),
-            )
         return task_pb2.SettleTasksResponse(
             results=results, tasks=[task_to_proto(t) for t in tasks]
         )

@@ -160,8 +160,7 @@ class RunStore:
                 for body, fx in zip(bodies, effects, strict=True)
             ]
         )
-        for fx in effects:
-            self.announce(fx)
+        self.signals.publish(signals.merged(signals.wakes_of(fx) for fx in effects))
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer

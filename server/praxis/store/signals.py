@@ -81,6 +81,16 @@ def wakes_of(effects: Effects) -> dict[str, int]:
     return wakes
 
 
+def merged(parts: Iterable[Wakes]) -> dict[str, int]:
+    """One announcement for several transactions' wake-ups (counts add up; 0 is all)."""
+    wakes: dict[str, int] = {}
+    for part in parts:
+        for topic, count in part.items():
+            known = wakes.get(topic)
+            wakes[topic] = count if known is None else (0 if 0 in (known, count) else known + count)
+    return wakes
+
+
 class Broadcast(Protocol):
     """Carries wake-ups to the other server processes of the installation.
 
