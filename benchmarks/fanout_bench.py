@@ -80,7 +80,7 @@ def cpu_seconds(pid: int) -> float:
 def run_width(items: int, directory: Path, profile: Path | None) -> dict[str, Any]:
     """One fan-out of ``items`` items on a fresh server; its CPU and wall time."""
     server = ServerProcess(write_config(directory), free_port())
-    server.start()
+    server.start(timeout_s=120)  # a busy machine starts a server slowly
     assert server.process is not None
     pid = server.process.pid
     client = connect(server.address, token_of("agent"))
