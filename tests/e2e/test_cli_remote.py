@@ -30,7 +30,7 @@ V2 = definition("b", a=node(), b=node("node:a", ("a",)))
 @pytest.fixture
 def shell(tmp_path: Path) -> Iterator[Shell]:
     server = ServerProcess(write_config(tmp_path / "server"), free_port())
-    server.start()
+    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
     try:
         yield Shell(server.address, tmp_path)
     finally:

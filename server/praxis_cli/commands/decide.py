@@ -23,7 +23,7 @@ from praxis_cli.commands.common import (
     pretty_json,
     ref_text,
 )
-from praxis_cli.errors import CONFLICT, CliError, usage
+from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 _INBOX_KINDS = {
@@ -410,29 +410,36 @@ def _review(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
-    """Approves ``digest``; a retry by the same credential reuses its earlier approval.
+def _default_approval_id(ctx: Any, digest: str) -> str:
+    """Derived from the digest and the caller's token: a retried decision names the same
+    approval (and so its request replays) instead of minting a second one."""
+    token = ctx.connection().token or ""
+    caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+    return f"ap-{digest[7:23]}-{caller}"
 
-    The default approval id is derived from the digest and the caller's token, so that a
-    retried decision names the same approval (and its request replays) instead of
-    minting a second one.
-    """
+
+def _existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
+    """The approval with this id when it approves ``digest``, else ``None``."""
+    try:
+        existing = ctx.call(
+            ctx.client.approvals.GetApproval,
+            approval_pb2.GetApprovalRequest(approval_id=approval_id),
+        ).approval
+    except grpc.RpcError as error:
+        if error.code() is not grpc.StatusCode.NOT_FOUND:
+            raise
+        return None
+    return existing if existing.material_digest == digest else None
+
+
+def _create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
+    """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
     approval_id = args.approval_id
     if not approval_id:
-        token = ctx.connection().token or ""
-        caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
-        approval_id = f"ap-{digest[7:23]}-{caller}"
-        try:
-            existing = ctx.call(
-                ctx.client.approvals.GetApproval,
-                approval_pb2.GetApprovalRequest(approval_id=approval_id),
-            ).approval
-        except grpc.RpcError as error:
-            if error.code() is not grpc.StatusCode.NOT_FOUND:
-                raise
-        else:
-            if existing.material_digest == digest:
-                return existing
+        approval_id = _default_approval_id(ctx, digest)
+        existing = _existing_approval(ctx, approval_id, digest)
+        if existing is not None:
+            return existing
     request = approval_pb2.CreateApprovalRequest(
         approval_id=approval_id,
         material_digest=digest,
@@ -537,7 +544,16 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
         )
     )
     epochs = _epochs(ctx, ref.work_order_id)
-    review = _material(ctx, epochs, command)
+    try:
+        review = _material(ctx, epochs, command)
+    except grpc.RpcError as error:
+        retry = _registered_retry(ctx, args, error)
+        if retry is None:
+            raise
+        command.register.approval_id = retry
+        return _execute(
+            ctx, epochs, args.request_id or f"cli-register-{args.digest[7:31]}", command
+        )
     if not args.digest:
         show_material(ctx, review, {})
         if not ctx.out.as_json:
@@ -552,6 +568,17 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
     command.register.approval_id = approval.approval_id
     request_id = args.request_id or f"cli-register-{review.material_digest[7:31]}"
     return _execute(ctx, epochs, request_id, command)
+
+
+def _registered_retry(ctx: Any, args: argparse.Namespace, error: grpc.RpcError) -> str | None:
+    """The approval of an earlier ``register --digest`` by this caller, when this is its
+    retry: the ref is registered now, so the material can no longer be reviewed, and the
+    command is sent again as it was so that the server replays its receipt."""
+    if not args.digest or args.approval_id or from_rpc(error).reason != "REF_ALREADY_REGISTERED":
+        return None
+    approval_id = _default_approval_id(ctx, args.digest)
+    existing = _existing_approval(ctx, approval_id, args.digest)
+    return approval_id if existing is not None else None
 
 
 def _propose(ctx: Any, args: argparse.Namespace) -> int:
