@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from praxis import config as config_module
 from praxis import logs
@@ -47,14 +48,52 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--console", metavar="HOST:PORT", help="also serve the web console here")
+    _console_parser(commands)
     return parser
+
+
+def _console_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    console = commands.add_parser("console", help="serve the web console (a gRPC client)")
+    console.add_argument("--listen", default="127.0.0.1:8080", help="host:port (port 0: any)")
+    console.add_argument("--server", default="127.0.0.1:50051", help="the Praxis gRPC server")
+    console.add_argument("--server-roots", type=Path, help="PEM roots: reach the server by TLS")
+    console.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve HTTPS")
+    console.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    console.add_argument(
+        "--secure-cookies", action="store_true", help="Secure cookies (behind a TLS proxy)"
+    )
+    console.add_argument(
+        "--token-file",
+        type=Path,
+        help="print a one-time sign-in link for this token (default: $PRAXIS_TOKEN, if set)",
+    )
+    console.add_argument("--log-level", default="INFO")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     args = _parser().parse_args(argv)
     logs.setup(args.log_level)
+    if args.command == "console":
+        return console(args)
     return serve(args)
+
+
+def console(args: argparse.Namespace) -> int:
+    """Runs the web console until SIGTERM or SIGINT."""
+    from praxis_console import serve as console_serve
+    from praxis_console.app import Settings as ConsoleSettings
+
+    try:
+        listen = console_serve.Listen.parse(args.listen, args.tls_cert, args.tls_key)
+        roots = args.server_roots.read_bytes() if args.server_roots else None
+        token = console_serve.read_token(args.token_file)
+    except (ValueError, OSError, IndexError) as error:
+        print(f"praxis: console: {error}", file=sys.stderr, flush=True)
+        return 2
+    settings = ConsoleSettings(args.server, roots, secure_cookies=args.secure_cookies)
+    return console_serve.run(settings, listen, token)
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:
@@ -68,6 +107,22 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
             flush=True,
         )
     return config_module.load(path)
+
+
+def _start_console(args: argparse.Namespace, address: str) -> Any:
+    """The web console beside the server (``--console HOST:PORT``), or None."""
+    if not args.console:
+        return None
+    from praxis_console.app import Settings as ConsoleSettings
+    from praxis_console.serve import ConsoleThread, Listen
+
+    # Over TLS the console verifies the server with its own certificate as the root.
+    roots = args.tls_cert.read_bytes() if args.tls_cert else None
+    web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
+    web.start()
+    print(json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+          file=sys.stderr, flush=True)
+    return web
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -101,6 +156,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     server.start()
     host = args.listen.rpartition(":")[0]
+    web = _start_console(args, f"{host}:{server.port}")
     print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping = threading.Event()
@@ -112,6 +168,8 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     stopping.wait()
+    if web is not None:
+        web.stop()
     server.stop()
     log.info("stopped")
     return 0
