@@ -3237,6 +3237,22 @@ pub enum ErrorReason {
     InternalFault = 120,
     /// The server is shutting down or the store is busy (UNAVAILABLE).
     ServerUnavailable = 121,
+    /// No principal has this id (NOT_FOUND).
+    PrincipalNotFound = 130,
+    /// A principal with this id already exists, possibly revoked; ids are never reused
+    /// (ALREADY_EXISTS).
+    PrincipalAlreadyExists = 131,
+    /// The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+    PrincipalRevoked = 132,
+    /// A grant's action or work-order pattern, or its spending cap, is invalid
+    /// (INVALID_ARGUMENT).
+    GrantInvalid = 133,
+    /// The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+    /// by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+    CredentialRevoked = 134,
+    /// The server's authority is not the built-in one, so principals are managed elsewhere
+    /// (FAILED_PRECONDITION).
+    PrincipalsNotManaged = 135,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3328,6 +3344,12 @@ impl ErrorReason {
             Self::NodeNotDone => "NODE_NOT_DONE",
             Self::InternalFault => "INTERNAL_FAULT",
             Self::ServerUnavailable => "SERVER_UNAVAILABLE",
+            Self::PrincipalNotFound => "PRINCIPAL_NOT_FOUND",
+            Self::PrincipalAlreadyExists => "PRINCIPAL_ALREADY_EXISTS",
+            Self::PrincipalRevoked => "PRINCIPAL_REVOKED",
+            Self::GrantInvalid => "GRANT_INVALID",
+            Self::CredentialRevoked => "CREDENTIAL_REVOKED",
+            Self::PrincipalsNotManaged => "PRINCIPALS_NOT_MANAGED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3416,6 +3438,12 @@ impl ErrorReason {
             "NODE_NOT_DONE" => Some(Self::NodeNotDone),
             "INTERNAL_FAULT" => Some(Self::InternalFault),
             "SERVER_UNAVAILABLE" => Some(Self::ServerUnavailable),
+            "PRINCIPAL_NOT_FOUND" => Some(Self::PrincipalNotFound),
+            "PRINCIPAL_ALREADY_EXISTS" => Some(Self::PrincipalAlreadyExists),
+            "PRINCIPAL_REVOKED" => Some(Self::PrincipalRevoked),
+            "GRANT_INVALID" => Some(Self::GrantInvalid),
+            "CREDENTIAL_REVOKED" => Some(Self::CredentialRevoked),
+            "PRINCIPALS_NOT_MANAGED" => Some(Self::PrincipalsNotManaged),
             _ => None,
         }
     }
@@ -6732,6 +6760,2238 @@ pub mod registry_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// Wait is one wait of a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Wait {
+    /// The wait id assigned by the engine; distinct from operation and attempt ids.
+    #[prost(string, tag = "1")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The node uid.
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// What it waits for.
+    #[prost(enumeration = "WaitKind", tag = "4")]
+    pub kind: i32,
+    /// Current state.
+    #[prost(enumeration = "WaitState", tag = "5")]
+    pub state: i32,
+    /// When it opened, UTC epoch milliseconds (0 while not open).
+    #[prost(int64, tag = "6")]
+    pub opened_at_ms: i64,
+    /// When it expires, UTC epoch milliseconds (0 while not open).
+    #[prost(int64, tag = "7")]
+    pub expires_at_ms: i64,
+    /// The JSON schema the payload must match.
+    #[prost(string, tag = "8")]
+    pub schema_json: ::prost::alloc::string::String,
+    /// What happens on expiry.
+    #[prost(enumeration = "WaitExpiry", tag = "9")]
+    pub on_expiry: i32,
+    /// The default taken on expiry, as JSON (WAIT_EXPIRY_DEFAULT only).
+    #[prost(string, tag = "10")]
+    pub default_json: ::prost::alloc::string::String,
+    /// The payload it was satisfied with (SATISFIED only).
+    #[prost(string, tag = "11")]
+    pub payload_json: ::prost::alloc::string::String,
+    /// The principal that satisfied it.
+    #[prost(string, tag = "12")]
+    pub satisfied_by: ::prost::alloc::string::String,
+    /// When it was satisfied, UTC epoch milliseconds.
+    #[prost(int64, tag = "13")]
+    pub satisfied_at_ms: i64,
+}
+/// GetWaitRequest names a wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWaitRequest {
+    /// The wait id.
+    #[prost(string, tag = "1")]
+    pub wait_id: ::prost::alloc::string::String,
+}
+/// GetWaitResponse carries the wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWaitResponse {
+    /// The wait.
+    #[prost(message, optional, tag = "1")]
+    pub wait: ::core::option::Option<Wait>,
+}
+/// ListWaitsRequest names a run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListWaitsRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+}
+/// ListWaitsResponse lists the run's waits.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListWaitsResponse {
+    /// The waits, in definition order.
+    #[prost(message, repeated, tag = "1")]
+    pub waits: ::prost::alloc::vec::Vec<Wait>,
+}
+/// SatisfyWaitRequest satisfies a wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SatisfyWaitRequest {
+    /// Chosen once by the caller; a retry with the same id and payload replays.
+    #[prost(string, tag = "1")]
+    pub request_id: ::prost::alloc::string::String,
+    /// The wait id.
+    #[prost(string, tag = "2")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The payload as JSON; validated against the wait's schema.
+    #[prost(string, tag = "3")]
+    pub payload_json: ::prost::alloc::string::String,
+}
+/// SatisfyWaitResponse carries the satisfied wait.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SatisfyWaitResponse {
+    /// The wait after satisfaction.
+    #[prost(message, optional, tag = "1")]
+    pub wait: ::core::option::Option<Wait>,
+    /// True when this request had already satisfied the wait.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// WaitKind is what a wait waits for.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitKind {
+    /// Never sent.
+    Unspecified = 0,
+    /// Input from a person or an application.
+    HumanInput = 1,
+    /// A point in time; usually satisfied by its expiry taking the default.
+    Timer = 2,
+    /// An authorization that only a verified human may give.
+    Authorization = 3,
+}
+impl WaitKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_KIND_UNSPECIFIED",
+            Self::HumanInput => "WAIT_KIND_HUMAN_INPUT",
+            Self::Timer => "WAIT_KIND_TIMER",
+            Self::Authorization => "WAIT_KIND_AUTHORIZATION",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
+            "WAIT_KIND_TIMER" => Some(Self::Timer),
+            "WAIT_KIND_AUTHORIZATION" => Some(Self::Authorization),
+            _ => None,
+        }
+    }
+}
+/// WaitState is the lifecycle of a wait.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitState {
+    /// Never sent.
+    Unspecified = 0,
+    /// Not yet reached: its node waits for dependencies.
+    NotOpen = 1,
+    /// Open and waiting for satisfaction or expiry.
+    Pending = 2,
+    /// Satisfied by SatisfyWait.
+    Satisfied = 3,
+    /// Expired; its node failed (or fails on the next sweep).
+    Expired = 4,
+    /// Expired and took the definition's default.
+    Defaulted = 5,
+    /// Cancelled with its run.
+    Cancelled = 6,
+}
+impl WaitState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_STATE_UNSPECIFIED",
+            Self::NotOpen => "WAIT_STATE_NOT_OPEN",
+            Self::Pending => "WAIT_STATE_PENDING",
+            Self::Satisfied => "WAIT_STATE_SATISFIED",
+            Self::Expired => "WAIT_STATE_EXPIRED",
+            Self::Defaulted => "WAIT_STATE_DEFAULTED",
+            Self::Cancelled => "WAIT_STATE_CANCELLED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_STATE_NOT_OPEN" => Some(Self::NotOpen),
+            "WAIT_STATE_PENDING" => Some(Self::Pending),
+            "WAIT_STATE_SATISFIED" => Some(Self::Satisfied),
+            "WAIT_STATE_EXPIRED" => Some(Self::Expired),
+            "WAIT_STATE_DEFAULTED" => Some(Self::Defaulted),
+            "WAIT_STATE_CANCELLED" => Some(Self::Cancelled),
+            _ => None,
+        }
+    }
+}
+/// WaitExpiry is what happens when a wait expires.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WaitExpiry {
+    /// Never sent.
+    Unspecified = 0,
+    /// The node fails.
+    Fail = 1,
+    /// The node completes with the definition's default.
+    Default = 2,
+}
+impl WaitExpiry {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WAIT_EXPIRY_UNSPECIFIED",
+            Self::Fail => "WAIT_EXPIRY_FAIL",
+            Self::Default => "WAIT_EXPIRY_DEFAULT",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WAIT_EXPIRY_UNSPECIFIED" => Some(Self::Unspecified),
+            "WAIT_EXPIRY_FAIL" => Some(Self::Fail),
+            "WAIT_EXPIRY_DEFAULT" => Some(Self::Default),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod wait_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
+    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
+    /// A wait's payload is validated against the schema its definition names. On expiry
+    /// the node fails or takes the definition's default, never before the expiry time, and
+    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
+    /// Waits are durable: they survive restarts.
+    #[derive(Debug, Clone)]
+    pub struct WaitServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl WaitServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> WaitServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> WaitServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            WaitServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// GetWait returns one wait.
+        pub async fn get_wait(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWaitResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/GetWait",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "GetWait"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListWaits lists the waits of a run in definition order.
+        pub async fn list_waits(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListWaitsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWaitsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/ListWaits",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "ListWaits"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
+        /// payload as its result. `authorization` waits need a verified human. A repeated
+        /// request_id with the same payload returns the wait with `replayed = true`.
+        pub async fn satisfy_wait(
+            &mut self,
+            request: impl tonic::IntoRequest<super::SatisfyWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SatisfyWaitResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/SatisfyWait",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "SatisfyWait"));
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod wait_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with WaitServiceServer.
+    #[async_trait]
+    pub trait WaitService: std::marker::Send + std::marker::Sync + 'static {
+        /// GetWait returns one wait.
+        async fn get_wait(
+            &self,
+            request: tonic::Request<super::GetWaitRequest>,
+        ) -> std::result::Result<tonic::Response<super::GetWaitResponse>, tonic::Status>;
+        /// ListWaits lists the waits of a run in definition order.
+        async fn list_waits(
+            &self,
+            request: tonic::Request<super::ListWaitsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWaitsResponse>,
+            tonic::Status,
+        >;
+        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
+        /// payload as its result. `authorization` waits need a verified human. A repeated
+        /// request_id with the same payload returns the wait with `replayed = true`.
+        async fn satisfy_wait(
+            &self,
+            request: tonic::Request<super::SatisfyWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SatisfyWaitResponse>,
+            tonic::Status,
+        >;
+    }
+    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
+    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
+    /// A wait's payload is validated against the schema its definition names. On expiry
+    /// the node fails or takes the definition's default, never before the expiry time, and
+    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
+    /// Waits are durable: they survive restarts.
+    #[derive(Debug)]
+    pub struct WaitServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> WaitServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for WaitServiceServer<T>
+    where
+        T: WaitService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.WaitService/GetWait" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetWaitSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::GetWaitRequest>
+                    for GetWaitSvc<T> {
+                        type Response = super::GetWaitResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetWaitRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::get_wait(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetWaitSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WaitService/ListWaits" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListWaitsSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::ListWaitsRequest>
+                    for ListWaitsSvc<T> {
+                        type Response = super::ListWaitsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListWaitsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::list_waits(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListWaitsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WaitService/SatisfyWait" => {
+                    #[allow(non_camel_case_types)]
+                    struct SatisfyWaitSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::SatisfyWaitRequest>
+                    for SatisfyWaitSvc<T> {
+                        type Response = super::SatisfyWaitResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::SatisfyWaitRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::satisfy_wait(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = SatisfyWaitSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for WaitServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.WaitService";
+    impl<T> tonic::server::NamedService for WaitServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// InboxItem is one thing waiting for a human.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct InboxItem {
+    /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
+    /// `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
+    #[prost(string, tag = "1")]
+    pub item_id: ::prost::alloc::string::String,
+    /// What it asks for.
+    #[prost(enumeration = "InboxItemKind", tag = "2")]
+    pub kind: i32,
+    /// Since when it waits, UTC epoch milliseconds: the order of the inbox.
+    #[prost(int64, tag = "3")]
+    pub since_ms: i64,
+    /// The work order it belongs to; empty for ad hoc runs and installation-wide holds.
+    #[prost(string, tag = "4")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The run concerned: the ref's run id for a proposal, the run for reconciliations and
+    /// waits; empty for holds.
+    #[prost(string, tag = "5")]
+    pub run_id: ::prost::alloc::string::String,
+    /// A one-line description for lists.
+    #[prost(string, tag = "6")]
+    pub summary: ::prost::alloc::string::String,
+    /// The record itself.
+    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13")]
+    pub subject: ::core::option::Option<inbox_item::Subject>,
+}
+/// Nested message and enum types in `InboxItem`.
+pub mod inbox_item {
+    /// The record itself.
+    #[allow(clippy::all)]
+    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    pub enum Subject {
+        /// The pending proposal (PROPOSAL). Its `definition_json` is left empty to keep pages
+        /// small; read it with RegistryService.GetProposal or Review.
+        #[prost(message, tag = "10")]
+        Proposal(super::Proposal),
+        /// The pending reconciliation (RECONCILIATION).
+        #[prost(message, tag = "11")]
+        Reconciliation(super::Reconciliation),
+        /// The open wait (HUMAN_INPUT and AUTHORIZATION).
+        #[prost(message, tag = "12")]
+        Wait(super::Wait),
+        /// The placed hold (HOLD).
+        #[prost(message, tag = "13")]
+        Hold(super::Hold),
+    }
+}
+/// InboxCount is the number of items of one kind.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct InboxCount {
+    /// The kind.
+    #[prost(enumeration = "InboxItemKind", tag = "1")]
+    pub kind: i32,
+    /// How many items of that kind wait.
+    #[prost(int64, tag = "2")]
+    pub count: i64,
+}
+/// ListInboxRequest pages through the inbox.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListInboxRequest {
+    /// Only items of these kinds; empty means every kind. At most 5 entries, none
+    /// unspecified.
+    #[prost(enumeration = "InboxItemKind", repeated, tag = "1")]
+    pub kinds: ::prost::alloc::vec::Vec<i32>,
+    /// Only items of this work order (installation-wide holds included); empty means the
+    /// whole installation.
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Maximum items to return: 0 means 100; at most 500.
+    #[prost(int32, tag = "3")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first. A token is only
+    /// valid with the same `kinds` and `work_order_id`.
+    #[prost(string, tag = "4")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListInboxResponse is one page of the inbox.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListInboxResponse {
+    /// Items, oldest first (by `since_ms`, then kind, then `item_id`).
+    #[prost(message, repeated, tag = "1")]
+    pub items: ::prost::alloc::vec::Vec<InboxItem>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+    /// The number of items of every kind (a zero count included) matching `work_order_id`,
+    /// whatever `kinds` filters, in kind order.
+    #[prost(message, repeated, tag = "3")]
+    pub counts: ::prost::alloc::vec::Vec<InboxCount>,
+    /// The number of items matching the whole request (`kinds` and `work_order_id`).
+    #[prost(int64, tag = "4")]
+    pub total: i64,
+}
+/// InboxItemKind is what an inbox item asks of a human.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum InboxItemKind {
+    /// Never valid in a filter.
+    Unspecified = 0,
+    /// A pending registry proposal: activate or reject it.
+    Proposal = 1,
+    /// An uncertain effect whose node is BLOCKED: reconcile it.
+    Reconciliation = 2,
+    /// An open `human_input` wait: satisfy it before it expires.
+    HumanInput = 3,
+    /// An open `authorization` wait: a verified human satisfies it before it expires.
+    Authorization = 4,
+    /// A placed hold that blocks commands: clear it once resolved.
+    Hold = 5,
+}
+impl InboxItemKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "INBOX_ITEM_KIND_UNSPECIFIED",
+            Self::Proposal => "INBOX_ITEM_KIND_PROPOSAL",
+            Self::Reconciliation => "INBOX_ITEM_KIND_RECONCILIATION",
+            Self::HumanInput => "INBOX_ITEM_KIND_HUMAN_INPUT",
+            Self::Authorization => "INBOX_ITEM_KIND_AUTHORIZATION",
+            Self::Hold => "INBOX_ITEM_KIND_HOLD",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "INBOX_ITEM_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "INBOX_ITEM_KIND_PROPOSAL" => Some(Self::Proposal),
+            "INBOX_ITEM_KIND_RECONCILIATION" => Some(Self::Reconciliation),
+            "INBOX_ITEM_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
+            "INBOX_ITEM_KIND_AUTHORIZATION" => Some(Self::Authorization),
+            "INBOX_ITEM_KIND_HOLD" => Some(Self::Hold),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod inbox_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// InboxService answers one question the same way for every client: what waits for a
+    /// human decision right now. Its items are pending registry proposals, uncertain effects
+    /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
+    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
+    /// item leaves the inbox in the same transaction that decides it. It needs the
+    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
+    /// is named).
+    #[derive(Debug, Clone)]
+    pub struct InboxServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl InboxServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> InboxServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InboxServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            InboxServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// ListInbox pages through the items waiting for a human, oldest first, with the
+        /// number of items of each kind.
+        pub async fn list_inbox(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListInboxRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListInboxResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.InboxService/ListInbox",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.InboxService", "ListInbox"));
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod inbox_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with InboxServiceServer.
+    #[async_trait]
+    pub trait InboxService: std::marker::Send + std::marker::Sync + 'static {
+        /// ListInbox pages through the items waiting for a human, oldest first, with the
+        /// number of items of each kind.
+        async fn list_inbox(
+            &self,
+            request: tonic::Request<super::ListInboxRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListInboxResponse>,
+            tonic::Status,
+        >;
+    }
+    /// InboxService answers one question the same way for every client: what waits for a
+    /// human decision right now. Its items are pending registry proposals, uncertain effects
+    /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
+    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
+    /// item leaves the inbox in the same transaction that decides it. It needs the
+    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
+    /// is named).
+    #[derive(Debug)]
+    pub struct InboxServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> InboxServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for InboxServiceServer<T>
+    where
+        T: InboxService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.InboxService/ListInbox" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListInboxSvc<T: InboxService>(pub Arc<T>);
+                    impl<
+                        T: InboxService,
+                    > tonic::server::UnaryService<super::ListInboxRequest>
+                    for ListInboxSvc<T> {
+                        type Response = super::ListInboxResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListInboxRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as InboxService>::list_inbox(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListInboxSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for InboxServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.InboxService";
+    impl<T> tonic::server::NamedService for InboxServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
+/// prefix); `*` alone matches everything.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Grant {
+    /// Action patterns, for example `registry.*` or `approval.create`; 1 to 64 of them,
+    /// each 1 to 128 characters of letters, digits and `-_.:@`, optionally ending in `*`.
+    #[prost(string, repeated, tag = "1")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Work-order patterns, same form; empty means every work order (`*`).
+    #[prost(string, repeated, tag = "2")]
+    pub work_orders: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Optional cap, in microcredits as a canonical decimal string, on what runs started by
+    /// the principal may spend; the lowest cap of its grants applies. Empty: uncapped.
+    #[prost(string, tag = "3")]
+    pub max_spend_microcredits: ::prost::alloc::string::String,
+}
+/// Principal is one principal of the built-in authority. It never carries a token.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Principal {
+    /// The principal id: an identifier (1 to 128 characters of letters, digits and `-_.:@`).
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// The verified kind.
+    #[prost(enumeration = "PrincipalKind", tag = "2")]
+    pub kind: i32,
+    /// Its grants, 1 to 32.
+    #[prost(message, repeated, tag = "3")]
+    pub grants: ::prost::alloc::vec::Vec<Grant>,
+    /// When its credential expires, UTC epoch milliseconds; 0 means never.
+    #[prost(int64, tag = "4")]
+    pub expires_at_ms: i64,
+    /// Its state at the time of the read.
+    #[prost(enumeration = "PrincipalState", tag = "5")]
+    pub state: i32,
+    /// Incremented by every change (creation is 1); pass it as `expected_version`.
+    #[prost(int64, tag = "6")]
+    pub version: i64,
+    /// When it was created or imported, UTC epoch milliseconds.
+    #[prost(int64, tag = "7")]
+    pub created_at_ms: i64,
+    /// The principal that created it, or `principals-file` for a bootstrap import.
+    #[prost(string, tag = "8")]
+    pub created_by: ::prost::alloc::string::String,
+    /// When its current token was issued, UTC epoch milliseconds.
+    #[prost(int64, tag = "9")]
+    pub token_issued_at_ms: i64,
+    /// When it was revoked (0 unless REVOKED).
+    #[prost(int64, tag = "10")]
+    pub revoked_at_ms: i64,
+    /// The principal that revoked it.
+    #[prost(string, tag = "11")]
+    pub revoked_by: ::prost::alloc::string::String,
+    /// Why it was revoked.
+    #[prost(string, tag = "12")]
+    pub revoke_reason: ::prost::alloc::string::String,
+    /// The first 8 hexadecimal characters of the SHA-256 of its current token, to tell
+    /// tokens apart without revealing them.
+    #[prost(string, tag = "13")]
+    pub token_fingerprint: ::prost::alloc::string::String,
+}
+/// PrincipalEvent is one immutable audit entry.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct PrincipalEvent {
+    /// Position in the principal history of the installation; strictly increasing.
+    #[prost(int64, tag = "1")]
+    pub seq: i64,
+    /// What happened.
+    #[prost(enumeration = "PrincipalEventKind", tag = "2")]
+    pub kind: i32,
+    /// The principal concerned.
+    #[prost(string, tag = "3")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// The principal's version after the event.
+    #[prost(int64, tag = "4")]
+    pub version: i64,
+    /// Who caused it (a principal id, or `principals-file`).
+    #[prost(string, tag = "5")]
+    pub actor_id: ::prost::alloc::string::String,
+    /// When it happened, UTC epoch milliseconds.
+    #[prost(int64, tag = "6")]
+    pub at_ms: i64,
+    /// The reason given (REVOKED), if any.
+    #[prost(string, tag = "7")]
+    pub reason: ::prost::alloc::string::String,
+    /// The token fingerprint after the event.
+    #[prost(string, tag = "8")]
+    pub token_fingerprint: ::prost::alloc::string::String,
+}
+/// CreatePrincipalRequest describes a new principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreatePrincipalRequest {
+    /// The new principal's id; must not exist yet.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// Its kind; must be set.
+    #[prost(enumeration = "PrincipalKind", tag = "2")]
+    pub kind: i32,
+    /// Its grants, 1 to 32.
+    #[prost(message, repeated, tag = "3")]
+    pub grants: ::prost::alloc::vec::Vec<Grant>,
+    /// When its credential expires, UTC epoch milliseconds, after now; 0 means never.
+    #[prost(int64, tag = "4")]
+    pub expires_at_ms: i64,
+}
+/// CreatePrincipalResponse carries the principal and its token.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreatePrincipalResponse {
+    /// The created principal.
+    #[prost(message, optional, tag = "1")]
+    pub principal: ::core::option::Option<Principal>,
+    /// Its bearer token. Shown only here: the server keeps only its hash.
+    #[prost(string, tag = "2")]
+    pub token: ::prost::alloc::string::String,
+}
+/// GetPrincipalRequest names a principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetPrincipalRequest {
+    /// The principal id.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+}
+/// GetPrincipalResponse carries the principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetPrincipalResponse {
+    /// The principal.
+    #[prost(message, optional, tag = "1")]
+    pub principal: ::core::option::Option<Principal>,
+}
+/// ListPrincipalsRequest pages through principals.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListPrincipalsRequest {
+    /// Maximum principals to return: 0 means 100; at most 1000.
+    #[prost(int32, tag = "1")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first.
+    #[prost(string, tag = "2")]
+    pub page_token: ::prost::alloc::string::String,
+    /// Also list revoked principals.
+    #[prost(bool, tag = "3")]
+    pub include_revoked: bool,
+}
+/// ListPrincipalsResponse is one page of principals.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListPrincipalsResponse {
+    /// Principals in id order.
+    #[prost(message, repeated, tag = "1")]
+    pub principals: ::prost::alloc::vec::Vec<Principal>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
+/// RevokePrincipalRequest revokes a principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RevokePrincipalRequest {
+    /// The principal id.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// Why; recorded (at most 1024 characters).
+    #[prost(string, tag = "2")]
+    pub reason: ::prost::alloc::string::String,
+    /// When not 0, the principal's version must equal it, else VERSION_CONFLICT.
+    #[prost(int64, tag = "3")]
+    pub expected_version: i64,
+}
+/// RevokePrincipalResponse carries the revoked principal.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct RevokePrincipalResponse {
+    /// The principal after the change.
+    #[prost(message, optional, tag = "1")]
+    pub principal: ::core::option::Option<Principal>,
+}
+/// RotatePrincipalTokenRequest asks for a new token.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RotatePrincipalTokenRequest {
+    /// The principal id.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// When not 0, the principal's version must equal it, else VERSION_CONFLICT; a retried
+    /// rotation that already happened then fails instead of rotating twice.
+    #[prost(int64, tag = "2")]
+    pub expected_version: i64,
+}
+/// RotatePrincipalTokenResponse carries the new token.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct RotatePrincipalTokenResponse {
+    /// The principal after the change.
+    #[prost(message, optional, tag = "1")]
+    pub principal: ::core::option::Option<Principal>,
+    /// The new bearer token. Shown only here.
+    #[prost(string, tag = "2")]
+    pub token: ::prost::alloc::string::String,
+}
+/// ListPrincipalHistoryRequest pages through audit events.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListPrincipalHistoryRequest {
+    /// Only this principal's events; empty means every principal.
+    #[prost(string, tag = "1")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// Return events with `seq` greater than this; 0 starts at the beginning.
+    #[prost(int64, tag = "2")]
+    pub after: i64,
+    /// Maximum events to return: 0 means 100; at most 1000.
+    #[prost(int32, tag = "3")]
+    pub limit: i32,
+}
+/// ListPrincipalHistoryResponse is one page of audit events.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListPrincipalHistoryResponse {
+    /// Events in increasing `seq` order.
+    #[prost(message, repeated, tag = "1")]
+    pub events: ::prost::alloc::vec::Vec<PrincipalEvent>,
+    /// Pass as `after` to read the next page; equals the request's `after` when empty.
+    #[prost(int64, tag = "2")]
+    pub next_after: i64,
+    /// True when more events follow this page.
+    #[prost(bool, tag = "3")]
+    pub has_more: bool,
+}
+/// PrincipalState is the lifecycle of a principal.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum PrincipalState {
+    /// Never sent.
+    Unspecified = 0,
+    /// May authenticate.
+    Active = 1,
+    /// Revoked for good; its token is refused.
+    Revoked = 2,
+    /// Past its expiry; its token is refused.
+    Expired = 3,
+}
+impl PrincipalState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "PRINCIPAL_STATE_UNSPECIFIED",
+            Self::Active => "PRINCIPAL_STATE_ACTIVE",
+            Self::Revoked => "PRINCIPAL_STATE_REVOKED",
+            Self::Expired => "PRINCIPAL_STATE_EXPIRED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "PRINCIPAL_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "PRINCIPAL_STATE_ACTIVE" => Some(Self::Active),
+            "PRINCIPAL_STATE_REVOKED" => Some(Self::Revoked),
+            "PRINCIPAL_STATE_EXPIRED" => Some(Self::Expired),
+            _ => None,
+        }
+    }
+}
+/// PrincipalEventKind names a principal history event.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum PrincipalEventKind {
+    /// Never sent.
+    Unspecified = 0,
+    /// Imported from the principals file on start.
+    Imported = 1,
+    /// Created by CreatePrincipal.
+    Created = 2,
+    /// Its token was rotated.
+    Rotated = 3,
+    /// It was revoked.
+    Revoked = 4,
+}
+impl PrincipalEventKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "PRINCIPAL_EVENT_KIND_UNSPECIFIED",
+            Self::Imported => "PRINCIPAL_EVENT_KIND_IMPORTED",
+            Self::Created => "PRINCIPAL_EVENT_KIND_CREATED",
+            Self::Rotated => "PRINCIPAL_EVENT_KIND_ROTATED",
+            Self::Revoked => "PRINCIPAL_EVENT_KIND_REVOKED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "PRINCIPAL_EVENT_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "PRINCIPAL_EVENT_KIND_IMPORTED" => Some(Self::Imported),
+            "PRINCIPAL_EVENT_KIND_CREATED" => Some(Self::Created),
+            "PRINCIPAL_EVENT_KIND_ROTATED" => Some(Self::Rotated),
+            "PRINCIPAL_EVENT_KIND_REVOKED" => Some(Self::Revoked),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod principal_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// PrincipalService administers the principals of the built-in authority while the
+    /// server runs: who may call, of which kind, with which grants. Principals live in the
+    /// database; every change is recorded as a versioned history event. A principals file,
+    /// when configured, is only a bootstrap: its entries are imported on start when their id
+    /// is not yet in the database, and the database wins afterwards. A bearer token is
+    /// generated by the server, returned once by CreatePrincipal or RotatePrincipalToken, and
+    /// stored only as its SHA-256. A revoked principal (or a rotated-away token) is refused on
+    /// its next call, without a restart.
+    ///
+    /// Reads need the `principal.read` action; CreatePrincipal, RevokePrincipal and
+    /// RotatePrincipalToken need `principal.manage` and a HUMAN principal. Grants are not
+    /// bounded by the caller's own, so `principal.manage` amounts to full authority: give it
+    /// only to administrators. Principal administration is installation-wide: the grant must
+    /// cover every work order (`*`). A server built with another authority than the built-in
+    /// one answers every call with FAILED_PRECONDITION and reason PRINCIPALS_NOT_MANAGED.
+    #[derive(Debug, Clone)]
+    pub struct PrincipalServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl PrincipalServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> PrincipalServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> PrincipalServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            PrincipalServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreatePrincipal adds a principal and returns its bearer token, the only time the
+        /// token is shown. Fails with PRINCIPAL_ALREADY_EXISTS when the id is taken (also by a
+        /// revoked principal: ids are never reused), so a retry never mints a second token.
+        pub async fn create_principal(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreatePrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreatePrincipalResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/CreatePrincipal",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.PrincipalService", "CreatePrincipal"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetPrincipal returns one principal (never its token).
+        pub async fn get_principal(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetPrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetPrincipalResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/GetPrincipal",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.PrincipalService", "GetPrincipal"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListPrincipals pages through principals in id order.
+        pub async fn list_principals(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListPrincipalsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListPrincipalsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/ListPrincipals",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.PrincipalService", "ListPrincipals"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// RevokePrincipal revokes a principal for good: its token is refused from its next
+        /// call on with CREDENTIAL_REVOKED, and approvals it gave no longer verify. Revoking a
+        /// revoked principal returns it unchanged.
+        pub async fn revoke_principal(
+            &mut self,
+            request: impl tonic::IntoRequest<super::RevokePrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RevokePrincipalResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/RevokePrincipal",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.PrincipalService", "RevokePrincipal"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// RotatePrincipalToken replaces a principal's token with a new one, returned once; the
+        /// old token is refused (CREDENTIAL_INVALID) from its next call on. Fails with PRINCIPAL_REVOKED for a
+        /// revoked principal.
+        pub async fn rotate_principal_token(
+            &mut self,
+            request: impl tonic::IntoRequest<super::RotatePrincipalTokenRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RotatePrincipalTokenResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/RotatePrincipalToken",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.PrincipalService",
+                        "RotatePrincipalToken",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListPrincipalHistory pages through the audit events of one principal (or of all),
+        /// oldest first.
+        pub async fn list_principal_history(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListPrincipalHistoryRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListPrincipalHistoryResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.PrincipalService/ListPrincipalHistory",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.PrincipalService",
+                        "ListPrincipalHistory",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod principal_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with PrincipalServiceServer.
+    #[async_trait]
+    pub trait PrincipalService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreatePrincipal adds a principal and returns its bearer token, the only time the
+        /// token is shown. Fails with PRINCIPAL_ALREADY_EXISTS when the id is taken (also by a
+        /// revoked principal: ids are never reused), so a retry never mints a second token.
+        async fn create_principal(
+            &self,
+            request: tonic::Request<super::CreatePrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreatePrincipalResponse>,
+            tonic::Status,
+        >;
+        /// GetPrincipal returns one principal (never its token).
+        async fn get_principal(
+            &self,
+            request: tonic::Request<super::GetPrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetPrincipalResponse>,
+            tonic::Status,
+        >;
+        /// ListPrincipals pages through principals in id order.
+        async fn list_principals(
+            &self,
+            request: tonic::Request<super::ListPrincipalsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListPrincipalsResponse>,
+            tonic::Status,
+        >;
+        /// RevokePrincipal revokes a principal for good: its token is refused from its next
+        /// call on with CREDENTIAL_REVOKED, and approvals it gave no longer verify. Revoking a
+        /// revoked principal returns it unchanged.
+        async fn revoke_principal(
+            &self,
+            request: tonic::Request<super::RevokePrincipalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RevokePrincipalResponse>,
+            tonic::Status,
+        >;
+        /// RotatePrincipalToken replaces a principal's token with a new one, returned once; the
+        /// old token is refused (CREDENTIAL_INVALID) from its next call on. Fails with PRINCIPAL_REVOKED for a
+        /// revoked principal.
+        async fn rotate_principal_token(
+            &self,
+            request: tonic::Request<super::RotatePrincipalTokenRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RotatePrincipalTokenResponse>,
+            tonic::Status,
+        >;
+        /// ListPrincipalHistory pages through the audit events of one principal (or of all),
+        /// oldest first.
+        async fn list_principal_history(
+            &self,
+            request: tonic::Request<super::ListPrincipalHistoryRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListPrincipalHistoryResponse>,
+            tonic::Status,
+        >;
+    }
+    /// PrincipalService administers the principals of the built-in authority while the
+    /// server runs: who may call, of which kind, with which grants. Principals live in the
+    /// database; every change is recorded as a versioned history event. A principals file,
+    /// when configured, is only a bootstrap: its entries are imported on start when their id
+    /// is not yet in the database, and the database wins afterwards. A bearer token is
+    /// generated by the server, returned once by CreatePrincipal or RotatePrincipalToken, and
+    /// stored only as its SHA-256. A revoked principal (or a rotated-away token) is refused on
+    /// its next call, without a restart.
+    ///
+    /// Reads need the `principal.read` action; CreatePrincipal, RevokePrincipal and
+    /// RotatePrincipalToken need `principal.manage` and a HUMAN principal. Grants are not
+    /// bounded by the caller's own, so `principal.manage` amounts to full authority: give it
+    /// only to administrators. Principal administration is installation-wide: the grant must
+    /// cover every work order (`*`). A server built with another authority than the built-in
+    /// one answers every call with FAILED_PRECONDITION and reason PRINCIPALS_NOT_MANAGED.
+    #[derive(Debug)]
+    pub struct PrincipalServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> PrincipalServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for PrincipalServiceServer<T>
+    where
+        T: PrincipalService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.PrincipalService/CreatePrincipal" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreatePrincipalSvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::CreatePrincipalRequest>
+                    for CreatePrincipalSvc<T> {
+                        type Response = super::CreatePrincipalResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreatePrincipalRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::create_principal(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreatePrincipalSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.PrincipalService/GetPrincipal" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetPrincipalSvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::GetPrincipalRequest>
+                    for GetPrincipalSvc<T> {
+                        type Response = super::GetPrincipalResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetPrincipalRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::get_principal(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetPrincipalSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.PrincipalService/ListPrincipals" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListPrincipalsSvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::ListPrincipalsRequest>
+                    for ListPrincipalsSvc<T> {
+                        type Response = super::ListPrincipalsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListPrincipalsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::list_principals(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListPrincipalsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.PrincipalService/RevokePrincipal" => {
+                    #[allow(non_camel_case_types)]
+                    struct RevokePrincipalSvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::RevokePrincipalRequest>
+                    for RevokePrincipalSvc<T> {
+                        type Response = super::RevokePrincipalResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::RevokePrincipalRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::revoke_principal(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = RevokePrincipalSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.PrincipalService/RotatePrincipalToken" => {
+                    #[allow(non_camel_case_types)]
+                    struct RotatePrincipalTokenSvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::RotatePrincipalTokenRequest>
+                    for RotatePrincipalTokenSvc<T> {
+                        type Response = super::RotatePrincipalTokenResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::RotatePrincipalTokenRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::rotate_principal_token(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = RotatePrincipalTokenSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.PrincipalService/ListPrincipalHistory" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListPrincipalHistorySvc<T: PrincipalService>(pub Arc<T>);
+                    impl<
+                        T: PrincipalService,
+                    > tonic::server::UnaryService<super::ListPrincipalHistoryRequest>
+                    for ListPrincipalHistorySvc<T> {
+                        type Response = super::ListPrincipalHistoryResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListPrincipalHistoryRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as PrincipalService>::list_principal_history(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListPrincipalHistorySvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for PrincipalServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.PrincipalService";
+    impl<T> tonic::server::NamedService for PrincipalServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
 /// Segment is one continuation of a run: a new one begins on recovery or change of owner.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
@@ -8848,699 +11108,6 @@ pub mod task_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.TaskService";
     impl<T> tonic::server::NamedService for TaskServiceServer<T> {
-        const NAME: &'static str = SERVICE_NAME;
-    }
-}
-/// Wait is one wait of a run.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct Wait {
-    /// The wait id assigned by the engine; distinct from operation and attempt ids.
-    #[prost(string, tag = "1")]
-    pub wait_id: ::prost::alloc::string::String,
-    /// The run.
-    #[prost(string, tag = "2")]
-    pub run_id: ::prost::alloc::string::String,
-    /// The node uid.
-    #[prost(string, tag = "3")]
-    pub node_uid: ::prost::alloc::string::String,
-    /// What it waits for.
-    #[prost(enumeration = "WaitKind", tag = "4")]
-    pub kind: i32,
-    /// Current state.
-    #[prost(enumeration = "WaitState", tag = "5")]
-    pub state: i32,
-    /// When it opened, UTC epoch milliseconds (0 while not open).
-    #[prost(int64, tag = "6")]
-    pub opened_at_ms: i64,
-    /// When it expires, UTC epoch milliseconds (0 while not open).
-    #[prost(int64, tag = "7")]
-    pub expires_at_ms: i64,
-    /// The JSON schema the payload must match.
-    #[prost(string, tag = "8")]
-    pub schema_json: ::prost::alloc::string::String,
-    /// What happens on expiry.
-    #[prost(enumeration = "WaitExpiry", tag = "9")]
-    pub on_expiry: i32,
-    /// The default taken on expiry, as JSON (WAIT_EXPIRY_DEFAULT only).
-    #[prost(string, tag = "10")]
-    pub default_json: ::prost::alloc::string::String,
-    /// The payload it was satisfied with (SATISFIED only).
-    #[prost(string, tag = "11")]
-    pub payload_json: ::prost::alloc::string::String,
-    /// The principal that satisfied it.
-    #[prost(string, tag = "12")]
-    pub satisfied_by: ::prost::alloc::string::String,
-    /// When it was satisfied, UTC epoch milliseconds.
-    #[prost(int64, tag = "13")]
-    pub satisfied_at_ms: i64,
-}
-/// GetWaitRequest names a wait.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct GetWaitRequest {
-    /// The wait id.
-    #[prost(string, tag = "1")]
-    pub wait_id: ::prost::alloc::string::String,
-}
-/// GetWaitResponse carries the wait.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct GetWaitResponse {
-    /// The wait.
-    #[prost(message, optional, tag = "1")]
-    pub wait: ::core::option::Option<Wait>,
-}
-/// ListWaitsRequest names a run.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct ListWaitsRequest {
-    /// The run id.
-    #[prost(string, tag = "1")]
-    pub run_id: ::prost::alloc::string::String,
-}
-/// ListWaitsResponse lists the run's waits.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct ListWaitsResponse {
-    /// The waits, in definition order.
-    #[prost(message, repeated, tag = "1")]
-    pub waits: ::prost::alloc::vec::Vec<Wait>,
-}
-/// SatisfyWaitRequest satisfies a wait.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct SatisfyWaitRequest {
-    /// Chosen once by the caller; a retry with the same id and payload replays.
-    #[prost(string, tag = "1")]
-    pub request_id: ::prost::alloc::string::String,
-    /// The wait id.
-    #[prost(string, tag = "2")]
-    pub wait_id: ::prost::alloc::string::String,
-    /// The payload as JSON; validated against the wait's schema.
-    #[prost(string, tag = "3")]
-    pub payload_json: ::prost::alloc::string::String,
-}
-/// SatisfyWaitResponse carries the satisfied wait.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct SatisfyWaitResponse {
-    /// The wait after satisfaction.
-    #[prost(message, optional, tag = "1")]
-    pub wait: ::core::option::Option<Wait>,
-    /// True when this request had already satisfied the wait.
-    #[prost(bool, tag = "2")]
-    pub replayed: bool,
-}
-/// WaitKind is what a wait waits for.
-#[allow(clippy::all)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
-#[repr(i32)]
-pub enum WaitKind {
-    /// Never sent.
-    Unspecified = 0,
-    /// Input from a person or an application.
-    HumanInput = 1,
-    /// A point in time; usually satisfied by its expiry taking the default.
-    Timer = 2,
-    /// An authorization that only a verified human may give.
-    Authorization = 3,
-}
-impl WaitKind {
-    /// String value of the enum field names used in the ProtoBuf definition.
-    ///
-    /// The values are not transformed in any way and thus are considered stable
-    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
-    pub fn as_str_name(&self) -> &'static str {
-        match self {
-            Self::Unspecified => "WAIT_KIND_UNSPECIFIED",
-            Self::HumanInput => "WAIT_KIND_HUMAN_INPUT",
-            Self::Timer => "WAIT_KIND_TIMER",
-            Self::Authorization => "WAIT_KIND_AUTHORIZATION",
-        }
-    }
-    /// Creates an enum from field names used in the ProtoBuf definition.
-    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
-        match value {
-            "WAIT_KIND_UNSPECIFIED" => Some(Self::Unspecified),
-            "WAIT_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
-            "WAIT_KIND_TIMER" => Some(Self::Timer),
-            "WAIT_KIND_AUTHORIZATION" => Some(Self::Authorization),
-            _ => None,
-        }
-    }
-}
-/// WaitState is the lifecycle of a wait.
-#[allow(clippy::all)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
-#[repr(i32)]
-pub enum WaitState {
-    /// Never sent.
-    Unspecified = 0,
-    /// Not yet reached: its node waits for dependencies.
-    NotOpen = 1,
-    /// Open and waiting for satisfaction or expiry.
-    Pending = 2,
-    /// Satisfied by SatisfyWait.
-    Satisfied = 3,
-    /// Expired; its node failed (or fails on the next sweep).
-    Expired = 4,
-    /// Expired and took the definition's default.
-    Defaulted = 5,
-    /// Cancelled with its run.
-    Cancelled = 6,
-}
-impl WaitState {
-    /// String value of the enum field names used in the ProtoBuf definition.
-    ///
-    /// The values are not transformed in any way and thus are considered stable
-    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
-    pub fn as_str_name(&self) -> &'static str {
-        match self {
-            Self::Unspecified => "WAIT_STATE_UNSPECIFIED",
-            Self::NotOpen => "WAIT_STATE_NOT_OPEN",
-            Self::Pending => "WAIT_STATE_PENDING",
-            Self::Satisfied => "WAIT_STATE_SATISFIED",
-            Self::Expired => "WAIT_STATE_EXPIRED",
-            Self::Defaulted => "WAIT_STATE_DEFAULTED",
-            Self::Cancelled => "WAIT_STATE_CANCELLED",
-        }
-    }
-    /// Creates an enum from field names used in the ProtoBuf definition.
-    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
-        match value {
-            "WAIT_STATE_UNSPECIFIED" => Some(Self::Unspecified),
-            "WAIT_STATE_NOT_OPEN" => Some(Self::NotOpen),
-            "WAIT_STATE_PENDING" => Some(Self::Pending),
-            "WAIT_STATE_SATISFIED" => Some(Self::Satisfied),
-            "WAIT_STATE_EXPIRED" => Some(Self::Expired),
-            "WAIT_STATE_DEFAULTED" => Some(Self::Defaulted),
-            "WAIT_STATE_CANCELLED" => Some(Self::Cancelled),
-            _ => None,
-        }
-    }
-}
-/// WaitExpiry is what happens when a wait expires.
-#[allow(clippy::all)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
-#[repr(i32)]
-pub enum WaitExpiry {
-    /// Never sent.
-    Unspecified = 0,
-    /// The node fails.
-    Fail = 1,
-    /// The node completes with the definition's default.
-    Default = 2,
-}
-impl WaitExpiry {
-    /// String value of the enum field names used in the ProtoBuf definition.
-    ///
-    /// The values are not transformed in any way and thus are considered stable
-    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
-    pub fn as_str_name(&self) -> &'static str {
-        match self {
-            Self::Unspecified => "WAIT_EXPIRY_UNSPECIFIED",
-            Self::Fail => "WAIT_EXPIRY_FAIL",
-            Self::Default => "WAIT_EXPIRY_DEFAULT",
-        }
-    }
-    /// Creates an enum from field names used in the ProtoBuf definition.
-    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
-        match value {
-            "WAIT_EXPIRY_UNSPECIFIED" => Some(Self::Unspecified),
-            "WAIT_EXPIRY_FAIL" => Some(Self::Fail),
-            "WAIT_EXPIRY_DEFAULT" => Some(Self::Default),
-            _ => None,
-        }
-    }
-}
-/// Generated client implementations.
-pub mod wait_service_client {
-    #![allow(
-        unused_variables,
-        dead_code,
-        missing_docs,
-        clippy::wildcard_imports,
-        clippy::let_unit_value,
-    )]
-    use tonic::codegen::*;
-    use tonic::codegen::http::Uri;
-    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
-    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
-    /// A wait's payload is validated against the schema its definition names. On expiry
-    /// the node fails or takes the definition's default, never before the expiry time, and
-    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
-    /// Waits are durable: they survive restarts.
-    #[derive(Debug, Clone)]
-    pub struct WaitServiceClient<T> {
-        inner: tonic::client::Grpc<T>,
-    }
-    impl WaitServiceClient<tonic::transport::Channel> {
-        /// Attempt to create a new client by connecting to a given endpoint.
-        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
-        where
-            D: TryInto<tonic::transport::Endpoint>,
-            D::Error: Into<StdError>,
-        {
-            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
-            Ok(Self::new(conn))
-        }
-    }
-    impl<T> WaitServiceClient<T>
-    where
-        T: tonic::client::GrpcService<tonic::body::Body>,
-        T::Error: Into<StdError>,
-        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
-        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
-    {
-        pub fn new(inner: T) -> Self {
-            let inner = tonic::client::Grpc::new(inner);
-            Self { inner }
-        }
-        pub fn with_origin(inner: T, origin: Uri) -> Self {
-            let inner = tonic::client::Grpc::with_origin(inner, origin);
-            Self { inner }
-        }
-        pub fn with_interceptor<F>(
-            inner: T,
-            interceptor: F,
-        ) -> WaitServiceClient<InterceptedService<T, F>>
-        where
-            F: tonic::service::Interceptor,
-            T::ResponseBody: Default,
-            T: tonic::codegen::Service<
-                http::Request<tonic::body::Body>,
-                Response = http::Response<
-                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
-                >,
-            >,
-            <T as tonic::codegen::Service<
-                http::Request<tonic::body::Body>,
-            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
-        {
-            WaitServiceClient::new(InterceptedService::new(inner, interceptor))
-        }
-        /// Compress requests with the given encoding.
-        ///
-        /// This requires the server to support it otherwise it might respond with an
-        /// error.
-        #[must_use]
-        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.inner = self.inner.send_compressed(encoding);
-            self
-        }
-        /// Enable decompressing responses.
-        #[must_use]
-        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.inner = self.inner.accept_compressed(encoding);
-            self
-        }
-        /// Limits the maximum size of a decoded message.
-        ///
-        /// Default: `4MB`
-        #[must_use]
-        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
-            self.inner = self.inner.max_decoding_message_size(limit);
-            self
-        }
-        /// Limits the maximum size of an encoded message.
-        ///
-        /// Default: `usize::MAX`
-        #[must_use]
-        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
-            self.inner = self.inner.max_encoding_message_size(limit);
-            self
-        }
-        /// GetWait returns one wait.
-        pub async fn get_wait(
-            &mut self,
-            request: impl tonic::IntoRequest<super::GetWaitRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::GetWaitResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WaitService/GetWait",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "GetWait"));
-            self.inner.unary(req, path, codec).await
-        }
-        /// ListWaits lists the waits of a run in definition order.
-        pub async fn list_waits(
-            &mut self,
-            request: impl tonic::IntoRequest<super::ListWaitsRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::ListWaitsResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WaitService/ListWaits",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "ListWaits"));
-            self.inner.unary(req, path, codec).await
-        }
-        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        /// payload as its result. `authorization` waits need a verified human. A repeated
-        /// request_id with the same payload returns the wait with `replayed = true`.
-        pub async fn satisfy_wait(
-            &mut self,
-            request: impl tonic::IntoRequest<super::SatisfyWaitRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::SatisfyWaitResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WaitService/SatisfyWait",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "SatisfyWait"));
-            self.inner.unary(req, path, codec).await
-        }
-    }
-}
-/// Generated server implementations.
-pub mod wait_service_server {
-    #![allow(
-        unused_variables,
-        dead_code,
-        missing_docs,
-        clippy::wildcard_imports,
-        clippy::let_unit_value,
-    )]
-    use tonic::codegen::*;
-    /// Generated trait containing gRPC methods that should be implemented for use with WaitServiceServer.
-    #[async_trait]
-    pub trait WaitService: std::marker::Send + std::marker::Sync + 'static {
-        /// GetWait returns one wait.
-        async fn get_wait(
-            &self,
-            request: tonic::Request<super::GetWaitRequest>,
-        ) -> std::result::Result<tonic::Response<super::GetWaitResponse>, tonic::Status>;
-        /// ListWaits lists the waits of a run in definition order.
-        async fn list_waits(
-            &self,
-            request: tonic::Request<super::ListWaitsRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::ListWaitsResponse>,
-            tonic::Status,
-        >;
-        /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        /// payload as its result. `authorization` waits need a verified human. A repeated
-        /// request_id with the same payload returns the wait with `replayed = true`.
-        async fn satisfy_wait(
-            &self,
-            request: tonic::Request<super::SatisfyWaitRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::SatisfyWaitResponse>,
-            tonic::Status,
-        >;
-    }
-    /// WaitService exposes the waits of runs: nodes of kind `human_input`, `timer` or
-    /// `authorization` that pause a branch until an explicit SatisfyWait or their expiry.
-    /// A wait's payload is validated against the schema its definition names. On expiry
-    /// the node fails or takes the definition's default, never before the expiry time, and
-    /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
-    /// Waits are durable: they survive restarts.
-    #[derive(Debug)]
-    pub struct WaitServiceServer<T> {
-        inner: Arc<T>,
-        accept_compression_encodings: EnabledCompressionEncodings,
-        send_compression_encodings: EnabledCompressionEncodings,
-        max_decoding_message_size: Option<usize>,
-        max_encoding_message_size: Option<usize>,
-    }
-    impl<T> WaitServiceServer<T> {
-        pub fn new(inner: T) -> Self {
-            Self::from_arc(Arc::new(inner))
-        }
-        pub fn from_arc(inner: Arc<T>) -> Self {
-            Self {
-                inner,
-                accept_compression_encodings: Default::default(),
-                send_compression_encodings: Default::default(),
-                max_decoding_message_size: None,
-                max_encoding_message_size: None,
-            }
-        }
-        pub fn with_interceptor<F>(
-            inner: T,
-            interceptor: F,
-        ) -> InterceptedService<Self, F>
-        where
-            F: tonic::service::Interceptor,
-        {
-            InterceptedService::new(Self::new(inner), interceptor)
-        }
-        /// Enable decompressing requests with the given encoding.
-        #[must_use]
-        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.accept_compression_encodings.enable(encoding);
-            self
-        }
-        /// Compress responses with the given encoding, if the client supports it.
-        #[must_use]
-        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.send_compression_encodings.enable(encoding);
-            self
-        }
-        /// Limits the maximum size of a decoded message.
-        ///
-        /// Default: `4MB`
-        #[must_use]
-        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
-            self.max_decoding_message_size = Some(limit);
-            self
-        }
-        /// Limits the maximum size of an encoded message.
-        ///
-        /// Default: `usize::MAX`
-        #[must_use]
-        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
-            self.max_encoding_message_size = Some(limit);
-            self
-        }
-    }
-    impl<T, B> tonic::codegen::Service<http::Request<B>> for WaitServiceServer<T>
-    where
-        T: WaitService,
-        B: Body + std::marker::Send + 'static,
-        B::Error: Into<StdError> + std::marker::Send + 'static,
-    {
-        type Response = http::Response<tonic::body::Body>;
-        type Error = std::convert::Infallible;
-        type Future = BoxFuture<Self::Response, Self::Error>;
-        fn poll_ready(
-            &mut self,
-            _cx: &mut Context<'_>,
-        ) -> Poll<std::result::Result<(), Self::Error>> {
-            Poll::Ready(Ok(()))
-        }
-        fn call(&mut self, req: http::Request<B>) -> Self::Future {
-            match req.uri().path() {
-                "/aiws.engine.v1.WaitService/GetWait" => {
-                    #[allow(non_camel_case_types)]
-                    struct GetWaitSvc<T: WaitService>(pub Arc<T>);
-                    impl<
-                        T: WaitService,
-                    > tonic::server::UnaryService<super::GetWaitRequest>
-                    for GetWaitSvc<T> {
-                        type Response = super::GetWaitResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::GetWaitRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WaitService>::get_wait(&inner, request).await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = GetWaitSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                "/aiws.engine.v1.WaitService/ListWaits" => {
-                    #[allow(non_camel_case_types)]
-                    struct ListWaitsSvc<T: WaitService>(pub Arc<T>);
-                    impl<
-                        T: WaitService,
-                    > tonic::server::UnaryService<super::ListWaitsRequest>
-                    for ListWaitsSvc<T> {
-                        type Response = super::ListWaitsResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::ListWaitsRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WaitService>::list_waits(&inner, request).await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = ListWaitsSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                "/aiws.engine.v1.WaitService/SatisfyWait" => {
-                    #[allow(non_camel_case_types)]
-                    struct SatisfyWaitSvc<T: WaitService>(pub Arc<T>);
-                    impl<
-                        T: WaitService,
-                    > tonic::server::UnaryService<super::SatisfyWaitRequest>
-                    for SatisfyWaitSvc<T> {
-                        type Response = super::SatisfyWaitResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::SatisfyWaitRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WaitService>::satisfy_wait(&inner, request).await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = SatisfyWaitSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                _ => {
-                    Box::pin(async move {
-                        let mut response = http::Response::new(
-                            tonic::body::Body::default(),
-                        );
-                        let headers = response.headers_mut();
-                        headers
-                            .insert(
-                                tonic::Status::GRPC_STATUS,
-                                (tonic::Code::Unimplemented as i32).into(),
-                            );
-                        headers
-                            .insert(
-                                http::header::CONTENT_TYPE,
-                                tonic::metadata::GRPC_CONTENT_TYPE,
-                            );
-                        Ok(response)
-                    })
-                }
-            }
-        }
-    }
-    impl<T> Clone for WaitServiceServer<T> {
-        fn clone(&self) -> Self {
-            let inner = self.inner.clone();
-            Self {
-                inner,
-                accept_compression_encodings: self.accept_compression_encodings,
-                send_compression_encodings: self.send_compression_encodings,
-                max_decoding_message_size: self.max_decoding_message_size,
-                max_encoding_message_size: self.max_encoding_message_size,
-            }
-        }
-    }
-    /// Generated gRPC service name
-    pub const SERVICE_NAME: &str = "aiws.engine.v1.WaitService";
-    impl<T> tonic::server::NamedService for WaitServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

@@ -203,6 +203,22 @@ const (
 	ErrorReason_INTERNAL_FAULT ErrorReason = 120
 	// The server is shutting down or the store is busy (UNAVAILABLE).
 	ErrorReason_SERVER_UNAVAILABLE ErrorReason = 121
+	// No principal has this id (NOT_FOUND).
+	ErrorReason_PRINCIPAL_NOT_FOUND ErrorReason = 130
+	// A principal with this id already exists, possibly revoked; ids are never reused
+	// (ALREADY_EXISTS).
+	ErrorReason_PRINCIPAL_ALREADY_EXISTS ErrorReason = 131
+	// The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+	ErrorReason_PRINCIPAL_REVOKED ErrorReason = 132
+	// A grant's action or work-order pattern, or its spending cap, is invalid
+	// (INVALID_ARGUMENT).
+	ErrorReason_GRANT_INVALID ErrorReason = 133
+	// The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+	// by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+	ErrorReason_CREDENTIAL_REVOKED ErrorReason = 134
+	// The server's authority is not the built-in one, so principals are managed elsewhere
+	// (FAILED_PRECONDITION).
+	ErrorReason_PRINCIPALS_NOT_MANAGED ErrorReason = 135
 )
 
 // Enum value maps for ErrorReason.
@@ -291,6 +307,12 @@ var (
 		118: "NODE_NOT_DONE",
 		120: "INTERNAL_FAULT",
 		121: "SERVER_UNAVAILABLE",
+		130: "PRINCIPAL_NOT_FOUND",
+		131: "PRINCIPAL_ALREADY_EXISTS",
+		132: "PRINCIPAL_REVOKED",
+		133: "GRANT_INVALID",
+		134: "CREDENTIAL_REVOKED",
+		135: "PRINCIPALS_NOT_MANAGED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -376,6 +398,12 @@ var (
 		"NODE_NOT_DONE":                118,
 		"INTERNAL_FAULT":               120,
 		"SERVER_UNAVAILABLE":           121,
+		"PRINCIPAL_NOT_FOUND":          130,
+		"PRINCIPAL_ALREADY_EXISTS":     131,
+		"PRINCIPAL_REVOKED":            132,
+		"GRANT_INVALID":                133,
+		"CREDENTIAL_REVOKED":           134,
+		"PRINCIPALS_NOT_MANAGED":       135,
 	}
 )
 
@@ -410,7 +438,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x0f\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd3\x10\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -495,7 +523,13 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x15HANDOFF_NOT_ADDRESSED\x10u\x12\x11\n" +
 	"\rNODE_NOT_DONE\x10v\x12\x12\n" +
 	"\x0eINTERNAL_FAULT\x10x\x12\x16\n" +
-	"\x12SERVER_UNAVAILABLE\x10yBa\n" +
+	"\x12SERVER_UNAVAILABLE\x10y\x12\x18\n" +
+	"\x13PRINCIPAL_NOT_FOUND\x10\x82\x01\x12\x1d\n" +
+	"\x18PRINCIPAL_ALREADY_EXISTS\x10\x83\x01\x12\x16\n" +
+	"\x11PRINCIPAL_REVOKED\x10\x84\x01\x12\x12\n" +
+	"\rGRANT_INVALID\x10\x85\x01\x12\x17\n" +
+	"\x12CREDENTIAL_REVOKED\x10\x86\x01\x12\x1b\n" +
+	"\x16PRINCIPALS_NOT_MANAGED\x10\x87\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -89,6 +89,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_NOT_DONE: _ClassVar[ErrorReason]
     INTERNAL_FAULT: _ClassVar[ErrorReason]
     SERVER_UNAVAILABLE: _ClassVar[ErrorReason]
+    PRINCIPAL_NOT_FOUND: _ClassVar[ErrorReason]
+    PRINCIPAL_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    PRINCIPAL_REVOKED: _ClassVar[ErrorReason]
+    GRANT_INVALID: _ClassVar[ErrorReason]
+    CREDENTIAL_REVOKED: _ClassVar[ErrorReason]
+    PRINCIPALS_NOT_MANAGED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -172,3 +178,9 @@ HANDOFF_NOT_ADDRESSED: ErrorReason
 NODE_NOT_DONE: ErrorReason
 INTERNAL_FAULT: ErrorReason
 SERVER_UNAVAILABLE: ErrorReason
+PRINCIPAL_NOT_FOUND: ErrorReason
+PRINCIPAL_ALREADY_EXISTS: ErrorReason
+PRINCIPAL_REVOKED: ErrorReason
+GRANT_INVALID: ErrorReason
+CREDENTIAL_REVOKED: ErrorReason
+PRINCIPALS_NOT_MANAGED: ErrorReason

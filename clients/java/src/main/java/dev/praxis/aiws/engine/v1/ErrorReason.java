@@ -691,6 +691,58 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   SERVER_UNAVAILABLE(121),
+  /**
+   * <pre>
+   * No principal has this id (NOT_FOUND).
+   * </pre>
+   *
+   * <code>PRINCIPAL_NOT_FOUND = 130;</code>
+   */
+  PRINCIPAL_NOT_FOUND(130),
+  /**
+   * <pre>
+   * A principal with this id already exists, possibly revoked; ids are never reused
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>PRINCIPAL_ALREADY_EXISTS = 131;</code>
+   */
+  PRINCIPAL_ALREADY_EXISTS(131),
+  /**
+   * <pre>
+   * The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPAL_REVOKED = 132;</code>
+   */
+  PRINCIPAL_REVOKED(132),
+  /**
+   * <pre>
+   * A grant's action or work-order pattern, or its spending cap, is invalid
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>GRANT_INVALID = 133;</code>
+   */
+  GRANT_INVALID(133),
+  /**
+   * <pre>
+   * The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+   * by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+   * </pre>
+   *
+   * <code>CREDENTIAL_REVOKED = 134;</code>
+   */
+  CREDENTIAL_REVOKED(134),
+  /**
+   * <pre>
+   * The server's authority is not the built-in one, so principals are managed elsewhere
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPALS_NOT_MANAGED = 135;</code>
+   */
+  PRINCIPALS_NOT_MANAGED(135),
   UNRECOGNIZED(-1),
   ;
 
@@ -1375,6 +1427,58 @@ public enum ErrorReason
    * <code>SERVER_UNAVAILABLE = 121;</code>
    */
   public static final int SERVER_UNAVAILABLE_VALUE = 121;
+  /**
+   * <pre>
+   * No principal has this id (NOT_FOUND).
+   * </pre>
+   *
+   * <code>PRINCIPAL_NOT_FOUND = 130;</code>
+   */
+  public static final int PRINCIPAL_NOT_FOUND_VALUE = 130;
+  /**
+   * <pre>
+   * A principal with this id already exists, possibly revoked; ids are never reused
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>PRINCIPAL_ALREADY_EXISTS = 131;</code>
+   */
+  public static final int PRINCIPAL_ALREADY_EXISTS_VALUE = 131;
+  /**
+   * <pre>
+   * The principal is revoked; its token cannot be rotated (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPAL_REVOKED = 132;</code>
+   */
+  public static final int PRINCIPAL_REVOKED_VALUE = 132;
+  /**
+   * <pre>
+   * A grant's action or work-order pattern, or its spending cap, is invalid
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>GRANT_INVALID = 133;</code>
+   */
+  public static final int GRANT_INVALID_VALUE = 133;
+  /**
+   * <pre>
+   * The bearer token belongs to a revoked principal (UNAUTHENTICATED). A token replaced
+   * by a rotation is unknown afterwards (CREDENTIAL_INVALID).
+   * </pre>
+   *
+   * <code>CREDENTIAL_REVOKED = 134;</code>
+   */
+  public static final int CREDENTIAL_REVOKED_VALUE = 134;
+  /**
+   * <pre>
+   * The server's authority is not the built-in one, so principals are managed elsewhere
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>PRINCIPALS_NOT_MANAGED = 135;</code>
+   */
+  public static final int PRINCIPALS_NOT_MANAGED_VALUE = 135;
 
 
   public final int getNumber() {
@@ -1484,6 +1588,12 @@ public enum ErrorReason
       case 118: return NODE_NOT_DONE;
       case 120: return INTERNAL_FAULT;
       case 121: return SERVER_UNAVAILABLE;
+      case 130: return PRINCIPAL_NOT_FOUND;
+      case 131: return PRINCIPAL_ALREADY_EXISTS;
+      case 132: return PRINCIPAL_REVOKED;
+      case 133: return GRANT_INVALID;
+      case 134: return CREDENTIAL_REVOKED;
+      case 135: return PRINCIPALS_NOT_MANAGED;
       default: return null;
     }
   }

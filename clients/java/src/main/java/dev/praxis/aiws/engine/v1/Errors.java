@@ -36,7 +36,7 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\033aiws/engine/v1/errors.proto\022\016aiws.engi" +
-      "ne.v1*\270\017\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
+      "ne.v1*\323\020\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
       "SPECIFIED\020\000\022\026\n\022CREDENTIAL_MISSING\020\001\022\026\n\022C" +
       "REDENTIAL_INVALID\020\002\022\026\n\022CREDENTIAL_EXPIRE" +
       "D\020\003\022\026\n\022ACTION_NOT_GRANTED\020\n\022\022\n\016HUMAN_REQ" +
@@ -85,10 +85,14 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
       "D\020r\022\036\n\032RECONCILIATION_NOT_PENDING\020s\022\021\n\rW" +
       "AIT_NOT_OPEN\020t\022\031\n\025HANDOFF_NOT_ADDRESSED\020" +
       "u\022\021\n\rNODE_NOT_DONE\020v\022\022\n\016INTERNAL_FAULT\020x" +
-      "\022\026\n\022SERVER_UNAVAILABLE\020yBa\n\031dev.praxis.a" +
-      "iws.engine.v1P\001ZBgithub.com/praxis-engin" +
-      "e/praxis/clients/go/aiws/engine/v1;engin" +
-      "ev1b\006proto3"
+      "\022\026\n\022SERVER_UNAVAILABLE\020y\022\030\n\023PRINCIPAL_NO" +
+      "T_FOUND\020\202\001\022\035\n\030PRINCIPAL_ALREADY_EXISTS\020\203" +
+      "\001\022\026\n\021PRINCIPAL_REVOKED\020\204\001\022\022\n\rGRANT_INVAL" +
+      "ID\020\205\001\022\027\n\022CREDENTIAL_REVOKED\020\206\001\022\033\n\026PRINCI" +
+      "PALS_NOT_MANAGED\020\207\001Ba\n\031dev.praxis.aiws.e" +
+      "ngine.v1P\001ZBgithub.com/praxis-engine/pra" +
+      "xis/clients/go/aiws/engine/v1;enginev1b\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
