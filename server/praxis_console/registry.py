@@ -74,12 +74,15 @@ async def proposal_page(request: Request) -> Response:
         return web.error_page(request, error)
     review: Any = None
     review_error: ApiError | None = None
+    request_id = web.new_request_id()
     pending = proposal.state == registry_pb2.PROPOSAL_STATE_PENDING
     if pending:
+        # The approval id is not part of the material, but Review checks it is named.
+        command = _activate(proposal, f"{request_id}-approval")
         try:
             review = await engine.call(
                 session.token, engine.registry.Review,
-                registry_pb2.ReviewRequest(epochs=epochs, command=_activate(proposal)))
+                registry_pb2.ReviewRequest(epochs=epochs, command=command))
         except ApiError as error:
             review_error = error
     approval = await _approval(engine, session, request.query_params.get("approval", ""))
@@ -110,7 +113,7 @@ async def proposal_page(request: Request) -> Response:
             "approval_state": (
                 web.enum_name("APPROVAL_STATE_", approval_pb2.ApprovalState.Name(approval.state))
                 if approval else ""),
-            "request_id": web.new_request_id(),
+            "request_id": request_id,
             "outcome": request.query_params.get("outcome", ""),
         },
     )
@@ -184,21 +187,19 @@ async def reject(request: Request) -> Response:
     epochs = _epochs_of(form)
     request_id = web.field_text(form, "request_id", 128)
 
-    def command(approval_id: str) -> Any:
-        return registry_pb2.RegistryCommand(reject=registry_pb2.RejectCommand(
-            ref=ref, proposal_id=proposal_id, reason=reason, approval_id=approval_id))
-
+    approval_id = f"{request_id}-approval"
+    command = registry_pb2.RegistryCommand(reject=registry_pb2.RejectCommand(
+        ref=ref, proposal_id=proposal_id, reason=reason, approval_id=approval_id))
     try:
         review = await engine.call(session.token, engine.registry.Review,
-                                   registry_pb2.ReviewRequest(epochs=epochs, command=command("")))
-        approval_id = f"{request_id}-approval"
+                                   registry_pb2.ReviewRequest(epochs=epochs, command=command))
         await engine.call(session.token, engine.approvals.CreateApproval,
                           approval_pb2.CreateApprovalRequest(
                               approval_id=approval_id, material_digest=review.material_digest,
                               expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
                               work_order_id=ref.work_order_id))
         await engine.call(session.token, engine.registry.Execute, registry_pb2.ExecuteRequest(
-            epochs=epochs, request_id=request_id, command=command(approval_id)))
+            epochs=epochs, request_id=request_id, command=command))
     except ApiError as error:
         return web.error_page(request, error)
     return web.redirect(f"{_proposal_url(ref, proposal_id)}?outcome=rejected")

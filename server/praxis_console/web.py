@@ -199,9 +199,24 @@ def render(
     return HTMLResponse(page, status_code=status_code, headers={"cache-control": "no-store"})
 
 
-def error_page(request: Request, error: ApiError, status_code: int = 200) -> HTMLResponse:
-    """The server's refusal, stated plainly (code, reason, message, field violations)."""
-    return render(request, "error.html", {"error": error}, status_code=status_code)
+HTTP_STATUS = {
+    "INVALID_ARGUMENT": 400,
+    "UNAUTHENTICATED": 401,
+    "PERMISSION_DENIED": 403,
+    "NOT_FOUND": 404,
+    "ALREADY_EXISTS": 409,
+    "FAILED_PRECONDITION": 409,
+    "ABORTED": 409,
+    "OUT_OF_RANGE": 400,
+    "RESOURCE_EXHAUSTED": 429,
+}
+
+
+def error_page(request: Request, error: ApiError) -> HTMLResponse:
+    """The server's refusal, stated plainly (code, reason, message, field violations),
+    with the HTTP status closest to its gRPC code (502 for server-side failures)."""
+    status = HTTP_STATUS.get(error.code, 502)
+    return render(request, "error.html", {"error": error}, status_code=status)
 
 
 def redirect(url: str) -> RedirectResponse:
