@@ -48,16 +48,29 @@ def run_summary(run: run_pb2.Run) -> dict[str, Any]:
         "run_id": run.run_id,
         "state": state_name(run.state),
         "version": run.version,
+        "node_count": max(run.node_count, len(run.nodes)),
+        "duration": web.format_duration(
+            (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms),
         "updated_at": web.format_ms(run.updated_at_ms),
         "finished_at": web.format_ms(run.finished_at_ms),
         "result_error": run.result_error,
         "result_reason": run.result_reason,
         "result_json": run.result_json,
-        "nodes": [node_summary(n) for n in run.nodes],
+        "nodes": [node_summary(n, done) for n, done in with_items_done(run.nodes)],
     }
 
 
-def node_summary(node: run_pb2.NodeStatus) -> dict[str, Any]:
+def with_items_done(nodes: Any) -> list[tuple[run_pb2.NodeStatus, int]]:
+    """Each node with its fan-out items done: the server's count, or (from a server that
+    does not fill ``fanout_items_done``) the DONE items listed in the same snapshot."""
+    counted: dict[str, int] = {}
+    for node in nodes:
+        if "#" in node.node_uid and node.state == run_pb2.NODE_STATE_DONE:
+            counted[node.node_id] = counted.get(node.node_id, 0) + 1
+    return [(n, n.fanout_items_done or counted.get(n.node_id, 0)) for n in nodes]
+
+
+def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dict[str, Any]:
     return {
         "uid": node.node_uid,
         "node_id": node.node_id,
@@ -65,7 +78,7 @@ def node_summary(node: run_pb2.NodeStatus) -> dict[str, Any]:
         "attempts": node.attempts,
         "error": node.error,
         "fanout_items": node.fanout_items,
-        "fanout_items_done": node.fanout_items_done,
+        "fanout_items_done": node.fanout_items_done if items_done is None else items_done,
     }
 
 
@@ -140,7 +153,8 @@ async def run_page(request: Request) -> Response:
             "state": state_name(run.state),
             "ended": run_pb2.RunState.Name(run.state) in ENDED,
             "graph": _run_graph(run, definition),
-            "nodes": [node_summary(n) for n in run.nodes if "#" not in n.node_uid],
+            "nodes": [node_summary(n, d) for n, d in with_items_done(run.nodes)
+                      if "#" not in n.node_uid],
             "items": [node_summary(n) for n in items.nodes if "#" in n.node_uid],
             "items_next": items.next_page_token,
             "attempts": list(timeline.attempts.values()),

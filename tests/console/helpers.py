@@ -15,11 +15,23 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 FANOUT = {
     "version": 1,
     "nodes": {
-        "plan": {"agent": {"model": "echo", "output": {"type": "json"}},
-                 "input": {"from": "run_input"}},
-        "work": {"agent": {"model": "echo"}, "input": {"from": "fanout_item"},
-                 "fanout": {"over": "node:plan.items"}},
-        "join": {"agent": {"model": "echo"}, "input": {"from": "node:work"}},
+        "plan": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {
+                "type": "object", "required": ["items"],
+                "properties": {"items": {"type": "array", "items": {"type": "integer"}}}}}},
+            "input": {"from": "run_input"},
+        },
+        "work": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "integer"}}},
+            "input": {"from": "fanout_item"},
+            "depends_on": ["plan"],
+            "fanout": {"over": "node:plan.items"},
+        },
+        "join": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "array"}}},
+            "input": {"from": "node:work"},
+            "depends_on": ["work"],
+        },
     },
     "output": {"from": "node:join"},
 }
@@ -27,7 +39,11 @@ FANOUT_V2 = {
     "version": 1,
     "nodes": {
         **FANOUT["nodes"],  # type: ignore[dict-item]
-        "check": {"agent": {"model": "echo"}, "input": {"from": "node:join"}},
+        "check": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "array"}}},
+            "input": {"from": "node:join"},
+            "depends_on": ["join"],
+        },
     },
     "output": {"from": "node:check"},
 }

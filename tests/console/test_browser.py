@@ -120,7 +120,7 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
         for node in ("plan", "work", "join", "check"):
             expect(page.locator(f'#run-graph g.state-done[data-node-id="{node}"]')).to_have_count(1)
         expect(page.locator('tr[data-uid="work"] [data-field="progress-text"]')).to_have_text("8/8")
-        expect(page.locator("#attempt-rows tr")).to_have_count(4 + 8)
+        expect(page.locator("#attempt-rows tr")).to_have_count(3 + 8)  # plan, items, join, check
         expect(page.locator("#event-rows tr", has_text="RUN_COMPLETED")).to_have_count(1)
         shot(page, "06-run-completed")
     finally:

@@ -31,9 +31,13 @@
       const error = row.querySelector('[data-field="error"]');
       if (error) error.textContent = node.error;
       const progress = row.querySelector('[data-field="progress"]');
-      if (progress) { progress.max = node.fanout_items; progress.value = node.fanout_items_done; }
+      if (progress && node.fanout_items) {
+        progress.max = node.fanout_items; progress.value = node.fanout_items_done; progress.hidden = false;
+      }
       const text = row.querySelector('[data-field="progress-text"]');
-      if (text) text.textContent = node.fanout_items_done + "/" + node.fanout_items;
+      if (text && node.fanout_items) {
+        text.textContent = node.fanout_items_done + "/" + node.fanout_items; text.hidden = false;
+      }
     });
     if (node.uid.indexOf("#") !== -1) return;
     document.querySelectorAll('g[data-node-id="' + CSS.escape(node.node_id) + '"]').forEach(function (g) {
@@ -82,6 +86,10 @@
       if (updated) updated.textContent = run.updated_at;
       const finished = document.getElementById("run-finished");
       if (finished) finished.textContent = run.finished_at;
+      const count = document.getElementById("run-node-count");
+      if (count) count.textContent = String(run.node_count);
+      const duration = document.getElementById("run-duration");
+      if (duration) duration.textContent = run.duration;
       const outcome = document.getElementById("run-outcome");
       if (outcome) outcome.textContent = run.result_error ? (run.result_reason + " " + run.result_error) : run.result_json;
       run.nodes.forEach(updateNode);
@@ -104,6 +112,8 @@
       source.close();
       setStatus("Ended: " + JSON.parse(message.data).state);
       root.setAttribute("data-ended", "true");
+      const stop = document.getElementById("stop-run");
+      if (stop) stop.hidden = true;
     });
     source.addEventListener("problem", function (message) {
       source.close();
