@@ -46,6 +46,7 @@ from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.operator import add_operator_services
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
@@ -59,6 +60,8 @@ from praxis.store.contracts import ContractStore
 from praxis.store.database import Database
 from praxis.store.events import EventStore
 from praxis.store.handoffs import HandoffStore
+from praxis.store.inbox import InboxStore
+from praxis.store.principals import PrincipalStore
 from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
 from praxis.store.runs import RunStore
@@ -102,6 +105,8 @@ class Engine:
             log.info("schema migrations applied", extra={"versions": applied})
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
+        self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
+        settings.authority = self.principals.adopt(settings.authority)
         self.registry = RegistryStore(
             self.db,
             settings.authority,
@@ -131,6 +136,7 @@ class Engine:
         self.contracts = ContractStore(self.db, settings.authority, self.clock, settings.profile)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs)
+        self.inbox = InboxStore(self.db, settings.authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
@@ -207,6 +213,7 @@ class Server:
         event_pb2_grpc.add_EventServiceServicer_to_server(
             EventServicer(self.engine.events, signals.events), self.grpc
         )
+        names += add_operator_services(self.grpc, engine)
         self.sweeper = Sweeper(self.engine.runs, signals.timers, settings.sweep_interval_s)
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(

@@ -15,6 +15,8 @@ from aiws.engine.v1 import (
     contract_pb2_grpc,
     event_pb2_grpc,
     handoff_pb2_grpc,
+    inbox_pb2_grpc,
+    principal_pb2_grpc,
     reconciliation_pb2_grpc,
     registry_pb2_grpc,
     run_pb2_grpc,
@@ -63,6 +65,8 @@ class Client:
         self.waits = wait_pb2_grpc.WaitServiceStub(channel)
         self.assessments = assessment_pb2_grpc.AssessmentServiceStub(channel)
         self.handoffs = handoff_pb2_grpc.HandoffServiceStub(channel)
+        self.principals = principal_pb2_grpc.PrincipalServiceStub(channel)
+        self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
         self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
 
     def close(self) -> None:

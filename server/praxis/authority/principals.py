@@ -182,6 +182,10 @@ class PrincipalsAuthority:
         caps = [g.max_spend for g in record.grants if g.max_spend is not None] if record else []
         return min(caps) if caps else None
 
+    def records(self) -> list[PrincipalRecord]:
+        """Every principal, to import into the database (see ``store.principals``)."""
+        return list(self._by_id.values())
+
     @staticmethod
     def _evidence_expiry(record: PrincipalRecord, now_ms: int) -> int:
         expiry = now_ms + EVIDENCE_TTL_MS

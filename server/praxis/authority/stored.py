@@ -1,0 +1,68 @@
+"""The built-in authority over database-backed principals.
+
+It applies exactly the rules of :class:`~praxis.authority.principals.PrincipalsAuthority`
+to the one principal a call concerns, read from the database on every call: a revoked
+principal or a rotated token is refused on its next call, in every server process,
+without a restart. The principals file only bootstraps the database (see
+:meth:`praxis.store.principals.PrincipalStore.bootstrap`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Protocol
+
+from praxis.authority.principals import PrincipalRecord, PrincipalsAuthority, hash_token
+from praxis.core.model import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
+from praxis.core.rejection import Code, Rejection
+
+
+class PrincipalSource(Protocol):
+    """Where the principals live (the store implements it)."""
+
+    def by_token_hash(self, token_sha256: str) -> tuple[PrincipalRecord, bool] | None:
+        """The principal holding the token hash and whether it is revoked, or ``None``."""
+        ...
+
+    def by_id(self, principal_id: str) -> PrincipalRecord | None:
+        """The current (not revoked) principal with this id, or ``None``."""
+        ...
+
+
+class StoredPrincipalsAuthority:
+    """An :class:`~praxis.authority.protocol.Authority` over a :class:`PrincipalSource`."""
+
+    def __init__(self, source: PrincipalSource) -> None:
+        self._source = source
+
+    def _of(self, principal_id: str) -> PrincipalsAuthority:
+        record = self._source.by_id(principal_id)
+        return PrincipalsAuthority([record] if record is not None else [])
+
+    def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
+        """Resolves a bearer token to a current principal."""
+        found = self._source.by_token_hash(hash_token(token)) if token else None
+        if found is None:
+            return PrincipalsAuthority([]).authenticate(token, now_ms)
+        record, revoked = found
+        if revoked:
+            return Rejection(
+                Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
+            )
+        return PrincipalsAuthority([record]).authenticate(token, now_ms)
+
+    def authorize(
+        self, principal: Principal, action: str, work_order_id: str, now_ms: int
+    ) -> ActorEvidence | Rejection:
+        """Evidence that the (current) principal holds a grant for the action and scope."""
+        return self._of(principal.principal_id).authorize(principal, action, work_order_id, now_ms)
+
+    def verify_approval(
+        self, approval: ApprovalRecord, work_order_id: str, now_ms: int
+    ) -> ApprovalEvidence | Rejection:
+        """Evidence that the approver is a current, not revoked, human allowed to approve."""
+        return self._of(approval.approver_id).verify_approval(approval, work_order_id, now_ms)
+
+    def spend_cap(self, principal_id: str) -> Decimal | None:
+        """The lowest spending cap of the principal's grants, if any."""
+        return self._of(principal_id).spend_cap(principal_id)

@@ -1,0 +1,72 @@
+"""InboxService servicer."""
+
+from __future__ import annotations
+
+import grpc
+
+from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
+from praxis.core import registry
+from praxis.core.model import Hold
+from praxis.rpc.admin import hold_to_proto
+from praxis.rpc.auth import principal
+from praxis.rpc.errors import unwrap
+from praxis.rpc.reconciliations import reconciliation_to_proto
+from praxis.rpc.registry import proposal_to_proto
+from praxis.rpc.waits import wait_to_proto
+from praxis.store.inbox import KINDS, InboxItem, InboxStore
+from praxis.store.reconciliations import ReconciliationView
+
+_KIND = {kind: getattr(inbox_pb2, f"INBOX_ITEM_KIND_{kind}") for kind in KINDS}
+_KIND_IN = {value: key for key, value in _KIND.items()}
+
+
+def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
+    """The proto inbox item."""
+    message = inbox_pb2.InboxItem(
+        item_id=item.item_id,
+        kind=_KIND[item.kind],
+        since_ms=item.since_ms,
+        work_order_id=item.work_order_id,
+        run_id=item.run_id,
+        summary=item.summary,
+    )
+    subject = item.subject
+    if isinstance(subject, registry.Proposal):
+        message.proposal.CopyFrom(proposal_to_proto(subject))
+        message.proposal.definition_json = ""  # read it with GetProposal
+    elif isinstance(subject, ReconciliationView):
+        message.reconciliation.CopyFrom(reconciliation_to_proto(subject))
+    elif isinstance(subject, Hold):
+        message.hold.CopyFrom(hold_to_proto(subject))
+    else:
+        message.wait.CopyFrom(wait_to_proto(subject))
+    return message
+
+
+class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
+    """InboxService over an :class:`InboxStore`."""
+
+    def __init__(self, store: InboxStore) -> None:
+        self.store = store
+
+    def ListInbox(  # gRPC method name
+        self, request: inbox_pb2.ListInboxRequest, context: grpc.ServicerContext
+    ) -> inbox_pb2.ListInboxResponse:
+        page = unwrap(
+            context,
+            self.store.page(
+                principal(),
+                [_KIND_IN.get(kind) for kind in request.kinds],
+                request.work_order_id,
+                request.page_size,
+                request.page_token,
+            ),
+        )
+        return inbox_pb2.ListInboxResponse(
+            items=[item_to_proto(item) for item in page.items],
+            next_page_token=page.next_page_token,
+            counts=[
+                inbox_pb2.InboxCount(kind=_KIND[kind], count=page.counts[kind]) for kind in KINDS
+            ],
+            total=page.total,
+        )
