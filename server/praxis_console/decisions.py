@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from aiws.engine.v1 import (
     approval_pb2,
+    common_pb2,
     contract_pb2,
     reconciliation_pb2,
     registry_pb2,
@@ -39,8 +40,14 @@ async def _find(engine: Engine, session: Session, run_id: str, attempt_id: str) 
 async def _run_epochs(engine: Engine, session: Session, run_id: str) -> Any:
     run = (await engine.call(session.token, engine.runs.GetRun,
                              run_pb2.GetRunRequest(run_id=run_id))).run
+    work_order_id = run.ref.work_order_id
     found = await engine.call(session.token, engine.registry.GetEpochs,
-                              registry_pb2.GetEpochsRequest(work_order_id=run.ref.work_order_id))
+                              registry_pb2.GetEpochsRequest(work_order_id=work_order_id or "-"))
+    if not work_order_id:
+        # An ad hoc run has no work order: its decisions bind to the installation with
+        # epochs 1 and 1 (any work order's epochs name the installation).
+        return run, common_pb2.Epochs(installation_id=found.epochs.installation_id,
+                                      ownership_epoch=1, authority_epoch=1)
     return run, found.epochs
 
 

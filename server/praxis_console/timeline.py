@@ -95,6 +95,8 @@ class Timeline:
 
 
 def _settled(attempt: Attempt, kind: str, at_ms: int, body: dict[str, Any]) -> Attempt | None:
+    if attempt.outcome.startswith("uncertain") and kind != "EVENT_KIND_NODE_RECONCILED":
+        return None  # the node settling after a reconciliation: the outcome stays as decided
     if kind == "EVENT_KIND_NODE_COMPLETED" and "items" not in body:
         return replace(attempt, ended_at_ms=at_ms, outcome="completed")
     if kind == "EVENT_KIND_NODE_FAILED":
