@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -35,7 +35,7 @@ class Settings:
     server_address: str
     root_certificates: bytes | None = None
     secure_cookies: bool = False
-    session_limits: Limits = Limits()
+    session_limits: Limits = field(default_factory=Limits)
 
 
 async def home(request: Request) -> Response:

@@ -7,7 +7,7 @@ import asyncio
 import hashlib
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from starlette.requests import Request
@@ -30,14 +30,22 @@ LABELS = {
     "AUTHORIZATION": "Authorizations",
     "HOLD": "Holds",
 }
+SINGULAR = {
+    "PROPOSAL": "Proposal",
+    "RECONCILIATION": "Reconciliation",
+    "HUMAN_INPUT": "Human input",
+    "AUTHORIZATION": "Authorization",
+    "HOLD": "Hold",
+}
 
 
 async def read_inbox(engine: Engine, session: Session, kind: str, token: str) -> Any:
     """One page of the inbox, optionally of one kind."""
     stub = engine.stub("inbox", inbox_pb2_grpc.InboxServiceStub)
-    request = inbox_pb2.ListInboxRequest(page_size=PAGE_SIZE, page_token=token[:512])
-    if kind:
-        request.kinds.append(inbox_pb2.InboxItemKind.Value(f"INBOX_ITEM_KIND_{kind}"))
+    kinds = [f"INBOX_ITEM_KIND_{kind}"] if kind else []
+    request = inbox_pb2.ListInboxRequest(
+        kinds=cast(Any, kinds), page_size=PAGE_SIZE, page_token=token[:512]
+    )
     return await engine.call(session.token, stub.ListInbox, request)
 
 
@@ -47,7 +55,7 @@ def item_row(item: inbox_pb2.InboxItem) -> dict[str, Any]:
     return {
         "id": item.item_id,
         "kind": kind,
-        "label": LABELS.get(kind, kind),
+        "label": SINGULAR.get(kind, kind),
         "since": web.format_ms(item.since_ms),
         "work_order_id": item.work_order_id,
         "run_id": item.run_id,
@@ -60,8 +68,10 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
     if kind == "PROPOSAL":
         p = item.proposal
         return "/registry/{}/{}/proposals/{}".format(
-            quote(p.ref.work_order_id, safe=""), quote(p.ref.run_id, safe=""),
-            quote(p.proposal_id, safe=""))
+            quote(p.ref.work_order_id, safe=""),
+            quote(p.ref.run_id, safe=""),
+            quote(p.proposal_id, safe=""),
+        )
     if kind == "RECONCILIATION":
         r = item.reconciliation
         return f"/runs/{quote(r.run_id, safe='')}/reconciliations/{quote(r.attempt_id, safe='')}"
@@ -90,11 +100,18 @@ async def inbox_page(request: Request) -> Response:
         found = await read_inbox(engine, session, kind, request.query_params.get("page_token", ""))
     except ApiError as error:
         return web.error_page(request, error)
-    return web.render(request, "inbox.html", {
-        "items": [item_row(i) for i in found.items], "counts": counts(found),
-        "total": found.total, "kind": kind, "next_page_token": found.next_page_token,
-        "labels": LABELS,
-    })
+    return web.render(
+        request,
+        "inbox.html",
+        {
+            "items": [item_row(i) for i in found.items],
+            "counts": counts(found),
+            "total": found.total,
+            "kind": kind,
+            "next_page_token": found.next_page_token,
+            "labels": LABELS,
+        },
+    )
 
 
 async def inbox_live(request: Request) -> Response:
@@ -126,10 +143,15 @@ async def _live(console: web.Console, session: Session, kind: str) -> AsyncItera
             except ApiError as error:
                 yield f"event: problem\ndata: {json.dumps({'reason': error.reason})}\n\n"
                 return
-            body = json.dumps({
-                "items": [item_row(i) for i in found.items], "counts": counts(found),
-                "total": found.total, "more": bool(found.next_page_token),
-            }, separators=(",", ":"))
+            body = json.dumps(
+                {
+                    "items": [item_row(i) for i in found.items],
+                    "counts": counts(found),
+                    "total": found.total,
+                    "more": bool(found.next_page_token),
+                },
+                separators=(",", ":"),
+            )
             digest = hashlib.sha256(body.encode()).hexdigest()
             if digest != last:
                 last, quiet = digest, 0.0

@@ -42,8 +42,11 @@ def _epochs_of(form: FormData) -> common_pb2.Epochs:
 
 
 async def _epochs(engine: Engine, session: Session, work_order_id: str) -> common_pb2.Epochs:
-    found = await engine.call(session.token, engine.registry.GetEpochs,
-                              registry_pb2.GetEpochsRequest(work_order_id=work_order_id))
+    found = await engine.call(
+        session.token,
+        engine.registry.GetEpochs,
+        registry_pb2.GetEpochsRequest(work_order_id=work_order_id),
+    )
     epochs: common_pb2.Epochs = found.epochs
     return epochs
 
@@ -66,9 +69,13 @@ async def proposal_page(request: Request) -> Response:
     ref = _ref_of(request)
     proposal_id = request.path_params["proposal_id"]
     try:
-        proposal = (await engine.call(session.token, engine.registry.GetProposal,
-                                      registry_pb2.GetProposalRequest(
-                                          ref=ref, proposal_id=proposal_id))).proposal
+        proposal = (
+            await engine.call(
+                session.token,
+                engine.registry.GetProposal,
+                registry_pb2.GetProposalRequest(ref=ref, proposal_id=proposal_id),
+            )
+        ).proposal
         epochs = await _epochs(engine, session, ref.work_order_id)
     except ApiError as error:
         return web.error_page(request, error)
@@ -81,8 +88,10 @@ async def proposal_page(request: Request) -> Response:
         command = _activate(proposal, f"{request_id}-approval")
         try:
             review = await engine.call(
-                session.token, engine.registry.Review,
-                registry_pb2.ReviewRequest(epochs=epochs, command=command))
+                session.token,
+                engine.registry.Review,
+                registry_pb2.ReviewRequest(epochs=epochs, command=command),
+            )
         except ApiError as error:
             review_error = error
     approval = await _approval(engine, session, request.query_params.get("approval", ""))
@@ -100,7 +109,8 @@ async def proposal_page(request: Request) -> Response:
             "ref": ref,
             "proposal": proposal,
             "proposal_state": web.enum_name(
-                "PROPOSAL_STATE_", registry_pb2.ProposalState.Name(proposal.state)),
+                "PROPOSAL_STATE_", registry_pb2.ProposalState.Name(proposal.state)
+            ),
             "pending": pending,
             "epochs": epochs,
             "review": review,
@@ -112,7 +122,9 @@ async def proposal_page(request: Request) -> Response:
             "approval": approval,
             "approval_state": (
                 web.enum_name("APPROVAL_STATE_", approval_pb2.ApprovalState.Name(approval.state))
-                if approval else ""),
+                if approval
+                else ""
+            ),
             "request_id": request_id,
             "outcome": request.query_params.get("outcome", ""),
         },
@@ -129,8 +141,11 @@ async def _approval(engine: Engine, session: Session, approval_id: str) -> Any:
     if not approval_id:
         return None
     try:
-        found = await engine.call(session.token, engine.approvals.GetApproval,
-                                  approval_pb2.GetApprovalRequest(approval_id=approval_id[:128]))
+        found = await engine.call(
+            session.token,
+            engine.approvals.GetApproval,
+            approval_pb2.GetApprovalRequest(approval_id=approval_id[:128]),
+        )
     except ApiError:
         return None
     return found.approval
@@ -152,8 +167,9 @@ async def approve(request: Request) -> Response:
         await engine.call(session.token, engine.approvals.CreateApproval, create)
     except ApiError as error:
         return web.error_page(request, error)
-    return web.redirect(f"{_proposal_url(ref, request.path_params['proposal_id'])}"
-                        f"?approval={approval_id}")
+    return web.redirect(
+        f"{_proposal_url(ref, request.path_params['proposal_id'])}?approval={approval_id}"
+    )
 
 
 async def activate(request: Request) -> Response:
@@ -188,18 +204,32 @@ async def reject(request: Request) -> Response:
     request_id = web.field_text(form, "request_id", 128)
 
     approval_id = f"{request_id}-approval"
-    command = registry_pb2.RegistryCommand(reject=registry_pb2.RejectCommand(
-        ref=ref, proposal_id=proposal_id, reason=reason, approval_id=approval_id))
+    command = registry_pb2.RegistryCommand(
+        reject=registry_pb2.RejectCommand(
+            ref=ref, proposal_id=proposal_id, reason=reason, approval_id=approval_id
+        )
+    )
     try:
-        review = await engine.call(session.token, engine.registry.Review,
-                                   registry_pb2.ReviewRequest(epochs=epochs, command=command))
-        await engine.call(session.token, engine.approvals.CreateApproval,
-                          approval_pb2.CreateApprovalRequest(
-                              approval_id=approval_id, material_digest=review.material_digest,
-                              expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
-                              work_order_id=ref.work_order_id))
-        await engine.call(session.token, engine.registry.Execute, registry_pb2.ExecuteRequest(
-            epochs=epochs, request_id=request_id, command=command))
+        review = await engine.call(
+            session.token,
+            engine.registry.Review,
+            registry_pb2.ReviewRequest(epochs=epochs, command=command),
+        )
+        await engine.call(
+            session.token,
+            engine.approvals.CreateApproval,
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id,
+                material_digest=review.material_digest,
+                expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+                work_order_id=ref.work_order_id,
+            ),
+        )
+        await engine.call(
+            session.token,
+            engine.registry.Execute,
+            registry_pb2.ExecuteRequest(epochs=epochs, request_id=request_id, command=command),
+        )
     except ApiError as error:
         return web.error_page(request, error)
     return web.redirect(f"{_proposal_url(ref, proposal_id)}?outcome=rejected")
@@ -222,13 +252,20 @@ async def registry_page(request: Request) -> Response:
     holds: Any = None
     holds_error: ApiError | None = None
     try:
-        holds = await engine.call(session.token, engine.admin.ListHolds,
-                                  admin_pb2.ListHoldsRequest())
+        holds = await engine.call(
+            session.token, engine.admin.ListHolds, admin_pb2.ListHoldsRequest()
+        )
     except ApiError as error:
         holds_error = error
-    return web.render(request, "registry.html", {
-        "holds": holds.holds if holds else [], "holds_error": holds_error,
-        "hold_kind": admin_pb2.HoldKind.Name})
+    return web.render(
+        request,
+        "registry.html",
+        {
+            "holds": holds.holds if holds else [],
+            "holds_error": holds_error,
+            "hold_kind": admin_pb2.HoldKind.Name,
+        },
+    )
 
 
 async def ref_page(request: Request) -> Response:
@@ -240,23 +277,36 @@ async def ref_page(request: Request) -> Response:
     except ValueError:
         after = 0
     try:
-        head = (await engine.call(session.token, engine.registry.GetHead,
-                                  registry_pb2.GetHeadRequest(ref=ref))).head
-        history = await engine.call(session.token, engine.registry.ListHistory,
-                                    registry_pb2.ListHistoryRequest(ref=ref, after=after,
-                                                                    limit=HISTORY_PAGE))
+        head = (
+            await engine.call(
+                session.token, engine.registry.GetHead, registry_pb2.GetHeadRequest(ref=ref)
+            )
+        ).head
+        history = await engine.call(
+            session.token,
+            engine.registry.ListHistory,
+            registry_pb2.ListHistoryRequest(ref=ref, after=after, limit=HISTORY_PAGE),
+        )
     except ApiError as error:
         return web.error_page(request, error)
-    return web.render(request, "ref.html", {
-        "ref": ref, "head": head, "history": history,
-        "graph": graph.layout(graph.parse_nodes(head.definition_json)),
-        "definition": diff.pretty(head.definition_json),
-        "binding": web.enum_name("EXECUTION_BINDING_",
-                                 registry_pb2.ExecutionBinding.Name(head.execution_binding)),
-        "kind_name": lambda k: web.enum_name("HISTORY_EVENT_KIND_",
-                                             registry_pb2.HistoryEventKind.Name(k)),
-        "request_id": web.new_request_id(),
-    })
+    return web.render(
+        request,
+        "ref.html",
+        {
+            "ref": ref,
+            "head": head,
+            "history": history,
+            "graph": graph.layout(graph.parse_nodes(head.definition_json)),
+            "definition": diff.pretty(head.definition_json),
+            "binding": web.enum_name(
+                "EXECUTION_BINDING_", registry_pb2.ExecutionBinding.Name(head.execution_binding)
+            ),
+            "kind_name": lambda k: web.enum_name(
+                "HISTORY_EVENT_KIND_", registry_pb2.HistoryEventKind.Name(k)
+            ),
+            "request_id": web.new_request_id(),
+        },
+    )
 
 
 async def work_order_page(request: Request) -> Response:
@@ -264,17 +314,25 @@ async def work_order_page(request: Request) -> Response:
     engine = web.console_of(request).engine
     work_order_id = request.path_params["work_order_id"]
     try:
-        found = await engine.call(session.token, engine.admin.GetWorkOrder,
-                                  admin_pb2.GetWorkOrderRequest(work_order_id=work_order_id))
+        found = await engine.call(
+            session.token,
+            engine.admin.GetWorkOrder,
+            admin_pb2.GetWorkOrderRequest(work_order_id=work_order_id),
+        )
     except ApiError as error:
         return web.error_page(request, error)
     order = found.work_order
-    return web.render(request, "workorder.html", {
-        "order": order,
-        "control": web.enum_name("CONTROL_STATE_",
-                                 admin_pb2.ControlState.Name(order.control_state)),
-        "hold_kind": admin_pb2.HoldKind.Name,
-    })
+    return web.render(
+        request,
+        "workorder.html",
+        {
+            "order": order,
+            "control": web.enum_name(
+                "CONTROL_STATE_", admin_pb2.ControlState.Name(order.control_state)
+            ),
+            "hold_kind": admin_pb2.HoldKind.Name,
+        },
+    )
 
 
 async def work_order_control(request: Request) -> Response:
@@ -284,16 +342,26 @@ async def work_order_control(request: Request) -> Response:
     action = web.field_text(form, "action", 16)
     reason = web.field_text(form, "reason", 1024)
     calls: dict[str, tuple[Any, Any]] = {
-        "pause": (engine.admin.PauseWorkOrder,
-                  admin_pb2.PauseWorkOrderRequest(work_order_id=work_order_id, reason=reason)),
-        "resume": (engine.admin.ResumeWorkOrder,
-                   admin_pb2.ResumeWorkOrderRequest(work_order_id=work_order_id)),
-        "cancel": (engine.admin.CancelWorkOrder,
-                   admin_pb2.CancelWorkOrderRequest(work_order_id=work_order_id, reason=reason)),
+        "pause": (
+            engine.admin.PauseWorkOrder,
+            admin_pb2.PauseWorkOrderRequest(work_order_id=work_order_id, reason=reason),
+        ),
+        "resume": (
+            engine.admin.ResumeWorkOrder,
+            admin_pb2.ResumeWorkOrderRequest(work_order_id=work_order_id),
+        ),
+        "cancel": (
+            engine.admin.CancelWorkOrder,
+            admin_pb2.CancelWorkOrderRequest(work_order_id=work_order_id, reason=reason),
+        ),
     }
     if action not in calls:
-        return web.render(request, "error.html", {"error": ApiError(
-            "INVALID_ARGUMENT", "", "action must be pause, resume or cancel")}, 400)
+        return web.render(
+            request,
+            "error.html",
+            {"error": ApiError("INVALID_ARGUMENT", "", "action must be pause, resume or cancel")},
+            400,
+        )
     try:
         await engine.call(session.token, *calls[action])
     except ApiError as error:
@@ -307,18 +375,31 @@ async def hold_control(request: Request) -> Response:
     action = web.field_text(form, "action", 16)
     work_order_id = web.field_text(form, "work_order_id", 128)
     kind_name = web.field_text(form, "kind", 64) or "HOLD_KIND_RESTORE"
-    if kind_name not in admin_pb2.HoldKind.keys() or action not in ("place", "clear"):
-        return web.render(request, "error.html", {"error": ApiError(
-            "INVALID_ARGUMENT", "", "unknown hold kind or action")}, 400)
-    kind = admin_pb2.HoldKind.Value(kind_name)
+    known = admin_pb2.HoldKind.keys()  # a proto enum wrapper has keys(), no __contains__
+    if kind_name not in known or action not in ("place", "clear"):
+        return web.render(
+            request,
+            "error.html",
+            {"error": ApiError("INVALID_ARGUMENT", "", "unknown hold kind or action")},
+            400,
+        )
     try:
         if action == "place":
-            await engine.call(session.token, engine.admin.PlaceHold, admin_pb2.PlaceHoldRequest(
-                kind=kind, work_order_id=work_order_id,
-                reason=web.field_text(form, "reason", 1024)))
+            await engine.call(
+                session.token,
+                engine.admin.PlaceHold,
+                admin_pb2.PlaceHoldRequest(
+                    kind=kind_name,
+                    work_order_id=work_order_id,
+                    reason=web.field_text(form, "reason", 1024),
+                ),
+            )
         else:
-            await engine.call(session.token, engine.admin.ClearHold, admin_pb2.ClearHoldRequest(
-                kind=kind, work_order_id=work_order_id))
+            await engine.call(
+                session.token,
+                engine.admin.ClearHold,
+                admin_pb2.ClearHoldRequest(kind=kind_name, work_order_id=work_order_id),
+            )
     except ApiError as error:
         return web.error_page(request, error)
     return web.redirect(f"/workorders/{work_order_id}" if work_order_id else "/registry")
@@ -327,14 +408,26 @@ async def hold_control(request: Request) -> Response:
 ROUTES = [
     Route("/registry", registry_page, methods=["GET"]),
     Route("/registry/{work_order_id}/{ref_run_id}", ref_page, methods=["GET"]),
-    Route("/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}", proposal_page,
-          methods=["GET"]),
-    Route("/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/approve", approve,
-          methods=["POST"]),
-    Route("/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/activate", activate,
-          methods=["POST"]),
-    Route("/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/reject", reject,
-          methods=["POST"]),
+    Route(
+        "/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}",
+        proposal_page,
+        methods=["GET"],
+    ),
+    Route(
+        "/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/approve",
+        approve,
+        methods=["POST"],
+    ),
+    Route(
+        "/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/activate",
+        activate,
+        methods=["POST"],
+    ),
+    Route(
+        "/registry/{work_order_id}/{ref_run_id}/proposals/{proposal_id}/reject",
+        reject,
+        methods=["POST"],
+    ),
     Route("/workorders/{work_order_id}", work_order_page, methods=["GET"]),
     Route("/workorders/{work_order_id}/control", work_order_control, methods=["POST"]),
     Route("/holds", hold_control, methods=["POST"]),

@@ -50,7 +50,8 @@ def run_summary(run: run_pb2.Run) -> dict[str, Any]:
         "version": run.version,
         "node_count": max(run.node_count, len(run.nodes)),
         "duration": web.format_duration(
-            (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms),
+            (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms
+        ),
         "updated_at": web.format_ms(run.updated_at_ms),
         "finished_at": web.format_ms(run.finished_at_ms),
         "result_error": run.result_error,
@@ -86,14 +87,12 @@ async def runs_page(request: Request) -> Response:
     session = web.require_session(request)
     engine = web.console_of(request).engine
     state = request.query_params.get("state", "")
-    states = [s for s in run_pb2.RunState.keys() if s != "RUN_STATE_UNSPECIFIED"]
+    states = [s for s in run_pb2.RunState.keys() if s != "RUN_STATE_UNSPECIFIED"]  # noqa: SIM118  # proto enums have keys(), not __iter__
     if state and state not in states:
         raise HTTPException(400, "unknown state")
     size = _page_size(request.query_params.get("size", "50"))
     token = request.query_params.get("page_token", "")[:512]
-    listing = run_pb2.ListRunsRequest(
-        state=run_pb2.RunState.Value(state) if state else 0, page_size=size, page_token=token
-    )
+    listing = run_pb2.ListRunsRequest(state=state or None, page_size=size, page_token=token)
     try:
         found = await engine.call(session.token, engine.runs.ListRuns, listing)
     except ApiError as error:
@@ -129,15 +128,24 @@ async def run_page(request: Request) -> Response:
     engine = web.console_of(request).engine
     run_id = request.path_params["run_id"]
     try:
-        run = (await engine.call(session.token, engine.runs.GetRun, run_pb2.GetRunRequest(
-            run_id=run_id))).run
-        events = await engine.call(session.token, engine.events.ListEvents,
-                                   event_pb2.ListEventsRequest(run_id=run_id, limit=EVENTS_SHOWN))
+        run = (
+            await engine.call(
+                session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)
+            )
+        ).run
+        events = await engine.call(
+            session.token,
+            engine.events.ListEvents,
+            event_pb2.ListEventsRequest(run_id=run_id, limit=EVENTS_SHOWN),
+        )
         reconciliations = await engine.call(
-            session.token, engine.reconciliations.ListReconciliations,
-            reconciliation_pb2.ListReconciliationsRequest(run_id=run_id))
-        waits = await engine.call(session.token, engine.waits.ListWaits,
-                                  wait_pb2.ListWaitsRequest(run_id=run_id))
+            session.token,
+            engine.reconciliations.ListReconciliations,
+            reconciliation_pb2.ListReconciliationsRequest(run_id=run_id),
+        )
+        waits = await engine.call(
+            session.token, engine.waits.ListWaits, wait_pb2.ListWaitsRequest(run_id=run_id)
+        )
         items = await _items(engine, session, run, request.query_params.get("items_token", ""))
     except ApiError as error:
         return web.error_page(request, error)
@@ -153,8 +161,9 @@ async def run_page(request: Request) -> Response:
             "state": state_name(run.state),
             "ended": run_pb2.RunState.Name(run.state) in ENDED,
             "graph": _run_graph(run, definition),
-            "nodes": [node_summary(n, d) for n, d in with_items_done(run.nodes)
-                      if "#" not in n.node_uid],
+            "nodes": [
+                node_summary(n, d) for n, d in with_items_done(run.nodes) if "#" not in n.node_uid
+            ],
             "items": [node_summary(n) for n in items.nodes if "#" in n.node_uid],
             "items_next": items.next_page_token,
             "attempts": list(timeline.attempts.values()),
@@ -177,8 +186,9 @@ async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str)
     """One page of fan-out items (ListRunNodes), or none when the run has no fan-out."""
     if not any(n.fanout_items for n in run.nodes):
         return run_pb2.ListRunNodesResponse()
-    request = run_pb2.ListRunNodesRequest(run_id=run.run_id, page_size=ITEMS_PAGE,
-                                          page_token=token[:512])
+    request = run_pb2.ListRunNodesRequest(
+        run_id=run.run_id, page_size=ITEMS_PAGE, page_token=token[:512]
+    )
     return await engine.call(session.token, engine.runs.ListRunNodes, request)
 
 
@@ -188,17 +198,25 @@ async def definition_of(engine: Engine, session: Session, run: run_pb2.Run) -> s
     if not run.HasField("ref") or not run.ref.work_order_id:
         return ""
     try:
-        head = (await engine.call(session.token, engine.registry.GetHead,
-                                  registry_pb2.GetHeadRequest(ref=run.ref))).head
+        head = (
+            await engine.call(
+                session.token, engine.registry.GetHead, registry_pb2.GetHeadRequest(ref=run.ref)
+            )
+        ).head
         if head.definition_digest == run.definition_digest:
             return str(head.definition_json)
-        history = await engine.call(session.token, engine.registry.ListHistory,
-                                    registry_pb2.ListHistoryRequest(ref=run.ref, limit=1000))
+        history = await engine.call(
+            session.token,
+            engine.registry.ListHistory,
+            registry_pb2.ListHistoryRequest(ref=run.ref, limit=1000),
+        )
         for event in history.events:
             if event.digest == run.definition_digest and event.proposal_id:
                 proposal = await engine.call(
-                    session.token, engine.registry.GetProposal,
-                    registry_pb2.GetProposalRequest(ref=run.ref, proposal_id=event.proposal_id))
+                    session.token,
+                    engine.registry.GetProposal,
+                    registry_pb2.GetProposalRequest(ref=run.ref, proposal_id=event.proposal_id),
+                )
                 return str(proposal.proposal.definition_json)
     except ApiError:
         return ""
@@ -306,9 +324,11 @@ async def _replay(
     """Rebuilds the attempts the page already shows, so live rows update them."""
     cursor = 0
     while cursor < after:
-        page = await engine.call(session.token, engine.events.ListEvents,
-                                 event_pb2.ListEventsRequest(run_id=run_id, after=cursor,
-                                                             limit=1000))
+        page = await engine.call(
+            session.token,
+            engine.events.ListEvents,
+            event_pb2.ListEventsRequest(run_id=run_id, after=cursor, limit=1000),
+        )
         if not page.events:
             return
         for event in page.events:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
+from starlette.applications import Starlette
 
 from praxis_console.app import Settings, create_app
 
@@ -50,7 +51,7 @@ def bind(listen: Listen) -> socket.socket:
     return sock
 
 
-def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, Settings]:
+def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, Starlette]:
     """A uvicorn server for the console app (cookies Secure when it serves TLS)."""
     if listen.tls_cert:
         settings = Settings(
@@ -70,7 +71,7 @@ def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, 
         limit_concurrency=1_000,
         server_header=False,
     )
-    return uvicorn.Server(config), settings
+    return uvicorn.Server(config), app
 
 
 def read_token(token_file: Path | None) -> str:
@@ -82,13 +83,12 @@ def read_token(token_file: Path | None) -> str:
 
 def run(settings: Settings, listen: Listen, token: str) -> int:
     """Serves until SIGTERM or SIGINT; prints where, and a one-time link when given a token."""
-    server, _ = uvicorn_server(settings, listen)
+    server, app = uvicorn_server(settings, listen)
     sock = bind(listen)
     port = sock.getsockname()[1]
     host = listen.host if ":" not in listen.host else f"[{listen.host}]"
     base = f"{listen.scheme}://{host}:{port}"
     line: dict[str, object] = {"console": f"{base}/", "port": port}
-    app = server.config.app
     if token:
         code = app.state.sessions.issue_code(token)
         line["signin_link"] = f"{base}/signin/once/{code}"
@@ -107,7 +107,7 @@ class ConsoleThread:
     """The console beside ``praxis serve``: its own event loop on a thread."""
 
     def __init__(self, settings: Settings, listen: Listen) -> None:
-        self.server, _ = uvicorn_server(settings, listen)
+        self.server, self.app = uvicorn_server(settings, listen)
         self.sock = bind(listen)
         self.port: int = self.sock.getsockname()[1]
         self._thread = threading.Thread(target=self._run, name="praxis-console", daemon=True)

@@ -16,9 +16,17 @@ FANOUT = {
     "version": 1,
     "nodes": {
         "plan": {
-            "agent": {"model": "echo", "output": {"type": "json", "schema": {
-                "type": "object", "required": ["items"],
-                "properties": {"items": {"type": "array", "items": {"type": "integer"}}}}}},
+            "agent": {
+                "model": "echo",
+                "output": {
+                    "type": "json",
+                    "schema": {
+                        "type": "object",
+                        "required": ["items"],
+                        "properties": {"items": {"type": "array", "items": {"type": "integer"}}},
+                    },
+                },
+            },
             "input": {"from": "run_input"},
         },
         "work": {
@@ -64,8 +72,14 @@ def register(h: Harness, work_order_id: str, run_id: str, definition: dict[str, 
     execute(h, "alice", f"{work_order_id}-{run_id}-reg-req", command)
 
 
-def propose(h: Harness, work_order_id: str, run_id: str, proposal_id: str,
-            definition: dict[str, object], summary: str = "add a check step") -> None:
+def propose(
+    h: Harness,
+    work_order_id: str,
+    run_id: str,
+    proposal_id: str,
+    definition: dict[str, object],
+    summary: str = "add a check step",
+) -> None:
     """The agent proposes a candidate against the head."""
     r = ref(work_order_id, run_id)
     head = h.client("agent").registry.GetHead(registry_pb2.GetHeadRequest(ref=r)).head

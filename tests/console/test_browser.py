@@ -39,8 +39,9 @@ def browser(chromium_path: Path) -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, console: Console) -> Iterator[Page]:
-    context = browser.new_context(base_url=console.base_url, viewport={"width": 1366,
-                                                                       "height": 900})
+    context = browser.new_context(
+        base_url=console.base_url, viewport={"width": 1366, "height": 900}
+    )
     context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
     problems: list[str] = []
@@ -128,19 +129,34 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
 
     # An uncertain effect: the worker cannot tell whether it was applied.
     agent = h.client("agent")
-    started = agent.runs.StartRun(run_pb2.StartRunRequest(
-        request_id="uncertain-1",
-        definition_json=json.dumps({"version": 1, "nodes": {"send": {
-            "agent": {"model": "echo"}, "input": {"from": "run_input"}}},
-            "output": {"from": "node:send"}}),
-        input_json='"pay the invoice"'))
+    started = agent.runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="uncertain-1",
+            definition_json=json.dumps(
+                {
+                    "version": 1,
+                    "nodes": {"send": {"agent": {"model": "echo"}, "input": {"from": "run_input"}}},
+                    "output": {"from": "node:send"},
+                }
+            ),
+            input_json='"pay the invoice"',
+        )
+    )
     page.goto("/inbox")
-    claimed = agent.tasks.ClaimTasks(task_pb2.ClaimTasksRequest(
-        worker_id="w-uncertain", models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=5_000))
+    claimed = agent.tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-uncertain", models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=5_000
+        )
+    )
     assert [t.run_id for t in claimed.tasks] == [started.run.run_id]
-    agent.tasks.CompleteTask(task_pb2.CompleteTaskRequest(
-        attempt_id=claimed.tasks[0].attempt_id, worker_id="w-uncertain",
-        result_json='"sent?"', effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN))
+    agent.tasks.CompleteTask(
+        task_pb2.CompleteTaskRequest(
+            attempt_id=claimed.tasks[0].attempt_id,
+            worker_id="w-uncertain",
+            result_json='"sent?"',
+            effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN,
+        )
+    )
     # The inbox shows it live.
     row = page.locator("#inbox-items tr", has_text=started.run.run_id)
     expect(row).to_have_count(1)

@@ -11,10 +11,16 @@ from tests.console.helpers import FANOUT, page, register
 
 def test_contract_amounts_are_exact_decimals(console: Console) -> None:
     alice = console.harness.client("alice")
-    alice.contracts.CreateContract(contract_pb2.CreateContractRequest(
-        contract_id="c-exact", work_order_id="wo-c", criteria_json='{"tests": "pass"}',
-        deadline_ms=int(time.time() * 1000) + 3_600_000,
-        budget_microcredits="123456789012345678.000001", profile="aiws.v1"))
+    alice.contracts.CreateContract(
+        contract_pb2.CreateContractRequest(
+            contract_id="c-exact",
+            work_order_id="wo-c",
+            criteria_json='{"tests": "pass"}',
+            deadline_ms=int(time.time() * 1000) + 3_600_000,
+            budget_microcredits="123456789012345678.000001",
+            profile="aiws.v1",
+        )
+    )
     client = console.signed_in("alice")
     text = page(client, "/contracts?contract_id=c-exact")
     assert '<data value="123456789012345678.000001">' in text
