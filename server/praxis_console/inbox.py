@@ -137,7 +137,7 @@ async def _live(console: web.Console, session: Session, kind: str) -> AsyncItera
     last = ""
     quiet = 0.0
     try:
-        while True:
+        while console.sessions.alive(session.session_id):
             try:
                 found = await read_inbox(console.engine, session, kind, "")
             except ApiError as error:
@@ -161,6 +161,7 @@ async def _live(console: web.Console, session: Session, kind: str) -> AsyncItera
                 yield ": keep-alive\n\n"
             await asyncio.sleep(POLL_S)
             quiet += POLL_S
+        yield 'event: problem\ndata: {"reason":"SIGNED_OUT"}\n\n'
     finally:
         left = console.live_streams.get(session.session_id, 1) - 1
         if left:

@@ -280,6 +280,11 @@ async def _live(
             try:
                 kind, body = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
             except TimeoutError:
+                kind, body = "idle", None
+            if not console.sessions.alive(session.session_id):
+                yield _sse("problem", {"reason": "SIGNED_OUT", "code": "UNAUTHENTICATED"})
+                return
+            if kind == "idle":
                 yield ": keep-alive\n\n"
                 continue
             if kind == "log":

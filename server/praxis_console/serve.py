@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import socket
 import sys
 import threading
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +54,15 @@ def bind(listen: Listen) -> socket.socket:
     return sock
 
 
+class _Server(uvicorn.Server):
+    """uvicorn without its signal capture: the caller decides (uvicorn re-raises a caught
+    SIGTERM on exit, which would end the process with -15 instead of a graceful 0)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
 def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, Starlette]:
     """A uvicorn server for the console app (cookies Secure when it serves TLS)."""
     if listen.tls_cert:
@@ -71,7 +83,7 @@ def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, 
         limit_concurrency=1_000,
         server_header=False,
     )
-    return uvicorn.Server(config), app
+    return _Server(config), app
 
 
 def read_token(token_file: Path | None) -> str:
@@ -99,6 +111,12 @@ def run(settings: Settings, listen: Listen, token: str) -> int:
             file=sys.stderr,
             flush=True,
         )
+
+    def _stop(_signum: int, _frame: object) -> None:
+        server.should_exit = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     asyncio.run(server.serve(sockets=[sock]))
     return 0
 

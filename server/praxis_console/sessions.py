@@ -106,6 +106,14 @@ class SessionStore:
             self._sessions.move_to_end(key)
             return touched
 
+    def alive(self, session_id: str) -> bool:
+        """Whether a session is still live, without touching it (a live view open in a
+        browser does not keep an idle session alive)."""
+        now = self._clock()
+        with self._lock:
+            session = self._sessions.get(_key(session_id))
+            return session is not None and not self._expired(session, now)
+
     def delete(self, session_id: str) -> None:
         """Ends a session (sign-out)."""
         with self._lock:

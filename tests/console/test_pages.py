@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import time
 
-from aiws.engine.v1 import contract_pb2
+from aiws.engine.v1 import admin_pb2, contract_pb2
 from tests.console.conftest import Console
-from tests.console.helpers import FANOUT, page, register
+from tests.console.helpers import FANOUT, FANOUT_V2, page, propose, register
 
 
 def test_contract_amounts_are_exact_decimals(console: Console) -> None:
@@ -50,3 +51,55 @@ def test_registry_ref_page_and_runs_filter(console: Console) -> None:
     listing = page(client, "/runs?state=RUN_STATE_FAILED&size=25")
     assert "No runs in this state" in listing
     assert client.get("/runs?state=BOGUS").status_code == 400
+
+
+def _form_fields(text: str, action_suffix: str) -> dict[str, str]:
+    """The hidden fields of the form whose action ends with ``action_suffix``."""
+    start = text.index(f'{action_suffix}">')
+    form = text[start : text.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', form))
+
+
+def test_a_decision_on_stale_material_shows_the_servers_reason(console: Console) -> None:
+    h = console.harness
+    register(h, "wo-stale", "plan", FANOUT)
+    propose(h, "wo-stale", "plan", "p-stale", FANOUT_V2)
+    alice = console.signed_in("alice")
+    url = "/registry/wo-stale/plan/proposals/p-stale"
+    approve_fields = _form_fields(page(alice, url), "/approve")
+    approved = alice.post(f"{url}/approve", data=approve_fields)
+    assert approved.status_code == 303
+    activate_fields = _form_fields(page(alice, approved.headers["location"]), "/activate")
+    assert activate_fields["approval_id"] == approve_fields["approval_id"]
+    # Meanwhile the ownership of the work order changes: the material alice saw is stale.
+    epochs = h.epochs("wo-stale")
+    h.client("alice").admin.AdvanceEpoch(
+        admin_pb2.AdvanceEpochRequest(
+            work_order_id="wo-stale",
+            kind=admin_pb2.EPOCH_KIND_OWNERSHIP,
+            expected_epoch=epochs.ownership_epoch,
+        )
+    )
+    refused = alice.post(f"{url}/activate", data=activate_fields)
+    assert refused.status_code == 409
+    assert 'class="reason">EPOCH_MISMATCH<' in refused.text
+    assert "PENDING" in page(alice, url)  # nothing changed
+
+
+def test_live_views_are_bounded_per_session(console: Console) -> None:
+    client = console.signed_in("bob")
+    streams = [client.stream("GET", "/inbox/live") for _ in range(8)]
+    opened = [s.__enter__() for s in streams]
+    readers = []  # kept: a dropped line iterator closes its response
+    try:
+        for response in opened:
+            assert response.status_code == 200
+            readers.append(response.iter_lines())
+            assert next(readers[-1]) == "event: inbox"  # started, so counted
+        assert client.get("/inbox/live", timeout=5).status_code == 429
+        other = console.signed_in("alice")  # another session has its own allowance
+        with other.stream("GET", "/inbox/live") as response:
+            assert response.status_code == 200
+    finally:
+        for s in streams:
+            s.__exit__(None, None, None)
