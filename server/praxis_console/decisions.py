@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
@@ -236,11 +237,18 @@ async def contracts_page(request: Request) -> Response:
         )
     except ApiError:
         spending = None
+    recent: list[str] = []
+    with contextlib.suppress(ApiError):
+        runs = await engine.call(
+            session.token, engine.runs.ListRuns, run_pb2.ListRunsRequest(page_size=100)
+        )
+        recent = sorted({r.contract_id for r in runs.runs if r.contract_id})
     return web.render(
         request,
         "contracts.html",
         {
             "contract_id": contract_id,
+            "recent": recent,
             "contract": contract,
             "problem": problem,
             "spending": spending,
