@@ -120,8 +120,11 @@ def _start_console(args: argparse.Namespace, address: str) -> Any:
     roots = args.tls_cert.read_bytes() if args.tls_cert else None
     web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
     web.start()
-    print(json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
-          file=sys.stderr, flush=True)
+    print(
+        json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+        file=sys.stderr,
+        flush=True,
+    )
     return web
 
 
