@@ -274,7 +274,11 @@ async def _live(
     timeline = Timeline()
     try:
         if after:
-            await _replay(console.engine, session, run_id, after, timeline)
+            try:
+                await _replay(console.engine, session, run_id, after, timeline)
+            except ApiError as error:
+                yield _sse("problem", {"reason": error.reason, "code": error.code})
+                return
         final = ""
         while True:
             try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import time
 
+import httpx
+
 from aiws.engine.v1 import admin_pb2, contract_pb2
 from tests.console.conftest import Console
 from tests.console.helpers import FANOUT, FANOUT_V2, page, propose, register
@@ -103,3 +105,15 @@ def test_live_views_are_bounded_per_session(console: Console) -> None:
     finally:
         for s in streams:
             s.__exit__(None, None, None)
+
+
+def test_live_run_view_needs_a_session_and_reports_refusals(console: Console) -> None:
+    anonymous = httpx.Client(base_url=console.base_url, timeout=10)
+    assert anonymous.get("/runs/anything/live").status_code == 401
+    assert anonymous.get("/inbox/live").status_code == 401
+    client = console.signed_in("alice")
+    with client.stream("GET", "/runs/no-such-run/live", timeout=10) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        lines = response.iter_lines()
+        assert next(lines) == "event: problem"
+        assert '"reason":"RUN_NOT_FOUND"' in next(lines)
