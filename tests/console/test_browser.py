@@ -73,8 +73,12 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
     page.goto("/inbox")
     expect(page).to_have_url(f"{console.base_url}/signin")
     shot(page, "01-signin")
-    page.get_by_label("Bearer token").fill(token_of("alice"))
-    page.get_by_role("button", name="Sign in").click()
+    # By keyboard alone: the skip link comes first, the token field is labelled.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+    page.get_by_label("Bearer token").focus()
+    page.keyboard.type(token_of("alice"))
+    page.keyboard.press("Enter")
     expect(page.locator("#principal")).to_have_text("alice")
 
     # The agent's proposal waits in the inbox.
