@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from praxis import config as config_module
-from praxis import logs
+from praxis import logs, startup
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
@@ -72,12 +72,23 @@ def _console_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``praxis`` command."""
+    """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] not in ("serve", "console"):
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
     args = _parser().parse_args(argv)
-    logs.setup(args.log_level)
+    try:
+        logs.setup(args.log_level)
+    except ValueError as error:
+        return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
     if args.command == "console":
         return console(args)
-    return serve(args)
+    try:
+        return serve(args)
+    except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
+        return startup.startup_error(args, error)
 
 
 def console(args: argparse.Namespace) -> int:
@@ -90,10 +101,14 @@ def console(args: argparse.Namespace) -> int:
         roots = args.server_roots.read_bytes() if args.server_roots else None
         token = console_serve.read_token(args.token_file)
     except (ValueError, OSError, IndexError) as error:
-        print(f"praxis: console: {error}", file=sys.stderr, flush=True)
-        return 2
+        return startup.report("USAGE", f"console: {error}", 2)
     settings = ConsoleSettings(args.server, roots, secure_cookies=args.secure_cookies)
-    return console_serve.run(settings, listen, token)
+    try:
+        return console_serve.run(settings, listen, token)
+    except OSError as error:
+        return startup.report(
+            "ADDRESS_IN_USE", f"console: cannot listen on {args.listen}: {error.strerror}", 6
+        )
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:

@@ -55,15 +55,16 @@ def test_praxis_console_prints_a_one_time_link(console: Console, tmp_path: Path)
 
 
 def test_praxis_console_refuses_a_bad_listen_address() -> None:
+    praxis = Path(sys.executable).parent / "praxis"  # the installed script routes it here
     done = subprocess.run(
-        [sys.executable, "-m", "praxis.cli", "console", "--listen", "nowhere"],
+        [str(praxis), "console", "--listen", "nowhere"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert done.returncode == 2
-    assert "--listen must be host:port" in done.stderr
+    assert done.stderr.startswith("error: USAGE: console: --listen must be host:port")
 
 
 def test_praxis_serve_runs_the_console_alongside(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 
 import grpc
@@ -10,6 +11,7 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, registry_pb2
 from aiws.engine.v1 import principal_pb2 as pb
+from praxis.store.principals import CACHE_TTL_S
 from praxis_client import connect
 from tests.support import Harness, expect_error, start_server
 
@@ -227,4 +229,25 @@ def test_the_file_is_only_a_bootstrap(tmp_path: Path) -> None:
             pb.PRINCIPAL_EVENT_KIND_REVOKED,
         ]
     finally:
+        second.close()
+
+
+def test_another_server_process_on_the_database_refuses_a_revoked_token_quickly(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "praxis.db"
+    first, second = start_server(database), start_server(database)
+    try:
+        token = create(first, "carol").token
+        assert epochs_as(second, token).epochs.ownership_epoch == 1  # now cached by the second
+        first.client("alice").principals.RevokePrincipal(
+            pb.RevokePrincipalRequest(principal_id="carol")
+        )
+        with expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
+            epochs_as(first, token)  # the process that revoked: at once
+        time.sleep(CACHE_TTL_S + 0.05)
+        with expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
+            epochs_as(second, token)  # another process: within the cache's lifetime
+    finally:
+        first.close()
         second.close()

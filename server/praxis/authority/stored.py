@@ -1,9 +1,11 @@
 """The built-in authority over database-backed principals.
 
 It applies exactly the rules of :class:`~praxis.authority.principals.PrincipalsAuthority`
-to the one principal a call concerns, read from the database on every call: a revoked
-principal or a rotated token is refused on its next call, in every server process,
-without a restart. The principals file only bootstraps the database (see
+to the one principal a call concerns, read from the database (through the store's
+short-lived lookup cache): a revoked principal or a rotated token is refused on its next
+call to the process that made the change, and within
+:data:`~praxis.store.principals.CACHE_TTL_S` in every other server process, without a
+restart. The principals file only bootstraps the database (see
 :meth:`praxis.store.principals.PrincipalStore.bootstrap`).
 """
 

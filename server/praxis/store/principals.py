@@ -14,7 +14,9 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +48,11 @@ MAX_PATTERNS = 64
 MAX_REASON = 1024
 MAX_PAGE = 1000
 DEFAULT_PAGE = 100
+# How long a looked-up principal is reused without reading the database again. Changes
+# made through this process clear the cache at once; another server process on the same
+# database sees a revocation or rotation within this time.
+CACHE_TTL_S = 0.25
+MAX_CACHED = 10_000
 _PATTERN = re.compile(r"^(\*|[A-Za-z0-9_.:@-]{1,127}\*?)$")
 
 _BY_TOKEN = select(principals).where(principals.c.token_sha256 == bindparam("hash"))
@@ -213,20 +220,55 @@ class PrincipalStore:
         self.db = db
         self.clock = clock
         self.authority: Authority | None = None  # set when the built-in authority is adopted
+        self._cache: dict[str, tuple[float, Any]] = {}
+        self._generation = 0
+        self._cache_lock = threading.Lock()
+
+    def _cached(self, key: str, load: Callable[[], Any]) -> Any:
+        """``load()``, reused for :data:`CACHE_TTL_S` unless a change clears the cache."""
+        now = time.monotonic()
+        with self._cache_lock:
+            hit = self._cache.get(key)
+            generation = self._generation
+        if hit is not None and now - hit[0] < CACHE_TTL_S:
+            return hit[1]
+        value = load()
+        with self._cache_lock:
+            if generation == self._generation:  # no change committed while loading
+                if len(self._cache) >= MAX_CACHED:
+                    self._cache.clear()
+                self._cache[key] = (now, value)
+        return value
+
+    def _changed(self) -> None:
+        """Forgets every cached lookup (after a committed change)."""
+        with self._cache_lock:
+            self._generation += 1
+            self._cache.clear()
 
     # --- the authority's lookups --------------------------------------------------------
 
     def by_token_hash(self, token_sha256: str) -> tuple[PrincipalRecord, bool] | None:
         """The principal holding this token hash and whether it is revoked, or ``None``."""
-        with self.db.engine.connect() as connection:
-            row = connection.execute(_BY_TOKEN, {"hash": token_sha256}).first()
-        return None if row is None else (_record(row), row.state == "REVOKED")
+
+        def load() -> tuple[PrincipalRecord, bool] | None:
+            with self.db.engine.connect() as connection:
+                row = connection.execute(_BY_TOKEN, {"hash": token_sha256}).first()
+            return None if row is None else (_record(row), row.state == "REVOKED")
+
+        found: tuple[PrincipalRecord, bool] | None = self._cached("t:" + token_sha256, load)
+        return found
 
     def by_id(self, principal_id: str) -> PrincipalRecord | None:
         """The principal's record, or ``None`` when unknown or revoked."""
-        with self.db.engine.connect() as connection:
-            row = connection.execute(_BY_ID, {"id": principal_id}).first()
-        return None if row is None or row.state == "REVOKED" else _record(row)
+
+        def load() -> PrincipalRecord | None:
+            with self.db.engine.connect() as connection:
+                row = connection.execute(_BY_ID, {"id": principal_id}).first()
+            return None if row is None or row.state == "REVOKED" else _record(row)
+
+        found: PrincipalRecord | None = self._cached("i:" + principal_id, load)
+        return found
 
     # --- bootstrap ---------------------------------------------------------------------
 
@@ -289,6 +331,7 @@ class PrincipalStore:
                     connection, pid, "IMPORTED", 1, BOOTSTRAP_ACTOR, now, "", record.token_sha256
                 )
                 imported.append(pid)
+        self._changed()
         return imported
 
     @staticmethod
@@ -371,6 +414,7 @@ class PrincipalStore:
             self._insert(connection, principal_id, kind, grants, expires_at_ms, digest, actor, now)
             _event(connection, principal_id, "CREATED", 1, actor, now, "", digest)
             row = connection.execute(_BY_ID, {"id": principal_id}).one()
+        self._changed()
         return _view(row, now), token
 
     def get(self, principal: Principal, principal_id: str) -> PrincipalView | Rejection:
@@ -444,10 +488,12 @@ class PrincipalStore:
                     connection, principal_id, "REVOKED", version, principal.principal_id, now,
                     reason, row.token_sha256,
                 )  # fmt: skip
-                return _view(connection.execute(_BY_ID, {"id": principal_id}).one(), now)
+                view = _view(connection.execute(_BY_ID, {"id": principal_id}).one(), now)
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
+        self._changed()
+        return view
 
     def rotate(
         self, principal: Principal, principal_id: str, expected_version: int
@@ -488,6 +534,7 @@ class PrincipalStore:
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
+        self._changed()
         return view, token
 
     @staticmethod

@@ -1,0 +1,7 @@
+"""The command groups; each module's ``register`` adds its parsers and handlers."""
+
+from __future__ import annotations
+
+from praxis_cli.commands import admin, decide, principals, registry, runs
+
+COMMAND_MODULES = (principals, decide, registry, runs, admin)

@@ -1,0 +1,108 @@
+"""Helpers shared by the command modules: parsing refs, durations, JSON input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from aiws.engine.v1 import common_pb2
+from praxis_cli.errors import usage
+
+_DURATION = re.compile(r"^(\d+)(ms|s|m|h|d)$")
+_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+
+
+def leaf(
+    commands: Any, common: argparse.ArgumentParser, name: str, handler: Any, help_text: str
+) -> argparse.ArgumentParser:
+    """A command parser with the common options and its handler."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help_text, description=help_text, parents=[common]
+    )
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def group(commands: Any, name: str, help_text: str) -> Any:
+    """A command group (``praxis principals ...``)."""
+    from praxis_cli.main import Parser
+
+    parser = commands.add_parser(name, help=help_text, description=help_text)
+    return parser.add_subparsers(
+        dest=f"{name}_command", metavar="COMMAND", parser_class=Parser, required=True
+    )
+
+
+def parse_ref(text: str) -> common_pb2.WorkflowRef:
+    """``WORK_ORDER/RUN`` as a ref."""
+    work_order, slash, run = text.partition("/")
+    if not slash or not work_order or not run:
+        raise usage(f"{text!r} is not a ref: write WORK_ORDER/RUN")
+    return common_pb2.WorkflowRef(work_order_id=work_order, run_id=run)
+
+
+def ref_text(ref: common_pb2.WorkflowRef) -> str:
+    """A ref as ``WORK_ORDER/RUN``."""
+    return f"{ref.work_order_id}/{ref.run_id}"
+
+
+def now_ms() -> int:
+    """The local clock, in epoch milliseconds (for expiries the caller chooses)."""
+    return int(time.time() * 1000)
+
+
+def parse_moment(text: str, field: str) -> int:
+    """A duration from now (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
+    match = _DURATION.match(text.strip())
+    if match:
+        return now_ms() + int(match.group(1)) * _UNITS[match.group(2)]
+    if text.isdigit():
+        return int(text)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError as error:
+        raise usage(
+            f"{field}: {text!r} is not a duration (10m, 2h, 7d), an ISO time or epoch ms",
+            "TIME_INVALID",
+        ) from error
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return int(moment.timestamp() * 1000)
+
+
+def read_text(path: str) -> str:
+    """A file's text (``-`` reads stdin)."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise usage(f"cannot read {path}: {error.strerror}", "FILE_UNREADABLE") from error
+
+
+def json_argument(text: str | None, path: str | None, field: str, default: str = "") -> str:
+    """A JSON document given inline or as a file; checked to be JSON before sending."""
+    if text is not None and path is not None:
+        raise usage(f"give {field} inline or as a file, not both")
+    document = read_text(path) if path is not None else text
+    if document is None:
+        return default
+    try:
+        json.loads(document)
+    except ValueError as error:
+        raise usage(f"{field} is not JSON: {error}", "DOCUMENT_MALFORMED") from error
+    return document
+
+
+def pretty_json(text: str) -> str:
+    """A JSON document indented for reading (unchanged when it is not JSON)."""
+    try:
+        return json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False)
+    except ValueError:
+        return text

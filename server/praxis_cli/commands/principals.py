@@ -1,0 +1,257 @@
+"""``praxis login`` and ``praxis principals add|list|show|revoke|rotate``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from aiws.engine.v1 import common_pb2
+from aiws.engine.v1 import principal_pb2 as pb
+from praxis_cli import config
+from praxis_cli.commands.common import group, leaf, parse_moment
+from praxis_cli.errors import usage
+from praxis_cli.output import enum_name, local_time, to_dict
+
+_KINDS = {
+    "human": common_pb2.PRINCIPAL_KIND_HUMAN,
+    "agent": common_pb2.PRINCIPAL_KIND_AGENT,
+    "service": common_pb2.PRINCIPAL_KIND_SERVICE,
+}
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    """Adds ``login`` and the ``principals`` group."""
+    login = leaf(
+        commands,
+        common,
+        "login",
+        _login,
+        "store a connection profile (address, token, TLS roots) with mode 0600",
+    )
+    login.add_argument("--name", default="default", help="the profile's name (default: default)")
+    login.add_argument(
+        "--no-default", action="store_true", help="do not make it the default profile"
+    )
+    principals = group(commands, "principals", "administer principals and their grants")
+    add = leaf(principals, common, "add", _add, "add a principal; prints its token once")
+    add.add_argument("name", help="the new principal's id")
+    add.add_argument("--kind", required=True, choices=sorted(_KINDS))
+    add.add_argument(
+        "--grant",
+        action="append",
+        required=True,
+        metavar="ACTION[:PATTERN]",
+        help="an action (or prefix*) on work orders matching PATTERN (default *); repeat for more",
+    )
+    add.add_argument(
+        "--expires",
+        metavar="WHEN",
+        help="expiry: a duration (30d), an ISO time or epoch ms; default never",
+    )
+    add.add_argument(
+        "--max-spend",
+        metavar="MICROCREDITS",
+        help="cap what runs it starts may spend (a canonical decimal)",
+    )
+    listing = leaf(principals, common, "list", _list, "list principals")
+    listing.add_argument("--all", action="store_true", help="include revoked principals")
+    listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
+    listing.add_argument("--page-token", default="", help="continue a previous listing")
+    show = leaf(principals, common, "show", _show, "show a principal and its audit history")
+    show.add_argument("name")
+    revoke = leaf(
+        principals,
+        common,
+        "revoke",
+        _revoke,
+        "revoke a principal for good; its token is refused at once",
+    )
+    revoke.add_argument("name")
+    revoke.add_argument("--reason", default="", help="why (recorded)")
+    revoke.add_argument(
+        "--expected-version",
+        type=int,
+        default=0,
+        help="fail with VERSION_CONFLICT unless the principal is at this version",
+    )
+    rotate = leaf(
+        principals,
+        common,
+        "rotate",
+        _rotate,
+        "replace a principal's token; prints the new token once",
+    )
+    rotate.add_argument("name")
+    rotate.add_argument(
+        "--expected-version",
+        type=int,
+        default=0,
+        help="fail with VERSION_CONFLICT unless the principal is at this version",
+    )
+
+
+def _login(ctx: Any, args: argparse.Namespace) -> int:
+    target = ctx.connection()
+    profile = {"address": target.address}
+    if target.token:
+        profile["token"] = target.token
+    if target.tls_roots:
+        profile["tls_roots"] = str(target.tls_roots.resolve())
+    path = config.save_profile(args.name, profile, not args.no_default)
+    if ctx.out.as_json:
+        ctx.out.json({"profile": args.name, "path": str(path), "address": target.address})
+    else:
+        ctx.out.line(f"stored profile {args.name!r} ({target.address}) in {path}")
+    return 0
+
+
+def grants_of(specs: list[str], max_spend: str | None) -> list[pb.Grant]:
+    """``ACTION[:PATTERN]`` flags as grants, one grant per work-order pattern."""
+    by_pattern: dict[str, list[str]] = {}
+    for spec in specs:
+        action, _, pattern = spec.partition(":")
+        if not action:
+            raise usage(f"--grant {spec!r}: the action is empty", "GRANT_INVALID")
+        by_pattern.setdefault(pattern or "*", []).append(action)
+    return [
+        pb.Grant(actions=actions, work_orders=[pattern], max_spend_microcredits=max_spend or "")
+        for pattern, actions in by_pattern.items()
+    ]
+
+
+def _row(p: pb.Principal) -> list[str]:
+    grants = "; ".join(
+        f"{','.join(g.actions)} on {','.join(g.work_orders) or '*'}"
+        + (f" (cap {g.max_spend_microcredits})" if g.max_spend_microcredits else "")
+        for g in p.grants
+    )
+    return [
+        p.principal_id,
+        enum_name(common_pb2.PrincipalKind.Name(p.kind), "PRINCIPAL_KIND_"),
+        enum_name(pb.PrincipalState.Name(p.state), "PRINCIPAL_STATE_"),
+        str(p.version),
+        grants,
+        local_time(p.expires_at_ms) if p.expires_at_ms else "never",
+        p.token_fingerprint,
+    ]
+
+
+_COLUMNS = ["ID", "KIND", "STATE", "VERSION", "GRANTS", "EXPIRES", "TOKEN"]
+
+
+def _print_token(ctx: Any, principal: pb.Principal, token: str, verb: str) -> None:
+    if ctx.out.as_json:
+        ctx.out.json({"principal": to_dict(principal), "token": token})
+        return
+    ctx.out.line(f"{verb} principal {principal.principal_id!r} (version {principal.version})")
+    ctx.out.line(f"token: {token}", "bold yellow")
+    print("praxis: store this token now; it is not shown again", file=sys.stderr)
+
+
+def _add(ctx: Any, args: argparse.Namespace) -> int:
+    request = pb.CreatePrincipalRequest(
+        principal_id=args.name,
+        kind=_KINDS[args.kind],
+        grants=grants_of(args.grant, args.max_spend),
+        expires_at_ms=parse_moment(args.expires, "--expires") if args.expires else 0,
+    )
+    response = ctx.call(ctx.client.principals.CreatePrincipal, request)
+    _print_token(ctx, response.principal, response.token, "added")
+    return 0
+
+
+def _list(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(
+        ctx.client.principals.ListPrincipals,
+        pb.ListPrincipalsRequest(
+            page_size=args.limit, page_token=args.page_token, include_revoked=args.all
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(_COLUMNS, [_row(p) for p in response.principals])
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
+
+
+def _show(ctx: Any, args: argparse.Namespace) -> int:
+    principal = ctx.call(
+        ctx.client.principals.GetPrincipal, pb.GetPrincipalRequest(principal_id=args.name)
+    ).principal
+    history = ctx.call(
+        ctx.client.principals.ListPrincipalHistory,
+        pb.ListPrincipalHistoryRequest(principal_id=args.name, limit=1000),
+    )
+    if ctx.out.as_json:
+        ctx.out.json({"principal": to_dict(principal), "history": to_dict(history)["events"]})
+        return 0
+    values = dict(zip(_COLUMNS, _row(principal), strict=True))
+    ctx.out.fields(
+        [
+            ("id", values["ID"]),
+            ("kind", values["KIND"]),
+            ("state", values["STATE"]),
+            ("version", values["VERSION"]),
+            ("grants", values["GRANTS"]),
+            ("expires", values["EXPIRES"]),
+            ("token", values["TOKEN"]),
+            ("created", f"{local_time(principal.created_at_ms)} by {principal.created_by}"),
+            ("token issued", local_time(principal.token_issued_at_ms)),
+        ]
+        + (
+            [
+                (
+                    "revoked",
+                    f"{local_time(principal.revoked_at_ms)} by {principal.revoked_by}: "
+                    f"{principal.revoke_reason}",
+                )
+            ]
+            if principal.revoked_at_ms
+            else []
+        )
+    )
+    ctx.out.table(
+        ["SEQ", "EVENT", "VERSION", "BY", "AT", "TOKEN", "REASON"],
+        [
+            [
+                str(e.seq),
+                enum_name(pb.PrincipalEventKind.Name(e.kind), "PRINCIPAL_EVENT_KIND_"),
+                str(e.version),
+                e.actor_id,
+                local_time(e.at_ms),
+                e.token_fingerprint,
+                e.reason,
+            ]
+            for e in history.events
+        ],
+        title="history",
+    )
+    return 0
+
+
+def _revoke(ctx: Any, args: argparse.Namespace) -> int:
+    principal = ctx.call(
+        ctx.client.principals.RevokePrincipal,
+        pb.RevokePrincipalRequest(
+            principal_id=args.name, reason=args.reason, expected_version=args.expected_version
+        ),
+    ).principal
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(principal))
+    else:
+        ctx.out.line(f"revoked principal {principal.principal_id!r} (version {principal.version})")
+    return 0
+
+
+def _rotate(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(
+        ctx.client.principals.RotatePrincipalToken,
+        pb.RotatePrincipalTokenRequest(
+            principal_id=args.name, expected_version=args.expected_version
+        ),
+    )
+    _print_token(ctx, response.principal, response.token, "rotated the token of")
+    return 0

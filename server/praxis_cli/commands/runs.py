@@ -1,0 +1,351 @@
+"""``praxis runs start|list|show|watch|stop|result``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from aiws.engine.v1 import run_pb2
+from praxis_cli.commands.common import group, json_argument, leaf, parse_ref, pretty_json
+from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError
+from praxis_cli.output import enum_name, local_time, to_dict
+
+_STATES: dict[str, Any] = {
+    "running": run_pb2.RUN_STATE_RUNNING,
+    "awaiting-nodes": run_pb2.RUN_STATE_AWAITING_NODES,
+    "completed": run_pb2.RUN_STATE_COMPLETED,
+    "failed": run_pb2.RUN_STATE_FAILED,
+    "cancelled": run_pb2.RUN_STATE_CANCELLED,
+}
+_OUTCOME = {
+    run_pb2.RUN_STATE_COMPLETED: OK,
+    run_pb2.RUN_STATE_FAILED: RUN_FAILED,
+    run_pb2.RUN_STATE_CANCELLED: RUN_CANCELLED,
+}
+MAX_NODE_ROWS = 10_000
+BAR_WIDTH = 30
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    """Adds the ``runs`` group."""
+    runs = group(commands, "runs", "start, follow and stop workflow runs")
+    start = leaf(runs, common, "start", _start, "start a run from a definition file or a ref")
+    source = start.add_mutually_exclusive_group(required=True)
+    source.add_argument("-f", "--file", help="an ad hoc definition (JSON; - for stdin)")
+    source.add_argument("--ref", metavar="WORK_ORDER/RUN", help="run a registry head (governed)")
+    start.add_argument("--input", help="the run input, a JSON document")
+    start.add_argument("--input-file", help="the run input as a JSON file")
+    start.add_argument("--request-id", help="idempotency key (default: generated)")
+    start.add_argument("--subscriber", default="", help="a subscriber to notify of its events")
+    start.add_argument("--contract", default="", help="the contract governing the run")
+    start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
+
+    listing = leaf(runs, common, "list", _list, "list runs, newest first")
+    listing.add_argument("--state", choices=sorted(_STATES), help="only runs in this state")
+    listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
+    listing.add_argument("--page-token", default="", help="continue a previous listing")
+
+    show = leaf(runs, common, "show", _show, "show a run and its nodes")
+    show.add_argument("run")
+    show.add_argument("--node", default="", help="only this node and its fan-out items")
+    show.add_argument(
+        "--limit",
+        type=int,
+        default=200,
+        help=f"at most this many node rows (default 200, at most {MAX_NODE_ROWS})",
+    )
+
+    watch = leaf(
+        runs,
+        common,
+        "watch",
+        _watch,
+        "follow a run live until it ends; exit status: 0 completed, 8 failed, 9 cancelled",
+    )
+    watch.add_argument("run")
+
+    stop = leaf(runs, common, "stop", _stop, "stop (cancel) a run")
+    stop.add_argument("run")
+    stop.add_argument("--reason", required=True, help="why (recorded as its result_error)")
+
+    result = leaf(runs, common, "result", _result, "print one node's stored result")
+    result.add_argument("run")
+    result.add_argument("node", help="node id, or node_id#i for a fan-out item")
+
+
+def state_name(state: int) -> str:
+    """``RUN_STATE_COMPLETED`` -> ``COMPLETED``."""
+    return enum_name(run_pb2.RunState.Name(state), "RUN_STATE_")
+
+
+def _node_state(state: int) -> str:
+    return enum_name(run_pb2.NodeState.Name(state), "NODE_STATE_")
+
+
+def _start(ctx: Any, args: argparse.Namespace) -> int:
+    request = run_pb2.StartRunRequest(
+        request_id=args.request_id or f"cli-{secrets.token_hex(8)}",
+        input_json=json_argument(args.input, args.input_file, "the input"),
+        subscriber=args.subscriber,
+        contract_id=args.contract,
+    )
+    if args.ref:
+        request.ref.CopyFrom(parse_ref(args.ref))
+    else:
+        request.definition_json = json_argument(None, args.file, "the definition")
+    response = ctx.call(ctx.client.runs.StartRun, request)
+    run = response.run
+    if args.watch:
+        if not ctx.out.as_json:
+            ctx.out.line(f"started run {run.run_id}")
+        return follow(ctx, run.run_id)
+    if ctx.out.as_json:
+        ctx.out.json({"run": to_dict(run), "created": response.created})
+    else:
+        verb = "started" if response.created else "already started (same request id)"
+        ctx.out.line(f"{verb} run {run.run_id} ({state_name(run.state)})")
+    return 0
+
+
+def _run_row(run: run_pb2.Run) -> list[str]:
+    ref = f"{run.ref.work_order_id}/{run.ref.run_id}" if run.ref.work_order_id else "-"
+    return [
+        run.run_id,
+        state_name(run.state),
+        ref,
+        str(run.revision or "-"),
+        str(run.node_count or len(run.nodes)),
+        local_time(run.created_at_ms),
+        local_time(run.finished_at_ms),
+        run.result_error or "-",
+    ]
+
+
+def _list(ctx: Any, args: argparse.Namespace) -> int:
+    request = run_pb2.ListRunsRequest(
+        state=_STATES[args.state] if args.state else run_pb2.RUN_STATE_UNSPECIFIED,
+        page_size=args.limit,
+        page_token=args.page_token,
+    )
+    response = ctx.call(ctx.client.runs.ListRuns, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(
+        ["RUN", "STATE", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
+        [_run_row(run) for run in response.runs],
+    )
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
+
+
+def _nodes(ctx: Any, run: run_pb2.Run, node_id: str, limit: int) -> list[run_pb2.NodeStatus]:
+    """The run's nodes through ListRunNodes (paged), or its snapshot on an older server."""
+    nodes: list[run_pb2.NodeStatus] = []
+    token = ""
+    try:
+        while len(nodes) < limit:
+            page = ctx.call(
+                ctx.client.runs.ListRunNodes,
+                run_pb2.ListRunNodesRequest(
+                    run_id=run.run_id,
+                    node_id=node_id,
+                    page_size=min(1000, limit - len(nodes)),
+                    page_token=token,
+                ),
+            )
+            nodes += page.nodes
+            token = page.next_page_token
+            if not token:
+                break
+        return nodes
+    except grpc.RpcError as error:
+        if error.code() is not grpc.StatusCode.UNIMPLEMENTED:
+            raise
+    return [n for n in run.nodes if not node_id or n.node_id == node_id][:limit]
+
+
+def _show(ctx: Any, args: argparse.Namespace) -> int:
+    run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
+    nodes = _nodes(ctx, run, args.node, max(1, min(args.limit, MAX_NODE_ROWS)))
+    if ctx.out.as_json:
+        ctx.out.json({"run": to_dict(run), "nodes": [to_dict(n) for n in nodes]})
+        return 0
+    ref = (
+        f"{run.ref.work_order_id}/{run.ref.run_id} revision {run.revision}"
+        if run.ref.work_order_id
+        else "-"
+    )
+    progress = measure(run)
+    ctx.out.fields(
+        [
+            ("run", run.run_id),
+            ("state", state_name(run.state)),
+            ("ref", ref),
+            ("definition", run.definition_digest),
+            ("progress", f"{progress.done}/{progress.total} nodes done"),
+            ("created", local_time(run.created_at_ms)),
+            ("updated", local_time(run.updated_at_ms)),
+            ("finished", local_time(run.finished_at_ms)),
+            ("elapsed", _elapsed(run)),
+            (
+                "error",
+                (f"{run.result_reason}: " if run.result_reason else "") + (run.result_error or "-"),
+            ),
+        ]
+    )
+    ctx.out.table(
+        ["NODE", "STATE", "ATTEMPTS", "ATTEMPT", "FAN-OUT", "RESULT", "RETRY AT", "ERROR"],
+        [
+            [
+                n.node_uid,
+                _node_state(n.state),
+                str(n.attempts),
+                n.attempt_id or "-",
+                f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
+                "yes" if n.has_result else "-",
+                local_time(n.not_before_ms),
+                n.error or "-",
+            ]
+            for n in nodes
+        ],
+    )
+    total = run.node_count or len(run.nodes)
+    if len(nodes) < total and not args.node:
+        ctx.out.line(f"showing {len(nodes)} of {total} nodes (--limit, --node)")
+    if run.result_json:
+        ctx.out.line("result:")
+        ctx.out.line(pretty_json(run.result_json))
+    return 0
+
+
+def _elapsed(run: run_pb2.Run) -> str:
+    end = run.finished_at_ms or run.updated_at_ms
+    return f"{(end - run.created_at_ms) / 1000:.3f}s" if run.created_at_ms and end else "-"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a run is: nodes and items done over all, and each fan-out's items."""
+
+    done: int
+    total: int
+    fanouts: tuple[tuple[str, int, int], ...]  # (node id, items done, items)
+
+
+def measure(run: run_pb2.Run) -> Progress:
+    """Progress from a snapshot (with its items, or only the fan-out parents' counters)."""
+    items_done: dict[str, int] = {}
+    for node in run.nodes:
+        if "#" in node.node_uid and node.state == run_pb2.NODE_STATE_DONE:
+            items_done[node.node_id] = items_done.get(node.node_id, 0) + 1
+    fanouts = tuple(
+        (n.node_id, max(n.fanout_items_done, items_done.get(n.node_id, 0)), n.fanout_items)
+        for n in run.nodes
+        if n.fanout_items and "#" not in n.node_uid
+    )
+    done = sum(1 for n in run.nodes if n.state == run_pb2.NODE_STATE_DONE)
+    if run.items_omitted:
+        done += sum(items for _, items, _ in fanouts)
+    return Progress(done, max(run.node_count, len(run.nodes)), fanouts)
+
+
+def _describe(run: run_pb2.Run, progress: Progress, elapsed_s: float) -> str:
+    parts = [f"{progress.done}/{progress.total} nodes done"]
+    parts += [f"fan-out {name}: {done}/{items} items" for name, done, items in progress.fanouts]
+    parts += [state_name(run.state), f"{elapsed_s:.1f}s"]
+    return " | ".join(parts)
+
+
+def _bar(progress: Progress) -> str:
+    filled = BAR_WIDTH * progress.done // progress.total if progress.total else 0
+    return "[" + "#" * filled + "-" * (BAR_WIDTH - filled) + "]"
+
+
+def follow(ctx: Any, run_id: str) -> int:
+    """Follows a run to its end; returns the exit code of its outcome."""
+    began = time.monotonic()
+    last: run_pb2.Run | None = None
+    shown = ""
+    live = None
+    if ctx.out.rich:
+        from rich.live import Live
+
+        live = Live("", console=ctx.out.console, refresh_per_second=8, transient=False)
+        live.start()
+    try:
+        for response in ctx.client.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id)):
+            last = response.run
+            progress = measure(last)
+            elapsed = time.monotonic() - began
+            if ctx.out.as_json:
+                ctx.out.json_line(
+                    {
+                        "run_id": run_id,
+                        "state": state_name(last.state),
+                        "done": progress.done,
+                        "total": progress.total,
+                        "fanouts": [
+                            {"node_id": n, "done": d, "items": i} for n, d, i in progress.fanouts
+                        ],
+                        "elapsed_ms": int(elapsed * 1000),
+                    }
+                )
+                continue
+            text = _describe(last, progress, elapsed)
+            if live is not None:
+                live.update(f"{_bar(progress)} {text}")
+            elif text.rsplit(" | ", 1)[0] != shown:  # print each change once
+                shown = text.rsplit(" | ", 1)[0]
+                ctx.out.line(f"progress: {_bar(progress)} {text}")
+    finally:
+        if live is not None:
+            live.stop()
+    if last is None or last.state not in _OUTCOME:
+        last = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)).run
+    if last.state not in _OUTCOME:
+        raise CliError(
+            "UNAVAILABLE", "the watch ended before the run did; watch again", UNAVAILABLE
+        )
+    if ctx.out.as_json:
+        ctx.out.json_line({"run": to_dict(last)})
+    else:
+        style = "bold green" if last.state == run_pb2.RUN_STATE_COMPLETED else "bold red"
+        error = f": {last.result_error}" if last.result_error else ""
+        ctx.out.line(f"run {run_id} {state_name(last.state)} after {_elapsed(last)}{error}", style)
+    return _OUTCOME[last.state]
+
+
+def _watch(ctx: Any, args: argparse.Namespace) -> int:
+    return follow(ctx, args.run)
+
+
+def _stop(ctx: Any, args: argparse.Namespace) -> int:
+    request = run_pb2.StopRunRequest(run_id=args.run, reason=args.reason)
+    run = ctx.call(ctx.client.runs.StopRun, request).run
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(run))
+    else:
+        ctx.out.line(f"run {run.run_id} {state_name(run.state)}")
+    return 0
+
+
+def _result(ctx: Any, args: argparse.Namespace) -> int:
+    request = run_pb2.GetNodeResultRequest(run_id=args.run, node_uid=args.node)
+    response = ctx.call(ctx.client.runs.GetNodeResult, request)
+    if not response.present:
+        raise CliError("RESULT_NOT_PRESENT", f"{args.node} has no stored result yet", 3)
+    if ctx.out.as_json:
+        ctx.out.json(
+            {"run_id": args.run, "node_uid": args.node, "result": json.loads(response.result_json)}
+        )
+    else:
+        ctx.out.line(pretty_json(response.result_json))
+    return 0
