@@ -40,7 +40,7 @@ lint: setup tools
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check server tests benchmarks examples conformance
 	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance
-	$(VENV)/bin/mypy server/praxis server/praxis_cli
+	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)
 breaking: tools

@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from praxis import config as config_module
 from praxis import logs, security, startup
@@ -68,17 +69,47 @@ def _parser() -> argparse.ArgumentParser:
         "1 with --test-clock)",
     )
     serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
+    serve.add_argument(
+        "--console",
+        metavar="HOST:PORT",
+        help="also serve the web console here (with one server process unless --processes)",
+    )
+    _console_parser(commands)
     return parser
+
+
+def _console_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    console = commands.add_parser("console", help="serve the web console (a gRPC client)")
+    console.add_argument("--listen", default="127.0.0.1:8080", help="host:port (port 0: any)")
+    console.add_argument("--server", default="127.0.0.1:50051", help="the Praxis gRPC server")
+    console.add_argument("--server-roots", type=Path, help="PEM roots: reach the server by TLS")
+    console.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve HTTPS")
+    console.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    console.add_argument(
+        "--secure-cookies", action="store_true", help="Secure cookies (behind a TLS proxy)"
+    )
+    console.add_argument(
+        "--token-file",
+        type=Path,
+        help="print a one-time sign-in link for this token (default: $PRAXIS_TOKEN, if set)",
+    )
+    console.add_argument("--log-level", default="INFO")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if not argv or argv[0] != "serve":
+    if not argv or argv[0] not in ("serve", "console"):
         from praxis_cli.main import run  # the remote commands (docs/cli.md)
 
         return run(argv)
     args = _parser().parse_args(argv)
+    if args.command == "console":
+        try:
+            logs.setup(args.log_level)
+        except ValueError as error:
+            return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
+        return console(args)
     try:
         logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
     except ValueError as error:
@@ -87,6 +118,26 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
         return startup.startup_error(args, error)
+
+
+def console(args: argparse.Namespace) -> int:
+    """Runs the web console until SIGTERM or SIGINT."""
+    from praxis_console import serve as console_serve
+    from praxis_console.app import Settings as ConsoleSettings
+
+    try:
+        listen = console_serve.Listen.parse(args.listen, args.tls_cert, args.tls_key)
+        roots = args.server_roots.read_bytes() if args.server_roots else None
+        token = console_serve.read_token(args.token_file)
+    except (ValueError, OSError, IndexError) as error:
+        return startup.report("USAGE", f"console: {error}", 2)
+    settings = ConsoleSettings(args.server, roots, secure_cookies=args.secure_cookies)
+    try:
+        return console_serve.run(settings, listen, token)
+    except OSError as error:
+        return startup.report(
+            "ADDRESS_IN_USE", f"console: cannot listen on {args.listen}: {error.strerror}", 6
+        )
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:
@@ -118,6 +169,25 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
     return argv
 
 
+def _start_console(args: argparse.Namespace, address: str) -> Any:
+    """The web console beside the server (``--console HOST:PORT``), or None."""
+    if not args.console:
+        return None
+    from praxis_console.app import Settings as ConsoleSettings
+    from praxis_console.serve import ConsoleThread, Listen
+
+    # Over TLS the console verifies the server with its own certificate as the root.
+    roots = args.tls_cert.read_bytes() if args.tls_cert else None
+    web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
+    web.start()
+    print(
+        json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+        file=sys.stderr,
+        flush=True,
+    )
+    return web
+
+
 def serve(args: argparse.Namespace) -> int:
     """Runs the server until SIGTERM or SIGINT."""
     os.umask(0o077)  # the database, its WAL and every file created: owner only
@@ -140,7 +210,8 @@ def serve(args: argparse.Namespace) -> int:
         return unusable
     tls = security.tls_of(args)
     database_url = args.database_url or config.database_url
-    processes = args.processes or (1 if args.test_clock is not None else default_processes())
+    single = args.test_clock is not None or args.console is not None
+    processes = args.processes or (1 if single else default_processes())
     if processes < 1 or (processes > 1 and args.test_clock is not None):
         print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
         return 2
@@ -188,9 +259,12 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, _stop)
     server.start()
     host = args.listen.rpartition(":")[0]
+    web = _start_console(args, f"{host}:{server.port}")
     print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping.wait()
+    if web is not None:
+        web.stop()
     server.stop()
     log.info("stopped")
     return 0

@@ -1,4 +1,5 @@
-"""The ``praxis`` console script: ``serve`` runs the server, anything else is remote.
+"""The ``praxis`` console script: ``serve`` runs the server, ``console`` the web console
+(docs/console.md), anything else is remote.
 
 Remote commands never import the server (SQLAlchemy and the stores), so they start fast.
 """
@@ -11,7 +12,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "serve":
+    if argv and argv[0] in ("serve", "console"):  # the local commands
         from praxis.cli import main as serve_main
 
         return serve_main(argv)

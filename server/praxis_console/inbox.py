@@ -1,0 +1,176 @@
+"""The inbox: everything waiting for a human, oldest first, with counts per kind, kept
+live by re-reading InboxService.ListInbox while the page is open."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any, cast
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
+from praxis_console import web
+from praxis_console.api import ApiError, Engine
+from praxis_console.sessions import Session
+
+PAGE_SIZE = 100
+POLL_S = 1.0
+HEARTBEAT_S = 15.0
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+LABELS = {
+    "PROPOSAL": "Proposals",
+    "RECONCILIATION": "Reconciliations",
+    "HUMAN_INPUT": "Human input",
+    "AUTHORIZATION": "Authorizations",
+    "HOLD": "Holds",
+}
+SINGULAR = {
+    "PROPOSAL": "Proposal",
+    "RECONCILIATION": "Reconciliation",
+    "HUMAN_INPUT": "Human input",
+    "AUTHORIZATION": "Authorization",
+    "HOLD": "Hold",
+}
+
+
+async def read_inbox(engine: Engine, session: Session, kind: str, token: str) -> Any:
+    """One page of the inbox, optionally of one kind."""
+    stub = engine.stub("inbox", inbox_pb2_grpc.InboxServiceStub)
+    kinds = [f"INBOX_ITEM_KIND_{kind}"] if kind else []
+    request = inbox_pb2.ListInboxRequest(
+        kinds=cast(Any, kinds), page_size=PAGE_SIZE, page_token=token[:512]
+    )
+    return await engine.call(session.token, stub.ListInbox, request)
+
+
+def item_row(item: inbox_pb2.InboxItem) -> dict[str, Any]:
+    """An item as the page (and its live updates) shows it, with where to act on it."""
+    kind = web.enum_name("INBOX_ITEM_KIND_", inbox_pb2.InboxItemKind.Name(item.kind))
+    return {
+        "id": item.item_id,
+        "kind": kind,
+        "label": SINGULAR.get(kind, kind),
+        "since": web.format_ms(item.since_ms),
+        "work_order_id": item.work_order_id,
+        "run_id": item.run_id,
+        "summary": item.summary,
+        "href": _href(item, kind),
+    }
+
+
+def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
+    if kind == "PROPOSAL":
+        p = item.proposal
+        return "/registry/{}/{}/proposals/{}".format(
+            quote(p.ref.work_order_id, safe=""),
+            quote(p.ref.run_id, safe=""),
+            quote(p.proposal_id, safe=""),
+        )
+    if kind == "RECONCILIATION":
+        r = item.reconciliation
+        return f"/runs/{quote(r.run_id, safe='')}/reconciliations/{quote(r.attempt_id, safe='')}"
+    if kind in ("HUMAN_INPUT", "AUTHORIZATION"):
+        return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
+    if item.hold.work_order_id:
+        return f"/workorders/{quote(item.hold.work_order_id, safe='')}"
+    return "/registry#holds"
+
+
+def counts(found: Any) -> list[dict[str, Any]]:
+    """Counts of every kind, in kind order."""
+    by_kind = {
+        web.enum_name("INBOX_ITEM_KIND_", inbox_pb2.InboxItemKind.Name(c.kind)): c.count
+        for c in found.counts
+    }
+    return [{"kind": k, "label": LABELS[k], "count": by_kind.get(k, 0)} for k in KINDS]
+
+
+async def inbox_page(request: Request) -> Response:
+    session = web.require_session(request)
+    engine = web.console_of(request).engine
+    kind = request.query_params.get("kind", "")
+    kind = kind if kind in KINDS else ""
+    try:
+        found = await read_inbox(engine, session, kind, request.query_params.get("page_token", ""))
+    except ApiError as error:
+        return web.error_page(request, error)
+    return web.render(
+        request,
+        "inbox.html",
+        {
+            "items": [item_row(i) for i in found.items],
+            "counts": counts(found),
+            "total": found.total,
+            "kind": kind,
+            "next_page_token": found.next_page_token,
+            "labels": LABELS,
+        },
+    )
+
+
+async def inbox_live(request: Request) -> Response:
+    """Server-sent ``inbox`` events whenever the first page or the counts change."""
+    session = web.require_session(request)
+    console = web.console_of(request)
+    kind = request.query_params.get("kind", "")
+    kind = kind if kind in KINDS else ""
+    if (
+        console.live_streams.get(session.session_id, 0) >= console.max_streams_per_session
+        or sum(console.live_streams.values()) >= console.max_streams
+    ):
+        return Response("too many live views", status_code=429)
+    return StreamingResponse(
+        _live(console, session, kind),
+        media_type="text/event-stream",
+        headers={"cache-control": "no-store"},
+    )
+
+
+async def _live(console: web.Console, session: Session, kind: str) -> AsyncIterator[str]:
+    console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
+    last = ""
+    quiet = 0.0
+    try:
+        while console.sessions.alive(session.session_id):
+            try:
+                found = await read_inbox(console.engine, session, kind, "")
+            except ApiError as error:
+                yield f"event: problem\ndata: {json.dumps({'reason': error.reason})}\n\n"
+                return
+            body = json.dumps(
+                {
+                    "items": [item_row(i) for i in found.items],
+                    "counts": counts(found),
+                    "total": found.total,
+                    "more": bool(found.next_page_token),
+                },
+                separators=(",", ":"),
+            )
+            digest = hashlib.sha256(body.encode()).hexdigest()
+            if digest != last:
+                last, quiet = digest, 0.0
+                yield f"event: inbox\ndata: {body}\n\n"
+            elif quiet >= HEARTBEAT_S:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
+            await asyncio.sleep(POLL_S)
+            quiet += POLL_S
+        yield 'event: problem\ndata: {"reason":"SIGNED_OUT"}\n\n'
+    finally:
+        left = console.live_streams.get(session.session_id, 1) - 1
+        if left:
+            console.live_streams[session.session_id] = left
+        else:
+            console.live_streams.pop(session.session_id, None)
+
+
+ROUTES = [
+    Route("/inbox", inbox_page, methods=["GET"]),
+    Route("/inbox/live", inbox_live, methods=["GET"]),
+]

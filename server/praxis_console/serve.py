@@ -1,0 +1,141 @@
+"""Serving the console: ``praxis console`` (its own process) or beside ``praxis serve``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+
+from praxis_console.app import Settings, create_app
+
+TOKEN_ENV = "PRAXIS_TOKEN"
+
+
+@dataclass(frozen=True)
+class Listen:
+    """Where the console listens, and its TLS certificate and key when it serves HTTPS."""
+
+    host: str
+    port: int
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+
+    @classmethod
+    def parse(cls, address: str, tls_cert: Path | None, tls_key: Path | None) -> Listen:
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"--listen must be host:port, not {address!r}")
+        return cls(host.strip("[]"), int(port), tls_cert, tls_key)
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls_cert else "http"
+
+
+def bind(listen: Listen) -> socket.socket:
+    """A listening socket (port 0 picks a free port)."""
+    family = socket.AF_INET6 if ":" in listen.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((listen.host, listen.port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class _Server(uvicorn.Server):
+    """uvicorn without its signal capture: the caller decides (uvicorn re-raises a caught
+    SIGTERM on exit, which would end the process with -15 instead of a graceful 0)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, Starlette]:
+    """A uvicorn server for the console app (cookies Secure when it serves TLS)."""
+    if listen.tls_cert:
+        settings = Settings(
+            server_address=settings.server_address,
+            root_certificates=settings.root_certificates,
+            secure_cookies=True,
+            session_limits=settings.session_limits,
+        )
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ssl_certfile=str(listen.tls_cert) if listen.tls_cert else None,
+        ssl_keyfile=str(listen.tls_key) if listen.tls_key else None,
+        timeout_graceful_shutdown=5,
+        limit_concurrency=1_000,
+        server_header=False,
+    )
+    return _Server(config), app
+
+
+def read_token(token_file: Path | None) -> str:
+    """The token a one-time sign-in link stands for: a file's first line, or $PRAXIS_TOKEN."""
+    if token_file is not None:
+        return token_file.read_text(encoding="utf-8").strip().splitlines()[0].strip()
+    return os.environ.get(TOKEN_ENV, "").strip()
+
+
+def run(settings: Settings, listen: Listen, token: str) -> int:
+    """Serves until SIGTERM or SIGINT; prints where, and a one-time link when given a token."""
+    server, app = uvicorn_server(settings, listen)
+    sock = bind(listen)
+    port = sock.getsockname()[1]
+    host = listen.host if ":" not in listen.host else f"[{listen.host}]"
+    base = f"{listen.scheme}://{host}:{port}"
+    line: dict[str, object] = {"console": f"{base}/", "port": port}
+    if token:
+        code = app.state.sessions.issue_code(token)
+        line["signin_link"] = f"{base}/signin/once/{code}"
+    print(json.dumps(line), flush=True)
+    if token:
+        print(
+            f"praxis console: sign in at {line['signin_link']} (single use, 10 minutes)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def _stop(_signum: int, _frame: object) -> None:
+        server.should_exit = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    asyncio.run(server.serve(sockets=[sock]))
+    return 0
+
+
+class ConsoleThread:
+    """The console beside ``praxis serve``: its own event loop on a thread."""
+
+    def __init__(self, settings: Settings, listen: Listen) -> None:
+        self.server, self.app = uvicorn_server(settings, listen)
+        self.sock = bind(listen)
+        self.port: int = self.sock.getsockname()[1]
+        self._thread = threading.Thread(target=self._run, name="praxis-console", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve(sockets=[self.sock]))
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self._thread.join(timeout=10)

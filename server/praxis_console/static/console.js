@@ -1,0 +1,173 @@
+// Praxis console: live updates over server-sent events. No inline script anywhere (the
+// Content-Security-Policy forbids it); text is set with textContent, never as HTML.
+"use strict";
+
+(function () {
+  function cell(row, text, className) {
+    const td = document.createElement("td");
+    if (className) td.className = className;
+    td.textContent = text == null ? "" : String(text);
+    row.appendChild(td);
+    return td;
+  }
+
+  function setStatus(text) {
+    const status = document.getElementById("live-status");
+    if (status) status.textContent = text;
+  }
+
+  function setBadge(el, state) {
+    if (!el) return;
+    el.textContent = state;
+    el.className = el.className.replace(/\bstate-\S+/g, "").trim() + " state-" + state.toLowerCase();
+  }
+
+  // --- the run page ----------------------------------------------------------------
+  function updateNode(node) {
+    document.querySelectorAll('tr[data-uid="' + CSS.escape(node.uid) + '"]').forEach(function (row) {
+      setBadge(row.querySelector('[data-field="state"]'), node.state);
+      const attempts = row.querySelector('[data-field="attempts"]');
+      if (attempts) attempts.textContent = String(node.attempts);
+      const error = row.querySelector('[data-field="error"]');
+      if (error) error.textContent = node.error;
+      const progress = row.querySelector('[data-field="progress"]');
+      if (progress && node.fanout_items) {
+        progress.max = node.fanout_items; progress.value = node.fanout_items_done; progress.hidden = false;
+      }
+      const text = row.querySelector('[data-field="progress-text"]');
+      if (text && node.fanout_items) {
+        text.textContent = node.fanout_items_done + "/" + node.fanout_items; text.hidden = false;
+      }
+    });
+    if (node.uid.indexOf("#") !== -1) return;
+    document.querySelectorAll('g[data-node-id="' + CSS.escape(node.node_id) + '"]').forEach(function (g) {
+      const cls = (g.getAttribute("class") || "").replace(/\bstate-\S+/g, "").trim();
+      g.setAttribute("class", cls + " state-" + node.state.toLowerCase());
+      const st = g.querySelector(".node-state");
+      if (st) st.textContent = node.state;
+      const pr = g.querySelector(".node-progress");
+      if (pr && node.fanout_items) pr.textContent = node.fanout_items_done + "/" + node.fanout_items;
+      const title = g.querySelector("title");
+      if (title) title.textContent = node.node_id + ": " + node.state;
+    });
+  }
+
+  function upsertAttempt(a) {
+    const body = document.getElementById("attempt-rows");
+    if (!body || !a) return;
+    let row = body.querySelector('tr[data-attempt="' + CSS.escape(a.attempt_id) + '"]');
+    const fresh = document.createElement("tr");
+    fresh.setAttribute("data-attempt", a.attempt_id);
+    cell(fresh, a.node_uid);
+    cell(fresh, a.number);
+    const code = document.createElement("code");
+    code.textContent = a.attempt_id;
+    cell(fresh, "").appendChild(code);
+    cell(fresh, a.worker_id);
+    cell(fresh, a.dispatched_at);
+    cell(fresh, a.ended_at);
+    cell(fresh, a.outcome, "outcome");
+    cell(fresh, a.error);
+    if (row) body.replaceChild(fresh, row); else body.appendChild(fresh);
+  }
+
+  function runPage(root) {
+    let lastSeq = 0;
+    document.querySelectorAll("#event-rows tr td:first-child").forEach(function (td) {
+      lastSeq = Math.max(lastSeq, parseInt(td.textContent, 10) || 0);
+    });
+    const source = new EventSource(root.getAttribute("data-live"));
+    source.onopen = function () { setStatus("Live"); };
+    source.onerror = function () { setStatus("Reconnecting…"); };
+    source.addEventListener("run", function (message) {
+      const run = JSON.parse(message.data);
+      setBadge(document.getElementById("run-state"), run.state);
+      const updated = document.getElementById("run-updated");
+      if (updated) updated.textContent = run.updated_at;
+      const finished = document.getElementById("run-finished");
+      if (finished) finished.textContent = run.finished_at;
+      const count = document.getElementById("run-node-count");
+      if (count) count.textContent = String(run.node_count);
+      const duration = document.getElementById("run-duration");
+      if (duration) duration.textContent = run.duration;
+      const outcome = document.getElementById("run-outcome");
+      if (outcome) outcome.textContent = run.result_error ? (run.result_reason + " " + run.result_error) : run.result_json;
+      run.nodes.forEach(updateNode);
+    });
+    source.addEventListener("log", function (message) {
+      const e = JSON.parse(message.data);
+      if (e.attempt) upsertAttempt(e.attempt);
+      if (e.seq <= lastSeq) return;
+      lastSeq = e.seq;
+      const body = document.getElementById("event-rows");
+      if (!body) return;
+      const row = document.createElement("tr");
+      cell(row, e.seq); cell(row, e.at); cell(row, e.kind); cell(row, e.node_uid);
+      const code = document.createElement("code");
+      code.textContent = e.payload.length > 200 ? e.payload.slice(0, 197) + "..." : e.payload;
+      cell(row, "").appendChild(code);
+      body.appendChild(row);
+    });
+    source.addEventListener("end", function (message) {
+      source.close();
+      setStatus("Ended: " + JSON.parse(message.data).state);
+      root.setAttribute("data-ended", "true");
+      const stop = document.getElementById("stop-run");
+      if (stop) stop.hidden = true;
+    });
+    source.addEventListener("problem", function (message) {
+      source.close();
+      setStatus("Live view stopped: " + (JSON.parse(message.data).reason || "refused"));
+    });
+  }
+
+  // --- the inbox -------------------------------------------------------------------
+  function inboxPage(root) {
+    const source = new EventSource(root.getAttribute("data-live"));
+    source.onopen = function () { setStatus("Live"); };
+    source.onerror = function () { setStatus("Reconnecting…"); };
+    source.addEventListener("inbox", function (message) {
+      const inbox = JSON.parse(message.data);
+      const body = document.getElementById("inbox-items");
+      while (body.firstChild) body.removeChild(body.firstChild);
+      inbox.items.forEach(function (i) {
+        const row = document.createElement("tr");
+        row.setAttribute("data-item", i.id);
+        cell(row, i.since);
+        const tag = document.createElement("span");
+        tag.className = "tag kind-" + i.kind.toLowerCase();
+        tag.textContent = i.label;
+        cell(row, "").appendChild(tag);
+        const link = document.createElement("a");
+        link.href = i.href;
+        link.textContent = i.summary || i.id;
+        cell(row, "").appendChild(link);
+        cell(row, i.work_order_id);
+        cell(row, i.run_id);
+        body.appendChild(row);
+      });
+      document.getElementById("inbox-empty").hidden = inbox.items.length > 0;
+      inbox.counts.forEach(function (c) {
+        const el = document.querySelector('.count[data-kind="' + c.kind + '"]');
+        if (el) el.textContent = String(c.count);
+      });
+      const all = document.querySelector('.count[data-kind=""]');
+      if (all && all.textContent !== "") {
+        all.textContent = String(inbox.counts.reduce(function (n, c) { return n + c.count; }, 0));
+      }
+      root.setAttribute("data-version", String((parseInt(root.getAttribute("data-version") || "0", 10) + 1)));
+    });
+    source.addEventListener("problem", function (message) {
+      source.close();
+      setStatus("Live view stopped: " + (JSON.parse(message.data).reason || "refused"));
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!window.EventSource) return;
+    const run = document.querySelector("#run[data-live]");
+    if (run) runPage(run);
+    const inbox = document.querySelector("#inbox[data-live]");
+    if (inbox) inboxPage(inbox);
+  });
+})();

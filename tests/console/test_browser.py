@@ -1,0 +1,195 @@
+"""The console in a real headless Chromium (Debian's, driven by Playwright for Python).
+
+One human's session, start to finish: sign in; see an agent's pending proposal in the
+inbox; review its diff and graph; approve and activate; see the inbox empty; start a
+fan-out run and watch its page reach COMPLETED live (a praxis_client Worker does the
+work); reconcile an UNCERTAIN effect; sign out. Each page is captured under
+``test-artifacts/console/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from praxis_client.worker import Task, Worker
+from tests.console.conftest import Console
+from tests.console.helpers import FANOUT, FANOUT_V2, propose, register
+from tests.support import token_of
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: Path) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium_path))
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, console: Console) -> Iterator[Page]:
+    context = browser.new_context(
+        base_url=console.base_url, viewport={"width": 1366, "height": 900}
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+    # A CSP violation or a script error shows up as a console error.
+    assert problems == [], problems
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _echo(task: Task) -> object:
+    time.sleep(0.15)  # slow enough for the page to show the run in progress
+    return task.input
+
+
+def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -> None:
+    h = console.harness
+    register(h, "wo-ui", "plan", FANOUT)
+    propose(h, "wo-ui", "plan", "p-1", FANOUT_V2, summary="add a check after the join")
+
+    # Sign in.
+    page.goto("/inbox")
+    expect(page).to_have_url(f"{console.base_url}/signin")
+    shot(page, "01-signin")
+    # By keyboard alone: the skip link comes first, the token field is labelled.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+    page.get_by_label("Bearer token").focus()
+    page.keyboard.type(token_of("alice"))
+    page.keyboard.press("Enter")
+    expect(page.locator("#principal")).to_have_text("alice")
+
+    # The agent's proposal waits in the inbox.
+    row = page.locator("#inbox-items tr", has_text="add a check after the join")
+    expect(row).to_have_count(1)
+    expect(page.locator('.count[data-kind="PROPOSAL"]')).to_have_text("1")
+    shot(page, "02-inbox")
+
+    # Review: the diff and the graph before and after.
+    row.get_by_role("link").click()
+    expect(page.locator("#proposal-state")).to_have_text("PENDING")
+    expect(page.locator("#diff tr.row-added").first).to_be_visible()
+    expect(page.locator('#dag-after g.mark-added[data-node-id="check"]')).to_have_count(1)
+    expect(page.locator('#dag-before g[data-node-id="check"]')).to_have_count(0)
+    expect(page.locator("#dag-after path.edge")).to_have_count(3)
+    expect(page.locator("#material-digest")).to_contain_text("sha256:")
+    expect(page.locator("#activate")).to_be_disabled()
+    shot(page, "03-proposal")
+
+    # Approve the material shown, then activate.
+    page.get_by_role("button", name="Approve this material").click()
+    expect(page.locator("#approval-status")).to_contain_text("ACTIVE")
+    page.get_by_role("button", name="Activate").click()
+    expect(page.locator("#outcome")).to_contain_text("activated")
+    expect(page.locator("#proposal-state")).to_have_text("ACTIVATED")
+    shot(page, "04-activated")
+
+    # Nothing waits any more.
+    page.get_by_role("link", name="Inbox").click()
+    expect(page.locator("#inbox-empty")).to_be_visible()
+    shot(page, "05-inbox-empty")
+
+    # Start a fan-out run of the new head; watch it complete without reloading.
+    worker = Worker(h.client("agent"), ["echo"], _echo, concurrency=2, poll_ms=200).start()
+    try:
+        page.goto("/registry/wo-ui/plan")
+        expect(page.locator("#head-revision")).to_have_text("2")
+        page.get_by_label("Input (JSON)").fill(json.dumps({"items": list(range(8))}))
+        page.get_by_role("button", name="Start a run of this head").click()
+        page.evaluate("window.__notReloaded = true")
+        expect(page.locator("#run-state")).to_have_text("COMPLETED", timeout=TIMEOUT_MS)
+        assert page.evaluate("window.__notReloaded === true")  # updated live, same document
+        expect(page.locator("#live-status")).to_contain_text("Ended")
+        for node in ("plan", "work", "join", "check"):
+            expect(page.locator(f'#run-graph g.state-done[data-node-id="{node}"]')).to_have_count(1)
+        expect(page.locator('tr[data-uid="work"] [data-field="progress-text"]')).to_have_text("8/8")
+        expect(page.locator("#attempt-rows tr")).to_have_count(3 + 8)  # plan, items, join, check
+        expect(page.locator("#event-rows tr", has_text="RUN_COMPLETED")).to_have_count(1)
+        shot(page, "06-run-completed")
+    finally:
+        worker.stop()
+
+    # An uncertain effect: the worker cannot tell whether it was applied.
+    agent = h.client("agent")
+    started = agent.runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="uncertain-1",
+            definition_json=json.dumps(
+                {
+                    "version": 1,
+                    "nodes": {"send": {"agent": {"model": "echo"}, "input": {"from": "run_input"}}},
+                    "output": {"from": "node:send"},
+                }
+            ),
+            input_json='"pay the invoice"',
+        )
+    )
+    page.goto("/inbox")
+    claimed = agent.tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-uncertain", models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=5_000
+        )
+    )
+    assert [t.run_id for t in claimed.tasks] == [started.run.run_id]
+    agent.tasks.CompleteTask(
+        task_pb2.CompleteTaskRequest(
+            attempt_id=claimed.tasks[0].attempt_id,
+            worker_id="w-uncertain",
+            result_json='"sent?"',
+            effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN,
+        )
+    )
+    # The inbox shows it live.
+    row = page.locator("#inbox-items tr", has_text=started.run.run_id)
+    expect(row).to_have_count(1)
+    expect(page.locator('.count[data-kind="RECONCILIATION"]')).to_have_text("1")
+    row.get_by_role("link").click()
+    expect(page.locator("#reconciliation-state")).to_have_text("PENDING")
+    page.get_by_label("It was applied").check()
+    page.get_by_label("Evidence (JSON)").fill('{"bank_reference": "TX-123"}')
+    page.get_by_role("button", name="Review the material").click()
+    expect(page.locator("#material")).to_contain_text("RECONCILIATION_DECISION_APPLIED")
+    shot(page, "07-reconciliation-review")
+    page.get_by_role("button", name="Approve and reconcile").click()
+    expect(page.locator("#reconciliation-state")).to_have_text("RESOLVED")
+    expect(page.locator("#decision")).to_contain_text("APPLIED by alice")
+    shot(page, "08-reconciled")
+    page.get_by_role("link", name=started.run.run_id).click()
+    expect(page.locator("#run-state")).to_have_text("COMPLETED")
+    expect(page.locator("#attempt-rows tr .outcome")).to_have_text("uncertain, reconciled: applied")
+    shot(page, "09-run-after-reconciliation")
+
+    # Registry and contracts pages render.
+    page.get_by_role("link", name="Registry").click()
+    shot(page, "10-registry")
+    page.get_by_role("link", name="Runs").click()
+    expect(page.locator("#runs tbody tr")).to_have_count(2)
+    shot(page, "11-runs")
+
+    # Sign out: the session is gone.
+    page.get_by_role("button", name="Sign out").click()
+    expect(page).to_have_url(f"{console.base_url}/signin")
+    page.goto("/inbox")
+    expect(page).to_have_url(f"{console.base_url}/signin")

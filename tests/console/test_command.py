@@ -1,0 +1,86 @@
+"""``praxis console`` and ``praxis serve --console`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from tests.console.conftest import Console
+from tests.e2e.server_process import ServerProcess, free_port, track, write_config
+from tests.support import token_of
+
+
+def test_praxis_console_prints_a_one_time_link(console: Console, tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(token_of("alice") + "\n", encoding="utf-8")
+    process = track(
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "praxis.cli",
+                "console",
+                "--listen",
+                "127.0.0.1:0",
+                "--server",
+                console.harness.address,
+                "--token-file",
+                str(token_file),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    )
+    try:
+        assert process.stdout is not None
+        line = json.loads(process.stdout.readline())
+        link = line["signin_link"]
+        assert token_of("alice") not in link
+        client = httpx.Client(timeout=10)
+        confirm = client.get(link)
+        assert confirm.status_code == 200
+        code = link.rsplit("/", 1)[1]
+        signed_in = client.post(line["console"] + "signin/once", data={"code": code})
+        assert signed_in.status_code == 303
+        assert 'id="principal">alice<' in client.get(line["console"] + "runs").text
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+
+
+def test_praxis_console_refuses_a_bad_listen_address() -> None:
+    praxis = Path(sys.executable).parent / "praxis"  # the installed script routes it here
+    done = subprocess.run(
+        [str(praxis), "console", "--listen", "nowhere"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: USAGE: console: --listen must be host:port")
+
+
+def test_praxis_serve_runs_the_console_alongside(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "data")
+    port = free_port()
+    server = ServerProcess(config, port, "--console", "127.0.0.1:0")
+    server.start()
+    try:
+        assert server.process is not None and server.process.stderr is not None
+        line = ""
+        while '"console"' not in line:
+            line = server.process.stderr.readline()
+            assert line, "no console line"
+        base = json.loads(line)["console"]
+        client = httpx.Client(base_url=base, timeout=10)
+        assert client.post("/signin", data={"token": token_of("alice")}).status_code == 303
+        assert client.get("/runs").status_code == 200
+    finally:
+        assert server.terminate() == 0

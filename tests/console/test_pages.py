@@ -1,0 +1,119 @@
+"""Pages read through the public API: contracts, runs, registry, errors."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+
+from aiws.engine.v1 import admin_pb2, contract_pb2
+from tests.console.conftest import Console
+from tests.console.helpers import FANOUT, FANOUT_V2, page, propose, register
+
+
+def test_contract_amounts_are_exact_decimals(console: Console) -> None:
+    alice = console.harness.client("alice")
+    alice.contracts.CreateContract(
+        contract_pb2.CreateContractRequest(
+            contract_id="c-exact",
+            work_order_id="wo-c",
+            criteria_json='{"tests": "pass"}',
+            deadline_ms=int(time.time() * 1000) + 3_600_000,
+            budget_microcredits="123456789012345678.000001",
+            profile="aiws.v1",
+        )
+    )
+    client = console.signed_in("alice")
+    text = page(client, "/contracts?contract_id=c-exact")
+    assert '<data value="123456789012345678.000001">' in text
+    assert "123456789012.345678000001 credits" in text
+    assert '<data value="0">0</data> µcredits (0 credits)' in text  # spent and reserved
+    assert "in 59 min" in text or "in 1 h 0 min" in text
+
+
+def test_unknown_things_show_the_servers_reason(console: Console) -> None:
+    client = console.signed_in("alice")
+    missing = client.get("/contracts?contract_id=nope")
+    assert "CONTRACT_NOT_FOUND" in missing.text
+    run = client.get("/runs/no-such-run")
+    assert run.status_code == 404
+    assert 'class="reason">RUN_NOT_FOUND<' in run.text
+
+
+def test_registry_ref_page_and_runs_filter(console: Console) -> None:
+    register(console.harness, "wo-p", "plan", FANOUT)
+    client = console.signed_in("alice")
+    text = page(client, "/registry/wo-p/plan")
+    assert 'id="head-revision">1<' in text
+    assert text.count('class="edge"') == 2  # plan -> work -> join
+    assert "REGISTERED" in text
+    opened = client.get("/registry?work_order_id=wo-p&run_id=plan")
+    assert opened.headers["location"] == "/registry/wo-p/plan"
+    listing = page(client, "/runs?state=RUN_STATE_FAILED&size=25")
+    assert "No runs in this state" in listing
+    assert client.get("/runs?state=BOGUS").status_code == 400
+
+
+def _form_fields(text: str, action_suffix: str) -> dict[str, str]:
+    """The hidden fields of the form whose action ends with ``action_suffix``."""
+    start = text.index(f'{action_suffix}">')
+    form = text[start : text.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', form))
+
+
+def test_a_decision_on_stale_material_shows_the_servers_reason(console: Console) -> None:
+    h = console.harness
+    register(h, "wo-stale", "plan", FANOUT)
+    propose(h, "wo-stale", "plan", "p-stale", FANOUT_V2)
+    alice = console.signed_in("alice")
+    url = "/registry/wo-stale/plan/proposals/p-stale"
+    approve_fields = _form_fields(page(alice, url), "/approve")
+    approved = alice.post(f"{url}/approve", data=approve_fields)
+    assert approved.status_code == 303
+    activate_fields = _form_fields(page(alice, approved.headers["location"]), "/activate")
+    assert activate_fields["approval_id"] == approve_fields["approval_id"]
+    # Meanwhile the ownership of the work order changes: the material alice saw is stale.
+    epochs = h.epochs("wo-stale")
+    h.client("alice").admin.AdvanceEpoch(
+        admin_pb2.AdvanceEpochRequest(
+            work_order_id="wo-stale",
+            kind=admin_pb2.EPOCH_KIND_OWNERSHIP,
+            expected_epoch=epochs.ownership_epoch,
+        )
+    )
+    refused = alice.post(f"{url}/activate", data=activate_fields)
+    assert refused.status_code == 409
+    assert 'class="reason">EPOCH_MISMATCH<' in refused.text
+    assert "PENDING" in page(alice, url)  # nothing changed
+
+
+def test_live_views_are_bounded_per_session(console: Console) -> None:
+    client = console.signed_in("bob")
+    streams = [client.stream("GET", "/inbox/live") for _ in range(8)]
+    opened = [s.__enter__() for s in streams]
+    readers = []  # kept: a dropped line iterator closes its response
+    try:
+        for response in opened:
+            assert response.status_code == 200
+            readers.append(response.iter_lines())
+            assert next(readers[-1]) == "event: inbox"  # started, so counted
+        assert client.get("/inbox/live", timeout=5).status_code == 429
+        other = console.signed_in("alice")  # another session has its own allowance
+        with other.stream("GET", "/inbox/live") as response:
+            assert response.status_code == 200
+    finally:
+        for s in streams:
+            s.__exit__(None, None, None)
+
+
+def test_live_run_view_needs_a_session_and_reports_refusals(console: Console) -> None:
+    anonymous = httpx.Client(base_url=console.base_url, timeout=10)
+    assert anonymous.get("/runs/anything/live").status_code == 401
+    assert anonymous.get("/inbox/live").status_code == 401
+    client = console.signed_in("alice")
+    with client.stream("GET", "/runs/no-such-run/live", timeout=10) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        lines = response.iter_lines()
+        assert next(lines) == "event: problem"
+        assert '"reason":"RUN_NOT_FOUND"' in next(lines)
