@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
@@ -76,8 +76,20 @@ class Client:
         self.close()
 
 
+# A restarted server is found again within a second or so: gRPC's default reconnect
+# backoff grows to two minutes (docs/workers.md section 6).
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 2_000),
+)
+
+
 def connect(
-    address: str, token: str | None = None, root_certificates: bytes | None = None
+    address: str,
+    token: str | None = None,
+    root_certificates: bytes | None = None,
+    options: Sequence[tuple[str, Any]] = (),
 ) -> Client:
     """A client for ``address`` (``host:port``) sending ``token`` as bearer.
 
@@ -86,11 +98,15 @@ def connect(
         token: The bearer token; ``None`` sends no credential.
         root_certificates: PEM roots to verify a TLS server with; ``None`` connects in
             plaintext (loopback and tests).
+        options: Extra gRPC channel options, applied after :data:`CHANNEL_OPTIONS`.
     """
+    merged = [*CHANNEL_OPTIONS, *options]
     if root_certificates is None:
-        channel = grpc.insecure_channel(address)
+        channel = grpc.insecure_channel(address, options=merged)
     else:
-        channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
+        channel = grpc.secure_channel(
+            address, grpc.ssl_channel_credentials(root_certificates), options=merged
+        )
     if token:
         channel = grpc.intercept_channel(channel, _BearerInterceptor(token))
     return Client(channel)
