@@ -20,6 +20,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     events_vectors,
     fanout_vectors,
     runs_vectors,
+    settle_vectors,
     tasks_vectors,
 )
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
@@ -2389,8 +2390,9 @@ AREAS = {
     ),
     "tasks": (
         "Tasks and leases: claims, settlement and replay, retries and backoff, lease "
-        "expiry and timeouts, output contracts, size cap and cost decimals.",
-        tasks_vectors,
+        "expiry and timeouts, output contracts, size cap and cost decimals, batch "
+        "settlement (SettleTasks).",
+        lambda: tasks_vectors() + settle_vectors(),
     ),
     "fanout": (
         "Fan-out and joins: numeric item order, empty and non-array fan-outs, item "

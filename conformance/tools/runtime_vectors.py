@@ -1091,6 +1091,149 @@ def definition_vectors() -> list[dict[str, Json]]:
 # --- tasks ----------------------------------------------------------------------------
 
 
+def settle(
+    settlements: list[Json],
+    results: list[Json] | None = None,
+    *,
+    claim_request: Json = None,
+    tasks: list[Json] | None = None,
+    error: tuple[str, str] | None = None,
+    captures: dict[str, str] | None = None,
+) -> dict[str, Json]:
+    """SettleTasks of ``settlements`` (each ``{"complete": ...}`` or ``{"fail": ...}``)."""
+    request: dict[str, Json] = {"settlements": settlements}
+    if claim_request is not None:
+        request["claim"] = claim_request
+    if error:
+        return step(AGENT, "TaskService", "SettleTasks", request, error=error)
+    return step(
+        AGENT,
+        "TaskService",
+        "SettleTasks",
+        request,
+        response={"results": results, "tasks": tasks},
+        captures=captures,
+    )
+
+
+def completion(att: str, result: str = '"done"', worker: str = "w1") -> dict[str, Json]:
+    """One Settlement that completes the attempt captured as ``${att}``."""
+    return {
+        "complete": {
+            "attemptId": "${" + att + "}",
+            "workerId": worker,
+            "resultJson": result,
+            "effect": "EFFECT_OUTCOME_APPLIED",
+        }
+    }
+
+
+def settle_vectors() -> list[dict[str, Json]]:
+    two = definition("b", a=node(), b=node())
+    chain = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
+    claim_next = {
+        "workerId": "w1",
+        "models": [model()],
+        "maxTasks": 10,
+        "leaseMs": str(LEASE),
+        "waitMs": "0",
+    }
+    ok = {"attemptId": "<any>", "error": None}  # settled (an empty `complete` answer)
+    return [
+        vector(
+            "settle/batch-answers-each-settlement-on-its-own",
+            "SettleTasks with a valid completion, a foreign worker's, a stale (already "
+            "settled with another result) one and one naming no outcome: each is answered "
+            "on its own, and only the valid one changes the run.",
+            [
+                teach(),
+                start(two),
+                claim([task("a")], captures={"a1": "tasks.0.attemptId"}),
+                claim([task("b")], captures={"a2": "tasks.0.attemptId"}),
+                complete("a1", '"first"'),
+                settle(
+                    [
+                        completion("a2"),
+                        completion("a1", '"second"'),
+                        completion("a1", '"first"'),
+                        completion("a2", '"x"', worker="w-other"),
+                        {},
+                    ],
+                    [
+                        {"attemptId": "${a2}", "error": None},
+                        {
+                            "attemptId": "${a1}",
+                            "error": {"code": 6, "reason": "ATTEMPT_ALREADY_SETTLED"},
+                        },
+                        {"attemptId": "${a1}", "complete": {"replayed": True}},
+                        {
+                            "attemptId": "${a2}",
+                            "error": {"code": 6, "reason": "ATTEMPT_ALREADY_SETTLED"},
+                        },
+                        {"attemptId": None, "error": {"code": 3, "reason": "FIELD_REQUIRED"}},
+                    ],
+                ),
+                get_run(snapshot("COMPLETED")),
+            ],
+            RUNS,
+        ),
+        vector(
+            "settle/complete-and-claim-the-next-task-in-one-call",
+            "SettleTasks with a claim: the completion readies the next node and the same "
+            "call leases it.",
+            [
+                teach(),
+                start(chain),
+                claim_one(),
+                settle(
+                    [completion("att", '{"v":1}')],
+                    [ok],
+                    claim_request=claim_next,
+                    tasks=[task("b", input_json='{"v":1}')],
+                    captures={"b": "tasks.0.attemptId"},
+                ),
+                settle([completion("b")], [ok]),
+                get_run(snapshot("COMPLETED")),
+            ],
+            RUNS,
+        ),
+        vector(
+            "settle/foreign-worker-is-refused-and-the-holder-settles",
+            "A settlement by a worker that does not hold the attempt answers "
+            "WORKER_MISMATCH (FAILED_PRECONDITION) in its result; the holder then settles.",
+            [
+                *started_and_claimed(),
+                settle(
+                    [completion("att", worker="w2")],
+                    [
+                        {
+                            "attemptId": "${att}",
+                            "error": {"code": 9, "reason": "WORKER_MISMATCH"},
+                        }
+                    ],
+                ),
+                settle([completion("att")], [ok]),
+            ],
+            RUNS,
+        ),
+        vector(
+            "settle/invalid-claim-refuses-the-whole-call",
+            "An invalid claim part (lease below 1,000 ms) fails the call with "
+            "LEASE_INVALID before anything is settled; the attempt can still complete.",
+            [
+                *started_and_claimed(),
+                settle(
+                    [completion("att")],
+                    claim_request={**claim_next, "leaseMs": "5"},
+                    error=(INVALID, "LEASE_INVALID"),
+                ),
+                complete(),
+            ],
+            RUNS,
+        ),
+    ]
+
+
 def tasks_vectors() -> list[dict[str, Json]]:
     retry_twice = definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}))
     contract = definition(

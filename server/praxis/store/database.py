@@ -28,7 +28,7 @@ from praxis.store import dialect, migrations
 
 log = logging.getLogger("praxis.store")
 T = TypeVar("T")
-MAX_BATCH = 64
+MAX_BATCH = 128  # a full SettleTasks batch (100) plus its claim fits one COMMIT
 _AFTER_COMMIT = "praxis_after_commit"
 
 
@@ -92,6 +92,22 @@ class Database:
         if item.error is not None:
             raise item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
+
+    def transact_many(self, bodies: list[Callable[[Connection], T]]) -> list[T | BaseException]:
+        """Runs several bodies as commands of one group commit, each answered on its own.
+
+        Each body runs in its own SAVEPOINT, exactly as with :meth:`transact`; the list
+        holds each body's value, or the exception it raised (a failed COMMIT gives every
+        body that error). Up to ``MAX_BATCH`` bodies share one COMMIT.
+        """
+        items: list[_Pending[T]] = [_Pending(body) for body in bodies]
+        self._pending.extend(items)  # type: ignore[arg-type]  # deque of any _Pending
+        for item in items:
+            if not item.done.is_set():
+                with self._write_lock:
+                    if not item.done.is_set():
+                        self._write_batch()
+        return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
     @staticmethod
     def after_commit(connection: Connection, callback: Callable[[], None]) -> None:

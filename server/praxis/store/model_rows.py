@@ -12,15 +12,21 @@ from praxis.core.rejection import Code, Rejection
 from praxis.store.database import Rollback
 from praxis.store.model_schema import model_events, model_requests
 
+_INSERT_EVENT = model_events.insert()  # built once: no statement construction per command
+
 
 def append(
     connection: Connection, kind: str, subject: str, at_ms: int, **payload: values.JsonValue
 ) -> None:
     """Appends one event to the model's log (in the caller's transaction)."""
     connection.execute(
-        model_events.insert().values(
-            kind=kind, subject=subject, payload_json=values.canonical_json(payload), at_ms=at_ms
-        )
+        _INSERT_EVENT,
+        {
+            "kind": kind,
+            "subject": subject,
+            "payload_json": values.canonical_json(payload),
+            "at_ms": at_ms,
+        },
     )
 
 

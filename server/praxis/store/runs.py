@@ -8,6 +8,7 @@ the long polls and streams of this process (:mod:`praxis.store.signals`).
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import uuid
@@ -40,6 +41,7 @@ MIN_LEASE_MS = 1_000
 MAX_LEASE_MS = 3_600_000
 MAX_WAIT_MS = 60_000
 MAX_TASKS = 100
+MAX_SETTLEMENTS = 100
 LIST_DEFAULT = 100
 LIST_MAX = 1000
 
@@ -85,6 +87,17 @@ class Settlement:
     result_json: str = ""
     error: str = ""
     retryable: bool = False
+    completed: bool = True  # CompleteTask; False for FailTask (used by settle_many)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A ClaimTasks request's fields (the wait is the RPC layer's)."""
+
+    worker_id: str
+    models: list[str]
+    max_tasks: int
+    lease_ms: int
 
 
 class RunStore:
@@ -133,6 +146,25 @@ class RunStore:
         result = self.db.transact(lambda connection: body(connection, effects))
         self.announce(effects)
         return result
+
+    def _transact_many(self, bodies: list[Callable[[Connection, Effects], Any]]) -> list[Any]:
+        """Runs ``bodies`` in one group commit, each on its own; then wakes waiters.
+
+        A body's bug (an exception other than a rollback) is raised after the commit.
+        """
+        effects = [Effects(cache=self.snapshots) for _ in bodies]
+        answers = self.db.transact_many(
+            [
+                functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
+                for body, fx in zip(bodies, effects, strict=True)
+            ]
+        )
+        for fx in effects:
+            self.announce(fx)
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
+        return answers
 
     def announce(self, effects: Effects) -> None:
         """Wakes this process's waiters after a commit."""
@@ -297,10 +329,7 @@ class RunStore:
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str
     ) -> RunRecord | None:
         row = connection.execute(
-            select(runs.c.run_id, runs.c.request_digest).where(
-                runs.c.principal_id == principal.principal_id,
-                runs.c.request_id == request.request_id,
-            )
+            _EXISTING, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
             return None
@@ -484,11 +513,19 @@ class RunStore:
         if problem:
             return problem
 
+        result: list[TaskView] | Rejection = self._transact(
+            self._claim_body(Claim(worker_id, models, max_tasks, lease_ms))
+        )
+        return result
+
+    def _claim_body(self, claim: Claim) -> Callable[[Connection, Effects], list[TaskView]]:
+        """The transaction that leases up to ``claim.max_tasks`` ready attempts."""
+
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
-            self._learn(connection, models, now)
+            self._learn(connection, claim.models, now)
             rows = connection.execute(
-                _READY, {"models": models, "now": now, "limit": max_tasks}
+                _READY, {"models": claim.models, "now": now, "limit": claim.max_tasks}
             ).all()
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
@@ -497,12 +534,11 @@ class RunStore:
             cache: dict[tuple[str, str], values.JsonValue] = {}
             for run_id, uids in by_run.items():
                 tasks += self._dispatch(
-                    connection, effects, run_id, uids, worker_id, lease_ms, now, cache
+                    connection, effects, run_id, uids, claim.worker_id, claim.lease_ms, now, cache
                 )
             return tasks
 
-        result: list[TaskView] | Rejection = self._transact(transaction)
-        return result
+        return transaction
 
     def _dispatch(
         self,
@@ -567,17 +603,10 @@ class RunStore:
             ).scalar()
         return None if value is None else int(value)
 
-    def _attempt_command(
-        self,
-        principal: Principal,
-        attempt_id: str,
-        build: Callable[[core.Attempt], core.Command],
-    ) -> core.Reply | Rejection:
-        problem = values.check_identifier(attempt_id, "attempt_id") or self._authorize(
-            principal, "task.work", ""
-        )
-        if problem:
-            return problem
+    def _attempt_body(
+        self, attempt_id: str, build: Callable[[core.Attempt], core.Command]
+    ) -> Callable[[Connection, Effects], core.Reply]:
+        """The transaction of one command on an attempt (heartbeat or settlement)."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
             attempt = run_rows.load_attempt(connection, attempt_id)
@@ -595,7 +624,20 @@ class RunStore:
                 hook(connection, record, command, outcome)
             return outcome.reply
 
-        result: core.Reply | Rejection = self._transact(transaction)
+        return transaction
+
+    def _attempt_command(
+        self,
+        principal: Principal,
+        attempt_id: str,
+        build: Callable[[core.Attempt], core.Command],
+    ) -> core.Reply | Rejection:
+        problem = values.check_identifier(attempt_id, "attempt_id") or self._authorize(
+            principal, "task.work", ""
+        )
+        if problem:
+            return problem
+        result: core.Reply | Rejection = self._transact(self._attempt_body(attempt_id, build))
         return result
 
     def heartbeat(
@@ -613,6 +655,69 @@ class RunStore:
 
     def complete(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
         """Settles an attempt with a result checked against the contract and the cap."""
+        build = self._completion(request)
+        if isinstance(build, Rejection):
+            return build
+        return self._attempt_command(principal, request.attempt_id, build)
+
+    def fail(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
+        """Settles an attempt as failed; the reply says whether it will be retried."""
+        build = self._failure(request)
+        if isinstance(build, Rejection):
+            return build
+        return self._attempt_command(principal, request.attempt_id, build)
+
+    def settle_many(
+        self, principal: Principal, requests: list[Settlement], claim: Claim | None = None
+    ) -> tuple[list[core.Reply | Rejection], list[TaskView]] | Rejection:
+        """Settles attempts and then claims, all in one group commit (SettleTasks).
+
+        Each settlement is validated, decided and saved on its own (its own SAVEPOINT), so
+        a stale, foreign or invalid one never affects the others; the claim, when given,
+        runs after them in the same COMMIT. Returns one reply or rejection per request,
+        in order, and the claimed tasks.
+        """
+        if len(requests) > MAX_SETTLEMENTS:
+            return invalid(
+                "PAGE_INVALID",
+                "settlements",
+                f"at most {MAX_SETTLEMENTS} settlements per call; got {len(requests)}",
+            )
+        problem = self._authorize(principal, "task.work", "")
+        if claim is not None:
+            problem = problem or check_claim(
+                claim.worker_id, claim.models, claim.max_tasks, claim.lease_ms, 0
+            )
+        if problem:
+            return problem
+        replies: list[core.Reply | Rejection] = []
+        bodies: list[Callable[[Connection, Effects], Any]] = []
+        slots: list[int] = []
+        for index, request in enumerate(requests):
+            build = self._completion(request) if request.completed else self._failure(request)
+            problem = build if isinstance(build, Rejection) else None
+            problem = problem or values.check_identifier(
+                request.attempt_id, f"settlements[{index}].attempt_id"
+            )
+            if problem:
+                replies.append(problem)
+                continue
+            assert not isinstance(build, Rejection)
+            replies.append(core.Reply())  # replaced by the body's answer below
+            slots.append(index)
+            bodies.append(self._attempt_body(request.attempt_id, build))
+        if claim is not None:
+            bodies.append(self._claim_body(claim))
+        answers = self._transact_many(bodies)
+        for index, answer in zip(slots, answers, strict=False):
+            replies[index] = answer
+        tasks: list[TaskView] = answers[-1] if claim is not None else []
+        return replies, tasks
+
+    def _completion(
+        self, request: Settlement
+    ) -> Callable[[core.Attempt], core.Command] | Rejection:
+        """How to complete the attempt, or why the request is refused before loading it."""
         size = len(request.result_json.encode("utf-8", errors="surrogatepass"))
         if size > self.limits.max_result_bytes:
             return invalid(
@@ -629,30 +734,22 @@ class RunStore:
         problem = _check_settlement(request)
         if problem:
             return problem
-        return self._attempt_command(
-            principal,
-            request.attempt_id,
-            lambda attempt: core.Complete(
-                attempt, request.worker_id, result, request.effect, request.cost_microcredits
-            ),
+        return lambda attempt: core.Complete(
+            attempt, request.worker_id, result, request.effect, request.cost_microcredits
         )
 
-    def fail(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
-        """Settles an attempt as failed; the reply says whether it will be retried."""
+    def _failure(self, request: Settlement) -> Callable[[core.Attempt], core.Command] | Rejection:
+        """How to fail the attempt, or why the request is refused before loading it."""
         problem = _check_settlement(request)
         if problem:
             return problem
-        return self._attempt_command(
-            principal,
-            request.attempt_id,
-            lambda attempt: core.Fail(
-                attempt,
-                request.worker_id,
-                request.error[:4000] or "failed",
-                request.retryable,
-                request.effect,
-                request.cost_microcredits,
-            ),
+        return lambda attempt: core.Fail(
+            attempt,
+            request.worker_id,
+            request.error[:4000] or "failed",
+            request.retryable,
+            request.effect,
+            request.cost_microcredits,
         )
 
     # --- the sweeper ------------------------------------------------------------------
@@ -756,6 +853,9 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
+_EXISTING = select(runs.c.run_id, runs.c.request_digest).where(
+    runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+)
 _READY = (
     select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
     .where(

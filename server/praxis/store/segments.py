@@ -10,12 +10,14 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import run as runs
 from praxis.core import segments as core
-from praxis.core.model import Principal
+from praxis.core.model import Principal, WorkOrder
 from praxis.store import controls, model_rows
 from praxis.store.database import Database
 from praxis.store.model_schema import run_segments
 from praxis.store.run_rows import RunRecord
 from praxis.store.runtime_schema import runs as run_table
+
+_INSERT_SEGMENT = run_segments.insert()  # built once (see praxis.store.controls)
 
 
 class SegmentStore:
@@ -26,10 +28,18 @@ class SegmentStore:
         self.incarnation = incarnation or uuid.uuid4().hex
 
     def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Segment 1 of a new run (a start hook of the run store)."""
-        epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
-        self._begin(connection, record.state.run_id, core.Reason.START, epoch,
-                    record.state.created_at_ms)  # fmt: skip
+        """Segment 1 of a new run (a start hook of the run store).
+
+        A new run has no segments yet, so none are read; an ad hoc run has no work order
+        (its ownership epoch is the default one).
+        """
+        epoch = WorkOrder("").ownership_epoch
+        if record.work_order_id:
+            epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
+        segment = core.begin([], core.Reason.START, record.state.created_at_ms, epoch,
+                             self.incarnation)  # fmt: skip
+        assert segment is not None
+        self._insert(connection, record.state.run_id, segment)
 
     def recover(self, now_ms: int) -> int:
         """Starts a RECOVERY segment for every live run; returns how many."""
@@ -67,16 +77,24 @@ class SegmentStore:
         self, connection: Connection, run_id: str, reason: core.Reason, epoch: int, now: int
     ) -> None:
         segment = core.begin(load(connection, run_id), reason, now, epoch, self.incarnation)
-        if segment is None:
-            return
+        if segment is not None:
+            self._insert(connection, run_id, segment)
+
+    def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         connection.execute(
-            run_segments.insert().values(
-                run_id=run_id, number=segment.number, reason=segment.reason.value,
-                started_at_ms=now, ownership_epoch=epoch, incarnation=self.incarnation,
-            )
-        )  # fmt: skip
-        model_rows.append(connection, "SEGMENT_STARTED", run_id, now, number=segment.number,
-                          reason=reason.value, ownership_epoch=epoch)  # fmt: skip
+            _INSERT_SEGMENT,
+            {
+                "run_id": run_id,
+                "number": segment.number,
+                "reason": segment.reason.value,
+                "started_at_ms": segment.started_at_ms,
+                "ownership_epoch": segment.ownership_epoch,
+                "incarnation": self.incarnation,
+            },
+        )
+        model_rows.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
+                          number=segment.number, reason=segment.reason.value,
+                          ownership_epoch=segment.ownership_epoch)  # fmt: skip
 
     def list(self, run_id: str) -> list[core.Segment]:
         """A run's segments, oldest first."""

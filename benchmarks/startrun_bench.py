@@ -1,0 +1,118 @@
+"""StartRun throughput over loopback gRPC, against a no-op baseline in the same run.
+
+A ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``) is driven by 8 concurrent
+clients, each starting ad hoc runs of a one-node definition (a durable command: the run,
+its node, its ready row, its event and its command log). In the same run, the same
+clients call the gRPC health check (a no-op): the ratio of the two rates is the figure
+(issue 8's target: StartRun calls/s >= 0.3 of no-op calls/s), because absolute rates on
+these shared machines swing by 2x from day to day. The server's CPU time per call is
+read from /proc. Results go to stdout and ``benchmarks/results/startrun.json``.
+
+    .venv/bin/python benchmarks/startrun_bench.py [--seconds 8] [--clients 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aiws.engine.v1 import run_pb2
+from benchmarks.registry_bench import bench_noop, percentile, run_threads
+from praxis_client import connect
+from tests.e2e.server_process import ServerProcess, free_port, write_config
+from tests.support import token_of
+
+RESULTS = Path(__file__).parent / "results" / "startrun.json"
+DEFINITION = json.dumps(
+    {
+        "version": 1,
+        "nodes": {"a": {"agent": {"model": "echo"}, "input": {"from": "run_input"}}},
+        "output": {"from": "node:a"},
+    }
+)
+
+
+def server_cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of a process (and its reaped children)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def bench_start(address: str, clients: int, seconds: float) -> dict[str, Any]:
+    stubs = [connect(address, token_of("agent")) for _ in range(clients)]
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    ids = itertools.count()
+
+    def step(i: int) -> Callable[[], None]:
+        def call() -> None:
+            request = run_pb2.StartRunRequest(
+                request_id=f"bench-{next(ids)}", definition_json=DEFINITION, input_json="{}"
+            )
+            start = time.perf_counter()
+            stubs[i].runs.StartRun(request)
+            latencies[i].append(time.perf_counter() - start)
+
+        return call
+
+    elapsed = run_threads(clients, seconds, step)
+    flat = [x for per in latencies for x in per]
+    for stub in stubs:
+        stub.close()
+    return {
+        "clients": clients,
+        "calls": len(flat),
+        "calls_per_s": len(flat) / elapsed,
+        "p50_ms": percentile(flat, 0.50) * 1000,
+        "p99_ms": percentile(flat, 0.99) * 1000,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="praxis-bench-") as tmp:
+        server = ServerProcess(write_config(Path(tmp), synchronous="FULL"), free_port())
+        server.start()
+        try:
+            pid = server.process.pid
+            noop = bench_noop(server.address, args.clients, args.seconds / 2)
+            before = server_cpu_s(pid)
+            started = bench_start(server.address, args.clients, args.seconds)
+            started["server_cpu_ms_per_call"] = (
+                (server_cpu_s(pid) - before) * 1000 / max(1, started["calls"])
+            )
+        finally:
+            server.terminate()
+    ratio = started["calls_per_s"] / noop["calls_per_s"]
+    results = {
+        "synchronous": "FULL",
+        "seconds": args.seconds,
+        "noop": noop,
+        "start_run": started,
+        "ratio_to_noop": ratio,
+        "targets": {"ratio_to_noop >= 0.3": ratio >= 0.3},
+    }
+    print(
+        f"noop {noop['calls_per_s']:.0f}/s  StartRun {started['calls_per_s']:.0f}/s "
+        f"(p50 {started['p50_ms']:.2f} ms, p99 {started['p99_ms']:.2f} ms, "
+        f"server CPU {started['server_cpu_ms_per_call']:.2f} ms/call)  ratio {ratio:.2f}"
+    )
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
