@@ -38,9 +38,9 @@ checkgenerate: generate
 lint: setup tools
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
-	$(VENV)/bin/ruff check server tests benchmarks examples conformance
-	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance
-	$(VENV)/bin/mypy server/praxis
+	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client
+	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client
+	$(VENV)/bin/mypy server/praxis clients/python/praxis_client
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)
 breaking: tools

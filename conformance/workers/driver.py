@@ -27,7 +27,6 @@ import contextlib
 import itertools
 import json
 import os
-import queue
 import shutil
 import signal
 import socket
@@ -310,7 +309,9 @@ class Context:
         return self.start({"a": self.node(**extra)}, "a", run_input)
 
     def get(self, run_id: str) -> run_pb2.Run:
-        return self.server.client().runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), timeout=10).run
+        return (
+            self.server.client().runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), timeout=10).run
+        )
 
     def wait_run(
         self, run_id: str, predicate: Callable[[run_pb2.Run], bool], timeout_s: float, what: str
@@ -579,7 +580,9 @@ def scenario_bad_token(ctx: Context) -> None:
     try:
         code = worker.process.wait(timeout=300)  # includes a first build
     except subprocess.TimeoutExpired:
-        raise ScenarioFailed("worker with a bad token kept running (a silent retry loop?)") from None
+        raise ScenarioFailed(
+            "worker with a bad token kept running (a silent retry loop?)"
+        ) from None
     check(code != 0, "worker with a bad token exited 0")
     check(worker.wait_event("ready", 0.5) is None, "worker with a bad token printed ready")
     check("UNAUTHENTICATED" in worker.log_tail(50), "stderr does not name UNAUTHENTICATED")
@@ -662,7 +665,10 @@ def write_matrix(results: Path) -> None:
     for name in SCENARIOS:
         vector = f"workers/{name}"
         rows.append(
-            {"vector": vector, "results": {x: statuses[x].get(vector, "missing") for x in languages}}
+            {
+                "vector": vector,
+                "results": {x: statuses[x].get(vector, "missing") for x in languages},
+            }
         )
     document = {"languages": languages, "scenarios": len(rows), "matrix": rows}
     (results / "workers-matrix.json").write_text(json.dumps(document, indent=1) + "\n", "utf-8")

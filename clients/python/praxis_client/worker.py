@@ -40,7 +40,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -96,7 +96,7 @@ class Applied:
     cost: str | Decimal | int | None = None
 
 
-class NotApplied(Exception):  # noqa: N818  # an outcome, named as the other runtimes name it
+class NotApplied(Exception):  # an outcome, named as the other runtimes name it
     """Failed; the effect was not applied. Return it or raise it."""
 
     def __init__(
@@ -108,7 +108,7 @@ class NotApplied(Exception):  # noqa: N818  # an outcome, named as the other run
         self.cost = cost
 
 
-class Uncertain(Exception):  # noqa: N818
+class Uncertain(Exception):
     """The effect may or may not have happened: the node blocks until reconciled.
 
     Without ``result`` it settles as a failure; with one, as a completion.
@@ -230,7 +230,7 @@ def _cost_text(cost: object) -> str:
     """The canonical microcredits string; ValueError for anything else."""
     if cost is None:
         return ""
-    if isinstance(cost, bool) or isinstance(cost, float):
+    if isinstance(cost, bool | float):
         raise ValueError(f"invalid cost {cost!r}: pass a canonical decimal string or Decimal")
     if isinstance(cost, str):
         value = parse_decimal(cost)
@@ -353,8 +353,9 @@ class Worker:
         first: list[task_pb2.Task] = []
         try:
             first = list(
-                self.client.tasks.ClaimTasks(self._claim_request(self.concurrency, 0), timeout=30)
-                .tasks
+                self.client.tasks.ClaimTasks(
+                    self._claim_request(self.concurrency, 0), timeout=30
+                ).tasks
             )
         except grpc.RpcError as error:
             details = error_details(error)
@@ -452,9 +453,7 @@ class Worker:
                 self._idle.wait(min(left, 0.1))
             leftover = list(self._in_hand.values())
         if leftover:
-            log.warning(
-                "drain timed out: %d attempts left to expire on the server", len(leftover)
-            )
+            log.warning("drain timed out: %d attempts left to expire on the server", len(leftover))
             for ctx in leftover:
                 ctx.cancel()
         self._stop_threads()
@@ -617,7 +616,11 @@ class Worker:
             return await awaitable
 
         future = asyncio.run_coroutine_threadsafe(wrapped(), loop)
-        ctx._add_cancel_callback(lambda: loop.call_soon_threadsafe(future.cancel))
+
+        def cancel() -> None:
+            loop.call_soon_threadsafe(future.cancel)
+
+        ctx._add_cancel_callback(cancel)
         try:
             return future.result()
         except Exception as error:
@@ -732,7 +735,13 @@ class Worker:
                         task_pb2.SettleTasksRequest(settlements=[_wrap(s) for s in batch]),
                         timeout=30,
                     )
-                except grpc.RpcError as error:
+                except Exception as error:
+                    if not isinstance(error, grpc.RpcError):  # a bug: never stop settling
+                        log.exception("SettleTasks failed; settling one by one")
+                        for settlement in batch:
+                            self._settle_one(settlement)
+                        batch = []
+                        continue
                     if error.code() == grpc.StatusCode.UNIMPLEMENTED:
                         log.info("the server has no SettleTasks; settling one by one")
                         self.batch_settle = False
@@ -740,7 +749,8 @@ class Worker:
                             self._settle_one(settlement)
                         batch = []
                     elif error.code() in TRANSIENT and not self._drain_expired():
-                        log.warning("settle failed (%s); retrying", error.code().name)
+                        if not backoff.failures:
+                            log.warning("settle failed (%s); retrying", error.code().name)
                         time.sleep(backoff.next_delay())
                     else:
                         for settlement in batch:
@@ -773,9 +783,15 @@ class Worker:
             )
             try:
                 method(settlement.message, timeout=30)
-            except grpc.RpcError as error:
+            except Exception as error:
+                if not isinstance(error, grpc.RpcError):  # a bug: book it, never hang
+                    log.exception("settling %s failed", settlement.ctx.node_uid)
+                    problem = CallError(grpc.StatusCode.INTERNAL, "", "", repr(error), ())
+                    self._answered(settlement, problem)
+                    return
                 if error.code() in TRANSIENT and not self._drain_expired():
-                    log.warning("settle failed (%s); retrying", error.code().name)
+                    if not backoff.failures:
+                        log.warning("settle failed (%s); retrying", error.code().name)
                     time.sleep(backoff.next_delay())
                     continue
                 self._answered(settlement, error_details(error))
@@ -798,9 +814,7 @@ class Worker:
                 failure = task_pb2.FailTaskRequest(
                     attempt_id=message.attempt_id,
                     worker_id=message.worker_id,
-                    error=f"result rejected: {problem.reason}: {problem.message}"[
-                        :MAX_ERROR_CHARS
-                    ],
+                    error=f"result rejected: {problem.reason}: {problem.message}"[:MAX_ERROR_CHARS],
                     retryable=problem.reason == "RESULT_CONTRACT_VIOLATION",
                     effect=message.effect,
                     cost_microcredits=message.cost_microcredits,
