@@ -47,8 +47,25 @@ class _BearerInterceptor(
         return continuation(self._with_token(details), request)
 
 
+# The canonical service names: the same in every Praxis client (docs/workers.md 11).
+SERVICE_NAMES = (
+    "registry",
+    "approvals",
+    "admin",
+    "runs",
+    "tasks",
+    "events",
+    "contracts",
+    "reconciliations",
+    "waits",
+    "assessments",
+    "handoffs",
+    "test_clock",
+)
+
+
 class Client:
-    """Typed stubs for every Praxis service over one channel."""
+    """Typed stubs for every Praxis service over one channel (names: SERVICE_NAMES)."""
 
     def __init__(self, channel: grpc.Channel) -> None:
         self.channel = channel
