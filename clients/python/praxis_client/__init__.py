@@ -37,7 +37,7 @@ from praxis_client.worker import (
     WorkerError,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.1.0"
 
 __all__ = [
     "SERVICE_NAMES",
