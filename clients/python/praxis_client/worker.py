@@ -224,6 +224,7 @@ class _Settlement:
     message: task_pb2.CompleteTaskRequest | task_pb2.FailTaskRequest
     kind: str  # completed | failed | uncertain
     retried_invalid: bool = False  # a refused completion already turned into a failure
+    slot: bool = False  # holds its handler's slot, for a claim riding on the settle call
 
 
 def _cost_text(cost: object) -> str:
@@ -583,6 +584,11 @@ class Worker:
                 self._running -= 1
                 self._unsettled += 1
                 self._idle.notify_all()
+        # In batch mode the slot travels with the settlement: the SettleTasks call that
+        # carries it claims the next task in the same round trip (docs/workers.md 3).
+        if self.batch_settle and not self._stopping.is_set():
+            settlement.slot = True
+        else:
             self._slots.release()
         self._submit(settlement)
 
@@ -729,51 +735,62 @@ class Worker:
                 for settlement in batch:
                     self._settle_one(settlement)
                 continue
-            while batch:
-                try:
-                    reply = self.client.tasks.SettleTasks(
-                        task_pb2.SettleTasksRequest(settlements=[_wrap(s) for s in batch]),
-                        timeout=30,
-                    )
-                except Exception as error:
-                    if not isinstance(error, grpc.RpcError):  # a bug: never stop settling
-                        log.exception("SettleTasks failed; settling one by one")
-                        for settlement in batch:
-                            self._settle_one(settlement)
-                        batch = []
-                        continue
-                    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
-                        log.info("the server has no SettleTasks; settling one by one")
-                        self.batch_settle = False
-                        for settlement in batch:
-                            self._settle_one(settlement)
-                        batch = []
-                    elif error.code() in TRANSIENT and not self._drain_expired():
-                        if not backoff.failures:
-                            log.warning("settle failed (%s); retrying", error.code().name)
-                        time.sleep(backoff.next_delay())
-                    else:
-                        for settlement in batch:
-                            self._answered(settlement, error_details(error))
-                        batch = []
+            self._send_batch(batch, backoff)
+
+    def _send_batch(self, batch: list[_Settlement], backoff: Backoff) -> None:
+        """One SettleTasks call (retried while transient), claiming with the freed slots."""
+        slots = sum(1 for settlement in batch if settlement.slot)
+        for settlement in batch:
+            settlement.slot = False  # the slots now belong to this call
+        while True:
+            if slots and self._stopping.is_set():
+                self._release(slots)
+                slots = 0
+            request = task_pb2.SettleTasksRequest(settlements=[_wrap(s) for s in batch])
+            if slots:
+                request.claim.CopyFrom(self._claim_request(slots, 0))
+            try:
+                reply = self.client.tasks.SettleTasks(request, timeout=30)
+                break
+            except Exception as error:
+                code = error.code() if isinstance(error, grpc.RpcError) else None
+                if code is not None and code in TRANSIENT and not self._drain_expired():
+                    if not backoff.failures:
+                        log.warning("settle failed (%s); retrying", code.name)
+                    time.sleep(backoff.next_delay())
                     continue
-                backoff.reset()
-                for settlement, result in zip(batch, reply.results, strict=False):
-                    if result.WhichOneof("result") == "error":
-                        problem = CallError(
-                            _code_of(result.error.code),
-                            result.error.reason,
-                            "",
-                            result.error.message,
-                            (),
-                        )
-                        self._answered(settlement, problem)
-                    else:
-                        self._answered(settlement, None)
-                batch = []
+                self._release(slots)
+                if code is None:  # a bug: never stop settling
+                    log.exception("SettleTasks failed; settling one by one")
+                elif code == grpc.StatusCode.UNIMPLEMENTED:
+                    log.info("the server has no SettleTasks; settling one by one")
+                    self.batch_settle = False
+                else:
+                    for settlement in batch:
+                        self._answered(settlement, error_details(error))
+                    return
+                for settlement in batch:
+                    self._settle_one(settlement)
+                return
+        backoff.reset()
+        claimed = list(reply.tasks)[:slots]
+        self._release(slots - len(claimed))
+        for proto in claimed:  # before the answers, so that a drain waits for them
+            self._dispatch(proto)
+        for settlement, result in zip(batch, reply.results, strict=False):
+            if result.WhichOneof("result") == "error":
+                problem = CallError(
+                    _code_of(result.error.code), result.error.reason, "", result.error.message, ()
+                )
+                self._answered(settlement, problem)
+            else:
+                self._answered(settlement, None)
 
     def _settle_one(self, settlement: _Settlement) -> None:
         """Settles with CompleteTask or FailTask, retrying transient errors."""
+        if settlement.slot:  # no claim rides on a unary settle
+            settlement.slot = False
+            self._slots.release()
         backoff = Backoff()
         while True:
             method = (
