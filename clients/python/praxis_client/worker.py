@@ -328,6 +328,7 @@ class Worker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._started = False
         self._stopped_threads = False
+        self._claim_on_settle = True  # claims ride on SettleTasks (off: benchmarks only)
 
     # --- counters, kept for earlier releases -----------------------------------------------
 
@@ -586,7 +587,7 @@ class Worker:
                 self._idle.notify_all()
         # In batch mode the slot travels with the settlement: the SettleTasks call that
         # carries it claims the next task in the same round trip (docs/workers.md 3).
-        if self.batch_settle and not self._stopping.is_set():
+        if self.batch_settle and self._claim_on_settle and not self._stopping.is_set():
             settlement.slot = True
         else:
             self._slots.release()
