@@ -4,12 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BUF := tools/node_modules/.bin/buf
 
-.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients conformance bench ci serve example example-runtime
+.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients conformance bench ci serve example example-runtime package-python
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[dev,postgres]'
+	$(VENV)/bin/pip install -q -e ./clients/python -e '.[dev,postgres]'
 	touch $@
 
 setup: $(VENV)/.installed
@@ -38,9 +38,9 @@ checkgenerate: generate
 lint: setup tools
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
-	$(VENV)/bin/ruff check server tests benchmarks examples conformance
-	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance
-	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console
+	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client
+	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client
+	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console clients/python/praxis_client
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)
 breaking: tools
@@ -64,8 +64,13 @@ test-clients: tools
 conformance: setup tools
 	./scripts/conformance.sh
 
+## package-python: build the client-only distribution, twine check it, install it in a
+## fresh virtualenv (scripts/package_python.sh)
+package-python: setup
+	./scripts/package_python.sh
+
 ## ci: everything CI checks (the README's test command)
-ci: checkgenerate lint breaking test
+ci: checkgenerate lint breaking test package-python
 
 ## serve: run the service on 127.0.0.1:50051 with an embedded SQLite file
 serve: setup

@@ -124,4 +124,16 @@ done
 # shellcheck disable=SC2086
 "$PY" conformance/tools/matrix.py "$RUNS" conformance/results $LANGUAGES || status=1
 log "matrix: conformance/results/matrix.md"
+
+# Worker conformance (conformance/workers/README.md): the languages whose scenario worker
+# exists; the driver starts its own test-clock server.
+workers=""
+for lang in $LANGUAGES; do
+  if [ -f "conformance/workers/$lang/run.sh" ]; then workers="$workers,$lang"; fi
+done
+if [ -n "$workers" ]; then
+  log "worker conformance: ${workers#,}"
+  "$PY" conformance/workers/driver.py --languages "${workers#,}" || status=1
+  log "worker matrix: conformance/results/workers-matrix.md"
+fi
 exit $status

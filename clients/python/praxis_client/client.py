@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
@@ -50,8 +50,25 @@ class _BearerInterceptor(
         return continuation(self._with_token(details), request)
 
 
+# The canonical service names: the same in every Praxis client (docs/workers.md 11).
+SERVICE_NAMES = (
+    "registry",
+    "approvals",
+    "admin",
+    "runs",
+    "tasks",
+    "events",
+    "contracts",
+    "reconciliations",
+    "waits",
+    "assessments",
+    "handoffs",
+    "test_clock",
+)
+
+
 class Client:
-    """Typed stubs for every Praxis service over one channel."""
+    """Typed stubs for every Praxis service over one channel (names: SERVICE_NAMES)."""
 
     def __init__(self, channel: grpc.Channel) -> None:
         self.channel = channel
@@ -81,6 +98,15 @@ class Client:
         self.close()
 
 
+# A restarted server is found again within a second or so: gRPC's default reconnect
+# backoff grows to two minutes (docs/workers.md section 6).
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 2_000),
+)
+
+
 def connect(
     address: str,
     token: str | None = None,
@@ -89,6 +115,7 @@ def connect(
     private_key: bytes | None = None,
     certificate_chain: bytes | None = None,
     insecure: bool = False,
+    options: Sequence[tuple[str, Any]] = (),
 ) -> Client:
     """A client for ``address`` (``host:port``) sending ``token`` as bearer.
 
@@ -101,11 +128,13 @@ def connect(
         private_key: PEM key of a client certificate, for mutual TLS.
         certificate_chain: PEM client certificate chain, for mutual TLS.
         insecure: Allow sending ``token`` in plaintext to a non-loopback address.
+        options: Extra gRPC channel options, applied after :data:`CHANNEL_OPTIONS`.
 
     Raises:
         ValueError: A token would travel in plaintext to a non-loopback address and
             ``insecure`` is not set.
     """
+    merged = [*CHANNEL_OPTIONS, *options]
     tls = root_certificates is not None or certificate_chain is not None
     if not tls:
         if token and not insecure and not _is_loopback(address):
@@ -113,12 +142,12 @@ def connect(
                 f"refusing to send a bearer token in plaintext to {address}: pass "
                 "root_certificates (TLS), or insecure=True on a network you trust"
             )
-        channel = grpc.insecure_channel(address)
+        channel = grpc.insecure_channel(address, options=merged)
     else:
         credentials = grpc.ssl_channel_credentials(
             root_certificates, private_key, certificate_chain
         )
-        channel = grpc.secure_channel(address, credentials)
+        channel = grpc.secure_channel(address, credentials, options=merged)
     if token:
         channel = grpc.intercept_channel(channel, _BearerInterceptor(token))
     return Client(channel)

@@ -23,7 +23,7 @@ def parse_decimal(text: str) -> Decimal:
 
 def canonical_decimal(value: Decimal | int) -> str:
     """The canonical string of an exact value (never pass a float)."""
-    if isinstance(value, float):  # type: ignore[unreachable]  # guard for untyped callers
+    if isinstance(value, float):  # a guard for untyped callers
         raise TypeError("floats are not exact; pass a Decimal or an int")
     value = Decimal(value)
     if not value.is_finite():

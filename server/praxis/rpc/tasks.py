@@ -201,7 +201,6 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             ]
         )
 
-
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
     ) -> task_pb2.HeartbeatResponse:
