@@ -291,6 +291,7 @@ export class Worker {
   private fatal: WorkerError | undefined;
   private wakeClaim: (() => void) | undefined;
   private started = false;
+  private claiming = false;
 
   constructor(
     private readonly client: PraxisClients,
@@ -422,7 +423,10 @@ export class Worker {
     }
   }
 
-  /** Claims up to `max` tasks, retrying all but fatal refusals with backoff. */
+  /**
+   * Claims up to `max` tasks, retrying all but fatal refusals with backoff. With batch
+   * settle the pending settlements ride on the claim (SettleTasks with `claim`).
+   */
   private async claim(max: number, waitMs: number): Promise<Task[]> {
     const request: MessageInitShape<typeof ClaimTasksRequestSchema> = {
       workerId: this.workerId,
@@ -431,16 +435,14 @@ export class Worker {
       leaseMs: BigInt(this.opts.leaseMs),
       waitMs: BigInt(waitMs),
     };
+    const options = { signal: this.claimAbort.signal, timeoutMs: waitMs + 10_000 };
     const backoff = new Backoff();
     let troubled = false;
     for (;;) {
       try {
-        const response = await this.client.tasks.claimTasks(request, {
-          signal: this.claimAbort.signal,
-          timeoutMs: waitMs + 10_000,
-        });
+        const tasks = await this.claimOnce(request, options);
         if (troubled) this.log.info("reconnected");
-        return response.tasks;
+        return tasks;
       } catch (err) {
         if (this.claimAbort.signal.aborted) throw err;
         const { code, codeName: name, reason } = errorReason(err);
@@ -454,6 +456,30 @@ export class Worker {
         }
         if (!(await sleep(backoff.next(), this.claimAbort.signal))) throw err;
       }
+    }
+  }
+
+  private async claimOnce(
+    request: MessageInitShape<typeof ClaimTasksRequestSchema>,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<Task[]> {
+    if (this.legacy) return (await this.client.tasks.claimTasks(request, options)).tasks;
+    const batch = this.settling ? [] : this.pending.splice(0, 100);
+    this.claiming = true;
+    void this.flush(); // what finishes during the long poll is the flusher's
+    try {
+      const response = await this.client.tasks.settleTasks({ settlements: batch, claim: request }, options);
+      await this.record(batch, response.results);
+      return response.tasks;
+    } catch (err) {
+      this.pending.unshift(...batch); // sent again later: settling is idempotent
+      if (errorReason(err).code !== Code.Unimplemented) throw err;
+      this.log.info("the server has no TaskService.SettleTasks; settling with CompleteTask and FailTask");
+      this.legacy = true;
+      void this.flush();
+      return (await this.client.tasks.claimTasks(request, options)).tasks;
+    } finally {
+      this.claiming = false;
     }
   }
 
@@ -499,7 +525,9 @@ export class Worker {
       else if ("error" in returned) this.log.warn("the handler failed", { ...fields, error: f.error, retryable: f.retryable });
     }
     if (abort.signal.aborted) this.log.info("the handler returned after cancellation", fields);
-    await this.settle(settlement);
+    if (this.legacy) return this.sendOne(settlement);
+    this.pending.push(settlement); // the next claim carries it, or the flusher sends it
+    if (this.claiming || this.claimAbort.signal.aborted) void this.flush();
   }
 
   /** Heartbeats every leaseMs/3 until stopped; aborts the handler when cancelled or gone. */
@@ -533,13 +561,6 @@ export class Worker {
       }
     }, interval);
     return { stop: () => clearInterval(timer) };
-  }
-
-  /** Settles one attempt: queued for the batch settler, or sent on its own. */
-  private async settle(s: Settlement): Promise<void> {
-    if (this.legacy) return this.sendOne(s);
-    this.pending.push(s);
-    await this.flush();
   }
 
   /** Runs the single batch settler until nothing is pending (also what arrives meanwhile). */
