@@ -15,6 +15,7 @@ for f in package/dist/index.js package/dist/index.d.ts package/dist/worker.d.ts 
   grep -qx "$f" "$work/contents" || { echo "$tarball lacks $f" >&2; exit 1; }
 done
 mkdir "$work/consumer" && cd "$work/consumer"
+start=$(date +%s%N)
 cat > package.json <<JSON
 { "name": "consumer", "version": "1.0.0", "private": true, "type": "module",
   "dependencies": { "@praxis-engine/client": "file:$work/$tarball" } }
@@ -38,4 +39,6 @@ JSON
 "$client/node_modules/.bin/tsc" -p tsconfig.json
 out="$(node out/index.js)"
 [ "$out" = 'true {"a":2,"b":1} aiws.engine.testing.v1.TestClockService' ] || { echo "consumer printed: $out" >&2; exit 1; }
-echo "check_ts_package: $tarball installs, type-checks and runs in a scratch project"
+seconds=$(( ($(date +%s%N) - start) / 1000000000 ))
+echo "check_ts_package: $tarball installs, type-checks and runs in a scratch project" \
+  "(consumer install+build+run ${seconds}s)"
