@@ -32,6 +32,8 @@ async function serve(impl: Partial<ServiceImpl<typeof TaskService>>): Promise<{ 
   return { address: `127.0.0.1:${port}`, close: () => server.close() };
 }
 
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
 const idle = (ms: bigint, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, Math.min(Number(ms), 100));
@@ -94,7 +96,7 @@ test("settles a batch through SettleTasks with the outcome each handler chose", 
     },
   });
   const client = connect(server.address, "t");
-  const worker = new Worker(client, { models: ["m"], concurrency: 2, pollMs: 100 }, (ctx) => {
+  const worker = new Worker(client, { models: ["m"], concurrency: 2, pollMs: 100, logger: quiet }, (ctx) => {
     switch (ctx.input) {
       case "fail":
         return new NotApplied("no", { retryable: true });
@@ -140,7 +142,7 @@ test("a bad token fails start() with UNAUTHENTICATED", async () => {
     },
   });
   const client = connect(server.address, "bad");
-  const worker = new Worker(client, { models: ["m"] }, () => null);
+  const worker = new Worker(client, { models: ["m"], logger: quiet }, () => null);
   await assert.rejects(worker.start(), (err: unknown) => {
     assert.ok(err instanceof WorkerError);
     assert.equal(err.codeName, "UNAUTHENTICATED");
