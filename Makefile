@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BUF := tools/node_modules/.bin/buf
 
-.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients conformance bench ci serve example example-runtime package-python
+.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients package-go-ts conformance bench ci serve example example-runtime package-python
 
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	python3 -m venv $(VENV)
@@ -54,11 +54,16 @@ test: test-python test-clients conformance
 test-python: setup
 	$(VENV)/bin/pytest -q
 
-test-clients: tools
+test-clients: tools package-go-ts
 	./scripts/test_ts.sh
 	./scripts/test_go.sh
 	./scripts/test_java.sh
 	./scripts/test_rust.sh
+
+## package-go-ts: a Go consumer without replace (local module proxy); npm pack into a scratch project
+package-go-ts:
+	./scripts/check_go_module.sh
+	./scripts/check_ts_package.sh
 
 ## conformance: every language's runner against one test-clock server; parity matrix
 conformance: setup tools

@@ -10,16 +10,23 @@ import (
 	enginev1 "github.com/praxis-engine/praxis/clients/go/aiws/engine/v1"
 )
 
-// Clients holds one connection and a typed client for every Praxis service.
+// Clients holds one connection and a typed client for every Praxis service. The field
+// names are the service names every Praxis client uses (Python `registry`, `approvals`,
+// ..., TypeScript `registry`, `approvals`, ...), capitalised.
 type Clients struct {
-	Conn      *grpc.ClientConn
-	Registry  enginev1.RegistryServiceClient
-	Approval  enginev1.ApprovalServiceClient
-	Admin     enginev1.AdminServiceClient
-	Run       enginev1.RunServiceClient
-	Task      enginev1.TaskServiceClient
-	Event     enginev1.EventServiceClient
-	TestClock testingv1.TestClockServiceClient // served only by a server in test-clock mode
+	Conn            *grpc.ClientConn
+	Registry        enginev1.RegistryServiceClient
+	Approvals       enginev1.ApprovalServiceClient
+	Admin           enginev1.AdminServiceClient
+	Runs            enginev1.RunServiceClient
+	Tasks           enginev1.TaskServiceClient
+	Events          enginev1.EventServiceClient
+	Contracts       enginev1.ContractServiceClient
+	Reconciliations enginev1.ReconciliationServiceClient
+	Waits           enginev1.WaitServiceClient
+	Assessments     enginev1.AssessmentServiceClient
+	Handoffs        enginev1.HandoffServiceClient
+	TestClock       testingv1.TestClockServiceClient // served only by a server in test-clock mode
 }
 
 // Connect opens a client connection to address ("127.0.0.1:50051") that sends token as a
@@ -36,14 +43,19 @@ func Connect(address, token string, opts ...grpc.DialOption) (*Clients, error) {
 		return nil, fmt.Errorf("praxis: connect %s: %w", address, err)
 	}
 	return &Clients{
-		Conn:      conn,
-		Registry:  enginev1.NewRegistryServiceClient(conn),
-		Approval:  enginev1.NewApprovalServiceClient(conn),
-		Admin:     enginev1.NewAdminServiceClient(conn),
-		Run:       enginev1.NewRunServiceClient(conn),
-		Task:      enginev1.NewTaskServiceClient(conn),
-		Event:     enginev1.NewEventServiceClient(conn),
-		TestClock: testingv1.NewTestClockServiceClient(conn),
+		Conn:            conn,
+		Registry:        enginev1.NewRegistryServiceClient(conn),
+		Approvals:       enginev1.NewApprovalServiceClient(conn),
+		Admin:           enginev1.NewAdminServiceClient(conn),
+		Runs:            enginev1.NewRunServiceClient(conn),
+		Tasks:           enginev1.NewTaskServiceClient(conn),
+		Events:          enginev1.NewEventServiceClient(conn),
+		Contracts:       enginev1.NewContractServiceClient(conn),
+		Reconciliations: enginev1.NewReconciliationServiceClient(conn),
+		Waits:           enginev1.NewWaitServiceClient(conn),
+		Assessments:     enginev1.NewAssessmentServiceClient(conn),
+		Handoffs:        enginev1.NewHandoffServiceClient(conn),
+		TestClock:       testingv1.NewTestClockServiceClient(conn),
 	}, nil
 }
 

@@ -6,23 +6,36 @@ import { invokeJson, invokeStreamJson, type InvokeResult } from "./invoke.js";
 import {
   AdminService,
   ApprovalService,
+  AssessmentService,
+  ContractService,
   EventService,
+  HandoffService,
+  ReconciliationService,
   RegistryService,
   RunService,
   TaskService,
+  WaitService,
 } from "./v1.js";
 import { TestClockService } from "./testing-v1.js";
 
-/** A gRPC connection to Praxis with a typed client for every service. */
+/**
+ * A gRPC connection to Praxis with a typed client for every service, under the names
+ * every Praxis client uses (docs/workers.md, section 11).
+ */
 export interface PraxisClients {
   /** The gRPC (HTTP/2) transport all clients share. */
   transport: Transport;
   registry: Client<typeof RegistryService>;
-  approval: Client<typeof ApprovalService>;
+  approvals: Client<typeof ApprovalService>;
   admin: Client<typeof AdminService>;
-  run: Client<typeof RunService>;
-  task: Client<typeof TaskService>;
-  event: Client<typeof EventService>;
+  runs: Client<typeof RunService>;
+  tasks: Client<typeof TaskService>;
+  events: Client<typeof EventService>;
+  contracts: Client<typeof ContractService>;
+  reconciliations: Client<typeof ReconciliationService>;
+  waits: Client<typeof WaitService>;
+  assessments: Client<typeof AssessmentService>;
+  handoffs: Client<typeof HandoffService>;
   /** Served only by a server started in test-clock mode. */
   testClock: Client<typeof TestClockService>;
   /** invokeJson on this connection. */
@@ -61,11 +74,16 @@ export function connect(address: string, token?: string, options: ConnectOptions
   return {
     transport,
     registry: createClient(RegistryService, transport),
-    approval: createClient(ApprovalService, transport),
+    approvals: createClient(ApprovalService, transport),
     admin: createClient(AdminService, transport),
-    run: createClient(RunService, transport),
-    task: createClient(TaskService, transport),
-    event: createClient(EventService, transport),
+    runs: createClient(RunService, transport),
+    tasks: createClient(TaskService, transport),
+    events: createClient(EventService, transport),
+    contracts: createClient(ContractService, transport),
+    reconciliations: createClient(ReconciliationService, transport),
+    waits: createClient(WaitService, transport),
+    assessments: createClient(AssessmentService, transport),
+    handoffs: createClient(HandoffService, transport),
     testClock: createClient(TestClockService, transport),
     invokeJson: (service, method, request, callOptions) =>
       invokeJson(transport, service, method, request, callOptions),

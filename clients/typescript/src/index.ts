@@ -17,3 +17,27 @@ export { ERROR_DOMAIN, codeName, errorReason, fieldViolations, type RpcErrorReas
 export { findMethod, invokeJson, invokeStreamJson, praxisRegistry, type InvokeResult } from "./invoke.js";
 export { connect, type ConnectOptions, type PraxisClients } from "./connect.js";
 export { Code, ConnectError } from "@connectrpc/connect";
+export {
+  Applied,
+  NotApplied,
+  Uncertain,
+  Worker,
+  WorkerError,
+  type Cost,
+  type Handler,
+  type TaskContext,
+  type WorkerLogger,
+  type WorkerOptions,
+  type WorkerStats,
+} from "./worker.js";
+export {
+  RunFailed,
+  fromJson,
+  isTerminal,
+  resultOf,
+  reviewApproveExecute,
+  runAndWait,
+  toJson,
+  waitForRun,
+  type Json,
+} from "./helpers.js";

@@ -1,0 +1,108 @@
+// Command scenario-worker is the Go scenario worker of the worker conformance suite
+// (conformance/workers/README.md): the public praxis.Worker with the scripted handler.
+// It prints ready, cancelled and stopped events as JSON lines on stdout, logs on stderr.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/praxis-engine/praxis/clients/go/praxis"
+)
+
+var printMu sync.Mutex
+
+func emit(event map[string]string) {
+	line, _ := json.Marshal(event)
+	printMu.Lock()
+	defer printMu.Unlock()
+	fmt.Fprintln(os.Stdout, string(line))
+}
+
+// handle is the scripted handler: the input's "do" decides.
+func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
+	var spec map[string]any
+	if json.Unmarshal(task.Input(), &spec) != nil || spec["do"] == nil {
+		return praxis.Applied(map[string]json.RawMessage{"echo": task.Input()}), nil
+	}
+	result := func() any {
+		if r, ok := spec["result"]; ok {
+			return r
+		}
+		return task.Input()
+	}
+	text := func(key, fallback string) string {
+		if s, ok := spec[key].(string); ok {
+			return s
+		}
+		return fallback
+	}
+	switch spec["do"] {
+	case "complete":
+		return praxis.Applied(result()).WithCost(text("cost", "")), nil
+	case "fail":
+		retryable, _ := spec["retryable"].(bool)
+		return praxis.NotApplied(text("error", "failed"), retryable), nil
+	case "uncertain":
+		if r, ok := spec["result"]; ok {
+			return praxis.UncertainResult(r), nil
+		}
+		return praxis.Uncertain(text("error", "uncertain")), nil
+	case "sleep":
+		ms, _ := spec["ms"].(float64)
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-ctx.Done():
+			emit(map[string]string{"event": "cancelled", "attempt_id": task.GetAttemptId()})
+		}
+		return praxis.Applied(result()), nil
+	case "hang":
+		<-ctx.Done()
+		emit(map[string]string{"event": "cancelled", "attempt_id": task.GetAttemptId()})
+		return praxis.Applied(map[string]bool{"hung": true}), nil
+	case "unserializable":
+		return praxis.Applied(map[string]any{"a channel": make(chan int)}), nil
+	}
+	return praxis.Applied(map[string]json.RawMessage{"echo": task.Input()}), nil
+}
+
+func main() {
+	address := flag.String("address", "", "host:port of the server")
+	token := flag.String("token", "", "bearer token")
+	model := flag.String("model", "", "the model to claim")
+	workerID := flag.String("worker-id", "", "the worker id")
+	concurrency := flag.Int("concurrency", 4, "handlers at once")
+	leaseMs := flag.Int64("lease-ms", 30_000, "lease per attempt")
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+
+	clients, err := praxis.Connect(*address, *token)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scenario worker:", err)
+		os.Exit(2)
+	}
+	defer clients.Close()
+	worker := praxis.NewWorker(clients, praxis.WorkerOptions{
+		Models: []string{*model}, WorkerID: *workerID, Concurrency: *concurrency, LeaseMs: *leaseMs,
+	}, handle)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := worker.Start(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "scenario worker:", err)
+		os.Exit(2)
+	}
+	emit(map[string]string{"event": "ready"})
+	if err := worker.Run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "scenario worker:", err)
+		os.Exit(3)
+	}
+	emit(map[string]string{"event": "stopped"})
+}

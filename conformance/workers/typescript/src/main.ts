@@ -1,0 +1,85 @@
+// The TypeScript scenario worker (conformance/workers/README.md): the public Worker with
+// the scripted handler. Prints ready, cancelled and stopped events as JSON lines on
+// stdout; logs go to stderr.
+import { parseArgs } from "node:util";
+import { setTimeout as delay } from "node:timers/promises";
+import { Applied, NotApplied, Uncertain, Worker, WorkerError, connect, type TaskContext } from "@praxis-engine/client";
+
+function emit(event: Record<string, string>): void {
+  process.stdout.write(JSON.stringify(event) + "\n");
+}
+
+function waitAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/** The scripted handler: the input's `do` decides. */
+async function handle(ctx: TaskContext): Promise<unknown> {
+  const spec = ctx.input as Record<string, unknown> | null;
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec) || !("do" in spec)) {
+    return { echo: ctx.input };
+  }
+  const text = (key: string, fallback: string) => (typeof spec[key] === "string" ? (spec[key] as string) : fallback);
+  const result = "result" in spec ? spec.result : spec;
+  switch (spec.do) {
+    case "complete":
+      return new Applied(result, { cost: typeof spec.cost === "string" ? spec.cost : undefined });
+    case "fail":
+      throw new NotApplied(text("error", "failed"), { retryable: spec.retryable === true });
+    case "uncertain":
+      if ("result" in spec) return new Uncertain(text("error", "uncertain"), { result: spec.result });
+      return new Uncertain(text("error", "uncertain"));
+    case "sleep":
+      try {
+        await delay(Number(spec.ms ?? 0), undefined, { signal: ctx.signal });
+      } catch {
+        emit({ event: "cancelled", attempt_id: ctx.attemptId });
+      }
+      return result;
+    case "hang":
+      await waitAbort(ctx.signal);
+      emit({ event: "cancelled", attempt_id: ctx.attemptId });
+      return { hung: true };
+    case "unserializable":
+      return { big: 1n };
+  }
+  return { echo: ctx.input };
+}
+
+const { values } = parseArgs({
+  options: {
+    address: { type: "string" },
+    token: { type: "string" },
+    model: { type: "string" },
+    "worker-id": { type: "string" },
+    concurrency: { type: "string", default: "4" },
+    "lease-ms": { type: "string", default: "30000" },
+  },
+});
+const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+  process.stderr.write(`${new Date().toISOString()} ${level} ${message} ${fields ? JSON.stringify(fields) : ""}\n`);
+const client = connect(values.address ?? "", values.token);
+const worker = new Worker(
+  client,
+  {
+    models: [values.model ?? ""],
+    workerId: values["worker-id"],
+    concurrency: Number(values.concurrency),
+    leaseMs: Number(values["lease-ms"]),
+    logger: { debug: () => {}, info: log("INFO"), warn: log("WARNING"), error: log("ERROR") },
+  },
+  handle,
+);
+try {
+  await worker.start();
+  emit({ event: "ready" });
+  await worker.run();
+  emit({ event: "stopped" });
+  client.close();
+} catch (err) {
+  process.stderr.write(`scenario worker: ${err instanceof WorkerError ? `${err.codeName} ${err.reason} ${err.message}` : String(err)}\n`);
+  process.exit(err instanceof WorkerError ? 2 : 3);
+}
