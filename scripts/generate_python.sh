@@ -13,3 +13,5 @@ PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/python" -m grpc_tools.protoc -Iproto \
   $protos >/dev/null 2>&1
 # Regular packages (not namespace packages) so that mypy and packaging see them plainly.
 find "$out/aiws" -type d -exec sh -c 'touch "$1/__init__.py"' _ {} \;
+# PEP 561: the generated package ships its .pyi stubs (praxis-engine-client is typed).
+touch "$out/aiws/py.typed"
