@@ -8,7 +8,7 @@ import pytest
 
 from aiws.engine.v1 import run_pb2
 from praxis_cli.commands.common import parse_moment, parse_ref
-from praxis_cli.commands.decide import dag_change
+from praxis_cli.commands.material import dag_change
 from praxis_cli.commands.principals import grants_of
 from praxis_cli.commands.runs import measure
 from praxis_cli.errors import CliError
