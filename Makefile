@@ -83,3 +83,4 @@ example-runtime: setup
 bench: setup
 	$(PY) benchmarks/registry_bench.py
 	$(PY) benchmarks/runtime_bench.py
+	$(PY) benchmarks/principal_lookup_bench.py

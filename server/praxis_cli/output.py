@@ -55,7 +55,7 @@ def to_dict(message: Message) -> dict[str, Any]:
         if descriptor.message_type is not None and descriptor.message_type.GetOptions().map_entry:
             value_field = descriptor.message_type.fields_by_name["value"]
             out[descriptor.name] = {key: _scalar(value_field, item) for key, item in value.items()}
-        elif descriptor.label == FieldDescriptor.LABEL_REPEATED:
+        elif descriptor.is_repeated:
             out[descriptor.name] = [_scalar(descriptor, item) for item in value]
         elif descriptor.type == FieldDescriptor.TYPE_MESSAGE and not message.HasField(
             descriptor.name

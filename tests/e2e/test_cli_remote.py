@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import stat
 import subprocess
 import threading
@@ -29,7 +30,7 @@ V2 = definition("b", a=node(), b=node("node:a", ("a",)))
 @pytest.fixture
 def shell(tmp_path: Path) -> Iterator[Shell]:
     server = ServerProcess(write_config(tmp_path / "server"), free_port())
-    server.start()
+    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
     try:
         yield Shell(server.address, tmp_path)
     finally:
@@ -51,6 +52,9 @@ def test_the_registry_flow_entirely_from_the_shell(shell: Shell) -> None:
     registered = shell.ok("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY,
                           "--digest", digest, "--json").json()  # fmt: skip
     assert registered["receipt"]["head_revision"] == 1 and not registered["replayed"]
+    retried = shell.ok("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY,
+                       "--digest", digest, "--json").json()  # fmt: skip
+    assert retried["replayed"] and retried["receipt"] == registered["receipt"]
 
     proposed = shell.ok("propose", "wo-1/run-1", "p-1", "-f", "v2.json", "--summary",
                         "add a second step", who="agent")  # fmt: skip
@@ -291,3 +295,81 @@ def test_login_stores_a_private_profile(shell: Shell) -> None:
                             capture_output=True, text=True, env=bare, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["ownership_epoch"] == 1
+
+
+def test_operator_controls_and_the_event_log(shell: Shell) -> None:
+    assert "PAUSED" in shell.ok("workorders", "pause", "wo-1", "--reason", "audit").out
+    assert shell.ok("workorders", "show", "wo-1", "--json").json()["control_state"] == (
+        "CONTROL_STATE_PAUSED"
+    )
+    shell.ok("workorders", "resume", "wo-1")
+    advanced = shell.ok("epochs", "advance", "wo-1", "--kind", "ownership", "--json").json()
+    assert (advanced["ownership_epoch"], advanced["authority_epoch"]) == (2, 1)
+    assert shell.run("workorders", "cancel", "wo-1").code == 2  # --reason is required
+    shell.ok("workorders", "cancel", "wo-1", "--reason", "done")
+    refused = shell.run("workorders", "pause", "wo-1")
+    assert refused.code == 5
+    assert refused.error_line().startswith("error: CONTROL_TRANSITION_INVALID: ")
+
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    run_id = shell.ok("runs", "start", "-f", "one.json", "--json", who="agent").json()["run"][
+        "run_id"
+    ]
+    follower = subprocess.Popen(
+        [PRAXIS, "events", "tail", "--follow", "--json", "--run", run_id],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=shell.env("alice"),
+    )  # fmt: skip
+    track(follower)  # type: ignore[arg-type]
+    assert follower.stdout is not None
+    first = json.loads(follower.stdout.readline())
+    assert (first["kind"], first["run_id"]) == ("EVENT_KIND_RUN_STARTED", run_id)
+    assert isinstance(first["at_ms"], int)
+    shell.ok("runs", "stop", run_id, "--reason", "enough")
+    second = json.loads(follower.stdout.readline())
+    assert second["kind"] == "EVENT_KIND_RUN_CANCELLED" and second["seq"] > first["seq"]
+    follower.send_signal(signal.SIGINT)
+    _, err = follower.communicate(timeout=30)
+    assert follower.returncode == 130 and "Traceback" not in err
+    page = shell.ok("events", "tail", "--run", run_id, "--json").json()
+    assert [e["kind"] for e in page["events"]] == [
+        "EVENT_KIND_RUN_STARTED",
+        "EVENT_KIND_RUN_CANCELLED",
+    ]
+
+
+def test_an_uncertain_effect_is_reconciled_from_the_shell(shell: Shell) -> None:
+    from aiws.engine.v1 import common_pb2, task_pb2
+
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    run_id = shell.ok("runs", "start", "-f", "one.json", "--json", who="agent").json()["run"][
+        "run_id"
+    ]
+    with connect(shell.address, token_of("agent")) as agent:
+        [task] = agent.tasks.ClaimTasks(
+            task_pb2.ClaimTasksRequest(worker_id="w", models=["echo"], max_tasks=1, lease_ms=30_000)
+        ).tasks
+        agent.tasks.FailTask(
+            task_pb2.FailTaskRequest(attempt_id=task.attempt_id, worker_id="w", error="timeout",
+                                     retryable=True, effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN)
+        )  # fmt: skip
+    inbox = shell.ok("inbox", "--kind", "reconciliation", "--json").json()
+    assert [i["reconciliation"]["attempt_id"] for i in inbox["items"]] == [task.attempt_id]
+    assert "BLOCKED" in shell.ok("runs", "show", run_id).out
+    evidence = '{"checked": "the provider log shows no call"}'
+    shown = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                     "--evidence", evidence)  # fmt: skip
+    digest = digest_of(shown.out)
+    decided = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                       "--evidence", evidence, "--digest", digest, "--json").json()  # fmt: skip
+    assert decided["reconciliation"]["state"] == "RECONCILIATION_STATE_RESOLVED"
+    assert decided["reconciliation"]["decided_by"] == "alice"
+    assert shell.ok("inbox", "--json").json()["total"] == 0
+    retried = shell.ok("reconcile", run_id, task.attempt_id, "--decision", "not-applied",
+                       "--evidence", evidence, "--digest", digest, "--json").json()  # fmt: skip
+    assert retried["replayed"] is True
+    other = digest_of(shell.ok("reconcile", run_id, task.attempt_id, "--decision", "applied",
+                               "--evidence", evidence).out)  # fmt: skip
+    again = shell.run("reconcile", run_id, task.attempt_id, "--decision", "applied",
+                      "--evidence", evidence, "--digest", other)  # fmt: skip
+    assert again.code == 5
+    assert again.error_line().startswith("error: RECONCILIATION_NOT_PENDING: ")

@@ -36,22 +36,37 @@ class StoredPrincipalsAuthority:
 
     def __init__(self, source: PrincipalSource) -> None:
         self._source = source
+        # The one-principal authority of each record the source hands out, built once per
+        # record object (the source's cache returns the same object until it reloads).
+        self._built: dict[int, tuple[PrincipalRecord, PrincipalsAuthority]] = {}
+        self._nobody = PrincipalsAuthority([])
+
+    def _over(self, record: PrincipalRecord | None) -> PrincipalsAuthority:
+        if record is None:
+            return self._nobody
+        built = self._built.get(id(record))
+        if built is not None and built[0] is record:
+            return built[1]
+        if len(self._built) >= 10_000:
+            self._built = {}
+        authority = PrincipalsAuthority([record])
+        self._built[id(record)] = (record, authority)
+        return authority
 
     def _of(self, principal_id: str) -> PrincipalsAuthority:
-        record = self._source.by_id(principal_id)
-        return PrincipalsAuthority([record] if record is not None else [])
+        return self._over(self._source.by_id(principal_id))
 
     def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
         """Resolves a bearer token to a current principal."""
         found = self._source.by_token_hash(hash_token(token)) if token else None
         if found is None:
-            return PrincipalsAuthority([]).authenticate(token, now_ms)
+            return self._nobody.authenticate(token, now_ms)
         record, revoked = found
         if revoked:
             return Rejection(
                 Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
             )
-        return PrincipalsAuthority([record]).authenticate(token, now_ms)
+        return self._over(record).authenticate(token, now_ms)
 
     def authorize(
         self, principal: Principal, action: str, work_order_id: str, now_ms: int

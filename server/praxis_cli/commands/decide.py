@@ -1,40 +1,30 @@
-"""What waits for a human, and the decisions: ``inbox``, ``review``, ``approve``,
-``activate``, ``reject``, ``register``, ``propose``, ``reconcile``, ``wait``."""
+"""Registry decisions: ``review``, ``approve``, ``activate``, ``reject``, ``register`` and
+``propose``. It also registers the parsers of :mod:`praxis_cli.commands.waiting`
+(``inbox``, ``reconcile``, ``wait``), keeping one order in the reference."""
 
 from __future__ import annotations
 
 import argparse
-import difflib
+import hashlib
 import json
-import secrets
 from typing import Any
 
-from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2, run_pb2, wait_pb2
-from aiws.engine.v1 import inbox_pb2 as ib
-from aiws.engine.v1 import reconciliation_pb2 as rc
+import grpc
+
+from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2
+from praxis_cli.commands import waiting
 from praxis_cli.commands.common import (
     group,
     json_argument,
     leaf,
     parse_moment,
     parse_ref,
-    pretty_json,
     ref_text,
 )
-from praxis_cli.errors import CONFLICT, CliError, usage
+from praxis_cli.commands.material import show_material
+from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
-_INBOX_KINDS = {
-    "proposal": ib.INBOX_ITEM_KIND_PROPOSAL,
-    "reconciliation": ib.INBOX_ITEM_KIND_RECONCILIATION,
-    "human-input": ib.INBOX_ITEM_KIND_HUMAN_INPUT,
-    "authorization": ib.INBOX_ITEM_KIND_AUTHORIZATION,
-    "hold": ib.INBOX_ITEM_KIND_HOLD,
-}
-_DECISIONS = {
-    "applied": rc.RECONCILIATION_DECISION_APPLIED,
-    "not-applied": rc.RECONCILIATION_DECISION_NOT_APPLIED,
-}
 DEFAULT_APPROVAL_TTL = "1h"
 # Review checks a command's shape, which names an approval; the material never includes it.
 REVIEW_APPROVAL = "pending-review"
@@ -42,11 +32,13 @@ REVIEW_APPROVAL = "pending-review"
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     """Adds the decision commands."""
-    inbox = leaf(commands, common, "inbox", _inbox, "list what waits for a human, oldest first")
+    inbox = leaf(
+        commands, common, "inbox", waiting.inbox, "list what waits for a human, oldest first"
+    )
     inbox.add_argument(
         "--kind",
         action="append",
-        choices=sorted(_INBOX_KINDS),
+        choices=sorted(waiting.INBOX_KINDS),
         default=[],
         help="only items of this kind (repeatable)",
     )
@@ -133,13 +125,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         commands,
         common,
         "reconcile",
-        _reconcile,
+        waiting.reconcile,
         "decide an uncertain effect: without --digest, show the material; with it, "
         "approve and record the decision",
     )
     rec.add_argument("run", help="the run")
     rec.add_argument("attempt", help="the attempt whose effect is uncertain")
-    rec.add_argument("--decision", required=True, choices=sorted(_DECISIONS))
+    rec.add_argument("--decision", required=True, choices=sorted(waiting.DECISIONS))
     rec.add_argument("--evidence", help="the evidence, a JSON document")
     rec.add_argument("--evidence-file", help="the evidence as a JSON file")
     rec.add_argument("--digest", help="approve this material digest and record the decision")
@@ -147,14 +139,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     _approval_args(rec)
 
     waits = group(commands, "wait", "human-input, timer and authorization waits of runs")
-    satisfy = leaf(waits, common, "satisfy", _satisfy, "satisfy a pending wait with a payload")
+    satisfy = leaf(
+        waits, common, "satisfy", waiting.satisfy, "satisfy a pending wait with a payload"
+    )
     satisfy.add_argument("wait_id")
     satisfy.add_argument("--payload", help="the payload, a JSON document")
     satisfy.add_argument("-f", "--file", help="the payload as a JSON file")
     satisfy.add_argument("--request-id", help="idempotency key (default: derived)")
-    show = leaf(waits, common, "show", _wait_show, "show one wait")
+    show = leaf(waits, common, "show", waiting.wait_show, "show one wait")
     show.add_argument("wait_id")
-    listing = leaf(waits, common, "list", _wait_list, "list a run's waits")
+    listing = leaf(waits, common, "list", waiting.wait_list, "list a run's waits")
     listing.add_argument("run")
 
 
@@ -173,61 +167,10 @@ def _approval_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--approval-id", help="the approval's id (default: generated)")
 
 
-# --- inbox -------------------------------------------------------------------------------
-
-
-def _inbox(ctx: Any, args: argparse.Namespace) -> int:
-    response = ctx.call(
-        ctx.client.inbox.ListInbox,
-        ib.ListInboxRequest(
-            kinds=[_INBOX_KINDS[kind] for kind in args.kind],
-            work_order_id=args.work_order,
-            page_size=args.limit,
-            page_token=args.page_token,
-        ),
-    )
-    if ctx.out.as_json:
-        ctx.out.json(to_dict(response))
-        return 0
-    counts = ", ".join(
-        f"{enum_name(ib.InboxItemKind.Name(c.kind), 'INBOX_ITEM_KIND_').lower()} {c.count}"
-        for c in response.counts
-    )
-    ctx.out.line(f"{response.total} waiting ({counts})")
-    ctx.out.table(
-        ["SINCE", "KIND", "WORK ORDER", "RUN", "ITEM", "SUMMARY"],
-        [
-            [
-                local_time(i.since_ms),
-                enum_name(ib.InboxItemKind.Name(i.kind), "INBOX_ITEM_KIND_"),
-                i.work_order_id or "-",
-                i.run_id or "-",
-                _subject_id(i),
-                i.summary,
-            ]
-            for i in response.items
-        ],
-    )
-    if response.next_page_token:
-        ctx.out.line(f"more: --page-token {response.next_page_token}")
-    return 0
-
-
-def _subject_id(item: ib.InboxItem) -> str:
-    kind = item.WhichOneof("subject")
-    if kind == "proposal":
-        return item.proposal.proposal_id
-    if kind == "reconciliation":
-        return item.reconciliation.attempt_id
-    if kind == "wait":
-        return item.wait.wait_id
-    return item.item_id
-
-
 # --- registry decisions ----------------------------------------------------------------
 
 
-def _epochs(ctx: Any, work_order_id: str) -> common_pb2.Epochs:
+def epochs_of(ctx: Any, work_order_id: str) -> common_pb2.Epochs:
     request = registry_pb2.GetEpochsRequest(work_order_id=work_order_id)
     return ctx.call(ctx.client.registry.GetEpochs, request).epochs  # type: ignore[no-any-return]
 
@@ -259,7 +202,7 @@ def _decision(
                 approval_id=approval_id,
             )
         )
-    return proposal, _epochs(ctx, ref.work_order_id), command
+    return proposal, epochs_of(ctx, ref.work_order_id), command
 
 
 def _material(
@@ -267,117 +210,6 @@ def _material(
 ) -> registry_pb2.ReviewResponse:
     request = registry_pb2.ReviewRequest(epochs=epochs, command=command)
     return ctx.call(ctx.client.registry.Review, request)  # type: ignore[no-any-return]
-
-
-def _dependencies(spec: Any) -> set[str]:
-    found: set[str] = set()
-    if not isinstance(spec, dict):
-        return found
-    depends = spec.get("depends_on", [])
-    if isinstance(depends, list):
-        found.update(item for item in depends if isinstance(item, str))
-    source = spec.get("input", {}).get("from") if isinstance(spec.get("input"), dict) else None
-    for reference in source if isinstance(source, list) else [source]:
-        if isinstance(reference, str) and reference.startswith("node:"):
-            found.add(reference[5:].split(".", 1)[0])
-    over = spec.get("fanout", {}).get("over") if isinstance(spec.get("fanout"), dict) else None
-    if isinstance(over, str) and over.startswith("node:"):
-        found.add(over[5:].split(".", 1)[0])
-    return found
-
-
-def _graph(definition_json: str) -> tuple[dict[str, Any], set[tuple[str, str]]]:
-    try:
-        document = json.loads(definition_json) if definition_json else {}
-    except ValueError:
-        document = {}
-    nodes = document.get("nodes", {}) if isinstance(document, dict) else {}
-    nodes = nodes if isinstance(nodes, dict) else {}
-    edges = {(dep, node) for node, spec in nodes.items() for dep in _dependencies(spec)}
-    return nodes, edges
-
-
-def dag_change(base_json: str, candidate_json: str) -> dict[str, list[str]]:
-    """Nodes added, removed and changed, and edges added and removed."""
-    base_nodes, base_edges = _graph(base_json)
-    new_nodes, new_edges = _graph(candidate_json)
-    return {
-        "nodes_added": sorted(set(new_nodes) - set(base_nodes)),
-        "nodes_removed": sorted(set(base_nodes) - set(new_nodes)),
-        "nodes_changed": sorted(
-            n for n in set(base_nodes) & set(new_nodes) if base_nodes[n] != new_nodes[n]
-        ),
-        "edges_added": [f"{a} -> {b}" for a, b in sorted(new_edges - base_edges)],
-        "edges_removed": [f"{a} -> {b}" for a, b in sorted(base_edges - new_edges)],
-    }
-
-
-def definition_diff(material: registry_pb2.ReviewMaterial) -> list[str]:
-    """A unified diff of the base and candidate definitions as indented JSON."""
-    base = pretty_json(material.base_definition_json) if material.base_definition_json else ""
-    candidate = pretty_json(material.candidate_definition_json)
-    label = f"revision {material.base_revision}" if material.base_revision else "(none)"
-    target = f"proposal {material.proposal_id}" if material.proposal_id else "candidate"
-    return list(
-        difflib.unified_diff(
-            base.splitlines(), candidate.splitlines(), label, target, lineterm="", n=3
-        )
-    )
-
-
-def show_material(ctx: Any, review: registry_pb2.ReviewResponse, extra: dict[str, Any]) -> None:
-    """Prints review material: its fields, the diff, the DAG change and the digest."""
-    material = review.material
-    diff = definition_diff(material)
-    change = dag_change(material.base_definition_json, material.candidate_definition_json)
-    if ctx.out.as_json:
-        ctx.out.json(
-            {
-                **extra,
-                "material": to_dict(material),
-                "material_digest": review.material_digest,
-                "diff": diff,
-                "dag_change": change,
-            }
-        )
-        return
-    rows = [
-        (
-            "action",
-            enum_name(registry_pb2.RegistryAction.Name(material.action), "REGISTRY_ACTION_"),
-        ),
-        ("ref", ref_text(material.ref)),
-        ("base", f"revision {material.base_revision} {material.base_digest}".strip()),
-        ("candidate", f"revision {material.candidate_revision} {material.candidate_digest}"),
-    ]
-    if material.proposal_id:
-        rows += [
-            ("proposal", f"{material.proposal_id} {material.proposal_digest}"),
-            ("proposed by", material.proposed_by),
-        ]
-    if material.reason:
-        rows.append(("reason", material.reason))
-    rows += [
-        ("policies", ", ".join(f"{k}={v}" for k, v in sorted(material.policy_digests.items()))),
-        (
-            "epochs",
-            f"installation {material.installation_id}, ownership "
-            f"{material.ownership_epoch}, authority {material.authority_epoch}",
-        ),
-    ]
-    rows += [(name, value) for name, value in extra.items() if isinstance(value, str)]
-    ctx.out.fields(rows)
-    ctx.out.line()
-    ctx.out.line("definition (base -> candidate):", "bold")
-    for line in diff or ["(no difference)"]:
-        style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-        ctx.out.line(line, "bold " + style if line.startswith(("+++", "---")) else style)
-    ctx.out.line()
-    ctx.out.line("DAG change:", "bold")
-    for name, items in change.items():
-        ctx.out.line(f"  {name.replace('_', ' ')}: {', '.join(items) if items else '-'}")
-    ctx.out.line()
-    ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
 
 
 def _review(ctx: Any, args: argparse.Namespace) -> int:
@@ -393,8 +225,36 @@ def _review(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
-    approval_id = args.approval_id or f"ap-{digest[7:19]}-{secrets.token_hex(4)}"
+def _default_approval_id(ctx: Any, digest: str) -> str:
+    """Derived from the digest and the caller's token: a retried decision names the same
+    approval (and so its request replays) instead of minting a second one."""
+    token = ctx.connection().token or ""
+    caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+    return f"ap-{digest[7:23]}-{caller}"
+
+
+def _existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
+    """The approval with this id when it approves ``digest``, else ``None``."""
+    try:
+        existing = ctx.call(
+            ctx.client.approvals.GetApproval,
+            approval_pb2.GetApprovalRequest(approval_id=approval_id),
+        ).approval
+    except grpc.RpcError as error:
+        if error.code() is not grpc.StatusCode.NOT_FOUND:
+            raise
+        return None
+    return existing if existing.material_digest == digest else None
+
+
+def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
+    """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
+    approval_id = args.approval_id
+    if not approval_id:
+        approval_id = _default_approval_id(ctx, digest)
+        existing = _existing_approval(ctx, approval_id, digest)
+        if existing is not None:
+            return existing
     request = approval_pb2.CreateApprovalRequest(
         approval_id=approval_id,
         material_digest=digest,
@@ -404,7 +264,7 @@ def _create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order
     return ctx.call(ctx.client.approvals.CreateApproval, request).approval
 
 
-def _check_digest(expected: str, actual: str) -> None:
+def check_digest(expected: str, actual: str) -> None:
     if expected != actual:
         raise CliError(
             "MATERIAL_CHANGED",
@@ -416,10 +276,8 @@ def _check_digest(expected: str, actual: str) -> None:
 def _approve(ctx: Any, args: argparse.Namespace) -> int:
     _, epochs, command = _decision(ctx, args, args.reject)
     review = _material(ctx, epochs, command)
-    _check_digest(args.digest, review.material_digest)
-    approval = _create_approval(
-        ctx, args, review.material_digest, parse_ref(args.ref).work_order_id
-    )
+    check_digest(args.digest, review.material_digest)
+    approval = create_approval(ctx, args, review.material_digest, parse_ref(args.ref).work_order_id)
     if ctx.out.as_json:
         ctx.out.json(to_dict(approval))
         return 0
@@ -498,8 +356,17 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
             approval_id=REVIEW_APPROVAL,
         )
     )
-    epochs = _epochs(ctx, ref.work_order_id)
-    review = _material(ctx, epochs, command)
+    epochs = epochs_of(ctx, ref.work_order_id)
+    try:
+        review = _material(ctx, epochs, command)
+    except grpc.RpcError as error:
+        retry = _registered_retry(ctx, args, error)
+        if retry is None:
+            raise
+        command.register.approval_id = retry
+        return _execute(
+            ctx, epochs, args.request_id or f"cli-register-{args.digest[7:31]}", command
+        )
     if not args.digest:
         show_material(ctx, review, {})
         if not ctx.out.as_json:
@@ -509,11 +376,22 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
                 + f"--digest {review.material_digest}"
             )
         return 0
-    _check_digest(args.digest, review.material_digest)
-    approval = _create_approval(ctx, args, review.material_digest, ref.work_order_id)
+    check_digest(args.digest, review.material_digest)
+    approval = create_approval(ctx, args, review.material_digest, ref.work_order_id)
     command.register.approval_id = approval.approval_id
     request_id = args.request_id or f"cli-register-{review.material_digest[7:31]}"
     return _execute(ctx, epochs, request_id, command)
+
+
+def _registered_retry(ctx: Any, args: argparse.Namespace, error: grpc.RpcError) -> str | None:
+    """The approval of an earlier ``register --digest`` by this caller, when this is its
+    retry: the ref is registered now, so the material can no longer be reviewed, and the
+    command is sent again as it was so that the server replays its receipt."""
+    if not args.digest or args.approval_id or from_rpc(error).reason != "REF_ALREADY_REGISTERED":
+        return None
+    approval_id = _default_approval_id(ctx, args.digest)
+    existing = _existing_approval(ctx, approval_id, args.digest)
+    return approval_id if existing is not None else None
 
 
 def _propose(ctx: Any, args: argparse.Namespace) -> int:
@@ -531,126 +409,4 @@ def _propose(ctx: Any, args: argparse.Namespace) -> int:
         )
     )
     request_id = args.request_id or f"cli-propose-{args.proposal}"
-    return _execute(ctx, _epochs(ctx, ref.work_order_id), request_id, command)
-
-
-# --- reconciliations and waits -----------------------------------------------------------
-
-
-def _reconcile(ctx: Any, args: argparse.Namespace) -> int:
-    evidence = json_argument(args.evidence, args.evidence_file, "the evidence")
-    if not evidence:
-        raise usage("the evidence is required: --evidence JSON or --evidence-file FILE")
-    run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
-    work_order = run.ref.work_order_id
-    epochs = _epochs(ctx, work_order or "_")  # an ad hoc run: the installation, epochs 1 and 1
-    if not work_order:
-        epochs = common_pb2.Epochs(
-            installation_id=epochs.installation_id, ownership_epoch=1, authority_epoch=1
-        )
-    decision = _DECISIONS[args.decision]
-    review = ctx.call(
-        ctx.client.reconciliations.ReviewReconciliation,
-        rc.ReviewReconciliationRequest(
-            epochs=epochs, attempt_id=args.attempt, decision=decision, evidence_json=evidence
-        ),
-    )
-    if not args.digest:
-        if ctx.out.as_json:
-            ctx.out.json(
-                {"material": to_dict(review.material), "material_digest": review.material_digest}
-            )
-            return 0
-        m = review.material
-        ctx.out.fields(
-            [
-                ("run", m.run_id),
-                ("node", m.node_uid),
-                ("attempt", m.attempt_id),
-                ("operation", m.operation_id),
-                ("attempt outcome", "completed with a result" if m.completed else "failed"),
-                ("decision", args.decision),
-                ("evidence", evidence.strip()),
-                ("evidence digest", m.evidence_digest),
-                ("result digest", m.result_digest or "-"),
-            ]
-        )
-        ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
-        return 0
-    _check_digest(args.digest, review.material_digest)
-    approval = _create_approval(ctx, args, review.material_digest, work_order)
-    response = ctx.call(
-        ctx.client.reconciliations.Reconcile,
-        rc.ReconcileRequest(
-            epochs=epochs,
-            request_id=args.request_id or f"cli-reconcile-{args.attempt}",
-            attempt_id=args.attempt,
-            decision=decision,
-            evidence_json=evidence,
-            approval_id=approval.approval_id,
-        ),
-    )
-    if ctx.out.as_json:
-        ctx.out.json(
-            {"reconciliation": to_dict(response.reconciliation), "replayed": response.replayed}
-        )
-    else:
-        ctx.out.line(
-            f"reconciled attempt {args.attempt}: {args.decision}"
-            + (" (replayed)" if response.replayed else "")
-        )
-    return 0
-
-
-def _wait_row(w: wait_pb2.Wait) -> list[str]:
-    return [
-        w.wait_id,
-        w.run_id,
-        w.node_uid,
-        enum_name(wait_pb2.WaitKind.Name(w.kind), "WAIT_KIND_"),
-        enum_name(wait_pb2.WaitState.Name(w.state), "WAIT_STATE_"),
-        local_time(w.expires_at_ms),
-        w.satisfied_by or "-",
-    ]
-
-
-_WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
-
-
-def _satisfy(ctx: Any, args: argparse.Namespace) -> int:
-    payload = json_argument(args.payload, args.file, "the payload")
-    if not payload:
-        raise usage("the payload is required: --payload JSON or -f FILE")
-    request_id = args.request_id or f"cli-satisfy-{args.wait_id}"
-    response = ctx.call(
-        ctx.client.waits.SatisfyWait,
-        wait_pb2.SatisfyWaitRequest(
-            request_id=request_id, wait_id=args.wait_id, payload_json=payload
-        ),
-    )
-    if ctx.out.as_json:
-        ctx.out.json({"wait": to_dict(response.wait), "replayed": response.replayed})
-    else:
-        ctx.out.line(
-            f"satisfied wait {args.wait_id}" + (" (replayed)" if response.replayed else "")
-        )
-    return 0
-
-
-def _wait_show(ctx: Any, args: argparse.Namespace) -> int:
-    wait = ctx.call(ctx.client.waits.GetWait, wait_pb2.GetWaitRequest(wait_id=args.wait_id)).wait
-    if ctx.out.as_json:
-        ctx.out.json(to_dict(wait))
-        return 0
-    rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
-    ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
-    return 0
-
-
-def _wait_list(ctx: Any, args: argparse.Namespace) -> int:
-    response = ctx.call(ctx.client.waits.ListWaits, wait_pb2.ListWaitsRequest(run_id=args.run))
-    if ctx.out.as_json:
-        ctx.out.json(to_dict(response))
-        return 0
-    ctx.out.table(_WAIT_COLUMNS, [_wait_row(w) for w in response.waits])
-    return 0
+    return _execute(ctx, epochs_of(ctx, ref.work_order_id), request_id, command)

@@ -122,7 +122,7 @@ def grants_of(specs: list[str], max_spend: str | None) -> list[pb.Grant]:
 
 def _row(p: pb.Principal) -> list[str]:
     grants = "; ".join(
-        f"{','.join(g.actions)} on {','.join(g.work_orders) or '*'}"
+        f"{', '.join(g.actions)} on {', '.join(g.work_orders) or '*'}"
         + (f" (cap {g.max_spend_microcredits})" if g.max_spend_microcredits else "")
         for g in p.grants
     )

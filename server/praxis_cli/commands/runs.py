@@ -269,6 +269,23 @@ def _bar(progress: Progress) -> str:
     return "[" + "#" * filled + "-" * (BAR_WIDTH - filled) + "]"
 
 
+class _LiveView:
+    """What the terminal shows while watching; re-rendered (elapsed time ticking)."""
+
+    def __init__(self, began: float) -> None:
+        self.began = began
+        self.run: run_pb2.Run | None = None
+
+    def __rich__(self) -> Any:
+        from rich.text import Text
+
+        if self.run is None:
+            return Text("waiting for the first snapshot...")
+        progress = measure(self.run)
+        text = _describe(self.run, progress, time.monotonic() - self.began)
+        return Text(f"{_bar(progress)} {text}")
+
+
 def follow(ctx: Any, run_id: str) -> int:
     """Follows a run to its end; returns the exit code of its outcome."""
     began = time.monotonic()
@@ -278,7 +295,8 @@ def follow(ctx: Any, run_id: str) -> int:
     if ctx.out.rich:
         from rich.live import Live
 
-        live = Live("", console=ctx.out.console, refresh_per_second=8, transient=False)
+        view = _LiveView(began)
+        live = Live(view, console=ctx.out.console, refresh_per_second=8, transient=False)
         live.start()
     try:
         for response in ctx.client.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id)):
@@ -301,7 +319,7 @@ def follow(ctx: Any, run_id: str) -> int:
                 continue
             text = _describe(last, progress, elapsed)
             if live is not None:
-                live.update(f"{_bar(progress)} {text}")
+                view.run = last
             elif text.rsplit(" | ", 1)[0] != shown:  # print each change once
                 shown = text.rsplit(" | ", 1)[0]
                 ctx.out.line(f"progress: {_bar(progress)} {text}")

@@ -1,0 +1,201 @@
+"""The inbox, reconciliations and waits: ``inbox``, ``reconcile``, ``wait ...``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
+from aiws.engine.v1 import inbox_pb2 as ib
+from aiws.engine.v1 import reconciliation_pb2 as rc
+from praxis_cli.commands import decide
+from praxis_cli.commands.common import json_argument
+from praxis_cli.errors import usage
+from praxis_cli.output import enum_name, local_time, to_dict
+
+INBOX_KINDS = {
+    "proposal": ib.INBOX_ITEM_KIND_PROPOSAL,
+    "reconciliation": ib.INBOX_ITEM_KIND_RECONCILIATION,
+    "human-input": ib.INBOX_ITEM_KIND_HUMAN_INPUT,
+    "authorization": ib.INBOX_ITEM_KIND_AUTHORIZATION,
+    "hold": ib.INBOX_ITEM_KIND_HOLD,
+}
+DECISIONS = {
+    "applied": rc.RECONCILIATION_DECISION_APPLIED,
+    "not-applied": rc.RECONCILIATION_DECISION_NOT_APPLIED,
+}
+
+
+# --- inbox -------------------------------------------------------------------------------
+
+
+def inbox(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(
+        ctx.client.inbox.ListInbox,
+        ib.ListInboxRequest(
+            kinds=[INBOX_KINDS[kind] for kind in args.kind],
+            work_order_id=args.work_order,
+            page_size=args.limit,
+            page_token=args.page_token,
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    counts = ", ".join(
+        f"{enum_name(ib.InboxItemKind.Name(c.kind), 'INBOX_ITEM_KIND_').lower()} {c.count}"
+        for c in response.counts
+    )
+    ctx.out.line(f"{response.total} waiting ({counts})")
+    ctx.out.table(
+        ["SINCE", "KIND", "WORK ORDER", "RUN", "ITEM", "SUMMARY"],
+        [
+            [
+                local_time(i.since_ms),
+                enum_name(ib.InboxItemKind.Name(i.kind), "INBOX_ITEM_KIND_"),
+                i.work_order_id or "-",
+                i.run_id or "-",
+                _subject_id(i),
+                i.summary,
+            ]
+            for i in response.items
+        ],
+    )
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
+
+
+def _subject_id(item: ib.InboxItem) -> str:
+    kind = item.WhichOneof("subject")
+    if kind == "proposal":
+        return item.proposal.proposal_id
+    if kind == "reconciliation":
+        return item.reconciliation.attempt_id
+    if kind == "wait":
+        return item.wait.wait_id
+    return item.item_id
+
+
+# --- reconciliations and waits -----------------------------------------------------------
+
+
+def reconcile(ctx: Any, args: argparse.Namespace) -> int:
+    evidence = json_argument(args.evidence, args.evidence_file, "the evidence")
+    if not evidence:
+        raise usage("the evidence is required: --evidence JSON or --evidence-file FILE")
+    run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
+    work_order = run.ref.work_order_id
+    epochs = decide.epochs_of(
+        ctx, work_order or "_"
+    )  # an ad hoc run: the installation, epochs 1 and 1
+    if not work_order:
+        epochs = common_pb2.Epochs(
+            installation_id=epochs.installation_id, ownership_epoch=1, authority_epoch=1
+        )
+    decision = DECISIONS[args.decision]
+    review = ctx.call(
+        ctx.client.reconciliations.ReviewReconciliation,
+        rc.ReviewReconciliationRequest(
+            epochs=epochs, attempt_id=args.attempt, decision=decision, evidence_json=evidence
+        ),
+    )
+    if not args.digest:
+        if ctx.out.as_json:
+            ctx.out.json(
+                {"material": to_dict(review.material), "material_digest": review.material_digest}
+            )
+            return 0
+        m = review.material
+        ctx.out.fields(
+            [
+                ("run", m.run_id),
+                ("node", m.node_uid),
+                ("attempt", m.attempt_id),
+                ("operation", m.operation_id),
+                ("attempt outcome", "completed with a result" if m.completed else "failed"),
+                ("decision", args.decision),
+                ("evidence", evidence.strip()),
+                ("evidence digest", m.evidence_digest),
+                ("result digest", m.result_digest or "-"),
+            ]
+        )
+        ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
+        return 0
+    decide.check_digest(args.digest, review.material_digest)
+    approval = decide.create_approval(ctx, args, review.material_digest, work_order)
+    response = ctx.call(
+        ctx.client.reconciliations.Reconcile,
+        rc.ReconcileRequest(
+            epochs=epochs,
+            request_id=args.request_id or f"cli-reconcile-{review.material_digest[7:31]}",
+            attempt_id=args.attempt,
+            decision=decision,
+            evidence_json=evidence,
+            approval_id=approval.approval_id,
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(
+            {"reconciliation": to_dict(response.reconciliation), "replayed": response.replayed}
+        )
+    else:
+        ctx.out.line(
+            f"reconciled attempt {args.attempt}: {args.decision}"
+            + (" (replayed)" if response.replayed else "")
+        )
+    return 0
+
+
+def _wait_row(w: wait_pb2.Wait) -> list[str]:
+    return [
+        w.wait_id,
+        w.run_id,
+        w.node_uid,
+        enum_name(wait_pb2.WaitKind.Name(w.kind), "WAIT_KIND_"),
+        enum_name(wait_pb2.WaitState.Name(w.state), "WAIT_STATE_"),
+        local_time(w.expires_at_ms),
+        w.satisfied_by or "-",
+    ]
+
+
+_WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
+
+
+def satisfy(ctx: Any, args: argparse.Namespace) -> int:
+    payload = json_argument(args.payload, args.file, "the payload")
+    if not payload:
+        raise usage("the payload is required: --payload JSON or -f FILE")
+    request_id = args.request_id or f"cli-satisfy-{args.wait_id}"
+    response = ctx.call(
+        ctx.client.waits.SatisfyWait,
+        wait_pb2.SatisfyWaitRequest(
+            request_id=request_id, wait_id=args.wait_id, payload_json=payload
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json({"wait": to_dict(response.wait), "replayed": response.replayed})
+    else:
+        ctx.out.line(
+            f"satisfied wait {args.wait_id}" + (" (replayed)" if response.replayed else "")
+        )
+    return 0
+
+
+def wait_show(ctx: Any, args: argparse.Namespace) -> int:
+    wait = ctx.call(ctx.client.waits.GetWait, wait_pb2.GetWaitRequest(wait_id=args.wait_id)).wait
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(wait))
+        return 0
+    rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
+    ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
+    return 0
+
+
+def wait_list(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(ctx.client.waits.ListWaits, wait_pb2.ListWaitsRequest(run_id=args.run))
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(_WAIT_COLUMNS, [_wait_row(w) for w in response.waits])
+    return 0
