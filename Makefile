@@ -59,6 +59,8 @@ test-clients: tools
 	./scripts/test_go.sh
 	./scripts/test_java.sh
 	./scripts/test_rust.sh
+	./scripts/check_package_java.sh
+	./scripts/check_package_rust.sh
 
 ## conformance: every language's runner against one test-clock server; parity matrix
 conformance: setup tools

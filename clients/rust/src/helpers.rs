@@ -310,8 +310,10 @@ pub async fn review_approve_execute(
         async move { r.review(request).await }
     })
     .await?;
-    let expires = epoch_ms::from_system_time(SystemTime::now() + options.approval_ttl)
-        .map_err(|_| RpcError::from_status(&Status::invalid_argument("approval_ttl out of range")))?;
+    let expires =
+        epoch_ms::from_system_time(SystemTime::now() + options.approval_ttl).map_err(|_| {
+            RpcError::from_status(&Status::invalid_argument("approval_ttl out of range"))
+        })?;
     retry(|| {
         let mut a = approver.approvals.clone();
         let request = CreateApprovalRequest {
@@ -363,8 +365,14 @@ mod tests {
     #[test]
     fn json_is_canonical() {
         let v = serde_json::json!({"b": [1, {"z": null, "a": "é"}], "a": true});
-        assert_eq!(to_json(&v).unwrap(), r#"{"a":true,"b":[1,{"a":"é","z":null}]}"#);
-        assert_eq!(from_json::<serde_json::Value>("").unwrap(), serde_json::Value::Null);
+        assert_eq!(
+            to_json(&v).unwrap(),
+            r#"{"a":true,"b":[1,{"a":"é","z":null}]}"#
+        );
+        assert_eq!(
+            from_json::<serde_json::Value>("").unwrap(),
+            serde_json::Value::Null
+        );
     }
 
     #[test]

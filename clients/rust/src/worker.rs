@@ -609,7 +609,10 @@ fn is_transient(error: &RpcError) -> bool {
 fn is_fatal(code: Code) -> bool {
     matches!(
         code,
-        Code::Unauthenticated | Code::PermissionDenied | Code::InvalidArgument | Code::Unimplemented
+        Code::Unauthenticated
+            | Code::PermissionDenied
+            | Code::InvalidArgument
+            | Code::Unimplemented
     )
 }
 
@@ -700,7 +703,13 @@ async fn claim_loop(
                 .lock()
                 .expect("in_hand lock")
                 .insert(task.attempt_id.clone(), cancel.clone());
-            running.spawn(run_attempt(shared.clone(), task, cancel, permit, settle_tx.clone()));
+            running.spawn(run_attempt(
+                shared.clone(),
+                task,
+                cancel,
+                permit,
+                settle_tx.clone(),
+            ));
         }
         permits.clear();
         while running.try_join_next().is_some() {}
@@ -789,7 +798,9 @@ async fn run_attempt(
     let node_uid = task.node_uid.clone();
     tracing::debug!(target: "praxis_client::worker", %attempt_id, %node_uid, "attempt claimed");
     let mut work = AbortOnDrop(tokio::spawn(
-        shared.handler.handle(TaskContext::new(task, cancel.clone())),
+        shared
+            .handler
+            .handle(TaskContext::new(task, cancel.clone())),
     ));
     let beats = AbortOnDrop(tokio::spawn(heartbeat_loop(
         shared.clone(),
@@ -829,7 +840,11 @@ async fn run_attempt(
     }
     drop(beats);
     drop(permit);
-    shared.in_hand.lock().expect("in_hand lock").remove(&attempt_id);
+    shared
+        .in_hand
+        .lock()
+        .expect("in_hand lock")
+        .remove(&attempt_id);
     shared.counters.in_flight.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -889,7 +904,14 @@ fn to_settlement(shared: &Shared, attempt_id: &str, outcome: Outcome) -> Settlem
         Kind::Complete(Err(encode)) => {
             let error = format!("result is not JSON-serialisable: {encode}");
             tracing::error!(target: "praxis_client::worker", attempt_id, %error, "unserialisable result");
-            fail_settlement(shared, attempt_id, &error, false, outcome.effect, outcome.cost.as_ref())
+            fail_settlement(
+                shared,
+                attempt_id,
+                &error,
+                false,
+                outcome.effect,
+                outcome.cost.as_ref(),
+            )
         }
         Kind::Fail { error, retryable } => fail_settlement(
             shared,
@@ -980,7 +1002,10 @@ async fn settle_loop(shared: Arc<Shared>, mut rx: mpsc::Receiver<Pending>) {
 }
 
 /// Settles a batch; returns the failures to send for completions the engine refused.
-async fn settle_batch(shared: &Shared, work: Vec<(Settlement, String)>) -> Vec<(Settlement, String)> {
+async fn settle_batch(
+    shared: &Shared,
+    work: Vec<(Settlement, String)>,
+) -> Vec<(Settlement, String)> {
     let mut answers = Vec::with_capacity(work.len());
     if !shared.settle_unsupported.load(Ordering::Relaxed) {
         let settlements: Vec<Settlement> = work.iter().map(|(s, _)| s.clone()).collect();
@@ -1066,7 +1091,11 @@ async fn settle_many(
     })
     .await?
     .into_inner();
-    let results: Vec<_> = response.results.into_iter().filter_map(|r| r.result).collect();
+    let results: Vec<_> = response
+        .results
+        .into_iter()
+        .filter_map(|r| r.result)
+        .collect();
     if results.len() != n {
         return Err(RpcError::from_status(&Status::internal(
             "SettleTasks answered a different number of results",
@@ -1211,7 +1240,10 @@ mod tests {
         }
         let HandlerError(outcome) = parse().unwrap_err();
         let (text, retryable) = message(&outcome);
-        assert!(text.starts_with("core::num::error::ParseIntError: "), "{text}");
+        assert!(
+            text.starts_with("core::num::error::ParseIntError: "),
+            "{text}"
+        );
         assert!(retryable);
         assert_eq!(outcome.effect, EffectOutcome::NotApplied);
         let uncertain = Outcome::uncertain("lost the connection mid-call");
@@ -1232,7 +1264,10 @@ mod tests {
         assert!(WorkerOptions::new(["m"]).validate().is_ok());
         assert!(WorkerOptions::new(Vec::<String>::new()).validate().is_err());
         assert!(WorkerOptions::new(["m"]).concurrency(0).validate().is_err());
-        assert!(WorkerOptions::new(["m"]).concurrency(101).validate().is_err());
+        assert!(WorkerOptions::new(["m"])
+            .concurrency(101)
+            .validate()
+            .is_err());
         assert!(WorkerOptions::new(["m"])
             .lease(Duration::from_millis(10))
             .validate()
@@ -1254,7 +1289,10 @@ mod tests {
         assert!(is_transient(&e(Code::Aborted, Some("VERSION_CONFLICT"))));
         assert!(!is_transient(&e(Code::Aborted, None)));
         assert!(is_gone(&e(Code::FailedPrecondition, Some("LEASE_EXPIRED"))));
-        assert!(!is_gone(&e(Code::FailedPrecondition, Some("BUDGET_EXCEEDED"))));
+        assert!(!is_gone(&e(
+            Code::FailedPrecondition,
+            Some("BUDGET_EXCEEDED")
+        )));
         assert!(is_fatal(Code::Unauthenticated) && !is_fatal(Code::Unavailable));
         assert_eq!(code_name(Code::Unauthenticated), "UNAUTHENTICATED");
     }

@@ -20,7 +20,9 @@ struct Unserializable;
 
 impl serde::Serialize for Unserializable {
     fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
-        Err(serde::ser::Error::custom("Unserializable refuses to be serialized"))
+        Err(serde::ser::Error::custom(
+            "Unserializable refuses to be serialized",
+        ))
     }
 }
 
@@ -37,14 +39,20 @@ async fn handle(ctx: TaskContext) -> HandlerResult {
         return Ok(Outcome::applied(&json!({ "echo": spec })));
     };
     let text = |key: &str, default: &str| {
-        spec.get(key).and_then(Value::as_str).unwrap_or(default).to_owned()
+        spec.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_owned()
     };
     let result = spec.get("result").cloned().unwrap_or_else(|| spec.clone());
     match action {
         "complete" => Ok(with_cost(Outcome::applied(&result), &spec)
             .map_err(|e| Outcome::not_applied(e, false))?),
         "fail" => {
-            let retryable = spec.get("retryable").and_then(Value::as_bool).unwrap_or(false);
+            let retryable = spec
+                .get("retryable")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             Err(Outcome::not_applied(text("error", "failed"), retryable).into())
         }
         "uncertain" if spec.get("result").is_some() => Ok(Outcome::uncertain_with_result(&result)),
@@ -93,7 +101,9 @@ fn parse_args() -> Result<Args, String> {
             "--token" => args.token = value,
             "--model" => args.model = value,
             "--worker-id" => args.worker_id = value,
-            "--concurrency" => args.concurrency = value.parse().map_err(|e| format!("{flag}: {e}"))?,
+            "--concurrency" => {
+                args.concurrency = value.parse().map_err(|e| format!("{flag}: {e}"))?
+            }
             "--lease-ms" => args.lease_ms = value.parse().map_err(|e| format!("{flag}: {e}"))?,
             _ => return Err(format!("unknown flag {flag}")),
         }
@@ -107,8 +117,7 @@ async fn main() -> std::process::ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
     let args = match parse_args() {
