@@ -18,5 +18,5 @@ if [ ! -e "$stamp" ] || [ -n "$(find "$client/src/main" "$client/pom.xml" "$here
     "$here/src/dev/praxis/conformance/workers/ScenarioWorker.java" 2> >(grep -v "sun.misc" >&2 || true)
   touch "$stamp"
 fi
-exec java -cp "$out/classes:$client/target/classes:$(cat "$client/target/classpath.txt")" \
+exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$out/classes:$client/target/classes:$(cat "$client/target/classpath.txt")" \
   dev.praxis.conformance.workers.ScenarioWorker "$@"
