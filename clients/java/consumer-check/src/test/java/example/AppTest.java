@@ -2,6 +2,7 @@ package example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.praxis.aiws.engine.v1.GetEpochsRequest;
 import dev.praxis.client.Json;
@@ -21,8 +22,9 @@ class AppTest {
     try (PraxisClients clients = Praxis.connect("127.0.0.1:1", "token")) {
       assertTrue(App.worker(clients).workerId().startsWith("worker-"));
       try {
-        clients.registry().withDeadlineAfter(2, TimeUnit.SECONDS)
+        clients.registry().withDeadlineAfter(60, TimeUnit.SECONDS)
             .getEpochs(GetEpochsRequest.newBuilder().setWorkOrderId("wo").build());
+        fail("a call to a closed port succeeded");
       } catch (StatusRuntimeException e) {
         // nothing listens there: the netty transport ran and reported UNAVAILABLE
         assertEquals(io.grpc.Status.Code.UNAVAILABLE, PraxisError.from(e).code());
