@@ -1003,7 +1003,7 @@ async fn settle_loop(shared: Arc<Shared>, mut rx: mpsc::Receiver<Pending>) {
 
 /// Settles a batch; returns the failures to send for completions the engine refused.
 async fn settle_batch(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     work: Vec<(Settlement, String)>,
 ) -> Vec<(Settlement, String)> {
     let mut answers = Vec::with_capacity(work.len());
@@ -1024,9 +1024,27 @@ async fn settle_batch(
         }
     }
     if answers.is_empty() {
-        for (s, _) in &work {
-            answers.push(settle_one(shared, s.clone()).await);
+        // One call per attempt, all at once (the batch is at most 100).
+        let mut calls = JoinSet::new();
+        for (i, (s, _)) in work.iter().enumerate() {
+            let (shared, s) = (shared.clone(), s.clone());
+            calls.spawn(async move { (i, settle_one(&shared, s).await) });
         }
+        let mut slots: Vec<Option<settlement_result::Result>> = vec![None; work.len()];
+        while let Some(joined) = calls.join_next().await {
+            if let Ok((i, answer)) = joined {
+                slots[i] = Some(answer);
+            }
+        }
+        answers = slots
+            .into_iter()
+            .map(|a| {
+                a.unwrap_or_else(|| {
+                    let error = RpcError::from_status(&Status::internal("settle task failed"));
+                    settlement_result::Result::Error(to_settlement_error(&error))
+                })
+            })
+            .collect();
     }
     work.into_iter()
         .zip(answers)

@@ -105,6 +105,7 @@ public final class Worker implements AutoCloseable {
   private final Semaphore slots;
   private final ExecutorService handlers;
   private final ScheduledExecutorService beats;
+  private final ExecutorService settlers;
   private final BlockingQueue<Pending> settleQueue = new LinkedBlockingQueue<>();
   private final Map<String, Attempt> inHand = new ConcurrentHashMap<>();
   private final AtomicBoolean started = new AtomicBoolean();
@@ -136,6 +137,7 @@ public final class Worker implements AutoCloseable {
     this.slots = new Semaphore(concurrency);
     this.handlers = Executors.newFixedThreadPool(concurrency, threads("praxis-worker-handler"));
     this.beats = Executors.newSingleThreadScheduledExecutor(threads("praxis-worker-heartbeat"));
+    this.settlers = Executors.newFixedThreadPool(concurrency, threads("praxis-worker-settle-call"));
   }
 
   /**
@@ -405,6 +407,7 @@ public final class Worker implements AutoCloseable {
       handlers.shutdown();
     }
     beats.shutdownNow();
+    settlers.shutdownNow();
   }
 
   private WorkerException fatalError(PraxisError error, Throwable cause) {
@@ -730,9 +733,18 @@ public final class Worker implements AutoCloseable {
       }
     }
     if (results == null) {
-      results = new ArrayList<>();
+      // One call per attempt, up to `concurrency` at once.
+      List<CompletableFuture<SettlementResult>> calls = new ArrayList<>();
       for (Settlement s : work) {
-        results.add(settleOne(s));
+        calls.add(CompletableFuture.supplyAsync(() -> settleOne(s), settlers));
+      }
+      results = new ArrayList<>();
+      for (int i = 0; i < calls.size(); i++) {
+        try {
+          results.add(calls.get(i).join());
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+          results.add(errorResult(work.get(i), PraxisError.from(e)));
+        }
       }
     }
     List<Settlement> followups = new ArrayList<>();
