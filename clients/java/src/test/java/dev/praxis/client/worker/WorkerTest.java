@@ -104,7 +104,6 @@ class WorkerTest {
     try (FakeTaskService fake = FakeTaskService.start(true);
         PraxisClients clients = Praxis.connect(fake.address(), "secret")) {
       fake.offer("att-hang", "{}");
-      fake.offer("att-async", "{}");
       CompletableFuture<Boolean> sawCancel = new CompletableFuture<>();
       Worker sync = Worker.builder(clients, "m").leaseMs(1_000).pollMs(100)
           .handler(ctx -> {
@@ -124,6 +123,8 @@ class WorkerTest {
       assertTrue(sawCancel.get());
       assertEquals("cancelled", failure(fake, "att-hang").getError());
       fake.set(s -> s.cancelHeartbeats = false);
+      sync.stop();
+      fake.offer("att-async", "{}");
       Worker async = Worker.builder(clients, "m").leaseMs(1_000).pollMs(100)
           .drainTimeout(Duration.ofSeconds(10))
           .asyncHandler(ctx -> CompletableFuture.supplyAsync(() -> {
@@ -136,8 +137,8 @@ class WorkerTest {
           }))
           .build();
       async.start();
+      fake.await(s -> s.queue.isEmpty());
       Thread.sleep(100);
-      sync.stop();
       async.stop(); // drains: the 500 ms handler is settled before stop returns
       synchronized (fake) {
         assertEquals(1, fake.state().completed.size());
