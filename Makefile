@@ -59,6 +59,8 @@ test-clients: tools package-go-ts
 	./scripts/test_go.sh
 	./scripts/test_java.sh
 	./scripts/test_rust.sh
+	./scripts/check_package_java.sh
+	./scripts/check_package_rust.sh
 
 ## package-go-ts: a Go consumer without replace (local module proxy); npm pack into a scratch project
 package-go-ts:

@@ -8,8 +8,12 @@ use tonic::transport::{Channel, Endpoint};
 use crate::aiws::engine::testing::v1::test_clock_service_client::TestClockServiceClient;
 use crate::aiws::engine::v1::{
     admin_service_client::AdminServiceClient, approval_service_client::ApprovalServiceClient,
-    event_service_client::EventServiceClient, registry_service_client::RegistryServiceClient,
-    run_service_client::RunServiceClient, task_service_client::TaskServiceClient,
+    assessment_service_client::AssessmentServiceClient,
+    contract_service_client::ContractServiceClient, event_service_client::EventServiceClient,
+    handoff_service_client::HandoffServiceClient,
+    reconciliation_service_client::ReconciliationServiceClient,
+    registry_service_client::RegistryServiceClient, run_service_client::RunServiceClient,
+    task_service_client::TaskServiceClient, wait_service_client::WaitServiceClient,
 };
 use crate::auth::{BearerToken, InvalidToken};
 use crate::dynamic::DynamicClient;
@@ -17,22 +21,34 @@ use crate::dynamic::DynamicClient;
 /// A channel that sends the bearer token on every call.
 pub type AuthChannel = InterceptedService<Channel, BearerToken>;
 
-/// The typed client of every engine service over one channel. Clients are cheap to clone;
-/// calls take `&mut self`, so clone one per concurrent task.
+/// The typed client of every engine service over one channel, named as in every Praxis
+/// client (`registry`, `approvals`, `admin`, `runs`, `tasks`, `events`, `contracts`,
+/// `reconciliations`, `waits`, `assessments`, `handoffs`, `test_clock`). Clients are cheap
+/// to clone; calls take `&mut self`, so clone one per concurrent task.
 #[derive(Clone, Debug)]
 pub struct Clients {
     /// `aiws.engine.v1.RegistryService`.
     pub registry: RegistryServiceClient<AuthChannel>,
     /// `aiws.engine.v1.ApprovalService`.
-    pub approval: ApprovalServiceClient<AuthChannel>,
+    pub approvals: ApprovalServiceClient<AuthChannel>,
     /// `aiws.engine.v1.AdminService`.
     pub admin: AdminServiceClient<AuthChannel>,
     /// `aiws.engine.v1.RunService`.
-    pub run: RunServiceClient<AuthChannel>,
+    pub runs: RunServiceClient<AuthChannel>,
     /// `aiws.engine.v1.TaskService`.
-    pub task: TaskServiceClient<AuthChannel>,
+    pub tasks: TaskServiceClient<AuthChannel>,
     /// `aiws.engine.v1.EventService`.
-    pub event: EventServiceClient<AuthChannel>,
+    pub events: EventServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.ContractService`.
+    pub contracts: ContractServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.ReconciliationService`.
+    pub reconciliations: ReconciliationServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.WaitService`.
+    pub waits: WaitServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.AssessmentService`.
+    pub assessments: AssessmentServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.HandoffService`.
+    pub handoffs: HandoffServiceClient<AuthChannel>,
     /// `aiws.engine.testing.v1.TestClockService`; only on a server in test-clock mode.
     pub test_clock: TestClockServiceClient<AuthChannel>,
     /// Calls any unary RPC by name with proto-JSON.
@@ -45,11 +61,16 @@ impl Clients {
         let authed = InterceptedService::new(channel, token);
         Self {
             registry: RegistryServiceClient::new(authed.clone()),
-            approval: ApprovalServiceClient::new(authed.clone()),
+            approvals: ApprovalServiceClient::new(authed.clone()),
             admin: AdminServiceClient::new(authed.clone()),
-            run: RunServiceClient::new(authed.clone()),
-            task: TaskServiceClient::new(authed.clone()),
-            event: EventServiceClient::new(authed.clone()),
+            runs: RunServiceClient::new(authed.clone()),
+            tasks: TaskServiceClient::new(authed.clone()),
+            events: EventServiceClient::new(authed.clone()),
+            contracts: ContractServiceClient::new(authed.clone()),
+            reconciliations: ReconciliationServiceClient::new(authed.clone()),
+            waits: WaitServiceClient::new(authed.clone()),
+            assessments: AssessmentServiceClient::new(authed.clone()),
+            handoffs: HandoffServiceClient::new(authed.clone()),
             test_clock: TestClockServiceClient::new(authed.clone()),
             dynamic: DynamicClient::new(authed),
         }

@@ -9,7 +9,10 @@
 //! - [`epoch_ms`], conversions between `*_ms` fields and [`std::time::SystemTime`];
 //! - [`RpcError`], the gRPC code, `ErrorInfo.reason` and `BadRequest` field violations of a
 //!   failed call;
-//! - [`dynamic`], calls to any unary RPC by name with proto-JSON in and out.
+//! - [`dynamic`], calls to any unary RPC by name with proto-JSON in and out;
+//! - [`worker`], the worker runtime: you write the handler, it claims, heartbeats and
+//!   settles;
+//! - [`helpers`], start a run and wait for its result, review-approve-execute, typed JSON.
 //!
 //! ```no_run
 //! use praxis_client::aiws::engine::v1::GetEpochsRequest;
@@ -36,6 +39,8 @@ mod decimal;
 pub mod dynamic;
 pub mod epoch_ms;
 mod error;
+pub mod helpers;
+pub mod worker;
 
 pub use auth::{BearerToken, InvalidToken};
 pub use connect::{connect, AuthChannel, Clients, ConnectError};

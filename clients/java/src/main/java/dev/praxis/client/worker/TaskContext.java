@@ -1,0 +1,99 @@
+package dev.praxis.client.worker;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import dev.praxis.aiws.engine.v1.Task;
+import dev.praxis.client.Json;
+import java.lang.reflect.Type;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One claimed attempt as a handler sees it: the task, its input and its cancellation. The
+ * attempt is cancelled (once) when a heartbeat learns the run was stopped or the attempt
+ * superseded, or the lease is gone: then {@link #isCancelled()} is true, {@link #cancelled()}
+ * completes, and a synchronous handler's thread is interrupted.
+ */
+public final class TaskContext {
+  private final Task task;
+  private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
+  private Thread thread;
+
+  TaskContext(Task task) {
+    this.task = task;
+  }
+
+  /** The task as claimed. */
+  public Task task() {
+    return task;
+  }
+
+  /** The attempt id ({@code att_...}). */
+  public String attemptId() {
+    return task.getAttemptId();
+  }
+
+  /** The run. */
+  public String runId() {
+    return task.getRunId();
+  }
+
+  /** The node uid ({@code node_id} or {@code node_id#i}). */
+  public String nodeUid() {
+    return task.getNodeUid();
+  }
+
+  /** The attempt number, from 1. */
+  public int attempt() {
+    return task.getAttempt();
+  }
+
+  /** The input as plain Java values (maps, lists, strings, exact numbers, booleans; null if empty). */
+  public Object input() {
+    return Json.fromJson(task.getInputJson());
+  }
+
+  /** The input as a Gson tree ({@code JsonNull} when empty). */
+  public JsonElement inputTree() {
+    return Json.parse(task.getInputJson());
+  }
+
+  /**
+   * The input decoded into {@code type}; a mismatch throws a non-retryable NOT_APPLIED outcome
+   * naming the type, so the node fails with a clear message.
+   */
+  public <T> T input(Type type) {
+    try {
+      return Json.fromJson(task.getInputJson(), type);
+    } catch (JsonParseException e) {
+      throw Outcome.notApplied("input is not a " + type.getTypeName() + ": " + e.getMessage(), false)
+          .asException();
+    }
+  }
+
+  /** Whether the attempt was cancelled: stop work and return. */
+  public boolean isCancelled() {
+    return cancelled.isDone();
+  }
+
+  /** Completes when the attempt is cancelled. */
+  public CompletableFuture<Void> cancelled() {
+    return cancelled;
+  }
+
+  /** Binds the handler's thread, so a cancellation interrupts it. */
+  synchronized void bind(Thread current) {
+    this.thread = current;
+  }
+
+  /** Unbinds the thread and clears an interrupt this attempt left on it (pool threads are reused). */
+  synchronized void unbind() {
+    this.thread = null;
+    Thread.interrupted();
+  }
+
+  synchronized void cancel() {
+    if (cancelled.complete(null) && thread != null) {
+      thread.interrupt();
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.praxis.examples;
+
+import dev.praxis.client.Praxis;
+import dev.praxis.client.PraxisClients;
+import dev.praxis.client.worker.Outcome;
+import dev.praxis.client.worker.Worker;
+import java.util.Map;
+
+public final class SummariseWorker {
+  static Worker worker(PraxisClients clients) {
+    return Worker.builder(clients, "summarise")
+        .concurrency(4)
+        .handler(ctx -> {
+          Map<?, ?> input = (Map<?, ?>) ctx.input();
+          String text = String.valueOf(input.get("text"));
+          String summary = text.substring(0, Math.min(100, text.length()));
+          return Outcome.applied(Map.of("summary", summary)).withCost("12.5");
+        })
+        .build();
+  }
+
+  public static void main(String[] args) throws Exception {
+    try (PraxisClients clients = Praxis.connect("127.0.0.1:50051", System.getenv("PRAXIS_TOKEN"))) {
+      worker(clients).run(); // until SIGTERM / Ctrl-C; then drains and settles
+    }
+  }
+}

@@ -1,0 +1,354 @@
+//! The worker runtime against a fake TaskService on a loopback port: the README's worker
+//! (examples/worker.rs, included verbatim), a bad token, unserialisable results,
+//! cancellation through heartbeats, and the fallback from SettleTasks to CompleteTask.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use praxis_client::aiws::engine::v1::task_service_server::{TaskService, TaskServiceServer};
+use praxis_client::aiws::engine::v1::*;
+use praxis_client::worker::{
+    HandlerResult, Outcome, TaskContext, Worker, WorkerError, WorkerOptions,
+};
+use praxis_client::{connect, DOMAIN};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::{Code, Request, Response, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+#[path = "../examples/worker.rs"]
+#[allow(dead_code)]
+mod example;
+
+#[derive(Default)]
+struct State {
+    queue: Vec<Task>,
+    completed: Vec<CompleteTaskRequest>,
+    failed: Vec<FailTaskRequest>,
+    settle_calls: usize,
+    heartbeats: usize,
+    cancel_heartbeats: bool,
+}
+
+#[derive(Clone)]
+struct Fake {
+    state: Arc<Mutex<State>>,
+    settle_tasks: bool,
+}
+
+fn check_token<T>(request: &Request<T>) -> Result<(), Status> {
+    let auth = request
+        .metadata()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok());
+    if auth == Some("Bearer secret") {
+        return Ok(());
+    }
+    Err(Status::with_error_details(
+        Code::Unauthenticated,
+        "bad token",
+        ErrorDetails::with_error_info(
+            "CREDENTIAL_INVALID",
+            DOMAIN,
+            std::collections::HashMap::new(),
+        ),
+    ))
+}
+
+#[tonic::async_trait]
+impl TaskService for Fake {
+    async fn claim_tasks(
+        &self,
+        request: Request<ClaimTasksRequest>,
+    ) -> Result<Response<ClaimTasksResponse>, Status> {
+        check_token(&request)?;
+        let max = request.get_ref().max_tasks as usize;
+        let wait = request.get_ref().wait_ms;
+        let tasks: Vec<Task> = {
+            let mut s = self.state.lock().unwrap();
+            let n = max.min(s.queue.len());
+            s.queue.drain(..n).collect()
+        };
+        if tasks.is_empty() && wait > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(Response::new(ClaimTasksResponse { tasks }))
+    }
+
+    async fn heartbeat(
+        &self,
+        request: Request<HeartbeatRequest>,
+    ) -> Result<Response<HeartbeatResponse>, Status> {
+        check_token(&request)?;
+        let mut s = self.state.lock().unwrap();
+        s.heartbeats += 1;
+        Ok(Response::new(HeartbeatResponse {
+            lease_expires_at_ms: 0,
+            cancelled: s.cancel_heartbeats,
+        }))
+    }
+
+    async fn complete_task(
+        &self,
+        request: Request<CompleteTaskRequest>,
+    ) -> Result<Response<CompleteTaskResponse>, Status> {
+        check_token(&request)?;
+        self.state
+            .lock()
+            .unwrap()
+            .completed
+            .push(request.into_inner());
+        Ok(Response::new(CompleteTaskResponse { replayed: false }))
+    }
+
+    async fn fail_task(
+        &self,
+        request: Request<FailTaskRequest>,
+    ) -> Result<Response<FailTaskResponse>, Status> {
+        check_token(&request)?;
+        self.state.lock().unwrap().failed.push(request.into_inner());
+        Ok(Response::new(FailTaskResponse {
+            will_retry: false,
+            replayed: false,
+        }))
+    }
+
+    async fn settle_tasks(
+        &self,
+        request: Request<SettleTasksRequest>,
+    ) -> Result<Response<SettleTasksResponse>, Status> {
+        check_token(&request)?;
+        if !self.settle_tasks {
+            return Err(Status::unimplemented("no SettleTasks here"));
+        }
+        let mut s = self.state.lock().unwrap();
+        s.settle_calls += 1;
+        let mut results = Vec::new();
+        for settlement in request.into_inner().settlements {
+            let (attempt_id, result) = match settlement.outcome.unwrap() {
+                settlement::Outcome::Complete(c) => {
+                    let id = c.attempt_id.clone();
+                    s.completed.push(c);
+                    (
+                        id,
+                        settlement_result::Result::Complete(CompleteTaskResponse::default()),
+                    )
+                }
+                settlement::Outcome::Fail(f) => {
+                    let id = f.attempt_id.clone();
+                    s.failed.push(f);
+                    (
+                        id,
+                        settlement_result::Result::Fail(FailTaskResponse::default()),
+                    )
+                }
+            };
+            results.push(SettlementResult {
+                attempt_id,
+                result: Some(result),
+            });
+        }
+        Ok(Response::new(SettleTasksResponse {
+            results,
+            tasks: Vec::new(),
+        }))
+    }
+}
+
+fn task(id: &str, input: serde_json::Value) -> Task {
+    Task {
+        attempt_id: id.into(),
+        run_id: "run-1".into(),
+        node_uid: "a".into(),
+        node_id: "a".into(),
+        attempt: 1,
+        input_json: input.to_string(),
+        ..Default::default()
+    }
+}
+
+async fn serve(fake: Fake) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(TaskServiceServer::new(fake))
+            .serve_with_incoming(TcpListenerStream::new(listener)),
+    );
+    address
+}
+
+fn fake(settle_tasks: bool, queue: Vec<Task>) -> (Fake, Arc<Mutex<State>>) {
+    let state = Arc::new(Mutex::new(State {
+        queue,
+        ..Default::default()
+    }));
+    (
+        Fake {
+            state: state.clone(),
+            settle_tasks,
+        },
+        state,
+    )
+}
+
+async fn until(state: &Arc<Mutex<State>>, done: impl Fn(&State) -> bool) {
+    for _ in 0..200 {
+        if done(&state.lock().unwrap()) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("condition not reached in 5 s");
+}
+
+fn options() -> WorkerOptions {
+    WorkerOptions::new(["summarise"])
+        .worker_id("w-1")
+        .concurrency(2)
+        .lease(Duration::from_secs(1))
+        .poll(Duration::from_millis(100))
+}
+
+#[test]
+fn readme_shows_the_example_verbatim() {
+    let readme = include_str!("../README.md");
+    let example = include_str!("../examples/worker.rs");
+    assert!(
+        readme.contains(example),
+        "README.md must contain examples/worker.rs verbatim"
+    );
+}
+
+#[tokio::test]
+async fn the_readme_worker_completes_with_result_and_cost() {
+    let long = "x".repeat(150);
+    let (fake, state) = fake(
+        true,
+        vec![task("att-1", serde_json::json!({ "text": long }))],
+    );
+    let address = serve(fake).await;
+    let clients = connect(&address, "secret").await.unwrap();
+    let running = Worker::new(&clients, options(), example::summarise)
+        .start()
+        .await
+        .unwrap();
+    until(&state, |s| !s.completed.is_empty()).await;
+    running.stop();
+    running.wait().await.unwrap();
+    let s = state.lock().unwrap();
+    let done = &s.completed[0];
+    assert_eq!(done.attempt_id, "att-1");
+    assert_eq!(done.worker_id, "w-1");
+    assert_eq!(
+        done.result_json,
+        format!(r#"{{"summary":"{}"}}"#, "x".repeat(100))
+    );
+    assert_eq!(done.effect, EffectOutcome::Applied as i32);
+    assert_eq!(done.cost_microcredits, "12.5");
+    assert_eq!(s.settle_calls, 1);
+}
+
+#[tokio::test]
+async fn input_mismatch_and_unserialisable_results_fail_without_retry() {
+    struct Bad;
+    impl serde::Serialize for Bad {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("Bad cannot be encoded"))
+        }
+    }
+    async fn handler(ctx: TaskContext) -> HandlerResult {
+        if ctx.attempt_id() == "att-bad" {
+            return Ok(Outcome::applied(&Bad));
+        }
+        example::summarise(ctx).await
+    }
+    let (fake, state) = fake(
+        false,
+        vec![
+            task("att-bad", serde_json::json!({})),
+            task("att-mismatch", serde_json::json!({ "text": 3 })),
+        ],
+    );
+    let address = serve(fake).await;
+    let clients = connect(&address, "secret").await.unwrap();
+    let running = Worker::new(&clients, options(), handler)
+        .start()
+        .await
+        .unwrap();
+    until(&state, |s| s.failed.len() == 2).await;
+    running.stop();
+    running.wait().await.unwrap();
+    let s = state.lock().unwrap();
+    let bad = s.failed.iter().find(|f| f.attempt_id == "att-bad").unwrap();
+    assert!(!bad.retryable);
+    assert!(
+        bad.error.starts_with("result is not JSON-serialisable: "),
+        "{}",
+        bad.error
+    );
+    assert!(bad.error.contains("Bad cannot be encoded"));
+    assert_eq!(bad.effect, EffectOutcome::Applied as i32);
+    let mismatch = s
+        .failed
+        .iter()
+        .find(|f| f.attempt_id == "att-mismatch")
+        .unwrap();
+    assert!(!mismatch.retryable);
+    assert_eq!(mismatch.effect, EffectOutcome::NotApplied as i32);
+    assert!(
+        mismatch.error.starts_with("input is not a "),
+        "{}",
+        mismatch.error
+    );
+    assert!(s.completed.is_empty());
+    assert_eq!(s.settle_calls, 0, "SettleTasks answered UNIMPLEMENTED");
+}
+
+#[tokio::test]
+async fn a_bad_token_fails_start() {
+    let (fake, _state) = fake(true, Vec::new());
+    let address = serve(fake).await;
+    let clients = connect(&address, "wrong").await.unwrap();
+    match Worker::new(&clients, options(), example::summarise)
+        .start()
+        .await
+    {
+        Err(WorkerError::Fatal(error)) => {
+            assert_eq!(
+                error.code_and_reason(),
+                (Code::Unauthenticated, Some("CREDENTIAL_INVALID"))
+            );
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("started with a bad token"),
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_heartbeat_cancels_the_handler_and_stop_drains() {
+    async fn hang(ctx: TaskContext) -> HandlerResult {
+        ctx.cancelled().await;
+        Err(Outcome::not_applied("cancelled", true).into())
+    }
+    let (fake, state) = fake(true, vec![task("att-hang", serde_json::json!({}))]);
+    let address = serve(fake).await;
+    let clients = connect(&address, "secret").await.unwrap();
+    let running = Worker::new(&clients, options(), hang)
+        .start()
+        .await
+        .unwrap();
+    until(&state, |s| s.heartbeats >= 1).await;
+    assert!(
+        state.lock().unwrap().failed.is_empty(),
+        "settled before the cancellation"
+    );
+    state.lock().unwrap().cancel_heartbeats = true;
+    until(&state, |s| !s.failed.is_empty()).await;
+    assert_eq!(running.counters().failed, 1);
+    running.stop();
+    running.wait().await.unwrap();
+    let s = state.lock().unwrap();
+    assert_eq!(s.failed[0].error, "cancelled");
+    assert!(s.failed[0].retryable);
+}
