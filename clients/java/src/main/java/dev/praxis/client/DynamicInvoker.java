@@ -10,6 +10,8 @@ import dev.praxis.aiws.engine.v1.AssessmentServiceGrpc;
 import dev.praxis.aiws.engine.v1.ContractServiceGrpc;
 import dev.praxis.aiws.engine.v1.EventServiceGrpc;
 import dev.praxis.aiws.engine.v1.HandoffServiceGrpc;
+import dev.praxis.aiws.engine.v1.InboxServiceGrpc;
+import dev.praxis.aiws.engine.v1.PrincipalServiceGrpc;
 import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
 import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
 import dev.praxis.aiws.engine.v1.RunServiceGrpc;
@@ -204,6 +206,8 @@ public final class DynamicInvoker {
       WaitServiceGrpc.getServiceDescriptor(),
       AssessmentServiceGrpc.getServiceDescriptor(),
       HandoffServiceGrpc.getServiceDescriptor(),
+      PrincipalServiceGrpc.getServiceDescriptor(),
+      InboxServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();
