@@ -94,6 +94,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STORAGE_FULL: _ClassVar[ErrorReason]
     STREAM_LIMIT_REACHED: _ClassVar[ErrorReason]
     LONG_POLL_LIMIT_REACHED: _ClassVar[ErrorReason]
+    ATTEMPT_NOT_YOURS: _ClassVar[ErrorReason]
+    NODE_FAILED: _ClassVar[ErrorReason]
+    INPUT_TOO_LARGE: _ClassVar[ErrorReason]
+    REQUEST_MALFORMED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -182,3 +186,7 @@ STORAGE_UNAVAILABLE: ErrorReason
 STORAGE_FULL: ErrorReason
 STREAM_LIMIT_REACHED: ErrorReason
 LONG_POLL_LIMIT_REACHED: ErrorReason
+ATTEMPT_NOT_YOURS: ErrorReason
+NODE_FAILED: ErrorReason
+INPUT_TOO_LARGE: ErrorReason
+REQUEST_MALFORMED: ErrorReason

@@ -36,7 +36,7 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\033aiws/engine/v1/errors.proto\022\016aiws.engi" +
-      "ne.v1*\257\020\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
+      "ne.v1*\207\021\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
       "SPECIFIED\020\000\022\026\n\022CREDENTIAL_MISSING\020\001\022\026\n\022C" +
       "REDENTIAL_INVALID\020\002\022\026\n\022CREDENTIAL_EXPIRE" +
       "D\020\003\022\026\n\022ACTION_NOT_GRANTED\020\n\022\022\n\016HUMAN_REQ" +
@@ -88,10 +88,12 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
       "\022\n\016INTERNAL_FAULT\020x\022\026\n\022SERVER_UNAVAILABL" +
       "E\020y\022\027\n\023STORAGE_UNAVAILABLE\020z\022\020\n\014STORAGE_" +
       "FULL\020{\022\031\n\024STREAM_LIMIT_REACHED\020\214\001\022\034\n\027LON" +
-      "G_POLL_LIMIT_REACHED\020\215\001Ba\n\031dev.praxis.ai" +
-      "ws.engine.v1P\001ZBgithub.com/praxis-engine" +
-      "/praxis/clients/go/aiws/engine/v1;engine" +
-      "v1b\006proto3"
+      "G_POLL_LIMIT_REACHED\020\215\001\022\026\n\021ATTEMPT_NOT_Y" +
+      "OURS\020\226\001\022\020\n\013NODE_FAILED\020\227\001\022\024\n\017INPUT_TOO_L" +
+      "ARGE\020\230\001\022\026\n\021REQUEST_MALFORMED\020\231\001Ba\n\031dev.p" +
+      "raxis.aiws.engine.v1P\001ZBgithub.com/praxi" +
+      "s-engine/praxis/clients/go/aiws/engine/v" +
+      "1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
