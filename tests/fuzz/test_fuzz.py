@@ -248,7 +248,9 @@ class Fuzzer:
         assert code in DOCUMENTED, f"{code} from {where}: {error.details()}"  # type: ignore[attr-defined]
         if malformed:
             expected = (
-                grpc.StatusCode.UNAUTHENTICATED if caller is None else grpc.StatusCode.INVALID_ARGUMENT
+                grpc.StatusCode.UNAUTHENTICATED
+                if caller is None
+                else grpc.StatusCode.INVALID_ARGUMENT
             )
             assert code is expected, f"{code} for a malformed body from {where}"
         status = rpc_status.from_call(error)  # type: ignore[arg-type]

@@ -17,7 +17,9 @@ def test_another_principal_cannot_heartbeat_complete_or_fail(harness: Harness) -
     rogue = harness.client("rogue").tasks  # another agent with every grant, same worker id
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ATTEMPT_NOT_YOURS"):
         rogue.Heartbeat(
-            task_pb2.HeartbeatRequest(attempt_id=task.attempt_id, worker_id="w1", lease_ms=3_600_000)
+            task_pb2.HeartbeatRequest(
+                attempt_id=task.attempt_id, worker_id="w1", lease_ms=3_600_000
+            )
         )
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ATTEMPT_NOT_YOURS"):
         rogue.CompleteTask(

@@ -79,7 +79,9 @@ def test_failed_run_and_orphans_are_reported_on_the_run(harness: Harness) -> Non
 
 def test_input_over_the_cap_fails_the_node_instead_of_leasing_it() -> None:
     sim = Sim(definition("a", a=node()))
-    outcome = sim.ok(core.Dispatch("a", "w", LEASE, input_bytes=d.DEFAULT_LIMITS.max_input_bytes + 1))
+    outcome = sim.ok(
+        core.Dispatch("a", "w", LEASE, input_bytes=d.DEFAULT_LIMITS.max_input_bytes + 1)
+    )
     assert not outcome.attempts
     assert sim.status("a") is core.NodeStatus.FAILED
     assert sim.state.nodes["a"].error.startswith("INPUT_TOO_LARGE:")

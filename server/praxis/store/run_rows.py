@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
-import praxis.store.attempt_claimants  # noqa: F401  (registers migration 9)
+import praxis.store.attempt_claimants  # registers migration 9
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
 from praxis.core import run as core
 from praxis.core import values

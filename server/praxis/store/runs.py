@@ -589,9 +589,7 @@ class RunStore:
             return problem
 
         result: list[TaskView] | Rejection = self._transact(
-            self._claim_body(
-                Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id)
-            )
+            self._claim_body(Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id))
         )
         return result
 
@@ -645,8 +643,10 @@ class RunStore:
                 )
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
                 spent = sum(len(task.input_json) for task in tasks)
-                if tasks and size <= self.limits.max_input_bytes and (
-                    spent + size > MAX_BATCH_INPUT_BYTES
+                if (
+                    tasks
+                    and size <= self.limits.max_input_bytes
+                    and (spent + size > MAX_BATCH_INPUT_BYTES)
                 ):
                     return False
             command = core.Dispatch(
