@@ -46,8 +46,8 @@ MAX_SETTLEMENTS = 100
 LIST_DEFAULT = 100
 LIST_MAX = 1000
 MAX_BATCH_INPUT_BYTES = 3 * 1024 * 1024
-"""The task inputs one ClaimTasks or SettleTasks response carries (at least one task);
-ready tasks past it stay ready for the next claim."""
+"""The tasks one ClaimTasks or SettleTasks response carries, in bytes of their inputs,
+templates and agent specs (at least one task); ready tasks past it stay ready."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class TaskView:
     deadline_ms: int
     lease_expires_at_ms: int
     revision: int
+    weight: int = 0
+    """About how many bytes the task takes in a response (input, template, agent)."""
 
 
 @dataclass(frozen=True)
@@ -635,18 +637,19 @@ class RunStore:
         record = self._load(connection, run_id)
         allowance = self.allowance_of(connection, record) if record is not None else None
         for uid in uids:
-            input_json, size = None, 0
+            input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
             if record is not None and node is not None and _claimable(record, node, now):
                 input_json = values.canonical_json(
                     run_rows.gather_input(connection, record, node, cache)
                 )
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
-                spent = sum(len(task.input_json) for task in tasks)
+                weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
+                spent = sum(task.weight for task in tasks)
                 if (
                     tasks
                     and size <= self.limits.max_input_bytes
-                    and (spent + size > MAX_BATCH_INPUT_BYTES)
+                    and (spent + weight > MAX_BATCH_INPUT_BYTES)
                 ):
                     return False
             command = core.Dispatch(
@@ -670,7 +673,7 @@ class RunStore:
             if node.status is not core.NodeStatus.RUNNING:
                 continue  # refused (allowance, input size): the node failed with the reason
             assert input_json is not None
-            tasks.append(self._task(record, node, input_json))
+            tasks.append(replace(self._task(record, node, input_json), weight=weight))
         return True
 
     def _task(self, record: RunRecord, node: core.NodeRun, input_json: str) -> TaskView:
@@ -897,6 +900,17 @@ class RunStore:
 
 
 # --- validation -----------------------------------------------------------------------
+
+
+def _spec_bytes(spec: definitions.Node) -> int:
+    """What a task of ``spec`` carries besides its input: template, prompt, contracts."""
+    agent = spec.agent
+    size = len(spec.template) + len(agent.system_prompt)
+    if agent.functions is not None:
+        size += len(values.canonical_json(agent.functions))
+    if agent.output.kind != "text":
+        size += len(values.canonical_json(agent.output.schema))
+    return size
 
 
 def _claimable(record: RunRecord, node: core.NodeRun, now: int) -> bool:
