@@ -57,6 +57,7 @@ from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
 from praxis.rpc.operator import add_operator_services
 from praxis.rpc.reconciliations import ReconciliationServicer
+from praxis.rpc.reflection import serve_reflection
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.serving import Blocking, Gates, ServingLimits
@@ -251,7 +252,7 @@ class Server:
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
         ]
-        reflection.enable_server_reflection(self.service_names, self.grpc)
+        serve_reflection(self.service_names, self.grpc)  # v1 and v1alpha
         if settings.tls is None:
             port: int = self.grpc.add_insecure_port(settings.listen)
         else:

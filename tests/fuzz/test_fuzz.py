@@ -71,12 +71,14 @@ DOCUMENTED = {
     grpc.StatusCode.FAILED_PRECONDITION,
     grpc.StatusCode.ABORTED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
-    grpc.StatusCode.UNIMPLEMENTED,  # SettleTasks, ListRunNodes: servers being written now
 }
-# A body that is not a valid protobuf of the request type. The synchronous server answers
-# INTERNAL ("Exception deserializing request!") without ErrorInfo; issue 13 item 7 (the
-# grpc.aio rewrite) answers INVALID_ARGUMENT. Remove INTERNAL here when that lands.
-MALFORMED_ALLOWED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.INTERNAL}
+# A body that is not a valid protobuf of the request type: INVALID_ARGUMENT with
+# REQUEST_MALFORMED once the caller is authenticated, UNAUTHENTICATED before (issue 13
+# item 7); never INTERNAL.
+MALFORMED_ALLOWED = {
+    grpc.StatusCode.INVALID_ARGUMENT: "REQUEST_MALFORMED",
+    grpc.StatusCode.UNAUTHENTICATED: "CREDENTIAL_MISSING",
+}
 CALLERS = ["alice", "agent", "rogue", "reader", None]
 
 
@@ -243,11 +245,14 @@ class Fuzzer:
             malformed = False
         except DecodeError:
             malformed = True
-        if malformed and code in MALFORMED_ALLOWED:
-            return
         assert code in DOCUMENTED, f"{code} from {where}: {error.details()}"  # type: ignore[attr-defined]
-        if code is grpc.StatusCode.UNIMPLEMENTED:
-            return  # SettleTasks and ListRunNodes: their servers are being written now
+        if malformed:
+            expected = (
+                grpc.StatusCode.UNAUTHENTICATED
+                if caller is None
+                else grpc.StatusCode.INVALID_ARGUMENT
+            )
+            assert code is expected, f"{code} for a malformed body from {where}"
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
         assert status is not None, f"no status details from {where}"
         infos = []
@@ -258,6 +263,8 @@ class Fuzzer:
                 infos.append(info)
         assert len(infos) == 1, f"{len(infos)} ErrorInfo from {where}"
         assert infos[0].domain == "engine.aiws" and infos[0].reason in REASONS, where
+        if malformed:
+            assert infos[0].reason == MALFORMED_ALLOWED[code], where
 
     def healthy(self) -> None:
         stub = health_pb2_grpc.HealthStub(self.channels["alice"])

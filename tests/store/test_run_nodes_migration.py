@@ -76,6 +76,7 @@ def _without_new_fields(run: run_pb2.Run) -> dict[str, Any]:
     found = json_format.MessageToDict(run, preserving_proto_field_name=True)
     found.pop("node_count")
     found.pop("items_omitted", None)
+    found.pop("failed_node_ids", None)  # issue 13 item 15, derived from the nodes
     for node in found["nodes"]:
         node.pop("fanout_items_done", None)
     return found

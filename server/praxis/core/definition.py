@@ -73,6 +73,8 @@ class Limits:
     max_fanout_items: int = 10_000
     max_run_nodes: int = 50_000
     max_result_bytes: int = 1024 * 1024
+    max_input_bytes: int = 2 * 1024 * 1024
+    """A node's gathered input (joins of several results, fan-out items) as JSON."""
 
 
 DEFAULT_LIMITS = Limits()

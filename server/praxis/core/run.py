@@ -253,6 +253,8 @@ class Attempt:
     effect: str = ""
     cost_microcredits: str = "0"
     at_ms: int = 0
+    principal_id: str = ""
+    """The principal whose claim leased the attempt ('' for attempts older than that)."""
 
 
 @dataclass(frozen=True)
@@ -284,6 +286,11 @@ class Dispatch:
     worker_id: str
     lease_ms: int
     allowance: contract.Allowance | None = None
+    principal_id: str = ""
+    """The claiming principal, recorded on the attempt."""
+    input_bytes: int = 0
+    """The size of the node's gathered input; over ``Limits.max_input_bytes`` the node
+    fails with INPUT_TOO_LARGE instead of being leased."""
 
 
 @dataclass(frozen=True)
@@ -602,14 +609,15 @@ def _dispatch(work: _Work, command: Dispatch) -> Outcome | Rejection:
         _settle(work)
         return work.outcome()
     number = node.attempts + 1
+    base = lease_base(work)
     dispatched = replace(
         node,
         status=NodeStatus.RUNNING,
         attempts=number,
         attempt_id=attempt_id(work.state.run_id, node.uid, number),
         worker_id=command.worker_id,
-        lease_expires_at_ms=work.now + command.lease_ms,
-        deadline_ms=work.now + spec.timeout_ms if spec.timeout_ms else 0,
+        lease_expires_at_ms=base + command.lease_ms,
+        deadline_ms=base + spec.timeout_ms if spec.timeout_ms else 0,
         not_before_ms=0,
     )
     work.set(dispatched)
@@ -621,6 +629,7 @@ def _dispatch(work: _Work, command: Dispatch) -> Outcome | Rejection:
             number,
             command.worker_id,
             at_ms=work.now,
+            principal_id=command.principal_id,
         )
     )
     work.emit(
@@ -634,8 +643,22 @@ def _dispatch(work: _Work, command: Dispatch) -> Outcome | Rejection:
     return work.outcome(Reply(lease_expires_at_ms=dispatched.lease_expires_at_ms))
 
 
+def lease_base(work: _Work) -> int:
+    """When a lease or timeout granted now starts: the later of now and the run's last
+    update (the clock's high-water mark for this run), so that a lease granted while the
+    clock reads behind does not expire early once the clock is corrected."""
+    return max(work.now, work.state.updated_at_ms)
+
+
 def _refusal(work: _Work, command: Dispatch, spec: Node) -> tuple[str, str] | None:
-    """Why the allowance refuses this dispatch (counting the run's running reserves)."""
+    """Why this dispatch is refused: an input over the cap, or the allowance (counting
+    the run's running reserves)."""
+    if command.input_bytes > work.limits.max_input_bytes:
+        return (
+            "INPUT_TOO_LARGE",
+            f"the node's gathered input is {command.input_bytes} bytes; the cap is "
+            f"{work.limits.max_input_bytes}",
+        )
     if command.allowance is None:
         return None
     reserve = reservation(work.definition, spec.node_id)
@@ -684,7 +707,7 @@ def _heartbeat(work: _Work, command: Heartbeat) -> Outcome | Rejection:
         if node.reason == "ATTEMPT_SUPERSEDED":
             return _noop(work, Reply(cancelled=True))
         return node
-    lease = max(node.lease_expires_at_ms, work.now + command.lease_ms)
+    lease = max(node.lease_expires_at_ms, lease_base(work) + command.lease_ms)
     work.set(replace(node, lease_expires_at_ms=lease))
     return work.outcome(Reply(lease_expires_at_ms=lease))
 
@@ -1040,6 +1063,7 @@ def _node_failed(work: _Work, node: NodeRun) -> None:
         work.emit("NODE_FAILED", failed.uid, error=failed.error, will_retry=False)
         node = failed
     if node.node_id in work.definition.required:
+        work.reason = work.reason or "NODE_FAILED"
         _finish(work, RunStatus.FAILED, _failure_summary(work))
         return
     pending = list(work.definition.dependents.get(node.node_id, ()))

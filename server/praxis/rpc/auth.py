@@ -86,13 +86,13 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
             )
             return grpc.unary_unary_rpc_method_handler(
                 wrapped,
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
                 self._wrap_stream(handler.unary_stream, needs_auth, method),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.stream_stream:
@@ -123,6 +123,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                     if isinstance(found, Rejection):
                         abort(context, found)
                     _principal.set(found)
+                if isinstance(request, Malformed):
+                    abort(context, request.rejection(method))
                 return behavior(request, context)
             except Aborted:
                 return None
@@ -158,6 +160,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             try:
                 caller = await self._enter(context, needs_auth)
+                if isinstance(request, Malformed):
+                    await abort_async(context, request.rejection(method))
                 if not stream:
                     return await behavior(request, context)
                 with self._streams.held(_holder(caller)) as problem:
@@ -184,6 +188,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             try:
                 caller = await self._enter(context, needs_auth)
+                if isinstance(request, Malformed):
+                    await abort_async(context, request.rejection(method))
                 with self._streams.held(_holder(caller)) as problem:
                     if problem is not None:
                         await abort_async(context, problem)
@@ -202,6 +208,45 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
 
 
 _INTERNAL = Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see server log")
+
+
+class Malformed:
+    """A request body the method's message could not decode.
+
+    The deserializer returns it instead of raising (which gRPC would answer with INTERNAL
+    and a traceback, before authentication); the handler wrapper, once the caller is
+    authenticated, answers INVALID_ARGUMENT with REQUEST_MALFORMED and logs one line.
+    """
+
+    __slots__ = ("error", "size")
+
+    def __init__(self, error: str, size: int) -> None:
+        self.error = error
+        self.size = size
+
+    def rejection(self, method: str) -> Rejection:
+        """The refusal (and its one log line)."""
+        log.warning("malformed request body for %s (%d bytes): %s", method, self.size, self.error)
+        return Rejection(
+            Code.INVALID_ARGUMENT,
+            "REQUEST_MALFORMED",
+            f"the request body is not a valid {method.rsplit('/', 1)[-1]} request message",
+        )
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """``deserializer``, answering :class:`Malformed` instead of raising."""
+    if deserializer is None:
+        return None
+    parse = deserializer
+
+    def deserialize(data: bytes) -> Any:
+        try:
+            return parse(data)
+        except Exception as error:  # any decode failure of any message type
+            return Malformed(f"{type(error).__name__}: {error}"[:200], len(data))
+
+    return deserialize
 
 
 def _holder(caller: Principal | None) -> str:

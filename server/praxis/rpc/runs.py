@@ -16,7 +16,7 @@ from praxis.rpc.auth import principal
 from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
 from praxis.store.run_rows import SNAPSHOT_NODES_MAX, RunRecord
-from praxis.store.runs import RunStore, StartRequest
+from praxis.store.runs import RunStore, StartRequest, page_token_after
 from praxis.store.signals import Hub, run_topic
 
 RUN_STATES = {
@@ -41,6 +41,8 @@ NODE_STATES = {
 
 
 _NODE_STATUS_OF = {value: key for key, value in NODE_STATES.items()}
+LIST_PAGE_BYTES = 3 * 1024 * 1024
+"""The runs of one ListRuns page, serialized (a page holds at least one run)."""
 
 
 def node_to_proto(state: core.RunState, node: core.NodeRun) -> run_pb2.NodeStatus:
@@ -79,7 +81,18 @@ def run_to_proto(record: RunRecord) -> run_pb2.Run:
         subscriber=record.subscriber,
         contract_id=record.contract_id,
         result_reason=state.result_reason,
+        failed_node_ids=failed_node_ids(state),
     )
+
+
+def failed_node_ids(state: core.RunState) -> list[str]:
+    """The definition's nodes that failed (a failed fan-out item fails its node), in
+    definition order: the cause of a failed run, or failed orphan branches."""
+    return [
+        node_id
+        for node_id in state.definition.nodes
+        if node_id in state.nodes and state.nodes[node_id].status is core.NodeStatus.FAILED
+    ]
 
 
 def _listed_node(run_id: str, node: core.NodeRun) -> run_pb2.NodeStatus:
@@ -191,9 +204,17 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             context,
             self.store.list_runs(principal(), status, request.page_size, request.page_token),
         )
-        return run_pb2.ListRunsResponse(
-            runs=[run_to_proto(record) for record in records], next_page_token=token
-        )
+        listed: list[run_pb2.Run] = []
+        size = 0
+        for index, record in enumerate(records):
+            run = run_to_proto(record)
+            size += run.ByteSize()
+            if listed and size > LIST_PAGE_BYTES:
+                # Cut by size: the next page starts after the last run listed.
+                token = page_token_after(records[index - 1])
+                break
+            listed.append(run)
+        return run_pb2.ListRunsResponse(runs=listed, next_page_token=token)
 
     def ListRunNodes(
         self, request: run_pb2.ListRunNodesRequest, context: grpc.ServicerContext

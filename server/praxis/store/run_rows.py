@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
+import praxis.store.attempt_claimants  # registers migration 9
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
 from praxis.core import run as core
 from praxis.core import values
@@ -517,6 +518,7 @@ def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
                 "node_uid": attempt.node_uid,
                 "number": attempt.number,
                 "worker_id": attempt.worker_id,
+                "principal_id": attempt.principal_id,
                 **row,
             },
         )
@@ -539,6 +541,7 @@ def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None
         effect=row.effect,
         cost_microcredits=row.cost_microcredits,
         at_ms=row.at_ms,
+        principal_id=row.principal_id,
     )
 
 

@@ -45,6 +45,9 @@ MAX_TASKS = 100
 MAX_SETTLEMENTS = 100
 LIST_DEFAULT = 100
 LIST_MAX = 1000
+MAX_BATCH_INPUT_BYTES = 3 * 1024 * 1024
+"""The tasks one ClaimTasks or SettleTasks response carries, in bytes of their inputs,
+templates and agent specs (at least one task); ready tasks past it stay ready."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class TaskView:
     deadline_ms: int
     lease_expires_at_ms: int
     revision: int
+    weight: int = 0
+    """About how many bytes the task takes in a response (input, template, agent)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,8 @@ class Claim:
     models: list[str]
     max_tasks: int
     lease_ms: int
+    principal_id: str = ""
+    """The claiming principal (set by the store from the caller)."""
 
 
 class RunStore:
@@ -583,7 +590,7 @@ class RunStore:
             return problem
 
         result: list[TaskView] | Rejection = self._transact(
-            self._claim_body(Claim(worker_id, models, max_tasks, lease_ms))
+            self._claim_body(Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id))
         )
         return result
 
@@ -607,9 +614,8 @@ class RunStore:
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
             for run_id, uids in by_run.items():
-                tasks += self._dispatch(
-                    connection, effects, run_id, uids, claim.worker_id, claim.lease_ms, now, cache
-                )
+                if not self._dispatch(connection, effects, run_id, uids, claim, now, cache, tasks):
+                    break  # the response is full: the rest stay ready
             return tasks
 
         return transaction
@@ -620,16 +626,39 @@ class RunStore:
         effects: Effects,
         run_id: str,
         uids: list[str],
-        worker_id: str,
-        lease_ms: int,
+        claim: Claim,
         now: int,
         cache: dict[tuple[str, str], values.JsonValue],
-    ) -> list[TaskView]:
+        tasks: list[TaskView],
+    ) -> bool:
+        """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
+        byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready."""
         record = self._load(connection, run_id)
         allowance = self.allowance_of(connection, record) if record is not None else None
-        tasks = []
         for uid in uids:
-            command = core.Dispatch(uid, worker_id, lease_ms, allowance)
+            input_json, size, weight = None, 0, 0
+            node = None if record is None else record.state.nodes.get(uid)
+            if record is not None and node is not None and _claimable(record, node, now):
+                input_json = values.canonical_json(
+                    run_rows.gather_input(connection, record, node, cache)
+                )
+                size = len(input_json.encode("utf-8", errors="surrogatepass"))
+                weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
+                spent = sum(task.weight for task in tasks)
+                if (
+                    tasks
+                    and size <= self.limits.max_input_bytes
+                    and (spent + weight > MAX_BATCH_INPUT_BYTES)
+                ):
+                    return False
+            command = core.Dispatch(
+                uid,
+                claim.worker_id,
+                claim.lease_ms,
+                allowance,
+                claim.principal_id,
+                size,
+            )
             outcome = (
                 core.apply(record.state, command, now, self.limits)
                 if record is not None
@@ -641,19 +670,13 @@ class RunStore:
             record = run_rows.save(connection, record, outcome, effects, command, now)
             node = record.state.nodes[uid]
             if node.status is not core.NodeStatus.RUNNING:
-                continue  # refused by the allowance: the node failed with the reason
-            tasks.append(self._task(connection, record, node, cache))
-        return tasks
+                continue  # refused (allowance, input size): the node failed with the reason
+            assert input_json is not None
+            tasks.append(replace(self._task(record, node, input_json), weight=weight))
+        return True
 
-    def _task(
-        self,
-        connection: Connection,
-        record: RunRecord,
-        node: core.NodeRun,
-        cache: dict[tuple[str, str], values.JsonValue],
-    ) -> TaskView:
+    def _task(self, record: RunRecord, node: core.NodeRun, input_json: str) -> TaskView:
         spec = record.state.definition.nodes[node.node_id]
-        gathered = run_rows.gather_input(connection, record, node, cache)
         return TaskView(
             attempt_id=node.attempt_id,
             run_id=record.state.run_id,
@@ -662,7 +685,7 @@ class RunStore:
             attempt=node.attempts,
             operation_id=core.operation_id(record.state.run_id, node.uid),
             agent=spec.agent,
-            input_json=values.canonical_json(gathered),
+            input_json=input_json,
             template=spec.template,
             deadline_ms=node.deadline_ms,
             lease_expires_at_ms=node.lease_expires_at_ms,
@@ -678,14 +701,23 @@ class RunStore:
         return None if value is None else int(value)
 
     def _attempt_body(
-        self, attempt_id: str, build: Callable[[core.Attempt], core.Command]
+        self, principal: Principal, attempt_id: str, build: Callable[[core.Attempt], core.Command]
     ) -> Callable[[Connection, Effects], core.Reply]:
-        """The transaction of one command on an attempt (heartbeat or settlement)."""
+        """The transaction of one command on an attempt (heartbeat or settlement); only
+        the principal whose claim leased the attempt may act on it."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
             attempt = run_rows.load_attempt(connection, attempt_id)
             if attempt is None:
                 raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
+            if attempt.principal_id and attempt.principal_id != principal.principal_id:
+                raise Rollback(
+                    Rejection(
+                        Code.PERMISSION_DENIED,
+                        "ATTEMPT_NOT_YOURS",
+                        f"attempt {attempt_id!r} was claimed by another principal",
+                    )
+                )
             record = self._load(connection, attempt.run_id)
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
@@ -711,7 +743,9 @@ class RunStore:
         )
         if problem:
             return problem
-        result: core.Reply | Rejection = self._transact(self._attempt_body(attempt_id, build))
+        result: core.Reply | Rejection = self._transact(
+            self._attempt_body(principal, attempt_id, build)
+        )
         return result
 
     def heartbeat(
@@ -779,9 +813,9 @@ class RunStore:
             assert not isinstance(build, Rejection)
             replies.append(core.Reply())  # replaced by the body's answer below
             slots.append(index)
-            bodies.append(self._attempt_body(request.attempt_id, build))
+            bodies.append(self._attempt_body(principal, request.attempt_id, build))
         if claim is not None:
-            bodies.append(self._claim_body(claim))
+            bodies.append(self._claim_body(replace(claim, principal_id=principal.principal_id)))
         answers = self._transact_many(bodies)
         for index, answer in zip(slots, answers, strict=False):
             replies[index] = answer
@@ -867,6 +901,26 @@ class RunStore:
 # --- validation -----------------------------------------------------------------------
 
 
+def _spec_bytes(spec: definitions.Node) -> int:
+    """What a task of ``spec`` carries besides its input: template, prompt, contracts."""
+    agent = spec.agent
+    size = len(spec.template) + len(agent.system_prompt)
+    if agent.functions is not None:
+        size += len(values.canonical_json(agent.functions))
+    if agent.output.kind != "text":
+        size += len(values.canonical_json(agent.output.schema))
+    return size
+
+
+def _claimable(record: RunRecord, node: core.NodeRun, now: int) -> bool:
+    """Whether Dispatch would lease the node now (so its input is worth gathering)."""
+    return (
+        record.state.status not in core.TERMINAL
+        and node.status is core.NodeStatus.READY
+        and node.not_before_ms <= now
+    )
+
+
 def _unlimited(_connection: Connection, _record: RunRecord) -> Allowance | None:
     return None
 
@@ -942,6 +996,11 @@ _READY = (
     .order_by(ready_nodes.c.seq)
     .limit(bindparam("limit"))
 )
+
+
+def page_token_after(record: RunRecord) -> str:
+    """The ListRuns page token of the page that starts after ``record``."""
+    return _encode_token(record.state.created_at_ms, record.state.run_id)
 
 
 def _encode_token(created_at_ms: int, run_id: str) -> str:

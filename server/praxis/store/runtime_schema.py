@@ -9,7 +9,8 @@ work that is due and not with the runs stored:
 
 * ``ready_nodes``: one row per claimable node, by model and earliest dispatch time;
 * ``run_timers``: one row per running attempt, by when its lease or timeout falls due;
-* ``attempts``: attempt id to run, plus each attempt's settlement (idempotent retries);
+* ``attempts``: attempt id to run and claiming principal, plus each attempt's settlement
+  (idempotent retries);
 * ``node_results``: one row per stored node result;
 * ``run_events``: the durable event log, ``seq`` increasing;
 * ``event_subscribers``: each named subscriber's acknowledged position.
@@ -130,7 +131,11 @@ attempts = Table(
     Column("effect", String(16), nullable=False),
     Column("cost_microcredits", String(64), nullable=False),
     Column("at_ms", BigInteger, nullable=False),
+    # Added by migration 9 (``ATTEMPTS_ADDED_COLUMNS``): the principal whose claim leased
+    # the attempt; only it may heartbeat or settle the attempt ('' before migration 9).
+    Column("principal_id", String(128), nullable=False, server_default=text("''")),
 )
+ATTEMPTS_ADDED_COLUMNS = ("principal_id",)
 Index("attempts_run", attempts.c.run_id, attempts.c.node_uid)
 
 node_results = Table(

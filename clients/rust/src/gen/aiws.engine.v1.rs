@@ -3274,6 +3274,20 @@ pub enum ErrorReason {
     /// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
     /// says which limit was hit (RESOURCE_EXHAUSTED).
     LongPollLimitReached = 141,
+    /// The attempt was claimed by another principal: only the principal whose claim leased
+    /// it may heartbeat or settle it (PERMISSION_DENIED).
+    AttemptNotYours = 150,
+    /// Set as a failed run's `result_reason` when a required node failed (its error, and
+    /// the ids of every failed node, are on the run) (FAILED_PRECONDITION).
+    NodeFailed = 151,
+    /// A node's gathered input (the run input, a dependency's result, a join of several
+    /// results or a fan-out item) is larger than the documented cap of 2 MiB of JSON: the
+    /// node fails without being leased, and the run's `result_reason` says so when it
+    /// fails (FAILED_PRECONDITION).
+    InputTooLarge = 152,
+    /// The request body could not be decoded as the method's request message
+    /// (INVALID_ARGUMENT).
+    RequestMalformed = 153,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3376,6 +3390,10 @@ impl ErrorReason {
             Self::PrincipalsNotManaged => "PRINCIPALS_NOT_MANAGED",
             Self::StreamLimitReached => "STREAM_LIMIT_REACHED",
             Self::LongPollLimitReached => "LONG_POLL_LIMIT_REACHED",
+            Self::AttemptNotYours => "ATTEMPT_NOT_YOURS",
+            Self::NodeFailed => "NODE_FAILED",
+            Self::InputTooLarge => "INPUT_TOO_LARGE",
+            Self::RequestMalformed => "REQUEST_MALFORMED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3475,6 +3493,10 @@ impl ErrorReason {
             "PRINCIPALS_NOT_MANAGED" => Some(Self::PrincipalsNotManaged),
             "STREAM_LIMIT_REACHED" => Some(Self::StreamLimitReached),
             "LONG_POLL_LIMIT_REACHED" => Some(Self::LongPollLimitReached),
+            "ATTEMPT_NOT_YOURS" => Some(Self::AttemptNotYours),
+            "NODE_FAILED" => Some(Self::NodeFailed),
+            "INPUT_TOO_LARGE" => Some(Self::InputTooLarge),
+            "REQUEST_MALFORMED" => Some(Self::RequestMalformed),
             _ => None,
         }
     }
@@ -9135,8 +9157,9 @@ pub struct Run {
     /// The segments of the run, oldest first (filled by GetRun and WatchRun).
     #[prost(message, repeated, tag = "16")]
     pub segments: ::prost::alloc::vec::Vec<Segment>,
-    /// The `ErrorReason` name when the run failed for an execution-model rule (for example
-    /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+    /// The `ErrorReason` name when the run failed: an execution-model rule (for example
+    /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+    /// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
     #[prost(string, tag = "17")]
     pub result_reason: ::prost::alloc::string::String,
     /// The number of nodes and fan-out items the run has.
@@ -9146,6 +9169,11 @@ pub struct Run {
     /// definition's nodes, so that a snapshot stays small however wide the run fans out.
     #[prost(bool, tag = "19")]
     pub items_omitted: bool,
+    /// The ids of the definition's nodes that failed, in definition order: the nodes that
+    /// failed a run, and also failed nodes outside the run's output path (orphan branches)
+    /// of a run that went on or completed. A failed fan-out item fails its node.
+    #[prost(string, repeated, tag = "20")]
+    pub failed_node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
@@ -9272,7 +9300,10 @@ pub struct ListRunsRequest {
     /// Only runs in this state; unspecified means any.
     #[prost(enumeration = "RunState", tag = "1")]
     pub state: i32,
-    /// Maximum runs to return: 0 means 100; at most 1000.
+    /// Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+    /// holds at most 3 MiB of runs (at least one run), so a page of runs with large
+    /// results stays under the default 4 MiB message limit of clients; follow
+    /// `next_page_token` for the rest.
     #[prost(int32, tag = "2")]
     pub page_size: i32,
     /// The `next_page_token` of the previous page; empty for the first.
@@ -10306,7 +10337,8 @@ pub struct Task {
     /// The agent to run.
     #[prost(message, optional, tag = "7")]
     pub agent: ::core::option::Option<AgentSpec>,
-    /// The gathered input as JSON.
+    /// The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+    /// INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
     #[prost(string, tag = "8")]
     pub input_json: ::prost::alloc::string::String,
     /// Text to prepend to the input as the opening message.
@@ -10326,14 +10358,16 @@ pub struct Task {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ClaimTasksRequest {
-    /// The worker's id, chosen by the worker; settling must use the same id.
+    /// The worker's id, chosen by the worker; settling must use the same id, and the same
+    /// principal (another principal is refused with ATTEMPT_NOT_YOURS).
     #[prost(string, tag = "1")]
     pub worker_id: ::prost::alloc::string::String,
     /// The models the worker serves; at least one. Each claim registers these models for
     /// 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
     #[prost(string, repeated, tag = "2")]
     pub models: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-    /// Maximum tasks to return: 1 to 100.
+    /// Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+    /// inputs (at least one task): tasks that do not fit stay ready for the next claim.
     #[prost(int32, tag = "3")]
     pub max_tasks: i32,
     /// Lease duration: 1,000 ms to 3,600,000 ms.

@@ -239,6 +239,20 @@ const (
 	// limits allow; retry later or with `wait_ms` 0. ErrorInfo metadata `scope`
 	// says which limit was hit (RESOURCE_EXHAUSTED).
 	ErrorReason_LONG_POLL_LIMIT_REACHED ErrorReason = 141
+	// The attempt was claimed by another principal: only the principal whose claim leased
+	// it may heartbeat or settle it (PERMISSION_DENIED).
+	ErrorReason_ATTEMPT_NOT_YOURS ErrorReason = 150
+	// Set as a failed run's `result_reason` when a required node failed (its error, and
+	// the ids of every failed node, are on the run) (FAILED_PRECONDITION).
+	ErrorReason_NODE_FAILED ErrorReason = 151
+	// A node's gathered input (the run input, a dependency's result, a join of several
+	// results or a fan-out item) is larger than the documented cap of 2 MiB of JSON: the
+	// node fails without being leased, and the run's `result_reason` says so when it
+	// fails (FAILED_PRECONDITION).
+	ErrorReason_INPUT_TOO_LARGE ErrorReason = 152
+	// The request body could not be decoded as the method's request message
+	// (INVALID_ARGUMENT).
+	ErrorReason_REQUEST_MALFORMED ErrorReason = 153
 )
 
 // Enum value maps for ErrorReason.
@@ -338,6 +352,10 @@ var (
 		135: "PRINCIPALS_NOT_MANAGED",
 		140: "STREAM_LIMIT_REACHED",
 		141: "LONG_POLL_LIMIT_REACHED",
+		150: "ATTEMPT_NOT_YOURS",
+		151: "NODE_FAILED",
+		152: "INPUT_TOO_LARGE",
+		153: "REQUEST_MALFORMED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -434,6 +452,10 @@ var (
 		"PRINCIPALS_NOT_MANAGED":       135,
 		"STREAM_LIMIT_REACHED":         140,
 		"LONG_POLL_LIMIT_REACHED":      141,
+		"ATTEMPT_NOT_YOURS":            150,
+		"NODE_FAILED":                  151,
+		"INPUT_TOO_LARGE":              152,
+		"REQUEST_MALFORMED":            153,
 	}
 )
 
@@ -468,7 +490,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xca\x11\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xa2\x12\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -564,7 +586,11 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x12CREDENTIAL_REVOKED\x10\x86\x01\x12\x1b\n" +
 	"\x16PRINCIPALS_NOT_MANAGED\x10\x87\x01\x12\x19\n" +
 	"\x14STREAM_LIMIT_REACHED\x10\x8c\x01\x12\x1c\n" +
-	"\x17LONG_POLL_LIMIT_REACHED\x10\x8d\x01Ba\n" +
+	"\x17LONG_POLL_LIMIT_REACHED\x10\x8d\x01\x12\x16\n" +
+	"\x11ATTEMPT_NOT_YOURS\x10\x96\x01\x12\x10\n" +
+	"\vNODE_FAILED\x10\x97\x01\x12\x14\n" +
+	"\x0fINPUT_TOO_LARGE\x10\x98\x01\x12\x16\n" +
+	"\x11REQUEST_MALFORMED\x10\x99\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

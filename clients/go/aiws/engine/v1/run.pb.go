@@ -479,14 +479,19 @@ type Run struct {
 	ContractId string `protobuf:"bytes,15,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
 	// The segments of the run, oldest first (filled by GetRun and WatchRun).
 	Segments []*Segment `protobuf:"bytes,16,rep,name=segments,proto3" json:"segments,omitempty"`
-	// The `ErrorReason` name when the run failed for an execution-model rule (for example
-	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+	// The `ErrorReason` name when the run failed: an execution-model rule (for example
+	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+	// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
 	ResultReason string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
 	// The number of nodes and fan-out items the run has.
 	NodeCount int32 `protobuf:"varint,18,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
 	// True when the run has more than 1,000 nodes and items: `nodes` then lists only the
 	// definition's nodes, so that a snapshot stays small however wide the run fans out.
-	ItemsOmitted  bool `protobuf:"varint,19,opt,name=items_omitted,json=itemsOmitted,proto3" json:"items_omitted,omitempty"`
+	ItemsOmitted bool `protobuf:"varint,19,opt,name=items_omitted,json=itemsOmitted,proto3" json:"items_omitted,omitempty"`
+	// The ids of the definition's nodes that failed, in definition order: the nodes that
+	// failed a run, and also failed nodes outside the run's output path (orphan branches)
+	// of a run that went on or completed. A failed fan-out item fails its node.
+	FailedNodeIds []string `protobuf:"bytes,20,rep,name=failed_node_ids,json=failedNodeIds,proto3" json:"failed_node_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -652,6 +657,13 @@ func (x *Run) GetItemsOmitted() bool {
 		return x.ItemsOmitted
 	}
 	return false
+}
+
+func (x *Run) GetFailedNodeIds() []string {
+	if x != nil {
+		return x.FailedNodeIds
+	}
+	return nil
 }
 
 // StartRunRequest starts a run.
@@ -1232,7 +1244,10 @@ type ListRunsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Only runs in this state; unspecified means any.
 	State RunState `protobuf:"varint,1,opt,name=state,proto3,enum=aiws.engine.v1.RunState" json:"state,omitempty"`
-	// Maximum runs to return: 0 means 100; at most 1000.
+	// Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+	// holds at most 3 MiB of runs (at least one run), so a page of runs with large
+	// results stays under the default 4 MiB message limit of clients; follow
+	// `next_page_token` for the rest.
 	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The `next_page_token` of the previous page; empty for the first.
 	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
@@ -1518,7 +1533,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\foperation_id\x18\n" +
 	" \x01(\tR\voperationId\x12\"\n" +
 	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
-	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\"\xc0\x05\n" +
+	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\"\xe8\x05\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -1545,7 +1560,8 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rresult_reason\x18\x11 \x01(\tR\fresultReason\x12\x1d\n" +
 	"\n" +
 	"node_count\x18\x12 \x01(\x05R\tnodeCount\x12#\n" +
-	"\ritems_omitted\x18\x13 \x01(\bR\fitemsOmitted\"\xf6\x01\n" +
+	"\ritems_omitted\x18\x13 \x01(\bR\fitemsOmitted\x12&\n" +
+	"\x0ffailed_node_ids\x18\x14 \x03(\tR\rfailedNodeIds\"\xf6\x01\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +

@@ -228,7 +228,8 @@ type Task struct {
 	OperationId string `protobuf:"bytes,6,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
 	// The agent to run.
 	Agent *AgentSpec `protobuf:"bytes,7,opt,name=agent,proto3" json:"agent,omitempty"`
-	// The gathered input as JSON.
+	// The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+	// INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
 	InputJson string `protobuf:"bytes,8,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
 	// Text to prepend to the input as the opening message.
 	Template string `protobuf:"bytes,9,opt,name=template,proto3" json:"template,omitempty"`
@@ -359,12 +360,14 @@ func (x *Task) GetRevision() int64 {
 // ClaimTasksRequest asks for work.
 type ClaimTasksRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The worker's id, chosen by the worker; settling must use the same id.
+	// The worker's id, chosen by the worker; settling must use the same id, and the same
+	// principal (another principal is refused with ATTEMPT_NOT_YOURS).
 	WorkerId string `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`
 	// The models the worker serves; at least one. Each claim registers these models for
 	// 10 minutes (see ListModels), so StartRun accepts them while a worker serves them.
 	Models []string `protobuf:"bytes,2,rep,name=models,proto3" json:"models,omitempty"`
-	// Maximum tasks to return: 1 to 100.
+	// Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+	// inputs (at least one task): tasks that do not fit stay ready for the next claim.
 	MaxTasks int32 `protobuf:"varint,3,opt,name=max_tasks,json=maxTasks,proto3" json:"max_tasks,omitempty"`
 	// Lease duration: 1,000 ms to 3,600,000 ms.
 	LeaseMs int64 `protobuf:"varint,4,opt,name=lease_ms,json=leaseMs,proto3" json:"lease_ms,omitempty"`

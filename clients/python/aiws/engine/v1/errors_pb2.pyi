@@ -100,6 +100,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PRINCIPALS_NOT_MANAGED: _ClassVar[ErrorReason]
     STREAM_LIMIT_REACHED: _ClassVar[ErrorReason]
     LONG_POLL_LIMIT_REACHED: _ClassVar[ErrorReason]
+    ATTEMPT_NOT_YOURS: _ClassVar[ErrorReason]
+    NODE_FAILED: _ClassVar[ErrorReason]
+    INPUT_TOO_LARGE: _ClassVar[ErrorReason]
+    REQUEST_MALFORMED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -194,3 +198,7 @@ CREDENTIAL_REVOKED: ErrorReason
 PRINCIPALS_NOT_MANAGED: ErrorReason
 STREAM_LIMIT_REACHED: ErrorReason
 LONG_POLL_LIMIT_REACHED: ErrorReason
+ATTEMPT_NOT_YOURS: ErrorReason
+NODE_FAILED: ErrorReason
+INPUT_TOO_LARGE: ErrorReason
+REQUEST_MALFORMED: ErrorReason

@@ -147,7 +147,8 @@ export type Task = Message<"aiws.engine.v1.Task"> & {
   agent?: AgentSpec | undefined;
 
   /**
-   * The gathered input as JSON.
+   * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+   * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
    *
    * @generated from field: string input_json = 8;
    */
@@ -196,7 +197,8 @@ export const TaskSchema: GenMessage<Task> = /*@__PURE__*/
  */
 export type ClaimTasksRequest = Message<"aiws.engine.v1.ClaimTasksRequest"> & {
   /**
-   * The worker's id, chosen by the worker; settling must use the same id.
+   * The worker's id, chosen by the worker; settling must use the same id, and the same
+   * principal (another principal is refused with ATTEMPT_NOT_YOURS).
    *
    * @generated from field: string worker_id = 1;
    */
@@ -211,7 +213,8 @@ export type ClaimTasksRequest = Message<"aiws.engine.v1.ClaimTasksRequest"> & {
   models: string[];
 
   /**
-   * Maximum tasks to return: 1 to 100.
+   * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+   * inputs (at least one task): tasks that do not fit stay ready for the next claim.
    *
    * @generated from field: int32 max_tasks = 3;
    */

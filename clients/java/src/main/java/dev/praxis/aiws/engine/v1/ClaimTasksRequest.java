@@ -55,7 +55,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object workerId_ = "";
   /**
    * <pre>
-   * The worker's id, chosen by the worker; settling must use the same id.
+   * The worker's id, chosen by the worker; settling must use the same id, and the same
+   * principal (another principal is refused with ATTEMPT_NOT_YOURS).
    * </pre>
    *
    * <code>string worker_id = 1;</code>
@@ -76,7 +77,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The worker's id, chosen by the worker; settling must use the same id.
+   * The worker's id, chosen by the worker; settling must use the same id, and the same
+   * principal (another principal is refused with ATTEMPT_NOT_YOURS).
    * </pre>
    *
    * <code>string worker_id = 1;</code>
@@ -158,7 +160,8 @@ private static final long serialVersionUID = 0L;
   private int maxTasks_ = 0;
   /**
    * <pre>
-   * Maximum tasks to return: 1 to 100.
+   * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+   * inputs (at least one task): tasks that do not fit stay ready for the next claim.
    * </pre>
    *
    * <code>int32 max_tasks = 3;</code>
@@ -610,7 +613,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object workerId_ = "";
     /**
      * <pre>
-     * The worker's id, chosen by the worker; settling must use the same id.
+     * The worker's id, chosen by the worker; settling must use the same id, and the same
+     * principal (another principal is refused with ATTEMPT_NOT_YOURS).
      * </pre>
      *
      * <code>string worker_id = 1;</code>
@@ -630,7 +634,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The worker's id, chosen by the worker; settling must use the same id.
+     * The worker's id, chosen by the worker; settling must use the same id, and the same
+     * principal (another principal is refused with ATTEMPT_NOT_YOURS).
      * </pre>
      *
      * <code>string worker_id = 1;</code>
@@ -651,7 +656,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The worker's id, chosen by the worker; settling must use the same id.
+     * The worker's id, chosen by the worker; settling must use the same id, and the same
+     * principal (another principal is refused with ATTEMPT_NOT_YOURS).
      * </pre>
      *
      * <code>string worker_id = 1;</code>
@@ -668,7 +674,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The worker's id, chosen by the worker; settling must use the same id.
+     * The worker's id, chosen by the worker; settling must use the same id, and the same
+     * principal (another principal is refused with ATTEMPT_NOT_YOURS).
      * </pre>
      *
      * <code>string worker_id = 1;</code>
@@ -682,7 +689,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The worker's id, chosen by the worker; settling must use the same id.
+     * The worker's id, chosen by the worker; settling must use the same id, and the same
+     * principal (another principal is refused with ATTEMPT_NOT_YOURS).
      * </pre>
      *
      * <code>string worker_id = 1;</code>
@@ -858,7 +866,8 @@ private static final long serialVersionUID = 0L;
     private int maxTasks_ ;
     /**
      * <pre>
-     * Maximum tasks to return: 1 to 100.
+     * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+     * inputs (at least one task): tasks that do not fit stay ready for the next claim.
      * </pre>
      *
      * <code>int32 max_tasks = 3;</code>
@@ -870,7 +879,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Maximum tasks to return: 1 to 100.
+     * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+     * inputs (at least one task): tasks that do not fit stay ready for the next claim.
      * </pre>
      *
      * <code>int32 max_tasks = 3;</code>
@@ -886,7 +896,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Maximum tasks to return: 1 to 100.
+     * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+     * inputs (at least one task): tasks that do not fit stay ready for the next claim.
      * </pre>
      *
      * <code>int32 max_tasks = 3;</code>

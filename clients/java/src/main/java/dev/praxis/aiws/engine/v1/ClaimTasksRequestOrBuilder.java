@@ -12,7 +12,8 @@ public interface ClaimTasksRequestOrBuilder extends
 
   /**
    * <pre>
-   * The worker's id, chosen by the worker; settling must use the same id.
+   * The worker's id, chosen by the worker; settling must use the same id, and the same
+   * principal (another principal is refused with ATTEMPT_NOT_YOURS).
    * </pre>
    *
    * <code>string worker_id = 1;</code>
@@ -21,7 +22,8 @@ public interface ClaimTasksRequestOrBuilder extends
   java.lang.String getWorkerId();
   /**
    * <pre>
-   * The worker's id, chosen by the worker; settling must use the same id.
+   * The worker's id, chosen by the worker; settling must use the same id, and the same
+   * principal (another principal is refused with ATTEMPT_NOT_YOURS).
    * </pre>
    *
    * <code>string worker_id = 1;</code>
@@ -77,7 +79,8 @@ public interface ClaimTasksRequestOrBuilder extends
 
   /**
    * <pre>
-   * Maximum tasks to return: 1 to 100.
+   * Maximum tasks to return: 1 to 100. A response also holds at most 3 MiB of task
+   * inputs (at least one task): tasks that do not fit stay ready for the next claim.
    * </pre>
    *
    * <code>int32 max_tasks = 3;</code>

@@ -793,6 +793,44 @@ public enum ErrorReason
    * <code>LONG_POLL_LIMIT_REACHED = 141;</code>
    */
   LONG_POLL_LIMIT_REACHED(141),
+  /**
+   * <pre>
+   * The attempt was claimed by another principal: only the principal whose claim leased
+   * it may heartbeat or settle it (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>ATTEMPT_NOT_YOURS = 150;</code>
+   */
+  ATTEMPT_NOT_YOURS(150),
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a required node failed (its error, and
+   * the ids of every failed node, are on the run) (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>NODE_FAILED = 151;</code>
+   */
+  NODE_FAILED(151),
+  /**
+   * <pre>
+   * A node's gathered input (the run input, a dependency's result, a join of several
+   * results or a fan-out item) is larger than the documented cap of 2 MiB of JSON: the
+   * node fails without being leased, and the run's `result_reason` says so when it
+   * fails (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>INPUT_TOO_LARGE = 152;</code>
+   */
+  INPUT_TOO_LARGE(152),
+  /**
+   * <pre>
+   * The request body could not be decoded as the method's request message
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>REQUEST_MALFORMED = 153;</code>
+   */
+  REQUEST_MALFORMED(153),
   UNRECOGNIZED(-1),
   ;
 
@@ -1579,6 +1617,44 @@ public enum ErrorReason
    * <code>LONG_POLL_LIMIT_REACHED = 141;</code>
    */
   public static final int LONG_POLL_LIMIT_REACHED_VALUE = 141;
+  /**
+   * <pre>
+   * The attempt was claimed by another principal: only the principal whose claim leased
+   * it may heartbeat or settle it (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>ATTEMPT_NOT_YOURS = 150;</code>
+   */
+  public static final int ATTEMPT_NOT_YOURS_VALUE = 150;
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a required node failed (its error, and
+   * the ids of every failed node, are on the run) (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>NODE_FAILED = 151;</code>
+   */
+  public static final int NODE_FAILED_VALUE = 151;
+  /**
+   * <pre>
+   * A node's gathered input (the run input, a dependency's result, a join of several
+   * results or a fan-out item) is larger than the documented cap of 2 MiB of JSON: the
+   * node fails without being leased, and the run's `result_reason` says so when it
+   * fails (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>INPUT_TOO_LARGE = 152;</code>
+   */
+  public static final int INPUT_TOO_LARGE_VALUE = 152;
+  /**
+   * <pre>
+   * The request body could not be decoded as the method's request message
+   * (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>REQUEST_MALFORMED = 153;</code>
+   */
+  public static final int REQUEST_MALFORMED_VALUE = 153;
 
 
   public final int getNumber() {
@@ -1699,6 +1775,10 @@ public enum ErrorReason
       case 135: return PRINCIPALS_NOT_MANAGED;
       case 140: return STREAM_LIMIT_REACHED;
       case 141: return LONG_POLL_LIMIT_REACHED;
+      case 150: return ATTEMPT_NOT_YOURS;
+      case 151: return NODE_FAILED;
+      case 152: return INPUT_TOO_LARGE;
+      case 153: return REQUEST_MALFORMED;
       default: return null;
     }
   }

@@ -79,7 +79,10 @@ private static final long serialVersionUID = 0L;
   private int pageSize_ = 0;
   /**
    * <pre>
-   * Maximum runs to return: 0 means 100; at most 1000.
+   * Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+   * holds at most 3 MiB of runs (at least one run), so a page of runs with large
+   * results stays under the default 4 MiB message limit of clients; follow
+   * `next_page_token` for the rest.
    * </pre>
    *
    * <code>int32 page_size = 2;</code>
@@ -554,7 +557,10 @@ private static final long serialVersionUID = 0L;
     private int pageSize_ ;
     /**
      * <pre>
-     * Maximum runs to return: 0 means 100; at most 1000.
+     * Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+     * holds at most 3 MiB of runs (at least one run), so a page of runs with large
+     * results stays under the default 4 MiB message limit of clients; follow
+     * `next_page_token` for the rest.
      * </pre>
      *
      * <code>int32 page_size = 2;</code>
@@ -566,7 +572,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Maximum runs to return: 0 means 100; at most 1000.
+     * Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+     * holds at most 3 MiB of runs (at least one run), so a page of runs with large
+     * results stays under the default 4 MiB message limit of clients; follow
+     * `next_page_token` for the rest.
      * </pre>
      *
      * <code>int32 page_size = 2;</code>
@@ -582,7 +591,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Maximum runs to return: 0 means 100; at most 1000.
+     * Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+     * holds at most 3 MiB of runs (at least one run), so a page of runs with large
+     * results stays under the default 4 MiB message limit of clients; follow
+     * `next_page_token` for the rest.
      * </pre>
      *
      * <code>int32 page_size = 2;</code>

@@ -31,7 +31,10 @@ public interface ListRunsRequestOrBuilder extends
 
   /**
    * <pre>
-   * Maximum runs to return: 0 means 100; at most 1000.
+   * Maximum runs to return: 0 means 100; at most 1000. A page is also cut by size: it
+   * holds at most 3 MiB of runs (at least one run), so a page of runs with large
+   * results stays under the default 4 MiB message limit of clients; follow
+   * `next_page_token` for the rest.
    * </pre>
    *
    * <code>int32 page_size = 2;</code>

@@ -43,6 +43,8 @@ private static final long serialVersionUID = 0L;
     contractId_ = "";
     segments_ = java.util.Collections.emptyList();
     resultReason_ = "";
+    failedNodeIds_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -664,8 +666,9 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object resultReason_ = "";
   /**
    * <pre>
-   * The `ErrorReason` name when the run failed for an execution-model rule (for example
-   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * The `ErrorReason` name when the run failed: an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -686,8 +689,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The `ErrorReason` name when the run failed for an execution-model rule (for example
-   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * The `ErrorReason` name when the run failed: an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -737,6 +741,67 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public boolean getItemsOmitted() {
     return itemsOmitted_;
+  }
+
+  public static final int FAILED_NODE_IDS_FIELD_NUMBER = 20;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList failedNodeIds_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @return A list containing the failedNodeIds.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getFailedNodeIdsList() {
+    return failedNodeIds_;
+  }
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @return The count of failedNodeIds.
+   */
+  public int getFailedNodeIdsCount() {
+    return failedNodeIds_.size();
+  }
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @param index The index of the element to return.
+   * @return The failedNodeIds at the given index.
+   */
+  public java.lang.String getFailedNodeIds(int index) {
+    return failedNodeIds_.get(index);
+  }
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the failedNodeIds at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getFailedNodeIdsBytes(int index) {
+    return failedNodeIds_.getByteString(index);
   }
 
   private byte memoizedIsInitialized = -1;
@@ -809,6 +874,9 @@ private static final long serialVersionUID = 0L;
     }
     if (itemsOmitted_ != false) {
       output.writeBool(19, itemsOmitted_);
+    }
+    for (int i = 0; i < failedNodeIds_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 20, failedNodeIds_.getRaw(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -887,6 +955,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(19, itemsOmitted_);
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < failedNodeIds_.size(); i++) {
+        dataSize += computeStringSizeNoTag(failedNodeIds_.getRaw(i));
+      }
+      size += dataSize;
+      size += 2 * getFailedNodeIdsList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -942,6 +1018,8 @@ private static final long serialVersionUID = 0L;
         != other.getNodeCount()) return false;
     if (getItemsOmitted()
         != other.getItemsOmitted()) return false;
+    if (!getFailedNodeIdsList()
+        .equals(other.getFailedNodeIdsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1003,6 +1081,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + ITEMS_OMITTED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getItemsOmitted());
+    if (getFailedNodeIdsCount() > 0) {
+      hash = (37 * hash) + FAILED_NODE_IDS_FIELD_NUMBER;
+      hash = (53 * hash) + getFailedNodeIdsList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1181,6 +1263,8 @@ private static final long serialVersionUID = 0L;
       resultReason_ = "";
       nodeCount_ = 0;
       itemsOmitted_ = false;
+      failedNodeIds_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -1290,6 +1374,10 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00040000) != 0)) {
         result.itemsOmitted_ = itemsOmitted_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        failedNodeIds_.makeImmutable();
+        result.failedNodeIds_ = failedNodeIds_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1424,6 +1512,16 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getItemsOmitted() != false) {
         setItemsOmitted(other.getItemsOmitted());
+      }
+      if (!other.failedNodeIds_.isEmpty()) {
+        if (failedNodeIds_.isEmpty()) {
+          failedNodeIds_ = other.failedNodeIds_;
+          bitField0_ |= 0x00080000;
+        } else {
+          ensureFailedNodeIdsIsMutable();
+          failedNodeIds_.addAll(other.failedNodeIds_);
+        }
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1564,6 +1662,12 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00040000;
               break;
             } // case 152
+            case 162: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureFailedNodeIdsIsMutable();
+              failedNodeIds_.add(s);
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3336,8 +3440,9 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object resultReason_ = "";
     /**
      * <pre>
-     * The `ErrorReason` name when the run failed for an execution-model rule (for example
-     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * The `ErrorReason` name when the run failed: an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3357,8 +3462,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `ErrorReason` name when the run failed for an execution-model rule (for example
-     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * The `ErrorReason` name when the run failed: an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3379,8 +3485,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `ErrorReason` name when the run failed for an execution-model rule (for example
-     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * The `ErrorReason` name when the run failed: an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3397,8 +3504,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `ErrorReason` name when the run failed for an execution-model rule (for example
-     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * The `ErrorReason` name when the run failed: an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3412,8 +3520,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `ErrorReason` name when the run failed for an execution-model rule (for example
-     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+     * The `ErrorReason` name when the run failed: an execution-model rule (for example
+     * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3517,6 +3626,171 @@ private static final long serialVersionUID = 0L;
     public Builder clearItemsOmitted() {
       bitField0_ = (bitField0_ & ~0x00040000);
       itemsOmitted_ = false;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList failedNodeIds_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureFailedNodeIdsIsMutable() {
+      if (!failedNodeIds_.isModifiable()) {
+        failedNodeIds_ = new com.google.protobuf.LazyStringArrayList(failedNodeIds_);
+      }
+      bitField0_ |= 0x00080000;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @return A list containing the failedNodeIds.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getFailedNodeIdsList() {
+      failedNodeIds_.makeImmutable();
+      return failedNodeIds_;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @return The count of failedNodeIds.
+     */
+    public int getFailedNodeIdsCount() {
+      return failedNodeIds_.size();
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param index The index of the element to return.
+     * @return The failedNodeIds at the given index.
+     */
+    public java.lang.String getFailedNodeIds(int index) {
+      return failedNodeIds_.get(index);
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the failedNodeIds at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getFailedNodeIdsBytes(int index) {
+      return failedNodeIds_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param index The index to set the value at.
+     * @param value The failedNodeIds to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFailedNodeIds(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureFailedNodeIdsIsMutable();
+      failedNodeIds_.set(index, value);
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param value The failedNodeIds to add.
+     * @return This builder for chaining.
+     */
+    public Builder addFailedNodeIds(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureFailedNodeIdsIsMutable();
+      failedNodeIds_.add(value);
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param values The failedNodeIds to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllFailedNodeIds(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureFailedNodeIdsIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, failedNodeIds_);
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFailedNodeIds() {
+      failedNodeIds_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00080000);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ids of the definition's nodes that failed, in definition order: the nodes that
+     * failed a run, and also failed nodes outside the run's output path (orphan branches)
+     * of a run that went on or completed. A failed fan-out item fails its node.
+     * </pre>
+     *
+     * <code>repeated string failed_node_ids = 20;</code>
+     * @param value The bytes of the failedNodeIds to add.
+     * @return This builder for chaining.
+     */
+    public Builder addFailedNodeIdsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureFailedNodeIdsIsMutable();
+      failedNodeIds_.add(value);
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }

@@ -346,8 +346,9 @@ public interface RunOrBuilder extends
 
   /**
    * <pre>
-   * The `ErrorReason` name when the run failed for an execution-model rule (for example
-   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * The `ErrorReason` name when the run failed: an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -356,8 +357,9 @@ public interface RunOrBuilder extends
   java.lang.String getResultReason();
   /**
    * <pre>
-   * The `ErrorReason` name when the run failed for an execution-model rule (for example
-   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED); else empty.
+   * The `ErrorReason` name when the run failed: an execution-model rule (for example
+   * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -386,4 +388,53 @@ public interface RunOrBuilder extends
    * @return The itemsOmitted.
    */
   boolean getItemsOmitted();
+
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @return A list containing the failedNodeIds.
+   */
+  java.util.List<java.lang.String>
+      getFailedNodeIdsList();
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @return The count of failedNodeIds.
+   */
+  int getFailedNodeIdsCount();
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @param index The index of the element to return.
+   * @return The failedNodeIds at the given index.
+   */
+  java.lang.String getFailedNodeIds(int index);
+  /**
+   * <pre>
+   * The ids of the definition's nodes that failed, in definition order: the nodes that
+   * failed a run, and also failed nodes outside the run's output path (orphan branches)
+   * of a run that went on or completed. A failed fan-out item fails its node.
+   * </pre>
+   *
+   * <code>repeated string failed_node_ids = 20;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the failedNodeIds at the given index.
+   */
+  com.google.protobuf.ByteString
+      getFailedNodeIdsBytes(int index);
 }

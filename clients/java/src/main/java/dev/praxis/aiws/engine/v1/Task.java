@@ -348,7 +348,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object inputJson_ = "";
   /**
    * <pre>
-   * The gathered input as JSON.
+   * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+   * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
    * </pre>
    *
    * <code>string input_json = 8;</code>
@@ -369,7 +370,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The gathered input as JSON.
+   * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+   * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
    * </pre>
    *
    * <code>string input_json = 8;</code>
@@ -1728,7 +1730,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object inputJson_ = "";
     /**
      * <pre>
-     * The gathered input as JSON.
+     * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+     * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
      * </pre>
      *
      * <code>string input_json = 8;</code>
@@ -1748,7 +1751,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The gathered input as JSON.
+     * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+     * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
      * </pre>
      *
      * <code>string input_json = 8;</code>
@@ -1769,7 +1773,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The gathered input as JSON.
+     * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+     * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
      * </pre>
      *
      * <code>string input_json = 8;</code>
@@ -1786,7 +1791,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The gathered input as JSON.
+     * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+     * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
      * </pre>
      *
      * <code>string input_json = 8;</code>
@@ -1800,7 +1806,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The gathered input as JSON.
+     * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+     * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
      * </pre>
      *
      * <code>string input_json = 8;</code>

@@ -149,7 +149,8 @@ public interface TaskOrBuilder extends
 
   /**
    * <pre>
-   * The gathered input as JSON.
+   * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+   * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
    * </pre>
    *
    * <code>string input_json = 8;</code>
@@ -158,7 +159,8 @@ public interface TaskOrBuilder extends
   java.lang.String getInputJson();
   /**
    * <pre>
-   * The gathered input as JSON.
+   * The gathered input as JSON: at most 2 MiB (a node whose input is larger fails with
+   * INPUT_TOO_LARGE instead of being leased). A node's result is at most 1 MiB.
    * </pre>
    *
    * <code>string input_json = 8;</code>
