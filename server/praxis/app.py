@@ -348,7 +348,9 @@ class Server:
 
     def stop(self, grace_s: float = 5.0) -> None:
         """Stops accepting calls, ends waiting streams and long polls, lets unary calls
-        finish (up to ``grace_s``), and closes the database."""
+        finish (up to ``grace_s``), and closes the database. A second call does nothing."""
+        if self.loop.is_closed():
+            return
         self.sweeper.stop()
         try:
             self._on_loop(self._stop(grace_s))

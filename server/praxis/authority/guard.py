@@ -8,6 +8,7 @@ caller whose grant covers every work order (``*``) learns ``NOT_FOUND``.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from praxis.authority.protocol import Authority
 from praxis.core import kinds
@@ -57,6 +58,10 @@ class HumanOnly:
 
     def __init__(self, inner: Authority) -> None:
         self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        """Optional capabilities of the inner authority (``authenticate_certificate``)."""
+        return getattr(self.inner, name)
 
     def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
         """Delegates."""
