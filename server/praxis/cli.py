@@ -182,7 +182,7 @@ def _start_console(args: argparse.Namespace, address: str) -> Any:
     web.start()
     print(
         json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
-        file=sys.stderr,
+        file=logs.console(),  # the real stderr, not the JSON log relay
         flush=True,
     )
     return web

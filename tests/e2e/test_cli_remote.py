@@ -23,8 +23,8 @@ from tests.runtime_support import definition, json_out, node
 from tests.support import token_of
 
 POLICY = "safety=sha256:" + "a" * 64
-V1 = definition("a", a=node())
-V2 = definition("b", a=node(), b=node("node:a", ("a",)))
+V1 = definition("a", a=node(output=json_out()))
+V2 = definition("b", a=node(output=json_out()), b=node("node:a", ("a",)))
 
 
 @pytest.fixture
