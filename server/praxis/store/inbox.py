@@ -29,6 +29,7 @@ from praxis.store.database import Database
 from praxis.store.model_schema import reconciliations, waits
 from praxis.store.reconciliations import ReconciliationView
 from praxis.store.reconciliations import _view as reconciliation_view
+from praxis.store.registry import proposal_of
 from praxis.store.runtime_schema import runs
 from praxis.store.schema import proposals
 from praxis.store.waits import WaitState, WaitStore, WaitView
@@ -207,23 +208,7 @@ def _proposals(connection: Connection, work_order_id: str, since: int) -> list[I
     ).limit(MAX_SCAN)  # fmt: skip
     items = []
     for row in connection.execute(query):
-        proposal = registry.Proposal(
-            ref=Ref(row.work_order_id, row.run_id),
-            proposal_id=row.proposal_id,
-            base_revision=row.base_revision,
-            definition={},
-            candidate_digest=row.candidate_digest,
-            proposal_digest=row.proposal_digest,
-            proposed_by=row.proposed_by,
-            summary=row.summary,
-            policy_digests=json.loads(row.policy_digests_json),
-            created_at_ms=row.created_at_ms,
-            status=registry.ProposalStatus(row.status),
-            decided_at_ms=row.decided_at_ms,
-            activated_revision=row.activated_revision,
-            rejection_reason=row.rejection_reason,
-            decided_by=row.decided_by,
-        )
+        proposal = proposal_of(row, Ref(row.work_order_id, row.run_id))
         items.append(
             InboxItem(
                 "PROPOSAL",

@@ -574,18 +574,14 @@ def _save_head(
         )
 
 
-def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
-    """One proposal, or ``None``."""
-    row = connection.execute(
-        _PROPOSAL, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
-    ).first()
-    if row is None:
-        return None
+def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
+    """The proposal of a ``proposals`` row (without ``definition_json``: an empty one)."""
+    definition_json = getattr(row, "definition_json", None)
     return registry.Proposal(
         ref=ref,
         proposal_id=row.proposal_id,
         base_revision=row.base_revision,
-        definition=json.loads(row.definition_json),
+        definition=json.loads(definition_json) if definition_json is not None else {},
         candidate_digest=row.candidate_digest,
         proposal_digest=row.proposal_digest,
         proposed_by=row.proposed_by,
@@ -598,6 +594,16 @@ def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registr
         rejection_reason=row.rejection_reason,
         decided_by=row.decided_by,
     )
+
+
+def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
+    """One proposal, or ``None``."""
+    row = connection.execute(
+        _PROPOSAL, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
+    ).first()
+    if row is None:
+        return None
+    return proposal_of(row, ref)
 
 
 def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
