@@ -36,9 +36,11 @@ def _serve(*args: str, umask: int | None = None) -> subprocess.Popen[str]:
 
 def _stop(process: subprocess.Popen[str]) -> str:
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 0
-    assert process.stderr is not None
-    return process.stderr.read()
+    # Read stderr while waiting: a server (and its --processes children) blocked on a
+    # full pipe could never exit.
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    return stderr
 
 
 def _all_json(stderr: str) -> list[dict[str, object]]:
