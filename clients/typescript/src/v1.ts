@@ -9,6 +9,8 @@ export * from "./gen/aiws/engine/v1/contract_pb.js";
 export * from "./gen/aiws/engine/v1/errors_pb.js";
 export * from "./gen/aiws/engine/v1/event_pb.js";
 export * from "./gen/aiws/engine/v1/handoff_pb.js";
+export * from "./gen/aiws/engine/v1/inbox_pb.js";
+export * from "./gen/aiws/engine/v1/principal_pb.js";
 export * from "./gen/aiws/engine/v1/reconciliation_pb.js";
 export * from "./gen/aiws/engine/v1/registry_pb.js";
 export * from "./gen/aiws/engine/v1/run_pb.js";
