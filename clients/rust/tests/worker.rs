@@ -57,6 +57,13 @@ fn check_token<T>(request: &Request<T>) -> Result<(), Status> {
 
 #[tonic::async_trait]
 impl TaskService for Fake {
+    async fn list_models(
+        &self,
+        _request: Request<ListModelsRequest>,
+    ) -> Result<Response<ListModelsResponse>, Status> {
+        Err(Status::unimplemented("the fake serves only the worker's methods"))
+    }
+
     async fn claim_tasks(
         &self,
         request: Request<ClaimTasksRequest>,
