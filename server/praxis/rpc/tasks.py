@@ -263,16 +263,15 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             )
             if problem:
                 await abort_async(context, _prefixed(problem, "claim."))
-        settlements: list[Settlement] = []
+        chosen: list[Settlement] = []
         refused: dict[int, Rejection] = {}
         for index, item in enumerate(request.settlements):
             found = settlement_from_proto(item, f"settlements[{index}]")
             if isinstance(found, Rejection):
                 refused[index] = found
-                found = Settlement("", "", core.Effect.UNCERTAIN, "0")  # placeholder, unused
-            settlements.append(found)
+            else:
+                chosen.append(found)
         caller = principal()
-        chosen = [s for i, s in enumerate(settlements) if i not in refused]
         models = list(claim.models) if claim is not None else []
         # Subscribed before the batch's own claim, so no wake-up after it is missed.
         with self.hub.subscribe(work_topic(model) for model in models) as work:

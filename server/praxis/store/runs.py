@@ -804,9 +804,7 @@ class RunStore:
         for index, request in enumerate(requests):
             build = self._completion(request) if request.completed else self._failure(request)
             problem = build if isinstance(build, Rejection) else None
-            problem = problem or values.check_identifier(
-                request.attempt_id, f"settlements[{index}].attempt_id"
-            )
+            problem = problem or values.check_identifier(request.attempt_id, "attempt_id")
             if problem:
                 replies.append(problem)
                 continue
