@@ -2575,6 +2575,32 @@ pub struct GetSpendingResponse {
     #[prost(string, tag = "4")]
     pub reserved_microcredits: ::prost::alloc::string::String,
 }
+/// ListContractsRequest pages through contracts.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListContractsRequest {
+    /// Only contracts of this work order; empty means every work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Maximum contracts to return: 0 means 100; at most 500.
+    #[prost(int32, tag = "2")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first. A token is only
+    /// valid with the same `work_order_id`.
+    #[prost(string, tag = "3")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListContractsResponse is one page of contracts.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListContractsResponse {
+    /// Contracts ordered by contract id, each with its current spend and reservations.
+    #[prost(message, repeated, tag = "1")]
+    pub contracts: ::prost::alloc::vec::Vec<Contract>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
 /// Generated client implementations.
 pub mod contract_service_client {
     #![allow(
@@ -2755,6 +2781,35 @@ pub mod contract_service_client {
                 );
             self.inner.unary(req, path, codec).await
         }
+        /// ListContracts pages through contracts with their spend, ordered by contract id,
+        /// optionally of one work order. It needs `contract.read` on the work order asked for
+        /// (on every work order, `*`, when none is named).
+        pub async fn list_contracts(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListContractsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListContractsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ContractService/ListContracts",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ContractService", "ListContracts"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -2796,6 +2851,16 @@ pub mod contract_service_server {
             request: tonic::Request<super::GetSpendingRequest>,
         ) -> std::result::Result<
             tonic::Response<super::GetSpendingResponse>,
+            tonic::Status,
+        >;
+        /// ListContracts pages through contracts with their spend, ordered by contract id,
+        /// optionally of one work order. It needs `contract.read` on the work order asked for
+        /// (on every work order, `*`, when none is named).
+        async fn list_contracts(
+            &self,
+            request: tonic::Request<super::ListContractsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListContractsResponse>,
             tonic::Status,
         >;
     }
@@ -3000,6 +3065,52 @@ pub mod contract_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetSpendingSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ContractService/ListContracts" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListContractsSvc<T: ContractService>(pub Arc<T>);
+                    impl<
+                        T: ContractService,
+                    > tonic::server::UnaryService<super::ListContractsRequest>
+                    for ListContractsSvc<T> {
+                        type Response = super::ListContractsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListContractsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ContractService>::list_contracts(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListContractsSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -5946,6 +6057,33 @@ pub struct GetEpochsResponse {
     #[prost(message, optional, tag = "1")]
     pub epochs: ::core::option::Option<Epochs>,
 }
+/// ListRefsRequest pages through the registry's heads.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListRefsRequest {
+    /// Only refs of this work order; empty means every work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Maximum heads to return: 0 means 100; at most 500.
+    #[prost(int32, tag = "2")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first. A token is only
+    /// valid with the same `work_order_id`.
+    #[prost(string, tag = "3")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListRefsResponse is one page of heads.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListRefsResponse {
+    /// Heads ordered by work order id then run id. Their `definition_json` is left empty
+    /// to keep pages small; read it with GetHead.
+    #[prost(message, repeated, tag = "1")]
+    pub heads: ::prost::alloc::vec::Vec<Head>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
 /// RegistryAction names a registry command.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
@@ -6360,6 +6498,33 @@ pub mod registry_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RegistryService", "GetEpochs"));
             self.inner.unary(req, path, codec).await
         }
+        /// ListRefs pages through the heads of registered refs, ordered by work order then
+        /// run id, optionally of one work order. It needs `registry.read` on the work order
+        /// asked for (on every work order, `*`, when none is named).
+        pub async fn list_refs(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListRefsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListRefsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RegistryService/ListRefs",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RegistryService", "ListRefs"));
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -6419,6 +6584,16 @@ pub mod registry_service_server {
             request: tonic::Request<super::GetEpochsRequest>,
         ) -> std::result::Result<
             tonic::Response<super::GetEpochsResponse>,
+            tonic::Status,
+        >;
+        /// ListRefs pages through the heads of registered refs, ordered by work order then
+        /// run id, optionally of one work order. It needs `registry.read` on the work order
+        /// asked for (on every work order, `*`, when none is named).
+        async fn list_refs(
+            &self,
+            request: tonic::Request<super::ListRefsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListRefsResponse>,
             tonic::Status,
         >;
     }
@@ -6758,6 +6933,51 @@ pub mod registry_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetEpochsSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.RegistryService/ListRefs" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListRefsSvc<T: RegistryService>(pub Arc<T>);
+                    impl<
+                        T: RegistryService,
+                    > tonic::server::UnaryService<super::ListRefsRequest>
+                    for ListRefsSvc<T> {
+                        type Response = super::ListRefsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListRefsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RegistryService>::list_refs(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListRefsSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -7604,6 +7824,32 @@ pub struct ListInboxResponse {
     #[prost(int64, tag = "4")]
     pub total: i64,
 }
+/// WatchInboxRequest names the inbox to watch.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct WatchInboxRequest {
+    /// Only items of this work order (installation-wide holds included); empty means the
+    /// whole installation.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+}
+/// WatchInboxResponse is the inbox's state after a change (the first one at once).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct WatchInboxResponse {
+    /// The number of items of every kind (a zero count included), in kind order, as
+    /// ListInbox counts them.
+    #[prost(message, repeated, tag = "1")]
+    pub counts: ::prost::alloc::vec::Vec<InboxCount>,
+    /// The number of items of every kind together.
+    #[prost(int64, tag = "2")]
+    pub total: i64,
+    /// `sha256:<hex>` over the ids of the items waiting (the oldest 2,000 of each kind):
+    /// it changes when an item joins or leaves the inbox even if no count moves. A new
+    /// message is sent only when it or a count differs from the previous message.
+    #[prost(string, tag = "3")]
+    pub fingerprint: ::prost::alloc::string::String,
+}
 /// InboxItemKind is what an inbox item asks of a human.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
@@ -7774,6 +8020,37 @@ pub mod inbox_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.InboxService", "ListInbox"));
             self.inner.unary(req, path, codec).await
         }
+        /// WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+        /// item joins or leaves it), so that a page can update without polling; read the items
+        /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+        /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+        /// most about four messages a second. It is an open stream under the server's stream
+        /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+        /// when the server stops.
+        pub async fn watch_inbox(
+            &mut self,
+            request: impl tonic::IntoRequest<super::WatchInboxRequest>,
+        ) -> std::result::Result<
+            tonic::Response<tonic::codec::Streaming<super::WatchInboxResponse>>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.InboxService/WatchInbox",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.InboxService", "WatchInbox"));
+            self.inner.server_streaming(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -7798,6 +8075,23 @@ pub mod inbox_service_server {
             tonic::Response<super::ListInboxResponse>,
             tonic::Status,
         >;
+        /// Server streaming response type for the WatchInbox method.
+        type WatchInboxStream: tonic::codegen::tokio_stream::Stream<
+                Item = std::result::Result<super::WatchInboxResponse, tonic::Status>,
+            >
+            + std::marker::Send
+            + 'static;
+        /// WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+        /// item joins or leaves it), so that a page can update without polling; read the items
+        /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+        /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+        /// most about four messages a second. It is an open stream under the server's stream
+        /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+        /// when the server stops.
+        async fn watch_inbox(
+            &self,
+            request: tonic::Request<super::WatchInboxRequest>,
+        ) -> std::result::Result<tonic::Response<Self::WatchInboxStream>, tonic::Status>;
     }
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
@@ -7923,6 +8217,52 @@ pub mod inbox_service_server {
                                 max_encoding_message_size,
                             );
                         let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.InboxService/WatchInbox" => {
+                    #[allow(non_camel_case_types)]
+                    struct WatchInboxSvc<T: InboxService>(pub Arc<T>);
+                    impl<
+                        T: InboxService,
+                    > tonic::server::ServerStreamingService<super::WatchInboxRequest>
+                    for WatchInboxSvc<T> {
+                        type Response = super::WatchInboxResponse;
+                        type ResponseStream = T::WatchInboxStream;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::ResponseStream>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::WatchInboxRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as InboxService>::watch_inbox(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = WatchInboxSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.server_streaming(method, req).await;
                         Ok(res)
                     };
                     Box::pin(fut)
@@ -9102,6 +9442,14 @@ pub struct NodeStatus {
     /// For a fan-out parent: number of items finished with a result so far.
     #[prost(int32, tag = "12")]
     pub fanout_items_done: i32,
+    /// When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+    /// began waiting or expanded; 0 before that (and for nodes recorded by servers older
+    /// than this field).
+    #[prost(int64, tag = "13")]
+    pub started_at_ms: i64,
+    /// When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+    #[prost(int64, tag = "14")]
+    pub finished_at_ms: i64,
 }
 /// Run is a snapshot of a run.
 #[allow(clippy::all)]
@@ -9227,6 +9575,12 @@ pub struct GetRunRequest {
     /// The run id.
     #[prost(string, tag = "1")]
     pub run_id: ::prost::alloc::string::String,
+    /// Also return the definition the run currently applies (`definition_json`), for
+    /// ad hoc and governed runs alike. A definition is a bounded document: at most the
+    /// server's document size cap (1 MiB by default), so a response stays under the
+    /// default 4 MiB message limit of clients.
+    #[prost(bool, tag = "2")]
+    pub include_definition: bool,
 }
 /// GetRunResponse carries the run.
 #[allow(clippy::all)]
@@ -9235,6 +9589,10 @@ pub struct GetRunResponse {
     /// The run.
     #[prost(message, optional, tag = "1")]
     pub run: ::core::option::Option<Run>,
+    /// The definition document whose digest is `run.definition_digest` (canonical JSON),
+    /// when `include_definition` was set; empty otherwise.
+    #[prost(string, tag = "2")]
+    pub definition_json: ::prost::alloc::string::String,
 }
 /// GetNodeResultRequest names a node.
 #[allow(clippy::all)]
@@ -9622,7 +9980,7 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "StartRun"));
             self.inner.unary(req, path, codec).await
         }
-        /// GetRun returns a snapshot of a run.
+        /// GetRun returns a snapshot of a run, and its definition when asked for.
         pub async fn get_run(
             &mut self,
             request: impl tonic::IntoRequest<super::GetRunRequest>,
@@ -9798,7 +10156,7 @@ pub mod run_service_server {
             tonic::Response<super::StartRunResponse>,
             tonic::Status,
         >;
-        /// GetRun returns a snapshot of a run.
+        /// GetRun returns a snapshot of a run, and its definition when asked for.
         async fn get_run(
             &self,
             request: tonic::Request<super::GetRunRequest>,

@@ -534,6 +534,126 @@ func (x *GetSpendingResponse) GetReservedMicrocredits() string {
 	return ""
 }
 
+// ListContractsRequest pages through contracts.
+type ListContractsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Only contracts of this work order; empty means every work order.
+	WorkOrderId string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Maximum contracts to return: 0 means 100; at most 500.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first. A token is only
+	// valid with the same `work_order_id`.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListContractsRequest) Reset() {
+	*x = ListContractsRequest{}
+	mi := &file_aiws_engine_v1_contract_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListContractsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListContractsRequest) ProtoMessage() {}
+
+func (x *ListContractsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_contract_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListContractsRequest.ProtoReflect.Descriptor instead.
+func (*ListContractsRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_contract_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ListContractsRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ListContractsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListContractsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListContractsResponse is one page of contracts.
+type ListContractsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Contracts ordered by contract id, each with its current spend and reservations.
+	Contracts []*Contract `protobuf:"bytes,1,rep,name=contracts,proto3" json:"contracts,omitempty"`
+	// Pass as `page_token` for the next page; empty when there is none.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListContractsResponse) Reset() {
+	*x = ListContractsResponse{}
+	mi := &file_aiws_engine_v1_contract_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListContractsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListContractsResponse) ProtoMessage() {}
+
+func (x *ListContractsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_contract_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListContractsResponse.ProtoReflect.Descriptor instead.
+func (*ListContractsResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_contract_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ListContractsResponse) GetContracts() []*Contract {
+	if x != nil {
+		return x.Contracts
+	}
+	return nil
+}
+
+func (x *ListContractsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_contract_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_contract_proto_rawDesc = "" +
@@ -579,11 +699,20 @@ const file_aiws_engine_v1_contract_proto_rawDesc = "" +
 	"\fprincipal_id\x18\x01 \x01(\tR\vprincipalId\x12-\n" +
 	"\x12spent_microcredits\x18\x02 \x01(\tR\x11spentMicrocredits\x12)\n" +
 	"\x10cap_microcredits\x18\x03 \x01(\tR\x0fcapMicrocredits\x123\n" +
-	"\x15reserved_microcredits\x18\x04 \x01(\tR\x14reservedMicrocredits2\xac\x02\n" +
+	"\x15reserved_microcredits\x18\x04 \x01(\tR\x14reservedMicrocredits\"v\n" +
+	"\x14ListContractsRequest\x12\"\n" +
+	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"w\n" +
+	"\x15ListContractsResponse\x126\n" +
+	"\tcontracts\x18\x01 \x03(\v2\x18.aiws.engine.v1.ContractR\tcontracts\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken2\x8f\x03\n" +
 	"\x0fContractService\x12_\n" +
 	"\x0eCreateContract\x12%.aiws.engine.v1.CreateContractRequest\x1a&.aiws.engine.v1.CreateContractResponse\x12[\n" +
 	"\vGetContract\x12\".aiws.engine.v1.GetContractRequest\x1a#.aiws.engine.v1.GetContractResponse\"\x03\x90\x02\x01\x12[\n" +
-	"\vGetSpending\x12\".aiws.engine.v1.GetSpendingRequest\x1a#.aiws.engine.v1.GetSpendingResponse\"\x03\x90\x02\x01Ba\n" +
+	"\vGetSpending\x12\".aiws.engine.v1.GetSpendingRequest\x1a#.aiws.engine.v1.GetSpendingResponse\"\x03\x90\x02\x01\x12a\n" +
+	"\rListContracts\x12$.aiws.engine.v1.ListContractsRequest\x1a%.aiws.engine.v1.ListContractsResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -598,7 +727,7 @@ func file_aiws_engine_v1_contract_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_contract_proto_rawDescData
 }
 
-var file_aiws_engine_v1_contract_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_aiws_engine_v1_contract_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_aiws_engine_v1_contract_proto_goTypes = []any{
 	(*Contract)(nil),               // 0: aiws.engine.v1.Contract
 	(*CreateContractRequest)(nil),  // 1: aiws.engine.v1.CreateContractRequest
@@ -607,21 +736,26 @@ var file_aiws_engine_v1_contract_proto_goTypes = []any{
 	(*GetContractResponse)(nil),    // 4: aiws.engine.v1.GetContractResponse
 	(*GetSpendingRequest)(nil),     // 5: aiws.engine.v1.GetSpendingRequest
 	(*GetSpendingResponse)(nil),    // 6: aiws.engine.v1.GetSpendingResponse
+	(*ListContractsRequest)(nil),   // 7: aiws.engine.v1.ListContractsRequest
+	(*ListContractsResponse)(nil),  // 8: aiws.engine.v1.ListContractsResponse
 }
 var file_aiws_engine_v1_contract_proto_depIdxs = []int32{
 	0, // 0: aiws.engine.v1.CreateContractResponse.contract:type_name -> aiws.engine.v1.Contract
 	0, // 1: aiws.engine.v1.GetContractResponse.contract:type_name -> aiws.engine.v1.Contract
-	1, // 2: aiws.engine.v1.ContractService.CreateContract:input_type -> aiws.engine.v1.CreateContractRequest
-	3, // 3: aiws.engine.v1.ContractService.GetContract:input_type -> aiws.engine.v1.GetContractRequest
-	5, // 4: aiws.engine.v1.ContractService.GetSpending:input_type -> aiws.engine.v1.GetSpendingRequest
-	2, // 5: aiws.engine.v1.ContractService.CreateContract:output_type -> aiws.engine.v1.CreateContractResponse
-	4, // 6: aiws.engine.v1.ContractService.GetContract:output_type -> aiws.engine.v1.GetContractResponse
-	6, // 7: aiws.engine.v1.ContractService.GetSpending:output_type -> aiws.engine.v1.GetSpendingResponse
-	5, // [5:8] is the sub-list for method output_type
-	2, // [2:5] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	0, // 2: aiws.engine.v1.ListContractsResponse.contracts:type_name -> aiws.engine.v1.Contract
+	1, // 3: aiws.engine.v1.ContractService.CreateContract:input_type -> aiws.engine.v1.CreateContractRequest
+	3, // 4: aiws.engine.v1.ContractService.GetContract:input_type -> aiws.engine.v1.GetContractRequest
+	5, // 5: aiws.engine.v1.ContractService.GetSpending:input_type -> aiws.engine.v1.GetSpendingRequest
+	7, // 6: aiws.engine.v1.ContractService.ListContracts:input_type -> aiws.engine.v1.ListContractsRequest
+	2, // 7: aiws.engine.v1.ContractService.CreateContract:output_type -> aiws.engine.v1.CreateContractResponse
+	4, // 8: aiws.engine.v1.ContractService.GetContract:output_type -> aiws.engine.v1.GetContractResponse
+	6, // 9: aiws.engine.v1.ContractService.GetSpending:output_type -> aiws.engine.v1.GetSpendingResponse
+	8, // 10: aiws.engine.v1.ContractService.ListContracts:output_type -> aiws.engine.v1.ListContractsResponse
+	7, // [7:11] is the sub-list for method output_type
+	3, // [3:7] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_contract_proto_init() }
@@ -635,7 +769,7 @@ func file_aiws_engine_v1_contract_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_contract_proto_rawDesc), len(file_aiws_engine_v1_contract_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,6 +22,7 @@ const (
 	ContractService_CreateContract_FullMethodName = "/aiws.engine.v1.ContractService/CreateContract"
 	ContractService_GetContract_FullMethodName    = "/aiws.engine.v1.ContractService/GetContract"
 	ContractService_GetSpending_FullMethodName    = "/aiws.engine.v1.ContractService/GetSpending"
+	ContractService_ListContracts_FullMethodName  = "/aiws.engine.v1.ContractService/ListContracts"
 )
 
 // ContractServiceClient is the client API for ContractService service.
@@ -43,6 +44,10 @@ type ContractServiceClient interface {
 	// GetSpending returns what a principal's runs have spent, what their running attempts
 	// have reserved, and the principal's spending cap (from its grant), if it has one.
 	GetSpending(ctx context.Context, in *GetSpendingRequest, opts ...grpc.CallOption) (*GetSpendingResponse, error)
+	// ListContracts pages through contracts with their spend, ordered by contract id,
+	// optionally of one work order. It needs `contract.read` on the work order asked for
+	// (on every work order, `*`, when none is named).
+	ListContracts(ctx context.Context, in *ListContractsRequest, opts ...grpc.CallOption) (*ListContractsResponse, error)
 }
 
 type contractServiceClient struct {
@@ -83,6 +88,16 @@ func (c *contractServiceClient) GetSpending(ctx context.Context, in *GetSpending
 	return out, nil
 }
 
+func (c *contractServiceClient) ListContracts(ctx context.Context, in *ListContractsRequest, opts ...grpc.CallOption) (*ListContractsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListContractsResponse)
+	err := c.cc.Invoke(ctx, ContractService_ListContracts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ContractServiceServer is the server API for ContractService service.
 // All implementations must embed UnimplementedContractServiceServer
 // for forward compatibility.
@@ -102,6 +117,10 @@ type ContractServiceServer interface {
 	// GetSpending returns what a principal's runs have spent, what their running attempts
 	// have reserved, and the principal's spending cap (from its grant), if it has one.
 	GetSpending(context.Context, *GetSpendingRequest) (*GetSpendingResponse, error)
+	// ListContracts pages through contracts with their spend, ordered by contract id,
+	// optionally of one work order. It needs `contract.read` on the work order asked for
+	// (on every work order, `*`, when none is named).
+	ListContracts(context.Context, *ListContractsRequest) (*ListContractsResponse, error)
 	mustEmbedUnimplementedContractServiceServer()
 }
 
@@ -120,6 +139,9 @@ func (UnimplementedContractServiceServer) GetContract(context.Context, *GetContr
 }
 func (UnimplementedContractServiceServer) GetSpending(context.Context, *GetSpendingRequest) (*GetSpendingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetSpending not implemented")
+}
+func (UnimplementedContractServiceServer) ListContracts(context.Context, *ListContractsRequest) (*ListContractsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListContracts not implemented")
 }
 func (UnimplementedContractServiceServer) mustEmbedUnimplementedContractServiceServer() {}
 func (UnimplementedContractServiceServer) testEmbeddedByValue()                         {}
@@ -196,6 +218,24 @@ func _ContractService_GetSpending_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ContractService_ListContracts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListContractsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ContractServiceServer).ListContracts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ContractService_ListContracts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ContractServiceServer).ListContracts(ctx, req.(*ListContractsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ContractService_ServiceDesc is the grpc.ServiceDesc for ContractService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -214,6 +254,10 @@ var ContractService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetSpending",
 			Handler:    _ContractService_GetSpending_Handler,
+		},
+		{
+			MethodName: "ListContracts",
+			Handler:    _ContractService_ListContracts_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

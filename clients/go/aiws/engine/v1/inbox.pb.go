@@ -469,6 +469,120 @@ func (x *ListInboxResponse) GetTotal() int64 {
 	return 0
 }
 
+// WatchInboxRequest names the inbox to watch.
+type WatchInboxRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Only items of this work order (installation-wide holds included); empty means the
+	// whole installation.
+	WorkOrderId   string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchInboxRequest) Reset() {
+	*x = WatchInboxRequest{}
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchInboxRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchInboxRequest) ProtoMessage() {}
+
+func (x *WatchInboxRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchInboxRequest.ProtoReflect.Descriptor instead.
+func (*WatchInboxRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *WatchInboxRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+// WatchInboxResponse is the inbox's state after a change (the first one at once).
+type WatchInboxResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The number of items of every kind (a zero count included), in kind order, as
+	// ListInbox counts them.
+	Counts []*InboxCount `protobuf:"bytes,1,rep,name=counts,proto3" json:"counts,omitempty"`
+	// The number of items of every kind together.
+	Total int64 `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	// `sha256:<hex>` over the ids of the items waiting (the oldest 2,000 of each kind):
+	// it changes when an item joins or leaves the inbox even if no count moves. A new
+	// message is sent only when it or a count differs from the previous message.
+	Fingerprint   string `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchInboxResponse) Reset() {
+	*x = WatchInboxResponse{}
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchInboxResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchInboxResponse) ProtoMessage() {}
+
+func (x *WatchInboxResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchInboxResponse.ProtoReflect.Descriptor instead.
+func (*WatchInboxResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *WatchInboxResponse) GetCounts() []*InboxCount {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+func (x *WatchInboxResponse) GetTotal() int64 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *WatchInboxResponse) GetFingerprint() string {
+	if x != nil {
+		return x.Fingerprint
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_inbox_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
@@ -501,16 +615,24 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x19.aiws.engine.v1.InboxItemR\x05items\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x122\n" +
 	"\x06counts\x18\x03 \x03(\v2\x1a.aiws.engine.v1.InboxCountR\x06counts\x12\x14\n" +
-	"\x05total\x18\x04 \x01(\x03R\x05total*\xd0\x01\n" +
+	"\x05total\x18\x04 \x01(\x03R\x05total\"7\n" +
+	"\x11WatchInboxRequest\x12\"\n" +
+	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\"\x80\x01\n" +
+	"\x12WatchInboxResponse\x122\n" +
+	"\x06counts\x18\x01 \x03(\v2\x1a.aiws.engine.v1.InboxCountR\x06counts\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x03R\x05total\x12 \n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xd0\x01\n" +
 	"\rInboxItemKind\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n" +
 	"\x1eINBOX_ITEM_KIND_RECONCILIATION\x10\x02\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_HUMAN_INPUT\x10\x03\x12!\n" +
 	"\x1dINBOX_ITEM_KIND_AUTHORIZATION\x10\x04\x12\x18\n" +
-	"\x14INBOX_ITEM_KIND_HOLD\x10\x052e\n" +
+	"\x14INBOX_ITEM_KIND_HOLD\x10\x052\xc1\x01\n" +
 	"\fInboxService\x12U\n" +
-	"\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01Ba\n" +
+	"\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n" +
+	"\n" +
+	"WatchInbox\x12!.aiws.engine.v1.WatchInboxRequest\x1a\".aiws.engine.v1.WatchInboxResponse\"\x03\x90\x02\x010\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -526,35 +648,40 @@ func file_aiws_engine_v1_inbox_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_inbox_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_aiws_engine_v1_inbox_proto_goTypes = []any{
-	(InboxItemKind)(0),        // 0: aiws.engine.v1.InboxItemKind
-	(*InboxItem)(nil),         // 1: aiws.engine.v1.InboxItem
-	(*InboxCount)(nil),        // 2: aiws.engine.v1.InboxCount
-	(*ListInboxRequest)(nil),  // 3: aiws.engine.v1.ListInboxRequest
-	(*ListInboxResponse)(nil), // 4: aiws.engine.v1.ListInboxResponse
-	(*Proposal)(nil),          // 5: aiws.engine.v1.Proposal
-	(*Reconciliation)(nil),    // 6: aiws.engine.v1.Reconciliation
-	(*Wait)(nil),              // 7: aiws.engine.v1.Wait
-	(*Hold)(nil),              // 8: aiws.engine.v1.Hold
+	(InboxItemKind)(0),         // 0: aiws.engine.v1.InboxItemKind
+	(*InboxItem)(nil),          // 1: aiws.engine.v1.InboxItem
+	(*InboxCount)(nil),         // 2: aiws.engine.v1.InboxCount
+	(*ListInboxRequest)(nil),   // 3: aiws.engine.v1.ListInboxRequest
+	(*ListInboxResponse)(nil),  // 4: aiws.engine.v1.ListInboxResponse
+	(*WatchInboxRequest)(nil),  // 5: aiws.engine.v1.WatchInboxRequest
+	(*WatchInboxResponse)(nil), // 6: aiws.engine.v1.WatchInboxResponse
+	(*Proposal)(nil),           // 7: aiws.engine.v1.Proposal
+	(*Reconciliation)(nil),     // 8: aiws.engine.v1.Reconciliation
+	(*Wait)(nil),               // 9: aiws.engine.v1.Wait
+	(*Hold)(nil),               // 10: aiws.engine.v1.Hold
 }
 var file_aiws_engine_v1_inbox_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.InboxItem.kind:type_name -> aiws.engine.v1.InboxItemKind
-	5,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
-	6,  // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
-	7,  // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
-	8,  // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
+	7,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
+	8,  // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
+	9,  // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
+	10, // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
 	0,  // 5: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
 	0,  // 6: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
 	1,  // 7: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
 	2,  // 8: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	3,  // 9: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
-	4,  // 10: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
-	10, // [10:11] is the sub-list for method output_type
-	9,  // [9:10] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	2,  // 9: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	3,  // 10: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
+	5,  // 11: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
+	4,  // 12: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
+	6,  // 13: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
+	12, // [12:14] is the sub-list for method output_type
+	10, // [10:12] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_inbox_proto_init() }
@@ -578,7 +705,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_inbox_proto_rawDesc), len(file_aiws_engine_v1_inbox_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   4,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

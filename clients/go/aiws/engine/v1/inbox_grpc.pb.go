@@ -19,7 +19,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	InboxService_ListInbox_FullMethodName = "/aiws.engine.v1.InboxService/ListInbox"
+	InboxService_ListInbox_FullMethodName  = "/aiws.engine.v1.InboxService/ListInbox"
+	InboxService_WatchInbox_FullMethodName = "/aiws.engine.v1.InboxService/WatchInbox"
 )
 
 // InboxServiceClient is the client API for InboxService service.
@@ -37,6 +38,14 @@ type InboxServiceClient interface {
 	// ListInbox pages through the items waiting for a human, oldest first, with the
 	// number of items of each kind.
 	ListInbox(ctx context.Context, in *ListInboxRequest, opts ...grpc.CallOption) (*ListInboxResponse, error)
+	// WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+	// item joins or leaves it), so that a page can update without polling; read the items
+	// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+	// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+	// most about four messages a second. It is an open stream under the server's stream
+	// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+	// when the server stops.
+	WatchInbox(ctx context.Context, in *WatchInboxRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchInboxResponse], error)
 }
 
 type inboxServiceClient struct {
@@ -57,6 +66,25 @@ func (c *inboxServiceClient) ListInbox(ctx context.Context, in *ListInboxRequest
 	return out, nil
 }
 
+func (c *inboxServiceClient) WatchInbox(ctx context.Context, in *WatchInboxRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchInboxResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &InboxService_ServiceDesc.Streams[0], InboxService_WatchInbox_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchInboxRequest, WatchInboxResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type InboxService_WatchInboxClient = grpc.ServerStreamingClient[WatchInboxResponse]
+
 // InboxServiceServer is the server API for InboxService service.
 // All implementations must embed UnimplementedInboxServiceServer
 // for forward compatibility.
@@ -72,6 +100,14 @@ type InboxServiceServer interface {
 	// ListInbox pages through the items waiting for a human, oldest first, with the
 	// number of items of each kind.
 	ListInbox(context.Context, *ListInboxRequest) (*ListInboxResponse, error)
+	// WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+	// item joins or leaves it), so that a page can update without polling; read the items
+	// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+	// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+	// most about four messages a second. It is an open stream under the server's stream
+	// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+	// when the server stops.
+	WatchInbox(*WatchInboxRequest, grpc.ServerStreamingServer[WatchInboxResponse]) error
 	mustEmbedUnimplementedInboxServiceServer()
 }
 
@@ -84,6 +120,9 @@ type UnimplementedInboxServiceServer struct{}
 
 func (UnimplementedInboxServiceServer) ListInbox(context.Context, *ListInboxRequest) (*ListInboxResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListInbox not implemented")
+}
+func (UnimplementedInboxServiceServer) WatchInbox(*WatchInboxRequest, grpc.ServerStreamingServer[WatchInboxResponse]) error {
+	return status.Error(codes.Unimplemented, "method WatchInbox not implemented")
 }
 func (UnimplementedInboxServiceServer) mustEmbedUnimplementedInboxServiceServer() {}
 func (UnimplementedInboxServiceServer) testEmbeddedByValue()                      {}
@@ -124,6 +163,17 @@ func _InboxService_ListInbox_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _InboxService_WatchInbox_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchInboxRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(InboxServiceServer).WatchInbox(m, &grpc.GenericServerStream[WatchInboxRequest, WatchInboxResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type InboxService_WatchInboxServer = grpc.ServerStreamingServer[WatchInboxResponse]
+
 // InboxService_ServiceDesc is the grpc.ServiceDesc for InboxService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -136,6 +186,12 @@ var InboxService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _InboxService_ListInbox_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "WatchInbox",
+			Handler:       _InboxService_WatchInbox_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "aiws/engine/v1/inbox.proto",
 }

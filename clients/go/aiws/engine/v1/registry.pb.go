@@ -2076,6 +2076,127 @@ func (x *GetEpochsResponse) GetEpochs() *Epochs {
 	return nil
 }
 
+// ListRefsRequest pages through the registry's heads.
+type ListRefsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Only refs of this work order; empty means every work order.
+	WorkOrderId string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Maximum heads to return: 0 means 100; at most 500.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first. A token is only
+	// valid with the same `work_order_id`.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRefsRequest) Reset() {
+	*x = ListRefsRequest{}
+	mi := &file_aiws_engine_v1_registry_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRefsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRefsRequest) ProtoMessage() {}
+
+func (x *ListRefsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_registry_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRefsRequest.ProtoReflect.Descriptor instead.
+func (*ListRefsRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_registry_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ListRefsRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ListRefsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListRefsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListRefsResponse is one page of heads.
+type ListRefsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Heads ordered by work order id then run id. Their `definition_json` is left empty
+	// to keep pages small; read it with GetHead.
+	Heads []*Head `protobuf:"bytes,1,rep,name=heads,proto3" json:"heads,omitempty"`
+	// Pass as `page_token` for the next page; empty when there is none.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRefsResponse) Reset() {
+	*x = ListRefsResponse{}
+	mi := &file_aiws_engine_v1_registry_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRefsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRefsResponse) ProtoMessage() {}
+
+func (x *ListRefsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_registry_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRefsResponse.ProtoReflect.Descriptor instead.
+func (*ListRefsResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_registry_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ListRefsResponse) GetHeads() []*Head {
+	if x != nil {
+		return x.Heads
+	}
+	return nil
+}
+
+func (x *ListRefsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_registry_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_registry_proto_rawDesc = "" +
@@ -2249,7 +2370,15 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x10GetEpochsRequest\x12\"\n" +
 	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\"C\n" +
 	"\x11GetEpochsResponse\x12.\n" +
-	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs*\xa6\x01\n" +
+	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\"q\n" +
+	"\x0fListRefsRequest\x12\"\n" +
+	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"f\n" +
+	"\x10ListRefsResponse\x12*\n" +
+	"\x05heads\x18\x01 \x03(\v2\x14.aiws.engine.v1.HeadR\x05heads\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xa6\x01\n" +
 	"\x0eRegistryAction\x12\x1f\n" +
 	"\x1bREGISTRY_ACTION_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18REGISTRY_ACTION_REGISTER\x10\x01\x12\x1b\n" +
@@ -2271,14 +2400,15 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x1bHISTORY_EVENT_KIND_PROPOSED\x10\x02\x12 \n" +
 	"\x1cHISTORY_EVENT_KIND_ACTIVATED\x10\x03\x12\x1f\n" +
 	"\x1bHISTORY_EVENT_KIND_REJECTED\x10\x04\x12\x1c\n" +
-	"\x18HISTORY_EVENT_KIND_BOUND\x10\x052\x8d\x04\n" +
+	"\x18HISTORY_EVENT_KIND_BOUND\x10\x052\xe1\x04\n" +
 	"\x0fRegistryService\x12L\n" +
 	"\x06Review\x12\x1d.aiws.engine.v1.ReviewRequest\x1a\x1e.aiws.engine.v1.ReviewResponse\"\x03\x90\x02\x01\x12J\n" +
 	"\aExecute\x12\x1e.aiws.engine.v1.ExecuteRequest\x1a\x1f.aiws.engine.v1.ExecuteResponse\x12O\n" +
 	"\aGetHead\x12\x1e.aiws.engine.v1.GetHeadRequest\x1a\x1f.aiws.engine.v1.GetHeadResponse\"\x03\x90\x02\x01\x12[\n" +
 	"\vGetProposal\x12\".aiws.engine.v1.GetProposalRequest\x1a#.aiws.engine.v1.GetProposalResponse\"\x03\x90\x02\x01\x12[\n" +
 	"\vListHistory\x12\".aiws.engine.v1.ListHistoryRequest\x1a#.aiws.engine.v1.ListHistoryResponse\"\x03\x90\x02\x01\x12U\n" +
-	"\tGetEpochs\x12 .aiws.engine.v1.GetEpochsRequest\x1a!.aiws.engine.v1.GetEpochsResponse\"\x03\x90\x02\x01Ba\n" +
+	"\tGetEpochs\x12 .aiws.engine.v1.GetEpochsRequest\x1a!.aiws.engine.v1.GetEpochsResponse\"\x03\x90\x02\x01\x12R\n" +
+	"\bListRefs\x12\x1f.aiws.engine.v1.ListRefsRequest\x1a .aiws.engine.v1.ListRefsResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -2294,7 +2424,7 @@ func file_aiws_engine_v1_registry_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_registry_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_aiws_engine_v1_registry_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_aiws_engine_v1_registry_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_aiws_engine_v1_registry_proto_goTypes = []any{
 	(RegistryAction)(0),         // 0: aiws.engine.v1.RegistryAction
 	(ExecutionBinding)(0),       // 1: aiws.engine.v1.ExecutionBinding
@@ -2322,66 +2452,71 @@ var file_aiws_engine_v1_registry_proto_goTypes = []any{
 	(*ListHistoryResponse)(nil), // 23: aiws.engine.v1.ListHistoryResponse
 	(*GetEpochsRequest)(nil),    // 24: aiws.engine.v1.GetEpochsRequest
 	(*GetEpochsResponse)(nil),   // 25: aiws.engine.v1.GetEpochsResponse
-	nil,                         // 26: aiws.engine.v1.RegisterCommand.PolicyDigestsEntry
-	nil,                         // 27: aiws.engine.v1.ProposeCommand.PolicyDigestsEntry
-	nil,                         // 28: aiws.engine.v1.ReviewMaterial.PolicyDigestsEntry
-	nil,                         // 29: aiws.engine.v1.Head.PolicyDigestsEntry
-	(*WorkflowRef)(nil),         // 30: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),              // 31: aiws.engine.v1.Epochs
+	(*ListRefsRequest)(nil),     // 26: aiws.engine.v1.ListRefsRequest
+	(*ListRefsResponse)(nil),    // 27: aiws.engine.v1.ListRefsResponse
+	nil,                         // 28: aiws.engine.v1.RegisterCommand.PolicyDigestsEntry
+	nil,                         // 29: aiws.engine.v1.ProposeCommand.PolicyDigestsEntry
+	nil,                         // 30: aiws.engine.v1.ReviewMaterial.PolicyDigestsEntry
+	nil,                         // 31: aiws.engine.v1.Head.PolicyDigestsEntry
+	(*WorkflowRef)(nil),         // 32: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),              // 33: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_registry_proto_depIdxs = []int32{
-	30, // 0: aiws.engine.v1.RegisterCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
-	26, // 1: aiws.engine.v1.RegisterCommand.policy_digests:type_name -> aiws.engine.v1.RegisterCommand.PolicyDigestsEntry
-	30, // 2: aiws.engine.v1.ProposeCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
-	27, // 3: aiws.engine.v1.ProposeCommand.policy_digests:type_name -> aiws.engine.v1.ProposeCommand.PolicyDigestsEntry
-	30, // 4: aiws.engine.v1.ActivateCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
-	30, // 5: aiws.engine.v1.RejectCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 0: aiws.engine.v1.RegisterCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
+	28, // 1: aiws.engine.v1.RegisterCommand.policy_digests:type_name -> aiws.engine.v1.RegisterCommand.PolicyDigestsEntry
+	32, // 2: aiws.engine.v1.ProposeCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
+	29, // 3: aiws.engine.v1.ProposeCommand.policy_digests:type_name -> aiws.engine.v1.ProposeCommand.PolicyDigestsEntry
+	32, // 4: aiws.engine.v1.ActivateCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 5: aiws.engine.v1.RejectCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
 	4,  // 6: aiws.engine.v1.RegistryCommand.register:type_name -> aiws.engine.v1.RegisterCommand
 	5,  // 7: aiws.engine.v1.RegistryCommand.propose:type_name -> aiws.engine.v1.ProposeCommand
 	6,  // 8: aiws.engine.v1.RegistryCommand.activate:type_name -> aiws.engine.v1.ActivateCommand
 	7,  // 9: aiws.engine.v1.RegistryCommand.reject:type_name -> aiws.engine.v1.RejectCommand
 	0,  // 10: aiws.engine.v1.ReviewMaterial.action:type_name -> aiws.engine.v1.RegistryAction
-	30, // 11: aiws.engine.v1.ReviewMaterial.ref:type_name -> aiws.engine.v1.WorkflowRef
-	28, // 12: aiws.engine.v1.ReviewMaterial.policy_digests:type_name -> aiws.engine.v1.ReviewMaterial.PolicyDigestsEntry
+	32, // 11: aiws.engine.v1.ReviewMaterial.ref:type_name -> aiws.engine.v1.WorkflowRef
+	30, // 12: aiws.engine.v1.ReviewMaterial.policy_digests:type_name -> aiws.engine.v1.ReviewMaterial.PolicyDigestsEntry
 	0,  // 13: aiws.engine.v1.Receipt.action:type_name -> aiws.engine.v1.RegistryAction
-	30, // 14: aiws.engine.v1.Receipt.ref:type_name -> aiws.engine.v1.WorkflowRef
-	30, // 15: aiws.engine.v1.Head.ref:type_name -> aiws.engine.v1.WorkflowRef
-	29, // 16: aiws.engine.v1.Head.policy_digests:type_name -> aiws.engine.v1.Head.PolicyDigestsEntry
+	32, // 14: aiws.engine.v1.Receipt.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 15: aiws.engine.v1.Head.ref:type_name -> aiws.engine.v1.WorkflowRef
+	31, // 16: aiws.engine.v1.Head.policy_digests:type_name -> aiws.engine.v1.Head.PolicyDigestsEntry
 	1,  // 17: aiws.engine.v1.Head.execution_binding:type_name -> aiws.engine.v1.ExecutionBinding
-	30, // 18: aiws.engine.v1.Proposal.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 18: aiws.engine.v1.Proposal.ref:type_name -> aiws.engine.v1.WorkflowRef
 	2,  // 19: aiws.engine.v1.Proposal.state:type_name -> aiws.engine.v1.ProposalState
 	3,  // 20: aiws.engine.v1.HistoryEvent.kind:type_name -> aiws.engine.v1.HistoryEventKind
-	30, // 21: aiws.engine.v1.HistoryEvent.ref:type_name -> aiws.engine.v1.WorkflowRef
-	31, // 22: aiws.engine.v1.ReviewRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	32, // 21: aiws.engine.v1.HistoryEvent.ref:type_name -> aiws.engine.v1.WorkflowRef
+	33, // 22: aiws.engine.v1.ReviewRequest.epochs:type_name -> aiws.engine.v1.Epochs
 	8,  // 23: aiws.engine.v1.ReviewRequest.command:type_name -> aiws.engine.v1.RegistryCommand
 	9,  // 24: aiws.engine.v1.ReviewResponse.material:type_name -> aiws.engine.v1.ReviewMaterial
-	31, // 25: aiws.engine.v1.ExecuteRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	33, // 25: aiws.engine.v1.ExecuteRequest.epochs:type_name -> aiws.engine.v1.Epochs
 	8,  // 26: aiws.engine.v1.ExecuteRequest.command:type_name -> aiws.engine.v1.RegistryCommand
 	10, // 27: aiws.engine.v1.ExecuteResponse.receipt:type_name -> aiws.engine.v1.Receipt
-	30, // 28: aiws.engine.v1.GetHeadRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 28: aiws.engine.v1.GetHeadRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
 	11, // 29: aiws.engine.v1.GetHeadResponse.head:type_name -> aiws.engine.v1.Head
-	30, // 30: aiws.engine.v1.GetProposalRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 30: aiws.engine.v1.GetProposalRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
 	12, // 31: aiws.engine.v1.GetProposalResponse.proposal:type_name -> aiws.engine.v1.Proposal
-	30, // 32: aiws.engine.v1.ListHistoryRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 32: aiws.engine.v1.ListHistoryRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
 	13, // 33: aiws.engine.v1.ListHistoryResponse.events:type_name -> aiws.engine.v1.HistoryEvent
-	31, // 34: aiws.engine.v1.GetEpochsResponse.epochs:type_name -> aiws.engine.v1.Epochs
-	14, // 35: aiws.engine.v1.RegistryService.Review:input_type -> aiws.engine.v1.ReviewRequest
-	16, // 36: aiws.engine.v1.RegistryService.Execute:input_type -> aiws.engine.v1.ExecuteRequest
-	18, // 37: aiws.engine.v1.RegistryService.GetHead:input_type -> aiws.engine.v1.GetHeadRequest
-	20, // 38: aiws.engine.v1.RegistryService.GetProposal:input_type -> aiws.engine.v1.GetProposalRequest
-	22, // 39: aiws.engine.v1.RegistryService.ListHistory:input_type -> aiws.engine.v1.ListHistoryRequest
-	24, // 40: aiws.engine.v1.RegistryService.GetEpochs:input_type -> aiws.engine.v1.GetEpochsRequest
-	15, // 41: aiws.engine.v1.RegistryService.Review:output_type -> aiws.engine.v1.ReviewResponse
-	17, // 42: aiws.engine.v1.RegistryService.Execute:output_type -> aiws.engine.v1.ExecuteResponse
-	19, // 43: aiws.engine.v1.RegistryService.GetHead:output_type -> aiws.engine.v1.GetHeadResponse
-	21, // 44: aiws.engine.v1.RegistryService.GetProposal:output_type -> aiws.engine.v1.GetProposalResponse
-	23, // 45: aiws.engine.v1.RegistryService.ListHistory:output_type -> aiws.engine.v1.ListHistoryResponse
-	25, // 46: aiws.engine.v1.RegistryService.GetEpochs:output_type -> aiws.engine.v1.GetEpochsResponse
-	41, // [41:47] is the sub-list for method output_type
-	35, // [35:41] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	33, // 34: aiws.engine.v1.GetEpochsResponse.epochs:type_name -> aiws.engine.v1.Epochs
+	11, // 35: aiws.engine.v1.ListRefsResponse.heads:type_name -> aiws.engine.v1.Head
+	14, // 36: aiws.engine.v1.RegistryService.Review:input_type -> aiws.engine.v1.ReviewRequest
+	16, // 37: aiws.engine.v1.RegistryService.Execute:input_type -> aiws.engine.v1.ExecuteRequest
+	18, // 38: aiws.engine.v1.RegistryService.GetHead:input_type -> aiws.engine.v1.GetHeadRequest
+	20, // 39: aiws.engine.v1.RegistryService.GetProposal:input_type -> aiws.engine.v1.GetProposalRequest
+	22, // 40: aiws.engine.v1.RegistryService.ListHistory:input_type -> aiws.engine.v1.ListHistoryRequest
+	24, // 41: aiws.engine.v1.RegistryService.GetEpochs:input_type -> aiws.engine.v1.GetEpochsRequest
+	26, // 42: aiws.engine.v1.RegistryService.ListRefs:input_type -> aiws.engine.v1.ListRefsRequest
+	15, // 43: aiws.engine.v1.RegistryService.Review:output_type -> aiws.engine.v1.ReviewResponse
+	17, // 44: aiws.engine.v1.RegistryService.Execute:output_type -> aiws.engine.v1.ExecuteResponse
+	19, // 45: aiws.engine.v1.RegistryService.GetHead:output_type -> aiws.engine.v1.GetHeadResponse
+	21, // 46: aiws.engine.v1.RegistryService.GetProposal:output_type -> aiws.engine.v1.GetProposalResponse
+	23, // 47: aiws.engine.v1.RegistryService.ListHistory:output_type -> aiws.engine.v1.ListHistoryResponse
+	25, // 48: aiws.engine.v1.RegistryService.GetEpochs:output_type -> aiws.engine.v1.GetEpochsResponse
+	27, // 49: aiws.engine.v1.RegistryService.ListRefs:output_type -> aiws.engine.v1.ListRefsResponse
+	43, // [43:50] is the sub-list for method output_type
+	36, // [36:43] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_registry_proto_init() }
@@ -2402,7 +2537,7 @@ func file_aiws_engine_v1_registry_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_registry_proto_rawDesc), len(file_aiws_engine_v1_registry_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   26,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

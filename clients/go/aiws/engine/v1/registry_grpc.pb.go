@@ -25,6 +25,7 @@ const (
 	RegistryService_GetProposal_FullMethodName = "/aiws.engine.v1.RegistryService/GetProposal"
 	RegistryService_ListHistory_FullMethodName = "/aiws.engine.v1.RegistryService/ListHistory"
 	RegistryService_GetEpochs_FullMethodName   = "/aiws.engine.v1.RegistryService/GetEpochs"
+	RegistryService_ListRefs_FullMethodName    = "/aiws.engine.v1.RegistryService/ListRefs"
 )
 
 // RegistryServiceClient is the client API for RegistryService service.
@@ -56,6 +57,10 @@ type RegistryServiceClient interface {
 	// GetEpochs returns the installation id and the work order's current epochs, which
 	// callers pass back on Review and Execute.
 	GetEpochs(ctx context.Context, in *GetEpochsRequest, opts ...grpc.CallOption) (*GetEpochsResponse, error)
+	// ListRefs pages through the heads of registered refs, ordered by work order then
+	// run id, optionally of one work order. It needs `registry.read` on the work order
+	// asked for (on every work order, `*`, when none is named).
+	ListRefs(ctx context.Context, in *ListRefsRequest, opts ...grpc.CallOption) (*ListRefsResponse, error)
 }
 
 type registryServiceClient struct {
@@ -126,6 +131,16 @@ func (c *registryServiceClient) GetEpochs(ctx context.Context, in *GetEpochsRequ
 	return out, nil
 }
 
+func (c *registryServiceClient) ListRefs(ctx context.Context, in *ListRefsRequest, opts ...grpc.CallOption) (*ListRefsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRefsResponse)
+	err := c.cc.Invoke(ctx, RegistryService_ListRefs_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RegistryServiceServer is the server API for RegistryService service.
 // All implementations must embed UnimplementedRegistryServiceServer
 // for forward compatibility.
@@ -155,6 +170,10 @@ type RegistryServiceServer interface {
 	// GetEpochs returns the installation id and the work order's current epochs, which
 	// callers pass back on Review and Execute.
 	GetEpochs(context.Context, *GetEpochsRequest) (*GetEpochsResponse, error)
+	// ListRefs pages through the heads of registered refs, ordered by work order then
+	// run id, optionally of one work order. It needs `registry.read` on the work order
+	// asked for (on every work order, `*`, when none is named).
+	ListRefs(context.Context, *ListRefsRequest) (*ListRefsResponse, error)
 	mustEmbedUnimplementedRegistryServiceServer()
 }
 
@@ -182,6 +201,9 @@ func (UnimplementedRegistryServiceServer) ListHistory(context.Context, *ListHist
 }
 func (UnimplementedRegistryServiceServer) GetEpochs(context.Context, *GetEpochsRequest) (*GetEpochsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetEpochs not implemented")
+}
+func (UnimplementedRegistryServiceServer) ListRefs(context.Context, *ListRefsRequest) (*ListRefsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRefs not implemented")
 }
 func (UnimplementedRegistryServiceServer) mustEmbedUnimplementedRegistryServiceServer() {}
 func (UnimplementedRegistryServiceServer) testEmbeddedByValue()                         {}
@@ -312,6 +334,24 @@ func _RegistryService_GetEpochs_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RegistryService_ListRefs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRefsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RegistryServiceServer).ListRefs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RegistryService_ListRefs_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RegistryServiceServer).ListRefs(ctx, req.(*ListRefsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RegistryService_ServiceDesc is the grpc.ServiceDesc for RegistryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -342,6 +382,10 @@ var RegistryService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetEpochs",
 			Handler:    _RegistryService_GetEpochs_Handler,
+		},
+		{
+			MethodName: "ListRefs",
+			Handler:    _RegistryService_ListRefs_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

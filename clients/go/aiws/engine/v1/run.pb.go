@@ -324,8 +324,14 @@ type NodeStatus struct {
 	NotBeforeMs int64 `protobuf:"varint,11,opt,name=not_before_ms,json=notBeforeMs,proto3" json:"not_before_ms,omitempty"`
 	// For a fan-out parent: number of items finished with a result so far.
 	FanoutItemsDone int32 `protobuf:"varint,12,opt,name=fanout_items_done,json=fanoutItemsDone,proto3" json:"fanout_items_done,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+	// began waiting or expanded; 0 before that (and for nodes recorded by servers older
+	// than this field).
+	StartedAtMs int64 `protobuf:"varint,13,opt,name=started_at_ms,json=startedAtMs,proto3" json:"started_at_ms,omitempty"`
+	// When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+	FinishedAtMs  int64 `protobuf:"varint,14,opt,name=finished_at_ms,json=finishedAtMs,proto3" json:"finished_at_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *NodeStatus) Reset() {
@@ -438,6 +444,20 @@ func (x *NodeStatus) GetNotBeforeMs() int64 {
 func (x *NodeStatus) GetFanoutItemsDone() int32 {
 	if x != nil {
 		return x.FanoutItemsDone
+	}
+	return 0
+}
+
+func (x *NodeStatus) GetStartedAtMs() int64 {
+	if x != nil {
+		return x.StartedAtMs
+	}
+	return 0
+}
+
+func (x *NodeStatus) GetFinishedAtMs() int64 {
+	if x != nil {
+		return x.FinishedAtMs
 	}
 	return 0
 }
@@ -848,9 +868,14 @@ func (x *StartRunResponse) GetCreated() bool {
 type GetRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The run id.
-	RunId         string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Also return the definition the run currently applies (`definition_json`), for
+	// ad hoc and governed runs alike. A definition is a bounded document: at most the
+	// server's document size cap (1 MiB by default), so a response stays under the
+	// default 4 MiB message limit of clients.
+	IncludeDefinition bool `protobuf:"varint,2,opt,name=include_definition,json=includeDefinition,proto3" json:"include_definition,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *GetRunRequest) Reset() {
@@ -890,13 +915,23 @@ func (x *GetRunRequest) GetRunId() string {
 	return ""
 }
 
+func (x *GetRunRequest) GetIncludeDefinition() bool {
+	if x != nil {
+		return x.IncludeDefinition
+	}
+	return false
+}
+
 // GetRunResponse carries the run.
 type GetRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The run.
-	Run           *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// The definition document whose digest is `run.definition_digest` (canonical JSON),
+	// when `include_definition` was set; empty otherwise.
+	DefinitionJson string `protobuf:"bytes,2,opt,name=definition_json,json=definitionJson,proto3" json:"definition_json,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetRunResponse) Reset() {
@@ -934,6 +969,13 @@ func (x *GetRunResponse) GetRun() *Run {
 		return x.Run
 	}
 	return nil
+}
+
+func (x *GetRunResponse) GetDefinitionJson() string {
+	if x != nil {
+		return x.DefinitionJson
+	}
+	return ""
 }
 
 // GetNodeResultRequest names a node.
@@ -1516,7 +1558,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x125\n" +
 	"\x06reason\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.SegmentReasonR\x06reason\x12\"\n" +
 	"\rstarted_at_ms\x18\x03 \x01(\x03R\vstartedAtMs\x12'\n" +
-	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\x93\x03\n" +
+	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\xdd\x03\n" +
 	"\n" +
 	"NodeStatus\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x17\n" +
@@ -1533,7 +1575,9 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\foperation_id\x18\n" +
 	" \x01(\tR\voperationId\x12\"\n" +
 	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
-	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\"\xe8\x05\n" +
+	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\x12\"\n" +
+	"\rstarted_at_ms\x18\r \x01(\x03R\vstartedAtMs\x12$\n" +
+	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\xe8\x05\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -1577,11 +1621,13 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06source\"S\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\"&\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\"U\n" +
 	"\rGetRunRequest\x12\x15\n" +
-	"\x06run_id\x18\x01 \x01(\tR\x05runId\"7\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
+	"\x12include_definition\x18\x02 \x01(\bR\x11includeDefinition\"`\n" +
 	"\x0eGetRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"H\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12'\n" +
+	"\x0fdefinition_json\x18\x02 \x01(\tR\x0edefinitionJson\"H\n" +
 	"\x14GetNodeResultRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
 	"\bnode_uid\x18\x02 \x01(\tR\anodeUid\"R\n" +

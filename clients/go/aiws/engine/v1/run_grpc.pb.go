@@ -40,7 +40,7 @@ type RunServiceClient interface {
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
 	// dispatched). A repeated request_id returns the existing run with `created = false`.
 	StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error)
-	// GetRun returns a snapshot of a run.
+	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(ctx context.Context, in *GetRunRequest, opts ...grpc.CallOption) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(ctx context.Context, in *GetNodeResultRequest, opts ...grpc.CallOption) (*GetNodeResultResponse, error)
@@ -157,7 +157,7 @@ type RunServiceServer interface {
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
 	// dispatched). A repeated request_id returns the existing run with `created = false`.
 	StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error)
-	// GetRun returns a snapshot of a run.
+	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(context.Context, *GetRunRequest) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(context.Context, *GetNodeResultRequest) (*GetNodeResultResponse, error)

@@ -1,6 +1,7 @@
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -86,3 +87,21 @@ class GetSpendingResponse(_message.Message):
     cap_microcredits: str
     reserved_microcredits: str
     def __init__(self, principal_id: _Optional[str] = ..., spent_microcredits: _Optional[str] = ..., cap_microcredits: _Optional[str] = ..., reserved_microcredits: _Optional[str] = ...) -> None: ...
+
+class ListContractsRequest(_message.Message):
+    __slots__ = ("work_order_id", "page_size", "page_token")
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    work_order_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, work_order_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListContractsResponse(_message.Message):
+    __slots__ = ("contracts", "next_page_token")
+    CONTRACTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    contracts: _containers.RepeatedCompositeFieldContainer[Contract]
+    next_page_token: str
+    def __init__(self, contracts: _Optional[_Iterable[_Union[Contract, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -53,6 +53,11 @@ class ContractServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingResponse.FromString,
                 _registered_method=True)
+        self.ListContracts = channel.unary_unary(
+                '/aiws.engine.v1.ContractService/ListContracts',
+                request_serializer=aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsResponse.FromString,
+                _registered_method=True)
 
 
 class ContractServiceServicer(object):
@@ -87,6 +92,15 @@ class ContractServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListContracts(self, request, context):
+        """ListContracts pages through contracts with their spend, ordered by contract id,
+        optionally of one work order. It needs `contract.read` on the work order asked for
+        (on every work order, `*`, when none is named).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ContractServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -104,6 +118,11 @@ def add_ContractServiceServicer_to_server(servicer, server):
                     servicer.GetSpending,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingResponse.SerializeToString,
+            ),
+            'ListContracts': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListContracts,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -191,6 +210,33 @@ class ContractService(object):
             '/aiws.engine.v1.ContractService/GetSpending',
             aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_contract__pb2.GetSpendingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListContracts(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.ContractService/ListContracts',
+            aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_contract__pb2.ListContractsResponse.FromString,
             options,
             channel_credentials,
             insecure,

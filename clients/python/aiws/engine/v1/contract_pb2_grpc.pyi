@@ -50,6 +50,11 @@ class ContractServiceStub:
     """GetSpending returns what a principal's runs have spent, what their running attempts
     have reserved, and the principal's spending cap (from its grant), if it has one.
     """
+    ListContracts: _grpc.UnaryUnaryMultiCallable[_contract_pb2.ListContractsRequest, _contract_pb2.ListContractsResponse]
+    """ListContracts pages through contracts with their spend, ordered by contract id,
+    optionally of one work order. It needs `contract.read` on the work order asked for
+    (on every work order, `*`, when none is named).
+    """
 
 @_typing.type_check_only
 class ContractServiceAsyncStub(ContractServiceStub):
@@ -72,6 +77,11 @@ class ContractServiceAsyncStub(ContractServiceStub):
     GetSpending: _aio.UnaryUnaryMultiCallable[_contract_pb2.GetSpendingRequest, _contract_pb2.GetSpendingResponse]  # type: ignore[assignment]
     """GetSpending returns what a principal's runs have spent, what their running attempts
     have reserved, and the principal's spending cap (from its grant), if it has one.
+    """
+    ListContracts: _aio.UnaryUnaryMultiCallable[_contract_pb2.ListContractsRequest, _contract_pb2.ListContractsResponse]  # type: ignore[assignment]
+    """ListContracts pages through contracts with their spend, ordered by contract id,
+    optionally of one work order. It needs `contract.read` on the work order asked for
+    (on every work order, `*`, when none is named).
     """
 
 class ContractServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -110,6 +120,17 @@ class ContractServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_contract_pb2.GetSpendingResponse, _abc.Awaitable[_contract_pb2.GetSpendingResponse]]:
         """GetSpending returns what a principal's runs have spent, what their running attempts
         have reserved, and the principal's spending cap (from its grant), if it has one.
+        """
+
+    @_abc_1.abstractmethod
+    def ListContracts(
+        self,
+        request: _contract_pb2.ListContractsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_contract_pb2.ListContractsResponse, _abc.Awaitable[_contract_pb2.ListContractsResponse]]:
+        """ListContracts pages through contracts with their spend, ordered by contract id,
+        optionally of one work order. It needs `contract.read` on the work order asked for
+        (on every work order, `*`, when none is named).
         """
 
 def add_ContractServiceServicer_to_server(servicer: ContractServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -81,3 +81,19 @@ class ListInboxResponse(_message.Message):
     counts: _containers.RepeatedCompositeFieldContainer[InboxCount]
     total: int
     def __init__(self, items: _Optional[_Iterable[_Union[InboxItem, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., counts: _Optional[_Iterable[_Union[InboxCount, _Mapping]]] = ..., total: _Optional[int] = ...) -> None: ...
+
+class WatchInboxRequest(_message.Message):
+    __slots__ = ("work_order_id",)
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    work_order_id: str
+    def __init__(self, work_order_id: _Optional[str] = ...) -> None: ...
+
+class WatchInboxResponse(_message.Message):
+    __slots__ = ("counts", "total", "fingerprint")
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    counts: _containers.RepeatedCompositeFieldContainer[InboxCount]
+    total: int
+    fingerprint: str
+    def __init__(self, counts: _Optional[_Iterable[_Union[InboxCount, _Mapping]]] = ..., total: _Optional[int] = ..., fingerprint: _Optional[str] = ...) -> None: ...

@@ -46,6 +46,11 @@ class InboxServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxResponse.FromString,
                 _registered_method=True)
+        self.WatchInbox = channel.unary_stream(
+                '/aiws.engine.v1.InboxService/WatchInbox',
+                request_serializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxResponse.FromString,
+                _registered_method=True)
 
 
 class InboxServiceServicer(object):
@@ -66,6 +71,19 @@ class InboxServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchInbox(self, request, context):
+        """WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+        item joins or leaves it), so that a page can update without polling; read the items
+        with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+        (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+        most about four messages a second. It is an open stream under the server's stream
+        limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+        when the server stops.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_InboxServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -73,6 +91,11 @@ def add_InboxServiceServicer_to_server(servicer, server):
                     servicer.ListInbox,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxResponse.SerializeToString,
+            ),
+            'WatchInbox': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchInbox,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -109,6 +132,33 @@ class InboxService(object):
             '/aiws.engine.v1.InboxService/ListInbox',
             aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_inbox__pb2.ListInboxResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchInbox(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/aiws.engine.v1.InboxService/WatchInbox',
+            aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_inbox__pb2.WatchInboxResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -44,6 +44,15 @@ class InboxServiceStub:
     """ListInbox pages through the items waiting for a human, oldest first, with the
     number of items of each kind.
     """
+    WatchInbox: _grpc.UnaryStreamMultiCallable[_inbox_pb2.WatchInboxRequest, _inbox_pb2.WatchInboxResponse]
+    """WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+    item joins or leaves it), so that a page can update without polling; read the items
+    with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+    (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+    most about four messages a second. It is an open stream under the server's stream
+    limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+    when the server stops.
+    """
 
 @_typing.type_check_only
 class InboxServiceAsyncStub(InboxServiceStub):
@@ -60,6 +69,15 @@ class InboxServiceAsyncStub(InboxServiceStub):
     ListInbox: _aio.UnaryUnaryMultiCallable[_inbox_pb2.ListInboxRequest, _inbox_pb2.ListInboxResponse]  # type: ignore[assignment]
     """ListInbox pages through the items waiting for a human, oldest first, with the
     number of items of each kind.
+    """
+    WatchInbox: _aio.UnaryStreamMultiCallable[_inbox_pb2.WatchInboxRequest, _inbox_pb2.WatchInboxResponse]  # type: ignore[assignment]
+    """WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+    item joins or leaves it), so that a page can update without polling; read the items
+    with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+    (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+    most about four messages a second. It is an open stream under the server's stream
+    limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+    when the server stops.
     """
 
 class InboxServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -80,6 +98,21 @@ class InboxServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_inbox_pb2.ListInboxResponse, _abc.Awaitable[_inbox_pb2.ListInboxResponse]]:
         """ListInbox pages through the items waiting for a human, oldest first, with the
         number of items of each kind.
+        """
+
+    @_abc_1.abstractmethod
+    def WatchInbox(
+        self,
+        request: _inbox_pb2.WatchInboxRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_inbox_pb2.WatchInboxResponse], _abc.AsyncIterator[_inbox_pb2.WatchInboxResponse]]:
+        """WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+        item joins or leaves it), so that a page can update without polling; read the items
+        with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+        (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+        most about four messages a second. It is an open stream under the server's stream
+        limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+        when the server stops.
         """
 
 def add_InboxServiceServicer_to_server(servicer: InboxServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -383,3 +383,21 @@ class GetEpochsResponse(_message.Message):
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ...) -> None: ...
+
+class ListRefsRequest(_message.Message):
+    __slots__ = ("work_order_id", "page_size", "page_token")
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    work_order_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, work_order_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListRefsResponse(_message.Message):
+    __slots__ = ("heads", "next_page_token")
+    HEADS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    heads: _containers.RepeatedCompositeFieldContainer[Head]
+    next_page_token: str
+    def __init__(self, heads: _Optional[_Iterable[_Union[Head, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

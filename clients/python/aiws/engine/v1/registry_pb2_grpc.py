@@ -69,6 +69,11 @@ class RegistryServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsResponse.FromString,
                 _registered_method=True)
+        self.ListRefs = channel.unary_unary(
+                '/aiws.engine.v1.RegistryService/ListRefs',
+                request_serializer=aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsResponse.FromString,
+                _registered_method=True)
 
 
 class RegistryServiceServicer(object):
@@ -128,6 +133,15 @@ class RegistryServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRefs(self, request, context):
+        """ListRefs pages through the heads of registered refs, ordered by work order then
+        run id, optionally of one work order. It needs `registry.read` on the work order
+        asked for (on every work order, `*`, when none is named).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RegistryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -160,6 +174,11 @@ def add_RegistryServiceServicer_to_server(servicer, server):
                     servicer.GetEpochs,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsResponse.SerializeToString,
+            ),
+            'ListRefs': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRefs,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -329,6 +348,33 @@ class RegistryService(object):
             '/aiws.engine.v1.RegistryService/GetEpochs',
             aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_registry__pb2.GetEpochsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRefs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.RegistryService/ListRefs',
+            aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_registry__pb2.ListRefsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -60,6 +60,11 @@ class RegistryServiceStub:
     """GetEpochs returns the installation id and the work order's current epochs, which
     callers pass back on Review and Execute.
     """
+    ListRefs: _grpc.UnaryUnaryMultiCallable[_registry_pb2.ListRefsRequest, _registry_pb2.ListRefsResponse]
+    """ListRefs pages through the heads of registered refs, ordered by work order then
+    run id, optionally of one work order. It needs `registry.read` on the work order
+    asked for (on every work order, `*`, when none is named).
+    """
 
 @_typing.type_check_only
 class RegistryServiceAsyncStub(RegistryServiceStub):
@@ -92,6 +97,11 @@ class RegistryServiceAsyncStub(RegistryServiceStub):
     GetEpochs: _aio.UnaryUnaryMultiCallable[_registry_pb2.GetEpochsRequest, _registry_pb2.GetEpochsResponse]  # type: ignore[assignment]
     """GetEpochs returns the installation id and the work order's current epochs, which
     callers pass back on Review and Execute.
+    """
+    ListRefs: _aio.UnaryUnaryMultiCallable[_registry_pb2.ListRefsRequest, _registry_pb2.ListRefsResponse]  # type: ignore[assignment]
+    """ListRefs pages through the heads of registered refs, ordered by work order then
+    run id, optionally of one work order. It needs `registry.read` on the work order
+    asked for (on every work order, `*`, when none is named).
     """
 
 class RegistryServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -158,6 +168,17 @@ class RegistryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_registry_pb2.GetEpochsResponse, _abc.Awaitable[_registry_pb2.GetEpochsResponse]]:
         """GetEpochs returns the installation id and the work order's current epochs, which
         callers pass back on Review and Execute.
+        """
+
+    @_abc_1.abstractmethod
+    def ListRefs(
+        self,
+        request: _registry_pb2.ListRefsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_registry_pb2.ListRefsResponse, _abc.Awaitable[_registry_pb2.ListRefsResponse]]:
+        """ListRefs pages through the heads of registered refs, ordered by work order then
+        run id, optionally of one work order. It needs `registry.read` on the work order
+        asked for (on every work order, `*`, when none is named).
         """
 
 def add_RegistryServiceServicer_to_server(servicer: RegistryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

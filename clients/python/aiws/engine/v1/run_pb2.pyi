@@ -70,7 +70,7 @@ class Segment(_message.Message):
     def __init__(self, number: _Optional[int] = ..., reason: _Optional[_Union[SegmentReason, str]] = ..., started_at_ms: _Optional[int] = ..., ownership_epoch: _Optional[int] = ...) -> None: ...
 
 class NodeStatus(_message.Message):
-    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms", "fanout_items_done")
+    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms", "fanout_items_done", "started_at_ms", "finished_at_ms")
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +83,8 @@ class NodeStatus(_message.Message):
     OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
     NOT_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
     FANOUT_ITEMS_DONE_FIELD_NUMBER: _ClassVar[int]
+    STARTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     node_uid: str
     node_id: str
     state: NodeState
@@ -95,7 +97,9 @@ class NodeStatus(_message.Message):
     operation_id: str
     not_before_ms: int
     fanout_items_done: int
-    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ...) -> None: ...
+    started_at_ms: int
+    finished_at_ms: int
+    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ..., started_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ...) -> None: ...
 
 class Run(_message.Message):
     __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason", "node_count", "items_omitted", "failed_node_ids")
@@ -166,16 +170,20 @@ class StartRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
 
 class GetRunRequest(_message.Message):
-    __slots__ = ("run_id",)
+    __slots__ = ("run_id", "include_definition")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_DEFINITION_FIELD_NUMBER: _ClassVar[int]
     run_id: str
-    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+    include_definition: bool
+    def __init__(self, run_id: _Optional[str] = ..., include_definition: bool = ...) -> None: ...
 
 class GetRunResponse(_message.Message):
-    __slots__ = ("run",)
+    __slots__ = ("run", "definition_json")
     RUN_FIELD_NUMBER: _ClassVar[int]
+    DEFINITION_JSON_FIELD_NUMBER: _ClassVar[int]
     run: Run
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+    definition_json: str
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., definition_json: _Optional[str] = ...) -> None: ...
 
 class GetNodeResultRequest(_message.Message):
     __slots__ = ("run_id", "node_uid")

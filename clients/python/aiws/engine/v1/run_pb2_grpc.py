@@ -90,7 +90,7 @@ class RunServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def GetRun(self, request, context):
-        """GetRun returns a snapshot of a run.
+        """GetRun returns a snapshot of a run, and its definition when asked for.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

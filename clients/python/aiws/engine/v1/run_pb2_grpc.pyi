@@ -42,7 +42,7 @@ class RunServiceStub:
     dispatched). A repeated request_id returns the existing run with `created = false`.
     """
     GetRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]
-    """GetRun returns a snapshot of a run."""
+    """GetRun returns a snapshot of a run, and its definition when asked for."""
     GetNodeResult: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetNodeResultRequest, _run_pb2.GetNodeResultResponse]
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]
@@ -74,7 +74,7 @@ class RunServiceAsyncStub(RunServiceStub):
     dispatched). A repeated request_id returns the existing run with `created = false`.
     """
     GetRun: _aio.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]  # type: ignore[assignment]
-    """GetRun returns a snapshot of a run."""
+    """GetRun returns a snapshot of a run, and its definition when asked for."""
     GetNodeResult: _aio.UnaryUnaryMultiCallable[_run_pb2.GetNodeResultRequest, _run_pb2.GetNodeResultResponse]  # type: ignore[assignment]
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _aio.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]  # type: ignore[assignment]
@@ -115,7 +115,7 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.GetRunRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.GetRunResponse, _abc.Awaitable[_run_pb2.GetRunResponse]]:
-        """GetRun returns a snapshot of a run."""
+        """GetRun returns a snapshot of a run, and its definition when asked for."""
 
     @_abc_1.abstractmethod
     def GetNodeResult(

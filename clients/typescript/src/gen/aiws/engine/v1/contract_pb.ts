@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/contract.proto.
  */
 export const file_aiws_engine_v1_contract: GenFile = /*@__PURE__*/
-  fileDesc("Ch1haXdzL2VuZ2luZS92MS9jb250cmFjdC5wcm90bxIOYWl3cy5lbmdpbmUudjEipgIKCENvbnRyYWN0EhMKC2NvbnRyYWN0X2lkGAEgASgJEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSFQoNY3JpdGVyaWFfanNvbhgDIAEoCRITCgtkZWFkbGluZV9tcxgEIAEoAxIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB3Byb2ZpbGUYBiABKAkSDgoGZGlnZXN0GAcgASgJEhIKCmNyZWF0ZWRfYnkYCCABKAkSFQoNY3JlYXRlZF9hdF9tcxgJIAEoAxIaChJzcGVudF9taWNyb2NyZWRpdHMYCiABKAkSHgoWcmVtYWluaW5nX21pY3JvY3JlZGl0cxgLIAEoCRIdChVyZXNlcnZlZF9taWNyb2NyZWRpdHMYDCABKAkinQEKFUNyZWF0ZUNvbnRyYWN0UmVxdWVzdBITCgtjb250cmFjdF9pZBgBIAEoCRIVCg13b3JrX29yZGVyX2lkGAIgASgJEhUKDWNyaXRlcmlhX2pzb24YAyABKAkSEwoLZGVhZGxpbmVfbXMYBCABKAMSGwoTYnVkZ2V0X21pY3JvY3JlZGl0cxgFIAEoCRIPCgdwcm9maWxlGAYgASgJIlYKFkNyZWF0ZUNvbnRyYWN0UmVzcG9uc2USKgoIY29udHJhY3QYASABKAsyGC5haXdzLmVuZ2luZS52MS5Db250cmFjdBIQCghyZXBsYXllZBgCIAEoCCIpChJHZXRDb250cmFjdFJlcXVlc3QSEwoLY29udHJhY3RfaWQYASABKAkiQQoTR2V0Q29udHJhY3RSZXNwb25zZRIqCghjb250cmFjdBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkNvbnRyYWN0IioKEkdldFNwZW5kaW5nUmVxdWVzdBIUCgxwcmluY2lwYWxfaWQYASABKAkigAEKE0dldFNwZW5kaW5nUmVzcG9uc2USFAoMcHJpbmNpcGFsX2lkGAEgASgJEhoKEnNwZW50X21pY3JvY3JlZGl0cxgCIAEoCRIYChBjYXBfbWljcm9jcmVkaXRzGAMgASgJEh0KFXJlc2VydmVkX21pY3JvY3JlZGl0cxgEIAEoCTKsAgoPQ29udHJhY3RTZXJ2aWNlEl8KDkNyZWF0ZUNvbnRyYWN0EiUuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQ29udHJhY3RSZXNwb25zZRJbCgtHZXRDb250cmFjdBIiLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldENvbnRyYWN0UmVzcG9uc2UiA5ACARJbCgtHZXRTcGVuZGluZxIiLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldFNwZW5kaW5nUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
+  fileDesc("Ch1haXdzL2VuZ2luZS92MS9jb250cmFjdC5wcm90bxIOYWl3cy5lbmdpbmUudjEipgIKCENvbnRyYWN0EhMKC2NvbnRyYWN0X2lkGAEgASgJEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSFQoNY3JpdGVyaWFfanNvbhgDIAEoCRITCgtkZWFkbGluZV9tcxgEIAEoAxIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB3Byb2ZpbGUYBiABKAkSDgoGZGlnZXN0GAcgASgJEhIKCmNyZWF0ZWRfYnkYCCABKAkSFQoNY3JlYXRlZF9hdF9tcxgJIAEoAxIaChJzcGVudF9taWNyb2NyZWRpdHMYCiABKAkSHgoWcmVtYWluaW5nX21pY3JvY3JlZGl0cxgLIAEoCRIdChVyZXNlcnZlZF9taWNyb2NyZWRpdHMYDCABKAkinQEKFUNyZWF0ZUNvbnRyYWN0UmVxdWVzdBITCgtjb250cmFjdF9pZBgBIAEoCRIVCg13b3JrX29yZGVyX2lkGAIgASgJEhUKDWNyaXRlcmlhX2pzb24YAyABKAkSEwoLZGVhZGxpbmVfbXMYBCABKAMSGwoTYnVkZ2V0X21pY3JvY3JlZGl0cxgFIAEoCRIPCgdwcm9maWxlGAYgASgJIlYKFkNyZWF0ZUNvbnRyYWN0UmVzcG9uc2USKgoIY29udHJhY3QYASABKAsyGC5haXdzLmVuZ2luZS52MS5Db250cmFjdBIQCghyZXBsYXllZBgCIAEoCCIpChJHZXRDb250cmFjdFJlcXVlc3QSEwoLY29udHJhY3RfaWQYASABKAkiQQoTR2V0Q29udHJhY3RSZXNwb25zZRIqCghjb250cmFjdBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkNvbnRyYWN0IioKEkdldFNwZW5kaW5nUmVxdWVzdBIUCgxwcmluY2lwYWxfaWQYASABKAkigAEKE0dldFNwZW5kaW5nUmVzcG9uc2USFAoMcHJpbmNpcGFsX2lkGAEgASgJEhoKEnNwZW50X21pY3JvY3JlZGl0cxgCIAEoCRIYChBjYXBfbWljcm9jcmVkaXRzGAMgASgJEh0KFXJlc2VydmVkX21pY3JvY3JlZGl0cxgEIAEoCSJUChRMaXN0Q29udHJhY3RzUmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIl0KFUxpc3RDb250cmFjdHNSZXNwb25zZRIrCgljb250cmFjdHMYASADKAsyGC5haXdzLmVuZ2luZS52MS5Db250cmFjdBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkyjwMKD0NvbnRyYWN0U2VydmljZRJfCg5DcmVhdGVDb250cmFjdBIlLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUNvbnRyYWN0UmVxdWVzdBomLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUNvbnRyYWN0UmVzcG9uc2USWwoLR2V0Q29udHJhY3QSIi5haXdzLmVuZ2luZS52MS5HZXRDb250cmFjdFJlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5HZXRDb250cmFjdFJlc3BvbnNlIgOQAgESWwoLR2V0U3BlbmRpbmcSIi5haXdzLmVuZ2luZS52MS5HZXRTcGVuZGluZ1JlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5HZXRTcGVuZGluZ1Jlc3BvbnNlIgOQAgESYQoNTGlzdENvbnRyYWN0cxIkLmFpd3MuZW5naW5lLnYxLkxpc3RDb250cmFjdHNSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuTGlzdENvbnRyYWN0c1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw");
 
 /**
  * Contract is the immutable agreement a work order is executed under.
@@ -311,6 +311,70 @@ export const GetSpendingResponseSchema: GenMessage<GetSpendingResponse> = /*@__P
   messageDesc(file_aiws_engine_v1_contract, 6);
 
 /**
+ * ListContractsRequest pages through contracts.
+ *
+ * @generated from message aiws.engine.v1.ListContractsRequest
+ */
+export type ListContractsRequest = Message<"aiws.engine.v1.ListContractsRequest"> & {
+  /**
+   * Only contracts of this work order; empty means every work order.
+   *
+   * @generated from field: string work_order_id = 1;
+   */
+  workOrderId: string;
+
+  /**
+   * Maximum contracts to return: 0 means 100; at most 500.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * The `next_page_token` of the previous page; empty for the first. A token is only
+   * valid with the same `work_order_id`.
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListContractsRequest.
+ * Use `create(ListContractsRequestSchema)` to create a new message.
+ */
+export const ListContractsRequestSchema: GenMessage<ListContractsRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_contract, 7);
+
+/**
+ * ListContractsResponse is one page of contracts.
+ *
+ * @generated from message aiws.engine.v1.ListContractsResponse
+ */
+export type ListContractsResponse = Message<"aiws.engine.v1.ListContractsResponse"> & {
+  /**
+   * Contracts ordered by contract id, each with its current spend and reservations.
+   *
+   * @generated from field: repeated aiws.engine.v1.Contract contracts = 1;
+   */
+  contracts: Contract[];
+
+  /**
+   * Pass as `page_token` for the next page; empty when there is none.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListContractsResponse.
+ * Use `create(ListContractsResponseSchema)` to create a new message.
+ */
+export const ListContractsResponseSchema: GenMessage<ListContractsResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_contract, 8);
+
+/**
  * ContractService records the immutable contract of a work order (criteria, deadline,
  * budget and profile) and reports what has been spent against it. Runs name a contract
  * in `StartRunRequest.contract_id`; an attempt that would exceed the contract's
@@ -352,6 +416,18 @@ export const ContractService: GenService<{
     methodKind: "unary";
     input: typeof GetSpendingRequestSchema;
     output: typeof GetSpendingResponseSchema;
+  },
+  /**
+   * ListContracts pages through contracts with their spend, ordered by contract id,
+   * optionally of one work order. It needs `contract.read` on the work order asked for
+   * (on every work order, `*`, when none is named).
+   *
+   * @generated from rpc aiws.engine.v1.ContractService.ListContracts
+   */
+  listContracts: {
+    methodKind: "unary";
+    input: typeof ListContractsRequestSchema;
+    output: typeof ListContractsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_contract, 0);

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/inbox.proto.
  */
 export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
-  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEi0gIKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSABCCQoHc3ViamVjdCJICgpJbmJveENvdW50EisKBGtpbmQYASABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEg0KBWNvdW50GAIgASgDIn4KEExpc3RJbmJveFJlcXVlc3QSLAoFa2luZHMYASADKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkikQEKEUxpc3RJbmJveFJlc3BvbnNlEigKBWl0ZW1zGAEgAygLMhkuYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIqCgZjb3VudHMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAQgASgDKtABCg1JbmJveEl0ZW1LaW5kEh8KG0lOQk9YX0lURU1fS0lORF9VTlNQRUNJRklFRBAAEhwKGElOQk9YX0lURU1fS0lORF9QUk9QT1NBTBABEiIKHklOQk9YX0lURU1fS0lORF9SRUNPTkNJTElBVElPThACEh8KG0lOQk9YX0lURU1fS0lORF9IVU1BTl9JTlBVVBADEiEKHUlOQk9YX0lURU1fS0lORF9BVVRIT1JJWkFUSU9OEAQSGAoUSU5CT1hfSVRFTV9LSU5EX0hPTEQQBTJlCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_admin, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
+  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEi0gIKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSABCCQoHc3ViamVjdCJICgpJbmJveENvdW50EisKBGtpbmQYASABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEg0KBWNvdW50GAIgASgDIn4KEExpc3RJbmJveFJlcXVlc3QSLAoFa2luZHMYASADKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkikQEKEUxpc3RJbmJveFJlc3BvbnNlEigKBWl0ZW1zGAEgAygLMhkuYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIqCgZjb3VudHMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAQgASgDIioKEVdhdGNoSW5ib3hSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkiZAoSV2F0Y2hJbmJveFJlc3BvbnNlEioKBmNvdW50cxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYAiABKAMSEwoLZmluZ2VycHJpbnQYAyABKAkq0AEKDUluYm94SXRlbUtpbmQSHwobSU5CT1hfSVRFTV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYSU5CT1hfSVRFTV9LSU5EX1BST1BPU0FMEAESIgoeSU5CT1hfSVRFTV9LSU5EX1JFQ09OQ0lMSUFUSU9OEAISHwobSU5CT1hfSVRFTV9LSU5EX0hVTUFOX0lOUFVUEAMSIQodSU5CT1hfSVRFTV9LSU5EX0FVVEhPUklaQVRJT04QBBIYChRJTkJPWF9JVEVNX0tJTkRfSE9MRBAFMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
 
 /**
  * InboxItem is one thing waiting for a human.
@@ -235,6 +235,66 @@ export const ListInboxResponseSchema: GenMessage<ListInboxResponse> = /*@__PURE_
   messageDesc(file_aiws_engine_v1_inbox, 3);
 
 /**
+ * WatchInboxRequest names the inbox to watch.
+ *
+ * @generated from message aiws.engine.v1.WatchInboxRequest
+ */
+export type WatchInboxRequest = Message<"aiws.engine.v1.WatchInboxRequest"> & {
+  /**
+   * Only items of this work order (installation-wide holds included); empty means the
+   * whole installation.
+   *
+   * @generated from field: string work_order_id = 1;
+   */
+  workOrderId: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.WatchInboxRequest.
+ * Use `create(WatchInboxRequestSchema)` to create a new message.
+ */
+export const WatchInboxRequestSchema: GenMessage<WatchInboxRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_inbox, 4);
+
+/**
+ * WatchInboxResponse is the inbox's state after a change (the first one at once).
+ *
+ * @generated from message aiws.engine.v1.WatchInboxResponse
+ */
+export type WatchInboxResponse = Message<"aiws.engine.v1.WatchInboxResponse"> & {
+  /**
+   * The number of items of every kind (a zero count included), in kind order, as
+   * ListInbox counts them.
+   *
+   * @generated from field: repeated aiws.engine.v1.InboxCount counts = 1;
+   */
+  counts: InboxCount[];
+
+  /**
+   * The number of items of every kind together.
+   *
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * `sha256:<hex>` over the ids of the items waiting (the oldest 2,000 of each kind):
+   * it changes when an item joins or leaves the inbox even if no count moves. A new
+   * message is sent only when it or a count differs from the previous message.
+   *
+   * @generated from field: string fingerprint = 3;
+   */
+  fingerprint: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.WatchInboxResponse.
+ * Use `create(WatchInboxResponseSchema)` to create a new message.
+ */
+export const WatchInboxResponseSchema: GenMessage<WatchInboxResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_inbox, 5);
+
+/**
  * InboxItemKind is what an inbox item asks of a human.
  *
  * @generated from enum aiws.engine.v1.InboxItemKind
@@ -311,6 +371,22 @@ export const InboxService: GenService<{
     methodKind: "unary";
     input: typeof ListInboxRequestSchema;
     output: typeof ListInboxResponseSchema;
+  },
+  /**
+   * WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+   * item joins or leaves it), so that a page can update without polling; read the items
+   * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+   * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+   * most about four messages a second. It is an open stream under the server's stream
+   * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+   * when the server stops.
+   *
+   * @generated from rpc aiws.engine.v1.InboxService.WatchInbox
+   */
+  watchInbox: {
+    methodKind: "server_streaming";
+    input: typeof WatchInboxRequestSchema;
+    output: typeof WatchInboxResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_inbox, 0);

@@ -61,6 +61,16 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_GetSpendingResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListContractsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListContractsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListContractsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListContractsResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -91,15 +101,22 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
       "uest\022\024\n\014principal_id\030\001 \001(\t\"\200\001\n\023GetSpendi" +
       "ngResponse\022\024\n\014principal_id\030\001 \001(\t\022\032\n\022spen" +
       "t_microcredits\030\002 \001(\t\022\030\n\020cap_microcredits" +
-      "\030\003 \001(\t\022\035\n\025reserved_microcredits\030\004 \001(\t2\254\002" +
-      "\n\017ContractService\022_\n\016CreateContract\022%.ai" +
-      "ws.engine.v1.CreateContractRequest\032&.aiw" +
-      "s.engine.v1.CreateContractResponse\022[\n\013Ge" +
-      "tContract\022\".aiws.engine.v1.GetContractRe" +
-      "quest\032#.aiws.engine.v1.GetContractRespon" +
-      "se\"\003\220\002\001\022[\n\013GetSpending\022\".aiws.engine.v1." +
-      "GetSpendingRequest\032#.aiws.engine.v1.GetS" +
-      "pendingResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "\030\003 \001(\t\022\035\n\025reserved_microcredits\030\004 \001(\t\"T\n" +
+      "\024ListContractsRequest\022\025\n\rwork_order_id\030\001" +
+      " \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 " +
+      "\001(\t\"]\n\025ListContractsResponse\022+\n\tcontract" +
+      "s\030\001 \003(\0132\030.aiws.engine.v1.Contract\022\027\n\017nex" +
+      "t_page_token\030\002 \001(\t2\217\003\n\017ContractService\022_" +
+      "\n\016CreateContract\022%.aiws.engine.v1.Create" +
+      "ContractRequest\032&.aiws.engine.v1.CreateC" +
+      "ontractResponse\022[\n\013GetContract\022\".aiws.en" +
+      "gine.v1.GetContractRequest\032#.aiws.engine" +
+      ".v1.GetContractResponse\"\003\220\002\001\022[\n\013GetSpend" +
+      "ing\022\".aiws.engine.v1.GetSpendingRequest\032" +
+      "#.aiws.engine.v1.GetSpendingResponse\"\003\220\002" +
+      "\001\022a\n\rListContracts\022$.aiws.engine.v1.List" +
+      "ContractsRequest\032%.aiws.engine.v1.ListCo" +
+      "ntractsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
       "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
       "axis/clients/go/aiws/engine/v1;enginev1b" +
       "\006proto3"
@@ -150,6 +167,18 @@ public final class ContractOuterClass extends com.google.protobuf.GeneratedFile 
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetSpendingResponse_descriptor,
         new java.lang.String[] { "PrincipalId", "SpentMicrocredits", "CapMicrocredits", "ReservedMicrocredits", });
+    internal_static_aiws_engine_v1_ListContractsRequest_descriptor =
+      getDescriptor().getMessageType(7);
+    internal_static_aiws_engine_v1_ListContractsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListContractsRequest_descriptor,
+        new java.lang.String[] { "WorkOrderId", "PageSize", "PageToken", });
+    internal_static_aiws_engine_v1_ListContractsResponse_descriptor =
+      getDescriptor().getMessageType(8);
+    internal_static_aiws_engine_v1_ListContractsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListContractsResponse_descriptor,
+        new java.lang.String[] { "Contracts", "NextPageToken", });
     descriptor.resolveAllFeaturesImmutable();
   }
 

@@ -113,6 +113,38 @@ public final class ContractServiceGrpc {
     return getGetSpendingMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListContractsRequest,
+      dev.praxis.aiws.engine.v1.ListContractsResponse> getListContractsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListContracts",
+      requestType = dev.praxis.aiws.engine.v1.ListContractsRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListContractsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListContractsRequest,
+      dev.praxis.aiws.engine.v1.ListContractsResponse> getListContractsMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListContractsRequest, dev.praxis.aiws.engine.v1.ListContractsResponse> getListContractsMethod;
+    if ((getListContractsMethod = ContractServiceGrpc.getListContractsMethod) == null) {
+      synchronized (ContractServiceGrpc.class) {
+        if ((getListContractsMethod = ContractServiceGrpc.getListContractsMethod) == null) {
+          ContractServiceGrpc.getListContractsMethod = getListContractsMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListContractsRequest, dev.praxis.aiws.engine.v1.ListContractsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListContracts"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListContractsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListContractsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new ContractServiceMethodDescriptorSupplier("ListContracts"))
+              .build();
+        }
+      }
+    }
+    return getListContractsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -215,6 +247,18 @@ public final class ContractServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetSpendingResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetSpendingMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListContracts pages through contracts with their spend, ordered by contract id,
+     * optionally of one work order. It needs `contract.read` on the work order asked for
+     * (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    default void listContracts(dev.praxis.aiws.engine.v1.ListContractsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListContractsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListContractsMethod(), responseObserver);
+    }
   }
 
   /**
@@ -292,6 +336,19 @@ public final class ContractServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetSpendingMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListContracts pages through contracts with their spend, ordered by contract id,
+     * optionally of one work order. It needs `contract.read` on the work order asked for
+     * (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public void listContracts(dev.praxis.aiws.engine.v1.ListContractsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListContractsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListContractsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -349,6 +406,18 @@ public final class ContractServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getGetSpendingMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListContracts pages through contracts with their spend, ordered by contract id,
+     * optionally of one work order. It needs `contract.read` on the work order asked for
+     * (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListContractsResponse listContracts(dev.praxis.aiws.engine.v1.ListContractsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListContractsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -405,6 +474,18 @@ public final class ContractServiceGrpc {
     public dev.praxis.aiws.engine.v1.GetSpendingResponse getSpending(dev.praxis.aiws.engine.v1.GetSpendingRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetSpendingMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListContracts pages through contracts with their spend, ordered by contract id,
+     * optionally of one work order. It needs `contract.read` on the work order asked for
+     * (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListContractsResponse listContracts(dev.praxis.aiws.engine.v1.ListContractsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListContractsMethod(), getCallOptions(), request);
     }
   }
 
@@ -466,11 +547,25 @@ public final class ContractServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetSpendingMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ListContracts pages through contracts with their spend, ordered by contract id,
+     * optionally of one work order. It needs `contract.read` on the work order asked for
+     * (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListContractsResponse> listContracts(
+        dev.praxis.aiws.engine.v1.ListContractsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListContractsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CREATE_CONTRACT = 0;
   private static final int METHODID_GET_CONTRACT = 1;
   private static final int METHODID_GET_SPENDING = 2;
+  private static final int METHODID_LIST_CONTRACTS = 3;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -500,6 +595,10 @@ public final class ContractServiceGrpc {
         case METHODID_GET_SPENDING:
           serviceImpl.getSpending((dev.praxis.aiws.engine.v1.GetSpendingRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetSpendingResponse>) responseObserver);
+          break;
+        case METHODID_LIST_CONTRACTS:
+          serviceImpl.listContracts((dev.praxis.aiws.engine.v1.ListContractsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListContractsResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -540,6 +639,13 @@ public final class ContractServiceGrpc {
               dev.praxis.aiws.engine.v1.GetSpendingRequest,
               dev.praxis.aiws.engine.v1.GetSpendingResponse>(
                 service, METHODID_GET_SPENDING)))
+        .addMethod(
+          getListContractsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListContractsRequest,
+              dev.praxis.aiws.engine.v1.ListContractsResponse>(
+                service, METHODID_LIST_CONTRACTS)))
         .build();
   }
 
@@ -591,6 +697,7 @@ public final class ContractServiceGrpc {
               .addMethod(getCreateContractMethod())
               .addMethod(getGetContractMethod())
               .addMethod(getGetSpendingMethod())
+              .addMethod(getListContractsMethod())
               .build();
         }
       }

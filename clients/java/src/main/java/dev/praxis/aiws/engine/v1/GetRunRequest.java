@@ -95,6 +95,24 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int INCLUDE_DEFINITION_FIELD_NUMBER = 2;
+  private boolean includeDefinition_ = false;
+  /**
+   * <pre>
+   * Also return the definition the run currently applies (`definition_json`), for
+   * ad hoc and governed runs alike. A definition is a bounded document: at most the
+   * server's document size cap (1 MiB by default), so a response stays under the
+   * default 4 MiB message limit of clients.
+   * </pre>
+   *
+   * <code>bool include_definition = 2;</code>
+   * @return The includeDefinition.
+   */
+  @java.lang.Override
+  public boolean getIncludeDefinition() {
+    return includeDefinition_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -112,6 +130,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(runId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 1, runId_);
     }
+    if (includeDefinition_ != false) {
+      output.writeBool(2, includeDefinition_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -123,6 +144,10 @@ private static final long serialVersionUID = 0L;
     size = 0;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(runId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(1, runId_);
+    }
+    if (includeDefinition_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(2, includeDefinition_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -141,6 +166,8 @@ private static final long serialVersionUID = 0L;
 
     if (!getRunId()
         .equals(other.getRunId())) return false;
+    if (getIncludeDefinition()
+        != other.getIncludeDefinition()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -154,6 +181,9 @@ private static final long serialVersionUID = 0L;
     hash = (19 * hash) + getDescriptor().hashCode();
     hash = (37 * hash) + RUN_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRunId().hashCode();
+    hash = (37 * hash) + INCLUDE_DEFINITION_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getIncludeDefinition());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -290,6 +320,7 @@ private static final long serialVersionUID = 0L;
       super.clear();
       bitField0_ = 0;
       runId_ = "";
+      includeDefinition_ = false;
       return this;
     }
 
@@ -326,6 +357,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.runId_ = runId_;
       }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.includeDefinition_ = includeDefinition_;
+      }
     }
 
     @java.lang.Override
@@ -344,6 +378,9 @@ private static final long serialVersionUID = 0L;
         runId_ = other.runId_;
         bitField0_ |= 0x00000001;
         onChanged();
+      }
+      if (other.getIncludeDefinition() != false) {
+        setIncludeDefinition(other.getIncludeDefinition());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -376,6 +413,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 16: {
+              includeDefinition_ = input.readBool();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 16
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -481,6 +523,59 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       runId_ = value;
       bitField0_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+
+    private boolean includeDefinition_ ;
+    /**
+     * <pre>
+     * Also return the definition the run currently applies (`definition_json`), for
+     * ad hoc and governed runs alike. A definition is a bounded document: at most the
+     * server's document size cap (1 MiB by default), so a response stays under the
+     * default 4 MiB message limit of clients.
+     * </pre>
+     *
+     * <code>bool include_definition = 2;</code>
+     * @return The includeDefinition.
+     */
+    @java.lang.Override
+    public boolean getIncludeDefinition() {
+      return includeDefinition_;
+    }
+    /**
+     * <pre>
+     * Also return the definition the run currently applies (`definition_json`), for
+     * ad hoc and governed runs alike. A definition is a bounded document: at most the
+     * server's document size cap (1 MiB by default), so a response stays under the
+     * default 4 MiB message limit of clients.
+     * </pre>
+     *
+     * <code>bool include_definition = 2;</code>
+     * @param value The includeDefinition to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIncludeDefinition(boolean value) {
+
+      includeDefinition_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Also return the definition the run currently applies (`definition_json`), for
+     * ad hoc and governed runs alike. A definition is a bounded document: at most the
+     * server's document size cap (1 MiB by default), so a response stays under the
+     * default 4 MiB message limit of clients.
+     * </pre>
+     *
+     * <code>bool include_definition = 2;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIncludeDefinition() {
+      bitField0_ = (bitField0_ & ~0x00000002);
+      includeDefinition_ = false;
       onChanged();
       return this;
     }

@@ -29,4 +29,17 @@ public interface GetRunRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getRunIdBytes();
+
+  /**
+   * <pre>
+   * Also return the definition the run currently applies (`definition_json`), for
+   * ad hoc and governed runs alike. A definition is a bounded document: at most the
+   * server's document size cap (1 MiB by default), so a response stays under the
+   * default 4 MiB message limit of clients.
+   * </pre>
+   *
+   * <code>bool include_definition = 2;</code>
+   * @return The includeDefinition.
+   */
+  boolean getIncludeDefinition();
 }

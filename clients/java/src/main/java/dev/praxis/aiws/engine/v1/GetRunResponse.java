@@ -32,6 +32,7 @@ private static final long serialVersionUID = 0L;
     super(builder);
   }
   private GetRunResponse() {
+    definitionJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -86,6 +87,55 @@ private static final long serialVersionUID = 0L;
     return run_ == null ? dev.praxis.aiws.engine.v1.Run.getDefaultInstance() : run_;
   }
 
+  public static final int DEFINITION_JSON_FIELD_NUMBER = 2;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object definitionJson_ = "";
+  /**
+   * <pre>
+   * The definition document whose digest is `run.definition_digest` (canonical JSON),
+   * when `include_definition` was set; empty otherwise.
+   * </pre>
+   *
+   * <code>string definition_json = 2;</code>
+   * @return The definitionJson.
+   */
+  @java.lang.Override
+  public java.lang.String getDefinitionJson() {
+    java.lang.Object ref = definitionJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      definitionJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The definition document whose digest is `run.definition_digest` (canonical JSON),
+   * when `include_definition` was set; empty otherwise.
+   * </pre>
+   *
+   * <code>string definition_json = 2;</code>
+   * @return The bytes for definitionJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getDefinitionJsonBytes() {
+    java.lang.Object ref = definitionJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      definitionJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -103,6 +153,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(1, getRun());
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(definitionJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 2, definitionJson_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -115,6 +168,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(1, getRun());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(definitionJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(2, definitionJson_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -136,6 +192,8 @@ private static final long serialVersionUID = 0L;
       if (!getRun()
           .equals(other.getRun())) return false;
     }
+    if (!getDefinitionJson()
+        .equals(other.getDefinitionJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -151,6 +209,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + RUN_FIELD_NUMBER;
       hash = (53 * hash) + getRun().hashCode();
     }
+    hash = (37 * hash) + DEFINITION_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getDefinitionJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -297,6 +357,7 @@ private static final long serialVersionUID = 0L;
         runBuilder_.dispose();
         runBuilder_ = null;
       }
+      definitionJson_ = "";
       return this;
     }
 
@@ -337,6 +398,9 @@ private static final long serialVersionUID = 0L;
             : runBuilder_.build();
         to_bitField0_ |= 0x00000001;
       }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.definitionJson_ = definitionJson_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -354,6 +418,11 @@ private static final long serialVersionUID = 0L;
       if (other == dev.praxis.aiws.engine.v1.GetRunResponse.getDefaultInstance()) return this;
       if (other.hasRun()) {
         mergeRun(other.getRun());
+      }
+      if (!other.getDefinitionJson().isEmpty()) {
+        definitionJson_ = other.definitionJson_;
+        bitField0_ |= 0x00000002;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -388,6 +457,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 18: {
+              definitionJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 18
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -560,6 +634,103 @@ private static final long serialVersionUID = 0L;
         run_ = null;
       }
       return runBuilder_;
+    }
+
+    private java.lang.Object definitionJson_ = "";
+    /**
+     * <pre>
+     * The definition document whose digest is `run.definition_digest` (canonical JSON),
+     * when `include_definition` was set; empty otherwise.
+     * </pre>
+     *
+     * <code>string definition_json = 2;</code>
+     * @return The definitionJson.
+     */
+    public java.lang.String getDefinitionJson() {
+      java.lang.Object ref = definitionJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        definitionJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The definition document whose digest is `run.definition_digest` (canonical JSON),
+     * when `include_definition` was set; empty otherwise.
+     * </pre>
+     *
+     * <code>string definition_json = 2;</code>
+     * @return The bytes for definitionJson.
+     */
+    public com.google.protobuf.ByteString
+        getDefinitionJsonBytes() {
+      java.lang.Object ref = definitionJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        definitionJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The definition document whose digest is `run.definition_digest` (canonical JSON),
+     * when `include_definition` was set; empty otherwise.
+     * </pre>
+     *
+     * <code>string definition_json = 2;</code>
+     * @param value The definitionJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDefinitionJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      definitionJson_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The definition document whose digest is `run.definition_digest` (canonical JSON),
+     * when `include_definition` was set; empty otherwise.
+     * </pre>
+     *
+     * <code>string definition_json = 2;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDefinitionJson() {
+      definitionJson_ = getDefaultInstance().getDefinitionJson();
+      bitField0_ = (bitField0_ & ~0x00000002);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The definition document whose digest is `run.definition_digest` (canonical JSON),
+     * when `include_definition` was set; empty otherwise.
+     * </pre>
+     *
+     * <code>string definition_json = 2;</code>
+     * @param value The bytes for definitionJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDefinitionJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      definitionJson_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.GetRunResponse)

@@ -36,4 +36,26 @@ public interface GetRunResponseOrBuilder extends
    * <code>.aiws.engine.v1.Run run = 1;</code>
    */
   dev.praxis.aiws.engine.v1.RunOrBuilder getRunOrBuilder();
+
+  /**
+   * <pre>
+   * The definition document whose digest is `run.definition_digest` (canonical JSON),
+   * when `include_definition` was set; empty otherwise.
+   * </pre>
+   *
+   * <code>string definition_json = 2;</code>
+   * @return The definitionJson.
+   */
+  java.lang.String getDefinitionJson();
+  /**
+   * <pre>
+   * The definition document whose digest is `run.definition_digest` (canonical JSON),
+   * when `include_definition` was set; empty otherwise.
+   * </pre>
+   *
+   * <code>string definition_json = 2;</code>
+   * @return The bytes for definitionJson.
+   */
+  com.google.protobuf.ByteString
+      getDefinitionJsonBytes();
 }

@@ -46,6 +46,16 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_ListInboxResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_WatchInboxRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_WatchInboxRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_WatchInboxResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_WatchInboxResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -76,17 +86,23 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
       "nboxResponse\022(\n\005items\030\001 \003(\0132\031.aiws.engin" +
       "e.v1.InboxItem\022\027\n\017next_page_token\030\002 \001(\t\022" +
       "*\n\006counts\030\003 \003(\0132\032.aiws.engine.v1.InboxCo" +
-      "unt\022\r\n\005total\030\004 \001(\003*\320\001\n\rInboxItemKind\022\037\n\033" +
-      "INBOX_ITEM_KIND_UNSPECIFIED\020\000\022\034\n\030INBOX_I" +
-      "TEM_KIND_PROPOSAL\020\001\022\"\n\036INBOX_ITEM_KIND_R" +
-      "ECONCILIATION\020\002\022\037\n\033INBOX_ITEM_KIND_HUMAN" +
-      "_INPUT\020\003\022!\n\035INBOX_ITEM_KIND_AUTHORIZATIO" +
-      "N\020\004\022\030\n\024INBOX_ITEM_KIND_HOLD\020\0052e\n\014InboxSe" +
-      "rvice\022U\n\tListInbox\022 .aiws.engine.v1.List" +
-      "InboxRequest\032!.aiws.engine.v1.ListInboxR" +
-      "esponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v" +
-      "1P\001ZBgithub.com/praxis-engine/praxis/cli" +
-      "ents/go/aiws/engine/v1;enginev1b\006proto3"
+      "unt\022\r\n\005total\030\004 \001(\003\"*\n\021WatchInboxRequest\022" +
+      "\025\n\rwork_order_id\030\001 \001(\t\"d\n\022WatchInboxResp" +
+      "onse\022*\n\006counts\030\001 \003(\0132\032.aiws.engine.v1.In" +
+      "boxCount\022\r\n\005total\030\002 \001(\003\022\023\n\013fingerprint\030\003" +
+      " \001(\t*\320\001\n\rInboxItemKind\022\037\n\033INBOX_ITEM_KIN" +
+      "D_UNSPECIFIED\020\000\022\034\n\030INBOX_ITEM_KIND_PROPO" +
+      "SAL\020\001\022\"\n\036INBOX_ITEM_KIND_RECONCILIATION\020" +
+      "\002\022\037\n\033INBOX_ITEM_KIND_HUMAN_INPUT\020\003\022!\n\035IN" +
+      "BOX_ITEM_KIND_AUTHORIZATION\020\004\022\030\n\024INBOX_I" +
+      "TEM_KIND_HOLD\020\0052\301\001\n\014InboxService\022U\n\tList" +
+      "Inbox\022 .aiws.engine.v1.ListInboxRequest\032" +
+      "!.aiws.engine.v1.ListInboxResponse\"\003\220\002\001\022" +
+      "Z\n\nWatchInbox\022!.aiws.engine.v1.WatchInbo" +
+      "xRequest\032\".aiws.engine.v1.WatchInboxResp" +
+      "onse\"\003\220\002\0010\001Ba\n\031dev.praxis.aiws.engine.v1" +
+      "P\001ZBgithub.com/praxis-engine/praxis/clie" +
+      "nts/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -120,6 +136,18 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListInboxResponse_descriptor,
         new java.lang.String[] { "Items", "NextPageToken", "Counts", "Total", });
+    internal_static_aiws_engine_v1_WatchInboxRequest_descriptor =
+      getDescriptor().getMessageType(4);
+    internal_static_aiws_engine_v1_WatchInboxRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_WatchInboxRequest_descriptor,
+        new java.lang.String[] { "WorkOrderId", });
+    internal_static_aiws_engine_v1_WatchInboxResponse_descriptor =
+      getDescriptor().getMessageType(5);
+    internal_static_aiws_engine_v1_WatchInboxResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_WatchInboxResponse_descriptor,
+        new java.lang.String[] { "Counts", "Total", "Fingerprint", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Admin.getDescriptor();
     dev.praxis.aiws.engine.v1.ReconciliationOuterClass.getDescriptor();

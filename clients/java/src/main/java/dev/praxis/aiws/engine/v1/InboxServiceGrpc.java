@@ -53,6 +53,38 @@ public final class InboxServiceGrpc {
     return getListInboxMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchInboxRequest,
+      dev.praxis.aiws.engine.v1.WatchInboxResponse> getWatchInboxMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "WatchInbox",
+      requestType = dev.praxis.aiws.engine.v1.WatchInboxRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.WatchInboxResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchInboxRequest,
+      dev.praxis.aiws.engine.v1.WatchInboxResponse> getWatchInboxMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchInboxRequest, dev.praxis.aiws.engine.v1.WatchInboxResponse> getWatchInboxMethod;
+    if ((getWatchInboxMethod = InboxServiceGrpc.getWatchInboxMethod) == null) {
+      synchronized (InboxServiceGrpc.class) {
+        if ((getWatchInboxMethod = InboxServiceGrpc.getWatchInboxMethod) == null) {
+          InboxServiceGrpc.getWatchInboxMethod = getWatchInboxMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.WatchInboxRequest, dev.praxis.aiws.engine.v1.WatchInboxResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "WatchInbox"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.WatchInboxRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.WatchInboxResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new InboxServiceMethodDescriptorSupplier("WatchInbox"))
+              .build();
+        }
+      }
+    }
+    return getWatchInboxMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -135,6 +167,22 @@ public final class InboxServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListInboxResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListInboxMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+     * item joins or leaves it), so that a page can update without polling; read the items
+     * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+     * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+     * most about four messages a second. It is an open stream under the server's stream
+     * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+     * when the server stops.
+     * </pre>
+     */
+    default void watchInbox(dev.praxis.aiws.engine.v1.WatchInboxRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchInboxResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getWatchInboxMethod(), responseObserver);
+    }
   }
 
   /**
@@ -193,6 +241,23 @@ public final class InboxServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getListInboxMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+     * item joins or leaves it), so that a page can update without polling; read the items
+     * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+     * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+     * most about four messages a second. It is an open stream under the server's stream
+     * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+     * when the server stops.
+     * </pre>
+     */
+    public void watchInbox(dev.praxis.aiws.engine.v1.WatchInboxRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchInboxResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getWatchInboxMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -230,6 +295,24 @@ public final class InboxServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getListInboxMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+     * item joins or leaves it), so that a page can update without polling; read the items
+     * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+     * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+     * most about four messages a second. It is an open stream under the server's stream
+     * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+     * when the server stops.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<?, dev.praxis.aiws.engine.v1.WatchInboxResponse>
+        watchInbox(dev.praxis.aiws.engine.v1.WatchInboxRequest request) {
+      return io.grpc.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), getWatchInboxMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -266,6 +349,23 @@ public final class InboxServiceGrpc {
     public dev.praxis.aiws.engine.v1.ListInboxResponse listInbox(dev.praxis.aiws.engine.v1.ListInboxRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getListInboxMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * WatchInbox streams the inbox's counts now and again whenever the inbox changes (an
+     * item joins or leaves it), so that a page can update without polling; read the items
+     * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
+     * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
+     * most about four messages a second. It is an open stream under the server's stream
+     * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
+     * when the server stops.
+     * </pre>
+     */
+    public java.util.Iterator<dev.praxis.aiws.engine.v1.WatchInboxResponse> watchInbox(
+        dev.praxis.aiws.engine.v1.WatchInboxRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getWatchInboxMethod(), getCallOptions(), request);
     }
   }
 
@@ -308,6 +408,7 @@ public final class InboxServiceGrpc {
   }
 
   private static final int METHODID_LIST_INBOX = 0;
+  private static final int METHODID_WATCH_INBOX = 1;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -329,6 +430,10 @@ public final class InboxServiceGrpc {
         case METHODID_LIST_INBOX:
           serviceImpl.listInbox((dev.praxis.aiws.engine.v1.ListInboxRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListInboxResponse>) responseObserver);
+          break;
+        case METHODID_WATCH_INBOX:
+          serviceImpl.watchInbox((dev.praxis.aiws.engine.v1.WatchInboxRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.WatchInboxResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -355,6 +460,13 @@ public final class InboxServiceGrpc {
               dev.praxis.aiws.engine.v1.ListInboxRequest,
               dev.praxis.aiws.engine.v1.ListInboxResponse>(
                 service, METHODID_LIST_INBOX)))
+        .addMethod(
+          getWatchInboxMethod(),
+          io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.WatchInboxRequest,
+              dev.praxis.aiws.engine.v1.WatchInboxResponse>(
+                service, METHODID_WATCH_INBOX)))
         .build();
   }
 
@@ -404,6 +516,7 @@ public final class InboxServiceGrpc {
           serviceDescriptor = result = io.grpc.ServiceDescriptor.newBuilder(SERVICE_NAME)
               .setSchemaDescriptor(new InboxServiceFileDescriptorSupplier())
               .addMethod(getListInboxMethod())
+              .addMethod(getWatchInboxMethod())
               .build();
         }
       }

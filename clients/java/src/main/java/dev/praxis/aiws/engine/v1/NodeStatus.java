@@ -404,6 +404,38 @@ private static final long serialVersionUID = 0L;
     return fanoutItemsDone_;
   }
 
+  public static final int STARTED_AT_MS_FIELD_NUMBER = 13;
+  private long startedAtMs_ = 0L;
+  /**
+   * <pre>
+   * When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+   * began waiting or expanded; 0 before that (and for nodes recorded by servers older
+   * than this field).
+   * </pre>
+   *
+   * <code>int64 started_at_ms = 13;</code>
+   * @return The startedAtMs.
+   */
+  @java.lang.Override
+  public long getStartedAtMs() {
+    return startedAtMs_;
+  }
+
+  public static final int FINISHED_AT_MS_FIELD_NUMBER = 14;
+  private long finishedAtMs_ = 0L;
+  /**
+   * <pre>
+   * When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+   * </pre>
+   *
+   * <code>int64 finished_at_ms = 14;</code>
+   * @return The finishedAtMs.
+   */
+  @java.lang.Override
+  public long getFinishedAtMs() {
+    return finishedAtMs_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -453,6 +485,12 @@ private static final long serialVersionUID = 0L;
     }
     if (fanoutItemsDone_ != 0) {
       output.writeInt32(12, fanoutItemsDone_);
+    }
+    if (startedAtMs_ != 0L) {
+      output.writeInt64(13, startedAtMs_);
+    }
+    if (finishedAtMs_ != 0L) {
+      output.writeInt64(14, finishedAtMs_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -506,6 +544,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(12, fanoutItemsDone_);
     }
+    if (startedAtMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(13, startedAtMs_);
+    }
+    if (finishedAtMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(14, finishedAtMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -544,6 +590,10 @@ private static final long serialVersionUID = 0L;
         != other.getNotBeforeMs()) return false;
     if (getFanoutItemsDone()
         != other.getFanoutItemsDone()) return false;
+    if (getStartedAtMs()
+        != other.getStartedAtMs()) return false;
+    if (getFinishedAtMs()
+        != other.getFinishedAtMs()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -582,6 +632,12 @@ private static final long serialVersionUID = 0L;
         getNotBeforeMs());
     hash = (37 * hash) + FANOUT_ITEMS_DONE_FIELD_NUMBER;
     hash = (53 * hash) + getFanoutItemsDone();
+    hash = (37 * hash) + STARTED_AT_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getStartedAtMs());
+    hash = (37 * hash) + FINISHED_AT_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getFinishedAtMs());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -729,6 +785,8 @@ private static final long serialVersionUID = 0L;
       operationId_ = "";
       notBeforeMs_ = 0L;
       fanoutItemsDone_ = 0;
+      startedAtMs_ = 0L;
+      finishedAtMs_ = 0L;
       return this;
     }
 
@@ -798,6 +856,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000800) != 0)) {
         result.fanoutItemsDone_ = fanoutItemsDone_;
       }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.startedAtMs_ = startedAtMs_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.finishedAtMs_ = finishedAtMs_;
+      }
     }
 
     @java.lang.Override
@@ -857,6 +921,12 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getFanoutItemsDone() != 0) {
         setFanoutItemsDone(other.getFanoutItemsDone());
+      }
+      if (other.getStartedAtMs() != 0L) {
+        setStartedAtMs(other.getStartedAtMs());
+      }
+      if (other.getFinishedAtMs() != 0L) {
+        setFinishedAtMs(other.getFinishedAtMs());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -944,6 +1014,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000800;
               break;
             } // case 96
+            case 104: {
+              startedAtMs_ = input.readInt64();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 104
+            case 112: {
+              finishedAtMs_ = input.readInt64();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 112
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1752,6 +1832,100 @@ private static final long serialVersionUID = 0L;
     public Builder clearFanoutItemsDone() {
       bitField0_ = (bitField0_ & ~0x00000800);
       fanoutItemsDone_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private long startedAtMs_ ;
+    /**
+     * <pre>
+     * When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+     * began waiting or expanded; 0 before that (and for nodes recorded by servers older
+     * than this field).
+     * </pre>
+     *
+     * <code>int64 started_at_ms = 13;</code>
+     * @return The startedAtMs.
+     */
+    @java.lang.Override
+    public long getStartedAtMs() {
+      return startedAtMs_;
+    }
+    /**
+     * <pre>
+     * When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+     * began waiting or expanded; 0 before that (and for nodes recorded by servers older
+     * than this field).
+     * </pre>
+     *
+     * <code>int64 started_at_ms = 13;</code>
+     * @param value The startedAtMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStartedAtMs(long value) {
+
+      startedAtMs_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+     * began waiting or expanded; 0 before that (and for nodes recorded by servers older
+     * than this field).
+     * </pre>
+     *
+     * <code>int64 started_at_ms = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStartedAtMs() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      startedAtMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long finishedAtMs_ ;
+    /**
+     * <pre>
+     * When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+     * </pre>
+     *
+     * <code>int64 finished_at_ms = 14;</code>
+     * @return The finishedAtMs.
+     */
+    @java.lang.Override
+    public long getFinishedAtMs() {
+      return finishedAtMs_;
+    }
+    /**
+     * <pre>
+     * When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+     * </pre>
+     *
+     * <code>int64 finished_at_ms = 14;</code>
+     * @param value The finishedAtMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFinishedAtMs(long value) {
+
+      finishedAtMs_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+     * </pre>
+     *
+     * <code>int64 finished_at_ms = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFinishedAtMs() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      finishedAtMs_ = 0L;
       onChanged();
       return this;
     }

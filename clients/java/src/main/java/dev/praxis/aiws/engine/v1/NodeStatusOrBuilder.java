@@ -188,4 +188,26 @@ public interface NodeStatusOrBuilder extends
    * @return The fanoutItemsDone.
    */
   int getFanoutItemsDone();
+
+  /**
+   * <pre>
+   * When the node first started, UTC epoch ms: its first attempt was dispatched, or it
+   * began waiting or expanded; 0 before that (and for nodes recorded by servers older
+   * than this field).
+   * </pre>
+   *
+   * <code>int64 started_at_ms = 13;</code>
+   * @return The startedAtMs.
+   */
+  long getStartedAtMs();
+
+  /**
+   * <pre>
+   * When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
+   * </pre>
+   *
+   * <code>int64 finished_at_ms = 14;</code>
+   * @return The finishedAtMs.
+   */
+  long getFinishedAtMs();
 }

@@ -156,6 +156,16 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_GetEpochsResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListRefsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListRefsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListRefsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListRefsResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -263,39 +273,45 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       "ent\022\022\n\nnext_after\030\002 \001(\003\022\020\n\010has_more\030\003 \001(" +
       "\010\")\n\020GetEpochsRequest\022\025\n\rwork_order_id\030\001" +
       " \001(\t\";\n\021GetEpochsResponse\022&\n\006epochs\030\001 \001(" +
-      "\0132\026.aiws.engine.v1.Epochs*\246\001\n\016RegistryAc" +
-      "tion\022\037\n\033REGISTRY_ACTION_UNSPECIFIED\020\000\022\034\n" +
-      "\030REGISTRY_ACTION_REGISTER\020\001\022\033\n\027REGISTRY_" +
-      "ACTION_PROPOSE\020\002\022\034\n\030REGISTRY_ACTION_ACTI" +
-      "VATE\020\003\022\032\n\026REGISTRY_ACTION_REJECT\020\004*q\n\020Ex" +
-      "ecutionBinding\022!\n\035EXECUTION_BINDING_UNSP" +
-      "ECIFIED\020\000\022\035\n\031EXECUTION_BINDING_UNBOUND\020\001" +
-      "\022\033\n\027EXECUTION_BINDING_BOUND\020\002*\206\001\n\rPropos" +
-      "alState\022\036\n\032PROPOSAL_STATE_UNSPECIFIED\020\000\022" +
-      "\032\n\026PROPOSAL_STATE_PENDING\020\001\022\034\n\030PROPOSAL_" +
-      "STATE_ACTIVATED\020\002\022\033\n\027PROPOSAL_STATE_REJE" +
-      "CTED\020\003*\333\001\n\020HistoryEventKind\022\"\n\036HISTORY_E" +
-      "VENT_KIND_UNSPECIFIED\020\000\022!\n\035HISTORY_EVENT" +
-      "_KIND_REGISTERED\020\001\022\037\n\033HISTORY_EVENT_KIND" +
-      "_PROPOSED\020\002\022 \n\034HISTORY_EVENT_KIND_ACTIVA" +
-      "TED\020\003\022\037\n\033HISTORY_EVENT_KIND_REJECTED\020\004\022\034" +
-      "\n\030HISTORY_EVENT_KIND_BOUND\020\0052\215\004\n\017Registr" +
-      "yService\022L\n\006Review\022\035.aiws.engine.v1.Revi" +
-      "ewRequest\032\036.aiws.engine.v1.ReviewRespons" +
-      "e\"\003\220\002\001\022J\n\007Execute\022\036.aiws.engine.v1.Execu" +
-      "teRequest\032\037.aiws.engine.v1.ExecuteRespon" +
-      "se\022O\n\007GetHead\022\036.aiws.engine.v1.GetHeadRe" +
-      "quest\032\037.aiws.engine.v1.GetHeadResponse\"\003" +
-      "\220\002\001\022[\n\013GetProposal\022\".aiws.engine.v1.GetP" +
-      "roposalRequest\032#.aiws.engine.v1.GetPropo" +
-      "salResponse\"\003\220\002\001\022[\n\013ListHistory\022\".aiws.e" +
-      "ngine.v1.ListHistoryRequest\032#.aiws.engin" +
-      "e.v1.ListHistoryResponse\"\003\220\002\001\022U\n\tGetEpoc" +
-      "hs\022 .aiws.engine.v1.GetEpochsRequest\032!.a" +
-      "iws.engine.v1.GetEpochsResponse\"\003\220\002\001Ba\n\031" +
-      "dev.praxis.aiws.engine.v1P\001ZBgithub.com/" +
-      "praxis-engine/praxis/clients/go/aiws/eng" +
-      "ine/v1;enginev1b\006proto3"
+      "\0132\026.aiws.engine.v1.Epochs\"O\n\017ListRefsReq" +
+      "uest\022\025\n\rwork_order_id\030\001 \001(\t\022\021\n\tpage_size" +
+      "\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"P\n\020ListRefsRe" +
+      "sponse\022#\n\005heads\030\001 \003(\0132\024.aiws.engine.v1.H" +
+      "ead\022\027\n\017next_page_token\030\002 \001(\t*\246\001\n\016Registr" +
+      "yAction\022\037\n\033REGISTRY_ACTION_UNSPECIFIED\020\000" +
+      "\022\034\n\030REGISTRY_ACTION_REGISTER\020\001\022\033\n\027REGIST" +
+      "RY_ACTION_PROPOSE\020\002\022\034\n\030REGISTRY_ACTION_A" +
+      "CTIVATE\020\003\022\032\n\026REGISTRY_ACTION_REJECT\020\004*q\n" +
+      "\020ExecutionBinding\022!\n\035EXECUTION_BINDING_U" +
+      "NSPECIFIED\020\000\022\035\n\031EXECUTION_BINDING_UNBOUN" +
+      "D\020\001\022\033\n\027EXECUTION_BINDING_BOUND\020\002*\206\001\n\rPro" +
+      "posalState\022\036\n\032PROPOSAL_STATE_UNSPECIFIED" +
+      "\020\000\022\032\n\026PROPOSAL_STATE_PENDING\020\001\022\034\n\030PROPOS" +
+      "AL_STATE_ACTIVATED\020\002\022\033\n\027PROPOSAL_STATE_R" +
+      "EJECTED\020\003*\333\001\n\020HistoryEventKind\022\"\n\036HISTOR" +
+      "Y_EVENT_KIND_UNSPECIFIED\020\000\022!\n\035HISTORY_EV" +
+      "ENT_KIND_REGISTERED\020\001\022\037\n\033HISTORY_EVENT_K" +
+      "IND_PROPOSED\020\002\022 \n\034HISTORY_EVENT_KIND_ACT" +
+      "IVATED\020\003\022\037\n\033HISTORY_EVENT_KIND_REJECTED\020" +
+      "\004\022\034\n\030HISTORY_EVENT_KIND_BOUND\020\0052\341\004\n\017Regi" +
+      "stryService\022L\n\006Review\022\035.aiws.engine.v1.R" +
+      "eviewRequest\032\036.aiws.engine.v1.ReviewResp" +
+      "onse\"\003\220\002\001\022J\n\007Execute\022\036.aiws.engine.v1.Ex" +
+      "ecuteRequest\032\037.aiws.engine.v1.ExecuteRes" +
+      "ponse\022O\n\007GetHead\022\036.aiws.engine.v1.GetHea" +
+      "dRequest\032\037.aiws.engine.v1.GetHeadRespons" +
+      "e\"\003\220\002\001\022[\n\013GetProposal\022\".aiws.engine.v1.G" +
+      "etProposalRequest\032#.aiws.engine.v1.GetPr" +
+      "oposalResponse\"\003\220\002\001\022[\n\013ListHistory\022\".aiw" +
+      "s.engine.v1.ListHistoryRequest\032#.aiws.en" +
+      "gine.v1.ListHistoryResponse\"\003\220\002\001\022U\n\tGetE" +
+      "pochs\022 .aiws.engine.v1.GetEpochsRequest\032" +
+      "!.aiws.engine.v1.GetEpochsResponse\"\003\220\002\001\022" +
+      "R\n\010ListRefs\022\037.aiws.engine.v1.ListRefsReq" +
+      "uest\032 .aiws.engine.v1.ListRefsResponse\"\003" +
+      "\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgith" +
+      "ub.com/praxis-engine/praxis/clients/go/a" +
+      "iws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -458,6 +474,18 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetEpochsResponse_descriptor,
         new java.lang.String[] { "Epochs", });
+    internal_static_aiws_engine_v1_ListRefsRequest_descriptor =
+      getDescriptor().getMessageType(22);
+    internal_static_aiws_engine_v1_ListRefsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListRefsRequest_descriptor,
+        new java.lang.String[] { "WorkOrderId", "PageSize", "PageToken", });
+    internal_static_aiws_engine_v1_ListRefsResponse_descriptor =
+      getDescriptor().getMessageType(23);
+    internal_static_aiws_engine_v1_ListRefsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListRefsResponse_descriptor,
+        new java.lang.String[] { "Heads", "NextPageToken", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Common.getDescriptor();
   }

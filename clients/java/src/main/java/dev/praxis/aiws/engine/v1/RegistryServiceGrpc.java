@@ -210,6 +210,38 @@ public final class RegistryServiceGrpc {
     return getGetEpochsMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRefsRequest,
+      dev.praxis.aiws.engine.v1.ListRefsResponse> getListRefsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListRefs",
+      requestType = dev.praxis.aiws.engine.v1.ListRefsRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListRefsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRefsRequest,
+      dev.praxis.aiws.engine.v1.ListRefsResponse> getListRefsMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListRefsRequest, dev.praxis.aiws.engine.v1.ListRefsResponse> getListRefsMethod;
+    if ((getListRefsMethod = RegistryServiceGrpc.getListRefsMethod) == null) {
+      synchronized (RegistryServiceGrpc.class) {
+        if ((getListRefsMethod = RegistryServiceGrpc.getListRefsMethod) == null) {
+          RegistryServiceGrpc.getListRefsMethod = getListRefsMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListRefsRequest, dev.praxis.aiws.engine.v1.ListRefsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListRefs"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRefsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListRefsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RegistryServiceMethodDescriptorSupplier("ListRefs"))
+              .build();
+        }
+      }
+    }
+    return getListRefsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -346,6 +378,18 @@ public final class RegistryServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetEpochsResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetEpochsMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListRefs pages through the heads of registered refs, ordered by work order then
+     * run id, optionally of one work order. It needs `registry.read` on the work order
+     * asked for (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    default void listRefs(dev.praxis.aiws.engine.v1.ListRefsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRefsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListRefsMethod(), responseObserver);
+    }
   }
 
   /**
@@ -461,6 +505,19 @@ public final class RegistryServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetEpochsMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListRefs pages through the heads of registered refs, ordered by work order then
+     * run id, optionally of one work order. It needs `registry.read` on the work order
+     * asked for (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public void listRefs(dev.praxis.aiws.engine.v1.ListRefsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRefsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListRefsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -552,6 +609,18 @@ public final class RegistryServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getGetEpochsMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListRefs pages through the heads of registered refs, ordered by work order then
+     * run id, optionally of one work order. It needs `registry.read` on the work order
+     * asked for (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRefsResponse listRefs(dev.praxis.aiws.engine.v1.ListRefsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListRefsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -642,6 +711,18 @@ public final class RegistryServiceGrpc {
     public dev.praxis.aiws.engine.v1.GetEpochsResponse getEpochs(dev.praxis.aiws.engine.v1.GetEpochsRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetEpochsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListRefs pages through the heads of registered refs, ordered by work order then
+     * run id, optionally of one work order. It needs `registry.read` on the work order
+     * asked for (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListRefsResponse listRefs(dev.praxis.aiws.engine.v1.ListRefsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListRefsMethod(), getCallOptions(), request);
     }
   }
 
@@ -740,6 +821,19 @@ public final class RegistryServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetEpochsMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ListRefs pages through the heads of registered refs, ordered by work order then
+     * run id, optionally of one work order. It needs `registry.read` on the work order
+     * asked for (on every work order, `*`, when none is named).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRefsResponse> listRefs(
+        dev.praxis.aiws.engine.v1.ListRefsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListRefsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_REVIEW = 0;
@@ -748,6 +842,7 @@ public final class RegistryServiceGrpc {
   private static final int METHODID_GET_PROPOSAL = 3;
   private static final int METHODID_LIST_HISTORY = 4;
   private static final int METHODID_GET_EPOCHS = 5;
+  private static final int METHODID_LIST_REFS = 6;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -789,6 +884,10 @@ public final class RegistryServiceGrpc {
         case METHODID_GET_EPOCHS:
           serviceImpl.getEpochs((dev.praxis.aiws.engine.v1.GetEpochsRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetEpochsResponse>) responseObserver);
+          break;
+        case METHODID_LIST_REFS:
+          serviceImpl.listRefs((dev.praxis.aiws.engine.v1.ListRefsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListRefsResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -850,6 +949,13 @@ public final class RegistryServiceGrpc {
               dev.praxis.aiws.engine.v1.GetEpochsRequest,
               dev.praxis.aiws.engine.v1.GetEpochsResponse>(
                 service, METHODID_GET_EPOCHS)))
+        .addMethod(
+          getListRefsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListRefsRequest,
+              dev.praxis.aiws.engine.v1.ListRefsResponse>(
+                service, METHODID_LIST_REFS)))
         .build();
   }
 
@@ -904,6 +1010,7 @@ public final class RegistryServiceGrpc {
               .addMethod(getGetProposalMethod())
               .addMethod(getListHistoryMethod())
               .addMethod(getGetEpochsMethod())
+              .addMethod(getListRefsMethod())
               .build();
         }
       }

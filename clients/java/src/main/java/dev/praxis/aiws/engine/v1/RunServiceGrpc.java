@@ -321,7 +321,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * GetRun returns a snapshot of a run.
+     * GetRun returns a snapshot of a run, and its definition when asked for.
      * </pre>
      */
     default void getRun(dev.praxis.aiws.engine.v1.GetRunRequest request,
@@ -436,7 +436,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * GetRun returns a snapshot of a run.
+     * GetRun returns a snapshot of a run, and its definition when asked for.
      * </pre>
      */
     public void getRun(dev.praxis.aiws.engine.v1.GetRunRequest request,
@@ -540,7 +540,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * GetRun returns a snapshot of a run.
+     * GetRun returns a snapshot of a run, and its definition when asked for.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetRunResponse getRun(dev.praxis.aiws.engine.v1.GetRunRequest request) throws io.grpc.StatusException {
@@ -640,7 +640,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * GetRun returns a snapshot of a run.
+     * GetRun returns a snapshot of a run, and its definition when asked for.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.GetRunResponse getRun(dev.praxis.aiws.engine.v1.GetRunRequest request) {
@@ -740,7 +740,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * GetRun returns a snapshot of a run.
+     * GetRun returns a snapshot of a run, and its definition when asked for.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetRunResponse> getRun(
