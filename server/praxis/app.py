@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import uuid
@@ -77,7 +78,7 @@ from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
 from praxis.store.runs import RunStore
 from praxis.store.segments import SegmentStore
-from praxis.store.signals import Hub, UnixBroadcast
+from praxis.store.signals import INBOX, Hub, UnixBroadcast
 from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
 
@@ -153,6 +154,9 @@ class Engine:
         self.registry.definition_check = self.runs.check_definition
         self.admin.cancel_hooks.append(self.runs.on_cancel)
         self.admin.control_hooks.append(self._wake_on_resume)
+        wake_inbox = functools.partial(self.signals.publish, {INBOX: 0})  # WatchInbox
+        self.registry.commit_hooks.append(wake_inbox)
+        self.admin.hold_hooks.append(wake_inbox)
         self._wire_model(settings)
 
     def _wire_model(self, settings: Settings) -> None:
@@ -317,7 +321,7 @@ class Server:
                 TestClockServicer(settings.clock, hub.everything), server
             )
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
-        names += add_operator_services(server, engine)
+        names += add_operator_services(server, engine, blocking)
         return names
 
     def start(self) -> None:

@@ -80,6 +80,8 @@ LIVE = frozenset(
         NodeStatus.WAITING,
     }
 )
+_STARTING = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.EXPANDED})
+"""Entering one of these starts a node (``NodeRun.started_at_ms``), once."""
 
 
 class AttemptStatus(enum.Enum):
@@ -116,6 +118,8 @@ class NodeRun:
         items: For a fan-out node, the number of items it expanded into.
         items_done: For a fan-out node, items finished so far.
         arrays: For a fan-out source, each probed path's array length or why it has none.
+        started_at_ms: When it first became RUNNING, WAITING or EXPANDED (0 before).
+        finished_at_ms: When it became DONE, FAILED or CANCELLED (0 while live).
     """
 
     uid: str
@@ -134,6 +138,8 @@ class NodeRun:
     items: int = 0
     items_done: int = 0
     arrays: Mapping[str, int | str] = field(default_factory=dict)
+    started_at_ms: int = 0
+    finished_at_ms: int = 0
 
     @property
     def dispatched(self) -> bool:
@@ -472,9 +478,18 @@ class _Work:
                 self.changed.add(node.uid)
                 return
             self._count(old, -1)
+        node = self._timed(node)
         self._count(node, 1)
         self.nodes[node.uid] = node
         self.changed.add(node.uid)
+
+    def _timed(self, node: NodeRun) -> NodeRun:
+        """The node with its start and end times after a change of status."""
+        started = node.started_at_ms or (self.now if node.status in _STARTING else 0)
+        finished = 0 if node.status in LIVE else node.finished_at_ms or self.now
+        if started == node.started_at_ms and finished == node.finished_at_ms:
+            return node
+        return replace(node, started_at_ms=started, finished_at_ms=finished)
 
     def remove(self, uid: str) -> None:
         old = self.nodes.get(uid)
@@ -754,13 +769,27 @@ def _complete(work: _Work, command: Complete) -> Outcome | Rejection:
             at_ms=work.now,
         )
     )
+    mark = len(work.events)
     if command.effect is Effect.UNCERTAIN:
         _block(work, node, "the attempt completed with an uncertain effect")
     else:
         work.result = (node.uid, command.result)
         _node_done(work, node, command.result)
+    _tag_effect(work, mark, node.uid, command.effect)
     _settle(work)
     return work.outcome()
+
+
+_SETTLING_EVENTS = frozenset({"NODE_COMPLETED", "NODE_FAILED", "NODE_BLOCKED"})
+
+
+def _tag_effect(work: _Work, mark: int, uid: str, effect: Effect) -> None:
+    """Adds the attempt's reported ``effect`` to the event(s) its settlement wrote for
+    its node (``NODE_COMPLETED``, ``NODE_FAILED`` or ``NODE_BLOCKED``)."""
+    for index in range(mark, len(work.events)):
+        event = work.events[index]
+        if event.node_uid == uid and event.kind in _SETTLING_EVENTS:
+            work.events[index] = replace(event, payload={**event.payload, "effect": effect.value})
 
 
 def _block(work: _Work, node: NodeRun, why: str) -> None:
@@ -797,10 +826,12 @@ def _fail(work: _Work, command: Fail) -> Outcome | Rejection:
     # An uncertain effect is never retried automatically: the execution model requires a
     # reviewed reconciliation first, so the node blocks instead of repeating the effect.
     will_retry = False
+    mark = len(work.events)
     if command.effect is Effect.UNCERTAIN:
         _block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
     else:
         will_retry = _retry_or_fail(work, node, command.error, command.retryable)
+    _tag_effect(work, mark, node.uid, command.effect)
     work.attempts.append(
         replace(
             command.attempt,

@@ -71,3 +71,16 @@ class ContractServicer(contract_pb2_grpc.ContractServiceServicer):
             cap_microcredits="" if found.cap is None else money.text(found.cap),
             reserved_microcredits=money.text(found.reserved),
         )
+
+    def ListContracts(
+        self, request: contract_pb2.ListContractsRequest, context: grpc.ServicerContext
+    ) -> contract_pb2.ListContractsResponse:
+        views, token = unwrap(
+            context,
+            self.store.list(
+                principal(), request.work_order_id, request.page_size, request.page_token
+            ),
+        )
+        return contract_pb2.ListContractsResponse(
+            contracts=[contract_to_proto(view) for view in views], next_page_token=token
+        )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
 import grpc
 
 from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
@@ -12,12 +16,16 @@ from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.reconciliations import reconciliation_to_proto
 from praxis.rpc.registry import proposal_to_proto
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
 from praxis.rpc.waits import wait_to_proto
-from praxis.store.inbox import KINDS, InboxItem, InboxStore
+from praxis.store.inbox import KINDS, InboxItem, InboxStore, InboxSummary
 from praxis.store.reconciliations import ReconciliationView
+from praxis.store.signals import INBOX, Hub
 
 _KIND = {kind: getattr(inbox_pb2, f"INBOX_ITEM_KIND_{kind}") for kind in KINDS}
 _KIND_IN = {value: key for key, value in _KIND.items()}
+COALESCE_S = 0.25
+"""WatchInbox reads again at most this often: wake-ups in between are coalesced."""
 
 
 def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
@@ -46,8 +54,12 @@ def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
 class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
     """InboxService over an :class:`InboxStore`."""
 
-    def __init__(self, store: InboxStore) -> None:
+    def __init__(
+        self, store: InboxStore, hub: Hub | None = None, blocking: Blocking | None = None
+    ) -> None:
         self.store = store
+        self.hub = hub or Hub()
+        self.blocking = blocking or Blocking()
 
     def ListInbox(  # gRPC method name
         self, request: inbox_pb2.ListInboxRequest, context: grpc.ServicerContext
@@ -70,3 +82,34 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
             ],
             total=page.total,
         )
+
+    async def WatchInbox(  # gRPC method name
+        self, request: inbox_pb2.WatchInboxRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[inbox_pb2.WatchInboxResponse]:
+        """Sends the counts at once and after each change; waits on the event loop."""
+        caller = principal()
+        last: inbox_pb2.WatchInboxResponse | None = None
+        with self.hub.subscribe([INBOX]) as changes:
+            while True:
+                changes.clear()
+                found = await self.blocking.run(self.store.summary, caller, request.work_order_id)
+                summary = await unwrap_async(context, found)
+                response = summary_to_proto(summary)
+                if response != last:
+                    last = response
+                    yield response
+                await changes.wait(self.hub.recheck_s())
+                if self.hub.closing:
+                    await abort_async(context, SHUTTING_DOWN)
+                await asyncio.sleep(COALESCE_S)  # one read for a burst of commits
+
+
+def summary_to_proto(summary: InboxSummary) -> inbox_pb2.WatchInboxResponse:
+    """The WatchInbox message of an inbox summary."""
+    return inbox_pb2.WatchInboxResponse(
+        counts=[
+            inbox_pb2.InboxCount(kind=_KIND[kind], count=summary.counts[kind]) for kind in KINDS
+        ],
+        total=summary.total,
+        fingerprint=summary.fingerprint,
+    )

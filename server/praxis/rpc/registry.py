@@ -262,6 +262,22 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
         head = unwrap(context, self.store.get_head(principal(), ref_from_proto(request.ref)))
         return registry_pb2.GetHeadResponse(head=head_to_proto(head))
 
+    def ListRefs(
+        self, request: registry_pb2.ListRefsRequest, context: grpc.ServicerContext
+    ) -> registry_pb2.ListRefsResponse:
+        found, token = unwrap(
+            context,
+            self.store.list_heads(
+                principal(), request.work_order_id, request.page_size, request.page_token
+            ),
+        )
+        heads = []
+        for head in found:
+            message = head_to_proto(head)
+            message.definition_json = ""  # read it with GetHead
+            heads.append(message)
+        return registry_pb2.ListRefsResponse(heads=heads, next_page_token=token)
+
     def GetProposal(
         self, request: registry_pb2.GetProposalRequest, context: grpc.ServicerContext
     ) -> registry_pb2.GetProposalResponse:

@@ -110,6 +110,8 @@ def _listed_node(run_id: str, node: core.NodeRun) -> run_pb2.NodeStatus:
         operation_id=core.operation_id(run_id, node.uid),
         not_before_ms=node.not_before_ms,
         fanout_items_done=node.items_done,
+        started_at_ms=node.started_at_ms,
+        finished_at_ms=node.finished_at_ms,
     )
 
 
@@ -176,7 +178,10 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.GetRunResponse:
         record = unwrap(context, self.store.get_run(principal(), request.run_id))
-        return run_pb2.GetRunResponse(run=self._snapshot(record))
+        response = run_pb2.GetRunResponse(run=self._snapshot(record))
+        if request.include_definition:
+            response.definition_json = self.store.definition_json(record.state.definition.digest)
+        return response
 
     def GetNodeResult(
         self, request: run_pb2.GetNodeResultRequest, context: grpc.ServicerContext

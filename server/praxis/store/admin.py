@@ -53,6 +53,8 @@ class AdminStore:
         self.owner_hooks: list[Callable[[Connection, str, int, int], None]] = []
         # Called inside every pause/resume/cancel transaction with the new control.
         self.control_hooks: list[Callable[[Connection, str, Control], None]] = []
+        # Called after a hold was placed or cleared (holds are inbox items).
+        self.hold_hooks: list[Callable[[], None]] = []
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -124,7 +126,10 @@ class AdminStore:
             return problem
         hold = Hold(kind, work_order_id, reason, self.clock.now_ms(), principal.principal_id)
         with self.db.write() as connection:
-            return controls.place_hold(connection, hold)
+            placed = controls.place_hold(connection, hold)
+        for hook in self.hold_hooks:
+            hook()
+        return placed
 
     def clear_hold(
         self, principal: Principal, kind: HoldKind | None, work_order_id: str
@@ -146,6 +151,8 @@ class AdminStore:
                 controls.put_meta(connection, controls.CLOCK_KEY, str(now))
         if cleared is None:
             return Rejection(Code.NOT_FOUND, "HOLD_NOT_FOUND", "no such hold is placed")
+        for hook in self.hold_hooks:
+            hook()
         return cleared
 
     def list_holds(self, principal: Principal) -> tuple[Hold, ...] | Rejection:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
@@ -25,7 +26,7 @@ from praxis.core import money, values
 from praxis.core import run as runs
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection, not_found
-from praxis.store import model_rows, reservations
+from praxis.store import model_rows, paging, reservations
 from praxis.store.database import Database, Rollback
 from praxis.store.model_schema import contracts, principal_spend
 from praxis.store.run_rows import RunRecord
@@ -154,6 +155,36 @@ class ContractStore:
             return evidence  # type: ignore[return-value]  # a Rejection when not found
         return found
 
+    def list(
+        self, principal: Principal, work_order_id: str, page_size: int, page_token: str
+    ) -> tuple[list[ContractView], str] | Rejection:
+        """One page of contracts with their spend, by contract id."""
+        problem = (
+            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
+        ) or paging.check_page_size(page_size)
+        if problem:
+            return problem
+        query_scope = paging.scope("contracts", work_order_id)
+        after = paging.decode(page_token, query_scope, 1) if page_token else None
+        if isinstance(after, Rejection):
+            return after
+        denied = self._authorize(principal, "contract.read", work_order_id)
+        if denied:
+            return denied
+        size = page_size or paging.DEFAULT_PAGE
+        query = select(contracts).order_by(contracts.c.contract_id).limit(size + 1)
+        if work_order_id:
+            query = query.where(contracts.c.work_order_id == work_order_id)
+        if after is not None:
+            query = query.where(contracts.c.contract_id > after[0])
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+            found = [_with_reserved(connection, _view_of(row)) for row in rows[:size]]
+        token = ""
+        if len(rows) > size:
+            token = paging.encode([found[-1].contract.contract_id], query_scope)
+        return found, token
+
     def spending(self, principal: Principal, principal_id: str) -> Spending | Rejection:
         """The spending of a principal (the caller when ``principal_id`` is empty)."""
         target = principal_id or principal.principal_id
@@ -262,6 +293,11 @@ def load(connection: Connection, contract_id: str) -> ContractView | None:
     ).first()
     if row is None:
         return None
+    return _view_of(row)
+
+
+def _view_of(row: Any) -> ContractView:
+    """The contract and spend of a ``contracts`` row."""
     content = json.loads(row.content_json)
     contract = core.Contract(
         contract_id=row.contract_id,

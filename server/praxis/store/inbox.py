@@ -72,6 +72,15 @@ class InboxPage:
     total: int
 
 
+@dataclass(frozen=True)
+class InboxSummary:
+    """The counts of the inbox and a digest of the ids of its items."""
+
+    counts: dict[str, int]
+    total: int
+    fingerprint: str
+
+
 class InboxStore:
     """Reads the inbox across the registry, runs, waits and holds."""
 
@@ -101,7 +110,30 @@ class InboxStore:
         evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
         if isinstance(evidence, Rejection):
             return evidence
-        since = cursor[0] if cursor else 0
+        items, counts = self._gather(work_order_id, cursor[0] if cursor else 0)
+        chosen = sorted((item for item in items if item.kind in wanted), key=lambda i: i.key)
+        if cursor is not None:
+            chosen = [item for item in chosen if item.key > cursor]
+        size = page_size or DEFAULT_PAGE
+        page = chosen[:size]
+        token = _encode(page[-1].key, scope) if len(chosen) > size and page else ""
+        return InboxPage(page, token, counts, sum(counts[kind] for kind in wanted))
+
+    def summary(self, principal: Principal, work_order_id: str) -> InboxSummary | Rejection:
+        """The counts of the inbox and a fingerprint of its items (WatchInbox)."""
+        problem = _check((), work_order_id, 0)
+        if problem:
+            return problem
+        evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
+        if isinstance(evidence, Rejection):
+            return evidence
+        items, counts = self._gather(work_order_id, 0)
+        fingerprint = values.digest(sorted(item.item_id for item in items))
+        return InboxSummary(counts, sum(counts.values()), fingerprint)
+
+    def _gather(self, work_order_id: str, since: int) -> tuple[list[InboxItem], dict[str, int]]:
+        """The items considered (the oldest :data:`MAX_SCAN` of each kind from ``since``)
+        and the counts of each kind."""
         with self.db.read() as connection:
             items = [
                 *_proposals(connection, work_order_id, since),
@@ -114,13 +146,7 @@ class InboxStore:
                 counts[item.kind] += 1
             counts["PROPOSAL"] = _count_proposals(connection, work_order_id)
             counts["RECONCILIATION"] = _count_reconciliations(connection, work_order_id)
-        chosen = sorted((item for item in items if item.kind in wanted), key=lambda i: i.key)
-        if cursor is not None:
-            chosen = [item for item in chosen if item.key > cursor]
-        size = page_size or DEFAULT_PAGE
-        page = chosen[:size]
-        token = _encode(page[-1].key, scope) if len(chosen) > size and page else ""
-        return InboxPage(page, token, counts, sum(counts[kind] for kind in wanted))
+        return items, counts
 
     def _waits(self, connection: Connection, work_order_id: str) -> list[InboxItem]:
         query = (

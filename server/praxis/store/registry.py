@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import and_, bindparam, literal, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -29,7 +29,7 @@ from praxis.core.model import (
     WorkOrder,
 )
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import controls
+from praxis.store import controls, paging
 from praxis.store.database import Database, Rollback
 from praxis.store.schema import (
     approvals,
@@ -137,6 +137,8 @@ class RegistryStore:
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
         self.head_hooks: list[HeadHook] = []
+        # Called after every command's transaction (proposals enter and leave the inbox).
+        self.commit_hooks: list[Callable[[], None]] = []
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), wired by the engine.
         self.definition_check: DefinitionCheck | None = None
@@ -192,6 +194,8 @@ class RegistryStore:
             return Executed(self._save(connection, outcome), replayed=False)
 
         result: Executed | Rejection = self._transact(transaction)
+        for commit_hook in self.commit_hooks:
+            commit_hook()
         return result
 
     def review(
@@ -481,6 +485,51 @@ class RegistryStore:
             rows = connection.execute(query).all()
         events = [(row.seq, _history_from_row(row)) for row in rows[:size]]
         return HistoryPage(events, events[-1][0] if events else after, has_more=len(rows) > size)
+
+    def list_heads(
+        self, principal: Principal, work_order_id: str, page_size: int, page_token: str
+    ) -> tuple[list[registry.Head], str] | Rejection:
+        """One page of heads (without their definitions), by work order then run id."""
+        problem = (
+            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
+        ) or paging.check_page_size(page_size)
+        if problem:
+            return problem
+        query_scope = paging.scope("refs", work_order_id)
+        after = paging.decode(page_token, query_scope, 2) if page_token else None
+        if isinstance(after, Rejection):
+            return after
+        problem = self._authorize_read(principal, READ_ACTION, work_order_id)
+        if problem:
+            return problem
+        size = page_size or paging.DEFAULT_PAGE
+        query = select(heads).order_by(heads.c.work_order_id, heads.c.run_id).limit(size + 1)
+        if work_order_id:
+            query = query.where(heads.c.work_order_id == work_order_id)
+        if after is not None:
+            query = query.where(
+                tuple_(heads.c.work_order_id, heads.c.run_id)
+                > tuple_(literal(after[0]), literal(after[1]))
+            )
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+        found = [
+            registry.Head(
+                ref=Ref(row.work_order_id, row.run_id),
+                revision=row.revision,
+                definition=None,
+                definition_digest=row.definition_digest,
+                policy_digests=json.loads(row.policy_digests_json),
+                updated_at_ms=row.updated_at_ms,
+                bound_run_id=row.bound_run_id,
+            )
+            for row in rows[:size]
+        ]
+        token = ""
+        if len(rows) > size:
+            last = found[-1].ref
+            token = paging.encode([last.work_order_id, last.run_id], query_scope)
+        return found, token
 
     def get_epochs(self, principal: Principal, work_order_id: str) -> Epochs | Rejection:
         """The installation id and the work order's current epochs."""

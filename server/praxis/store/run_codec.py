@@ -46,6 +46,8 @@ def node_row(run_id: str, node: NodeRun) -> dict[str, Any]:
         "arrays_json": json.dumps(dict(node.arrays), separators=(",", ":"), ensure_ascii=False)
         if node.arrays
         else _NO_ARRAYS,
+        "started_at_ms": node.started_at_ms,
+        "finished_at_ms": node.finished_at_ms,
     }
 
 
@@ -68,6 +70,8 @@ def node_of(row: Any) -> NodeRun:
         items=row.items,
         items_done=row.items_done,
         arrays=json.loads(row.arrays_json) if row.arrays_json != _NO_ARRAYS else {},
+        started_at_ms=row.started_at_ms,
+        finished_at_ms=row.finished_at_ms,
     )
 
 

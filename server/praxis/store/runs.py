@@ -383,6 +383,12 @@ class RunStore:
         denied = self.authorize_run(principal, "run.read", record, run_id)
         return denied or record  # type: ignore[return-value]  # record is set when allowed
 
+    def definition_json(self, digest: str) -> str:
+        """The stored document of a definition digest (a bounded document: the
+        profile's size cap), for a caller already allowed to read a run applying it."""
+        with self.db.read() as connection:
+            return run_rows.load_definition_json(connection, digest)
+
     def authorize_run(
         self,
         principal: Principal,

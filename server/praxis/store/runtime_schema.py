@@ -79,8 +79,13 @@ run_nodes = Table(
     Column("items", Integer, nullable=False),
     Column("items_done", Integer, nullable=False),
     Column("arrays_json", Text, nullable=False),
+    # Added by migration 12 (``RUN_NODES_ADDED_COLUMNS``): when the node started and
+    # ended, UTC epoch ms (0 before it, and for nodes written by older servers).
+    Column("started_at_ms", BigInteger, nullable=False, server_default=text("0")),
+    Column("finished_at_ms", BigInteger, nullable=False, server_default=text("0")),
     PrimaryKeyConstraint("run_id", "node_uid"),
 )
+RUN_NODES_ADDED_COLUMNS = ("started_at_ms", "finished_at_ms")
 Index("run_nodes_order", run_nodes.c.run_id, run_nodes.c.node_id, run_nodes.c.item)
 Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)

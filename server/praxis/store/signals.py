@@ -18,6 +18,8 @@ Topics:
   that readied ``n`` attempts wakes at most ``n`` waiting claimers, oldest first, so a
   thousand idle workers do not all rush for one task. A claimer that took a full batch,
   or leaves with a wake-up it did not use, passes one on (:meth:`Subscription.pass_on`);
+- ``inbox``: something a human may have to decide changed (a run, a proposal or a
+  hold): WatchInbox reads the inbox again;
 - ``*``: everything (the test clock moved, the server is stopping).
 
 A topic ending in ``*`` (``run:*``) wakes every topic with that prefix. The order
@@ -48,6 +50,7 @@ log = logging.getLogger("praxis.signals")
 
 ALL = "*"
 EVENTS = "events"
+INBOX = "inbox"
 
 Wakes = Mapping[str, int]  # topic -> how many waiters to wake (0: all of them)
 
@@ -70,6 +73,8 @@ def work_topic(model: str) -> str:
 def wakes_of(effects: Effects) -> dict[str, int]:
     """The wake-ups a committed transaction's effects call for."""
     wakes = {run_topic(run_id): 0 for run_id in effects.run_ids}
+    if effects.runs:
+        wakes[INBOX] = 0  # waits and blocked nodes (reconciliations) live in runs
     if effects.events:
         wakes[EVENTS] = 0
         wakes.update((subscriber_topic(name), 0) for name in effects.subscribers)
