@@ -2,7 +2,7 @@
 
 One ``grpc.aio`` channel is shared by every session; each call carries the signed-in
 principal's own bearer token as metadata, so the server applies the same authority to a
-console user as to any other client. Streams (WatchRun, StreamEvents) are async
+console user as to any other client. Streams (WatchRun, StreamEvents, WatchInbox) are async
 iterators on the event loop: no thread per waiting browser.
 """
 
@@ -21,6 +21,8 @@ from aiws.engine.v1 import (
     contract_pb2_grpc,
     event_pb2,
     event_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
     reconciliation_pb2_grpc,
     registry_pb2_grpc,
     run_pb2,
@@ -82,6 +84,7 @@ class Engine:
         self.contracts = contract_pb2_grpc.ContractServiceStub(channel)
         self.reconciliations = reconciliation_pb2_grpc.ReconciliationServiceStub(channel)
         self.waits = wait_pb2_grpc.WaitServiceStub(channel)
+        self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
         self._extra: dict[str, Any] = {}
 
     @classmethod
@@ -117,6 +120,17 @@ class Engine:
         try:
             async for response in call:
                 yield response.run
+        except grpc.RpcError as error:
+            raise error_of(error) from None
+        finally:
+            call.cancel()
+
+    async def watch_inbox(self, token: str) -> AsyncIterator[inbox_pb2.WatchInboxResponse]:
+        """The inbox's counts now and after each change of it (WatchInbox)."""
+        call = self.inbox.WatchInbox(inbox_pb2.WatchInboxRequest(), metadata=_auth(token))
+        try:
+            async for response in call:
+                yield response
         except grpc.RpcError as error:
             raise error_of(error) from None
         finally:

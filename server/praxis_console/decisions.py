@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from typing import Any
@@ -25,6 +24,7 @@ from praxis_console.sessions import Session
 
 APPROVAL_TTL_MS = 60 * 60 * 1000
 DECISIONS = ("RECONCILIATION_DECISION_APPLIED", "RECONCILIATION_DECISION_NOT_APPLIED")
+CONTRACTS_PAGE = 100
 
 
 async def _find(engine: Engine, session: Session, run_id: str, attempt_id: str) -> Any:
@@ -237,18 +237,26 @@ async def contracts_page(request: Request) -> Response:
         )
     except ApiError:
         spending = None
-    recent: list[str] = []
-    with contextlib.suppress(ApiError):
-        runs = await engine.call(
-            session.token, engine.runs.ListRuns, run_pb2.ListRunsRequest(page_size=100)
+    token = request.query_params.get("page_token", "")[:512]
+    listed: Any = None
+    list_error: ApiError | None = None
+    try:
+        listed = await engine.call(
+            session.token,
+            engine.contracts.ListContracts,
+            contract_pb2.ListContractsRequest(page_size=CONTRACTS_PAGE, page_token=token),
         )
-        recent = sorted({r.contract_id for r in runs.runs if r.contract_id})
+    except ApiError as error:
+        list_error = error
     return web.render(
         request,
         "contracts.html",
         {
             "contract_id": contract_id,
-            "recent": recent,
+            "contracts": listed.contracts if listed else [],
+            "contracts_next": listed.next_page_token if listed else "",
+            "list_error": list_error,
+            "first_page": not token,
             "contract": contract,
             "problem": problem,
             "spending": spending,

@@ -1,9 +1,11 @@
 """The inbox: everything waiting for a human, oldest first, with counts per kind, kept
-live by re-reading InboxService.ListInbox while the page is open."""
+live without polling: InboxService.WatchInbox tells when the inbox changed, and only then
+is the first page read again (ListInbox) and pushed to the page as a server-sent event."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 from collections.abc import AsyncIterator
@@ -14,13 +16,12 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
+from aiws.engine.v1 import inbox_pb2
 from praxis_console import web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
 PAGE_SIZE = 100
-POLL_S = 1.0
 HEARTBEAT_S = 15.0
 KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
 LABELS = {
@@ -41,7 +42,7 @@ SINGULAR = {
 
 async def read_inbox(engine: Engine, session: Session, kind: str, token: str) -> Any:
     """One page of the inbox, optionally of one kind."""
-    stub = engine.stub("inbox", inbox_pb2_grpc.InboxServiceStub)
+    stub = engine.inbox
     kinds = [f"INBOX_ITEM_KIND_{kind}"] if kind else []
     request = inbox_pb2.ListInboxRequest(
         kinds=cast(Any, kinds), page_size=PAGE_SIZE, page_token=token[:512]
@@ -134,14 +135,29 @@ async def inbox_live(request: Request) -> Response:
 
 async def _live(console: web.Console, session: Session, kind: str) -> AsyncIterator[str]:
     console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
+    changed = asyncio.Event()
+    failure: list[ApiError] = []
+    watcher = asyncio.create_task(_watch(console.engine, session, changed, failure))
     last = ""
-    quiet = 0.0
     try:
-        while console.sessions.alive(session.session_id):
+        while True:
+            try:
+                await asyncio.wait_for(changed.wait(), HEARTBEAT_S)
+            except TimeoutError:
+                if not console.sessions.alive(session.session_id):
+                    break
+                yield ": keep-alive\n\n"
+                continue
+            changed.clear()
+            if not console.sessions.alive(session.session_id):
+                break
+            if failure:
+                yield _problem(failure[0].reason)
+                return
             try:
                 found = await read_inbox(console.engine, session, kind, "")
             except ApiError as error:
-                yield f"event: problem\ndata: {json.dumps({'reason': error.reason})}\n\n"
+                yield _problem(error.reason)
                 return
             body = json.dumps(
                 {
@@ -154,20 +170,36 @@ async def _live(console: web.Console, session: Session, kind: str) -> AsyncItera
             )
             digest = hashlib.sha256(body.encode()).hexdigest()
             if digest != last:
-                last, quiet = digest, 0.0
+                last = digest
                 yield f"event: inbox\ndata: {body}\n\n"
-            elif quiet >= HEARTBEAT_S:
-                quiet = 0.0
-                yield ": keep-alive\n\n"
-            await asyncio.sleep(POLL_S)
-            quiet += POLL_S
-        yield 'event: problem\ndata: {"reason":"SIGNED_OUT"}\n\n'
+        yield _problem("SIGNED_OUT")
     finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await watcher
         left = console.live_streams.get(session.session_id, 1) - 1
         if left:
             console.live_streams[session.session_id] = left
         else:
             console.live_streams.pop(session.session_id, None)
+
+
+async def _watch(
+    engine: Engine, session: Session, changed: asyncio.Event, failure: list[ApiError]
+) -> None:
+    """Sets ``changed`` at each WatchInbox message (the first arrives at once)."""
+    try:
+        async for _summary in engine.watch_inbox(session.token):
+            changed.set()
+    except ApiError as error:
+        failure.append(error)
+    else:
+        failure.append(ApiError("UNAVAILABLE", "SERVER_UNAVAILABLE", "the inbox watch ended"))
+    changed.set()
+
+
+def _problem(reason: str) -> str:
+    return f"event: problem\ndata: {json.dumps({'reason': reason})}\n\n"
 
 
 ROUTES = [

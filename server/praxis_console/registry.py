@@ -8,7 +8,6 @@ and the page shows its reason.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from typing import Any
 
@@ -17,14 +16,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2, run_pb2
+from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
 from praxis_console import diff, graph, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
 APPROVAL_TTL_MS = 60 * 60 * 1000
 HISTORY_PAGE = 100
-RECENT_RUNS = 100
+REFS_PAGE = 100
 
 
 def _ref(work_order_id: str, run_id: str) -> common_pb2.WorkflowRef:
@@ -259,19 +258,25 @@ async def registry_page(request: Request) -> Response:
         )
     except ApiError as error:
         holds_error = error
-    refs: dict[tuple[str, str], int] = {}
-    with contextlib.suppress(ApiError):
-        recent = await engine.call(
-            session.token, engine.runs.ListRuns, run_pb2.ListRunsRequest(page_size=RECENT_RUNS)
+    token = request.query_params.get("page_token", "")[:512]
+    refs: Any = None
+    refs_error: ApiError | None = None
+    try:
+        refs = await engine.call(
+            session.token,
+            engine.registry.ListRefs,
+            registry_pb2.ListRefsRequest(page_size=REFS_PAGE, page_token=token),
         )
-        for run in recent.runs:
-            if run.ref.work_order_id:
-                refs.setdefault((run.ref.work_order_id, run.ref.run_id), run.revision)
+    except ApiError as error:
+        refs_error = error
     return web.render(
         request,
         "registry.html",
         {
-            "refs": sorted(refs.items()),
+            "heads": refs.heads if refs else [],
+            "refs_next": refs.next_page_token if refs else "",
+            "refs_error": refs_error,
+            "first_page": not token,
             "holds": holds.holds if holds else [],
             "holds_error": holds_error,
             "hold_kind": admin_pb2.HoldKind.Name,

@@ -18,7 +18,6 @@ from aiws.engine.v1 import (
     common_pb2,
     event_pb2,
     reconciliation_pb2,
-    registry_pb2,
     run_pb2,
     wait_pb2,
 )
@@ -80,6 +79,11 @@ def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dic
         "error": node.error,
         "fanout_items": node.fanout_items,
         "fanout_items_done": node.fanout_items_done if items_done is None else items_done,
+        "started_at": web.format_ms(node.started_at_ms),
+        "finished_at": web.format_ms(node.finished_at_ms),
+        "duration": web.format_duration(node.finished_at_ms - node.started_at_ms)
+        if node.started_at_ms and node.finished_at_ms
+        else "",
     }
 
 
@@ -128,11 +132,12 @@ async def run_page(request: Request) -> Response:
     engine = web.console_of(request).engine
     run_id = request.path_params["run_id"]
     try:
-        run = (
-            await engine.call(
-                session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)
-            )
-        ).run
+        got = await engine.call(
+            session.token,
+            engine.runs.GetRun,
+            run_pb2.GetRunRequest(run_id=run_id, include_definition=True),
+        )
+        run = got.run
         events = await engine.call(
             session.token,
             engine.events.ListEvents,
@@ -149,7 +154,7 @@ async def run_page(request: Request) -> Response:
         items = await _items(engine, session, run, request.query_params.get("items_token", ""))
     except ApiError as error:
         return web.error_page(request, error)
-    definition = await definition_of(engine, session, run)
+    definition = str(got.definition_json)
     timeline = Timeline()
     for event in events.events:
         timeline.add(event)
@@ -190,37 +195,6 @@ async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str)
         run_id=run.run_id, page_size=ITEMS_PAGE, page_token=token[:512]
     )
     return await engine.call(session.token, engine.runs.ListRunNodes, request)
-
-
-async def definition_of(engine: Engine, session: Session, run: run_pb2.Run) -> str:
-    """The definition a governed run executes, read from the registry ('' when the API
-    offers none: ad hoc runs, or a revision the history cannot name)."""
-    if not run.HasField("ref") or not run.ref.work_order_id:
-        return ""
-    try:
-        head = (
-            await engine.call(
-                session.token, engine.registry.GetHead, registry_pb2.GetHeadRequest(ref=run.ref)
-            )
-        ).head
-        if head.definition_digest == run.definition_digest:
-            return str(head.definition_json)
-        history = await engine.call(
-            session.token,
-            engine.registry.ListHistory,
-            registry_pb2.ListHistoryRequest(ref=run.ref, limit=1000),
-        )
-        for event in history.events:
-            if event.digest == run.definition_digest and event.proposal_id:
-                proposal = await engine.call(
-                    session.token,
-                    engine.registry.GetProposal,
-                    registry_pb2.GetProposalRequest(ref=run.ref, proposal_id=event.proposal_id),
-                )
-                return str(proposal.proposal.definition_json)
-    except ApiError:
-        return ""
-    return ""
 
 
 def _run_graph(run: run_pb2.Run, definition: str) -> graph.Graph:

@@ -17,7 +17,9 @@ class Attempt:
 
     ``outcome`` is ``running``, ``completed``, ``failed`` (``will retry`` or not),
     ``uncertain`` (blocked for reconciliation), ``reconciled: applied`` or
-    ``reconciled: not applied``.
+    ``reconciled: not applied``; ``effect`` is the effect outcome the worker reported
+    when it settled the attempt (``APPLIED``, ``NOT_APPLIED`` or ``UNCERTAIN``; empty
+    while running, or when the attempt ended without a report: a lease expiry).
     """
 
     node_uid: str
@@ -28,6 +30,7 @@ class Attempt:
     ended_at_ms: int = 0
     outcome: str = "running"
     error: str = ""
+    effect: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """A JSON object for the live page."""
@@ -95,6 +98,14 @@ class Timeline:
 
 
 def _settled(attempt: Attempt, kind: str, at_ms: int, body: dict[str, Any]) -> Attempt | None:
+    changed = _outcome(attempt, kind, at_ms, body)
+    effect = body.get("effect")
+    if changed is not None and isinstance(effect, str) and effect:
+        changed = replace(changed, effect=effect[:32])
+    return changed
+
+
+def _outcome(attempt: Attempt, kind: str, at_ms: int, body: dict[str, Any]) -> Attempt | None:
     if attempt.outcome.startswith("uncertain") and kind != "EVENT_KIND_NODE_RECONCILED":
         return None  # the node settling after a reconciliation: the outcome stays as decided
     if kind == "EVENT_KIND_NODE_COMPLETED" and "items" not in body:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from typing import Any
 
 import httpx
+import pytest
 
-from aiws.engine.v1 import admin_pb2, contract_pb2
+from aiws.engine.v1 import admin_pb2, contract_pb2, run_pb2
+from praxis_console import inbox
 from tests.console.conftest import Console
 from tests.console.helpers import FANOUT, FANOUT_V2, page, propose, register
 
@@ -117,3 +121,83 @@ def test_live_run_view_needs_a_session_and_reports_refusals(console: Console) ->
         lines = response.iter_lines()
         assert next(lines) == "event: problem"
         assert '"reason":"RUN_NOT_FOUND"' in next(lines)
+
+
+def test_an_ad_hoc_run_is_drawn_with_its_edges_and_node_times(console: Console) -> None:
+    started = console.harness.client("agent").runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="adhoc-edges", definition_json=json.dumps(FANOUT), input_json="null"
+        )
+    )
+    client = console.signed_in("alice")
+    text = page(client, f"/runs/{started.run.run_id}")
+    assert text.count('class="edge"') == 2  # plan -> work -> join, from GetRun's definition
+    assert 'data-field="started"' in text and 'data-field="finished"' in text
+    assert '<th scope="col">Effect</th>' in text
+
+
+def test_registry_and_contracts_pages_list_through_the_list_rpcs(console: Console) -> None:
+    for run_id in ("list-a", "list-b", "list-c"):
+        register(console.harness, "wo-list", run_id, FANOUT)
+    alice = console.harness.client("alice")
+    for contract_id in ("k-1", "k-2"):
+        alice.contracts.CreateContract(
+            contract_pb2.CreateContractRequest(
+                contract_id=contract_id,
+                work_order_id="wo-list",
+                criteria_json="{}",
+                deadline_ms=int(time.time() * 1000) + 3_600_000,
+                budget_microcredits="10.5",
+                profile="aiws.v1",
+            )
+        )
+    client = console.signed_in("alice")
+    registry = page(client, "/registry")
+    for run_id in ("list-a", "list-b", "list-c"):
+        assert f'data-ref="wo-list/{run_id}"' in registry
+    contracts = page(client, "/contracts")
+    assert 'data-contract="k-1"' in contracts and 'data-contract="k-2"' in contracts
+    assert '<data value="10.5">10.5</data>' in contracts
+    # The refused listing shows the server's reason, and the rest of the page renders.
+    scoped = console.signed_in("scoped")  # its grant covers only wo-a* work orders
+    assert "Refs cannot be listed: ACTION_NOT_GRANTED" in page(scoped, "/registry")
+    agent = console.signed_in("agent")  # no contract.read
+    assert "Contracts cannot be listed: ACTION_NOT_GRANTED" in page(agent, "/contracts")
+
+
+def test_the_live_inbox_reads_only_when_the_inbox_changes(
+    console: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[float] = []
+    original = inbox.read_inbox
+
+    async def counted(*args: Any) -> Any:
+        reads.append(time.monotonic())
+        return await original(*args)
+
+    monkeypatch.setattr(inbox, "read_inbox", counted)
+    client = console.signed_in("alice")
+    with client.stream("GET", "/inbox/live", timeout=30) as response:
+        lines = response.iter_lines()
+        assert next(lines) == "event: inbox"
+        first = json.loads(next(lines).removeprefix("data: "))
+        time.sleep(2.5)  # an idle inbox: no reads (the old page polled every second)
+        assert len(reads) == 1, reads
+        alice = console.harness.client("alice")
+        alice.admin.PlaceHold(
+            admin_pb2.PlaceHoldRequest(
+                kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-live", reason="watch me"
+            )
+        )
+        try:
+            assert next(lines) == ""
+            assert next(lines) == "event: inbox"
+            second = json.loads(next(lines).removeprefix("data: "))
+            assert second["total"] == first["total"] + 1
+            assert any("watch me" in item["summary"] for item in second["items"])
+        finally:
+            alice.admin.ClearHold(
+                admin_pb2.ClearHoldRequest(
+                    kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-live"
+                )
+            )

@@ -30,6 +30,11 @@
       if (attempts) attempts.textContent = String(node.attempts);
       const error = row.querySelector('[data-field="error"]');
       if (error) error.textContent = node.error;
+      ["started", "finished", "duration"].forEach(function (name) {
+        const field = row.querySelector('[data-field="' + name + '"]');
+        const value = node[name === "duration" ? "duration" : name + "_at"];
+        if (field && value != null) field.textContent = value;
+      });
       const progress = row.querySelector('[data-field="progress"]');
       if (progress && node.fanout_items) {
         progress.max = node.fanout_items; progress.value = node.fanout_items_done; progress.hidden = false;
@@ -67,6 +72,7 @@
     cell(fresh, a.dispatched_at);
     cell(fresh, a.ended_at);
     cell(fresh, a.outcome, "outcome");
+    cell(fresh, a.effect, "effect");
     cell(fresh, a.error);
     if (row) body.replaceChild(fresh, row); else body.appendChild(fresh);
   }
