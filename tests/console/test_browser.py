@@ -3,7 +3,9 @@
 One human's session, start to finish: sign in; see an agent's pending proposal in the
 inbox; review its diff and graph; approve and activate; see the inbox empty; start a
 fan-out run and watch its page reach COMPLETED live (a praxis_client Worker does the
-work); reconcile an UNCERTAIN effect; sign out. Each page is captured under
+work), with its graph's edges, node times and the attempts' effect outcomes; see an ad hoc
+run's graph drawn with its edges; watch the inbox update without polling (the console reads
+the inbox only when WatchInbox reports a change); reconcile an UNCERTAIN effect; sign out. Each page is captured under
 ``test-artifacts/console/`` (gitignored).
 """
 
@@ -13,12 +15,14 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis_client.worker import Task, Worker
+from praxis_console import inbox
 from tests.console.conftest import Console
 from tests.console.helpers import FANOUT, FANOUT_V2, propose, register
 from tests.support import token_of
@@ -64,7 +68,17 @@ def _echo(task: Task) -> object:
     return task.input
 
 
-def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -> None:
+def test_a_human_governs_agents_from_the_console(
+    page: Page, console: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inbox_reads: list[float] = []
+    read_inbox = inbox.read_inbox
+
+    async def counted_read(*args: Any) -> Any:
+        inbox_reads.append(time.monotonic())
+        return await read_inbox(*args)
+
+    monkeypatch.setattr(inbox, "read_inbox", counted_read)  # the console runs in-process
     h = console.harness
     register(h, "wo-ui", "plan", FANOUT)
     propose(h, "wo-ui", "plan", "p-1", FANOUT_V2, summary="add a check after the join")
@@ -127,12 +141,26 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
         expect(page.locator('tr[data-uid="work"] [data-field="progress-text"]')).to_have_text("8/8")
         expect(page.locator("#attempt-rows tr")).to_have_count(3 + 8)  # plan, items, join, check
         expect(page.locator("#event-rows tr", has_text="RUN_COMPLETED")).to_have_count(1)
+        expect(page.locator("#run-graph path.edge")).to_have_count(3)  # plan→work→join→check
+        expect(page.locator("#attempt-rows tr .effect", has_text="APPLIED")).to_have_count(11)
+        expect(page.locator('tr[data-uid="check"] [data-field="finished"]')).not_to_be_empty()
         shot(page, "06-run-completed")
     finally:
         worker.stop()
 
-    # An uncertain effect: the worker cannot tell whether it was applied.
+    # An ad hoc run (no registry ref) is drawn with its edges too.
     agent = h.client("agent")
+    adhoc = agent.runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="adhoc-graph", definition_json=json.dumps(FANOUT), input_json="null"
+        )
+    )
+    page.goto(f"/runs/{adhoc.run.run_id}")
+    expect(page.locator("#run-graph path.edge")).to_have_count(2)  # plan → work → join
+    shot(page, "06b-adhoc-run-graph")
+    agent.runs.StopRun(run_pb2.StopRunRequest(run_id=adhoc.run.run_id, reason="shown"))
+
+    # An uncertain effect: the worker cannot tell whether it was applied.
     started = agent.runs.StartRun(
         run_pb2.StartRunRequest(
             request_id="uncertain-1",
@@ -147,6 +175,11 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
         )
     )
     page.goto("/inbox")
+    expect(page.locator("#live-status")).to_have_text("Live")
+    time.sleep(2.5)  # an idle inbox page: the console does not read the inbox again
+    reads_while_idle = len(inbox_reads)
+    time.sleep(2.5)
+    assert len(inbox_reads) == reads_while_idle, inbox_reads
     claimed = agent.tasks.ClaimTasks(
         task_pb2.ClaimTasksRequest(
             worker_id="w-uncertain", models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=5_000
@@ -161,9 +194,10 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
             effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN,
         )
     )
-    # The inbox shows it live.
+    # The inbox shows it live, after WatchInbox reported the change.
     row = page.locator("#inbox-items tr", has_text=started.run.run_id)
     expect(row).to_have_count(1)
+    assert len(inbox_reads) > reads_while_idle
     expect(page.locator('.count[data-kind="RECONCILIATION"]')).to_have_text("1")
     row.get_by_role("link").click()
     expect(page.locator("#reconciliation-state")).to_have_text("PENDING")
@@ -179,13 +213,14 @@ def test_a_human_governs_agents_from_the_console(page: Page, console: Console) -
     page.get_by_role("link", name=started.run.run_id).click()
     expect(page.locator("#run-state")).to_have_text("COMPLETED")
     expect(page.locator("#attempt-rows tr .outcome")).to_have_text("uncertain, reconciled: applied")
+    expect(page.locator("#attempt-rows tr .effect")).to_have_text("UNCERTAIN")
     shot(page, "09-run-after-reconciliation")
 
     # Registry and contracts pages render.
     page.get_by_role("link", name="Registry").click()
     shot(page, "10-registry")
     page.get_by_role("link", name="Runs").click()
-    expect(page.locator("#runs tbody tr")).to_have_count(2)
+    expect(page.locator("#runs tbody tr")).to_have_count(3)
     shot(page, "11-runs")
 
     # Sign out: the session is gone.
