@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from console_vectors import AREAS as CONSOLE_AREAS  # the console's reads, WatchInbox
 from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
@@ -2410,6 +2411,7 @@ AREAS = {
         streams_vectors,
     ),
     **MODEL_AREAS,
+    **CONSOLE_AREAS,
 }
 
 

@@ -97,6 +97,13 @@ def test_the_registry_flow_entirely_from_the_shell(shell: Shell) -> None:
         "HISTORY_EVENT_KIND_ACTIVATED",
     ]  # fmt: skip
     assert shell.ok("inbox", "--json").json()["total"] == 0
+    refs = shell.ok("registry", "refs", "--json").json()
+    assert [(h["ref"]["run_id"], h["revision"]) for h in refs["heads"]] == [("run-1", 2)]
+    assert "wo-1/run-1" in shell.ok("registry", "refs", "--work-order", "wo-1").out
+    assert shell.ok("contracts", "list", "--json").json() == {
+        "contracts": [],
+        "next_page_token": "",
+    }
     plain = shell.ok("registry", "proposal", "wo-1/run-1", "p-1").out
     assert "ACTIVATED" in plain and "\x1b[" not in plain  # no colour in a pipe
 
@@ -204,6 +211,11 @@ def test_runs_watch_follows_a_fan_out_to_its_end(shell: Shell) -> None:
     assert f"run {run_id} COMPLETED" in out.splitlines()[-1]
     shown = shell.ok("runs", "show", run_id, "--json").json()
     assert shown["run"]["state"] == "RUN_STATE_COMPLETED" and len(shown["nodes"]) >= 3
+    for shown_node in shown["nodes"]:  # per-node times, UTC epoch ms in --json
+        started, finished = int(shown_node["started_at_ms"]), int(shown_node["finished_at_ms"])
+        assert 0 < started <= finished, shown_node
+    table = shell.ok("runs", "show", run_id).out
+    assert "STARTED" in table and "FINISHED" in table
     result = shell.ok("runs", "result", run_id, "join", "--json").json()["result"]
     assert [entry["n"] for entry in result] == list(range(8))
     listed = shell.ok("runs", "list", "--state", "completed").out

@@ -384,10 +384,10 @@ class RunStore:
         return denied or record  # type: ignore[return-value]  # record is set when allowed
 
     def definition_json(self, digest: str) -> str:
-        """The stored document of a definition digest (a bounded document: the
-        profile's size cap), for a caller already allowed to read a run applying it."""
+        """The canonical JSON of a stored definition (a bounded document: the profile's
+        size cap), for a caller already allowed to read a run applying it."""
         with self.db.read() as connection:
-            return run_rows.load_definition_json(connection, digest)
+            return values.canonical_json(self.definition(connection, digest).document)
 
     def authorize_run(
         self,

@@ -1,11 +1,11 @@
-"""``praxis registry head|history|proposal``."""
+"""``praxis registry refs|head|history|proposal`` and ``praxis contracts list``."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from aiws.engine.v1 import registry_pb2
+from aiws.engine.v1 import contract_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf, parse_ref, pretty_json, ref_text
 from praxis_cli.output import enum_name, local_time, to_dict
 
@@ -13,6 +13,10 @@ from praxis_cli.output import enum_name, local_time, to_dict
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     """Adds the ``registry`` group."""
     registry = group(commands, "registry", "read the governed registry")
+    refs = leaf(registry, common, "refs", _refs, "list registered refs and their heads")
+    refs.add_argument("--work-order", default="", help="only refs of this work order")
+    refs.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
+    refs.add_argument("--page-token", default="", help="continue a previous listing")
     head = leaf(registry, common, "head", _head, "show a ref's current head")
     head.add_argument("ref", metavar="WORK_ORDER/RUN")
     head.add_argument("--definition", action="store_true", help="also print the definition")
@@ -23,6 +27,66 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     proposal = leaf(registry, common, "proposal", _proposal, "show one proposal")
     proposal.add_argument("ref", metavar="WORK_ORDER/RUN")
     proposal.add_argument("proposal")
+
+    contracts = group(commands, "contracts", "contracts: budgets, spend and deadlines")
+    listing = leaf(contracts, common, "list", _contracts, "list contracts with their spend")
+    listing.add_argument("--work-order", default="", help="only contracts of this work order")
+    listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
+    listing.add_argument("--page-token", default="", help="continue a previous listing")
+
+
+def _refs(ctx: Any, args: argparse.Namespace) -> int:
+    request = registry_pb2.ListRefsRequest(
+        work_order_id=args.work_order, page_size=args.limit, page_token=args.page_token
+    )
+    response = ctx.call(ctx.client.registry.ListRefs, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(
+        ["REF", "REVISION", "BOUND RUN", "UPDATED", "DIGEST"],
+        [
+            [
+                ref_text(h.ref),
+                str(h.revision),
+                h.bound_run_id or "-",
+                local_time(h.updated_at_ms),
+                h.definition_digest,
+            ]
+            for h in response.heads
+        ],
+    )
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
+
+
+def _contracts(ctx: Any, args: argparse.Namespace) -> int:
+    request = contract_pb2.ListContractsRequest(
+        work_order_id=args.work_order, page_size=args.limit, page_token=args.page_token
+    )
+    response = ctx.call(ctx.client.contracts.ListContracts, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(
+        ["CONTRACT", "WORK ORDER", "BUDGET", "SPENT", "RESERVED", "REMAINING", "DEADLINE"],
+        [
+            [
+                c.contract_id,
+                c.work_order_id,
+                c.budget_microcredits,
+                c.spent_microcredits,
+                c.reserved_microcredits,
+                c.remaining_microcredits,
+                local_time(c.deadline_ms),
+            ]
+            for c in response.contracts
+        ],
+    )
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
 
 
 def _head(ctx: Any, args: argparse.Namespace) -> int:

@@ -202,7 +202,18 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         ]
     )
     ctx.out.table(
-        ["NODE", "STATE", "ATTEMPTS", "ATTEMPT", "FAN-OUT", "RESULT", "RETRY AT", "ERROR"],
+        [
+            "NODE",
+            "STATE",
+            "ATTEMPTS",
+            "ATTEMPT",
+            "FAN-OUT",
+            "RESULT",
+            "STARTED",
+            "FINISHED",
+            "RETRY AT",
+            "ERROR",
+        ],
         [
             [
                 n.node_uid,
@@ -211,6 +222,8 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
                 n.attempt_id or "-",
                 f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
                 "yes" if n.has_result else "-",
+                local_time(n.started_at_ms),
+                local_time(n.finished_at_ms),
                 local_time(n.not_before_ms),
                 n.error or "-",
             ]

@@ -1,0 +1,364 @@
+"""The console's reads: GetRun's definition, node times, WatchInbox, ListRefs and
+ListContracts.
+
+Imported by ``build_vectors.py``. The inbox and the registry are installation-wide, so
+every vector here names its own work order (``${ns}`` or ``${ns}-wo``): WatchInbox and
+the list RPCs are filtered by it, and see only what the vector made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model_vectors import CID, CWO, create_contract
+from runtime_vectors import (
+    AGENT,
+    INVALID,
+    RUNS,
+    claim,
+    complete,
+    definition,
+    json_out,
+    node,
+    start,
+    task,
+    teach,
+)
+from vectorlib import (
+    D1,
+    WO,
+    canonical,
+    proposed,
+    ref,
+    registered,
+    resume_stream,
+    step,
+    stream_step,
+    vector,
+)
+
+Json = Any
+
+CHAIN = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+INBOX = ["aiws.engine.v1.InboxService"]
+REGISTRY = ["aiws.engine.v1.RegistryService"]
+CONTRACTS = ["aiws.engine.v1.ContractService"]
+PAGE_INVALID = (INVALID, "PAGE_INVALID")
+
+
+def get_run_definition(rid: str = "${run}", principal: str = AGENT, **expect: Json) -> Json:
+    """GetRun with ``includeDefinition``."""
+    request = {"runId": rid, "includeDefinition": True}
+    return step(principal, "RunService", "GetRun", request, **expect)
+
+
+def run_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "console/get-run-returns-the-definition-when-asked",
+            "GetRun with include_definition returns the canonical JSON of the definition "
+            "the run applies, beside the snapshot; without it, no definition.",
+            [
+                teach(),
+                start(CHAIN),
+                get_run_definition(
+                    response={"run": {"runId": "${run}"}, "definitionJson": canonical(CHAIN)}
+                ),
+                step(
+                    AGENT,
+                    "RunService",
+                    "GetRun",
+                    {"runId": "${run}"},
+                    response={"run": {"runId": "${run}"}, "definitionJson": None},
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "console/get-run-definition-of-a-governed-run-is-its-head",
+            "A governed run's definition is the head it executes.",
+            [
+                *registered(),
+                step(
+                    "alice",
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": ref(), "inputJson": "null"},
+                    response={"run": {"runId": "<any>", "definitionDigest": D1}},
+                    captures={"run": "run.runId"},
+                ),
+                get_run_definition(
+                    principal="alice",
+                    response={"run": {"definitionDigest": D1}, "definitionJson": "<any>"},
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "console/get-run-definition-of-an-unknown-run-is-not-found",
+            "include_definition changes nothing about validation and authority.",
+            [
+                get_run_definition(
+                    "run_${ns}", principal="alice", error=("NOT_FOUND", "RUN_NOT_FOUND")
+                ),
+                get_run_definition("a b", error=(INVALID, "IDENTIFIER_INVALID")),
+            ],
+            RUNS,
+        ),
+        vector(
+            "console/nodes-carry-their-start-and-end-times",
+            "A node's started_at_ms is when its first attempt was dispatched and its "
+            "finished_at_ms when it ended; a node not yet started has neither.",
+            [
+                teach(),
+                start(CHAIN),
+                claim(
+                    [task("a", output=canonical(json_out({"type": "object"})))],
+                    captures={"att": "tasks.0.attemptId"},
+                ),
+                complete("att", '{"ok":true}', advance_ms=500),
+                step(
+                    AGENT,
+                    "RunService",
+                    "GetRun",
+                    {"runId": "${run}"},
+                    response={
+                        "run": {
+                            "nodes": [
+                                {
+                                    "nodeUid": "a",
+                                    "startedAtMs": "${t0}",
+                                    "finishedAtMs": "${t0+500}",
+                                },
+                                {"nodeUid": "b", "startedAtMs": None, "finishedAtMs": None},
+                            ]
+                        }
+                    },
+                ),
+            ],
+            RUNS,
+        ),
+    ]
+
+
+def counts(**nonzero: int) -> list[Json]:
+    """The expected InboxCount list: every kind in order, a zero count absent."""
+    return [
+        {
+            "kind": f"INBOX_ITEM_KIND_{kind}",
+            "count": str(nonzero[kind]) if nonzero.get(kind) else None,
+        }
+        for kind in KINDS
+    ]
+
+
+def inbox_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "inbox/watch-sends-counts-at-once-and-after-each-change",
+            "WatchInbox of one work order sends its counts at once, nothing for a change "
+            "that leaves them (registering a ref), and new counts with a new fingerprint "
+            "when a proposal enters the inbox.",
+            [
+                stream_step(
+                    "alice",
+                    "InboxService",
+                    "WatchInbox",
+                    {"workOrderId": WO},
+                    [{"counts": counts(), "total": None, "fingerprint": "<any>"}],
+                    keep="inbox",
+                    captures={"empty": "0.fingerprint"},
+                ),
+                *registered(),
+                proposed("p1"),
+                resume_stream(
+                    "inbox",
+                    [{"counts": counts(PROPOSAL=1), "total": "1", "fingerprint": "<any>"}],
+                    captures={"one": "0.fingerprint"},
+                ),
+                step(
+                    "alice",
+                    "InboxService",
+                    "ListInbox",
+                    {"workOrderId": WO},
+                    response={"total": "1", "counts": counts(PROPOSAL=1)},
+                ),
+            ],
+            [*INBOX, *REGISTRY],
+        ),
+        vector(
+            "inbox/watch-is-refused-like-list-inbox",
+            "WatchInbox needs inbox.read (an agent has none) and a valid work order id.",
+            [
+                stream_step(
+                    AGENT,
+                    "InboxService",
+                    "WatchInbox",
+                    {"workOrderId": WO},
+                    error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED"),
+                ),
+                stream_step(
+                    "alice",
+                    "InboxService",
+                    "WatchInbox",
+                    {"workOrderId": "a b"},
+                    error=(INVALID, "IDENTIFIER_INVALID"),
+                ),
+                stream_step(
+                    "",
+                    "InboxService",
+                    "WatchInbox",
+                    {},
+                    error=("UNAUTHENTICATED", "CREDENTIAL_MISSING"),
+                ),
+            ],
+            INBOX,
+        ),
+    ]
+
+
+def head_row(run_id: str) -> Json:
+    """The expected Head of a ListRefs page (no definition)."""
+    return {
+        "ref": {"workOrderId": WO, "runId": run_id},
+        "revision": "1",
+        "definitionDigest": D1,
+        "definitionJson": None,
+        "executionBinding": "EXECUTION_BINDING_UNBOUND",
+    }
+
+
+def list_refs(principal: str = "alice", **request_and_expect: Json) -> Json:
+    expect = {k: request_and_expect.pop(k) for k in ("response", "error", "captures")
+              if k in request_and_expect}  # fmt: skip
+    return step(principal, "RegistryService", "ListRefs", request_and_expect, **expect)
+
+
+def refs_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "refs/list-pages-heads-of-a-work-order",
+            "ListRefs of a work order pages its heads by run id, without definitions; a "
+            "page token is bound to its query.",
+            [
+                *registered(ref("run-2"), tag="r2"),
+                *registered(ref("run-1"), tag="r1"),
+                list_refs(
+                    workOrderId=WO,
+                    response={
+                        "heads": [head_row("run-1"), head_row("run-2")],
+                        "nextPageToken": None,
+                    },
+                ),
+                list_refs(
+                    "reader",
+                    workOrderId=WO,
+                    pageSize=1,
+                    response={"heads": [head_row("run-1")], "nextPageToken": "<any>"},
+                    captures={"next": "nextPageToken"},
+                ),
+                list_refs(
+                    "reader",
+                    workOrderId=WO,
+                    pageSize=1,
+                    pageToken="${next}",
+                    response={"heads": [head_row("run-2")], "nextPageToken": None},
+                ),
+                list_refs(pageSize=1, pageToken="${next}", error=PAGE_INVALID),
+            ],
+            REGISTRY,
+        ),
+        vector(
+            "refs/list-refuses-bad-pages-and-ids",
+            "ListRefs: a page size over 500, a token it did not issue, an invalid work "
+            "order id, and no credential are refused.",
+            [
+                list_refs(workOrderId=WO, pageSize=501, error=PAGE_INVALID),
+                list_refs(workOrderId=WO, pageToken="bm9wZQ", error=PAGE_INVALID),
+                list_refs(workOrderId="a b", error=(INVALID, "IDENTIFIER_INVALID")),
+                list_refs("", workOrderId=WO, error=("UNAUTHENTICATED", "CREDENTIAL_MISSING")),
+            ],
+            REGISTRY,
+        ),
+    ]
+
+
+def contract_row(cid: str, budget: str) -> Json:
+    return {
+        "contractId": cid,
+        "workOrderId": CWO,
+        "budgetMicrocredits": budget,
+        "spentMicrocredits": "0",
+        "reservedMicrocredits": "0",
+        "remainingMicrocredits": budget,
+    }
+
+
+def list_contracts(principal: str = "alice", **request_and_expect: Json) -> Json:
+    expect = {k: request_and_expect.pop(k) for k in ("response", "error", "captures")
+              if k in request_and_expect}  # fmt: skip
+    return step(principal, "ContractService", "ListContracts", request_and_expect, **expect)
+
+
+def contracts_list_vectors() -> list[dict[str, Json]]:
+    second = f"{CID}2"
+    return [
+        vector(
+            "contracts/list-pages-contracts-of-a-work-order",
+            "ListContracts of a work order pages its contracts by id with exact decimal "
+            "budgets and spend; a page token is bound to its query.",
+            [
+                create_contract("12.5", cid=second, response={"contract": {"contractId": second}}),
+                create_contract("100"),
+                list_contracts(
+                    workOrderId=CWO,
+                    response={
+                        "contracts": [contract_row(CID, "100"), contract_row(second, "12.5")],
+                        "nextPageToken": None,
+                    },
+                ),
+                list_contracts(
+                    workOrderId=CWO,
+                    pageSize=1,
+                    response={"contracts": [contract_row(CID, "100")], "nextPageToken": "<any>"},
+                    captures={"next": "nextPageToken"},
+                ),
+                list_contracts(
+                    workOrderId=CWO,
+                    pageSize=1,
+                    pageToken="${next}",
+                    response={"contracts": [contract_row(second, "12.5")], "nextPageToken": None},
+                ),
+                list_contracts(pageToken="${next}", error=PAGE_INVALID),
+            ],
+            CONTRACTS,
+        ),
+        vector(
+            "contracts/list-is-refused-without-contract-read",
+            "ListContracts needs contract.read (reader has registry.read only), a page "
+            "size of at most 500 and a valid work order id.",
+            [
+                list_contracts(
+                    "reader", workOrderId=CWO, error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED")
+                ),
+                list_contracts(workOrderId=CWO, pageSize=501, error=PAGE_INVALID),
+                list_contracts(workOrderId="a b", error=(INVALID, "IDENTIFIER_INVALID")),
+            ],
+            CONTRACTS,
+        ),
+    ]
+
+
+AREAS = {
+    "console": (
+        "The reads of the web console: a run's definition (GetRun include_definition), "
+        "node start and end times, ListRefs and ListContracts pages bound to their query.",
+        lambda: run_vectors() + refs_vectors() + contracts_list_vectors(),
+    ),
+    "inbox": (
+        "WatchInbox: the inbox's counts at once and after each change, refused like "
+        "ListInbox.",
+        inbox_vectors,
+    ),
+}
