@@ -444,6 +444,7 @@ mod tests {
             server_streaming_methods(),
             [
                 "aiws.engine.v1.EventService/StreamEvents",
+                "aiws.engine.v1.InboxService/WatchInbox",
                 "aiws.engine.v1.RunService/WatchRun"
             ]
         );
@@ -473,7 +474,7 @@ mod tests {
     #[test]
     fn table_holds_every_unary_method() {
         let methods = unary_methods();
-        assert_eq!(methods.len(), 54, "{methods:?}");
+        assert_eq!(methods.len(), 56, "{methods:?}");
         assert!(methods.contains(&"aiws.engine.v1.RegistryService/GetEpochs".to_owned()));
         assert!(methods.contains(&"aiws.engine.testing.v1.TestClockService/Advance".to_owned()));
         for full in &methods {

@@ -73,20 +73,25 @@ class DynamicInvokerTest {
   void tableHoldsEveryUnaryMethod() {
     List<String> methods = new ArrayList<>();
     DynamicInvoker.unaryMethods().forEach(methods::add);
-    assertEquals(54, methods.size(), methods.toString());
+    assertEquals(56, methods.size(), methods.toString());
     assertTrue(methods.contains("aiws.engine.v1.RegistryService/GetEpochs"));
     assertTrue(methods.contains("aiws.engine.testing.v1.TestClockService/Advance"));
     for (String service :
         new String[] {"ContractService/CreateContract", "ReconciliationService/Reconcile",
           "WaitService/SatisfyWait", "AssessmentService/RecordAssessment",
-          "HandoffService/AcknowledgeHandoff"}) {
+          "HandoffService/AcknowledgeHandoff", "RegistryService/ListRefs",
+          "ContractService/ListContracts"}) {
       assertTrue(methods.contains("aiws.engine.v1." + service), service);
     }
     assertTrue(!methods.contains("aiws.engine.v1.EventService/StreamEvents"));
     List<String> streams = new ArrayList<>();
     DynamicInvoker.serverStreamingMethods().forEach(streams::add);
     assertEquals(
-        List.of("aiws.engine.v1.EventService/StreamEvents", "aiws.engine.v1.RunService/WatchRun"), streams);
+        List.of(
+            "aiws.engine.v1.EventService/StreamEvents",
+            "aiws.engine.v1.InboxService/WatchInbox",
+            "aiws.engine.v1.RunService/WatchRun"),
+        streams);
     for (String full : methods) {
       String[] parts = full.split("/");
       DynamicInvoker.parseRequest(parts[0], parts[1], "{}");
