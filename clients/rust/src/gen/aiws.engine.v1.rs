@@ -3631,7 +3631,10 @@ pub struct Event {
     /// When it happened, UTC epoch milliseconds.
     #[prost(int64, tag = "5")]
     pub at_ms: i64,
-    /// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+    /// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+    /// NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+    /// carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+    /// `UNCERTAIN`).
     #[prost(string, tag = "6")]
     pub payload_json: ::prost::alloc::string::String,
 }

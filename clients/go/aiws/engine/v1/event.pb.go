@@ -139,7 +139,10 @@ type Event struct {
 	NodeUid string `protobuf:"bytes,4,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
 	// When it happened, UTC epoch milliseconds.
 	AtMs int64 `protobuf:"varint,5,opt,name=at_ms,json=atMs,proto3" json:"at_ms,omitempty"`
-	// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+	// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+	// NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+	// carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+	// `UNCERTAIN`).
 	PayloadJson   string `protobuf:"bytes,6,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

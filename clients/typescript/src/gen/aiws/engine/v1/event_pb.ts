@@ -54,7 +54,10 @@ export type Event = Message<"aiws.engine.v1.Event"> & {
   atMs: bigint;
 
   /**
-   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+   * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+   * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+   * `UNCERTAIN`).
    *
    * @generated from field: string payload_json = 6;
    */

@@ -206,7 +206,10 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object payloadJson_ = "";
   /**
    * <pre>
-   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+   * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+   * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+   * `UNCERTAIN`).
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -227,7 +230,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+   * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+   * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+   * `UNCERTAIN`).
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -1010,7 +1016,10 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object payloadJson_ = "";
     /**
      * <pre>
-     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+     * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+     * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+     * `UNCERTAIN`).
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1030,7 +1039,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+     * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+     * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+     * `UNCERTAIN`).
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1051,7 +1063,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+     * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+     * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+     * `UNCERTAIN`).
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1068,7 +1083,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+     * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+     * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+     * `UNCERTAIN`).
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1082,7 +1100,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+     * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+     * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+     * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+     * `UNCERTAIN`).
      * </pre>
      *
      * <code>string payload_json = 6;</code>

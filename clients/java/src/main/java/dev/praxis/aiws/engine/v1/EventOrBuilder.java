@@ -91,7 +91,10 @@ public interface EventOrBuilder extends
 
   /**
    * <pre>
-   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+   * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+   * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+   * `UNCERTAIN`).
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -100,7 +103,10 @@ public interface EventOrBuilder extends
   java.lang.String getPayloadJson();
   /**
    * <pre>
-   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`).
+   * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
+   * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
+   * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
+   * `UNCERTAIN`).
    * </pre>
    *
    * <code>string payload_json = 6;</code>
