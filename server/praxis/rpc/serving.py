@@ -36,8 +36,8 @@ class ServingLimits:
     """Per-process serving limits (the ``serving`` object of ``config.json``).
 
     Attributes:
-        max_streams: Open streams (WatchRun, StreamEvents, health Watch, reflection) of
-            the process in total.
+        max_streams: Open streams (WatchRun, StreamEvents, WatchInbox, health Watch,
+            reflection) of the process in total.
         max_streams_per_principal: Open streams of one principal (health and reflection
             streams, which need no credential, count under ``anonymous``).
         max_long_polls: ClaimTasks and SettleTasks calls waiting with ``wait_ms`` > 0.
