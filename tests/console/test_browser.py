@@ -4,9 +4,9 @@ One human's session, start to finish: sign in; see an agent's pending proposal i
 inbox; review its diff and graph; approve and activate; see the inbox empty; start a
 fan-out run and watch its page reach COMPLETED live (a praxis_client Worker does the
 work), with its graph's edges, node times and the attempts' effect outcomes; see an ad hoc
-run's graph drawn with its edges; watch the inbox update without polling (the console reads
-the inbox only when WatchInbox reports a change); reconcile an UNCERTAIN effect; sign out. Each page is captured under
-``test-artifacts/console/`` (gitignored).
+run's graph drawn with its edges; watch the inbox update without polling (the console
+reads the inbox only when WatchInbox reports a change); reconcile an UNCERTAIN effect;
+sign out. Each page is captured under ``test-artifacts/console/`` (gitignored).
 """
 
 from __future__ import annotations
