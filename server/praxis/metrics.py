@@ -246,14 +246,43 @@ def code_name(context: Any, cancelled: bool = False) -> str:
     return "UNKNOWN"
 
 
+class _Observed:
+    """The context of a synchronous handler, remembering the code it ends with (the
+    asyncio server's context for those has no ``code()``)."""
+
+    __slots__ = ("_context", "_code")
+
+    def __init__(self, context: Any) -> None:
+        self._context = context
+        self._code: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+    def abort(self, code: Any, *args: Any, **kwargs: Any) -> Any:
+        self._code = code
+        return self._context.abort(code, *args, **kwargs)
+
+    def set_code(self, code: Any) -> None:
+        self._code = code
+        self._context.set_code(code)
+
+    def code(self) -> Any:
+        return self._code
+
+
 def _timed(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
     def wrapped(request: Any, context: Any) -> Any:
-        start = time.perf_counter()
+        start, observed, failed = time.perf_counter(), _Observed(context), False
         try:
-            return behavior(request, context)
+            return behavior(request, observed)
+        except BaseException:
+            failed = True  # gRPC answers UNKNOWN
+            raise
         finally:
             RPC_SECONDS.labels(service, method).observe(time.perf_counter() - start)
-            RPCS.labels(service, method, code_name(context)).inc()
+            code = "UNKNOWN" if failed and observed.code() is None else code_name(observed)
+            RPCS.labels(service, method, code).inc()
 
     return wrapped
 
