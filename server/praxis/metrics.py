@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 from prometheus_client import (
@@ -53,101 +53,116 @@ ON = False
 REGISTRY = CollectorRegistry(auto_describe=True)
 """Every metric of this module (the stored-state collector is added by :func:`serve`)."""
 
+REFERENCE: list[tuple[str, str, tuple[str, ...], str]] = []
+"""Every metric as documented in ``docs/operations.md``: exposed name, type, labels, help."""
+
+M = TypeVar("M", Counter, Gauge, Histogram)
+
+
+def _documented(
+    kind: type[M], name: str, text: str, labels: Iterable[str] = (), **kwargs: Any
+) -> M:
+    """A metric of this module's registry, recorded in :data:`REFERENCE`."""
+    exposed = {Counter: f"{name}_total", Histogram: name, Gauge: name}[kind]
+    REFERENCE.append((exposed, kind.__name__.lower(), tuple(labels), text))
+    return kind(name, text, list(labels), registry=REGISTRY, **kwargs)
+
+
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)
 
-RPCS = Counter(
+RPCS = _documented(
+    Counter,
     "praxis_rpc_requests",
     "RPCs handled (unary and streaming), by service, method and final status code.",
     ["service", "method", "code"],
-    registry=REGISTRY,
 )
-RPC_SECONDS = Histogram(
+RPC_SECONDS = _documented(
+    Histogram,
     "praxis_rpc_duration_seconds",
     "Time from receiving a unary RPC to its answer (long polls include their wait).",
     ["service", "method"],
     buckets=_LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-OPEN = Gauge(
+OPEN = _documented(
+    Gauge,
     "praxis_serving_open",
     "Open streams (kind=stream) and waiting long polls (kind=long_poll), all processes.",
     ["kind"],
     multiprocess_mode="livesum",
-    registry=REGISTRY,
 )
-REFUSALS = Counter(
+REFUSALS = _documented(
+    Counter,
     "praxis_serving_refusals",
     "Calls refused with RESOURCE_EXHAUSTED by a serving limit, by kind and limit scope.",
     ["kind", "scope"],
-    registry=REGISTRY,
 )
-CLAIMED = Counter(
+CLAIMED = _documented(
+    Counter,
     "praxis_tasks_claimed",
     "Attempts leased to workers, by model.",
     ["model"],
-    registry=REGISTRY,
 )
-RETRIES = Counter(
+RETRIES = _documented(
+    Counter,
     "praxis_retries",
     "Failed attempts (failed, expired or timed out) whose node will be retried, by model.",
     ["model"],
-    registry=REGISTRY,
 )
-LEASE_EXPIRIES = Counter(
+LEASE_EXPIRIES = _documented(
+    Counter,
     "praxis_lease_expiries",
     "Attempts whose lease expired before the worker settled or renewed it.",
-    registry=REGISTRY,
 )
-SETTLED = Counter(
+SETTLED = _documented(
+    Counter,
     "praxis_attempts_settled",
     "Attempts ended, by outcome (COMPLETED, FAILED, EXPIRED, TIMED_OUT, CANCELLED) and the "
     "effect the worker reported (APPLIED, NOT_APPLIED, UNCERTAIN; NONE when none).",
     ["outcome", "effect"],
-    registry=REGISTRY,
 )
-RUN_SECONDS = Histogram(
+RUN_SECONDS = _documented(
+    Histogram,
     "praxis_run_duration_seconds",
     "Time from a run's start to its end, observed when it ends, by final state.",
     ["state"],
     buckets=_DURATION_BUCKETS,
-    registry=REGISTRY,
 )
-NODE_SECONDS = Histogram(
+NODE_SECONDS = _documented(
+    Histogram,
     "praxis_node_duration_seconds",
     "Time from an attempt's dispatch to the worker's settlement, by model and outcome.",
     ["model", "outcome"],
     buckets=_DURATION_BUCKETS,
-    registry=REGISTRY,
 )
-TRANSACTIONS = Counter(
+TRANSACTIONS = _documented(
+    Counter,
     "praxis_db_write_transactions",
     "Write transactions committed or rolled back (one COMMIT may carry several commands).",
-    registry=REGISTRY,
 )
-BATCH = Histogram(
+BATCH = _documented(
+    Histogram,
     "praxis_db_group_commit_batch_size",
     "Commands carried by one group-committed write transaction.",
     buckets=(1, 2, 4, 8, 16, 32, 64, 128),
-    registry=REGISTRY,
 )
-COMMIT_SECONDS = Histogram(
+COMMIT_SECONDS = _documented(
+    Histogram,
     "praxis_db_commit_duration_seconds",
     "Time of one write transaction, from taking the write lock to the end of its COMMIT.",
     buckets=_LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-APPROVALS = Counter(
+APPROVALS = _documented(
+    Counter,
     "praxis_approvals_consumed",
     "Approvals whose proof a committed registry command consumed.",
-    registry=REGISTRY,
 )
-REGISTRY_COMMANDS = Counter(
+REGISTRY_COMMANDS = _documented(
+    Counter,
     "praxis_registry_commands",
     "Registry commands answered, by action and outcome (applied, replayed, or the "
     "ErrorReason of the refusal).",
     ["action", "outcome"],
-    registry=REGISTRY,
 )
 
 STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
@@ -159,6 +174,16 @@ STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
     ("praxis_database_size_bytes", "Size of the database (SQLite: file plus WAL).", []),
 )  # fmt: skip
 """The scrape-time gauges: name, help, labels (read by :class:`StoredStateCollector`)."""
+REFERENCE += [(name, "gauge", tuple(labels), text) for name, text, labels in STORED_STATE]
+
+
+def reference_table() -> str:
+    """The Markdown table of every metric (``docs/operations.md`` holds it verbatim)."""
+    rows = ["| metric | type | labels | meaning |", "|---|---|---|---|"]
+    for name, kind, labels, text in REFERENCE:
+        shown = ", ".join(f"`{label}`" for label in labels) or "none"
+        rows.append(f"| `{name}` | {kind} | {shown} | {text} |")
+    return "\n".join(rows) + "\n"
 
 
 def enable() -> None:
@@ -250,7 +275,7 @@ class _Observed:
     """The context of a synchronous handler, remembering the code it ends with (the
     asyncio server's context for those has no ``code()``)."""
 
-    __slots__ = ("_context", "_code")
+    __slots__ = ("_code", "_context")
 
     def __init__(self, context: Any) -> None:
         self._context = context
@@ -540,3 +565,7 @@ def open_endpoint(listen: str, processes: int) -> Endpoint:
     if directory is not None:
         os.environ[MULTIPROC_ENV] = directory  # read by prometheus_client in the children
     return endpoint
+
+
+if __name__ == "__main__":  # python -m praxis.metrics: the table of docs/operations.md
+    print(reference_table(), end="")
