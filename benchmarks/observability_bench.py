@@ -72,10 +72,12 @@ class Server:
             "--listen", f"127.0.0.1:{free_port()}",
             "--processes", PROCESSES, "--log-level", "WARNING", *self.args,
         ]  # fmt: skip
+        directory.mkdir(parents=True, exist_ok=True)
+        self.log = directory / "server.log"  # read back when a scrape fails
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.log.open("w"),
             text=True,
             env={**os.environ, **env},
         )
@@ -85,6 +87,7 @@ class Server:
             raise RuntimeError(f"the server did not start: {command}")
         self.address = json.loads(line)["listening"]
         self.scrapes = 0
+        self.scrape_errors: list[str] = []
         self._stop = threading.Event()
         self._scraper = threading.Thread(target=self._scrape, daemon=True)
         if self.metrics_port is not None:
@@ -93,9 +96,12 @@ class Server:
     def _scrape(self) -> None:
         url = f"http://127.0.0.1:{self.metrics_port}/metrics"
         while not self._stop.wait(1.0):
-            with urllib.request.urlopen(url, timeout=10) as response:
-                response.read()
-            self.scrapes += 1
+            try:
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    response.read()
+                self.scrapes += 1
+            except OSError as error:  # reported with the server's log, never hidden
+                self.scrape_errors.append(f"{error}: {self.log.read_text()[-2000:]}")
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of the server's processes so far (Linux /proc)."""
@@ -167,6 +173,7 @@ def one_round(directory: Path, mode: str, runs: int, round_: int) -> dict[str, A
         "seconds": round(elapsed, 3),
         "server_cpu_ms_per_completion": round(cpu * 1000 / (runs * 10), 3),
         "scrapes": server.scrapes,
+        "scrape_errors": server.scrape_errors,
     }
 
 
@@ -211,6 +218,7 @@ def summarize(rounds: list[dict[str, dict[str, Any]]], runs: int) -> dict[str, A
             "vs_off_rounds": [round(ratio, 3) for ratio in ratios],
             "target_vs_off_min": TARGETS.get(mode),
             "scrapes": sum(r[mode]["scrapes"] for r in rounds),
+            "scrape_errors": [e for r in rounds for e in r[mode]["scrape_errors"]],
             # Server CPU per completion: the overhead itself, less sensitive than
             # completions/s to what else the machine runs.
             "server_cpu_ms_per_completion": statistics.median(cpu),

@@ -23,6 +23,7 @@ and ``ErrorReason`` names. Never run, attempt, worker or principal ids.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -46,6 +47,7 @@ from praxis.core import run as core
 if TYPE_CHECKING:
     from praxis.store.database import Database
 
+log = logging.getLogger("praxis.metrics")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ON = False
 """Whether the hooks record anything (set by :func:`enable`)."""
@@ -460,7 +462,11 @@ class StoredStateCollector(Collector):
     def collect(self) -> Iterable[Metric]:
         from praxis.store import gauges
 
-        state = gauges.read(self.db)
+        try:
+            state = gauges.read(self.db)
+        except Exception:  # the database is busy or failing: serve the other metrics
+            log.warning("metrics: cannot read the stored-state gauges", exc_info=True)
+            return []
         families = {
             name: GaugeMetricFamily(name, text, labels=labels)
             for name, text, labels in STORED_STATE
