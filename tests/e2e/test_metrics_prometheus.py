@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -91,8 +92,13 @@ def _rpcs(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], method:
     )
 
 
+def _multiprocess_dirs() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob("praxis-metrics-*"))
+
+
 @pytest.fixture
 def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, int]]:
+    before = _multiprocess_dirs()
     metrics_port = free_port()
     server = ServerProcess(
         write_config(tmp_path / "data"),
@@ -104,9 +110,12 @@ def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, int]]:
     )
     server.start(timeout_s=60)
     try:
+        (private,) = _multiprocess_dirs() - before  # the parent's PROMETHEUS_MULTIPROC_DIR
+        assert private.stat().st_mode & 0o077 == 0
         yield server, metrics_port
     finally:
         assert server.terminate() == 0
+    assert not private.exists()  # removed when the parent exits
 
 
 def _workload(address: str, runs: int, calls: int) -> list[task_pb2.Task]:
