@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=100)
     options = parser.parse_args(argv)
     rounds: list[dict[str, dict[str, Any]]] = []
+    load_start = round(os.getloadavg()[0], 2)  # what else the machine was doing
     with tempfile.TemporaryDirectory() as raw:
         for round_ in range(options.rounds):
             order = list(MODES) if round_ % 2 == 0 else list(reversed(MODES))
@@ -192,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{mode} {rounds[-1][mode]['completions_per_s']}/s" for mode in MODES
             ), flush=True)  # fmt: skip
     report = summarize(rounds, options.runs)
+    report["load_average_1m"] = {"start": load_start, "end": round(os.getloadavg()[0], 2)}
     print_table(report)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -222,7 +224,9 @@ def summarize(rounds: list[dict[str, dict[str, Any]]], runs: int) -> dict[str, A
             # Server CPU per completion: the overhead itself, less sensitive than
             # completions/s to what else the machine runs.
             "server_cpu_ms_per_completion": statistics.median(cpu),
+            "server_cpu_rounds": cpu,
             "cpu_vs_off": round(statistics.median(cpu_ratios), 3),
+            "cpu_vs_off_rounds": [round(ratio, 3) for ratio in cpu_ratios],
         }
     return {
         "command": "benchmarks/observability_bench.py",
