@@ -51,3 +51,66 @@ def test_the_alert_rules_are_valid_prometheus_rules(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 rules found" in done.stdout, done.stdout
+
+
+RULE_TESTS = """
+rule_files: [rules.yml]
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - series: 'praxis_tasks_ready{model="gpt"}'
+        values: '3x40'
+      - series: 'praxis_tasks_ready{model="echo"}'
+        values: '2x40'
+      - series: 'praxis_tasks_claimed_total{model="echo"}'
+        values: '0+5x40'
+      - series: 'praxis_lease_expiries_total'
+        values: '0+10x40'
+      - series: 'praxis_attempts_settled_total{outcome="COMPLETED",effect="APPLIED"}'
+        values: '0+2x40'
+      - series: 'praxis_serving_refusals_total{kind="long_poll",scope="principal"}'
+        values: '0+1x40'
+    alert_rule_test:
+      - eval_time: 30m
+        alertname: PraxisModelNotClaimed
+        exp_alerts:
+          - exp_labels: {model: gpt}
+            exp_annotations:
+              summary: Model gpt has ready tasks and no worker claimed any in 10 minutes.
+      - eval_time: 30m
+        alertname: PraxisLeasesExpiringFasterThanSettled
+        exp_alerts:
+          - exp_annotations:
+              summary: Workers lose more leases than they settle (crashing, or leases too short).
+      - eval_time: 30m
+        alertname: PraxisServingLimitRefusals
+        exp_alerts:
+          - exp_labels: {kind: long_poll, scope: principal}
+            exp_annotations:
+              summary: The long_poll limit (principal) is refusing calls.
+      - eval_time: 30m
+        alertname: PraxisSlowCommits
+        exp_alerts: []
+"""
+
+
+def test_the_alert_rules_fire_on_what_they_describe(tmp_path: Path) -> None:
+    """promtool's rule unit tests: a model nobody claims, leases expiring faster than
+    attempts settle, and a refusing limit fire; the others stay quiet."""
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        message = "promtool is not installed (scripts/install_prometheus.sh installs it)"
+        if os.environ.get("PRAXIS_REQUIRE_PROMETHEUS") or os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    block = _between("<!-- metrics-rules:begin -->\n", "<!-- metrics-rules:end -->")
+    (tmp_path / "rules.yml").write_text(
+        block.removeprefix("```yaml\n").removesuffix("```\n"), encoding="utf-8"
+    )
+    (tmp_path / "tests.yml").write_text(RULE_TESTS, encoding="utf-8")
+    done = subprocess.run(
+        [promtool, "test", "rules", "tests.yml"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
