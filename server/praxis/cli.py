@@ -173,7 +173,7 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
         argv += ["--tls-client-ca", str(args.tls_client_ca)]
     if args.insecure:
         argv += ["--insecure"]
-    if os.environ.get(metrics.MULTIPROC_ENV):  # the parent serves the children's metrics
+    if metrics.children_record():  # the parent serves the children's metrics
         argv += ["--metrics-child"]
     return argv
 

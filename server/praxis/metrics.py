@@ -573,5 +573,12 @@ def open_endpoint(listen: str, processes: int) -> Endpoint:
     return endpoint
 
 
+def children_record() -> bool:
+    """Whether this process serves the metrics of ``--processes`` children."""
+    return bool(os.environ.get(MULTIPROC_ENV)) and os.environ[MULTIPROC_ENV].startswith(
+        os.path.join(tempfile.gettempdir(), "praxis-metrics-")
+    )
+
+
 if __name__ == "__main__":  # python -m praxis.metrics: the table of docs/operations.md
     print(reference_table(), end="")
