@@ -44,6 +44,7 @@ from aiws.engine.v1 import (
     wait_pb2,
     wait_pb2_grpc,
 )
+from praxis import metrics
 from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
@@ -108,6 +109,7 @@ class Settings:
     sweeper: bool = True  # run the sweeper (one process per installation is enough)
     broadcast: bool = True  # exchange wake-ups with the other processes on this machine
     wake_dir: Path | None = None  # where they meet (default: beside the SQLite file)
+    metrics: bool = False  # record Prometheus metrics (praxis.metrics; served by the CLI)
 
 
 class Engine:
@@ -212,6 +214,8 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        if settings.metrics:
+            metrics.enable()  # before the engine: its commands are counted from the start
         self.engine = Engine(settings)
         self.executor = ThreadPoolExecutor(
             max_workers=settings.serving.executor_threads, thread_name_prefix="praxis-rpc"
@@ -244,7 +248,8 @@ class Server:
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
             interceptors=[
-                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams)
+                *([metrics.MetricsInterceptor()] if settings.metrics else []),  # outermost
+                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams),
             ],
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
         )

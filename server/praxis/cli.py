@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from praxis import config as config_module
-from praxis import logs, security, startup
+from praxis import logs, metrics, security, startup
 from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.processes import child_command, default_processes, supervise, wake_dir_for
+from praxis.store.database import Database
 from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
 
@@ -74,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="also serve the web console here (with one server process unless --processes)",
     )
+    serve.add_argument(
+        "--metrics-listen",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (default: off)",
+    )
+    serve.add_argument("--metrics-child", action="store_true", help=argparse.SUPPRESS)
     _console_parser(commands)
     return parser
 
@@ -166,6 +173,8 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
         argv += ["--tls-client-ca", str(args.tls_client_ca)]
     if args.insecure:
         argv += ["--insecure"]
+    if metrics.children_record():  # the parent serves the children's metrics
+        argv += ["--metrics-child"]
     return argv
 
 
@@ -216,6 +225,7 @@ def serve(args: argparse.Namespace) -> int:
         print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
         return 2
     child = args.child_index
+    metrics_listen = args.metrics_listen or config.metrics_listen
     settings = Settings(
         database_url=database_url,
         authority=authority,
@@ -233,21 +243,30 @@ def serve(args: argparse.Namespace) -> int:
         wake_dir=wake_dir_for(database_url, args.data_dir)
         if processes > 1 or child is not None
         else None,
+        metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
     )
+    endpoint: metrics.Endpoint | None = None
+    if metrics_listen and child is None:
+        opened = startup.metrics_endpoint(metrics_listen, processes)
+        if isinstance(opened, int):
+            return opened
+        endpoint = opened
     try:
         if processes > 1 and child is None:
             Engine(settings).close()  # migrations and recovery, once, before the children
-            return supervise(
-                lambda index, listen: child_command(_child_argv(args, index, listen)),
-                processes,
-                args.listen,
-            )
+            return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
     except (SchemaError, StorageError) as error:
+        _close(endpoint)
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
         return 2
-    except RuntimeError as error:  # grpc could not bind the address
-        return startup.startup_error(args, error)
+    except BaseException as error:
+        _close(endpoint)
+        if isinstance(error, RuntimeError):  # grpc could not bind the address
+            return startup.startup_error(args, error)
+        raise
+    if endpoint is not None:
+        endpoint.watch(server.engine.db)
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -260,14 +279,42 @@ def serve(args: argparse.Namespace) -> int:
     server.start()
     host = args.listen.rpartition(":")[0]
     web = _start_console(args, f"{host}:{server.port}")
-    print(json.dumps({"listening": f"{host}:{server.port}", "port": server.port}), flush=True)
+    ready = {"listening": f"{host}:{server.port}", "port": server.port}
+    if endpoint is not None:
+        ready["metrics_port"] = endpoint.port
+    print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
     stopping.wait()
     if web is not None:
         web.stop()
     server.stop()
+    _close(endpoint)
     log.info("stopped")
     return 0
+
+
+def _supervise(args: argparse.Namespace, settings: Settings, processes: int, endpoint: Any) -> int:
+    """The parent of ``--processes``: children serve; this process serves the metrics."""
+    db = None
+    if endpoint is not None:
+        db = Database(settings.database_url, settings.synchronous)  # the stored-state gauges
+        endpoint.watch(db)
+    try:
+        return supervise(
+            lambda index, listen: child_command(_child_argv(args, index, listen)),
+            processes,
+            args.listen,
+            {"metrics_port": endpoint.port} if endpoint is not None else None,
+        )
+    finally:
+        _close(endpoint)
+        if db is not None:
+            db.close()
+
+
+def _close(endpoint: metrics.Endpoint | None) -> None:
+    if endpoint is not None:
+        endpoint.close()
 
 
 if __name__ == "__main__":

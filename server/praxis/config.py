@@ -34,6 +34,8 @@ class Config:
     serving: ServingLimits = field(default_factory=ServingLimits)
     # SHA-256 (hex) of a TLS client certificate's DER -> principal id (mutual TLS).
     client_certificates: dict[str, str] = field(default_factory=dict)
+    # host:port of the Prometheus endpoint (praxis.metrics); None: no metrics.
+    metrics_listen: str | None = None
 
 
 KEYS = frozenset(
@@ -46,6 +48,7 @@ KEYS = frozenset(
         "limits",
         "serving",
         "client_certificates",
+        "metrics_listen",
     }
 )
 
@@ -88,6 +91,7 @@ def load(path: Path) -> Config:
         client_certificates={
             str(k): str(v) for k, v in data.get("client_certificates", {}).items()
         },
+        metrics_listen=str(data["metrics_listen"]) if data.get("metrics_listen") else None,
     )
 
 

@@ -70,13 +70,19 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         pass
 
 
-def supervise(child_argv: Callable[[int, str], list[str]], processes: int, listen: str) -> int:
+def supervise(
+    child_argv: Callable[[int, str], list[str]],
+    processes: int,
+    listen: str,
+    announce: dict[str, object] | None = None,
+) -> int:
     """Starts ``processes`` children serving ``listen`` and waits for a stop signal.
 
     Args:
         child_argv: The command line of child ``index`` serving ``host:port``.
         processes: How many children.
         listen: ``host:port``; port 0 picks a free port, printed once.
+        announce: More keys of the printed ``listening`` line (the metrics port).
 
     Returns:
         The exit status: 0 after a drained stop, 1 when a child died, 2 when one failed
@@ -112,7 +118,8 @@ def supervise(child_argv: Callable[[int, str], list[str]], processes: int, liste
                 return 0 if stopping.is_set() else 2
     finally:
         probe.close()
-    print(json.dumps({"listening": address, "port": port, "processes": processes}), flush=True)
+    ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
+    print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": port, "processes": processes})
     while not stopping.wait(0.2):
         dead = [child for child in children if child.poll() is not None]

@@ -2,8 +2,9 @@
 
 ``error: <REASON>: <message>`` on stderr, never a traceback: an unknown ``--log-level``
 (LOG_LEVEL_INVALID, 2), a missing or unreadable certificate or key (TLS_INVALID, 2), an
-address already in use (ADDRESS_IN_USE, 6), and a certificate or key the TLS stack
-refuses (TLS_INVALID, 2).
+address already in use (ADDRESS_IN_USE, 6, also for ``--metrics-listen``), a malformed
+``--metrics-listen`` (USAGE, 2), and a certificate or key the TLS stack refuses
+(TLS_INVALID, 2).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import errno
 import socket
 import ssl
 
-from praxis import logs
+from praxis import logs, metrics
 
 
 def report(reason: str, message: str, exit_code: int) -> int:
@@ -72,3 +73,19 @@ def check_tls(args: argparse.Namespace) -> int | None:
             2,
         )
     return None
+
+
+def metrics_endpoint(listen: str, processes: int) -> metrics.Endpoint | int:
+    """The ``--metrics-listen`` endpoint, bound before any server process starts, or the
+    exit code after reporting why it cannot be: a malformed address (USAGE, 2) or one
+    that cannot be bound (ADDRESS_IN_USE, 6)."""
+    try:
+        return metrics.open_endpoint(listen, processes)
+    except ValueError as error:
+        return report("USAGE", f"--metrics-listen {error}", 2)
+    except OSError as error:
+        return report(
+            "ADDRESS_IN_USE",
+            f"cannot listen on {listen} (--metrics-listen): {error.strerror or error}",
+            6,
+        )

@@ -21,6 +21,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import grpc
 from grpc_status import rpc_status
 
+from praxis import metrics
 from praxis.core.rejection import Code, Rejection
 from praxis.rpc.errors import to_status
 
@@ -70,7 +71,10 @@ class Gate:
     Used only on the event loop, so plain counters suffice.
     """
 
-    def __init__(self, reason: str, what: str, total: int, per_principal: int) -> None:
+    def __init__(
+        self, reason: str, what: str, total: int, per_principal: int, kind: str = ""
+    ) -> None:
+        self.kind = kind  # the metrics' label: stream or long_poll
         self.reason = reason
         self.what = what
         self.total = total
@@ -87,6 +91,7 @@ class Gate:
             scope = "principal"
         if scope:
             limit = self.total if scope == "total" else self.per_principal
+            metrics.refused(self.kind, scope)
             return Rejection(
                 Code.RESOURCE_EXHAUSTED,
                 self.reason,
@@ -95,12 +100,14 @@ class Gate:
             )
         self.open += 1
         self._by_principal[principal_id] += 1
+        metrics.gate_changed(self.kind, 1)
         return None
 
     def leave(self, principal_id: str) -> None:
         """Gives the slot back."""
         self.open -= 1
         self._by_principal[principal_id] -= 1
+        metrics.gate_changed(self.kind, -1)
         if self._by_principal[principal_id] <= 0:
             del self._by_principal[principal_id]
 
@@ -124,12 +131,14 @@ class Gates:
             "open stream",
             limits.max_streams,
             limits.max_streams_per_principal,
+            kind="stream",
         )
         self.long_polls = Gate(
             "LONG_POLL_LIMIT_REACHED",
             "waiting long poll",
             limits.max_long_polls,
             limits.max_long_polls_per_principal,
+            kind="long_poll",
         )
 
 

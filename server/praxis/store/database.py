@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from typing import Generic, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from praxis import metrics
 from praxis.store import dialect, files, migrations
 
 log = logging.getLogger("praxis.store")
@@ -97,6 +99,7 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A serialized write transaction; commits on success, rolls back on error."""
         with self._write_lock:
+            started = time.perf_counter()
             try:
                 self._check(write=True)
                 connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
@@ -115,6 +118,7 @@ class Database:
             finally:
                 connection.info.pop(_AFTER_COMMIT, None)
                 connection.close()
+                metrics.transaction(1, started)
             self._storage(True)
             _run(callbacks)
 
@@ -163,6 +167,7 @@ class Database:
 
     def _write_batch(self) -> None:
         batch: list[_Pending[object]] = []
+        started = time.perf_counter()
         while self._pending and len(batch) < MAX_BATCH:
             batch.append(self._pending.popleft())
         try:
@@ -206,6 +211,7 @@ class Database:
         finally:
             connection.info.pop(_AFTER_COMMIT, None)
             connection.close()
+            metrics.transaction(len(batch), started)
         if committed and not any(files.classify(i.error) for i in batch if i.error):
             self._storage(True)
         _run(callbacks)

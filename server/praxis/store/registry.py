@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, literal, select, tuple_, update
 from sqlalchemy.engine import Connection
 
+from praxis import metrics
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import gates, kinds, registry, values
@@ -149,6 +150,17 @@ class RegistryStore:
         self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
     ) -> Executed | Rejection:
         """Authorizes and commits one command, or replays its receipt."""
+        result = self._execute(principal, epochs, request_id, command)
+        if metrics.ON:
+            outcome = result.reason if isinstance(result, Rejection) else "applied"
+            if isinstance(result, Executed) and result.replayed:
+                outcome = "replayed"
+            metrics.registry_command(command.action.value, outcome)
+        return result
+
+    def _execute(
+        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+    ) -> Executed | Rejection:
         problem = values.check_identifier(request_id, "request_id") or registry.validate(command)
         if problem:
             return problem
@@ -316,6 +328,8 @@ class RegistryStore:
         ).inserted_primary_key[0]
         receipt = replace(outcome.receipt, event_seq=seq)
         if outcome.consumed_approval is not None:
+            if metrics.ON:
+                Database.after_commit(connection, metrics.approval_consumed)
             connection.execute(
                 _INSERT["consumed_proofs"],
                 dict(

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 
 import praxis.store.attempt_claimants  # registers migration 9
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
+from praxis import metrics
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
@@ -397,6 +398,9 @@ def save(
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
+    if metrics.ON:  # counted once committed
+        observe = functools.partial(metrics.observe_run, record.state, outcome, command)
+        Database.after_commit(connection, observe)
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
     return saved
