@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import uuid
 from collections.abc import Coroutine
@@ -75,11 +76,13 @@ from praxis.store.inbox import InboxStore
 from praxis.store.principals import PrincipalStore
 from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
+from praxis.store.run_traces import RunTraces
 from praxis.store.runs import RunStore
 from praxis.store.segments import SegmentStore
 from praxis.store.signals import Hub, UnixBroadcast
 from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
+from praxis.tracing import Exporter, from_env
 
 log = logging.getLogger("praxis")
 T = TypeVar("T")
@@ -154,6 +157,9 @@ class Engine:
         self.admin.cancel_hooks.append(self.runs.on_cancel)
         self.admin.control_hooks.append(self._wake_on_resume)
         self._wire_model(settings)
+        self.tracing: Exporter | None = from_env(os.environ)  # OTEL_*: off unless configured
+        if self.tracing is not None:
+            self.runs.trace = RunTraces(self.tracing)
 
     def _wire_model(self, settings: Settings) -> None:
         """The execution model: contracts, effects, waits, assessments, handoffs, segments."""
@@ -184,7 +190,9 @@ class Engine:
             Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
 
     def close(self) -> None:
-        """Releases the database."""
+        """Exports the spans still queued and releases the database."""
+        if self.tracing is not None:
+            self.tracing.shutdown()
         self.db.close()
 
 

@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
@@ -38,6 +38,9 @@ from praxis.store.runtime_schema import (
     run_timers,
     runs,
 )
+
+if TYPE_CHECKING:
+    from praxis.store.run_traces import RunTraces
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
@@ -121,6 +124,7 @@ class Effects:
     run_ids: set[str] = field(default_factory=set)
     subscribers: set[str] = field(default_factory=set)
     ready: Counter[str] = field(default_factory=Counter)
+    trace: RunTraces | None = None  # opens and closes spans when tracing is on
 
     def note(
         self, state: core.RunState, subscriber: str, uids: Iterable[str], events: bool
@@ -399,6 +403,8 @@ def save(
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
+    if effects.trace is not None:
+        effects.trace.observe(connection, record, outcome, now)
     return saved
 
 
