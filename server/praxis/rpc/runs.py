@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
+from praxis import logs
 from praxis.core import run as core
 from praxis.core import segments
 from praxis.core.model import Principal, Ref
@@ -175,6 +176,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         if self.store.trace is not None:  # tracing on: the caller's span is the run's parent
             start = replace(start, trace=metadata_context(context.invocation_metadata()))
         record, created = unwrap(context, self.store.start(principal(), start))
+        logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(run=self._snapshot(record), created=created)
 
     def GetRun(
