@@ -1,0 +1,320 @@
+"""Traces (issue 14): a run is one trace; node and attempt spans; the worker's spans
+under the attempt; nothing at all without the OTEL_* environment; log fields."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from opentelemetry import trace as trace_api
+from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+from aiws.engine.v1 import run_pb2, task_pb2
+from praxis import logs
+from praxis.rpc.auth import _bind_log_fields
+from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
+from praxis_client.worker import TaskContext, Worker
+from tests.otlp_receiver import Receiver, Span, otel_env, receiving
+from tests.runtime_support import TERMINAL, claim, definition, get_run, json_out, node
+from tests.support import Harness, start_server
+
+pytestmark = pytest.mark.backends("sqlite")
+
+ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
+CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+CALLER_SPAN = "00f067aa0ba902b7"
+TRACEPARENT = f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"
+
+
+def fanout() -> dict[str, object]:
+    return definition(
+        "join",
+        split=node(output=json_out(ITEMS)),
+        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
+        join=node("node:each", ("each",), json_out({"type": "array"})),
+    )
+
+
+def handle(ctx: TaskContext) -> Any:
+    if ctx.proto.node_id == "split":
+        return {"items": [1, 2, 3]}
+    if ctx.proto.node_id == "each":
+        return {"item": ctx.input}
+    return list(ctx.input) if isinstance(ctx.input, list) else [ctx.input]
+
+
+def start_traced(h: Harness, document: dict[str, object]) -> str:
+    request = run_pb2.StartRunRequest(
+        request_id="traced-1", definition_json=json.dumps(document), input_json="null"
+    )
+    response = h.client("agent").runs.StartRun(request, metadata=[("traceparent", TRACEPARENT)])
+    return response.run.run_id
+
+
+def wait_ended(h: Harness, run_id: str) -> run_pb2.Run:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        run = get_run(h, run_id)
+        if run.state in TERMINAL:
+            return run
+        time.sleep(0.02)
+    raise AssertionError(f"run did not end: {get_run(h, run_id)}")
+
+
+def worker_tracer(endpoint: str) -> tuple[TracerProvider, trace_api.Tracer]:
+    """The worker's own SDK (not the global one), exporting to the same receiver."""
+    provider = TracerProvider(resource=Resource.create({"service.name": "worker"}))
+    provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
+    return provider, provider.get_tracer("tests.worker")
+
+
+def check_one_trace(receiver: Receiver, run_id: str, uids: list[str]) -> None:
+    """The run, node, attempt and worker spans: one trace with the expected parents."""
+    runs = receiver.wait_for("praxis.run", 1)
+    nodes = receiver.wait_for("praxis.node ", len(uids))
+    attempts = receiver.wait_for("praxis.attempt ", len(uids))
+    handlers = receiver.wait_for("handler ", len(uids))
+    every = runs + nodes + attempts + handlers
+    assert {span.trace_id for span in every} == {CALLER_TRACE}
+    (run,) = runs
+    assert run.parent_span_id == CALLER_SPAN
+    assert run.service == "praxis-test" and run.scope == "praxis"
+    assert run.attributes["praxis.run_id"] == run_id
+    assert run.attributes["praxis.run.status"] == "COMPLETED"
+    node_of = {span.attributes["praxis.node_uid"]: span for span in nodes}
+    assert sorted(node_of) == sorted(uids)
+    for span in nodes:
+        assert span.parent_span_id == run.span_id
+        assert run.start_ns <= span.start_ns <= span.end_ns <= run.end_ns
+        assert span.attributes["praxis.node.status"] == "DONE"
+    attempt_of = {span.attributes["praxis.attempt_id"]: span for span in attempts}
+    assert len(attempt_of) == len(uids)
+    for span in attempts:
+        parent = node_of[span.attributes["praxis.node_uid"]]
+        assert span.parent_span_id == parent.span_id
+        assert parent.start_ns <= span.start_ns <= span.end_ns <= parent.end_ns
+        assert span.attributes["praxis.run_id"] == run_id
+        assert span.attributes["praxis.attempt"] == 1
+        assert span.attributes["praxis.model"] == "echo"
+        assert span.attributes["praxis.effect"] == "APPLIED"
+        assert span.attributes["praxis.attempt.status"] == "COMPLETED"
+    for span in handlers:
+        attempt = attempt_of[span.attributes["attempt_id"]]
+        assert span.parent_span_id == attempt.span_id
+        assert span.attributes["traceparent"] == (f"00-{CALLER_TRACE}-{attempt.span_id}-01")
+
+
+FANOUT_UIDS = ["split", "each#0", "each#1", "each#2", "join"]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    import os
+
+    for key in list(os.environ):
+        if key.startswith("OTEL_"):
+            monkeypatch.delenv(key)
+    return monkeypatch
+
+
+def run_fanout_with_worker(h: Harness, endpoint: str) -> str:
+    provider, tracer = worker_tracer(endpoint)
+
+    def traced(ctx: TaskContext) -> Any:
+        with tracer.start_as_current_span("handler " + ctx.proto.node_id) as span:
+            span.set_attribute("attempt_id", ctx.attempt_id)
+            span.set_attribute("traceparent", ctx.traceparent)
+            return handle(ctx)
+
+    worker = Worker(h.client("agent"), ["echo"], traced, concurrency=2, poll_ms=200)
+    worker.start()
+    try:
+        run_id = start_traced(h, fanout())
+        assert wait_ended(h, run_id).state == run_pb2.RUN_STATE_COMPLETED
+    finally:
+        worker.stop(10)
+        provider.shutdown()
+    return run_id
+
+
+def test_a_fanout_run_is_one_trace_in_process(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    with receiving() as (receiver, endpoint):
+        for key, value in otel_env(endpoint).items():
+            clean_env.setenv(key, value)
+        h = start_server(tmp_path / "praxis.db")
+        try:
+            assert h.server.engine.tracing is not None
+            run_id = run_fanout_with_worker(h, endpoint)
+        finally:
+            h.close()  # flushes the batch processor
+        check_one_trace(receiver, run_id, FANOUT_UIDS)
+        # Nothing is left open: the run's trace rows went with its run span.
+        check = start_server(tmp_path / "praxis.db")
+        try:
+            with check.server.engine.db.read() as connection:
+                left = connection.exec_driver_sql(
+                    "SELECT (SELECT count(*) FROM run_traces) + (SELECT count(*) FROM run_trace_spans)"
+                ).scalar()
+            assert left == 0
+        finally:
+            check.close()
+
+
+def test_without_otel_env_nothing_is_exported(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    with receiving() as (receiver, endpoint):
+        # An endpoint, but the SDK disabled: off.
+        clean_env.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", endpoint)
+        clean_env.setenv("OTEL_SDK_DISABLED", "true")
+        h = start_server(tmp_path / "praxis.db")
+        try:
+            assert h.server.engine.tracing is None and h.server.engine.runs.trace is None
+            run_id = start_traced(h, fanout())
+            tasks = claim(h)
+            assert tasks and all(task.traceparent == "" for task in tasks)
+            assert run_id
+        finally:
+            h.close()
+        time.sleep(0.3)
+        assert receiver.requests == 0 and receiver.spans == []
+    # No provider is installed as the global one, ever.
+    assert not isinstance(trace_api.get_tracer_provider(), TracerProvider)
+
+
+def test_with_no_otel_env_the_sdk_is_never_loaded(tmp_path: Path) -> None:
+    script = f"""
+import os, sys
+for key in list(os.environ):
+    if key.startswith("OTEL_"):
+        del os.environ[key]
+from praxis.app import Engine, Settings
+from praxis.clock import TestClock
+from tests.support import authority
+engine = Engine(Settings(database_url="sqlite:///{tmp_path / "p.db"}", authority=authority(),
+                         clock=TestClock(1_800_000_000_000)))
+assert engine.tracing is None and engine.runs.trace is None
+loaded = sorted(name for name in sys.modules if name.startswith("opentelemetry"))
+engine.close()
+print(loaded)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert out.strip() == "[]", out
+
+
+@pytest.mark.parametrize(
+    ("environ", "on"),
+    [
+        ({}, False),
+        ({"OTEL_SERVICE_NAME": "x"}, False),
+        ({"OTEL_TRACES_EXPORTER": "otlp"}, True),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317"}, True),
+        ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4317"}, True),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://h:4317", "OTEL_TRACES_EXPORTER": "none"}, False),
+        ({"OTEL_TRACES_EXPORTER": "otlp", "OTEL_SDK_DISABLED": "true"}, False),
+        ({"OTEL_TRACES_EXPORTER": "otlp", "OTEL_SDK_DISABLED": "false"}, True),
+    ],
+)
+def test_which_environment_turns_tracing_on(environ: dict[str, str], on: bool) -> None:
+    assert wanted(environ) is on
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"OTEL_TRACES_EXPORTER": "zipkin"},
+        {"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"},
+    ],
+)
+def test_an_exporter_this_server_lacks_is_refused(environ: dict[str, str]) -> None:
+    with pytest.raises(TracingConfigError):
+        from_env(environ)
+
+
+@pytest.mark.parametrize(
+    ("header", "valid"),
+    [
+        (TRACEPARENT, True),
+        (TRACEPARENT.upper(), True),
+        ("01-" + TRACEPARENT[3:] + "-future", True),
+        ("00-" + TRACEPARENT[3:] + "-extra", False),
+        ("ff-" + TRACEPARENT[3:], False),
+        (f"00-{'0' * 32}-{CALLER_SPAN}-01", False),
+        (f"00-{CALLER_TRACE}-{'0' * 16}-01", False),
+        ("00-abc-def-01", False),
+        ("", False),
+    ],
+)
+def test_traceparent_parsing_follows_w3c(header: str, valid: bool) -> None:
+    assert (parse_traceparent(header) is not None) is valid
+
+
+class _Context:
+    def __init__(self, metadata: list[tuple[str, str]]) -> None:
+        self._metadata = metadata
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return self._metadata
+
+
+@pytest.fixture
+def json_lines() -> Iterator[io.StringIO]:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logs.JsonFormatter())
+    logger = logging.getLogger("praxis.rpc")
+    logger.addHandler(handler)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        logs.bind({})
+
+
+def test_log_lines_carry_trace_span_run_and_attempt_ids(json_lines: io.StringIO) -> None:
+    request = task_pb2.CompleteTaskRequest(attempt_id="att_1", worker_id="w")
+    _bind_log_fields(request, _Context([("traceparent", TRACEPARENT)]))
+    logging.getLogger("praxis.rpc").warning("something")
+    logs.add(run_id="run_1")
+    logging.getLogger("praxis.rpc").warning("more")
+    first, second = (json.loads(line) for line in json_lines.getvalue().splitlines())
+    assert first["trace_id"] == CALLER_TRACE and first["span_id"] == CALLER_SPAN
+    assert first["attempt_id"] == "att_1" and "run_id" not in first
+    assert second["run_id"] == "run_1" and second["attempt_id"] == "att_1"
+    # The next call on the same thread starts clean.
+    _bind_log_fields(run_pb2.GetRunRequest(run_id="run_2"), _Context([]))
+    logging.getLogger("praxis.rpc").warning("next")
+    third = json.loads(json_lines.getvalue().splitlines()[2])
+    assert third["run_id"] == "run_2"
+    assert not {"trace_id", "span_id", "attempt_id"} & set(third)
+
+
+def test_a_served_call_logs_with_its_trace_ids(harness: Harness, json_lines: io.StringIO) -> None:
+    channel = harness.client("agent").channel
+    with pytest.raises(grpc.RpcError):
+        channel.unary_unary("/aiws.engine.v1.RunService/GetRun")(
+            b"\xff\xff\xff\xff", timeout=10, metadata=[("traceparent", TRACEPARENT)]
+        )
+    (line,) = (json.loads(text) for text in json_lines.getvalue().splitlines())
+    assert "malformed" in line["msg"]
+    assert (line["trace_id"], line["span_id"]) == (CALLER_TRACE, CALLER_SPAN)
+
+
+def span_names(spans: list[Span]) -> list[str]:
+    return sorted(span.name for span in spans)
