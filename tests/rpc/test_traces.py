@@ -11,112 +11,34 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
 from opentelemetry import trace as trace_api
-from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
 from aiws.engine.v1 import run_pb2, task_pb2
 from praxis import logs
 from praxis.rpc.auth import _bind_log_fields
 from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
-from praxis_client.worker import TaskContext, Worker
-from tests.otlp_receiver import Receiver, Span, otel_env, receiving
-from tests.runtime_support import TERMINAL, claim, definition, get_run, json_out, node
+from praxis_client.worker import Worker
+from tests.runtime_support import claim
 from tests.support import Harness, start_server
+from tests.trace_support import (
+    CALLER_SPAN,
+    CALLER_TRACE,
+    FANOUT_UIDS,
+    TRACEPARENT,
+    check_one_trace,
+    fanout,
+    otel_env,
+    receiving,
+    start_traced,
+    traced_handler,
+    wait_ended,
+)
 
 pytestmark = pytest.mark.backends("sqlite")
-
-ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
-CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
-CALLER_SPAN = "00f067aa0ba902b7"
-TRACEPARENT = f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"
-
-
-def fanout() -> dict[str, object]:
-    return definition(
-        "join",
-        split=node(output=json_out(ITEMS)),
-        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
-        join=node("node:each", ("each",), json_out({"type": "array"})),
-    )
-
-
-def handle(ctx: TaskContext) -> Any:
-    if ctx.proto.node_id == "split":
-        return {"items": [1, 2, 3]}
-    if ctx.proto.node_id == "each":
-        return {"item": ctx.input}
-    return list(ctx.input) if isinstance(ctx.input, list) else [ctx.input]
-
-
-def start_traced(h: Harness, document: dict[str, object]) -> str:
-    request = run_pb2.StartRunRequest(
-        request_id="traced-1", definition_json=json.dumps(document), input_json="null"
-    )
-    response = h.client("agent").runs.StartRun(request, metadata=[("traceparent", TRACEPARENT)])
-    return response.run.run_id
-
-
-def wait_ended(h: Harness, run_id: str) -> run_pb2.Run:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        run = get_run(h, run_id)
-        if run.state in TERMINAL:
-            return run
-        time.sleep(0.02)
-    raise AssertionError(f"run did not end: {get_run(h, run_id)}")
-
-
-def worker_tracer(endpoint: str) -> tuple[TracerProvider, trace_api.Tracer]:
-    """The worker's own SDK (not the global one), exporting to the same receiver."""
-    provider = TracerProvider(resource=Resource.create({"service.name": "worker"}))
-    provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
-    return provider, provider.get_tracer("tests.worker")
-
-
-def check_one_trace(receiver: Receiver, run_id: str, uids: list[str]) -> None:
-    """The run, node, attempt and worker spans: one trace with the expected parents."""
-    runs = receiver.wait_for("praxis.run", 1)
-    nodes = receiver.wait_for("praxis.node ", len(uids))
-    attempts = receiver.wait_for("praxis.attempt ", len(uids))
-    handlers = receiver.wait_for("handler ", len(uids))
-    every = runs + nodes + attempts + handlers
-    assert {span.trace_id for span in every} == {CALLER_TRACE}
-    (run,) = runs
-    assert run.parent_span_id == CALLER_SPAN
-    assert run.service == "praxis-test" and run.scope == "praxis"
-    assert run.attributes["praxis.run_id"] == run_id
-    assert run.attributes["praxis.run.status"] == "COMPLETED"
-    node_of = {span.attributes["praxis.node_uid"]: span for span in nodes}
-    assert sorted(node_of) == sorted(uids)
-    for span in nodes:
-        assert span.parent_span_id == run.span_id
-        assert run.start_ns <= span.start_ns <= span.end_ns <= run.end_ns
-        assert span.attributes["praxis.node.status"] == "DONE"
-    attempt_of = {span.attributes["praxis.attempt_id"]: span for span in attempts}
-    assert len(attempt_of) == len(uids)
-    for span in attempts:
-        parent = node_of[span.attributes["praxis.node_uid"]]
-        assert span.parent_span_id == parent.span_id
-        assert parent.start_ns <= span.start_ns <= span.end_ns <= parent.end_ns
-        assert span.attributes["praxis.run_id"] == run_id
-        assert span.attributes["praxis.attempt"] == 1
-        assert span.attributes["praxis.model"] == "echo"
-        assert span.attributes["praxis.effect"] == "APPLIED"
-        assert span.attributes["praxis.attempt.status"] == "COMPLETED"
-    for span in handlers:
-        attempt = attempt_of[span.attributes["attempt_id"]]
-        assert span.parent_span_id == attempt.span_id
-        assert span.attributes["traceparent"] == (f"00-{CALLER_TRACE}-{attempt.span_id}-01")
-
-
-FANOUT_UIDS = ["split", "each#0", "each#1", "each#2", "join"]
 
 
 @pytest.fixture
@@ -130,19 +52,12 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def run_fanout_with_worker(h: Harness, endpoint: str) -> str:
-    provider, tracer = worker_tracer(endpoint)
-
-    def traced(ctx: TaskContext) -> Any:
-        with tracer.start_as_current_span("handler " + ctx.proto.node_id) as span:
-            span.set_attribute("attempt_id", ctx.attempt_id)
-            span.set_attribute("traceparent", ctx.traceparent)
-            return handle(ctx)
-
+    provider, traced = traced_handler(endpoint)
     worker = Worker(h.client("agent"), ["echo"], traced, concurrency=2, poll_ms=200)
     worker.start()
     try:
-        run_id = start_traced(h, fanout())
-        assert wait_ended(h, run_id).state == run_pb2.RUN_STATE_COMPLETED
+        run_id = start_traced(h.client("agent").runs, fanout())
+        assert wait_ended(h.client("agent").runs, run_id).state == run_pb2.RUN_STATE_COMPLETED
     finally:
         worker.stop(10)
         provider.shutdown()
@@ -161,13 +76,14 @@ def test_a_fanout_run_is_one_trace_in_process(
             run_id = run_fanout_with_worker(h, endpoint)
         finally:
             h.close()  # flushes the batch processor
-        check_one_trace(receiver, run_id, FANOUT_UIDS)
+        check_one_trace(receiver, run_id, FANOUT_UIDS, handled=len(FANOUT_UIDS))
         # Nothing is left open: the run's trace rows went with its run span.
         check = start_server(tmp_path / "praxis.db")
         try:
             with check.server.engine.db.read() as connection:
                 left = connection.exec_driver_sql(
-                    "SELECT (SELECT count(*) FROM run_traces) + (SELECT count(*) FROM run_trace_spans)"
+                    "SELECT (SELECT count(*) FROM run_traces)"
+                    " + (SELECT count(*) FROM run_trace_spans)"
                 ).scalar()
             assert left == 0
         finally:
@@ -184,7 +100,7 @@ def test_without_otel_env_nothing_is_exported(
         h = start_server(tmp_path / "praxis.db")
         try:
             assert h.server.engine.tracing is None and h.server.engine.runs.trace is None
-            run_id = start_traced(h, fanout())
+            run_id = start_traced(h.client("agent").runs, fanout())
             tasks = claim(h)
             assert tasks and all(task.traceparent == "" for task in tasks)
             assert run_id
@@ -314,7 +230,3 @@ def test_a_served_call_logs_with_its_trace_ids(harness: Harness, json_lines: io.
     (line,) = (json.loads(text) for text in json_lines.getvalue().splitlines())
     assert "malformed" in line["msg"]
     assert (line["trace_id"], line["span_id"]) == (CALLER_TRACE, CALLER_SPAN)
-
-
-def span_names(spans: list[Span]) -> list[str]:
-    return sorted(span.name for span in spans)
