@@ -118,6 +118,7 @@ class Engine:
     def __init__(self, settings: Settings) -> None:
         settings = replace(settings)  # its authority becomes the stored principals' below
         self.settings = settings
+        self.tracing: Exporter | None = from_env(os.environ)  # OTEL_*: off unless configured
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
         assert ledger_schema.run_commands is not None  # and migrations 4 to 6
@@ -157,7 +158,6 @@ class Engine:
         self.admin.cancel_hooks.append(self.runs.on_cancel)
         self.admin.control_hooks.append(self._wake_on_resume)
         self._wire_model(settings)
-        self.tracing: Exporter | None = from_env(os.environ)  # OTEL_*: off unless configured
         if self.tracing is not None:
             self.runs.trace = RunTraces(self.tracing)
 

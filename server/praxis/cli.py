@@ -26,6 +26,7 @@ from praxis.clock import Clock, SystemClock, TestClock
 from praxis.processes import child_command, default_processes, supervise, wake_dir_for
 from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
+from praxis.tracing import TracingConfigError
 
 log = logging.getLogger("praxis")
 
@@ -243,7 +244,7 @@ def serve(args: argparse.Namespace) -> int:
                 args.listen,
             )
         server = Server(settings)
-    except (SchemaError, StorageError) as error:
+    except (SchemaError, StorageError, TracingConfigError) as error:
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
         return 2
     except RuntimeError as error:  # grpc could not bind the address
