@@ -143,6 +143,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                     abort(context, _INTERNAL)
                 except Aborted:
                     return None
+            finally:
+                logs.bind({})  # the pool thread's next work is not this call's
 
         return wrapped
 
