@@ -22,7 +22,7 @@ from praxis import logs
 from praxis.rpc.auth import _bind_log_fields
 from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis_client.worker import Worker
-from tests.runtime_support import claim
+from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness, start_server
 from tests.trace_support import (
     CALLER_SPAN,
@@ -230,3 +230,44 @@ def test_a_served_call_logs_with_its_trace_ids(harness: Harness, json_lines: io.
     (line,) = (json.loads(text) for text in json_lines.getvalue().splitlines())
     assert "malformed" in line["msg"]
     assert (line["trace_id"], line["span_id"]) == (CALLER_TRACE, CALLER_SPAN)
+
+
+def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    unsampled_trace = "a" * 32
+    with receiving() as (receiver, endpoint):
+        for key, value in otel_env(endpoint).items():
+            clean_env.setenv(key, value)
+        h = start_server(tmp_path / "praxis.db")
+        runs = h.client("agent").runs
+        try:
+            one_node = definition("a", a=node(output=json_out()))
+            quiet = runs.StartRun(
+                run_pb2.StartRunRequest(
+                    request_id="quiet", definition_json=json.dumps(one_node), input_json="{}"
+                ),
+                metadata=[("traceparent", f"00-{unsampled_trace}-{CALLER_SPAN}-00")],
+            ).run.run_id
+            (task,) = claim(h)
+            assert task.run_id == quiet
+            assert task.traceparent.startswith(f"00-{unsampled_trace}-")
+            assert task.traceparent.endswith("-00")
+            stopped = start_traced(runs, one_node)
+            (task,) = claim(h)
+            assert task.traceparent.startswith(f"00-{CALLER_TRACE}-")
+            runs.StopRun(run_pb2.StopRunRequest(run_id=stopped, reason="enough"))
+        finally:
+            h.close()
+        (run,) = receiver.wait_for("praxis.run", 1)
+        (node_span,) = receiver.wait_for("praxis.node ", 1)
+        (attempt,) = receiver.wait_for("praxis.attempt ", 1)
+        assert {run.trace_id, node_span.trace_id, attempt.trace_id} == {CALLER_TRACE}
+        assert run.attributes["praxis.run_id"] == stopped
+        assert run.attributes["praxis.run.status"] == "CANCELLED"
+        assert node_span.parent_span_id == run.span_id
+        assert attempt.parent_span_id == node_span.span_id
+        assert task.traceparent == f"00-{CALLER_TRACE}-{attempt.span_id}-01"
+        error = 2  # opentelemetry.proto.trace.v1.Status.STATUS_CODE_ERROR
+        assert run.status_code == node_span.status_code == attempt.status_code == error
+        assert len(receiver.spans) == 3
