@@ -271,3 +271,22 @@ def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
         error = 2  # opentelemetry.proto.trace.v1.Status.STATUS_CODE_ERROR
         assert run.status_code == node_span.status_code == attempt.status_code == error
         assert len(receiver.spans) == 3
+
+
+def test_the_worker_context_follows_the_traceparent_only_with_the_api(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from praxis_client import tracing as client_tracing
+
+    def current() -> str:
+        return f"{trace_api.get_current_span().get_span_context().trace_id:032x}"
+
+    with client_tracing.attempt_context(TRACEPARENT):
+        assert current() == CALLER_TRACE
+    assert current() == "0" * 32
+    with client_tracing.attempt_context(""):
+        assert current() == "0" * 32
+    monkeypatch.setattr(client_tracing, "_api", client_tracing._MISSING)  # no opentelemetry-api
+    assert not client_tracing.available()
+    with client_tracing.attempt_context(TRACEPARENT):
+        assert current() == "0" * 32
