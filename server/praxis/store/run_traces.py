@@ -25,7 +25,7 @@ from sqlalchemy import BigInteger, Column, Integer, String, Table, Text, bindpar
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
-from praxis.store import migrations
+from praxis.store import dialect, migrations
 from praxis.store.database import Database
 from praxis.store.schema import metadata
 from praxis.tracing import (
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from praxis.store.run_rows import RunRecord
 
 VERSION = 11
+RUNNING = core.NodeStatus.RUNNING
 CACHE_RUNS = 4096  # trace contexts kept in memory (they never change once written)
 
 run_traces = Table(
@@ -65,17 +66,21 @@ run_trace_spans = Table(
 migrations.register(migrations.Migration(VERSION, "run_traces", (run_traces, run_trace_spans)))
 
 _LOAD = select(run_traces).where(run_traces.c.run_id == bindparam("rid"))
-_SPANS = select(run_trace_spans.c.span_key, run_trace_spans.c.started_at_ms).where(
-    run_trace_spans.c.run_id == bindparam("rid"),
-    run_trace_spans.c.span_key.in_(bindparam("keys", expanding=True)),
+_SPAN_TIMES = (run_trace_spans.c.span_key, run_trace_spans.c.started_at_ms)
+_CLOSE = (
+    delete(run_trace_spans)
+    .where(
+        run_trace_spans.c.run_id == bindparam("rid"),
+        run_trace_spans.c.span_key.in_(bindparam("keys", expanding=True)),
+    )
+    .returning(*_SPAN_TIMES)
 )
-_ALL_SPANS = select(run_trace_spans.c.span_key, run_trace_spans.c.started_at_ms).where(
-    run_trace_spans.c.run_id == bindparam("rid")
+_CLOSE_ALL = (
+    delete(run_trace_spans)
+    .where(run_trace_spans.c.run_id == bindparam("rid"))
+    .returning(*_SPAN_TIMES)
 )
-_DROP = delete(run_trace_spans).where(
-    run_trace_spans.c.run_id == bindparam("rid"),
-    run_trace_spans.c.span_key.in_(bindparam("keys", expanding=True)),
-)
+_DROP_RUN = delete(run_traces).where(run_traces.c.run_id == bindparam("rid"))
 
 
 class _Run:
@@ -161,52 +166,49 @@ class RunTraces:
         found = self._context(connection, new.run_id)
         if found is None or not found.flags & 1:
             return  # not traced, or not sampled: nothing to record
-        opened: list[tuple[str, int]] = []
+        opened: list[str] = []
         closing: dict[str, tuple[str, core.NodeRun]] = {}  # key -> (kind, node)
-        for uid in sorted(outcome.changed | outcome.removed):
+        for uid in outcome.changed | outcome.removed:
             was, now_node = old.nodes.get(uid), new.nodes.get(uid)
-            was_live = was is not None and was.status is core.NodeStatus.RUNNING
-            is_live = now_node is not None and now_node.status is core.NodeStatus.RUNNING
-            if was is not None and was_live:
-                same = is_live and now_node is not None and now_node.attempt_id == was.attempt_id
-                if not same:
-                    closing["attempt:" + was.attempt_id] = ("attempt", now_node or was)
-            if (
-                now_node is not None
-                and is_live
-                and not (was_live and was is not None and was.attempt_id == now_node.attempt_id)
-            ):
-                opened.append(("attempt:" + now_node.attempt_id, now))
-                opened.append(("node:" + uid, now))  # kept only when the node has none
+            ran = was.attempt_id if was and was.status is RUNNING else ""
+            runs = now_node.attempt_id if now_node and now_node.status is RUNNING else ""
+            last = now_node or was
+            if last is not None and ran and ran != runs:
+                closing["attempt:" + ran] = ("attempt", last)
+            if now_node is not None and runs and runs != ran:
+                opened.append("attempt:" + runs)
+                if now_node.attempts == 1:
+                    opened.append("node:" + uid)  # the node's span opens at its first dispatch
             if now_node is not None and now_node.status not in core.LIVE:
                 closing["node:" + uid] = ("node", now_node)
         run_ends = new.status in core.TERMINAL and old.status not in core.TERMINAL
         if not opened and not closing and not run_ends:
             return
-        keys = [key for key, _ in opened] + list(closing)
+        stored: dict[str, int] = {}  # the closed spans' start times, their rows deleted
         if run_ends:
-            rows = connection.execute(_ALL_SPANS, {"rid": new.run_id})
-        else:
-            rows = connection.execute(_SPANS, {"rid": new.run_id, "keys": keys})
-        stored: dict[str, int] = {row.span_key: row.started_at_ms for row in rows}
+            stored = dict(connection.execute(_CLOSE_ALL, {"rid": new.run_id}).tuples().all())
+            connection.execute(_DROP_RUN, {"rid": new.run_id})
+            Database.after_commit(connection, functools.partial(self._forget, new.run_id))
+        elif closing:
+            found_rows = connection.execute(_CLOSE, {"rid": new.run_id, "keys": list(closing)})
+            stored = dict(found_rows.tuples().all())
+        if opened and not run_ends:
+            connection.execute(
+                dialect.insert_missing(connection, run_trace_spans),
+                [
+                    {
+                        "run_id": new.run_id,
+                        "span_key": key,
+                        "span_id": _hex(found, key),
+                        "started_at_ms": now,
+                    }
+                    for key in opened
+                ],
+            )
         spans = self._closed(found, new, outcome, closing, stored, now)
-        fresh = [
-            {"run_id": new.run_id, "span_key": key, "span_id": _hex(found, key), "started_at_ms": t}
-            for key, t in dict(opened).items()
-            if key not in stored
-        ]
         if run_ends:
             spans += self._orphans(found, new, stored, closing, now)
             spans.append(self._run_span(found, new, now))
-            for table in (run_trace_spans, run_traces):
-                connection.execute(delete(table).where(table.c.run_id == new.run_id))
-            Database.after_commit(connection, functools.partial(self._forget, new.run_id))
-        else:
-            done = [key for key in closing if key in stored]
-            if done:
-                connection.execute(_DROP, {"rid": new.run_id, "keys": done})
-            if fresh:
-                connection.execute(run_trace_spans.insert(), fresh)
         if spans:
             Database.after_commit(connection, functools.partial(self._export, spans))
 
