@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import threading
 import uuid
 from collections.abc import Coroutine
@@ -77,11 +78,13 @@ from praxis.store.inbox import InboxStore
 from praxis.store.principals import PrincipalStore
 from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
+from praxis.store.run_traces import RunTraces
 from praxis.store.runs import RunStore
 from praxis.store.segments import SegmentStore
 from praxis.store.signals import INBOX, Hub, UnixBroadcast
 from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
+from praxis.tracing import Exporter, from_env
 
 log = logging.getLogger("praxis")
 T = TypeVar("T")
@@ -118,6 +121,7 @@ class Engine:
     def __init__(self, settings: Settings) -> None:
         settings = replace(settings)  # its authority becomes the stored principals' below
         self.settings = settings
+        self.tracing: Exporter | None = from_env(os.environ)  # OTEL_*: off unless configured
         self.clock = settings.clock
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
         assert ledger_schema.run_commands is not None  # and migrations 4 to 6
@@ -160,6 +164,8 @@ class Engine:
         self.registry.commit_hooks.append(wake_inbox)
         self.admin.hold_hooks.append(wake_inbox)
         self._wire_model(settings)
+        if self.tracing is not None:
+            self.runs.trace = RunTraces(self.tracing)
 
     def _wire_model(self, settings: Settings) -> None:
         """The execution model: contracts, effects, waits, assessments, handoffs, segments."""
@@ -190,7 +196,9 @@ class Engine:
             Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
 
     def close(self) -> None:
-        """Releases the database."""
+        """Exports the spans still queued and releases the database."""
+        if self.tracing is not None:
+            self.tracing.shutdown()
         self.db.close()
 
 

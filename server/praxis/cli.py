@@ -27,6 +27,7 @@ from praxis.processes import child_command, default_processes, supervise, wake_d
 from praxis.store.database import Database
 from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
+from praxis.tracing import TracingConfigError
 
 log = logging.getLogger("praxis")
 
@@ -256,7 +257,7 @@ def serve(args: argparse.Namespace) -> int:
             Engine(settings).close()  # migrations and recovery, once, before the children
             return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
-    except (SchemaError, StorageError) as error:
+    except (SchemaError, StorageError, TracingConfigError) as error:
         _close(endpoint)
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
         return 2

@@ -3,11 +3,16 @@
 gRPC's C core (and anything else below Python) writes its own lines to file descriptor 2.
 :func:`route_native_stderr` puts a pipe there and turns each such line into a JSON log
 record of the ``native`` logger, so stderr stays JSON lines whatever writes to it.
+
+Each line written while an RPC is handled carries that call's fields (:func:`bind`): the
+caller's W3C trace context as ``trace_id`` and ``span_id`` (from its ``traceparent``
+metadata), and the ``run_id`` and ``attempt_id`` the request names, where it names one.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextvars
 import json
 import logging
 import os
@@ -15,9 +20,30 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from typing import IO
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+_NONE: Mapping[str, str] = {}
+_call: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
+    "praxis_log_fields", default=_NONE
+)
+
+
+def bind(fields: Mapping[str, str]) -> None:
+    """Sets the fields every line of the current RPC carries (the RPC layer calls it first
+    thing in each call, so nothing of an earlier call on the same thread remains)."""
+    _call.set(fields)
+
+
+def add(**fields: str) -> None:
+    """Adds fields to the current RPC's (a run id learnt while handling it)."""
+    _call.set({**_call.get(), **fields})
+
+
+def fields() -> Mapping[str, str]:
+    """The current RPC's fields."""
+    return _call.get()
 
 
 class JsonFormatter(logging.Formatter):
@@ -30,6 +56,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
+        entry.update(_call.get())
         entry.update({k: v for k, v in vars(record).items() if k not in _STANDARD})
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)

@@ -22,6 +22,8 @@ import (
 
 // Task is one leased attempt as a handler sees it: the generated enginev1.Task (its
 // AttemptId, RunId, NodeUid, NodeId, Attempt, Agent, InputJson ...) plus JSON helpers.
+// GetTraceparent is the attempt's span as a W3C traceparent (empty unless the server
+// exports traces): make it the parent of the handler's own spans.
 type Task struct {
 	*enginev1.Task
 }

@@ -50,6 +50,7 @@ import grpc
 from aiws.engine.v1 import common_pb2, task_pb2
 from praxis_client.client import Client
 from praxis_client.errors import CallError, error_details
+from praxis_client.tracing import attempt_context
 from praxis_client.values import canonical_decimal, parse_decimal
 
 log = logging.getLogger("praxis_client.worker")
@@ -173,6 +174,15 @@ class TaskContext:
     @property
     def attempt(self) -> int:
         return self.proto.attempt
+
+    @property
+    def traceparent(self) -> str:
+        """The attempt's span as a W3C ``traceparent`` ('' when the server has tracing off).
+
+        With ``opentelemetry-api`` installed the runtime already makes it the handler's
+        parent span; use this to propagate it elsewhere (an HTTP call, a subprocess).
+        """
+        return self.proto.traceparent
 
     @property
     def output(self) -> Any:
@@ -609,12 +619,14 @@ class Worker:
         return self._settlement_of(ctx, value)
 
     def _call_handler(self, ctx: TaskContext) -> Any:
-        if inspect.iscoroutinefunction(self.handler):
-            return self._await(ctx, self.handler(ctx))
-        value = self.handler(ctx)
-        if inspect.isawaitable(value):
-            return self._await(ctx, value)
-        return value
+        # The attempt's span is the handler's parent (praxis_client.tracing; optional).
+        with attempt_context(ctx.traceparent):
+            if inspect.iscoroutinefunction(self.handler):
+                return self._await(ctx, self.handler(ctx))
+            value = self.handler(ctx)
+            if inspect.isawaitable(value):
+                return self._await(ctx, value)
+            return value
 
     def _await(self, ctx: TaskContext, awaitable: Any) -> Any:
         loop = self._event_loop()

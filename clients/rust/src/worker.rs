@@ -122,6 +122,11 @@ impl TaskContext {
     pub fn attempt(&self) -> i32 {
         self.proto.attempt
     }
+    /// The attempt's span as a W3C `traceparent` (empty unless the server exports
+    /// traces): make it the parent of the handler's own spans.
+    pub fn traceparent(&self) -> &str {
+        &self.proto.traceparent
+    }
     /// The gathered input parsed as JSON (`Null` when empty).
     pub fn input(&self) -> &serde_json::Value {
         &self.input

@@ -73,6 +73,11 @@ export interface TaskContext {
   nodeUid: string;
   attempt: number;
   /**
+   * The attempt's span as a W3C `traceparent` (`task.traceparent`): empty unless the
+   * server exports traces. Make it the parent of the handler's own spans.
+   */
+  traceparent: string;
+  /**
    * Aborted when the attempt is cancelled (run stopped, attempt superseded), its lease is
    * lost, or a shutdown's drain timeout runs out; `signal.reason` says which.
    */
@@ -508,6 +513,7 @@ export class Worker {
         runId: task.runId,
         nodeUid: task.nodeUid,
         attempt: task.attempt,
+        traceparent: task.traceparent,
         signal: abort.signal,
       };
       returned = { value: await this.handler(ctx) };

@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 
+from praxis import logs
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core.model import Principal
@@ -20,6 +21,7 @@ from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import Gate, abort_async
 from praxis.security import certificate_fingerprint
 from praxis.store.files import StorageFailure
+from praxis.tracing import metadata_context
 
 log = logging.getLogger("praxis.rpc")
 
@@ -117,6 +119,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
 
     def _wrap(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
         def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+            _bind_log_fields(request, context)
             try:
                 if needs_auth:
                     found = self._authenticate(context)
@@ -140,6 +143,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                     abort(context, _INTERNAL)
                 except Aborted:
                     return None
+            finally:
+                logs.bind({})  # the pool thread's next work is not this call's
 
         return wrapped
 
@@ -158,6 +163,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         self, behavior: Callable[..., Any], needs_auth: bool, method: str, stream: bool
     ) -> Any:
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            _bind_log_fields(request, context)
             try:
                 caller = await self._enter(context, needs_auth)
                 if isinstance(request, Malformed):
@@ -186,6 +192,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
             raise TypeError(f"{method}: streams must be async generators or coroutines")
 
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            _bind_log_fields(request, context)
             try:
                 caller = await self._enter(context, needs_auth)
                 if isinstance(request, Malformed):
@@ -208,6 +215,20 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
 
 
 _INTERNAL = Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see server log")
+
+
+def _bind_log_fields(request: Any, context: Any) -> None:
+    """The fields this call's log lines carry (:func:`praxis.logs.bind`)."""
+    found: dict[str, str] = {}
+    trace = metadata_context(context.invocation_metadata())
+    if trace is not None:
+        found["trace_id"] = f"{trace.trace_id:032x}"
+        found["span_id"] = f"{trace.span_id:016x}"
+    for name in ("run_id", "attempt_id"):
+        value = getattr(request, name, "")
+        if value and isinstance(value, str):
+            found[name] = value
+    logs.bind(found)
 
 
 class Malformed:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any
 
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
+from praxis import logs
 from praxis.core import run as core
 from praxis.core import segments
 from praxis.core.model import Principal, Ref
@@ -18,6 +20,7 @@ from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_asyn
 from praxis.store.run_rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runs import RunStore, StartRequest, page_token_after
 from praxis.store.signals import Hub, run_topic
+from praxis.tracing import metadata_context
 
 RUN_STATES = {
     core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,
@@ -171,7 +174,11 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
     def StartRun(  # gRPC method name
         self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StartRunResponse:
-        record, created = unwrap(context, self.store.start(principal(), start_from_proto(request)))
+        start = start_from_proto(request)
+        if self.store.trace is not None:  # tracing on: the caller's span is the run's parent
+            start = replace(start, trace=metadata_context(context.invocation_metadata()))
+        record, created = unwrap(context, self.store.start(principal(), start))
+        logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(run=self._snapshot(record), created=created)
 
     def GetRun(

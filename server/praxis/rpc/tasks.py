@@ -58,6 +58,7 @@ def task_to_proto(task: TaskView) -> task_pb2.Task:
         template=task.template,
         deadline_ms=task.deadline_ms,
         lease_expires_at_ms=task.lease_expires_at_ms,
+        traceparent=task.traceparent,
         revision=task.revision,
     )
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, Insert, Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import QueuePool
 
@@ -60,3 +61,10 @@ def lock_for_write(connection: Connection) -> None:
     """Serializes write transactions across processes (a no-op where BEGIN already does)."""
     if connection.dialect.name == "postgresql":
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_WRITE_LOCK})")
+
+
+def insert_missing(connection: Connection, table: Table) -> Insert:
+    """``INSERT`` into ``table`` that skips rows whose primary key is already there."""
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()

@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
@@ -39,6 +39,9 @@ from praxis.store.runtime_schema import (
     run_timers,
     runs,
 )
+
+if TYPE_CHECKING:
+    from praxis.store.run_traces import RunTraces
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
@@ -122,6 +125,7 @@ class Effects:
     run_ids: set[str] = field(default_factory=set)
     subscribers: set[str] = field(default_factory=set)
     ready: Counter[str] = field(default_factory=Counter)
+    trace: RunTraces | None = None  # opens and closes spans when tracing is on
 
     def note(
         self, state: core.RunState, subscriber: str, uids: Iterable[str], events: bool
@@ -403,6 +407,8 @@ def save(
         Database.after_commit(connection, observe)
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
+    if effects.trace is not None:
+        effects.trace.observe(connection, record, outcome, now)
     return saved
 
 

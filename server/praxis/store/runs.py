@@ -33,9 +33,11 @@ from praxis.store import controls, model_registry, run_codec, run_rows, signals
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
+from praxis.store.run_traces import RunTraces
 from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
+from praxis.tracing import TraceContext
 
 EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
@@ -60,6 +62,8 @@ class StartRequest:
     input_json: str = ""
     subscriber: str = ""
     contract_id: str = ""
+    trace: TraceContext | None = None
+    """The caller's trace context (tracing on only): the run's span becomes its child."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ class TaskView:
     revision: int
     weight: int = 0
     """About how many bytes the task takes in a response (input, template, agent)."""
+    traceparent: str = ""
+    """The attempt's span (tracing on only; see :mod:`praxis.store.run_traces`)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,7 @@ class RunStore:
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
         ] = []
         self.allowance_of: Callable[[Connection, RunRecord], Allowance | None] = _unlimited
+        self.trace: RunTraces | None = None  # set when tracing is on (praxis.tracing)
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -150,7 +157,7 @@ class RunStore:
 
     def _transact(self, body: Callable[[Connection, Effects], Any]) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters."""
-        effects = Effects(cache=self.snapshots)
+        effects = Effects(cache=self.snapshots, trace=self.trace)
         result = self.db.transact(lambda connection: body(connection, effects))
         self.announce(effects)
         return result
@@ -160,7 +167,7 @@ class RunStore:
 
         A body's bug (an exception other than a rollback) is raised after the commit.
         """
-        effects = [Effects(cache=self.snapshots) for _ in bodies]
+        effects = [Effects(cache=self.snapshots, trace=self.trace) for _ in bodies]
         answers = self.db.transact_many(
             [
                 functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
@@ -324,6 +331,8 @@ class RunStore:
             saved = run_rows.insert(connection, record, request_digest, outcome, command, now)
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
+            if self.trace is not None:
+                self.trace.started(connection, saved.state.run_id, request.trace, now)
             if request.ref is not None:
                 bind_head(
                     connection,
@@ -550,7 +559,7 @@ class RunStore:
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
             return outcome
-        effects = Effects()
+        effects = Effects(trace=self.trace)
         run_rows.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.announce(effects))
         return None
@@ -567,7 +576,7 @@ class RunStore:
             .scalars()
             .all()
         )
-        effects = Effects()
+        effects = Effects(trace=self.trace)
         for run_id in run_ids:
             record = self._load(connection, run_id)
             if record is None:
@@ -678,7 +687,11 @@ class RunStore:
             if node.status is not core.NodeStatus.RUNNING:
                 continue  # refused (allowance, input size): the node failed with the reason
             assert input_json is not None
-            tasks.append(replace(self._task(record, node, input_json), weight=weight))
+            task = replace(self._task(record, node, input_json), weight=weight)
+            if effects.trace is not None:
+                traceparent = effects.trace.traceparent(connection, run_id, node.attempt_id)
+                task = replace(task, traceparent=traceparent)
+            tasks.append(task)
         return True
 
     def _task(self, record: RunRecord, node: core.NodeRun, input_json: str) -> TaskView:

@@ -10714,6 +10714,13 @@ pub struct Task {
     /// The registry revision the node runs under (0 for ad hoc runs).
     #[prost(int64, tag = "12")]
     pub revision: i64,
+    /// The attempt's span as a W3C Trace Context `traceparent` header value
+    /// (`00-<trace id>-<span id>-<flags>`), when the server exports traces
+    /// (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+    /// a worker that records spans makes them children of this one, so they sit under
+    /// the attempt. Informational: settling does not need it.
+    #[prost(string, tag = "13")]
+    pub traceparent: ::prost::alloc::string::String,
 }
 /// ClaimTasksRequest asks for work.
 #[allow(clippy::all)]

@@ -238,7 +238,13 @@ type Task struct {
 	// When the lease expires unless extended, UTC epoch milliseconds.
 	LeaseExpiresAtMs int64 `protobuf:"varint,11,opt,name=lease_expires_at_ms,json=leaseExpiresAtMs,proto3" json:"lease_expires_at_ms,omitempty"`
 	// The registry revision the node runs under (0 for ad hoc runs).
-	Revision      int64 `protobuf:"varint,12,opt,name=revision,proto3" json:"revision,omitempty"`
+	Revision int64 `protobuf:"varint,12,opt,name=revision,proto3" json:"revision,omitempty"`
+	// The attempt's span as a W3C Trace Context `traceparent` header value
+	// (`00-<trace id>-<span id>-<flags>`), when the server exports traces
+	// (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+	// a worker that records spans makes them children of this one, so they sit under
+	// the attempt. Informational: settling does not need it.
+	Traceparent   string `protobuf:"bytes,13,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -355,6 +361,13 @@ func (x *Task) GetRevision() int64 {
 		return x.Revision
 	}
 	return 0
+}
+
+func (x *Task) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
 }
 
 // ClaimTasksRequest asks for work.
@@ -1356,7 +1369,7 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\rsystem_prompt\x18\x02 \x01(\tR\fsystemPrompt\x12%\n" +
 	"\x0efunctions_json\x18\x03 \x01(\tR\rfunctionsJson\x12\x1f\n" +
 	"\voutput_json\x18\x04 \x01(\tR\n" +
-	"outputJson\"\x85\x03\n" +
+	"outputJson\"\xa7\x03\n" +
 	"\x04Task\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x15\n" +
@@ -1373,7 +1386,8 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	" \x01(\x03R\n" +
 	"deadlineMs\x12-\n" +
 	"\x13lease_expires_at_ms\x18\v \x01(\x03R\x10leaseExpiresAtMs\x12\x1a\n" +
-	"\brevision\x18\f \x01(\x03R\brevision\"\x99\x01\n" +
+	"\brevision\x18\f \x01(\x03R\brevision\x12 \n" +
+	"\vtraceparent\x18\r \x01(\tR\vtraceparent\"\x99\x01\n" +
 	"\x11ClaimTasksRequest\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x16\n" +
 	"\x06models\x18\x02 \x03(\tR\x06models\x12\x1b\n" +

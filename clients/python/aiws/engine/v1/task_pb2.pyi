@@ -40,7 +40,7 @@ class AgentSpec(_message.Message):
     def __init__(self, model: _Optional[str] = ..., system_prompt: _Optional[str] = ..., functions_json: _Optional[str] = ..., output_json: _Optional[str] = ...) -> None: ...
 
 class Task(_message.Message):
-    __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision")
+    __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision", "traceparent")
     ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
@@ -53,6 +53,7 @@ class Task(_message.Message):
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     LEASE_EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
     REVISION_FIELD_NUMBER: _ClassVar[int]
+    TRACEPARENT_FIELD_NUMBER: _ClassVar[int]
     attempt_id: str
     run_id: str
     node_uid: str
@@ -65,7 +66,8 @@ class Task(_message.Message):
     deadline_ms: int
     lease_expires_at_ms: int
     revision: int
-    def __init__(self, attempt_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., attempt: _Optional[int] = ..., operation_id: _Optional[str] = ..., agent: _Optional[_Union[AgentSpec, _Mapping]] = ..., input_json: _Optional[str] = ..., template: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., lease_expires_at_ms: _Optional[int] = ..., revision: _Optional[int] = ...) -> None: ...
+    traceparent: str
+    def __init__(self, attempt_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., attempt: _Optional[int] = ..., operation_id: _Optional[str] = ..., agent: _Optional[_Union[AgentSpec, _Mapping]] = ..., input_json: _Optional[str] = ..., template: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., lease_expires_at_ms: _Optional[int] = ..., revision: _Optional[int] = ..., traceparent: _Optional[str] = ...) -> None: ...
 
 class ClaimTasksRequest(_message.Message):
     __slots__ = ("worker_id", "models", "max_tasks", "lease_ms", "wait_ms")

@@ -47,6 +47,14 @@ public final class TaskContext {
     return task.getAttempt();
   }
 
+  /**
+   * The attempt's span as a W3C {@code traceparent} (empty unless the server exports traces):
+   * make it the parent of the handler's own spans.
+   */
+  public String traceparent() {
+    return task.getTraceparent();
+  }
+
   /** The input as plain Java values (maps, lists, strings, exact numbers, booleans; null if empty). */
   public Object input() {
     return Json.fromJson(task.getInputJson());

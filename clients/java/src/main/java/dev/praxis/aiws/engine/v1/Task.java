@@ -39,6 +39,7 @@ private static final long serialVersionUID = 0L;
     operationId_ = "";
     inputJson_ = "";
     template_ = "";
+    traceparent_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -484,6 +485,61 @@ private static final long serialVersionUID = 0L;
     return revision_;
   }
 
+  public static final int TRACEPARENT_FIELD_NUMBER = 13;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object traceparent_ = "";
+  /**
+   * <pre>
+   * The attempt's span as a W3C Trace Context `traceparent` header value
+   * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+   * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+   * a worker that records spans makes them children of this one, so they sit under
+   * the attempt. Informational: settling does not need it.
+   * </pre>
+   *
+   * <code>string traceparent = 13;</code>
+   * @return The traceparent.
+   */
+  @java.lang.Override
+  public java.lang.String getTraceparent() {
+    java.lang.Object ref = traceparent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      traceparent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The attempt's span as a W3C Trace Context `traceparent` header value
+   * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+   * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+   * a worker that records spans makes them children of this one, so they sit under
+   * the attempt. Informational: settling does not need it.
+   * </pre>
+   *
+   * <code>string traceparent = 13;</code>
+   * @return The bytes for traceparent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getTraceparentBytes() {
+    java.lang.Object ref = traceparent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      traceparent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -533,6 +589,9 @@ private static final long serialVersionUID = 0L;
     }
     if (revision_ != 0L) {
       output.writeInt64(12, revision_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(traceparent_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 13, traceparent_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -584,6 +643,9 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(12, revision_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(traceparent_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(13, traceparent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -626,6 +688,8 @@ private static final long serialVersionUID = 0L;
         != other.getLeaseExpiresAtMs()) return false;
     if (getRevision()
         != other.getRevision()) return false;
+    if (!getTraceparent()
+        .equals(other.getTraceparent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -666,6 +730,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + REVISION_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getRevision());
+    hash = (37 * hash) + TRACEPARENT_FIELD_NUMBER;
+    hash = (53 * hash) + getTraceparent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -823,6 +889,7 @@ private static final long serialVersionUID = 0L;
       deadlineMs_ = 0L;
       leaseExpiresAtMs_ = 0L;
       revision_ = 0L;
+      traceparent_ = "";
       return this;
     }
 
@@ -896,6 +963,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000800) != 0)) {
         result.revision_ = revision_;
       }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.traceparent_ = traceparent_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -960,6 +1030,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getRevision() != 0L) {
         setRevision(other.getRevision());
+      }
+      if (!other.getTraceparent().isEmpty()) {
+        traceparent_ = other.traceparent_;
+        bitField0_ |= 0x00001000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1049,6 +1124,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000800;
               break;
             } // case 96
+            case 106: {
+              traceparent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 106
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2044,6 +2124,118 @@ private static final long serialVersionUID = 0L;
     public Builder clearRevision() {
       bitField0_ = (bitField0_ & ~0x00000800);
       revision_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object traceparent_ = "";
+    /**
+     * <pre>
+     * The attempt's span as a W3C Trace Context `traceparent` header value
+     * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+     * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+     * a worker that records spans makes them children of this one, so they sit under
+     * the attempt. Informational: settling does not need it.
+     * </pre>
+     *
+     * <code>string traceparent = 13;</code>
+     * @return The traceparent.
+     */
+    public java.lang.String getTraceparent() {
+      java.lang.Object ref = traceparent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        traceparent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The attempt's span as a W3C Trace Context `traceparent` header value
+     * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+     * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+     * a worker that records spans makes them children of this one, so they sit under
+     * the attempt. Informational: settling does not need it.
+     * </pre>
+     *
+     * <code>string traceparent = 13;</code>
+     * @return The bytes for traceparent.
+     */
+    public com.google.protobuf.ByteString
+        getTraceparentBytes() {
+      java.lang.Object ref = traceparent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        traceparent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The attempt's span as a W3C Trace Context `traceparent` header value
+     * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+     * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+     * a worker that records spans makes them children of this one, so they sit under
+     * the attempt. Informational: settling does not need it.
+     * </pre>
+     *
+     * <code>string traceparent = 13;</code>
+     * @param value The traceparent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTraceparent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      traceparent_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The attempt's span as a W3C Trace Context `traceparent` header value
+     * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+     * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+     * a worker that records spans makes them children of this one, so they sit under
+     * the attempt. Informational: settling does not need it.
+     * </pre>
+     *
+     * <code>string traceparent = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearTraceparent() {
+      traceparent_ = getDefaultInstance().getTraceparent();
+      bitField0_ = (bitField0_ & ~0x00001000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The attempt's span as a W3C Trace Context `traceparent` header value
+     * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+     * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+     * a worker that records spans makes them children of this one, so they sit under
+     * the attempt. Informational: settling does not need it.
+     * </pre>
+     *
+     * <code>string traceparent = 13;</code>
+     * @param value The bytes for traceparent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTraceparentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      traceparent_ = value;
+      bitField0_ |= 0x00001000;
       onChanged();
       return this;
     }

@@ -218,4 +218,32 @@ public interface TaskOrBuilder extends
    * @return The revision.
    */
   long getRevision();
+
+  /**
+   * <pre>
+   * The attempt's span as a W3C Trace Context `traceparent` header value
+   * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+   * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+   * a worker that records spans makes them children of this one, so they sit under
+   * the attempt. Informational: settling does not need it.
+   * </pre>
+   *
+   * <code>string traceparent = 13;</code>
+   * @return The traceparent.
+   */
+  java.lang.String getTraceparent();
+  /**
+   * <pre>
+   * The attempt's span as a W3C Trace Context `traceparent` header value
+   * (`00-&lt;trace id&gt;-&lt;span id&gt;-&lt;flags&gt;`), when the server exports traces
+   * (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
+   * a worker that records spans makes them children of this one, so they sit under
+   * the attempt. Informational: settling does not need it.
+   * </pre>
+   *
+   * <code>string traceparent = 13;</code>
+   * @return The bytes for traceparent.
+   */
+  com.google.protobuf.ByteString
+      getTraceparentBytes();
 }
