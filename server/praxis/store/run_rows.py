@@ -12,13 +12,15 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 
 import praxis.store.attempt_claimants  # registers migration 9
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
@@ -38,9 +40,18 @@ from praxis.store.runtime_schema import (
     run_timers,
     runs,
 )
+from praxis.store.statements import Statement
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
+_ATTEMPT_SETTLED = (
+    "status",
+    "payload_digest",
+    "will_retry",
+    "effect",
+    "cost_microcredits",
+    "at_ms",
+)
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
@@ -48,36 +59,65 @@ larger run lists only its definition's nodes (``Run.items_omitted``), and its it
 read page by page with ``ListRunNodes``."""
 
 
-# Hot-path statements, built once: SQLAlchemy then skips construction and cache-key
-# generation on every command (see praxis.store.controls).
-_LOAD_RUN = select(runs).where(runs.c.run_id == bindparam("rid"))
-_UPDATE_RUN = update(runs).where(
-    runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
+# Hot-path statements, built once and run on the raw SQLite cursor
+# (praxis.store.statements); each is keyed by primary key or a unique index.
+_LOAD_RUN = Statement(select(runs).where(runs.c.run_id == bindparam("rid")))
+_UPDATE_RUN = Statement(
+    update(runs).where(
+        runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
+    )
 )
-_DROP_READY = delete(ready_nodes).where(
-    ready_nodes.c.run_id == bindparam("rid"),
-    ready_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_READY = Statement(
+    delete(ready_nodes).where(
+        ready_nodes.c.run_id == bindparam("rid"), ready_nodes.c.node_uid == bindparam("uid")
+    )
 )
-_DROP_TIMERS = delete(run_timers).where(
-    run_timers.c.run_id == bindparam("rid"),
-    run_timers.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_TIMERS = Statement(
+    delete(run_timers).where(
+        run_timers.c.run_id == bindparam("rid"), run_timers.c.node_uid == bindparam("uid")
+    )
 )
-_UPDATE_ATTEMPT = update(attempts).where(attempts.c.attempt_id == bindparam("aid"))
-_LOAD_ATTEMPT = select(attempts).where(attempts.c.attempt_id == bindparam("aid"))
-_LOAD_NODES = select(run_nodes).where(run_nodes.c.run_id == bindparam("rid"))
-_UPDATE_NODE = (
+_UPDATE_ATTEMPT = Statement(update(attempts).where(attempts.c.attempt_id == bindparam("aid")))
+_UPSERT_ATTEMPT = Statement(
+    sqlite_insert(attempts).on_conflict_do_update(
+        index_elements=[attempts.c.attempt_id],
+        set_={name: getattr(sqlite_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
+    )
+)
+_LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
+_LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
+_UPDATE_NODE = Statement(
     update(run_nodes)
     .where(run_nodes.c.run_id == bindparam("b_run_id"))
     .where(run_nodes.c.node_uid == bindparam("b_node_uid"))
 )
-_DROP_NODES = delete(run_nodes).where(
-    run_nodes.c.run_id == bindparam("rid"),
-    run_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_NODES = Statement(
+    delete(run_nodes).where(
+        run_nodes.c.run_id == bindparam("rid"), run_nodes.c.node_uid == bindparam("uid")
+    )
+)
+_RESULT_TEXT = Statement(
+    select(node_results.c.result_json).where(
+        node_results.c.run_id == bindparam("rid"), node_results.c.node_uid == bindparam("uid")
+    )
+)
+_DEFINITION = Statement(
+    select(run_definitions.c.definition_json).where(run_definitions.c.digest == bindparam("d"))
+)
+_DEFINITION_STORED = Statement(
+    select(run_definitions.c.digest).where(run_definitions.c.digest == bindparam("d"))
 )
 _INSERT = {
-    table.name: table.insert()
-    for table in (runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes)
-}
+    table.name: Statement(table.insert())
+    for table in (
+        runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes,
+        run_definitions,
+    )
+}  # fmt: skip
+_STORED_DEFINITIONS: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
+"""Per database, the digests of definitions known to be stored (added once a transaction
+that stored or saw one commits); a definition row is never deleted, so the check is
+skipped for them."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +186,7 @@ def load(
     cache: run_codec.SnapshotCache | None = None,
 ) -> RunRecord | None:
     """The run, or ``None``."""
-    row = connection.execute(_LOAD_RUN, {"rid": run_id}).first()
+    row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
     if row is None:
         return None
     return record_of(connection, row, definitions(connection, row.definition_digest), cache)
@@ -163,7 +203,7 @@ def load_state(
         found = cache.get(row.run_id, row.version, definition.digest)
         if found is not None:
             return found
-    nodes = connection.execute(_LOAD_NODES, {"rid": row.run_id})
+    nodes = _LOAD_NODES.run(connection, {"rid": row.run_id})
     state = run_codec.state_of(row, definition, (run_codec.node_of(node) for node in nodes))
     if cache is not None:
         cache.remember(state)
@@ -236,9 +276,7 @@ def summaries(
 
 def load_definition_json(connection: Connection, digest: str) -> str:
     """The stored document of a definition digest."""
-    text = connection.execute(
-        select(run_definitions.c.definition_json).where(run_definitions.c.digest == digest)
-    ).scalar()
+    text = _DEFINITION.run(connection, {"d": digest}).scalar()
     if text is None:
         raise LookupError(f"definition {digest} is missing")
     return str(text)
@@ -246,16 +284,19 @@ def load_definition_json(connection: Connection, digest: str) -> str:
 
 def save_definition(connection: Connection, definition: Definition) -> None:
     """Stores a definition document once per digest."""
-    exists = connection.execute(
-        select(run_definitions.c.digest).where(run_definitions.c.digest == definition.digest)
-    ).first()
-    if exists is None:
-        connection.execute(
-            run_definitions.insert().values(
-                digest=definition.digest,
-                definition_json=json.dumps(definition.document, ensure_ascii=False),
-            )
+    digest = definition.digest
+    known = _STORED_DEFINITIONS.setdefault(connection.engine, set())
+    if digest in known:
+        return
+    if _DEFINITION_STORED.run(connection, {"d": digest}).first() is None:
+        _INSERT["run_definitions"].run(
+            connection,
+            {
+                "digest": digest,
+                "definition_json": json.dumps(definition.document, ensure_ascii=False),
+            },
         )
+    Database.after_commit(connection, functools.partial(known.add, digest))
 
 
 def insert(
@@ -265,6 +306,7 @@ def insert(
     outcome: core.Outcome,
     command: core.Start,
     now: int,
+    cache: run_codec.SnapshotCache | None = None,
 ) -> RunRecord:
     """Inserts a new run from its Start outcome (``record.state`` is the outcome's).
 
@@ -275,50 +317,53 @@ def insert(
         outcome: The outcome of ``command``.
         command: The Start command, logged.
         now: The time it was applied at.
+        cache: Keeps the new state once committed (the first claim then reads no nodes).
     """
     state = outcome.state
     save_definition(connection, state.definition)
-    connection.execute(
-        runs.insert().values(
-            run_id=state.run_id,
-            principal_id=record.principal_id,
-            request_id=record.request_id,
-            request_digest=request_digest,
-            status=state.status.value,
-            work_order_id=record.work_order_id,
-            ref_run_id=record.ref_run_id,
-            revision=state.revision,
-            version=state.version,
-            definition_digest=state.definition.digest,
-            input_json=record.input_json,
-            subscriber=record.subscriber,
-            contract_id=record.contract_id,
-            result_json="",
-            result_error=state.result_error,
-            result_reason=state.result_reason,
-            node_count=len(state.nodes),
-            created_at_ms=state.created_at_ms,
-            updated_at_ms=state.updated_at_ms,
-            finished_at_ms=state.finished_at_ms,
-        )
+    _INSERT["runs"].run(
+        connection,
+        {
+            "run_id": state.run_id,
+            "principal_id": record.principal_id,
+            "request_id": record.request_id,
+            "request_digest": request_digest,
+            "status": state.status.value,
+            "work_order_id": record.work_order_id,
+            "ref_run_id": record.ref_run_id,
+            "revision": state.revision,
+            "version": state.version,
+            "definition_digest": state.definition.digest,
+            "input_json": record.input_json,
+            "subscriber": record.subscriber,
+            "contract_id": record.contract_id,
+            "result_json": "",
+            "result_error": state.result_error,
+            "result_reason": state.result_reason,
+            "node_count": len(state.nodes),
+            "created_at_ms": state.created_at_ms,
+            "updated_at_ms": state.updated_at_ms,
+            "finished_at_ms": state.finished_at_ms,
+        },
     )
-    connection.execute(
-        _INSERT["run_nodes"],
+    _INSERT["run_nodes"].run_many(
+        connection,
         [
             run_codec.node_row(state.run_id, state.nodes[uid])
             for uid in core.ordered_uids(state.definition, state.nodes)
         ],
     )
-    _write_effects(connection, record, outcome, set(state.nodes))
+    # A new run has no ready, timer or attempt rows yet: nothing to delete first.
+    _write_effects(connection, record, outcome, set(state.nodes), new=True)
     run_log.append(connection, state, command, now)
+    if cache is not None:
+        Database.after_commit(connection, functools.partial(cache.remember, state))
     return record
 
 
 def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
     """Deletes a ready row the snapshot no longer backs."""
-    connection.execute(
-        delete(ready_nodes).where(ready_nodes.c.run_id == run_id, ready_nodes.c.node_uid == uid)
-    )
+    _DROP_READY.run(connection, {"rid": run_id, "uid": uid})
 
 
 def save(
@@ -350,8 +395,8 @@ def save(
     if outcome.result is not None:
         uid, value = outcome.result
         node = state.nodes[uid]
-        connection.execute(
-            _INSERT["node_results"],
+        _INSERT["node_results"].run(
+            connection,
             {
                 "run_id": state.run_id,
                 "node_uid": uid,
@@ -364,8 +409,8 @@ def save(
         )
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
         saved = replace(saved, result_json=run_result(connection, state))
-    changed = connection.execute(
-        _UPDATE_RUN,
+    changed = _UPDATE_RUN.run(
+        connection,
         {
             "rid": state.run_id,
             "expected_version": record.state.version,
@@ -413,19 +458,23 @@ def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Ou
             updated.append(row)
         else:
             inserted.append(row)
-    for batch in _chunks(sorted(outcome.removed)):
-        connection.execute(_DROP_NODES, {"rid": state.run_id, "uids": batch})
-    if updated:
-        connection.execute(_UPDATE_NODE, updated)
-    if inserted:
-        connection.execute(_INSERT["run_nodes"], inserted)
+    if outcome.removed:
+        _DROP_NODES.run_many(
+            connection, [{"rid": state.run_id, "uid": uid} for uid in sorted(outcome.removed)]
+        )
+    _UPDATE_NODE.run_many(connection, updated)
+    _INSERT["run_nodes"].run_many(connection, inserted)
 
 
 def _write_effects(
-    connection: Connection, record: RunRecord, outcome: core.Outcome, uids: set[str]
+    connection: Connection,
+    record: RunRecord,
+    outcome: core.Outcome,
+    uids: set[str],
+    new: bool = False,
 ) -> None:
     state = outcome.state
-    _sync_queues(connection, record, uids)
+    _sync_queues(connection, record, uids, new)
     for attempt in outcome.attempts:
         _upsert_attempt(connection, attempt)
     if outcome.attempts:
@@ -443,8 +492,7 @@ def _write_effects(
         }
         for event in outcome.events
     ]
-    if rows:
-        connection.execute(_INSERT["run_events"], rows)
+    _INSERT["run_events"].run_many(connection, rows)
 
 
 def _payload(record: RunRecord, event: core.Event) -> dict[str, values.JsonValue]:
@@ -465,13 +513,15 @@ def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
         yield batch
 
 
-def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> None:
-    """Makes the ready and timer rows of ``uids`` match the snapshot."""
+def _sync_queues(connection: Connection, record: RunRecord, uids: set[str], new: bool) -> None:
+    """Makes the ready and timer rows of ``uids`` match the snapshot (``new``: a run
+    inserted by this transaction, which has none to delete)."""
     state = record.state
     run_id = state.run_id
-    for batch in _chunks(sorted(uids)):
-        connection.execute(_DROP_READY, {"rid": run_id, "uids": batch})
-        connection.execute(_DROP_TIMERS, {"rid": run_id, "uids": batch})
+    if not new:
+        keys = [{"rid": run_id, "uid": uid} for uid in sorted(uids)]
+        _DROP_READY.run_many(connection, keys)
+        _DROP_TIMERS.run_many(connection, keys)
     ready, timers = [], []
     for uid in sorted(uids, key=_uid_order):
         entry = core.ready_entry(state, uid)
@@ -488,10 +538,8 @@ def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> N
         due = core.timer_entry(state, uid)
         if due is not None:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
-    if ready:
-        connection.execute(_INSERT["ready_nodes"], ready)
-    if timers:
-        connection.execute(_INSERT["run_timers"], timers)
+    _INSERT["ready_nodes"].run_many(connection, ready)
+    _INSERT["run_timers"].run_many(connection, timers)
 
 
 def _uid_order(uid: str) -> tuple[str, int]:
@@ -500,6 +548,7 @@ def _uid_order(uid: str) -> tuple[str, int]:
 
 
 def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
+    """Inserts an attempt, or updates its settlement columns (one statement on SQLite)."""
     row = {
         "status": attempt.status.value,
         "payload_digest": attempt.payload_digest,
@@ -508,25 +557,25 @@ def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
         "cost_microcredits": attempt.cost_microcredits,
         "at_ms": attempt.at_ms,
     }
-    changed = connection.execute(_UPDATE_ATTEMPT, {"aid": attempt.attempt_id, **row}).rowcount
+    identity = {
+        "attempt_id": attempt.attempt_id,
+        "run_id": attempt.run_id,
+        "node_uid": attempt.node_uid,
+        "number": attempt.number,
+        "worker_id": attempt.worker_id,
+        "principal_id": attempt.principal_id,
+    }
+    if connection.dialect.name == "sqlite":
+        _UPSERT_ATTEMPT.run(connection, {**identity, **row})
+        return
+    changed = _UPDATE_ATTEMPT.run(connection, {"aid": attempt.attempt_id, **row}).rowcount
     if not changed:
-        connection.execute(
-            _INSERT["attempts"],
-            {
-                "attempt_id": attempt.attempt_id,
-                "run_id": attempt.run_id,
-                "node_uid": attempt.node_uid,
-                "number": attempt.number,
-                "worker_id": attempt.worker_id,
-                "principal_id": attempt.principal_id,
-                **row,
-            },
-        )
+        _INSERT["attempts"].run(connection, {**identity, **row})
 
 
 def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
     """One attempt record, or ``None``."""
-    row = connection.execute(_LOAD_ATTEMPT, {"aid": attempt_id}).first()
+    row = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}).first()
     if row is None:
         return None
     return core.Attempt(
@@ -565,11 +614,7 @@ def node_value(connection: Connection, state: core.RunState, node_id: str) -> va
 
 def result_text(connection: Connection, run_id: str, uid: str) -> str | None:
     """The stored result of one node uid, as JSON text."""
-    text = connection.execute(
-        select(node_results.c.result_json).where(
-            node_results.c.run_id == run_id, node_results.c.node_uid == uid
-        )
-    ).scalar()
+    text = _RESULT_TEXT.run(connection, {"rid": run_id, "uid": uid}).scalar()
     return None if text is None else str(text)
 
 

@@ -36,6 +36,7 @@ from praxis.store.run_rows import Effects, RunRecord
 from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
+from praxis.store.statements import Statement
 
 EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
@@ -321,7 +322,9 @@ class RunStore:
                 contract_id=request.contract_id,
                 input_json=input_text,
             )
-            saved = run_rows.insert(connection, record, request_digest, outcome, command, now)
+            saved = run_rows.insert(
+                connection, record, request_digest, outcome, command, now, self.snapshots
+            )
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
             if request.ref is not None:
@@ -342,8 +345,8 @@ class RunStore:
     def _existing(
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str
     ) -> RunRecord | None:
-        row = connection.execute(
-            _EXISTING, {"pid": principal.principal_id, "rid": request.request_id}
+        row = _EXISTING.run(
+            connection, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
             return None
@@ -605,8 +608,8 @@ class RunStore:
             if isinstance(registered, Rejection):
                 raise Rollback(registered)
             self._registered = registered
-            rows = connection.execute(
-                _READY, {"models": claim.models, "now": now, "limit": claim.max_tasks}
+            rows = _READY.run(
+                connection, {"models": claim.models, "now": now, "limit": claim.max_tasks}
             ).all()
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
@@ -979,10 +982,12 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
-_EXISTING = select(runs.c.run_id, runs.c.request_digest).where(
-    runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+_EXISTING = Statement(
+    select(runs.c.run_id, runs.c.request_digest).where(
+        runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+    )
 )
-_READY = (
+_READY = Statement(
     select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
     .where(
         ready_nodes.c.model.in_(bindparam("models", expanding=True)),

@@ -16,8 +16,9 @@ from praxis.store.database import Database
 from praxis.store.model_schema import run_segments
 from praxis.store.run_rows import RunRecord
 from praxis.store.runtime_schema import runs as run_table
+from praxis.store.statements import Statement
 
-_INSERT_SEGMENT = run_segments.insert()  # built once (see praxis.store.controls)
+_INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
 
 
 class SegmentStore:
@@ -81,8 +82,8 @@ class SegmentStore:
             self._insert(connection, run_id, segment)
 
     def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
-        connection.execute(
-            _INSERT_SEGMENT,
+        _INSERT_SEGMENT.run(
+            connection,
             {
                 "run_id": run_id,
                 "number": segment.number,
