@@ -24,7 +24,7 @@ from typing import Generic, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from praxis.store import dialect, files, migrations
+from praxis.store import dialect, files, migrations, statements
 
 log = logging.getLogger("praxis.store")
 T = TypeVar("T")
@@ -179,7 +179,7 @@ class Database:
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
                 for item in batch:
-                    savepoint = connection.begin_nested()
+                    savepoint = statements.Savepoint(connection)
                     registered = len(callbacks)
                     try:
                         item.value = item.body(connection)

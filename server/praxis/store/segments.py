@@ -42,6 +42,16 @@ class SegmentStore:
         assert segment is not None
         self._insert(connection, record.state.run_id, segment)
 
+    def started(self, record: RunRecord) -> list[core.Segment] | None:
+        """The segments of an ad hoc run this process has just started, as of that
+        commit, without reading them: its one START segment, which :meth:`on_start`
+        wrote from the same values; ``None`` for a run of a work order (read instead)."""
+        if record.work_order_id:
+            return None
+        segment = core.begin([], core.Reason.START, record.state.created_at_ms,
+                             WorkOrder("").ownership_epoch, self.incarnation)  # fmt: skip
+        return None if segment is None else [segment]
+
     def recover(self, now_ms: int) -> int:
         """Starts a RECOVERY segment for every live run; returns how many."""
         live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]

@@ -168,3 +168,39 @@ def _sql(plan: _Plan, params: Params) -> str:
 def _driver(connection: Connection) -> Any:
     """The ``sqlite3`` connection under ``connection`` (inside its transaction)."""
     return connection.connection.driver_connection
+
+
+class Savepoint:
+    """A SAVEPOINT around one command of a group commit.
+
+    On SQLite it is three raw statements on the transaction's own DBAPI connection
+    (SQLAlchemy's nested transaction costs several times that per command); elsewhere it
+    is ``Connection.begin_nested()``. Savepoints of a batch are sequential, never nested,
+    so one name serves.
+    """
+
+    __slots__ = ("_driver", "_nested")
+
+    def __init__(self, connection: Connection) -> None:
+        self._driver: Any = None
+        self._nested: Any = None
+        if connection.dialect.name == "sqlite":
+            self._driver = _driver(connection)
+            self._driver.execute("SAVEPOINT praxis_command")
+        else:
+            self._nested = connection.begin_nested()
+
+    def commit(self) -> None:
+        """Keeps the command's writes (in the enclosing transaction)."""
+        if self._nested is not None:
+            self._nested.commit()
+        else:
+            self._driver.execute("RELEASE SAVEPOINT praxis_command")
+
+    def rollback(self) -> None:
+        """Undoes the command's writes; raises when the transaction itself is gone."""
+        if self._nested is not None:
+            self._nested.rollback()
+        else:
+            self._driver.execute("ROLLBACK TO SAVEPOINT praxis_command")
+            self._driver.execute("RELEASE SAVEPOINT praxis_command")
