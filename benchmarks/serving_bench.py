@@ -229,30 +229,37 @@ class Workers:
             thread.start()
 
     def _loop(self, index: int) -> None:
+        """Settles the task it ran and claims the next in one round trip (SettleTasks with
+        a long-polling claim), as the workers of every runtime do."""
         tasks = task_pb2_grpc.TaskServiceStub(self.channels[index % len(self.channels)])
         name = f"worker-{index}"
+        claim = task_pb2.ClaimTasksRequest(
+            worker_id=name, models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=20_000
+        )
+        settlements: list[task_pb2.Settlement] = []
         while not self.stop.is_set():
             try:
-                claimed = tasks.ClaimTasks(
-                    task_pb2.ClaimTasksRequest(
-                        worker_id=name, models=["echo"], max_tasks=1, lease_ms=30_000,
-                        wait_ms=20_000,
-                    ),
+                response = tasks.SettleTasks(
+                    task_pb2.SettleTasksRequest(settlements=settlements, claim=claim),
                     metadata=metadata("agent"),
-                ).tasks  # fmt: skip
-                for task in claimed:
-                    tasks.CompleteTask(
-                        task_pb2.CompleteTaskRequest(
-                            attempt_id=task.attempt_id,
-                            worker_id=name,
-                            result_json="{}",
-                            effect=common_pb2.EFFECT_OUTCOME_APPLIED,
-                        ),
-                        metadata=metadata("agent"),
-                    )
+                )
             except grpc.RpcError:
                 if not self.stop.is_set():
                     raise
+                return
+            for result in response.results:
+                assert result.WhichOneof("result") == "complete", result
+            settlements = [
+                task_pb2.Settlement(
+                    complete=task_pb2.CompleteTaskRequest(
+                        attempt_id=task.attempt_id,
+                        worker_id=name,
+                        result_json="{}",
+                        effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+                    )
+                )
+                for task in response.tasks
+            ]
 
     def close(self) -> None:
         self.stop.set()

@@ -48,14 +48,17 @@ def live(connection: Connection, now_ms: int) -> dict[str, int]:
 
 def register(
     connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
-) -> dict[str, int] | Rejection:
+) -> dict[str, int] | Rejection | None:
     """Registers or renews ``models`` (configured ones need no registration).
 
-    Returns the registrations now live, or a RESOURCE_EXHAUSTED rejection when new
-    models would take the live registrations past the cap.
+    Returns the registrations now live, ``None`` when every model is configured (nothing
+    was read), or a RESOURCE_EXHAUSTED rejection when new models would take the live
+    registrations past the cap.
     """
-    current = live(connection, now_ms)
     wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    if not wanted:
+        return None  # configured models need no registration: nothing to read
+    current = live(connection, now_ms)
     new = [m for m in wanted if m not in current]
     if new and len(current) + len(new) > MAX_WORKER_MODELS:
         return Rejection(

@@ -114,6 +114,8 @@ _INSERT = {
         run_definitions,
     )
 }  # fmt: skip
+_REPLACE_READY = Statement(ready_nodes.insert().prefix_with("OR REPLACE", dialect="sqlite"))
+_REPLACE_TIMER = Statement(run_timers.insert().prefix_with("OR REPLACE", dialect="sqlite"))
 _STORED_DEFINITIONS: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
 """Per database, the digests of definitions known to be stored (added once a transaction
 that stored or saw one commits); a definition row is never deleted, so the check is
@@ -354,7 +356,7 @@ def insert(
         ],
     )
     # A new run has no ready, timer or attempt rows yet: nothing to delete first.
-    _write_effects(connection, record, outcome, set(state.nodes), new=True)
+    _write_effects(connection, record, outcome, set(state.nodes), None)
     run_log.append(connection, state, command, now)
     if cache is not None:
         Database.after_commit(connection, functools.partial(cache.remember, state))
@@ -392,9 +394,11 @@ def save(
     assert not record.partial, "a partial record is read-only"
     state = outcome.state
     saved = replace(record, state=state)
+    result_text = ""
     if outcome.result is not None:
         uid, value = outcome.result
         node = state.nodes[uid]
+        result_text = values.canonical_json(value)
         _INSERT["node_results"].run(
             connection,
             {
@@ -402,13 +406,21 @@ def save(
                 "node_uid": uid,
                 "node_id": node.node_id,
                 "item": node.item,
-                "result_json": values.canonical_json(value),
+                "result_json": result_text,
                 "attempt_id": node.attempt_id,
                 "created_at_ms": state.updated_at_ms,
             },
         )
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
-        saved = replace(saved, result_json=run_result(connection, state))
+        output = state.definition.output
+        if (
+            outcome.result is not None
+            and outcome.result[0] == output
+            and state.definition.nodes[output].fanout is None
+        ):
+            saved = replace(saved, result_json=result_text)  # just written: not read back
+        else:
+            saved = replace(saved, result_json=run_result(connection, state))
     changed = _UPDATE_RUN.run(
         connection,
         {
@@ -437,7 +449,9 @@ def save(
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
     _write_nodes(connection, record.state, outcome)
-    _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
+    _write_effects(
+        connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
+    )
     run_log.append(connection, state, command, now)
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
@@ -471,10 +485,10 @@ def _write_effects(
     record: RunRecord,
     outcome: core.Outcome,
     uids: set[str],
-    new: bool = False,
+    before: core.RunState | None,
 ) -> None:
     state = outcome.state
-    _sync_queues(connection, record, uids, new)
+    _sync_queues(connection, record, uids, before)
     for attempt in outcome.attempts:
         _upsert_attempt(connection, attempt)
     if outcome.attempts:
@@ -513,15 +527,31 @@ def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
         yield batch
 
 
-def _sync_queues(connection: Connection, record: RunRecord, uids: set[str], new: bool) -> None:
-    """Makes the ready and timer rows of ``uids`` match the snapshot (``new``: a run
-    inserted by this transaction, which has none to delete)."""
+def _sync_queues(
+    connection: Connection, record: RunRecord, uids: set[str], before: core.RunState | None
+) -> None:
+    """Makes the ready and timer rows of ``uids`` match the snapshot.
+
+    ``before`` is the state the rows were written from (``None``: a run inserted by this
+    transaction, which has none). On SQLite only the rows ``before`` implies are deleted
+    (a node that was pending has no ready row to delete), and inserts replace a row
+    left behind; elsewhere every changed node's rows are deleted first.
+    """
     state = record.state
     run_id = state.run_id
-    if not new:
-        keys = [{"rid": run_id, "uid": uid} for uid in sorted(uids)]
-        _DROP_READY.run_many(connection, keys)
-        _DROP_TIMERS.run_many(connection, keys)
+    if before is not None:
+        dropped_ready, dropped_timers = sorted(uids), sorted(uids)
+        if connection.dialect.name == "sqlite" and before.status not in core.TERMINAL:
+            dropped_ready = [
+                uid for uid in dropped_ready
+                if uid not in before.nodes or core.ready_entry(before, uid) is not None
+            ]  # fmt: skip
+            dropped_timers = [
+                uid for uid in dropped_timers
+                if uid not in before.nodes or core.timer_entry(before, uid) is not None
+            ]  # fmt: skip
+        _DROP_READY.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_ready])
+        _DROP_TIMERS.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_timers])
     ready, timers = [], []
     for uid in sorted(uids, key=_uid_order):
         entry = core.ready_entry(state, uid)
@@ -538,8 +568,8 @@ def _sync_queues(connection: Connection, record: RunRecord, uids: set[str], new:
         due = core.timer_entry(state, uid)
         if due is not None:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
-    _INSERT["ready_nodes"].run_many(connection, ready)
-    _INSERT["run_timers"].run_many(connection, timers)
+    _REPLACE_READY.run_many(connection, ready)
+    _REPLACE_TIMER.run_many(connection, timers)
 
 
 def _uid_order(uid: str) -> tuple[str, int]:

@@ -607,7 +607,8 @@ class RunStore:
             )
             if isinstance(registered, Rejection):
                 raise Rollback(registered)
-            self._registered = registered
+            if registered is not None:
+                self._registered = registered
             rows = _READY.run(
                 connection, {"models": claim.models, "now": now, "limit": claim.max_tasks}
             ).all()

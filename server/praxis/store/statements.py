@@ -33,11 +33,17 @@ _POSTCOMPILE = re.compile(r"__\[POSTCOMPILE_(\w+)\]")
 class Rows:
     """The part of a SQLAlchemy ``Result`` the stores use, over fetched tuples."""
 
-    __slots__ = ("_rows", "rowcount")
+    __slots__ = ("_rows", "lastrowid", "rowcount")
 
-    def __init__(self, rows: list[Any], rowcount: int) -> None:
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None = None) -> None:
         self._rows = rows
         self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    @property
+    def inserted_primary_key(self) -> tuple[int | None]:
+        """The integer key SQLite gave the row one INSERT added."""
+        return (self.lastrowid,)
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._rows)
@@ -102,7 +108,7 @@ class Statement:
         try:
             cursor.execute(_sql(plan, params), plan.arguments(params))
             if cursor.description is None:
-                return Rows([], cursor.rowcount)
+                return Rows([], cursor.rowcount, cursor.lastrowid)
             if plan.row_type is None:
                 plan.row_type = collections.namedtuple(  # type: ignore[misc]  # dynamic row type
                     "Row", [column[0] for column in cursor.description], rename=True
