@@ -334,7 +334,7 @@ def main() -> int:
         server = ServerProcess(
             write_config(directory / "server"), free_port(), "--processes", str(args.processes)
         )
-        server.start()
+        server.start(timeout_s=90)
         context = multiprocessing.get_context("spawn")
         stop = context.Event()
         counter = context.Value("i", 0)

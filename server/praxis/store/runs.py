@@ -133,6 +133,7 @@ class RunStore:
         self._configured_models = frozenset(models)
         self._registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
+        self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
         # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
@@ -268,12 +269,7 @@ class RunStore:
             return input_value
         parsed: definitions.Definition | None = None
         if request.ref is None:
-            document = values.parse_document(
-                request.definition_json, "definition_json", self.profile
-            )
-            if isinstance(document, Rejection):
-                return document
-            found = self.parse_definition(document, "definition_json")
+            found = self._ad_hoc_definition(request.definition_json)
             if isinstance(found, Rejection):
                 return found
             parsed = found
@@ -341,6 +337,31 @@ class RunStore:
 
         result: tuple[RunRecord, bool] | Rejection = self._transact(transaction)
         return result
+
+    def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
+        """The definition of a StartRun's ``definition_json``, parsed once per text.
+
+        Clients start many runs of one definition; the same text under the same profile
+        and limits parses to the same definition, so it is reused while its models are
+        still known (a worker-registered model may lapse: then it is parsed again).
+        """
+        with self._lock:
+            found = self._texts.get(text)
+            if found is not None:
+                self._texts.move_to_end(text)
+        if found is not None and found[1] <= self._cached_models():
+            return found[0]
+        document = values.parse_document(text, "definition_json", self.profile)
+        if isinstance(document, Rejection):
+            return document
+        parsed = self.parse_definition(document, "definition_json")
+        if not isinstance(parsed, Rejection):
+            with self._lock:
+                models = frozenset(node.agent.model for node in parsed.nodes.values())
+                self._texts[text] = (parsed, models)
+                while len(self._texts) > 64:
+                    self._texts.popitem(last=False)
+        return parsed
 
     def _existing(
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str

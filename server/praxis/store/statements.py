@@ -146,7 +146,8 @@ class Statement:
             return plan
 
     def _compile(self, connection: Connection, params: Params) -> _Plan | None:
-        compiled: Any = self.element.compile(dialect=connection.dialect, column_keys=sorted(params))
+        element: Any = self.element  # a Core statement: a ClauseElement as well
+        compiled: Any = element.compile(dialect=connection.dialect, column_keys=sorted(params))
         names = tuple(compiled.positiontup or ())
         binds = compiled.binds
         if compiled._bind_processors or any(  # nothing may convert values
