@@ -1,10 +1,12 @@
 """Workflow runtime throughput and latency over loopback gRPC, against DBOS in the same run.
 
-1. Throughput: a ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``) and 4 worker
-   processes (batch claims, long poll) execute 200 runs of 10 nodes each: 100 chains of
-   10 and 100 fan-outs (split -> 8 items -> join). Node completions per second from the
-   first StartRun to the last run's end; end-to-end run latency from the server's
-   ``created_at_ms`` to ``finished_at_ms``.
+1. Throughput: a ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``, its default
+   processes: one per core) and 4 worker processes (each settles what it ran and claims
+   up to 16 tasks in one ``SettleTasks`` long poll) execute 200 runs of 10 nodes each:
+   100 chains of 10 and 100 fan-outs (split -> 8 items -> join). Node completions per
+   second from the first StartRun to the last run's end; end-to-end run latency from the
+   server's ``created_at_ms`` to ``finished_at_ms``. Before each round, no-op health
+   calls/s from 8 threads: completions/s over that is the second ratio.
 2. Peer baseline: DBOS 3.4 in-process on a SQLite system database executes 200
    workflows of 10 steps (no gRPC, no separate workers); steps per second.
 3. Chain latency: 3-node chains started one after another while the 4 workers are
