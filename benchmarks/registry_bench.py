@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
+from praxis.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import (
@@ -195,11 +197,29 @@ def bench_noop(address: str, clients: int, seconds: float) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=default_processes(),
+        help="server processes (default: as `praxis serve`, one per core)",
+    )
     args = parser.parse_args()
-    results: dict[str, Any] = {"synchronous": "FULL", "seconds": args.seconds, "runs": []}
+    results: dict[str, Any] = {
+        "command": "python benchmarks/registry_bench.py",
+        "server_processes": args.processes,
+        "load_average": os.getloadavg(),
+        "synchronous": "FULL",
+        "seconds": args.seconds,
+        "runs": [],
+    }
     with tempfile.TemporaryDirectory(prefix="praxis-bench-") as tmp:
-        server = ServerProcess(write_config(Path(tmp), synchronous="FULL"), free_port())
-        server.start()
+        server = ServerProcess(
+            write_config(Path(tmp), synchronous="FULL"),
+            free_port(),
+            "--processes",
+            str(args.processes),
+        )
+        server.start(timeout_s=90)
         try:
             for clients in (1, 8):
                 noop = bench_noop(server.address, clients, args.seconds / 2)

@@ -1,6 +1,8 @@
 """Serving: held streams and long polls, idle watchers, idle workers; ratios in one run.
 
-A ``praxis serve --processes 1`` subprocess (SQLite, ``synchronous=FULL``) is measured:
+A ``praxis serve --processes 1`` subprocess (SQLite, ``synchronous=FULL``) is measured
+(one process: its RSS and CPU are the figures), except for 3., which runs on ``praxis
+serve`` with its default processes (one per core; ``--processes`` chooses):
 
 1. Held calls: 1,000 ``WatchRun`` + 1,000 ``StreamEvents`` streams and 500 ``ClaimTasks``
    long polls are opened over 30 channels (HTTP/2 allows about 100 streams per
@@ -11,8 +13,9 @@ A ``praxis serve --processes 1`` subprocess (SQLite, ``synchronous=FULL``) is me
 2. Idle watchers: p50 of a 3-node chain (StartRun to the end of its WatchRun, one worker
    long-polling) without and then with 1,000 ``WatchRun`` streams held on other runs.
    Target: with / without <= 1.5.
-3. Idle workers: p50 of the same chain while 50 workers long-poll for work (they execute
-   whatever they get), in no-op round trips (health ``Check`` p50) of the same run.
+3. Idle workers: p50 of the same chain while 50 workers long-poll for work (each settles
+   what it ran and claims the next in one ``SettleTasks`` round trip, as the worker
+   runtimes do), in no-op round trips (health ``Check`` p50) of the same run.
    Target: <= 30. Measured again on a server with ``synchronous=NORMAL`` (no flush per
    commit), which shows how much of the chain is the disk rather than serving.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -48,6 +52,7 @@ from aiws.engine.v1 import (
     task_pb2,
     task_pb2_grpc,
 )
+from praxis.processes import default_processes
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.runtime_support import definition, json_out, node
 from tests.support import token_of
@@ -229,30 +234,37 @@ class Workers:
             thread.start()
 
     def _loop(self, index: int) -> None:
+        """Settles the task it ran and claims the next in one round trip (SettleTasks with
+        a long-polling claim), as the workers of every runtime do."""
         tasks = task_pb2_grpc.TaskServiceStub(self.channels[index % len(self.channels)])
         name = f"worker-{index}"
+        claim = task_pb2.ClaimTasksRequest(
+            worker_id=name, models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=20_000
+        )
+        settlements: list[task_pb2.Settlement] = []
         while not self.stop.is_set():
             try:
-                claimed = tasks.ClaimTasks(
-                    task_pb2.ClaimTasksRequest(
-                        worker_id=name, models=["echo"], max_tasks=1, lease_ms=30_000,
-                        wait_ms=20_000,
-                    ),
+                response = tasks.SettleTasks(
+                    task_pb2.SettleTasksRequest(settlements=settlements, claim=claim),
                     metadata=metadata("agent"),
-                ).tasks  # fmt: skip
-                for task in claimed:
-                    tasks.CompleteTask(
-                        task_pb2.CompleteTaskRequest(
-                            attempt_id=task.attempt_id,
-                            worker_id=name,
-                            result_json="{}",
-                            effect=common_pb2.EFFECT_OUTCOME_APPLIED,
-                        ),
-                        metadata=metadata("agent"),
-                    )
+                )
             except grpc.RpcError:
                 if not self.stop.is_set():
                     raise
+                return
+            for result in response.results:
+                assert result.WhichOneof("result") == "complete", result
+            settlements = [
+                task_pb2.Settlement(
+                    complete=task_pb2.CompleteTaskRequest(
+                        attempt_id=task.attempt_id,
+                        worker_id=name,
+                        result_json="{}",
+                        effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+                    )
+                )
+                for task in response.tasks
+            ]
 
     def close(self) -> None:
         self.stop.set()
@@ -342,8 +354,17 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=50)
     parser.add_argument("--chains", type=int, default=40)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=default_processes(),
+        help="server processes of the idle-workers chain (default: as `praxis serve`)",
+    )
     args = parser.parse_args()
-    report: dict[str, Any] = {"command": "python benchmarks/serving_bench.py"}
+    report: dict[str, Any] = {
+        "command": "python benchmarks/serving_bench.py",
+        "load_average": os.getloadavg(),
+    }
     with tempfile.TemporaryDirectory() as directory:
         config = write_config(
             Path(directory),
@@ -362,14 +383,28 @@ def main() -> int:
             print(json.dumps({"held_calls": report["held_calls"]}, indent=2), flush=True)
             report["idle_watchers"] = idle_watchers(server, args.watchers, args.chains)
             print(json.dumps({"idle_watchers": report["idle_watchers"]}, indent=2), flush=True)
-            report["idle_workers"] = idle_workers(server, args.workers, args.chains)
-            print(json.dumps({"idle_workers": report["idle_workers"]}, indent=2), flush=True)
+            if args.processes == 1:
+                report["idle_workers"] = idle_workers(server, args.workers, args.chains)
         finally:
             server.terminate()
+        if args.processes != 1:  # the chain on the server as users run it
+            server = ServerProcess(
+                write_config(Path(directory) / "default", models=["echo", "idle"]),
+                free_port(),
+                "--processes",
+                str(args.processes),
+            )
+            server.start(timeout_s=90)
+            try:
+                report["idle_workers"] = idle_workers(server, args.workers, args.chains)
+            finally:
+                server.terminate()
+        report["idle_workers"]["server_processes"] = args.processes
+        print(json.dumps({"idle_workers": report["idle_workers"]}, indent=2), flush=True)
         # The same chain when commits are not flushed to disk one by one: how much of the
         # round trips above is the disk rather than serving.
         config = write_config(Path(directory) / "normal", synchronous="NORMAL")
-        server = ServerProcess(config, free_port())
+        server = ServerProcess(config, free_port(), "--processes", str(args.processes))
         server.start(timeout_s=60)
         try:
             report["idle_workers_synchronous_normal"] = idle_workers(

@@ -14,6 +14,7 @@ read from /proc. Results go to stdout and ``benchmarks/results/startrun.json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import run_pb2
 from benchmarks.registry_bench import bench_noop, percentile, run_threads
+from praxis.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import token_of
@@ -43,10 +45,16 @@ DEFINITION = json.dumps(
 
 
 def server_cpu_s(pid: int) -> float:
-    """User plus system CPU seconds of a process (and its reaped children)."""
+    """User plus system CPU seconds of a process and its live child processes (the
+    server processes ``praxis serve --processes N`` starts)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    total = ticks / os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else []:
+        with contextlib.suppress(FileNotFoundError):  # exited meanwhile
+            total += server_cpu_s(int(child))
+    return total
 
 
 def bench_start(address: str, clients: int, seconds: float) -> dict[str, Any]:
@@ -82,10 +90,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=default_processes(),
+        help="server processes (default: as `praxis serve`, one per core)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="praxis-bench-") as tmp:
-        server = ServerProcess(write_config(Path(tmp), synchronous="FULL"), free_port())
-        server.start()
+        server = ServerProcess(
+            write_config(Path(tmp), synchronous="FULL"),
+            free_port(),
+            "--processes",
+            str(args.processes),
+        )
+        server.start(timeout_s=90)
         try:
             pid = server.process.pid
             noop = bench_noop(server.address, args.clients, args.seconds / 2)
@@ -98,6 +117,9 @@ def main() -> int:
             server.terminate()
     ratio = started["calls_per_s"] / noop["calls_per_s"]
     results = {
+        "command": "python benchmarks/startrun_bench.py",
+        "server_processes": args.processes,
+        "load_average": os.getloadavg(),
         "synchronous": "FULL",
         "seconds": args.seconds,
         "noop": noop,

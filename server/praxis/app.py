@@ -295,7 +295,8 @@ class Server:
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
         run_pb2_grpc.add_RunServiceServicer_to_server(
-            RunServicer(engine.runs, hub, engine.segments.list, blocking), server
+            RunServicer(engine.runs, hub, engine.segments.list, blocking, engine.segments.started),
+            server,
         )
         contract_pb2_grpc.add_ContractServiceServicer_to_server(
             ContractServicer(engine.contracts), server

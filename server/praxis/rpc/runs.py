@@ -150,16 +150,22 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         hub: Hub,
         segments_of: Callable[[str], list[segments.Segment]] | None = None,
         blocking: Blocking | None = None,
+        started_segments: Callable[[RunRecord], list[segments.Segment] | None] | None = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.segments_of = segments_of
         self.blocking = blocking or Blocking()
+        self.started_segments = started_segments
 
-    def _snapshot(self, record: RunRecord) -> run_pb2.Run:
-        """A run snapshot with its segments."""
+    def _snapshot(self, record: RunRecord, created: bool = False) -> run_pb2.Run:
+        """A run snapshot with its segments (those of a run just ``created`` without
+        reading them back, when the segment store can tell them)."""
         run = run_to_proto(record)
         if self.segments_of is not None:
+            found = None
+            if created and self.started_segments is not None:
+                found = self.started_segments(record)
             run.segments.extend(
                 run_pb2.Segment(
                     number=segment.number,
@@ -167,7 +173,9 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
                     started_at_ms=segment.started_at_ms,
                     ownership_epoch=segment.ownership_epoch,
                 )
-                for segment in self.segments_of(record.state.run_id)
+                for segment in (
+                    found if found is not None else self.segments_of(record.state.run_id)
+                )
             )
         return run
 
@@ -179,7 +187,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             start = replace(start, trace=metadata_context(context.invocation_metadata()))
         record, created = unwrap(context, self.store.start(principal(), start))
         logs.add(run_id=record.state.run_id)
-        return run_pb2.StartRunResponse(run=self._snapshot(record), created=created)
+        return run_pb2.StartRunResponse(run=self._snapshot(record, created), created=created)
 
     def GetRun(
         self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext

@@ -14,19 +14,22 @@ command of the batch, and none of them was acknowledged.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from praxis import metrics
-from praxis.store import dialect, files, migrations
+from praxis.store import dialect, files, migrations, statements
+from praxis.store.writer_turn import WriterTurn
 
 log = logging.getLogger("praxis.store")
 T = TypeVar("T")
@@ -60,6 +63,8 @@ class Database:
         self.url = url
         path = files.sqlite_path(url)
         self.guard = files.FileGuard(path) if path is not None else None
+        # Orders the writers of several processes on one SQLite file (see writer_turn).
+        self._turn = WriterTurn(Path(path)) if path is not None else None
         self.engine: Engine = dialect.make_engine(url, synchronous)
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()
@@ -98,7 +103,7 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A serialized write transaction; commits on success, rolls back on error."""
-        with self._write_lock:
+        with self._write_lock, self._turn_held():
             started = time.perf_counter()
             try:
                 self._check(write=True)
@@ -131,7 +136,8 @@ class Database:
         self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
         with self._write_lock:
             if not item.done.is_set():
-                self._write_batch()
+                with self._turn_held():
+                    self._write_batch()
         if item.error is not None:
             failure = self._failed(item.error)
             if failure is item.error:
@@ -152,7 +158,8 @@ class Database:
             if not item.done.is_set():
                 with self._write_lock:
                     if not item.done.is_set():
-                        self._write_batch()
+                        with self._turn_held():
+                            self._write_batch()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
     @staticmethod
@@ -184,7 +191,7 @@ class Database:
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
                 for item in batch:
-                    savepoint = connection.begin_nested()
+                    savepoint = statements.Savepoint(connection)
                     registered = len(callbacks)
                     try:
                         item.value = item.body(connection)
@@ -242,9 +249,14 @@ class Database:
         if self.guard is not None:
             self.guard.check(write)
 
+    def _turn_held(self) -> contextlib.AbstractContextManager[None]:
+        return self._turn.held() if self._turn is not None else contextlib.nullcontext()
+
     def close(self) -> None:
         """Releases every pooled connection."""
         self.engine.dispose()
+        if self._turn is not None:
+            self._turn.close()
 
 
 class Rollback(Exception):  # control flow, not an error

@@ -9,12 +9,13 @@ Migration 8 creates the table (7 is the runtime's run_nodes).
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, String, Table, delete, select, update
+from sqlalchemy import BigInteger, Column, Index, String, Table, bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core.rejection import Code, Rejection
 from praxis.store import migrations
 from praxis.store.schema import metadata
+from praxis.store.statements import Statement
 
 MODEL_TTL_MS = 600_000
 RENEW_AFTER_MS = MODEL_TTL_MS // 10  # a busy worker renews at most this often per model
@@ -32,26 +33,32 @@ Index("model_registrations_expiry", model_registrations.c.expires_at_ms)
 migrations.register(migrations.Migration(8, "model_registrations", (model_registrations,)))
 
 
+_LIVE = Statement(
+    select(model_registrations.c.model, model_registrations.c.expires_at_ms).where(
+        model_registrations.c.expires_at_ms > bindparam("now")
+    )
+)  # every claim reads it
+
+
 def live(connection: Connection, now_ms: int) -> dict[str, int]:
     """The live worker registrations: model -> expiry."""
-    rows = connection.execute(
-        select(model_registrations.c.model, model_registrations.c.expires_at_ms).where(
-            model_registrations.c.expires_at_ms > now_ms
-        )
-    )
+    rows = _LIVE.run(connection, {"now": now_ms})
     return {row.model: int(row.expires_at_ms) for row in rows}
 
 
 def register(
     connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
-) -> dict[str, int] | Rejection:
+) -> dict[str, int] | Rejection | None:
     """Registers or renews ``models`` (configured ones need no registration).
 
-    Returns the registrations now live, or a RESOURCE_EXHAUSTED rejection when new
-    models would take the live registrations past the cap.
+    Returns the registrations now live, ``None`` when every model is configured (nothing
+    was read), or a RESOURCE_EXHAUSTED rejection when new models would take the live
+    registrations past the cap.
     """
-    current = live(connection, now_ms)
     wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    if not wanted:
+        return None  # configured models need no registration: nothing to read
+    current = live(connection, now_ms)
     new = [m for m in wanted if m not in current]
     if new and len(current) + len(new) > MAX_WORKER_MODELS:
         return Rejection(

@@ -11,16 +11,17 @@ from praxis.core import values
 from praxis.core.rejection import Code, Rejection
 from praxis.store.database import Rollback
 from praxis.store.model_schema import model_events, model_requests
+from praxis.store.statements import Statement
 
-_INSERT_EVENT = model_events.insert()  # built once: no statement construction per command
+_INSERT_EVENT = Statement(model_events.insert())  # built once, raw on SQLite
 
 
 def append(
     connection: Connection, kind: str, subject: str, at_ms: int, **payload: values.JsonValue
 ) -> None:
     """Appends one event to the model's log (in the caller's transaction)."""
-    connection.execute(
-        _INSERT_EVENT,
+    _INSERT_EVENT.run(
+        connection,
         {
             "kind": kind,
             "subject": subject,

@@ -41,17 +41,23 @@ from praxis.store.schema import (
     registry_events,
     revisions,
 )
+from praxis.store.statements import Statement
 
 MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
 READ_ACTION = "registry.read"
 
 # Statements of the command path, built once (see praxis.store.controls).
-_RECEIPT = select(receipts.c.command_digest, receipts.c.receipt_json).where(
-    receipts.c.principal_id == bindparam("principal"), receipts.c.request_id == bindparam("rid")
+_RECEIPT = Statement(
+    select(receipts.c.command_digest, receipts.c.receipt_json).where(
+        receipts.c.principal_id == bindparam("principal"),
+        receipts.c.request_id == bindparam("rid"),
+    )
 )
-_APPROVAL = select(approvals).where(approvals.c.approval_id == bindparam("id"))
-_CONSUMED = select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
-_HEAD = (
+_APPROVAL = Statement(select(approvals).where(approvals.c.approval_id == bindparam("id")))
+_CONSUMED = Statement(
+    select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
+)
+_HEAD = Statement(
     select(heads, revisions.c.definition_json)
     .join(
         revisions,
@@ -68,13 +74,15 @@ _PROPOSAL_WHERE = and_(
     proposals.c.run_id == bindparam("run"),
     proposals.c.proposal_id == bindparam("pid"),
 )
-_PROPOSAL = select(proposals).where(_PROPOSAL_WHERE)
-_DECIDE_PROPOSAL = update(proposals).where(_PROPOSAL_WHERE)
-_UPDATE_HEAD = update(heads).where(
-    heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+_PROPOSAL = Statement(select(proposals).where(_PROPOSAL_WHERE))
+_DECIDE_PROPOSAL = Statement(update(proposals).where(_PROPOSAL_WHERE))
+_UPDATE_HEAD = Statement(
+    update(heads).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
 )
 _INSERT = {
-    table.name: table.insert()
+    table.name: Statement(table.insert())
     for table in (
         revisions,
         heads,
@@ -262,8 +270,8 @@ class RegistryStore:
         request_id: str,
         command: registry.Command,
     ) -> Executed | Rejection | None:
-        row = connection.execute(
-            _RECEIPT, {"principal": principal.principal_id, "rid": request_id}
+        row = _RECEIPT.run(
+            connection, {"principal": principal.principal_id, "rid": request_id}
         ).first()
         if row is None:
             return None
@@ -310,28 +318,32 @@ class RegistryStore:
         if outcome.proposal is not None:
             _save_proposal(connection, outcome.proposal)
         history = outcome.history
-        seq = connection.execute(
-            _INSERT["registry_events"],
-            dict(
-                work_order_id=history.ref.work_order_id,
-                run_id=history.ref.run_id,
-                kind=history.kind.value,
-                revision=history.revision,
-                proposal_id=history.proposal_id,
-                principal_id=history.principal_id,
-                approval_id=history.approval_id,
-                request_id=history.request_id,
-                digest=history.digest,
-                reason=history.reason,
-                at_ms=history.at_ms,
-            ),
-        ).inserted_primary_key[0]
+        seq = (
+            _INSERT["registry_events"]
+            .run(
+                connection,
+                dict(
+                    work_order_id=history.ref.work_order_id,
+                    run_id=history.ref.run_id,
+                    kind=history.kind.value,
+                    revision=history.revision,
+                    proposal_id=history.proposal_id,
+                    principal_id=history.principal_id,
+                    approval_id=history.approval_id,
+                    request_id=history.request_id,
+                    digest=history.digest,
+                    reason=history.reason,
+                    at_ms=history.at_ms,
+                ),
+            )
+            .inserted_primary_key[0]
+        )
         receipt = replace(outcome.receipt, event_seq=seq)
         if outcome.consumed_approval is not None:
             if metrics.ON:
                 Database.after_commit(connection, metrics.approval_consumed)
-            connection.execute(
-                _INSERT["consumed_proofs"],
+            _INSERT["consumed_proofs"].run(
+                connection,
                 dict(
                     proof_digest=outcome.consumed_approval.proof_digest,
                     approval_id=outcome.consumed_approval.approval_id,
@@ -340,8 +352,8 @@ class RegistryStore:
                     consumed_at_ms=receipt.committed_at_ms,
                 ),
             )
-        connection.execute(
-            _INSERT["receipts"],
+        _INSERT["receipts"].run(
+            connection,
             dict(
                 principal_id=receipt.principal_id,
                 request_id=receipt.request_id,
@@ -409,7 +421,7 @@ class RegistryStore:
                         f"approval {approval_id!r} exists with different content",
                     )
                 return existing, True
-            connection.execute(_INSERT["approvals"], asdict(record))
+            _INSERT["approvals"].run(connection, asdict(record))
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
             created = load_approval(connection, approval_id)
@@ -562,7 +574,7 @@ class RegistryStore:
 
 def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     """The head of a ref with its definition, or ``None``."""
-    row = connection.execute(_HEAD, {"wo": ref.work_order_id, "run": ref.run_id}).first()
+    row = _HEAD.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
     if row is None:
         return None
     return registry.Head(
@@ -607,8 +619,8 @@ def bind_head(
 def _save_head(
     connection: Connection, head: registry.Head, proposal: registry.Proposal | None
 ) -> None:
-    connection.execute(
-        _INSERT["revisions"],
+    _INSERT["revisions"].run(
+        connection,
         dict(
             work_order_id=head.ref.work_order_id,
             run_id=head.ref.run_id,
@@ -627,14 +639,12 @@ def _save_head(
         "updated_at_ms": head.updated_at_ms,
     }
     if head.revision == 1:
-        connection.execute(
-            _INSERT["heads"],
+        _INSERT["heads"].run(
+            connection,
             dict(work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row),
         )
     else:
-        connection.execute(
-            _UPDATE_HEAD.values(**row), {"wo": head.ref.work_order_id, "run": head.ref.run_id}
-        )
+        _UPDATE_HEAD.run(connection, {"wo": head.ref.work_order_id, "run": head.ref.run_id, **row})
 
 
 def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
@@ -661,8 +671,8 @@ def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
 
 def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
     """One proposal, or ``None``."""
-    row = connection.execute(
-        _PROPOSAL, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
+    row = _PROPOSAL.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
     ).first()
     if row is None:
         return None
@@ -678,17 +688,18 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
         "decided_by": proposal.decided_by,
     }
     if proposal.status is not registry.ProposalStatus.PENDING:
-        connection.execute(
-            _DECIDE_PROPOSAL.values(**decision),
+        _DECIDE_PROPOSAL.run(
+            connection,
             {
                 "wo": proposal.ref.work_order_id,
                 "run": proposal.ref.run_id,
                 "pid": proposal.proposal_id,
+                **decision,
             },
         )
         return
-    connection.execute(
-        _INSERT["proposals"],
+    _INSERT["proposals"].run(
+        connection,
         dict(
             work_order_id=proposal.ref.work_order_id,
             run_id=proposal.ref.run_id,
@@ -708,7 +719,7 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
 
 def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
     """An approval and the consumption of its proof, or ``None``."""
-    row = connection.execute(_APPROVAL, {"id": approval_id}).first()
+    row = _APPROVAL.run(connection, {"id": approval_id}).first()
     if row is None:
         return None
     record = ApprovalRecord(
@@ -719,7 +730,7 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
         created_at_ms=row.created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
-    consumed = connection.execute(_CONSUMED, {"proof": record.proof_digest}).first()
+    consumed = _CONSUMED.run(connection, {"proof": record.proof_digest}).first()
     if consumed is None:
         return ApprovalView(record, 0, "")
     return ApprovalView(record, consumed.consumed_at_ms, consumed.request_id)

@@ -19,9 +19,10 @@ from praxis.core import journal, values
 from praxis.core import run as core
 from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits
 from praxis.store.ledger_schema import run_commands
+from praxis.store.statements import Statement
 
 # Built once: appending is on every command's path (see praxis.store.run_rows).
-_APPEND = run_commands.insert()
+_APPEND = Statement(run_commands.insert())
 _ENTRIES = (
     select(run_commands.c.now_ms, run_commands.c.command_json)
     .where(run_commands.c.run_id == bindparam("rid"))
@@ -31,8 +32,8 @@ _ENTRIES = (
 
 def append(connection: Connection, state: core.RunState, command: core.Command, now: int) -> None:
     """Logs ``command``, applied at ``now``, as what made version ``state.version``."""
-    connection.execute(
-        _APPEND,
+    _APPEND.run(
+        connection,
         {
             "run_id": state.run_id,
             "version": state.version,

@@ -12,13 +12,15 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 
 import praxis.store.attempt_claimants  # registers migration 9
 import praxis.store.run_nodes_migration  # noqa: F401  (registers migration 7)
@@ -39,12 +41,21 @@ from praxis.store.runtime_schema import (
     run_timers,
     runs,
 )
+from praxis.store.statements import Statement
 
 if TYPE_CHECKING:
     from praxis.store.run_traces import RunTraces
 
 DefinitionLoader = Callable[[Connection, str], Definition]
 _CHUNK = 400
+_ATTEMPT_SETTLED = (
+    "status",
+    "payload_digest",
+    "will_retry",
+    "effect",
+    "cost_microcredits",
+    "at_ms",
+)
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
@@ -52,36 +63,67 @@ larger run lists only its definition's nodes (``Run.items_omitted``), and its it
 read page by page with ``ListRunNodes``."""
 
 
-# Hot-path statements, built once: SQLAlchemy then skips construction and cache-key
-# generation on every command (see praxis.store.controls).
-_LOAD_RUN = select(runs).where(runs.c.run_id == bindparam("rid"))
-_UPDATE_RUN = update(runs).where(
-    runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
+# Hot-path statements, built once and run on the raw SQLite cursor
+# (praxis.store.statements); each is keyed by primary key or a unique index.
+_LOAD_RUN = Statement(select(runs).where(runs.c.run_id == bindparam("rid")))
+_UPDATE_RUN = Statement(
+    update(runs).where(
+        runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
+    )
 )
-_DROP_READY = delete(ready_nodes).where(
-    ready_nodes.c.run_id == bindparam("rid"),
-    ready_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_READY = Statement(
+    delete(ready_nodes).where(
+        ready_nodes.c.run_id == bindparam("rid"), ready_nodes.c.node_uid == bindparam("uid")
+    )
 )
-_DROP_TIMERS = delete(run_timers).where(
-    run_timers.c.run_id == bindparam("rid"),
-    run_timers.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_TIMERS = Statement(
+    delete(run_timers).where(
+        run_timers.c.run_id == bindparam("rid"), run_timers.c.node_uid == bindparam("uid")
+    )
 )
-_UPDATE_ATTEMPT = update(attempts).where(attempts.c.attempt_id == bindparam("aid"))
-_LOAD_ATTEMPT = select(attempts).where(attempts.c.attempt_id == bindparam("aid"))
-_LOAD_NODES = select(run_nodes).where(run_nodes.c.run_id == bindparam("rid"))
-_UPDATE_NODE = (
+_UPDATE_ATTEMPT = Statement(update(attempts).where(attempts.c.attempt_id == bindparam("aid")))
+_UPSERT_ATTEMPT = Statement(
+    sqlite_insert(attempts).on_conflict_do_update(
+        index_elements=[attempts.c.attempt_id],
+        set_={name: getattr(sqlite_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
+    )
+)
+_LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
+_LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
+_UPDATE_NODE = Statement(
     update(run_nodes)
     .where(run_nodes.c.run_id == bindparam("b_run_id"))
     .where(run_nodes.c.node_uid == bindparam("b_node_uid"))
 )
-_DROP_NODES = delete(run_nodes).where(
-    run_nodes.c.run_id == bindparam("rid"),
-    run_nodes.c.node_uid.in_(bindparam("uids", expanding=True)),
+_DROP_NODES = Statement(
+    delete(run_nodes).where(
+        run_nodes.c.run_id == bindparam("rid"), run_nodes.c.node_uid == bindparam("uid")
+    )
+)
+_RESULT_TEXT = Statement(
+    select(node_results.c.result_json).where(
+        node_results.c.run_id == bindparam("rid"), node_results.c.node_uid == bindparam("uid")
+    )
+)
+_DEFINITION = Statement(
+    select(run_definitions.c.definition_json).where(run_definitions.c.digest == bindparam("d"))
+)
+_DEFINITION_STORED = Statement(
+    select(run_definitions.c.digest).where(run_definitions.c.digest == bindparam("d"))
 )
 _INSERT = {
-    table.name: table.insert()
-    for table in (runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes)
-}
+    table.name: Statement(table.insert())
+    for table in (
+        runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes,
+        run_definitions,
+    )
+}  # fmt: skip
+_REPLACE_READY = Statement(ready_nodes.insert().prefix_with("OR REPLACE", dialect="sqlite"))
+_REPLACE_TIMER = Statement(run_timers.insert().prefix_with("OR REPLACE", dialect="sqlite"))
+_STORED_DEFINITIONS: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
+"""Per database, the digests of definitions known to be stored (added once a transaction
+that stored or saw one commits); a definition row is never deleted, so the check is
+skipped for them."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +193,7 @@ def load(
     cache: run_codec.SnapshotCache | None = None,
 ) -> RunRecord | None:
     """The run, or ``None``."""
-    row = connection.execute(_LOAD_RUN, {"rid": run_id}).first()
+    row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
     if row is None:
         return None
     return record_of(connection, row, definitions(connection, row.definition_digest), cache)
@@ -168,7 +210,7 @@ def load_state(
         found = cache.get(row.run_id, row.version, definition.digest)
         if found is not None:
             return found
-    nodes = connection.execute(_LOAD_NODES, {"rid": row.run_id})
+    nodes = _LOAD_NODES.run(connection, {"rid": row.run_id})
     state = run_codec.state_of(row, definition, (run_codec.node_of(node) for node in nodes))
     if cache is not None:
         cache.remember(state)
@@ -241,9 +283,7 @@ def summaries(
 
 def load_definition_json(connection: Connection, digest: str) -> str:
     """The stored document of a definition digest."""
-    text = connection.execute(
-        select(run_definitions.c.definition_json).where(run_definitions.c.digest == digest)
-    ).scalar()
+    text = _DEFINITION.run(connection, {"d": digest}).scalar()
     if text is None:
         raise LookupError(f"definition {digest} is missing")
     return str(text)
@@ -251,16 +291,19 @@ def load_definition_json(connection: Connection, digest: str) -> str:
 
 def save_definition(connection: Connection, definition: Definition) -> None:
     """Stores a definition document once per digest."""
-    exists = connection.execute(
-        select(run_definitions.c.digest).where(run_definitions.c.digest == definition.digest)
-    ).first()
-    if exists is None:
-        connection.execute(
-            run_definitions.insert().values(
-                digest=definition.digest,
-                definition_json=json.dumps(definition.document, ensure_ascii=False),
-            )
+    digest = definition.digest
+    known = _STORED_DEFINITIONS.setdefault(connection.engine, set())
+    if digest in known:
+        return
+    if _DEFINITION_STORED.run(connection, {"d": digest}).first() is None:
+        _INSERT["run_definitions"].run(
+            connection,
+            {
+                "digest": digest,
+                "definition_json": json.dumps(definition.document, ensure_ascii=False),
+            },
         )
+    Database.after_commit(connection, functools.partial(known.add, digest))
 
 
 def insert(
@@ -270,6 +313,7 @@ def insert(
     outcome: core.Outcome,
     command: core.Start,
     now: int,
+    cache: run_codec.SnapshotCache | None = None,
 ) -> RunRecord:
     """Inserts a new run from its Start outcome (``record.state`` is the outcome's).
 
@@ -280,50 +324,53 @@ def insert(
         outcome: The outcome of ``command``.
         command: The Start command, logged.
         now: The time it was applied at.
+        cache: Keeps the new state once committed (the first claim then reads no nodes).
     """
     state = outcome.state
     save_definition(connection, state.definition)
-    connection.execute(
-        runs.insert().values(
-            run_id=state.run_id,
-            principal_id=record.principal_id,
-            request_id=record.request_id,
-            request_digest=request_digest,
-            status=state.status.value,
-            work_order_id=record.work_order_id,
-            ref_run_id=record.ref_run_id,
-            revision=state.revision,
-            version=state.version,
-            definition_digest=state.definition.digest,
-            input_json=record.input_json,
-            subscriber=record.subscriber,
-            contract_id=record.contract_id,
-            result_json="",
-            result_error=state.result_error,
-            result_reason=state.result_reason,
-            node_count=len(state.nodes),
-            created_at_ms=state.created_at_ms,
-            updated_at_ms=state.updated_at_ms,
-            finished_at_ms=state.finished_at_ms,
-        )
+    _INSERT["runs"].run(
+        connection,
+        {
+            "run_id": state.run_id,
+            "principal_id": record.principal_id,
+            "request_id": record.request_id,
+            "request_digest": request_digest,
+            "status": state.status.value,
+            "work_order_id": record.work_order_id,
+            "ref_run_id": record.ref_run_id,
+            "revision": state.revision,
+            "version": state.version,
+            "definition_digest": state.definition.digest,
+            "input_json": record.input_json,
+            "subscriber": record.subscriber,
+            "contract_id": record.contract_id,
+            "result_json": "",
+            "result_error": state.result_error,
+            "result_reason": state.result_reason,
+            "node_count": len(state.nodes),
+            "created_at_ms": state.created_at_ms,
+            "updated_at_ms": state.updated_at_ms,
+            "finished_at_ms": state.finished_at_ms,
+        },
     )
-    connection.execute(
-        _INSERT["run_nodes"],
+    _INSERT["run_nodes"].run_many(
+        connection,
         [
             run_codec.node_row(state.run_id, state.nodes[uid])
             for uid in core.ordered_uids(state.definition, state.nodes)
         ],
     )
-    _write_effects(connection, record, outcome, set(state.nodes))
+    # A new run has no ready, timer or attempt rows yet: nothing to delete first.
+    _write_effects(connection, record, outcome, set(state.nodes), None)
     run_log.append(connection, state, command, now)
+    if cache is not None:
+        Database.after_commit(connection, functools.partial(cache.remember, state))
     return record
 
 
 def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
     """Deletes a ready row the snapshot no longer backs."""
-    connection.execute(
-        delete(ready_nodes).where(ready_nodes.c.run_id == run_id, ready_nodes.c.node_uid == uid)
-    )
+    _DROP_READY.run(connection, {"rid": run_id, "uid": uid})
 
 
 def save(
@@ -352,25 +399,35 @@ def save(
     assert not record.partial, "a partial record is read-only"
     state = outcome.state
     saved = replace(record, state=state)
+    result_text = ""
     if outcome.result is not None:
         uid, value = outcome.result
         node = state.nodes[uid]
-        connection.execute(
-            _INSERT["node_results"],
+        result_text = values.canonical_json(value)
+        _INSERT["node_results"].run(
+            connection,
             {
                 "run_id": state.run_id,
                 "node_uid": uid,
                 "node_id": node.node_id,
                 "item": node.item,
-                "result_json": values.canonical_json(value),
+                "result_json": result_text,
                 "attempt_id": node.attempt_id,
                 "created_at_ms": state.updated_at_ms,
             },
         )
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
-        saved = replace(saved, result_json=run_result(connection, state))
-    changed = connection.execute(
-        _UPDATE_RUN,
+        output = state.definition.output
+        if (
+            outcome.result is not None
+            and outcome.result[0] == output
+            and state.definition.nodes[output].fanout is None
+        ):
+            saved = replace(saved, result_json=result_text)  # just written: not read back
+        else:
+            saved = replace(saved, result_json=run_result(connection, state))
+    changed = _UPDATE_RUN.run(
+        connection,
         {
             "rid": state.run_id,
             "expected_version": record.state.version,
@@ -397,7 +454,9 @@ def save(
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
     _write_nodes(connection, record.state, outcome)
-    _write_effects(connection, saved, outcome, set(outcome.changed) | set(outcome.removed))
+    _write_effects(
+        connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
+    )
     run_log.append(connection, state, command, now)
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
@@ -423,19 +482,23 @@ def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Ou
             updated.append(row)
         else:
             inserted.append(row)
-    for batch in _chunks(sorted(outcome.removed)):
-        connection.execute(_DROP_NODES, {"rid": state.run_id, "uids": batch})
-    if updated:
-        connection.execute(_UPDATE_NODE, updated)
-    if inserted:
-        connection.execute(_INSERT["run_nodes"], inserted)
+    if outcome.removed:
+        _DROP_NODES.run_many(
+            connection, [{"rid": state.run_id, "uid": uid} for uid in sorted(outcome.removed)]
+        )
+    _UPDATE_NODE.run_many(connection, updated)
+    _INSERT["run_nodes"].run_many(connection, inserted)
 
 
 def _write_effects(
-    connection: Connection, record: RunRecord, outcome: core.Outcome, uids: set[str]
+    connection: Connection,
+    record: RunRecord,
+    outcome: core.Outcome,
+    uids: set[str],
+    before: core.RunState | None,
 ) -> None:
     state = outcome.state
-    _sync_queues(connection, record, uids)
+    _sync_queues(connection, record, uids, before)
     for attempt in outcome.attempts:
         _upsert_attempt(connection, attempt)
     if outcome.attempts:
@@ -453,8 +516,7 @@ def _write_effects(
         }
         for event in outcome.events
     ]
-    if rows:
-        connection.execute(_INSERT["run_events"], rows)
+    _INSERT["run_events"].run_many(connection, rows)
 
 
 def _payload(record: RunRecord, event: core.Event) -> dict[str, values.JsonValue]:
@@ -475,13 +537,31 @@ def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
         yield batch
 
 
-def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> None:
-    """Makes the ready and timer rows of ``uids`` match the snapshot."""
+def _sync_queues(
+    connection: Connection, record: RunRecord, uids: set[str], before: core.RunState | None
+) -> None:
+    """Makes the ready and timer rows of ``uids`` match the snapshot.
+
+    ``before`` is the state the rows were written from (``None``: a run inserted by this
+    transaction, which has none). On SQLite only the rows ``before`` implies are deleted
+    (a node that was pending has no ready row to delete), and inserts replace a row
+    left behind; elsewhere every changed node's rows are deleted first.
+    """
     state = record.state
     run_id = state.run_id
-    for batch in _chunks(sorted(uids)):
-        connection.execute(_DROP_READY, {"rid": run_id, "uids": batch})
-        connection.execute(_DROP_TIMERS, {"rid": run_id, "uids": batch})
+    if before is not None:
+        dropped_ready, dropped_timers = sorted(uids), sorted(uids)
+        if connection.dialect.name == "sqlite" and before.status not in core.TERMINAL:
+            dropped_ready = [
+                uid for uid in dropped_ready
+                if uid not in before.nodes or core.ready_entry(before, uid) is not None
+            ]  # fmt: skip
+            dropped_timers = [
+                uid for uid in dropped_timers
+                if uid not in before.nodes or core.timer_entry(before, uid) is not None
+            ]  # fmt: skip
+        _DROP_READY.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_ready])
+        _DROP_TIMERS.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_timers])
     ready, timers = [], []
     for uid in sorted(uids, key=_uid_order):
         entry = core.ready_entry(state, uid)
@@ -498,10 +578,8 @@ def _sync_queues(connection: Connection, record: RunRecord, uids: set[str]) -> N
         due = core.timer_entry(state, uid)
         if due is not None:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
-    if ready:
-        connection.execute(_INSERT["ready_nodes"], ready)
-    if timers:
-        connection.execute(_INSERT["run_timers"], timers)
+    _REPLACE_READY.run_many(connection, ready)
+    _REPLACE_TIMER.run_many(connection, timers)
 
 
 def _uid_order(uid: str) -> tuple[str, int]:
@@ -510,6 +588,7 @@ def _uid_order(uid: str) -> tuple[str, int]:
 
 
 def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
+    """Inserts an attempt, or updates its settlement columns (one statement on SQLite)."""
     row = {
         "status": attempt.status.value,
         "payload_digest": attempt.payload_digest,
@@ -518,25 +597,25 @@ def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
         "cost_microcredits": attempt.cost_microcredits,
         "at_ms": attempt.at_ms,
     }
-    changed = connection.execute(_UPDATE_ATTEMPT, {"aid": attempt.attempt_id, **row}).rowcount
+    identity = {
+        "attempt_id": attempt.attempt_id,
+        "run_id": attempt.run_id,
+        "node_uid": attempt.node_uid,
+        "number": attempt.number,
+        "worker_id": attempt.worker_id,
+        "principal_id": attempt.principal_id,
+    }
+    if connection.dialect.name == "sqlite":
+        _UPSERT_ATTEMPT.run(connection, {**identity, **row})
+        return
+    changed = _UPDATE_ATTEMPT.run(connection, {"aid": attempt.attempt_id, **row}).rowcount
     if not changed:
-        connection.execute(
-            _INSERT["attempts"],
-            {
-                "attempt_id": attempt.attempt_id,
-                "run_id": attempt.run_id,
-                "node_uid": attempt.node_uid,
-                "number": attempt.number,
-                "worker_id": attempt.worker_id,
-                "principal_id": attempt.principal_id,
-                **row,
-            },
-        )
+        _INSERT["attempts"].run(connection, {**identity, **row})
 
 
 def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
     """One attempt record, or ``None``."""
-    row = connection.execute(_LOAD_ATTEMPT, {"aid": attempt_id}).first()
+    row = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}).first()
     if row is None:
         return None
     return core.Attempt(
@@ -575,11 +654,7 @@ def node_value(connection: Connection, state: core.RunState, node_id: str) -> va
 
 def result_text(connection: Connection, run_id: str, uid: str) -> str | None:
     """The stored result of one node uid, as JSON text."""
-    text = connection.execute(
-        select(node_results.c.result_json).where(
-            node_results.c.run_id == run_id, node_results.c.node_uid == uid
-        )
-    ).scalar()
+    text = _RESULT_TEXT.run(connection, {"rid": run_id, "uid": uid}).scalar()
     return None if text is None else str(text)
 
 

@@ -38,6 +38,7 @@ from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
 from praxis.tracing import TraceContext
+from praxis.store.statements import Statement
 
 EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
@@ -138,6 +139,7 @@ class RunStore:
         self._configured_models = frozenset(models)
         self._registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
         self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
+        self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
         # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
@@ -274,12 +276,7 @@ class RunStore:
             return input_value
         parsed: definitions.Definition | None = None
         if request.ref is None:
-            document = values.parse_document(
-                request.definition_json, "definition_json", self.profile
-            )
-            if isinstance(document, Rejection):
-                return document
-            found = self.parse_definition(document, "definition_json")
+            found = self._ad_hoc_definition(request.definition_json)
             if isinstance(found, Rejection):
                 return found
             parsed = found
@@ -328,7 +325,9 @@ class RunStore:
                 contract_id=request.contract_id,
                 input_json=input_text,
             )
-            saved = run_rows.insert(connection, record, request_digest, outcome, command, now)
+            saved = run_rows.insert(
+                connection, record, request_digest, outcome, command, now, self.snapshots
+            )
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
             if self.trace is not None:
@@ -348,11 +347,36 @@ class RunStore:
         result: tuple[RunRecord, bool] | Rejection = self._transact(transaction)
         return result
 
+    def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
+        """The definition of a StartRun's ``definition_json``, parsed once per text.
+
+        Clients start many runs of one definition; the same text under the same profile
+        and limits parses to the same definition, so it is reused while its models are
+        still known (a worker-registered model may lapse: then it is parsed again).
+        """
+        with self._lock:
+            found = self._texts.get(text)
+            if found is not None:
+                self._texts.move_to_end(text)
+        if found is not None and found[1] <= self._cached_models():
+            return found[0]
+        document = values.parse_document(text, "definition_json", self.profile)
+        if isinstance(document, Rejection):
+            return document
+        parsed = self.parse_definition(document, "definition_json")
+        if not isinstance(parsed, Rejection):
+            with self._lock:
+                models = frozenset(node.agent.model for node in parsed.nodes.values())
+                self._texts[text] = (parsed, models)
+                while len(self._texts) > 64:
+                    self._texts.popitem(last=False)
+        return parsed
+
     def _existing(
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str
     ) -> RunRecord | None:
-        row = connection.execute(
-            _EXISTING, {"pid": principal.principal_id, "rid": request.request_id}
+        row = _EXISTING.run(
+            connection, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
             return None
@@ -619,9 +643,10 @@ class RunStore:
             )
             if isinstance(registered, Rejection):
                 raise Rollback(registered)
-            self._registered = registered
-            rows = connection.execute(
-                _READY, {"models": claim.models, "now": now, "limit": claim.max_tasks}
+            if registered is not None:
+                self._registered = registered
+            rows = _READY.run(
+                connection, {"models": claim.models, "now": now, "limit": claim.max_tasks}
             ).all()
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
@@ -998,10 +1023,12 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
-_EXISTING = select(runs.c.run_id, runs.c.request_digest).where(
-    runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+_EXISTING = Statement(
+    select(runs.c.run_id, runs.c.request_digest).where(
+        runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+    )
 )
-_READY = (
+_READY = Statement(
     select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
     .where(
         ready_nodes.c.model.in_(bindparam("models", expanding=True)),

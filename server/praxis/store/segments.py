@@ -16,8 +16,9 @@ from praxis.store.database import Database
 from praxis.store.model_schema import run_segments
 from praxis.store.run_rows import RunRecord
 from praxis.store.runtime_schema import runs as run_table
+from praxis.store.statements import Statement
 
-_INSERT_SEGMENT = run_segments.insert()  # built once (see praxis.store.controls)
+_INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
 
 
 class SegmentStore:
@@ -40,6 +41,16 @@ class SegmentStore:
                              self.incarnation)  # fmt: skip
         assert segment is not None
         self._insert(connection, record.state.run_id, segment)
+
+    def started(self, record: RunRecord) -> list[core.Segment] | None:
+        """The segments of an ad hoc run this process has just started, as of that
+        commit, without reading them: its one START segment, which :meth:`on_start`
+        wrote from the same values; ``None`` for a run of a work order (read instead)."""
+        if record.work_order_id:
+            return None
+        segment = core.begin([], core.Reason.START, record.state.created_at_ms,
+                             WorkOrder("").ownership_epoch, self.incarnation)  # fmt: skip
+        return None if segment is None else [segment]
 
     def recover(self, now_ms: int) -> int:
         """Starts a RECOVERY segment for every live run; returns how many."""
@@ -81,8 +92,8 @@ class SegmentStore:
             self._insert(connection, run_id, segment)
 
     def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
-        connection.execute(
-            _INSERT_SEGMENT,
+        _INSERT_SEGMENT.run(
+            connection,
             {
                 "run_id": run_id,
                 "number": segment.number,

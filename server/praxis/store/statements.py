@@ -1,0 +1,213 @@
+"""Hot-path statements: compiled once, run on the raw DBAPI cursor on SQLite.
+
+A command runs about ten statements; through SQLAlchemy each one pays for cache-key
+generation, compilation lookup, parameter processing and result wrapping, which cost
+several times the statement itself on SQLite. A :class:`Statement` wraps a SQLAlchemy
+Core statement built once at import; on SQLite it compiles it once per parameter shape
+(the columns given), then hands the SQL and a
+parameter tuple straight to the ``sqlite3`` cursor of the connection's transaction. Rows
+come back as named tuples (``row.run_id`` as with SQLAlchemy rows).
+
+It is an optimisation only: on any other dialect (PostgreSQL), or for a statement whose
+column types process values (none of the hot tables' types do on SQLite), it runs the
+same statement through ``Connection.execute``, with the same result surface. The
+transaction is the caller's: BEGIN, SAVEPOINTs and COMMIT stay SQLAlchemy's, on the same
+DBAPI connection, so every command is still one transaction with the same durability.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql.expression import Executable
+
+Params = Mapping[str, Any]
+_POSTCOMPILE = re.compile(r"__\[POSTCOMPILE_(\w+)\]")
+
+
+class Rows:
+    """The part of a SQLAlchemy ``Result`` the stores use, over fetched tuples."""
+
+    __slots__ = ("_rows", "lastrowid", "rowcount")
+
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None = None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    @property
+    def inserted_primary_key(self) -> tuple[int | None]:
+        """The integer key SQLite gave the row one INSERT added."""
+        return (self.lastrowid,)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._rows)
+
+    def first(self) -> Any:
+        """The first row, or ``None``."""
+        return self._rows[0] if self._rows else None
+
+    def all(self) -> list[Any]:
+        """Every row."""
+        return self._rows
+
+    def scalar(self) -> Any:
+        """The first column of the first row, or ``None``."""
+        return self._rows[0][0] if self._rows else None
+
+    def scalars(self) -> list[Any]:
+        """The first column of every row."""
+        return [row[0] for row in self._rows]
+
+
+class _Plan:
+    """One statement compiled for SQLite for one parameter shape."""
+
+    __slots__ = ("defaults", "expanding", "names", "row_type", "sql")
+
+    def __init__(self, sql: str, names: tuple[str, ...], expanding: frozenset[str],
+                 defaults: dict[str, Any]) -> None:  # fmt: skip
+        self.sql = sql
+        self.names = names
+        self.expanding = expanding
+        self.defaults = defaults
+        self.row_type: Any = None
+
+    def arguments(self, params: Params) -> list[Any]:
+        values: list[Any] = []
+        for name in self.names:
+            value = params[name] if name in params else self.defaults[name]
+            if name in self.expanding:
+                values.extend(value)
+            else:
+                values.append(value)
+        return values
+
+
+class Statement:
+    """A statement built once; raw on SQLite, through SQLAlchemy elsewhere."""
+
+    def __init__(self, element: Executable) -> None:
+        self.element = element
+        self._plans: dict[tuple[str, ...], _Plan | None] = {}
+        self._lock = threading.Lock()
+
+    def run(self, connection: Connection, params: Params | None = None) -> Any:
+        """Executes once with ``params``; returns rows (``first``, ``all``, ``scalar``,
+        ``rowcount``, iteration) like ``Connection.execute``."""
+        params = params or {}
+        plan = self._plan(connection, params)
+        if plan is None:
+            return connection.execute(self.element, dict(params))
+        cursor = _driver(connection).cursor()
+        try:
+            cursor.execute(_sql(plan, params), plan.arguments(params))
+            if cursor.description is None:
+                return Rows([], cursor.rowcount, cursor.lastrowid)
+            if plan.row_type is None:
+                plan.row_type = collections.namedtuple(  # type: ignore[misc]  # dynamic row type
+                    "Row", [column[0] for column in cursor.description], rename=True
+                )
+            make = plan.row_type._make
+            return Rows([make(row) for row in cursor.fetchall()], cursor.rowcount)
+        finally:
+            cursor.close()
+
+    def run_many(self, connection: Connection, rows: Sequence[Params]) -> None:
+        """Executes once per parameter set (``executemany``); all sets have one shape."""
+        if not rows:
+            return
+        plan = self._plan(connection, rows[0])
+        if plan is None or plan.expanding:
+            connection.execute(self.element, [dict(row) for row in rows])
+            return
+        cursor = _driver(connection).cursor()
+        try:
+            cursor.executemany(plan.sql, [plan.arguments(row) for row in rows])
+        finally:
+            cursor.close()
+
+    def _plan(self, connection: Connection, params: Params) -> _Plan | None:
+        if connection.dialect.name != "sqlite":
+            return None
+        key = tuple(params)
+        try:
+            return self._plans[key]
+        except KeyError:
+            pass
+        with self._lock:
+            plan = self._compile(connection, params)
+            self._plans[key] = plan
+            return plan
+
+    def _compile(self, connection: Connection, params: Params) -> _Plan | None:
+        element: Any = self.element  # a Core statement: a ClauseElement as well
+        compiled: Any = element.compile(dialect=connection.dialect, column_keys=sorted(params))
+        names = tuple(compiled.positiontup or ())
+        binds = compiled.binds
+        if compiled._bind_processors or any(  # nothing may convert values
+            column[3]._cached_result_processor(connection.dialect, None) is not None
+            for column in compiled._result_columns
+        ):
+            return None
+        expanding = frozenset(name for name in names if binds[name].expanding)
+        defaults = {
+            name: binds[name].effective_value
+            for name in names
+            if name not in params and binds[name].value is not None
+        }
+        if any(name not in params and name not in defaults for name in names):
+            return None  # a default SQLAlchemy would compute: let it
+        return _Plan(compiled.string, names, expanding, defaults)
+
+
+def _sql(plan: _Plan, params: Params) -> str:
+    if not plan.expanding:
+        return plan.sql
+    return _POSTCOMPILE.sub(lambda match: ", ".join("?" * len(params[match.group(1)])), plan.sql)
+
+
+def _driver(connection: Connection) -> Any:
+    """The ``sqlite3`` connection under ``connection`` (inside its transaction)."""
+    return connection.connection.driver_connection
+
+
+class Savepoint:
+    """A SAVEPOINT around one command of a group commit.
+
+    On SQLite it is three raw statements on the transaction's own DBAPI connection
+    (SQLAlchemy's nested transaction costs several times that per command); elsewhere it
+    is ``Connection.begin_nested()``. Savepoints of a batch are sequential, never nested,
+    so one name serves.
+    """
+
+    __slots__ = ("_driver", "_nested")
+
+    def __init__(self, connection: Connection) -> None:
+        self._driver: Any = None
+        self._nested: Any = None
+        if connection.dialect.name == "sqlite":
+            self._driver = _driver(connection)
+            self._driver.execute("SAVEPOINT praxis_command")
+        else:
+            self._nested = connection.begin_nested()
+
+    def commit(self) -> None:
+        """Keeps the command's writes (in the enclosing transaction)."""
+        if self._nested is not None:
+            self._nested.commit()
+        else:
+            self._driver.execute("RELEASE SAVEPOINT praxis_command")
+
+    def rollback(self) -> None:
+        """Undoes the command's writes; raises when the transaction itself is gone."""
+        if self._nested is not None:
+            self._nested.rollback()
+        else:
+            self._driver.execute("ROLLBACK TO SAVEPOINT praxis_command")
+            self._driver.execute("RELEASE SAVEPOINT praxis_command")
