@@ -26,7 +26,7 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import reservations, run_codec, run_log
+from praxis.store import locks, reservations, run_codec, run_log
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
     attempts,
@@ -444,6 +444,7 @@ def _write_effects(
         for event in outcome.events
     ]
     if rows:
+        locks.before_events(connection)  # the event log's order on PostgreSQL
         connection.execute(_INSERT["run_events"], rows)
 
 
