@@ -653,18 +653,22 @@ class RunStore:
     ) -> dict[str, list[str]]:
         """The candidates of the runs this claim could lock (in ready order, at most
         ``wanted`` attempts), with the budgets of those runs locked in key order."""
-        held = locks.runs_skip_locked(connection, by_run)
         kept: dict[str, list[str]] = defaultdict(list)
         count = 0
-        for run_id, uids in by_run.items():
-            if run_id in held and count < wanted:
-                kept[run_id] = uids[: wanted - count]
-                count += len(kept[run_id])
+        remaining = list(by_run.items())
+        while remaining and count < wanted:  # lock only the runs needed for the shortfall
+            chunk, covered = [], 0
+            while remaining and covered < wanted - count:
+                chunk.append(remaining.pop(0))
+                covered += len(chunk[-1][1])
+            held = locks.runs_skip_locked(connection, (run_id for run_id, _ in chunk))
+            for run_id, uids in chunk:
+                if run_id in held:
+                    kept[run_id] = uids[: wanted - count]
+                    count += len(kept[run_id])
         if kept:
             rows = connection.execute(
-                select(runs.c.contract_id, runs.c.principal_id).where(
-                    runs.c.run_id.in_(list(kept))
-                )
+                select(runs.c.contract_id, runs.c.principal_id).where(runs.c.run_id.in_(list(kept)))
             ).all()
             keys: set[str] = set()
             for row in rows:
