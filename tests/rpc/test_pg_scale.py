@@ -324,3 +324,62 @@ def _all_done(h: Harness, run_ids: list[str]) -> bool:
         runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run.state == run_pb2.RUN_STATE_COMPLETED
         for run_id in run_ids
     )
+
+
+def test_a_replica_starting_during_a_migration_waits_for_it(url: str) -> None:
+    """Migrations run once: a replica that finds the migration lock taken waits, then
+    finds the schema current; replicas starting together on a fresh database all start."""
+    import psycopg
+
+    from praxis.store.pg_broadcast import conninfo
+
+    with psycopg.connect(conninfo(url), autocommit=True) as holder:
+        holder.execute(
+            "SELECT pg_advisory_lock(%s, %s)", (locks.GLOBAL_NAMESPACE, locks.MIGRATION_KEY)
+        )
+        started: list[Harness] = []
+        thread = threading.Thread(target=lambda: started.append(start_server(url)))
+        thread.start()
+        time.sleep(1.0)
+        assert not started, "the replica did not wait for the migration in progress"
+        holder.execute(
+            "SELECT pg_advisory_unlock(%s, %s)", (locks.GLOBAL_NAMESPACE, locks.MIGRATION_KEY)
+        )
+        thread.join(30)
+    assert started
+    started[0].close()
+
+
+def test_replicas_starting_together_migrate_once(postgres_cluster: Cluster) -> None:
+    url = postgres_cluster.create_database()
+    started: list[Harness] = []
+    failures: list[BaseException] = []
+    barrier = threading.Barrier(3)
+
+    def replica() -> None:
+        barrier.wait()
+        try:
+            started.append(start_server(url))
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=replica) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    try:
+        assert not failures, failures
+        assert len(started) == 3
+        import psycopg
+
+        from praxis.store.pg_broadcast import conninfo
+
+        with psycopg.connect(conninfo(url)) as connection:
+            versions = [
+                row[0] for row in connection.execute("SELECT version FROM schema_migrations")
+            ]
+        assert len(versions) == len(set(versions)) > 0
+    finally:
+        for harness in started:
+            harness.close()

@@ -29,21 +29,58 @@ attempts are unique keys, and a transaction that loses a race on one is retried 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.engine import Connection
+
+log = logging.getLogger("praxis.store")
 
 GLOBAL_NAMESPACE = 0x50524158  # "PRAX": (namespace, 0) is the installation's lock
 WORK_ORDERS = 1
 BUDGETS = 2
 KEYS = 3
 
+MIGRATION_KEY = 1  # (GLOBAL_NAMESPACE, 1): the session lock of migrations
+
+_TRY_MIGRATE = text("SELECT pg_try_advisory_lock(:ns, :key)")
+_MIGRATE = text("SELECT pg_advisory_lock(:ns, :key)")
+_UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
 _RUNS_SKIP = text(
     "SELECT run_id FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
+
+
+@contextmanager
+def migrating(engine: Engine) -> Iterator[None]:
+    """Holds the installation's migration lock (PostgreSQL; SQLite: nothing to hold,
+    its migrations run in ``BEGIN IMMEDIATE`` transactions).
+
+    A session lock on its own connection: a replica that finds it taken logs that it
+    waits for another replica's migration, then waits (with no timeout: a migration may
+    take long, and the other replica's crash releases the lock with its connection).
+    """
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as connection:
+        connection.commit()
+        key = {"ns": GLOBAL_NAMESPACE, "key": MIGRATION_KEY}
+        if not connection.execute(_TRY_MIGRATE, key).scalar():
+            connection.commit()
+            log.warning("another replica is migrating the database; waiting for it to finish")
+            connection.execute(_MIGRATE, key)
+            log.info("the other replica's migration ended; checking the schema")
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(_UNMIGRATE, key)
+            connection.commit()
 
 
 def postgres(connection: Connection) -> bool:
