@@ -8,8 +8,10 @@ completions per second from the first StartRun to the last RUN_COMPLETED event.
 
 Where the time goes, per setup: CPU seconds of each replica, of the PostgreSQL cluster's
 processes and of the workers (from ``/proc``), and lock waits sampled every 20 ms from
-``pg_stat_activity`` (backends of the database waiting on a lock, by lock kind, as a
-share of the backends that were active in a transaction).
+``pg_stat_activity`` (backends of the database waiting on a lock, by lock kind and by
+the statement that waits, as a share of the backends that were in a transaction). In
+this workload every run is ad hoc (no work order), so a wait is either on the same run
+(a fan-out's items settle one at a time under their run's row lock) or on shared state.
 
 Target (issue 9): 2 replicas give >= 1.3x one replica. This machine has 2 cores shared
 with other work, so do not expect linear scaling.
@@ -129,6 +131,7 @@ class LockSampler:
         self.dsn, self.database = dsn, database
         self.active = 0
         self.waiting: Counter[str] = Counter()
+        self.statements: Counter[str] = Counter()  # what the waiting backends execute
         self.samples = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -147,15 +150,17 @@ class LockSampler:
         with psycopg.connect(self.dsn, autocommit=True) as connection:
             while not self._stop.wait(0.02):
                 rows = connection.execute(
-                    "SELECT wait_event_type, wait_event FROM pg_stat_activity"
+                    "SELECT wait_event_type, wait_event, left(query, 60)"
+                    " FROM pg_stat_activity"
                     " WHERE datname = %s AND xact_start IS NOT NULL AND pid <> pg_backend_pid()",
                     (self.database,),
                 ).fetchall()
                 self.samples += 1
-                for kind, event in rows:
+                for kind, event, query in rows:
                     self.active += 1
                     if kind == "Lock":
                         self.waiting[event] += 1
+                        self.statements[" ".join(query.split())] += 1
 
     def report(self) -> dict[str, Any]:
         waits = sum(self.waiting.values())
@@ -164,6 +169,7 @@ class LockSampler:
             "backends_in_transaction_per_sample": round(self.active / max(1, self.samples), 2),
             "lock_wait_share": round(waits / max(1, self.active), 4),
             "lock_waits_by_kind": dict(self.waiting),
+            "waiting_statements": dict(self.statements.most_common(4)),
         }
 
 

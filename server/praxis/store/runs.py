@@ -959,7 +959,7 @@ class RunStore:
                 outcome = core.apply(record.state, EXPIRE, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
                 run_rows.save(connection, record, outcome, effects, EXPIRE, now)
-            return len(run_ids)
+            return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self._transact(transaction)
         return touched if isinstance(touched, int) else 0
