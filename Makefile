@@ -100,3 +100,4 @@ bench: setup
 	$(PY) benchmarks/fanout_bench.py
 	$(PY) benchmarks/principal_lookup_bench.py
 	$(PY) benchmarks/observability_bench.py
+	$(PY) benchmarks/pg_replicas_bench.py  # prints a skip when PostgreSQL is not installed

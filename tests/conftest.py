@@ -1,7 +1,8 @@
 """Fixtures: a real server on a real SQLite file in tmp_path, or on PostgreSQL.
 
 Modules marked ``pytest.mark.backends("sqlite", "postgres")`` run every test that uses
-the ``harness`` (or ``model``) fixture on both databases.
+the ``harness`` (or ``model``) fixture on both databases; ``"postgres-2"`` runs it on two
+server replicas sharing one PostgreSQL database, the client alternating between them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.postgres import postgres_cluster  # noqa: F401  # fixture
-from tests.support import Harness, start_server
+from tests.support import Harness, start_replicas, start_server
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,16 +35,20 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
     """A fresh database: a SQLite file path, or a PostgreSQL URL."""
-    if backend == "postgres":
+    if backend in ("postgres", "postgres-2"):
         url: str = request.getfixturevalue("postgres_cluster").create_database()
         return url
     return tmp_path / "praxis.db"
 
 
 @pytest.fixture
-def harness(database: Path | str) -> Iterator[Harness]:
-    """A running server with the test principals and a test clock."""
-    running = start_server(database)
+def harness(database: Path | str, backend: str) -> Iterator[Harness]:
+    """A running server with the test principals and a test clock.
+
+    ``postgres-2``: two replicas on one PostgreSQL database sharing the test clock; the
+    harness's clients round-robin their calls over both (client-side load balancing).
+    """
+    running = start_replicas(database, 2) if backend == "postgres-2" else start_server(database)
     try:
         yield running
     finally:

@@ -91,9 +91,22 @@ def start_model_server(database: Path | str, clock: TestClock | None = None) -> 
 
 
 @pytest.fixture
-def model(database: Path | str) -> Iterator[Harness]:
-    """A running server with the model principals (on the ``backend`` database)."""
-    running = start_model_server(database)
+def model(database: Path | str, backend: str) -> Iterator[Harness]:
+    """A running server with the model principals (on the ``backend`` database; two
+    replicas with round-robin clients on ``postgres-2``)."""
+    if backend == "postgres-2":
+        clock = TestClock(T0)
+        first = start_model_server(database, clock)
+        try:
+            second = start_model_server(database, clock)
+        except BaseException:
+            first.close()
+            raise
+        replicas = [first.server, second.server]
+        address = "ipv4:" + ",".join(f"127.0.0.1:{server.port}" for server in replicas)
+        running = Harness(first.server, clock, address, replicas=replicas)
+    else:
+        running = start_model_server(database)
     try:
         yield running
     finally:

@@ -102,12 +102,17 @@ class Harness:
     address: str
     clients: dict[str, Client] = field(default_factory=dict)
 
+    replicas: list[Server] = field(default_factory=list)
+    """Every server of the harness (``server`` is the first); one unless replicated."""
+
     def client(self, principal_id: str | None) -> Client:
         key = principal_id or ""
         if key not in self.clients:
-            self.clients[key] = connect(
-                self.address, token_of(principal_id) if principal_id else None
-            )
+            token = token_of(principal_id) if principal_id else None
+            if len(self.replicas) > 1:  # client-side round robin: calls alternate
+                self.clients[key] = connect(self.address, token, insecure=True, options=ROUND_ROBIN)
+            else:
+                self.clients[key] = connect(self.address, token)
         return self.clients[key]
 
     @property
@@ -124,7 +129,8 @@ class Harness:
     def close(self) -> None:
         for client in self.clients.values():
             client.close()
-        self.server.stop(0)
+        for server in self.replicas or [self.server]:
+            server.stop(0)
 
 
 def start_server(
@@ -143,6 +149,26 @@ def start_server(
     )
     server.start()
     return Harness(server, clock, f"127.0.0.1:{server.port}")
+
+
+ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
+
+
+def start_replicas(database: str | Path, count: int, clock: TestClock | None = None) -> Harness:
+    """``count`` servers on one database URL sharing one test clock; the harness's address
+    lists them all (``ipv4:a,b``) for round-robin clients."""
+    assert isinstance(database, str), "replicas share a PostgreSQL database"
+    clock = clock or TestClock(T0)
+    servers: list[Server] = []
+    try:
+        for _ in range(count):
+            servers.append(start_server(database, clock).server)
+    except BaseException:
+        for server in servers:
+            server.stop(0)
+        raise
+    address = "ipv4:" + ",".join(f"127.0.0.1:{server.port}" for server in servers)
+    return Harness(servers[0], clock, address, replicas=servers)
 
 
 @contextlib.contextmanager

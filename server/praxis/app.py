@@ -75,6 +75,7 @@ from praxis.store.database import Database
 from praxis.store.events import EventStore
 from praxis.store.handoffs import HandoffStore
 from praxis.store.inbox import InboxStore
+from praxis.store.pg_broadcast import PgBroadcast
 from praxis.store.principals import PrincipalStore
 from praxis.store.reconciliations import ReconciliationStore
 from praxis.store.registry import RegistryStore
@@ -231,7 +232,9 @@ class Server:
         self.gates = Gates(settings.serving)
         self.engine.signals.recheck_ms = settings.serving.recheck_ms
         wake_dir = settings.wake_dir or wake_directory(settings.database_url)
-        if wake_dir is not None and settings.broadcast:
+        if settings.broadcast and self.engine.db.postgres:  # every replica, every machine
+            self.engine.signals.broadcast = PgBroadcast(settings.database_url)
+        elif wake_dir is not None and settings.broadcast:
             self.engine.signals.broadcast = UnixBroadcast(wake_dir)
         self.sweeper = Sweeper(self.engine.runs, threading.Event(), settings.sweep_interval_s)
         self.engine.signals.on_any(self.sweeper.wake)

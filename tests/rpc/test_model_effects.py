@@ -17,7 +17,7 @@ from tests.model_support import fail_task, model, reconcile, run_of, settle, sta
 from tests.runtime_support import claim, definition, json_out, node, states
 from tests.support import Harness, expect_error
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

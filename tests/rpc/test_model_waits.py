@@ -16,7 +16,7 @@ from tests.model_support import model, run_of, settle, start_model_server, start
 from tests.runtime_support import claim, definition, json_out, node, states
 from tests.support import T0, Harness, expect_error
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

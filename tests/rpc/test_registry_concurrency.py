@@ -21,7 +21,7 @@ from tests.support import (
     variant,
 )
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

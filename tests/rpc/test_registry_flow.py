@@ -22,7 +22,7 @@ from tests.support import (
     variant,
 )
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 
 def test_register_creates_revision_one_unbound(harness: Harness) -> None:

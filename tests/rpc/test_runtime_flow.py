@@ -24,7 +24,7 @@ from tests.runtime_support import (
 )
 from tests.support import Harness, expect_error
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 

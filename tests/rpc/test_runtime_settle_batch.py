@@ -22,7 +22,7 @@ from tests.runtime_support import (
 )
 from tests.support import Harness, expect_error
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 APPLIED = common_pb2.EFFECT_OUTCOME_APPLIED
 

@@ -157,6 +157,9 @@ def _is_loopback(address: str) -> bool:
     """True when ``address`` names this machine (loopback IPs, ``localhost``, unix sockets)."""
     if address.startswith(("unix:", "unix-abstract:")):
         return True
+    if address.startswith(("ipv4:", "ipv6:")):  # a list of replicas: every one local
+        listed = address.partition(":")[2].split(",")
+        return all(_is_loopback(item.lstrip("/")) for item in listed if item)
     host = address.rpartition(":")[0].strip("[]") if ":" in address else address
     if host.lower() in ("localhost", "ip6-localhost"):
         return True

@@ -17,6 +17,7 @@ from praxis.store.events import EventRow, EventStore
 from praxis.store.signals import EVENTS, Hub, run_topic, subscriber_topic
 
 STREAM_BATCH = 500
+HELD_RECHECK_S = 0.05
 
 
 def event_to_proto(row: EventRow) -> event_pb2.Event:
@@ -70,14 +71,16 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
         with self.hub.subscribe([topic]) as events:
             while True:
                 events.clear()
-                rows = await self.blocking.run(
-                    self.store.read, cursor, STREAM_BATCH, request.run_id, request.subscriber
+                rows, held = await self.blocking.run(
+                    self.store.read_page, cursor, STREAM_BATCH, request.run_id, request.subscriber
                 )
                 for row in rows:
                     yield event_pb2.StreamEventsResponse(event=event_to_proto(row))
                     cursor = row.seq
                 if len(rows) < STREAM_BATCH:
-                    await events.wait(self.hub.recheck_s())
+                    # Events held back behind a writer in flight (PostgreSQL) come with its
+                    # commit's wake-up; HELD_RECHECK_S covers a writer that rolled back.
+                    await events.wait(HELD_RECHECK_S if held else self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
 

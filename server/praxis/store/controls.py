@@ -11,6 +11,7 @@ from praxis.store.statements import Statement
 
 INSTALLATION_KEY = "installation_id"
 CLOCK_KEY = "clock_high_water_ms"
+CLOCK_STEP_MS = 250
 
 # Hot-path statements are built once: SQLAlchemy then skips construction and cache-key
 # generation on every command (about a third of a command's CPU otherwise).
@@ -149,6 +150,10 @@ def observe_clock(connection: Connection, now_ms: int, tolerance_ms: int) -> boo
             ),
         )
         return False
-    if now_ms > high_water:
+    # On PostgreSQL commands of different work orders run at once: writing the mark on
+    # every command would queue them all on this one row, so it advances in steps of
+    # CLOCK_STEP_MS there (a step back is then detected up to one step later).
+    step = CLOCK_STEP_MS if connection.dialect.name == "postgresql" else 0
+    if now_ms > high_water + step:
         put_meta(connection, CLOCK_KEY, str(now_ms))
     return True

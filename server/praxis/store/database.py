@@ -10,6 +10,12 @@ being written are run together by the next writer, each inside its own SAVEPOINT
 made durable by one COMMIT (one fsync). Each command still sees the effects of the ones
 before it and still commits or rolls back on its own; a failed COMMIT fails every
 command of the batch, and none of them was acknowledged.
+
+PostgreSQL runs one transaction per command and no in-process write lock: commands of
+different runs and work orders proceed in parallel, each locking what it touches
+(:mod:`praxis.store.locks`). A transaction that loses a race on a unique key, or that
+PostgreSQL picks as a deadlock or serialization victim, is retried (up to
+``PG_RETRIES`` times); the retry sees the winner's row and answers as a replay.
 """
 
 from __future__ import annotations
@@ -20,12 +26,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from praxis import metrics
 from praxis.store import dialect, files, migrations, statements
@@ -35,6 +42,13 @@ log = logging.getLogger("praxis.store")
 T = TypeVar("T")
 MAX_BATCH = 128  # a full SettleTasks batch (100) plus its claim fits one COMMIT
 _AFTER_COMMIT = "praxis_after_commit"
+PG_RETRIES = 5
+_RETRY_STATES = frozenset({"23505", "40001", "40P01"})  # unique, serialization, deadlock
+
+
+def _retryable(error: BaseException) -> bool:
+    """Whether PostgreSQL refused a transaction for a race that a retry resolves."""
+    return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", "") in _RETRY_STATES
 
 
 def _run(callbacks: list[Callable[[], None]]) -> None:
@@ -66,6 +80,7 @@ class Database:
         # Orders the writers of several processes on one SQLite file (see writer_turn).
         self._turn = WriterTurn(Path(path)) if path is not None else None
         self.engine: Engine = dialect.make_engine(url, synchronous)
+        self.postgres = not url.startswith("sqlite")
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()
         self.writable = True
@@ -103,7 +118,7 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A serialized write transaction; commits on success, rolls back on error."""
-        with self._write_lock, self._turn_held():
+        with self._local_lock(), self._turn_held():
             started = time.perf_counter()
             try:
                 self._check(write=True)
@@ -127,11 +142,19 @@ class Database:
             self._storage(True)
             _run(callbacks)
 
-    def transact(self, body: Callable[[Connection], T]) -> T:
+    def _local_lock(self) -> AbstractContextManager[object]:
+        """The in-process writers' queue (SQLite); PostgreSQL writers do not queue here."""
+        return nullcontext() if self.postgres else self._write_lock
+
+    def transact(self, body: Callable[[Connection], T], scoped: bool = False) -> T:
         """Runs ``body`` in a write transaction, group-committed with concurrent callers.
 
         ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
+        ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
+        PostgreSQL it then runs beside other scoped commands instead of alone.
         """
+        if self.postgres:
+            return self._transact_alone(body, scoped)
         item: _Pending[T] = _Pending(body)
         self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
         with self._write_lock:
@@ -145,13 +168,24 @@ class Database:
             raise failure from item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
-    def transact_many(self, bodies: list[Callable[[Connection], T]]) -> list[T | BaseException]:
+    def transact_many(
+        self, bodies: list[Callable[[Connection], T]], scoped: bool = False
+    ) -> list[T | BaseException]:
         """Runs several bodies as commands of one group commit, each answered on its own.
 
         Each body runs in its own SAVEPOINT, exactly as with :meth:`transact`; the list
         holds each body's value, or the exception it raised (a failed COMMIT gives every
-        body that error). Up to ``MAX_BATCH`` bodies share one COMMIT.
+        body that error). Up to ``MAX_BATCH`` bodies share one COMMIT. On PostgreSQL
+        each body is a transaction of its own.
         """
+        if self.postgres:
+            answers: list[T | BaseException] = []
+            for body in bodies:
+                try:
+                    answers.append(self._transact_alone(body, scoped))
+                except Exception as error:
+                    answers.append(error)
+            return answers
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
         self._pending.extend(items)  # type: ignore[arg-type]  # deque of any _Pending
         for item in items:
@@ -161,6 +195,47 @@ class Database:
                         with self._turn_held():
                             self._write_batch()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
+
+    def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
+        """One command in one PostgreSQL transaction, retried when it lost a race."""
+        for attempt in range(PG_RETRIES + 1):
+            try:
+                return self._attempt(body, scoped)
+            except Exception as error:
+                if attempt < PG_RETRIES and _retryable(error):
+                    log.debug("retrying a transaction that lost a race: %s", error)
+                    continue
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
+        raise AssertionError("unreachable")
+
+    def _attempt(self, body: Callable[[Connection], T], scoped: bool) -> T:
+        started = time.perf_counter()
+        connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        try:
+            transaction = connection.begin()
+            try:
+                dialect.lock_for_write(connection, scoped)
+                try:
+                    value = body(connection)
+                except Rollback as rollback:
+                    transaction.rollback()
+                    return rollback.value  # type: ignore[return-value]  # the body's answer
+                transaction.commit()
+            except BaseException:
+                if transaction.is_active:
+                    transaction.rollback()
+                raise
+            callbacks = connection.info.pop(_AFTER_COMMIT, [])
+        finally:
+            connection.info.pop(_AFTER_COMMIT, None)
+            connection.close()
+            metrics.transaction(1, started)
+        self._storage(True)
+        _run(callbacks)
+        return value
 
     @staticmethod
     def after_commit(connection: Connection, callback: Callable[[], None]) -> None:

@@ -4,8 +4,9 @@ SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise
 ``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with
 ``BEGIN IMMEDIATE`` so that writers serialize at BEGIN instead of failing at COMMIT.
 
-PostgreSQL: write transactions take one transaction-scoped advisory lock, which gives the
-same serial order of commands as SQLite's single writer.
+PostgreSQL: write transactions take the installation's advisory lock, exclusive for most
+commands (the serial order of SQLite's single writer) and shared for the commands that lock
+exactly what they touch (see :mod:`praxis.store.locks`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import QueuePool
 
+from praxis.store import locks
+
 WRITE_OPTION = "praxis_write"
-_PG_WRITE_LOCK = 0x50524158  # "PRAX"
 
 
 def make_engine(url: str, synchronous: str = "FULL", pool_size: int = 16) -> Engine:
@@ -57,10 +59,13 @@ def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
     return engine
 
 
-def lock_for_write(connection: Connection) -> None:
-    """Serializes write transactions across processes (a no-op where BEGIN already does)."""
-    if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_WRITE_LOCK})")
+def lock_for_write(connection: Connection, scoped: bool = False) -> None:
+    """Serializes write transactions across processes (a no-op where BEGIN already does).
+
+    ``scoped``: the command locks what it touches itself (PostgreSQL: the installation's
+    lock is taken shared, see :mod:`praxis.store.locks`).
+    """
+    locks.take_global(connection, scoped)
 
 
 def insert_missing(connection: Connection, table: Table) -> Insert:

@@ -12,6 +12,7 @@ from praxis.clock import Clock
 from praxis.core import values
 from praxis.core.model import Principal
 from praxis.core.rejection import Rejection, invalid
+from praxis.store import locks
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import event_subscribers, run_events
 
@@ -79,17 +80,33 @@ class EventStore:
         self, after: int, limit: int, run_id: str = "", subscriber: str = ""
     ) -> list[EventRow]:
         """Events after a cursor (no authorization: the caller has checked it)."""
+        return self.read_page(after, limit, run_id, subscriber)[0]
+
+    def read_page(
+        self, after: int, limit: int, run_id: str = "", subscriber: str = ""
+    ) -> tuple[list[EventRow], bool]:
+        """Events after a cursor, and whether some may be held back below the horizon.
+
+        On PostgreSQL only events below the safe horizon are read (see
+        :func:`praxis.store.locks.event_horizon`): a transaction still appending holds
+        back the events after its own, so a reader never skips one. The flag says a
+        writer was in flight: a stream should look again soon even without a wake-up.
+        """
         query = select(run_events).where(run_events.c.seq > after)
         if run_id:
             query = query.where(run_events.c.run_id == run_id)
         if subscriber:
             query = query.where(run_events.c.subscriber == subscriber)
         with self.db.read() as connection:
+            horizon = locks.event_horizon(connection)
+            if horizon is not None:
+                query = query.where(run_events.c.seq <= horizon[0])
             rows = connection.execute(query.order_by(run_events.c.seq).limit(limit)).all()
-        return [
+        events = [
             EventRow(row.seq, row.kind, row.run_id, row.node_uid, row.at_ms, row.payload_json)
             for row in rows
         ]
+        return events, horizon is not None and horizon[1]
 
     def position(self, principal: Principal, subscriber: str) -> int | Rejection:
         """A subscriber's acknowledged cursor (0 when it never acknowledged)."""
@@ -113,6 +130,7 @@ class EventStore:
         now = self.clock.now_ms()
 
         def transaction(connection: Connection) -> int:
+            locks.key(connection, "subscriber:" + subscriber)
             last = connection.execute(select(func.max(run_events.c.seq))).scalar() or 0
             if cursor > last:
                 raise Rollback(
@@ -138,7 +156,7 @@ class EventStore:
                 )
             return max(cursor, int(current))
 
-        result: int | Rejection = self.db.transact(transaction)
+        result: int | Rejection = self.db.transact(transaction, scoped=True)
         return result
 
 

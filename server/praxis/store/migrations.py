@@ -20,7 +20,7 @@ from sqlalchemy import Engine, Table, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateColumn
 
-from praxis.store import runtime_schema, schema
+from praxis.store import locks, runtime_schema, schema
 from praxis.store.dialect import WRITE_OPTION
 
 
@@ -150,9 +150,19 @@ def check(engine: Engine) -> list[int]:
 def migrate(engine: Engine, now_ms: int) -> list[int]:
     """Checks the schema, then applies the missing migrations in order.
 
+    On PostgreSQL the check and the migrations run under a session advisory lock
+    (:func:`praxis.store.locks.migrating`): of several replicas starting at once, one
+    migrates and the others wait for it (saying so in the log), then find the schema
+    current and apply nothing.
+
     Returns:
         The versions applied by this call.
     """
+    with locks.migrating(engine):
+        return _migrate(engine, now_ms)
+
+
+def _migrate(engine: Engine, now_ms: int) -> list[int]:
     applied = check(engine)
     done: list[int] = []
     for migration in MIGRATIONS:

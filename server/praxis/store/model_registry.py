@@ -13,7 +13,7 @@ from sqlalchemy import BigInteger, Column, Index, String, Table, bindparam, dele
 from sqlalchemy.engine import Connection
 
 from praxis.core.rejection import Code, Rejection
-from praxis.store import migrations
+from praxis.store import locks, migrations
 from praxis.store.schema import metadata
 from praxis.store.statements import Statement
 
@@ -59,6 +59,9 @@ def register(
     if not wanted:
         return None  # configured models need no registration: nothing to read
     current = live(connection, now_ms)
+    if locks.postgres(connection) and _writes(wanted, current, now_ms):
+        locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
+        current = live(connection, now_ms)
     new = [m for m in wanted if m not in current]
     if new and len(current) + len(new) > MAX_WORKER_MODELS:
         return Rejection(
@@ -88,6 +91,12 @@ def register(
     for model in [*new, *stale]:
         current[model] = expiry
     return current
+
+
+def _writes(wanted: list[str], current: dict[str, int], now_ms: int) -> bool:
+    """Whether :func:`register` would insert or renew a registration."""
+    renew_before = now_ms + MODEL_TTL_MS - RENEW_AFTER_MS
+    return any(m not in current or current[m] < renew_before for m in wanted)
 
 
 def purge(connection: Connection, now_ms: int, limit: int = 100) -> int:

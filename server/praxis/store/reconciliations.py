@@ -252,7 +252,9 @@ class ReconciliationStore:
             model_rows.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False
 
-        result: tuple[ReconciliationView, bool] | Rejection = self.runs._transact(transaction)
+        result: tuple[ReconciliationView, bool] | Rejection = self.runs._transact(
+            transaction, scoped=False
+        )
         return result
 
     def _verify(

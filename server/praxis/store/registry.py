@@ -30,7 +30,7 @@ from praxis.core.model import (
     WorkOrder,
 )
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import controls, paging
+from praxis.store import controls, locks, paging
 from praxis.store.database import Database, Rollback
 from praxis.store.schema import (
     approvals,
@@ -180,6 +180,7 @@ class RegistryStore:
             return actor
 
         def transaction(connection: Connection) -> Executed | Rejection:
+            locks.work_order(connection, command.ref.work_order_id)
             work_order = self._gate(connection, epochs, command.ref.work_order_id, now)
             if isinstance(work_order, Rejection):
                 return work_order  # the clock-uncertainty hold it placed commits
@@ -213,7 +214,7 @@ class RegistryStore:
                         raise Rollback(problem)
             return Executed(self._save(connection, outcome), replayed=False)
 
-        result: Executed | Rejection = self._transact(transaction)
+        result: Executed | Rejection = self.db.transact(transaction, scoped=True)
         for commit_hook in self.commit_hooks:
             commit_hook()
         return result

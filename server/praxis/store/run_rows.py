@@ -29,7 +29,7 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import reservations, run_codec, run_log
+from praxis.store import locks, reservations, run_codec, run_log
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
     attempts,
@@ -516,7 +516,9 @@ def _write_effects(
         }
         for event in outcome.events
     ]
-    _INSERT["run_events"].run_many(connection, rows)
+    if rows:
+        locks.before_events(connection)  # the event log's order on PostgreSQL
+        _INSERT["run_events"].run_many(connection, rows)
 
 
 def _payload(record: RunRecord, event: core.Event) -> dict[str, values.JsonValue]:

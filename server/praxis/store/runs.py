@@ -29,7 +29,7 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.model import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
-from praxis.store import controls, model_registry, run_codec, run_rows, signals
+from praxis.store import controls, locks, model_registry, run_codec, run_rows, signals
 from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
@@ -37,8 +37,8 @@ from praxis.store.run_traces import RunTraces
 from praxis.store.runtime_schema import ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
-from praxis.tracing import TraceContext
 from praxis.store.statements import Statement
+from praxis.tracing import TraceContext
 
 EXPIRE = core.Expire()
 MIN_LEASE_MS = 1_000
@@ -157,10 +157,13 @@ class RunStore:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
         return evidence if isinstance(evidence, Rejection) else None
 
-    def _transact(self, body: Callable[[Connection, Effects], Any]) -> Any:
-        """Runs ``body`` as one group-committed write transaction, then wakes waiters."""
+    def _transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
+        """Runs ``body`` as one group-committed write transaction, then wakes waiters.
+
+        ``scoped`` (the default): ``body`` locks the runs it writes (:meth:`_lock_load`).
+        """
         effects = Effects(cache=self.snapshots, trace=self.trace)
-        result = self.db.transact(lambda connection: body(connection, effects))
+        result = self.db.transact(lambda connection: body(connection, effects), scoped=scoped)
         self.announce(effects)
         return result
 
@@ -174,7 +177,8 @@ class RunStore:
             [
                 functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
                 for body, fx in zip(bodies, effects, strict=True)
-            ]
+            ],
+            scoped=True,
         )
         self.signals.publish(signals.merged(signals.wakes_of(fx) for fx in effects))
         for answer in answers:
@@ -208,6 +212,21 @@ class RunStore:
 
     def _load(self, connection: Connection, run_id: str) -> RunRecord | None:
         return run_rows.load(connection, run_id, self.definition, self.snapshots)
+
+    def _lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
+        """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""
+        locks.run(connection, run_id)
+        return self._load(connection, run_id)
+
+    def _lock_budget(
+        self, connection: Connection, contract_id: str, principal_id: str, spends: bool
+    ) -> None:
+        """Locks the ledgers a command reads or charges: the contract, and the starting
+        principal when it has a spend cap or when ``spends`` (its spend is charged)."""
+        if not locks.postgres(connection):
+            return
+        capped = spends or self.authority.spend_cap(principal_id) is not None
+        locks.budget(connection, contract_id, principal_id if capped else "")
 
     # --- models -----------------------------------------------------------------------
 
@@ -296,6 +315,7 @@ class RunStore:
         input_text = values.canonical_json(input_value)
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
+            locks.work_order(connection, work_order_id)
             existing = self._existing(connection, principal, request, request_digest)
             if existing is not None:
                 return existing, False
@@ -328,6 +348,7 @@ class RunStore:
             saved = run_rows.insert(
                 connection, record, request_digest, outcome, command, now, self.snapshots
             )
+            self._lock_budget(connection, request.contract_id, principal.principal_id, False)
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
             if self.trace is not None:
@@ -549,7 +570,7 @@ class RunStore:
             return problem
 
         def transaction(connection: Connection, effects: Effects) -> RunRecord:
-            record = self._load(connection, run_id)
+            record = self._lock_load(connection, run_id)
             denied = self.authorize_run(principal, "run.stop", record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
@@ -569,7 +590,7 @@ class RunStore:
         """Applies an activated revision to the bound run's nodes not yet dispatched."""
         if not head.bound_run_id:
             return None
-        record = self._load(connection, head.bound_run_id)
+        record = self._lock_load(connection, head.bound_run_id)
         if record is None or record.state.status in core.TERMINAL:
             return None
         parsed = self.parse_definition(head.definition, "definition", connection)
@@ -645,12 +666,19 @@ class RunStore:
                 raise Rollback(registered)
             if registered is not None:
                 self._registered = registered
+            # Candidates are read without locks; only the runs no other transaction holds
+            # are locked (SKIP LOCKED), and _dispatch re-checks each candidate against the
+            # locked run, so replicas claim disjoint attempts without waiting on each other.
+            postgres = locks.postgres(connection)
+            limit = claim.max_tasks * 2 + 8 if postgres else claim.max_tasks
             rows = _READY.run(
-                connection, {"models": claim.models, "now": now, "limit": claim.max_tasks}
+                connection, {"models": claim.models, "now": now, "limit": limit}
             ).all()
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
                 by_run[row.run_id].append(row.node_uid)
+            if postgres:
+                by_run = self._lock_candidates(connection, by_run, claim.max_tasks)
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
             for run_id, uids in by_run.items():
@@ -659,6 +687,38 @@ class RunStore:
             return tasks
 
         return transaction
+
+    def _lock_candidates(
+        self, connection: Connection, by_run: dict[str, list[str]], wanted: int
+    ) -> dict[str, list[str]]:
+        """The candidates of the runs this claim could lock (in ready order, at most
+        ``wanted`` attempts), with the budgets of those runs locked in key order."""
+        kept: dict[str, list[str]] = defaultdict(list)
+        count = 0
+        remaining = list(by_run.items())
+        while remaining and count < wanted:  # lock only the runs needed for the shortfall
+            chunk, covered = [], 0
+            while remaining and covered < wanted - count:
+                chunk.append(remaining.pop(0))
+                covered += len(chunk[-1][1])
+            held = locks.runs_skip_locked(connection, (run_id for run_id, _ in chunk))
+            for run_id, uids in chunk:
+                if run_id in held:
+                    kept[run_id] = uids[: wanted - count]
+                    count += len(kept[run_id])
+        if kept:
+            rows = connection.execute(
+                select(runs.c.contract_id, runs.c.principal_id).where(runs.c.run_id.in_(list(kept)))
+            ).all()
+            keys: set[str] = set()
+            for row in rows:
+                if row.contract_id:
+                    keys.add("contract:" + row.contract_id)
+                if self.authority.spend_cap(row.principal_id) is not None:
+                    keys.add("principal:" + row.principal_id)
+            for name in sorted(keys):  # every contract key sorts before every principal key
+                locks.budget_key(connection, name)
+        return kept
 
     def _dispatch(
         self,
@@ -752,6 +812,9 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
             attempt = run_rows.load_attempt(connection, attempt_id)
+            if attempt is not None and locks.postgres(connection):
+                locks.run(connection, attempt.run_id)  # then read again under the lock
+                attempt = run_rows.load_attempt(connection, attempt_id)
             if attempt is None:
                 raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
             if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -769,6 +832,9 @@ class RunStore:
             outcome = core.apply(record.state, command, now, self.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
+            spends = any(a.cost_microcredits not in ("", "0") for a in outcome.attempts)
+            if spends or record.contract_id:
+                self._lock_budget(connection, record.contract_id, record.principal_id, spends)
             run_rows.save(connection, record, outcome, effects, command, now)
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
@@ -927,14 +993,17 @@ class RunStore:
             return 0
 
         def transaction(connection: Connection, effects: Effects) -> int:
+            held = locks.runs_skip_locked(connection, run_ids)  # the rest: the next sweep
             for run_id in run_ids:
+                if run_id not in held:
+                    continue
                 record = self._load(connection, run_id)
                 if record is None:
                     continue
                 outcome = core.apply(record.state, EXPIRE, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
                 run_rows.save(connection, record, outcome, effects, EXPIRE, now)
-            return len(run_ids)
+            return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self._transact(transaction)
         return touched if isinstance(touched, int) else 0

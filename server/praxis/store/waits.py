@@ -193,7 +193,7 @@ class WaitStore:
                     self.runs.authorize_run(principal, "wait.satisfy", None, wait, missing)
                     or missing
                 )
-            record = self.runs._load(connection, row.run_id)
+            record = self.runs._lock_load(connection, row.run_id)
             assert record is not None
             if replay is not None:
                 return self._view(connection, record, row, now), True
