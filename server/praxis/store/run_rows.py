@@ -349,6 +349,8 @@ def save(
     if outcome.noop:
         return record
     assert not record.partial, "a partial record is read-only"
+    if effects.trace is not None:  # before the attempt rows are rewritten (their start)
+        effects.trace.observe(connection, record, outcome, command, now)
     state = outcome.state
     saved = replace(record, state=state)
     if outcome.result is not None:
@@ -403,8 +405,6 @@ def save(
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
-    if effects.trace is not None:
-        effects.trace.observe(connection, record, outcome, now)
     return saved
 
 
