@@ -34,7 +34,7 @@ def test_a_run_is_one_trace_across_processes_and_a_restart(
         for key, value in otel_env(endpoint).items():
             monkeypatch.setenv(key, value)
         server = ServerProcess(write_config(tmp_path), free_port(), "--processes", "2")
-        server.start()
+        server.start(60)
         client = connect(server.address, token_of("agent"))
         try:
             run_id = start_traced(client.runs, fanout())
@@ -49,7 +49,7 @@ def test_a_run_is_one_trace_across_processes_and_a_restart(
             claimed_ms = time.time() * 1000
             # The split attempt's span is open across a restart of every process.
             assert server.terminate() == 0
-            server.start()
+            server.start(60)
             client.tasks.CompleteTask(
                 task_pb2.CompleteTaskRequest(
                     attempt_id=task.attempt_id,

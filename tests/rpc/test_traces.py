@@ -22,7 +22,7 @@ from praxis import logs
 from praxis.rpc.auth import _bind_log_fields
 from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis_client.worker import Worker
-from tests.runtime_support import claim, definition, json_out, node
+from tests.runtime_support import claim, complete, definition, fail, json_out, node
 from tests.support import Harness, start_server
 from tests.trace_support import (
     CALLER_SPAN,
@@ -290,3 +290,54 @@ def test_the_worker_context_follows_the_traceparent_only_with_the_api(
     assert not client_tracing.available()
     with client_tracing.attempt_context(TRACEPARENT):
         assert current() == "0" * 32
+
+
+def test_a_retried_node_is_one_span_over_its_attempts_and_an_expiry_ends_one(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    with receiving() as (receiver, endpoint):
+        for key, value in otel_env(endpoint).items():
+            clean_env.setenv(key, value)
+        h = start_server(tmp_path / "praxis.db")
+        try:
+            retried = definition(
+                "a", a=node(output=json_out(), retry={"attempts": 3, "backoff_ms": 0})
+            )
+            start_traced(h.client("agent").runs, retried)
+            (first,) = claim(h, lease_ms=1_000)
+            h.clock.advance(1_500)  # the lease expires: the sweeper ends attempt 1
+            deadline = time.monotonic() + 10
+            second: list[task_pb2.Task] = []
+            while not second and time.monotonic() < deadline:
+                second = claim(h)
+                time.sleep(0.05)
+            (task,) = second
+            h.clock.advance(100)
+            fail(h, task, "transient", retryable=True)
+            h.clock.advance(100)
+            (third,) = claim(h)
+            h.clock.advance(100)
+            complete(h, third, {"ok": True})
+        finally:
+            h.close()
+        (node_span,) = receiver.wait_for("praxis.node ", 1)
+        attempts = sorted(
+            receiver.wait_for("praxis.attempt ", 3), key=lambda s: s.attributes["praxis.attempt"]
+        )
+        assert [s.attributes["praxis.attempt.status"] for s in attempts] == [
+            "EXPIRED",
+            "FAILED",
+            "COMPLETED",
+        ]
+        assert [s.attributes["praxis.attempt_id"] for s in attempts] == [
+            first.attempt_id,
+            task.attempt_id,
+            third.attempt_id,
+        ]
+        assert all(s.parent_span_id == node_span.span_id for s in attempts)
+        assert node_span.start_ns == attempts[0].start_ns  # stored when attempt 1 ended
+        assert node_span.end_ns == attempts[2].end_ns
+        assert attempts[0].end_ns - attempts[0].start_ns >= 1_500 * 1_000_000
+        assert attempts[1].attributes["praxis.will_retry"] is True
+        assert attempts[1].status_code == 2 and attempts[2].status_code != 2
+        assert node_span.attributes["praxis.node.attempts"] == 3

@@ -397,6 +397,8 @@ def save(
     if outcome.noop:
         return record
     assert not record.partial, "a partial record is read-only"
+    if effects.trace is not None:  # before the attempt rows are rewritten (their start)
+        effects.trace.observe(connection, record, outcome, command, now)
     state = outcome.state
     saved = replace(record, state=state)
     result_text = ""
@@ -466,8 +468,6 @@ def save(
         Database.after_commit(connection, observe)
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
-    if effects.trace is not None:
-        effects.trace.observe(connection, record, outcome, now)
     return saved
 
 

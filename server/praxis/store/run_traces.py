@@ -1,16 +1,18 @@
 """A run's trace, stored: its trace context and the start times of its open spans.
 
 Migration 11. ``run_traces`` holds each traced run's W3C trace context (the caller's
-span of ``StartRun`` as parent, or a new trace); ``run_trace_spans`` holds the node and
-attempt spans that are open, with their start times. Both sit beside the run's rows, out
-of the replayed core state: :mod:`praxis.store.run_log` neither writes nor reads them.
+span of ``StartRun`` as parent, or a new trace) and its start; ``run_trace_spans`` holds
+the start of each node span that outlives its first attempt (a retry, a block, a wait).
+An attempt span starts at its ``attempts`` row's dispatch time, so dispatch writes
+nothing. Both tables sit beside the run's rows, out of the replayed core state:
+:mod:`praxis.store.run_log` neither writes nor reads them.
 
 :class:`RunTraces` is called inside each command's transaction (``Effects.trace``) with
-the state before and the outcome; it opens and closes spans by comparing them, and hands
-the closed ones to the exporter after the commit, so a rolled-back command exports
-nothing. Every process computes the same span ids (:func:`praxis.tracing.derived_span_id`),
-so any process may close a span another opened, before or after a restart. The rows of
-a run are deleted when its run span ends.
+the state before and the outcome, before the outcome's rows are written; it closes spans
+by comparing them, and hands the closed ones to the exporter after the commit, so a
+rolled-back command exports nothing. Every process derives the same span ids from the
+stored trace id (:func:`praxis.tracing.derived_span_id`), so any process may close a span
+another opened, before or after a restart. A run's rows go when its run span ends.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from sqlalchemy.engine import Connection
 from praxis.core import run as core
 from praxis.store import dialect, migrations
 from praxis.store.database import Database
+from praxis.store.runtime_schema import attempts
 from praxis.store.schema import metadata
 from praxis.tracing import (
     Exporter,
@@ -58,7 +61,7 @@ run_trace_spans = Table(
     "run_trace_spans",
     metadata,
     Column("run_id", String(64), primary_key=True),
-    Column("span_key", String(300), primary_key=True),  # node:<uid> or attempt:<attempt id>
+    Column("span_key", String(300), primary_key=True),  # node:<uid>
     Column("span_id", String(16), nullable=False),
     Column("started_at_ms", BigInteger, nullable=False),
 )
@@ -81,6 +84,9 @@ _CLOSE_ALL = (
     .returning(*_SPAN_TIMES)
 )
 _DROP_RUN = delete(run_traces).where(run_traces.c.run_id == bindparam("rid"))
+_ATTEMPT_STARTS = select(attempts.c.attempt_id, attempts.c.at_ms).where(
+    attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
+)
 
 
 class _Run:
@@ -159,106 +165,98 @@ class RunTraces:
     # --- spans ------------------------------------------------------------------------
 
     def observe(
-        self, connection: Connection, before: RunRecord, outcome: core.Outcome, now: int
+        self,
+        connection: Connection,
+        before: RunRecord,
+        outcome: core.Outcome,
+        command: core.Command,
+        now: int,
     ) -> None:
-        """Opens and closes the spans ``outcome`` implies (inside its transaction)."""
+        """Closes the spans ``outcome`` ends (inside its transaction, before its rows are
+        written): nothing is written at dispatch, since an attempt's span starts at its
+        ``attempts`` row's time; a node's start is stored only once its first attempt
+        ended and the node lives on (a retry, a block, a wait)."""
         old, new = before.state, outcome.state
         found = self._context(connection, new.run_id)
         if found is None or not found.flags & 1:
             return  # not traced, or not sampled: nothing to record
-        opened: list[str] = []
-        closing: dict[str, tuple[str, core.NodeRun]] = {}  # key -> (kind, node)
+        ending: list[tuple[core.NodeRun, str, int]] = []  # (node, attempt id, number)
+        finished: list[core.NodeRun] = []
         for uid in outcome.changed | outcome.removed:
             was, now_node = old.nodes.get(uid), new.nodes.get(uid)
+            last = now_node or was
             ran = was.attempt_id if was and was.status is RUNNING else ""
             runs = now_node.attempt_id if now_node and now_node.status is RUNNING else ""
-            last = now_node or was
-            if last is not None and ran and ran != runs:
-                closing["attempt:" + ran] = ("attempt", last)
-            if now_node is not None and runs and runs != ran:
-                opened.append("attempt:" + runs)
-                if now_node.attempts == 1:
-                    opened.append("node:" + uid)  # the node's span opens at its first dispatch
-            if now_node is not None and now_node.status not in core.LIVE:
-                closing["node:" + uid] = ("node", now_node)
+            if last is not None and was is not None and ran and ran != runs:
+                ending.append((last, ran, was.attempts))
+            if now_node is not None and now_node.attempts and now_node.status not in core.LIVE:
+                finished.append(now_node)
         run_ends = new.status in core.TERMINAL and old.status not in core.TERMINAL
-        if not opened and not closing and not run_ends:
+        if not ending and not finished and not run_ends:
             return
-        stored: dict[str, int] = {}  # the closed spans' start times, their rows deleted
+        starts = self._attempt_starts(connection, command, [e[1] for e in ending])
+        spans: list[SpanRecord] = []
+        firsts: dict[str, int] = {}  # node uid -> its first attempt's start, ending now
+        for node, attempt_id, number in ending:
+            started = starts.get(attempt_id, now)
+            spans.append(self._attempt_span(found, new, node, attempt_id, outcome, started, now))
+            if number == 1:
+                firsts[node.uid] = started
+        stored = self._node_starts(connection, new.run_id, finished, firsts, run_ends)
+        for node in finished:
+            started = firsts.get(node.uid, stored.pop("node:" + node.uid, now))
+            spans.append(self._node_span(found, new, node, started, now))
+        live = {
+            uid: at
+            for uid, at in firsts.items()
+            if uid in new.nodes and new.nodes[uid].status in core.LIVE
+        }
         if run_ends:
-            stored = dict(connection.execute(_CLOSE_ALL, {"rid": new.run_id}).tuples().all())
+            for key, started in stored.items():  # retried nodes a stop left unfinished
+                left = new.nodes.get(key.partition(":")[2])
+                if left is not None:
+                    spans.append(self._node_span(found, new, left, started, now))
+            spans.append(self._run_span(found, new, now))
             connection.execute(_DROP_RUN, {"rid": new.run_id})
             Database.after_commit(connection, functools.partial(self._forget, new.run_id))
-        elif closing:
-            found_rows = connection.execute(_CLOSE, {"rid": new.run_id, "keys": list(closing)})
-            stored = dict(found_rows.tuples().all())
-        if opened and not run_ends:
-            connection.execute(
-                dialect.insert_missing(connection, run_trace_spans),
-                [
-                    {
-                        "run_id": new.run_id,
-                        "span_key": key,
-                        "span_id": _hex(found, key),
-                        "started_at_ms": now,
-                    }
-                    for key in opened
-                ],
-            )
-        spans = self._closed(found, new, outcome, closing, stored, now)
-        if run_ends:
-            spans += self._orphans(found, new, stored, closing, now)
-            spans.append(self._run_span(found, new, now))
+        elif live:
+            rows = [
+                {"run_id": new.run_id, "span_key": "node:" + uid, "span_id": _hex(found, uid)}
+                | {"started_at_ms": at}
+                for uid, at in live.items()
+            ]
+            connection.execute(dialect.insert_missing(connection, run_trace_spans), rows)
         if spans:
             Database.after_commit(connection, functools.partial(self._export, spans))
 
-    def _closed(
-        self,
-        found: _Run,
-        state: core.RunState,
-        outcome: core.Outcome,
-        closing: dict[str, tuple[str, core.NodeRun]],
-        stored: dict[str, int],
-        now: int,
-    ) -> list[SpanRecord]:
-        attempts = {attempt.attempt_id: attempt for attempt in outcome.attempts}
-        spans = []
-        for key, (kind, node) in closing.items():
-            if key not in stored:
-                continue  # never dispatched while traced (skipped, cancelled while ready)
-            if kind == "attempt":
-                attempt_id = key.partition(":")[2]
-                spans.append(
-                    self._attempt_span(found, state, node, attempt_id, attempts, stored[key], now)
-                )
-            else:
-                spans.append(self._node_span(found, state, node, stored[key], now))
-        return spans
+    def _attempt_starts(
+        self, connection: Connection, command: core.Command, attempt_ids: list[str]
+    ) -> dict[str, int]:
+        """When the attempts began: the settled attempt's record rides on its command;
+        others (expiry, a stop) are read from their rows, not yet rewritten."""
+        carried = getattr(command, "attempt", None)
+        if isinstance(carried, core.Attempt) and [carried.attempt_id] == attempt_ids:
+            return {carried.attempt_id: carried.at_ms}
+        if not attempt_ids:
+            return {}
+        rows = connection.execute(_ATTEMPT_STARTS, {"ids": attempt_ids})
+        return dict(rows.tuples().all())
 
-    def _orphans(
+    def _node_starts(
         self,
-        found: _Run,
-        state: core.RunState,
-        stored: dict[str, int],
-        closing: dict[str, tuple[str, core.NodeRun]],
-        now: int,
-    ) -> list[SpanRecord]:
-        """Spans still open when the run ends (the run was stopped): closed with it."""
-        spans = []
-        for key, started in stored.items():
-            if key in closing:
-                continue
-            kind, _, rest = key.partition(":")
-            node = state.nodes.get(rest) if kind == "node" else None
-            if kind == "node" and node is not None:
-                spans.append(self._node_span(found, state, node, started, now))
-            elif kind == "attempt":
-                uid = next((uid for uid, n in state.nodes.items() if n.attempt_id == rest), None)
-                if uid is not None:
-                    spans.append(
-                        self._attempt_span(found, state, state.nodes[uid], rest, {}, started, now)
-                    )
-        return spans
+        connection: Connection,
+        run_id: str,
+        finished: list[core.NodeRun],
+        firsts: dict[str, int],
+        run_ends: bool,
+    ) -> dict[str, int]:
+        """The stored starts of nodes whose first attempt ended earlier (rows deleted)."""
+        if run_ends:
+            return dict(connection.execute(_CLOSE_ALL, {"rid": run_id}).tuples().all())
+        keys = ["node:" + node.uid for node in finished if node.uid not in firsts]
+        if not keys:
+            return {}
+        return dict(connection.execute(_CLOSE, {"rid": run_id, "keys": keys}).tuples().all())
 
     def _run_span(self, found: _Run, state: core.RunState, now: int) -> SpanRecord:
         attributes: list[tuple[str, str | int | bool]] = [
@@ -313,11 +311,11 @@ class RunTraces:
         state: core.RunState,
         node: core.NodeRun,
         attempt_id: str,
-        attempts: dict[str, core.Attempt],
+        outcome: core.Outcome,
         started: int,
         now: int,
     ) -> SpanRecord:
-        record = attempts.get(attempt_id)
+        record = next((a for a in outcome.attempts if a.attempt_id == attempt_id), None)
         status = record.status.value if record is not None else core.AttemptStatus.CANCELLED.value
         attributes: list[tuple[str, str | int | bool]] = [
             *_node_attributes(state, node),
@@ -355,8 +353,8 @@ class RunTraces:
             self._runs.pop(run_id, None)
 
 
-def _hex(found: _Run, key: str) -> str:
-    return f"{derived_span_id(found.trace_id, key):016x}"
+def _hex(found: _Run, uid: str) -> str:
+    return f"{derived_span_id(found.trace_id, 'node:' + uid):016x}"
 
 
 def _node_attributes(
