@@ -2,8 +2,10 @@
 
 Each mode is a row of :data:`MODES`: the extra ``praxis serve`` arguments and the extra
 environment of the server. ``metrics`` serves Prometheus metrics (``--metrics-listen``)
-and is scraped every second while the workload runs, as Prometheus would; another mode
-(tracing through the ``OTEL_*`` environment variables, say) is one more row.
+and is scraped every second while the workload runs, as Prometheus would; ``tracing``
+turns OpenTelemetry on through the standard ``OTEL_*`` environment and exports every run,
+node and attempt span over OTLP to a collector stand-in in this process that counts them
+(a round of ``tracing`` that received no span fails the benchmark).
 
 Every round starts a fresh ``praxis serve --processes 2`` (SQLite, ``synchronous=FULL``)
 per mode, in turn (the modes are interleaved, so they share the machine's load), and 4
@@ -11,7 +13,7 @@ worker processes (batch claims, long poll; the worker of ``runtime_bench.py``) e
 ``RUNS`` runs of 10 nodes: half chains of 10, half fan-outs (split -> 8 items -> join).
 Completions per second run from the first StartRun to the last run's end. Reported: each
 mode's median over the rounds, and its ratio to ``off`` (the median of the per-round
-ratios). Target: metrics on >= 0.95x of off.
+ratios). Targets: metrics on >= 0.95x of off, tracing on >= 0.85x of off.
 
 Results go to stdout and ``benchmarks/results/observability.json``.
 
@@ -31,12 +33,15 @@ import tempfile
 import threading
 import time
 import urllib.request
+from concurrent import futures
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 from runtime_bench import CHAIN10, FANOUT10, wait_all, worker_main
 
 from aiws.engine.v1 import run_pb2
@@ -48,15 +53,50 @@ RESULTS = Path(__file__).parent / "results" / "observability.json"
 WORKERS = 4
 PROCESSES = os.environ.get("BENCH_PROCESSES", "2")
 METRICS_PORT = "{metrics_port}"  # replaced by a free port when the mode starts
+OTLP_ENDPOINT = "{otlp_endpoint}"  # replaced by the span sink's endpoint
 
 MODES: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "off": ((), {}),
     "metrics": (("--metrics-listen", f"127.0.0.1:{METRICS_PORT}"), {}),
+    "tracing": (
+        (),
+        {
+            "OTEL_TRACES_EXPORTER": "otlp",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": OTLP_ENDPOINT,
+            "OTEL_SERVICE_NAME": "praxis-bench",
+        },
+    ),
 }
 """Mode -> (extra ``praxis serve`` arguments, extra environment)."""
 
-TARGETS = {"metrics": 0.95}
+TARGETS = {"metrics": 0.95, "tracing": 0.85}
 """The lowest acceptable ratio to ``off`` per mode."""
+
+
+class SpanSink(trace_service_pb2_grpc.TraceServiceServicer):
+    """A collector stand-in: counts the spans exported to it, keeps nothing else."""
+
+    def __init__(self) -> None:
+        self.spans = 0
+        self._lock = threading.Lock()
+        self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+        trace_service_pb2_grpc.add_TraceServiceServicer_to_server(self, self._server)
+        self.endpoint = f"http://127.0.0.1:{self._server.add_insecure_port('127.0.0.1:0')}"
+        self._server.start()
+
+    def Export(  # gRPC method name
+        self, request: trace_service_pb2.ExportTraceServiceRequest, context: grpc.ServicerContext
+    ) -> trace_service_pb2.ExportTraceServiceResponse:
+        count = sum(len(s.spans) for r in request.resource_spans for s in r.scope_spans)
+        with self._lock:
+            self.spans += count
+        return trace_service_pb2.ExportTraceServiceResponse()
+
+    def stop(self) -> None:
+        self._server.stop(0)
+
+
+SINK: SpanSink | None = None  # started by main()
 
 
 class Server:
@@ -79,7 +119,7 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=self.log.open("w"),
             text=True,
-            env={**os.environ, **env},
+            env={**os.environ, **{k: _endpoint(v) for k, v in env.items()}},
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -126,6 +166,11 @@ class Server:
         self.process.wait(timeout=60)
 
 
+def _endpoint(value: str) -> str:
+    assert SINK is not None
+    return value.replace(OTLP_ENDPOINT, SINK.endpoint)
+
+
 def worker(address: str, name: str, stop: Any, counter: Any, ready: Any) -> None:
     """``runtime_bench``'s worker, once this spawned process has imported everything."""
     ready.put(name)
@@ -135,6 +180,8 @@ def worker(address: str, name: str, stop: Any, counter: Any, ready: Any) -> None
 def one_round(directory: Path, mode: str, runs: int, round_: int) -> dict[str, Any]:
     """Node completions/s of ``runs`` runs on a fresh server of ``mode``."""
     args, env = MODES[mode]
+    assert SINK is not None
+    spans_before = SINK.spans
     server = Server(directory / f"{mode}-{round_}", args, env)
     context = multiprocessing.get_context("spawn")
     stop, counter, ready = context.Event(), context.Value("i", 0), context.Queue()
@@ -174,6 +221,7 @@ def one_round(directory: Path, mode: str, runs: int, round_: int) -> dict[str, A
         "server_cpu_ms_per_completion": round(cpu * 1000 / (runs * 10), 3),
         "scrapes": server.scrapes,
         "scrape_errors": server.scrape_errors,
+        "spans_exported": SINK.spans - spans_before,  # flushed when the server stops
     }
 
 
@@ -182,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=100)
     options = parser.parse_args(argv)
+    global SINK
+    SINK = SpanSink()
     rounds: list[dict[str, dict[str, Any]]] = []
     load_start = round(os.getloadavg()[0], 2)  # what else the machine was doing
     with tempfile.TemporaryDirectory() as raw:
@@ -189,9 +239,12 @@ def main(argv: list[str] | None = None) -> int:
             order = list(MODES) if round_ % 2 == 0 else list(reversed(MODES))
             done = {mode: one_round(Path(raw), mode, options.runs, round_) for mode in order}
             rounds.append(done)
+            if "tracing" in done and done["tracing"]["spans_exported"] == 0:
+                raise SystemExit("tracing mode exported no span: is tracing wired?")
             print(f"round {round_}: " + ", ".join(
                 f"{mode} {rounds[-1][mode]['completions_per_s']}/s" for mode in MODES
             ), flush=True)  # fmt: skip
+    SINK.stop()
     report = summarize(rounds, options.runs)
     report["load_average_1m"] = {"start": load_start, "end": round(os.getloadavg()[0], 2)}
     print_table(report)
@@ -221,6 +274,7 @@ def summarize(rounds: list[dict[str, dict[str, Any]]], runs: int) -> dict[str, A
             "target_vs_off_min": TARGETS.get(mode),
             "scrapes": sum(r[mode]["scrapes"] for r in rounds),
             "scrape_errors": [e for r in rounds for e in r[mode]["scrape_errors"]],
+            "spans_exported": [r[mode]["spans_exported"] for r in rounds],
             # Server CPU per completion: the overhead itself, less sensitive than
             # completions/s to what else the machine runs.
             "server_cpu_ms_per_completion": statistics.median(cpu),
