@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's Prometheus server for the metrics test (tests/e2e/test_prometheus.py):
+# Installs Debian's Prometheus server for the metrics test (tests/e2e/test_metrics_prometheus.py):
 # the test starts it on loopback with its own config and storage. The Debian service the
 # package installs is stopped and disabled: only the test's own instance runs. Idempotent.
 set -euo pipefail
