@@ -159,15 +159,10 @@ class ContractStore:
         self, principal: Principal, work_order_id: str, page_size: int, page_token: str
     ) -> tuple[list[ContractView], str] | Rejection:
         """One page of contracts with their spend, by contract id."""
-        problem = (
-            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
-        ) or paging.check_page_size(page_size)
-        if problem:
-            return problem
-        query_scope = paging.scope("contracts", work_order_id)
-        after = paging.decode(page_token, query_scope, 1) if page_token else None
-        if isinstance(after, Rejection):
-            return after
+        resumed = paging.resume("contracts", work_order_id, page_size, page_token, 1)
+        if isinstance(resumed, Rejection):
+            return resumed
+        query_scope, after = resumed
         denied = self._authorize(principal, "contract.read", work_order_id)
         if denied:
             return denied

@@ -47,3 +47,20 @@ def decode(token: str, query_scope: str, arity: int) -> list[str] | Rejection:
     if parts[-1] != query_scope or not all(isinstance(part, str) for part in parts):
         return bad
     return parts[:-1]
+
+
+def resume(
+    name: str, work_order_id: str, page_size: int, page_token: str, arity: int
+) -> tuple[str, list[str] | None] | Rejection:
+    """Checks a list query filtered by an optional work order and returns its scope and
+    the key its token resumes after (``None`` for the first page)."""
+    problem = (
+        values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
+    ) or check_page_size(page_size)
+    if problem:
+        return problem
+    query_scope = scope(name, work_order_id)
+    after = decode(page_token, query_scope, arity) if page_token else None
+    if isinstance(after, Rejection):
+        return after
+    return query_scope, after

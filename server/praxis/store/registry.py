@@ -517,15 +517,10 @@ class RegistryStore:
         self, principal: Principal, work_order_id: str, page_size: int, page_token: str
     ) -> tuple[list[registry.Head], str] | Rejection:
         """One page of heads (without their definitions), by work order then run id."""
-        problem = (
-            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
-        ) or paging.check_page_size(page_size)
-        if problem:
-            return problem
-        query_scope = paging.scope("refs", work_order_id)
-        after = paging.decode(page_token, query_scope, 2) if page_token else None
-        if isinstance(after, Rejection):
-            return after
+        resumed = paging.resume("refs", work_order_id, page_size, page_token, 2)
+        if isinstance(resumed, Rejection):
+            return resumed
+        query_scope, after = resumed
         problem = self._authorize_read(principal, READ_ACTION, work_order_id)
         if problem:
             return problem
