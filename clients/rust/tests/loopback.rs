@@ -86,6 +86,13 @@ impl RegistryService for FakeRegistry {
     ) -> Result<Response<ListHistoryResponse>, Status> {
         Err(Status::unimplemented("list_history"))
     }
+
+    async fn list_refs(
+        &self,
+        _: Request<ListRefsRequest>,
+    ) -> Result<Response<ListRefsResponse>, Status> {
+        Err(Status::unimplemented("list_refs"))
+    }
 }
 
 /// StreamEvents: the events after the cursor up to seq 3, then the end; with a run filter
