@@ -51,7 +51,9 @@ build_java() {
     conformance/runners/java/src/main/java/dev/praxis/conformance/Runner.java
 }
 
-build_rust() { (cd conformance/runners/rust && cargo build --release --quiet) ; }
+# One target directory for the Rust runner and the Rust scenario worker: they share their
+# dependencies, which then compile once.
+build_rust() { (cd conformance/runners/rust && cargo build --release --quiet --target-dir "$ROOT/conformance/rust-target") ; }
 
 # --- run --------------------------------------------------------------------------------
 
@@ -68,7 +70,7 @@ run_language() {
     java) java -cp "$WORK/java:$JAVA_CP" -Dpraxis.conformance.root=conformance \
               dev.praxis.conformance.Runner --address "$address" --credentials "$creds" \
               --results "$out" ;;
-    rust) conformance/runners/rust/target/release/praxis-conformance --address "$address" \
+    rust) conformance/rust-target/release/praxis-conformance --address "$address" \
               --credentials "$creds" --results "$out" ;;
   esac
 }
