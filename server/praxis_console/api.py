@@ -114,6 +114,14 @@ class Engine:
         except grpc.RpcError as error:
             raise error_of(error) from None
 
+    async def read(self, token: str, method: Any, request: Any) -> tuple[Any, ApiError | None]:
+        """:meth:`call` for a page that shows a failed read beside the rest: the
+        response and ``None``, or ``None`` and the error."""
+        try:
+            return await self.call(token, method, request), None
+        except ApiError as error:
+            return None, error
+
     async def watch_run(self, token: str, run_id: str) -> AsyncIterator[run_pb2.Run]:
         """Snapshots of a run now and after every change until it ends."""
         call = self.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id), metadata=_auth(token))

@@ -231,23 +231,15 @@ async def contracts_page(request: Request) -> Response:
             ).contract
         except ApiError as error:
             problem = error
-    try:
-        spending = await engine.call(
-            session.token, engine.contracts.GetSpending, contract_pb2.GetSpendingRequest()
-        )
-    except ApiError:
-        spending = None
+    spending, _ = await engine.read(
+        session.token, engine.contracts.GetSpending, contract_pb2.GetSpendingRequest()
+    )
     token = request.query_params.get("page_token", "")[:512]
-    listed: Any = None
-    list_error: ApiError | None = None
-    try:
-        listed = await engine.call(
-            session.token,
-            engine.contracts.ListContracts,
-            contract_pb2.ListContractsRequest(page_size=CONTRACTS_PAGE, page_token=token),
-        )
-    except ApiError as error:
-        list_error = error
+    listed, list_error = await engine.read(
+        session.token,
+        engine.contracts.ListContracts,
+        contract_pb2.ListContractsRequest(page_size=CONTRACTS_PAGE, page_token=token),
+    )
     return web.render(
         request,
         "contracts.html",

@@ -250,25 +250,15 @@ async def registry_page(request: Request) -> Response:
         return web.redirect(f"/registry/{work_order_id}/{run_id}")
     if work_order_id:
         return web.redirect(f"/workorders/{work_order_id}")
-    holds: Any = None
-    holds_error: ApiError | None = None
-    try:
-        holds = await engine.call(
-            session.token, engine.admin.ListHolds, admin_pb2.ListHoldsRequest()
-        )
-    except ApiError as error:
-        holds_error = error
+    holds, holds_error = await engine.read(
+        session.token, engine.admin.ListHolds, admin_pb2.ListHoldsRequest()
+    )
     token = request.query_params.get("page_token", "")[:512]
-    refs: Any = None
-    refs_error: ApiError | None = None
-    try:
-        refs = await engine.call(
-            session.token,
-            engine.registry.ListRefs,
-            registry_pb2.ListRefsRequest(page_size=REFS_PAGE, page_token=token),
-        )
-    except ApiError as error:
-        refs_error = error
+    refs, refs_error = await engine.read(
+        session.token,
+        engine.registry.ListRefs,
+        registry_pb2.ListRefsRequest(page_size=REFS_PAGE, page_token=token),
+    )
     return web.render(
         request,
         "registry.html",
