@@ -23,7 +23,8 @@ import (
 // Task is one leased attempt as a handler sees it: the generated enginev1.Task (its
 // AttemptId, RunId, NodeUid, NodeId, Attempt, Agent, InputJson ...) plus JSON helpers.
 // GetTraceparent is the attempt's span as a W3C traceparent (empty unless the server
-// exports traces): make it the parent of the handler's own spans.
+// exports traces); the handler's context already carries it as the remote parent span
+// (OpenTelemetry), so spans started from that context sit under the attempt.
 type Task struct {
 	*enginev1.Task
 }
@@ -50,7 +51,9 @@ func (t *Task) DecodeInput(v any) error {
 // out (ErrDrainTimeout); the handler should then stop and return. It returns an Outcome
 // (Applied, NotApplied, Uncertain, UncertainResult, each optionally WithCost) or an
 // error, which fails the attempt with effect NOT_APPLIED: retryably, unless the error is
-// wrapped with Permanent. A panic is recovered and settled like a returned error.
+// wrapped with Permanent. A panic is recovered and settled like a returned error. When the
+// task has a traceparent, the context carries the attempt's span as the remote
+// OpenTelemetry parent: a span started from it is a child of the attempt.
 type Handler func(ctx context.Context, task *Task) (Outcome, error)
 
 // TypedHandler adapts a function from decoded JSON input to a JSON-encodable output into
@@ -730,7 +733,7 @@ func (w *Worker) handle(task *Task) {
 	stopBeats, beatsDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(beatsDone); w.heartbeats(task, cancel, stopBeats, log) }()
 
-	outcome, err := w.call(ctx, task)
+	outcome, err := w.call(attemptContext(ctx, task.GetTraceparent()), task)
 	close(stopBeats)
 	<-beatsDone
 	s, bug := settlement(task.GetAttemptId(), w.opts.WorkerID, outcome, err)

@@ -2,9 +2,13 @@ module github.com/praxis-engine/praxis/conformance/workers/go
 
 go 1.22.0
 
-require github.com/praxis-engine/praxis/clients/go v0.0.0
+require (
+	github.com/praxis-engine/praxis/clients/go v0.0.0
+	go.opentelemetry.io/otel/trace v1.35.0
+)
 
 require (
+	go.opentelemetry.io/otel v1.35.0 // indirect
 	golang.org/x/net v0.35.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.22.0 // indirect

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/praxis-engine/praxis/clients/go/praxis"
 )
 
@@ -68,6 +70,14 @@ func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
 		<-ctx.Done()
 		emit(map[string]string{"event": "cancelled", "attempt_id": task.GetAttemptId()})
 		return praxis.Applied(map[string]bool{"hung": true}), nil
+	case "trace":
+		// The attempt's traceparent and the span context current in the handler's
+		// context, as the OpenTelemetry API sees it ("" when none is valid).
+		current := ""
+		if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+			current = fmt.Sprintf("00-%s-%s-%s", sc.TraceID(), sc.SpanID(), sc.TraceFlags())
+		}
+		return praxis.Applied(map[string]string{"traceparent": task.GetTraceparent(), "current": current}), nil
 	case "unserializable":
 		return praxis.Applied(map[string]any{"a channel": make(chan int)}), nil
 	}
