@@ -14,6 +14,7 @@ import {
 import type { PraxisClients } from "./connect.js";
 import { isCanonicalDecimal } from "./decimal.js";
 import { codeName, errorReason } from "./errors.js";
+import { withAttemptContext } from "./tracing.js";
 
 /** The cost of an attempt in microcredits: a canonical decimal string ("12.5") or a bigint. */
 export type Cost = string | bigint;
@@ -74,7 +75,8 @@ export interface TaskContext {
   attempt: number;
   /**
    * The attempt's span as a W3C `traceparent` (`task.traceparent`): empty unless the
-   * server exports traces. Make it the parent of the handler's own spans.
+   * server exports traces. With `@opentelemetry/api` installed, the handler already runs
+   * with it as the active remote parent span, so the spans it starts sit under the attempt.
    */
   traceparent: string;
   /**
@@ -516,7 +518,8 @@ export class Worker {
         traceparent: task.traceparent,
         signal: abort.signal,
       };
-      returned = { value: await this.handler(ctx) };
+      // The attempt's span is the handler's parent (./tracing.ts; optional OpenTelemetry).
+      returned = { value: await withAttemptContext(task.traceparent, () => this.handler(ctx)) };
     } catch (error) {
       returned = { error };
     } finally {

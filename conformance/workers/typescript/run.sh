@@ -8,7 +8,7 @@ client="$here/../../../clients/typescript"
   (cd "$client" && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } \
     && if [ ! -f dist/index.js ] || [ -n "$(find src -newer dist/index.js -print -quit)" ]; then npm run -s build; fi)
   cd "$here"
-  [ -e node_modules/@praxis-engine/client ] || npm install --no-audit --no-fund --loglevel=error
+  [ -e node_modules/@praxis-engine/client ] && [ -e node_modules/@opentelemetry/context-async-hooks ] || npm install --no-audit --no-fund --loglevel=error
   if [ ! -f dist/main.js ] || [ -n "$(find src "$client/dist/index.js" -newer dist/main.js -print -quit)" ]; then
     npm run -s build
   fi

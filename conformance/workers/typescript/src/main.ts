@@ -3,7 +3,13 @@
 // stdout; logs go to stderr.
 import { parseArgs } from "node:util";
 import { setTimeout as delay } from "node:timers/promises";
+import { context, isSpanContextValid, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { Applied, NotApplied, Uncertain, Worker, WorkerError, connect, type TaskContext } from "@praxis-engine/client";
+
+// A program that traces registers a context manager (an SDK's NodeSDK or
+// NodeTracerProvider.register() does); the "trace" scenario needs only this part of it.
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 function emit(event: Record<string, string>): void {
   process.stdout.write(JSON.stringify(event) + "\n");
@@ -43,6 +49,16 @@ async function handle(ctx: TaskContext): Promise<unknown> {
       await waitAbort(ctx.signal);
       emit({ event: "cancelled", attempt_id: ctx.attemptId });
       return { hung: true };
+    case "trace": {
+      // The attempt's traceparent and the span context the OpenTelemetry API sees as
+      // current inside the handler ("" when none is valid).
+      const sc = trace.getSpanContext(context.active());
+      const current =
+        sc !== undefined && isSpanContextValid(sc)
+          ? `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags.toString(16).padStart(2, "0")}`
+          : "";
+      return { traceparent: ctx.traceparent, current };
+    }
     case "unserializable":
       return { big: 1n };
   }
