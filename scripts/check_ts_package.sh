@@ -21,6 +21,8 @@ cat > package.json <<JSON
   "dependencies": { "@praxis-engine/client": "file:$work/$tarball" } }
 JSON
 npm install --no-audit --no-fund --loglevel=error
+# @opentelemetry/api is an optional peer: npm must not install it; the worker runs without it.
+[ ! -e node_modules/@opentelemetry/api ] || { echo "npm installed the optional peer @opentelemetry/api" >&2; exit 1; }
 cat > index.ts <<'TS'
 import { Applied, Worker, connect, toJson, type TaskContext } from "@praxis-engine/client";
 import { TestClockService } from "@praxis-engine/client/testing";
