@@ -51,9 +51,12 @@ build_java() {
     conformance/runners/java/src/main/java/dev/praxis/conformance/Runner.java
 }
 
-# One target directory for the Rust runner and the Rust scenario worker: they share their
-# dependencies, which then compile once.
-build_rust() { (cd conformance/runners/rust && cargo build --release --quiet --target-dir "$ROOT/conformance/rust-target") ; }
+# The Rust runner (and the Rust scenario worker) build in debug into the Rust client's own
+# target directory, with the dependency features of the client's tests: after
+# `scripts/test_rust.sh` every dependency is already compiled there and only the runner
+# and the client crate itself compile (a release build compiled the whole tree again).
+RUST_TARGET=$ROOT/clients/rust/target
+build_rust() { (cd conformance/runners/rust && cargo build --locked --quiet --target-dir "$RUST_TARGET") ; }
 
 # --- run --------------------------------------------------------------------------------
 
@@ -70,7 +73,7 @@ run_language() {
     java) java -cp "$WORK/java:$JAVA_CP" -Dpraxis.conformance.root=conformance \
               dev.praxis.conformance.Runner --address "$address" --credentials "$creds" \
               --results "$out" ;;
-    rust) conformance/rust-target/release/praxis-conformance --address "$address" \
+    rust) "$RUST_TARGET/debug/praxis-conformance" --address "$address" \
               --credentials "$creds" --results "$out" ;;
   esac
 }
