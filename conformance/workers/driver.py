@@ -1,7 +1,8 @@
 """The worker conformance driver: the same scenarios against every language's worker runtime.
 
 Starts one ``praxis serve --test-clock`` server on loopback (a fixed free port, a temporary
-data directory, the conformance principals), then for each language whose
+data directory, the conformance principals, tracing on to an OTLP receiver in this
+process), then for each language whose
 ``conformance/workers/<lang>/run.sh`` exists under ``--root`` runs every scenario of
 ``conformance/workers/README.md``: each scenario starts the scenario worker (``run.sh
 --address --token --model --worker-id --concurrency --lease-ms``), drives runs through
@@ -83,11 +84,12 @@ def free_port() -> int:
 class Server:
     """A ``praxis serve --test-clock`` subprocess on a fixed port and data directory."""
 
-    def __init__(self, work: Path, python: str) -> None:
+    def __init__(self, work: Path, python: str, environ: dict[str, str]) -> None:
         from tests.conformance.principals import credentials, principals_document
 
         self.work = work
         self.python = python
+        self.environ = environ
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.tokens = credentials()
@@ -113,6 +115,7 @@ class Server:
                 "--log-level", "WARNING",
             ],
             cwd=self.data,
+            env=self.environ,
             stdout=subprocess.DEVNULL,
             stderr=log,
         )  # fmt: skip
@@ -574,6 +577,20 @@ def scenario_unserializable(ctx: Context) -> None:
     stop_cleanly(ctx, worker)
 
 
+def scenario_trace(ctx: Context) -> None:
+    """The handler runs with the attempt's span (``Task.traceparent``) as its current span."""
+    worker = ctx.ready_worker()
+    run = ctx.single({"do": "trace"})
+    done = ctx.wait_ended(run.run_id)
+    expect_state(done, run_pb2.RUN_STATE_COMPLETED)
+    result = json.loads(done.result_json)
+    check(isinstance(result, dict) and "echo" not in result, f"no trace action: {result!r}")
+    handed, current = result.get("traceparent", ""), result.get("current", "")
+    check(bool(handed), "the task carried no traceparent (is the server's tracing on?)")
+    check(current == handed, f"current span {current!r} is not the attempt's {handed!r}")
+    stop_cleanly(ctx, worker)
+
+
 def scenario_bad_token(ctx: Context) -> None:
     """A token that matches nobody: start fails loudly (UNAUTHENTICATED), exit non-zero."""
     worker = ctx.worker(token=BAD_TOKEN)
@@ -601,6 +618,7 @@ SCENARIOS: dict[str, Callable[[Context], None]] = {
     "server-restart-mid-task": scenario_server_restart,
     "graceful-shutdown-drains": scenario_drain,
     "unserializable-result": scenario_unserializable,
+    "trace-continues": scenario_trace,
     "bad-token-fails-start": scenario_bad_token,
 }
 
@@ -690,12 +708,16 @@ def write_matrix(results: Path) -> None:
 
 @contextlib.contextmanager
 def running_server(work: Path, python: str) -> Iterator[Server]:
-    server = Server(work, python)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
+    """The server, with tracing on: spans go to an OTLP receiver in this process."""
+    from tests.trace_support import otel_env, receiving
+
+    with receiving() as (_, endpoint):
+        server = Server(work, python, {**os.environ, **otel_env(endpoint)})
+        server.start()
+        try:
+            yield server
+        finally:
+            server.kill()
 
 
 def main(argv: list[str] | None = None) -> int:

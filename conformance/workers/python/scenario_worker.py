@@ -58,7 +58,19 @@ def handle(task: TaskContext) -> Any:
         return {"hung": True}
     if action == "unserializable":
         return {"a set": {1, 2, 3}}
+    if action == "trace":
+        return {"traceparent": task.traceparent, "current": current_traceparent()}
     return {"echo": spec}
+
+
+def current_traceparent() -> str:
+    """The span context current inside the handler, as a ``traceparent`` ('' if none)."""
+    from opentelemetry import trace
+
+    found = trace.get_current_span().get_span_context()
+    if not found.is_valid:
+        return ""
+    return f"00-{found.trace_id:032x}-{found.span_id:016x}-{int(found.trace_flags):02x}"
 
 
 def main() -> int:
