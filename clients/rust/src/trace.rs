@@ -4,7 +4,7 @@
 //! `traceparent` ([`TaskContext::traceparent`](crate::worker::TaskContext::traceparent)).
 //! With the crate's `otel` feature on (the OpenTelemetry API crate `opentelemetry`, never
 //! an SDK), the worker runtime runs each handler future with that span made the current
-//! *remote* parent ([`opentelemetry::context::FutureExt::with_context`]), so a span the
+//! *remote* parent (`opentelemetry::context::FutureExt::with_context`), so a span the
 //! handler starts with the tracer of whatever SDK the program installed is a child of the
 //! attempt, in the run's trace. No propagator needs registering. Without the feature, or
 //! when the value is empty or not a valid `traceparent`, the handler runs as before.

@@ -103,13 +103,22 @@ final class AttemptTrace {
   /**
    * Makes the attempt's span ({@code traceparent}) the current remote parent on this thread until
    * the result is closed; does nothing when the API is missing or the value is empty or malformed.
+   * Never throws.
    */
   static Entered enter(String traceparent) {
     if (!AVAILABLE) {
       return NOTHING;
     }
     Parent parent = parse(traceparent);
-    return parent == null ? NOTHING : Otel.enter(parent);
+    if (parent == null) {
+      return NOTHING;
+    }
+    try {
+      return Otel.enter(parent);
+    } catch (LinkageError | RuntimeException e) {
+      // An API too old for these calls: the handler runs as without one, never fails here.
+      return NOTHING;
+    }
   }
 
   /** The only code that names OpenTelemetry types; loaded only when {@link #AVAILABLE}. */
