@@ -362,6 +362,17 @@ async fn a_cancelled_heartbeat_cancels_the_handler_and_stop_drains() {
     assert!(s.failed[0].retryable);
 }
 
+/// The trace tests below need the `otel` feature: under CI (scripts/test_rust.sh passes
+/// `--features otel`) their absence is a failure, never a silent skip.
+#[cfg(not(feature = "otel"))]
+#[test]
+fn trace_tests_run_under_ci() {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must run the tests with `--features otel` (tests/worker.rs, mod otel)"
+    );
+}
+
 /// With the `otel` feature (scripts/test_rust.sh runs the tests with it): a span the
 /// handler starts is a child of the task's `traceparent`, in the same trace; an empty or
 /// malformed `traceparent` gives a root span and the handler still runs.
