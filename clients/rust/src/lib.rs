@@ -12,6 +12,8 @@
 //! - [`dynamic`], calls to any unary RPC by name with proto-JSON in and out;
 //! - [`worker`], the worker runtime: you write the handler, it claims, heartbeats and
 //!   settles;
+//! - [`trace`], the attempt's W3C `traceparent` made the handler's parent span (feature
+//!   `otel`);
 //! - [`helpers`], start a run and wait for its result, review-approve-execute, typed JSON.
 //!
 //! ```no_run
@@ -40,6 +42,7 @@ pub mod dynamic;
 pub mod epoch_ms;
 mod error;
 pub mod helpers;
+pub mod trace;
 pub mod worker;
 
 pub use auth::{BearerToken, InvalidToken};

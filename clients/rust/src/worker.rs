@@ -36,7 +36,8 @@
 //!   `UNIMPLEMENTED` makes [`Worker::start`] fail at once (a bad token is never a silent
 //!   retry loop), and stops a running worker with that error.
 //!
-//! Logs go through [`tracing`] under the target `praxis_client::worker`.
+//! Logs go through [`tracing`] under the target `praxis_client::worker`. With the `otel`
+//! feature, each handler runs inside the attempt's trace ([`crate::trace`]).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -791,6 +792,22 @@ impl<T> Drop for AbortOnDrop<T> {
     }
 }
 
+/// The handler's future for `ctx`; with the `otel` feature and a valid `traceparent`, it
+/// is created and polled with the attempt's span as the current remote parent
+/// ([`crate::trace`]).
+fn start_handler(shared: &Shared, ctx: TaskContext) -> HandlerFuture {
+    #[cfg(feature = "otel")]
+    if let Some(cx) = crate::trace::attempt_context(ctx.traceparent()) {
+        use opentelemetry::context::FutureExt;
+        let future = {
+            let _attached = cx.clone().attach();
+            shared.handler.handle(ctx)
+        };
+        return Box::pin(future.with_context(cx));
+    }
+    shared.handler.handle(ctx)
+}
+
 async fn run_attempt(
     shared: Arc<Shared>,
     task: pb::Task,
@@ -802,11 +819,10 @@ async fn run_attempt(
     let attempt_id = task.attempt_id.clone();
     let node_uid = task.node_uid.clone();
     tracing::debug!(target: "praxis_client::worker", %attempt_id, %node_uid, "attempt claimed");
-    let mut work = AbortOnDrop(tokio::spawn(
-        shared
-            .handler
-            .handle(TaskContext::new(task, cancel.clone())),
-    ));
+    let mut work = AbortOnDrop(tokio::spawn(start_handler(
+        &shared,
+        TaskContext::new(task, cancel.clone()),
+    )));
     let beats = AbortOnDrop(tokio::spawn(heartbeat_loop(
         shared.clone(),
         attempt_id.clone(),

@@ -61,7 +61,9 @@ impl TaskService for Fake {
         &self,
         _request: Request<ListModelsRequest>,
     ) -> Result<Response<ListModelsResponse>, Status> {
-        Err(Status::unimplemented("the fake serves only the worker's methods"))
+        Err(Status::unimplemented(
+            "the fake serves only the worker's methods",
+        ))
     }
 
     async fn claim_tasks(
@@ -358,4 +360,112 @@ async fn a_cancelled_heartbeat_cancels_the_handler_and_stop_drains() {
     let s = state.lock().unwrap();
     assert_eq!(s.failed[0].error, "cancelled");
     assert!(s.failed[0].retryable);
+}
+
+/// The trace tests below need the `otel` feature: under CI (scripts/test_rust.sh passes
+/// `--features otel`) their absence is a failure, never a silent skip.
+#[cfg(not(feature = "otel"))]
+#[test]
+fn trace_tests_run_under_ci() {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must run the tests with `--features otel` (tests/worker.rs, mod otel)"
+    );
+}
+
+/// With the `otel` feature (scripts/test_rust.sh runs the tests with it): a span the
+/// handler starts is a child of the task's `traceparent`, in the same trace; an empty or
+/// malformed `traceparent` gives a root span and the handler still runs.
+#[cfg(feature = "otel")]
+mod otel {
+    use super::*;
+    use opentelemetry::trace::{SpanId, TraceContextExt, TraceId, Tracer, TracerProvider};
+    use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SimpleSpanProcessor};
+
+    const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    #[tokio::test]
+    async fn the_handler_runs_inside_the_attempts_trace() {
+        let exporter = InMemorySpanExporter::default();
+        let provider = SdkTracerProvider::builder()
+            .with_span_processor(SimpleSpanProcessor::new(exporter.clone()))
+            .build();
+        let tracer = provider.tracer("handler");
+        let mut queue = Vec::new();
+        for (id, traceparent) in [
+            ("att-traced", PARENT),
+            ("att-empty", ""),
+            (
+                "att-malformed",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",
+            ),
+            (
+                "att-zero",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            ),
+        ] {
+            let mut t = task(id, serde_json::json!({}));
+            t.traceparent = traceparent.into();
+            queue.push(t);
+        }
+        let (fake, state) = fake(true, queue);
+        let address = serve(fake).await;
+        let clients = connect(&address, "secret").await.unwrap();
+        let handler = move |ctx: TaskContext| {
+            let tracer = tracer.clone();
+            async move {
+                // Across an await point too: the context goes with every poll.
+                tokio::task::yield_now().await;
+                let current = opentelemetry::Context::current();
+                let inside = current.span().span_context().clone();
+                tracer.in_span(ctx.attempt_id().to_owned(), |_| ());
+                Ok(Outcome::applied(&serde_json::json!({
+                    "current_is_remote": inside.is_remote(),
+                    "current_span": inside.span_id().to_string(),
+                })))
+            }
+        };
+        let running = Worker::new(&clients, options(), handler)
+            .start()
+            .await
+            .unwrap();
+        until(&state, |s| s.completed.len() == 4).await;
+        running.stop();
+        running.wait().await.unwrap();
+        provider.force_flush().unwrap();
+        let spans = exporter.get_finished_spans().unwrap();
+        assert_eq!(spans.len(), 4);
+        let span = |name: &str| spans.iter().find(|s| s.name == name).unwrap();
+        let traced = span("att-traced");
+        assert_eq!(
+            traced.span_context.trace_id(),
+            TraceId::from_hex("4bf92f3577b34da6a3ce929d0e0e4736").unwrap()
+        );
+        assert_eq!(
+            traced.parent_span_id,
+            SpanId::from_hex("00f067aa0ba902b7").unwrap()
+        );
+        assert!(traced.parent_span_is_remote);
+        for root in ["att-empty", "att-malformed", "att-zero"] {
+            let s = span(root);
+            assert_eq!(s.parent_span_id, SpanId::INVALID, "{root} has a parent");
+            assert_ne!(
+                s.span_context.trace_id(),
+                TraceId::from_hex("4bf92f3577b34da6a3ce929d0e0e4736").unwrap()
+            );
+        }
+        let s = state.lock().unwrap();
+        let result = |id: &str| {
+            let done = s.completed.iter().find(|c| c.attempt_id == id).unwrap();
+            serde_json::from_str::<serde_json::Value>(&done.result_json).unwrap()
+        };
+        assert_eq!(
+            result("att-traced"),
+            serde_json::json!({"current_is_remote": true, "current_span": "00f067aa0ba902b7"})
+        );
+        assert_eq!(
+            result("att-empty"),
+            serde_json::json!({"current_is_remote": false, "current_span": "0000000000000000"})
+        );
+    }
 }

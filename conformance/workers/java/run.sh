@@ -2,6 +2,8 @@
 # The Java scenario worker (conformance/workers/README.md): compiles the client
 # (clients/java, `mvn compile`) and the worker program when their sources changed, then execs
 # it with the driver's arguments. Build output goes to stderr; stdout carries only events.
+# The classpath is the client's own, so it holds the client's optional
+# io.opentelemetry:opentelemetry-api: handlers run inside the attempt's trace.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"

@@ -33,6 +33,24 @@ fn with_cost(outcome: Outcome, spec: &Value) -> Result<Outcome, String> {
     }
 }
 
+/// The current OpenTelemetry span context as a W3C `traceparent` ("" when none is valid),
+/// read with the API only.
+fn current_traceparent() -> String {
+    use opentelemetry::trace::TraceContextExt;
+    let cx = opentelemetry::Context::current();
+    let span = cx.span();
+    let sc = span.span_context();
+    if !sc.is_valid() {
+        return String::new();
+    }
+    format!(
+        "00-{}-{}-{:02x}",
+        sc.trace_id(),
+        sc.span_id(),
+        sc.trace_flags().to_u8()
+    )
+}
+
 async fn handle(ctx: TaskContext) -> HandlerResult {
     let spec = ctx.input().clone();
     let Some(action) = spec.get("do").and_then(Value::as_str) else {
@@ -71,6 +89,10 @@ async fn handle(ctx: TaskContext) -> HandlerResult {
             Ok(Outcome::applied(&json!({ "hung": true })))
         }
         "unserializable" => Ok(Outcome::applied(&Unserializable)),
+        "trace" => Ok(Outcome::applied(&json!({
+            "traceparent": ctx.traceparent(),
+            "current": current_traceparent(),
+        }))),
         _ => Ok(Outcome::applied(&json!({ "echo": spec }))),
     }
 }

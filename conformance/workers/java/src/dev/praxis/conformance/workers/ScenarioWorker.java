@@ -7,6 +7,8 @@ import dev.praxis.client.worker.Outcome;
 import dev.praxis.client.worker.TaskContext;
 import dev.praxis.client.worker.Worker;
 import dev.praxis.client.worker.WorkerException;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -71,6 +73,18 @@ public final class ScenarioWorker {
         Map<String, Object> cyclic = new HashMap<>();
         cyclic.put("self", cyclic);
         return cyclic;
+      }
+      case "trace": {
+        // The current span context, read with the OpenTelemetry API only (on the class path
+        // through the client's optional dependency, see run.sh).
+        SpanContext current = Span.current().getSpanContext();
+        Map<String, Object> seen = new LinkedHashMap<>();
+        seen.put("traceparent", ctx.traceparent());
+        seen.put("current", current.isValid()
+            ? "00-" + current.getTraceId() + "-" + current.getSpanId() + "-"
+                + current.getTraceFlags().asHex()
+            : "");
+        return seen;
       }
       default:
         return echo(input);

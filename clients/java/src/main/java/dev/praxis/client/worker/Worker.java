@@ -526,7 +526,9 @@ public final class Worker implements AutoCloseable {
     Object value = null;
     Throwable error = null;
     CompletableFuture<?> future = null;
-    try {
+    // With the OpenTelemetry API present, the handler runs on this thread with the
+    // attempt's span as its current remote parent (AttemptTrace).
+    try (AttemptTrace.Entered trace = AttemptTrace.enter(ctx.traceparent())) {
       if (asyncHandler != null) {
         future = asyncHandler.handle(ctx);
         if (future == null) {

@@ -92,6 +92,12 @@ public final class FakeTaskService extends TaskServiceGrpc.TaskServiceImplBase i
         .setNodeId("a").setAttempt(1).setInputJson(inputJson).build());
   }
 
+  /** Offers a task carrying {@code traceparent} (the attempt's span). */
+  public synchronized void offerTraced(String attemptId, String inputJson, String traceparent) {
+    state.queue.add(Task.newBuilder().setAttemptId(attemptId).setRunId("run-1").setNodeUid("a")
+        .setNodeId("a").setAttempt(1).setInputJson(inputJson).setTraceparent(traceparent).build());
+  }
+
   public synchronized void set(java.util.function.Consumer<State> change) {
     change.accept(state);
   }
