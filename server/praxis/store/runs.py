@@ -799,9 +799,7 @@ class RunStore:
     def next_ready_ms(self, models: list[str]) -> int | None:
         """The earliest ``not_before_ms`` among ready rows of ``models`` (backoff wake-up)."""
         with self.db.read() as connection:
-            value = connection.execute(
-                select(func.min(ready_nodes.c.not_before_ms)).where(ready_nodes.c.model.in_(models))
-            ).scalar()
+            value = _NEXT_READY.run(connection, {"models": models}).scalar()
         return None if value is None else int(value)
 
     def _attempt_body(
@@ -1095,6 +1093,11 @@ def _check_settlement(request: Settlement) -> Rejection | None:
 _EXISTING = Statement(
     select(runs.c.run_id, runs.c.request_digest).where(
         runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+    )
+)
+_NEXT_READY = Statement(  # every long poll reads it before it waits
+    select(func.min(ready_nodes.c.not_before_ms)).where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True))
     )
 )
 _READY = Statement(

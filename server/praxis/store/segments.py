@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as runs
@@ -19,6 +19,11 @@ from praxis.store.runtime_schema import runs as run_table
 from praxis.store.statements import Statement
 
 _INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
+_SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads them
+    select(run_segments)
+    .where(run_segments.c.run_id == bindparam("run_id"))
+    .order_by(run_segments.c.number)
+)
 
 
 class SegmentStore:
@@ -115,9 +120,7 @@ class SegmentStore:
 
 def load(connection: Connection, run_id: str) -> list[core.Segment]:
     """A run's segments, oldest first."""
-    rows: Any = connection.execute(
-        select(run_segments).where(run_segments.c.run_id == run_id).order_by(run_segments.c.number)
-    ).all()
+    rows: Any = _SEGMENTS_OF.run(connection, {"run_id": run_id}).all()
     return [
         core.Segment(
             row.number,
