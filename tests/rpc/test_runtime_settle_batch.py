@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from praxis.store.signals import work_topic
 from tests.runtime_support import (
     claim,
     complete,
@@ -141,6 +142,33 @@ def test_settle_and_claim_in_one_round_trip(harness: Harness) -> None:
     final = settle(harness, [completion(response.tasks[0], {"all": True})])
     assert outcome(final.results[0]) == ("complete", False)
     assert get_run(harness, run.run_id).state == run_pb2.RUN_STATE_COMPLETED
+
+
+def test_a_batch_announces_no_work_its_own_claim_took(harness: Harness) -> None:
+    """Waiting workers are not woken for the node the settle-and-claim leased at once;
+    they are for what it made ready and left."""
+    announced: list[dict[str, int]] = []
+    for server in harness.replicas or [harness.server]:
+        hub = server.engine.runs.signals
+        publish = hub.publish
+
+        def recording(wakes: dict[str, int], remote: bool = True, publish=publish) -> None:  # type: ignore[no-untyped-def]
+            announced.append(dict(wakes))
+            publish(wakes, remote)
+
+        hub.publish = recording  # type: ignore[method-assign]
+    start(harness, wide(3), {"x": 1})
+    tasks = claim(harness)
+    first, rest = tasks[:2], tasks[2:]
+    announced.clear()
+    one = task_pb2.ClaimTasksRequest(worker_id="w1", models=["echo"], max_tasks=1, lease_ms=30_000)
+    response = settle(harness, [completion(t, {"ok": t.node_uid}) for t in first], one)
+    assert response.tasks == []  # nothing became ready: "out" waits for the third
+    response = settle(harness, [completion(t, {"ok": t.node_uid}) for t in rest], one)
+    assert [t.node_uid for t in response.tasks] == ["out"]
+    assert not any(work_topic("echo") in wakes for wakes in announced), announced
+    start(harness, wide(1), {"x": 2})  # a command without a claim announces its ready node
+    assert any(wakes.get(work_topic("echo")) == 1 for wakes in announced), announced
 
 
 def test_retry_of_a_whole_batch_is_replayed(harness: Harness) -> None:

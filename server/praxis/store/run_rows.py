@@ -167,6 +167,10 @@ class Effects:
     run_ids: set[str] = field(default_factory=set)
     subscribers: set[str] = field(default_factory=set)
     ready: Counter[str] = field(default_factory=Counter)
+    # The attempts made ready here, and those a claim here leased, as (run, node uid,
+    # model): a batch does not announce what its own claim took (RunStore._transact_many).
+    made_ready: set[tuple[str, str, str]] = field(default_factory=set)
+    leased: list[tuple[str, str, str]] = field(default_factory=list)
     trace: RunTraces | None = None  # opens and closes spans when tracing is on
 
     def note(
@@ -184,6 +188,7 @@ class Effects:
             if entry is not None:
                 self.work = True
                 self.ready[entry[0]] += 1
+                self.made_ready.add((state.run_id, uid, entry[0]))
 
 
 def load(

@@ -180,7 +180,14 @@ class RunStore:
             ],
             scoped=True,
         )
-        self.signals.publish(signals.merged(signals.wakes_of(fx) for fx in effects))
+        made_ready = set().union(*(fx.made_ready for fx in effects))
+        taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
+        self.signals.publish(
+            signals.without_taken(
+                signals.merged(signals.wakes_of(fx) for fx in effects),
+                [model for _, _, model in taken],
+            )
+        )
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer
@@ -773,6 +780,7 @@ class RunStore:
                 continue  # refused (allowance, input size): the node failed with the reason
             assert input_json is not None
             task = replace(self._task(record, node, input_json), weight=weight)
+            effects.leased.append((run_id, uid, task.agent.model))
             if effects.trace is not None:
                 traceparent = effects.trace.traceparent(connection, run_id, node.attempt_id)
                 task = replace(task, traceparent=traceparent)

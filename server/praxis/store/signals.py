@@ -96,6 +96,20 @@ def merged(parts: Iterable[Wakes]) -> dict[str, int]:
     return wakes
 
 
+def without_taken(wakes: dict[str, int], models: Iterable[str]) -> dict[str, int]:
+    """``wakes`` less one ``work:<model>`` wake-up per attempt of ``models`` that the same
+    commit made ready and leased (a settle-and-claim taking the node it made ready): no
+    waiter is woken to find it gone. A count of 0 (wake all) is left as it is."""
+    for model in models:
+        topic = work_topic(model)
+        count = wakes.get(topic)
+        if count == 1:
+            del wakes[topic]
+        elif count:
+            wakes[topic] = count - 1
+    return wakes
+
+
 class Broadcast(Protocol):
     """Carries wake-ups to the other server processes of the installation.
 
