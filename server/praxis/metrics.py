@@ -5,7 +5,8 @@ Off unless ``praxis serve --metrics-listen HOST:PORT`` (or ``metrics_listen`` in
 ``/metrics`` with ``prometheus_client`` (never hand-written exposition). Off, every hook
 is one boolean test.
 
-What happens is counted where it happens (RPCs in :class:`MetricsInterceptor`, commands
+What happens is counted where it happens (RPCs in
+:class:`praxis.rpc.observing.ObservingInterceptor`, commands
 after their commit in :func:`observe_run`, transactions in the database); what is
 stored (ready tasks, leases, runs by state, holds, database size) is read at scrape time
 by :class:`StoredStateCollector`, once per scrape whatever the number of processes.
@@ -28,10 +29,9 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import grpc
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -193,175 +193,6 @@ def enable() -> None:
     global ON
     ON = True
     disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series
-
-
-# --- RPCs -----------------------------------------------------------------------------
-
-
-class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Counts every RPC of a registered method by its final code, and times unary ones.
-
-    Installed first, so it wraps the authenticating interceptor's handler and sees
-    every outcome, refusals included. Unknown methods are not counted (their names are
-    the caller's choice: an unbounded label).
-    """
-
-    def __init__(self) -> None:
-        self._labels: dict[str, tuple[str, str]] = {}
-
-    def _names(self, method: str) -> tuple[str, str]:
-        names = self._labels.get(method)
-        if names is None:
-            service, _, name = method.lstrip("/").rpartition("/")
-            names = self._labels[method] = (service, name)
-        return names
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Any],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(details)
-        if handler is None:
-            return None
-        service, method = self._names(details.method)
-        if handler.unary_unary:
-            behavior = handler.unary_unary
-            wrapped = (
-                _timed_coroutine(behavior, service, method)
-                if _is_coroutine(behavior)
-                else _timed(behavior, service, method)
-            )
-            return grpc.unary_unary_rpc_method_handler(
-                wrapped,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream:
-            return grpc.unary_stream_rpc_method_handler(
-                _counted_stream(handler.unary_stream, service, method),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.stream_stream:
-            return grpc.stream_stream_rpc_method_handler(
-                _counted_stream(handler.stream_stream, service, method),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        return handler
-
-
-def _is_coroutine(function: Callable[..., Any]) -> bool:
-    import inspect
-
-    return inspect.iscoroutinefunction(function)
-
-
-def code_name(context: Any, cancelled: bool = False) -> str:
-    """The call's final status code name (``OK`` when none was set)."""
-    if cancelled:
-        return "CANCELLED"
-    code = context.code()
-    if code is None:
-        return "OK"
-    if isinstance(code, grpc.StatusCode):
-        return str(code.name)
-    for status in grpc.StatusCode:  # an int from the asyncio context
-        if status.value[0] == code:
-            return str(status.name)
-    return "UNKNOWN"
-
-
-class _Observed:
-    """The context of a synchronous handler, remembering the code it ends with (the
-    asyncio server's context for those has no ``code()``)."""
-
-    __slots__ = ("_code", "_context")
-
-    def __init__(self, context: Any) -> None:
-        self._context = context
-        self._code: Any = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._context, name)
-
-    def abort(self, code: Any, *args: Any, **kwargs: Any) -> Any:
-        self._code = code
-        return self._context.abort(code, *args, **kwargs)
-
-    def set_code(self, code: Any) -> None:
-        self._code = code
-        self._context.set_code(code)
-
-    def code(self) -> Any:
-        return self._code
-
-
-def _timed(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
-    def wrapped(request: Any, context: Any) -> Any:
-        start, observed, failed = time.perf_counter(), _Observed(context), False
-        try:
-            return behavior(request, observed)
-        except BaseException:
-            failed = True  # gRPC answers UNKNOWN
-            raise
-        finally:
-            RPC_SECONDS.labels(service, method).observe(time.perf_counter() - start)
-            code = "UNKNOWN" if failed and observed.code() is None else code_name(observed)
-            RPCS.labels(service, method, code).inc()
-
-    return wrapped
-
-
-def _timed_coroutine(behavior: Callable[..., Any], service: str, method: str) -> Any:
-    async def wrapped(request: Any, context: Any) -> Any:
-        start, cancelled = time.perf_counter(), False
-        try:
-            return await behavior(request, context)
-        except BaseException as error:
-            cancelled = _is_cancel(error)
-            raise
-        finally:
-            RPC_SECONDS.labels(service, method).observe(time.perf_counter() - start)
-            RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-    return wrapped
-
-
-def _is_cancel(error: BaseException) -> bool:
-    import asyncio
-
-    return isinstance(error, asyncio.CancelledError)
-
-
-def _counted_stream(behavior: Callable[..., Any], service: str, method: str) -> Any:
-    if _is_coroutine(behavior):  # writes with context.write (health Watch)
-
-        async def wrapped_coroutine(request: Any, context: Any) -> Any:
-            cancelled = False
-            try:
-                return await behavior(request, context)
-            except BaseException as error:
-                cancelled = _is_cancel(error)
-                raise
-            finally:
-                RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-        return wrapped_coroutine
-
-    async def wrapped(request: Any, context: Any) -> Any:
-        cancelled = False
-        try:
-            async for response in behavior(request, context):
-                yield response
-        except BaseException as error:
-            cancelled = _is_cancel(error) or isinstance(error, GeneratorExit)
-            raise
-        finally:
-            RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-    return wrapped
 
 
 # --- serving limits -------------------------------------------------------------------

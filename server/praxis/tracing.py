@@ -17,6 +17,7 @@ every process computes the same id for the same node or attempt.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import logging
 import re
@@ -30,6 +31,27 @@ SCOPE = "praxis"
 DEFAULT_SERVICE_NAME = "praxis"
 _TRACEPARENT = re.compile(r"^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$")
 MAX_TRACESTATE = 512  # W3C: 32 list members; a longer header is dropped, not stored
+EXCLUDED_ENV = "OTEL_PYTHON_GRPC_EXCLUDED_SERVICES"
+DEFAULT_EXCLUDED = frozenset(
+    {
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection",
+        "grpc.reflection.v1alpha.ServerReflection",
+    }
+)
+"""Services whose calls get no span unless :data:`EXCLUDED_ENV` says otherwise."""
+# The server's error codes of the OpenTelemetry RPC conventions: a server span's status is
+# ERROR for these; a refusal of the caller's request (NOT_FOUND, INVALID_ARGUMENT, ...) is
+# recorded in rpc.grpc.status_code and praxis.error_reason with the status left unset.
+SERVER_ERRORS = frozenset(
+    {"UNKNOWN", "DEADLINE_EXCEEDED", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS"}
+)
+_CODES = {
+    "OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4,
+    "NOT_FOUND": 5, "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
+    "FAILED_PRECONDITION": 9, "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12,
+    "INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
+}  # fmt: skip
 
 
 class TracingConfigError(ValueError):
@@ -93,6 +115,35 @@ def metadata_context(metadata: Any) -> TraceContext | None:
         elif key == "tracestate" and isinstance(value, str):
             state = value
     return parse_traceparent(parent, state) if parent else None
+
+
+_rpc: contextvars.ContextVar[TraceContext | None] = contextvars.ContextVar(
+    "praxis_rpc_span", default=None
+)
+
+
+def current_rpc() -> TraceContext | None:
+    """The span of the RPC being handled (tracing on), or ``None``."""
+    return _rpc.get()
+
+
+def enter_rpc(span: RpcSpan) -> contextvars.Token[TraceContext | None]:
+    """Makes ``span`` the current RPC span (see :func:`leave_rpc`)."""
+    return _rpc.set(span.context)
+
+
+def leave_rpc(token: contextvars.Token[TraceContext | None]) -> None:
+    """Ends what :func:`enter_rpc` began, in the same thread."""
+    _rpc.reset(token)
+
+
+def excluded_services(environ: Mapping[str, str]) -> frozenset[str]:
+    """The services whose calls get no span: ``OTEL_PYTHON_GRPC_EXCLUDED_SERVICES``
+    (comma-separated full names; empty: none) or, unset, health and reflection."""
+    value = environ.get(EXCLUDED_ENV)
+    if value is None:
+        return DEFAULT_EXCLUDED
+    return frozenset(name.strip() for name in value.split(",") if name.strip())
 
 
 def _truthy(value: str | None) -> bool:
@@ -224,6 +275,100 @@ class Exporter:
     def shutdown(self) -> None:
         """Exports what is queued and stops the processor's thread."""
         self.provider.shutdown()
+
+
+class RpcSpan:
+    """One call's SDK span and its context (what log lines and a started run see)."""
+
+    __slots__ = ("context", "span")
+
+    def __init__(self, span: Any, context: TraceContext) -> None:
+        self.span = span
+        self.context = context
+
+
+class RpcSpans:
+    """Starts and ends the SERVER span of each RPC (OpenTelemetry RPC conventions).
+
+    A span is named ``package.Service/Method`` and carries ``rpc.system`` (``grpc``),
+    ``rpc.service``, ``rpc.method`` and, at its end, ``rpc.grpc.status_code`` (and
+    ``praxis.error_reason``, the ``ErrorInfo`` reason of a refusal); its parent is the
+    caller's ``traceparent`` (a new trace otherwise), sampled by the server's sampler.
+    """
+
+    def __init__(self, exporter: Exporter, excluded: frozenset[str] = DEFAULT_EXCLUDED) -> None:
+        from opentelemetry import trace
+        from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, TraceFlags
+        from opentelemetry.trace.span import TraceState
+        from opentelemetry.trace.status import Status, StatusCode
+
+        self._tracer = exporter.provider.get_tracer(SCOPE)
+        self._excluded = excluded
+        self._in_context = trace.set_span_in_context
+        self._remote, self._flags, self._state = NonRecordingSpan, TraceFlags, TraceState
+        self._span_context, self._server = SpanContext, SpanKind.SERVER
+        self._error = Status, StatusCode.ERROR
+
+    def traces(self, service: str) -> bool:
+        """Whether calls of ``service`` get a span."""
+        return service not in self._excluded
+
+    def start(self, service: str, method: str, metadata: Any) -> RpcSpan:
+        """Starts the span of a call (its caller's trace context read from ``metadata``)."""
+        caller = metadata_context(metadata)
+        parent = None
+        if caller is not None:
+            state = self._state.from_header([caller.state]) if caller.state else None
+            remote = self._span_context(
+                caller.trace_id, caller.span_id, True, self._flags(caller.flags & 0xFF), state
+            )
+            parent = self._in_context(self._remote(remote))
+        span = self._tracer.start_span(
+            f"{service}/{method}",
+            context=parent,
+            kind=self._server,
+            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": method},
+            record_exception=False,
+            set_status_on_exception=False,
+        )
+        found = span.get_span_context()
+        header = found.trace_state.to_header() if found.trace_state else ""
+        return RpcSpan(
+            span, TraceContext(found.trace_id, found.span_id, int(found.trace_flags), header)
+        )
+
+    def end(self, call: RpcSpan, code: str, trailing: Any = None) -> None:
+        """Ends the span of a call that ended with status ``code`` (a name)."""
+        span = call.span
+        if span.is_recording():
+            span.set_attribute("rpc.grpc.status_code", _CODES.get(code, 2))
+            reason = error_reason(trailing) if code != "OK" else ""
+            if reason:
+                span.set_attribute("praxis.error_reason", reason)
+            if code in SERVER_ERRORS:
+                status, error = self._error
+                span.set_status(status(error, code))
+        span.end()
+
+
+def error_reason(trailing: Any) -> str:
+    """The ``google.rpc.ErrorInfo`` reason in a call's trailing metadata, or ''."""
+    for key, value in trailing or ():
+        if key != "grpc-status-details-bin" or not isinstance(value, bytes):
+            continue
+        from google.rpc import error_details_pb2, status_pb2
+
+        status = status_pb2.Status()
+        try:
+            status.ParseFromString(value)
+        except Exception:  # not a Status: no reason
+            return ""
+        for detail in status.details:
+            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                return str(info.reason)
+    return ""
 
 
 @dataclass(frozen=True)

@@ -270,7 +270,9 @@ def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
         assert task.traceparent == f"00-{CALLER_TRACE}-{attempt.span_id}-01"
         error = 2  # opentelemetry.proto.trace.v1.Status.STATUS_CODE_ERROR
         assert run.status_code == node_span.status_code == attempt.status_code == error
-        assert len(receiver.spans) == 3
+        assert len(receiver.named("praxis.")) == 3
+        # The unsampled caller's StartRun span is not recorded either.
+        assert all(span.trace_id != unsampled_trace for span in receiver.spans)
 
 
 def test_the_worker_context_follows_the_traceparent_only_with_the_api(
