@@ -45,6 +45,7 @@ from prometheus_client.registry import Collector
 from praxis.core import run as core
 
 if TYPE_CHECKING:
+    from praxis.clock import Clock
     from praxis.store.database import Database
 
 log = logging.getLogger("praxis.metrics")
@@ -133,7 +134,9 @@ RUN_SECONDS = _documented(
 NODE_SECONDS = _documented(
     Histogram,
     "praxis_node_duration_seconds",
-    "Time from an attempt's dispatch to the worker's settlement, by model and outcome.",
+    "Time from a node's start (first dispatch, expansion or wait) to its end, observed once "
+    "when it ends, by model and final status (DONE, FAILED, CANCELLED); 0 for a node that "
+    "ended without starting.",
     ["model", "outcome"],
     buckets=_DURATION_BUCKETS,
 )
@@ -168,8 +171,11 @@ REGISTRY_COMMANDS = _documented(
 )
 
 STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
-    ("praxis_tasks_ready", "Ready attempts waiting for a worker (including retry backoff).",
-     ["model"]),
+    ("praxis_tasks_ready", "Attempts a worker can claim now (retry backoff elapsed, work "
+     "order active), by model.", ["model"]),
+    ("praxis_tasks_deferred", "Ready attempts not claimable yet, by model and reason: backoff "
+     "(a retry's backoff has not elapsed) or held (their work order is not active).",
+     ["model", "reason"]),
     ("praxis_leases_outstanding", "Attempts leased to a worker and not yet settled.", []),
     ("praxis_runs", "Stored runs by state.", ["state"]),
     ("praxis_holds", "Holds in place, by kind.", ["kind"]),
@@ -222,14 +228,16 @@ def _model(state: core.RunState, uid: str) -> str:
     return state.definition.nodes[node.node_id].agent.model
 
 
-def observe_run(before: core.RunState, outcome: core.Outcome, command: object) -> None:
+def observe_run(before: core.RunState, outcome: core.Outcome) -> None:
     """Counts what one committed run command did (called after its commit).
+
+    Every node the command ended (a worker's settlement, a join or expansion settled by
+    the engine, a cancellation, a timeout) observes its duration here, once: the command
+    that ends a node is committed once, in whichever server process ran it.
 
     Args:
         before: The run as the command found it.
         outcome: What the command wrote.
-        command: The command (a worker's ``Complete``/``Fail`` carries its attempt's
-            dispatch time, the start of the node duration).
     """
     state = outcome.state
     for event in outcome.events:
@@ -247,12 +255,16 @@ def observe_run(before: core.RunState, outcome: core.Outcome, command: object) -
         SETTLED.labels(attempt.status.value, attempt.effect or "NONE").inc()
         if attempt.status is core.AttemptStatus.EXPIRED:
             LEASE_EXPIRIES.inc()
-    if isinstance(command, core.Complete | core.Fail):
-        live = command.attempt
-        if live.status is core.AttemptStatus.LIVE and live.at_ms:
-            outcome_name = "COMPLETED" if isinstance(command, core.Complete) else "FAILED"
-            seconds = max(0, state.updated_at_ms - live.at_ms) / 1000
-            NODE_SECONDS.labels(_model(state, live.node_uid), outcome_name).observe(seconds)
+    for uid in outcome.changed:
+        node = state.nodes.get(uid)
+        if node is None or node.status in core.LIVE:
+            continue
+        was = before.nodes.get(uid)
+        if was is not None and was.status not in core.LIVE:
+            continue  # ended earlier: observed then
+        started = node.started_at_ms or node.finished_at_ms
+        seconds = max(0, node.finished_at_ms - started) / 1000
+        NODE_SECONDS.labels(_model(state, uid), node.status.value).observe(seconds)
 
 
 # --- the database ---------------------------------------------------------------------
@@ -287,14 +299,15 @@ def approval_consumed() -> None:
 class StoredStateCollector(Collector):
     """Reads the stored-state gauges at each scrape (one read transaction)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
+        self.clock = clock
 
     def collect(self) -> Iterable[Metric]:
         from praxis.store import gauges
 
         try:
-            state = gauges.read(self.db)
+            state = gauges.read(self.db, self.clock.now_ms())
         except Exception:  # the database is busy or failing: serve the other metrics
             log.warning("metrics: cannot read the stored-state gauges", exc_info=True)
             return []
@@ -304,6 +317,8 @@ class StoredStateCollector(Collector):
         }
         for model, count in sorted(state.ready.items()):
             families["praxis_tasks_ready"].add_metric([model], count)
+        for (model, reason), count in sorted(state.deferred.items()):
+            families["praxis_tasks_deferred"].add_metric([model, reason], count)
         families["praxis_leases_outstanding"].add_metric([], state.leases)
         for status, count in sorted(state.runs.items()):
             families["praxis_runs"].add_metric([status], count)
@@ -370,9 +385,9 @@ class Endpoint:
         self.port = int(self._server.server_port)
         self._stored: StoredStateCollector | None = None
 
-    def watch(self, db: Database) -> None:
-        """Adds the stored-state gauges of ``db`` (read at each scrape)."""
-        self._stored = StoredStateCollector(db)
+    def watch(self, db: Database, clock: Clock) -> None:
+        """Adds the stored-state gauges of ``db`` (read at each scrape, at ``clock``'s now)."""
+        self._stored = StoredStateCollector(db, clock)
         self.registry.register(self._stored)
 
     def close(self) -> None:
