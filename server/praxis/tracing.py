@@ -313,8 +313,8 @@ class RpcSpans:
         self._exporter = exporter
         self._excluded = excluded
         self._ids = exporter.provider.id_generator
-        default = ParentBased(ALWAYS_ON).get_description()
-        self._follow_parent = exporter.provider.sampler.get_description() == default
+        default = ParentBased(ALWAYS_ON)
+        self._follow_parent = exporter.provider.sampler.get_description() == _describe(default)
 
     def traces(self, service: str) -> bool:
         """Whether calls of ``service`` get a span."""
@@ -370,6 +370,11 @@ class RpcSpans:
                 end_ns=time.time_ns(),
             )
         )
+
+
+def _describe(sampler: Any) -> str:
+    """A sampler's description (the SDK leaves ``ParentBased``'s untyped)."""
+    return str(sampler.get_description())
 
 
 def error_reason(trailing: Any) -> str:

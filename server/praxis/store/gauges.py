@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, bindparam, case, func, select, text
+from sqlalchemy import bindparam, case, func, select, text
 
 from praxis.core.model import Control
 from praxis.store import files
@@ -61,18 +61,21 @@ _READY = select(
     func.sum(case((_BACKOFF, 0), (_HELD, 1), else_=0)),
 ).group_by(ready_nodes.c.model)
 # Every running attempt has a timer row (its lease or timeout); waits have one too, so
-# the join keeps the RUNNING nodes (primary-key lookups, one per timer row).
+# each timer row is checked for a RUNNING node by primary key. EXISTS (not a join) keeps
+# the scan on run_timers (the live work): a join may be planned as a scan of run_nodes,
+# which holds every node of history.
 _LEASES = (
     select(func.count())
     .select_from(run_timers)
-    .join(
-        run_nodes,
-        and_(
+    .where(
+        select(run_nodes.c.run_id)
+        .where(
             run_nodes.c.run_id == run_timers.c.run_id,
             run_nodes.c.node_uid == run_timers.c.node_uid,
-        ),
+            run_nodes.c.status == "RUNNING",
+        )
+        .exists()
     )
-    .where(run_nodes.c.status == "RUNNING")
 )
 _RUNS = select(runs.c.status, func.count()).group_by(runs.c.status)
 _HOLDS = (
