@@ -462,3 +462,31 @@ def test_a_call_without_a_caller_trace_begins_one_and_excluded_services_follow_t
             assert span.parent_span_id == "" and span.trace_id != CALLER_TRACE
         assert health.trace_id != claimed.trace_id
         assert not [s for s in receiver.spans if s.name.startswith(RUNS)]
+
+
+def test_rpc_spans_follow_the_configured_sampler(clean_env: pytest.MonkeyPatch) -> None:
+    import os
+
+    from praxis.tracing import RpcSpans
+
+    clean_env.setenv("OTEL_TRACES_EXPORTER", "otlp")
+    clean_env.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:9")
+    unsampled = [("traceparent", f"00-{CALLER_TRACE}-{CALLER_SPAN}-00")]
+    sampled = [("traceparent", TRACEPARENT)]
+    for sampler, decisions in (
+        ("parentbased_always_on", (True, True, False)),  # the default: the caller's flag
+        ("parentbased_traceidratio", (False, True, False)),  # ratio 0 for new traces
+        ("always_off", (False, False, False)),
+    ):
+        clean_env.setenv("OTEL_TRACES_SAMPLER", sampler)
+        clean_env.setenv("OTEL_TRACES_SAMPLER_ARG", "0")
+        exporter = from_env(os.environ)
+        assert exporter is not None
+        try:
+            spans = RpcSpans(exporter)
+            calls = [spans.start("p.S", "M", metadata) for metadata in ([], sampled, unsampled)]
+            assert tuple(call.context.sampled for call in calls) == decisions, sampler
+            assert [f"{call.context.trace_id:032x}" for call in calls[1:]] == [CALLER_TRACE] * 2
+            assert calls[1].parent is not None and calls[1].parent.span_id == int(CALLER_SPAN, 16)
+        finally:
+            exporter.shutdown()
