@@ -3,7 +3,7 @@
 Each mode is a row of :data:`MODES`: the extra ``praxis serve`` arguments and the extra
 environment of the server. ``metrics`` serves Prometheus metrics (``--metrics-listen``)
 and is scraped every second while the workload runs, as Prometheus would; ``tracing``
-turns OpenTelemetry on through the standard ``OTEL_*`` environment and exports every run,
+turns OpenTelemetry on through the standard ``OTEL_*`` environment and exports every RPC, run,
 node and attempt span over OTLP to a collector stand-in in this process that counts them
 (a round of ``tracing`` that received no span fails the benchmark).
 

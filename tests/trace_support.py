@@ -39,6 +39,8 @@ class Span:
     status_code: int
     service: str
     scope: str
+    kind: int = 0
+    """``opentelemetry.proto.trace.v1.Span.SpanKind`` (1 internal, 2 server)."""
 
 
 def _value(any_value: Any) -> Any:
@@ -74,6 +76,7 @@ class Receiver(trace_service_pb2_grpc.TraceServiceServicer):
                             status_code=span.status.code,
                             service=str(resource.get("service.name", "")),
                             scope=scope_spans.scope.name,
+                            kind=span.kind,
                         )
                     )
         with self._lock:
@@ -183,7 +186,11 @@ def check_one_trace(receiver: Receiver, run_id: str, uids: list[str], handled: i
     every = runs + nodes + attempts + handlers
     assert {span.trace_id for span in every} == {CALLER_TRACE}
     (run,) = runs
-    assert run.parent_span_id == CALLER_SPAN
+    # The run is a child of the StartRun call's SERVER span, itself the caller's child.
+    (start,) = [s for s in receiver.named(START_RUN) if s.span_id == run.parent_span_id]
+    assert start.parent_span_id == CALLER_SPAN and start.trace_id == CALLER_TRACE
+    assert start.kind == SERVER and run.kind == INTERNAL
+    assert start.attributes["rpc.grpc.status_code"] == 0
     assert run.service == "praxis-test" and run.scope == "praxis"
     assert run.attributes["praxis.run_id"] == run_id
     assert run.attributes["praxis.run.status"] == "COMPLETED"
@@ -210,6 +217,8 @@ def check_one_trace(receiver: Receiver, run_id: str, uids: list[str], handled: i
         assert span.attributes["traceparent"] == (f"00-{CALLER_TRACE}-{attempt.span_id}-01")
 
 
+START_RUN = "aiws.engine.v1.RunService/StartRun"
+INTERNAL, SERVER = 1, 2  # opentelemetry.proto.trace.v1.Span.SpanKind
 FANOUT_UIDS = ["split", "each#0", "each#1", "each#2", "join"]
 
 

@@ -58,6 +58,7 @@ from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.observing import ObservingInterceptor
 from praxis.rpc.operator import add_operator_services
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.reflection import serve_reflection
@@ -85,7 +86,7 @@ from praxis.store.segments import SegmentStore
 from praxis.store.signals import INBOX, Hub, UnixBroadcast
 from praxis.store.waits import WaitStore
 from praxis.sweeper import Sweeper
-from praxis.tracing import Exporter, from_env
+from praxis.tracing import Exporter, RpcSpans, excluded_services, from_env
 
 log = logging.getLogger("praxis")
 T = TypeVar("T")
@@ -259,7 +260,7 @@ class Server:
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
             interceptors=[
-                *([metrics.MetricsInterceptor()] if settings.metrics else []),  # outermost
+                *self._observing(),  # outermost: metrics and per-RPC spans
                 AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams),
             ],
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
@@ -285,6 +286,14 @@ class Server:
         if port == 0:
             raise OSError(f"cannot listen on {settings.listen}")
         return port
+
+    def _observing(self) -> list[ObservingInterceptor]:
+        """The interceptor of RPC metrics and spans, when either is on."""
+        tracing = self.engine.tracing
+        spans = RpcSpans(tracing, excluded_services(os.environ)) if tracing else None
+        if not self.settings.metrics and spans is None:
+            return []
+        return [ObservingInterceptor(self.settings.metrics, spans)]
 
     def _add_servicers(self, blocking: Blocking) -> list[str]:
         """Registers every service; returns their full names."""

@@ -267,7 +267,7 @@ def serve(args: argparse.Namespace) -> int:
             return startup.startup_error(args, error)
         raise
     if endpoint is not None:
-        endpoint.watch(server.engine.db)
+        endpoint.watch(server.engine.db, server.engine.clock)
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -299,7 +299,7 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
     db = None
     if endpoint is not None:
         db = Database(settings.database_url, settings.synchronous)  # the stored-state gauges
-        endpoint.watch(db)
+        endpoint.watch(db, settings.clock)
     try:
         return supervise(
             lambda index, listen: child_command(_child_argv(args, index, listen)),

@@ -5,7 +5,8 @@ Off unless ``praxis serve --metrics-listen HOST:PORT`` (or ``metrics_listen`` in
 ``/metrics`` with ``prometheus_client`` (never hand-written exposition). Off, every hook
 is one boolean test.
 
-What happens is counted where it happens (RPCs in :class:`MetricsInterceptor`, commands
+What happens is counted where it happens (RPCs in
+:class:`praxis.rpc.observing.ObservingInterceptor`, commands
 after their commit in :func:`observe_run`, transactions in the database); what is
 stored (ready tasks, leases, runs by state, holds, database size) is read at scrape time
 by :class:`StoredStateCollector`, once per scrape whatever the number of processes.
@@ -28,10 +29,9 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import grpc
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -45,6 +45,7 @@ from prometheus_client.registry import Collector
 from praxis.core import run as core
 
 if TYPE_CHECKING:
+    from praxis.clock import Clock
     from praxis.store.database import Database
 
 log = logging.getLogger("praxis.metrics")
@@ -133,7 +134,9 @@ RUN_SECONDS = _documented(
 NODE_SECONDS = _documented(
     Histogram,
     "praxis_node_duration_seconds",
-    "Time from an attempt's dispatch to the worker's settlement, by model and outcome.",
+    "Time from a node's start (first dispatch, expansion or wait) to its end, observed once "
+    "when it ends, by model and final status (DONE, FAILED, CANCELLED); 0 for a node that "
+    "ended without starting.",
     ["model", "outcome"],
     buckets=_DURATION_BUCKETS,
 )
@@ -168,8 +171,11 @@ REGISTRY_COMMANDS = _documented(
 )
 
 STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
-    ("praxis_tasks_ready", "Ready attempts waiting for a worker (including retry backoff).",
-     ["model"]),
+    ("praxis_tasks_ready", "Attempts a worker can claim now (retry backoff elapsed, work "
+     "order active), by model.", ["model"]),
+    ("praxis_tasks_deferred", "Ready attempts not claimable yet, by model and reason: backoff "
+     "(a retry's backoff has not elapsed) or held (their work order is not active).",
+     ["model", "reason"]),
     ("praxis_leases_outstanding", "Attempts leased to a worker and not yet settled.", []),
     ("praxis_runs", "Stored runs by state.", ["state"]),
     ("praxis_holds", "Holds in place, by kind.", ["kind"]),
@@ -193,175 +199,6 @@ def enable() -> None:
     global ON
     ON = True
     disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series
-
-
-# --- RPCs -----------------------------------------------------------------------------
-
-
-class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Counts every RPC of a registered method by its final code, and times unary ones.
-
-    Installed first, so it wraps the authenticating interceptor's handler and sees
-    every outcome, refusals included. Unknown methods are not counted (their names are
-    the caller's choice: an unbounded label).
-    """
-
-    def __init__(self) -> None:
-        self._labels: dict[str, tuple[str, str]] = {}
-
-    def _names(self, method: str) -> tuple[str, str]:
-        names = self._labels.get(method)
-        if names is None:
-            service, _, name = method.lstrip("/").rpartition("/")
-            names = self._labels[method] = (service, name)
-        return names
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Any],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(details)
-        if handler is None:
-            return None
-        service, method = self._names(details.method)
-        if handler.unary_unary:
-            behavior = handler.unary_unary
-            wrapped = (
-                _timed_coroutine(behavior, service, method)
-                if _is_coroutine(behavior)
-                else _timed(behavior, service, method)
-            )
-            return grpc.unary_unary_rpc_method_handler(
-                wrapped,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream:
-            return grpc.unary_stream_rpc_method_handler(
-                _counted_stream(handler.unary_stream, service, method),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.stream_stream:
-            return grpc.stream_stream_rpc_method_handler(
-                _counted_stream(handler.stream_stream, service, method),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        return handler
-
-
-def _is_coroutine(function: Callable[..., Any]) -> bool:
-    import inspect
-
-    return inspect.iscoroutinefunction(function)
-
-
-def code_name(context: Any, cancelled: bool = False) -> str:
-    """The call's final status code name (``OK`` when none was set)."""
-    if cancelled:
-        return "CANCELLED"
-    code = context.code()
-    if code is None:
-        return "OK"
-    if isinstance(code, grpc.StatusCode):
-        return str(code.name)
-    for status in grpc.StatusCode:  # an int from the asyncio context
-        if status.value[0] == code:
-            return str(status.name)
-    return "UNKNOWN"
-
-
-class _Observed:
-    """The context of a synchronous handler, remembering the code it ends with (the
-    asyncio server's context for those has no ``code()``)."""
-
-    __slots__ = ("_code", "_context")
-
-    def __init__(self, context: Any) -> None:
-        self._context = context
-        self._code: Any = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._context, name)
-
-    def abort(self, code: Any, *args: Any, **kwargs: Any) -> Any:
-        self._code = code
-        return self._context.abort(code, *args, **kwargs)
-
-    def set_code(self, code: Any) -> None:
-        self._code = code
-        self._context.set_code(code)
-
-    def code(self) -> Any:
-        return self._code
-
-
-def _timed(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
-    def wrapped(request: Any, context: Any) -> Any:
-        start, observed, failed = time.perf_counter(), _Observed(context), False
-        try:
-            return behavior(request, observed)
-        except BaseException:
-            failed = True  # gRPC answers UNKNOWN
-            raise
-        finally:
-            RPC_SECONDS.labels(service, method).observe(time.perf_counter() - start)
-            code = "UNKNOWN" if failed and observed.code() is None else code_name(observed)
-            RPCS.labels(service, method, code).inc()
-
-    return wrapped
-
-
-def _timed_coroutine(behavior: Callable[..., Any], service: str, method: str) -> Any:
-    async def wrapped(request: Any, context: Any) -> Any:
-        start, cancelled = time.perf_counter(), False
-        try:
-            return await behavior(request, context)
-        except BaseException as error:
-            cancelled = _is_cancel(error)
-            raise
-        finally:
-            RPC_SECONDS.labels(service, method).observe(time.perf_counter() - start)
-            RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-    return wrapped
-
-
-def _is_cancel(error: BaseException) -> bool:
-    import asyncio
-
-    return isinstance(error, asyncio.CancelledError)
-
-
-def _counted_stream(behavior: Callable[..., Any], service: str, method: str) -> Any:
-    if _is_coroutine(behavior):  # writes with context.write (health Watch)
-
-        async def wrapped_coroutine(request: Any, context: Any) -> Any:
-            cancelled = False
-            try:
-                return await behavior(request, context)
-            except BaseException as error:
-                cancelled = _is_cancel(error)
-                raise
-            finally:
-                RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-        return wrapped_coroutine
-
-    async def wrapped(request: Any, context: Any) -> Any:
-        cancelled = False
-        try:
-            async for response in behavior(request, context):
-                yield response
-        except BaseException as error:
-            cancelled = _is_cancel(error) or isinstance(error, GeneratorExit)
-            raise
-        finally:
-            RPCS.labels(service, method, code_name(context, cancelled)).inc()
-
-    return wrapped
 
 
 # --- serving limits -------------------------------------------------------------------
@@ -391,14 +228,16 @@ def _model(state: core.RunState, uid: str) -> str:
     return state.definition.nodes[node.node_id].agent.model
 
 
-def observe_run(before: core.RunState, outcome: core.Outcome, command: object) -> None:
+def observe_run(before: core.RunState, outcome: core.Outcome) -> None:
     """Counts what one committed run command did (called after its commit).
+
+    Every node the command ended (a worker's settlement, a join or expansion settled by
+    the engine, a cancellation, a timeout) observes its duration here, once: the command
+    that ends a node is committed once, in whichever server process ran it.
 
     Args:
         before: The run as the command found it.
         outcome: What the command wrote.
-        command: The command (a worker's ``Complete``/``Fail`` carries its attempt's
-            dispatch time, the start of the node duration).
     """
     state = outcome.state
     for event in outcome.events:
@@ -416,12 +255,16 @@ def observe_run(before: core.RunState, outcome: core.Outcome, command: object) -
         SETTLED.labels(attempt.status.value, attempt.effect or "NONE").inc()
         if attempt.status is core.AttemptStatus.EXPIRED:
             LEASE_EXPIRIES.inc()
-    if isinstance(command, core.Complete | core.Fail):
-        live = command.attempt
-        if live.status is core.AttemptStatus.LIVE and live.at_ms:
-            outcome_name = "COMPLETED" if isinstance(command, core.Complete) else "FAILED"
-            seconds = max(0, state.updated_at_ms - live.at_ms) / 1000
-            NODE_SECONDS.labels(_model(state, live.node_uid), outcome_name).observe(seconds)
+    for uid in outcome.changed:
+        node = state.nodes.get(uid)
+        if node is None or node.status in core.LIVE:
+            continue
+        was = before.nodes.get(uid)
+        if was is not None and was.status not in core.LIVE:
+            continue  # ended earlier: observed then
+        started = node.started_at_ms or node.finished_at_ms
+        seconds = max(0, node.finished_at_ms - started) / 1000
+        NODE_SECONDS.labels(_model(state, uid), node.status.value).observe(seconds)
 
 
 # --- the database ---------------------------------------------------------------------
@@ -456,14 +299,15 @@ def approval_consumed() -> None:
 class StoredStateCollector(Collector):
     """Reads the stored-state gauges at each scrape (one read transaction)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
+        self.clock = clock
 
     def collect(self) -> Iterable[Metric]:
         from praxis.store import gauges
 
         try:
-            state = gauges.read(self.db)
+            state = gauges.read(self.db, self.clock.now_ms())
         except Exception:  # the database is busy or failing: serve the other metrics
             log.warning("metrics: cannot read the stored-state gauges", exc_info=True)
             return []
@@ -473,6 +317,8 @@ class StoredStateCollector(Collector):
         }
         for model, count in sorted(state.ready.items()):
             families["praxis_tasks_ready"].add_metric([model], count)
+        for (model, reason), count in sorted(state.deferred.items()):
+            families["praxis_tasks_deferred"].add_metric([model, reason], count)
         families["praxis_leases_outstanding"].add_metric([], state.leases)
         for status, count in sorted(state.runs.items()):
             families["praxis_runs"].add_metric([status], count)
@@ -539,9 +385,9 @@ class Endpoint:
         self.port = int(self._server.server_port)
         self._stored: StoredStateCollector | None = None
 
-    def watch(self, db: Database) -> None:
-        """Adds the stored-state gauges of ``db`` (read at each scrape)."""
-        self._stored = StoredStateCollector(db)
+    def watch(self, db: Database, clock: Clock) -> None:
+        """Adds the stored-state gauges of ``db`` (read at each scrape, at ``clock``'s now)."""
+        self._stored = StoredStateCollector(db, clock)
         self.registry.register(self._stored)
 
     def close(self) -> None:

@@ -17,9 +17,11 @@ every process computes the same id for the same node or attempt.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import logging
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +32,27 @@ SCOPE = "praxis"
 DEFAULT_SERVICE_NAME = "praxis"
 _TRACEPARENT = re.compile(r"^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$")
 MAX_TRACESTATE = 512  # W3C: 32 list members; a longer header is dropped, not stored
+EXCLUDED_ENV = "OTEL_PYTHON_GRPC_EXCLUDED_SERVICES"
+DEFAULT_EXCLUDED = frozenset(
+    {
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection",
+        "grpc.reflection.v1alpha.ServerReflection",
+    }
+)
+"""Services whose calls get no span unless :data:`EXCLUDED_ENV` says otherwise."""
+# The server's error codes of the OpenTelemetry RPC conventions: a server span's status is
+# ERROR for these; a refusal of the caller's request (NOT_FOUND, INVALID_ARGUMENT, ...) is
+# recorded in rpc.grpc.status_code and praxis.error_reason with the status left unset.
+SERVER_ERRORS = frozenset(
+    {"UNKNOWN", "DEADLINE_EXCEEDED", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS"}
+)
+_CODES = {
+    "OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4,
+    "NOT_FOUND": 5, "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
+    "FAILED_PRECONDITION": 9, "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12,
+    "INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
+}  # fmt: skip
 
 
 class TracingConfigError(ValueError):
@@ -93,6 +116,35 @@ def metadata_context(metadata: Any) -> TraceContext | None:
         elif key == "tracestate" and isinstance(value, str):
             state = value
     return parse_traceparent(parent, state) if parent else None
+
+
+_rpc: contextvars.ContextVar[TraceContext | None] = contextvars.ContextVar(
+    "praxis_rpc_span", default=None
+)
+
+
+def current_rpc() -> TraceContext | None:
+    """The span of the RPC being handled (tracing on), or ``None``."""
+    return _rpc.get()
+
+
+def enter_rpc(span: RpcSpan) -> contextvars.Token[TraceContext | None]:
+    """Makes ``span`` the current RPC span (see :func:`leave_rpc`)."""
+    return _rpc.set(span.context)
+
+
+def leave_rpc(token: contextvars.Token[TraceContext | None]) -> None:
+    """Ends what :func:`enter_rpc` began, in the same thread."""
+    _rpc.reset(token)
+
+
+def excluded_services(environ: Mapping[str, str]) -> frozenset[str]:
+    """The services whose calls get no span: ``OTEL_PYTHON_GRPC_EXCLUDED_SERVICES``
+    (comma-separated full names; empty: none) or, unset, health and reflection."""
+    value = environ.get(EXCLUDED_ENV)
+    if value is None:
+        return DEFAULT_EXCLUDED
+    return frozenset(name.strip() for name in value.split(",") if name.strip())
 
 
 def _truthy(value: str | None) -> bool:
@@ -209,10 +261,10 @@ class Exporter:
             parent=parent,
             resource=self.provider.resource,
             attributes=dict(span.attributes),
-            kind=SpanKind.INTERNAL,
+            kind=SpanKind.SERVER if span.server else SpanKind.INTERNAL,
             status=status,
-            start_time=span.start_ms * 1_000_000,
-            end_time=max(span.end_ms, span.start_ms) * 1_000_000,
+            start_time=span.start_ns or span.start_ms * 1_000_000,
+            end_time=span.end_ns or max(span.end_ms, span.start_ms) * 1_000_000,
             instrumentation_scope=self.scope,
         )
         self.processor.on_end(readable)
@@ -224,6 +276,125 @@ class Exporter:
     def shutdown(self) -> None:
         """Exports what is queued and stops the processor's thread."""
         self.provider.shutdown()
+
+
+class RpcSpan:
+    """One call's span while it runs: its context (what log lines and a started run see)."""
+
+    __slots__ = ("context", "name", "parent", "started_ns")
+
+    def __init__(
+        self, name: str, context: TraceContext, parent: TraceContext | None, started_ns: int
+    ) -> None:
+        self.name = name
+        self.context = context
+        self.parent = parent
+        self.started_ns = started_ns
+
+
+class RpcSpans:
+    """Starts and ends the SERVER span of each RPC (OpenTelemetry RPC conventions).
+
+    A span is named ``package.Service/Method`` and carries ``rpc.system`` (``grpc``),
+    ``rpc.service``, ``rpc.method`` and, at its end, ``rpc.grpc.status_code`` (and
+    ``praxis.error_reason``, the ``ErrorInfo`` reason of a refusal); its parent is the
+    caller's ``traceparent`` (a new trace otherwise), sampled by the server's sampler.
+
+    A call's span is handed to the batch processor as a finished ``ReadableSpan`` when the
+    call ends, like the run's spans: no SDK ``Span`` object (its locks, attribute
+    validation and context plumbing cost more than the call's own work on a fast RPC).
+    With the default sampler (``parentbased_always_on``) the decision is the caller's
+    sampled flag, or sampled for a new trace; another sampler is asked for each call.
+    """
+
+    def __init__(self, exporter: Exporter, excluded: frozenset[str] = DEFAULT_EXCLUDED) -> None:
+        from opentelemetry.sdk.trace.sampling import ALWAYS_ON, ParentBased
+
+        self._exporter = exporter
+        self._excluded = excluded
+        self._ids = exporter.provider.id_generator
+        default = ParentBased(ALWAYS_ON)
+        self._follow_parent = exporter.provider.sampler.get_description() == _describe(default)
+
+    def traces(self, service: str) -> bool:
+        """Whether calls of ``service`` get a span."""
+        return service not in self._excluded
+
+    def start(self, service: str, method: str, metadata: Any) -> RpcSpan:
+        """Starts the span of a call (its caller's trace context read from ``metadata``)."""
+        started = time.time_ns()
+        caller = metadata_context(metadata)
+        if caller is not None:
+            trace_id, flags, state = caller.trace_id, caller.flags, caller.state
+        else:
+            trace_id, flags, state = self._ids.generate_trace_id(), 0, ""
+        if self._follow_parent:
+            sampled = caller.sampled if caller is not None else True
+        else:
+            sampled = self._exporter.sample(caller, trace_id)
+        context = TraceContext(
+            trace_id, self._ids.generate_span_id(), (flags & ~1) | int(sampled), state
+        )
+        return RpcSpan(f"{service}/{method}", context, caller, started)
+
+    def end(self, call: RpcSpan, code: str, trailing: Any = None) -> None:
+        """Ends the span of a call that ended with status ``code`` (a name)."""
+        if not call.context.sampled:
+            return
+        service, _, method = call.name.rpartition("/")
+        attributes: list[tuple[str, str | int | bool]] = [
+            ("rpc.system", "grpc"),
+            ("rpc.service", service),
+            ("rpc.method", method),
+            ("rpc.grpc.status_code", _CODES.get(code, 2)),
+        ]
+        reason = error_reason(trailing) if code != "OK" else ""
+        if reason:
+            attributes.append(("praxis.error_reason", reason))
+        context, parent = call.context, call.parent
+        self._exporter.export(
+            SpanRecord(
+                name=call.name,
+                trace_id=context.trace_id,
+                span_id=context.span_id,
+                parent_span_id=parent.span_id if parent is not None else 0,
+                flags=context.flags,
+                start_ms=0,
+                end_ms=0,
+                attributes=tuple(attributes),
+                error=code if code in SERVER_ERRORS else None,
+                trace_state=context.state,
+                remote_parent=parent is not None,
+                server=True,
+                start_ns=call.started_ns,
+                end_ns=time.time_ns(),
+            )
+        )
+
+
+def _describe(sampler: Any) -> str:
+    """A sampler's description (the SDK leaves ``ParentBased``'s untyped)."""
+    return str(sampler.get_description())
+
+
+def error_reason(trailing: Any) -> str:
+    """The ``google.rpc.ErrorInfo`` reason in a call's trailing metadata, or ''."""
+    for key, value in trailing or ():
+        if key != "grpc-status-details-bin" or not isinstance(value, bytes):
+            continue
+        from google.rpc import error_details_pb2, status_pb2
+
+        status = status_pb2.Status()
+        try:
+            status.ParseFromString(value)
+        except Exception:  # not a Status: no reason
+            return ""
+        for detail in status.details:
+            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                return str(info.reason)
+    return ""
 
 
 @dataclass(frozen=True)
@@ -242,3 +413,8 @@ class SpanRecord:
     """``None``: status unset; a string (possibly empty): status ERROR with it."""
     trace_state: str = ""
     remote_parent: bool = False
+    server: bool = False
+    """A SERVER span (an RPC's); INTERNAL otherwise."""
+    start_ns: int = 0
+    end_ns: int = 0
+    """Nanosecond times (an RPC's, from the system clock), used instead of the ``*_ms``."""

@@ -138,7 +138,7 @@ def test_long_polls_are_gauged_and_refusals_counted_by_limit(served: Harness) ->
 def test_a_run_counts_claims_settlements_and_durations(served: Harness) -> None:
     claimed = delta("praxis_tasks_claimed_total", model="echo")
     settled = delta("praxis_attempts_settled_total", outcome="COMPLETED", effect="APPLIED")
-    nodes = delta("praxis_node_duration_seconds_count", model="echo", outcome="COMPLETED")
+    nodes = delta("praxis_node_duration_seconds_count", model="echo", outcome="DONE")
     runs = delta("praxis_run_duration_seconds_count", state="COMPLETED")
     run_seconds = delta("praxis_run_duration_seconds_sum", state="COMPLETED")
     run_id = start(served, diamond(), {}).run.run_id
@@ -199,13 +199,17 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 def test_the_endpoint_serves_stored_state_read_at_scrape_time(served: Harness) -> None:
     endpoint = metrics.Endpoint("127.0.0.1:0")
     try:
-        endpoint.watch(served.server.engine.db)
+        endpoint.watch(served.server.engine.db, served.clock)
         for _ in range(3):
             start(served, definition("a", a=node(), b=node(model="gpt-test")), {})
         held = claim(served, max_tasks=2)
         samples = scrape(endpoint.port)
         assert samples[("praxis_tasks_ready", (("model", "echo"),))] == 1
         assert samples[("praxis_tasks_ready", (("model", "gpt-test"),))] == 3
+        for model in ("echo", "gpt-test"):
+            for reason in ("backoff", "held"):
+                labels = (("model", model), ("reason", reason))
+                assert samples[("praxis_tasks_deferred", labels)] == 0
         assert samples[("praxis_leases_outstanding", ())] == len(held) == 2
         by_state = {labels: count for (name, labels), count in samples.items()
                     if name == "praxis_runs"}  # fmt: skip
@@ -262,3 +266,79 @@ def test_an_unused_attempt_stays_counted_once(served: Harness) -> None:
     complete(served, task, {"x": 1})
     complete(served, task, {"x": 1})  # an idempotent repeat
     assert settled() == 1
+
+
+def node_seconds(outcome: str) -> tuple[Callable[[], float], Callable[[], float]]:
+    """How many node durations of ``outcome`` were observed, and their sum, since now."""
+    labels = {"model": "echo", "outcome": outcome}
+    return (
+        delta("praxis_node_duration_seconds_count", **labels),
+        delta("praxis_node_duration_seconds_sum", **labels),
+    )
+
+
+def test_every_node_that_ends_observes_its_duration_once(served: Harness) -> None:
+    """Worker settlements, an expansion the engine settles, a cancellation before and
+    after dispatch, a timeout: each node once, from its start to its end."""
+    done, done_seconds = node_seconds("DONE")
+    fanout = definition(
+        "join",
+        split=node(output=json_out()),
+        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
+        join=node("node:each", ("each",), json_out({"type": "array"})),
+    )
+    start(served, fanout, {})
+    (split,) = claim(served)
+    served.clock.advance(1_000)
+    complete(served, split, {"items": [1, 2, 3]})  # split: 1 s; each expands now
+    items = claim(served)
+    assert len(items) == 3
+    served.clock.advance(2_000)
+    for task in items:
+        complete(served, task, {"item": 1})  # 3 items of 2 s; the expansion ends: 2 s
+        complete(served, task, {"item": 1})  # a repeat observes nothing more
+    (join,) = claim(served)
+    complete(served, join, [1, 2, 3])  # join: 0 s
+    assert (done(), done_seconds()) == (6, pytest.approx(1 + 3 * 2 + 2 + 0))
+
+    cancelled, cancelled_seconds = node_seconds("CANCELLED")
+    chain = definition("b", a=node(output=json_out()), b=node("node:a", ("a",), json_out()))
+    run_id = start(served, chain, {}).run.run_id
+    assert len(claim(served)) == 1  # a runs
+    served.clock.advance(500)
+    served.client("agent").runs.StopRun(run_pb2.StopRunRequest(run_id=run_id, reason="x"))
+    # a ran 0.5 s; b never started (0 s)
+    assert (cancelled(), cancelled_seconds()) == (2, pytest.approx(0.5))
+
+    failed, failed_seconds = node_seconds("FAILED")
+    start(
+        served,
+        definition("a", a=node(output=json_out(), timeout_ms=1_000, retry={"attempts": 1})),
+        {},
+    )
+    assert len(claim(served)) == 1
+    served.clock.advance(1_500)  # past its timeout: the sweeper ends it
+    eventually(lambda: failed() == 1)
+    assert failed_seconds() == pytest.approx(1.5)
+    assert done() == 6 and cancelled() == 2
+
+
+def test_ready_counts_only_claimable_tasks_and_backoff_is_apart(served: Harness) -> None:
+    endpoint = metrics.Endpoint("127.0.0.1:0")
+    try:
+        endpoint.watch(served.server.engine.db, served.clock)
+        retried = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 10_000}))
+        start(served, retried, {})
+        start(served, definition("a", a=node()), {})
+        (task, _other) = claim(served, max_tasks=1) + claim(served, max_tasks=1)
+        assert fail(served, task).will_retry  # back to ready, in backoff for 10 s
+        ready = ("praxis_tasks_ready", (("model", "echo"),))
+        backoff = ("praxis_tasks_deferred", (("model", "echo"), ("reason", "backoff")))
+        samples = scrape(endpoint.port)
+        assert (samples[ready], samples[backoff]) == (0, 1)
+        assert claim(served) == []  # indeed not claimable
+        served.clock.advance(10_000)
+        samples = scrape(endpoint.port)
+        assert (samples[ready], samples[backoff]) == (1, 0)
+    finally:
+        endpoint.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from opentelemetry import trace as trace_api
 from opentelemetry.sdk.trace import TracerProvider
 
@@ -28,7 +29,10 @@ from tests.trace_support import (
     CALLER_SPAN,
     CALLER_TRACE,
     FANOUT_UIDS,
+    SERVER,
     TRACEPARENT,
+    Receiver,
+    Span,
     check_one_trace,
     fanout,
     otel_env,
@@ -270,7 +274,9 @@ def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
         assert task.traceparent == f"00-{CALLER_TRACE}-{attempt.span_id}-01"
         error = 2  # opentelemetry.proto.trace.v1.Status.STATUS_CODE_ERROR
         assert run.status_code == node_span.status_code == attempt.status_code == error
-        assert len(receiver.spans) == 3
+        assert len(receiver.named("praxis.")) == 3
+        # The unsampled caller's StartRun span is not recorded either.
+        assert all(span.trace_id != unsampled_trace for span in receiver.spans)
 
 
 def test_the_worker_context_follows_the_traceparent_only_with_the_api(
@@ -341,3 +347,146 @@ def test_a_retried_node_is_one_span_over_its_attempts_and_an_expiry_ends_one(
         assert attempts[1].attributes["praxis.will_retry"] is True
         assert attempts[1].status_code == 2 and attempts[2].status_code != 2
         assert node_span.attributes["praxis.node.attempts"] == 3
+
+
+RUNS = "aiws.engine.v1.RunService"
+
+
+def by_name(receiver: Receiver, name: str, count: int = 1) -> list[Span]:
+    return [s for s in receiver.wait_for(name, count) if s.name == name]
+
+
+def test_every_rpc_is_a_server_span_under_its_caller(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch, json_lines: io.StringIO
+) -> None:
+    """RPC semantic conventions: names, kind, parent, attributes, status codes; a stream
+    and a long poll are one span over the call; health is left out; logs carry the ids."""
+    caller = [("traceparent", TRACEPARENT)]
+    with receiving() as (receiver, endpoint):
+        for key, value in otel_env(endpoint).items():
+            clean_env.setenv(key, value)
+        h = start_server(tmp_path / "praxis.db")
+        agent = h.client("agent")
+        try:
+            run_id = start_traced(agent.runs, definition("a", a=node(output=json_out())))
+            with pytest.raises(grpc.RpcError) as missing:  # refused: the caller's error
+                agent.runs.GetRun(run_pb2.GetRunRequest(run_id="run_none"), metadata=caller)
+            assert missing.value.code() is grpc.StatusCode.NOT_FOUND
+
+            def broken(*args: object) -> object:
+                raise RuntimeError("a bug")
+
+            clean_env.setattr(h.server.engine.runs, "get_run", broken)
+            with pytest.raises(grpc.RpcError) as fault:  # a server fault: INTERNAL
+                agent.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), metadata=caller)
+            assert fault.value.code() is grpc.StatusCode.INTERNAL
+            clean_env.undo()  # (also restores the OTEL_* environment; the server has read it)
+            watch = agent.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id), metadata=caller)
+            assert next(watch).run.run_id == run_id
+            waited = time.monotonic()
+            assert not agent.tasks.ClaimTasks(  # a long poll that waits its full time
+                task_pb2.ClaimTasksRequest(
+                    worker_id="w", models=["other"], max_tasks=1, lease_ms=1_000, wait_ms=300
+                ),
+                metadata=caller,
+            ).tasks
+            assert time.monotonic() - waited >= 0.3
+            agent.runs.StopRun(
+                run_pb2.StopRunRequest(run_id=run_id, reason="enough"), metadata=caller
+            )
+            assert list(watch)[-1].run.state == run_pb2.RUN_STATE_CANCELLED  # the stream ends
+            with grpc.insecure_channel(h.address) as channel:
+                health = health_pb2_grpc.HealthStub(channel)
+                health.Check(health_pb2.HealthCheckRequest(), metadata=caller)
+        finally:
+            h.close()
+        (start,) = by_name(receiver, f"{RUNS}/StartRun")
+        missing_span, fault_span = sorted(
+            by_name(receiver, f"{RUNS}/GetRun", 2), key=lambda s: s.start_ns
+        )
+        (watch_span,) = by_name(receiver, f"{RUNS}/WatchRun")
+        (claim_span,) = by_name(receiver, "aiws.engine.v1.TaskService/ClaimTasks")
+        (stop,) = by_name(receiver, f"{RUNS}/StopRun")
+        calls = [start, missing_span, fault_span, watch_span, claim_span, stop]
+        for span in calls:
+            service, _, method = span.name.rpartition("/")
+            assert span.kind == SERVER and span.scope == "praxis"
+            assert (span.trace_id, span.parent_span_id) == (CALLER_TRACE, CALLER_SPAN)
+            assert span.attributes["rpc.system"] == "grpc"
+            assert (span.attributes["rpc.service"], span.attributes["rpc.method"]) == (
+                service,
+                method,
+            )
+        assert [span.attributes["rpc.grpc.status_code"] for span in calls] == [0, 5, 13, 0, 0, 0]
+        unset, error = 0, 2  # opentelemetry.proto.trace.v1.Status.StatusCode
+        # Only a server error sets the status (the conventions for server spans); a
+        # refusal keeps its reason.
+        assert [span.status_code for span in calls] == [unset, unset, error, unset, unset, unset]
+        assert missing_span.attributes["praxis.error_reason"] == "RUN_NOT_FOUND"
+        assert fault_span.attributes["praxis.error_reason"] == "INTERNAL_FAULT"
+        assert claim_span.end_ns - claim_span.start_ns >= 300 * 1_000_000
+        assert watch_span.start_ns < claim_span.start_ns < stop.start_ns <= watch_span.end_ns
+        assert not [s for s in receiver.spans if "Health" in s.name or "Reflection" in s.name]
+        # The run's span is the StartRun span's child (the run, node and attempt spans).
+        (run,) = receiver.wait_for("praxis.run", 1)
+        assert run.parent_span_id == start.span_id and run.trace_id == CALLER_TRACE
+        # The fault's log line carries its call's span, not the caller's.
+        (line,) = (
+            json.loads(text)
+            for text in json_lines.getvalue().splitlines()
+            if "unexpected error" in json.loads(text)["msg"]
+        )
+        assert (line["trace_id"], line["span_id"]) == (CALLER_TRACE, fault_span.span_id)
+        assert line["run_id"] == run_id
+
+
+def test_a_call_without_a_caller_trace_begins_one_and_excluded_services_follow_the_env(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    with receiving() as (receiver, endpoint):
+        for key, value in otel_env(endpoint).items():
+            clean_env.setenv(key, value)
+        clean_env.setenv("OTEL_PYTHON_GRPC_EXCLUDED_SERVICES", f"{RUNS}, ")
+        h = start_server(tmp_path / "praxis.db")
+        try:
+            with grpc.insecure_channel(h.address) as channel:
+                health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+            with pytest.raises(grpc.RpcError):
+                h.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id="run_none"))
+            claim(h)
+        finally:
+            h.close()
+        (health,) = by_name(receiver, "grpc.health.v1.Health/Check")
+        (claimed,) = by_name(receiver, "aiws.engine.v1.TaskService/ClaimTasks")
+        for span in (health, claimed):
+            assert span.parent_span_id == "" and span.trace_id != CALLER_TRACE
+        assert health.trace_id != claimed.trace_id
+        assert not [s for s in receiver.spans if s.name.startswith(RUNS)]
+
+
+def test_rpc_spans_follow_the_configured_sampler(clean_env: pytest.MonkeyPatch) -> None:
+    import os
+
+    from praxis.tracing import RpcSpans
+
+    clean_env.setenv("OTEL_TRACES_EXPORTER", "otlp")
+    clean_env.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:9")
+    unsampled = [("traceparent", f"00-{CALLER_TRACE}-{CALLER_SPAN}-00")]
+    sampled = [("traceparent", TRACEPARENT)]
+    for sampler, decisions in (
+        ("parentbased_always_on", (True, True, False)),  # the default: the caller's flag
+        ("parentbased_traceidratio", (False, True, False)),  # ratio 0 for new traces
+        ("always_off", (False, False, False)),
+    ):
+        clean_env.setenv("OTEL_TRACES_SAMPLER", sampler)
+        clean_env.setenv("OTEL_TRACES_SAMPLER_ARG", "0")
+        exporter = from_env(os.environ)
+        assert exporter is not None
+        try:
+            spans = RpcSpans(exporter)
+            calls = [spans.start("p.S", "M", metadata) for metadata in ([], sampled, unsampled)]
+            assert tuple(call.context.sampled for call in calls) == decisions, sampler
+            assert [f"{call.context.trace_id:032x}" for call in calls[1:]] == [CALLER_TRACE] * 2
+            assert calls[1].parent is not None and calls[1].parent.span_id == int(CALLER_SPAN, 16)
+        finally:
+            exporter.shutdown()

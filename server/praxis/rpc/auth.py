@@ -21,7 +21,7 @@ from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import Gate, abort_async
 from praxis.security import certificate_fingerprint
 from praxis.store.files import StorageFailure
-from praxis.tracing import metadata_context
+from praxis.tracing import current_rpc, metadata_context
 
 log = logging.getLogger("praxis.rpc")
 
@@ -220,7 +220,7 @@ _INTERNAL = Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see serv
 def _bind_log_fields(request: Any, context: Any) -> None:
     """The fields this call's log lines carry (:func:`praxis.logs.bind`)."""
     found: dict[str, str] = {}
-    trace = metadata_context(context.invocation_metadata())
+    trace = current_rpc() or metadata_context(context.invocation_metadata())
     if trace is not None:
         found["trace_id"] = f"{trace.trace_id:032x}"
         found["span_id"] = f"{trace.span_id:016x}"

@@ -20,7 +20,7 @@ from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_asyn
 from praxis.store.run_rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runs import RunStore, StartRequest, page_token_after
 from praxis.store.signals import Hub, run_topic
-from praxis.tracing import metadata_context
+from praxis.tracing import current_rpc, metadata_context
 
 RUN_STATES = {
     core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,
@@ -183,8 +183,9 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StartRunResponse:
         start = start_from_proto(request)
-        if self.store.trace is not None:  # tracing on: the caller's span is the run's parent
-            start = replace(start, trace=metadata_context(context.invocation_metadata()))
+        if self.store.trace is not None:  # tracing on: this call's span is the run's parent
+            parent = current_rpc() or metadata_context(context.invocation_metadata())
+            start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))
         logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(run=self._snapshot(record, created), created=created)

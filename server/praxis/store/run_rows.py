@@ -469,7 +469,7 @@ def save(
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if metrics.ON:  # counted once committed
-        observe = functools.partial(metrics.observe_run, record.state, outcome, command)
+        observe = functools.partial(metrics.observe_run, record.state, outcome)
         Database.after_commit(connection, observe)
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
