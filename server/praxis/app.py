@@ -335,8 +335,9 @@ class Server:
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock, hub.everything), server
+                TestClockServicer(settings.clock, settings.clock.changed), server
             )
+            settings.clock.watch(hub.everything)  # every server sharing the clock wakes
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
         names += add_operator_services(server, engine, blocking)
         return names
@@ -373,6 +374,8 @@ class Server:
         if self.loop.is_closed():
             return
         self.sweeper.stop()
+        if isinstance(self.settings.clock, TestClock):
+            self.settings.clock.unwatch(self.engine.signals.everything)
         try:
             self._on_loop(self._stop(grace_s))
         finally:

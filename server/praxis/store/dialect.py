@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, Insert, Table, create_engine, event
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Engine,
+    Insert,
+    Table,
+    create_engine,
+    event,
+    literal,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import QueuePool
@@ -21,6 +30,15 @@ from sqlalchemy.pool import QueuePool
 from praxis.store import locks
 
 WRITE_OPTION = "praxis_write"
+
+
+def seq_after(column: ColumnElement[int], after: int) -> ColumnElement[bool]:
+    """``column > after`` for a caller's int64 cursor over a ``seq`` column.
+
+    The bound is a BIGINT: on PostgreSQL a ``seq`` column is a 32-bit ``SERIAL`` and a
+    cursor past 2^31 - 1 (valid: it returns an empty page) would fail to cast to it.
+    """
+    return column > literal(after, BigInteger())
 
 
 def make_engine(url: str, synchronous: str = "FULL", pool_size: int = 16) -> Engine:
