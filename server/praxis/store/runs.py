@@ -142,6 +142,10 @@ class RunStore:
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
+        # How many claims skipped a candidate run another transaction held (PostgreSQL,
+        # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
+        # commit need not wake it (a sweep that changes nothing, another replica's claim).
+        self.claims_skipped = 0
         # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
         # each called inside the command's transaction; a Rollback refuses the command.
         self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
@@ -702,6 +706,9 @@ class RunStore:
                 chunk.append(remaining.pop(0))
                 covered += len(chunk[-1][1])
             held = locks.runs_skip_locked(connection, (run_id for run_id, _ in chunk))
+            if len(held) < len(chunk):
+                with self._lock:
+                    self.claims_skipped += 1
             for run_id, uids in chunk:
                 if run_id in held:
                     kept[run_id] = uids[: wanted - count]
