@@ -41,10 +41,39 @@ def seq_after(column: ColumnElement[int], after: int) -> ColumnElement[bool]:
     return column > literal(after, BigInteger())
 
 
-def make_engine(url: str, synchronous: str = "FULL", pool_size: int = 16) -> Engine:
-    """Creates an engine with the project's connection settings for its dialect."""
+POOL_SIZE_MAX = 1_000
+
+
+def pool_size_floor(executor_threads: int) -> int:
+    """The fewest PostgreSQL connections a server process can run with, and its default:
+    one per executor thread (each unary RPC or stream read holds one at a time), one for
+    the sweeper and one spare (a metrics scrape, start-up recovery)."""
+    return executor_threads + 2
+
+
+def check_pool_size(size: int, executor_threads: int) -> str | None:
+    """Why ``size`` cannot be a process's PostgreSQL pool size, or None."""
+    floor = pool_size_floor(executor_threads)
+    if isinstance(size, bool) or not isinstance(size, int) or not floor <= size <= POOL_SIZE_MAX:
+        return (
+            f"db_pool_size must be an integer in [{floor}, {POOL_SIZE_MAX}] "
+            f"(at least serving.executor_threads + 2 = {floor}), not {size!r}"
+        )
+    return None
+
+
+def make_engine(
+    url: str, synchronous: str = "FULL", pool_size: int = 16, pg_pool_size: int | None = None
+) -> Engine:
+    """Creates an engine with the project's connection settings for its dialect.
+
+    ``pg_pool_size``: on PostgreSQL, the most connections the engine holds at once (no
+    overflow; a checkout past it waits); None keeps ``pool_size`` plus as many again.
+    """
     if url.startswith("sqlite"):
         return _sqlite_engine(url, synchronous, pool_size)
+    if pg_pool_size is not None:
+        return create_engine(url, pool_size=pg_pool_size, max_overflow=0, pool_pre_ping=True)
     return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
 
 
