@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="PostgreSQL connections per server process, at most (default and minimum: "
-        "serving.executor_threads + 2)",
+        "2 x (serving.executor_threads + 1) + 1)",
     )
     _console_parser(commands)
     return parser

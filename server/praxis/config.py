@@ -37,7 +37,7 @@ class Config:
     client_certificates: dict[str, str] = field(default_factory=dict)
     # host:port of the Prometheus endpoint (praxis.metrics); None: no metrics.
     metrics_listen: str | None = None
-    # PostgreSQL connections per server process (None: serving.executor_threads + 2).
+    # PostgreSQL connections per server process (None: 2 x (executor_threads + 1) + 1).
     db_pool_size: int | None = None
 
 

@@ -133,7 +133,7 @@ def test_a_config_typo_refuses_to_start(tmp_path: Path) -> None:
 
 
 def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path) -> None:
-    """``--db-pool-size`` and ``db_pool_size``: below serving.executor_threads + 2, exit 2."""
+    """``--db-pool-size`` and ``db_pool_size``: below 2 x (executor_threads + 1) + 1, exit 2."""
     for config, flags in (
         (write_config(tmp_path / "flag"), ["--db-pool-size", "3"]),
         (write_config(tmp_path / "key", db_pool_size=3), []),
@@ -144,7 +144,7 @@ def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path)
             capture_output=True, text=True, timeout=90,
         )  # fmt: skip
         assert result.returncode == 2, result.stderr
-        assert "db_pool_size" in result.stderr and "10" in result.stderr
+        assert "db_pool_size" in result.stderr and "19" in result.stderr
 
 
 def test_configured_limits_apply(tmp_path: Path) -> None:

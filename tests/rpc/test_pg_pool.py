@@ -43,19 +43,19 @@ def _backends(cluster: Cluster, url: str) -> int:
 
 @pytest.fixture
 def small(url: str) -> Iterator[Harness]:
-    """A server with 2 executor threads and the smallest pool they allow (4)."""
-    running = start_server(url, serving=ServingLimits(executor_threads=2), db_pool_size=4)
+    """A server with 2 executor threads and the smallest pool they allow (7)."""
+    running = start_server(url, serving=ServingLimits(executor_threads=2), db_pool_size=7)
     try:
         yield running
     finally:
         running.close()
 
 
-def test_default_pool_is_the_executor_threads_plus_two(url: str) -> None:
+def test_default_pool_is_two_per_thread_and_sweeper_plus_one(url: str) -> None:
     running = start_server(url)
     try:
         pool = running.server.engine.db.engine.pool
-        assert pool.size() == ServingLimits().executor_threads + 2  # type: ignore[attr-defined]
+        assert pool.size() == 2 * (ServingLimits().executor_threads + 1) + 1  # type: ignore[attr-defined]
         assert pool._max_overflow == 0  # type: ignore[attr-defined]  # no connections past it
     finally:
         running.close()
@@ -64,8 +64,8 @@ def test_default_pool_is_the_executor_threads_plus_two(url: str) -> None:
 def test_concurrent_calls_stay_within_the_pool(
     small: Harness, url: str, postgres_cluster: Cluster
 ) -> None:
-    """40 StartRun calls at once on a 4-connection pool: all answer, and the database
-    never sees more than 4 + 2 (listener, sender) connections from the server."""
+    """40 StartRun calls at once on a 7-connection pool: all answer, and the database
+    never sees more than 7 + 2 (listener, sender) connections from the server."""
     client = small.client("agent")
     document = json.dumps(definition("a", a=node()))
     errors: list[BaseException] = []
@@ -98,7 +98,7 @@ def test_concurrent_calls_stay_within_the_pool(
     assert errors == []
     listed = client.runs.ListRuns(run_pb2.ListRunsRequest(page_size=100)).runs
     assert len(listed) == 40
-    assert 1 <= peak[0] <= 4 + 2, peak[0]
+    assert 1 <= peak[0] <= 7 + 2, peak[0]
 
 
 def test_a_checkout_past_the_pool_waits_for_a_connection(url: str) -> None:
@@ -140,8 +140,8 @@ def test_a_checkout_past_the_pool_waits_for_a_connection(url: str) -> None:
 
 
 def test_a_pool_below_the_executor_threads_is_refused() -> None:
-    assert dialect.check_pool_size(10, 8) is None
-    for size in (9, 0, -1, True, "12", 1_001):
+    assert dialect.check_pool_size(19, 8) is None
+    for size in (18, 0, -1, True, "20", 1_001):
         problem = dialect.check_pool_size(size, 8)  # type: ignore[arg-type]  # bad on purpose
         assert problem is not None and "db_pool_size" in problem
 
@@ -150,15 +150,15 @@ def test_the_config_key_is_read_and_checked(tmp_path: Path) -> None:
     path = tmp_path / "config.json"
     base = {"database_url": "sqlite:///praxis.db", "principals_path": "principals.json"}
     path.write_text(json.dumps(base | {"db_pool_size": 24}), encoding="utf-8")
-    assert config_module.load(path).db_pool_size == 24
+    assert config_module.load(path).db_pool_size == 24  # >= 19 with 8 executor threads
     path.write_text(json.dumps(base), encoding="utf-8")
     assert config_module.load(path).db_pool_size is None
-    for bad in ({"db_pool_size": 9}, {"db_pool_size": 4, "serving": {"executor_threads": 4}}):
+    for bad in ({"db_pool_size": 18}, {"db_pool_size": 10, "serving": {"executor_threads": 4}}):
         path.write_text(json.dumps(base | bad), encoding="utf-8")
         with pytest.raises(config_module.ConfigError, match="db_pool_size"):
             config_module.load(path)
     path.write_text(
-        json.dumps(base | {"db_pool_size": 6, "serving": {"executor_threads": 4}}),
+        json.dumps(base | {"db_pool_size": 11, "serving": {"executor_threads": 4}}),
         encoding="utf-8",
     )
-    assert config_module.load(path).db_pool_size == 6
+    assert config_module.load(path).db_pool_size == 11

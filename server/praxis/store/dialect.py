@@ -45,10 +45,14 @@ POOL_SIZE_MAX = 1_000
 
 
 def pool_size_floor(executor_threads: int) -> int:
-    """The fewest PostgreSQL connections a server process can run with, and its default:
-    one per executor thread (each unary RPC or stream read holds one at a time), one for
-    the sweeper and one spare (a metrics scrape, start-up recovery)."""
-    return executor_threads + 2
+    """The fewest PostgreSQL connections a server process can run with, and its default.
+
+    Each executor thread (a unary RPC, a stream's read) and the sweeper hold at most two
+    at once: their transaction, and a principal's lookup when the principals cache
+    misses inside it. Plus one for a metrics scrape. Fewer could leave every thread
+    holding one connection while waiting for its second.
+    """
+    return 2 * (executor_threads + 1) + 1
 
 
 def check_pool_size(size: int, executor_threads: int) -> str | None:
@@ -57,7 +61,7 @@ def check_pool_size(size: int, executor_threads: int) -> str | None:
     if isinstance(size, bool) or not isinstance(size, int) or not floor <= size <= POOL_SIZE_MAX:
         return (
             f"db_pool_size must be an integer in [{floor}, {POOL_SIZE_MAX}] "
-            f"(at least serving.executor_threads + 2 = {floor}), not {size!r}"
+            f"(at least 2 x (serving.executor_threads + 1) + 1 = {floor}), not {size!r}"
         )
     return None
 
