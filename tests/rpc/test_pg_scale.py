@@ -383,3 +383,30 @@ def test_replicas_starting_together_migrate_once(postgres_cluster: Cluster) -> N
     finally:
         for harness in started:
             harness.close()
+
+
+def test_a_long_poll_that_skipped_a_held_run_claims_it_once_released(single: Harness) -> None:
+    """ClaimTasks skips a run another transaction holds (SKIP LOCKED); that transaction's
+    commit wakes nobody when it changed nothing (a sweep with nothing due, a claim that
+    lost its candidate). The long poll claims again within ~50 ms instead of waiting for
+    the recheck (60 s, here past its own 10 s wait)."""
+    run_id = start(single, definition("a", a=node())).run.run_id
+    held = Held(single.server.engine.db, lambda connection: locks.run(connection, run_id))
+    claimed: list[task_pb2.Task] = []
+    finished = threading.Event()
+
+    def long_poll() -> None:
+        claimed.extend(claim(single, wait_ms=10_000))
+        finished.set()
+
+    thread = threading.Thread(target=long_poll)
+    try:
+        thread.start()
+        assert not finished.wait(0.5)  # the only ready task's run is held: nothing yet
+    finally:
+        released = time.perf_counter()
+        held.close()  # commits nothing: no wake-up
+    assert finished.wait(HELD_S)
+    thread.join()
+    assert [task.run_id for task in claimed] == [run_id]
+    assert time.perf_counter() - released < 2.0
