@@ -267,8 +267,10 @@ class RunStore:
     ) -> definitions.Definition | Rejection:
         """Validates a definition against the caps and the known models."""
         parsed = definitions.parse(document, self._cached_models(), self.limits, field_path)
-        if isinstance(parsed, Rejection) and parsed.reason == "MODEL_UNKNOWN":
-            # Another process (or a worker) may have taught the engine the model.
+        if isinstance(parsed, Rejection):
+            # Another process or replica (its workers) may have taught the engine a model
+            # the definition names, whatever else is wrong with it: judge it against the
+            # models registered now (an invalid definition costs one more read).
             parsed = definitions.parse(
                 document, self.known_models(connection), self.limits, field_path
             )
