@@ -138,10 +138,10 @@ def start_server(
 ) -> Harness:
     """A server on a SQLite file (a path) or any database URL, on a free loopback port."""
     clock = clock or TestClock(T0)
+    settings.setdefault("authority", authority())
     server = Server(
         Settings(
             database_url=database if isinstance(database, str) else f"sqlite:///{database}",
-            authority=authority(),
             clock=clock,
             listen="127.0.0.1:0",
             **settings,  # type: ignore[arg-type]
@@ -154,15 +154,18 @@ def start_server(
 ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
 
 
-def start_replicas(database: str | Path, count: int, clock: TestClock | None = None) -> Harness:
+def start_replicas(
+    database: str | Path, count: int, clock: TestClock | None = None, **settings: object
+) -> Harness:
     """``count`` servers on one database URL sharing one test clock; the harness's address
-    lists them all (``ipv4:a,b``) for round-robin clients."""
+    lists them all (``ipv4:a,b``) for round-robin clients. A change made through any
+    replica's TestClockService wakes the waiters and sweepers of all of them."""
     assert isinstance(database, str), "replicas share a PostgreSQL database"
     clock = clock or TestClock(T0)
     servers: list[Server] = []
     try:
         for _ in range(count):
-            servers.append(start_server(database, clock).server)
+            servers.append(start_server(database, clock, **settings).server)
     except BaseException:
         for server in servers:
             server.stop(0)

@@ -68,7 +68,7 @@ from praxis.rpc.serving import Blocking, Gates, ServingLimits
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from praxis.store import controls, ledger_schema, model_schema, run_nodes_migration
+from praxis.store import controls, dialect, ledger_schema, model_schema, run_nodes_migration
 from praxis.store.admin import AdminStore
 from praxis.store.assessments import AssessmentStore
 from praxis.store.contracts import ContractStore
@@ -115,6 +115,7 @@ class Settings:
     broadcast: bool = True  # exchange wake-ups with the other processes on this machine
     wake_dir: Path | None = None  # where they meet (default: beside the SQLite file)
     metrics: bool = False  # record Prometheus metrics (praxis.metrics; served by the CLI)
+    db_pool_size: int | None = None  # PostgreSQL connections per process (None: the default)
 
 
 class Engine:
@@ -128,7 +129,12 @@ class Engine:
         assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
         assert ledger_schema.run_commands is not None  # and migrations 4 to 6
         assert run_nodes_migration.VERSION == 7  # and migration 7
-        self.db = Database(settings.database_url, settings.synchronous)
+        threads = settings.serving.executor_threads
+        pool = settings.db_pool_size or dialect.pool_size_floor(threads)
+        problem = dialect.check_pool_size(pool, threads)
+        if problem:
+            raise ValueError(problem)
+        self.db = Database(settings.database_url, settings.synchronous, pool)
         applied = self.db.migrate(self.clock.now_ms())
         if applied:
             log.info("schema migrations applied", extra={"versions": applied})
@@ -344,8 +350,9 @@ class Server:
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock, hub.everything), server
+                TestClockServicer(settings.clock, settings.clock.changed), server
             )
+            settings.clock.watch(hub.everything)  # every server sharing the clock wakes
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
         names += add_operator_services(server, engine, blocking)
         return names
@@ -382,6 +389,8 @@ class Server:
         if self.loop.is_closed():
             return
         self.sweeper.stop()
+        if isinstance(self.settings.clock, TestClock):
+            self.settings.clock.unwatch(self.engine.signals.everything)
         try:
             self._on_loop(self._stop(grace_s))
         finally:

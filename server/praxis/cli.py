@@ -24,6 +24,7 @@ from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.processes import child_command, default_processes, supervise, wake_dir_for
+from praxis.store import dialect
 from praxis.store.database import Database
 from praxis.store.files import StorageError
 from praxis.store.migrations import SchemaError
@@ -82,6 +83,13 @@ def _parser() -> argparse.ArgumentParser:
         help="serve Prometheus metrics at http://HOST:PORT/metrics (default: off)",
     )
     serve.add_argument("--metrics-child", action="store_true", help=argparse.SUPPRESS)
+    serve.add_argument(
+        "--db-pool-size",
+        type=int,
+        metavar="N",
+        help="PostgreSQL connections per server process, at most (default and minimum: "
+        "2 x (serving.executor_threads + 1) + 1)",
+    )
     _console_parser(commands)
     return parser
 
@@ -174,6 +182,8 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
         argv += ["--tls-client-ca", str(args.tls_client_ca)]
     if args.insecure:
         argv += ["--insecure"]
+    if args.db_pool_size is not None:
+        argv += ["--db-pool-size", str(args.db_pool_size)]
     if metrics.children_record():  # the parent serves the children's metrics
         argv += ["--metrics-child"]
     return argv
@@ -226,6 +236,12 @@ def serve(args: argparse.Namespace) -> int:
         print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
         return 2
     child = args.child_index
+    pool_size = args.db_pool_size if args.db_pool_size is not None else config.db_pool_size
+    if pool_size is not None:
+        problem = dialect.check_pool_size(pool_size, config.serving.executor_threads)
+        if problem:
+            print(f"praxis: --db-pool-size: {problem}", file=sys.stderr, flush=True)
+            return 2
     metrics_listen = args.metrics_listen or config.metrics_listen
     settings = Settings(
         database_url=database_url,
@@ -245,6 +261,7 @@ def serve(args: argparse.Namespace) -> int:
         if processes > 1 or child is not None
         else None,
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
+        db_pool_size=pool_size,
     )
     endpoint: metrics.Endpoint | None = None
     if metrics_listen and child is None:
@@ -298,7 +315,8 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
     """The parent of ``--processes``: children serve; this process serves the metrics."""
     db = None
     if endpoint is not None:
-        db = Database(settings.database_url, settings.synchronous)  # the stored-state gauges
+        # The stored-state gauges, read by the scrape thread alone: two connections at most.
+        db = Database(settings.database_url, settings.synchronous, pool_size=2)
         endpoint.watch(db, settings.clock)
     try:
         return supervise(

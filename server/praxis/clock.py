@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -31,6 +32,27 @@ class TestClock:
     def __init__(self, now_ms: int) -> None:
         self._now = now_ms
         self._lock = threading.Lock()
+        # Called after every change made through the TestClockService of any server that
+        # shares this clock (in-process replicas): each wakes its own waiters and sweeper.
+        self._listeners: list[Callable[[], None]] = []
+
+    def watch(self, listener: Callable[[], None]) -> None:
+        """Calls ``listener`` after each :meth:`changed`."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def unwatch(self, listener: Callable[[], None]) -> None:
+        """Stops calling ``listener`` (a server that stops)."""
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def changed(self) -> None:
+        """Tells every listener that the time was set or advanced."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener()
 
     def now_ms(self) -> int:
         """The clock's current time."""

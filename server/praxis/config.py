@@ -17,6 +17,7 @@ from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_princi
 from praxis.core.definition import Limits
 from praxis.core.model import PrincipalKind
 from praxis.rpc.serving import ServingLimits
+from praxis.store import dialect
 
 DEFAULT_DATA_DIR = Path(".praxis")
 
@@ -36,6 +37,8 @@ class Config:
     client_certificates: dict[str, str] = field(default_factory=dict)
     # host:port of the Prometheus endpoint (praxis.metrics); None: no metrics.
     metrics_listen: str | None = None
+    # PostgreSQL connections per server process (None: 2 x (executor_threads + 1) + 1).
+    db_pool_size: int | None = None
 
 
 KEYS = frozenset(
@@ -49,6 +52,7 @@ KEYS = frozenset(
         "serving",
         "client_certificates",
         "metrics_listen",
+        "db_pool_size",
     }
 )
 
@@ -75,6 +79,11 @@ def load(path: Path) -> Config:
         serving = ServingLimits(**data.get("serving", {}))
     except (TypeError, ValueError) as error:
         raise ConfigError(f"{path}: serving: {error}") from error
+    pool_size = data.get("db_pool_size")
+    if pool_size is not None:
+        problem = dialect.check_pool_size(pool_size, serving.executor_threads)
+        if problem:
+            raise ConfigError(f"{path}: {problem}")
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -92,6 +101,7 @@ def load(path: Path) -> Config:
             str(k): str(v) for k, v in data.get("client_certificates", {}).items()
         },
         metrics_listen=str(data["metrics_listen"]) if data.get("metrics_listen") else None,
+        db_pool_size=pool_size,
     )
 
 

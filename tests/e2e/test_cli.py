@@ -132,6 +132,21 @@ def test_a_config_typo_refuses_to_start(tmp_path: Path) -> None:
     assert "invalid config" in result.stderr and "synchronus" in result.stderr
 
 
+def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path) -> None:
+    """``--db-pool-size`` and ``db_pool_size``: below 2 x (executor_threads + 1) + 1, exit 2."""
+    for config, flags in (
+        (write_config(tmp_path / "flag"), ["--db-pool-size", "3"]),
+        (write_config(tmp_path / "key", db_pool_size=3), []),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+             "--listen", "127.0.0.1:0", *flags],
+            capture_output=True, text=True, timeout=90,
+        )  # fmt: skip
+        assert result.returncode == 2, result.stderr
+        assert "db_pool_size" in result.stderr and "19" in result.stderr
+
+
 def test_configured_limits_apply(tmp_path: Path) -> None:
     from aiws.engine.v1 import run_pb2
     from tests.runtime_support import definition, node

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import grpc
 import pytest
 from sqlalchemy import insert
 
@@ -383,3 +384,66 @@ def test_replicas_starting_together_migrate_once(postgres_cluster: Cluster) -> N
     finally:
         for harness in started:
             harness.close()
+
+
+def test_a_long_poll_that_skipped_a_held_run_claims_it_once_released(single: Harness) -> None:
+    """ClaimTasks skips a run another transaction holds (SKIP LOCKED); that transaction's
+    commit wakes nobody when it changed nothing (a sweep with nothing due, a claim that
+    lost its candidate). The long poll claims again within ~50 ms instead of waiting for
+    the recheck (60 s, here past its own 10 s wait)."""
+    run_id = start(single, definition("a", a=node())).run.run_id
+    held = Held(single.server.engine.db, lambda connection: locks.run(connection, run_id))
+    claimed: list[task_pb2.Task] = []
+    finished = threading.Event()
+
+    def long_poll() -> None:
+        claimed.extend(claim(single, wait_ms=10_000))
+        finished.set()
+
+    thread = threading.Thread(target=long_poll)
+    try:
+        thread.start()
+        assert not finished.wait(0.5)  # the only ready task's run is held: nothing yet
+    finally:
+        released = time.perf_counter()
+        held.close()  # commits nothing: no wake-up
+    assert finished.wait(HELD_S)
+    thread.join()
+    assert [task.run_id for task in claimed] == [run_id]
+    assert time.perf_counter() - released < 2.0
+
+
+def test_a_model_taught_through_one_replica_is_known_to_the_other(url: str) -> None:
+    """A worker registers a model through replica A; a definition naming it and with
+    another problem, sent to replica B, is refused for that problem only (B's cache of
+    registered models is re-read on any rejection, not only on MODEL_UNKNOWN)."""
+    from praxis_client import error_details
+
+    harness = start_replicas(url, 2)
+    a, b = (connect(f"127.0.0.1:{server.port}", token_of("agent")) for server in harness.replicas)
+    try:
+        b.runs.StartRun(  # B reads the registered models now: none yet
+            run_pb2.StartRunRequest(
+                request_id="warm", definition_json=json.dumps(definition("a", a=node()))
+            )
+        )
+        a.tasks.ClaimTasks(
+            task_pb2.ClaimTasksRequest(worker_id="w", models=["taught"], max_tasks=1, lease_ms=1000)
+        )
+        bad = definition("a", a=node(model="taught"), b=node(deps=("missing",), model="taught"))
+        with pytest.raises(grpc.RpcError) as caught:
+            b.runs.StartRun(
+                run_pb2.StartRunRequest(request_id="bad", definition_json=json.dumps(bad))
+            )
+        details = error_details(caught.value)
+        assert (details.code, details.reason) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "DEFINITION_INVALID",
+        )
+        assert details.field_violations and not any(
+            "'taught' is unknown" in text for _, text in details.field_violations
+        ), details.field_violations
+    finally:
+        a.close()
+        b.close()
+        harness.close()

@@ -429,14 +429,21 @@ def report(results: list[dict[str, str]], results_path: str | None, out: Any = s
 # --- the gRPC invoker ---------------------------------------------------------------
 
 
+ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
+"""Channel options that spread calls over every address listed (``ipv4:a:1,b:2``)."""
+
+
 def grpc_invoker(address: str, credentials: dict[str, str]) -> Invoke:
     """An ``Invoke`` over the generated client: one channel per principal."""
     return grpc_callers(address, credentials)[0]
 
 
-def grpc_callers(address: str, credentials: dict[str, str]) -> tuple[Invoke, OpenStream]:
+def grpc_callers(
+    address: str, credentials: dict[str, str], round_robin: bool = False
+) -> tuple[Invoke, OpenStream]:
     """An ``Invoke`` and an ``OpenStream`` over the generated client: one channel per
-    principal, shared by both."""
+    principal, shared by both. ``round_robin``: ``address`` lists several servers
+    (replicas on one database) and each channel alternates its calls between them."""
     import grpc
     from google.protobuf import descriptor_pool, json_format, message_factory
 
@@ -464,7 +471,11 @@ def grpc_callers(address: str, credentials: dict[str, str]) -> tuple[Invoke, Ope
         if principal not in clients:
             if principal and principal not in credentials:
                 raise VectorError(f"no credential for principal {principal!r}")
-            clients[principal] = connect(address, credentials[principal] if principal else None)
+            token = credentials[principal] if principal else None
+            if round_robin:  # a list of loopback replicas: connect() cannot tell it is one
+                clients[principal] = connect(address, token, insecure=True, options=ROUND_ROBIN)
+            else:
+                clients[principal] = connect(address, token)
         return clients[principal]
 
     def find(service: str, method: str) -> Any:
@@ -542,11 +553,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--results", default=os.environ.get("PRAXIS_RESULTS"))
     parser.add_argument("--filter", default="", help="run only vectors whose name contains this")
+    parser.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="--address lists replicas (ipv4:HOST:PORT,HOST:PORT): alternate calls over them",
+    )
     args = parser.parse_args(argv)
     if not args.credentials:
         parser.error("--credentials (or PRAXIS_CREDENTIALS) is required")
     credentials = json.loads(Path(args.credentials).read_text(encoding="utf-8"))
-    invoke, open_stream = grpc_callers(args.address, credentials)
+    invoke, open_stream = grpc_callers(args.address, credentials, args.round_robin)
     runner = Runner(invoke, open_stream=open_stream)
     runner.setup()
     results = run_all(

@@ -21,28 +21,54 @@ T = TypeVar("T")
 
 _CODES = {code: getattr(code_pb2, code.value) for code in Code}
 
+# The status travels in the trailers (grpc-message, grpc-status-details-bin, base64), and
+# gRPC clients reject trailers past 8 KiB (a soft limit: randomly, from 8 KiB up). These
+# bounds keep every status under about 6 KiB however many problems a rejection lists.
+MAX_MESSAGE_CHARS = 1_024
+MAX_METADATA_VALUE_CHARS = 512
+MAX_VIOLATIONS_BYTES = 2_560
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 15] + "... (truncated)"
+
+
+def _violations(rejection: Rejection) -> list[error_details_pb2.BadRequest.FieldViolation]:
+    """The rejection's field violations, as many as fit :data:`MAX_VIOLATIONS_BYTES`; a
+    last one says how many were left out."""
+    kept: list[error_details_pb2.BadRequest.FieldViolation] = []
+    spent = 0
+    for index, violation in enumerate(rejection.violations):
+        item = error_details_pb2.BadRequest.FieldViolation(
+            field=_cut(violation.field, 256), description=_cut(violation.description, 512)
+        )
+        spent += item.ByteSize() + 3
+        if spent > MAX_VIOLATIONS_BYTES:
+            left = len(rejection.violations) - index
+            kept.append(
+                error_details_pb2.BadRequest.FieldViolation(
+                    field="", description=f"... {left} more violations not listed"
+                )
+            )
+            break
+        kept.append(item)
+    return kept
+
 
 def to_status(rejection: Rejection) -> status_pb2.Status:
-    """The ``google.rpc.Status`` of a rejection."""
+    """The ``google.rpc.Status`` of a rejection, bounded to fit gRPC's trailers."""
     info = error_details_pb2.ErrorInfo(
-        reason=rejection.reason, domain=DOMAIN, metadata=dict(rejection.metadata)
+        reason=rejection.reason,
+        domain=DOMAIN,
+        metadata={k: _cut(v, MAX_METADATA_VALUE_CHARS) for k, v in rejection.metadata},
     )
     details = [_pack(info)]
     if rejection.violations:
-        details.append(
-            _pack(
-                error_details_pb2.BadRequest(
-                    field_violations=[
-                        error_details_pb2.BadRequest.FieldViolation(
-                            field=violation.field, description=violation.description
-                        )
-                        for violation in rejection.violations
-                    ]
-                )
-            )
-        )
+        details.append(_pack(error_details_pb2.BadRequest(field_violations=_violations(rejection))))
     return status_pb2.Status(
-        code=_CODES[rejection.code], message=rejection.message, details=details
+        code=_CODES[rejection.code],
+        message=_cut(rejection.message, MAX_MESSAGE_CHARS),
+        details=details,
     )
 
 

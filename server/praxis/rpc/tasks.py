@@ -23,6 +23,10 @@ from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwr
 from praxis.store.runs import Claim, RunStore, Settlement, TaskView, check_claim
 from praxis.store.signals import Hub, Subscription, work_topic
 
+CONTENDED_RETRY_S = 0.05
+"""How soon a long poll claims again after its claim skipped a run another transaction held
+(PostgreSQL replicas): that transaction's commit may wake nobody."""
+
 _CODE_NUMBERS = {code: int(getattr(code_pb2, code.value)) for code in Code}
 
 _EFFECTS: dict[int, core.Effect] = {
@@ -154,11 +158,13 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         claim_first: bool,
     ) -> list[TaskView] | Rejection:
         """Claims whenever ``work`` is woken, until tasks come or ``deadline`` passes."""
-        claiming = claim_first
+        claiming, skipped = claim_first, False
         while True:
             if claiming:
                 work.clear()
+                before = self.store.claims_skipped
                 tasks = await self.blocking.run(claim)
+                skipped = self.store.claims_skipped != before
                 if isinstance(tasks, Rejection) or tasks:
                     if isinstance(tasks, list) and len(tasks) >= max_tasks:
                         work.pass_on()  # more may be ready: let another waiter look
@@ -174,7 +180,9 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             if upcoming <= 0 and not claiming:
                 claiming = True  # a backoff ended (or a wake-up was lost): claim now
                 continue
-            if upcoming <= 0:
+            if upcoming <= 0 and skipped:
+                upcoming = CONTENDED_RETRY_S  # ready rows of a run another transaction held
+            elif upcoming <= 0:
                 upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
             claiming = await work.wait(min(remaining, upcoming))
 

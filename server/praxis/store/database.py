@@ -73,13 +73,14 @@ class _Pending(Generic[T]):
 class Database:
     """An engine plus the write discipline of the project."""
 
-    def __init__(self, url: str, synchronous: str = "FULL") -> None:
+    def __init__(self, url: str, synchronous: str = "FULL", pool_size: int | None = None) -> None:
         self.url = url
         path = files.sqlite_path(url)
         self.guard = files.FileGuard(path) if path is not None else None
         # Orders the writers of several processes on one SQLite file (see writer_turn).
         self._turn = WriterTurn(Path(path)) if path is not None else None
-        self.engine: Engine = dialect.make_engine(url, synchronous)
+        # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
+        self.engine: Engine = dialect.make_engine(url, synchronous, pg_pool_size=pool_size)
         self.postgres = not url.startswith("sqlite")
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()

@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, Insert, Table, create_engine, event
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Engine,
+    Insert,
+    Table,
+    create_engine,
+    event,
+    literal,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import QueuePool
@@ -23,10 +32,52 @@ from praxis.store import locks
 WRITE_OPTION = "praxis_write"
 
 
-def make_engine(url: str, synchronous: str = "FULL", pool_size: int = 16) -> Engine:
-    """Creates an engine with the project's connection settings for its dialect."""
+def seq_after(column: ColumnElement[int], after: int) -> ColumnElement[bool]:
+    """``column > after`` for a caller's int64 cursor over a ``seq`` column.
+
+    The bound is a BIGINT: on PostgreSQL a ``seq`` column is a 32-bit ``SERIAL`` and a
+    cursor past 2^31 - 1 (valid: it returns an empty page) would fail to cast to it.
+    """
+    return column > literal(after, BigInteger())
+
+
+POOL_SIZE_MAX = 1_000
+
+
+def pool_size_floor(executor_threads: int) -> int:
+    """The fewest PostgreSQL connections a server process can run with, and its default.
+
+    Each executor thread (a unary RPC, a stream's read) and the sweeper hold at most two
+    at once: their transaction, and a principal's lookup when the principals cache
+    misses inside it. Plus one for a metrics scrape. Fewer could leave every thread
+    holding one connection while waiting for its second.
+    """
+    return 2 * (executor_threads + 1) + 1
+
+
+def check_pool_size(size: int, executor_threads: int) -> str | None:
+    """Why ``size`` cannot be a process's PostgreSQL pool size, or None."""
+    floor = pool_size_floor(executor_threads)
+    if isinstance(size, bool) or not isinstance(size, int) or not floor <= size <= POOL_SIZE_MAX:
+        return (
+            f"db_pool_size must be an integer in [{floor}, {POOL_SIZE_MAX}] "
+            f"(at least 2 x (serving.executor_threads + 1) + 1 = {floor}), not {size!r}"
+        )
+    return None
+
+
+def make_engine(
+    url: str, synchronous: str = "FULL", pool_size: int = 16, pg_pool_size: int | None = None
+) -> Engine:
+    """Creates an engine with the project's connection settings for its dialect.
+
+    ``pg_pool_size``: on PostgreSQL, the most connections the engine holds at once (no
+    overflow; a checkout past it waits); None keeps ``pool_size`` plus as many again.
+    """
     if url.startswith("sqlite"):
         return _sqlite_engine(url, synchronous, pool_size)
+    if pg_pool_size is not None:
+        return create_engine(url, pool_size=pg_pool_size, max_overflow=0, pool_pre_ping=True)
     return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
 
 

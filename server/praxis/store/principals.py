@@ -35,6 +35,7 @@ from praxis.clock import Clock
 from praxis.core import money, values
 from praxis.core.model import Principal, PrincipalKind
 from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, not_found
+from praxis.store import dialect
 from praxis.store.database import Database, Rollback
 from praxis.store.principal_schema import principal_events, principals
 
@@ -568,7 +569,7 @@ class PrincipalStore:
         if problem:
             return problem
         size = limit or DEFAULT_PAGE
-        query = select(principal_events).where(principal_events.c.seq > after)
+        query = select(principal_events).where(dialect.seq_after(principal_events.c.seq, after))
         if principal_id:
             query = query.where(principal_events.c.principal_id == principal_id)
         query = query.order_by(principal_events.c.seq).limit(size + 1)

@@ -30,7 +30,7 @@ from praxis.core.model import (
     WorkOrder,
 )
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import controls, locks, paging
+from praxis.store import controls, dialect, locks, paging
 from praxis.store.database import Database, Rollback
 from praxis.store.schema import (
     approvals,
@@ -503,7 +503,7 @@ class RegistryStore:
             .where(
                 registry_events.c.work_order_id == ref.work_order_id,
                 registry_events.c.run_id == ref.run_id,
-                registry_events.c.seq > after,
+                dialect.seq_after(registry_events.c.seq, after),
             )
             .order_by(registry_events.c.seq)
             .limit(size + 1)

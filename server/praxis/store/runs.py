@@ -142,6 +142,10 @@ class RunStore:
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.snapshots = run_codec.SnapshotCache()
         self._lock = threading.Lock()
+        # How many claims skipped a candidate run another transaction held (PostgreSQL,
+        # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
+        # commit need not wake it (a sweep that changes nothing, another replica's claim).
+        self.claims_skipped = 0
         # Execution-model hooks (praxis.store.contracts, reconciliations, waits, segments),
         # each called inside the command's transaction; a Rollback refuses the command.
         self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
@@ -270,8 +274,10 @@ class RunStore:
     ) -> definitions.Definition | Rejection:
         """Validates a definition against the caps and the known models."""
         parsed = definitions.parse(document, self._cached_models(), self.limits, field_path)
-        if isinstance(parsed, Rejection) and parsed.reason == "MODEL_UNKNOWN":
-            # Another process (or a worker) may have taught the engine the model.
+        if isinstance(parsed, Rejection):
+            # Another process or replica (its workers) may have taught the engine a model
+            # the definition names, whatever else is wrong with it: judge it against the
+            # models registered now (an invalid definition costs one more read).
             parsed = definitions.parse(
                 document, self.known_models(connection), self.limits, field_path
             )
@@ -709,6 +715,9 @@ class RunStore:
                 chunk.append(remaining.pop(0))
                 covered += len(chunk[-1][1])
             held = locks.runs_skip_locked(connection, (run_id for run_id, _ in chunk))
+            if len(held) < len(chunk):
+                with self._lock:
+                    self.claims_skipped += 1
             for run_id, uids in chunk:
                 if run_id in held:
                     kept[run_id] = uids[: wanted - count]
