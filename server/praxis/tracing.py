@@ -41,6 +41,10 @@ DEFAULT_EXCLUDED = frozenset(
     }
 )
 """Services whose calls get no span unless :data:`EXCLUDED_ENV` says otherwise."""
+CALLER_TRACED_ONLY = frozenset({"aiws.engine.v1.TaskService"})
+"""Services whose calls get a span only within a caller's trace (a ``traceparent``): the
+worker protocol, whose claim, settle and heartbeat loop would otherwise begin one trace
+per call. The attempt's own span is in the run's trace either way."""
 # The server's error codes of the OpenTelemetry RPC conventions: a server span's status is
 # ERROR for these; a refusal of the caller's request (NOT_FOUND, INVALID_ARGUMENT, ...) is
 # recorded in rpc.grpc.status_code and praxis.error_reason with the status left unset.
@@ -328,7 +332,9 @@ class RpcSpans:
             trace_id, flags, state = caller.trace_id, caller.flags, caller.state
         else:
             trace_id, flags, state = self._ids.generate_trace_id(), 0, ""
-        if self._follow_parent:
+        if caller is None and service in CALLER_TRACED_ONLY:
+            sampled = False
+        elif self._follow_parent:
             sampled = caller.sampled if caller is not None else True
         else:
             sampled = self._exporter.sample(caller, trace_id)

@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from opentelemetry import trace as trace_api
 from opentelemetry.sdk.trace import TracerProvider
 
-from aiws.engine.v1 import run_pb2, task_pb2
+from aiws.engine.v1 import contract_pb2, run_pb2, task_pb2
 from praxis import logs
 from praxis.rpc.auth import _bind_log_fields
 from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
@@ -453,15 +453,18 @@ def test_a_call_without_a_caller_trace_begins_one_and_excluded_services_follow_t
                 health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
             with pytest.raises(grpc.RpcError):
                 h.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id="run_none"))
-            claim(h)
+            with pytest.raises(grpc.RpcError):  # refused (no grant), spanned all the same
+                h.client("agent").contracts.ListContracts(contract_pb2.ListContractsRequest())
+            claim(h)  # the worker protocol: spanned only within a caller's trace
         finally:
             h.close()
         (health,) = by_name(receiver, "grpc.health.v1.Health/Check")
-        (claimed,) = by_name(receiver, "aiws.engine.v1.TaskService/ClaimTasks")
-        for span in (health, claimed):
+        (listed,) = by_name(receiver, "aiws.engine.v1.ContractService/ListContracts")
+        for span in (health, listed):
             assert span.parent_span_id == "" and span.trace_id != CALLER_TRACE
-        assert health.trace_id != claimed.trace_id
+        assert health.trace_id != listed.trace_id
         assert not [s for s in receiver.spans if s.name.startswith(RUNS)]
+        assert not [s for s in receiver.spans if "TaskService" in s.name]
 
 
 def test_rpc_spans_follow_the_configured_sampler(clean_env: pytest.MonkeyPatch) -> None:
