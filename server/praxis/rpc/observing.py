@@ -23,6 +23,7 @@ unbounded label).
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import time
 from collections.abc import Callable
@@ -111,12 +112,22 @@ class _Observer:
         """Records the call's end with its final status code name."""
         if self.count:
             if started is not None:
-                metrics.RPC_SECONDS.labels(self.service, self.method).observe(
-                    time.perf_counter() - started
-                )
-            metrics.RPCS.labels(self.service, self.method, code).inc()
+                _latency(self.service, self.method).observe(time.perf_counter() - started)
+            _calls(self.service, self.method, code).inc()
         if span is not None and self.spans is not None:
             self.spans.end(span, code, trailing)
+
+
+# The labelled children, looked up once: ``labels()`` takes a lock and builds a key on
+# every call. Bounded: registered methods (unknown ones are not counted) x status codes.
+@functools.cache
+def _latency(service: str, method: str) -> Any:
+    return metrics.RPC_SECONDS.labels(service, method)
+
+
+@functools.cache
+def _calls(service: str, method: str, code: str) -> Any:
+    return metrics.RPCS.labels(service, method, code)
 
 
 def code_name(context: Any, cancelled: bool = False) -> str:
