@@ -75,6 +75,9 @@ def check(condition: bool, text: str) -> None:
 # --- the server ---------------------------------------------------------------------------
 
 
+LOCAL_SUBCHANNELS = [("grpc.use_local_subchannel_pool", 1)]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -120,15 +123,19 @@ class Server:
             stderr=log,
         )  # fmt: skip
         self.restarts += 1
-        self.admin = connect(self.address, self.tokens[ADMIN])
         deadline = time.monotonic() + 30
         while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited; see {log.name}")
+            # A client of its own per try: a channel whose first connection was refused
+            # waits out gRPC's reconnect backoff (about 5 s) however soon the server is up.
+            admin = connect(self.address, self.tokens[ADMIN], options=LOCAL_SUBCHANNELS)
             try:
-                self.admin.test_clock.Advance(clock_pb2.AdvanceRequest(by_ms=0), timeout=1)
+                admin.test_clock.Advance(clock_pb2.AdvanceRequest(by_ms=0), timeout=1)
+                self.admin = admin
                 return
             except grpc.RpcError:
+                admin.close()
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
