@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -108,6 +108,17 @@ class Context:
     def call(self, method: Any, request: Any) -> Any:
         """A unary call with the command's deadline."""
         return method(request, timeout=self.timeout)
+
+    def stream(self, method: Any, request: Any) -> Iterator[Any]:
+        """The messages of a server stream (no deadline: it runs until the server ends it
+        or Ctrl-C). Ctrl-C cancels the call first, so the server sees the caller go and
+        closing the channel never waits on a live stream."""
+        call = method(request)
+        try:
+            yield from call
+        except KeyboardInterrupt:
+            call.cancel()
+            raise
 
     def close(self) -> None:
         """Closes the channel, if one was opened."""

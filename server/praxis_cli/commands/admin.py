@@ -96,10 +96,10 @@ def _tail(ctx: Any, args: argparse.Namespace) -> int:
         else:
             ctx.out.table(_EVENT_COLUMNS, [_event_row(e) for e in response.events])
         return 0
-    stream = ctx.client.events.StreamEvents(
-        event_pb2.StreamEventsRequest(after=args.after, subscriber=args.subscriber, run_id=args.run)
+    request = event_pb2.StreamEventsRequest(
+        after=args.after, subscriber=args.subscriber, run_id=args.run
     )
-    for message in stream:
+    for message in ctx.stream(ctx.client.events.StreamEvents, request):
         if ctx.out.as_json:
             ctx.out.json_line(to_dict(message.event))
         else:

@@ -312,7 +312,9 @@ def follow(ctx: Any, run_id: str) -> int:
         live = Live(view, console=ctx.out.console, refresh_per_second=8, transient=False)
         live.start()
     try:
-        for response in ctx.client.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id)):
+        for response in ctx.stream(
+            ctx.client.runs.WatchRun, run_pb2.WatchRunRequest(run_id=run_id)
+        ):
             last = response.run
             progress = measure(last)
             elapsed = time.monotonic() - began
