@@ -309,6 +309,12 @@ def test_login_stores_a_private_profile(shell: Shell) -> None:
     assert json.loads(result.stdout)["ownership_epoch"] == 1
 
 
+def _interruptible() -> None:
+    """Ctrl-C as in a terminal: a suite started in the background of a non-interactive
+    shell runs with SIGINT ignored, and a child would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_operator_controls_and_the_event_log(shell: Shell) -> None:
     assert "PAUSED" in shell.ok("workorders", "pause", "wo-1", "--reason", "audit").out
     assert shell.ok("workorders", "show", "wo-1", "--json").json()["control_state"] == (
@@ -330,6 +336,7 @@ def test_operator_controls_and_the_event_log(shell: Shell) -> None:
     follower = subprocess.Popen(
         [PRAXIS, "events", "tail", "--follow", "--json", "--run", run_id],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=shell.env("alice"),
+        preexec_fn=_interruptible,
     )  # fmt: skip
     track(follower)  # type: ignore[arg-type]
     assert follower.stdout is not None
