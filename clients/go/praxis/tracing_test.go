@@ -3,7 +3,6 @@ package praxis
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -52,42 +51,6 @@ func TestParseTraceparent(t *testing.T) {
 	}
 }
 
-// spanTasks serves the given tasks through SettleTasks and closes done once all settled.
-type spanTasks struct {
-	enginev1.UnimplementedTaskServiceServer
-	mu      sync.Mutex
-	tasks   []*enginev1.Task
-	total   int
-	settled map[string]*enginev1.Settlement
-	done    chan struct{}
-}
-
-func (f *spanTasks) SettleTasks(ctx context.Context, req *enginev1.SettleTasksRequest) (*enginev1.SettleTasksResponse, error) {
-	f.mu.Lock()
-	resp := &enginev1.SettleTasksResponse{}
-	for _, s := range req.GetSettlements() {
-		f.settled[attemptOf(s)] = s
-		resp.Results = append(resp.Results, &enginev1.SettlementResult{AttemptId: attemptOf(s),
-			Result: &enginev1.SettlementResult_Complete{Complete: &enginev1.CompleteTaskResponse{}}})
-	}
-	if len(f.settled) == f.total && f.done != nil {
-		close(f.done)
-		f.done = nil
-	}
-	if c := req.GetClaim(); c != nil {
-		n := min(int(c.GetMaxTasks()), len(f.tasks))
-		resp.Tasks, f.tasks = f.tasks[:n], f.tasks[n:]
-	}
-	f.mu.Unlock()
-	if req.GetClaim() != nil && len(resp.GetTasks()) == 0 && len(req.GetSettlements()) == 0 {
-		select {
-		case <-ctx.Done():
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	return resp, nil
-}
-
 // A span the handler starts is a child of the task's traceparent (same trace, parent span
 // id = the attempt's span id, remote); with an empty or malformed traceparent the span is
 // a root and the handler still runs.
@@ -102,13 +65,12 @@ func TestHandlerSpansContinueTheAttemptTrace(t *testing.T) {
 		"att-empty":     "",
 		"att-malformed": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra",
 	}
-	fake := &spanTasks{settled: map[string]*enginev1.Settlement{}, done: make(chan struct{})}
-	fake.total = len(inputs)
+	fake := &batchTasks{total: len(inputs), settled: map[string]*enginev1.Settlement{}, all: make(chan struct{})}
 	for id, tp := range inputs {
 		fake.tasks = append(fake.tasks, &enginev1.Task{AttemptId: id, Traceparent: tp, InputJson: `"x"`})
 	}
-	done := fake.done
-	c := connectForTest(t, serveTasks(t, fake), "")
+	done := fake.all
+	c := connectForTest(t, serveTasks(t, fake), "good")
 	w := NewWorker(c, WorkerOptions{Models: []string{"m"}, Concurrency: 3, PollMs: 100}, func(ctx context.Context, task *Task) (Outcome, error) {
 		_, span := tracer.Start(ctx, "handler "+task.GetAttemptId())
 		span.End()

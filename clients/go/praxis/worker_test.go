@@ -15,12 +15,13 @@ import (
 	enginev1 "github.com/praxis-engine/praxis/clients/go/aiws/engine/v1"
 )
 
-// batchTasks serves the given tasks through SettleTasks (the batch path) and records
-// every settlement; a wrong token is UNAUTHENTICATED.
+// batchTasks serves the given tasks through SettleTasks (the batch path), records every
+// settlement and closes all once total are settled; a wrong token is UNAUTHENTICATED.
 type batchTasks struct {
 	enginev1.UnimplementedTaskServiceServer
 	mu       sync.Mutex
 	tasks    []*enginev1.Task
+	total    int
 	settled  map[string]*enginev1.Settlement
 	maxAsked int32
 	all      chan struct{}
@@ -38,7 +39,7 @@ func (f *batchTasks) SettleTasks(ctx context.Context, req *enginev1.SettleTasksR
 		resp.Results = append(resp.Results, &enginev1.SettlementResult{AttemptId: attemptOf(s),
 			Result: &enginev1.SettlementResult_Complete{Complete: &enginev1.CompleteTaskResponse{}}})
 	}
-	if len(f.settled) == 4 && f.all != nil {
+	if len(f.settled) == f.total && f.all != nil {
 		close(f.all)
 		f.all = nil
 	}
@@ -76,7 +77,7 @@ func serveTasks(t *testing.T, impl enginev1.TaskServiceServer) string {
 
 // Four tasks through SettleTasks: each outcome becomes the settlement the spec says.
 func TestWorkerSettlesInBatches(t *testing.T) {
-	fake := &batchTasks{settled: map[string]*enginev1.Settlement{}, all: make(chan struct{})}
+	fake := &batchTasks{total: 4, settled: map[string]*enginev1.Settlement{}, all: make(chan struct{})}
 	done := fake.all
 	for _, in := range []string{`"ok"`, `"fail"`, `"chan"`, `"cost"`} {
 		fake.tasks = append(fake.tasks, &enginev1.Task{AttemptId: "att-" + strings.Trim(in, `"`), InputJson: in})
