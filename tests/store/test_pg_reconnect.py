@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from praxis.store import dialect, files
+from praxis.store import dialect, files, run_rows
 from praxis.store.database import Database
 from tests.postgres import Cluster
 
@@ -91,7 +91,7 @@ def test_a_disconnect_after_the_first_statement_is_not_retried(
     def body(connection: Connection) -> None:
         calls.append(1)
         _terminate(cluster, _backend(connection))
-        connection.execute(text("SELECT 1"))
+        run_rows.load_attempt(connection, "a1")  # a raw statement (praxis.store.statements)
 
     with pytest.raises(files.StorageFailure) as failed:
         db.transact(body, scoped=True)
