@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import DBAPIError
 
 from praxis.store import statements
 from praxis.store.database import Database
@@ -15,6 +17,7 @@ from praxis.store.runtime_schema import ready_nodes
 from praxis.store.schema import metadata
 from praxis.store.statements import Savepoint, Statement
 from praxis.store.writer_turn import WriterTurn
+from tests.postgres import Cluster
 
 READY = Statement(
     select(ready_nodes.c.seq, ready_nodes.c.node_uid)
@@ -73,10 +76,55 @@ def test_other_dialects_go_through_sqlalchemy(
 ) -> None:
     with db.write() as connection:
         monkeypatch.setattr(statements, "_driver", lambda _connection: pytest.fail("raw"))
-        monkeypatch.setattr(connection.dialect, "name", "postgresql")
+        monkeypatch.setattr(connection.dialect, "name", "mysql")
         INSERT.run_many(connection, [_row("a"), _row("b")])
         found = READY.run(connection, {"models": ["m"], "now": 5, "limit": 5}).all()
         assert [row.node_uid for row in found] == ["a", "b"]
+
+
+@pytest.fixture
+def pg(postgres_cluster: Cluster) -> Iterator[Database]:
+    database = Database(postgres_cluster.create_database(), pool_size=4)
+    metadata.create_all(database.engine, tables=[ready_nodes])
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+def test_raw_rows_equal_sqlalchemy_rows_on_postgres(
+    pg: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the psycopg cursor answers as SQLAlchemy does; the expanding
+    ``IN`` list goes through SQLAlchemy, the rest do not."""
+    raw_calls = []
+    driver = statements._driver
+    monkeypatch.setattr(statements, "_driver", lambda c: raw_calls.append(1) or driver(c))
+    with pg.write() as connection:
+        INSERT.run_many(connection, [_row("a"), _row("b", "n"), _row("c", not_before=9)])
+        inserted = INSERT.run(connection, _row("d", work_order="held"))
+        assert inserted.inserted_primary_key == (4,)
+        changed = DELAY.run(connection, {"uid": "b", "not_before_ms": 1})
+        assert changed.rowcount == 1
+        assert len(raw_calls) == 3  # run_many, the insert, the update
+        params = {"models": ["m", "n"], "now": 5, "limit": 10}
+        raw = READY.run(connection, params)
+        through = connection.execute(READY.element, params)
+        assert [tuple(r) for r in raw] == [tuple(r) for r in through] == [(1, "a"), (2, "b")]
+        uids = Statement(select(ready_nodes.c.node_uid).where(ready_nodes.c.seq > bindparam("s")))
+        assert uids.run(connection, {"s": 2}).scalars() == ["c", "d"]
+        assert len(raw_calls) == 4
+
+
+def test_a_postgres_driver_error_is_a_dbapi_error(pg: Database) -> None:
+    """A raw statement's psycopg error is SQLAlchemy's DBAPIError with the SQLSTATE
+    (what the retry of a lost race and the storage classification read)."""
+    with pytest.raises(DBAPIError) as failed, pg.write() as connection:
+        INSERT.run(connection, {**_row("a"), "seq": 7})
+        INSERT.run(connection, {**_row("b"), "seq": 7})
+    assert failed.value.orig is not None
+    assert getattr(failed.value.orig, "sqlstate", "") == "23505"
+    assert not failed.value.connection_invalidated
 
 
 def test_a_savepoint_rolls_back_only_its_command(db: Database) -> None:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError
 
 from praxis import metrics
@@ -123,12 +123,11 @@ class Database:
             started = time.perf_counter()
             try:
                 self._check(write=True)
-                connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+                connection, transaction = self._begin_write(scoped=False)
             except Exception as error:
                 raise self._failed(error) from error
             try:
-                with connection.begin():
-                    dialect.lock_for_write(connection)
+                with transaction:
                     yield connection
                 callbacks = connection.info.pop(_AFTER_COMMIT, [])
             except Exception as error:
@@ -212,19 +211,41 @@ class Database:
                 raise failure from error
         raise AssertionError("unreachable")
 
+    def _begin_write(self, scoped: bool) -> tuple[Connection, RootTransaction]:
+        """A write connection in its transaction, holding the installation's lock.
+
+        On PostgreSQL the lock is the transaction's first statement, the first use of a
+        pooled connection: when that connection turns out to be dead (the server
+        restarted, its backend was terminated), nothing of the command has run, so it
+        begins again once on a fresh connection (the pool replaced the dead ones).
+        """
+        for attempt in (1, 2):
+            connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+            try:
+                transaction = connection.begin()
+                dialect.lock_for_write(connection, scoped)
+                return connection, transaction
+            except DBAPIError as error:
+                connection.close()
+                if attempt == 1 and self.postgres and error.connection_invalidated:
+                    log.info("a pooled connection was gone; beginning again: %s", error.orig)
+                    continue
+                raise
+            except BaseException:
+                connection.close()
+                raise
+        raise AssertionError("unreachable")
+
     def _attempt(self, body: Callable[[Connection], T], scoped: bool) -> T:
         started = time.perf_counter()
-        connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        connection, transaction = self._begin_write(scoped)
         try:
-            transaction = connection.begin()
             try:
-                dialect.lock_for_write(connection, scoped)
-                try:
-                    value = body(connection)
-                except Rollback as rollback:
-                    transaction.rollback()
-                    return rollback.value  # type: ignore[return-value]  # the body's answer
+                value = body(connection)
                 transaction.commit()
+            except Rollback as rollback:
+                transaction.rollback()
+                return rollback.value  # type: ignore[return-value]  # the body's answer
             except BaseException:
                 if transaction.is_active:
                     transaction.rollback()

@@ -51,8 +51,14 @@ _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
 _RUNS_SKIP = text(
-    "SELECT run_id FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
+    "SELECT run_id, contract_id, principal_id FROM runs WHERE run_id IN :rids"
+    " ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
+# The run of an attempt, locked in the statement that finds it (an attempt never moves).
+_ATTEMPT_RUN = text(
+    "SELECT run_id FROM runs"
+    " WHERE run_id = (SELECT run_id FROM attempts WHERE attempt_id = :aid) FOR UPDATE"
+)
 
 
 @contextmanager
@@ -114,12 +120,28 @@ def run(connection: Connection, run_id: str) -> None:
         connection.execute(_RUN, {"rid": run_id})
 
 
+def attempt_run(connection: Connection, attempt_id: str) -> str | None:
+    """Locks the run of an attempt (waits for its holder) and returns its id, in one
+    round trip; ``None`` when there is no such attempt (PostgreSQL only)."""
+    found = connection.execute(_ATTEMPT_RUN, {"aid": attempt_id}).scalar()
+    return None if found is None else str(found)
+
+
 def runs_skip_locked(connection: Connection, run_ids: Iterable[str]) -> set[str]:
     """Locks the runs no other transaction holds; returns them (SQLite: all of them)."""
+    return set(runs_skip_locked_budgets(connection, run_ids))
+
+
+def runs_skip_locked_budgets(
+    connection: Connection, run_ids: Iterable[str]
+) -> dict[str, tuple[str, str]]:
+    """:func:`runs_skip_locked`, with the ``(contract_id, principal_id)`` of each run
+    locked, read by the same statement (PostgreSQL; SQLite: every run, with blanks)."""
     wanted = sorted(set(run_ids))
     if not postgres(connection) or not wanted:
-        return set(wanted)
-    return set(connection.execute(_RUNS_SKIP, {"rids": wanted}).scalars())
+        return {run_id: ("", "") for run_id in wanted}
+    rows = connection.execute(_RUNS_SKIP, {"rids": wanted})
+    return {row.run_id: (row.contract_id or "", row.principal_id or "") for row in rows}
 
 
 def budget(connection: Connection, contract_id: str, principal_id: str) -> None:

@@ -707,6 +707,7 @@ class RunStore:
         """The candidates of the runs this claim could lock (in ready order, at most
         ``wanted`` attempts), with the budgets of those runs locked in key order."""
         kept: dict[str, list[str]] = defaultdict(list)
+        budgets: dict[str, tuple[str, str]] = {}  # run -> (contract, starting principal)
         count = 0
         remaining = list(by_run.items())
         while remaining and count < wanted:  # lock only the runs needed for the shortfall
@@ -714,7 +715,7 @@ class RunStore:
             while remaining and covered < wanted - count:
                 chunk.append(remaining.pop(0))
                 covered += len(chunk[-1][1])
-            held = locks.runs_skip_locked(connection, (run_id for run_id, _ in chunk))
+            held = locks.runs_skip_locked_budgets(connection, (run_id for run_id, _ in chunk))
             if len(held) < len(chunk):
                 with self._lock:
                     self.claims_skipped += 1
@@ -722,18 +723,15 @@ class RunStore:
                 if run_id in held:
                     kept[run_id] = uids[: wanted - count]
                     count += len(kept[run_id])
-        if kept:
-            rows = connection.execute(
-                select(runs.c.contract_id, runs.c.principal_id).where(runs.c.run_id.in_(list(kept)))
-            ).all()
-            keys: set[str] = set()
-            for row in rows:
-                if row.contract_id:
-                    keys.add("contract:" + row.contract_id)
-                if self.authority.spend_cap(row.principal_id) is not None:
-                    keys.add("principal:" + row.principal_id)
-            for name in sorted(keys):  # every contract key sorts before every principal key
-                locks.budget_key(connection, name)
+                    budgets[run_id] = held[run_id]
+        keys: set[str] = set()
+        for contract_id, principal_id in budgets.values():
+            if contract_id:
+                keys.add("contract:" + contract_id)
+            if self.authority.spend_cap(principal_id) is not None:
+                keys.add("principal:" + principal_id)
+        for name in sorted(keys):  # every contract key sorts before every principal key
+            locks.budget_key(connection, name)
         return kept
 
     def _dispatch(
@@ -826,9 +824,12 @@ class RunStore:
         the principal whose claim leased the attempt may act on it."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
-            attempt = run_rows.load_attempt(connection, attempt_id)
-            if attempt is not None and locks.postgres(connection):
-                locks.run(connection, attempt.run_id)  # then read again under the lock
+            locked = locks.attempt_run(connection, attempt_id) if self.db.postgres else None
+            attempt = run_rows.load_attempt(connection, attempt_id)  # read under the lock
+            if attempt is not None and self.db.postgres and attempt.run_id != locked:
+                # Committed after the lock's statement read attempts (no claim returns
+                # an attempt id before its commit; a guessed one could): lock, read again.
+                locks.run(connection, attempt.run_id)
                 attempt = run_rows.load_attempt(connection, attempt_id)
             if attempt is None:
                 raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))

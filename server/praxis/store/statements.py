@@ -8,9 +8,16 @@ Core statement built once at import; on SQLite it compiles it once per parameter
 parameter tuple straight to the ``sqlite3`` cursor of the connection's transaction. Rows
 come back as named tuples (``row.run_id`` as with SQLAlchemy rows).
 
-It is an optimisation only: on any other dialect (PostgreSQL), or for a statement whose
-column types process values (none of the hot tables' types do on SQLite), it runs the
-same statement through ``Connection.execute``, with the same result surface. The
+On PostgreSQL it does the same with the psycopg cursor (the SQL compiled for psycopg,
+parameters by name); a driver error is raised as SQLAlchemy's ``DBAPIError`` (a lost
+connection invalidated), as ``Connection.execute`` would. Parameter sets of
+:meth:`Statement.run_many` go to psycopg's ``executemany``, which pipelines them (one
+round trip, not one per row).
+
+It is an optimisation only: on any other dialect, for a statement whose column types
+process values (none of the hot tables' types do), or whose parameters expand (``IN``
+lists, on PostgreSQL), it runs the same statement through ``Connection.execute``, with
+the same result surface. The
 transaction is the caller's: BEGIN, SAVEPOINTs and COMMIT stay SQLAlchemy's, on the same
 DBAPI connection, so every command is still one transaction with the same durability.
 """
@@ -18,16 +25,20 @@ DBAPI connection, so every command is still one transaction with the same durabi
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.expression import Executable
 
 Params = Mapping[str, Any]
 _POSTCOMPILE = re.compile(r"__\[POSTCOMPILE_(\w+)\]")
+_PYFORMAT = re.compile(r"%\((\w+)\)s")
+_RAW_DIALECTS = frozenset({"sqlite", "postgresql"})
 
 
 class Rows:
@@ -68,15 +79,25 @@ class Rows:
 class _Plan:
     """One statement compiled for SQLite for one parameter shape."""
 
-    __slots__ = ("defaults", "expanding", "names", "row_type", "sql")
+    __slots__ = (
+        "defaults", "expanding", "named", "names", "returns_key", "returns_rows", "row_type", "sql"
+    )  # fmt: skip
 
     def __init__(self, sql: str, names: tuple[str, ...], expanding: frozenset[str],
-                 defaults: dict[str, Any]) -> None:  # fmt: skip
+                 defaults: dict[str, Any], named: bool = False) -> None:  # fmt: skip
         self.sql = sql
         self.names = names
         self.expanding = expanding
         self.defaults = defaults
+        self.named = named  # parameters by name (psycopg), not by position (sqlite3)
+        self.returns_key = False  # an INSERT that returns its generated key (PostgreSQL)
+        self.returns_rows = False  # a SELECT (or RETURNING) whose rows the caller reads
         self.row_type: Any = None
+
+    def named_arguments(self, params: Params) -> dict[str, Any]:
+        return {
+            name: params[name] if name in params else self.defaults[name] for name in self.names
+        }
 
     def arguments(self, params: Params) -> list[Any]:
         values: list[Any] = []
@@ -106,7 +127,20 @@ class Statement:
             return connection.execute(self.element, dict(params))
         cursor = _driver(connection).cursor()
         try:
-            cursor.execute(_sql(plan, params), plan.arguments(params))
+            if plan.named:
+                fetched = _pg_execute(connection, cursor, plan, plan.named_arguments(params))
+                if plan.returns_key:  # INSERT ... RETURNING its serial key, as SQLAlchemy
+                    return Rows([], cursor.rowcount, fetched[0][0] if fetched else None)
+                if not plan.returns_rows:
+                    return Rows([], cursor.rowcount)
+                if plan.row_type is None:
+                    plan.row_type = collections.namedtuple(  # type: ignore[misc]  # dynamic row type
+                        "Row", [column[0] for column in cursor.description], rename=True
+                    )
+                make = plan.row_type._make
+                return Rows([make(row) for row in fetched], cursor.rowcount)
+            else:
+                cursor.execute(_sql(plan, params), plan.arguments(params))
             if cursor.description is None:
                 return Rows([], cursor.rowcount, cursor.lastrowid)
             if plan.row_type is None:
@@ -128,14 +162,17 @@ class Statement:
             return
         cursor = _driver(connection).cursor()
         try:
-            cursor.executemany(plan.sql, [plan.arguments(row) for row in rows])
+            if plan.named:
+                _pg_execute(connection, cursor, plan, [plan.named_arguments(r) for r in rows])
+            else:
+                cursor.executemany(plan.sql, [plan.arguments(row) for row in rows])
         finally:
             cursor.close()
 
     def _plan(self, connection: Connection, params: Params) -> _Plan | None:
-        if connection.dialect.name != "sqlite":
+        if connection.dialect.name not in _RAW_DIALECTS:
             return None
-        key = tuple(params)
+        key = (connection.dialect.name, *params)  # a process may open both databases
         try:
             return self._plans[key]
         except KeyError:
@@ -155,6 +192,13 @@ class Statement:
             for column in compiled._result_columns
         ):
             return None
+        named = connection.dialect.name == "postgresql"
+        if named:  # pyformat: the names in the order they appear (no positiontup)
+            if compiled.escaped_bind_names or _POSTCOMPILE.search(compiled.string):
+                return None  # escaped or expanding (IN) parameters: let SQLAlchemy run it
+            names = tuple(dict.fromkeys(_PYFORMAT.findall(compiled.string)))
+            if any(name not in binds or binds[name].expanding for name in names):
+                return None
         expanding = frozenset(name for name in names if binds[name].expanding)
         defaults = {
             name: binds[name].effective_value
@@ -163,7 +207,13 @@ class Statement:
         }
         if any(name not in params and name not in defaults for name in names):
             return None  # a default SQLAlchemy would compute: let it
-        return _Plan(compiled.string, names, expanding, defaults)
+        plan = _Plan(compiled.string, names, expanding, defaults, named)
+        returning = getattr(compiled, "implicit_returning", None) or []
+        if named and len(returning) > 1:
+            return None  # a composite generated key: let SQLAlchemy build it
+        plan.returns_key = named and len(returning) == 1
+        plan.returns_rows = bool(compiled._result_columns) and not plan.returns_key
+        return plan
 
 
 def _sql(plan: _Plan, params: Params) -> str:
@@ -173,8 +223,60 @@ def _sql(plan: _Plan, params: Params) -> str:
 
 
 def _driver(connection: Connection) -> Any:
-    """The ``sqlite3`` connection under ``connection`` (inside its transaction)."""
+    """The ``sqlite3`` or psycopg connection under ``connection`` (inside its transaction)."""
     return connection.connection.driver_connection
+
+
+def _pg_execute(connection: Connection, cursor: Any, plan: _Plan, arguments: Any) -> list[Any]:
+    """Runs ``plan`` on the psycopg ``cursor`` (``executemany`` for a list of sets) and
+    fetches its rows when it returns any (inside a :func:`pipelined` block the fetch is
+    what waits for the answers). A driver error becomes the ``DBAPIError`` SQLAlchemy
+    raises, and a lost connection is invalidated, as with ``Connection.execute``."""
+    try:
+        if isinstance(arguments, list):
+            cursor.executemany(plan.sql, arguments)
+            return []
+        cursor.execute(plan.sql, arguments)
+        return cursor.fetchall() if plan.returns_rows or plan.returns_key else []
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _wrapped(connection, plan.sql, arguments, error) from error
+
+
+def _wrapped(connection: Connection, sql: str, arguments: Any, error: Exception) -> StatementError:
+    dialect = connection.dialect
+    lost = dialect.is_disconnect(error, _driver(connection), None)  # type: ignore[arg-type]  # a driver error
+    if lost:
+        connection.invalidate(error)
+    return DBAPIError.instance(
+        sql,
+        arguments,
+        error,
+        dialect.loaded_dbapi.Error,
+        connection_invalidated=lost,
+        dialect=dialect,
+    )
+
+
+@contextlib.contextmanager
+def pipelined(connection: Connection) -> Iterator[None]:
+    """Sends the block's statements without waiting for each answer (PostgreSQL).
+
+    psycopg's pipeline mode: the statements of the block travel together and their
+    answers come back together at its end (one round trip for the block instead of one
+    per statement), or earlier when a :class:`Statement` reads rows. For writes whose
+    answers nobody reads: inside the block ``rowcount`` is unknown (-1) and a statement
+    run through SQLAlchemy returns no rows. A failure is raised when the block ends
+    (as ``DBAPIError``), and the transaction then rolls back as with any failed
+    statement. Elsewhere (SQLite) it does nothing.
+    """
+    if connection.dialect.name != "postgresql":
+        yield
+        return
+    try:
+        with _driver(connection).pipeline():
+            yield
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _wrapped(connection, "(pipelined statements)", None, error) from error
 
 
 class Savepoint:
