@@ -34,7 +34,7 @@ from praxis.store.database import Database, Rollback
 from praxis.store.registry import bind_head, load_head
 from praxis.store.run_rows import Effects, RunRecord
 from praxis.store.run_traces import RunTraces
-from praxis.store.runtime_schema import ready_nodes, run_timers, runs
+from praxis.store.runtime_schema import attempts, ready_nodes, run_timers, runs
 from praxis.store.schema import work_orders
 from praxis.store.signals import Hub
 from praxis.store.statements import Statement
@@ -171,10 +171,14 @@ class RunStore:
         self.announce(effects)
         return result
 
-    def _transact_many(self, bodies: list[Callable[[Connection, Effects], Any]]) -> list[Any]:
+    def _transact_many(
+        self, bodies: list[Callable[[Connection, Effects], Any]], keys: list[str] | None = None
+    ) -> list[Any]:
         """Runs ``bodies`` in one group commit, each on its own; then wakes waiters.
 
-        A body's bug (an exception other than a rollback) is raised after the commit.
+        ``keys``: each body's run where known (PostgreSQL runs the bodies of one run in one
+        transaction, see :meth:`Database.transact_many`). A body's bug (an exception other
+        than a rollback) is raised after the commit.
         """
         effects = [Effects(cache=self.snapshots, trace=self.trace) for _ in bodies]
         answers = self.db.transact_many(
@@ -183,6 +187,7 @@ class RunStore:
                 for body, fx in zip(bodies, effects, strict=True)
             ],
             scoped=True,
+            keys=keys,
         )
         made_ready = set().union(*(fx.made_ready for fx in effects))
         taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
@@ -938,13 +943,26 @@ class RunStore:
             replies.append(core.Reply())  # replaced by the body's answer below
             slots.append(index)
             bodies.append(self._attempt_body(principal, request.attempt_id, build))
+        keys = self._runs_of([requests[index].attempt_id for index in slots])
         if claim is not None:
             bodies.append(self._claim_body(replace(claim, principal_id=principal.principal_id)))
-        answers = self._transact_many(bodies)
+            keys.append("")
+        answers = self._transact_many(bodies, keys)
         for index, answer in zip(slots, answers, strict=False):
             replies[index] = answer
         tasks: list[TaskView] = answers[-1] if claim is not None else []
         return replies, tasks
+
+    def _runs_of(self, attempt_ids: list[str]) -> list[str]:
+        """The run of each attempt ("" where unknown), read on PostgreSQL only, where it
+        lets one transaction settle a run's several attempts (a fan-out's items) with one
+        COMMIT; SQLite commits the whole batch at once anyway."""
+        if not self.db.postgres or len(attempt_ids) < 2:
+            return [""] * len(attempt_ids)
+        with self.db.read() as connection:
+            rows = connection.execute(_RUNS_OF, {"ids": list(set(attempt_ids))}).all()
+        known: dict[str, str] = {row.attempt_id: row.run_id for row in rows}
+        return [known.get(attempt_id, "") for attempt_id in attempt_ids]
 
     def _completion(
         self, request: Settlement
@@ -1112,6 +1130,9 @@ _EXISTING = Statement(
     select(runs.c.run_id, runs.c.request_digest).where(
         runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
     )
+)
+_RUNS_OF = select(attempts.c.attempt_id, attempts.c.run_id).where(
+    attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
 )
 _NEXT_READY = Statement(  # every long poll reads it before it waits
     select(func.min(ready_nodes.c.not_before_ms)).where(
