@@ -69,6 +69,13 @@ _HEAD = Statement(
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
+# The head without its definition: a command decides on the head's digest alone (the
+# definition enters the review material only, which Review reads with _HEAD).
+_HEAD_ROW = Statement(
+    select(heads).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
+)
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
     proposals.c.run_id == bindparam("run"),
@@ -189,7 +196,7 @@ class RegistryStore:
                 if isinstance(replay, Rejection):
                     raise Rollback(replay)
                 return replay
-            state = self._load_state(connection, command, work_order)
+            state, texts = self._load_state(connection, command, work_order, for_review=False)
             invalid_definition = self._check_definition(connection, command, state)
             if invalid_definition:
                 raise Rollback(invalid_definition)
@@ -212,7 +219,7 @@ class RegistryStore:
                     problem = hook(connection, outcome.head, now)
                     if problem:
                         raise Rollback(problem)
-            return Executed(self._save(connection, outcome), replayed=False)
+            return Executed(self._save(connection, outcome, texts), replayed=False)
 
         result: Executed | Rejection = self.db.transact(transaction, scoped=True)
         for commit_hook in self.commit_hooks:
@@ -235,7 +242,7 @@ class RegistryStore:
             problem = gates.check_epochs(epochs, self.installation_id, work_order)
             if problem:
                 return problem
-            state = self._load_state(connection, command, work_order)
+            state, _ = self._load_state(connection, command, work_order, for_review=True)
         return registry.review(state, command)
 
     def _transact(self, body: Any) -> Any:
@@ -300,24 +307,56 @@ class RegistryStore:
         return None
 
     def _load_state(
-        self, connection: Connection, command: registry.Command, work_order: WorkOrder
-    ) -> registry.State:
+        self,
+        connection: Connection,
+        command: registry.Command,
+        work_order: WorkOrder,
+        for_review: bool,
+    ) -> tuple[registry.State, _Texts]:
+        """The state slice of a command, and the canonical JSON texts already known of
+        its definitions (the command's, the stored proposal's).
+
+        Without ``for_review`` the head comes without its definition (``None``): a
+        command decides on the head's digest, only the review material shows the base.
+        """
+        texts = _Texts()
+        if command.definition is not None:
+            texts.add(command.definition, command.definition_text)
         approval = load_approval(connection, command.approval_id) if command.approval_id else None
-        return registry.State(
+        proposal: registry.Proposal | None = None
+        if command.proposal_id:
+            row = _PROPOSAL.run(
+                connection,
+                {
+                    "wo": command.ref.work_order_id,
+                    "run": command.ref.run_id,
+                    "pid": command.proposal_id,
+                },
+            ).first()
+            if row is not None:
+                proposal = proposal_of(row, command.ref)
+                texts.add(proposal.definition, row.definition_json)
+        head = (
+            load_head(connection, command.ref)
+            if for_review
+            else _load_head_row(connection, command.ref)
+        )
+        state = registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
-            head=load_head(connection, command.ref),
-            proposal=load_proposal(connection, command.ref, command.proposal_id)
-            if command.proposal_id
-            else None,
+            head=head,
+            proposal=proposal,
             approval=approval.record if approval else None,
             proof_consumed=bool(approval and approval.consumed_at_ms),
         )
+        return state, texts
 
-    def _save(self, connection: Connection, outcome: registry.Outcome) -> registry.Receipt:
+    def _save(
+        self, connection: Connection, outcome: registry.Outcome, texts: _Texts
+    ) -> registry.Receipt:
         if outcome.head is not None:
-            _save_head(connection, outcome.head, outcome.proposal)
+            _save_head(connection, outcome.head, outcome.proposal, texts)
         if outcome.proposal is not None:
-            _save_proposal(connection, outcome.proposal)
+            _save_proposal(connection, outcome.proposal, texts)
         history = outcome.history
         seq = (
             _INSERT["registry_events"]
@@ -425,9 +464,7 @@ class RegistryStore:
             _INSERT["approvals"].run(connection, asdict(record))
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
-            created = load_approval(connection, approval_id)
-            assert created is not None
-            return created, False
+            return _with_consumption(connection, record), False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
         return result
@@ -584,6 +621,41 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     )
 
 
+def _load_head_row(connection: Connection, ref: Ref) -> registry.Head | None:
+    """The head of a ref without its definition (``definition`` is ``None``)."""
+    row = _HEAD_ROW.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
+    if row is None:
+        return None
+    return registry.Head(
+        ref=ref,
+        revision=row.revision,
+        definition=None,
+        definition_digest=row.definition_digest,
+        policy_digests=json.loads(row.policy_digests_json),
+        updated_at_ms=row.updated_at_ms,
+        bound_run_id=row.bound_run_id,
+    )
+
+
+class _Texts:
+    """Canonical JSON texts already known of the definitions a command holds (the
+    command's own, a stored proposal's), so saving one does not serialise it again."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[values.JsonValue, str]] = {}
+
+    def add(self, value: values.JsonValue, text: str) -> None:
+        """Remembers the canonical text of ``value`` (this very object)."""
+        self._known[id(value)] = (value, text)
+
+    def of(self, value: values.JsonValue) -> str:
+        """The canonical JSON of ``value``, serialised only when not known."""
+        known = self._known.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return values.canonical_json(value)
+
+
 def bind_head(
     connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
 ) -> None:
@@ -613,7 +685,10 @@ def bind_head(
 
 
 def _save_head(
-    connection: Connection, head: registry.Head, proposal: registry.Proposal | None
+    connection: Connection,
+    head: registry.Head,
+    proposal: registry.Proposal | None,
+    texts: _Texts,
 ) -> None:
     _INSERT["revisions"].run(
         connection,
@@ -621,7 +696,7 @@ def _save_head(
             work_order_id=head.ref.work_order_id,
             run_id=head.ref.run_id,
             revision=head.revision,
-            definition_json=values.canonical_json(head.definition),
+            definition_json=texts.of(head.definition),
             definition_digest=head.definition_digest,
             proposal_id=proposal.proposal_id if proposal else "",
             created_at_ms=head.updated_at_ms,
@@ -675,7 +750,7 @@ def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registr
     return proposal_of(row, ref)
 
 
-def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
+def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _Texts) -> None:
     decision = {
         "status": proposal.status.value,
         "decided_at_ms": proposal.decided_at_ms,
@@ -701,7 +776,7 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
             run_id=proposal.ref.run_id,
             proposal_id=proposal.proposal_id,
             base_revision=proposal.base_revision,
-            definition_json=values.canonical_json(proposal.definition),
+            definition_json=texts.of(proposal.definition),
             candidate_digest=proposal.candidate_digest,
             proposal_digest=proposal.proposal_digest,
             proposed_by=proposal.proposed_by,
@@ -726,6 +801,12 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
         created_at_ms=row.created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
+    return _with_consumption(connection, record)
+
+
+def _with_consumption(connection: Connection, record: ApprovalRecord) -> ApprovalView:
+    """An approval with the consumption of its proof (shared by every approval of the
+    same approver and material)."""
     consumed = _CONSUMED.run(connection, {"proof": record.proof_digest}).first()
     if consumed is None:
         return ApprovalView(record, 0, "")
@@ -748,9 +829,22 @@ def _history_from_row(row: Any) -> registry.HistoryEntry:
 
 
 def _receipt_to_json(receipt: registry.Receipt) -> str:
-    data = asdict(receipt)
-    data["action"] = receipt.action.name
-    return values.canonical_json(data)
+    # asdict(receipt) with the action by name, written out (asdict deep-copies slowly)
+    return values.canonical_json(
+        {
+            "request_id": receipt.request_id,
+            "principal_id": receipt.principal_id,
+            "command_digest": receipt.command_digest,
+            "action": receipt.action.name,
+            "ref": {"work_order_id": receipt.ref.work_order_id, "run_id": receipt.ref.run_id},
+            "head_revision": receipt.head_revision,
+            "head_digest": receipt.head_digest,
+            "proposal_id": receipt.proposal_id,
+            "approval_id": receipt.approval_id,
+            "event_seq": receipt.event_seq,
+            "committed_at_ms": receipt.committed_at_ms,
+        }
+    )
 
 
 def _receipt_from_json(text: str) -> registry.Receipt:
