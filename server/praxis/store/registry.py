@@ -53,7 +53,20 @@ _RECEIPT = Statement(
         receipts.c.request_id == bindparam("rid"),
     )
 )
-_APPROVAL = Statement(select(approvals).where(approvals.c.approval_id == bindparam("id")))
+# An approval with the consumption of its proof (if any), in one statement.
+_APPROVAL = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    )
+    .select_from(
+        approvals.outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
+        )
+    )
+    .where(approvals.c.approval_id == bindparam("id"))
+)
 _CONSUMED = Statement(
     select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
 )
@@ -102,8 +115,9 @@ _INSERT = {
 }
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
-# (definition document, field path, connection) -> the problems, or None when it is valid.
-DefinitionCheck = Callable[[values.JsonValue, str, Connection], Rejection | None]
+# (definition document, field path, connection, the document's digest) -> the problems,
+# or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection, str], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
 the command back. The runtime uses it to apply an activation to the bound run."""
 
@@ -300,10 +314,14 @@ class RegistryStore:
         action = command.action.name.lower()
         if command.action in (registry.Action.REGISTER, registry.Action.PROPOSE):
             path = f"command.{action}.definition_json"
-            return self.definition_check(command.definition, path, connection)
+            return self.definition_check(
+                command.definition, path, connection, command.definition_digest
+            )
         if command.action is registry.Action.ACTIVATE and state.proposal is not None:
             path = f"command.{action}.proposal_id"
-            return self.definition_check(state.proposal.definition, path, connection)
+            return self.definition_check(
+                state.proposal.definition, path, connection, state.proposal.candidate_digest
+            )
         return None
 
     def _load_state(
@@ -318,11 +336,17 @@ class RegistryStore:
 
         Without ``for_review`` the head comes without its definition (``None``): a
         command decides on the head's digest, only the review material shows the base.
+        With it, the approval is not read: the material does not depend on it.
         """
         texts = _Texts()
         if command.definition is not None:
             texts.add(command.definition, command.definition_text)
-        approval = load_approval(connection, command.approval_id) if command.approval_id else None
+        # Review material does not depend on the approval (it is what an approval binds).
+        approval = (
+            load_approval(connection, command.approval_id)
+            if command.approval_id and not for_review
+            else None
+        )
         proposal: registry.Proposal | None = None
         if command.proposal_id:
             row = _PROPOSAL.run(
@@ -801,7 +825,9 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
         created_at_ms=row.created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
-    return _with_consumption(connection, record)
+    if row.consumed_at_ms is None:
+        return ApprovalView(record, 0, "")
+    return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
 
 
 def _with_consumption(connection: Connection, record: ApprovalRecord) -> ApprovalView:
