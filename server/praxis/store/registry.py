@@ -167,7 +167,7 @@ class RegistryStore:
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
         self.head_hooks: list[HeadHook] = []
-        # Called after every command's transaction (proposals enter and leave the inbox).
+        # Called after every command that wrote (proposals enter and leave the inbox).
         self.commit_hooks: list[Callable[[], None]] = []
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), wired by the engine.
@@ -204,6 +204,7 @@ class RegistryStore:
             locks.work_order(connection, command.ref.work_order_id)
             work_order = self._gate(connection, epochs, command.ref.work_order_id, now)
             if isinstance(work_order, Rejection):
+                self._after_commit(connection)
                 return work_order  # the clock-uncertainty hold it placed commits
             replay = self._replay(connection, principal, request_id, command)
             if replay is not None:
@@ -233,12 +234,17 @@ class RegistryStore:
                     problem = hook(connection, outcome.head, now)
                     if problem:
                         raise Rollback(problem)
+            self._after_commit(connection)
             return Executed(self._save(connection, outcome, texts), replayed=False)
 
         result: Executed | Rejection = self.db.transact(transaction, scoped=True)
-        for commit_hook in self.commit_hooks:
-            commit_hook()
         return result
+
+    def _after_commit(self, connection: Connection) -> None:
+        """Runs the commit hooks once this command's writes commit (a replay or a refused
+        command writes nothing and wakes nobody)."""
+        for commit_hook in self.commit_hooks:
+            Database.after_commit(connection, commit_hook)
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
