@@ -16,6 +16,7 @@ latency percentiles are per durable command. Results go to stdout and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -146,11 +147,28 @@ def run_threads(count: int, seconds: float, body: Callable[[int], Callable[[], N
     return time.perf_counter() - start
 
 
-def bench_commands(address: str, clients: int, seconds: float, tag: str) -> dict[str, Any]:
+def server_cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of a process and its live child processes (the
+    server processes ``praxis serve --processes N`` starts)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    total = ticks / os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else []:
+        with contextlib.suppress(FileNotFoundError):  # exited meanwhile
+            total += server_cpu_s(int(child))
+    return total
+
+
+def bench_commands(
+    address: str, clients: int, seconds: float, tag: str, pid: int | None = None
+) -> dict[str, Any]:
     workers = [Worker(address, i + 1000 * clients, 16) for i in range(clients)]
     for worker in workers:
         worker.register_all()
+    cpu_before = server_cpu_s(pid) if pid is not None else 0.0
     elapsed = run_threads(clients, seconds, lambda i: workers[i].one_cycle)
+    cpu_s = server_cpu_s(pid) - cpu_before if pid is not None else 0.0
     latencies = [x for w in workers for x in w.latencies]
     commands = sum(w.commands for w in workers)
     for worker in workers:
@@ -162,6 +180,9 @@ def bench_commands(address: str, clients: int, seconds: float, tag: str) -> dict
         "p50_ms": percentile(latencies, 0.50) * 1000,
         "p99_ms": percentile(latencies, 0.99) * 1000,
         "mean_ms": statistics.fmean(latencies) * 1000 if latencies else 0.0,
+        # Server CPU (all server processes) per durable command, the Review of each
+        # cycle included.
+        "server_cpu_ms_per_command": cpu_s * 1000 / max(1, commands),
         "tag": tag,
     }
 
@@ -223,21 +244,25 @@ def main() -> int:
         try:
             for clients in (1, 8):
                 noop = bench_noop(server.address, clients, args.seconds / 2)
-                durable = bench_commands(server.address, clients, args.seconds, "durable")
+                assert server.process is not None
+                durable = bench_commands(
+                    server.address, clients, args.seconds, "durable", server.process.pid
+                )
                 durable["ratio_to_noop"] = durable["commands_per_s"] / noop["calls_per_s"]
                 results["runs"].append({"noop": noop, "durable": durable})
         finally:
             server.terminate()
     print(
         f"{'clients':>7} {'noop/s':>9} {'noop p99':>9} {'cmds/s':>9} {'p50 ms':>7} "
-        f"{'p99 ms':>7} {'ratio':>6}"
+        f"{'p99 ms':>7} {'ratio':>6} {'cpu ms/cmd':>10}"
     )
     for run in results["runs"]:
         noop, durable = run["noop"], run["durable"]
         print(
             f"{durable['clients']:>7} {noop['calls_per_s']:>9.0f} {noop['p99_ms']:>9.2f} "
             f"{durable['commands_per_s']:>9.0f} {durable['p50_ms']:>7.2f} "
-            f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f}"
+            f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f} "
+            f"{durable['server_cpu_ms_per_command']:>10.2f}"
         )
     eight = results["runs"][-1]["durable"]
     results["targets"] = {

@@ -4,10 +4,13 @@ models known explicitly (config, or a worker registration that lapses), listed."
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import grpc
+import pytest
 
-from aiws.engine.v1 import run_pb2, task_pb2
+from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
+from praxis.store import runs as runs_module
 from praxis.store.model_registry import MODEL_TTL_MS
 from tests.runtime_support import claim, definition, node
 from tests.support import (
@@ -21,6 +24,7 @@ from tests.support import (
     ref,
     register_cmd,
     registered,
+    variant,
 )
 
 CYCLE = definition("a", a=node("node:b", ("b",)), b=node("node:a", ("a",)))
@@ -133,3 +137,26 @@ def _error_info(error: grpc.RpcError) -> dict[str, str]:
             detail.Unpack(info)
             return dict(info.metadata)
     raise AssertionError("no ErrorInfo")
+
+
+def test_activate_does_not_parse_again_what_its_propose_checked(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ACTIVATE of a proposal this process checked at PROPOSE reuses that parse while
+    its models are known (the lapse case above parses again and refuses)."""
+    r = registered(harness)
+    execute(harness, "agent", "req-p", propose_cmd(r, "p", 1, variant(2)))
+    parses: list[object] = []
+    real = runs_module.definitions.parse
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        parses.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runs_module.definitions, "parse", counted)
+    command = activate_cmd(r, "p", 1, "ap-act")
+    approve(harness, command, "ap-act")
+    execute(harness, "alice", "req-act", command)
+    assert parses == []
+    head = harness.client("alice").registry.GetHead(registry_pb2.GetHeadRequest(ref=r)).head
+    assert head.revision == 2

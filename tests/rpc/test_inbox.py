@@ -10,7 +10,16 @@ from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
 from tests.model_support import fail_task, model, reconcile, start_run
 from tests.runtime_support import claim, definition, json_out, node
-from tests.support import Harness, expect_error, proposed, ref, registered
+from tests.support import (
+    Harness,
+    execute,
+    expect_error,
+    propose_cmd,
+    proposed,
+    ref,
+    registered,
+    variant,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -147,3 +156,20 @@ def test_bad_requests_and_authorization(model: Harness) -> None:
             triager.inbox.ListInbox(pb.ListInboxRequest(work_order_id="wo-1"))
         allowed = triager.inbox.ListInbox(pb.ListInboxRequest(work_order_id="wo-a1"))
         assert allowed.total == 0
+
+
+def test_only_a_command_that_wrote_wakes_the_inbox(harness: Harness) -> None:
+    """Registry commit hooks (the inbox wake-up) run once per committed command; a
+    replayed or refused command wrote nothing and wakes nobody."""
+    woken: list[int] = []
+    harness.server.engine.registry.commit_hooks.append(lambda: woken.append(1))
+    r = registered(harness)
+    assert len(woken) == 1
+    command = propose_cmd(r, "p-wake", 1, variant(2))
+    execute(harness, "agent", "req-wake", command)
+    assert len(woken) == 2
+    execute(harness, "agent", "req-wake", command)  # the retry replays its receipt
+    assert len(woken) == 2
+    with expect_error(grpc.StatusCode.ABORTED, "BASE_REVISION_STALE"):
+        execute(harness, "agent", "req-stale", propose_cmd(r, "p-stale", 7, variant(3)))
+    assert len(woken) == 2

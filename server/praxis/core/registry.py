@@ -8,6 +8,8 @@ returns an :class:`Outcome` (everything the store must write in one transaction)
 from __future__ import annotations
 
 import enum
+import functools
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -87,16 +89,30 @@ class Command:
     proposed_by: str = ""
     summary: str = ""
 
+    @functools.cached_property
+    def definition_text(self) -> str:
+        """The canonical JSON of the definition ("" without one), computed once."""
+        return "" if self.definition is None else values.canonical_json(self.definition)
+
+    @functools.cached_property
+    def definition_digest(self) -> str:
+        """``values.digest(definition)`` ("" without one), computed once."""
+        if self.definition is None:
+            return ""
+        return "sha256:" + hashlib.sha256(self.definition_text.encode("utf-8")).hexdigest()
+
     def digest(self) -> str:
         """The command digest a retry under the same request_id must match."""
+        return self._digest
+
+    @functools.cached_property
+    def _digest(self) -> str:
         return values.digest(
             {
                 "action": self.action.name,
                 "work_order_id": self.ref.work_order_id,
                 "run_id": self.ref.run_id,
-                "definition_digest": values.digest(self.definition)
-                if self.definition is not None
-                else "",
+                "definition_digest": self.definition_digest,
                 "policy_digests": dict(self.policy_digests),
                 "proposal_id": self.proposal_id,
                 "base_revision": self.base_revision,
@@ -356,7 +372,7 @@ def review(state: State, command: Command) -> Material | Rejection:
             base_revision=0,
             base_digest="",
             candidate_revision=1,
-            candidate_digest=values.digest(command.definition),
+            candidate_digest=command.definition_digest,
             proposal_id="",
             proposal_digest="",
             reason="",
@@ -414,7 +430,7 @@ def _propose_material(state: State, head: Head, command: Command) -> Material | 
         return precondition(
             "POLICY_DIGEST_CHANGED", "a proposal cannot change the protected policy digests"
         )
-    candidate_digest = values.digest(command.definition)
+    candidate_digest = command.definition_digest
     if candidate_digest == head.definition_digest:
         return precondition("PROPOSAL_UNCHANGED", "the candidate equals the base definition")
     return Material(

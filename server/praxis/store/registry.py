@@ -53,7 +53,20 @@ _RECEIPT = Statement(
         receipts.c.request_id == bindparam("rid"),
     )
 )
-_APPROVAL = Statement(select(approvals).where(approvals.c.approval_id == bindparam("id")))
+# An approval with the consumption of its proof (if any), in one statement.
+_APPROVAL = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    )
+    .select_from(
+        approvals.outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
+        )
+    )
+    .where(approvals.c.approval_id == bindparam("id"))
+)
 _CONSUMED = Statement(
     select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
 )
@@ -68,6 +81,13 @@ _HEAD = Statement(
         ),
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
+)
+# The head without its definition: a command decides on the head's digest alone (the
+# definition enters the review material only, which Review reads with _HEAD).
+_HEAD_ROW = Statement(
+    select(heads).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
 )
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
@@ -95,8 +115,9 @@ _INSERT = {
 }
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
-# (definition document, field path, connection) -> the problems, or None when it is valid.
-DefinitionCheck = Callable[[values.JsonValue, str, Connection], Rejection | None]
+# (definition document, field path, connection, the document's digest) -> the problems,
+# or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection, str], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
 the command back. The runtime uses it to apply an activation to the bound run."""
 
@@ -146,7 +167,7 @@ class RegistryStore:
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
         self.head_hooks: list[HeadHook] = []
-        # Called after every command's transaction (proposals enter and leave the inbox).
+        # Called after every command that wrote (proposals enter and leave the inbox).
         self.commit_hooks: list[Callable[[], None]] = []
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), wired by the engine.
@@ -183,13 +204,14 @@ class RegistryStore:
             locks.work_order(connection, command.ref.work_order_id)
             work_order = self._gate(connection, epochs, command.ref.work_order_id, now)
             if isinstance(work_order, Rejection):
+                self._after_commit(connection)
                 return work_order  # the clock-uncertainty hold it placed commits
             replay = self._replay(connection, principal, request_id, command)
             if replay is not None:
                 if isinstance(replay, Rejection):
                     raise Rollback(replay)
                 return replay
-            state = self._load_state(connection, command, work_order)
+            state, texts = self._load_state(connection, command, work_order, for_review=False)
             invalid_definition = self._check_definition(connection, command, state)
             if invalid_definition:
                 raise Rollback(invalid_definition)
@@ -212,12 +234,17 @@ class RegistryStore:
                     problem = hook(connection, outcome.head, now)
                     if problem:
                         raise Rollback(problem)
-            return Executed(self._save(connection, outcome), replayed=False)
+            self._after_commit(connection)
+            return Executed(self._save(connection, outcome, texts), replayed=False)
 
         result: Executed | Rejection = self.db.transact(transaction, scoped=True)
-        for commit_hook in self.commit_hooks:
-            commit_hook()
         return result
+
+    def _after_commit(self, connection: Connection) -> None:
+        """Runs the commit hooks once this command's writes commit (a replay or a refused
+        command writes nothing and wakes nobody)."""
+        for commit_hook in self.commit_hooks:
+            Database.after_commit(connection, commit_hook)
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
@@ -235,7 +262,7 @@ class RegistryStore:
             problem = gates.check_epochs(epochs, self.installation_id, work_order)
             if problem:
                 return problem
-            state = self._load_state(connection, command, work_order)
+            state, _ = self._load_state(connection, command, work_order, for_review=True)
         return registry.review(state, command)
 
     def _transact(self, body: Any) -> Any:
@@ -293,31 +320,73 @@ class RegistryStore:
         action = command.action.name.lower()
         if command.action in (registry.Action.REGISTER, registry.Action.PROPOSE):
             path = f"command.{action}.definition_json"
-            return self.definition_check(command.definition, path, connection)
+            return self.definition_check(
+                command.definition, path, connection, command.definition_digest
+            )
         if command.action is registry.Action.ACTIVATE and state.proposal is not None:
             path = f"command.{action}.proposal_id"
-            return self.definition_check(state.proposal.definition, path, connection)
+            return self.definition_check(
+                state.proposal.definition, path, connection, state.proposal.candidate_digest
+            )
         return None
 
     def _load_state(
-        self, connection: Connection, command: registry.Command, work_order: WorkOrder
-    ) -> registry.State:
-        approval = load_approval(connection, command.approval_id) if command.approval_id else None
-        return registry.State(
+        self,
+        connection: Connection,
+        command: registry.Command,
+        work_order: WorkOrder,
+        for_review: bool,
+    ) -> tuple[registry.State, _Texts]:
+        """The state slice of a command, and the canonical JSON texts already known of
+        its definitions (the command's, the stored proposal's).
+
+        Without ``for_review`` the head comes without its definition (``None``): a
+        command decides on the head's digest, only the review material shows the base.
+        With it, the approval is not read: the material does not depend on it.
+        """
+        texts = _Texts()
+        if command.definition is not None:
+            texts.add(command.definition, command.definition_text)
+        # Review material does not depend on the approval (it is what an approval binds).
+        approval = (
+            load_approval(connection, command.approval_id)
+            if command.approval_id and not for_review
+            else None
+        )
+        proposal: registry.Proposal | None = None
+        if command.proposal_id:
+            row = _PROPOSAL.run(
+                connection,
+                {
+                    "wo": command.ref.work_order_id,
+                    "run": command.ref.run_id,
+                    "pid": command.proposal_id,
+                },
+            ).first()
+            if row is not None:
+                proposal = proposal_of(row, command.ref)
+                texts.add(proposal.definition, row.definition_json)
+        head = (
+            load_head(connection, command.ref)
+            if for_review
+            else _load_head_row(connection, command.ref)
+        )
+        state = registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
-            head=load_head(connection, command.ref),
-            proposal=load_proposal(connection, command.ref, command.proposal_id)
-            if command.proposal_id
-            else None,
+            head=head,
+            proposal=proposal,
             approval=approval.record if approval else None,
             proof_consumed=bool(approval and approval.consumed_at_ms),
         )
+        return state, texts
 
-    def _save(self, connection: Connection, outcome: registry.Outcome) -> registry.Receipt:
+    def _save(
+        self, connection: Connection, outcome: registry.Outcome, texts: _Texts
+    ) -> registry.Receipt:
         if outcome.head is not None:
-            _save_head(connection, outcome.head, outcome.proposal)
+            _save_head(connection, outcome.head, outcome.proposal, texts)
         if outcome.proposal is not None:
-            _save_proposal(connection, outcome.proposal)
+            _save_proposal(connection, outcome.proposal, texts)
         history = outcome.history
         seq = (
             _INSERT["registry_events"]
@@ -425,9 +494,7 @@ class RegistryStore:
             _INSERT["approvals"].run(connection, asdict(record))
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
-            created = load_approval(connection, approval_id)
-            assert created is not None
-            return created, False
+            return _with_consumption(connection, record), False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
         return result
@@ -584,6 +651,41 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     )
 
 
+def _load_head_row(connection: Connection, ref: Ref) -> registry.Head | None:
+    """The head of a ref without its definition (``definition`` is ``None``)."""
+    row = _HEAD_ROW.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
+    if row is None:
+        return None
+    return registry.Head(
+        ref=ref,
+        revision=row.revision,
+        definition=None,
+        definition_digest=row.definition_digest,
+        policy_digests=json.loads(row.policy_digests_json),
+        updated_at_ms=row.updated_at_ms,
+        bound_run_id=row.bound_run_id,
+    )
+
+
+class _Texts:
+    """Canonical JSON texts already known of the definitions a command holds (the
+    command's own, a stored proposal's), so saving one does not serialise it again."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[values.JsonValue, str]] = {}
+
+    def add(self, value: values.JsonValue, text: str) -> None:
+        """Remembers the canonical text of ``value`` (this very object)."""
+        self._known[id(value)] = (value, text)
+
+    def of(self, value: values.JsonValue) -> str:
+        """The canonical JSON of ``value``, serialised only when not known."""
+        known = self._known.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return values.canonical_json(value)
+
+
 def bind_head(
     connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
 ) -> None:
@@ -613,7 +715,10 @@ def bind_head(
 
 
 def _save_head(
-    connection: Connection, head: registry.Head, proposal: registry.Proposal | None
+    connection: Connection,
+    head: registry.Head,
+    proposal: registry.Proposal | None,
+    texts: _Texts,
 ) -> None:
     _INSERT["revisions"].run(
         connection,
@@ -621,7 +726,7 @@ def _save_head(
             work_order_id=head.ref.work_order_id,
             run_id=head.ref.run_id,
             revision=head.revision,
-            definition_json=values.canonical_json(head.definition),
+            definition_json=texts.of(head.definition),
             definition_digest=head.definition_digest,
             proposal_id=proposal.proposal_id if proposal else "",
             created_at_ms=head.updated_at_ms,
@@ -675,7 +780,7 @@ def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registr
     return proposal_of(row, ref)
 
 
-def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
+def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _Texts) -> None:
     decision = {
         "status": proposal.status.value,
         "decided_at_ms": proposal.decided_at_ms,
@@ -701,7 +806,7 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal) -> None:
             run_id=proposal.ref.run_id,
             proposal_id=proposal.proposal_id,
             base_revision=proposal.base_revision,
-            definition_json=values.canonical_json(proposal.definition),
+            definition_json=texts.of(proposal.definition),
             candidate_digest=proposal.candidate_digest,
             proposal_digest=proposal.proposal_digest,
             proposed_by=proposal.proposed_by,
@@ -726,6 +831,14 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
         created_at_ms=row.created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
+    if row.consumed_at_ms is None:
+        return ApprovalView(record, 0, "")
+    return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
+
+
+def _with_consumption(connection: Connection, record: ApprovalRecord) -> ApprovalView:
+    """An approval with the consumption of its proof (shared by every approval of the
+    same approver and material)."""
     consumed = _CONSUMED.run(connection, {"proof": record.proof_digest}).first()
     if consumed is None:
         return ApprovalView(record, 0, "")
@@ -748,9 +861,22 @@ def _history_from_row(row: Any) -> registry.HistoryEntry:
 
 
 def _receipt_to_json(receipt: registry.Receipt) -> str:
-    data = asdict(receipt)
-    data["action"] = receipt.action.name
-    return values.canonical_json(data)
+    # asdict(receipt) with the action by name, written out (asdict deep-copies slowly)
+    return values.canonical_json(
+        {
+            "request_id": receipt.request_id,
+            "principal_id": receipt.principal_id,
+            "command_digest": receipt.command_digest,
+            "action": receipt.action.name,
+            "ref": {"work_order_id": receipt.ref.work_order_id, "run_id": receipt.ref.run_id},
+            "head_revision": receipt.head_revision,
+            "head_digest": receipt.head_digest,
+            "proposal_id": receipt.proposal_id,
+            "approval_id": receipt.approval_id,
+            "event_seq": receipt.event_seq,
+            "committed_at_ms": receipt.committed_at_ms,
+        }
+    )
 
 
 def _receipt_from_json(text: str) -> registry.Receipt:

@@ -291,9 +291,26 @@ class RunStore:
         return parsed
 
     def check_definition(
-        self, document: values.JsonValue, field_path: str, connection: Connection
+        self,
+        document: values.JsonValue,
+        field_path: str,
+        connection: Connection,
+        digest: str = "",
     ) -> Rejection | None:
-        """The registry's check: the problems of a definition, or ``None`` when valid."""
+        """The registry's check: the problems of a definition, or ``None`` when valid.
+
+        ``digest`` (the document's ``values.digest``, when the caller has it): a definition
+        this process already parsed is valid again while the models it names are known,
+        without parsing it again (an ACTIVATE checks the definition its PROPOSE checked).
+        """
+        if digest:
+            with self._lock:
+                known = self._definitions.get(digest)
+            if known is not None and (
+                frozenset(node.agent.model for node in known.nodes.values())
+                <= self._cached_models()
+            ):
+                return None
         parsed = self.parse_definition(document, field_path, connection)
         return parsed if isinstance(parsed, Rejection) else None
 
