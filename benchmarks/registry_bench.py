@@ -47,6 +47,11 @@ from tests.support import (
 
 RESULTS = Path(__file__).parent / "results" / "registry.json"
 
+# Each client its own TCP connection, as separate client processes would have: channels
+# of one process to one address otherwise share one subchannel, and every call of the
+# bench would reach the same one of ``praxis serve``'s processes.
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+
 
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
@@ -57,8 +62,8 @@ class Worker:
     """One client thread cycling commands over its own work orders."""
 
     def __init__(self, address: str, index: int, work_orders: int) -> None:
-        self.human = connect(address, token_of("alice"))
-        self.agent = connect(address, token_of("agent"))
+        self.human = connect(address, token_of("alice"), options=OWN_CONNECTION)
+        self.agent = connect(address, token_of("agent"), options=OWN_CONNECTION)
         self.refs = [ref(f"bench-{index}-{n}", "run") for n in range(work_orders)]
         self.revisions = {r.work_order_id: 1 for r in self.refs}
         self.epochs = self.human.registry.GetEpochs(
@@ -190,7 +195,7 @@ def bench_commands(
 def bench_noop(address: str, clients: int, seconds: float) -> dict[str, Any]:
     import grpc
 
-    channels = [grpc.insecure_channel(address) for _ in range(clients)]
+    channels = [grpc.insecure_channel(address, options=OWN_CONNECTION) for _ in range(clients)]
     stubs = [health_pb2_grpc.HealthStub(c) for c in channels]
     latencies: list[list[float]] = [[] for _ in range(clients)]
 

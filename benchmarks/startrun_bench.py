@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import run_pb2
-from benchmarks.registry_bench import bench_noop, percentile, run_threads
+from benchmarks.registry_bench import OWN_CONNECTION, bench_noop, percentile, run_threads
 from praxis.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
@@ -58,7 +58,7 @@ def server_cpu_s(pid: int) -> float:
 
 
 def bench_start(address: str, clients: int, seconds: float) -> dict[str, Any]:
-    stubs = [connect(address, token_of("agent")) for _ in range(clients)]
+    stubs = [connect(address, token_of("agent"), options=OWN_CONNECTION) for _ in range(clients)]
     latencies: list[list[float]] = [[] for _ in range(clients)]
     ids = itertools.count()
 
