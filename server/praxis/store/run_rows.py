@@ -124,8 +124,24 @@ _INSERT = {
         run_definitions,
     )
 }  # fmt: skip
+# A queue row replaces one left behind: SQLite ``INSERT OR REPLACE``, PostgreSQL an upsert.
 _REPLACE_READY = Statement(ready_nodes.insert().prefix_with("OR REPLACE", dialect="sqlite"))
 _REPLACE_TIMER = Statement(run_timers.insert().prefix_with("OR REPLACE", dialect="sqlite"))
+_PG_REPLACE_READY = Statement(
+    pg_insert(ready_nodes).on_conflict_do_update(
+        index_elements=[ready_nodes.c.run_id, ready_nodes.c.node_uid],
+        set_={
+            name: getattr(pg_insert(ready_nodes).excluded, name)
+            for name in ("model", "not_before_ms", "work_order_id")
+        },
+    )
+)
+_PG_REPLACE_TIMER = Statement(
+    pg_insert(run_timers).on_conflict_do_update(
+        index_elements=[run_timers.c.run_id, run_timers.c.node_uid],
+        set_={"due_ms": pg_insert(run_timers).excluded.due_ms},
+    )
+)
 _STORED_DEFINITIONS: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
 """Per database, the digests of definitions known to be stored (added once a transaction
 that stored or saw one commits); a definition row is never deleted, so the check is
@@ -558,15 +574,14 @@ def _sync_queues(
     """Makes the ready and timer rows of ``uids`` match the snapshot.
 
     ``before`` is the state the rows were written from (``None``: a run inserted by this
-    transaction, which has none). On SQLite only the rows ``before`` implies are deleted
-    (a node that was pending has no ready row to delete), and inserts replace a row
-    left behind; elsewhere every changed node's rows are deleted first.
+    transaction, which has none). Only the rows ``before`` implies are deleted (a node
+    that was pending has no ready row to delete), and inserts replace a row left behind.
     """
     state = record.state
     run_id = state.run_id
     if before is not None:
         dropped_ready, dropped_timers = sorted(uids), sorted(uids)
-        if connection.dialect.name == "sqlite" and before.status not in core.TERMINAL:
+        if before.status not in core.TERMINAL:
             dropped_ready = [
                 uid for uid in dropped_ready
                 if uid not in before.nodes or core.ready_entry(before, uid) is not None
@@ -593,8 +608,9 @@ def _sync_queues(
         due = core.timer_entry(state, uid)
         if due is not None:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
-    _REPLACE_READY.run_many(connection, ready)
-    _REPLACE_TIMER.run_many(connection, timers)
+    postgres = connection.dialect.name == "postgresql"
+    (_PG_REPLACE_READY if postgres else _REPLACE_READY).run_many(connection, ready)
+    (_PG_REPLACE_TIMER if postgres else _REPLACE_TIMER).run_many(connection, timers)
 
 
 def _uid_order(uid: str) -> tuple[str, int]:
