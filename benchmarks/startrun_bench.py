@@ -14,7 +14,6 @@ read from /proc. Results go to stdout and ``benchmarks/results/startrun.json``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
 import os
@@ -28,7 +27,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import run_pb2
-from benchmarks.registry_bench import OWN_CONNECTION, bench_noop, percentile, run_threads
+from benchmarks.registry_bench import (
+    OWN_CONNECTION,
+    bench_noop,
+    percentile,
+    run_threads,
+    server_cpu_s,
+)
 from praxis.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
@@ -42,19 +47,6 @@ DEFINITION = json.dumps(
         "output": {"from": "node:a"},
     }
 )
-
-
-def server_cpu_s(pid: int) -> float:
-    """User plus system CPU seconds of a process and its live child processes (the
-    server processes ``praxis serve --processes N`` starts)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
-    total = ticks / os.sysconf("SC_CLK_TCK")
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    for child in children.read_text().split() if children.exists() else []:
-        with contextlib.suppress(FileNotFoundError):  # exited meanwhile
-            total += server_cpu_s(int(child))
-    return total
 
 
 def bench_start(address: str, clients: int, seconds: float) -> dict[str, Any]:

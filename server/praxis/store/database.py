@@ -60,6 +60,33 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
             log.exception("after-commit callback failed")
 
 
+def _in_savepoint(
+    connection: Connection, body: Callable[[Connection], T], callbacks: list[Callable[[], None]]
+) -> tuple[T | None, BaseException | None]:
+    """Runs one command of a shared transaction in its own SAVEPOINT: ``(value, None)``,
+    or ``(None, error)`` with the command's writes and after-commit callbacks undone (a
+    :class:`Rollback` is a value). Raises the command's error when the savepoint cannot be
+    rolled back because the database ended the whole transaction (a full disk, an I/O
+    error, a lost connection): the transaction fails with that cause."""
+    savepoint = statements.Savepoint(connection)
+    registered = len(callbacks)
+    try:
+        value = body(connection)
+        savepoint.commit()
+        return value, None
+    except Rollback as rollback:
+        savepoint.rollback()
+        del callbacks[registered:]
+        return rollback.value, None  # type: ignore[return-value]  # the body's answer
+    except Exception as error:  # handed to its caller
+        try:
+            savepoint.rollback()
+        except Exception:
+            raise error from None
+        del callbacks[registered:]
+        return None, error
+
+
 class _Pending(Generic[T]):
     """One command waiting for a group commit."""
 
@@ -253,22 +280,13 @@ class Database:
         try:
             callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
             for index in indexes:
-                savepoint = statements.Savepoint(connection)
-                registered = len(callbacks)
-                try:
-                    answers[index] = bodies[index](connection)
-                    savepoint.commit()
-                except Rollback as rollback:
-                    savepoint.rollback()
-                    answers[index] = rollback.value  # type: ignore[assignment]  # its answer
-                    del callbacks[registered:]
-                except Exception as error:
-                    savepoint.rollback()  # raises when the transaction itself is gone
-                    del callbacks[registered:]
-                    if _retryable(error):
-                        again.append(index)
-                    else:
-                        answers[index] = error
+                value, problem = _in_savepoint(connection, bodies[index], callbacks)
+                if problem is None:
+                    answers[index] = value  # type: ignore[assignment]  # the body's T
+                elif _retryable(problem):
+                    again.append(index)
+                else:
+                    answers[index] = problem
             transaction.commit()
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
         except Exception as error:
@@ -367,24 +385,7 @@ class Database:
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
                 for item in batch:
-                    savepoint = statements.Savepoint(connection)
-                    registered = len(callbacks)
-                    try:
-                        item.value = item.body(connection)
-                        savepoint.commit()
-                    except Rollback as rollback:
-                        savepoint.rollback()
-                        item.value = rollback.value
-                        del callbacks[registered:]
-                    except Exception as error:  # handed to its caller
-                        item.error = error
-                        try:
-                            savepoint.rollback()
-                        except Exception:
-                            # SQLite rolled the whole transaction back itself (a full
-                            # disk, an I/O error): the batch fails with this cause.
-                            raise error from None
-                        del callbacks[registered:]
+                    item.value, item.error = _in_savepoint(connection, item.body, callbacks)
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
             committed = True
         except Exception as error:  # the COMMIT failed: nothing of the batch is durable
