@@ -42,6 +42,7 @@ log = logging.getLogger("praxis.store")
 T = TypeVar("T")
 MAX_BATCH = 128  # a full SettleTasks batch (100) plus its claim fits one COMMIT
 _AFTER_COMMIT = "praxis_after_commit"
+_MEMO = "praxis_memo"
 PG_RETRIES = 5
 _RETRY_STATES = frozenset({"23505", "40001", "40P01"})  # unique, serialization, deadlock
 
@@ -60,6 +61,30 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
             log.exception("after-commit callback failed")
 
 
+def memo(connection: Connection) -> dict[object, object]:
+    """What the write transaction of ``connection`` has computed so far, for its later
+    commands (:func:`praxis.store.run_rows.save` keeps the run states it wrote, so a
+    claim after a settlement of the same run in one group commit does not read it
+    again). Forgotten when any command's SAVEPOINT rolls back and when the transaction
+    ends, so it only ever holds what the transaction's own rows say."""
+    found: dict[object, object] | None = connection.info.get(_MEMO)
+    if found is None:
+        found = connection.info[_MEMO] = {}
+    return found
+
+
+def recalled(connection: Connection, key: object) -> object:
+    """What :func:`memo` holds under ``key`` for this transaction (``None``: nothing)."""
+    found = connection.info.get(_MEMO)
+    return None if found is None else found.get(key)
+
+
+def _forget(connection: Connection) -> None:
+    """Drops what a transaction left on its (pooled, reused) DBAPI connection's info."""
+    connection.info.pop(_AFTER_COMMIT, None)
+    connection.info.pop(_MEMO, None)
+
+
 def _in_savepoint(
     connection: Connection, body: Callable[[Connection], T], callbacks: list[Callable[[], None]]
 ) -> tuple[T | None, BaseException | None]:
@@ -76,9 +101,11 @@ def _in_savepoint(
         return value, None
     except Rollback as rollback:
         savepoint.rollback()
+        connection.info.pop(_MEMO, None)
         del callbacks[registered:]
         return rollback.value, None  # type: ignore[return-value]  # the body's answer
     except Exception as error:  # handed to its caller
+        connection.info.pop(_MEMO, None)
         try:
             savepoint.rollback()
         except Exception:
@@ -111,6 +138,10 @@ class Database:
         self.postgres = not url.startswith("sqlite")
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()
+        # SQLite: the group commit's connection, kept between batches (used under the
+        # write lock) with the pool it came from; dropped after a batch that failed, so
+        # a broken one is not reused, and when the engine is disposed (a new pool).
+        self._writer: tuple[Connection, object] | None = None
         self.writable = True
         # Called with False when a write fails for a storage reason, True when one succeeds.
         self.storage_listeners: list[Callable[[bool], None]] = []
@@ -163,7 +194,7 @@ class Database:
                     raise
                 raise failure from error
             finally:
-                connection.info.pop(_AFTER_COMMIT, None)
+                _forget(connection)
                 connection.close()
                 metrics.transaction(1, started)
             self._storage(True)
@@ -297,7 +328,7 @@ class Database:
                 answers[index] = failure
             return
         finally:
-            connection.info.pop(_AFTER_COMMIT, None)
+            _forget(connection)
             connection.close()
             metrics.transaction(len(indexes), started)
         self._storage(True)
@@ -349,7 +380,7 @@ class Database:
                 raise
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
         finally:
-            connection.info.pop(_AFTER_COMMIT, None)
+            _forget(connection)
             connection.close()
             metrics.transaction(1, started)
         self._storage(True)
@@ -373,7 +404,7 @@ class Database:
             batch.append(self._pending.popleft())
         try:
             self._check(write=True)
-            connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+            connection = self._take_writer()
         except Exception as error:  # nothing of the batch ran
             for item in batch:
                 item.error = error
@@ -393,14 +424,27 @@ class Database:
             for item in batch:
                 item.error = item.error or error
         finally:
-            connection.info.pop(_AFTER_COMMIT, None)
-            connection.close()
+            _forget(connection)
+            if committed:
+                self._writer = (connection, self.engine.pool)
+            else:
+                connection.close()
             metrics.transaction(len(batch), started)
         if committed and not any(files.classify(i.error) for i in batch if i.error):
             self._storage(True)
         _run(callbacks)
         for item in batch:
             item.done.set()
+
+    def _take_writer(self) -> Connection:
+        """The kept group-commit connection, or a new one (the caller holds the write
+        lock and gives it back to ``_writer`` once its batch has committed)."""
+        kept, self._writer = self._writer, None
+        if kept is not None:
+            if kept[1] is self.engine.pool:
+                return kept[0]
+            kept[0].close()  # from before a dispose(): every connection is renewed
+        return self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -431,6 +475,10 @@ class Database:
 
     def close(self) -> None:
         """Releases every pooled connection."""
+        with self._write_lock:
+            if self._writer is not None:
+                self._writer[0].close()
+                self._writer = None
         self.engine.dispose()
         if self._turn is not None:
             self._turn.close()

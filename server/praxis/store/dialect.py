@@ -145,7 +145,10 @@ def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get(WRITE_OPTION, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        # On the sqlite3 connection itself: through SQLAlchemy's execution path it costs
+        # several times the statement (see statements.py).
+        driver: Any = connection.connection.driver_connection
+        driver.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
 

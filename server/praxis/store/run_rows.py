@@ -30,7 +30,7 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection, invalid
-from praxis.store import locks, reservations, run_codec, run_log, statements
+from praxis.store import database, locks, reservations, run_codec, run_log, statements
 from praxis.store.database import Database, Rollback
 from praxis.store.runtime_schema import (
     attempts,
@@ -232,7 +232,15 @@ def load_state(
     definition: Definition,
     cache: run_codec.SnapshotCache | None = None,
 ) -> core.RunState:
-    """The complete state of a ``runs`` row: cached for its version, or read from its rows."""
+    """The complete state of a ``runs`` row: as this transaction wrote it, cached for its
+    version, or read from its rows."""
+    written = database.recalled(connection, ("run", row.run_id))
+    if (
+        isinstance(written, core.RunState)
+        and written.version == row.version
+        and written.definition.digest == definition.digest
+    ):
+        return written
     if cache is not None:
         found = cache.get(row.run_id, row.version, definition.digest)
         if found is not None:
@@ -390,6 +398,7 @@ def insert(
     # A new run has no ready, timer or attempt rows yet: nothing to delete first.
     _write_effects(connection, record, outcome, set(state.nodes), None)
     run_log.append(connection, state, command, now)
+    database.memo(connection)[("run", state.run_id)] = state
     if cache is not None:
         Database.after_commit(connection, functools.partial(cache.remember, state))
     return record
@@ -455,23 +464,22 @@ def save(
             saved = replace(saved, result_json=result_text)  # just written: not read back
         else:
             saved = replace(saved, result_json=run_result(connection, state))
-    changed = _UPDATE_RUN.run(
-        connection,
-        {
-            "rid": state.run_id,
-            "expected_version": record.state.version,
-            "status": state.status.value,
-            "revision": state.revision,
-            "version": state.version,
-            "definition_digest": state.definition.digest,
-            "result_json": saved.result_json,
-            "result_error": state.result_error,
-            "result_reason": state.result_reason,
-            "node_count": len(state.nodes),
-            "updated_at_ms": state.updated_at_ms,
-            "finished_at_ms": state.finished_at_ms,
-        },
-    ).rowcount
+    columns = {
+        "rid": state.run_id,
+        "expected_version": record.state.version,
+        "revision": state.revision,
+        "version": state.version,
+        "definition_digest": state.definition.digest,
+        "result_json": saved.result_json,
+        "result_error": state.result_error,
+        "result_reason": state.result_reason,
+        "node_count": len(state.nodes),
+        "updated_at_ms": state.updated_at_ms,
+        "finished_at_ms": state.finished_at_ms,
+    }
+    if state.status is not record.state.status:  # set only when changed: two indexes hold it
+        columns["status"] = state.status.value
+    changed = _UPDATE_RUN.run(connection, columns).rowcount
     if changed != 1:
         raise Rollback(
             Rejection(
@@ -489,6 +497,7 @@ def save(
             connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
         )
         run_log.append(connection, state, command, now)
+    database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
@@ -506,8 +515,9 @@ def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Ou
     inserted, updated = [], []
     for uid in sorted(outcome.changed, key=core.order_key(state.definition)):
         row = run_codec.node_row(state.run_id, state.nodes[uid])
-        if uid in before.nodes:
+        if uid in before.nodes:  # a node's identity never changes, nor its index entries
             row["b_run_id"], row["b_node_uid"] = row.pop("run_id"), row.pop("node_uid")
+            del row["node_id"], row["item"]
             updated.append(row)
         else:
             inserted.append(row)
