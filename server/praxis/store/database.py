@@ -142,6 +142,10 @@ class Database:
         # write lock) with the pool it came from; dropped after a batch that failed, so
         # a broken one is not reused, and when the engine is disposed (a new pool).
         self._writer: tuple[Connection, object] | None = None
+        # SQLite: each thread's read connection, kept the same way between its reads
+        # (by thread id; close() closes them all).
+        self._readers: dict[int, tuple[Connection, object]] = {}
+        self._readers_lock = threading.Lock()
         self.writable = True
         # Called with False when a write fails for a storage reason, True when one succeeds.
         self.storage_listeners: list[Callable[[bool], None]] = []
@@ -446,25 +450,50 @@ class Database:
             kept[0].close()  # from before a dispose(): every connection is renewed
         return self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
 
+    def _take_reader(self) -> Connection:
+        """This thread's kept read connection (SQLite), or a new one; a nested read while
+        the kept one is in use gets a new one."""
+        with self._readers_lock:
+            kept = self._readers.pop(threading.get_ident(), None)
+        if kept is not None:
+            if kept[1] is self.engine.pool:
+                return kept[0]
+            kept[0].close()  # from before a dispose(): every connection is renewed
+        return self.engine.connect()
+
+    def _keep_reader(self, connection: Connection) -> bool:
+        """Keeps ``connection`` (SQLite, after its read committed) as this thread's,
+        unless the thread already keeps one (it was a nested read)."""
+        if self.postgres:
+            return False
+        with self._readers_lock:
+            return (
+                self._readers.setdefault(threading.get_ident(), (connection, self.engine.pool))[0]
+                is connection
+            )
+
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction over one consistent snapshot."""
         try:
             self._check(write=False)
-            connection = self.engine.connect()
+            connection = self._take_reader()
             connection.begin()
         except Exception as error:
             raise self._failed(error) from error
+        kept = False
         try:
             yield connection
             connection.commit()
+            kept = self._keep_reader(connection)
         except Exception as error:
             failure = files.classify(error)
             if failure is None:
                 raise
             raise failure from error
         finally:
-            connection.close()
+            if not kept:
+                connection.close()
 
     def _check(self, write: bool) -> None:
         if self.guard is not None:
@@ -479,6 +508,10 @@ class Database:
             if self._writer is not None:
                 self._writer[0].close()
                 self._writer = None
+        with self._readers_lock:
+            readers, self._readers = list(self._readers.values()), {}
+        for connection, _pool in readers:
+            connection.close()
         self.engine.dispose()
         if self._turn is not None:
             self._turn.close()
