@@ -36,6 +36,7 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
+        assert connection.exec_driver_sql("PRAGMA temp_store").scalar() == 2  # MEMORY
     db.close()
 
 
