@@ -132,11 +132,7 @@ _COMMAND_STATE = Statement(
         heads.c.policy_digests_json.label("head_policy_digests_json"),
         heads.c.bound_run_id.label("head_bound_run_id"),
         heads.c.updated_at_ms.label("head_updated_at_ms"),
-        *(
-            column
-            for column in proposals.c
-            if column.name not in ("work_order_id", "run_id")
-        ),
+        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
         approvals.c.approval_id,
         approvals.c.material_digest,
         approvals.c.approver_id,
@@ -167,9 +163,7 @@ _COMMAND_STATE = Statement(
             ),
         )
         .outerjoin(approvals, approvals.c.approval_id == bindparam("aid"))
-        .outerjoin(
-            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
-        )
+        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
     )
 )
 # An approval and the consumption of a proof digest, in one statement: CreateApproval
@@ -334,9 +328,10 @@ class RegistryStore:
 
     def _after_commit(self, connection: Connection) -> None:
         """Runs the commit hooks once this command's writes commit (a replay or a refused
-        command writes nothing and wakes nobody)."""
+        command writes nothing and wakes nobody); the commands of one group commit wake
+        once."""
         for commit_hook in self.commit_hooks:
-            Database.after_commit(connection, commit_hook)
+            Database.after_commit(connection, commit_hook, once=True)
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
