@@ -15,6 +15,7 @@ from typing import Any
 import grpc
 import pytest
 
+from praxis.core import definition
 from praxis.core.rejection import Rejection, invalid
 from praxis.store import statements
 from praxis.store.database import Database
@@ -111,10 +112,36 @@ def test_a_new_definition_is_checked_before_the_transaction(
     assert calls == [
         ("command.register.definition_json", True, False),
         ("command.propose.definition_json", True, False),
-        # The stored proposal is read inside: its check stays there (a definition this
-        # process checked already is not parsed again).
+        # The review of the ACTIVATE checks the proposal beside other commands ...
+        ("command.activate.proposal_id", True, False),
+        # ... and the ACTIVATE inside (the stored proposal is read there), where a
+        # definition this process checked already is not parsed again.
         ("command.activate.proposal_id", False, True),
     ]
+
+
+def test_an_activation_parses_nothing_inside_after_its_review(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The PROPOSE may have reached another server process (as here, its parsed
+    definition forgotten): the Review before the ACTIVATE parses the proposal, so the
+    ACTIVATE's transaction does not."""
+    r = registered(harness)
+    execute(harness, "agent", "req-prop", propose_cmd(r, "p-1", 1, variant(2)))
+    harness.server.engine.runs._definitions.clear()  # as if another process
+    parsed_inside: list[bool] = []
+    parse = definition.parse
+    with bodies(monkeypatch) as seen:
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            parsed_inside.append(seen["inside"])
+            return parse(*args, **kwargs)
+
+        monkeypatch.setattr(definition, "parse", recorded)
+        activate = activate_cmd(r, "p-1", 1, "ap-1")
+        approve(harness, activate, "ap-1")
+        assert execute(harness, "alice", "req-act", activate).receipt.head_revision == 2
+    assert parsed_inside == [False]  # once, by the Review
 
 
 def test_a_refused_definition_is_answered_after_the_gates_and_the_replay(

@@ -350,7 +350,25 @@ class RegistryStore:
             if problem:
                 return problem
             state = self._review_state(connection, command, work_order)
-        return registry.review(state, command)
+        material = registry.review(state, command)
+        if (
+            command.action is registry.Action.ACTIVATE
+            and state.proposal is not None
+            and self.definition_check is not None
+            and not isinstance(material, Rejection)
+        ):
+            # The ACTIVATE this review prepares checks the proposal's definition inside
+            # its transaction, where a definition this process checked already is not
+            # parsed again: check it here, beside other commands, so that it is (the
+            # PROPOSE may have reached another server process). The answer is the
+            # ACTIVATE's to give; the review material does not depend on it.
+            self.definition_check(
+                state.proposal.definition,
+                "command.activate.proposal_id",
+                None,
+                state.proposal.candidate_digest,
+            )
+        return material
 
     def _transact(self, body: Any) -> Any:
         return self.db.transact(body)
