@@ -459,14 +459,7 @@ class RegistryStore:
             texts.add(proposal.definition, row.definition_json)
         approval: ApprovalRecord | None = None
         if row.approval_id is not None:
-            approval = ApprovalRecord(
-                approval_id=row.approval_id,
-                material_digest=row.material_digest,
-                approver_id=row.approver_id,
-                proof_digest=row.proof_digest,
-                created_at_ms=row.approval_created_at_ms,
-                expires_at_ms=row.expires_at_ms,
-            )
+            approval = _approval_record(row, row.approval_created_at_ms)
         return registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
             head=head,
@@ -947,16 +940,22 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
     return None if row is None else _approval_view(row)
 
 
-def _approval_view(row: Any) -> ApprovalView:
-    """The approval of an ``approvals`` row with the consumption columns of its proof."""
-    record = ApprovalRecord(
+def _approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
+    """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
+    a command's state row names it apart from its proposal's)."""
+    return ApprovalRecord(
         approval_id=row.approval_id,
         material_digest=row.material_digest,
         approver_id=row.approver_id,
         proof_digest=row.proof_digest,
-        created_at_ms=row.created_at_ms,
+        created_at_ms=created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
+
+
+def _approval_view(row: Any) -> ApprovalView:
+    """The approval of an ``approvals`` row with the consumption columns of its proof."""
+    record = _approval_record(row, row.created_at_ms)
     if row.consumed_at_ms is None:
         return ApprovalView(record, 0, "")
     return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
