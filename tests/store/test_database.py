@@ -73,3 +73,32 @@ def test_group_commit_keeps_each_command_separate(tmp_path: Path) -> None:
         keys = set(reader.execute(select(meta.c.key)).scalars())
     assert keys == {f"key-{i}" for i in range(30) if i % 3}
     db.close()
+
+
+def test_a_callback_added_once_runs_once_per_group_commit(tmp_path: Path) -> None:
+    """``after_commit(once=True)``: the commands of one batch share a pending callback;
+    a callback whose command rolled back does not stand in for a later command's."""
+    db = database(tmp_path)
+    woken: list[str] = []
+
+    def wake() -> None:
+        woken.append("woken")
+
+    def kept(connection: Connection) -> str:
+        db.after_commit(connection, wake, once=True)
+        return "kept"
+
+    def refused(connection: Connection) -> str:
+        db.after_commit(connection, wake, once=True)
+        raise Rollback("refused")
+
+    assert db.transact_many([kept, kept, refused, kept]) == ["kept", "kept", "refused", "kept"]
+    assert woken == ["woken"]  # one batch, one wake-up (without once: three)
+    woken.clear()
+    # The first command registered it and rolled back: the second must still wake.
+    assert db.transact_many([refused, kept]) == ["refused", "kept"]
+    assert woken == ["woken"]
+    woken.clear()
+    assert db.transact_many([refused, refused]) == ["refused", "refused"]
+    assert woken == []
+    db.close()

@@ -633,7 +633,7 @@ def _register(d: _Decision) -> Outcome:
         revision=1,
         definition=d.command.definition,
         definition_digest=d.material.candidate_digest,
-        policy_digests=dict(d.command.policy_digests),
+        policy_digests=d.command.policy_digests,
         updated_at_ms=d.now_ms,
     )
     return d.outcome(HistoryKind.REGISTERED, head, head, None)
@@ -650,7 +650,7 @@ def _propose(d: _Decision) -> Outcome:
         proposal_digest="",
         proposed_by=d.actor.principal_id,
         summary=d.command.summary,
-        policy_digests=dict(d.command.policy_digests),
+        policy_digests=d.command.policy_digests,
         created_at_ms=d.now_ms,
     )
     proposal = replace(proposal, proposal_digest=proposal_digest(proposal))

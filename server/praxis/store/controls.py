@@ -135,7 +135,15 @@ def observe_clock(connection: Connection, now_ms: int, tolerance_ms: int) -> boo
     A step backwards beyond ``tolerance_ms`` places the installation-wide
     clock-uncertainty hold, which only an admin clears.
     """
-    stored = get_meta(connection, CLOCK_KEY)
+    return observe_read_clock(connection, get_meta(connection, CLOCK_KEY), now_ms, tolerance_ms)
+
+
+def observe_read_clock(
+    connection: Connection, stored: str | None, now_ms: int, tolerance_ms: int
+) -> bool:
+    """:func:`observe_clock` with the mark ``stored`` as this transaction already read it
+    (``None``: never written), so that a command reading it with other rows in one
+    statement does not read it again."""
     high_water = int(stored) if stored is not None else 0
     if now_ms < high_water - tolerance_ms:
         place_hold(

@@ -392,14 +392,21 @@ class Database:
         return value
 
     @staticmethod
-    def after_commit(connection: Connection, callback: Callable[[], None]) -> None:
+    def after_commit(
+        connection: Connection, callback: Callable[[], None], once: bool = False
+    ) -> None:
         """Runs ``callback`` once the write transaction of ``connection`` has committed.
 
         Hooks that run inside another store's transaction (registry activations, admin
         cancellations) use it to wake waiters only when what they wait for is visible.
-        Callbacks of a command that rolls back are dropped with it.
+        Callbacks of a command that rolls back are dropped with it. ``once``: not added
+        when the same callback is already pending, so the commands of a group commit
+        share it (the commands of a batch run one after another, so a pending callback
+        is one of a command that kept its writes).
         """
-        connection.info.setdefault(_AFTER_COMMIT, []).append(callback)
+        callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
+        if not (once and callback in callbacks):
+            callbacks.append(callback)
 
     def _write_batch(self) -> None:
         batch: list[_Pending[object]] = []

@@ -10,11 +10,11 @@ approval, history event and receipt together.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, literal, select, tuple_, update
+from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from praxis import metrics
@@ -24,6 +24,7 @@ from praxis.core import gates, kinds, registry, values
 from praxis.core.model import (
     ApprovalEvidence,
     ApprovalRecord,
+    Control,
     Epochs,
     Principal,
     Ref,
@@ -36,10 +37,13 @@ from praxis.store.schema import (
     approvals,
     consumed_proofs,
     heads,
+    holds,
+    meta,
     proposals,
     receipts,
     registry_events,
     revisions,
+    work_orders,
 )
 from praxis.store.statements import Statement
 
@@ -47,12 +51,6 @@ MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
 READ_ACTION = "registry.read"
 
 # Statements of the command path, built once (see praxis.store.controls).
-_RECEIPT = Statement(
-    select(receipts.c.command_digest, receipts.c.receipt_json).where(
-        receipts.c.principal_id == bindparam("principal"),
-        receipts.c.request_id == bindparam("rid"),
-    )
-)
 # An approval with the consumption of its proof (if any), in one statement.
 _APPROVAL = Statement(
     select(
@@ -67,9 +65,6 @@ _APPROVAL = Statement(
     )
     .where(approvals.c.approval_id == bindparam("id"))
 )
-_CONSUMED = Statement(
-    select(consumed_proofs).where(consumed_proofs.c.proof_digest == bindparam("proof"))
-)
 _HEAD = Statement(
     select(heads, revisions.c.definition_json)
     .join(
@@ -81,13 +76,6 @@ _HEAD = Statement(
         ),
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
-)
-# The head without its definition: a command decides on the head's digest alone (the
-# definition enters the review material only, which Review reads with _HEAD).
-_HEAD_ROW = Statement(
-    select(heads).where(
-        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
-    )
 )
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
@@ -114,10 +102,88 @@ _INSERT = {
     )
 }
 
+# Everything a command reads before it decides, in one statement (one step of the
+# serialized write section instead of seven): the clock's high-water mark, the work
+# order's controls, whether a hold may apply, the receipt of this request id, the head,
+# the named proposal, the named approval and the consumption of its proof. Each part is a
+# primary-key lookup joined to one row, so a part that does not exist reads as NULLs.
+_ONE = select(literal_column("1").label("one")).subquery("one")
+_COMMAND_STATE = Statement(
+    select(
+        select(meta.c.value)
+        .where(meta.c.key == bindparam("clock_key"))
+        .scalar_subquery()
+        .label("clock"),
+        work_orders.c.control,
+        work_orders.c.ownership_epoch,
+        work_orders.c.authority_epoch,
+        select(holds.c.hold_id)
+        .where(
+            holds.c.cleared_at_ms.is_(None),
+            or_(holds.c.work_order_id == "", holds.c.work_order_id == bindparam("wo")),
+        )
+        .limit(1)
+        .scalar_subquery()
+        .label("hold_id"),
+        receipts.c.command_digest,
+        receipts.c.receipt_json,
+        heads.c.revision.label("head_revision"),
+        heads.c.definition_digest.label("head_digest"),
+        heads.c.policy_digests_json.label("head_policy_digests_json"),
+        heads.c.bound_run_id.label("head_bound_run_id"),
+        heads.c.updated_at_ms.label("head_updated_at_ms"),
+        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
+        approvals.c.approval_id,
+        approvals.c.material_digest,
+        approvals.c.approver_id,
+        approvals.c.proof_digest,
+        approvals.c.created_at_ms.label("approval_created_at_ms"),
+        approvals.c.expires_at_ms,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("wo"))
+        .outerjoin(
+            receipts,
+            and_(
+                receipts.c.principal_id == bindparam("principal"),
+                receipts.c.request_id == bindparam("rid"),
+            ),
+        )
+        .outerjoin(
+            heads,
+            and_(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")),
+        )
+        .outerjoin(
+            proposals,
+            and_(
+                proposals.c.work_order_id == bindparam("wo"),
+                proposals.c.run_id == bindparam("run"),
+                proposals.c.proposal_id == bindparam("pid"),
+            ),
+        )
+        .outerjoin(approvals, approvals.c.approval_id == bindparam("aid"))
+        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
+    )
+)
+# An approval and the consumption of a proof digest, in one statement: CreateApproval
+# reads the approval it may replay and, for a new one, the consumption of its proof.
+_APPROVAL_AND_PROOF = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(approvals, approvals.c.approval_id == bindparam("id")).outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == bindparam("proof")
+        )
+    )
+)
+
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
-# (definition document, field path, connection, the document's digest) -> the problems,
-# or None when it is valid.
-DefinitionCheck = Callable[[values.JsonValue, str, Connection, str], Rejection | None]
+# (definition document, field path, connection or None outside a transaction, the
+# document's digest) -> the problems, or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection | None, str], Rejection | None]
 """Called inside a command's transaction before a new head is saved; a rejection rolls
 the command back. The runtime uses it to apply an activation to the bound run."""
 
@@ -199,22 +265,42 @@ class RegistryStore:
         )
         if isinstance(actor, Rejection):
             return actor
+        # Pure work before the serialized section (it runs beside other commands): the
+        # command's digests and canonical texts, and the check of a new definition, whose
+        # answer is given below where it always was (after the gates and the replay).
+        command_digest = command.digest()
+        known = _Texts()
+        if command.definition is not None:
+            known.add(command.definition, command.definition_text)
+            known.add(command.policy_digests, values.canonical_json(dict(command.policy_digests)))
+        invalid_definition = self._check_new_definition(command)
+        parameters = {
+            "clock_key": controls.CLOCK_KEY,
+            "wo": command.ref.work_order_id,
+            "run": command.ref.run_id,
+            "principal": principal.principal_id,
+            "rid": request_id,
+            "pid": command.proposal_id,
+            "aid": command.approval_id,
+        }
 
         def transaction(connection: Connection) -> Executed | Rejection:
             locks.work_order(connection, command.ref.work_order_id)
-            work_order = self._gate(connection, epochs, command.ref.work_order_id, now)
+            row = _COMMAND_STATE.run(connection, parameters).first()
+            work_order = self._gate(connection, epochs, command.ref.work_order_id, now, row)
             if isinstance(work_order, Rejection):
                 self._after_commit(connection)
                 return work_order  # the clock-uncertainty hold it placed commits
-            replay = self._replay(connection, principal, request_id, command)
-            if replay is not None:
+            if row.command_digest is not None:  # this request id was used before
+                replay = _replayed(row, request_id, command_digest)
                 if isinstance(replay, Rejection):
                     raise Rollback(replay)
                 return replay
-            state, texts = self._load_state(connection, command, work_order, for_review=False)
-            invalid_definition = self._check_definition(connection, command, state)
-            if invalid_definition:
-                raise Rollback(invalid_definition)
+            texts = known.copy()
+            state = self._state_of(row, command, work_order, texts)
+            problem = invalid_definition or self._check_activation(connection, command, state)
+            if problem:
+                raise Rollback(problem)
             evidence: ApprovalEvidence | None = None
             if state.approval is not None:
                 verified = self.authority.verify_approval(
@@ -242,9 +328,10 @@ class RegistryStore:
 
     def _after_commit(self, connection: Connection) -> None:
         """Runs the commit hooks once this command's writes commit (a replay or a refused
-        command writes nothing and wakes nobody)."""
+        command writes nothing and wakes nobody); the commands of one group commit wake
+        once."""
         for commit_hook in self.commit_hooks:
-            Database.after_commit(connection, commit_hook)
+            Database.after_commit(connection, commit_hook, once=True)
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
@@ -262,123 +349,141 @@ class RegistryStore:
             problem = gates.check_epochs(epochs, self.installation_id, work_order)
             if problem:
                 return problem
-            state, _ = self._load_state(connection, command, work_order, for_review=True)
-        return registry.review(state, command)
+            state = self._review_state(connection, command, work_order)
+        material = registry.review(state, command)
+        if (
+            command.action is registry.Action.ACTIVATE
+            and state.proposal is not None
+            and self.definition_check is not None
+            and not isinstance(material, Rejection)
+        ):
+            # The ACTIVATE this review prepares checks the proposal's definition inside
+            # its transaction, where a definition this process checked already is not
+            # parsed again: check it here, beside other commands, so that it is (the
+            # PROPOSE may have reached another server process). The answer is the
+            # ACTIVATE's to give; the review material does not depend on it.
+            self.definition_check(
+                state.proposal.definition,
+                "command.activate.proposal_id",
+                None,
+                state.proposal.candidate_digest,
+            )
+        return material
 
     def _transact(self, body: Any) -> Any:
         return self.db.transact(body)
 
     def _gate(
-        self, connection: Connection, epochs: Epochs, work_order_id: str, now: int
+        self, connection: Connection, epochs: Epochs, work_order_id: str, now: int, row: Any
     ) -> WorkOrder | Rejection:
-        """The work order, once the clock, holds, controls and epochs let a command pass.
+        """The work order, once the clock, holds, controls and epochs let a command pass
+        (``row``: the command's :data:`_COMMAND_STATE`).
 
         A clock that stepped back returns its rejection (the hold it placed commits);
         any other refusal rolls back.
         """
-        if not controls.observe_clock(connection, now, self.clock_tolerance_ms):
+        if not controls.observe_read_clock(connection, row.clock, now, self.clock_tolerance_ms):
             held = gates.check_holds(controls.active_holds(connection), work_order_id)
             assert held is not None
             return held
-        work_order = controls.load_work_order(connection, work_order_id)
-        problem = gates.check_all(
-            epochs,
-            self.installation_id,
-            work_order,
-            controls.active_holds(connection, work_order_id),
+        work_order = (
+            WorkOrder(work_order_id)
+            if row.control is None
+            else WorkOrder(
+                work_order_id, Control(row.control), row.ownership_epoch, row.authority_epoch
+            )
         )
+        # Holds are rare: read them only when one may apply.
+        placed = controls.active_holds(connection, work_order_id) if row.hold_id is not None else ()
+        problem = gates.check_all(epochs, self.installation_id, work_order, placed)
         if problem:
             raise Rollback(problem)
         return work_order
 
-    def _replay(
-        self,
-        connection: Connection,
-        principal: Principal,
-        request_id: str,
-        command: registry.Command,
-    ) -> Executed | Rejection | None:
-        row = _RECEIPT.run(
-            connection, {"principal": principal.principal_id, "rid": request_id}
-        ).first()
-        if row is None:
-            return None
-        if row.command_digest != command.digest():
-            return Rejection(
-                Code.ALREADY_EXISTS,
-                "REQUEST_ID_REUSED",
-                f"request_id {request_id!r} was already used for a different command",
-            )
-        return Executed(_receipt_from_json(row.receipt_json), replayed=True)
+    def _check_new_definition(self, command: registry.Command) -> Rejection | None:
+        """REGISTER and PROPOSE accept only a definition a run could execute.
 
-    def _check_definition(
+        Run before the command's transaction: the check reads no stored state but the
+        models workers registered, which it reads on its own when the cached ones do not
+        name every model of the definition.
+        """
+        if self.definition_check is None or command.action not in (
+            registry.Action.REGISTER,
+            registry.Action.PROPOSE,
+        ):
+            return None
+        path = f"command.{command.action.name.lower()}.definition_json"
+        return self.definition_check(command.definition, path, None, command.definition_digest)
+
+    def _check_activation(
         self, connection: Connection, command: registry.Command, state: registry.State
     ) -> Rejection | None:
-        """REGISTER, PROPOSE and ACTIVATE accept only a definition a run could execute."""
-        if self.definition_check is None:
+        """ACTIVATE accepts only a stored proposal a run could execute (a definition this
+        process checked already is not parsed again)."""
+        if (
+            self.definition_check is None
+            or command.action is not registry.Action.ACTIVATE
+            or state.proposal is None
+        ):
             return None
-        action = command.action.name.lower()
-        if command.action in (registry.Action.REGISTER, registry.Action.PROPOSE):
-            path = f"command.{action}.definition_json"
-            return self.definition_check(
-                command.definition, path, connection, command.definition_digest
-            )
-        if command.action is registry.Action.ACTIVATE and state.proposal is not None:
-            path = f"command.{action}.proposal_id"
-            return self.definition_check(
-                state.proposal.definition, path, connection, state.proposal.candidate_digest
-            )
-        return None
-
-    def _load_state(
-        self,
-        connection: Connection,
-        command: registry.Command,
-        work_order: WorkOrder,
-        for_review: bool,
-    ) -> tuple[registry.State, _Texts]:
-        """The state slice of a command, and the canonical JSON texts already known of
-        its definitions (the command's, the stored proposal's).
-
-        Without ``for_review`` the head comes without its definition (``None``): a
-        command decides on the head's digest, only the review material shows the base.
-        With it, the approval is not read: the material does not depend on it.
-        """
-        texts = _Texts()
-        if command.definition is not None:
-            texts.add(command.definition, command.definition_text)
-        # Review material does not depend on the approval (it is what an approval binds).
-        approval = (
-            load_approval(connection, command.approval_id)
-            if command.approval_id and not for_review
-            else None
+        return self.definition_check(
+            state.proposal.definition,
+            "command.activate.proposal_id",
+            connection,
+            state.proposal.candidate_digest,
         )
+
+    def _state_of(
+        self, row: Any, command: registry.Command, work_order: WorkOrder, texts: _Texts
+    ) -> registry.State:
+        """The state slice of a command from its :data:`_COMMAND_STATE` row; the canonical
+        texts of what it read (the proposal's definition, the head's policy digests) go to
+        ``texts``. The head comes without its definition (``None``): a command decides on
+        the head's digest, only the review material shows the base."""
+        head: registry.Head | None = None
+        if row.head_revision is not None:
+            policy_digests = json.loads(row.head_policy_digests_json)
+            texts.add(policy_digests, row.head_policy_digests_json)
+            head = registry.Head(
+                ref=command.ref,
+                revision=row.head_revision,
+                definition=None,
+                definition_digest=row.head_digest,
+                policy_digests=policy_digests,
+                updated_at_ms=row.head_updated_at_ms,
+                bound_run_id=row.head_bound_run_id,
+            )
         proposal: registry.Proposal | None = None
-        if command.proposal_id:
-            row = _PROPOSAL.run(
-                connection,
-                {
-                    "wo": command.ref.work_order_id,
-                    "run": command.ref.run_id,
-                    "pid": command.proposal_id,
-                },
-            ).first()
-            if row is not None:
-                proposal = proposal_of(row, command.ref)
-                texts.add(proposal.definition, row.definition_json)
-        head = (
-            load_head(connection, command.ref)
-            if for_review
-            else _load_head_row(connection, command.ref)
-        )
-        state = registry.State(
+        if row.proposal_id is not None:
+            proposal = proposal_of(row, command.ref)
+            texts.add(proposal.definition, row.definition_json)
+        approval: ApprovalRecord | None = None
+        if row.approval_id is not None:
+            approval = _approval_record(row, row.approval_created_at_ms)
+        return registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
             head=head,
             proposal=proposal,
-            approval=approval.record if approval else None,
-            proof_consumed=bool(approval and approval.consumed_at_ms),
+            approval=approval,
+            proof_consumed=bool(approval and row.consumed_at_ms),
         )
-        return state, texts
+
+    def _review_state(
+        self, connection: Connection, command: registry.Command, work_order: WorkOrder
+    ) -> registry.State:
+        """The state slice the review material of a command shows: the head with its
+        definition and the named proposal (not the approval, which the material does
+        not depend on: it is what an approval binds)."""
+        proposal = (
+            load_proposal(connection, command.ref, command.proposal_id)
+            if command.proposal_id
+            else None
+        )
+        return registry.State(
+            epochs=controls.epochs_of(self.installation_id, work_order),
+            head=load_head(connection, command.ref),
+            proposal=proposal,
+        )
 
     def _save(
         self, connection: Connection, outcome: registry.Outcome, texts: _Texts
@@ -476,25 +581,38 @@ class RegistryStore:
             expires_at_ms=expires_at_ms,
         )
 
+        row_values = {
+            "approval_id": approval_id,
+            "material_digest": material_digest,
+            "approver_id": record.approver_id,
+            "proof_digest": record.proof_digest,
+            "created_at_ms": now,
+            "expires_at_ms": expires_at_ms,
+        }
+        parameters = {"id": approval_id, "proof": record.proof_digest}
+
         def transaction(connection: Connection) -> tuple[ApprovalView, bool] | Rejection:
-            existing = load_approval(connection, approval_id)
-            if existing is not None:
-                same = (
-                    existing.record.material_digest,
-                    existing.record.approver_id,
-                    existing.record.expires_at_ms,
-                ) == (material_digest, principal.principal_id, expires_at_ms)
+            row = _APPROVAL_AND_PROOF.run(connection, parameters).first()
+            if row.approval_id is not None:
+                same = (row.material_digest, row.approver_id, row.expires_at_ms) == (
+                    material_digest,
+                    principal.principal_id,
+                    expires_at_ms,
+                )
                 if not same:
                     return Rejection(
                         Code.ALREADY_EXISTS,
                         "APPROVAL_ALREADY_EXISTS",
                         f"approval {approval_id!r} exists with different content",
                     )
-                return existing, True
-            _INSERT["approvals"].run(connection, asdict(record))
+                # The same approver and material: the same proof, read with it.
+                return _approval_view(row), True
+            _INSERT["approvals"].run(connection, row_values)
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
-            return _with_consumption(connection, record), False
+            if row.consumed_at_ms is None:
+                return ApprovalView(record, 0, ""), False
+            return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id), False
 
         result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
         return result
@@ -651,32 +769,23 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     )
 
 
-def _load_head_row(connection: Connection, ref: Ref) -> registry.Head | None:
-    """The head of a ref without its definition (``definition`` is ``None``)."""
-    row = _HEAD_ROW.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
-    if row is None:
-        return None
-    return registry.Head(
-        ref=ref,
-        revision=row.revision,
-        definition=None,
-        definition_digest=row.definition_digest,
-        policy_digests=json.loads(row.policy_digests_json),
-        updated_at_ms=row.updated_at_ms,
-        bound_run_id=row.bound_run_id,
-    )
-
-
 class _Texts:
-    """Canonical JSON texts already known of the definitions a command holds (the
-    command's own, a stored proposal's), so saving one does not serialise it again."""
+    """Canonical JSON texts already known of what a command writes (its definition and
+    policy digests, a stored proposal's definition, the head's policy digests), so saving
+    one does not serialise it again."""
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[values.JsonValue, str]] = {}
+        self._known: dict[int, tuple[object, str]] = {}
 
-    def add(self, value: values.JsonValue, text: str) -> None:
+    def add(self, value: object, text: str) -> None:
         """Remembers the canonical text of ``value`` (this very object)."""
         self._known[id(value)] = (value, text)
+
+    def copy(self) -> _Texts:
+        """Another set knowing the same texts (a command's transaction may run again)."""
+        texts = _Texts()
+        texts._known = dict(self._known)
+        return texts
 
     def of(self, value: values.JsonValue) -> str:
         """The canonical JSON of ``value``, serialised only when not known."""
@@ -684,6 +793,13 @@ class _Texts:
         if known is not None and known[0] is value:
             return known[1]
         return values.canonical_json(value)
+
+    def of_digests(self, digests: Mapping[str, str]) -> str:
+        """The canonical JSON of policy digests, serialised only when not known."""
+        known = self._known.get(id(digests))
+        if known is not None and known[0] is digests:
+            return known[1]
+        return values.canonical_json(dict(digests))
 
 
 def bind_head(
@@ -735,7 +851,7 @@ def _save_head(
     row = {
         "revision": head.revision,
         "definition_digest": head.definition_digest,
-        "policy_digests_json": values.canonical_json(dict(head.policy_digests)),
+        "policy_digests_json": texts.of_digests(head.policy_digests),
         "bound_run_id": head.bound_run_id,
         "updated_at_ms": head.updated_at_ms,
     }
@@ -811,7 +927,7 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _
             proposal_digest=proposal.proposal_digest,
             proposed_by=proposal.proposed_by,
             summary=proposal.summary,
-            policy_digests_json=values.canonical_json(dict(proposal.policy_digests)),
+            policy_digests_json=texts.of_digests(proposal.policy_digests),
             created_at_ms=proposal.created_at_ms,
             **decision,
         ),
@@ -821,28 +937,40 @@ def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _
 def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
     """An approval and the consumption of its proof, or ``None``."""
     row = _APPROVAL.run(connection, {"id": approval_id}).first()
-    if row is None:
-        return None
-    record = ApprovalRecord(
+    return None if row is None else _approval_view(row)
+
+
+def _approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
+    """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
+    a command's state row names it apart from its proposal's)."""
+    return ApprovalRecord(
         approval_id=row.approval_id,
         material_digest=row.material_digest,
         approver_id=row.approver_id,
         proof_digest=row.proof_digest,
-        created_at_ms=row.created_at_ms,
+        created_at_ms=created_at_ms,
         expires_at_ms=row.expires_at_ms,
     )
+
+
+def _approval_view(row: Any) -> ApprovalView:
+    """The approval of an ``approvals`` row with the consumption columns of its proof."""
+    record = _approval_record(row, row.created_at_ms)
     if row.consumed_at_ms is None:
         return ApprovalView(record, 0, "")
     return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
 
 
-def _with_consumption(connection: Connection, record: ApprovalRecord) -> ApprovalView:
-    """An approval with the consumption of its proof (shared by every approval of the
-    same approver and material)."""
-    consumed = _CONSUMED.run(connection, {"proof": record.proof_digest}).first()
-    if consumed is None:
-        return ApprovalView(record, 0, "")
-    return ApprovalView(record, consumed.consumed_at_ms, consumed.request_id)
+def _replayed(row: Any, request_id: str, command_digest: str) -> Executed | Rejection:
+    """The answer to a request id used before (``row`` holds its receipt): the original
+    receipt when it named the same command."""
+    if row.command_digest != command_digest:
+        return Rejection(
+            Code.ALREADY_EXISTS,
+            "REQUEST_ID_REUSED",
+            f"request_id {request_id!r} was already used for a different command",
+        )
+    return Executed(_receipt_from_json(row.receipt_json), replayed=True)
 
 
 def _history_from_row(row: Any) -> registry.HistoryEntry:

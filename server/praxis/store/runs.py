@@ -294,7 +294,7 @@ class RunStore:
         self,
         document: values.JsonValue,
         field_path: str,
-        connection: Connection,
+        connection: Connection | None,
         digest: str = "",
     ) -> Rejection | None:
         """The registry's check: the problems of a definition, or ``None`` when valid.

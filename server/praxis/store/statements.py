@@ -100,6 +100,11 @@ class _Plan:
         }
 
     def arguments(self, params: Params) -> list[Any]:
+        if not self.expanding:  # the common case: one value per name, in order
+            if not self.defaults:
+                return [params[name] for name in self.names]
+            defaults = self.defaults
+            return [params[name] if name in params else defaults[name] for name in self.names]
         values: list[Any] = []
         for name in self.names:
             value = params[name] if name in params else self.defaults[name]
