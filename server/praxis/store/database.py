@@ -221,8 +221,7 @@ class Database:
         self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
         with self._write_lock:
             if not item.done.is_set():
-                with self._turn_held():
-                    self._write_batch()
+                self._commit_pending()
         if item.error is not None:
             failure = self._failed(item.error)
             if failure is item.error:
@@ -255,8 +254,7 @@ class Database:
             if not item.done.is_set():
                 with self._write_lock:
                     if not item.done.is_set():
-                        with self._turn_held():
-                            self._write_batch()
+                        self._commit_pending()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
@@ -408,7 +406,16 @@ class Database:
         if not (once and callback in callbacks):
             callbacks.append(callback)
 
-    def _write_batch(self) -> None:
+    def _commit_pending(self) -> None:
+        """Commits the next batch of pending commands (the caller holds the write lock);
+        their after-commit callbacks run once the other processes may write again."""
+        with self._turn_held():
+            finish = self._write_batch()
+        finish()
+
+    def _write_batch(self) -> Callable[[], None]:
+        """Runs and commits a batch; returns what completes it (the storage state, the
+        after-commit callbacks, waking its callers), to run after the writers' turn."""
         batch: list[_Pending[object]] = []
         started = time.perf_counter()
         while self._pending and len(batch) < MAX_BATCH:
@@ -420,7 +427,7 @@ class Database:
             for item in batch:
                 item.error = error
                 item.done.set()
-            return
+            return lambda: None
         committed = False
         try:
             with connection.begin():
@@ -441,11 +448,15 @@ class Database:
             else:
                 connection.close()
             metrics.transaction(len(batch), started)
-        if committed and not any(files.classify(i.error) for i in batch if i.error):
-            self._storage(True)
-        _run(callbacks)
-        for item in batch:
-            item.done.set()
+
+        def finish() -> None:
+            if committed and not any(files.classify(i.error) for i in batch if i.error):
+                self._storage(True)
+            _run(callbacks)
+            for item in batch:
+                item.done.set()
+
+        return finish
 
     def _take_writer(self) -> Connection:
         """The kept group-commit connection, or a new one (the caller holds the write
