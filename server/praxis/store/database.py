@@ -462,22 +462,24 @@ class Database:
         """The kept group-commit connection, or a new one (the caller holds the write
         lock and gives it back to ``_writer`` once its batch has committed)."""
         kept, self._writer = self._writer, None
-        if kept is not None:
-            if kept[1] is self.engine.pool:
-                return kept[0]
-            kept[0].close()  # from before a dispose(): every connection is renewed
-        return self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+        return self._reused(kept) or self.engine.connect().execution_options(
+            **{dialect.WRITE_OPTION: True}
+        )
+
+    def _reused(self, kept: tuple[Connection, object] | None) -> Connection | None:
+        """A kept connection, unless the engine was disposed since (a new pool): then it
+        is closed, since a dispose() renews every connection."""
+        if kept is None or kept[1] is self.engine.pool:
+            return kept[0] if kept is not None else None
+        kept[0].close()
+        return None
 
     def _take_reader(self) -> Connection:
         """This thread's kept read connection (SQLite), or a new one; a nested read while
         the kept one is in use gets a new one."""
         with self._readers_lock:
             kept = self._readers.pop(threading.get_ident(), None)
-        if kept is not None:
-            if kept[1] is self.engine.pool:
-                return kept[0]
-            kept[0].close()  # from before a dispose(): every connection is renewed
-        return self.engine.connect()
+        return self._reused(kept) or self.engine.connect()
 
     def _keep_reader(self, connection: Connection) -> bool:
         """Keeps ``connection`` (SQLite, after its read committed) as this thread's,
