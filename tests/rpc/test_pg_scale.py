@@ -201,6 +201,51 @@ def test_the_event_log_never_shows_a_later_event_before_an_earlier_one(url: str)
         h.close()
 
 
+_MY_EVENT_LOCKS = (
+    "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'"
+    " AND objsubid = 1 AND pid = pg_backend_pid() ORDER BY 1"
+)
+
+
+def test_a_transaction_takes_the_event_order_lock_once(url: str) -> None:
+    """A transaction that appends events several times (a claim dispatching many tasks)
+    keeps the key it locked first, which is below every seq it takes later: one lock
+    statement, not one per append. A savepoint rolled back releases a lock taken inside
+    it, so the next append in the transaction takes the lock again."""
+    h = start_server(url)
+    try:
+        run_id = start(h, definition("a", a=node())).run.run_id
+        db = h.server.engine.db
+        seen: dict[str, list[int]] = {}
+
+        def appends(connection: Any) -> None:
+            locks.before_events(connection)
+            connection.execute(insert(run_events), [_event(run_id)])
+            locks.before_events(connection)  # the sequence moved: a new key if taken
+            connection.execute(insert(run_events), [_event(run_id)])
+            seen["root"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+
+        db.transact(appends, scoped=True)
+        assert len(seen["root"]) == 1
+
+        def in_savepoint(connection: Any) -> None:
+            connection.execute(insert(run_events), [_event(run_id)])  # moves the sequence
+            nested = connection.begin_nested()
+            locks.before_events(connection)
+            seen["inside"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+            nested.rollback()
+            seen["rolled_back"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+            locks.before_events(connection)
+            connection.execute(insert(run_events), [_event(run_id)])
+            seen["after"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+
+        db.transact(in_savepoint, scoped=True)
+        assert len(seen["inside"]) == 1 and seen["rolled_back"] == []
+        assert seen["after"] == seen["inside"]
+    finally:
+        h.close()
+
+
 def test_a_commit_in_one_replica_wakes_long_polls_of_another(url: str) -> None:
     """A long poll and a stream on replica two are woken by commits on replica one (the
     periodic recheck is pushed out of reach): the wake-up across replicas adds less than

@@ -199,10 +199,25 @@ _IN_FLIGHT = text(
 )
 
 
+_EVENTS_LOCKED = "praxis.events_locked"
+
+
 def before_events(connection: Connection) -> None:
-    """Called by a writer just before it appends run events (PostgreSQL)."""
-    if postgres(connection):
-        connection.execute(_BEFORE_EVENTS)
+    """Called by a writer just before it appends run events (PostgreSQL).
+
+    Once per transaction: the key taken first is below every value the transaction takes
+    afterwards, so a claim that dispatches many tasks (one save each) locks once. A lock
+    taken inside a SAVEPOINT counts only for that savepoint (rolling it back releases
+    the lock); one taken outside any savepoint counts for the whole transaction.
+    """
+    if not postgres(connection):
+        return
+    root, nested = connection.get_transaction(), connection.get_nested_transaction()
+    held = connection.info.get(_EVENTS_LOCKED)
+    if root is not None and held is not None and held[0] is root and held[1] in (None, nested):
+        return  # already held by this transaction (or this very savepoint)
+    connection.execute(_BEFORE_EVENTS)
+    connection.info[_EVENTS_LOCKED] = (root, nested)
 
 
 def event_horizon(connection: Connection) -> tuple[int, bool] | None:
