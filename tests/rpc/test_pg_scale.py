@@ -116,6 +116,42 @@ def test_a_run_held_open_does_not_delay_another_run(single: Harness) -> None:
     assert stopped < baseline + 0.25, (baseline, stopped)
 
 
+def test_a_settlement_that_waited_for_its_run_decides_on_the_run_as_committed(
+    single: Harness,
+) -> None:
+    """A settlement reads its run's row in the statement that locks it: after waiting for
+    a holder that changed the run, it sees the holder's version (no VERSION_CONFLICT)."""
+    run_id = start(single, definition("a", a=node())).run.run_id
+    (task,) = claim(single)
+
+    def change_run(connection: Any) -> None:
+        locks.run(connection, run_id)
+        connection.exec_driver_sql(
+            "UPDATE runs SET version = version + 1 WHERE run_id = %(rid)s", {"rid": run_id}
+        )
+
+    held = Held(single.server.engine.db, change_run)
+    done: dict[str, Any] = {}
+
+    def complete() -> None:
+        done["reply"] = single.client("agent").tasks.CompleteTask(
+            task_pb2.CompleteTaskRequest(
+                attempt_id=task.attempt_id, worker_id="w1", result_json='"ok"',
+                effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+            )
+        )  # fmt: skip
+
+    settling = threading.Thread(target=complete)
+    settling.start()
+    time.sleep(0.3)
+    assert "reply" not in done  # waiting for the held run
+    held.close()
+    settling.join(HELD_S)
+    assert "reply" in done
+    run = single.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
+    assert run.state == run_pb2.RUN_STATE_COMPLETED
+
+
 def test_a_work_order_held_open_does_not_delay_another(single: Harness) -> None:
     registered(single, ref("wo-a"))
     registered(single, ref("wo-b"))

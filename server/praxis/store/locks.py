@@ -54,11 +54,6 @@ _RUNS_SKIP = text(
     "SELECT run_id, contract_id, principal_id FROM runs WHERE run_id IN :rids"
     " ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
-# The run of an attempt, locked in the statement that finds it (an attempt never moves).
-_ATTEMPT_RUN = text(
-    "SELECT run_id FROM runs"
-    " WHERE run_id = (SELECT run_id FROM attempts WHERE attempt_id = :aid) FOR UPDATE"
-)
 
 
 @contextmanager
@@ -118,13 +113,6 @@ def run(connection: Connection, run_id: str) -> None:
     """Locks one run's row until the transaction ends (waits for its holder)."""
     if postgres(connection):
         connection.execute(_RUN, {"rid": run_id})
-
-
-def attempt_run(connection: Connection, attempt_id: str) -> str | None:
-    """Locks the run of an attempt (waits for its holder) and returns its id, in one
-    round trip; ``None`` when there is no such attempt (PostgreSQL only)."""
-    found = connection.execute(_ATTEMPT_RUN, {"aid": attempt_id}).scalar()
-    return None if found is None else str(found)
 
 
 def runs_skip_locked(connection: Connection, run_ids: Iterable[str]) -> set[str]:

@@ -94,6 +94,19 @@ _PG_UPSERT_ATTEMPT = Statement(
         set_={name: getattr(pg_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
     )
 )
+# PostgreSQL: the run of an attempt, locked in the statement that finds it (an attempt
+# never moves). After waiting for the lock, FOR UPDATE returns the row's newest version,
+# so the row read here is the one the command decides on: no second read of ``runs``.
+_LOCK_ATTEMPT_RUN = Statement(
+    select(runs)
+    .where(
+        runs.c.run_id
+        == select(attempts.c.run_id)
+        .where(attempts.c.attempt_id == bindparam("aid"))
+        .scalar_subquery()
+    )
+    .with_for_update()
+)
 _LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
 _LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
 _UPDATE_NODE = Statement(
@@ -223,6 +236,23 @@ def load(
     row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
     if row is None:
         return None
+    return load_row(connection, row, definitions, cache)
+
+
+def lock_attempt_run(connection: Connection, attempt_id: str) -> Any:
+    """Locks the run of an attempt (waits for its holder) and returns its ``runs`` row as
+    of the lock (:func:`load_row` makes the record), in one round trip; ``None`` when
+    there is no such attempt (PostgreSQL only: SQLite's writer holds every run)."""
+    return _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}).first()
+
+
+def load_row(
+    connection: Connection,
+    row: Any,
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> RunRecord:
+    """The record of a ``runs`` row already read (as :func:`load` after its read)."""
     return record_of(connection, row, definitions(connection, row.definition_digest), cache)
 
 

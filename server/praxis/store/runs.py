@@ -846,13 +846,18 @@ class RunStore:
         the principal whose claim leased the attempt may act on it."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
-            locked = locks.attempt_run(connection, attempt_id) if self.db.postgres else None
+            # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
+            row = run_rows.lock_attempt_run(connection, attempt_id) if self.db.postgres else None
             attempt = run_rows.load_attempt(connection, attempt_id)  # read under the lock
-            if attempt is not None and self.db.postgres and attempt.run_id != locked:
+            if (
+                attempt is not None
+                and self.db.postgres
+                and (row is None or attempt.run_id != row.run_id)
+            ):
                 # Committed after the lock's statement read attempts (no claim returns
                 # an attempt id before its commit; a guessed one could): lock, read again.
                 locks.run(connection, attempt.run_id)
-                attempt = run_rows.load_attempt(connection, attempt_id)
+                attempt, row = run_rows.load_attempt(connection, attempt_id), None
             if attempt is None:
                 raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
             if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -863,7 +868,11 @@ class RunStore:
                         f"attempt {attempt_id!r} was claimed by another principal",
                     )
                 )
-            record = self._load(connection, attempt.run_id)
+            record = (
+                self._load(connection, attempt.run_id)
+                if row is None
+                else run_rows.load_row(connection, row, self.definition, self.snapshots)
+            )
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
             command, now = build(attempt), self.clock.now_ms()
