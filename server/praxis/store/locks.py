@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.engine import Connection
@@ -50,6 +51,9 @@ _MIGRATE = text("SELECT pg_advisory_lock(:ns, :key)")
 _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
+_RUNS_SKIP_ROWS = text(
+    "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
+).bindparams(bindparam("rids", expanding=True))
 _RUNS_SKIP = text(
     "SELECT run_id, contract_id, principal_id FROM runs WHERE run_id IN :rids"
     " ORDER BY run_id FOR UPDATE SKIP LOCKED"
@@ -130,6 +134,16 @@ def runs_skip_locked_budgets(
         return {run_id: ("", "") for run_id in wanted}
     rows = connection.execute(_RUNS_SKIP, {"rids": wanted})
     return {row.run_id: (row.contract_id or "", row.principal_id or "") for row in rows}
+
+
+def runs_skip_locked_rows(connection: Connection, run_ids: Iterable[str]) -> dict[str, Any]:
+    """:func:`runs_skip_locked`, returning the whole ``runs`` row of each run locked, as
+    of its lock (FOR UPDATE returns a row's newest version), so that a claim need not
+    read it again (PostgreSQL; SQLite: every run, with no row)."""
+    wanted = sorted(set(run_ids))
+    if not postgres(connection) or not wanted:
+        return {run_id: None for run_id in wanted}
+    return {row.run_id: row for row in connection.execute(_RUNS_SKIP_ROWS, {"rids": wanted})}
 
 
 def budget(connection: Connection, contract_id: str, principal_id: str) -> None:
