@@ -459,22 +459,20 @@ def save(
     state = outcome.state
     saved = replace(record, state=state)
     result_text = ""
+    result_row: dict[str, Any] | None = None
     if outcome.result is not None:
         uid, value = outcome.result
         node = state.nodes[uid]
         result_text = values.canonical_json(value)
-        _INSERT["node_results"].run(
-            connection,
-            {
-                "run_id": state.run_id,
-                "node_uid": uid,
-                "node_id": node.node_id,
-                "item": node.item,
-                "result_json": result_text,
-                "attempt_id": node.attempt_id,
-                "created_at_ms": state.updated_at_ms,
-            },
-        )
+        result_row = {
+            "run_id": state.run_id,
+            "node_uid": uid,
+            "node_id": node.node_id,
+            "item": node.item,
+            "result_json": result_text,
+            "attempt_id": node.attempt_id,
+            "created_at_ms": state.updated_at_ms,
+        }
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
         output = state.definition.output
         if (
@@ -484,6 +482,9 @@ def save(
         ):
             saved = replace(saved, result_json=result_text)  # just written: not read back
         else:
+            if result_row is not None:  # the run's result reads it back
+                _INSERT["node_results"].run(connection, result_row)
+                result_row = None
             saved = replace(saved, result_json=run_result(connection, state))
     changed = _UPDATE_RUN.run(
         connection,
@@ -514,6 +515,8 @@ def save(
         save_definition(connection, state.definition)
     # Writes whose answers nothing reads: one round trip on PostgreSQL, not one each.
     with statements.pipelined(connection):
+        if result_row is not None:  # nothing reads it in this command: no round trip of its own
+            _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
         _write_effects(
             connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
