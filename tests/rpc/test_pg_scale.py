@@ -116,6 +116,42 @@ def test_a_run_held_open_does_not_delay_another_run(single: Harness) -> None:
     assert stopped < baseline + 0.25, (baseline, stopped)
 
 
+def test_a_settlement_that_waited_for_its_run_decides_on_the_run_as_committed(
+    single: Harness,
+) -> None:
+    """A settlement reads its run's row in the statement that locks it: after waiting for
+    a holder that changed the run, it sees the holder's version (no VERSION_CONFLICT)."""
+    run_id = start(single, definition("a", a=node())).run.run_id
+    (task,) = claim(single)
+
+    def change_run(connection: Any) -> None:
+        locks.run(connection, run_id)
+        connection.exec_driver_sql(
+            "UPDATE runs SET version = version + 1 WHERE run_id = %(rid)s", {"rid": run_id}
+        )
+
+    held = Held(single.server.engine.db, change_run)
+    done: dict[str, Any] = {}
+
+    def complete() -> None:
+        done["reply"] = single.client("agent").tasks.CompleteTask(
+            task_pb2.CompleteTaskRequest(
+                attempt_id=task.attempt_id, worker_id="w1", result_json='"ok"',
+                effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+            )
+        )  # fmt: skip
+
+    settling = threading.Thread(target=complete)
+    settling.start()
+    time.sleep(0.3)
+    assert "reply" not in done  # waiting for the held run
+    held.close()
+    settling.join(HELD_S)
+    assert "reply" in done
+    run = single.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
+    assert run.state == run_pb2.RUN_STATE_COMPLETED
+
+
 def test_a_work_order_held_open_does_not_delay_another(single: Harness) -> None:
     registered(single, ref("wo-a"))
     registered(single, ref("wo-b"))
@@ -197,6 +233,51 @@ def test_the_event_log_never_shows_a_later_event_before_an_earlier_one(url: str)
             held.close()
         rows, waiting = store.read_page(last, 1000)
         assert [row.seq for row in rows] == [last + 1, last + 2] and not waiting
+    finally:
+        h.close()
+
+
+_MY_EVENT_LOCKS = (
+    "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'"
+    " AND objsubid = 1 AND pid = pg_backend_pid() ORDER BY 1"
+)
+
+
+def test_a_transaction_takes_the_event_order_lock_once(url: str) -> None:
+    """A transaction that appends events several times (a claim dispatching many tasks)
+    keeps the key it locked first, which is below every seq it takes later: one lock
+    statement, not one per append. A savepoint rolled back releases a lock taken inside
+    it, so the next append in the transaction takes the lock again."""
+    h = start_server(url)
+    try:
+        run_id = start(h, definition("a", a=node())).run.run_id
+        db = h.server.engine.db
+        seen: dict[str, list[int]] = {}
+
+        def appends(connection: Any) -> None:
+            locks.before_events(connection)
+            connection.execute(insert(run_events), [_event(run_id)])
+            locks.before_events(connection)  # the sequence moved: a new key if taken
+            connection.execute(insert(run_events), [_event(run_id)])
+            seen["root"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+
+        db.transact(appends, scoped=True)
+        assert len(seen["root"]) == 1
+
+        def in_savepoint(connection: Any) -> None:
+            connection.execute(insert(run_events), [_event(run_id)])  # moves the sequence
+            nested = connection.begin_nested()
+            locks.before_events(connection)
+            seen["inside"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+            nested.rollback()
+            seen["rolled_back"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+            locks.before_events(connection)
+            connection.execute(insert(run_events), [_event(run_id)])
+            seen["after"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
+
+        db.transact(in_savepoint, scoped=True)
+        assert len(seen["inside"]) == 1 and seen["rolled_back"] == []
+        assert seen["after"] == seen["inside"]
     finally:
         h.close()
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.engine import Connection
@@ -50,15 +51,13 @@ _MIGRATE = text("SELECT pg_advisory_lock(:ns, :key)")
 _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
+_RUNS_SKIP_ROWS = text(
+    "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
+).bindparams(bindparam("rids", expanding=True))
 _RUNS_SKIP = text(
     "SELECT run_id, contract_id, principal_id FROM runs WHERE run_id IN :rids"
     " ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
-# The run of an attempt, locked in the statement that finds it (an attempt never moves).
-_ATTEMPT_RUN = text(
-    "SELECT run_id FROM runs"
-    " WHERE run_id = (SELECT run_id FROM attempts WHERE attempt_id = :aid) FOR UPDATE"
-)
 
 
 @contextmanager
@@ -120,13 +119,6 @@ def run(connection: Connection, run_id: str) -> None:
         connection.execute(_RUN, {"rid": run_id})
 
 
-def attempt_run(connection: Connection, attempt_id: str) -> str | None:
-    """Locks the run of an attempt (waits for its holder) and returns its id, in one
-    round trip; ``None`` when there is no such attempt (PostgreSQL only)."""
-    found = connection.execute(_ATTEMPT_RUN, {"aid": attempt_id}).scalar()
-    return None if found is None else str(found)
-
-
 def runs_skip_locked(connection: Connection, run_ids: Iterable[str]) -> set[str]:
     """Locks the runs no other transaction holds; returns them (SQLite: all of them)."""
     return set(runs_skip_locked_budgets(connection, run_ids))
@@ -142,6 +134,16 @@ def runs_skip_locked_budgets(
         return {run_id: ("", "") for run_id in wanted}
     rows = connection.execute(_RUNS_SKIP, {"rids": wanted})
     return {row.run_id: (row.contract_id or "", row.principal_id or "") for row in rows}
+
+
+def runs_skip_locked_rows(connection: Connection, run_ids: Iterable[str]) -> dict[str, Any]:
+    """:func:`runs_skip_locked`, returning the whole ``runs`` row of each run locked, as
+    of its lock (FOR UPDATE returns a row's newest version), so that a claim need not
+    read it again (PostgreSQL; SQLite: every run, with no row)."""
+    wanted = sorted(set(run_ids))
+    if not postgres(connection) or not wanted:
+        return {run_id: None for run_id in wanted}
+    return {row.run_id: row for row in connection.execute(_RUNS_SKIP_ROWS, {"rids": wanted})}
 
 
 def budget(connection: Connection, contract_id: str, principal_id: str) -> None:
@@ -199,10 +201,25 @@ _IN_FLIGHT = text(
 )
 
 
+_EVENTS_LOCKED = "praxis.events_locked"
+
+
 def before_events(connection: Connection) -> None:
-    """Called by a writer just before it appends run events (PostgreSQL)."""
-    if postgres(connection):
-        connection.execute(_BEFORE_EVENTS)
+    """Called by a writer just before it appends run events (PostgreSQL).
+
+    Once per transaction: the key taken first is below every value the transaction takes
+    afterwards, so a claim that dispatches many tasks (one save each) locks once. A lock
+    taken inside a SAVEPOINT counts only for that savepoint (rolling it back releases
+    the lock); one taken outside any savepoint counts for the whole transaction.
+    """
+    if not postgres(connection):
+        return
+    root, nested = connection.get_transaction(), connection.get_nested_transaction()
+    held = connection.info.get(_EVENTS_LOCKED)
+    if root is not None and held is not None and held[0] is root and held[1] in (None, nested):
+        return  # already held by this transaction (or this very savepoint)
+    connection.execute(_BEFORE_EVENTS)
+    connection.info[_EVENTS_LOCKED] = (root, nested)
 
 
 def event_horizon(connection: Connection) -> tuple[int, bool] | None:

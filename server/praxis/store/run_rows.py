@@ -94,6 +94,19 @@ _PG_UPSERT_ATTEMPT = Statement(
         set_={name: getattr(pg_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
     )
 )
+# PostgreSQL: the run of an attempt, locked in the statement that finds it (an attempt
+# never moves). After waiting for the lock, FOR UPDATE returns the row's newest version,
+# so the row read here is the one the command decides on: no second read of ``runs``.
+_LOCK_ATTEMPT_RUN = Statement(
+    select(runs)
+    .where(
+        runs.c.run_id
+        == select(attempts.c.run_id)
+        .where(attempts.c.attempt_id == bindparam("aid"))
+        .scalar_subquery()
+    )
+    .with_for_update()
+)
 _LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
 _LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
 _UPDATE_NODE = Statement(
@@ -223,6 +236,23 @@ def load(
     row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
     if row is None:
         return None
+    return load_row(connection, row, definitions, cache)
+
+
+def lock_attempt_run(connection: Connection, attempt_id: str) -> Any:
+    """Locks the run of an attempt (waits for its holder) and returns its ``runs`` row as
+    of the lock (:func:`load_row` makes the record), in one round trip; ``None`` when
+    there is no such attempt (PostgreSQL only: SQLite's writer holds every run)."""
+    return _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}).first()
+
+
+def load_row(
+    connection: Connection,
+    row: Any,
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> RunRecord:
+    """The record of a ``runs`` row already read (as :func:`load` after its read)."""
     return record_of(connection, row, definitions(connection, row.definition_digest), cache)
 
 
@@ -438,22 +468,20 @@ def save(
     state = outcome.state
     saved = replace(record, state=state)
     result_text = ""
+    result_row: dict[str, Any] | None = None
     if outcome.result is not None:
         uid, value = outcome.result
         node = state.nodes[uid]
         result_text = values.canonical_json(value)
-        _INSERT["node_results"].run(
-            connection,
-            {
-                "run_id": state.run_id,
-                "node_uid": uid,
-                "node_id": node.node_id,
-                "item": node.item,
-                "result_json": result_text,
-                "attempt_id": node.attempt_id,
-                "created_at_ms": state.updated_at_ms,
-            },
-        )
+        result_row = {
+            "run_id": state.run_id,
+            "node_uid": uid,
+            "node_id": node.node_id,
+            "item": node.item,
+            "result_json": result_text,
+            "attempt_id": node.attempt_id,
+            "created_at_ms": state.updated_at_ms,
+        }
     if state.status is core.RunStatus.COMPLETED and not record.result_json:
         output = state.definition.output
         if (
@@ -463,6 +491,9 @@ def save(
         ):
             saved = replace(saved, result_json=result_text)  # just written: not read back
         else:
+            if result_row is not None:  # the run's result reads it back
+                _INSERT["node_results"].run(connection, result_row)
+                result_row = None
             saved = replace(saved, result_json=run_result(connection, state))
     columns = {
         "rid": state.run_id,
@@ -492,6 +523,8 @@ def save(
         save_definition(connection, state.definition)
     # Writes whose answers nothing reads: one round trip on PostgreSQL, not one each.
     with statements.pipelined(connection):
+        if result_row is not None:  # nothing reads it in this command: no round trip of its own
+            _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
         _write_effects(
             connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state

@@ -712,22 +712,31 @@ class RunStore:
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
                 by_run[row.run_id].append(row.node_uid)
+            locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
             if postgres:
-                by_run = self._lock_candidates(connection, by_run, claim.max_tasks)
+                by_run = self._lock_candidates(connection, by_run, claim.max_tasks, locked)
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
             for run_id, uids in by_run.items():
-                if not self._dispatch(connection, effects, run_id, uids, claim, now, cache, tasks):
+                row = locked.get(run_id)
+                if not self._dispatch(
+                    connection, effects, run_id, uids, claim, now, cache, tasks, row
+                ):
                     break  # the response is full: the rest stay ready
             return tasks
 
         return transaction
 
     def _lock_candidates(
-        self, connection: Connection, by_run: dict[str, list[str]], wanted: int
+        self,
+        connection: Connection,
+        by_run: dict[str, list[str]],
+        wanted: int,
+        locked: dict[str, Any],
     ) -> dict[str, list[str]]:
         """The candidates of the runs this claim could lock (in ready order, at most
-        ``wanted`` attempts), with the budgets of those runs locked in key order."""
+        ``wanted`` attempts), with the budgets of those runs locked in key order; the
+        ``runs`` rows of the runs kept go to ``locked``."""
         kept: dict[str, list[str]] = defaultdict(list)
         budgets: dict[str, tuple[str, str]] = {}  # run -> (contract, starting principal)
         count = 0
@@ -737,7 +746,7 @@ class RunStore:
             while remaining and covered < wanted - count:
                 chunk.append(remaining.pop(0))
                 covered += len(chunk[-1][1])
-            held = locks.runs_skip_locked_budgets(connection, (run_id for run_id, _ in chunk))
+            held = locks.runs_skip_locked_rows(connection, (run_id for run_id, _ in chunk))
             if len(held) < len(chunk):
                 with self._lock:
                     self.claims_skipped += 1
@@ -745,7 +754,9 @@ class RunStore:
                 if run_id in held:
                     kept[run_id] = uids[: wanted - count]
                     count += len(kept[run_id])
-                    budgets[run_id] = held[run_id]
+                    row = held[run_id]
+                    budgets[run_id] = (row.contract_id or "", row.principal_id or "")
+                    locked[run_id] = row
         keys: set[str] = set()
         for contract_id, principal_id in budgets.values():
             if contract_id:
@@ -766,10 +777,16 @@ class RunStore:
         now: int,
         cache: dict[tuple[str, str], values.JsonValue],
         tasks: list[TaskView],
+        row: Any = None,
     ) -> bool:
         """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
-        byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready."""
-        record = self._load(connection, run_id)
+        byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
+        ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
+        record = (
+            self._load(connection, run_id)
+            if row is None
+            else run_rows.load_row(connection, row, self.definition, self.snapshots)
+        )
         allowance = self.allowance_of(connection, record) if record is not None else None
         for uid in uids:
             input_json, size, weight = None, 0, 0
@@ -846,13 +863,18 @@ class RunStore:
         the principal whose claim leased the attempt may act on it."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
-            locked = locks.attempt_run(connection, attempt_id) if self.db.postgres else None
+            # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
+            row = run_rows.lock_attempt_run(connection, attempt_id) if self.db.postgres else None
             attempt = run_rows.load_attempt(connection, attempt_id)  # read under the lock
-            if attempt is not None and self.db.postgres and attempt.run_id != locked:
+            if (
+                attempt is not None
+                and self.db.postgres
+                and (row is None or attempt.run_id != row.run_id)
+            ):
                 # Committed after the lock's statement read attempts (no claim returns
                 # an attempt id before its commit; a guessed one could): lock, read again.
                 locks.run(connection, attempt.run_id)
-                attempt = run_rows.load_attempt(connection, attempt_id)
+                attempt, row = run_rows.load_attempt(connection, attempt_id), None
             if attempt is None:
                 raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
             if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -863,7 +885,11 @@ class RunStore:
                         f"attempt {attempt_id!r} was claimed by another principal",
                     )
                 )
-            record = self._load(connection, attempt.run_id)
+            record = (
+                self._load(connection, attempt.run_id)
+                if row is None
+                else run_rows.load_row(connection, row, self.definition, self.snapshots)
+            )
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
             command, now = build(attempt), self.clock.now_ms()
