@@ -3,8 +3,9 @@
 A ``praxis serve`` subprocess (SQLite, ``synchronous=FULL``) is driven by 1 and 8
 concurrent clients, each cycling PROPOSE (agent), Review + CreateApproval (human) and
 ACTIVATE (human) over its own work orders. In the same run the same server answers the
-gRPC health check (a no-op) from the same number of clients: that rate is the baseline,
-since these machines are shared and noisy.
+gRPC health check (a no-op) from the same number of clients, in windows alternating with
+the durable ones (``ROUNDS``): that rate is the baseline, since these machines are shared
+and noisy.
 
 Durable commands are the three writes per cycle (PROPOSE, CreateApproval, ACTIVATE);
 latency percentiles are per durable command. Results go to stdout and
@@ -165,15 +166,40 @@ def server_cpu_s(pid: int) -> float:
     return total
 
 
-def bench_commands(
-    address: str, clients: int, seconds: float, tag: str, pid: int | None = None
-) -> dict[str, Any]:
+ROUNDS = 4
+"""The no-op and the durable windows alternate this many times, so that a change of the
+machine's load during the run weighs on both rates alike."""
+
+
+def bench_pair(
+    address: str, clients: int, seconds: float, pid: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """No-op calls and durable commands from ``clients`` clients in alternating windows
+    (``seconds / 2`` of no-op and ``seconds`` of commands in all): both rates."""
     workers = [Worker(address, i + 1000 * clients, 16) for i in range(clients)]
     for worker in workers:
         worker.register_all()
-    cpu_before = server_cpu_s(pid) if pid is not None else 0.0
-    elapsed = run_threads(clients, seconds, lambda i: workers[i].one_cycle)
-    cpu_s = server_cpu_s(pid) - cpu_before if pid is not None else 0.0
+    noops: list[dict[str, Any]] = []
+    elapsed = cpu_s = 0.0
+    for _ in range(ROUNDS):
+        noops.append(bench_noop(address, clients, seconds / 2 / ROUNDS))
+        cpu_before = server_cpu_s(pid)
+        elapsed += run_threads(clients, seconds / ROUNDS, lambda i: workers[i].one_cycle)
+        cpu_s += server_cpu_s(pid) - cpu_before
+    calls = sum(window["calls"] for window in noops)
+    noop = {
+        "clients": clients,
+        "calls": calls,
+        "calls_per_s": calls / sum(window["calls"] / window["calls_per_s"] for window in noops),
+        "p50_ms": statistics.median(window["p50_ms"] for window in noops),
+        "p99_ms": max(window["p99_ms"] for window in noops),
+    }
+    return noop, _durable(workers, clients, elapsed, cpu_s, "durable")
+
+
+def _durable(
+    workers: list[Worker], clients: int, elapsed: float, cpu_s: float, tag: str
+) -> dict[str, Any]:
     latencies = [x for w in workers for x in w.latencies]
     commands = sum(w.commands for w in workers)
     for worker in workers:
@@ -248,10 +274,9 @@ def main() -> int:
         server.start(timeout_s=90)
         try:
             for clients in (1, 8):
-                noop = bench_noop(server.address, clients, args.seconds / 2)
                 assert server.process is not None
-                durable = bench_commands(
-                    server.address, clients, args.seconds, "durable", server.process.pid
+                noop, durable = bench_pair(
+                    server.address, clients, args.seconds, server.process.pid
                 )
                 durable["ratio_to_noop"] = durable["commands_per_s"] / noop["calls_per_s"]
                 results["runs"].append({"noop": noop, "durable": durable})
