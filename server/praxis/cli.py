@@ -302,7 +302,10 @@ def serve(args: argparse.Namespace) -> int:
         ready["metrics_port"] = endpoint.port
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
-    stopping.wait()
+    # Wakes now and then: a SIGTERM the kernel delivers to another thread only flags the
+    # handler, which runs once the main thread runs Python again (a bare wait() hung).
+    while not stopping.wait(0.2):
+        pass
     if web is not None:
         web.stop()
     server.stop()
