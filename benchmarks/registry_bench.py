@@ -8,7 +8,10 @@ the durable ones (``ROUNDS``): that rate is the baseline, since these machines a
 and noisy.
 
 Durable commands are the three writes per cycle (PROPOSE, CreateApproval, ACTIVATE);
-latency percentiles are per durable command. Results go to stdout and
+latency percentiles are per durable command. Each window also reports the CPU per call
+of the server and of the clients and the cores it kept busy, and the durable run its
+``cpu_bound_ratio``: the ratio the two rates would have if both were bound by CPU alone
+(see ``CpuMeter``). Results go to stdout and
 ``benchmarks/results/registry.json``.
 
     make bench            # or: .venv/bin/python benchmarks/registry_bench.py [--seconds 8]
@@ -166,6 +169,52 @@ def server_cpu_s(pid: int) -> float:
     return total
 
 
+class CpuMeter:
+    """CPU seconds spent by the server processes and by this (client) process over the
+    windows measured with it: the CPU cost of a call on each side, and how many of the
+    machine's cores the window kept busy. When a rate is bound by CPU, the ratio of two
+    rates is the inverse ratio of their costs per call (``cpu_bound_ratio``); a measured
+    ratio below that one is time spent waiting (a serialized section), not working."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.server_s = self.client_s = self.elapsed_s = 0.0
+        self.calls = 0
+
+    def measure(self, window: Callable[[], dict[str, Any]], calls_key: str = "calls") -> Any:
+        """Runs ``window()`` (a result with ``calls_key`` and ``seconds``) and adds its
+        CPU time and calls; returns the result."""
+        server, client, began = server_cpu_s(self.pid), _own_cpu_s(), time.perf_counter()
+        result = window()
+        self.elapsed_s += time.perf_counter() - began
+        self.server_s += server_cpu_s(self.pid) - server
+        self.client_s += _own_cpu_s() - client
+        self.calls += result[calls_key]
+        return result
+
+    def report(self) -> dict[str, float]:
+        calls = max(1, self.calls)
+        return {
+            "server_cpu_ms_per_call": round(self.server_s * 1000 / calls, 3),
+            "client_cpu_ms_per_call": round(self.client_s * 1000 / calls, 3),
+            "cores_busy": round((self.server_s + self.client_s) / max(self.elapsed_s, 1e-9), 2),
+        }
+
+    def cost_ms(self) -> float:
+        """Server and client CPU per call, in ms."""
+        return (self.server_s + self.client_s) * 1000 / max(1, self.calls)
+
+
+def _own_cpu_s() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def cpu_bound_ratio(noop: CpuMeter, durable: CpuMeter) -> float:
+    """The durable/no-op rate ratio if both were bound by CPU alone (see CpuMeter)."""
+    return round(noop.cost_ms() / max(durable.cost_ms(), 1e-9), 3)
+
+
 ROUNDS = 4
 """The no-op and the durable windows alternate this many times, so that a change of the
 machine's load during the run weighs on both rates alike."""
@@ -180,12 +229,17 @@ def bench_pair(
     for worker in workers:
         worker.register_all()
     noops: list[dict[str, Any]] = []
-    elapsed = cpu_s = 0.0
+    elapsed = 0.0
+    noop_cpu, durable_cpu = CpuMeter(pid), CpuMeter(pid)
+
+    def commands() -> dict[str, Any]:
+        before = sum(w.commands for w in workers)
+        took = run_threads(clients, seconds / ROUNDS, lambda i: workers[i].one_cycle)
+        return {"seconds": took, "calls": sum(w.commands for w in workers) - before}
+
     for _ in range(ROUNDS):
-        noops.append(bench_noop(address, clients, seconds / 2 / ROUNDS))
-        cpu_before = server_cpu_s(pid)
-        elapsed += run_threads(clients, seconds / ROUNDS, lambda i: workers[i].one_cycle)
-        cpu_s += server_cpu_s(pid) - cpu_before
+        noops.append(noop_cpu.measure(lambda: bench_noop(address, clients, seconds / 2 / ROUNDS)))
+        elapsed += durable_cpu.measure(commands)["seconds"]
     calls = sum(window["calls"] for window in noops)
     noop = {
         "clients": clients,
@@ -193,8 +247,11 @@ def bench_pair(
         "calls_per_s": calls / sum(window["calls"] / window["calls_per_s"] for window in noops),
         "p50_ms": statistics.median(window["p50_ms"] for window in noops),
         "p99_ms": max(window["p99_ms"] for window in noops),
+        **noop_cpu.report(),
     }
-    return noop, _durable(workers, clients, elapsed, cpu_s, "durable")
+    durable = _durable(workers, clients, elapsed, durable_cpu.server_s, "durable")
+    durable.update(durable_cpu.report(), cpu_bound_ratio=cpu_bound_ratio(noop_cpu, durable_cpu))
+    return noop, durable
 
 
 def _durable(
@@ -284,7 +341,7 @@ def main() -> int:
             server.terminate()
     print(
         f"{'clients':>7} {'noop/s':>9} {'noop p99':>9} {'cmds/s':>9} {'p50 ms':>7} "
-        f"{'p99 ms':>7} {'ratio':>6} {'cpu ms/cmd':>10}"
+        f"{'p99 ms':>7} {'ratio':>6} {'cpu ms/cmd':>10} {'cpu-bound':>9} {'cores':>11}"
     )
     for run in results["runs"]:
         noop, durable = run["noop"], run["durable"]
@@ -292,7 +349,8 @@ def main() -> int:
             f"{durable['clients']:>7} {noop['calls_per_s']:>9.0f} {noop['p99_ms']:>9.2f} "
             f"{durable['commands_per_s']:>9.0f} {durable['p50_ms']:>7.2f} "
             f"{durable['p99_ms']:>7.2f} {durable['ratio_to_noop']:>6.2f} "
-            f"{durable['server_cpu_ms_per_command']:>10.2f}"
+            f"{durable['server_cpu_ms_per_command']:>10.2f} {durable['cpu_bound_ratio']:>9.2f} "
+            f"{noop['cores_busy']:>5.2f}/{durable['cores_busy']:<5.2f}"
         )
     eight = results["runs"][-1]["durable"]
     results["targets"] = {

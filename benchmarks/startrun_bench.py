@@ -6,7 +6,10 @@ its node, its ready row, its event and its command log). In the same run, the sa
 clients call the gRPC health check (a no-op): the ratio of the two rates is the figure
 (issue 8's target: StartRun calls/s >= 0.3 of no-op calls/s), because absolute rates on
 these shared machines swing by 2x from day to day. The server's CPU time per call is
-read from /proc. Results go to stdout and ``benchmarks/results/startrun.json``.
+read from /proc, with the bench's own (client) CPU: the ratio both rates would have if
+they were bound by CPU alone (``cpu_bound_ratio``) shows how much of the gap to the target
+is the cost of a call and how much is waiting. Results go to stdout and
+``benchmarks/results/startrun.json``.
 
     .venv/bin/python benchmarks/startrun_bench.py [--seconds 8] [--clients 8]
 """
@@ -30,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiws.engine.v1 import run_pb2
 from benchmarks.registry_bench import (
     OWN_CONNECTION,
+    CpuMeter,
     bench_noop,
+    cpu_bound_ratio,
     percentile,
     run_threads,
-    server_cpu_s,
 )
 from praxis.processes import default_processes
 from praxis_client import connect
@@ -117,16 +121,21 @@ def main() -> int:
             pid = server.process.pid
             noops: list[dict[str, Any]] = []
             starts: list[dict[str, Any]] = []
-            cpu_s = 0.0
+            noop_cpu, start_cpu = CpuMeter(pid), CpuMeter(pid)
             for _ in range(ROUNDS):
-                window = bench_noop(server.address, args.clients, args.seconds / 2 / ROUNDS)
+                window = noop_cpu.measure(
+                    lambda: bench_noop(server.address, args.clients, args.seconds / 2 / ROUNDS)
+                )
                 window["seconds"] = window["calls"] / window["calls_per_s"]
                 noops.append(window)
-                before = server_cpu_s(pid)
-                starts.append(bench_start(server.address, args.clients, args.seconds / ROUNDS))
-                cpu_s += server_cpu_s(pid) - before
-            noop, started = merged(noops), merged(starts)
-            started["server_cpu_ms_per_call"] = cpu_s * 1000 / max(1, started["calls"])
+                starts.append(
+                    start_cpu.measure(
+                        lambda: bench_start(server.address, args.clients, args.seconds / ROUNDS)
+                    )
+                )
+            noop = {**merged(noops), **noop_cpu.report()}
+            started = {**merged(starts), **start_cpu.report()}
+            started["cpu_bound_ratio"] = cpu_bound_ratio(noop_cpu, start_cpu)
         finally:
             server.terminate()
     ratio = started["calls_per_s"] / noop["calls_per_s"]
@@ -144,7 +153,12 @@ def main() -> int:
     print(
         f"noop {noop['calls_per_s']:.0f}/s  StartRun {started['calls_per_s']:.0f}/s "
         f"(p50 {started['p50_ms']:.2f} ms, p99 {started['p99_ms']:.2f} ms, "
-        f"server CPU {started['server_cpu_ms_per_call']:.2f} ms/call)  ratio {ratio:.2f}"
+        f"server CPU {started['server_cpu_ms_per_call']:.2f} ms/call)  ratio {ratio:.2f}\n"
+        f"CPU per call (server + client): no-op {noop['server_cpu_ms_per_call']:.2f} + "
+        f"{noop['client_cpu_ms_per_call']:.2f} ms, StartRun "
+        f"{started['server_cpu_ms_per_call']:.2f} + {started['client_cpu_ms_per_call']:.2f} ms; "
+        f"cores busy {noop['cores_busy']:.2f} / {started['cores_busy']:.2f}; "
+        f"ratio if both were CPU-bound {started['cpu_bound_ratio']:.2f}"
     )
     RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
