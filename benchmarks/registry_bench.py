@@ -176,19 +176,20 @@ class CpuMeter:
     rates is the inverse ratio of their costs per call (``cpu_bound_ratio``); a measured
     ratio below that one is time spent waiting (a serialized section), not working."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, clients: tuple[int, ...] = ()) -> None:
         self.pid = pid
+        self.clients = clients  # client processes besides this one (worker processes)
         self.server_s = self.client_s = self.elapsed_s = 0.0
         self.calls = 0
 
     def measure(self, window: Callable[[], dict[str, Any]], calls_key: str = "calls") -> Any:
         """Runs ``window()`` (a result with ``calls_key`` and ``seconds``) and adds its
         CPU time and calls; returns the result."""
-        server, client, began = server_cpu_s(self.pid), _own_cpu_s(), time.perf_counter()
+        server, client, began = server_cpu_s(self.pid), self._client_s(), time.perf_counter()
         result = window()
         self.elapsed_s += time.perf_counter() - began
         self.server_s += server_cpu_s(self.pid) - server
-        self.client_s += _own_cpu_s() - client
+        self.client_s += self._client_s() - client
         self.calls += result[calls_key]
         return result
 
@@ -204,10 +205,9 @@ class CpuMeter:
         """Server and client CPU per call, in ms."""
         return (self.server_s + self.client_s) * 1000 / max(1, self.calls)
 
-
-def _own_cpu_s() -> float:
-    times = os.times()
-    return times.user + times.system
+    def _client_s(self) -> float:
+        times = os.times()
+        return times.user + times.system + sum(server_cpu_s(pid) for pid in self.clients)
 
 
 def cpu_bound_ratio(noop: CpuMeter, durable: CpuMeter) -> float:

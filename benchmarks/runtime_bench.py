@@ -38,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
-from benchmarks.registry_bench import bench_noop
+from benchmarks.registry_bench import CpuMeter, bench_noop, cpu_bound_ratio
 from praxis.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
@@ -353,6 +353,11 @@ def main() -> int:
         client = connect(server.address, token_of("agent"))
         rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
         noops: list[float] = []
+        pids = tuple(process.pid for process in workers if process.pid is not None)
+        noop_cpu, praxis_cpu = (
+            CpuMeter(server.process.pid, pids),
+            CpuMeter(server.process.pid, pids),
+        )
         try:
             # The first baseline must not share the machine with the workers' start-up
             # (spawned interpreters importing grpc): it read ~4x low when it did.
@@ -362,8 +367,12 @@ def main() -> int:
             time.sleep(1.0)  # let the workers start long-polling
             # Praxis, the no-op baseline and DBOS alternate, so that all see the same load.
             for round_ in range(ROUNDS):
-                noops.append(bench_noop(server.address, 8, 3.0)["calls_per_s"])
-                praxis = praxis_throughput(client, round_)
+                noops.append(
+                    noop_cpu.measure(lambda: bench_noop(server.address, 8, 3.0))["calls_per_s"]
+                )
+                praxis = praxis_cpu.measure(
+                    functools.partial(praxis_throughput, client, round_), "node_completions"
+                )
                 with ThreadPoolExecutor(max_workers=1) as pool:  # DBOS off the main thread
                     peer = pool.submit(dbos_baseline, directory, round_).result()
                 rounds.append((praxis, peer))
@@ -393,6 +402,13 @@ def main() -> int:
         "praxis": throughput,
         "dbos": baseline,
         "noop_calls_per_s_8_threads": [round(n, 1) for n in noops],
+        # CPU per no-op call and per node completion (server; clients: the bench and the
+        # workers), cores kept busy, and completions/no-op if both were CPU-bound.
+        "cpu": {
+            "noop": noop_cpu.report(),
+            "completion": praxis_cpu.report(),
+            "cpu_bound_ratio": cpu_bound_ratio(noop_cpu, praxis_cpu),
+        },
         "chain3_latency": latency,
         "claim_cost_ms": {
             "finished_1000": round(small, 3),
@@ -420,7 +436,7 @@ def main() -> int:
 
 def print_table(report: dict[str, Any]) -> None:
     praxis, dbos, chain = report["praxis"], report["dbos"], report["chain3_latency"]
-    claims, targets = report["claim_cost_ms"], report["targets"]
+    claims, targets, cpu = report["claim_cost_ms"], report["targets"], report["cpu"]
     rows = [
         (
             "praxis node completions/s (4 workers, gRPC), median",
@@ -432,6 +448,19 @@ def print_table(report: dict[str, Any]) -> None:
         ("  rounds", " ".join(str(x) for x in dbos["rounds"]), ""),
         ("praxis / DBOS, median of rounds", targets["vs_dbos"], ">= 2.5"),
         ("praxis / no-op health calls/s (8 threads), median", targets["vs_noop"], ">= 0.25"),
+        (
+            "  CPU ms per completion / per no-op (server + clients)",
+            f"{cpu['completion']['server_cpu_ms_per_call']}+"
+            f"{cpu['completion']['client_cpu_ms_per_call']} / "
+            f"{cpu['noop']['server_cpu_ms_per_call']}+{cpu['noop']['client_cpu_ms_per_call']}",
+            "",
+        ),
+        ("  ratio if both were CPU-bound", cpu["cpu_bound_ratio"], ""),
+        (
+            "  cores busy, completions / no-op",
+            f"{cpu['completion']['cores_busy']} / {cpu['noop']['cores_busy']}",
+            "",
+        ),
         (
             "run latency p50 / p95 ms (10 nodes, loaded)",
             f"{praxis['run_latency_ms_p50']} / {praxis['run_latency_ms_p95']}",

@@ -93,6 +93,15 @@ def register(
     return current
 
 
+def would_write(
+    connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
+) -> bool:
+    """Whether :func:`register` of ``models`` would insert or renew a registration (or
+    refuse one past the cap): a read, for a claim deciding whether it needs to write."""
+    wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    return bool(wanted) and _writes(wanted, live(connection, now_ms), now_ms)
+
+
 def _writes(wanted: list[str], current: dict[str, int], now_ms: int) -> bool:
     """Whether :func:`register` would insert or renew a registration."""
     renew_before = now_ms + MODEL_TTL_MS - RENEW_AFTER_MS

@@ -683,11 +683,26 @@ class RunStore:
         )
         if problem:
             return problem
-
+        if not self._may_claim(models):
+            return []
         result: list[TaskView] | Rejection = self._transact(
             self._claim_body(Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id))
         )
         return result
+
+    def _may_claim(self, models: list[str]) -> bool:
+        """Whether a claim of ``models`` has anything to do: a ready attempt, or a worker
+        registration to make or renew. A read, so that a claim finding nothing (a long
+        poll woken for a task another worker took) costs no write transaction. Nothing is
+        lost by answering none: a claim right then would have found none either, and a
+        long poll subscribed before this read is woken by the next commit readying one.
+        """
+        now = self.clock.now_ms()
+        with self.db.read() as connection:
+            if model_registry.would_write(connection, models, self._configured_models, now):
+                return True
+            ready = _READY.run(connection, {"models": models, "now": now, "limit": 1})
+            return ready.first() is not None
 
     def _claim_body(self, claim: Claim) -> Callable[[Connection, Effects], list[TaskView]]:
         """The transaction that leases up to ``claim.max_tasks`` ready attempts."""
