@@ -12,6 +12,9 @@ processes and of the workers (from ``/proc``), and lock waits sampled every 20 m
 the statement that waits, as a share of the backends that were in a transaction). In
 this workload every run is ad hoc (no work order), so a wait is either on the same run
 (a fan-out's items settle one at a time under their run's row lock) or on shared state.
+The machine's CPU per completion and the cores kept busy give the CPU-bound ceiling of
+2 replicas over 1 (``postgres_2_vs_1_cpu_bound_ceiling``): all cores busy at one replica's
+CPU per completion.
 
 Target (issue 9): 2 replicas give >= 1.3x one replica. This machine has 2 cores shared
 with other work, so do not expect linear scaling.
@@ -253,6 +256,11 @@ def measure(
             "wall": round(elapsed, 2),
         },
     }
+    used = sum(spent.values()) + (pg_cpu if cluster is not None else 0.0)
+    # The machine's CPU per completion (replicas, PostgreSQL, workers) and the cores the
+    # setup kept busy: more replicas can only go as fast as the cores left over allow.
+    result["cpu_ms_per_completion"] = round(used * 1000 / completions, 2)
+    result["cores_busy"] = round(used / elapsed, 2)
     if sampler is not None:
         result["locks"] = sampler.report()
     print(json.dumps(result), flush=True)
@@ -286,8 +294,15 @@ def main() -> None:
     finally:
         cluster.stop()
     by = {result["setup"]: result["completions_per_s"] for result in results}
+    one = next(result for result in results if result["setup"] == "postgres-1")
+    cores = os.cpu_count() or 1
     summary = {
         "postgres_2_vs_1": round(by["postgres-2"] / by["postgres-1"], 2),
+        # What 2 replicas could reach at best when CPU-bound: all cores busy at one
+        # replica's CPU per completion, and at most twice one replica's rate.
+        "postgres_2_vs_1_cpu_bound_ceiling": round(
+            min(2.0, cores * 1000 / one["cpu_ms_per_completion"] / by["postgres-1"]), 2
+        ),
         "postgres_3_vs_1": round(by["postgres-3"] / by["postgres-1"], 2),
         "postgres_1_vs_sqlite": round(by["postgres-1"] / by["sqlite-1"], 2),
         "target_2_vs_1": 1.3,
