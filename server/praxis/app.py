@@ -267,7 +267,7 @@ class Server:
             migration_thread_pool=self.executor,
             interceptors=[
                 *self._observing(),  # outermost: metrics and per-RPC spans
-                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams),
+                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams_of),
             ],
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
         )

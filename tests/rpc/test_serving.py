@@ -12,6 +12,7 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
@@ -55,6 +56,7 @@ def limited(tmp_path: Path) -> Iterator[Harness]:
             max_streams_per_principal=2,
             max_long_polls=2,
             max_long_polls_per_principal=1,
+            max_service_streams=2,
         ),
     )
     try:
@@ -121,18 +123,38 @@ def test_long_polls_past_the_limits_are_refused_and_waitless_claims_are_not(
         tasks.ClaimTasks(_claim(50, "w2"), metadata=_metadata("agent"))  # a slot is free
 
 
-def test_unauthenticated_streams_share_the_anonymous_pool(limited: Harness) -> None:
+def test_health_and_reflection_streams_have_gates_of_their_own(limited: Harness) -> None:
+    """Issue 8: no number of other calls starves health or reflection. Other streams
+    fill the stream limits; health Watch and reflection still open, each up to its own
+    limit (``max_service_streams``: 2 here), and a full health gate refuses only health
+    streams."""
+    run_id = _start_run(limited, "req-services")
+    watch = run_pb2.WatchRunRequest(run_id=run_id)
     with grpc.insecure_channel(limited.address) as channel:
+        runs = run_pb2_grpc.RunServiceStub(channel)
+        held = [runs.WatchRun(watch, metadata=_metadata(p)) for p in ("alice", "alice", "bob")]
+        for stream in held:
+            next(stream)
+        with pytest.raises(grpc.RpcError) as full:
+            next(runs.WatchRun(watch, metadata=_metadata("bob")))
+        _assert_refused(full.value, "STREAM_LIMIT_REACHED", "total")  # the stream limit is full
         health = health_pb2_grpc.HealthStub(channel)
         watches = [health.Watch(health_pb2.HealthCheckRequest()) for _ in range(2)]
-        for watch in watches:
-            assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        for item in watches:
+            assert next(item).status == health_pb2.HealthCheckResponse.SERVING
         with pytest.raises(grpc.RpcError) as refused:
             next(health.Watch(health_pb2.HealthCheckRequest()))
-        _assert_refused(refused.value, "STREAM_LIMIT_REACHED", "principal")
+        _assert_refused(refused.value, "STREAM_LIMIT_REACHED", "total")
         assert health.Check(health_pb2.HealthCheckRequest()).status  # Check is no stream
-        for watch in watches:
-            watch.cancel()
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        ask = reflection_pb2.ServerReflectionRequest(list_services="")
+        listed = [
+            next(reflection.ServerReflectionInfo(iter([ask]), timeout=5)) for _ in range(2)
+        ]  # each a stream of its own, closed once answered
+        names = {service.name for service in listed[0].list_services_response.service}
+        assert "aiws.engine.v1.RunService" in names
+        for stream in [*held, *watches]:
+            stream.cancel()
 
 
 def test_health_answers_promptly_while_hundreds_of_streams_and_long_polls_wait(

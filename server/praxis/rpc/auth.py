@@ -18,7 +18,7 @@ from praxis.clock import Clock
 from praxis.core.model import Principal
 from praxis.core.rejection import Code, Rejection
 from praxis.rpc.errors import Aborted, abort
-from praxis.rpc.serving import Gate, abort_async
+from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async
 from praxis.security import certificate_fingerprint
 from praxis.store.files import StorageFailure
 from praxis.tracing import current_rpc, metadata_context
@@ -27,11 +27,8 @@ log = logging.getLogger("praxis.rpc")
 
 _principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("praxis_principal")
 
-ANONYMOUS = "anonymous"  # the stream pool of calls without a credential (health, reflection)
-UNAUTHENTICATED_PREFIXES = (
-    "/grpc.health.v1.Health/",
-    "/grpc.reflection.",
-)
+ANONYMOUS = "anonymous"  # whose stream slot a call without a credential takes
+UNAUTHENTICATED_PREFIXES = tuple(SERVICE_STREAMS)  # health and reflection
 
 
 def principal() -> Principal:
@@ -64,10 +61,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     async-generator handlers are authenticated on the event loop, in the call's task.
     """
 
-    def __init__(self, authority: Authority, clock: Clock, streams: Gate) -> None:
+    def __init__(
+        self, authority: Authority, clock: Clock, streams_of: Callable[[str], Gate]
+    ) -> None:
         self._authority = authority
         self._clock = clock
-        self._streams = streams
+        self._streams_of = streams_of  # the stream gate of a method
 
     async def intercept_service(
         self,
@@ -162,6 +161,8 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     def _wrap_coroutine(
         self, behavior: Callable[..., Any], needs_auth: bool, method: str, stream: bool
     ) -> Any:
+        streams = self._streams_of(method)
+
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             _bind_log_fields(request, context)
             try:
@@ -170,7 +171,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                     await abort_async(context, request.rejection(method))
                 if not stream:
                     return await behavior(request, context)
-                with self._streams.held(_holder(caller)) as problem:
+                with streams.held(_holder(caller)) as problem:
                     if problem is not None:
                         await abort_async(context, problem)
                     return await behavior(request, context)
@@ -190,6 +191,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
             return self._wrap_coroutine(behavior, needs_auth, method, stream=True)
         if not inspect.isasyncgenfunction(behavior):
             raise TypeError(f"{method}: streams must be async generators or coroutines")
+        streams = self._streams_of(method)
 
         async def wrapped(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             _bind_log_fields(request, context)
@@ -197,7 +199,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                 caller = await self._enter(context, needs_auth)
                 if isinstance(request, Malformed):
                     await abort_async(context, request.rejection(method))
-                with self._streams.held(_holder(caller)) as problem:
+                with streams.held(_holder(caller)) as problem:
                     if problem is not None:
                         await abort_async(context, problem)
                     async for response in behavior(request, context):

@@ -37,10 +37,12 @@ class ServingLimits:
     """Per-process serving limits (the ``serving`` object of ``config.json``).
 
     Attributes:
-        max_streams: Open streams (WatchRun, StreamEvents, WatchInbox, health Watch,
-            reflection) of the process in total.
-        max_streams_per_principal: Open streams of one principal (health and reflection
-            streams, which need no credential, count under ``anonymous``).
+        max_streams: Open streams (WatchRun, StreamEvents, WatchInbox) of the process
+            in total.
+        max_streams_per_principal: Open streams of one principal.
+        max_service_streams: Open streams of the health service (``Watch``) and, apart,
+            of the reflection service: they need no credential and count under no other
+            limit, so no other call can take their slots (nor they another call's).
         max_long_polls: ClaimTasks and SettleTasks calls waiting with ``wait_ms`` > 0.
         max_long_polls_per_principal: Waiting long polls of one principal.
         executor_threads: Threads running unary RPCs and the database reads of streams;
@@ -53,6 +55,7 @@ class ServingLimits:
 
     max_streams: int = 10_000
     max_streams_per_principal: int = 2_500
+    max_service_streams: int = 1_000
     max_long_polls: int = 5_000
     max_long_polls_per_principal: int = 1_000
     executor_threads: int = 8
@@ -140,6 +143,28 @@ class Gates:
             limits.max_long_polls_per_principal,
             kind="long_poll",
         )
+        self.services = {
+            prefix: Gate(
+                "STREAM_LIMIT_REACHED",
+                f"open {name} stream",
+                limits.max_service_streams,
+                limits.max_service_streams,
+                kind="stream",
+            )
+            for prefix, name in SERVICE_STREAMS.items()
+        }
+
+    def streams_of(self, method: str) -> Gate:
+        """The gate of a stream of ``method``: its service's own for health and
+        reflection, the shared one for every other stream."""
+        for prefix, gate in self.services.items():
+            if method.startswith(prefix):
+                return gate
+        return self.streams
+
+
+SERVICE_STREAMS = {"/grpc.health.v1.Health/": "health", "/grpc.reflection.": "reflection"}
+"""Services whose streams have a gate of their own (method prefix -> name)."""
 
 
 class Blocking:
