@@ -4,26 +4,30 @@
   attempt superseded by a stop and another principal's attempt answers each on its own;
 - long polls past the *total* limit (not only the per-principal one) are refused with
   ``RESOURCE_EXHAUSTED`` / ``LONG_POLL_LIMIT_REACHED`` and scope ``total``;
-- ``WatchRun`` of a wide run streams the summary (``items_omitted``), not every item.
+- ``WatchRun`` of a wide run streams the summary (``items_omitted``), not every item;
+- health and reflection answer while every executor thread is busy.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2
 from praxis.rpc.serving import ServingLimits
 from praxis.store import run_rows
 from praxis_client import error_details
 from tests.rpc.test_run_nodes import expanded
 from tests.runtime_support import claim, definition, get_run, json_out, node, start, states
-from tests.support import Harness, start_server
+from tests.support import Harness, start_server, token_of
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -196,3 +200,40 @@ def test_watch_run_of_a_wide_run_streams_the_summary(harness: Harness) -> None:
         assert update.nodes[1].fanout_items_done == 1
     finally:
         stream.cancel()
+
+
+def test_health_and_reflection_answer_while_every_executor_thread_is_busy(
+    tmp_path: Path,
+) -> None:
+    """Issue 8: health and reflection are never starved by other calls. Every thread of
+    the bounded executor is taken (as by slow unary calls), yet both answer at once."""
+    h = start_server(tmp_path / "praxis.db", serving=ServingLimits(executor_threads=2))
+    release = threading.Event()
+    busy = [h.server.executor.submit(release.wait, 30) for _ in range(2)]
+    try:
+        with grpc.insecure_channel(h.address) as channel:
+            queued = run_pb2_grpc.RunServiceStub(channel).GetRun.future(
+                run_pb2.GetRunRequest(run_id="run-x"),
+                metadata=[("authorization", f"Bearer {token_of('alice')}")],
+            )
+            health = health_pb2_grpc.HealthStub(channel)
+            reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+            for _ in range(5):
+                began = time.perf_counter()
+                assert health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == (
+                    health_pb2.HealthCheckResponse.SERVING
+                )
+                ask = reflection_pb2.ServerReflectionRequest(list_services="")
+                answer = next(reflection.ServerReflectionInfo(iter([ask]), timeout=2))
+                assert answer.list_services_response.service
+                assert time.perf_counter() - began < 1.0
+            assert not queued.done()  # the unary call waits for a thread
+            release.set()
+            with pytest.raises(grpc.RpcError) as missing:  # then runs: no such run
+                queued.result(timeout=10)
+            assert error_details(missing.value).reason == "RUN_NOT_FOUND"
+    finally:
+        release.set()
+        for future in busy:
+            future.result(timeout=5)
+        h.close()
