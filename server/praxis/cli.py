@@ -14,7 +14,6 @@ import logging
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,13 @@ from praxis import logs, metrics, security, startup
 from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
-from praxis.processes import child_command, default_processes, supervise, wake_dir_for
+from praxis.processes import (
+    StopRequest,
+    child_command,
+    default_processes,
+    supervise,
+    wake_dir_for,
+)
 from praxis.store import dialect
 from praxis.store.database import Database
 from praxis.store.files import StorageError
@@ -285,7 +290,7 @@ def serve(args: argparse.Namespace) -> int:
         raise
     if endpoint is not None:
         endpoint.watch(server.engine.db, server.engine.clock)
-    stopping = threading.Event()
+    stopping = StopRequest()  # not a threading.Event: set() in a handler can deadlock
 
     def _stop(signum: int, _frame: object) -> None:
         log.info("shutting down", extra={"signal": signal.Signals(signum).name})

@@ -21,7 +21,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +31,34 @@ log = logging.getLogger("praxis")
 
 _PR_SET_PDEATHSIG = 1
 STOP_TIMEOUT_S = 30.0
+
+
+class StopRequest:
+    """Set by a SIGTERM/SIGINT handler, polled by the main thread every ``wait``.
+
+    A signal handler must not call ``threading.Event.set()``: Python runs the handler on
+    the main thread between two bytecodes, possibly inside that thread's own
+    ``Event.wait()`` while it holds the event's (non-reentrant) lock, and ``set()`` then
+    waits for that lock forever (seen: about 1 SIGTERM in 6 sent right after start-up
+    hung ``praxis serve --processes 2``). A plain attribute cannot deadlock.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def set(self) -> None:
+        """Asks to stop (safe in a signal handler)."""
+        self.requested = True
+
+    def is_set(self) -> bool:
+        """Whether a stop was asked for."""
+        return self.requested
+
+    def wait(self, seconds: float) -> bool:
+        """Sleeps ``seconds`` unless a stop was asked for; then whether one was."""
+        if not self.requested:
+            time.sleep(seconds)
+        return self.requested
 
 
 def default_processes() -> int:
@@ -93,7 +120,7 @@ def supervise(
     port = int(probe.getsockname()[1])
     address = f"{host}:{port}"
     children: list[subprocess.Popen[str]] = []
-    stopping = threading.Event()
+    stopping = StopRequest()
 
     def _stop(signum: int, _frame: object) -> None:
         log.info("shutting down", extra={"signal": signal.Signals(signum).name})
@@ -133,7 +160,7 @@ def supervise(
     return 0
 
 
-def _wait_ready(child: subprocess.Popen[str], stopping: threading.Event) -> bool:
+def _wait_ready(child: subprocess.Popen[str], stopping: StopRequest) -> bool:
     """Reads the child's ``listening`` line (it prints one once it serves)."""
     assert child.stdout is not None
     line = child.stdout.readline()

@@ -49,6 +49,14 @@ def handle(task: Task) -> object:
     return "sum=" + str(sum(item["square"] for item in task.input))
 
 
+TASK_S = 0.5  # in the crash test each task takes this long, so its work spans the kills
+
+
+def slow_handle(task: Task) -> object:
+    time.sleep(TASK_S)
+    return handle(task)
+
+
 def retrying(call: object, stop_at: float) -> object:
     while True:
         try:
@@ -68,7 +76,7 @@ def test_sigkill_during_fifty_runs_with_live_workers(tmp_path: Path) -> None:
         Worker(
             connect(server.address, token_of("agent")),
             ["echo"],
-            handle,
+            slow_handle,
             worker_id=f"w{i}",
             concurrency=4,
             lease_ms=1_000,
@@ -89,10 +97,23 @@ def test_sigkill_during_fifty_runs_with_live_workers(tmp_path: Path) -> None:
         )
         run_ids.append(response.run.run_id)  # type: ignore[attr-defined]
     rng = random.Random(11)
+    at_kills = []  # (runs not completed, leased attempts) when each kill came
     for _ in range(4):
         time.sleep(rng.uniform(0.3, 0.8))
+        with sqlite3.connect(f"file:{tmp_path / 'praxis.db'}?mode=ro", uri=True) as probe:
+            at_kills.append(
+                probe.execute(
+                    "SELECT (SELECT count(*) FROM runs WHERE status <> 'COMPLETED'),"
+                    " (SELECT count(*) FROM attempts WHERE status = 'LIVE')"
+                ).fetchone()
+            )
         server.kill()
         server.start()
+    print(json.dumps({"unfinished_runs_and_leases_at_kills": at_kills}))
+    # Every kill came while runs were in flight, the first while workers held leases
+    # (before, with 5 ms tasks, all 50 runs had finished before the first kill; after a
+    # restart the workers are often still backing off when the next kill comes).
+    assert all(runs for runs, _leases in at_kills) and at_kills[0][1], at_kills
     deadline = time.monotonic() + 45
     pending = set(run_ids)
     while pending and time.monotonic() < deadline:

@@ -22,7 +22,7 @@ from tests.support import (
     registered,
 )
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

@@ -25,7 +25,7 @@ from tests.model_support import (
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

@@ -10,7 +10,7 @@ from tests.model_support import model, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness, expect_error
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

@@ -12,7 +12,7 @@ from tests.model_support import model, run_of, settle, start_model_server, start
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import T0, Harness, registered
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 __all__ = ["model"]
 

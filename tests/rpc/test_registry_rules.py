@@ -21,7 +21,7 @@ from tests.support import (
     variant,
 )
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 FP = grpc.StatusCode.FAILED_PRECONDITION
 PD = grpc.StatusCode.PERMISSION_DENIED

@@ -21,7 +21,7 @@ from praxis_client import error_details
 from tests.runtime_support import claim, complete, definition, get_run, json_out, node, start
 from tests.support import Harness, start_server
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 WIDE = int(os.environ.get("PRAXIS_TEST_WIDE", "10000"))

@@ -8,6 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from aiws.engine.v1 import event_pb2, run_pb2
 from praxis.clock import TestClock
 from tests.runtime_support import (
@@ -22,6 +24,9 @@ from tests.runtime_support import (
     start,
 )
 from tests.support import T0, Harness, start_server
+
+# The harness test runs on two replicas too: one request id sent through both at once.
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 
 def test_duplicate_start_run_under_concurrency_creates_one_run(harness: Harness) -> None:

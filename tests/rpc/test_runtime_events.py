@@ -6,10 +6,13 @@ import json
 import threading
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import event_pb2, run_pb2
 from tests.runtime_support import claim, complete, definition, diamond, drive, node, start
 from tests.support import Harness, expect_error
+
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 
 def kinds(events: list[event_pb2.Event]) -> list[str]:

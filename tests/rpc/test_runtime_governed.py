@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import grpc
+import pytest
 
 from aiws.engine.v1 import admin_pb2, registry_pb2, run_pb2
 from tests.runtime_support import claim, complete, definition, get_run, json_out, node, states
@@ -18,6 +19,8 @@ from tests.support import (
     ref,
     register_cmd,
 )
+
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 PLAN = definition(
     "report",
