@@ -26,23 +26,13 @@ from praxis.rpc.serving import ServingLimits
 from praxis.store import run_rows
 from praxis_client import error_details
 from tests.rpc.test_run_nodes import expanded
+from tests.rpc.test_runtime_settle_batch import completion
 from tests.runtime_support import claim, definition, get_run, json_out, node, start, states
 from tests.support import Harness, start_server, token_of
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 APPLIED = common_pb2.EFFECT_OUTCOME_APPLIED
-
-
-def _completion(task: task_pb2.Task, result: object, worker: str) -> task_pb2.Settlement:
-    return task_pb2.Settlement(
-        complete=task_pb2.CompleteTaskRequest(
-            attempt_id=task.attempt_id,
-            worker_id=worker,
-            result_json=json.dumps(result),
-            effect=APPLIED,
-        )
-    )
 
 
 def _claim_one(
@@ -89,10 +79,10 @@ def test_a_batch_with_expired_superseded_and_foreign_attempts_answers_each(
     response = harness.client("agent").tasks.SettleTasks(
         task_pb2.SettleTasksRequest(
             settlements=[
-                _completion(stale, "late", "w1"),
-                _completion(valid, "fine", "w1"),
-                _completion(superseded, "late", "w1"),
-                _completion(foreign, "forged", "w1"),
+                completion(stale, "late", "w1"),
+                completion(valid, "fine", "w1"),
+                completion(superseded, "late", "w1"),
+                completion(foreign, "forged", "w1"),
             ]
         )
     )
