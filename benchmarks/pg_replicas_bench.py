@@ -3,8 +3,10 @@
 For each setup, in one run of this script: a fresh database, N ``praxis serve`` replicas
 (one process each), 4 worker processes and the starting client all reaching the
 replicas through one client-side round-robin channel (``ipv4:a,b,c``). The workload is
-``--runs`` runs, half 10-node chains and half fan-outs (split -> 8 items -> join);
-completions per second from the first StartRun to the last RUN_COMPLETED event.
+``--runs`` runs, half 10-node chains and half fan-outs (split -> 8 items -> join),
+executed by ``runtime_bench``'s workers (each round trip settles what the worker ran and
+claims up to 16 more, as the Python ``Worker`` does); completions per second from the
+first StartRun to the last RUN_COMPLETED event.
 
 Where the time goes, per setup: CPU seconds of each replica, of the PostgreSQL cluster's
 processes and of the workers (from ``/proc``), and lock waits sampled every 20 ms from
@@ -18,8 +20,9 @@ The machine's CPU per completion and the cores kept busy give the CPU-bound ceil
 CPU per completion.
 
 Targets (issue 9): 2 replicas give >= 1.3x one replica, and no replica spends more
-than 10% of its time waiting on locks held for other work (``max_other_work_wait_share``). This machine has 2 cores shared
-with other work, so do not expect linear scaling.
+than 10% of its time waiting on locks held for other work
+(``max_other_work_wait_share``). This machine has 2 cores shared with other work, so do
+not expect linear scaling.
 
     .venv/bin/python benchmarks/pg_replicas_bench.py [--runs 100]
 
@@ -37,33 +40,21 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import event_pb2, run_pb2
+from benchmarks import runtime_bench
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.postgres import Cluster, _binaries
-from tests.runtime_support import definition, json_out, node
 from tests.support import ROUND_ROBIN, token_of
 
 RESULTS = Path(__file__).parent / "results" / "pg_replicas.json"
 WORKERS = 4
-ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
-CHAIN10 = definition(
-    "n9",
-    n0=node(output=json_out()),
-    **{f"n{i}": node(f"node:n{i - 1}", (f"n{i - 1}",), json_out()) for i in range(1, 10)},
-)
-FANOUT10 = definition(
-    "join",
-    split=node(output=json_out(ITEMS)),
-    each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
-    join=node("node:each", ("each",), json_out({"type": "array"})),
-)
+CHAIN10, FANOUT10 = runtime_bench.CHAIN10, runtime_bench.FANOUT10
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -95,37 +86,10 @@ def connect_all(address: str) -> Any:
 
 
 def worker_main(address: str, name: str, stop: Any, counter: Any) -> None:
-    """Claims up to 16 tasks per long poll and completes them on 8 threads."""
-    client = connect_all(address)
-    done = 0
-
-    def complete(task: Any) -> None:
-        result: Any = {"ok": True}
-        if task.node_id == "split":
-            result = {"items": list(range(8))}
-        elif task.node_id == "join":
-            result = []
-        client.tasks.CompleteTask(
-            task_pb2.CompleteTaskRequest(
-                attempt_id=task.attempt_id,
-                worker_id=name,
-                result_json=json.dumps(result),
-                effect=common_pb2.EFFECT_OUTCOME_APPLIED,
-            )
-        )
-
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        while not stop.is_set():
-            tasks = client.tasks.ClaimTasks(
-                task_pb2.ClaimTasksRequest(
-                    worker_id=name, models=["echo"], max_tasks=16, lease_ms=30_000, wait_ms=500
-                )
-            ).tasks
-            list(pool.map(complete, tasks))
-            done += len(tasks)
-    with counter.get_lock():
-        counter.value += done
-    client.close()
+    """``runtime_bench``'s worker: each round trip settles what it ran and claims up to
+    16 more (SettleTasks with a long poll), as the Python ``Worker`` does."""
+    ready = multiprocessing.Value("i", 0)
+    runtime_bench.worker_main(address, name, stop, counter, ready, options=ROUND_ROBIN)
 
 
 RUN_LOCK = "SELECT runs.run_id"

@@ -105,10 +105,13 @@ def settle(client: Any, settlements: list[Any], claim: Any = None) -> list[Any]:
     return list(response.tasks)
 
 
-def worker_main(address: str, name: str, stop: Any, counter: Any, ready: Any) -> None:
+def worker_main(
+    address: str, name: str, stop: Any, counter: Any, ready: Any, options: Any = ()
+) -> None:
     """Settles what it ran and claims up to 16 more tasks in one round trip (SettleTasks
-    with a long-polling claim), as the workers of every runtime do; counts completions."""
-    client = connect(address, token_of("agent"))
+    with a long-polling claim), as the workers of every runtime do; counts completions.
+    ``options``: the channel's (round robin over several replicas)."""
+    client = connect(address, token_of("agent"), insecure=bool(options), options=options)
     with ready.get_lock():
         ready.value += 1
     claim = task_pb2.ClaimTasksRequest(
