@@ -54,10 +54,6 @@ _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
 _RUNS_SKIP_ROWS = text(
     "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
-_RUNS_SKIP = text(
-    "SELECT run_id, contract_id, principal_id FROM runs WHERE run_id IN :rids"
-    " ORDER BY run_id FOR UPDATE SKIP LOCKED"
-).bindparams(bindparam("rids", expanding=True))
 
 
 @contextmanager
@@ -121,19 +117,7 @@ def run(connection: Connection, run_id: str) -> None:
 
 def runs_skip_locked(connection: Connection, run_ids: Iterable[str]) -> set[str]:
     """Locks the runs no other transaction holds; returns them (SQLite: all of them)."""
-    return set(runs_skip_locked_budgets(connection, run_ids))
-
-
-def runs_skip_locked_budgets(
-    connection: Connection, run_ids: Iterable[str]
-) -> dict[str, tuple[str, str]]:
-    """:func:`runs_skip_locked`, with the ``(contract_id, principal_id)`` of each run
-    locked, read by the same statement (PostgreSQL; SQLite: every run, with blanks)."""
-    wanted = sorted(set(run_ids))
-    if not postgres(connection) or not wanted:
-        return {run_id: ("", "") for run_id in wanted}
-    rows = connection.execute(_RUNS_SKIP, {"rids": wanted})
-    return {row.run_id: (row.contract_id or "", row.principal_id or "") for row in rows}
+    return set(runs_skip_locked_rows(connection, run_ids))
 
 
 def runs_skip_locked_rows(connection: Connection, run_ids: Iterable[str]) -> dict[str, Any]:

@@ -226,7 +226,11 @@ class RunStore:
             while len(self._definitions) > 256:
                 self._definitions.popitem(last=False)
 
-    def _load(self, connection: Connection, run_id: str) -> RunRecord | None:
+    def _load(self, connection: Connection, run_id: str, row: Any = None) -> RunRecord | None:
+        """The run's record; made from ``row`` when its ``runs`` row was already read (by
+        the statement that locked it, PostgreSQL), else read."""
+        if row is not None:
+            return run_rows.load_row(connection, row, self.definition, self.snapshots)
         return run_rows.load(connection, run_id, self.definition, self.snapshots)
 
     def _lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
@@ -797,11 +801,7 @@ class RunStore:
         """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
         byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
         ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
-        record = (
-            self._load(connection, run_id)
-            if row is None
-            else run_rows.load_row(connection, row, self.definition, self.snapshots)
-        )
+        record = self._load(connection, run_id, row)
         allowance = self.allowance_of(connection, record) if record is not None else None
         for uid in uids:
             input_json, size, weight = None, 0, 0
@@ -900,11 +900,7 @@ class RunStore:
                         f"attempt {attempt_id!r} was claimed by another principal",
                     )
                 )
-            record = (
-                self._load(connection, attempt.run_id)
-                if row is None
-                else run_rows.load_row(connection, row, self.definition, self.snapshots)
-            )
+            record = self._load(connection, attempt.run_id, row)
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
             command, now = build(attempt), self.clock.now_ms()
