@@ -107,7 +107,7 @@ class Server:
         self.args = [arg.replace(METRICS_PORT, metrics_port) for arg in args]
         self.metrics_port = int(metrics_port) if "--metrics-listen" in args else None
         command = [
-            sys.executable, "-m", "praxis.cli", "serve",
+            sys.executable, "-m", "praxis.serve.cli", "serve",
             "--config", str(write_config(directory)),
             "--listen", f"127.0.0.1:{free_port()}",
             "--processes", PROCESSES, "--log-level", "WARNING", *self.args,

@@ -2,7 +2,7 @@
 
 Every RPC authenticates its token and most authorize an action. The built-in authority
 now reads principals from the database (through a lookup cache of
-``praxis.store.principals.CACHE_TTL_S``); this measures, in one process and one run,
+``praxis.store.principals.store.CACHE_TTL_S``); this measures, in one process and one run,
 authenticate + authorize with: the in-memory principals-file authority (the baseline),
 the database authority with a warm cache (the usual case), and with the cache disabled
 (every call reads the database: the cost right after a change, or in another process).
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from praxis.app import Engine, Settings
 from praxis.authority.protocol import Authority
 from praxis.clock import TestClock
-from praxis.store import principals as store
+from praxis.store.principals import store
 from tests.support import T0, authority, token_of
 
 

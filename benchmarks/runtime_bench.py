@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
 from benchmarks.registry_bench import CpuMeter, bench_noop, cpu_bound_ratio
-from praxis.processes import default_processes
+from praxis.serve.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.runtime_support import definition, json_out, node
@@ -247,8 +247,8 @@ def claim_cost(directory: Path, finished: int, claims: int = 300) -> float:
     """Mean ms per in-process claim with ``finished`` completed runs in the database."""
     from praxis.app import Engine, Settings
     from praxis.clock import SystemClock
-    from praxis.core.model import Principal, PrincipalKind
-    from praxis.store.runs import StartRequest
+    from praxis.core.records import Principal, PrincipalKind
+    from praxis.store.runtime.runs import StartRequest
     from tests.support import authority
 
     path = directory / f"claims-{finished}.db"

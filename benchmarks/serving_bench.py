@@ -52,7 +52,7 @@ from aiws.engine.v1 import (
     task_pb2,
     task_pb2_grpc,
 )
-from praxis.processes import default_processes
+from praxis.serve.processes import default_processes
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.runtime_support import definition, json_out, node
 from tests.support import token_of

@@ -39,7 +39,7 @@ from benchmarks.registry_bench import (
     percentile,
     run_threads,
 )
-from praxis.processes import default_processes
+from praxis.serve.processes import default_processes
 from praxis_client import connect
 from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import token_of

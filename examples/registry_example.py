@@ -65,7 +65,7 @@ def start_server(data_dir: Path, port: int = 0) -> tuple[subprocess.Popen[str], 
         [
             sys.executable,
             "-m",
-            "praxis.cli",
+            "praxis.serve.cli",
             "serve",
             "--data-dir",
             str(data_dir),

@@ -81,7 +81,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
         [
             sys.executable,
             "-m",
-            "praxis.cli",
+            "praxis.serve.cli",
             "serve",
             "--listen",
             "127.0.0.1:0",

@@ -103,7 +103,7 @@ write_config(work / "server")
 (work / "server" / "principals.json").write_text(json.dumps(principals_document()), encoding="utf-8")
 (work / "credentials.json").write_text(json.dumps(credentials(), indent=1), encoding="utf-8")
 PYEOF
-(cd "$WORK/server" && exec "$PY" -m praxis.cli serve --config "$WORK/server/config.json" \
+(cd "$WORK/server" && exec "$PY" -m praxis.serve.cli serve --config "$WORK/server/config.json" \
     --listen 127.0.0.1:0 --test-clock "$T0" --log-level WARNING \
     >"$WORK/server.out" 2>"$WORK/server.err") &
 SERVER_PID=$!

@@ -111,7 +111,7 @@ class Server:
         log = open(self.work / f"server-{self.restarts}.err", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
             [
-                self.python, "-m", "praxis.cli", "serve",
+                self.python, "-m", "praxis.serve.cli", "serve",
                 "--config", str(self.data / "config.json"),
                 "--listen", self.address,
                 "--test-clock", str(self.now_ms),

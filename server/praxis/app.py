@@ -45,13 +45,14 @@ from aiws.engine.v1 import (
     wait_pb2,
     wait_pb2_grpc,
 )
-from praxis import metrics
 from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
-from praxis.core.model import Control
+from praxis.core.records import Control
+from praxis.observability import metrics
+from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
 from praxis.rpc.admin import AdminServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
@@ -68,25 +69,26 @@ from praxis.rpc.serving import Blocking, Gates, ServingLimits
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from praxis.store import controls, dialect, ledger_schema, model_schema, run_nodes_migration
-from praxis.store.admin import AdminStore
-from praxis.store.assessments import AssessmentStore
-from praxis.store.contracts import ContractStore
-from praxis.store.database import Database
-from praxis.store.events import EventStore
-from praxis.store.handoffs import HandoffStore
-from praxis.store.inbox import InboxStore
-from praxis.store.pg_broadcast import PgBroadcast
-from praxis.store.principals import PrincipalStore
-from praxis.store.reconciliations import ReconciliationStore
-from praxis.store.registry import RegistryStore
-from praxis.store.run_traces import RunTraces
-from praxis.store.runs import RunStore
-from praxis.store.segments import SegmentStore
-from praxis.store.signals import INBOX, Hub, UnixBroadcast
-from praxis.store.waits import WaitStore
+from praxis.store.controls import rows as controls
+from praxis.store.controls.store import AdminStore
+from praxis.store.db import dialect
+from praxis.store.db.database import Database
+from praxis.store.execution.assessments import AssessmentStore
+from praxis.store.execution.contracts import ContractStore
+from praxis.store.execution.handoffs import HandoffStore
+from praxis.store.execution.reconciliations import ReconciliationStore
+from praxis.store.execution.segments import SegmentStore
+from praxis.store.execution.waits import WaitStore
+from praxis.store.principals.store import PrincipalStore
+from praxis.store.registry.store import RegistryStore
+from praxis.store.runtime.events import EventStore
+from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.traces import RunTraces
+from praxis.store.schema import MIGRATIONS
+from praxis.store.views.inbox import InboxStore
+from praxis.store.wake.hub import INBOX, Hub, UnixBroadcast
+from praxis.store.wake.postgres import PgBroadcast
 from praxis.sweeper import Sweeper
-from praxis.tracing import Exporter, RpcSpans, excluded_services, from_env
 
 log = logging.getLogger("praxis")
 T = TypeVar("T")
@@ -114,7 +116,9 @@ class Settings:
     sweeper: bool = True  # run the sweeper (one process per installation is enough)
     broadcast: bool = True  # exchange wake-ups with the other processes on this machine
     wake_dir: Path | None = None  # where they meet (default: beside the SQLite file)
-    metrics: bool = False  # record Prometheus metrics (praxis.metrics; served by the CLI)
+    metrics: bool = (
+        False  # record Prometheus metrics (praxis.observability.metrics; served by the CLI)
+    )
     db_pool_size: int | None = None  # PostgreSQL connections per process (None: the default)
 
 
@@ -126,16 +130,13 @@ class Engine:
         self.settings = settings
         self.tracing: Exporter | None = from_env(os.environ)  # OTEL_*: off unless configured
         self.clock = settings.clock
-        assert model_schema.MODEL_TABLES  # registers migration 3 before migrating
-        assert ledger_schema.run_commands is not None  # and migrations 4 to 6
-        assert run_nodes_migration.VERSION == 7  # and migration 7
         threads = settings.serving.executor_threads
         pool = settings.db_pool_size or dialect.pool_size_floor(threads)
         problem = dialect.check_pool_size(pool, threads)
         if problem:
             raise ValueError(problem)
         self.db = Database(settings.database_url, settings.synchronous, pool)
-        applied = self.db.migrate(self.clock.now_ms())
+        applied = self.db.migrate(self.clock.now_ms(), MIGRATIONS)
         if applied:
             log.info("schema migrations applied", extra={"versions": applied})
         with self.db.write() as connection:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from praxis.store.runs import RunStore
+from praxis.store.runtime.runs import RunStore
 
 log = logging.getLogger("praxis.sweeper")
 

@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("serve", "console"):  # the local commands
-        from praxis.cli import main as serve_main
+        from praxis.serve.cli import main as serve_main
 
         return serve_main(argv)
     from praxis_cli.main import run

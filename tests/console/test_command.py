@@ -23,7 +23,7 @@ def test_praxis_console_prints_a_one_time_link(console: Console, tmp_path: Path)
             [
                 sys.executable,
                 "-m",
-                "praxis.cli",
+                "praxis.serve.cli",
                 "console",
                 "--listen",
                 "127.0.0.1:0",

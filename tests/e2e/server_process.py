@@ -71,7 +71,7 @@ class ServerProcess:
             [
                 sys.executable,
                 "-m",
-                "praxis.cli",
+                "praxis.serve.cli",
                 "serve",
                 "--config",
                 str(self.config),

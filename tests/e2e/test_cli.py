@@ -27,7 +27,7 @@ def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
             [
                 sys.executable,
                 "-m",
-                "praxis.cli",
+                "praxis.serve.cli",
                 "serve",
                 "--data-dir",
                 str(data),
@@ -79,7 +79,7 @@ def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> 
         [
             sys.executable,
             "-m",
-            "praxis.cli",
+            "praxis.serve.cli",
             "serve",
             "--config",
             str(config),
@@ -105,7 +105,7 @@ def test_tls_serves_with_a_certificate(tmp_path: Path) -> None:
     config, address = write_config(tmp_path / "srv"), f"127.0.0.1:{free_port()}"
     process = track(
         subprocess.Popen(
-            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+            [sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config),
              "--listen", address, "--tls-cert", str(cert), "--tls-key", str(key)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
@@ -124,7 +124,7 @@ def test_tls_serves_with_a_certificate(tmp_path: Path) -> None:
 def test_a_config_typo_refuses_to_start(tmp_path: Path) -> None:
     config = write_config(tmp_path, synchronus="FULL")  # misspelt key
     result = subprocess.run(
-        [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+        [sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config),
          "--listen", "127.0.0.1:0"],
         capture_output=True, text=True, timeout=90,
     )  # fmt: skip
@@ -139,7 +139,7 @@ def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path)
         (write_config(tmp_path / "key", db_pool_size=3), []),
     ):
         result = subprocess.run(
-            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config),
+            [sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config),
              "--listen", "127.0.0.1:0", *flags],
             capture_output=True, text=True, timeout=90,
         )  # fmt: skip

@@ -15,11 +15,11 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import registry_pb2
-from praxis.security import certificate_fingerprint
+from praxis.serve.security import certificate_fingerprint
 from praxis_client import connect, error_details
 from tests.e2e.server_process import free_port, track, write_config
 
-SERVE = [sys.executable, "-m", "praxis.cli", "serve"]
+SERVE = [sys.executable, "-m", "praxis.serve.cli", "serve"]
 
 
 def _serve(*args: str, umask: int | None = None) -> subprocess.Popen[str]:

@@ -39,7 +39,7 @@ def _serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [
             sys.executable,
             "-m",
-            "praxis.cli",
+            "praxis.serve.cli",
             "serve",
             "--config",
             str(config),

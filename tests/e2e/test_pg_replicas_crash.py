@@ -21,7 +21,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import event_pb2, run_pb2
-from praxis.store.pg_broadcast import conninfo
+from praxis.store.wake.postgres import conninfo
 from praxis_client import connect
 from praxis_client.worker import Task, Worker
 from tests.e2e.server_process import ServerProcess, free_port, write_config

@@ -71,7 +71,7 @@ def _wait_until(condition: Callable[[], bool], timeout_s: float) -> bool:
 def _serve(config: Path, *args: str) -> subprocess.Popen[str]:
     return track(
         subprocess.Popen(
-            [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config), *args],
+            [sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config), *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -147,7 +147,7 @@ def test_test_clock_refuses_several_processes(tmp_path: Path) -> None:
     config = write_config(tmp_path)
     result = subprocess.run(
         [
-            *(sys.executable, "-m", "praxis.cli", "serve", "--config", str(config)),
+            *(sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config)),
             *("--test-clock", "1800000000000", "--processes", "2"),
         ],
         capture_output=True,

@@ -26,7 +26,7 @@ def test_serve_runs_one_process_per_core_by_default(tmp_path: Path) -> None:
     parent = track(
         subprocess.Popen(
             [
-                *(sys.executable, "-m", "praxis.cli", "serve", "--config", str(config)),
+                *(sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config)),
                 *("--listen", "127.0.0.1:0"),
             ],  # no --processes
             stdout=subprocess.PIPE,
@@ -80,7 +80,7 @@ def test_the_config_files_serving_limits_apply(tmp_path: Path) -> None:
 def test_a_bad_serving_limit_refuses_to_start(tmp_path: Path) -> None:
     config = write_config(tmp_path, serving={"max_streams": 0})
     result = subprocess.run(
-        [sys.executable, "-m", "praxis.cli", "serve", "--config", str(config)],
+        [sys.executable, "-m", "praxis.serve.cli", "serve", "--config", str(config)],
         capture_output=True,
         text=True,
         timeout=60,

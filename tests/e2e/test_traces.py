@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
-from praxis.tracing import parse_traceparent
+from praxis.observability.tracing import parse_traceparent
 from praxis_client import connect
 from praxis_client.worker import Worker
 from tests.e2e.server_process import ServerProcess, free_port, write_config

@@ -13,7 +13,7 @@ from aiws.engine.v1 import approval_pb2, common_pb2, contract_pb2, run_pb2, task
 from praxis.authority.guard import HumanOnly
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.core import kinds
-from praxis.core.model import Principal, PrincipalKind
+from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
 from tests.model_support import create_contract, model, reconcile, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node

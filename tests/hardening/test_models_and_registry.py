@@ -10,8 +10,8 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
-from praxis.store import runs as runs_module
-from praxis.store.model_registry import MODEL_TTL_MS
+from praxis.store.runtime import runs as runs_module
+from praxis.store.runtime.worker_models import MODEL_TTL_MS
 from tests.runtime_support import claim, definition, node
 from tests.support import (
     DEFINITION,

@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sqlalchemy import event
 
 from aiws.engine.v1 import run_pb2
-from praxis.store.files import StorageError
+from praxis.store.db.files import StorageError
 from tests.runtime_support import definition, node
 from tests.support import Harness, expect_error, start_server
 

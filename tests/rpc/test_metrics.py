@@ -1,6 +1,6 @@
 """Prometheus metrics of an in-process server: each counter moves by what the calls did.
 
-The metric objects are per process (:data:`praxis.metrics.REGISTRY`), so every test
+The metric objects are per process (:data:`praxis.observability.metrics.REGISTRY`), so every test
 reads deltas around its own calls.
 """
 
@@ -17,7 +17,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
-from praxis import metrics
+from praxis.observability import metrics
 from praxis.rpc.serving import ServingLimits
 from tests.runtime_support import (
     claim,
@@ -241,7 +241,7 @@ def test_labels_never_carry_ids(served: Harness) -> None:
 
 
 def test_the_config_key_is_read(tmp_path: Path) -> None:
-    from praxis import config as config_module
+    from praxis.serve import config as config_module
 
     path = tmp_path / "config.json"
     path.write_text(

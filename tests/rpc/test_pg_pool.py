@@ -16,10 +16,11 @@ import psycopg
 import pytest
 
 from aiws.engine.v1 import run_pb2
-from praxis import config as config_module
 from praxis.rpc.serving import ServingLimits
-from praxis.store import dialect
-from praxis.store.database import Database
+from praxis.serve import config as config_module
+from praxis.store.db import dialect
+from praxis.store.db.database import Database
+from praxis.store.schema import MIGRATIONS
 from tests.postgres import Cluster
 from tests.runtime_support import definition, node
 from tests.support import Harness, start_server
@@ -105,7 +106,7 @@ def test_a_checkout_past_the_pool_waits_for_a_connection(url: str) -> None:
     """The pool is a hard bound: a fifth reader of a 4-connection pool waits until one
     of the four finishes, then proceeds."""
     db = Database(url, pool_size=4)
-    db.migrate(0)
+    db.migrate(0, MIGRATIONS)
     release = threading.Event()
     holding = threading.Barrier(5)
     fifth_done = threading.Event()

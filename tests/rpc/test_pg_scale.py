@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import insert
 
 from aiws.engine.v1 import common_pb2, event_pb2, registry_pb2, run_pb2, task_pb2
-from praxis.store import locks
-from praxis.store.database import Database
-from praxis.store.events import EventStore
-from praxis.store.runtime_schema import run_events
+from praxis.store.db import locks
+from praxis.store.db.database import Database
+from praxis.store.runtime.events import EventStore
+from praxis.store.runtime.tables import run_events
 from praxis_client import Client, connect
 from tests.postgres import Cluster
 from tests.runtime_support import claim, definition, node, start
@@ -413,7 +413,7 @@ def test_a_replica_starting_during_a_migration_waits_for_it(url: str) -> None:
     finds the schema current; replicas starting together on a fresh database all start."""
     import psycopg
 
-    from praxis.store.pg_broadcast import conninfo
+    from praxis.store.wake.postgres import conninfo
 
     with psycopg.connect(conninfo(url), autocommit=True) as holder:
         holder.execute(
@@ -455,7 +455,7 @@ def test_replicas_starting_together_migrate_once(postgres_cluster: Cluster) -> N
         assert len(started) == 3
         import psycopg
 
-        from praxis.store.pg_broadcast import conninfo
+        from praxis.store.wake.postgres import conninfo
 
         with psycopg.connect(conninfo(url)) as connection:
             versions = [

@@ -17,8 +17,8 @@ import pytest
 
 from praxis.core import definition
 from praxis.core.rejection import Rejection, invalid
-from praxis.store import statements
-from praxis.store.database import Database
+from praxis.store.db import statements
+from praxis.store.db.database import Database
 from tests.support import (
     Harness,
     activate_cmd,

@@ -21,7 +21,10 @@ from hypothesis import strategies as st
 from aiws.engine.v1 import common_pb2, reconciliation_pb2, run_pb2, task_pb2
 from praxis.core import journal, money
 from praxis.core import run as core
-from praxis.store import contracts, reservations, run_log, run_rows
+from praxis.store.execution import contracts
+from praxis.store.runtime import log as run_log
+from praxis.store.runtime import reservations
+from praxis.store.runtime import rows as run_rows
 from tests.model_support import create_contract, fail_task, model, reconcile, settle, start_run
 from tests.runtime_support import claim, definition, json_out, node
 from tests.support import Harness

@@ -14,9 +14,10 @@ import pytest
 from aiws.engine.v1 import run_pb2
 from praxis.core import journal
 from praxis.core import run as core
-from praxis.core.model import Principal, PrincipalKind
-from praxis.store import run_log, run_rows
-from praxis.store.runs import Settlement
+from praxis.core.records import Principal, PrincipalKind
+from praxis.store.runtime import log as run_log
+from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.runs import Settlement
 from praxis_client import error_details
 from tests.runtime_support import claim, complete, definition, get_run, json_out, node, start
 from tests.support import Harness, start_server

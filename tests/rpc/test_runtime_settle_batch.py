@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
-from praxis.store.signals import work_topic
+from praxis.store.wake.hub import work_topic
 from tests.runtime_support import (
     claim,
     complete,

@@ -19,9 +19,9 @@ from opentelemetry import trace as trace_api
 from opentelemetry.sdk.trace import TracerProvider
 
 from aiws.engine.v1 import contract_pb2, run_pb2, task_pb2
-from praxis import logs
+from praxis.observability import logs
+from praxis.observability.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis.rpc.auth import _bind_log_fields
-from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis_client.worker import Worker
 from tests.runtime_support import claim, complete, definition, fail, json_out, node
 from tests.support import Harness, start_server
@@ -470,7 +470,7 @@ def test_a_call_without_a_caller_trace_begins_one_and_excluded_services_follow_t
 def test_rpc_spans_follow_the_configured_sampler(clean_env: pytest.MonkeyPatch) -> None:
     import os
 
-    from praxis.tracing import RpcSpans
+    from praxis.observability.tracing import RpcSpans
 
     clean_env.setenv("OTEL_TRACES_EXPORTER", "otlp")
     clean_env.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:9")

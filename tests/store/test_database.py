@@ -8,16 +8,17 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from praxis.store import controls
-from praxis.store.database import Database, Rollback
-from praxis.store.schema import meta
+from praxis.store.controls import rows as controls
+from praxis.store.db.database import Database, Rollback
+from praxis.store.db.metadata import meta
+from praxis.store.schema import MIGRATIONS
 
 NOW = 1_800_000_000_000
 
 
 def database(tmp_path: Path) -> Database:
     db = Database(f"sqlite:///{tmp_path / 'a.db'}")
-    db.migrate(NOW)
+    db.migrate(NOW, MIGRATIONS)
     return db
 
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from sqlalchemy.sql import ClauseElement
 
-from praxis.store import gauges
-from praxis.store.database import Database
+from praxis.store.db.database import Database
+from praxis.store.schema import MIGRATIONS
+from praxis.store.views import gauges
 
 
 def plan(db: Database, query: ClauseElement, **params: object) -> str:
@@ -23,7 +24,7 @@ def plan(db: Database, query: ClauseElement, **params: object) -> str:
 def test_runs_by_state_and_ready_tasks_read_an_index_only(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'p.db'}")
     try:
-        db.migrate(0)
+        db.migrate(0, MIGRATIONS)
         # Runs by state: one scan of the covering index, never the runs table's rows.
         assert plan(db, gauges._RUNS) == "SCAN runs USING COVERING INDEX runs_status_created"
         # Ready tasks: grouped along the model index (the live queue, not history).

@@ -13,14 +13,15 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from praxis.store.database import Database, Rollback
+from praxis.store.db.database import Database, Rollback
+from praxis.store.schema import MIGRATIONS
 from tests.postgres import Cluster
 
 
 @pytest.fixture
 def db(postgres_cluster: Cluster) -> Iterator[Database]:
     database = Database(postgres_cluster.create_database(), pool_size=4)
-    database.migrate(0)
+    database.migrate(0, MIGRATIONS)
     with database.engine.begin() as connection:
         connection.execute(text("CREATE TABLE probe (k INTEGER PRIMARY KEY, v TEXT)"))
     try:

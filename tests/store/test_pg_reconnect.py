@@ -17,8 +17,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from praxis.store import dialect, files, run_rows
-from praxis.store.database import Database
+from praxis.store.db import dialect, files
+from praxis.store.db.database import Database
+from praxis.store.runtime import rows as run_rows
+from praxis.store.schema import MIGRATIONS
 from tests.postgres import Cluster
 
 
@@ -30,7 +32,7 @@ def cluster(postgres_cluster: Cluster) -> Cluster:
 @pytest.fixture
 def db(cluster: Cluster) -> Iterator[Database]:
     database = Database(cluster.create_database(), pool_size=4)
-    database.migrate(0)
+    database.migrate(0, MIGRATIONS)
     database.engine.dispose()  # one connection from here on: the one the test terminates
     try:
         yield database
@@ -91,7 +93,7 @@ def test_a_disconnect_after_the_first_statement_is_not_retried(
     def body(connection: Connection) -> None:
         calls.append(1)
         _terminate(cluster, _backend(connection))
-        run_rows.load_attempt(connection, "a1")  # a raw statement (praxis.store.statements)
+        run_rows.load_attempt(connection, "a1")  # a raw statement (praxis.store.db.statements)
 
     with pytest.raises(files.StorageFailure) as failed:
         db.transact(body, scoped=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 
 from praxis.core import registry, values
-from praxis.core.model import Ref
-from praxis.store.registry import _receipt_from_json, _receipt_to_json, _Texts
+from praxis.core.records import Ref
+from praxis.store.registry.store import _receipt_from_json, _receipt_to_json, _Texts
 
 
 def _receipt() -> registry.Receipt:

@@ -15,13 +15,27 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
-from sqlalchemy import Column, Integer, MetaData, Table, Text, create_engine, inspect, text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    inspect,
+    text,
+)
 
 from aiws.engine.v1 import run_pb2
 from praxis.clock import TestClock
 from praxis.core import journal
-from praxis.store import migrations, run_log, run_rows
-from praxis.store.runtime_schema import RUNS_ADDED_COLUMNS, runs
+from praxis.store.db.metadata import schema_migrations
+from praxis.store.runtime import log as run_log
+from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.tables import RUNS_ADDED_COLUMNS, runs
+from praxis.store.schema import MIGRATIONS
 from tests.model_support import run_of, start_model_server
 from tests.runtime_support import claim, complete
 
@@ -30,11 +44,10 @@ FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_run_nodes.json"
 
 def _old_database(url: str, tables: dict[str, list[dict[str, Any]]]) -> None:
     """Creates the tables of migrations 1 to 6 as they were, and fills them."""
-    import praxis.app  # noqa: F401  (registers every migration)
 
     old = MetaData()
     shapes: dict[str, Table] = {}
-    for migration in migrations.MIGRATIONS:
+    for migration in MIGRATIONS:
         if migration.version > 6:
             continue
         for table in migration.tables:
@@ -44,9 +57,14 @@ def _old_database(url: str, tables: dict[str, list[dict[str, Any]]]) -> None:
                 shapes[table.name] = Table(table.name, old, *columns)
             else:
                 shapes[table.name] = table.to_metadata(old)
-    from praxis.store.schema import schema_migrations
-
     shapes[schema_migrations.name] = schema_migrations.to_metadata(old)
+    # Migration 2 also created known_models, which nothing read (migration 13 drops it).
+    shapes["known_models"] = Table(
+        "known_models",
+        old,
+        Column("model", String(128), primary_key=True),
+        Column("first_seen_ms", BigInteger, nullable=False),
+    )
     assert set(shapes) == set(tables), set(shapes) ^ set(tables)
     engine = create_engine(url)
     with engine.begin() as connection:
@@ -101,6 +119,7 @@ def test_an_old_database_is_converted_to_node_rows(database: Path | str) -> None
         engine = h.server.engine.runs.db.engine
         columns = {c["name"] for c in inspect(engine).get_columns("runs")}
         assert "state_json" not in columns and set(RUNS_ADDED_COLUMNS) <= columns
+        assert "known_models" not in inspect(engine).get_table_names()  # migration 13
         store = h.server.engine.runs
         total = 0
         for run_id, before in fixture["runs"].items():

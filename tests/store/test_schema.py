@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from praxis.store.database import Database
-from praxis.store.migrations import MIGRATIONS, SchemaError
+from praxis.store.db.database import Database
+from praxis.store.db.migrations import SchemaError
+from praxis.store.schema import MIGRATIONS
 
 NOW = 1_800_000_000_000
 
 
 def migrated(path: Path) -> Path:
     db = Database(f"sqlite:///{path}")
-    db.migrate(NOW)
+    db.migrate(NOW, MIGRATIONS)
     db.close()
     return path
 
@@ -25,7 +26,7 @@ def test_fresh_database_gets_every_migration_recorded(tmp_path: Path) -> None:
     rows = sqlite3.connect(path).execute("SELECT version FROM schema_migrations").fetchall()
     assert [row[0] for row in rows] == [m.version for m in MIGRATIONS]
     db = Database(f"sqlite:///{path}")
-    assert db.migrate(NOW) == []  # idempotent
+    assert db.migrate(NOW, MIGRATIONS) == []  # idempotent
     db.close()
 
 
@@ -43,7 +44,7 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
 def _refuses(path: Path, fragment: str) -> None:
     db = Database(f"sqlite:///{path}")
     with pytest.raises(SchemaError, match=fragment):
-        db.migrate(NOW)
+        db.migrate(NOW, MIGRATIONS)
     db.close()
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from aiws.engine.v1 import run_pb2
-from praxis.store import run_codec
+from praxis.store.runtime import codec as run_codec
 from tests.runtime_support import claim, complete, diamond
 from tests.support import Harness
 

@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import DBAPIError
 
-from praxis.store import statements
-from praxis.store.database import Database
-from praxis.store.runtime_schema import ready_nodes
-from praxis.store.schema import metadata
-from praxis.store.statements import Savepoint, Statement
-from praxis.store.writer_turn import WriterTurn
+from praxis.store.db import statements
+from praxis.store.db.database import Database
+from praxis.store.db.metadata import metadata
+from praxis.store.db.statements import Savepoint, Statement
+from praxis.store.db.writer_turn import WriterTurn
+from praxis.store.runtime.tables import ready_nodes
 from tests.postgres import Cluster
 
 READY = Statement(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from praxis import metrics
+from praxis.observability import metrics
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
@@ -24,7 +24,7 @@ def _between(begin: str, end: str) -> str:
 def test_the_metric_table_matches_the_registered_metrics() -> None:
     documented = _between("<!-- metrics-table:begin -->\n", "<!-- metrics-table:end -->")
     assert documented == metrics.reference_table(), (
-        "docs/operations.md is stale: paste the output of `python -m praxis.metrics`"
+        "docs/operations.md is stale: paste the output of `python -m praxis.observability.metrics`"
     )
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from praxis.core import assessment, contract, handoff, journal, money, segments
 from praxis.core import definition as d
 from praxis.core import run as core
-from praxis.core.model import PrincipalKind
+from praxis.core.records import PrincipalKind
 from praxis.core.rejection import Rejection
 from tests.runtime_support import definition, json_out, node
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from praxis.core import registry, values
-from praxis.core.model import (
+from praxis.core.records import (
     ActorEvidence,
     ApprovalEvidence,
     ApprovalRecord,

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from praxis.store.signals import (
+from praxis.store.wake.hub import (
     ALL,
     MAX_DATAGRAM,
     Hub,

@@ -12,7 +12,7 @@ from typing import Any
 
 from praxis.authority.protocol import Authority
 from praxis.core import kinds
-from praxis.core.model import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
+from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection
 
 

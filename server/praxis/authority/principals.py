@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from praxis.core import money
-from praxis.core.model import (
+from praxis.core.records import (
     ActorEvidence,
     ApprovalEvidence,
     ApprovalRecord,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Protocol
 
-from praxis.core.model import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
+from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Rejection
 
 

@@ -4,9 +4,9 @@ It applies exactly the rules of :class:`~praxis.authority.principals.PrincipalsA
 to the one principal a call concerns, read from the database (through the store's
 short-lived lookup cache): a revoked principal or a rotated token is refused on its next
 call to the process that made the change, and within
-:data:`~praxis.store.principals.CACHE_TTL_S` in every other server process, without a
+:data:`~praxis.store.principals.store.CACHE_TTL_S` in every other server process, without a
 restart. The principals file only bootstraps the database (see
-:meth:`praxis.store.principals.PrincipalStore.bootstrap`).
+:meth:`praxis.store.principals.store.PrincipalStore.bootstrap`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from praxis.authority.principals import PrincipalRecord, PrincipalsAuthority, hash_token
-from praxis.core.model import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
+from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection
 
 

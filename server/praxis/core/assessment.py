@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from praxis.core import kinds, values
-from praxis.core.model import PrincipalKind
+from praxis.core.records import PrincipalKind
 from praxis.core.rejection import Rejection, precondition
 
 

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 
 from praxis.core import values
-from praxis.core.model import Epochs
+from praxis.core.records import Epochs
 
 
 class Decision(enum.Enum):

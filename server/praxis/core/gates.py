@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from praxis.core.model import Control, Epochs, Hold, HoldKind, WorkOrder
+from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.core.rejection import Rejection, precondition
 
 

@@ -9,7 +9,7 @@ and the services whose rules name a human keep their own check as well.
 
 from __future__ import annotations
 
-from praxis.core.model import PrincipalKind
+from praxis.core.records import PrincipalKind
 from praxis.core.rejection import Code, Rejection
 
 HUMAN_ONLY_ACTIONS: frozenset[str] = frozenset(

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from praxis.core import kinds, values
-from praxis.core.model import (
+from praxis.core.records import (
     ActorEvidence,
     ApprovalEvidence,
     ApprovalRecord,

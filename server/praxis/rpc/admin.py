@@ -5,12 +5,12 @@ from __future__ import annotations
 import grpc
 
 from aiws.engine.v1 import admin_pb2, admin_pb2_grpc
-from praxis.core.model import Control, Hold, HoldKind
+from praxis.core.records import Control, Hold, HoldKind
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.registry import epochs_to_proto
-from praxis.store.admin import AdminStore, WorkOrderView
-from praxis.store.controls import epochs_of
+from praxis.store.controls.rows import epochs_of
+from praxis.store.controls.store import AdminStore, WorkOrderView
 
 _CONTROL = {
     Control.ACTIVE: admin_pb2.CONTROL_STATE_ACTIVE,

@@ -10,7 +10,7 @@ from praxis.core import assessment as core
 from praxis.core import values
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.assessments import AssessmentStore
+from praxis.store.execution.assessments import AssessmentStore
 
 _KINDS = {
     pb.ASSESSMENT_KIND_VERIFICATION: core.Kind.VERIFICATION,

@@ -12,16 +12,16 @@ from typing import Any
 
 import grpc
 
-from praxis import logs
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core.model import Principal
+from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection
+from praxis.observability import logs
+from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async
-from praxis.security import certificate_fingerprint
-from praxis.store.files import StorageFailure
-from praxis.tracing import current_rpc, metadata_context
+from praxis.serve.security import certificate_fingerprint
+from praxis.store.db.files import StorageFailure
 
 log = logging.getLogger("praxis.rpc")
 
@@ -220,7 +220,7 @@ _INTERNAL = Rejection(Code.INTERNAL, "INTERNAL_FAULT", "internal error; see serv
 
 
 def _bind_log_fields(request: Any, context: Any) -> None:
-    """The fields this call's log lines carry (:func:`praxis.logs.bind`)."""
+    """The fields this call's log lines carry (:func:`praxis.observability.logs.bind`)."""
     found: dict[str, str] = {}
     trace = current_rpc() or metadata_context(context.invocation_metadata())
     if trace is not None:

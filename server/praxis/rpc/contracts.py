@@ -8,7 +8,7 @@ from aiws.engine.v1 import contract_pb2, contract_pb2_grpc
 from praxis.core import money, values
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.contracts import ContractStore, ContractView
+from praxis.store.execution.contracts import ContractStore, ContractView
 
 
 def contract_to_proto(view: ContractView) -> contract_pb2.Contract:

@@ -8,13 +8,13 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import event_pb2, event_pb2_grpc
-from praxis.core.model import Principal
+from praxis.core.records import Principal
 from praxis.core.rejection import Rejection
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
-from praxis.store.events import EventRow, EventStore
-from praxis.store.signals import EVENTS, Hub, run_topic, subscriber_topic
+from praxis.store.runtime.events import EventRow, EventStore
+from praxis.store.wake.hub import EVENTS, Hub, run_topic, subscriber_topic
 
 STREAM_BATCH = 500
 HELD_RECHECK_S = 0.05

@@ -10,7 +10,7 @@ from praxis.core import handoff as core
 from praxis.core import run as runs
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.handoffs import HandoffStore
+from praxis.store.execution.handoffs import HandoffStore
 
 _STATES = {
     core.State.OFFERED: pb.HANDOFF_STATE_OFFERED,

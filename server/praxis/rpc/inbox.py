@@ -10,7 +10,7 @@ import grpc
 
 from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
 from praxis.core import registry
-from praxis.core.model import Hold
+from praxis.core.records import Hold
 from praxis.rpc.admin import hold_to_proto
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
@@ -18,9 +18,9 @@ from praxis.rpc.reconciliations import reconciliation_to_proto
 from praxis.rpc.registry import proposal_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
 from praxis.rpc.waits import wait_to_proto
-from praxis.store.inbox import KINDS, InboxItem, InboxStore, InboxSummary
-from praxis.store.reconciliations import ReconciliationView
-from praxis.store.signals import INBOX, Hub
+from praxis.store.execution.reconciliations import ReconciliationView
+from praxis.store.views.inbox import KINDS, InboxItem, InboxStore, InboxSummary
+from praxis.store.wake.hub import INBOX, Hub
 
 _KIND = {kind: getattr(inbox_pb2, f"INBOX_ITEM_KIND_{kind}") for kind in KINDS}
 _KIND_IN = {value: key for key, value in _KIND.items()}

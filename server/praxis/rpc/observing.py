@@ -6,9 +6,9 @@ wrapper per call does both, so a call is timed and traced by the same code:
 
 - metrics (``--metrics-listen``): RPCs by service, method and final code, unary latency;
 - traces (``OTEL_*``): one SERVER span per call following the OpenTelemetry RPC
-  conventions (:class:`praxis.tracing.RpcSpans`), parented on the caller's
+  conventions (:class:`praxis.observability.tracing.RpcSpans`), parented on the caller's
   ``traceparent``, for a stream or a long poll over the call's whole lifetime. While the
-  call runs its span is the current RPC span (:func:`praxis.tracing.current_rpc`): log
+  call runs its span is the current RPC span (:func:`praxis.observability.tracing.current_rpc`): log
   lines carry its ids and a run started by the call is its child.
 
 ``opentelemetry-instrumentation-grpc`` is not used: its grpc.aio server interceptor
@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from praxis import metrics, tracing
+from praxis.observability import metrics, tracing
 
 if TYPE_CHECKING:
-    from praxis.tracing import RpcSpans
+    from praxis.observability.tracing import RpcSpans
 
 
 class ObservingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped

@@ -5,10 +5,15 @@ from __future__ import annotations
 import grpc
 
 from aiws.engine.v1 import common_pb2, principal_pb2, principal_pb2_grpc
-from praxis.core.model import PrincipalKind
+from praxis.core.records import PrincipalKind
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.principals import GrantSpec, PrincipalEventView, PrincipalStore, PrincipalView
+from praxis.store.principals.store import (
+    GrantSpec,
+    PrincipalEventView,
+    PrincipalStore,
+    PrincipalView,
+)
 
 _KIND = {
     PrincipalKind.HUMAN: common_pb2.PRINCIPAL_KIND_HUMAN,

@@ -10,7 +10,7 @@ from praxis.core import effects
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.registry import epochs_from_proto, epochs_to_proto
-from praxis.store.reconciliations import Decision, ReconciliationStore, ReconciliationView
+from praxis.store.execution.reconciliations import Decision, ReconciliationStore, ReconciliationView
 
 _DECISIONS = {
     pb.RECONCILIATION_DECISION_APPLIED: effects.Decision.APPLIED,

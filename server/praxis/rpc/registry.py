@@ -13,11 +13,11 @@ from aiws.engine.v1 import (
 )
 from praxis.clock import Clock
 from praxis.core import registry, values
-from praxis.core.model import Epochs, Ref
+from praxis.core.records import Epochs, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.registry import ApprovalView, RegistryStore
+from praxis.store.registry.store import ApprovalView, RegistryStore
 
 _ACTIONS = {
     registry.Action.REGISTER: registry_pb2.REGISTRY_ACTION_REGISTER,

@@ -9,18 +9,18 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
-from praxis import logs
 from praxis.core import run as core
 from praxis.core import segments
-from praxis.core.model import Principal, Ref
+from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
+from praxis.observability import logs
+from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
-from praxis.store.run_rows import SNAPSHOT_NODES_MAX, RunRecord
-from praxis.store.runs import RunStore, StartRequest, page_token_after
-from praxis.store.signals import Hub, run_topic
-from praxis.tracing import current_rpc, metadata_context
+from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
+from praxis.store.runtime.runs import RunStore, StartRequest, page_token_after
+from praxis.store.wake.hub import Hub, run_topic
 
 RUN_STATES = {
     core.RunStatus.RUNNING: run_pb2.RUN_STATE_RUNNING,

@@ -21,8 +21,8 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import grpc
 from grpc_status import rpc_status
 
-from praxis import metrics
 from praxis.core.rejection import Code, Rejection
+from praxis.observability import metrics
 from praxis.rpc.errors import to_status
 
 SHUTTING_DOWN = Rejection(

@@ -15,13 +15,13 @@ from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
 from praxis.core import run as core
 from praxis.core import values
-from praxis.core.model import Principal
+from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
-from praxis.store.runs import Claim, RunStore, Settlement, TaskView, check_claim
-from praxis.store.signals import Hub, Subscription, work_topic
+from praxis.store.runtime.runs import Claim, RunStore, Settlement, TaskView, check_claim
+from praxis.store.wake.hub import Hub, Subscription, work_topic
 
 CONTENDED_RETRY_S = 0.05
 """How soon a long poll claims again after its claim skipped a run another transaction held

@@ -9,7 +9,7 @@ from aiws.engine.v1 import wait_pb2_grpc
 from praxis.core import values
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.waits import WaitState, WaitStore, WaitView, schema_json
+from praxis.store.execution.waits import WaitState, WaitStore, WaitView, schema_json
 
 _KINDS = {
     "human_input": pb.WAIT_KIND_HUMAN_INPUT,

@@ -1,165 +1,58 @@
-"""Tables, grouped by the migration that creates them."""
+"""THE ordered list of schema migrations, 1 to the newest.
+
+Each slice declares its tables beside its store (``<slice>/tables.py``) and the extra
+steps of the migrations that change a table created earlier (``runtime/upgrades.py``);
+this list says which migration creates what, in order. Nothing registers itself by
+being imported: a migration exists when it is written here, and
+:mod:`praxis.store.db.migrations` applies and checks exactly this list.
+
+To add a migration, append it with the next version number: new tables go in their
+slice's ``tables.py`` (a migration creates them from the current table objects); columns
+added to an existing table are declared in ``adds`` and added by an ``extra`` step that
+is correct on a table created at any version (see
+:func:`praxis.store.db.migrations.add_columns`). A fixture of the previous version
+belongs under ``tests/fixtures/upgrades/`` (``scripts/build_upgrade_fixtures.py``).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Index,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    Text,
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+
+from praxis.store.controls.tables import holds, work_orders
+from praxis.store.db.metadata import meta
+from praxis.store.db.migrations import Migration
+from praxis.store.execution.tables import EXECUTION_TABLES
+from praxis.store.principals.tables import principal_events, principals
+from praxis.store.registry.tables import (
+    approvals,
+    consumed_proofs,
+    heads,
+    proposals,
+    receipts,
+    registry_events,
+    revisions,
+)
+from praxis.store.runtime import upgrades
+from praxis.store.runtime.tables import (
+    ATTEMPTS_ADDED_COLUMNS,
+    RUN_NODES_ADDED_COLUMNS,
+    RUNS_ADDED_COLUMNS,
+    RUNTIME_TABLES,
+    contract_reservations,
+    model_registrations,
+    principal_reservations,
+    run_commands,
+    run_nodes,
+    run_trace_spans,
+    run_traces,
 )
 
-metadata = MetaData()
 
-# --- migration 1: installation, registry, approvals, controls --------------------------
+def _drop_known_models(connection: Connection) -> None:
+    """Drops ``known_models``, which migration 2 created and nothing ever read."""
+    connection.execute(text("DROP TABLE IF EXISTS known_models"))
 
-schema_migrations = Table(
-    "schema_migrations",
-    metadata,
-    Column("version", Integer, primary_key=True, autoincrement=False),
-    Column("name", String(100), nullable=False),
-    Column("applied_at_ms", BigInteger, nullable=False),
-)
-
-meta = Table(
-    "meta",
-    metadata,
-    Column("key", String(64), primary_key=True),
-    Column("value", Text, nullable=False),
-)
-
-work_orders = Table(
-    "work_orders",
-    metadata,
-    Column("work_order_id", String(128), primary_key=True),
-    Column("control", String(16), nullable=False),
-    Column("ownership_epoch", BigInteger, nullable=False),
-    Column("authority_epoch", BigInteger, nullable=False),
-    Column("updated_at_ms", BigInteger, nullable=False),
-)
-
-holds = Table(
-    "holds",
-    metadata,
-    Column("hold_id", Integer, primary_key=True, autoincrement=True),
-    Column("kind", String(32), nullable=False),
-    Column("work_order_id", String(128), nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("placed_at_ms", BigInteger, nullable=False),
-    Column("placed_by", String(128), nullable=False),
-    Column("cleared_at_ms", BigInteger, nullable=True),
-    Column("cleared_by", String(128), nullable=True),
-)
-Index("holds_active", holds.c.kind, holds.c.work_order_id, holds.c.cleared_at_ms)
-
-heads = Table(
-    "heads",
-    metadata,
-    Column("work_order_id", String(128), nullable=False),
-    Column("run_id", String(128), nullable=False),
-    Column("revision", BigInteger, nullable=False),
-    Column("definition_digest", String(80), nullable=False),
-    Column("policy_digests_json", Text, nullable=False),
-    Column("bound_run_id", String(128), nullable=False),
-    Column("updated_at_ms", BigInteger, nullable=False),
-    PrimaryKeyConstraint("work_order_id", "run_id"),
-)
-
-revisions = Table(
-    "revisions",
-    metadata,
-    Column("work_order_id", String(128), nullable=False),
-    Column("run_id", String(128), nullable=False),
-    Column("revision", BigInteger, nullable=False),
-    Column("definition_json", Text, nullable=False),
-    Column("definition_digest", String(80), nullable=False),
-    Column("proposal_id", String(128), nullable=False),
-    Column("created_at_ms", BigInteger, nullable=False),
-    PrimaryKeyConstraint("work_order_id", "run_id", "revision"),
-)
-
-proposals = Table(
-    "proposals",
-    metadata,
-    Column("work_order_id", String(128), nullable=False),
-    Column("run_id", String(128), nullable=False),
-    Column("proposal_id", String(128), nullable=False),
-    Column("base_revision", BigInteger, nullable=False),
-    Column("definition_json", Text, nullable=False),
-    Column("candidate_digest", String(80), nullable=False),
-    Column("proposal_digest", String(80), nullable=False),
-    Column("proposed_by", String(128), nullable=False),
-    Column("summary", Text, nullable=False),
-    Column("policy_digests_json", Text, nullable=False),
-    Column("created_at_ms", BigInteger, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("decided_at_ms", BigInteger, nullable=False),
-    Column("activated_revision", BigInteger, nullable=False),
-    Column("rejection_reason", Text, nullable=False),
-    Column("decided_by", String(128), nullable=False),
-    PrimaryKeyConstraint("work_order_id", "run_id", "proposal_id"),
-)
-
-approvals = Table(
-    "approvals",
-    metadata,
-    Column("approval_id", String(128), primary_key=True),
-    Column("material_digest", String(80), nullable=False),
-    Column("approver_id", String(128), nullable=False),
-    Column("proof_digest", String(80), nullable=False),
-    Column("created_at_ms", BigInteger, nullable=False),
-    Column("expires_at_ms", BigInteger, nullable=False),
-)
-Index("approvals_proof", approvals.c.proof_digest)
-
-consumed_proofs = Table(
-    "consumed_proofs",
-    metadata,
-    Column("proof_digest", String(80), primary_key=True),
-    Column("approval_id", String(128), nullable=False),
-    Column("request_id", String(128), nullable=False),
-    Column("principal_id", String(128), nullable=False),
-    Column("consumed_at_ms", BigInteger, nullable=False),
-)
-
-receipts = Table(
-    "receipts",
-    metadata,
-    Column("principal_id", String(128), nullable=False),
-    Column("request_id", String(128), nullable=False),
-    Column("command_digest", String(80), nullable=False),
-    Column("receipt_json", Text, nullable=False),
-    Column("created_at_ms", BigInteger, nullable=False),
-    PrimaryKeyConstraint("principal_id", "request_id"),
-)
-
-registry_events = Table(
-    "registry_events",
-    metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("work_order_id", String(128), nullable=False),
-    Column("run_id", String(128), nullable=False),
-    Column("kind", String(16), nullable=False),
-    Column("revision", BigInteger, nullable=False),
-    Column("proposal_id", String(128), nullable=False),
-    Column("principal_id", String(128), nullable=False),
-    Column("approval_id", String(128), nullable=False),
-    Column("request_id", String(128), nullable=False),
-    Column("digest", String(80), nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("at_ms", BigInteger, nullable=False),
-)
-Index(
-    "registry_events_ref",
-    registry_events.c.work_order_id,
-    registry_events.c.run_id,
-    registry_events.c.seq,
-)
 
 REGISTRY_TABLES = (
     meta,
@@ -172,4 +65,30 @@ REGISTRY_TABLES = (
     consumed_proofs,
     receipts,
     registry_events,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "registry", REGISTRY_TABLES),
+    Migration(2, "runtime", RUNTIME_TABLES),
+    Migration(3, "execution_model", EXECUTION_TABLES),
+    Migration(4, "run_commands", (run_commands,)),
+    Migration(5, "contract_reservations", (contract_reservations,)),
+    Migration(6, "principal_reservations", (principal_reservations,)),
+    Migration(
+        7, "run_nodes", (run_nodes,), upgrades.run_node_rows, adds=(("runs", RUNS_ADDED_COLUMNS),)
+    ),
+    Migration(8, "model_registrations", (model_registrations,)),
+    Migration(
+        9,
+        "attempt_claimants",
+        (),
+        upgrades.add_principal,
+        adds=(("attempts", ATTEMPTS_ADDED_COLUMNS),),
+    ),
+    Migration(10, "principals", (principals, principal_events)),
+    Migration(11, "run_traces", (run_traces, run_trace_spans)),
+    Migration(
+        12, "node_times", (), upgrades.add_times, adds=(("run_nodes", RUN_NODES_ADDED_COLUMNS),)
+    ),
+    Migration(13, "drop_known_models", (), _drop_known_models),
 )

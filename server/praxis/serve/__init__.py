@@ -1,0 +1,1 @@
+"""The `praxis serve` process: command line, config file, TLS, processes, start-up, the metrics endpoint."""

@@ -1,0 +1,349 @@
+"""``praxis``: the command line.
+
+``praxis serve`` runs the service: 127.0.0.1:50051 by default (``--listen``; port 0
+picks a free port and prints it), an embedded SQLite file, health and reflection, and a
+graceful shutdown on SIGTERM or SIGINT. ``--processes N`` (default: one per core) runs
+N server processes on the port (:mod:`praxis.serve.processes`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from praxis.app import Engine, Server, Settings
+from praxis.authority.principals import PrincipalsAuthority
+from praxis.clock import Clock, SystemClock, TestClock
+from praxis.observability import logs, metrics
+from praxis.observability.tracing import TracingConfigError
+from praxis.serve import config as config_module
+from praxis.serve import security, startup
+from praxis.serve.processes import (
+    StopRequest,
+    child_command,
+    default_processes,
+    supervise,
+    wake_dir_for,
+)
+from praxis.store.db import dialect
+from praxis.store.db.database import Database
+from praxis.store.db.files import StorageError
+from praxis.store.db.migrations import SchemaError
+
+log = logging.getLogger("praxis")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="praxis", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the gRPC service")
+    serve.add_argument("--config", type=Path, help="config file (default: <data-dir>/config.json)")
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        default=config_module.DEFAULT_DATA_DIR,
+        help="where a first run creates its config, database and credentials",
+    )
+    serve.add_argument("--listen", default="127.0.0.1:50051", help="host:port (port 0: any)")
+    serve.add_argument("--database-url", help="SQLAlchemy URL overriding the config's")
+    serve.add_argument(
+        "--test-clock",
+        type=int,
+        metavar="NOW_MS",
+        help="serve TestClockService with the clock set to NOW_MS",
+    )
+    serve.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
+    serve.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    serve.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        help="PEM roots: require mutual TLS, client certificates mapped to principals",
+    )
+    serve.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow plaintext on a non-loopback address (tokens travel in the clear)",
+    )
+    serve.add_argument("--log-level", default="INFO")
+    serve.add_argument(
+        "--processes",
+        type=int,
+        help="server processes sharing the port and database (default: one per core; "
+        "1 with --test-clock)",
+    )
+    serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
+    serve.add_argument(
+        "--console",
+        metavar="HOST:PORT",
+        help="also serve the web console here (with one server process unless --processes)",
+    )
+    serve.add_argument(
+        "--metrics-listen",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (default: off)",
+    )
+    serve.add_argument("--metrics-child", action="store_true", help=argparse.SUPPRESS)
+    serve.add_argument(
+        "--db-pool-size",
+        type=int,
+        metavar="N",
+        help="PostgreSQL connections per server process, at most (default and minimum: "
+        "2 x (serving.executor_threads + 1) + 1)",
+    )
+    _console_parser(commands)
+    return parser
+
+
+def _console_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    console = commands.add_parser("console", help="serve the web console (a gRPC client)")
+    console.add_argument("--listen", default="127.0.0.1:8080", help="host:port (port 0: any)")
+    console.add_argument("--server", default="127.0.0.1:50051", help="the Praxis gRPC server")
+    console.add_argument("--server-roots", type=Path, help="PEM roots: reach the server by TLS")
+    console.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve HTTPS")
+    console.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    console.add_argument(
+        "--secure-cookies", action="store_true", help="Secure cookies (behind a TLS proxy)"
+    )
+    console.add_argument(
+        "--token-file",
+        type=Path,
+        help="print a one-time sign-in link for this token (default: $PRAXIS_TOKEN, if set)",
+    )
+    console.add_argument("--log-level", default="INFO")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] not in ("serve", "console"):
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
+    args = _parser().parse_args(argv)
+    if args.command == "console":
+        try:
+            logs.setup(args.log_level)
+        except ValueError as error:
+            return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
+        return console(args)
+    try:
+        logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
+    except ValueError as error:
+        return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
+    try:
+        return serve(args)
+    except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
+        return startup.startup_error(args, error)
+
+
+def console(args: argparse.Namespace) -> int:
+    """Runs the web console until SIGTERM or SIGINT."""
+    from praxis_console import serve as console_serve
+    from praxis_console.app import Settings as ConsoleSettings
+
+    try:
+        listen = console_serve.Listen.parse(args.listen, args.tls_cert, args.tls_key)
+        roots = args.server_roots.read_bytes() if args.server_roots else None
+        token = console_serve.read_token(args.token_file)
+    except (ValueError, OSError, IndexError) as error:
+        return startup.report("USAGE", f"console: {error}", 2)
+    settings = ConsoleSettings(args.server, roots, secure_cookies=args.secure_cookies)
+    try:
+        return console_serve.run(settings, listen, token)
+    except OSError as error:
+        return startup.report(
+            "ADDRESS_IN_USE", f"console: cannot listen on {args.listen}: {error.strerror}", 6
+        )
+
+
+def _resolve_config(args: argparse.Namespace) -> config_module.Config:
+    path: Path = args.config or args.data_dir / "config.json"
+    if args.config is None and not path.exists():
+        path, credentials = config_module.create_default(args.data_dir)
+        print(
+            f"praxis: first run: created {path} with fresh credentials for one human "
+            f"(local-human) and one agent (local-agent) principal in {credentials}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return config_module.load(path)
+
+
+def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
+    """The command line of child ``index`` of ``--processes``."""
+    argv = ["serve", "--data-dir", str(args.data_dir), "--listen", listen]
+    argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
+    argv += ["--config", str(args.config or args.data_dir / "config.json")]
+    if args.database_url:
+        argv += ["--database-url", args.database_url]
+    if args.tls_cert:
+        argv += ["--tls-cert", str(args.tls_cert), "--tls-key", str(args.tls_key)]
+    if args.tls_client_ca:
+        argv += ["--tls-client-ca", str(args.tls_client_ca)]
+    if args.insecure:
+        argv += ["--insecure"]
+    if args.db_pool_size is not None:
+        argv += ["--db-pool-size", str(args.db_pool_size)]
+    if metrics.children_record():  # the parent serves the children's metrics
+        argv += ["--metrics-child"]
+    return argv
+
+
+def _start_console(args: argparse.Namespace, address: str) -> Any:
+    """The web console beside the server (``--console HOST:PORT``), or None."""
+    if not args.console:
+        return None
+    from praxis_console.app import Settings as ConsoleSettings
+    from praxis_console.serve import ConsoleThread, Listen
+
+    # Over TLS the console verifies the server with its own certificate as the root.
+    roots = args.tls_cert.read_bytes() if args.tls_cert else None
+    web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
+    web.start()
+    print(
+        json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+        file=logs.console(),  # the real stderr, not the JSON log relay
+        flush=True,
+    )
+    return web
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Runs the server until SIGTERM or SIGINT."""
+    os.umask(0o077)  # the database, its WAL and every file created: owner only
+    problem = security.check_listen(args)
+    if problem:
+        print(f"praxis: refusing to start: {problem}", file=sys.stderr, flush=True)
+        return 2
+    try:
+        config = _resolve_config(args)
+        security.check_files(config, args.data_dir)
+        authority = security.with_certificates(
+            PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
+        )
+    except (ValueError, KeyError, OSError) as error:
+        print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
+        return 2
+    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+    unusable = startup.check_tls(args)
+    if unusable is not None:
+        return unusable
+    tls = security.tls_of(args)
+    database_url = args.database_url or config.database_url
+    single = args.test_clock is not None or args.console is not None
+    processes = args.processes or (1 if single else default_processes())
+    if processes < 1 or (processes > 1 and args.test_clock is not None):
+        print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
+        return 2
+    child = args.child_index
+    pool_size = args.db_pool_size if args.db_pool_size is not None else config.db_pool_size
+    if pool_size is not None:
+        problem = dialect.check_pool_size(pool_size, config.serving.executor_threads)
+        if problem:
+            print(f"praxis: --db-pool-size: {problem}", file=sys.stderr, flush=True)
+            return 2
+    metrics_listen = args.metrics_listen or config.metrics_listen
+    settings = Settings(
+        database_url=database_url,
+        authority=authority,
+        clock=clock,
+        listen=args.listen,
+        models=config.models,
+        clock_tolerance_ms=config.clock_tolerance_ms,
+        synchronous=config.synchronous,
+        limits=config.limits,
+        tls=tls,
+        serving=config.serving,
+        reuse_port=child is not None,
+        recover=child is None,
+        sweeper=child in (None, 0),
+        wake_dir=wake_dir_for(database_url, args.data_dir)
+        if processes > 1 or child is not None
+        else None,
+        metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
+        db_pool_size=pool_size,
+    )
+    endpoint: metrics.Endpoint | None = None
+    if metrics_listen and child is None:
+        opened = startup.metrics_endpoint(metrics_listen, processes)
+        if isinstance(opened, int):
+            return opened
+        endpoint = opened
+    try:
+        if processes > 1 and child is None:
+            Engine(settings).close()  # migrations and recovery, once, before the children
+            return _supervise(args, settings, processes, endpoint)
+        server = Server(settings)
+    except (SchemaError, StorageError, TracingConfigError) as error:
+        _close(endpoint)
+        print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
+        return 2
+    except BaseException as error:
+        _close(endpoint)
+        if isinstance(error, RuntimeError):  # grpc could not bind the address
+            return startup.startup_error(args, error)
+        raise
+    if endpoint is not None:
+        endpoint.watch(server.engine.db, server.engine.clock)
+    stopping = StopRequest()  # not a threading.Event: set() in a handler can deadlock
+
+    def _stop(signum: int, _frame: object) -> None:
+        log.info("shutting down", extra={"signal": signal.Signals(signum).name})
+        stopping.set()
+
+    # Installed before announcing the port: a SIGTERM right after it still drains.
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    server.start()
+    host = args.listen.rpartition(":")[0]
+    web = _start_console(args, f"{host}:{server.port}")
+    ready = {"listening": f"{host}:{server.port}", "port": server.port}
+    if endpoint is not None:
+        ready["metrics_port"] = endpoint.port
+    print(json.dumps(ready), flush=True)
+    log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
+    # Wakes now and then: a SIGTERM the kernel delivers to another thread only flags the
+    # handler, which runs once the main thread runs Python again (a bare wait() hung).
+    while not stopping.wait(0.2):
+        pass
+    if web is not None:
+        web.stop()
+    server.stop()
+    _close(endpoint)
+    log.info("stopped")
+    return 0
+
+
+def _supervise(args: argparse.Namespace, settings: Settings, processes: int, endpoint: Any) -> int:
+    """The parent of ``--processes``: children serve; this process serves the metrics."""
+    db = None
+    if endpoint is not None:
+        # The stored-state gauges, read by the scrape thread alone: two connections at most.
+        db = Database(settings.database_url, settings.synchronous, pool_size=2)
+        endpoint.watch(db, settings.clock)
+    try:
+        return supervise(
+            lambda index, listen: child_command(_child_argv(args, index, listen)),
+            processes,
+            args.listen,
+            {"metrics_port": endpoint.port} if endpoint is not None else None,
+        )
+    finally:
+        _close(endpoint)
+        if db is not None:
+            db.close()
+
+
+def _close(endpoint: metrics.Endpoint | None) -> None:
+    if endpoint is not None:
+        endpoint.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

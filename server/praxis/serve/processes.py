@@ -1,0 +1,199 @@
+"""``praxis serve --processes N``: several server processes on one port.
+
+The parent runs the migrations and the once-per-start recovery, reserves the port (port
+0 picks one), starts N children that each serve it with ``SO_REUSEPORT`` (the kernel
+spreads new connections across them), prints the bound port once, and supervises:
+SIGTERM or SIGINT drains every child and exits 0; a child that dies stops the others
+and the parent exits 1, so a service manager restarts the whole group. Children die
+with the parent (``PR_SET_PDEATHSIG``), so killing the parent never leaves orphans.
+
+Only child 0 runs the sweeper (one per installation). Commits wake the long polls and
+streams of every child through :class:`praxis.store.wake.hub.UnixBroadcast`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from praxis.observability import logs
+
+log = logging.getLogger("praxis")
+
+_PR_SET_PDEATHSIG = 1
+STOP_TIMEOUT_S = 30.0
+
+
+class StopRequest:
+    """Set by a SIGTERM/SIGINT handler, polled by the main thread every ``wait``.
+
+    A signal handler must not call ``threading.Event.set()``: Python runs the handler on
+    the main thread between two bytecodes, possibly inside that thread's own
+    ``Event.wait()`` while it holds the event's (non-reentrant) lock, and ``set()`` then
+    waits for that lock forever (seen: about 1 SIGTERM in 6 sent right after start-up
+    hung ``praxis serve --processes 2``). A plain attribute cannot deadlock.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def set(self) -> None:
+        """Asks to stop (safe in a signal handler)."""
+        self.requested = True
+
+    def is_set(self) -> bool:
+        """Whether a stop was asked for."""
+        return self.requested
+
+    def wait(self, seconds: float) -> bool:
+        """Sleeps ``seconds`` unless a stop was asked for; then whether one was."""
+        if not self.requested:
+            time.sleep(seconds)
+        return self.requested
+
+
+def default_processes() -> int:
+    """One process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def split_listen(listen: str) -> tuple[str, int]:
+    """``host:port`` (IPv6 hosts in brackets) as host and port."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--listen {listen!r}: expected host:port")
+    return host, int(port)
+
+
+def reserve_port(host: str, port: int) -> socket.socket:
+    """A bound (not listening) ``SO_REUSEPORT`` socket holding the port for the children."""
+    bare = host.strip("[]")
+    family, kind, _proto, _name, address = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM)[
+        0
+    ]
+    probe = socket.socket(family, kind)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    probe.bind(address)
+    return probe
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: children outlive a killed parent
+        pass
+
+
+def supervise(
+    child_argv: Callable[[int, str], list[str]],
+    processes: int,
+    listen: str,
+    announce: dict[str, object] | None = None,
+) -> int:
+    """Starts ``processes`` children serving ``listen`` and waits for a stop signal.
+
+    Args:
+        child_argv: The command line of child ``index`` serving ``host:port``.
+        processes: How many children.
+        listen: ``host:port``; port 0 picks a free port, printed once.
+        announce: More keys of the printed ``listening`` line (the metrics port).
+
+    Returns:
+        The exit status: 0 after a drained stop, 1 when a child died, 2 when one failed
+        to start.
+    """
+    host, port = split_listen(listen)
+    probe = reserve_port(host, port)
+    port = int(probe.getsockname()[1])
+    address = f"{host}:{port}"
+    children: list[subprocess.Popen[str]] = []
+    stopping = StopRequest()
+
+    def _stop(signum: int, _frame: object) -> None:
+        log.info("shutting down", extra={"signal": signal.Signals(signum).name})
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        for index in range(processes):
+            children.append(
+                subprocess.Popen(
+                    child_argv(index, address),
+                    stdout=subprocess.PIPE,
+                    stderr=logs.console(),  # the real stderr: children route their own lines
+                    text=True,
+                    preexec_fn=_die_with_parent,  # only prctl, no threads yet
+                )
+            )
+        for child in children:
+            if not _wait_ready(child, stopping):
+                _stop_all(children)
+                return 0 if stopping.is_set() else 2
+    finally:
+        probe.close()
+    ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
+    print(json.dumps(ready), flush=True)
+    log.info("serving", extra={"port": port, "processes": processes})
+    while not stopping.wait(0.2):
+        dead = [child for child in children if child.poll() is not None]
+        if dead:
+            log.error("a server process exited; stopping the others",
+                      extra={"pid": dead[0].pid, "status": dead[0].returncode})  # fmt: skip
+            _stop_all(children)
+            return 1
+    _stop_all(children)
+    log.info("stopped")
+    return 0
+
+
+def _wait_ready(child: subprocess.Popen[str], stopping: StopRequest) -> bool:
+    """Reads the child's ``listening`` line (it prints one once it serves)."""
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line or stopping.is_set():
+        return False
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _stop_all(children: list[subprocess.Popen[str]]) -> None:
+    """SIGTERM to every child, then waits for them (SIGKILL after a timeout)."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT_S
+    for child in children:
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+
+
+def child_command(argv: list[str]) -> list[str]:
+    """The interpreter command running ``praxis`` with ``argv``."""
+    return [sys.executable, "-m", "praxis.serve.cli", *argv]
+
+
+def wake_dir_for(database_url: str, data_dir: Path) -> Path | None:
+    """Where non-SQLite installations' processes meet (SQLite ones: beside the file)."""
+    return None if database_url.startswith("sqlite") else data_dir / "wake"

@@ -1,0 +1,1 @@
+"""Work-order controls: installation keys, epochs, pause/resume/cancel, holds (AdminStore)."""

@@ -1,0 +1,546 @@
+"""Connections and transactions.
+
+Every command is one write transaction: load, apply, save, append event, write receipt.
+Writers inside one process queue on a lock before ``BEGIN IMMEDIATE``, so they wait in
+FIFO order instead of in SQLite's sleeping busy handler; other processes on the same file
+are serialized by SQLite itself (or by an advisory lock on PostgreSQL).
+
+:meth:`Database.transact` adds group commit: commands that arrive while another batch is
+being written are run together by the next writer, each inside its own SAVEPOINT, and
+made durable by one COMMIT (one fsync). Each command still sees the effects of the ones
+before it and still commits or rolls back on its own; a failed COMMIT fails every
+command of the batch, and none of them was acknowledged.
+
+PostgreSQL runs one transaction per command and no in-process write lock: commands of
+different runs and work orders proceed in parallel, each locking what it touches
+(:mod:`praxis.store.db.locks`). A transaction that loses a race on a unique key, or that
+PostgreSQL picks as a deadlock or serialization victim, is retried (up to
+``PG_RETRIES`` times); the retry sees the winner's row and answers as a replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection, RootTransaction
+from sqlalchemy.exc import DBAPIError
+
+from praxis.observability import metrics
+from praxis.store.db import dialect, files, migrations, statements
+from praxis.store.db.writer_turn import WriterTurn
+
+log = logging.getLogger("praxis.store")
+T = TypeVar("T")
+MAX_BATCH = 128  # a full SettleTasks batch (100) plus its claim fits one COMMIT
+_AFTER_COMMIT = "praxis_after_commit"
+_MEMO = "praxis_memo"
+PG_RETRIES = 5
+_RETRY_STATES = frozenset({"23505", "40001", "40P01"})  # unique, serialization, deadlock
+
+
+def _retryable(error: BaseException) -> bool:
+    """Whether PostgreSQL refused a transaction for a race that a retry resolves."""
+    return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", "") in _RETRY_STATES
+
+
+def _run(callbacks: list[Callable[[], None]]) -> None:
+    """Runs after-commit callbacks; one that fails is logged and does not undo anything."""
+    for callback in callbacks:
+        try:
+            callback()
+        except Exception:
+            log.exception("after-commit callback failed")
+
+
+def memo(connection: Connection) -> dict[object, object]:
+    """What the write transaction of ``connection`` has computed so far, for its later
+    commands (:func:`praxis.store.runtime.rows.save` keeps the run states it wrote, so a
+    claim after a settlement of the same run in one group commit does not read it
+    again). Forgotten when any command's SAVEPOINT rolls back and when the transaction
+    ends, so it only ever holds what the transaction's own rows say."""
+    found: dict[object, object] | None = connection.info.get(_MEMO)
+    if found is None:
+        found = connection.info[_MEMO] = {}
+    return found
+
+
+def recalled(connection: Connection, key: object) -> object:
+    """What :func:`memo` holds under ``key`` for this transaction (``None``: nothing)."""
+    found = connection.info.get(_MEMO)
+    return None if found is None else found.get(key)
+
+
+def _forget(connection: Connection) -> None:
+    """Drops what a transaction left on its (pooled, reused) DBAPI connection's info."""
+    connection.info.pop(_AFTER_COMMIT, None)
+    connection.info.pop(_MEMO, None)
+
+
+def _in_savepoint(
+    connection: Connection, body: Callable[[Connection], T], callbacks: list[Callable[[], None]]
+) -> tuple[T | None, BaseException | None]:
+    """Runs one command of a shared transaction in its own SAVEPOINT: ``(value, None)``,
+    or ``(None, error)`` with the command's writes and after-commit callbacks undone (a
+    :class:`Rollback` is a value). Raises the command's error when the savepoint cannot be
+    rolled back because the database ended the whole transaction (a full disk, an I/O
+    error, a lost connection): the transaction fails with that cause."""
+    savepoint = statements.Savepoint(connection)
+    registered = len(callbacks)
+    try:
+        value = body(connection)
+        savepoint.commit()
+        return value, None
+    except Rollback as rollback:
+        savepoint.rollback()
+        connection.info.pop(_MEMO, None)
+        del callbacks[registered:]
+        return rollback.value, None  # type: ignore[return-value]  # the body's answer
+    except Exception as error:  # handed to its caller
+        connection.info.pop(_MEMO, None)
+        try:
+            savepoint.rollback()
+        except Exception:
+            raise error from None
+        del callbacks[registered:]
+        return None, error
+
+
+class _Pending(Generic[T]):
+    """One command waiting for a group commit."""
+
+    def __init__(self, body: Callable[[Connection], T]) -> None:
+        self.body = body
+        self.done = threading.Event()
+        self.value: T | None = None
+        self.error: BaseException | None = None
+
+
+class Database:
+    """An engine plus the write discipline of the project."""
+
+    def __init__(self, url: str, synchronous: str = "FULL", pool_size: int | None = None) -> None:
+        self.url = url
+        path = files.sqlite_path(url)
+        self.guard = files.FileGuard(path) if path is not None else None
+        # Orders the writers of several processes on one SQLite file (see writer_turn).
+        self._turn = WriterTurn(Path(path)) if path is not None else None
+        # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
+        self.engine: Engine = dialect.make_engine(url, synchronous, pg_pool_size=pool_size)
+        self.postgres = not url.startswith("sqlite")
+        self._write_lock = threading.Lock()
+        self._pending: deque[_Pending[object]] = deque()
+        # SQLite: the group commit's connection, kept between batches (used under the
+        # write lock) with the pool it came from; dropped after a batch that failed, so
+        # a broken one is not reused, and when the engine is disposed (a new pool).
+        self._writer: tuple[Connection, object] | None = None
+        # SQLite: each thread's read connection, kept the same way between its reads
+        # (by thread id; close() closes them all).
+        self._readers: dict[int, tuple[Connection, object]] = {}
+        self._readers_lock = threading.Lock()
+        self.writable = True
+        # Called with False when a write fails for a storage reason, True when one succeeds.
+        self.storage_listeners: list[Callable[[bool], None]] = []
+
+    def pin(self, installation_id: str) -> None:
+        """Pins the SQLite file and its installation marker (see :mod:`files`)."""
+        if self.guard is not None:
+            self.guard.pin(installation_id)
+
+    def _storage(self, ok: bool) -> None:
+        if ok == self.writable:
+            return
+        self.writable = ok
+        if not ok:
+            log.error("storage failure: writes are refused until one succeeds")
+        else:
+            log.info("storage recovered: writes succeed again")
+        for listener in self.storage_listeners:
+            listener(ok)
+
+    def _failed(self, error: BaseException) -> BaseException:
+        """The error a caller receives: a :class:`files.StorageFailure` when it is one."""
+        failure = files.classify(error)
+        if failure is None:
+            return error
+        self._storage(False)
+        return failure
+
+    def migrate(self, now_ms: int, known: Sequence[migrations.Migration]) -> list[int]:
+        """Checks the schema against ``known`` (:data:`praxis.store.schema.MIGRATIONS`)
+        and applies the missing migrations (see :mod:`praxis.store.db.migrations`)."""
+        return migrations.migrate(self.engine, now_ms, known)
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A serialized write transaction; commits on success, rolls back on error."""
+        with self._local_lock(), self._turn_held():
+            started = time.perf_counter()
+            try:
+                self._check(write=True)
+                connection, transaction = self._begin_write(scoped=False)
+            except Exception as error:
+                raise self._failed(error) from error
+            try:
+                with transaction:
+                    yield connection
+                callbacks = connection.info.pop(_AFTER_COMMIT, [])
+            except Exception as error:
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
+            finally:
+                _forget(connection)
+                connection.close()
+                metrics.transaction(1, started)
+            self._storage(True)
+            _run(callbacks)
+
+    def _local_lock(self) -> AbstractContextManager[object]:
+        """The in-process writers' queue (SQLite); PostgreSQL writers do not queue here."""
+        return nullcontext() if self.postgres else self._write_lock
+
+    def transact(self, body: Callable[[Connection], T], scoped: bool = False) -> T:
+        """Runs ``body`` in a write transaction, group-committed with concurrent callers.
+
+        ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
+        ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
+        PostgreSQL it then runs beside other scoped commands instead of alone.
+        """
+        if self.postgres:
+            return self._transact_alone(body, scoped)
+        item: _Pending[T] = _Pending(body)
+        self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
+        with self._write_lock:
+            if not item.done.is_set():
+                self._commit_pending()
+        if item.error is not None:
+            failure = self._failed(item.error)
+            if failure is item.error:
+                raise item.error
+            raise failure from item.error
+        return item.value  # type: ignore[return-value]  # set by _write_batch
+
+    def transact_many(
+        self,
+        bodies: list[Callable[[Connection], T]],
+        scoped: bool = False,
+        keys: list[str] | None = None,
+    ) -> list[T | BaseException]:
+        """Runs several bodies as commands of one group commit, each answered on its own.
+
+        Each body runs in its own SAVEPOINT, exactly as with :meth:`transact`; the list
+        holds each body's value, or the exception it raised (a failed COMMIT gives every
+        body that error). Up to ``MAX_BATCH`` bodies share one COMMIT.
+
+        On PostgreSQL, bodies with the same non-empty ``keys`` entry (what they lock, for
+        example their run) share one transaction, in order; every other body is a
+        transaction of its own. Grouping by what is locked adds no lock order that a
+        transaction of one body would not take, so it adds no deadlock.
+        """
+        if self.postgres:
+            return self._transact_groups(bodies, scoped, keys or [""] * len(bodies))
+        items: list[_Pending[T]] = [_Pending(body) for body in bodies]
+        self._pending.extend(items)  # type: ignore[arg-type]  # deque of any _Pending
+        for item in items:
+            if not item.done.is_set():
+                with self._write_lock:
+                    if not item.done.is_set():
+                        self._commit_pending()
+        return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
+
+    def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
+        """One command in one PostgreSQL transaction, retried when it lost a race."""
+        for attempt in range(PG_RETRIES + 1):
+            try:
+                return self._attempt(body, scoped)
+            except Exception as error:
+                if attempt < PG_RETRIES and _retryable(error):
+                    log.debug("retrying a transaction that lost a race: %s", error)
+                    continue
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
+        raise AssertionError("unreachable")
+
+    def _transact_groups(
+        self, bodies: list[Callable[[Connection], T]], scoped: bool, keys: list[str]
+    ) -> list[T | BaseException]:
+        """PostgreSQL's :meth:`transact_many`: one transaction per key, then per body."""
+        groups: dict[str, list[int]] = {}
+        for index, key in enumerate(keys):
+            groups.setdefault(key or f"\x00{index}", []).append(index)
+        answers: list[T | BaseException] = [AssertionError("not run")] * len(bodies)
+        for indexes in groups.values():
+            if len(indexes) > 1:
+                self._transact_group(bodies, indexes, scoped, answers)
+                continue
+            try:
+                answers[indexes[0]] = self._transact_alone(bodies[indexes[0]], scoped)
+            except Exception as error:
+                answers[indexes[0]] = error
+        return answers
+
+    def _transact_group(
+        self,
+        bodies: list[Callable[[Connection], T]],
+        indexes: list[int],
+        scoped: bool,
+        answers: list[T | BaseException],
+    ) -> None:
+        """Runs ``bodies[i]`` for ``i`` in ``indexes`` in one PostgreSQL transaction, each in
+        its own SAVEPOINT. A body that lost a race is rolled back to its savepoint and run
+        again alone after the COMMIT (its retry then sees the winner's row); a failed
+        COMMIT, or a connection lost mid-way, gives every body of the group that error."""
+        started = time.perf_counter()
+        again: list[int] = []
+        try:
+            connection, transaction = self._begin_write(scoped)
+        except Exception as error:
+            failure = self._failed(error)
+            for index in indexes:
+                answers[index] = failure
+            return
+        try:
+            callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
+            for index in indexes:
+                value, problem = _in_savepoint(connection, bodies[index], callbacks)
+                if problem is None:
+                    answers[index] = value  # type: ignore[assignment]  # the body's T
+                elif _retryable(problem):
+                    again.append(index)
+                else:
+                    answers[index] = problem
+            transaction.commit()
+            callbacks = connection.info.pop(_AFTER_COMMIT, [])
+        except Exception as error:
+            if transaction.is_active:
+                transaction.rollback()
+            failure = self._failed(error)
+            for index in indexes:
+                answers[index] = failure
+            return
+        finally:
+            _forget(connection)
+            connection.close()
+            metrics.transaction(len(indexes), started)
+        self._storage(True)
+        _run(callbacks)
+        for index in again:
+            try:
+                answers[index] = self._transact_alone(bodies[index], scoped)
+            except Exception as error:
+                answers[index] = error
+
+    def _begin_write(self, scoped: bool) -> tuple[Connection, RootTransaction]:
+        """A write connection in its transaction, holding the installation's lock.
+
+        On PostgreSQL the lock is the transaction's first statement, the first use of a
+        pooled connection: when that connection turns out to be dead (the server
+        restarted, its backend was terminated), nothing of the command has run, so it
+        begins again once on a fresh connection (the pool replaced the dead ones).
+        """
+        for attempt in (1, 2):
+            connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
+            try:
+                transaction = connection.begin()
+                dialect.lock_for_write(connection, scoped)
+                return connection, transaction
+            except DBAPIError as error:
+                connection.close()
+                if attempt == 1 and self.postgres and error.connection_invalidated:
+                    log.info("a pooled connection was gone; beginning again: %s", error.orig)
+                    continue
+                raise
+            except BaseException:
+                connection.close()
+                raise
+        raise AssertionError("unreachable")
+
+    def _attempt(self, body: Callable[[Connection], T], scoped: bool) -> T:
+        started = time.perf_counter()
+        connection, transaction = self._begin_write(scoped)
+        try:
+            try:
+                value = body(connection)
+                transaction.commit()
+            except Rollback as rollback:
+                transaction.rollback()
+                return rollback.value  # type: ignore[return-value]  # the body's answer
+            except BaseException:
+                if transaction.is_active:
+                    transaction.rollback()
+                raise
+            callbacks = connection.info.pop(_AFTER_COMMIT, [])
+        finally:
+            _forget(connection)
+            connection.close()
+            metrics.transaction(1, started)
+        self._storage(True)
+        _run(callbacks)
+        return value
+
+    @staticmethod
+    def after_commit(
+        connection: Connection, callback: Callable[[], None], once: bool = False
+    ) -> None:
+        """Runs ``callback`` once the write transaction of ``connection`` has committed.
+
+        Hooks that run inside another store's transaction (registry activations, admin
+        cancellations) use it to wake waiters only when what they wait for is visible.
+        Callbacks of a command that rolls back are dropped with it. ``once``: not added
+        when the same callback is already pending, so the commands of a group commit
+        share it (the commands of a batch run one after another, so a pending callback
+        is one of a command that kept its writes).
+        """
+        callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
+        if not (once and callback in callbacks):
+            callbacks.append(callback)
+
+    def _commit_pending(self) -> None:
+        """Commits the next batch of pending commands (the caller holds the write lock);
+        their after-commit callbacks run once the other processes may write again."""
+        with self._turn_held():
+            finish = self._write_batch()
+        finish()
+
+    def _write_batch(self) -> Callable[[], None]:
+        """Runs and commits a batch; returns what completes it (the storage state, the
+        after-commit callbacks, waking its callers), to run after the writers' turn."""
+        batch: list[_Pending[object]] = []
+        started = time.perf_counter()
+        while self._pending and len(batch) < MAX_BATCH:
+            batch.append(self._pending.popleft())
+        try:
+            self._check(write=True)
+            connection = self._take_writer()
+        except Exception as error:  # nothing of the batch ran
+            for item in batch:
+                item.error = error
+                item.done.set()
+            return lambda: None
+        committed = False
+        try:
+            with connection.begin():
+                dialect.lock_for_write(connection)
+                callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
+                for item in batch:
+                    item.value, item.error = _in_savepoint(connection, item.body, callbacks)
+            callbacks = connection.info.pop(_AFTER_COMMIT, [])
+            committed = True
+        except Exception as error:  # the COMMIT failed: nothing of the batch is durable
+            callbacks = []
+            for item in batch:
+                item.error = item.error or error
+        finally:
+            _forget(connection)
+            if committed:
+                self._writer = (connection, self.engine.pool)
+            else:
+                connection.close()
+            metrics.transaction(len(batch), started)
+
+        def finish() -> None:
+            if committed and not any(files.classify(i.error) for i in batch if i.error):
+                self._storage(True)
+            _run(callbacks)
+            for item in batch:
+                item.done.set()
+
+        return finish
+
+    def _take_writer(self) -> Connection:
+        """The kept group-commit connection, or a new one (the caller holds the write
+        lock and gives it back to ``_writer`` once its batch has committed)."""
+        kept, self._writer = self._writer, None
+        return self._reused(kept) or self.engine.connect().execution_options(
+            **{dialect.WRITE_OPTION: True}
+        )
+
+    def _reused(self, kept: tuple[Connection, object] | None) -> Connection | None:
+        """A kept connection, unless the engine was disposed since (a new pool): then it
+        is closed, since a dispose() renews every connection."""
+        if kept is None or kept[1] is self.engine.pool:
+            return kept[0] if kept is not None else None
+        kept[0].close()
+        return None
+
+    def _take_reader(self) -> Connection:
+        """This thread's kept read connection (SQLite), or a new one; a nested read while
+        the kept one is in use gets a new one."""
+        with self._readers_lock:
+            kept = self._readers.pop(threading.get_ident(), None)
+        return self._reused(kept) or self.engine.connect()
+
+    def _keep_reader(self, connection: Connection) -> bool:
+        """Keeps ``connection`` (SQLite, after its read committed) as this thread's,
+        unless the thread already keeps one (it was a nested read)."""
+        if self.postgres:
+            return False
+        with self._readers_lock:
+            return (
+                self._readers.setdefault(threading.get_ident(), (connection, self.engine.pool))[0]
+                is connection
+            )
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read transaction over one consistent snapshot."""
+        try:
+            self._check(write=False)
+            connection = self._take_reader()
+            connection.begin()
+        except Exception as error:
+            raise self._failed(error) from error
+        kept = False
+        try:
+            yield connection
+            connection.commit()
+            kept = self._keep_reader(connection)
+        except Exception as error:
+            failure = files.classify(error)
+            if failure is None:
+                raise
+            raise failure from error
+        finally:
+            if not kept:
+                connection.close()
+
+    def _check(self, write: bool) -> None:
+        if self.guard is not None:
+            self.guard.check(write)
+
+    def _turn_held(self) -> contextlib.AbstractContextManager[None]:
+        return self._turn.held() if self._turn is not None else contextlib.nullcontext()
+
+    def close(self) -> None:
+        """Releases every pooled connection."""
+        with self._write_lock:
+            if self._writer is not None:
+                self._writer[0].close()
+                self._writer = None
+        with self._readers_lock:
+            readers, self._readers = list(self._readers.values()), {}
+        for connection, _pool in readers:
+            connection.close()
+        self.engine.dispose()
+        if self._turn is not None:
+            self._turn.close()
+
+
+class Rollback(Exception):  # control flow, not an error
+    """Raised inside a write transaction to roll it back and return ``value`` instead."""
+
+    def __init__(self, value: object) -> None:
+        super().__init__("rollback")
+        self.value = value

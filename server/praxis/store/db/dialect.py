@@ -1,0 +1,173 @@
+"""The one place that knows which database is underneath.
+
+SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise),
+``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with
+``BEGIN IMMEDIATE`` so that writers serialize at BEGIN instead of failing at COMMIT.
+
+PostgreSQL: write transactions take the installation's advisory lock, exclusive for most
+commands (the serial order of SQLite's single writer) and shared for the commands that lock
+exactly what they touch (see :mod:`praxis.store.db.locks`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Engine,
+    Insert,
+    Table,
+    create_engine,
+    event,
+    exc,
+    literal,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import QueuePool
+
+from praxis.store.db import locks
+
+WRITE_OPTION = "praxis_write"
+
+
+def seq_after(column: ColumnElement[int], after: int) -> ColumnElement[bool]:
+    """``column > after`` for a caller's int64 cursor over a ``seq`` column.
+
+    The bound is a BIGINT: on PostgreSQL a ``seq`` column is a 32-bit ``SERIAL`` and a
+    cursor past 2^31 - 1 (valid: it returns an empty page) would fail to cast to it.
+    """
+    return column > literal(after, BigInteger())
+
+
+POOL_SIZE_MAX = 1_000
+
+
+def pool_size_floor(executor_threads: int) -> int:
+    """The fewest PostgreSQL connections a server process can run with, and its default.
+
+    Each executor thread (a unary RPC, a stream's read) and the sweeper hold at most two
+    at once: their transaction, and a principal's lookup when the principals cache
+    misses inside it. Plus one for a metrics scrape. Fewer could leave every thread
+    holding one connection while waiting for its second.
+    """
+    return 2 * (executor_threads + 1) + 1
+
+
+def check_pool_size(size: int, executor_threads: int) -> str | None:
+    """Why ``size`` cannot be a process's PostgreSQL pool size, or None."""
+    floor = pool_size_floor(executor_threads)
+    if isinstance(size, bool) or not isinstance(size, int) or not floor <= size <= POOL_SIZE_MAX:
+        return (
+            f"db_pool_size must be an integer in [{floor}, {POOL_SIZE_MAX}] "
+            f"(at least 2 x (serving.executor_threads + 1) + 1 = {floor}), not {size!r}"
+        )
+    return None
+
+
+def make_engine(
+    url: str, synchronous: str = "FULL", pool_size: int = 16, pg_pool_size: int | None = None
+) -> Engine:
+    """Creates an engine with the project's connection settings for its dialect.
+
+    ``pg_pool_size``: on PostgreSQL, the most connections the engine holds at once (no
+    overflow; a checkout past it waits); None keeps ``pool_size`` plus as many again.
+    """
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url, synchronous, pool_size)
+    if pg_pool_size is not None:
+        engine = create_engine(url, pool_size=pg_pool_size, max_overflow=0)
+    else:
+        engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size)
+    _ping_when_idle(engine)
+    return engine
+
+
+IDLE_PING_S = 1.0
+"""A pooled PostgreSQL connection idle this long is pinged when checked out."""
+_CHECKED_IN = "praxis_checked_in"
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Pings a pooled connection only when it sat idle for :data:`IDLE_PING_S`.
+
+    ``pool_pre_ping`` would cost a round trip on every checkout: on the hot path (a
+    connection back in the pool for milliseconds) that is one of every command's ~15.
+    A connection that died since its last use anyway (a restart, a terminated backend)
+    fails at its transaction's first statement, and :class:`praxis.store.db.database.Database`
+    runs the command again on a fresh one (nothing of it ran); an idle connection, the
+    likelier to have died (an idle timeout, a restart overnight), is pinged first, and a
+    dead one is replaced before the command sees it.
+    """
+
+    @event.listens_for(engine.pool, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_CHECKED_IN] = time.monotonic()
+
+    @event.listens_for(engine.pool, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_CHECKED_IN)
+        if since is None or time.monotonic() - since < IDLE_PING_S:
+            return
+        try:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("SELECT 1")
+            cursor.close()
+            dbapi_connection.rollback()
+        except Exception as error:  # the pool replaces the connection and checks out again
+            raise exc.DisconnectionError(f"a pooled connection is gone: {error}") from error
+
+
+def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
+    if synchronous not in ("FULL", "NORMAL", "EXTRA"):
+        raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+    engine = create_engine(
+        url,
+        poolclass=QueuePool,
+        pool_size=pool_size,
+        max_overflow=pool_size * 4,
+        connect_args={"check_same_thread": False, "timeout": 30},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        # Statement journals (a statement inside a command's SAVEPOINT) in memory, not in a
+        # temporary file created, written and unlinked per statement: a third of the
+        # write path's system calls (statements are bounded, so is the memory).
+        cursor.execute("PRAGMA temp_store=MEMORY")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        # On the sqlite3 connection itself: through SQLAlchemy's execution path it costs
+        # several times the statement (see statements.py).
+        driver: Any = connection.connection.driver_connection
+        driver.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def lock_for_write(connection: Connection, scoped: bool = False) -> None:
+    """Serializes write transactions across processes (a no-op where BEGIN already does).
+
+    ``scoped``: the command locks what it touches itself (PostgreSQL: the installation's
+    lock is taken shared, see :mod:`praxis.store.db.locks`).
+    """
+    locks.take_global(connection, scoped)
+
+
+def insert_missing(connection: Connection, table: Table) -> Insert:
+    """``INSERT`` into ``table`` that skips rows whose primary key is already there."""
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()

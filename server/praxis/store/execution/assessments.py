@@ -1,0 +1,161 @@
+"""Assessments of completed runs and their acceptance (:mod:`praxis.core.assessment`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from praxis.core import assessment as core
+from praxis.core import run as runs
+from praxis.core import values
+from praxis.core.records import Principal, Ref
+from praxis.core.rejection import Rejection, invalid
+from praxis.store.db.database import Rollback
+from praxis.store.execution import contracts
+from praxis.store.execution import requests as model_rows
+from praxis.store.execution.tables import assessments
+from praxis.store.registry.store import load_head
+from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.runs import RunStore
+
+
+class AssessmentStore:
+    """Assessments over the run store."""
+
+    def __init__(self, runs: RunStore) -> None:
+        self.runs = runs
+        self.clock = runs.clock
+        self.authority = runs.authority
+
+    def subject(self, connection: Connection, record: RunRecord) -> str:
+        """The run's current subject digest (empty until it completed)."""
+        state = record.state
+        if state.status is not runs.RunStatus.COMPLETED:
+            return ""
+        contract = contracts.load(connection, record.contract_id) if record.contract_id else None
+        head = None
+        if record.ref_run_id:
+            found = load_head(connection, Ref(record.work_order_id, record.ref_run_id))
+            head = (found.revision, found.definition_digest) if found else None
+        return core.subject_digest(
+            state.run_id,
+            json.loads(record.result_json) if record.result_json else None,
+            state.definition.digest,
+            contract.contract.digest() if contract else "",
+            head,
+        )
+
+    def record(
+        self,
+        principal: Principal,
+        request_id: str,
+        run_id: str,
+        kind: core.Kind | None,
+        verdict: core.Verdict | None,
+        subject_digest: str,
+        findings_json: str,
+    ) -> tuple[core.Assessment, bool] | Rejection:
+        """Records an assessment of a completed run's current subject."""
+        problem = values.check_identifier(request_id, "request_id") or values.check_identifier(
+            run_id, "run_id"
+        )
+        if problem:
+            return problem
+        if kind is None or verdict is None:
+            field = "kind" if kind is None else "verdict"
+            return invalid("ENUM_INVALID", field, f"{field} must be set")
+        if not values.is_digest(subject_digest):
+            return invalid("DIGEST_INVALID", "subject_digest", "must be sha256:<64 hex>")
+        findings = values.parse_document(findings_json or "null", "findings_json")
+        if isinstance(findings, Rejection):
+            return findings
+        digest = values.digest(
+            {"run_id": run_id, "kind": kind.name, "verdict": verdict.name,
+             "subject": subject_digest, "findings": findings}
+        )  # fmt: skip
+        identifier = core.assessment_id(principal.principal_id, request_id)
+
+        def transaction(connection: Connection) -> tuple[core.Assessment, bool]:
+            key = model_rows.replayed(
+                connection, principal.principal_id, "assess", request_id, digest
+            )
+            if key is not None:
+                return _load(connection, key), True
+            record = self.runs._load(connection, run_id)
+            denied = self.runs.authorize_run(principal, kind.value, record, run_id)
+            if denied or record is None:
+                raise Rollback(denied)
+            now = self.clock.now_ms()
+            actor = self.authority.authorize(principal, kind.value, record.work_order_id, now)
+            if isinstance(actor, Rejection):
+                raise Rollback(actor)
+            completed = record.state.status is runs.RunStatus.COMPLETED
+            current = self.subject(connection, record)
+            problem = core.check_record(kind, actor.kind, completed, current, subject_digest)
+            if problem:
+                raise Rollback(problem)
+            connection.execute(
+                assessments.insert().values(
+                    assessment_id=identifier, run_id=run_id, kind=kind.name,
+                    verdict=verdict.name, subject_digest=subject_digest,
+                    contract_id=record.contract_id, findings_json=values.canonical_json(findings),
+                    assessed_by=principal.principal_id, assessed_at_ms=now,
+                )
+            )  # fmt: skip
+            model_rows.append(
+                connection, "ASSESSED", run_id, now, assessment_id=identifier,
+                assessment_kind=kind.name, verdict=verdict.name,
+                subject_digest=subject_digest,
+            )  # fmt: skip
+            model_rows.remember(
+                connection, principal.principal_id, "assess", request_id, digest, identifier
+            )
+            return _load(connection, identifier), False
+
+        result: tuple[core.Assessment, bool] | Rejection = self.runs.db.transact(transaction)
+        return result
+
+    def list(
+        self, principal: Principal, run_id: str
+    ) -> tuple[list[core.Assessment], str] | Rejection:
+        """A run's assessments (oldest first) and its current subject digest."""
+        found = self.runs.get_run(principal, run_id)
+        if isinstance(found, Rejection):
+            return found
+        denied = self.authority.authorize(
+            principal, "assess.read", found.work_order_id, self.clock.now_ms()
+        )
+        if isinstance(denied, Rejection):
+            return denied
+        with self.runs.db.read() as connection:
+            rows = connection.execute(
+                select(assessments)
+                .where(assessments.c.run_id == run_id)
+                .order_by(assessments.c.seq)
+            ).all()
+            subject = self.subject(connection, found)
+        return [_assessment(row) for row in rows], subject
+
+
+def _load(connection: Connection, identifier: str) -> core.Assessment:
+    row = connection.execute(
+        select(assessments).where(assessments.c.assessment_id == identifier)
+    ).first()
+    return _assessment(row)
+
+
+def _assessment(row: Any) -> core.Assessment:
+    return core.Assessment(
+        assessment_id=row.assessment_id,
+        run_id=row.run_id,
+        kind=core.Kind[row.kind],
+        verdict=core.Verdict[row.verdict],
+        subject_digest=row.subject_digest,
+        contract_id=row.contract_id,
+        findings=json.loads(row.findings_json),
+        assessed_by=row.assessed_by,
+        assessed_at_ms=row.assessed_at_ms,
+    )

@@ -1,0 +1,345 @@
+"""Contracts, spend and spending caps: the store side of :mod:`praxis.core.contract`.
+
+Costs are charged in the transaction that settles an attempt (:meth:`ContractStore.charge`,
+a settle hook of the run store), to the run's contract and to the principal that started
+the run, as exact decimal sums. Before a dispatch the run store asks
+:meth:`ContractStore.allowance` what the run may still use, counting what the running
+attempts of the contract's other runs and of the starter's other runs have reserved
+(:mod:`praxis.store.runtime.reservations`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from praxis.authority import guard
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core import contract as core
+from praxis.core import money, values
+from praxis.core import run as runs
+from praxis.core.records import Principal
+from praxis.core.rejection import Code, Rejection, not_found
+from praxis.store.db import paging
+from praxis.store.db.database import Database, Rollback
+from praxis.store.execution import requests as model_rows
+from praxis.store.execution.tables import contracts, principal_spend
+from praxis.store.runtime import reservations
+from praxis.store.runtime.rows import RunRecord
+
+
+class ContractView:
+    """A contract with its exact spend and what its running attempts reserve."""
+
+    def __init__(
+        self, contract: core.Contract, spent: Decimal, reserved: Decimal = money.ZERO
+    ) -> None:
+        self.contract = contract
+        self.spent = spent
+        self.reserved = reserved
+
+    @property
+    def remaining(self) -> Decimal:
+        """Budget minus spend (negative when an attempt reported more than remained)."""
+        return money.subtract(self.contract.budget, self.spent)
+
+
+@dataclass(frozen=True)
+class Spending:
+    """A principal's exact spend, what its running attempts reserve, and its cap.
+
+    Attributes:
+        principal_id: The principal.
+        spent: The costs reported by attempts of the runs it started.
+        reserved: The declared maximum costs of those runs' running attempts.
+        cap: Its spending cap, or ``None`` when it has none.
+    """
+
+    principal_id: str
+    spent: Decimal
+    reserved: Decimal
+    cap: Decimal | None
+
+
+class ContractStore:
+    """Contracts and spend over a :class:`Database`."""
+
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+    ) -> None:
+        self.db = db
+        self.authority = authority
+        self.clock = clock
+        self.profile = profile
+
+    def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
+        found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
+        return found if isinstance(found, Rejection) else None
+
+    def create(
+        self,
+        principal: Principal,
+        contract_id: str,
+        work_order_id: str,
+        criteria_json: str,
+        deadline_ms: int,
+        budget: str,
+        profile: str,
+    ) -> tuple[ContractView, bool] | Rejection:
+        """Records a contract; the same id with the same content replays it."""
+        now = self.clock.now_ms()
+        parsed = core.parse(
+            contract_id, work_order_id, criteria_json, deadline_ms, budget, profile, now,
+            self.profile,
+        )  # fmt: skip
+        if isinstance(parsed, Rejection):
+            return parsed
+        denied = self._authorize(principal, "contract.create", work_order_id)
+        if denied:
+            return denied
+
+        def transaction(connection: Connection) -> tuple[ContractView, bool]:
+            existing = load(connection, contract_id)
+            if existing is not None:
+                problem = core.same_content(existing.contract, parsed)
+                if problem:
+                    raise Rollback(problem)
+                return _with_reserved(connection, existing), True
+            connection.execute(
+                contracts.insert().values(
+                    contract_id=contract_id,
+                    work_order_id=work_order_id,
+                    content_json=values.canonical_json(parsed.content()),
+                    digest=parsed.digest(),
+                    created_by=principal.principal_id,
+                    created_at_ms=now,
+                    spent_microcredits="0",
+                )
+            )
+            model_rows.append(
+                connection, "CONTRACT_CREATED", contract_id, now, digest=parsed.digest()
+            )
+            found = load(connection, contract_id)
+            assert found is not None
+            return _with_reserved(connection, found), False
+
+        result: tuple[ContractView, bool] | Rejection = self.db.transact(transaction)
+        return result
+
+    def get(self, principal: Principal, contract_id: str) -> ContractView | Rejection:
+        """A contract and its spend."""
+        problem = values.check_identifier(contract_id, "contract_id")
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            found = load(connection, contract_id)
+            if found is not None:
+                found = _with_reserved(connection, found)
+        evidence = guard.authorize_subject(
+            self.authority,
+            principal,
+            "contract.read",
+            None if found is None else found.contract.work_order_id,
+            self.clock.now_ms(),
+            not_found("CONTRACT_NOT_FOUND", f"no contract {contract_id!r}"),
+        )
+        if isinstance(evidence, Rejection) or found is None:
+            return evidence  # type: ignore[return-value]  # a Rejection when not found
+        return found
+
+    def list(
+        self, principal: Principal, work_order_id: str, page_size: int, page_token: str
+    ) -> tuple[list[ContractView], str] | Rejection:
+        """One page of contracts with their spend, by contract id."""
+        resumed = paging.resume("contracts", work_order_id, page_size, page_token, 1)
+        if isinstance(resumed, Rejection):
+            return resumed
+        query_scope, after = resumed
+        denied = self._authorize(principal, "contract.read", work_order_id)
+        if denied:
+            return denied
+        size = page_size or paging.DEFAULT_PAGE
+        query = select(contracts).order_by(contracts.c.contract_id).limit(size + 1)
+        if work_order_id:
+            query = query.where(contracts.c.work_order_id == work_order_id)
+        if after is not None:
+            query = query.where(contracts.c.contract_id > after[0])
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+            found = [_with_reserved(connection, _view_of(row)) for row in rows[:size]]
+        token = ""
+        if len(rows) > size:
+            token = paging.encode([found[-1].contract.contract_id], query_scope)
+        return found, token
+
+    def spending(self, principal: Principal, principal_id: str) -> Spending | Rejection:
+        """The spending of a principal (the caller when ``principal_id`` is empty)."""
+        target = principal_id or principal.principal_id
+        problem = values.check_identifier(target, "principal_id")
+        if problem:
+            return problem
+        if target != principal.principal_id:
+            denied = self._authorize(principal, "contract.read_spending", "")
+            if denied:
+                return denied
+        with self.db.read() as connection:
+            spent = principal_spent(connection, target)
+            reserved = reservations.principal_reserved(connection, target)
+        return Spending(target, spent, reserved, self.authority.spend_cap(target))
+
+    # --- hooks of the run store -------------------------------------------------------
+
+    def check_start(self, connection: Connection, principal: Principal, record: RunRecord) -> None:
+        """Refuses a run whose contract is unknown or whose starter's cap is spent.
+
+        Raises:
+            Rollback: CONTRACT_NOT_FOUND or SPEND_CAP_EXCEEDED.
+        """
+        if record.contract_id:
+            found = load(connection, record.contract_id)
+            if found is None:
+                raise Rollback(
+                    not_found("CONTRACT_NOT_FOUND", f"no contract {record.contract_id!r}")
+                )
+            if record.work_order_id and record.work_order_id != found.contract.work_order_id:
+                raise Rollback(
+                    not_found(
+                        "CONTRACT_NOT_FOUND",
+                        f"contract {record.contract_id!r} governs another work order",
+                    )
+                )
+        cap = self.authority.spend_cap(principal.principal_id)
+        if cap is not None and principal_spent(connection, principal.principal_id) >= cap:
+            raise Rollback(
+                Rejection(
+                    Code.PERMISSION_DENIED,
+                    "SPEND_CAP_EXCEEDED",
+                    f"{principal.principal_id!r} has spent its cap of {money.text(cap)}",
+                )
+            )
+
+    def allowance(self, connection: Connection, record: RunRecord) -> core.Allowance | None:
+        """What the run may still use, or ``None`` when nothing limits it."""
+        found = load(connection, record.contract_id) if record.contract_id else None
+        cap = self.authority.spend_cap(record.principal_id)
+        if found is None and cap is None:
+            return None
+        run_id, starter = record.state.run_id, record.principal_id
+        return core.allowance(
+            found.contract if found else None,
+            found.spent if found else money.ZERO,
+            cap,
+            principal_spent(connection, starter),
+            reservations.reserved_elsewhere(connection, record.contract_id, run_id)
+            if found
+            else money.ZERO,
+            reservations.principal_reserved_elsewhere(connection, starter, run_id)
+            if cap is not None
+            else money.ZERO,
+        )
+
+    def charge(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        _command: runs.Command,
+        outcome: runs.Outcome,
+    ) -> None:
+        """Charges the settled attempts' costs to the run's contract and starter."""
+        now = outcome.state.updated_at_ms
+        for settled in outcome.attempts:
+            if settled.cost_microcredits in ("", "0") or outcome.noop:
+                continue
+            cost = Decimal(settled.cost_microcredits)
+            if record.contract_id:
+                found = load(connection, record.contract_id)
+                if found is not None:
+                    connection.execute(
+                        update(contracts)
+                        .where(contracts.c.contract_id == record.contract_id)
+                        .values(spent_microcredits=money.text(money.add(found.spent, cost)))
+                    )
+            _add_principal_spend(connection, record.principal_id, cost)
+            model_rows.append(
+                connection,
+                "COST_CHARGED",
+                record.contract_id or record.state.run_id,
+                now,
+                contract_id=record.contract_id,
+                principal_id=record.principal_id,
+                run_id=record.state.run_id,
+                attempt_id=settled.attempt_id,
+                cost_microcredits=settled.cost_microcredits,
+            )
+
+
+def load(connection: Connection, contract_id: str) -> ContractView | None:
+    """A contract and its spend, or ``None``."""
+    row = connection.execute(
+        select(contracts).where(contracts.c.contract_id == contract_id)
+    ).first()
+    if row is None:
+        return None
+    return _view_of(row)
+
+
+def _view_of(row: Any) -> ContractView:
+    """The contract and spend of a ``contracts`` row."""
+    content = json.loads(row.content_json)
+    contract = core.Contract(
+        contract_id=row.contract_id,
+        work_order_id=row.work_order_id,
+        criteria=content["criteria"],
+        deadline_ms=content["deadline_ms"],
+        budget=Decimal(content["budget_microcredits"]),
+        profile=content["profile"],
+        created_by=row.created_by,
+        created_at_ms=row.created_at_ms,
+    )
+    return ContractView(contract, Decimal(row.spent_microcredits))
+
+
+def _with_reserved(connection: Connection, view: ContractView) -> ContractView:
+    """The view with what the running attempts of the contract's runs reserve."""
+    reserved = reservations.reserved(connection, view.contract.contract_id)
+    return ContractView(view.contract, view.spent, reserved)
+
+
+def principal_spent(connection: Connection, principal_id: str) -> Decimal:
+    """What the runs a principal started have spent."""
+    text = connection.execute(
+        select(principal_spend.c.spent_microcredits).where(
+            principal_spend.c.principal_id == principal_id
+        )
+    ).scalar()
+    return Decimal(text) if text is not None else money.ZERO
+
+
+def _add_principal_spend(connection: Connection, principal_id: str, cost: Decimal) -> None:
+    current = connection.execute(
+        select(principal_spend.c.spent_microcredits).where(
+            principal_spend.c.principal_id == principal_id
+        )
+    ).scalar()
+    if current is None:
+        connection.execute(
+            principal_spend.insert().values(
+                principal_id=principal_id, spent_microcredits=money.text(cost)
+            )
+        )
+        return
+    connection.execute(
+        update(principal_spend)
+        .where(principal_spend.c.principal_id == principal_id)
+        .values(spent_microcredits=money.text(money.add(Decimal(current), cost)))
+    )

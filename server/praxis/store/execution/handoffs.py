@@ -1,0 +1,169 @@
+"""Handoffs of a finished node's outputs and responsibility (:mod:`praxis.core.handoff`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core import handoff as core
+from praxis.core import run as runs
+from praxis.core import values
+from praxis.core.records import Principal
+from praxis.core.rejection import Rejection, invalid, not_found
+from praxis.store.db.database import Rollback
+from praxis.store.execution import requests as model_rows
+from praxis.store.execution.tables import handoffs
+from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.runs import RunStore
+
+
+class HandoffStore:
+    """Handoffs over the run store."""
+
+    def __init__(self, runs: RunStore) -> None:
+        self.runs = runs
+        self.clock = runs.clock
+        self.authority = runs.authority
+
+    def _authorize(self, principal: Principal, action: str, work_order_id: str) -> None:
+        found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
+        if isinstance(found, Rejection):
+            raise Rollback(found)
+
+    def create(
+        self,
+        principal: Principal,
+        request_id: str,
+        run_id: str,
+        node_uid: str,
+        to_principal_id: str,
+        note: str,
+    ) -> tuple[core.Handoff, bool] | Rejection:
+        """Offers a finished node's outputs to another principal."""
+        problem = (
+            values.check_identifier(request_id, "request_id")
+            or values.check_identifier(run_id, "run_id")
+            or values.check_identifier(to_principal_id, "to_principal_id")
+        )
+        if problem:
+            return problem
+        if not node_uid:
+            return invalid("FIELD_REQUIRED", "node_uid", "node_uid is required")
+        digest = values.digest(
+            {"run_id": run_id, "node_uid": node_uid, "to": to_principal_id, "note": note}
+        )
+        delivery = core.delivery_id(principal.principal_id, request_id)
+
+        def transaction(connection: Connection) -> tuple[core.Handoff, bool]:
+            key = model_rows.replayed(
+                connection, principal.principal_id, "handoff", request_id, digest
+            )
+            if key is not None:
+                return _load(connection, key), True  # type: ignore[return-value]  # exists
+            record = self.runs._load(connection, run_id)
+            denied = self.runs.authorize_run(principal, "handoff.create", record, run_id)
+            if denied or record is None:
+                raise Rollback(denied)
+            node = record.state.nodes.get(node_uid)
+            if node is None:
+                raise Rollback(not_found("NODE_NOT_FOUND", f"run has no node {node_uid!r}"))
+            done = node.status is runs.NodeStatus.DONE
+            problem = core.check_offer(principal.principal_id, to_principal_id, note, done)
+            if problem:
+                raise Rollback(problem)
+            now = self.clock.now_ms()
+            outputs = values.digest(run_rows.node_value(connection, record.state, node.node_id))
+            if node.item >= 0:
+                text = run_rows.result_text(connection, run_id, node_uid)
+                outputs = values.digest(None if text is None else json.loads(text))
+            connection.execute(
+                handoffs.insert().values(
+                    delivery_id=delivery, run_id=run_id, node_uid=node_uid,
+                    from_principal_id=principal.principal_id, to_principal_id=to_principal_id,
+                    outputs_digest=outputs, note=note, state=core.State.OFFERED.value,
+                    created_at_ms=now, acknowledged_at_ms=0,
+                )
+            )  # fmt: skip
+            model_rows.append(
+                connection, "HANDOFF_OFFERED", delivery, now, run_id=run_id, node_uid=node_uid,
+                to_principal_id=to_principal_id, outputs_digest=outputs,
+            )  # fmt: skip
+            model_rows.remember(
+                connection, principal.principal_id, "handoff", request_id, digest, delivery
+            )
+            return _load(connection, delivery), False  # type: ignore[return-value]  # exists
+
+        result: tuple[core.Handoff, bool] | Rejection = self.runs.db.transact(transaction)
+        return result
+
+    def acknowledge(self, principal: Principal, delivery_id: str) -> core.Handoff | Rejection:
+        """The receiver's acknowledgement; only once."""
+        problem = values.check_identifier(delivery_id, "delivery_id")
+        if problem:
+            return problem
+
+        def transaction(connection: Connection) -> core.Handoff:
+            found = _load(connection, delivery_id)
+            if found is None:
+                missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+                raise Rollback(
+                    self.runs.authorize_run(principal, "handoff.acknowledge", None, "", missing)
+                    or missing
+                )
+            record = self.runs._load(connection, found.run_id)
+            self._authorize(
+                principal, "handoff.acknowledge", record.work_order_id if record else ""
+            )
+            now = self.clock.now_ms()
+            acknowledged = core.acknowledge(found, principal.principal_id, now)
+            if isinstance(acknowledged, Rejection):
+                raise Rollback(acknowledged)
+            connection.execute(
+                update(handoffs)
+                .where(handoffs.c.delivery_id == delivery_id)
+                .values(state=acknowledged.state.value, acknowledged_at_ms=now)
+            )
+            model_rows.append(
+                connection, "HANDOFF_ACKNOWLEDGED", delivery_id, now,
+                principal_id=principal.principal_id,
+            )  # fmt: skip
+            return acknowledged
+
+        result: core.Handoff | Rejection = self.runs.db.transact(transaction)
+        return result
+
+    def get(self, principal: Principal, delivery_id: str) -> core.Handoff | Rejection:
+        """One handoff."""
+        problem = values.check_identifier(delivery_id, "delivery_id")
+        if problem:
+            return problem
+        with self.runs.db.read() as connection:
+            found = _load(connection, delivery_id)
+        if found is None:
+            missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+            return self.runs.authorize_run(principal, "run.read", None, "", missing) or missing
+        record = self.runs.get_run(principal, found.run_id)
+        return record if isinstance(record, Rejection) else found
+
+
+def _load(connection: Connection, delivery_id: str) -> core.Handoff | None:
+    row: Any = connection.execute(
+        select(handoffs).where(handoffs.c.delivery_id == delivery_id)
+    ).first()
+    if row is None:
+        return None
+    return core.Handoff(
+        delivery_id=row.delivery_id,
+        run_id=row.run_id,
+        node_uid=row.node_uid,
+        from_principal_id=row.from_principal_id,
+        to_principal_id=row.to_principal_id,
+        outputs_digest=row.outputs_digest,
+        note=row.note,
+        state=core.State(row.state),
+        created_at_ms=row.created_at_ms,
+        acknowledged_at_ms=row.acknowledged_at_ms,
+    )

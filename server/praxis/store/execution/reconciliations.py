@@ -1,0 +1,366 @@
+"""Reconciliations: open on an uncertain effect, decided by a reviewed human approval.
+
+The settle hook :meth:`ReconciliationStore.on_settle` opens a reconciliation in the
+transaction that blocks the node. :meth:`ReconciliationStore.reconcile` is one
+transaction: check holds and epochs, replay a repeated request, verify and consume the
+approval of the exact material (the registry's approvals and proofs), apply
+:class:`praxis.core.run.Reconcile` to the run and record the decision and its event.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core import effects, gates, registry, values
+from praxis.core import run as core
+from praxis.core.records import ApprovalEvidence, Epochs, Principal
+from praxis.core.rejection import Rejection, invalid, not_found, precondition
+from praxis.store.controls import rows as controls
+from praxis.store.db.database import Rollback
+from praxis.store.execution import requests as model_rows
+from praxis.store.execution.tables import reconciliations
+from praxis.store.registry.store import RegistryStore, load_approval
+from praxis.store.registry.tables import consumed_proofs
+from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.runs import RunStore
+
+
+@dataclass(frozen=True)
+class ReconciliationView:
+    """One stored reconciliation."""
+
+    attempt_id: str
+    run_id: str
+    node_uid: str
+    completed: bool
+    state: effects.ReconciliationState
+    decision: str
+    evidence_json: str
+    approval_id: str
+    decided_by: str
+    opened_at_ms: int
+    decided_at_ms: int
+    error: str
+    result_json: str
+
+    @property
+    def operation_id(self) -> str:
+        """The operation id, shared by every attempt of the node."""
+        return core.operation_id(self.run_id, self.node_uid)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A Review or Reconcile request after wire validation."""
+
+    epochs: Epochs
+    attempt_id: str
+    decision: effects.Decision | None
+    evidence_json: str
+    request_id: str = ""
+    approval_id: str = ""
+
+
+class ReconciliationStore:
+    """Reconciliations over the run store and the registry's approvals."""
+
+    def __init__(self, runs: RunStore, registry: RegistryStore) -> None:
+        self.runs = runs
+        self.registry = registry
+        self.authority = runs.authority
+        self.clock = runs.clock
+
+    # --- hook -------------------------------------------------------------------------
+
+    def on_settle(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        command: core.Command,
+        outcome: core.Outcome,
+    ) -> None:
+        """Opens a reconciliation when a settlement blocked its node."""
+        if outcome.noop or not isinstance(command, core.Complete | core.Fail):
+            return
+        if command.effect is not core.Effect.UNCERTAIN:
+            return
+        attempt = command.attempt
+        node = outcome.state.nodes.get(attempt.node_uid)
+        if node is None or node.status is not core.NodeStatus.BLOCKED:
+            return
+        completed = isinstance(command, core.Complete)
+        now = outcome.state.updated_at_ms
+        connection.execute(
+            reconciliations.insert().values(
+                attempt_id=attempt.attempt_id,
+                run_id=attempt.run_id,
+                node_uid=attempt.node_uid,
+                completed=int(completed),
+                result_json=values.canonical_json(command.result)
+                if isinstance(command, core.Complete)
+                else "",
+                error=command.error if isinstance(command, core.Fail) else "",
+                state=effects.ReconciliationState.PENDING.value,
+                decision="",
+                evidence_json="",
+                approval_id="",
+                decided_by="",
+                opened_at_ms=now,
+                decided_at_ms=0,
+            )
+        )
+        model_rows.append(
+            connection,
+            "RECONCILIATION_OPENED",
+            attempt.run_id,
+            now,
+            attempt_id=attempt.attempt_id,
+            node_uid=attempt.node_uid,
+        )
+
+    # --- reads ------------------------------------------------------------------------
+
+    def list(self, principal: Principal, run_id: str) -> list[ReconciliationView] | Rejection:
+        """A run's reconciliations, oldest first."""
+        record = self.runs.get_run(principal, run_id)
+        if isinstance(record, Rejection):
+            return record
+        with self.runs.db.read() as connection:
+            rows = connection.execute(
+                select(reconciliations)
+                .where(reconciliations.c.run_id == run_id)
+                .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
+            ).all()
+        return [_view(row) for row in rows]
+
+    def review(
+        self, principal: Principal, request: Decision
+    ) -> tuple[effects.Material, str] | Rejection:
+        """The material of a decision and its digest. Writes nothing."""
+        problem = _check(request)
+        if problem:
+            return problem
+        with self.runs.db.read() as connection:
+            found = self._material(connection, principal, request, "reconcile.read")
+        if isinstance(found, Rejection):
+            return found
+        material = found[0]
+        return material, material.digest()
+
+    def _material(
+        self, connection: Connection, principal: Principal, request: Decision, action: str
+    ) -> tuple[effects.Material, ReconciliationView, RunRecord] | Rejection:
+        row = connection.execute(
+            select(reconciliations).where(reconciliations.c.attempt_id == request.attempt_id)
+        ).first()
+        view = None if row is None else _view(row)
+        record = None if view is None else self.runs._load(connection, view.run_id)
+        denied = self.runs.authorize_run(
+            principal,
+            action,
+            record,
+            request.attempt_id,
+        )
+        if denied is not None and denied.reason == "RUN_NOT_FOUND":
+            denied = not_found("ATTEMPT_NOT_FOUND", f"no reconciliation of {request.attempt_id!r}")
+        if denied or record is None or view is None:
+            return denied  # type: ignore[return-value]  # set when nothing was found
+        work_order = controls.load_work_order(connection, record.work_order_id)
+        problem = gates.check_epochs(request.epochs, self.registry.installation_id, work_order)
+        if problem:
+            return problem
+        assert request.decision is not None
+        evidence = values.parse_document(request.evidence_json, "evidence_json")
+        assert not isinstance(evidence, Rejection)  # checked by _check
+        material = effects.Material(
+            epochs=request.epochs,
+            work_order_id=record.work_order_id,
+            pending=effects.Pending(
+                view.attempt_id,
+                view.run_id,
+                view.node_uid,
+                view.completed,
+                values.digest(json.loads(view.result_json)) if view.completed else "",
+            ),
+            operation_id=view.operation_id,
+            decision=request.decision,
+            evidence_digest=values.digest(evidence),
+        )
+        return material, view, record
+
+    # --- the command ------------------------------------------------------------------
+
+    def reconcile(
+        self, principal: Principal, request: Decision
+    ) -> tuple[ReconciliationView, bool] | Rejection:
+        """Records a reviewed decision, consuming its approval."""
+        problem = (
+            values.check_identifier(request.request_id, "request_id")
+            or _check(request)
+            or values.check_identifier(request.approval_id, "approval_id")
+        )
+        if problem:
+            return problem
+        digest = values.digest(
+            {
+                "attempt_id": request.attempt_id,
+                "decision": request.decision.value if request.decision else "",
+                "evidence": request.evidence_json,
+                "approval_id": request.approval_id,
+            }
+        )
+
+        def transaction(
+            connection: Connection, signals: Effects
+        ) -> tuple[ReconciliationView, bool]:
+            scope = ("reconcile", principal.principal_id, request.request_id)
+            key = model_rows.replayed(connection, scope[1], scope[0], scope[2], digest)
+            if key is not None:
+                return self._load_view(connection, key), True
+            now = self.clock.now_ms()
+            problem = gates.check_holds(controls.active_holds(connection), "")
+            found = self._material(connection, principal, request, "reconcile.decide")
+            if isinstance(found, Rejection) or problem:
+                raise Rollback(problem or found)
+            material, view, record = found
+            if view.state is not effects.ReconciliationState.PENDING:
+                raise Rollback(
+                    precondition("RECONCILIATION_NOT_PENDING", "the reconciliation was decided")
+                )
+            evidence = self._verify(
+                connection, request.approval_id, material, record.work_order_id, now
+            )
+            applied = request.decision is effects.Decision.APPLIED
+            command = core.Reconcile(
+                view.node_uid,
+                view.attempt_id,
+                applied,
+                json.loads(view.result_json) if view.completed else None,
+                view.completed,
+            )
+            outcome = core.apply(record.state, command, now, self.runs.limits)
+            if isinstance(outcome, Rejection):
+                raise Rollback(outcome)
+            if evidence.expires_at_ms <= self.clock.now_ms():
+                raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
+            run_rows.save(connection, record, outcome, signals, command, now)
+            self._record(connection, principal, request, evidence, material, now)
+            model_rows.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
+            return self._load_view(connection, view.attempt_id), False
+
+        result: tuple[ReconciliationView, bool] | Rejection = self.runs._transact(
+            transaction, scoped=False
+        )
+        return result
+
+    def _verify(
+        self,
+        connection: Connection,
+        approval_id: str,
+        material: effects.Material,
+        work_order_id: str,
+        now: int,
+    ) -> ApprovalEvidence:
+        approval = load_approval(connection, approval_id)
+        if approval is None:
+            raise Rollback(precondition("APPROVAL_NOT_FOUND", f"no approval {approval_id!r}"))
+        evidence = self.authority.verify_approval(approval.record, work_order_id, now)
+        if isinstance(evidence, Rejection):
+            raise Rollback(evidence)
+        state = registry.State(
+            epochs=material.epochs,
+            head=None,
+            proposal=None,
+            approval=approval.record,
+            proof_consumed=bool(approval.consumed_at_ms),
+        )
+        problem = registry.check_approval(state, evidence, material.digest(), now)
+        if problem:
+            raise Rollback(problem)
+        return evidence
+
+    def _record(
+        self,
+        connection: Connection,
+        principal: Principal,
+        request: Decision,
+        evidence: ApprovalEvidence,
+        material: effects.Material,
+        now: int,
+    ) -> None:
+        assert request.decision is not None
+        approval = load_approval(connection, request.approval_id)
+        assert approval is not None
+        connection.execute(
+            consumed_proofs.insert().values(
+                proof_digest=approval.record.proof_digest,
+                approval_id=request.approval_id,
+                request_id=request.request_id,
+                principal_id=principal.principal_id,
+                consumed_at_ms=now,
+            )
+        )
+        connection.execute(
+            update(reconciliations)
+            .where(reconciliations.c.attempt_id == request.attempt_id)
+            .values(
+                state=effects.ReconciliationState.RESOLVED.value,
+                decision=request.decision.value,
+                evidence_json=request.evidence_json,
+                approval_id=request.approval_id,
+                decided_by=principal.principal_id,
+                decided_at_ms=now,
+            )
+        )
+        model_rows.append(
+            connection,
+            "RECONCILED",
+            material.pending.run_id,
+            now,
+            attempt_id=request.attempt_id,
+            decision=request.decision.value,
+            material_digest=material.digest(),
+            approval_id=request.approval_id,
+        )
+
+    def _load_view(self, connection: Connection, attempt_id: str) -> ReconciliationView:
+        row = connection.execute(
+            select(reconciliations).where(reconciliations.c.attempt_id == attempt_id)
+        ).first()
+        return _view(row)
+
+
+def _check(request: Decision) -> Rejection | None:
+    problem = values.check_identifier(request.attempt_id, "attempt_id")
+    if problem:
+        return problem
+    if request.decision is None:
+        return invalid("ENUM_INVALID", "decision", "decision must be APPLIED or NOT_APPLIED")
+    if not request.evidence_json:
+        return invalid("FIELD_REQUIRED", "evidence_json", "evidence_json is required")
+    evidence = values.parse_document(request.evidence_json, "evidence_json")
+    return evidence if isinstance(evidence, Rejection) else None
+
+
+def _view(r: Any) -> ReconciliationView:
+    return ReconciliationView(
+        attempt_id=r.attempt_id,
+        run_id=r.run_id,
+        node_uid=r.node_uid,
+        completed=bool(r.completed),
+        state=effects.ReconciliationState(r.state),
+        decision=r.decision,
+        evidence_json=r.evidence_json,
+        approval_id=r.approval_id,
+        decided_by=r.decided_by,
+        opened_at_ms=r.opened_at_ms,
+        decided_at_ms=r.decided_at_ms,
+        error=r.error,
+        result_json=r.result_json,
+    )

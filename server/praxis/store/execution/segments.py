@@ -1,0 +1,134 @@
+"""Run segments: a new one on start, on recovery by a new server process, on owner change."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from praxis.core import run as runs
+from praxis.core import segments as core
+from praxis.core.records import Principal, WorkOrder
+from praxis.store.controls import rows as controls
+from praxis.store.db.database import Database
+from praxis.store.db.statements import Statement
+from praxis.store.execution import requests as model_rows
+from praxis.store.execution.tables import run_segments
+from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.tables import runs as run_table
+
+_INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
+_SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads them
+    select(run_segments)
+    .where(run_segments.c.run_id == bindparam("run_id"))
+    .order_by(run_segments.c.number)
+)
+
+
+class SegmentStore:
+    """Segments of runs; ``incarnation`` identifies this server process."""
+
+    def __init__(self, db: Database, incarnation: str | None = None) -> None:
+        self.db = db
+        self.incarnation = incarnation or uuid.uuid4().hex
+
+    def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
+        """Segment 1 of a new run (a start hook of the run store).
+
+        A new run has no segments yet, so none are read; an ad hoc run has no work order
+        (its ownership epoch is the default one).
+        """
+        epoch = WorkOrder("").ownership_epoch
+        if record.work_order_id:
+            epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
+        segment = core.begin([], core.Reason.START, record.state.created_at_ms, epoch,
+                             self.incarnation)  # fmt: skip
+        assert segment is not None
+        self._insert(connection, record.state.run_id, segment)
+
+    def started(self, record: RunRecord) -> list[core.Segment] | None:
+        """The segments of an ad hoc run this process has just started, as of that
+        commit, without reading them: its one START segment, which :meth:`on_start`
+        wrote from the same values; ``None`` for a run of a work order (read instead)."""
+        if record.work_order_id:
+            return None
+        segment = core.begin([], core.Reason.START, record.state.created_at_ms,
+                             WorkOrder("").ownership_epoch, self.incarnation)  # fmt: skip
+        return None if segment is None else [segment]
+
+    def recover(self, now_ms: int) -> int:
+        """Starts a RECOVERY segment for every live run; returns how many."""
+        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
+        with self.db.write() as connection:
+            rows = connection.execute(
+                select(run_table.c.run_id, run_table.c.work_order_id).where(
+                    run_table.c.status.in_(live)
+                )
+            ).all()
+            epochs: dict[str, int] = {}
+            for row in rows:
+                if row.work_order_id not in epochs:
+                    epochs[row.work_order_id] = controls.load_work_order(
+                        connection, row.work_order_id
+                    ).ownership_epoch
+                self._begin(connection, row.run_id, core.Reason.RECOVERY,
+                            epochs[row.work_order_id], now_ms)  # fmt: skip
+        return len(rows)
+
+    def on_owner_change(
+        self, connection: Connection, work_order_id: str, epoch: int, now_ms: int
+    ) -> None:
+        """Starts an OWNER_CHANGE segment for the work order's live runs."""
+        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
+        run_ids = connection.execute(
+            select(run_table.c.run_id).where(
+                run_table.c.work_order_id == work_order_id, run_table.c.status.in_(live)
+            )
+        ).scalars()
+        for run_id in list(run_ids):
+            self._begin(connection, run_id, core.Reason.OWNER_CHANGE, epoch, now_ms)
+
+    def _begin(
+        self, connection: Connection, run_id: str, reason: core.Reason, epoch: int, now: int
+    ) -> None:
+        segment = core.begin(load(connection, run_id), reason, now, epoch, self.incarnation)
+        if segment is not None:
+            self._insert(connection, run_id, segment)
+
+    def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
+        _INSERT_SEGMENT.run(
+            connection,
+            {
+                "run_id": run_id,
+                "number": segment.number,
+                "reason": segment.reason.value,
+                "started_at_ms": segment.started_at_ms,
+                "ownership_epoch": segment.ownership_epoch,
+                "incarnation": self.incarnation,
+            },
+        )
+        model_rows.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
+                          number=segment.number, reason=segment.reason.value,
+                          ownership_epoch=segment.ownership_epoch)  # fmt: skip
+
+    def list(self, run_id: str) -> list[core.Segment]:
+        """A run's segments, oldest first."""
+        with self.db.read() as connection:
+            return load(connection, run_id)
+
+
+def load(connection: Connection, run_id: str) -> list[core.Segment]:
+    """A run's segments, oldest first."""
+    rows: Any = _SEGMENTS_OF.run(connection, {"run_id": run_id}).all()
+    return [
+        core.Segment(
+            row.number,
+            core.Reason(row.reason),
+            row.started_at_ms,
+            row.ownership_epoch,
+            row.incarnation,
+        )
+        for row in rows
+    ]

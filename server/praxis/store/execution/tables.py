@@ -1,0 +1,141 @@
+"""Tables of the execution model (migration 3).
+
+Each of the four questions keeps its own records: contracts and spend (what may be
+spent), reconciliations (what happened to uncertain effects), waits, assessments
+(was the deliverable accepted), handoffs and run segments. ``model_requests`` makes the
+model's mutations idempotent by request id, and ``model_events`` is their append-only
+log: every write of this module appends one event in the same transaction.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, String, Table, Text
+
+from praxis.store.db.metadata import metadata
+
+contracts = Table(
+    "contracts",
+    metadata,
+    Column("contract_id", String(128), primary_key=True),
+    Column("work_order_id", String(128), nullable=False),
+    Column("content_json", Text, nullable=False),
+    Column("digest", String(80), nullable=False),
+    Column("created_by", String(128), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    Column("spent_microcredits", String(80), nullable=False),
+)
+
+principal_spend = Table(
+    "principal_spend",
+    metadata,
+    Column("principal_id", String(128), primary_key=True),
+    Column("spent_microcredits", String(80), nullable=False),
+)
+
+reconciliations = Table(
+    "reconciliations",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("completed", Integer, nullable=False),
+    Column("result_json", Text, nullable=False),
+    Column("error", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("decision", String(16), nullable=False),
+    Column("evidence_json", Text, nullable=False),
+    Column("approval_id", String(128), nullable=False),
+    Column("decided_by", String(128), nullable=False),
+    Column("opened_at_ms", BigInteger, nullable=False),
+    Column("decided_at_ms", BigInteger, nullable=False),
+)
+Index("reconciliations_run", reconciliations.c.run_id, reconciliations.c.opened_at_ms)
+
+waits = Table(
+    "waits",
+    metadata,
+    Column("wait_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("payload_json", Text, nullable=False),
+    Column("satisfied_by", String(128), nullable=False),
+    Column("satisfied_at_ms", BigInteger, nullable=False),
+)
+Index("waits_run", waits.c.run_id, waits.c.node_uid, unique=True)
+
+assessments = Table(
+    "assessments",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("assessment_id", String(64), nullable=False, unique=True),
+    Column("run_id", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("verdict", String(8), nullable=False),
+    Column("subject_digest", String(80), nullable=False),
+    Column("contract_id", String(128), nullable=False),
+    Column("findings_json", Text, nullable=False),
+    Column("assessed_by", String(128), nullable=False),
+    Column("assessed_at_ms", BigInteger, nullable=False),
+)
+Index("assessments_run", assessments.c.run_id, assessments.c.seq)
+
+handoffs = Table(
+    "handoffs",
+    metadata,
+    Column("delivery_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("from_principal_id", String(128), nullable=False),
+    Column("to_principal_id", String(128), nullable=False),
+    Column("outputs_digest", String(80), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    Column("acknowledged_at_ms", BigInteger, nullable=False),
+)
+
+run_segments = Table(
+    "run_segments",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("started_at_ms", BigInteger, nullable=False),
+    Column("ownership_epoch", BigInteger, nullable=False),
+    Column("incarnation", String(64), nullable=False),
+    PrimaryKeyConstraint("run_id", "number"),
+)
+
+model_requests = Table(
+    "model_requests",
+    metadata,
+    Column("principal_id", String(128), nullable=False),
+    Column("scope", String(32), nullable=False),
+    Column("request_id", String(128), nullable=False),
+    Column("request_digest", String(80), nullable=False),
+    Column("result_key", String(200), nullable=False),
+    PrimaryKeyConstraint("principal_id", "scope", "request_id"),
+)
+
+model_events = Table(
+    "model_events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("subject", String(200), nullable=False),
+    Column("payload_json", Text, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+Index("model_events_subject", model_events.c.subject, model_events.c.seq)
+
+EXECUTION_TABLES = (
+    contracts,
+    principal_spend,
+    reconciliations,
+    waits,
+    assessments,
+    handoffs,
+    run_segments,
+    model_requests,
+    model_events,
+)

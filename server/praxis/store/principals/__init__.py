@@ -1,0 +1,1 @@
+"""Principals in the database: tokens, grants, revocation and rotation (PrincipalStore)."""

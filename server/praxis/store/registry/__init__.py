@@ -1,0 +1,1 @@
+"""The registry: heads, revisions, proposals, review, approvals, receipts and history (RegistryStore)."""

@@ -1,0 +1,1014 @@
+"""Registry persistence and the command boundary: one transaction per command.
+
+``RegistryStore.execute`` is the coordinator of SPEC section 5: authorize, then inside
+one serialized write transaction check the clock, holds, controls and epochs, return the
+original receipt for a retry, load the state slice, verify the approval, apply the pure
+core, re-check expiry at commit time and write the revision, head, decision, consumed
+approval, history event and receipt together.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_, update
+from sqlalchemy.engine import Connection
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core import gates, kinds, registry, values
+from praxis.core.records import (
+    ApprovalEvidence,
+    ApprovalRecord,
+    Control,
+    Epochs,
+    Principal,
+    Ref,
+    WorkOrder,
+)
+from praxis.core.rejection import Code, Rejection, invalid
+from praxis.observability import metrics
+from praxis.store.controls import rows as controls
+from praxis.store.controls.tables import holds, work_orders
+from praxis.store.db import dialect, locks, paging
+from praxis.store.db.database import Database, Rollback
+from praxis.store.db.metadata import meta
+from praxis.store.db.statements import Statement
+from praxis.store.registry.tables import (
+    approvals,
+    consumed_proofs,
+    heads,
+    proposals,
+    receipts,
+    registry_events,
+    revisions,
+)
+
+MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
+READ_ACTION = "registry.read"
+
+# Statements of the command path, built once (see praxis.store.controls.rows).
+# An approval with the consumption of its proof (if any), in one statement.
+_APPROVAL = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    )
+    .select_from(
+        approvals.outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
+        )
+    )
+    .where(approvals.c.approval_id == bindparam("id"))
+)
+_HEAD = Statement(
+    select(heads, revisions.c.definition_json)
+    .join(
+        revisions,
+        and_(
+            revisions.c.work_order_id == heads.c.work_order_id,
+            revisions.c.run_id == heads.c.run_id,
+            revisions.c.revision == heads.c.revision,
+        ),
+    )
+    .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
+)
+_PROPOSAL_WHERE = and_(
+    proposals.c.work_order_id == bindparam("wo"),
+    proposals.c.run_id == bindparam("run"),
+    proposals.c.proposal_id == bindparam("pid"),
+)
+_PROPOSAL = Statement(select(proposals).where(_PROPOSAL_WHERE))
+_DECIDE_PROPOSAL = Statement(update(proposals).where(_PROPOSAL_WHERE))
+_UPDATE_HEAD = Statement(
+    update(heads).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
+)
+_INSERT = {
+    table.name: Statement(table.insert())
+    for table in (
+        revisions,
+        heads,
+        proposals,
+        registry_events,
+        consumed_proofs,
+        receipts,
+        approvals,
+    )
+}
+
+# Everything a command reads before it decides, in one statement (one step of the
+# serialized write section instead of seven): the clock's high-water mark, the work
+# order's controls, whether a hold may apply, the receipt of this request id, the head,
+# the named proposal, the named approval and the consumption of its proof. Each part is a
+# primary-key lookup joined to one row, so a part that does not exist reads as NULLs.
+_ONE = select(literal_column("1").label("one")).subquery("one")
+_COMMAND_STATE = Statement(
+    select(
+        select(meta.c.value)
+        .where(meta.c.key == bindparam("clock_key"))
+        .scalar_subquery()
+        .label("clock"),
+        work_orders.c.control,
+        work_orders.c.ownership_epoch,
+        work_orders.c.authority_epoch,
+        select(holds.c.hold_id)
+        .where(
+            holds.c.cleared_at_ms.is_(None),
+            or_(holds.c.work_order_id == "", holds.c.work_order_id == bindparam("wo")),
+        )
+        .limit(1)
+        .scalar_subquery()
+        .label("hold_id"),
+        receipts.c.command_digest,
+        receipts.c.receipt_json,
+        heads.c.revision.label("head_revision"),
+        heads.c.definition_digest.label("head_digest"),
+        heads.c.policy_digests_json.label("head_policy_digests_json"),
+        heads.c.bound_run_id.label("head_bound_run_id"),
+        heads.c.updated_at_ms.label("head_updated_at_ms"),
+        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
+        approvals.c.approval_id,
+        approvals.c.material_digest,
+        approvals.c.approver_id,
+        approvals.c.proof_digest,
+        approvals.c.created_at_ms.label("approval_created_at_ms"),
+        approvals.c.expires_at_ms,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("wo"))
+        .outerjoin(
+            receipts,
+            and_(
+                receipts.c.principal_id == bindparam("principal"),
+                receipts.c.request_id == bindparam("rid"),
+            ),
+        )
+        .outerjoin(
+            heads,
+            and_(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")),
+        )
+        .outerjoin(
+            proposals,
+            and_(
+                proposals.c.work_order_id == bindparam("wo"),
+                proposals.c.run_id == bindparam("run"),
+                proposals.c.proposal_id == bindparam("pid"),
+            ),
+        )
+        .outerjoin(approvals, approvals.c.approval_id == bindparam("aid"))
+        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
+    )
+)
+# An approval and the consumption of a proof digest, in one statement: CreateApproval
+# reads the approval it may replay and, for a new one, the consumption of its proof.
+_APPROVAL_AND_PROOF = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(approvals, approvals.c.approval_id == bindparam("id")).outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == bindparam("proof")
+        )
+    )
+)
+
+HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
+# (definition document, field path, connection or None outside a transaction, the
+# document's digest) -> the problems, or None when it is valid.
+DefinitionCheck = Callable[[values.JsonValue, str, Connection | None, str], Rejection | None]
+"""Called inside a command's transaction before a new head is saved; a rejection rolls
+the command back. The runtime uses it to apply an activation to the bound run."""
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A committed (or replayed) command."""
+
+    receipt: registry.Receipt
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a ref's history."""
+
+    events: list[tuple[int, registry.HistoryEntry]]
+    next_after: int
+    has_more: bool
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """An approval with its consumption, as of a read."""
+
+    record: ApprovalRecord
+    consumed_at_ms: int
+    consumed_by_request_id: str
+
+
+class RegistryStore:
+    """Registry commands and reads over a :class:`Database`."""
+
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        installation_id: str,
+        clock_tolerance_ms: int = 5_000,
+        profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+    ) -> None:
+        self.db = db
+        self.authority = authority
+        self.clock = clock
+        self.installation_id = installation_id
+        self.clock_tolerance_ms = clock_tolerance_ms
+        self.profile = profile
+        self.head_hooks: list[HeadHook] = []
+        # Called after every command that wrote (proposals enter and leave the inbox).
+        self.commit_hooks: list[Callable[[], None]] = []
+        # Full validation of a definition entering the registry (the runtime's parser:
+        # cycles, references, keys, caps, known models), wired by the engine.
+        self.definition_check: DefinitionCheck | None = None
+
+    # --- commands ---------------------------------------------------------------------
+
+    def execute(
+        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+    ) -> Executed | Rejection:
+        """Authorizes and commits one command, or replays its receipt."""
+        result = self._execute(principal, epochs, request_id, command)
+        if metrics.ON:
+            outcome = result.reason if isinstance(result, Rejection) else "applied"
+            if isinstance(result, Executed) and result.replayed:
+                outcome = "replayed"
+            metrics.registry_command(command.action.value, outcome)
+        return result
+
+    def _execute(
+        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+    ) -> Executed | Rejection:
+        problem = values.check_identifier(request_id, "request_id") or registry.validate(command)
+        if problem:
+            return problem
+        now = self.clock.now_ms()
+        actor = self.authority.authorize(
+            principal, command.action.value, command.ref.work_order_id, now
+        )
+        if isinstance(actor, Rejection):
+            return actor
+        # Pure work before the serialized section (it runs beside other commands): the
+        # command's digests and canonical texts, and the check of a new definition, whose
+        # answer is given below where it always was (after the gates and the replay).
+        command_digest = command.digest()
+        known = _Texts()
+        if command.definition is not None:
+            known.add(command.definition, command.definition_text)
+            known.add(command.policy_digests, values.canonical_json(dict(command.policy_digests)))
+        invalid_definition = self._check_new_definition(command)
+        parameters = {
+            "clock_key": controls.CLOCK_KEY,
+            "wo": command.ref.work_order_id,
+            "run": command.ref.run_id,
+            "principal": principal.principal_id,
+            "rid": request_id,
+            "pid": command.proposal_id,
+            "aid": command.approval_id,
+        }
+
+        def transaction(connection: Connection) -> Executed | Rejection:
+            locks.work_order(connection, command.ref.work_order_id)
+            row = _COMMAND_STATE.run(connection, parameters).first()
+            work_order = self._gate(connection, epochs, command.ref.work_order_id, now, row)
+            if isinstance(work_order, Rejection):
+                self._after_commit(connection)
+                return work_order  # the clock-uncertainty hold it placed commits
+            if row.command_digest is not None:  # this request id was used before
+                replay = _replayed(row, request_id, command_digest)
+                if isinstance(replay, Rejection):
+                    raise Rollback(replay)
+                return replay
+            texts = known.copy()
+            state = self._state_of(row, command, work_order, texts)
+            problem = invalid_definition or self._check_activation(connection, command, state)
+            if problem:
+                raise Rollback(problem)
+            evidence: ApprovalEvidence | None = None
+            if state.approval is not None:
+                verified = self.authority.verify_approval(
+                    state.approval, command.ref.work_order_id, now
+                )
+                if isinstance(verified, Rejection):
+                    raise Rollback(verified)
+                evidence = verified
+            outcome = registry.apply(state, command, actor, evidence, request_id, now)
+            if isinstance(outcome, Rejection):
+                raise Rollback(outcome)
+            late = registry.check_commit_time(actor, evidence, self.clock.now_ms())
+            if late:
+                raise Rollback(late)
+            if outcome.head is not None:
+                for hook in self.head_hooks:
+                    problem = hook(connection, outcome.head, now)
+                    if problem:
+                        raise Rollback(problem)
+            self._after_commit(connection)
+            return Executed(self._save(connection, outcome, texts), replayed=False)
+
+        result: Executed | Rejection = self.db.transact(transaction, scoped=True)
+        return result
+
+    def _after_commit(self, connection: Connection) -> None:
+        """Runs the commit hooks once this command's writes commit (a replay or a refused
+        command writes nothing and wakes nobody); the commands of one group commit wake
+        once."""
+        for commit_hook in self.commit_hooks:
+            Database.after_commit(connection, commit_hook, once=True)
+
+    def review(
+        self, principal: Principal, epochs: Epochs, command: registry.Command
+    ) -> registry.Material | Rejection:
+        """The review material of a command. Writes nothing."""
+        problem = registry.validate(command)
+        if problem:
+            return problem
+        now = self.clock.now_ms()
+        actor = self.authority.authorize(principal, READ_ACTION, command.ref.work_order_id, now)
+        if isinstance(actor, Rejection):
+            return actor
+        with self.db.read() as connection:
+            work_order = controls.load_work_order(connection, command.ref.work_order_id)
+            problem = gates.check_epochs(epochs, self.installation_id, work_order)
+            if problem:
+                return problem
+            state = self._review_state(connection, command, work_order)
+        material = registry.review(state, command)
+        if (
+            command.action is registry.Action.ACTIVATE
+            and state.proposal is not None
+            and self.definition_check is not None
+            and not isinstance(material, Rejection)
+        ):
+            # The ACTIVATE this review prepares checks the proposal's definition inside
+            # its transaction, where a definition this process checked already is not
+            # parsed again: check it here, beside other commands, so that it is (the
+            # PROPOSE may have reached another server process). The answer is the
+            # ACTIVATE's to give; the review material does not depend on it.
+            self.definition_check(
+                state.proposal.definition,
+                "command.activate.proposal_id",
+                None,
+                state.proposal.candidate_digest,
+            )
+        return material
+
+    def _transact(self, body: Any) -> Any:
+        return self.db.transact(body)
+
+    def _gate(
+        self, connection: Connection, epochs: Epochs, work_order_id: str, now: int, row: Any
+    ) -> WorkOrder | Rejection:
+        """The work order, once the clock, holds, controls and epochs let a command pass
+        (``row``: the command's :data:`_COMMAND_STATE`).
+
+        A clock that stepped back returns its rejection (the hold it placed commits);
+        any other refusal rolls back.
+        """
+        if not controls.observe_read_clock(connection, row.clock, now, self.clock_tolerance_ms):
+            held = gates.check_holds(controls.active_holds(connection), work_order_id)
+            assert held is not None
+            return held
+        work_order = (
+            WorkOrder(work_order_id)
+            if row.control is None
+            else WorkOrder(
+                work_order_id, Control(row.control), row.ownership_epoch, row.authority_epoch
+            )
+        )
+        # Holds are rare: read them only when one may apply.
+        placed = controls.active_holds(connection, work_order_id) if row.hold_id is not None else ()
+        problem = gates.check_all(epochs, self.installation_id, work_order, placed)
+        if problem:
+            raise Rollback(problem)
+        return work_order
+
+    def _check_new_definition(self, command: registry.Command) -> Rejection | None:
+        """REGISTER and PROPOSE accept only a definition a run could execute.
+
+        Run before the command's transaction: the check reads no stored state but the
+        models workers registered, which it reads on its own when the cached ones do not
+        name every model of the definition.
+        """
+        if self.definition_check is None or command.action not in (
+            registry.Action.REGISTER,
+            registry.Action.PROPOSE,
+        ):
+            return None
+        path = f"command.{command.action.name.lower()}.definition_json"
+        return self.definition_check(command.definition, path, None, command.definition_digest)
+
+    def _check_activation(
+        self, connection: Connection, command: registry.Command, state: registry.State
+    ) -> Rejection | None:
+        """ACTIVATE accepts only a stored proposal a run could execute (a definition this
+        process checked already is not parsed again)."""
+        if (
+            self.definition_check is None
+            or command.action is not registry.Action.ACTIVATE
+            or state.proposal is None
+        ):
+            return None
+        return self.definition_check(
+            state.proposal.definition,
+            "command.activate.proposal_id",
+            connection,
+            state.proposal.candidate_digest,
+        )
+
+    def _state_of(
+        self, row: Any, command: registry.Command, work_order: WorkOrder, texts: _Texts
+    ) -> registry.State:
+        """The state slice of a command from its :data:`_COMMAND_STATE` row; the canonical
+        texts of what it read (the proposal's definition, the head's policy digests) go to
+        ``texts``. The head comes without its definition (``None``): a command decides on
+        the head's digest, only the review material shows the base."""
+        head: registry.Head | None = None
+        if row.head_revision is not None:
+            policy_digests = json.loads(row.head_policy_digests_json)
+            texts.add(policy_digests, row.head_policy_digests_json)
+            head = registry.Head(
+                ref=command.ref,
+                revision=row.head_revision,
+                definition=None,
+                definition_digest=row.head_digest,
+                policy_digests=policy_digests,
+                updated_at_ms=row.head_updated_at_ms,
+                bound_run_id=row.head_bound_run_id,
+            )
+        proposal: registry.Proposal | None = None
+        if row.proposal_id is not None:
+            proposal = proposal_of(row, command.ref)
+            texts.add(proposal.definition, row.definition_json)
+        approval: ApprovalRecord | None = None
+        if row.approval_id is not None:
+            approval = _approval_record(row, row.approval_created_at_ms)
+        return registry.State(
+            epochs=controls.epochs_of(self.installation_id, work_order),
+            head=head,
+            proposal=proposal,
+            approval=approval,
+            proof_consumed=bool(approval and row.consumed_at_ms),
+        )
+
+    def _review_state(
+        self, connection: Connection, command: registry.Command, work_order: WorkOrder
+    ) -> registry.State:
+        """The state slice the review material of a command shows: the head with its
+        definition and the named proposal (not the approval, which the material does
+        not depend on: it is what an approval binds)."""
+        proposal = (
+            load_proposal(connection, command.ref, command.proposal_id)
+            if command.proposal_id
+            else None
+        )
+        return registry.State(
+            epochs=controls.epochs_of(self.installation_id, work_order),
+            head=load_head(connection, command.ref),
+            proposal=proposal,
+        )
+
+    def _save(
+        self, connection: Connection, outcome: registry.Outcome, texts: _Texts
+    ) -> registry.Receipt:
+        if outcome.head is not None:
+            _save_head(connection, outcome.head, outcome.proposal, texts)
+        if outcome.proposal is not None:
+            _save_proposal(connection, outcome.proposal, texts)
+        history = outcome.history
+        seq = (
+            _INSERT["registry_events"]
+            .run(
+                connection,
+                dict(
+                    work_order_id=history.ref.work_order_id,
+                    run_id=history.ref.run_id,
+                    kind=history.kind.value,
+                    revision=history.revision,
+                    proposal_id=history.proposal_id,
+                    principal_id=history.principal_id,
+                    approval_id=history.approval_id,
+                    request_id=history.request_id,
+                    digest=history.digest,
+                    reason=history.reason,
+                    at_ms=history.at_ms,
+                ),
+            )
+            .inserted_primary_key[0]
+        )
+        receipt = replace(outcome.receipt, event_seq=seq)
+        if outcome.consumed_approval is not None:
+            if metrics.ON:
+                Database.after_commit(connection, metrics.approval_consumed)
+            _INSERT["consumed_proofs"].run(
+                connection,
+                dict(
+                    proof_digest=outcome.consumed_approval.proof_digest,
+                    approval_id=outcome.consumed_approval.approval_id,
+                    request_id=receipt.request_id,
+                    principal_id=receipt.principal_id,
+                    consumed_at_ms=receipt.committed_at_ms,
+                ),
+            )
+        _INSERT["receipts"].run(
+            connection,
+            dict(
+                principal_id=receipt.principal_id,
+                request_id=receipt.request_id,
+                command_digest=receipt.command_digest,
+                receipt_json=_receipt_to_json(receipt),
+                created_at_ms=receipt.committed_at_ms,
+            ),
+        )
+        return receipt
+
+    # --- approvals --------------------------------------------------------------------
+
+    def create_approval(
+        self,
+        principal: Principal,
+        approval_id: str,
+        material_digest: str,
+        expires_at_ms: int,
+        work_order_id: str = "",
+    ) -> tuple[ApprovalView, bool] | Rejection:
+        """Records a human's approval of one material digest (idempotent by id)."""
+        problem = values.check_identifier(approval_id, "approval_id") or (
+            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
+        )
+        if problem:
+            return problem
+        if not values.is_digest(material_digest):
+            return invalid("DIGEST_INVALID", "material_digest", "must be sha256:<64 hex>")
+        now = self.clock.now_ms()
+        if not now < expires_at_ms <= now + MAX_APPROVAL_TTL_MS:
+            return invalid(
+                "TIME_INVALID",
+                "expires_at_ms",
+                "expires_at_ms must be after now and at most 7 days ahead",
+            )
+        actor = self.authority.authorize(principal, "approval.create", work_order_id, now)
+        if isinstance(actor, Rejection):
+            return actor
+        problem = kinds.check_kind("approval.create", actor.kind)
+        if problem:
+            return problem
+        record = ApprovalRecord(
+            approval_id=approval_id,
+            material_digest=material_digest,
+            approver_id=principal.principal_id,
+            proof_digest=values.digest(
+                {"material_digest": material_digest, "approver_id": principal.principal_id}
+            ),
+            created_at_ms=now,
+            expires_at_ms=expires_at_ms,
+        )
+
+        row_values = {
+            "approval_id": approval_id,
+            "material_digest": material_digest,
+            "approver_id": record.approver_id,
+            "proof_digest": record.proof_digest,
+            "created_at_ms": now,
+            "expires_at_ms": expires_at_ms,
+        }
+        parameters = {"id": approval_id, "proof": record.proof_digest}
+
+        def transaction(connection: Connection) -> tuple[ApprovalView, bool] | Rejection:
+            row = _APPROVAL_AND_PROOF.run(connection, parameters).first()
+            if row.approval_id is not None:
+                same = (row.material_digest, row.approver_id, row.expires_at_ms) == (
+                    material_digest,
+                    principal.principal_id,
+                    expires_at_ms,
+                )
+                if not same:
+                    return Rejection(
+                        Code.ALREADY_EXISTS,
+                        "APPROVAL_ALREADY_EXISTS",
+                        f"approval {approval_id!r} exists with different content",
+                    )
+                # The same approver and material: the same proof, read with it.
+                return _approval_view(row), True
+            _INSERT["approvals"].run(connection, row_values)
+            # The same approver approving the same material shares the proof, whose
+            # consumption may already be recorded under another approval id: say so.
+            if row.consumed_at_ms is None:
+                return ApprovalView(record, 0, ""), False
+            return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id), False
+
+        result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
+        return result
+
+    def get_approval(self, principal: Principal, approval_id: str) -> ApprovalView | Rejection:
+        """One approval and its consumption."""
+        problem = values.check_identifier(approval_id, "approval_id")
+        if problem:
+            return problem
+        denied = self._authorize_read(principal, "approval.read", "")
+        if denied:
+            return denied
+        with self.db.read() as connection:
+            found = load_approval(connection, approval_id)
+        if found is None:
+            return Rejection(Code.NOT_FOUND, "APPROVAL_NOT_FOUND", f"no approval {approval_id!r}")
+        return found
+
+    # --- reads ------------------------------------------------------------------------
+
+    def _authorize_read(
+        self, principal: Principal, action: str, work_order_id: str
+    ) -> Rejection | None:
+        evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
+        return evidence if isinstance(evidence, Rejection) else None
+
+    def get_head(self, principal: Principal, ref: Ref) -> registry.Head | Rejection:
+        """The current head of a ref."""
+        problem = registry.check_ref(ref, "ref") or self._authorize_read(
+            principal, READ_ACTION, ref.work_order_id
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            head = load_head(connection, ref)
+        if head is None:
+            return Rejection(Code.NOT_FOUND, "REF_NOT_FOUND", "the ref is not registered")
+        return head
+
+    def get_proposal(
+        self, principal: Principal, ref: Ref, proposal_id: str
+    ) -> registry.Proposal | Rejection:
+        """One proposal."""
+        problem = (
+            registry.check_ref(ref, "ref")
+            or values.check_identifier(proposal_id, "proposal_id")
+            or self._authorize_read(principal, READ_ACTION, ref.work_order_id)
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            proposal = load_proposal(connection, ref, proposal_id)
+        if proposal is None:
+            return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
+        return proposal
+
+    def list_history(
+        self, principal: Principal, ref: Ref, after: int, limit: int
+    ) -> HistoryPage | Rejection:
+        """One page of a ref's history, oldest first."""
+        size = registry.page_limit(limit)
+        if isinstance(size, Rejection):
+            return size
+        if after < 0:
+            return invalid("PAGE_INVALID", "after", "after must not be negative")
+        problem = registry.check_ref(ref, "ref") or self._authorize_read(
+            principal, READ_ACTION, ref.work_order_id
+        )
+        if problem:
+            return problem
+        query = (
+            select(registry_events)
+            .where(
+                registry_events.c.work_order_id == ref.work_order_id,
+                registry_events.c.run_id == ref.run_id,
+                dialect.seq_after(registry_events.c.seq, after),
+            )
+            .order_by(registry_events.c.seq)
+            .limit(size + 1)
+        )
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+        events = [(row.seq, _history_from_row(row)) for row in rows[:size]]
+        return HistoryPage(events, events[-1][0] if events else after, has_more=len(rows) > size)
+
+    def list_heads(
+        self, principal: Principal, work_order_id: str, page_size: int, page_token: str
+    ) -> tuple[list[registry.Head], str] | Rejection:
+        """One page of heads (without their definitions), by work order then run id."""
+        resumed = paging.resume("refs", work_order_id, page_size, page_token, 2)
+        if isinstance(resumed, Rejection):
+            return resumed
+        query_scope, after = resumed
+        problem = self._authorize_read(principal, READ_ACTION, work_order_id)
+        if problem:
+            return problem
+        size = page_size or paging.DEFAULT_PAGE
+        query = select(heads).order_by(heads.c.work_order_id, heads.c.run_id).limit(size + 1)
+        if work_order_id:
+            query = query.where(heads.c.work_order_id == work_order_id)
+        if after is not None:
+            query = query.where(
+                tuple_(heads.c.work_order_id, heads.c.run_id)
+                > tuple_(literal(after[0]), literal(after[1]))
+            )
+        with self.db.read() as connection:
+            rows = connection.execute(query).all()
+        found = [
+            registry.Head(
+                ref=Ref(row.work_order_id, row.run_id),
+                revision=row.revision,
+                definition=None,
+                definition_digest=row.definition_digest,
+                policy_digests=json.loads(row.policy_digests_json),
+                updated_at_ms=row.updated_at_ms,
+                bound_run_id=row.bound_run_id,
+            )
+            for row in rows[:size]
+        ]
+        token = ""
+        if len(rows) > size:
+            last = found[-1].ref
+            token = paging.encode([last.work_order_id, last.run_id], query_scope)
+        return found, token
+
+    def get_epochs(self, principal: Principal, work_order_id: str) -> Epochs | Rejection:
+        """The installation id and the work order's current epochs."""
+        problem = values.check_identifier(work_order_id, "work_order_id") or self._authorize_read(
+            principal, READ_ACTION, work_order_id
+        )
+        if problem:
+            return problem
+        with self.db.read() as connection:
+            work_order = controls.load_work_order(connection, work_order_id)
+        return controls.epochs_of(self.installation_id, work_order)
+
+
+# --- rows -------------------------------------------------------------------------------
+
+
+def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
+    """The head of a ref with its definition, or ``None``."""
+    row = _HEAD.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
+    if row is None:
+        return None
+    return registry.Head(
+        ref=ref,
+        revision=row.revision,
+        definition=json.loads(row.definition_json),
+        definition_digest=row.definition_digest,
+        policy_digests=json.loads(row.policy_digests_json),
+        updated_at_ms=row.updated_at_ms,
+        bound_run_id=row.bound_run_id,
+    )
+
+
+class _Texts:
+    """Canonical JSON texts already known of what a command writes (its definition and
+    policy digests, a stored proposal's definition, the head's policy digests), so saving
+    one does not serialise it again."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[object, str]] = {}
+
+    def add(self, value: object, text: str) -> None:
+        """Remembers the canonical text of ``value`` (this very object)."""
+        self._known[id(value)] = (value, text)
+
+    def copy(self) -> _Texts:
+        """Another set knowing the same texts (a command's transaction may run again)."""
+        texts = _Texts()
+        texts._known = dict(self._known)
+        return texts
+
+    def of(self, value: values.JsonValue) -> str:
+        """The canonical JSON of ``value``, serialised only when not known."""
+        known = self._known.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return values.canonical_json(value)
+
+    def of_digests(self, digests: Mapping[str, str]) -> str:
+        """The canonical JSON of policy digests, serialised only when not known."""
+        known = self._known.get(id(digests))
+        if known is not None and known[0] is digests:
+            return known[1]
+        return values.canonical_json(dict(digests))
+
+
+def bind_head(
+    connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
+) -> None:
+    """Binds a head to the run executing it and records a BOUND history event."""
+    head = load_head(connection, ref)
+    assert head is not None
+    connection.execute(
+        update(heads)
+        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
+        .values(bound_run_id=run_id)
+    )
+    connection.execute(
+        registry_events.insert().values(
+            work_order_id=ref.work_order_id,
+            run_id=ref.run_id,
+            kind=registry.HistoryKind.BOUND.value,
+            revision=head.revision,
+            proposal_id="",
+            principal_id=principal_id,
+            approval_id="",
+            request_id=request_id,
+            digest=head.definition_digest,
+            reason=run_id,
+            at_ms=now_ms,
+        )
+    )
+
+
+def _save_head(
+    connection: Connection,
+    head: registry.Head,
+    proposal: registry.Proposal | None,
+    texts: _Texts,
+) -> None:
+    _INSERT["revisions"].run(
+        connection,
+        dict(
+            work_order_id=head.ref.work_order_id,
+            run_id=head.ref.run_id,
+            revision=head.revision,
+            definition_json=texts.of(head.definition),
+            definition_digest=head.definition_digest,
+            proposal_id=proposal.proposal_id if proposal else "",
+            created_at_ms=head.updated_at_ms,
+        ),
+    )
+    row = {
+        "revision": head.revision,
+        "definition_digest": head.definition_digest,
+        "policy_digests_json": texts.of_digests(head.policy_digests),
+        "bound_run_id": head.bound_run_id,
+        "updated_at_ms": head.updated_at_ms,
+    }
+    if head.revision == 1:
+        _INSERT["heads"].run(
+            connection,
+            dict(work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row),
+        )
+    else:
+        _UPDATE_HEAD.run(connection, {"wo": head.ref.work_order_id, "run": head.ref.run_id, **row})
+
+
+def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
+    """The proposal of a ``proposals`` row (without ``definition_json``: an empty one)."""
+    definition_json = getattr(row, "definition_json", None)
+    return registry.Proposal(
+        ref=ref,
+        proposal_id=row.proposal_id,
+        base_revision=row.base_revision,
+        definition=json.loads(definition_json) if definition_json is not None else {},
+        candidate_digest=row.candidate_digest,
+        proposal_digest=row.proposal_digest,
+        proposed_by=row.proposed_by,
+        summary=row.summary,
+        policy_digests=json.loads(row.policy_digests_json),
+        created_at_ms=row.created_at_ms,
+        status=registry.ProposalStatus(row.status),
+        decided_at_ms=row.decided_at_ms,
+        activated_revision=row.activated_revision,
+        rejection_reason=row.rejection_reason,
+        decided_by=row.decided_by,
+    )
+
+
+def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
+    """One proposal, or ``None``."""
+    row = _PROPOSAL.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
+    ).first()
+    if row is None:
+        return None
+    return proposal_of(row, ref)
+
+
+def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _Texts) -> None:
+    decision = {
+        "status": proposal.status.value,
+        "decided_at_ms": proposal.decided_at_ms,
+        "activated_revision": proposal.activated_revision,
+        "rejection_reason": proposal.rejection_reason,
+        "decided_by": proposal.decided_by,
+    }
+    if proposal.status is not registry.ProposalStatus.PENDING:
+        _DECIDE_PROPOSAL.run(
+            connection,
+            {
+                "wo": proposal.ref.work_order_id,
+                "run": proposal.ref.run_id,
+                "pid": proposal.proposal_id,
+                **decision,
+            },
+        )
+        return
+    _INSERT["proposals"].run(
+        connection,
+        dict(
+            work_order_id=proposal.ref.work_order_id,
+            run_id=proposal.ref.run_id,
+            proposal_id=proposal.proposal_id,
+            base_revision=proposal.base_revision,
+            definition_json=texts.of(proposal.definition),
+            candidate_digest=proposal.candidate_digest,
+            proposal_digest=proposal.proposal_digest,
+            proposed_by=proposal.proposed_by,
+            summary=proposal.summary,
+            policy_digests_json=texts.of_digests(proposal.policy_digests),
+            created_at_ms=proposal.created_at_ms,
+            **decision,
+        ),
+    )
+
+
+def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
+    """An approval and the consumption of its proof, or ``None``."""
+    row = _APPROVAL.run(connection, {"id": approval_id}).first()
+    return None if row is None else _approval_view(row)
+
+
+def _approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
+    """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
+    a command's state row names it apart from its proposal's)."""
+    return ApprovalRecord(
+        approval_id=row.approval_id,
+        material_digest=row.material_digest,
+        approver_id=row.approver_id,
+        proof_digest=row.proof_digest,
+        created_at_ms=created_at_ms,
+        expires_at_ms=row.expires_at_ms,
+    )
+
+
+def _approval_view(row: Any) -> ApprovalView:
+    """The approval of an ``approvals`` row with the consumption columns of its proof."""
+    record = _approval_record(row, row.created_at_ms)
+    if row.consumed_at_ms is None:
+        return ApprovalView(record, 0, "")
+    return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
+
+
+def _replayed(row: Any, request_id: str, command_digest: str) -> Executed | Rejection:
+    """The answer to a request id used before (``row`` holds its receipt): the original
+    receipt when it named the same command."""
+    if row.command_digest != command_digest:
+        return Rejection(
+            Code.ALREADY_EXISTS,
+            "REQUEST_ID_REUSED",
+            f"request_id {request_id!r} was already used for a different command",
+        )
+    return Executed(_receipt_from_json(row.receipt_json), replayed=True)
+
+
+def _history_from_row(row: Any) -> registry.HistoryEntry:
+    return registry.HistoryEntry(
+        kind=registry.HistoryKind(row.kind),
+        ref=Ref(row.work_order_id, row.run_id),
+        revision=row.revision,
+        proposal_id=row.proposal_id,
+        principal_id=row.principal_id,
+        approval_id=row.approval_id,
+        request_id=row.request_id,
+        at_ms=row.at_ms,
+        digest=row.digest,
+        reason=row.reason,
+    )
+
+
+def _receipt_to_json(receipt: registry.Receipt) -> str:
+    # asdict(receipt) with the action by name, written out (asdict deep-copies slowly)
+    return values.canonical_json(
+        {
+            "request_id": receipt.request_id,
+            "principal_id": receipt.principal_id,
+            "command_digest": receipt.command_digest,
+            "action": receipt.action.name,
+            "ref": {"work_order_id": receipt.ref.work_order_id, "run_id": receipt.ref.run_id},
+            "head_revision": receipt.head_revision,
+            "head_digest": receipt.head_digest,
+            "proposal_id": receipt.proposal_id,
+            "approval_id": receipt.approval_id,
+            "event_seq": receipt.event_seq,
+            "committed_at_ms": receipt.committed_at_ms,
+        }
+    )
+
+
+def _receipt_from_json(text: str) -> registry.Receipt:
+    data = json.loads(text)
+    data["action"] = registry.Action[data["action"]]
+    data["ref"] = Ref(**data["ref"])
+    return registry.Receipt(**data)

@@ -1,0 +1,1 @@
+"""The workflow runtime: runs, their nodes and attempts, the worker task protocol, events, reservations, traces (RunStore)."""

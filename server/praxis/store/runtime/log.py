@@ -1,0 +1,83 @@
+"""The run command log: append on every save, rebuild a snapshot from it.
+
+:func:`praxis.store.runtime.rows.save` and :func:`~praxis.store.runtime.rows.insert` append the
+command they saved (with the time it was applied at) in the same transaction, one row per
+run version, so the log of a run holds exactly the commands that made its snapshot.
+:func:`rebuild` folds them over the pure core (:func:`praxis.core.journal.replay`);
+the result equals the stored snapshot byte for byte (:func:`praxis.core.journal.snapshot`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from praxis.core import journal, values
+from praxis.core import run as core
+from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits
+from praxis.store.db.statements import Statement
+from praxis.store.runtime.tables import run_commands
+
+# Built once: appending is on every command's path (see praxis.store.runtime.rows).
+_APPEND = Statement(run_commands.insert())
+_ENTRIES = (
+    select(run_commands.c.now_ms, run_commands.c.command_json)
+    .where(run_commands.c.run_id == bindparam("rid"))
+    .order_by(run_commands.c.version)
+)
+
+
+def append(connection: Connection, state: core.RunState, command: core.Command, now: int) -> None:
+    """Logs ``command``, applied at ``now``, as what made version ``state.version``."""
+    _APPEND.run(
+        connection,
+        {
+            "run_id": state.run_id,
+            "version": state.version,
+            "now_ms": now,
+            "command_json": values.canonical_json(journal.encode(command)),
+        },
+    )
+
+
+def entries(connection: Connection, run_id: str) -> list[journal.Entry]:
+    """The logged commands of a run, in version order."""
+    return [
+        journal.Entry(row.now_ms, json.loads(row.command_json))
+        for row in connection.execute(_ENTRIES, {"rid": run_id})
+    ]
+
+
+def rebuild(
+    connection: Connection,
+    run_id: str,
+    definitions: Callable[[Connection, str], Definition],
+    limits: Limits = DEFAULT_LIMITS,
+) -> core.RunState | None:
+    """The run's snapshot rebuilt from its log with the pure core.
+
+    Returns ``None`` when the run has no complete log: it does not exist, or it was
+    started before migration 4 (its log does not begin with its Start).
+
+    Args:
+        connection: A read (or write) connection.
+        run_id: The run.
+        definitions: Loads a stored definition by digest (``RunStore.definition``).
+        limits: The limits the server applies the reducer with.
+
+    Raises:
+        ValueError: The log is not one the reducer wrote (an entry is refused).
+    """
+    logged = entries(connection, run_id)
+    if not logged or logged[0].command["kind"] != "Start":
+        return None
+    digests = {
+        str(entry.command["definition"])
+        for entry in logged
+        if entry.command["kind"] in ("Start", "Revise")
+    }
+    found = {digest: definitions(connection, digest) for digest in digests}
+    return journal.replay(logged, found, limits)

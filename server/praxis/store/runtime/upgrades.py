@@ -1,0 +1,89 @@
+"""The runtime's upgrade steps: the extra work of migrations 7, 9 and 12.
+
+Migration 7: run nodes move from one JSON snapshot per run to one row each.
+
+Before it, ``runs.state_json`` held every node and fan-out item of a run, rewritten on
+every command. The migration creates ``run_nodes``, adds the summary columns
+``runs.result_reason`` and ``runs.node_count``, converts every stored snapshot into
+node rows (in batches of runs, so its memory does not grow with the database), then
+drops ``runs.state_json``. It runs in one transaction like every migration: a failure
+leaves the database as it was. The command log (``run_commands``) is unchanged, so a
+converted run still rebuilds from its log to the same state.
+
+Migration 9 (:func:`add_principal`): each attempt records the principal whose claim
+leased it. Before it, an attempt was bound only to the worker id the claimant chose;
+attempts leased before the migration have an empty principal and stay bound to their
+worker id only.
+
+Migration 12 (:func:`add_times`): each node records when it started
+(``run_nodes.started_at_ms``) and ended (``finished_at_ms``). Nodes written before the
+migration keep 0 in both: their times were never recorded.
+
+Each step is correct on a table created at any version: it adds a column only where it
+is missing (a table created after the migration was written already has it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, column, inspect, select, table, update
+from sqlalchemy.engine import Connection
+
+from praxis.store.db import migrations
+from praxis.store.runtime import codec as run_codec
+from praxis.store.runtime.tables import (
+    ATTEMPTS_ADDED_COLUMNS,
+    RUN_NODES_ADDED_COLUMNS,
+    RUNS_ADDED_COLUMNS,
+    attempts,
+    run_nodes,
+    runs,
+)
+
+_BATCH = 200
+
+
+def run_node_rows(connection: Connection) -> None:
+    """Adds the summary columns, converts snapshots to rows, drops ``state_json``."""
+    migrations.add_columns(connection, runs, RUNS_ADDED_COLUMNS)
+    present = {c["name"] for c in inspect(connection).get_columns("runs")}
+    if "state_json" not in present:
+        return  # created at this version: nothing to convert
+    legacy = table("runs", column("run_id"), column("state_json"))
+    summary = (
+        update(runs)
+        .where(runs.c.run_id == bindparam("b_run_id"))
+        .values(result_reason=bindparam("reason"), node_count=bindparam("count"))
+    )
+    after = ""
+    while True:
+        batch = connection.execute(
+            select(legacy.c.run_id, legacy.c.state_json)
+            .where(legacy.c.run_id > after)
+            .order_by(legacy.c.run_id)
+            .limit(_BATCH)
+        ).all()
+        if not batch:
+            break
+        rows: list[dict[str, Any]] = []
+        summaries: list[dict[str, Any]] = []
+        for run_id, state_json in batch:
+            reason, nodes = run_codec.legacy_snapshot(run_id, state_json)
+            rows.extend(run_codec.node_row(run_id, node) for node in nodes)
+            summaries.append({"b_run_id": run_id, "reason": reason, "count": len(nodes)})
+        if rows:
+            connection.execute(run_nodes.insert(), rows)
+        connection.execute(summary, summaries)
+        after = batch[-1][0]
+    migrations.drop_column(connection, "runs", "state_json")
+
+
+def add_principal(connection: Connection) -> None:
+    """Adds ``attempts.principal_id`` where it is missing."""
+    migrations.add_columns(connection, attempts, ATTEMPTS_ADDED_COLUMNS)
+
+
+def add_times(connection: Connection) -> None:
+    """Adds ``run_nodes.started_at_ms`` and ``finished_at_ms`` where they are missing."""
+    migrations.add_columns(connection, run_nodes, RUN_NODES_ADDED_COLUMNS)

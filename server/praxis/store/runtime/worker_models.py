@@ -1,0 +1,111 @@
+"""Models the engine accepts: declared in the config, or registered by workers for a while.
+
+A claim registers (or renews) each model it names for :data:`MODEL_TTL_MS` after that
+claim, so ``StartRun`` accepts a model as soon as a worker serves it and stops accepting
+it once no worker has claimed for it in that time: a typo in one worker's configuration
+is never learnt for good. Live registrations are capped at :data:`MAX_WORKER_MODELS`.
+Migration 8 creates the table (7 is the runtime's run_nodes).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core.rejection import Code, Rejection
+from praxis.store.db import locks
+from praxis.store.db.statements import Statement
+from praxis.store.runtime.tables import model_registrations
+
+MODEL_TTL_MS = 600_000
+RENEW_AFTER_MS = MODEL_TTL_MS // 10  # a busy worker renews at most this often per model
+MAX_WORKER_MODELS = 1000
+
+
+_LIVE = Statement(
+    select(model_registrations.c.model, model_registrations.c.expires_at_ms).where(
+        model_registrations.c.expires_at_ms > bindparam("now")
+    )
+)  # every claim reads it
+
+
+def live(connection: Connection, now_ms: int) -> dict[str, int]:
+    """The live worker registrations: model -> expiry."""
+    rows = _LIVE.run(connection, {"now": now_ms})
+    return {row.model: int(row.expires_at_ms) for row in rows}
+
+
+def register(
+    connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
+) -> dict[str, int] | Rejection | None:
+    """Registers or renews ``models`` (configured ones need no registration).
+
+    Returns the registrations now live, ``None`` when every model is configured (nothing
+    was read), or a RESOURCE_EXHAUSTED rejection when new models would take the live
+    registrations past the cap.
+    """
+    wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    if not wanted:
+        return None  # configured models need no registration: nothing to read
+    current = live(connection, now_ms)
+    if locks.postgres(connection) and _writes(wanted, current, now_ms):
+        locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
+        current = live(connection, now_ms)
+    new = [m for m in wanted if m not in current]
+    if new and len(current) + len(new) > MAX_WORKER_MODELS:
+        return Rejection(
+            Code.RESOURCE_EXHAUSTED,
+            "CAP_EXCEEDED",
+            f"workers have registered {len(current)} models; at most {MAX_WORKER_MODELS} "
+            "may be live at once (declare models in the config instead)",
+        )
+    expiry = now_ms + MODEL_TTL_MS
+    renew_before = expiry - RENEW_AFTER_MS  # renewed at most every RENEW_AFTER_MS
+    stale = [m for m in wanted if m in current and current[m] < renew_before]
+    if new:
+        purge(connection, now_ms)  # keeps lapsed rows from piling up
+        connection.execute(
+            delete(model_registrations).where(model_registrations.c.model.in_(new))
+        )  # lapsed rows of the same names
+        connection.execute(
+            model_registrations.insert(),
+            [{"model": m, "expires_at_ms": expiry, "registered_at_ms": now_ms} for m in new],
+        )
+    if stale:
+        connection.execute(
+            update(model_registrations)
+            .where(model_registrations.c.model.in_(stale))
+            .values(expires_at_ms=expiry)
+        )
+    for model in [*new, *stale]:
+        current[model] = expiry
+    return current
+
+
+def would_write(
+    connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
+) -> bool:
+    """Whether :func:`register` of ``models`` would insert or renew a registration (or
+    refuse one past the cap): a read, for a claim deciding whether it needs to write."""
+    wanted = [m for m in dict.fromkeys(models) if m not in configured]
+    return bool(wanted) and _writes(wanted, live(connection, now_ms), now_ms)
+
+
+def _writes(wanted: list[str], current: dict[str, int], now_ms: int) -> bool:
+    """Whether :func:`register` would insert or renew a registration."""
+    renew_before = now_ms + MODEL_TTL_MS - RENEW_AFTER_MS
+    return any(m not in current or current[m] < renew_before for m in wanted)
+
+
+def purge(connection: Connection, now_ms: int, limit: int = 100) -> int:
+    """Deletes up to ``limit`` lapsed registrations; returns how many."""
+    lapsed = (
+        select(model_registrations.c.model)
+        .where(model_registrations.c.expires_at_ms <= now_ms)
+        .limit(limit)
+        .scalar_subquery()
+    )
+    result = connection.execute(
+        delete(model_registrations).where(model_registrations.c.model.in_(lapsed))
+    )
+    return int(result.rowcount or 0)

@@ -1,0 +1,1 @@
+"""Read models across slices, read-only: the inbox and the gauges."""

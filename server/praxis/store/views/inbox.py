@@ -1,0 +1,310 @@
+"""The inbox: what waits for a human, oldest first, in one server-side query.
+
+Items are derived from the durable records, so an item leaves the inbox in the same
+transaction that decides it: pending proposals (``proposals``), pending reconciliations
+(``reconciliations``, whose nodes are BLOCKED), open ``human_input`` and
+``authorization`` waits (wait rows not yet satisfied whose node is WAITING) and placed
+holds. At most :data:`MAX_SCAN` records of each kind, the oldest, are considered per
+call; proposal and reconciliation counts are exact database counts.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from praxis.authority.protocol import Authority
+from praxis.clock import Clock
+from praxis.core import registry, values
+from praxis.core import run as core
+from praxis.core.records import Hold, Principal, Ref
+from praxis.core.rejection import Rejection, invalid
+from praxis.store.controls import rows as controls
+from praxis.store.db.database import Database
+from praxis.store.execution.reconciliations import ReconciliationView
+from praxis.store.execution.reconciliations import _view as reconciliation_view
+from praxis.store.execution.tables import reconciliations, waits
+from praxis.store.execution.waits import WaitState, WaitStore, WaitView
+from praxis.store.registry.store import proposal_of
+from praxis.store.registry.tables import proposals
+from praxis.store.runtime.tables import runs
+
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+ACTION = "inbox.read"
+MAX_SCAN = 2_000
+MAX_PAGE = 500
+DEFAULT_PAGE = 100
+_LIVE = [status.value for status in core.RunStatus if status not in core.TERMINAL]
+
+Subject = registry.Proposal | ReconciliationView | WaitView | Hold
+
+
+@dataclass(frozen=True)
+class InboxItem:
+    """One thing waiting for a human."""
+
+    kind: str
+    since_ms: int
+    item_id: str
+    work_order_id: str
+    run_id: str
+    summary: str
+    subject: Subject
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        """The sort key: oldest first, then kind, then id."""
+        return (self.since_ms, KINDS.index(self.kind), self.item_id)
+
+
+@dataclass(frozen=True)
+class InboxPage:
+    """One page and the counts of the whole inbox."""
+
+    items: list[InboxItem]
+    next_page_token: str
+    counts: dict[str, int]
+    total: int
+
+
+@dataclass(frozen=True)
+class InboxSummary:
+    """The counts of the inbox and a digest of the ids of its items."""
+
+    counts: dict[str, int]
+    total: int
+    fingerprint: str
+
+
+class InboxStore:
+    """Reads the inbox across the registry, runs, waits and holds."""
+
+    def __init__(self, db: Database, authority: Authority, clock: Clock, waits: WaitStore) -> None:
+        self.db = db
+        self.authority = authority
+        self.clock = clock
+        self.waits = waits
+
+    def page(
+        self,
+        principal: Principal,
+        kinds: Sequence[str | None],
+        work_order_id: str,
+        page_size: int,
+        page_token: str,
+    ) -> InboxPage | Rejection:
+        """One page of the inbox, oldest first."""
+        problem = _check(kinds, work_order_id, page_size)
+        if problem:
+            return problem
+        wanted = frozenset(kind for kind in kinds if kind) or frozenset(KINDS)
+        scope = _scope(wanted, work_order_id)
+        cursor = _decode(page_token, scope) if page_token else None
+        if isinstance(cursor, Rejection):
+            return cursor
+        evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
+        if isinstance(evidence, Rejection):
+            return evidence
+        items, counts = self._gather(work_order_id, cursor[0] if cursor else 0)
+        chosen = sorted((item for item in items if item.kind in wanted), key=lambda i: i.key)
+        if cursor is not None:
+            chosen = [item for item in chosen if item.key > cursor]
+        size = page_size or DEFAULT_PAGE
+        page = chosen[:size]
+        token = _encode(page[-1].key, scope) if len(chosen) > size and page else ""
+        return InboxPage(page, token, counts, sum(counts[kind] for kind in wanted))
+
+    def summary(self, principal: Principal, work_order_id: str) -> InboxSummary | Rejection:
+        """The counts of the inbox and a fingerprint of its items (WatchInbox)."""
+        problem = _check((), work_order_id, 0)
+        if problem:
+            return problem
+        evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
+        if isinstance(evidence, Rejection):
+            return evidence
+        items, counts = self._gather(work_order_id, 0)
+        fingerprint = values.digest(sorted(item.item_id for item in items))
+        return InboxSummary(counts, sum(counts.values()), fingerprint)
+
+    def _gather(self, work_order_id: str, since: int) -> tuple[list[InboxItem], dict[str, int]]:
+        """The items considered (the oldest :data:`MAX_SCAN` of each kind from ``since``)
+        and the counts of each kind."""
+        with self.db.read() as connection:
+            items = [
+                *_proposals(connection, work_order_id, since),
+                *_reconciliations(connection, work_order_id, since),
+                *self._waits(connection, work_order_id),
+                *_holds(connection, work_order_id),
+            ]
+            counts = {kind: 0 for kind in KINDS}
+            for item in items:
+                counts[item.kind] += 1
+            counts["PROPOSAL"] = _count_proposals(connection, work_order_id)
+            counts["RECONCILIATION"] = _count_reconciliations(connection, work_order_id)
+        return items, counts
+
+    def _waits(self, connection: Connection, work_order_id: str) -> list[InboxItem]:
+        query = (
+            select(waits.c.run_id)
+            .join(runs, runs.c.run_id == waits.c.run_id)
+            .where(waits.c.satisfied_at_ms == 0, runs.c.status.in_(_LIVE))
+            .group_by(waits.c.run_id, runs.c.created_at_ms)
+            .order_by(runs.c.created_at_ms, waits.c.run_id)
+            .limit(MAX_SCAN)
+        )
+        if work_order_id:
+            query = query.where(runs.c.work_order_id == work_order_id)
+        items: list[InboxItem] = []
+        now = self.clock.now_ms()
+        for run_id in connection.execute(query).scalars():
+            record = self.waits.runs._load(connection, run_id)
+            if record is None:
+                continue
+            rows = connection.execute(select(waits).where(waits.c.run_id == run_id)).all()
+            for row in rows:
+                if row.node_uid not in record.state.definition.nodes:
+                    continue
+                view = self.waits._view(connection, record, row, now)
+                kind = {"human_input": "HUMAN_INPUT", "authorization": "AUTHORIZATION"}.get(
+                    view.spec.kind
+                )
+                if kind is None or view.state is not WaitState.PENDING:
+                    continue
+                items.append(
+                    InboxItem(
+                        kind, view.opened_at_ms, f"wait:{view.wait_id}", record.work_order_id,
+                        run_id, f"{view.spec.kind} wait on {view.node_uid} of run {run_id}",
+                        view,
+                    )
+                )  # fmt: skip
+        return items
+
+
+def _check(kinds: Sequence[str | None], work_order_id: str, page_size: int) -> Rejection | None:
+    if len(kinds) > len(KINDS):
+        return invalid("ENUM_INVALID", "kinds", f"at most {len(KINDS)} kinds")
+    if any(kind is None for kind in kinds):
+        return invalid("ENUM_INVALID", "kinds", "kinds must not hold an unspecified kind")
+    if work_order_id:
+        problem = values.check_identifier(work_order_id, "work_order_id")
+        if problem:
+            return problem
+    if not 0 <= page_size <= MAX_PAGE:
+        return invalid("PAGE_INVALID", "page_size", f"page_size must be in [0, {MAX_PAGE}]")
+    return None
+
+
+def _scope(kinds: frozenset[str], work_order_id: str) -> str:
+    text = json.dumps([sorted(kinds), work_order_id])
+    return values.digest(text)[-12:]
+
+
+def _encode(key: tuple[int, int, str], scope: str) -> str:
+    text = json.dumps([key[0], key[1], key[2], scope])
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def _decode(token: str, scope: str) -> tuple[int, int, str] | Rejection:
+    bad = invalid("PAGE_INVALID", "page_token", "page_token is not a token of this inbox query")
+    try:
+        since, kind, item_id, token_scope = json.loads(base64.urlsafe_b64decode(token))
+    except (ValueError, TypeError):
+        return bad
+    if token_scope != scope or not isinstance(since, int) or not isinstance(kind, int):
+        return bad
+    if not isinstance(item_id, str):
+        return bad
+    return (since, kind, item_id)
+
+
+def _proposals(connection: Connection, work_order_id: str, since: int) -> list[InboxItem]:
+    query = select(*(column for column in proposals.c if column.name != "definition_json")).where(
+        proposals.c.status == registry.ProposalStatus.PENDING.value
+    )
+    if work_order_id:
+        query = query.where(proposals.c.work_order_id == work_order_id)
+    query = query.where(proposals.c.created_at_ms >= since).order_by(
+        proposals.c.created_at_ms, proposals.c.work_order_id, proposals.c.run_id,
+        proposals.c.proposal_id,
+    ).limit(MAX_SCAN)  # fmt: skip
+    items = []
+    for row in connection.execute(query):
+        proposal = proposal_of(row, Ref(row.work_order_id, row.run_id))
+        items.append(
+            InboxItem(
+                "PROPOSAL",
+                row.created_at_ms,
+                f"proposal:{row.work_order_id}/{row.run_id}/{row.proposal_id}",
+                row.work_order_id,
+                row.run_id,
+                f"proposal {row.proposal_id} by {row.proposed_by} against revision "
+                f"{row.base_revision}: {row.summary[:80]}",
+                proposal,
+            )
+        )
+    return items
+
+
+def _count_proposals(connection: Connection, work_order_id: str) -> int:
+    query = select(func.count()).where(proposals.c.status == registry.ProposalStatus.PENDING.value)
+    if work_order_id:
+        query = query.where(proposals.c.work_order_id == work_order_id)
+    return int(connection.execute(query).scalar_one())
+
+
+def _pending_reconciliations(work_order_id: str):  # type: ignore[no-untyped-def]  # a Select
+    query = select(reconciliations, runs.c.work_order_id).join(
+        runs, runs.c.run_id == reconciliations.c.run_id
+    ).where(reconciliations.c.state == "PENDING")  # fmt: skip
+    if work_order_id:
+        query = query.where(runs.c.work_order_id == work_order_id)
+    return query
+
+
+def _reconciliations(connection: Connection, work_order_id: str, since: int) -> list[InboxItem]:
+    query = (
+        _pending_reconciliations(work_order_id)
+        .where(reconciliations.c.opened_at_ms >= since)
+        .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
+        .limit(MAX_SCAN)
+    )
+    items = []
+    for row in connection.execute(query):
+        view = reconciliation_view(row)
+        outcome = "completed" if view.completed else "failed"
+        items.append(
+            InboxItem(
+                "RECONCILIATION", view.opened_at_ms, f"reconciliation:{view.attempt_id}",
+                row.work_order_id, view.run_id,
+                f"uncertain effect of {view.node_uid} in run {view.run_id} (attempt {outcome})",
+                view,
+            )
+        )  # fmt: skip
+    return items
+
+
+def _count_reconciliations(connection: Connection, work_order_id: str) -> int:
+    inner = _pending_reconciliations(work_order_id).subquery()
+    return int(connection.execute(select(func.count()).select_from(inner)).scalar_one())
+
+
+def _holds(connection: Connection, work_order_id: str) -> list[InboxItem]:
+    found = controls.active_holds(connection, work_order_id if work_order_id else None)
+    return [
+        InboxItem(
+            "HOLD",
+            hold.placed_at_ms,
+            f"hold:{hold.kind.value}/{hold.work_order_id}",
+            hold.work_order_id,
+            "",
+            f"{hold.kind.value.lower().replace('_', ' ')} hold on "
+            f"{hold.work_order_id or 'the installation'}: {hold.reason[:80]}",
+            hold,
+        )
+        for hold in found
+    ]
