@@ -174,7 +174,7 @@ class Engine:
         self.admin.hold_hooks.append(wake_inbox)
         self._wire_model(settings)
         if self.tracing is not None:
-            self.runs.trace = RunTraces(self.tracing)
+            self.runs.unit.trace = RunTraces(self.tracing)
 
     def _wire_model(self, settings: Settings) -> None:
         """The execution model: contracts, effects, waits, assessments, handoffs, segments."""

@@ -128,7 +128,7 @@ def test_an_activation_parses_nothing_inside_after_its_review(
     ACTIVATE's transaction does not."""
     r = registered(harness)
     execute(harness, "agent", "req-prop", propose_cmd(r, "p-1", 1, variant(2)))
-    harness.server.engine.runs._definitions.clear()  # as if another process
+    harness.server.engine.runs.unit.definitions.clear()  # as if another process
     parsed_inside: list[bool] = []
     parse = definition.parse
     with bodies(monkeypatch) as seen:

@@ -103,7 +103,7 @@ def test_without_otel_env_nothing_is_exported(
         clean_env.setenv("OTEL_SDK_DISABLED", "true")
         h = start_server(tmp_path / "praxis.db")
         try:
-            assert h.server.engine.tracing is None and h.server.engine.runs.trace is None
+            assert h.server.engine.tracing is None and h.server.engine.runs.unit.trace is None
             run_id = start_traced(h.client("agent").runs, fanout())
             tasks = claim(h)
             assert tasks and all(task.traceparent == "" for task in tasks)
@@ -127,7 +127,7 @@ from praxis.clock import TestClock
 from tests.support import authority
 engine = Engine(Settings(database_url="sqlite:///{tmp_path / "p.db"}", authority=authority(),
                          clock=TestClock(1_800_000_000_000)))
-assert engine.tracing is None and engine.runs.trace is None
+assert engine.tracing is None and engine.runs.unit.trace is None
 loaded = sorted(name for name in sys.modules if name.startswith("opentelemetry"))
 engine.close()
 print(loaded)

@@ -183,7 +183,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StartRunResponse:
         start = start_from_proto(request)
-        if self.store.trace is not None:  # tracing on: this call's span is the run's parent
+        if self.store.traced:  # tracing on: this call's span is the run's parent
             parent = current_rpc() or metadata_context(context.invocation_metadata())
             start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))

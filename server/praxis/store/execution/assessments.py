@@ -84,7 +84,7 @@ class AssessmentStore:
             )
             if key is not None:
                 return _load(connection, key), True
-            record = self.runs._load(connection, run_id)
+            record = self.runs.unit.load(connection, run_id)
             denied = self.runs.authorize_run(principal, kind.value, record, run_id)
             if denied or record is None:
                 raise Rollback(denied)

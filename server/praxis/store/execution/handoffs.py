@@ -63,7 +63,7 @@ class HandoffStore:
             )
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
-            record = self.runs._load(connection, run_id)
+            record = self.runs.unit.load(connection, run_id)
             denied = self.runs.authorize_run(principal, "handoff.create", record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
@@ -113,7 +113,7 @@ class HandoffStore:
                     self.runs.authorize_run(principal, "handoff.acknowledge", None, "", missing)
                     or missing
                 )
-            record = self.runs._load(connection, found.run_id)
+            record = self.runs.unit.load(connection, found.run_id)
             self._authorize(
                 principal, "handoff.acknowledge", record.work_order_id if record else ""
             )

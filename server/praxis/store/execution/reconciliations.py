@@ -160,7 +160,7 @@ class ReconciliationStore:
             select(reconciliations).where(reconciliations.c.attempt_id == request.attempt_id)
         ).first()
         view = None if row is None else _view(row)
-        record = None if view is None else self.runs._load(connection, view.run_id)
+        record = None if view is None else self.runs.unit.load(connection, view.run_id)
         denied = self.runs.authorize_run(
             principal,
             action,
@@ -254,7 +254,7 @@ class ReconciliationStore:
             model_rows.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False
 
-        result: tuple[ReconciliationView, bool] | Rejection = self.runs._transact(
+        result: tuple[ReconciliationView, bool] | Rejection = self.runs.unit.transact(
             transaction, scoped=False
         )
         return result

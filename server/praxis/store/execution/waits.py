@@ -194,7 +194,7 @@ class WaitStore:
                     self.runs.authorize_run(principal, "wait.satisfy", None, wait, missing)
                     or missing
                 )
-            record = self.runs._lock_load(connection, row.run_id)
+            record = self.runs.unit.lock_load(connection, row.run_id)
             assert record is not None
             if replay is not None:
                 return self._view(connection, record, row, now), True
@@ -219,7 +219,7 @@ class WaitStore:
             )
             return self._view(connection, saved, _row(connection, wait), now), False
 
-        result: tuple[WaitView, bool] | Rejection = self.runs._transact(transaction)
+        result: tuple[WaitView, bool] | Rejection = self.runs.unit.transact(transaction)
         return result
 
     def _authorize(self, principal: Principal, record: RunRecord, uid: str, now: int) -> None:

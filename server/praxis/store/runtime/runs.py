@@ -8,8 +8,6 @@ the long polls and streams of every server process (:mod:`praxis.store.wake.hub`
 
 from __future__ import annotations
 
-import functools
-import json
 import threading
 import uuid
 from collections import OrderedDict, defaultdict
@@ -36,13 +34,11 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.store import bind_head, load_head
-from praxis.store.runtime import codec as run_codec
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime import worker_models as model_registry
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import attempts, ready_nodes, run_timers, runs
-from praxis.store.runtime.traces import RunTraces
-from praxis.store.wake import hub as signals
+from praxis.store.runtime.unit import Unit
 from praxis.store.wake.hub import Hub
 
 EXPIRE = core.Expire()
@@ -143,9 +139,9 @@ class RunStore:
         self.new_run_id = new_run_id
         self._configured_models = frozenset(models)
         self._registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
-        self._definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
-        self.snapshots = run_codec.SnapshotCache()
+        self.unit = Unit(db, self.signals, limits)  # transactions, loads and wake-ups
+        self.snapshots = self.unit.snapshots
         self._lock = threading.Lock()
         # How many claims skipped a candidate run another transaction held (PostgreSQL,
         # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
@@ -158,7 +154,6 @@ class RunStore:
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
         ] = []
         self.allowance_of: Callable[[Connection, RunRecord], Allowance | None] = _unlimited
-        self.trace: RunTraces | None = None  # set when tracing is on (praxis.observability.tracing)
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -166,82 +161,14 @@ class RunStore:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
         return evidence if isinstance(evidence, Rejection) else None
 
-    def _transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
-        """Runs ``body`` as one group-committed write transaction, then wakes waiters.
-
-        ``scoped`` (the default): ``body`` locks the runs it writes (:meth:`_lock_load`).
-        """
-        effects = Effects(cache=self.snapshots, trace=self.trace)
-        result = self.db.transact(lambda connection: body(connection, effects), scoped=scoped)
-        self.announce(effects)
-        return result
-
-    def _transact_many(
-        self, bodies: list[Callable[[Connection, Effects], Any]], keys: list[str] | None = None
-    ) -> list[Any]:
-        """Runs ``bodies`` in one group commit, each on its own; then wakes waiters.
-
-        ``keys``: each body's run where known (PostgreSQL runs the bodies of one run in one
-        transaction, see :meth:`Database.transact_many`). A body's bug (an exception other
-        than a rollback) is raised after the commit.
-        """
-        effects = [Effects(cache=self.snapshots, trace=self.trace) for _ in bodies]
-        answers = self.db.transact_many(
-            [
-                functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
-                for body, fx in zip(bodies, effects, strict=True)
-            ],
-            scoped=True,
-            keys=keys,
-        )
-        made_ready = set().union(*(fx.made_ready for fx in effects))
-        taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
-        self.signals.publish(
-            signals.without_taken(
-                signals.merged(signals.wakes_of(fx) for fx in effects),
-                [model for _, _, model in taken],
-            )
-        )
-        for answer in answers:
-            if isinstance(answer, BaseException):
-                raise answer
-        return answers
-
-    def announce(self, effects: Effects) -> None:
-        """Wakes the waiters of every server process after a commit."""
-        self.signals.publish(signals.wakes_of(effects))
+    @property
+    def traced(self) -> bool:
+        """Whether runs are traced (tracing is on: each run is one trace)."""
+        return self.unit.trace is not None
 
     def definition(self, connection: Connection, digest: str) -> definitions.Definition:
-        """A stored definition, parsed once per process."""
-        with self._lock:
-            found = self._definitions.get(digest)
-            if found is not None:
-                self._definitions.move_to_end(digest)
-                return found
-        document = json.loads(run_rows.load_definition_json(connection, digest))
-        parsed = definitions.parse(document, None, self.limits)
-        if isinstance(parsed, Rejection):
-            raise ValueError(f"stored definition {digest} is invalid: {parsed.message}")
-        self._remember(parsed)
-        return parsed
-
-    def _remember(self, parsed: definitions.Definition) -> None:
-        with self._lock:
-            self._definitions[parsed.digest] = parsed
-            while len(self._definitions) > 256:
-                self._definitions.popitem(last=False)
-
-    def _load(self, connection: Connection, run_id: str, row: Any = None) -> RunRecord | None:
-        """The run's record; made from ``row`` when its ``runs`` row was already read (by
-        the statement that locked it, PostgreSQL), else read."""
-        if row is not None:
-            return run_rows.load_row(connection, row, self.definition, self.snapshots)
-        return run_rows.load(connection, run_id, self.definition, self.snapshots)
-
-    def _lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
-        """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""
-        locks.run(connection, run_id)
-        return self._load(connection, run_id)
+        """A stored definition, parsed once per process (:meth:`Unit.definition`)."""
+        return self.unit.definition(connection, digest)
 
     def _lock_budget(
         self, connection: Connection, contract_id: str, principal_id: str, spends: bool
@@ -296,7 +223,7 @@ class RunStore:
                 document, self.known_models(connection), self.limits, field_path
             )
         if not isinstance(parsed, Rejection):
-            self._remember(parsed)
+            self.unit.remember(parsed)
         return parsed
 
     def check_definition(
@@ -313,8 +240,7 @@ class RunStore:
         without parsing it again (an ACTIVATE checks the definition its PROPOSE checked).
         """
         if digest:
-            with self._lock:
-                known = self._definitions.get(digest)
+            known = self.unit.parsed(digest)
             if known is not None and (
                 frozenset(node.agent.model for node in known.nodes.values())
                 <= self._cached_models()
@@ -367,7 +293,7 @@ class RunStore:
             if request.ref is not None:
                 head = self._governed_head(connection, request.ref)
                 if head.bound_run_id:
-                    bound = self._load(connection, head.bound_run_id)
+                    bound = self.unit.load(connection, head.bound_run_id)
                     if bound is not None:
                         return bound, False
                 found = self.parse_definition(head.definition, "ref", connection)
@@ -395,8 +321,8 @@ class RunStore:
             self._lock_budget(connection, request.contract_id, principal.principal_id, False)
             for hook in self.start_hooks:
                 hook(connection, principal, saved)
-            if self.trace is not None:
-                self.trace.started(connection, saved.state.run_id, request.trace, now)
+            if self.unit.trace is not None:
+                self.unit.trace.started(connection, saved.state.run_id, request.trace, now)
             if request.ref is not None:
                 bind_head(
                     connection,
@@ -409,7 +335,7 @@ class RunStore:
             effects.note(saved.state, request.subscriber, saved.state.nodes, events=True)
             return saved, True
 
-        result: tuple[RunRecord, bool] | Rejection = self._transact(transaction)
+        result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
         return result
 
     def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
@@ -453,7 +379,7 @@ class RunStore:
                     f"request_id {request.request_id!r} already started a different run",
                 )
             )
-        return self._load(connection, row.run_id)
+        return self.unit.load(connection, row.run_id)
 
     def _governed_head(self, connection: Connection, ref: Ref) -> registry.Head:
         head = load_head(connection, ref)
@@ -477,7 +403,7 @@ class RunStore:
         if problem:
             return problem
         with self.db.read() as connection:
-            record = self._load(connection, run_id)
+            record = self.unit.load(connection, run_id)
         denied = self.authorize_run(principal, "run.read", record, run_id)
         return denied or record  # type: ignore[return-value]  # record is set when allowed
 
@@ -614,7 +540,7 @@ class RunStore:
             return problem
 
         def transaction(connection: Connection, effects: Effects) -> RunRecord:
-            record = self._lock_load(connection, run_id)
+            record = self.unit.lock_load(connection, run_id)
             denied = self.authorize_run(principal, "run.stop", record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
@@ -623,7 +549,7 @@ class RunStore:
             assert isinstance(outcome, core.Outcome)
             return run_rows.save(connection, record, outcome, effects, command, now)
 
-        result: RunRecord | Rejection = self._transact(transaction)
+        result: RunRecord | Rejection = self.unit.transact(transaction)
         return result
 
     # --- hooks from the registry and admin --------------------------------------------
@@ -634,7 +560,7 @@ class RunStore:
         """Applies an activated revision to the bound run's nodes not yet dispatched."""
         if not head.bound_run_id:
             return None
-        record = self._lock_load(connection, head.bound_run_id)
+        record = self.unit.lock_load(connection, head.bound_run_id)
         if record is None or record.state.status in core.TERMINAL:
             return None
         parsed = self.parse_definition(head.definition, "definition", connection)
@@ -648,9 +574,9 @@ class RunStore:
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
             return outcome
-        effects = Effects(trace=self.trace)
+        effects = Effects(trace=self.unit.trace)
         run_rows.save(connection, record, outcome, effects, command, now)
-        self.db.after_commit(connection, lambda: self.announce(effects))
+        self.db.after_commit(connection, lambda: self.unit.announce(effects))
         return None
 
     def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
@@ -665,16 +591,16 @@ class RunStore:
             .scalars()
             .all()
         )
-        effects = Effects(trace=self.trace)
+        effects = Effects(trace=self.unit.trace)
         for run_id in run_ids:
-            record = self._load(connection, run_id)
+            record = self.unit.load(connection, run_id)
             if record is None:
                 continue
             command = core.Stop(reason)
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
             run_rows.save(connection, record, outcome, effects, command, now)
-        self.db.after_commit(connection, lambda: self.announce(effects))
+        self.db.after_commit(connection, lambda: self.unit.announce(effects))
 
     # --- tasks ------------------------------------------------------------------------
 
@@ -694,7 +620,7 @@ class RunStore:
             return problem
         if not self._may_claim(models):
             return []
-        result: list[TaskView] | Rejection = self._transact(
+        result: list[TaskView] | Rejection = self.unit.transact(
             self._claim_body(Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id))
         )
         return result
@@ -806,7 +732,7 @@ class RunStore:
         """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
         byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
         ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
-        record = self._load(connection, run_id, row)
+        record = self.unit.load(connection, run_id, row)
         allowance = self.allowance_of(connection, record) if record is not None else None
         for uid in uids:
             input_json, size, weight = None, 0, 0
@@ -905,7 +831,7 @@ class RunStore:
                         f"attempt {attempt_id!r} was claimed by another principal",
                     )
                 )
-            record = self._load(connection, attempt.run_id, row)
+            record = self.unit.load(connection, attempt.run_id, row)
             if record is None:
                 raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
             command, now = build(attempt), self.clock.now_ms()
@@ -933,7 +859,7 @@ class RunStore:
         )
         if problem:
             return problem
-        result: core.Reply | Rejection = self._transact(
+        result: core.Reply | Rejection = self.unit.transact(
             self._attempt_body(principal, attempt_id, build)
         )
         return result
@@ -1006,7 +932,7 @@ class RunStore:
         if claim is not None:
             bodies.append(self._claim_body(replace(claim, principal_id=principal.principal_id)))
             keys.append("")
-        answers = self._transact_many(bodies, keys)
+        answers = self.unit.transact_many(bodies, keys)
         for index, answer in zip(slots, answers, strict=False):
             replies[index] = answer
         tasks: list[TaskView] = answers[-1] if claim is not None else []
@@ -1090,7 +1016,7 @@ class RunStore:
             for run_id in run_ids:
                 if run_id not in held:
                     continue
-                record = self._load(connection, run_id)
+                record = self.unit.load(connection, run_id)
                 if record is None:
                     continue
                 outcome = core.apply(record.state, EXPIRE, now, self.limits)
@@ -1098,7 +1024,7 @@ class RunStore:
                 run_rows.save(connection, record, outcome, effects, EXPIRE, now)
             return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
-        touched: int | Rejection = self._transact(transaction)
+        touched: int | Rejection = self.unit.transact(transaction)
         return touched if isinstance(touched, int) else 0
 
 

@@ -162,7 +162,7 @@ class InboxStore:
         items: list[InboxItem] = []
         now = self.clock.now_ms()
         for run_id in connection.execute(query).scalars():
-            record = self.waits.runs._load(connection, run_id)
+            record = self.waits.runs.unit.load(connection, run_id)
             if record is None:
                 continue
             rows = connection.execute(select(waits).where(waits.c.run_id == run_id)).all()

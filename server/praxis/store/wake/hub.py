@@ -41,10 +41,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from praxis.store.runtime.rows import Effects
+from typing import Protocol
 
 log = logging.getLogger("praxis.signals")
 
@@ -68,22 +65,6 @@ def subscriber_topic(subscriber: str) -> str:
 def work_topic(model: str) -> str:
     """The topic of ready attempts of ``model`` (counted wake-ups)."""
     return f"work:{model}"
-
-
-def wakes_of(effects: Effects) -> dict[str, int]:
-    """The wake-ups a committed transaction's effects call for."""
-    wakes = {run_topic(run_id): 0 for run_id in effects.run_ids}
-    if effects.runs:
-        wakes[INBOX] = 0  # waits and blocked nodes (reconciliations) live in runs
-    if effects.events:
-        wakes[EVENTS] = 0
-        wakes.update((subscriber_topic(name), 0) for name in effects.subscribers)
-    wakes.update((work_topic(model), count) for model, count in effects.ready.items())
-    if effects.work and not effects.ready:
-        wakes["work:*"] = 0
-    if effects.runs and not effects.run_ids:
-        wakes["run:*"] = 0
-    return wakes
 
 
 def merged(parts: Iterable[Wakes]) -> dict[str, int]:

@@ -1,0 +1,159 @@
+"""The runtime's unit of work: the public API the runtime and the execution model share.
+
+A command is one group-committed write transaction: its body locks and loads the runs
+it changes (:meth:`Unit.lock_load`), applies the pure reducer, saves with a
+compare-and-swap on each run's version (:func:`praxis.store.runtime.rows.save`) and
+notes what it changed in its :class:`~praxis.store.runtime.rows.Effects`. After the
+commit the unit wakes the long polls and streams of every server process
+(:mod:`praxis.store.wake.hub`): the wake-ups are computed here, from the effects.
+
+:class:`~praxis.store.runtime.runs.RunStore` and the stores of
+:mod:`praxis.store.execution` (contracts, reconciliations, waits, assessments,
+handoffs, segments) go through this class; none reaches into another store's
+private methods.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from praxis.core import definition as definitions
+from praxis.core.rejection import Rejection
+from praxis.store.db import locks
+from praxis.store.db.database import Database
+from praxis.store.runtime import codec, rows
+from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.traces import RunTraces
+from praxis.store.wake.hub import (
+    EVENTS,
+    INBOX,
+    Hub,
+    merged,
+    run_topic,
+    subscriber_topic,
+    without_taken,
+    work_topic,
+)
+
+DEFINITIONS_CACHED = 256  # parsed definitions kept per process
+
+
+class Unit:
+    """Transactions over runs, the definitions and snapshots they load, and wake-ups."""
+
+    def __init__(self, db: Database, signals: Hub, limits: definitions.Limits) -> None:
+        self.db = db
+        self.signals = signals
+        self.limits = limits
+        self.snapshots = codec.SnapshotCache()
+        self.trace: RunTraces | None = None  # set when tracing is on
+        self.definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
+        """Runs ``body`` as one group-committed write transaction, then wakes waiters.
+
+        ``scoped`` (the default): ``body`` locks the runs it writes (:meth:`lock_load`).
+        """
+        effects = self.effects()
+        result = self.db.transact(lambda connection: body(connection, effects), scoped=scoped)
+        self.announce(effects)
+        return result
+
+    def transact_many(
+        self, bodies: list[Callable[[Connection, Effects], Any]], keys: list[str] | None = None
+    ) -> list[Any]:
+        """Runs ``bodies`` in one group commit, each on its own; then wakes waiters.
+
+        ``keys``: each body's run where known (PostgreSQL runs the bodies of one run in one
+        transaction, see :meth:`Database.transact_many`). A body's bug (an exception other
+        than a rollback) is raised after the commit.
+        """
+        effects = [self.effects() for _ in bodies]
+        answers = self.db.transact_many(
+            [
+                functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
+                for body, fx in zip(bodies, effects, strict=True)
+            ],
+            scoped=True,
+            keys=keys,
+        )
+        made_ready = set().union(*(fx.made_ready for fx in effects))
+        taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
+        self.signals.publish(
+            without_taken(merged(wakes_of(fx) for fx in effects), [m for _, _, m in taken])
+        )
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
+        return answers
+
+    def effects(self) -> Effects:
+        """A new transaction's effects, keeping the states it writes once committed."""
+        return Effects(cache=self.snapshots, trace=self.trace)
+
+    def announce(self, effects: Effects) -> None:
+        """Wakes the waiters of every server process after a commit."""
+        self.signals.publish(wakes_of(effects))
+
+    def definition(self, connection: Connection, digest: str) -> definitions.Definition:
+        """A stored definition, parsed once per process."""
+        with self._lock:
+            found = self.definitions.get(digest)
+            if found is not None:
+                self.definitions.move_to_end(digest)
+                return found
+        document = json.loads(rows.load_definition_json(connection, digest))
+        parsed = definitions.parse(document, None, self.limits)
+        if isinstance(parsed, Rejection):
+            raise ValueError(f"stored definition {digest} is invalid: {parsed.message}")
+        self.remember(parsed)
+        return parsed
+
+    def parsed(self, digest: str) -> definitions.Definition | None:
+        """The definition of ``digest`` if this process parsed it already."""
+        with self._lock:
+            return self.definitions.get(digest)
+
+    def remember(self, parsed: definitions.Definition) -> None:
+        """Keeps a parsed definition (the least recently used one goes past the cap)."""
+        with self._lock:
+            self.definitions[parsed.digest] = parsed
+            while len(self.definitions) > DEFINITIONS_CACHED:
+                self.definitions.popitem(last=False)
+
+    def load(self, connection: Connection, run_id: str, row: Any = None) -> RunRecord | None:
+        """The run's record; made from ``row`` when its ``runs`` row was already read (by
+        the statement that locked it, PostgreSQL), else read."""
+        if row is not None:
+            return rows.load_row(connection, row, self.definition, self.snapshots)
+        return rows.load(connection, run_id, self.definition, self.snapshots)
+
+    def lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
+        """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""
+        locks.run(connection, run_id)
+        return self.load(connection, run_id)
+
+
+def wakes_of(effects: Effects) -> dict[str, int]:
+    """The wake-ups a committed transaction's effects call for."""
+    wakes = {run_topic(run_id): 0 for run_id in effects.run_ids}
+    if effects.runs:
+        wakes[INBOX] = 0  # waits and blocked nodes (reconciliations) live in runs
+    if effects.events:
+        wakes[EVENTS] = 0
+        wakes.update((subscriber_topic(name), 0) for name in effects.subscribers)
+    wakes.update((work_topic(model), count) for model, count in effects.ready.items())
+    if effects.work and not effects.ready:
+        wakes["work:*"] = 0
+    if effects.runs and not effects.run_ids:
+        wakes["run:*"] = 0
+    return wakes
+
