@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import os
 import threading
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -144,62 +143,48 @@ class Engine:
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
         self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
         # Every store asks the authority through the one human-only rule (core.kinds).
-        settings.authority = HumanOnly(self.principals.adopt(settings.authority))
-        self.registry = RegistryStore(
-            self.db,
-            settings.authority,
-            self.clock,
-            self.installation_id,
-            settings.clock_tolerance_ms,
-            settings.profile,
-        )
-        self.admin = AdminStore(self.db, settings.authority, self.clock, self.installation_id)
+        settings.authority = authority = HumanOnly(self.principals.adopt(settings.authority))
         self.signals = Hub()
+        self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
         self.runs = RunStore(
             self.db,
-            settings.authority,
+            authority,
             self.clock,
             settings.models,
             settings.limits,
             settings.profile,
             self.signals,
+            allowance_of=self.contracts.allowance,
         )
-        self.events = EventStore(self.db, settings.authority, self.clock)
-        self.registry.head_hooks.append(self.runs.on_new_head)
-        self.registry.definition_check = self.runs.check_definition
-        self.admin.cancel_hooks.append(self.runs.on_cancel)
-        self.admin.control_hooks.append(self._wake_on_resume)
-        wake_inbox = functools.partial(self.signals.publish, {INBOX: 0})  # WatchInbox
-        self.registry.commit_hooks.append(wake_inbox)
-        self.admin.hold_hooks.append(wake_inbox)
-        self._wire_model(settings)
-        if self.tracing is not None:
-            self.runs.unit.trace = RunTraces(self.tracing)
-
-    def _wire_model(self, settings: Settings) -> None:
-        """The execution model: contracts, effects, waits, assessments, handoffs, segments."""
-        self.contracts = ContractStore(self.db, settings.authority, self.clock, settings.profile)
+        self.registry = RegistryStore(
+            self.db,
+            authority,
+            self.clock,
+            self.installation_id,
+            settings.clock_tolerance_ms,
+            settings.profile,
+            definition_check=self.runs.check_definition,
+        )
+        self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
+        self.events = EventStore(self.db, authority, self.clock)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs)
-        self.inbox = InboxStore(self.db, settings.authority, self.clock, self.waits)
+        self.inbox = InboxStore(self.db, authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
-        self.runs.start_hooks += [
-            self.contracts.check_start,
-            self.waits.on_start,
-            self.segments.on_start,
-        ]
-        self.runs.settle_hooks += [self.contracts.charge, self.reconciliations.on_settle]
-        self.runs.allowance_of = self.contracts.allowance
-        self.admin.owner_hooks.append(self.segments.on_owner_change)
-        self.registry.head_hooks.append(self.waits.on_new_head)
+        for hooks, react in reactions(self):
+            hooks.append(react)
+        if self.tracing is not None:
+            self.runs.unit.trace = RunTraces(self.tracing)
 
-    def _wake_on_resume(
-        self, connection: Connection, _work_order_id: str, control: Control
-    ) -> None:
+    def wake_inbox(self) -> None:
+        """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
+        self.signals.publish({INBOX: 0})
+
+    def wake_on_resume(self, connection: Connection, _work_order_id: str, control: Control) -> None:
         """A resumed work order's ready attempts become claimable: wake the long polls."""
         if control is Control.ACTIVE:
             Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
@@ -209,6 +194,36 @@ class Engine:
         if self.tracing is not None:
             self.tracing.shutdown()
         self.db.close()
+
+
+def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...]:
+    """Which store reacts to which event of which other: every reaction, in one table.
+
+    Each row is ``(the emitting store's hooks for one event, the reacting method)``. A
+    hook runs inside the emitting command's transaction (a ``Rollback`` it raises refuses
+    the command) unless its event says it comes after the commit; rows of one event run
+    in the order written here.
+    """
+    registry, admin, runs = engine.registry, engine.admin, engine.runs
+    return (
+        # The registry: a ref's head changed (activation), inside its transaction.
+        (registry.head_hooks, runs.on_new_head),  # governed runs take the new revision
+        (registry.head_hooks, engine.waits.on_new_head),  # and their waits follow it
+        # The registry: a command wrote (after the commit).
+        (registry.commit_hooks, engine.wake_inbox),  # proposals enter and leave the inbox
+        # Work-order controls, inside the admin's transaction.
+        (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
+        (admin.control_hooks, engine.wake_on_resume),  # resumed work is claimable again
+        (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
+        (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
+        # The runtime: a run starts, inside its transaction.
+        (runs.start_hooks, engine.contracts.check_start),  # its contract admits it
+        (runs.start_hooks, engine.waits.on_start),  # its wait nodes are recorded
+        (runs.start_hooks, engine.segments.on_start),  # its first segment opens
+        # The runtime: an attempt settles, inside its transaction.
+        (runs.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
+        (runs.settle_hooks, engine.reconciliations.on_settle),  # UNCERTAIN opens a review
+    )
 
 
 def wake_directory(database_url: str) -> Path | None:

@@ -225,6 +225,7 @@ class RegistryStore:
         installation_id: str,
         clock_tolerance_ms: int = 5_000,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+        definition_check: DefinitionCheck | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -236,8 +237,8 @@ class RegistryStore:
         # Called after every command that wrote (proposals enter and leave the inbox).
         self.commit_hooks: list[Callable[[], None]] = []
         # Full validation of a definition entering the registry (the runtime's parser:
-        # cycles, references, keys, caps, known models), wired by the engine.
-        self.definition_check: DefinitionCheck | None = None
+        # cycles, references, keys, caps, known models), given by the engine.
+        self.definition_check = definition_check
 
     # --- commands ---------------------------------------------------------------------
 

@@ -129,6 +129,7 @@ class RunStore:
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
+        allowance_of: Callable[[Connection, RunRecord], Allowance | None] | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -153,7 +154,8 @@ class RunStore:
         self.settle_hooks: list[
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
         ] = []
-        self.allowance_of: Callable[[Connection, RunRecord], Allowance | None] = _unlimited
+        # What a run's contract still allows (the execution model's contracts).
+        self.allowance_of = allowance_of or _unlimited
 
     # --- plumbing ---------------------------------------------------------------------
 
