@@ -33,6 +33,10 @@ from aiws.engine.v1 import (
     event_pb2_grpc,
     handoff_pb2,
     handoff_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
+    principal_pb2,
+    principal_pb2_grpc,
     reconciliation_pb2,
     reconciliation_pb2_grpc,
     registry_pb2,
@@ -50,6 +54,7 @@ from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
 from praxis.core.records import Control
+from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
 from praxis.rpc.admin import AdminServicer
@@ -58,13 +63,14 @@ from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
+from praxis.rpc.inbox import InboxServicer
 from praxis.rpc.observing import ObservingInterceptor
-from praxis.rpc.operator import add_operator_services
+from praxis.rpc.principals import PrincipalServicer
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.reflection import serve_reflection
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
-from praxis.rpc.serving import Blocking, Gates, ServingLimits
+from praxis.rpc.serving import Blocking, Gates
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
@@ -370,7 +376,16 @@ class Server:
             )
             settings.clock.watch(hub.everything)  # every server sharing the clock wakes
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)
-        names += add_operator_services(server, engine, blocking)
+        principal_pb2_grpc.add_PrincipalServiceServicer_to_server(
+            PrincipalServicer(engine.principals), server
+        )
+        inbox_pb2_grpc.add_InboxServiceServicer_to_server(
+            InboxServicer(engine.inbox, hub, blocking), server
+        )
+        names += [
+            principal_pb2.DESCRIPTOR.services_by_name["PrincipalService"].full_name,
+            inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,
+        ]
         return names
 
     def start(self) -> None:

@@ -17,8 +17,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from praxis.limits import ServingLimits
 from praxis.observability import metrics
-from praxis.rpc.serving import ServingLimits
+from praxis.serve import metrics_endpoint
 from tests.runtime_support import (
     claim,
     complete,
@@ -197,7 +198,7 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 
 def test_the_endpoint_serves_stored_state_read_at_scrape_time(served: Harness) -> None:
-    endpoint = metrics.Endpoint("127.0.0.1:0")
+    endpoint = metrics_endpoint.Endpoint("127.0.0.1:0")
     try:
         endpoint.watch(served.server.engine.db, served.clock)
         for _ in range(3):
@@ -324,7 +325,7 @@ def test_every_node_that_ends_observes_its_duration_once(served: Harness) -> Non
 
 
 def test_ready_counts_only_claimable_tasks_and_backoff_is_apart(served: Harness) -> None:
-    endpoint = metrics.Endpoint("127.0.0.1:0")
+    endpoint = metrics_endpoint.Endpoint("127.0.0.1:0")
     try:
         endpoint.watch(served.server.engine.db, served.clock)
         retried = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 10_000}))

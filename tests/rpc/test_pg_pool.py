@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from aiws.engine.v1 import run_pb2
-from praxis.rpc.serving import ServingLimits
+from praxis.limits import ServingLimits
 from praxis.serve import config as config_module
 from praxis.store.db import dialect
 from praxis.store.db.database import Database

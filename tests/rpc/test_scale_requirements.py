@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2
-from praxis.rpc.serving import ServingLimits
+from praxis.limits import ServingLimits
 from praxis.store.runtime import rows as run_rows
 from praxis_client import error_details
 from tests.rpc.test_run_nodes import expanded

@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
-from praxis.rpc.serving import ServingLimits
+from praxis.limits import ServingLimits
 from praxis_client import error_details
 from tests.rpc.test_runtime_governed import governed
 from tests.runtime_support import definition, json_out, node

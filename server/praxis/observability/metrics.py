@@ -1,15 +1,16 @@
-"""Prometheus metrics: the metric objects, the few calls that observe events, the endpoint.
+"""Prometheus metrics: the metric objects and the few calls that observe events.
 
 Off unless ``praxis serve --metrics-listen HOST:PORT`` (or ``metrics_listen`` in
-``config.json``): then :func:`enable` turns the hooks on and :func:`serve` exposes
-``/metrics`` with ``prometheus_client`` (never hand-written exposition). Off, every hook
-is one boolean test.
+``config.json``): then :func:`enable` turns the hooks on and
+:mod:`praxis.serve.metrics_endpoint` exposes ``/metrics`` with ``prometheus_client``
+(never hand-written exposition). Off, every hook is one boolean test.
 
 What happens is counted where it happens (RPCs in
 :class:`praxis.rpc.observing.ObservingInterceptor`, commands
 after their commit in :func:`observe_run`, transactions in the database); what is
 stored (ready tasks, leases, runs by state, holds, database size) is read at scrape time
-by :class:`StoredStateCollector`, once per scrape whatever the number of processes.
+by :class:`praxis.serve.metrics_endpoint.StoredStateCollector`, once per scrape
+whatever the number of processes.
 
 With ``--processes N`` the parent creates a private ``PROMETHEUS_MULTIPROC_DIR`` before
 starting the children, so their counters, gauges and histograms live in memory-mapped
@@ -25,12 +26,9 @@ and ``ErrorReason`` names. Never run, attempt, worker or principal ids.
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-import tempfile
 import time
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from prometheus_client import (
     CollectorRegistry,
@@ -39,14 +37,8 @@ from prometheus_client import (
     Histogram,
     disable_created_metrics,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector
 
 from praxis.core import run as core
-
-if TYPE_CHECKING:
-    from praxis.clock import Clock
-    from praxis.store.db.database import Database
 
 log = logging.getLogger("praxis.observability.metrics")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -181,7 +173,7 @@ STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
     ("praxis_holds", "Holds in place, by kind.", ["kind"]),
     ("praxis_database_size_bytes", "Size of the database (SQLite: file plus WAL).", []),
 )  # fmt: skip
-"""The scrape-time gauges: name, help, labels (read by :class:`StoredStateCollector`)."""
+"""The scrape-time gauges: name, help, labels (read by the metrics endpoint's collector)."""
 REFERENCE += [(name, "gauge", tuple(labels), text) for name, text, labels in STORED_STATE]
 
 
@@ -291,139 +283,6 @@ def approval_consumed() -> None:
     """A committed command consumed an approval (called after the commit)."""
     if ON:
         APPROVALS.inc()
-
-
-# --- scrape time ----------------------------------------------------------------------
-
-
-class StoredStateCollector(Collector):
-    """Reads the stored-state gauges at each scrape (one read transaction)."""
-
-    def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
-
-    def collect(self) -> Iterable[Metric]:
-        from praxis.store.views import gauges
-
-        try:
-            state = gauges.read(self.db, self.clock.now_ms())
-        except Exception:  # the database is busy or failing: serve the other metrics
-            log.warning("metrics: cannot read the stored-state gauges", exc_info=True)
-            return []
-        families = {
-            name: GaugeMetricFamily(name, text, labels=labels)
-            for name, text, labels in STORED_STATE
-        }
-        for model, count in sorted(state.ready.items()):
-            families["praxis_tasks_ready"].add_metric([model], count)
-        for (model, reason), count in sorted(state.deferred.items()):
-            families["praxis_tasks_deferred"].add_metric([model, reason], count)
-        families["praxis_leases_outstanding"].add_metric([], state.leases)
-        for status, count in sorted(state.runs.items()):
-            families["praxis_runs"].add_metric([status], count)
-        for kind, count in sorted(state.holds.items()):
-            families["praxis_holds"].add_metric([kind], count)
-        if state.database_bytes is not None:
-            families["praxis_database_size_bytes"].add_metric([], state.database_bytes)
-        return list(families.values())
-
-    def describe(self) -> Iterator[Metric]:
-        for name, text, labels in STORED_STATE:
-            yield GaugeMetricFamily(name, text, labels=labels)
-
-
-# --- the endpoint ---------------------------------------------------------------------
-
-
-def split_address(listen: str) -> tuple[str, int]:
-    """``host:port`` (an IPv6 host in brackets) as host and port.
-
-    Raises:
-        ValueError: Not of that form, or the port is out of range.
-    """
-    host, _, port = listen.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"{listen!r}: expected host:port")
-    return host, int(port)
-
-
-class _Delegate(Collector):
-    """This process's own metrics, served from the endpoint's registry."""
-
-    def collect(self) -> Iterable[Metric]:
-        return REGISTRY.collect()
-
-
-class Endpoint:
-    """The ``/metrics`` HTTP endpoint (``prometheus_client``'s server on its own thread).
-
-    Args:
-        listen: ``host:port``; port 0 picks a free port (see :attr:`port`).
-        multiprocess_dir: The children's ``PROMETHEUS_MULTIPROC_DIR`` (``--processes``):
-            their files are served instead of this process's own metrics.
-
-    Raises:
-        ValueError: A malformed address.
-        OSError: The address cannot be bound.
-    """
-
-    def __init__(self, listen: str, multiprocess_dir: str | None = None) -> None:
-        from prometheus_client import multiprocess, start_http_server
-
-        self.multiprocess_dir = multiprocess_dir
-        host, port = split_address(listen)
-        self.registry = CollectorRegistry()
-        if multiprocess_dir is None:
-            self.registry.register(_Delegate())
-        else:
-            multiprocess.MultiProcessCollector(  # type: ignore[no-untyped-call]  # untyped
-                self.registry, path=multiprocess_dir
-            )
-        self._server, self._thread = start_http_server(port, host, self.registry)
-        self.port = int(self._server.server_port)
-        self._stored: StoredStateCollector | None = None
-
-    def watch(self, db: Database, clock: Clock) -> None:
-        """Adds the stored-state gauges of ``db`` (read at each scrape, at ``clock``'s now)."""
-        self._stored = StoredStateCollector(db, clock)
-        self.registry.register(self._stored)
-
-    def close(self) -> None:
-        """Stops serving, releases the port and removes the multiprocess folder."""
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-        if self.multiprocess_dir is not None:
-            shutil.rmtree(self.multiprocess_dir, ignore_errors=True)
-
-
-def open_endpoint(listen: str, processes: int) -> Endpoint:
-    """The endpoint of ``praxis serve``; with several processes, a private
-    ``PROMETHEUS_MULTIPROC_DIR`` (mode 0700) that the children inherit.
-
-    Raises:
-        ValueError: A malformed address.
-        OSError: The address cannot be bound.
-    """
-    directory = tempfile.mkdtemp(prefix="praxis-metrics-") if processes > 1 else None
-    try:
-        endpoint = Endpoint(listen, directory)
-    except BaseException:
-        if directory is not None:
-            shutil.rmtree(directory, ignore_errors=True)
-        raise
-    if directory is not None:
-        os.environ[MULTIPROC_ENV] = directory  # read by prometheus_client in the children
-    return endpoint
-
-
-def children_record() -> bool:
-    """Whether this process serves the metrics of ``--processes`` children."""
-    return bool(os.environ.get(MULTIPROC_ENV)) and os.environ[MULTIPROC_ENV].startswith(
-        os.path.join(tempfile.gettempdir(), "praxis-metrics-")
-    )
 
 
 if (

@@ -1,4 +1,4 @@
-"""What the asyncio server needs around the servicers: limits, the executor, async aborts.
+"""What the asyncio server needs around the servicers: gates, the executor, async aborts.
 
 Unary RPCs stay synchronous and run on a bounded thread pool. Streams and long polls are
 coroutines on the event loop: they hold no thread while they wait, and reach the
@@ -15,13 +15,13 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import grpc
 from grpc_status import rpc_status
 
 from praxis.core.rejection import Code, Rejection
+from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.rpc.errors import to_status
 
@@ -30,42 +30,6 @@ SHUTTING_DOWN = Rejection(
 )
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class ServingLimits:
-    """Per-process serving limits (the ``serving`` object of ``config.json``).
-
-    Attributes:
-        max_streams: Open streams (WatchRun, StreamEvents, WatchInbox) of the process
-            in total.
-        max_streams_per_principal: Open streams of one principal.
-        max_service_streams: Open streams of the health service (``Watch``) and, apart,
-            of the reflection service: they need no credential and count under no other
-            limit, so no other call can take their slots (nor they another call's).
-        max_long_polls: ClaimTasks and SettleTasks calls waiting with ``wait_ms`` > 0.
-        max_long_polls_per_principal: Waiting long polls of one principal.
-        executor_threads: Threads running unary RPCs and the database reads of streams;
-            the event loop (health, reflection, waiting) never waits for them.
-        recheck_ms: The safety net of waiting streams and long polls: how long they wait
-            without a wake-up before reading again. Commits of every server process on
-            this machine wake them at once; lower it only when servers on several
-            machines share one PostgreSQL database.
-    """
-
-    max_streams: int = 10_000
-    max_streams_per_principal: int = 2_500
-    max_service_streams: int = 1_000
-    max_long_polls: int = 5_000
-    max_long_polls_per_principal: int = 1_000
-    executor_threads: int = 8
-    recheck_ms: int = 60_000
-
-    def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"serving.{item.name} must be a positive integer")
 
 
 class Gate:

@@ -17,9 +17,10 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, invalid
+from praxis.limits import ServingLimits
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.rpc.serving import Blocking, Gates, ServingLimits, abort_async, unwrap_async
+from praxis.rpc.serving import Blocking, Gates, abort_async, unwrap_async
 from praxis.store.runtime.runs import Claim, RunStore, Settlement, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
 

@@ -1,1 +1,3 @@
-"""The `praxis serve` process: command line, config file, TLS, processes, start-up, the metrics endpoint."""
+"""The `praxis serve` process: command line, config file, TLS, processes, start-up,
+and the metrics endpoint.
+"""

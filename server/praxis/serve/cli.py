@@ -20,10 +20,10 @@ from typing import Any
 from praxis.app import Engine, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
-from praxis.observability import logs, metrics
+from praxis.observability import logs
 from praxis.observability.tracing import TracingConfigError
 from praxis.serve import config as config_module
-from praxis.serve import security, startup
+from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
     StopRequest,
     child_command,
@@ -190,7 +190,7 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
         argv += ["--insecure"]
     if args.db_pool_size is not None:
         argv += ["--db-pool-size", str(args.db_pool_size)]
-    if metrics.children_record():  # the parent serves the children's metrics
+    if metrics_endpoint.children_record():  # the parent serves the children's metrics
         argv += ["--metrics-child"]
     return argv
 
@@ -269,7 +269,7 @@ def serve(args: argparse.Namespace) -> int:
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
         db_pool_size=pool_size,
     )
-    endpoint: metrics.Endpoint | None = None
+    endpoint: metrics_endpoint.Endpoint | None = None
     if metrics_listen and child is None:
         opened = startup.metrics_endpoint(metrics_listen, processes)
         if isinstance(opened, int):
@@ -340,7 +340,7 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
             db.close()
 
 
-def _close(endpoint: metrics.Endpoint | None) -> None:
+def _close(endpoint: metrics_endpoint.Endpoint | None) -> None:
     if endpoint is not None:
         endpoint.close()
 

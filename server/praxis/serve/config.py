@@ -16,7 +16,7 @@ from pathlib import Path
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
 from praxis.core.definition import Limits
 from praxis.core.records import PrincipalKind
-from praxis.rpc.serving import ServingLimits
+from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
 DEFAULT_DATA_DIR = Path(".praxis")

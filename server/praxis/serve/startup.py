@@ -14,7 +14,8 @@ import errno
 import socket
 import ssl
 
-from praxis.observability import logs, metrics
+from praxis.observability import logs
+from praxis.serve import metrics_endpoint as endpoints
 
 
 def report(reason: str, message: str, exit_code: int) -> int:
@@ -75,12 +76,12 @@ def check_tls(args: argparse.Namespace) -> int | None:
     return None
 
 
-def metrics_endpoint(listen: str, processes: int) -> metrics.Endpoint | int:
+def metrics_endpoint(listen: str, processes: int) -> endpoints.Endpoint | int:
     """The ``--metrics-listen`` endpoint, bound before any server process starts, or the
     exit code after reporting why it cannot be: a malformed address (USAGE, 2) or one
     that cannot be bound (ADDRESS_IN_USE, 6)."""
     try:
-        return metrics.open_endpoint(listen, processes)
+        return endpoints.open_endpoint(listen, processes)
     except ValueError as error:
         return report("USAGE", f"--metrics-listen {error}", 2)
     except OSError as error:

@@ -1,1 +1,3 @@
-"""The execution model: contracts and budgets, effect reconciliation, waits, assessments, handoffs and run segments, on the runtime's unit of work."""
+"""The execution model: contracts and budgets, effect reconciliation, waits,
+assessments, handoffs and run segments, on the runtime's unit of work.
+"""

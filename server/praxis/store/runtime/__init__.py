@@ -1,1 +1,3 @@
-"""The workflow runtime: runs, their nodes and attempts, the worker task protocol, events, reservations, traces (RunStore)."""
+"""The workflow runtime: runs, their nodes and attempts, the worker task protocol,
+events, reservations, traces (RunStore).
+"""

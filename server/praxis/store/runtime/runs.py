@@ -148,8 +148,9 @@ class RunStore:
         # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
         # commit need not wake it (a sweep that changes nothing, another replica's claim).
         self.claims_skipped = 0
-        # Execution-model hooks (praxis.store.execution.contracts, reconciliations, waits, segments),
-        # each called inside the command's transaction; a Rollback refuses the command.
+        # Execution-model hooks (praxis.store.execution: contracts, reconciliations, waits,
+        # segments), each called inside the command's transaction; a Rollback refuses the
+        # command. Wired by the engine's reactions table (praxis.app.reactions).
         self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
         self.settle_hooks: list[
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]

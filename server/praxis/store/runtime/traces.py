@@ -11,8 +11,8 @@ nothing. Both tables sit beside the run's rows, out of the replayed core state:
 the state before and the outcome, before the outcome's rows are written; it closes spans
 by comparing them, and hands the closed ones to the exporter after the commit, so a
 rolled-back command exports nothing. Every process derives the same span ids from the
-stored trace id (:func:`praxis.observability.tracing.derived_span_id`), so any process may close a span
-another opened, before or after a restart. A run's rows go when its run span ends.
+stored trace id (:func:`praxis.observability.tracing.derived_span_id`), so any process
+may close a span another opened, before or after a restart. A run's rows go when its run span ends.
 """
 
 from __future__ import annotations

@@ -156,4 +156,3 @@ def wakes_of(effects: Effects) -> dict[str, int]:
     if effects.runs and not effects.run_ids:
         wakes["run:*"] = 0
     return wakes
-
