@@ -34,13 +34,14 @@ checkgenerate: generate
 	if [ -n "$$changes" ]; then echo "$$changes"; \
 	echo "generated code is stale: run 'make generate' and commit"; exit 1; fi
 
-## lint: buf lint and format, ruff, mypy
+## lint: buf lint and format, ruff, mypy, the import contracts (layers, no circles)
 lint: setup tools
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client
 	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client
 	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console clients/python/praxis_client
+	$(VENV)/bin/lint-imports --no-cache
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)
 breaking: tools

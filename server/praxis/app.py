@@ -17,7 +17,6 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
-from sqlalchemy.engine import Connection
 
 from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
 from aiws.engine.v1 import (
@@ -53,7 +52,6 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
-from praxis.core.records import Control
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
@@ -190,11 +188,6 @@ class Engine:
         """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
         self.signals.publish({INBOX: 0})
 
-    def wake_on_resume(self, connection: Connection, _work_order_id: str, control: Control) -> None:
-        """A resumed work order's ready attempts become claimable: wake the long polls."""
-        if control is Control.ACTIVE:
-            Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
-
     def close(self) -> None:
         """Exports the spans still queued and releases the database."""
         if self.tracing is not None:
@@ -219,7 +212,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (registry.commit_hooks, engine.wake_inbox),  # proposals enter and leave the inbox
         # Work-order controls, inside the admin's transaction.
         (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
-        (admin.control_hooks, engine.wake_on_resume),  # resumed work is claimable again
+        (admin.control_hooks, runs.on_control),  # resumed work is claimable again
         (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
         (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
         # The runtime: a run starts, inside its transaction.

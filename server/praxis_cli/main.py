@@ -6,24 +6,18 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
-from typing import Any, NoReturn
+from typing import Any
 
 import grpc
 
 from praxis_cli import config
-from praxis_cli.errors import USAGE, CliError, from_rpc, usage
+from praxis_cli.errors import CliError, from_rpc, usage
 from praxis_cli.output import Output
+from praxis_cli.parser import Parser
 from praxis_client import Client, connect
 
 Handler = Callable[["Context", argparse.Namespace], int]
 DEFAULT_TIMEOUT_S = 30.0
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one ``error: USAGE: ...`` line."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError("USAGE", f"{message} (see '{self.prog} --help')", USAGE)
 
 
 def version() -> str:

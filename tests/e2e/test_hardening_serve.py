@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import registry_pb2
-from praxis.serve.security import certificate_fingerprint
+from praxis.authority.certificates import certificate_fingerprint
 from praxis_client import connect, error_details
 from tests.e2e.server_process import free_port, track, write_config
 

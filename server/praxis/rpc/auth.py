@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 
+from praxis.authority.certificates import certificate_fingerprint
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core.records import Principal
@@ -20,7 +21,6 @@ from praxis.observability import logs
 from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async
-from praxis.serve.security import certificate_fingerprint
 from praxis.store.db.files import StorageFailure
 
 log = logging.getLogger("praxis.rpc")

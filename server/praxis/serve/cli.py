@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from praxis.app import Engine, Server, Settings
+from praxis.authority import certificates
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
@@ -224,7 +225,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         config = _resolve_config(args)
         security.check_files(config, args.data_dir)
-        authority = security.with_certificates(
+        authority = certificates.with_certificates(
             PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
         )
     except (ValueError, KeyError, OSError) as error:

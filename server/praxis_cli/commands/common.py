@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -11,8 +12,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from aiws.engine.v1 import common_pb2
-from praxis_cli.errors import usage
+import grpc
+
+from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2
+from praxis_cli.errors import CONFLICT, CliError, usage
+from praxis_cli.parser import Parser
 
 _DURATION = re.compile(r"^(\d+)(ms|s|m|h|d)$")
 _UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
@@ -31,8 +35,6 @@ def leaf(
 
 def group(commands: Any, name: str, help_text: str) -> Any:
     """A command group (``praxis principals ...``)."""
-    from praxis_cli.main import Parser
-
     parser = commands.add_parser(name, help=help_text, description=help_text)
     return parser.add_subparsers(
         dest=f"{name}_command", metavar="COMMAND", parser_class=Parser, required=True
@@ -106,3 +108,60 @@ def pretty_json(text: str) -> str:
         return json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False)
     except ValueError:
         return text
+
+
+# --- decisions shared by the registry and the waiting commands ---
+
+
+def epochs_of(ctx: Any, work_order_id: str) -> common_pb2.Epochs:
+    request = registry_pb2.GetEpochsRequest(work_order_id=work_order_id)
+    return ctx.call(ctx.client.registry.GetEpochs, request).epochs  # type: ignore[no-any-return]
+
+
+def default_approval_id(ctx: Any, digest: str) -> str:
+    """Derived from the digest and the caller's token: a retried decision names the same
+    approval (and so its request replays) instead of minting a second one."""
+    token = ctx.connection().token or ""
+    caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+    return f"ap-{digest[7:23]}-{caller}"
+
+
+def existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
+    """The approval with this id when it approves ``digest``, else ``None``."""
+    try:
+        existing = ctx.call(
+            ctx.client.approvals.GetApproval,
+            approval_pb2.GetApprovalRequest(approval_id=approval_id),
+        ).approval
+    except grpc.RpcError as error:
+        if error.code() is not grpc.StatusCode.NOT_FOUND:
+            raise
+        return None
+    return existing if existing.material_digest == digest else None
+
+
+def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
+    """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
+    approval_id = args.approval_id
+    if not approval_id:
+        approval_id = default_approval_id(ctx, digest)
+        existing = existing_approval(ctx, approval_id, digest)
+        if existing is not None:
+            return existing
+    request = approval_pb2.CreateApprovalRequest(
+        approval_id=approval_id,
+        material_digest=digest,
+        expires_at_ms=parse_moment(args.expires, "--expires"),
+        work_order_id=work_order,
+    )
+    return ctx.call(ctx.client.approvals.CreateApproval, request).approval
+
+
+def check_digest(expected: str, actual: str) -> None:
+    """Refuses a decision on material that changed since it was reviewed."""
+    if expected != actual:
+        raise CliError(
+            "MATERIAL_CHANGED",
+            f"the material now has digest {actual}, not the reviewed {expected}: review again",
+            CONFLICT,
+        )

@@ -5,24 +5,27 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 from typing import Any
 
 import grpc
 
-from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2
+from aiws.engine.v1 import common_pb2, registry_pb2
 from praxis_cli.commands import waiting
 from praxis_cli.commands.common import (
+    check_digest,
+    create_approval,
+    default_approval_id,
+    epochs_of,
+    existing_approval,
     group,
     json_argument,
     leaf,
-    parse_moment,
     parse_ref,
     ref_text,
 )
 from praxis_cli.commands.material import show_material
-from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
+from praxis_cli.errors import from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 DEFAULT_APPROVAL_TTL = "1h"
@@ -170,11 +173,6 @@ def _approval_args(parser: argparse.ArgumentParser) -> None:
 # --- registry decisions ----------------------------------------------------------------
 
 
-def epochs_of(ctx: Any, work_order_id: str) -> common_pb2.Epochs:
-    request = registry_pb2.GetEpochsRequest(work_order_id=work_order_id)
-    return ctx.call(ctx.client.registry.GetEpochs, request).epochs  # type: ignore[no-any-return]
-
-
 def _decision(
     ctx: Any,
     args: argparse.Namespace,
@@ -223,54 +221,6 @@ def _review(ctx: Any, args: argparse.Namespace) -> int:
             f"--digest {review.material_digest}{flag}"
         )
     return 0
-
-
-def _default_approval_id(ctx: Any, digest: str) -> str:
-    """Derived from the digest and the caller's token: a retried decision names the same
-    approval (and so its request replays) instead of minting a second one."""
-    token = ctx.connection().token or ""
-    caller = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
-    return f"ap-{digest[7:23]}-{caller}"
-
-
-def _existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
-    """The approval with this id when it approves ``digest``, else ``None``."""
-    try:
-        existing = ctx.call(
-            ctx.client.approvals.GetApproval,
-            approval_pb2.GetApprovalRequest(approval_id=approval_id),
-        ).approval
-    except grpc.RpcError as error:
-        if error.code() is not grpc.StatusCode.NOT_FOUND:
-            raise
-        return None
-    return existing if existing.material_digest == digest else None
-
-
-def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
-    """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
-    approval_id = args.approval_id
-    if not approval_id:
-        approval_id = _default_approval_id(ctx, digest)
-        existing = _existing_approval(ctx, approval_id, digest)
-        if existing is not None:
-            return existing
-    request = approval_pb2.CreateApprovalRequest(
-        approval_id=approval_id,
-        material_digest=digest,
-        expires_at_ms=parse_moment(args.expires, "--expires"),
-        work_order_id=work_order,
-    )
-    return ctx.call(ctx.client.approvals.CreateApproval, request).approval
-
-
-def check_digest(expected: str, actual: str) -> None:
-    if expected != actual:
-        raise CliError(
-            "MATERIAL_CHANGED",
-            f"the material now has digest {actual}, not the reviewed {expected}: review again",
-            CONFLICT,
-        )
 
 
 def _approve(ctx: Any, args: argparse.Namespace) -> int:
@@ -389,8 +339,8 @@ def _registered_retry(ctx: Any, args: argparse.Namespace, error: grpc.RpcError) 
     command is sent again as it was so that the server replays its receipt."""
     if not args.digest or args.approval_id or from_rpc(error).reason != "REF_ALREADY_REGISTERED":
         return None
-    approval_id = _default_approval_id(ctx, args.digest)
-    existing = _existing_approval(ctx, approval_id, args.digest)
+    approval_id = default_approval_id(ctx, args.digest)
+    existing = existing_approval(ctx, approval_id, args.digest)
     return approval_id if existing is not None else None
 
 

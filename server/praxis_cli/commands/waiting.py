@@ -8,8 +8,7 @@ from typing import Any
 from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as ib
 from aiws.engine.v1 import reconciliation_pb2 as rc
-from praxis_cli.commands import decide
-from praxis_cli.commands.common import json_argument
+from praxis_cli.commands.common import check_digest, create_approval, epochs_of, json_argument
 from praxis_cli.errors import usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
@@ -86,9 +85,7 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
         raise usage("the evidence is required: --evidence JSON or --evidence-file FILE")
     run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
     work_order = run.ref.work_order_id
-    epochs = decide.epochs_of(
-        ctx, work_order or "_"
-    )  # an ad hoc run: the installation, epochs 1 and 1
+    epochs = epochs_of(ctx, work_order or "_")  # an ad hoc run: the installation, epochs 1 and 1
     if not work_order:
         epochs = common_pb2.Epochs(
             installation_id=epochs.installation_id, ownership_epoch=1, authority_epoch=1
@@ -122,8 +119,8 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
         )
         ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
         return 0
-    decide.check_digest(args.digest, review.material_digest)
-    approval = decide.create_approval(ctx, args, review.material_digest, work_order)
+    check_digest(args.digest, review.material_digest)
+    approval = create_approval(ctx, args, review.material_digest, work_order)
     response = ctx.call(
         ctx.client.reconciliations.Reconcile,
         rc.ReconcileRequest(

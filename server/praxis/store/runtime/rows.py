@@ -465,7 +465,7 @@ def save(
         return record
     assert not record.partial, "a partial record is read-only"
     if effects.trace is not None:  # before the attempt rows are rewritten (their start)
-        effects.trace.observe(connection, record, outcome, command, now)
+        effects.trace.observe(connection, record.state, outcome, command, now)
     state = outcome.state
     saved = replace(record, state=state)
     result_text = ""

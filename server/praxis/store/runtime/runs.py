@@ -582,6 +582,11 @@ class RunStore:
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
         return None
 
+    def on_control(self, connection: Connection, _work_order_id: str, control: Control) -> None:
+        """A resumed work order's ready attempts become claimable: wake the long polls."""
+        if control is Control.ACTIVE:
+            Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
+
     def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
         """Stops the live runs of a canceled work order (inside the admin's transaction)."""
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]

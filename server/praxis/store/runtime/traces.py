@@ -21,7 +21,6 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.engine import Connection
@@ -37,9 +36,6 @@ from praxis.observability.tracing import (
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
 from praxis.store.runtime.tables import attempts, run_trace_spans, run_traces
-
-if TYPE_CHECKING:
-    from praxis.store.runtime.rows import RunRecord
 
 RUNNING = core.NodeStatus.RUNNING
 CACHE_RUNS = 4096  # trace contexts kept in memory (they never change once written)
@@ -144,7 +140,7 @@ class RunTraces:
     def observe(
         self,
         connection: Connection,
-        before: RunRecord,
+        before: core.RunState,
         outcome: core.Outcome,
         command: core.Command,
         now: int,
@@ -153,7 +149,7 @@ class RunTraces:
         written): nothing is written at dispatch, since an attempt's span starts at its
         ``attempts`` row's time; a node's start is stored only once its first attempt
         ended and the node lives on (a retry, a block, a wait)."""
-        old, new = before.state, outcome.state
+        old, new = before, outcome.state
         found = self._context(connection, new.run_id)
         if found is None or not found.flags & 1:
             return  # not traced, or not sampled: nothing to record

@@ -1,0 +1,57 @@
+"""The import contracts of ``make lint`` (``[tool.importlinter]`` in pyproject.toml) hold,
+and fail on a violation: a copy of the server package with one import running back up
+the layers, or SQL outside store/, is refused with the contract it breaks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(package_root: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if package_root is not None:  # found before the installed (editable) package
+        env["PYTHONPATH"] = f"{package_root}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    return subprocess.run(
+        [str(LINT), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=package_root or ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_contracts_hold() -> None:
+    result = _lint()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "BROKEN" not in result.stdout and "KEPT" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("core/bad.py", "import sqlalchemy", "the core is pure"),
+        ("rpc/bad.py", "from sqlalchemy import select", "only store/ speaks SQL"),
+        ("store/runtime/bad.py", "from praxis.rpc import errors", "server layers"),
+        ("store/registry/bad.py", "from praxis.store.runtime import runs", "store slices"),
+        ("store/db/bad.py", "import grpc", "store/ never speaks gRPC"),
+        ("rpc/bad.py", "from praxis.serve import config", "server layers"),
+    ],
+)
+def test_a_violation_fails(tmp_path: Path, module: str, line: str, contract: str) -> None:
+    shutil.copytree(ROOT / "server" / "praxis", tmp_path / "praxis")
+    (tmp_path / "praxis" / module).write_text(f"{line}  # a violation, on purpose\n")
+    result = _lint(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    broken = [row for row in result.stdout.splitlines() if row.endswith(" BROKEN")]
+    assert any(row.startswith(contract) for row in broken), result.stdout
+    assert f"praxis.{module[:-3].replace('/', '.')}" in result.stdout
