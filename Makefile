@@ -28,7 +28,7 @@ generate: setup tools
 
 ## checkgenerate: regenerate and fail on any difference from what is committed
 GENERATED := clients/python/aiws clients/typescript/src/gen clients/go/aiws \
-	clients/java/src/main/java/dev/praxis/aiws clients/rust/src/gen
+	clients/java/src/gen clients/rust/src/gen
 checkgenerate: generate
 	@changes=$$(git status --porcelain -- $(GENERATED)); \
 	if [ -n "$$changes" ]; then echo "$$changes"; \
