@@ -27,8 +27,8 @@ generate: setup tools
 	./scripts/generate_java_rust.sh
 
 ## checkgenerate: regenerate and fail on any difference from what is committed
-GENERATED := clients/python/aiws clients/typescript/src/gen clients/go/aiws \
-	clients/java/src/main/java/dev/praxis/aiws clients/rust/src/gen
+GENERATED := clients/python/gen clients/typescript/src/gen clients/go/aiws \
+	clients/java/src/gen clients/rust/src/gen
 checkgenerate: generate
 	@changes=$$(git status --porcelain -- $(GENERATED)); \
 	if [ -n "$$changes" ]; then echo "$$changes"; \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Java client installs the way Maven users get it: `mvn install` of clients/java
-# (main jar, sources jar, javadoc jar, a pom with what Maven Central requires), then
+# (main jar, sources jar, javadoc jar, each with both the generated stubs of src/gen/java and
+# the hand-written code of src/main/java, a pom with what Maven Central requires), then
 # `mvn verify` of clients/java/consumer-check, a project that depends on
 # dev.praxis:praxis-client by its coordinates only (no overrides), compiles a worker and
 # runs a test through the real transport.
@@ -30,6 +31,22 @@ for file in "praxis-client-$version.jar" "praxis-client-$version-sources.jar" \
     exit 1
   fi
 done
+# The generated stubs (src/gen/java) and the hand-written layer (src/main/java) are two
+# source roots: each jar must carry both.
+# check_entries JAR SUFFIX: JAR holds files ending in SUFFIX under both packages.
+check_entries() {
+  local entries
+  entries=$(jar tf "$dir/$1")
+  for package in dev/praxis/aiws/engine/v1 dev/praxis/client; do
+    if ! grep -q "^$package/.*$2\$" <<<"$entries"; then
+      echo "java package: $1 has no $package/*$2 (a source root left out of the build?)" >&2
+      exit 1
+    fi
+  done
+}
+check_entries "praxis-client-$version.jar" .class
+check_entries "praxis-client-$version-sources.jar" .java
+check_entries "praxis-client-$version-javadoc.jar" .html
 for element in name description url licenses developers scm; do
   if ! grep -q "<$element>" "$dir/praxis-client-$version.pom"; then
     echo "java package: the pom lacks <$element>, which Maven Central requires" >&2

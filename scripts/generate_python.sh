@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the Python messages, gRPC stubs and typed stubs under clients/python from
-# proto/. Uses the pinned grpcio-tools and mypy-protobuf of the project's virtualenv.
+# Regenerates the Python messages, gRPC stubs and typed stubs (the import package `aiws`)
+# from proto/ into clients/python/gen, a package root of its own that this script deletes
+# and rewrites whole (clients/python/pyproject.toml ships gen/aiws as the top-level `aiws`).
+# Uses the pinned grpcio-tools and mypy-protobuf of the project's virtualenv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
-out=clients/python
-rm -rf "$out/aiws"
+out=clients/python/gen
+rm -rf "$out"
 mkdir -p "$out"
 protos=$(cd proto && find aiws -name '*.proto' | LC_ALL=C sort)
 PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/python" -m grpc_tools.protoc -Iproto \

@@ -47,6 +47,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(REPO / "clients" / "python"))
+sys.path.insert(0, str(REPO / "clients" / "python" / "gen"))
 
 import grpc  # noqa: E402
 

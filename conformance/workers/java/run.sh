@@ -11,7 +11,7 @@ client="$root/clients/java"
 out="$here/target"
 stamp="$out/.built"
 mkdir -p "$out"
-if [ ! -e "$stamp" ] || [ -n "$(find "$client/src/main" "$client/pom.xml" "$here/src" -newer "$stamp" -type f -print -quit)" ]; then
+if [ ! -e "$stamp" ] || [ -n "$(find "$client/src/main" "$client/src/gen" "$client/pom.xml" "$here/src" -newer "$stamp" -type f -print -quit)" ]; then
   (cd "$client" && mvn -q -B ${MVN_FLAGS:-} compile dependency:build-classpath \
     -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime) >&2
   rm -rf "$out/classes"

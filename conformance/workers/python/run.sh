@@ -5,5 +5,5 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="${PRAXIS_ROOT:-$(cd "$here/../../.." && pwd)}"
 python="${PRAXIS_PYTHON:-$root/.venv/bin/python}"
-export PYTHONPATH="$root/clients/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$root/clients/python:$root/clients/python/gen${PYTHONPATH:+:$PYTHONPATH}"
 exec "$python" -u "$here/scenario_worker.py" "$@"
