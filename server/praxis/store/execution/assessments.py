@@ -14,8 +14,7 @@ from praxis.core import values
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.store.db.database import Rollback
-from praxis.store.execution import contracts
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import contracts, requests
 from praxis.store.execution.tables import assessments
 from praxis.store.registry.store import load_head
 from praxis.store.runtime.rows import RunRecord
@@ -79,7 +78,7 @@ class AssessmentStore:
         identifier = core.assessment_id(principal.principal_id, request_id)
 
         def transaction(connection: Connection) -> tuple[core.Assessment, bool]:
-            key = model_rows.replayed(
+            key = requests.replayed(
                 connection, principal.principal_id, "assess", request_id, digest
             )
             if key is not None:
@@ -105,12 +104,12 @@ class AssessmentStore:
                     assessed_by=principal.principal_id, assessed_at_ms=now,
                 )
             )  # fmt: skip
-            model_rows.append(
+            requests.append(
                 connection, "ASSESSED", run_id, now, assessment_id=identifier,
                 assessment_kind=kind.name, verdict=verdict.name,
                 subject_digest=subject_digest,
             )  # fmt: skip
-            model_rows.remember(
+            requests.remember(
                 connection, principal.principal_id, "assess", request_id, digest, identifier
             )
             return _load(connection, identifier), False

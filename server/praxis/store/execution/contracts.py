@@ -28,7 +28,7 @@ from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import requests
 from praxis.store.execution.tables import contracts, principal_spend
 from praxis.store.runtime import reservations
 from praxis.store.runtime.rows import RunRecord
@@ -126,7 +126,7 @@ class ContractStore:
                     spent_microcredits="0",
                 )
             )
-            model_rows.append(
+            requests.append(
                 connection, "CONTRACT_CREATED", contract_id, now, digest=parsed.digest()
             )
             found = load(connection, contract_id)
@@ -270,7 +270,7 @@ class ContractStore:
                         .values(spent_microcredits=money.text(money.add(found.spent, cost)))
                     )
             _add_principal_spend(connection, record.principal_id, cost)
-            model_rows.append(
+            requests.append(
                 connection,
                 "COST_CHARGED",
                 record.contract_id or record.state.run_id,

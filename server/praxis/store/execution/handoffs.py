@@ -14,7 +14,7 @@ from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import requests
 from praxis.store.execution.tables import handoffs
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.runs import RunStore
@@ -58,7 +58,7 @@ class HandoffStore:
         delivery = core.delivery_id(principal.principal_id, request_id)
 
         def transaction(connection: Connection) -> tuple[core.Handoff, bool]:
-            key = model_rows.replayed(
+            key = requests.replayed(
                 connection, principal.principal_id, "handoff", request_id, digest
             )
             if key is not None:
@@ -87,11 +87,11 @@ class HandoffStore:
                     created_at_ms=now, acknowledged_at_ms=0,
                 )
             )  # fmt: skip
-            model_rows.append(
+            requests.append(
                 connection, "HANDOFF_OFFERED", delivery, now, run_id=run_id, node_uid=node_uid,
                 to_principal_id=to_principal_id, outputs_digest=outputs,
             )  # fmt: skip
-            model_rows.remember(
+            requests.remember(
                 connection, principal.principal_id, "handoff", request_id, digest, delivery
             )
             return _load(connection, delivery), False  # type: ignore[return-value]  # exists
@@ -126,7 +126,7 @@ class HandoffStore:
                 .where(handoffs.c.delivery_id == delivery_id)
                 .values(state=acknowledged.state.value, acknowledged_at_ms=now)
             )
-            model_rows.append(
+            requests.append(
                 connection, "HANDOFF_ACKNOWLEDGED", delivery_id, now,
                 principal_id=principal.principal_id,
             )  # fmt: skip

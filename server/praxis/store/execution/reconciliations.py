@@ -22,7 +22,7 @@ from praxis.core.records import ApprovalEvidence, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import requests
 from praxis.store.execution.tables import reconciliations
 from praxis.store.registry.store import RegistryStore, load_approval
 from praxis.store.registry.tables import consumed_proofs
@@ -115,7 +115,7 @@ class ReconciliationStore:
                 decided_at_ms=0,
             )
         )
-        model_rows.append(
+        requests.append(
             connection,
             "RECONCILIATION_OPENED",
             attempt.run_id,
@@ -220,7 +220,7 @@ class ReconciliationStore:
             connection: Connection, signals: Effects
         ) -> tuple[ReconciliationView, bool]:
             scope = ("reconcile", principal.principal_id, request.request_id)
-            key = model_rows.replayed(connection, scope[1], scope[0], scope[2], digest)
+            key = requests.replayed(connection, scope[1], scope[0], scope[2], digest)
             if key is not None:
                 return self._load_view(connection, key), True
             now = self.clock.now_ms()
@@ -251,7 +251,7 @@ class ReconciliationStore:
                 raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
             run_rows.save(connection, record, outcome, signals, command, now)
             self._record(connection, principal, request, evidence, material, now)
-            model_rows.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
+            requests.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False
 
         result: tuple[ReconciliationView, bool] | Rejection = self.runs.unit.transact(
@@ -318,7 +318,7 @@ class ReconciliationStore:
                 decided_at_ms=now,
             )
         )
-        model_rows.append(
+        requests.append(
             connection,
             "RECONCILED",
             material.pending.run_id,

@@ -14,7 +14,7 @@ from praxis.core.records import Principal, WorkOrder
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import requests
 from praxis.store.execution.tables import run_segments
 from praxis.store.runtime.rows import RunRecord
 from praxis.store.runtime.tables import runs as run_table
@@ -109,7 +109,7 @@ class SegmentStore:
                 "incarnation": self.incarnation,
             },
         )
-        model_rows.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
+        requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
                           number=segment.number, reason=segment.reason.value,
                           ownership_epoch=segment.ownership_epoch)  # fmt: skip
 

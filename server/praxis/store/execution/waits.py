@@ -24,7 +24,7 @@ from praxis.core.records import Principal
 from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, not_found
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests as model_rows
+from praxis.store.execution import requests
 from praxis.store.execution.tables import waits
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
@@ -184,7 +184,7 @@ class WaitStore:
 
         def transaction(connection: Connection, effects: Effects) -> tuple[WaitView, bool]:
             now = self.clock.now_ms()
-            replay = model_rows.replayed(
+            replay = requests.replayed(
                 connection, principal.principal_id, "wait", request_id, digest
             )
             row = _row(connection, wait)
@@ -210,13 +210,11 @@ class WaitStore:
                 .where(waits.c.wait_id == wait)
                 .values(payload_json=text, satisfied_by=principal.principal_id, satisfied_at_ms=now)
             )
-            model_rows.append(
+            requests.append(
                 connection, "WAIT_SATISFIED", row.run_id, now, wait_id=wait,
                 principal_id=principal.principal_id, payload_digest=values.digest(payload),
             )  # fmt: skip
-            model_rows.remember(
-                connection, principal.principal_id, "wait", request_id, digest, wait
-            )
+            requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
             return self._view(connection, saved, _row(connection, wait), now), False
 
         result: tuple[WaitView, bool] | Rejection = self.runs.unit.transact(transaction)

@@ -35,7 +35,7 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.store import bind_head, load_head
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime import worker_models as model_registry
+from praxis.store.runtime import worker_models
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import attempts, ready_nodes, run_timers, runs
 from praxis.store.runtime.unit import Unit
@@ -190,7 +190,7 @@ class RunStore:
         if connection is None:
             with self.db.read() as reading:
                 return self.known_models(reading)
-        self._registered = model_registry.live(connection, self.clock.now_ms())
+        self._registered = worker_models.live(connection, self.clock.now_ms())
         return self._configured_models | frozenset(self._registered)
 
     def _cached_models(self) -> frozenset[str]:
@@ -642,7 +642,7 @@ class RunStore:
         """
         now = self.clock.now_ms()
         with self.db.read() as connection:
-            if model_registry.would_write(connection, models, self._configured_models, now):
+            if worker_models.would_write(connection, models, self._configured_models, now):
                 return True
             ready = _READY.run(connection, {"models": models, "now": now, "limit": 1})
             return ready.first() is not None
@@ -652,7 +652,7 @@ class RunStore:
 
         def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
             now = self.clock.now_ms()
-            registered = model_registry.register(
+            registered = worker_models.register(
                 connection, claim.models, self._configured_models, now
             )
             if isinstance(registered, Rejection):
