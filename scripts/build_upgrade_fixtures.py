@@ -30,7 +30,12 @@ read from the migrations the old server recorded (``schema_migrations``):
 
 The servers run on a test clock (``--test-clock``) starting at T0, advanced 1 s between
 steps; the manifest records the final time so the test can start the current server at
-it (the claimed item's lease still held).
+it (the claimed item's lease still held). After writing, the script records in the
+manifest what the old server answers about that data, as the views of
+``tests/store/db/upgrade_views.py`` put it; the test expects the same views of the
+current server. What the servers generate (run, attempt and installation ids, created
+principals' tokens, the approval digests that cover the installation id) differs from
+one build to the next; the rest of a rebuilt fixture is the same.
 
 Which commits (``name`` records the highest migration version the old server recorded;
 the script checks it):
