@@ -11,11 +11,12 @@ and checks through the API that the data survived the migrations.
 For each fixture this script checks out the commit into a temporary worktree
 (``git worktree add --detach``, removed afterwards), starts that commit's own server
 (``python -m praxis.cli serve --config ... --listen 127.0.0.1:0 --test-clock T0``) with
-``PYTHONPATH`` set to the old tree's ``server`` and ``clients/python`` (the server needs
-its own generated ``aiws``) and this virtualenv's interpreter, and drives it with the
-current Python client (the contract only ever gained fields and methods, so the current
-stubs speak to every old server). What it writes depends on what the old server has,
-read from the migrations the old server recorded (``schema_migrations``):
+``PYTHONPATH`` set to the old tree's ``server`` and ``clients/python`` (or
+``clients/python/gen``: the server needs its own generated ``aiws``) and this
+virtualenv's interpreter, and drives it with the current Python client (the contract
+only ever gained fields and methods, so the current stubs speak to every old server).
+What it writes depends on what the old server has, read from the migrations the old
+server recorded (``schema_migrations``):
 
 - always (migration 1, the registry): ref ``wo-up/flow`` registered (revision 1),
   proposal ``change-1`` activated (revision 2), proposal ``change-2`` left pending;
@@ -229,7 +230,10 @@ def old_server(tree: Path, data: Path) -> Iterator[str]:
     """The commit's own ``praxis serve`` on ``data``; yields its address."""
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tree / "server"), str(tree / "clients/python")]),
+        # The generated aiws is in clients/python until b213f15, clients/python/gen after.
+        "PYTHONPATH": os.pathsep.join(
+            str(tree / folder) for folder in ("server", "clients/python/gen", "clients/python")
+        ),
         "PYTHONUNBUFFERED": "1",
     }
     argv = [sys.executable, "-m", "praxis.cli", "serve", "--config", str(data / "config.json")]
