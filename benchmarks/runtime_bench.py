@@ -270,7 +270,7 @@ def claim_cost(directory: Path, finished: int, claims: int = 300) -> float:
     samples = []
     for _ in range(claims):
         began = time.perf_counter()
-        tasks = store.claim(agent, "w", ["echo"], 1, 30_000)
+        tasks = engine.tasks.claim(agent, "w", ["echo"], 1, 30_000)
         samples.append((time.perf_counter() - began) * 1000)
         assert isinstance(tasks, list) and len(tasks) == 1
     engine.close()

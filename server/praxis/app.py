@@ -86,6 +86,7 @@ from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
@@ -158,8 +159,8 @@ class Engine:
             settings.limits,
             settings.profile,
             self.signals,
-            allowance_of=self.contracts.allowance,
         )
+        self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
         self.registry = RegistryStore(
             self.db,
             authority,
@@ -219,9 +220,9 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (runs.start_hooks, engine.contracts.check_start),  # its contract admits it
         (runs.start_hooks, engine.waits.on_start),  # its wait nodes are recorded
         (runs.start_hooks, engine.segments.on_start),  # its first segment opens
-        # The runtime: an attempt settles, inside its transaction.
-        (runs.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
-        (runs.settle_hooks, engine.reconciliations.on_settle),  # UNCERTAIN opens a review
+        # The task protocol: an attempt settles, inside its transaction.
+        (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
+        (engine.tasks.settle_hooks, engine.reconciliations.on_settle),  # UNCERTAIN opens a review
     )
 
 
@@ -345,7 +346,7 @@ class Server:
             HandoffServicer(engine.handoffs), server
         )
         task_pb2_grpc.add_TaskServiceServicer_to_server(
-            TaskServicer(engine.runs, hub, settings.clock, blocking, self.gates), server
+            TaskServicer(engine.tasks, hub, settings.clock, blocking, self.gates), server
         )
         event_pb2_grpc.add_EventServiceServicer_to_server(
             EventServicer(engine.events, hub, blocking), server

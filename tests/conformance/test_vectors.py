@@ -181,7 +181,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
         "aiws.engine.v1.RunService": RunServicer(engine.runs, hub, engine.segments.list),
-        "aiws.engine.v1.TaskService": TaskServicer(engine.runs, hub, clock),
+        "aiws.engine.v1.TaskService": TaskServicer(engine.tasks, hub, clock),
         "aiws.engine.v1.EventService": EventServicer(engine.events, hub),
         "aiws.engine.v1.ContractService": ContractServicer(engine.contracts),
         "aiws.engine.v1.ReconciliationService": ReconciliationServicer(engine.reconciliations),

@@ -17,7 +17,7 @@ from praxis.core import run as core
 from praxis.core.records import Principal, PrincipalKind
 from praxis.store.runtime import log as run_log
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime.runs import Settlement
+from praxis.store.runtime.tasks import Settlement
 from praxis_client import error_details
 from tests.runtime_support import claim, complete, definition, get_run, json_out, node, start
 from tests.support import Harness, start_server
@@ -186,12 +186,12 @@ def test_a_ten_thousand_item_run_rebuilds_from_its_log(tmp_path: Path) -> None:
 
 
 def _drive_wide(harness: Harness) -> None:
-    store = harness.server.engine.runs
+    store, tasks_of = harness.server.engine.runs, harness.server.engine.tasks
     agent = Principal("agent", PrincipalKind.AGENT)
     run_id = expanded(harness, WIDE)
     done = 0
     while True:
-        tasks = store.claim(agent, "w1", ["echo"], 100, 60_000)
+        tasks = tasks_of.claim(agent, "w1", ["echo"], 100, 60_000)
         assert not isinstance(tasks, core.Rejection)
         if not tasks:
             break
@@ -200,7 +200,7 @@ def _drive_wide(harness: Harness) -> None:
                 assert len(json.loads(task.input_json)) == WIDE
                 assert json.loads(task.input_json)[:3] == [{"i": 0}, {"i": 1}, {"i": 2}]
             item = int(task.node_uid.partition("#")[2] or -1)
-            reply = store.complete(
+            reply = tasks_of.complete(
                 agent,
                 Settlement(
                     task.attempt_id, "w1", core.Effect.APPLIED, "0", json.dumps({"i": item})

@@ -21,7 +21,7 @@ from praxis.limits import ServingLimits
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.serving import Blocking, Gates, abort_async, unwrap_async
-from praxis.store.runtime.runs import Claim, RunStore, Settlement, TaskView, check_claim
+from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
 
 CONTENDED_RETRY_S = 0.05
@@ -77,11 +77,11 @@ def effect_from_proto(value: int) -> core.Effect | Rejection:
 
 
 class TaskServicer(task_pb2_grpc.TaskServiceServicer):
-    """TaskService over a :class:`RunStore`."""
+    """TaskService over a :class:`TaskStore`."""
 
     def __init__(
         self,
-        store: RunStore,
+        store: TaskStore,
         hub: Hub,
         clock: Clock,
         blocking: Blocking | None = None,

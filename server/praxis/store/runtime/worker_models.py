@@ -12,8 +12,10 @@ from __future__ import annotations
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
+from praxis.clock import Clock
 from praxis.core.rejection import Code, Rejection
 from praxis.store.db import locks
+from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
 from praxis.store.runtime.tables import model_registrations
 
@@ -109,3 +111,54 @@ def purge(connection: Connection, now_ms: int, limit: int = 100) -> int:
         delete(model_registrations).where(model_registrations.c.model.in_(lapsed))
     )
     return int(result.rowcount or 0)
+
+
+class WorkerModels:
+    """The models this process accepts: the configured ones plus a cache of the live
+    worker registrations, refreshed by every read of them (shared by the run store,
+    which checks definitions, and the task store, whose claims register)."""
+
+    def __init__(self, db: Database, clock: Clock, configured: tuple[str, ...]) -> None:
+        self.db = db
+        self.clock = clock
+        self.configured = frozenset(configured)
+        self.registered: dict[str, int] = {}  # worker-registered model -> expiry (cache)
+
+    def known(self, connection: Connection | None = None) -> frozenset[str]:
+        """Models from the config plus the live worker registrations (read now)."""
+        if connection is None:
+            with self.db.read() as reading:
+                return self.known(reading)
+        self.registered = live(connection, self.clock.now_ms())
+        return self.configured | frozenset(self.registered)
+
+    def cached(self) -> frozenset[str]:
+        """The configured models plus the registrations last read that are still live."""
+        now = self.clock.now_ms()
+        return self.configured | frozenset(
+            m for m, expiry in self.registered.items() if expiry > now
+        )
+
+    def listing(self) -> list[tuple[str, bool, int]]:
+        """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
+        self.known()
+        configured = [(model, True, 0) for model in sorted(self.configured)]
+        workers = [
+            (model, False, expiry)
+            for model, expiry in sorted(self.registered.items())
+            if model not in self.configured
+        ]
+        return configured + workers
+
+    def would_write(self, connection: Connection, models: list[str], now_ms: int) -> bool:
+        """Whether a claim of ``models`` must register or renew one (see :func:`would_write`)."""
+        return would_write(connection, models, self.configured, now_ms)
+
+    def register(self, connection: Connection, models: list[str], now_ms: int) -> Rejection | None:
+        """Registers or renews ``models`` inside a claim (see :func:`register`)."""
+        registered = register(connection, models, self.configured, now_ms)
+        if isinstance(registered, Rejection):
+            return registered
+        if registered is not None:
+            self.registered = registered
+        return None

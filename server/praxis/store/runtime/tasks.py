@@ -1,0 +1,595 @@
+"""The worker task protocol: claims, heartbeats and settlements of attempts.
+
+A claim leases ready attempts of the models a worker serves (registering those models
+for a while), each settlement decides one attempt through the pure reducer, and
+:meth:`TaskStore.settle_many` settles a batch and claims again in one group commit. Every
+command goes through the runtime's unit of work (:mod:`praxis.store.runtime.unit`); the
+wire checks of these requests (:func:`check_claim`, :func:`check_lease`) sit beside the
+requests they check.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.engine import Connection
+
+from praxis.core import definition as definitions
+from praxis.core import money, values
+from praxis.core import run as core
+from praxis.core.contract import Allowance
+from praxis.core.records import Control, Principal
+from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.store.controls.tables import work_orders
+from praxis.store.db import locks
+from praxis.store.db.database import Rollback
+from praxis.store.db.statements import Statement
+from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.tables import attempts, ready_nodes
+
+MIN_LEASE_MS = 1_000
+MAX_LEASE_MS = 3_600_000
+MAX_WAIT_MS = 60_000
+MAX_TASKS = 100
+MAX_SETTLEMENTS = 100
+MAX_BATCH_INPUT_BYTES = 3 * 1024 * 1024
+"""The tasks one ClaimTasks or SettleTasks response carries, in bytes of their inputs,
+templates and agent specs (at least one task); ready tasks past it stay ready."""
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """One leased attempt as a worker receives it."""
+
+    attempt_id: str
+    run_id: str
+    node_uid: str
+    node_id: str
+    attempt: int
+    operation_id: str
+    agent: definitions.Agent
+    input_json: str
+    template: str
+    deadline_ms: int
+    lease_expires_at_ms: int
+    revision: int
+    weight: int = 0
+    """About how many bytes the task takes in a response (input, template, agent)."""
+    traceparent: str = ""
+    """The attempt's span (tracing on only; see :mod:`praxis.store.runtime.traces`)."""
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A CompleteTask or FailTask request after wire validation."""
+
+    attempt_id: str
+    worker_id: str
+    effect: core.Effect
+    cost_microcredits: str
+    result_json: str = ""
+    error: str = ""
+    retryable: bool = False
+    completed: bool = True  # CompleteTask; False for FailTask (used by settle_many)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A ClaimTasks request's fields (the wait is the RPC layer's)."""
+
+    worker_id: str
+    models: list[str]
+    max_tasks: int
+    lease_ms: int
+    principal_id: str = ""
+    """The claiming principal (set by the store from the caller)."""
+
+
+class TaskStore:
+    """The worker task protocol over the runs of a :class:`RunStore`: claims (leasing
+    ready attempts), heartbeats and settlements, one transaction each or one group
+    commit for a batch (:meth:`settle_many`)."""
+
+    def __init__(
+        self,
+        runs: RunStore,
+        allowance_of: Callable[[Connection, RunRecord], Allowance | None] | None = None,
+    ) -> None:
+        self.runs = runs
+        self.unit = runs.unit
+        self.db = runs.db
+        self.authority = runs.authority
+        self.clock = runs.clock
+        self.limits = runs.limits
+        self.profile = runs.profile
+        self.models = runs.models
+        self._lock = threading.Lock()
+        # How many claims skipped a candidate run another transaction held (PostgreSQL,
+        # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
+        # commit need not wake it (a sweep that changes nothing, another replica's claim).
+        self.claims_skipped = 0
+        # Execution-model hooks (contracts, reconciliations), called inside a settlement's
+        # transaction; a Rollback refuses it. Wired by the engine's reactions table.
+        self.settle_hooks: list[
+            Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
+        ] = []
+        # What a run's contract still allows (the execution model's contracts).
+        self.allowance_of = allowance_of or _unlimited
+
+    def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
+        """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
+        denied = self.runs.authorize(principal, "run.start", "")
+        if denied and self.runs.authorize(principal, "task.work", ""):
+            return denied
+        return self.models.listing()
+
+    # --- claims ------------------------------------------------------------------------
+
+    def claim(
+        self,
+        principal: Principal,
+        worker_id: str,
+        models: list[str],
+        max_tasks: int,
+        lease_ms: int,
+    ) -> list[TaskView] | Rejection:
+        """Leases up to ``max_tasks`` ready attempts of ``models`` (does not wait)."""
+        problem = check_claim(worker_id, models, max_tasks, lease_ms, 0) or self.runs.authorize(
+            principal, "task.work", ""
+        )
+        if problem:
+            return problem
+        if not self._may_claim(models):
+            return []
+        result: list[TaskView] | Rejection = self.unit.transact(
+            self._claim_body(Claim(worker_id, models, max_tasks, lease_ms, principal.principal_id))
+        )
+        return result
+
+    def _may_claim(self, models: list[str]) -> bool:
+        """Whether a claim of ``models`` has anything to do: a ready attempt, or a worker
+        registration to make or renew. A read, so that a claim finding nothing (a long
+        poll woken for a task another worker took) costs no write transaction. Nothing is
+        lost by answering none: a claim right then would have found none either, and a
+        long poll subscribed before this read is woken by the next commit readying one.
+        """
+        now = self.clock.now_ms()
+        with self.db.read() as connection:
+            if self.models.would_write(connection, models, now):
+                return True
+            ready = _READY.run(connection, {"models": models, "now": now, "limit": 1})
+            return ready.first() is not None
+
+    def _claim_body(self, claim: Claim) -> Callable[[Connection, Effects], list[TaskView]]:
+        """The transaction that leases up to ``claim.max_tasks`` ready attempts."""
+
+        def transaction(connection: Connection, effects: Effects) -> list[TaskView]:
+            now = self.clock.now_ms()
+            refused = self.models.register(connection, claim.models, now)
+            if refused is not None:
+                raise Rollback(refused)
+            # Candidates are read without locks; only the runs no other transaction holds
+            # are locked (SKIP LOCKED), and _dispatch re-checks each candidate against the
+            # locked run, so replicas claim disjoint attempts without waiting on each other.
+            postgres = locks.postgres(connection)
+            limit = claim.max_tasks * 2 + 8 if postgres else claim.max_tasks
+            rows = _READY.run(
+                connection, {"models": claim.models, "now": now, "limit": limit}
+            ).all()
+            by_run: dict[str, list[str]] = defaultdict(list)
+            for row in rows:
+                by_run[row.run_id].append(row.node_uid)
+            locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
+            if postgres:
+                by_run = self._lock_candidates(connection, by_run, claim.max_tasks, locked)
+            tasks: list[TaskView] = []
+            cache: dict[tuple[str, str], values.JsonValue] = {}
+            for run_id, uids in by_run.items():
+                row = locked.get(run_id)
+                if not self._dispatch(
+                    connection, effects, run_id, uids, claim, now, cache, tasks, row
+                ):
+                    break  # the response is full: the rest stay ready
+            return tasks
+
+        return transaction
+
+    def _lock_candidates(
+        self,
+        connection: Connection,
+        by_run: dict[str, list[str]],
+        wanted: int,
+        locked: dict[str, Any],
+    ) -> dict[str, list[str]]:
+        """The candidates of the runs this claim could lock (in ready order, at most
+        ``wanted`` attempts), with the budgets of those runs locked in key order; the
+        ``runs`` rows of the runs kept go to ``locked``."""
+        kept: dict[str, list[str]] = defaultdict(list)
+        budgets: dict[str, tuple[str, str]] = {}  # run -> (contract, starting principal)
+        count = 0
+        remaining = list(by_run.items())
+        while remaining and count < wanted:  # lock only the runs needed for the shortfall
+            chunk, covered = [], 0
+            while remaining and covered < wanted - count:
+                chunk.append(remaining.pop(0))
+                covered += len(chunk[-1][1])
+            held = locks.runs_skip_locked_rows(connection, (run_id for run_id, _ in chunk))
+            if len(held) < len(chunk):
+                with self._lock:
+                    self.claims_skipped += 1
+            for run_id, uids in chunk:
+                if run_id in held:
+                    kept[run_id] = uids[: wanted - count]
+                    count += len(kept[run_id])
+                    row = held[run_id]
+                    budgets[run_id] = (row.contract_id or "", row.principal_id or "")
+                    locked[run_id] = row
+        keys: set[str] = set()
+        for contract_id, principal_id in budgets.values():
+            if contract_id:
+                keys.add("contract:" + contract_id)
+            if self.authority.spend_cap(principal_id) is not None:
+                keys.add("principal:" + principal_id)
+        for name in sorted(keys):  # every contract key sorts before every principal key
+            locks.budget_key(connection, name)
+        return kept
+
+    def _dispatch(
+        self,
+        connection: Connection,
+        effects: Effects,
+        run_id: str,
+        uids: list[str],
+        claim: Claim,
+        now: int,
+        cache: dict[tuple[str, str], values.JsonValue],
+        tasks: list[TaskView],
+        row: Any = None,
+    ) -> bool:
+        """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
+        byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
+        ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
+        record = self.unit.load(connection, run_id, row)
+        allowance = self.allowance_of(connection, record) if record is not None else None
+        for uid in uids:
+            input_json, size, weight = None, 0, 0
+            node = None if record is None else record.state.nodes.get(uid)
+            if record is not None and node is not None and _claimable(record, node, now):
+                input_json = values.canonical_json(
+                    run_rows.gather_input(connection, record, node, cache)
+                )
+                size = len(input_json.encode("utf-8", errors="surrogatepass"))
+                weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
+                spent = sum(task.weight for task in tasks)
+                if (
+                    tasks
+                    and size <= self.limits.max_input_bytes
+                    and (spent + weight > MAX_BATCH_INPUT_BYTES)
+                ):
+                    return False
+            command = core.Dispatch(
+                uid,
+                claim.worker_id,
+                claim.lease_ms,
+                allowance,
+                claim.principal_id,
+                size,
+            )
+            outcome = (
+                core.apply(record.state, command, now, self.limits)
+                if record is not None
+                else not_found("RUN_NOT_FOUND", run_id)
+            )
+            if isinstance(outcome, Rejection) or record is None:
+                run_rows.drop_ready(connection, run_id, uid)  # stale row
+                continue
+            record = run_rows.save(connection, record, outcome, effects, command, now)
+            node = record.state.nodes[uid]
+            if node.status is not core.NodeStatus.RUNNING:
+                continue  # refused (allowance, input size): the node failed with the reason
+            assert input_json is not None
+            task = replace(self._task(record, node, input_json), weight=weight)
+            effects.leased.append((run_id, uid, task.agent.model))
+            if effects.trace is not None:
+                traceparent = effects.trace.traceparent(connection, run_id, node.attempt_id)
+                task = replace(task, traceparent=traceparent)
+            tasks.append(task)
+        return True
+
+    def _task(self, record: RunRecord, node: core.NodeRun, input_json: str) -> TaskView:
+        spec = record.state.definition.nodes[node.node_id]
+        return TaskView(
+            attempt_id=node.attempt_id,
+            run_id=record.state.run_id,
+            node_uid=node.uid,
+            node_id=node.node_id,
+            attempt=node.attempts,
+            operation_id=core.operation_id(record.state.run_id, node.uid),
+            agent=spec.agent,
+            input_json=input_json,
+            template=spec.template,
+            deadline_ms=node.deadline_ms,
+            lease_expires_at_ms=node.lease_expires_at_ms,
+            revision=node.revision,
+        )
+
+    def next_ready_ms(self, models: list[str]) -> int | None:
+        """The earliest ``not_before_ms`` among ready rows of ``models`` (backoff wake-up)."""
+        with self.db.read() as connection:
+            value = _NEXT_READY.run(connection, {"models": models}).scalar()
+        return None if value is None else int(value)
+
+    def _attempt_body(
+        self, principal: Principal, attempt_id: str, build: Callable[[core.Attempt], core.Command]
+    ) -> Callable[[Connection, Effects], core.Reply]:
+        """The transaction of one command on an attempt (heartbeat or settlement); only
+        the principal whose claim leased the attempt may act on it."""
+
+        def transaction(connection: Connection, effects: Effects) -> core.Reply:
+            # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
+            row = run_rows.lock_attempt_run(connection, attempt_id) if self.db.postgres else None
+            attempt = run_rows.load_attempt(connection, attempt_id)  # read under the lock
+            if (
+                attempt is not None
+                and self.db.postgres
+                and (row is None or attempt.run_id != row.run_id)
+            ):
+                # Committed after the lock's statement read attempts (no claim returns
+                # an attempt id before its commit; a guessed one could): lock, read again.
+                locks.run(connection, attempt.run_id)
+                attempt, row = run_rows.load_attempt(connection, attempt_id), None
+            if attempt is None:
+                raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
+            if attempt.principal_id and attempt.principal_id != principal.principal_id:
+                raise Rollback(
+                    Rejection(
+                        Code.PERMISSION_DENIED,
+                        "ATTEMPT_NOT_YOURS",
+                        f"attempt {attempt_id!r} was claimed by another principal",
+                    )
+                )
+            record = self.unit.load(connection, attempt.run_id, row)
+            if record is None:
+                raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
+            command, now = build(attempt), self.clock.now_ms()
+            outcome = core.apply(record.state, command, now, self.limits)
+            if isinstance(outcome, Rejection):
+                raise Rollback(outcome)
+            spends = any(a.cost_microcredits not in ("", "0") for a in outcome.attempts)
+            if spends or record.contract_id:
+                self.runs.lock_budget(connection, record.contract_id, record.principal_id, spends)
+            run_rows.save(connection, record, outcome, effects, command, now)
+            for hook in self.settle_hooks:
+                hook(connection, record, command, outcome)
+            return outcome.reply
+
+        return transaction
+
+    def _attempt_command(
+        self,
+        principal: Principal,
+        attempt_id: str,
+        build: Callable[[core.Attempt], core.Command],
+    ) -> core.Reply | Rejection:
+        problem = values.check_identifier(attempt_id, "attempt_id") or self.runs.authorize(
+            principal, "task.work", ""
+        )
+        if problem:
+            return problem
+        result: core.Reply | Rejection = self.unit.transact(
+            self._attempt_body(principal, attempt_id, build)
+        )
+        return result
+
+    def heartbeat(
+        self, principal: Principal, attempt_id: str, worker_id: str, lease_ms: int
+    ) -> core.Reply | Rejection:
+        """Extends a lease; ``cancelled`` says the worker should stop."""
+        problem = check_lease(lease_ms) or values.check_identifier(worker_id, "worker_id")
+        if problem:
+            return problem
+        return self._attempt_command(
+            principal,
+            attempt_id,
+            lambda attempt: core.Heartbeat(attempt, worker_id, lease_ms),
+        )
+
+    def complete(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
+        """Settles an attempt with a result checked against the contract and the cap."""
+        build = self._completion(request)
+        if isinstance(build, Rejection):
+            return build
+        return self._attempt_command(principal, request.attempt_id, build)
+
+    def fail(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:
+        """Settles an attempt as failed; the reply says whether it will be retried."""
+        build = self._failure(request)
+        if isinstance(build, Rejection):
+            return build
+        return self._attempt_command(principal, request.attempt_id, build)
+
+    def settle_many(
+        self, principal: Principal, requests: list[Settlement], claim: Claim | None = None
+    ) -> tuple[list[core.Reply | Rejection], list[TaskView]] | Rejection:
+        """Settles attempts and then claims, all in one group commit (SettleTasks).
+
+        Each settlement is validated, decided and saved on its own (its own SAVEPOINT), so
+        a stale, foreign or invalid one never affects the others; the claim, when given,
+        runs after them in the same COMMIT. Returns one reply or rejection per request,
+        in order, and the claimed tasks.
+        """
+        if len(requests) > MAX_SETTLEMENTS:
+            return invalid(
+                "PAGE_INVALID",
+                "settlements",
+                f"at most {MAX_SETTLEMENTS} settlements per call; got {len(requests)}",
+            )
+        problem = self.runs.authorize(principal, "task.work", "")
+        if claim is not None:
+            problem = problem or check_claim(
+                claim.worker_id, claim.models, claim.max_tasks, claim.lease_ms, 0
+            )
+        if problem:
+            return problem
+        replies: list[core.Reply | Rejection] = []
+        bodies: list[Callable[[Connection, Effects], Any]] = []
+        slots: list[int] = []
+        for index, request in enumerate(requests):
+            build = self._completion(request) if request.completed else self._failure(request)
+            problem = build if isinstance(build, Rejection) else None
+            problem = problem or values.check_identifier(request.attempt_id, "attempt_id")
+            if problem:
+                replies.append(problem)
+                continue
+            assert not isinstance(build, Rejection)
+            replies.append(core.Reply())  # replaced by the body's answer below
+            slots.append(index)
+            bodies.append(self._attempt_body(principal, request.attempt_id, build))
+        keys = self._runs_of([requests[index].attempt_id for index in slots])
+        if claim is not None:
+            bodies.append(self._claim_body(replace(claim, principal_id=principal.principal_id)))
+            keys.append("")
+        answers = self.unit.transact_many(bodies, keys)
+        for index, answer in zip(slots, answers, strict=False):
+            replies[index] = answer
+        tasks: list[TaskView] = answers[-1] if claim is not None else []
+        return replies, tasks
+
+    def _runs_of(self, attempt_ids: list[str]) -> list[str]:
+        """The run of each attempt ("" where unknown), read on PostgreSQL only, where it
+        lets one transaction settle a run's several attempts (a fan-out's items) with one
+        COMMIT; SQLite commits the whole batch at once anyway."""
+        if not self.db.postgres or len(attempt_ids) < 2:
+            return [""] * len(attempt_ids)
+        with self.db.read() as connection:
+            rows = connection.execute(_RUNS_OF, {"ids": list(set(attempt_ids))}).all()
+        known: dict[str, str] = {row.attempt_id: row.run_id for row in rows}
+        return [known.get(attempt_id, "") for attempt_id in attempt_ids]
+
+    def _completion(
+        self, request: Settlement
+    ) -> Callable[[core.Attempt], core.Command] | Rejection:
+        """How to complete the attempt, or why the request is refused before loading it."""
+        size = len(request.result_json.encode("utf-8", errors="surrogatepass"))
+        if size > self.limits.max_result_bytes:
+            return invalid(
+                "RESULT_TOO_LARGE",
+                "result_json",
+                f"the result is {size} bytes; the cap is {self.limits.max_result_bytes}",
+            )
+        if not request.result_json:
+            return invalid("FIELD_REQUIRED", "result_json", "result_json is required")
+        profile = replace(self.profile, max_bytes=self.limits.max_result_bytes)
+        result = values.parse_document(request.result_json, "result_json", profile)
+        if isinstance(result, Rejection):
+            return result
+        problem = _check_settlement(request)
+        if problem:
+            return problem
+        return lambda attempt: core.Complete(
+            attempt, request.worker_id, result, request.effect, request.cost_microcredits
+        )
+
+    def _failure(self, request: Settlement) -> Callable[[core.Attempt], core.Command] | Rejection:
+        """How to fail the attempt, or why the request is refused before loading it."""
+        problem = _check_settlement(request)
+        if problem:
+            return problem
+        return lambda attempt: core.Fail(
+            attempt,
+            request.worker_id,
+            values.truncate_text(request.error) or "failed",
+            request.retryable,
+            request.effect,
+            request.cost_microcredits,
+        )
+
+
+def _spec_bytes(spec: definitions.Node) -> int:
+    """What a task of ``spec`` carries besides its input: template, prompt, contracts."""
+    agent = spec.agent
+    size = len(spec.template) + len(agent.system_prompt)
+    if agent.functions is not None:
+        size += len(values.canonical_json(agent.functions))
+    if agent.output.kind != "text":
+        size += len(values.canonical_json(agent.output.schema))
+    return size
+
+
+def _claimable(record: RunRecord, node: core.NodeRun, now: int) -> bool:
+    """Whether Dispatch would lease the node now (so its input is worth gathering)."""
+    return (
+        record.state.status not in core.TERMINAL
+        and node.status is core.NodeStatus.READY
+        and node.not_before_ms <= now
+    )
+
+
+def _unlimited(_connection: Connection, _record: RunRecord) -> Allowance | None:
+    return None
+
+
+def check_lease(lease_ms: int, field_path: str = "lease_ms") -> Rejection | None:
+    """A LEASE_INVALID rejection when a lease is outside [1 s, 1 h]."""
+    if MIN_LEASE_MS <= lease_ms <= MAX_LEASE_MS:
+        return None
+    return invalid(
+        "LEASE_INVALID", field_path, f"{field_path} must be in [{MIN_LEASE_MS}, {MAX_LEASE_MS}]"
+    )
+
+
+def check_claim(
+    worker_id: str, models: list[str], max_tasks: int, lease_ms: int, wait_ms: int
+) -> Rejection | None:
+    """Checks a ClaimTasks request's fields."""
+    problem = values.check_identifier(worker_id, "worker_id")
+    if problem:
+        return problem
+    if not models:
+        return invalid("FIELD_REQUIRED", "models", "name at least one model")
+    for index, model in enumerate(models):
+        problem = values.check_identifier(model, f"models[{index}]")
+        if problem:
+            return problem
+    if not 1 <= max_tasks <= MAX_TASKS:
+        return invalid("PAGE_INVALID", "max_tasks", f"max_tasks must be in [1, {MAX_TASKS}]")
+    if not 0 <= wait_ms <= MAX_WAIT_MS:
+        return invalid("LEASE_INVALID", "wait_ms", f"wait_ms must be in [0, {MAX_WAIT_MS}]")
+    return check_lease(lease_ms)
+
+
+def _check_settlement(request: Settlement) -> Rejection | None:
+    problem = values.check_identifier(request.worker_id, "worker_id")
+    if problem:
+        return problem
+    cost = money.parse_amount(request.cost_microcredits, "cost_microcredits")
+    return cost if isinstance(cost, Rejection) else None
+
+
+_RUNS_OF = select(attempts.c.attempt_id, attempts.c.run_id).where(
+    attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
+)
+_NEXT_READY = Statement(  # every long poll reads it before it waits
+    select(func.min(ready_nodes.c.not_before_ms)).where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True))
+    )
+)
+_READY = Statement(
+    select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
+    .where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True)),
+        ready_nodes.c.not_before_ms <= bindparam("now"),
+        ready_nodes.c.work_order_id.not_in(
+            select(work_orders.c.work_order_id).where(work_orders.c.control != Control.ACTIVE.value)
+        ),
+    )
+    .order_by(ready_nodes.c.seq)
+    .limit(bindparam("limit"))
+)
