@@ -6,9 +6,16 @@ from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.core.rejection import Rejection, precondition
 
 
-def check_clock(now_ms: int, high_water_ms: int, tolerance_ms: int) -> bool:
-    """True when the clock has not stepped backwards beyond the tolerance."""
-    return now_ms >= high_water_ms - tolerance_ms
+def clock_step(now_ms: int, high_water_ms: int, tolerance_ms: int, step_ms: int) -> str:
+    """What a command's clock read does to the installation's high-water mark.
+
+    ``"behind"``: the clock stepped backwards past the tolerance (a clock-uncertainty
+    hold is placed and the command refused); ``"advance"``: the read is more than
+    ``step_ms`` past the mark, which moves to it; ``"keep"``: the mark stays.
+    """
+    if now_ms < high_water_ms - tolerance_ms:
+        return "behind"
+    return "advance" if now_ms > high_water_ms + step_ms else "keep"
 
 
 def check_holds(holds: tuple[Hold, ...], work_order_id: str) -> Rejection | None:

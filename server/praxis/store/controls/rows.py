@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
+from praxis.core import gates
 from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db.metadata import meta
@@ -146,7 +147,12 @@ def observe_read_clock(
     (``None``: never written), so that a command reading it with other rows in one
     statement does not read it again."""
     high_water = int(stored) if stored is not None else 0
-    if now_ms < high_water - tolerance_ms:
+    # On PostgreSQL commands of different work orders run at once: writing the mark on
+    # every command would queue them all on this one row, so it advances in steps of
+    # CLOCK_STEP_MS there (a step back is then detected up to one step later).
+    step = CLOCK_STEP_MS if connection.dialect.name == "postgresql" else 0
+    decision = gates.clock_step(now_ms, high_water, tolerance_ms, step)
+    if decision == "behind":
         place_hold(
             connection,
             Hold(
@@ -159,10 +165,6 @@ def observe_read_clock(
             ),
         )
         return False
-    # On PostgreSQL commands of different work orders run at once: writing the mark on
-    # every command would queue them all on this one row, so it advances in steps of
-    # CLOCK_STEP_MS there (a step back is then detected up to one step later).
-    step = CLOCK_STEP_MS if connection.dialect.name == "postgresql" else 0
-    if now_ms > high_water + step:
+    if decision == "advance":
         put_meta(connection, CLOCK_KEY, str(now_ms))
     return True
