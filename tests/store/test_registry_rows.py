@@ -6,7 +6,7 @@ from dataclasses import asdict, fields
 
 from praxis.core import registry, values
 from praxis.core.records import Ref
-from praxis.store.registry.store import _receipt_from_json, _receipt_to_json, _Texts
+from praxis.store.registry.rows import Texts, _receipt_from_json, receipt_to_json
 
 
 def _receipt() -> registry.Receipt:
@@ -29,8 +29,8 @@ def test_receipt_json_is_asdict_with_the_action_by_name() -> None:
     receipt = _receipt()
     data = asdict(receipt)
     data["action"] = receipt.action.name
-    assert _receipt_to_json(receipt) == values.canonical_json(data)
-    assert _receipt_from_json(_receipt_to_json(receipt)) == receipt
+    assert receipt_to_json(receipt) == values.canonical_json(data)
+    assert _receipt_from_json(receipt_to_json(receipt)) == receipt
     # A field added to Receipt must be added to the encoding too.
     assert set(data) == {f.name for f in fields(registry.Receipt)}
 
@@ -49,7 +49,7 @@ def test_command_definition_digest_is_the_digest_of_the_definition() -> None:
 
 
 def test_texts_answer_only_for_the_very_object() -> None:
-    texts = _Texts()
+    texts = Texts()
     known = {"a": 1}
     texts.add(known, "KNOWN")
     assert texts.of(known) == "KNOWN"

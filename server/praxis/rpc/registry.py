@@ -17,7 +17,8 @@ from praxis.core.records import Epochs, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.registry.store import ApprovalView, RegistryStore
+from praxis.store.registry.rows import ApprovalView
+from praxis.store.registry.store import RegistryStore
 
 _ACTIONS = {
     registry.Action.REGISTER: registry_pb2.REGISTRY_ACTION_REGISTER,

@@ -16,7 +16,7 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.store.db.database import Rollback
 from praxis.store.execution import contracts, requests
 from praxis.store.execution.tables import assessments
-from praxis.store.registry.store import load_head
+from praxis.store.registry.rows import load_head
 from praxis.store.runtime.rows import RunRecord
 from praxis.store.runtime.runs import RunStore
 

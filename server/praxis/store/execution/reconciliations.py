@@ -24,7 +24,8 @@ from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import reconciliations
-from praxis.store.registry.store import RegistryStore, load_approval
+from praxis.store.registry.rows import load_approval
+from praxis.store.registry.store import RegistryStore
 from praxis.store.registry.tables import consumed_proofs
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord

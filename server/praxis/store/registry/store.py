@@ -10,11 +10,11 @@ approval, history event and receipt together.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_, update
+from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -37,6 +37,24 @@ from praxis.store.db import dialect, locks, paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
+from praxis.store.registry.rows import (
+    INSERT,
+    ApprovalView,
+    Executed,
+    HistoryPage,
+    Texts,
+    approval_record,
+    approval_view,
+    history_from_row,
+    load_approval,
+    load_head,
+    load_proposal,
+    proposal_of,
+    receipt_to_json,
+    replayed,
+    save_head,
+    save_proposal,
+)
 from praxis.store.registry.tables import (
     approvals,
     consumed_proofs,
@@ -44,7 +62,6 @@ from praxis.store.registry.tables import (
     proposals,
     receipts,
     registry_events,
-    revisions,
 )
 
 MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
@@ -52,61 +69,6 @@ READ_ACTION = "registry.read"
 
 # Statements of the command path, built once (see praxis.store.controls.rows).
 # An approval with the consumption of its proof (if any), in one statement.
-_APPROVAL = Statement(
-    select(
-        approvals,
-        consumed_proofs.c.consumed_at_ms,
-        consumed_proofs.c.request_id.label("consumed_by_request_id"),
-    )
-    .select_from(
-        approvals.outerjoin(
-            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
-        )
-    )
-    .where(approvals.c.approval_id == bindparam("id"))
-)
-_HEAD = Statement(
-    select(heads, revisions.c.definition_json)
-    .join(
-        revisions,
-        and_(
-            revisions.c.work_order_id == heads.c.work_order_id,
-            revisions.c.run_id == heads.c.run_id,
-            revisions.c.revision == heads.c.revision,
-        ),
-    )
-    .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
-)
-_PROPOSAL_WHERE = and_(
-    proposals.c.work_order_id == bindparam("wo"),
-    proposals.c.run_id == bindparam("run"),
-    proposals.c.proposal_id == bindparam("pid"),
-)
-_PROPOSAL = Statement(select(proposals).where(_PROPOSAL_WHERE))
-_DECIDE_PROPOSAL = Statement(update(proposals).where(_PROPOSAL_WHERE))
-_UPDATE_HEAD = Statement(
-    update(heads).where(
-        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
-    )
-)
-_INSERT = {
-    table.name: Statement(table.insert())
-    for table in (
-        revisions,
-        heads,
-        proposals,
-        registry_events,
-        consumed_proofs,
-        receipts,
-        approvals,
-    )
-}
-
-# Everything a command reads before it decides, in one statement (one step of the
-# serialized write section instead of seven): the clock's high-water mark, the work
-# order's controls, whether a hold may apply, the receipt of this request id, the head,
-# the named proposal, the named approval and the consumption of its proof. Each part is a
-# primary-key lookup joined to one row, so a part that does not exist reads as NULLs.
 _ONE = select(literal_column("1").label("one")).subquery("one")
 _COMMAND_STATE = Statement(
     select(
@@ -188,32 +150,6 @@ DefinitionCheck = Callable[[values.JsonValue, str, Connection | None, str], Reje
 the command back. The runtime uses it to apply an activation to the bound run."""
 
 
-@dataclass(frozen=True)
-class Executed:
-    """A committed (or replayed) command."""
-
-    receipt: registry.Receipt
-    replayed: bool
-
-
-@dataclass(frozen=True)
-class HistoryPage:
-    """One page of a ref's history."""
-
-    events: list[tuple[int, registry.HistoryEntry]]
-    next_after: int
-    has_more: bool
-
-
-@dataclass(frozen=True)
-class ApprovalView:
-    """An approval with its consumption, as of a read."""
-
-    record: ApprovalRecord
-    consumed_at_ms: int
-    consumed_by_request_id: str
-
-
 class RegistryStore:
     """Registry commands and reads over a :class:`Database`."""
 
@@ -270,7 +206,7 @@ class RegistryStore:
         # command's digests and canonical texts, and the check of a new definition, whose
         # answer is given below where it always was (after the gates and the replay).
         command_digest = command.digest()
-        known = _Texts()
+        known = Texts()
         if command.definition is not None:
             known.add(command.definition, command.definition_text)
             known.add(command.policy_digests, values.canonical_json(dict(command.policy_digests)))
@@ -293,7 +229,7 @@ class RegistryStore:
                 self._after_commit(connection)
                 return work_order  # the clock-uncertainty hold it placed commits
             if row.command_digest is not None:  # this request id was used before
-                replay = _replayed(row, request_id, command_digest)
+                replay = replayed(row, request_id, command_digest)
                 if isinstance(replay, Rejection):
                     raise Rollback(replay)
                 return replay
@@ -435,7 +371,7 @@ class RegistryStore:
         )
 
     def _state_of(
-        self, row: Any, command: registry.Command, work_order: WorkOrder, texts: _Texts
+        self, row: Any, command: registry.Command, work_order: WorkOrder, texts: Texts
     ) -> registry.State:
         """The state slice of a command from its :data:`_COMMAND_STATE` row; the canonical
         texts of what it read (the proposal's definition, the head's policy digests) go to
@@ -460,7 +396,7 @@ class RegistryStore:
             texts.add(proposal.definition, row.definition_json)
         approval: ApprovalRecord | None = None
         if row.approval_id is not None:
-            approval = _approval_record(row, row.approval_created_at_ms)
+            approval = approval_record(row, row.approval_created_at_ms)
         return registry.State(
             epochs=controls.epochs_of(self.installation_id, work_order),
             head=head,
@@ -487,15 +423,15 @@ class RegistryStore:
         )
 
     def _save(
-        self, connection: Connection, outcome: registry.Outcome, texts: _Texts
+        self, connection: Connection, outcome: registry.Outcome, texts: Texts
     ) -> registry.Receipt:
         if outcome.head is not None:
-            _save_head(connection, outcome.head, outcome.proposal, texts)
+            save_head(connection, outcome.head, outcome.proposal, texts)
         if outcome.proposal is not None:
-            _save_proposal(connection, outcome.proposal, texts)
+            save_proposal(connection, outcome.proposal, texts)
         history = outcome.history
         seq = (
-            _INSERT["registry_events"]
+            INSERT["registry_events"]
             .run(
                 connection,
                 dict(
@@ -518,7 +454,7 @@ class RegistryStore:
         if outcome.consumed_approval is not None:
             if metrics.ON:
                 Database.after_commit(connection, metrics.approval_consumed)
-            _INSERT["consumed_proofs"].run(
+            INSERT["consumed_proofs"].run(
                 connection,
                 dict(
                     proof_digest=outcome.consumed_approval.proof_digest,
@@ -528,13 +464,13 @@ class RegistryStore:
                     consumed_at_ms=receipt.committed_at_ms,
                 ),
             )
-        _INSERT["receipts"].run(
+        INSERT["receipts"].run(
             connection,
             dict(
                 principal_id=receipt.principal_id,
                 request_id=receipt.request_id,
                 command_digest=receipt.command_digest,
-                receipt_json=_receipt_to_json(receipt),
+                receipt_json=receipt_to_json(receipt),
                 created_at_ms=receipt.committed_at_ms,
             ),
         )
@@ -607,8 +543,8 @@ class RegistryStore:
                         f"approval {approval_id!r} exists with different content",
                     )
                 # The same approver and material: the same proof, read with it.
-                return _approval_view(row), True
-            _INSERT["approvals"].run(connection, row_values)
+                return approval_view(row), True
+            INSERT["approvals"].run(connection, row_values)
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
             if row.consumed_at_ms is None:
@@ -696,7 +632,7 @@ class RegistryStore:
         )
         with self.db.read() as connection:
             rows = connection.execute(query).all()
-        events = [(row.seq, _history_from_row(row)) for row in rows[:size]]
+        events = [(row.seq, history_from_row(row)) for row in rows[:size]]
         return HistoryPage(events, events[-1][0] if events else after, has_more=len(rows) > size)
 
     def list_heads(
@@ -749,267 +685,3 @@ class RegistryStore:
         with self.db.read() as connection:
             work_order = controls.load_work_order(connection, work_order_id)
         return controls.epochs_of(self.installation_id, work_order)
-
-
-# --- rows -------------------------------------------------------------------------------
-
-
-def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
-    """The head of a ref with its definition, or ``None``."""
-    row = _HEAD.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
-    if row is None:
-        return None
-    return registry.Head(
-        ref=ref,
-        revision=row.revision,
-        definition=json.loads(row.definition_json),
-        definition_digest=row.definition_digest,
-        policy_digests=json.loads(row.policy_digests_json),
-        updated_at_ms=row.updated_at_ms,
-        bound_run_id=row.bound_run_id,
-    )
-
-
-class _Texts:
-    """Canonical JSON texts already known of what a command writes (its definition and
-    policy digests, a stored proposal's definition, the head's policy digests), so saving
-    one does not serialise it again."""
-
-    def __init__(self) -> None:
-        self._known: dict[int, tuple[object, str]] = {}
-
-    def add(self, value: object, text: str) -> None:
-        """Remembers the canonical text of ``value`` (this very object)."""
-        self._known[id(value)] = (value, text)
-
-    def copy(self) -> _Texts:
-        """Another set knowing the same texts (a command's transaction may run again)."""
-        texts = _Texts()
-        texts._known = dict(self._known)
-        return texts
-
-    def of(self, value: values.JsonValue) -> str:
-        """The canonical JSON of ``value``, serialised only when not known."""
-        known = self._known.get(id(value))
-        if known is not None and known[0] is value:
-            return known[1]
-        return values.canonical_json(value)
-
-    def of_digests(self, digests: Mapping[str, str]) -> str:
-        """The canonical JSON of policy digests, serialised only when not known."""
-        known = self._known.get(id(digests))
-        if known is not None and known[0] is digests:
-            return known[1]
-        return values.canonical_json(dict(digests))
-
-
-def bind_head(
-    connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
-) -> None:
-    """Binds a head to the run executing it and records a BOUND history event."""
-    head = load_head(connection, ref)
-    assert head is not None
-    connection.execute(
-        update(heads)
-        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
-        .values(bound_run_id=run_id)
-    )
-    connection.execute(
-        registry_events.insert().values(
-            work_order_id=ref.work_order_id,
-            run_id=ref.run_id,
-            kind=registry.HistoryKind.BOUND.value,
-            revision=head.revision,
-            proposal_id="",
-            principal_id=principal_id,
-            approval_id="",
-            request_id=request_id,
-            digest=head.definition_digest,
-            reason=run_id,
-            at_ms=now_ms,
-        )
-    )
-
-
-def _save_head(
-    connection: Connection,
-    head: registry.Head,
-    proposal: registry.Proposal | None,
-    texts: _Texts,
-) -> None:
-    _INSERT["revisions"].run(
-        connection,
-        dict(
-            work_order_id=head.ref.work_order_id,
-            run_id=head.ref.run_id,
-            revision=head.revision,
-            definition_json=texts.of(head.definition),
-            definition_digest=head.definition_digest,
-            proposal_id=proposal.proposal_id if proposal else "",
-            created_at_ms=head.updated_at_ms,
-        ),
-    )
-    row = {
-        "revision": head.revision,
-        "definition_digest": head.definition_digest,
-        "policy_digests_json": texts.of_digests(head.policy_digests),
-        "bound_run_id": head.bound_run_id,
-        "updated_at_ms": head.updated_at_ms,
-    }
-    if head.revision == 1:
-        _INSERT["heads"].run(
-            connection,
-            dict(work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row),
-        )
-    else:
-        _UPDATE_HEAD.run(connection, {"wo": head.ref.work_order_id, "run": head.ref.run_id, **row})
-
-
-def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
-    """The proposal of a ``proposals`` row (without ``definition_json``: an empty one)."""
-    definition_json = getattr(row, "definition_json", None)
-    return registry.Proposal(
-        ref=ref,
-        proposal_id=row.proposal_id,
-        base_revision=row.base_revision,
-        definition=json.loads(definition_json) if definition_json is not None else {},
-        candidate_digest=row.candidate_digest,
-        proposal_digest=row.proposal_digest,
-        proposed_by=row.proposed_by,
-        summary=row.summary,
-        policy_digests=json.loads(row.policy_digests_json),
-        created_at_ms=row.created_at_ms,
-        status=registry.ProposalStatus(row.status),
-        decided_at_ms=row.decided_at_ms,
-        activated_revision=row.activated_revision,
-        rejection_reason=row.rejection_reason,
-        decided_by=row.decided_by,
-    )
-
-
-def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
-    """One proposal, or ``None``."""
-    row = _PROPOSAL.run(
-        connection, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
-    ).first()
-    if row is None:
-        return None
-    return proposal_of(row, ref)
-
-
-def _save_proposal(connection: Connection, proposal: registry.Proposal, texts: _Texts) -> None:
-    decision = {
-        "status": proposal.status.value,
-        "decided_at_ms": proposal.decided_at_ms,
-        "activated_revision": proposal.activated_revision,
-        "rejection_reason": proposal.rejection_reason,
-        "decided_by": proposal.decided_by,
-    }
-    if proposal.status is not registry.ProposalStatus.PENDING:
-        _DECIDE_PROPOSAL.run(
-            connection,
-            {
-                "wo": proposal.ref.work_order_id,
-                "run": proposal.ref.run_id,
-                "pid": proposal.proposal_id,
-                **decision,
-            },
-        )
-        return
-    _INSERT["proposals"].run(
-        connection,
-        dict(
-            work_order_id=proposal.ref.work_order_id,
-            run_id=proposal.ref.run_id,
-            proposal_id=proposal.proposal_id,
-            base_revision=proposal.base_revision,
-            definition_json=texts.of(proposal.definition),
-            candidate_digest=proposal.candidate_digest,
-            proposal_digest=proposal.proposal_digest,
-            proposed_by=proposal.proposed_by,
-            summary=proposal.summary,
-            policy_digests_json=texts.of_digests(proposal.policy_digests),
-            created_at_ms=proposal.created_at_ms,
-            **decision,
-        ),
-    )
-
-
-def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
-    """An approval and the consumption of its proof, or ``None``."""
-    row = _APPROVAL.run(connection, {"id": approval_id}).first()
-    return None if row is None else _approval_view(row)
-
-
-def _approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
-    """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
-    a command's state row names it apart from its proposal's)."""
-    return ApprovalRecord(
-        approval_id=row.approval_id,
-        material_digest=row.material_digest,
-        approver_id=row.approver_id,
-        proof_digest=row.proof_digest,
-        created_at_ms=created_at_ms,
-        expires_at_ms=row.expires_at_ms,
-    )
-
-
-def _approval_view(row: Any) -> ApprovalView:
-    """The approval of an ``approvals`` row with the consumption columns of its proof."""
-    record = _approval_record(row, row.created_at_ms)
-    if row.consumed_at_ms is None:
-        return ApprovalView(record, 0, "")
-    return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
-
-
-def _replayed(row: Any, request_id: str, command_digest: str) -> Executed | Rejection:
-    """The answer to a request id used before (``row`` holds its receipt): the original
-    receipt when it named the same command."""
-    if row.command_digest != command_digest:
-        return Rejection(
-            Code.ALREADY_EXISTS,
-            "REQUEST_ID_REUSED",
-            f"request_id {request_id!r} was already used for a different command",
-        )
-    return Executed(_receipt_from_json(row.receipt_json), replayed=True)
-
-
-def _history_from_row(row: Any) -> registry.HistoryEntry:
-    return registry.HistoryEntry(
-        kind=registry.HistoryKind(row.kind),
-        ref=Ref(row.work_order_id, row.run_id),
-        revision=row.revision,
-        proposal_id=row.proposal_id,
-        principal_id=row.principal_id,
-        approval_id=row.approval_id,
-        request_id=row.request_id,
-        at_ms=row.at_ms,
-        digest=row.digest,
-        reason=row.reason,
-    )
-
-
-def _receipt_to_json(receipt: registry.Receipt) -> str:
-    # asdict(receipt) with the action by name, written out (asdict deep-copies slowly)
-    return values.canonical_json(
-        {
-            "request_id": receipt.request_id,
-            "principal_id": receipt.principal_id,
-            "command_digest": receipt.command_digest,
-            "action": receipt.action.name,
-            "ref": {"work_order_id": receipt.ref.work_order_id, "run_id": receipt.ref.run_id},
-            "head_revision": receipt.head_revision,
-            "head_digest": receipt.head_digest,
-            "proposal_id": receipt.proposal_id,
-            "approval_id": receipt.approval_id,
-            "event_seq": receipt.event_seq,
-            "committed_at_ms": receipt.committed_at_ms,
-        }
-    )
-
-
-def _receipt_from_json(text: str) -> registry.Receipt:
-    data = json.loads(text)
-    data["action"] = registry.Action[data["action"]]
-    data["ref"] = Ref(**data["ref"])
-    return registry.Receipt(**data)

@@ -30,7 +30,7 @@ from praxis.store.controls import rows as controls
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
-from praxis.store.registry.store import bind_head, load_head
+from praxis.store.registry.rows import bind_head, load_head
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime import worker_models
 from praxis.store.runtime.rows import Effects, RunRecord

@@ -30,7 +30,7 @@ from praxis.store.execution.reconciliations import ReconciliationView
 from praxis.store.execution.reconciliations import _view as reconciliation_view
 from praxis.store.execution.tables import reconciliations, waits
 from praxis.store.execution.waits import WaitState, WaitStore, WaitView
-from praxis.store.registry.store import proposal_of
+from praxis.store.registry.rows import proposal_of
 from praxis.store.registry.tables import proposals
 from praxis.store.runtime.tables import runs
 

@@ -1,0 +1,373 @@
+"""The registry's rows: the statements and the functions that read and write heads,
+proposals, approvals and receipts, for the registry store and for the slices that read
+the registry (a governed run binds its ref's head: :func:`bind_head`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy.engine import Connection
+
+from praxis.core import registry, values
+from praxis.core.records import (
+    ApprovalRecord,
+    Ref,
+)
+from praxis.core.rejection import Code, Rejection
+from praxis.store.db.statements import Statement
+from praxis.store.registry.tables import (
+    approvals,
+    consumed_proofs,
+    heads,
+    proposals,
+    receipts,
+    registry_events,
+    revisions,
+)
+
+_APPROVAL = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    )
+    .select_from(
+        approvals.outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest
+        )
+    )
+    .where(approvals.c.approval_id == bindparam("id"))
+)
+_HEAD = Statement(
+    select(heads, revisions.c.definition_json)
+    .join(
+        revisions,
+        and_(
+            revisions.c.work_order_id == heads.c.work_order_id,
+            revisions.c.run_id == heads.c.run_id,
+            revisions.c.revision == heads.c.revision,
+        ),
+    )
+    .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
+)
+_PROPOSAL_WHERE = and_(
+    proposals.c.work_order_id == bindparam("wo"),
+    proposals.c.run_id == bindparam("run"),
+    proposals.c.proposal_id == bindparam("pid"),
+)
+_PROPOSAL = Statement(select(proposals).where(_PROPOSAL_WHERE))
+_DECIDE_PROPOSAL = Statement(update(proposals).where(_PROPOSAL_WHERE))
+_UPDATE_HEAD = Statement(
+    update(heads).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
+)
+INSERT = {
+    table.name: Statement(table.insert())
+    for table in (
+        revisions,
+        heads,
+        proposals,
+        registry_events,
+        consumed_proofs,
+        receipts,
+        approvals,
+    )
+}
+
+# Everything a command reads before it decides, in one statement (one step of the
+# serialized write section instead of seven): the clock's high-water mark, the work
+# order's controls, whether a hold may apply, the receipt of this request id, the head,
+# the named proposal, the named approval and the consumption of its proof. Each part is a
+# primary-key lookup joined to one row, so a part that does not exist reads as NULLs.
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A committed (or replayed) command."""
+
+    receipt: registry.Receipt
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a ref's history."""
+
+    events: list[tuple[int, registry.HistoryEntry]]
+    next_after: int
+    has_more: bool
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """An approval with its consumption, as of a read."""
+
+    record: ApprovalRecord
+    consumed_at_ms: int
+    consumed_by_request_id: str
+
+
+def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
+    """The head of a ref with its definition, or ``None``."""
+    row = _HEAD.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
+    if row is None:
+        return None
+    return registry.Head(
+        ref=ref,
+        revision=row.revision,
+        definition=json.loads(row.definition_json),
+        definition_digest=row.definition_digest,
+        policy_digests=json.loads(row.policy_digests_json),
+        updated_at_ms=row.updated_at_ms,
+        bound_run_id=row.bound_run_id,
+    )
+
+
+class Texts:
+    """Canonical JSON texts already known of what a command writes (its definition and
+    policy digests, a stored proposal's definition, the head's policy digests), so saving
+    one does not serialise it again."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[object, str]] = {}
+
+    def add(self, value: object, text: str) -> None:
+        """Remembers the canonical text of ``value`` (this very object)."""
+        self._known[id(value)] = (value, text)
+
+    def copy(self) -> Texts:
+        """Another set knowing the same texts (a command's transaction may run again)."""
+        texts = Texts()
+        texts._known = dict(self._known)
+        return texts
+
+    def of(self, value: values.JsonValue) -> str:
+        """The canonical JSON of ``value``, serialised only when not known."""
+        known = self._known.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return values.canonical_json(value)
+
+    def of_digests(self, digests: Mapping[str, str]) -> str:
+        """The canonical JSON of policy digests, serialised only when not known."""
+        known = self._known.get(id(digests))
+        if known is not None and known[0] is digests:
+            return known[1]
+        return values.canonical_json(dict(digests))
+
+
+def bind_head(
+    connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
+) -> None:
+    """Binds a head to the run executing it and records a BOUND history event."""
+    head = load_head(connection, ref)
+    assert head is not None
+    connection.execute(
+        update(heads)
+        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
+        .values(bound_run_id=run_id)
+    )
+    connection.execute(
+        registry_events.insert().values(
+            work_order_id=ref.work_order_id,
+            run_id=ref.run_id,
+            kind=registry.HistoryKind.BOUND.value,
+            revision=head.revision,
+            proposal_id="",
+            principal_id=principal_id,
+            approval_id="",
+            request_id=request_id,
+            digest=head.definition_digest,
+            reason=run_id,
+            at_ms=now_ms,
+        )
+    )
+
+
+def save_head(
+    connection: Connection,
+    head: registry.Head,
+    proposal: registry.Proposal | None,
+    texts: Texts,
+) -> None:
+    INSERT["revisions"].run(
+        connection,
+        dict(
+            work_order_id=head.ref.work_order_id,
+            run_id=head.ref.run_id,
+            revision=head.revision,
+            definition_json=texts.of(head.definition),
+            definition_digest=head.definition_digest,
+            proposal_id=proposal.proposal_id if proposal else "",
+            created_at_ms=head.updated_at_ms,
+        ),
+    )
+    row = {
+        "revision": head.revision,
+        "definition_digest": head.definition_digest,
+        "policy_digests_json": texts.of_digests(head.policy_digests),
+        "bound_run_id": head.bound_run_id,
+        "updated_at_ms": head.updated_at_ms,
+    }
+    if head.revision == 1:
+        INSERT["heads"].run(
+            connection,
+            dict(work_order_id=head.ref.work_order_id, run_id=head.ref.run_id, **row),
+        )
+    else:
+        _UPDATE_HEAD.run(connection, {"wo": head.ref.work_order_id, "run": head.ref.run_id, **row})
+
+
+def proposal_of(row: Any, ref: Ref) -> registry.Proposal:
+    """The proposal of a ``proposals`` row (without ``definition_json``: an empty one)."""
+    definition_json = getattr(row, "definition_json", None)
+    return registry.Proposal(
+        ref=ref,
+        proposal_id=row.proposal_id,
+        base_revision=row.base_revision,
+        definition=json.loads(definition_json) if definition_json is not None else {},
+        candidate_digest=row.candidate_digest,
+        proposal_digest=row.proposal_digest,
+        proposed_by=row.proposed_by,
+        summary=row.summary,
+        policy_digests=json.loads(row.policy_digests_json),
+        created_at_ms=row.created_at_ms,
+        status=registry.ProposalStatus(row.status),
+        decided_at_ms=row.decided_at_ms,
+        activated_revision=row.activated_revision,
+        rejection_reason=row.rejection_reason,
+        decided_by=row.decided_by,
+    )
+
+
+def load_proposal(connection: Connection, ref: Ref, proposal_id: str) -> registry.Proposal | None:
+    """One proposal, or ``None``."""
+    row = _PROPOSAL.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
+    ).first()
+    if row is None:
+        return None
+    return proposal_of(row, ref)
+
+
+def save_proposal(connection: Connection, proposal: registry.Proposal, texts: Texts) -> None:
+    decision = {
+        "status": proposal.status.value,
+        "decided_at_ms": proposal.decided_at_ms,
+        "activated_revision": proposal.activated_revision,
+        "rejection_reason": proposal.rejection_reason,
+        "decided_by": proposal.decided_by,
+    }
+    if proposal.status is not registry.ProposalStatus.PENDING:
+        _DECIDE_PROPOSAL.run(
+            connection,
+            {
+                "wo": proposal.ref.work_order_id,
+                "run": proposal.ref.run_id,
+                "pid": proposal.proposal_id,
+                **decision,
+            },
+        )
+        return
+    INSERT["proposals"].run(
+        connection,
+        dict(
+            work_order_id=proposal.ref.work_order_id,
+            run_id=proposal.ref.run_id,
+            proposal_id=proposal.proposal_id,
+            base_revision=proposal.base_revision,
+            definition_json=texts.of(proposal.definition),
+            candidate_digest=proposal.candidate_digest,
+            proposal_digest=proposal.proposal_digest,
+            proposed_by=proposal.proposed_by,
+            summary=proposal.summary,
+            policy_digests_json=texts.of_digests(proposal.policy_digests),
+            created_at_ms=proposal.created_at_ms,
+            **decision,
+        ),
+    )
+
+
+def load_approval(connection: Connection, approval_id: str) -> ApprovalView | None:
+    """An approval and the consumption of its proof, or ``None``."""
+    row = _APPROVAL.run(connection, {"id": approval_id}).first()
+    return None if row is None else approval_view(row)
+
+
+def approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
+    """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
+    a command's state row names it apart from its proposal's)."""
+    return ApprovalRecord(
+        approval_id=row.approval_id,
+        material_digest=row.material_digest,
+        approver_id=row.approver_id,
+        proof_digest=row.proof_digest,
+        created_at_ms=created_at_ms,
+        expires_at_ms=row.expires_at_ms,
+    )
+
+
+def approval_view(row: Any) -> ApprovalView:
+    """The approval of an ``approvals`` row with the consumption columns of its proof."""
+    record = approval_record(row, row.created_at_ms)
+    if row.consumed_at_ms is None:
+        return ApprovalView(record, 0, "")
+    return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id)
+
+
+def replayed(row: Any, request_id: str, command_digest: str) -> Executed | Rejection:
+    """The answer to a request id used before (``row`` holds its receipt): the original
+    receipt when it named the same command."""
+    if row.command_digest != command_digest:
+        return Rejection(
+            Code.ALREADY_EXISTS,
+            "REQUEST_ID_REUSED",
+            f"request_id {request_id!r} was already used for a different command",
+        )
+    return Executed(_receipt_from_json(row.receipt_json), replayed=True)
+
+
+def history_from_row(row: Any) -> registry.HistoryEntry:
+    return registry.HistoryEntry(
+        kind=registry.HistoryKind(row.kind),
+        ref=Ref(row.work_order_id, row.run_id),
+        revision=row.revision,
+        proposal_id=row.proposal_id,
+        principal_id=row.principal_id,
+        approval_id=row.approval_id,
+        request_id=row.request_id,
+        at_ms=row.at_ms,
+        digest=row.digest,
+        reason=row.reason,
+    )
+
+
+def receipt_to_json(receipt: registry.Receipt) -> str:
+    # asdict(receipt) with the action by name, written out (asdict deep-copies slowly)
+    return values.canonical_json(
+        {
+            "request_id": receipt.request_id,
+            "principal_id": receipt.principal_id,
+            "command_digest": receipt.command_digest,
+            "action": receipt.action.name,
+            "ref": {"work_order_id": receipt.ref.work_order_id, "run_id": receipt.ref.run_id},
+            "head_revision": receipt.head_revision,
+            "head_digest": receipt.head_digest,
+            "proposal_id": receipt.proposal_id,
+            "approval_id": receipt.approval_id,
+            "event_seq": receipt.event_seq,
+            "committed_at_ms": receipt.committed_at_ms,
+        }
+    )
+
+
+def _receipt_from_json(text: str) -> registry.Receipt:
+    data = json.loads(text)
+    data["action"] = registry.Action[data["action"]]
+    data["ref"] = Ref(**data["ref"])
+    return registry.Receipt(**data)
