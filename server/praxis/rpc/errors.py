@@ -55,6 +55,11 @@ def _violations(rejection: Rejection) -> list[error_details_pb2.BadRequest.Field
     return kept
 
 
+def code_number(code: Code) -> int:
+    """The canonical ``google.rpc.Code`` number of a rejection's code (the one table)."""
+    return int(_CODES[code])
+
+
 def to_status(rejection: Rejection) -> status_pb2.Status:
     """The ``google.rpc.Status`` of a rejection, bounded to fit gRPC's trailers."""
     info = error_details_pb2.ErrorInfo(

@@ -9,17 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-from google.rpc import code_pb2
 
 from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
 from praxis.core import run as core
 from praxis.core import values
 from praxis.core.records import Principal
-from praxis.core.rejection import Code, Rejection, invalid
+from praxis.core.rejection import Rejection, invalid
 from praxis.limits import ServingLimits
 from praxis.rpc.auth import principal
-from praxis.rpc.errors import unwrap
+from praxis.rpc.errors import code_number, unwrap
 from praxis.rpc.serving import Blocking, Gates, abort_async, unwrap_async
 from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
@@ -28,7 +27,6 @@ CONTENDED_RETRY_S = 0.05
 """How soon a long poll claims again after its claim skipped a run another transaction held
 (PostgreSQL replicas): that transaction's commit may wake nobody."""
 
-_CODE_NUMBERS = {code: int(getattr(code_pb2, code.value)) for code in Code}
 
 _EFFECTS: dict[int, core.Effect] = {
     common_pb2.EFFECT_OUTCOME_APPLIED: core.Effect.APPLIED,
@@ -354,7 +352,7 @@ def _settlement_result(
         return task_pb2.SettlementResult(
             attempt_id=attempt_id,
             error=task_pb2.SettlementError(
-                code=_CODE_NUMBERS[answer.code], reason=answer.reason, message=answer.message
+                code=code_number(answer.code), reason=answer.reason, message=answer.message
             ),
         )
     if kind == "complete":
