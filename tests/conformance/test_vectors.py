@@ -54,8 +54,8 @@ from praxis.rpc.runs import RunServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from tests.conformance.principals import authority, credentials
-from tests.support import T0, Harness
+from tests.support.conformance import authority, credentials
+from tests.support.harness import T0, Harness
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "conformance"

@@ -13,7 +13,7 @@ import pytest
 from praxis.clock import SystemClock
 from praxis_console.app import Settings
 from praxis_console.serve import ConsoleThread, Listen
-from tests.support import Harness, start_server, token_of
+from tests.support.harness import Harness, start_server, token_of
 
 CHROMIUM = Path("/usr/bin/chromium")
 

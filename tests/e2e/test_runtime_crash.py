@@ -19,9 +19,9 @@ import pytest
 from aiws.engine.v1 import run_pb2
 from praxis_client import connect
 from praxis_client.worker import Task, Worker
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.runtime_support import definition, json_out, node
-from tests.support import token_of
+from tests.support.harness import token_of
+from tests.support.runtime import definition, json_out, node
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RUNS = 50
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}

@@ -15,11 +15,10 @@ from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_p
 from praxis.core import kinds
 from praxis.core.model import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
-from tests.model_support import create_contract, model, reconcile, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import T0, Harness, approve, expect_error, ref, register_cmd
+from tests.support.execution import create_contract, reconcile, settle, start_run
+from tests.support.harness import T0, Harness, approve, expect_error, ref, register_cmd
+from tests.support.runtime import claim, definition, json_out, node
 
-__all__ = ["model"]  # fixture
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -47,7 +46,7 @@ def test_get_run_does_not_tell_a_stranger_whether_a_run_exists(harness: Harness)
 
 
 def start_run_in(h: Harness, work_order_id: str) -> str:
-    from tests.support import execute
+    from tests.support.harness import execute
 
     r = ref(work_order_id)
     command = register_cmd(r, f"ap-{work_order_id}")
@@ -122,7 +121,7 @@ def test_the_documented_human_actions_are_the_list() -> None:
 
 
 def test_create_approval_reports_a_proof_consumed_under_another_id(harness: Harness) -> None:
-    from tests.support import execute
+    from tests.support.harness import execute
 
     command = register_cmd(ref(), "ap-1")
     digest = approve(harness, command, "ap-1")

@@ -12,8 +12,7 @@ import pytest
 from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
 from praxis.store import runs as runs_module
 from praxis.store.model_registry import MODEL_TTL_MS
-from tests.runtime_support import claim, definition, node
-from tests.support import (
+from tests.support.harness import (
     DEFINITION,
     Harness,
     activate_cmd,
@@ -26,6 +25,7 @@ from tests.support import (
     registered,
     variant,
 )
+from tests.support.runtime import claim, definition, node
 
 CYCLE = definition("a", a=node("node:b", ("b",)), b=node("node:a", ("a",)))
 MISSPELT = {

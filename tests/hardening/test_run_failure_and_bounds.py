@@ -9,8 +9,8 @@ from aiws.engine.v1 import run_pb2
 from praxis.core import definition as d
 from praxis.core import run as core
 from praxis.store.runs import MAX_BATCH_INPUT_BYTES
-from tests.runtime_support import claim, complete, definition, fail, get_run, json_out, node, start
-from tests.support import Harness
+from tests.support.harness import Harness
+from tests.support.runtime import claim, complete, definition, fail, get_run, json_out, node, start
 from tests.unit.test_run_core import LEASE, T0, Sim
 
 MIB = 1024 * 1024

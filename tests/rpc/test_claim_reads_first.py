@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.runtime_support import claim, definition, node, start
-from tests.support import Harness
+from tests.support.harness import Harness
+from tests.support.runtime import claim, definition, node, start
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

@@ -20,8 +20,8 @@ from praxis_client import (
     to_json,
 )
 from praxis_client.worker import NotApplied, TaskContext
-from tests.runtime_support import definition, json_out, node
-from tests.support import Harness, expect_error, ref, register_cmd
+from tests.support.harness import Harness, expect_error, ref, register_cmd
+from tests.support.runtime import definition, json_out, node
 
 
 def test_connect_exposes_every_service_under_the_canonical_names(harness: Harness) -> None:

@@ -23,13 +23,11 @@ from aiws.engine.v1 import (
 )
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
-from tests.model_support import create_contract, fail_task, model, settle, start_run
-from tests.runtime_support import claim, definition, diamond, json_out, node
-from tests.support import Harness, expect_error, proposed, ref, registered
+from tests.support.execution import create_contract, fail_task, settle, start_run
+from tests.support.harness import Harness, expect_error, proposed, ref, registered
+from tests.support.runtime import claim, definition, diamond, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
-
-__all__ = ["model"]
 
 
 def scoped_token(h: Harness, principal_id: str, actions: list[str], work_orders: list[str]) -> str:

@@ -8,9 +8,8 @@ import pytest
 from aiws.engine.v1 import admin_pb2, common_pb2, principal_pb2, reconciliation_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
-from tests.model_support import fail_task, model, reconcile, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import (
+from tests.support.execution import fail_task, reconcile, start_run
+from tests.support.harness import (
     Harness,
     execute,
     expect_error,
@@ -20,10 +19,10 @@ from tests.support import (
     registered,
     variant,
 )
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
-__all__ = ["model"]
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 

@@ -19,7 +19,17 @@ from prometheus_client.parser import text_string_to_metric_families
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from praxis import metrics
 from praxis.rpc.serving import ServingLimits
-from tests.runtime_support import (
+from tests.support.harness import (
+    Harness,
+    approve,
+    execute,
+    expect_error,
+    ref,
+    register_cmd,
+    start_server,
+    token_of,
+)
+from tests.support.runtime import (
     claim,
     complete,
     definition,
@@ -29,16 +39,6 @@ from tests.runtime_support import (
     json_out,
     node,
     start,
-)
-from tests.support import (
-    Harness,
-    approve,
-    execute,
-    expect_error,
-    ref,
-    register_cmd,
-    start_server,
-    token_of,
 )
 
 RUNS = "aiws.engine.v1.RunService"

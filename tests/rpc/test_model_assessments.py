@@ -9,9 +9,8 @@ import pytest
 
 from aiws.engine.v1 import assessment_pb2 as pb
 from aiws.engine.v1 import run_pb2
-from tests.model_support import create_contract, model, run_of, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import (
+from tests.support.execution import create_contract, run_of, settle, start_run
+from tests.support.harness import (
     DEFINITION,
     Harness,
     activate_cmd,
@@ -21,10 +20,10 @@ from tests.support import (
     proposed,
     registered,
 )
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 SINGLE = definition("a", a=node(output=json_out()))
 VERIFY, ACCEPT = pb.ASSESSMENT_KIND_VERIFICATION, pb.ASSESSMENT_KIND_ACCEPTANCE

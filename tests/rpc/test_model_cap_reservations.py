@@ -13,23 +13,21 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, contract_pb2, run_pb2, task_pb2
 from praxis.store import reservations
-from tests.model_support import (
+from tests.support.execution import (
     create_contract,
     fail_task,
     get_contract,
-    model,
     run_of,
     settle,
     start_run,
 )
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import Harness
+from tests.support.harness import Harness
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
-CAPPED = "capped"  # its grant caps its spending at 100 (tests/model_support.py)
+CAPPED = "capped"  # its grant caps its spending at 100 (tests/support/execution.py)
 ONE = {"attempts": 1, "backoff_ms": 10}
 COSTLY = definition("a", a=node(output=json_out(), max_cost_microcredits="50", retry=ONE))
 CHEAP = definition("a", a=node(output=json_out(), max_cost_microcredits="40", retry=ONE))

@@ -6,20 +6,12 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import contract_pb2, run_pb2
-from tests.model_support import (
-    create_contract,
-    get_contract,
-    model,
-    run_of,
-    settle,
-    start_run,
-)
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import Harness, expect_error
+from tests.support.execution import create_contract, get_contract, run_of, settle, start_run
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 CHAIN = definition(
     "b",

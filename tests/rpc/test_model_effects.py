@@ -13,13 +13,12 @@ from aiws.engine.v1 import (
     reconciliation_pb2,
     run_pb2,
 )
-from tests.model_support import fail_task, model, reconcile, run_of, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node, states
-from tests.support import Harness, expect_error
+from tests.support.execution import fail_task, reconcile, run_of, settle, start_run
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, definition, json_out, node, states
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 APPLIED = reconciliation_pb2.RECONCILIATION_DECISION_APPLIED
 NOT_APPLIED = reconciliation_pb2.RECONCILIATION_DECISION_NOT_APPLIED

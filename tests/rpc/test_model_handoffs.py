@@ -6,13 +6,12 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import handoff_pb2 as pb
-from tests.model_support import model, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import Harness, expect_error
+from tests.support.execution import settle, start_run
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 CHAIN = definition("b", a=node(output=json_out()), b=node("node:a", ("a",), json_out()))
 

@@ -8,13 +8,12 @@ import pytest
 
 from aiws.engine.v1 import admin_pb2, run_pb2
 from praxis.clock import TestClock
-from tests.model_support import model, run_of, settle, start_model_server, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import T0, Harness, registered
+from tests.support.execution import run_of, settle, start_model_server, start_run
+from tests.support.harness import T0, Harness, registered
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 SINGLE = definition("a", a=node(output=json_out()))
 

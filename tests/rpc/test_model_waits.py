@@ -12,13 +12,12 @@ import pytest
 from aiws.engine.v1 import run_pb2
 from aiws.engine.v1 import wait_pb2 as pb
 from praxis.clock import TestClock
-from tests.model_support import model, run_of, settle, start_model_server, start_run
-from tests.runtime_support import claim, definition, json_out, node, states
-from tests.support import T0, Harness, expect_error
+from tests.support.execution import run_of, settle, start_model_server, start_run
+from tests.support.harness import T0, Harness, expect_error
+from tests.support.runtime import claim, definition, json_out, node, states
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-__all__ = ["model"]
 
 APPROVAL = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 
@@ -197,7 +196,14 @@ def test_waits_survive_a_restart(tmp_path: Path) -> None:
 
 def test_a_wait_added_by_an_activated_revision_can_be_satisfied(model: Harness) -> None:
     from aiws.engine.v1 import event_pb2
-    from tests.support import DEFINITION, activate_cmd, approve, execute, proposed, registered
+    from tests.support.harness import (
+        DEFINITION,
+        activate_cmd,
+        approve,
+        execute,
+        proposed,
+        registered,
+    )
 
     ref = registered(model)
     started = model.client("agent").runs.StartRun(

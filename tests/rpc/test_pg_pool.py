@@ -20,9 +20,9 @@ from praxis import config as config_module
 from praxis.rpc.serving import ServingLimits
 from praxis.store import dialect
 from praxis.store.database import Database
-from tests.postgres import Cluster
-from tests.runtime_support import definition, node
-from tests.support import Harness, start_server
+from tests.support.harness import Harness, start_server
+from tests.support.postgres import Cluster
+from tests.support.runtime import definition, node
 
 
 @pytest.fixture

@@ -19,9 +19,7 @@ from praxis.store.database import Database
 from praxis.store.events import EventStore
 from praxis.store.runtime_schema import run_events
 from praxis_client import Client, connect
-from tests.postgres import Cluster
-from tests.runtime_support import claim, definition, node, start
-from tests.support import (
+from tests.support.harness import (
     Harness,
     authority,
     propose_cmd,
@@ -32,6 +30,8 @@ from tests.support import (
     token_of,
     variant,
 )
+from tests.support.postgres import Cluster
+from tests.support.runtime import claim, definition, node, start
 
 HELD_S = 10.0  # how long a test keeps its transaction open at most
 

@@ -13,7 +13,7 @@ from aiws.engine.v1 import common_pb2, registry_pb2
 from aiws.engine.v1 import principal_pb2 as pb
 from praxis.store.principals import CACHE_TTL_S
 from praxis_client import connect
-from tests.support import Harness, expect_error, start_server
+from tests.support.harness import Harness, expect_error, start_server
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

@@ -11,7 +11,7 @@ import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect, error_details
-from tests.support import (
+from tests.support.harness import (
     Harness,
     activate_cmd,
     approve,

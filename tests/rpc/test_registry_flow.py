@@ -7,7 +7,7 @@ import json
 import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
-from tests.support import (
+from tests.support.harness import (
     DEFINITION,
     DEFINITION_V2,
     Harness,

@@ -19,7 +19,7 @@ from praxis.core import definition
 from praxis.core.rejection import Rejection, invalid
 from praxis.store import statements
 from praxis.store.database import Database
-from tests.support import (
+from tests.support.harness import (
     Harness,
     activate_cmd,
     approve,

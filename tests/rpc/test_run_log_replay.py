@@ -22,13 +22,12 @@ from aiws.engine.v1 import common_pb2, reconciliation_pb2, run_pb2, task_pb2
 from praxis.core import journal, money
 from praxis.core import run as core
 from praxis.store import contracts, reservations, run_log, run_rows
-from tests.model_support import create_contract, fail_task, model, reconcile, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import Harness
+from tests.support.execution import create_contract, fail_task, reconcile, settle, start_run
+from tests.support.harness import Harness
+from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
-__all__ = ["model"]
 
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 RETRY = {"attempts": 3, "backoff_ms": 10}

@@ -18,8 +18,8 @@ from praxis.core.model import Principal, PrincipalKind
 from praxis.store import run_log, run_rows
 from praxis.store.runs import Settlement
 from praxis_client import error_details
-from tests.runtime_support import claim, complete, definition, get_run, json_out, node, start
-from tests.support import Harness, start_server
+from tests.support.harness import Harness, start_server
+from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

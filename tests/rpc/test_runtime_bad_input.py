@@ -9,8 +9,8 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis_client import error_details
-from tests.runtime_support import claim, complete, definition, json_out, node, start
-from tests.support import Harness, expect_error
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, complete, definition, json_out, node, start
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -94,7 +94,7 @@ def test_oversized_results_are_refused(tmp_path: object) -> None:
     from pathlib import Path
 
     from praxis.core.definition import Limits
-    from tests.support import start_server
+    from tests.support.harness import start_server
 
     h = start_server(Path(str(tmp_path)) / "small.db", limits=Limits(max_result_bytes=64))
     try:

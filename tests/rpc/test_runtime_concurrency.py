@@ -12,7 +12,8 @@ import pytest
 
 from aiws.engine.v1 import event_pb2, run_pb2
 from praxis.clock import TestClock
-from tests.runtime_support import (
+from tests.support.harness import T0, Harness, start_server
+from tests.support.runtime import (
     TERMINAL,
     claim,
     complete,
@@ -23,7 +24,6 @@ from tests.runtime_support import (
     node,
     start,
 )
-from tests.support import T0, Harness, start_server
 
 # The harness test runs on two replicas too: one request id sent through both at once.
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")

@@ -9,8 +9,8 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import event_pb2, run_pb2
-from tests.runtime_support import claim, complete, definition, diamond, drive, node, start
-from tests.support import Harness, expect_error
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, complete, definition, diamond, drive, node, start
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
@@ -98,7 +98,7 @@ def test_subscribers_resume_where_they_acknowledged(harness: Harness) -> None:
 def test_events_survive_a_restart(tmp_path: object) -> None:
     from pathlib import Path
 
-    from tests.support import start_server
+    from tests.support.harness import start_server
 
     path = Path(str(tmp_path)) / "events.db"
     first = start_server(path)

@@ -9,7 +9,8 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import run_pb2, task_pb2
-from tests.runtime_support import (
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import (
     claim,
     complete,
     definition,
@@ -22,7 +23,6 @@ from tests.runtime_support import (
     start,
     states,
 )
-from tests.support import Harness, expect_error
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

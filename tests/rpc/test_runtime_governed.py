@@ -8,8 +8,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import admin_pb2, registry_pb2, run_pb2
-from tests.runtime_support import claim, complete, definition, get_run, json_out, node, states
-from tests.support import (
+from tests.support.harness import (
     Harness,
     activate_cmd,
     approve,
@@ -19,6 +18,7 @@ from tests.support import (
     ref,
     register_cmd,
 )
+from tests.support.runtime import claim, complete, definition, get_run, json_out, node, states
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

@@ -11,7 +11,8 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis.store.signals import work_topic
-from tests.runtime_support import (
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import (
     claim,
     complete,
     definition,
@@ -21,7 +22,6 @@ from tests.runtime_support import (
     start,
     states,
 )
-from tests.support import Harness, expect_error
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

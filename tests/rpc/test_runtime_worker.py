@@ -7,8 +7,8 @@ import time
 
 from aiws.engine.v1 import run_pb2
 from praxis_client.worker import PermanentError, Task, Worker
-from tests.runtime_support import definition, diamond, get_run, node, start
-from tests.support import Harness
+from tests.support.harness import Harness
+from tests.support.runtime import definition, diamond, get_run, node, start
 
 
 def wait_ended(h: Harness, run_id: str, timeout_s: float = 10) -> run_pb2.Run:

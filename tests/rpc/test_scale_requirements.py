@@ -27,8 +27,8 @@ from praxis.store import run_rows
 from praxis_client import error_details
 from tests.rpc.test_run_nodes import expanded
 from tests.rpc.test_runtime_settle_batch import completion
-from tests.runtime_support import claim, definition, get_run, json_out, node, start, states
-from tests.support import Harness, start_server, token_of
+from tests.support.harness import Harness, start_server, token_of
+from tests.support.runtime import claim, definition, get_run, json_out, node, start, states
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

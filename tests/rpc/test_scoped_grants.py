@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 
 from aiws.engine.v1 import admin_pb2, approval_pb2, event_pb2, registry_pb2, run_pb2
-from tests.support import (
+from tests.support.harness import (
     Harness,
     activate_cmd,
     approve,

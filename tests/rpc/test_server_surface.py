@@ -6,7 +6,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from tests.support import Harness
+from tests.support.harness import Harness
 
 
 def test_health_and_reflection_need_no_credential(harness: Harness) -> None:

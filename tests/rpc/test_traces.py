@@ -23,9 +23,9 @@ from praxis import logs
 from praxis.rpc.auth import _bind_log_fields
 from praxis.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis_client.worker import Worker
-from tests.runtime_support import claim, complete, definition, fail, json_out, node
-from tests.support import Harness, start_server
-from tests.trace_support import (
+from tests.support.harness import Harness, start_server
+from tests.support.runtime import claim, complete, definition, fail, json_out, node
+from tests.support.traces import (
     CALLER_SPAN,
     CALLER_TRACE,
     FANOUT_UIDS,
@@ -124,7 +124,7 @@ for key in list(os.environ):
         del os.environ[key]
 from praxis.app import Engine, Settings
 from praxis.clock import TestClock
-from tests.support import authority
+from tests.support.harness import authority
 engine = Engine(Settings(database_url="sqlite:///{tmp_path / "p.db"}", authority=authority(),
                          clock=TestClock(1_800_000_000_000)))
 assert engine.tracing is None and engine.runs.trace is None

@@ -26,9 +26,9 @@ from praxis_client.worker import (
     Worker,
     WorkerError,
 )
-from tests.model_support import create_contract, get_contract, model  # noqa: F401  # fixture
-from tests.runtime_support import TERMINAL, definition, get_run, json_out, node, start
-from tests.support import Harness
+from tests.support.execution import create_contract, get_contract
+from tests.support.harness import Harness
+from tests.support.runtime import TERMINAL, definition, get_run, json_out, node, start
 
 pytestmark = pytest.mark.backends("sqlite")
 
@@ -185,7 +185,7 @@ def test_a_result_the_contract_refuses_is_failed_not_left_to_expire(
     assert done.nodes[0].error.startswith("result rejected: RESULT_CONTRACT_VIOLATION")
 
 
-def test_costs_reach_the_contract(model: Harness) -> None:  # noqa: F811  # the fixture
+def test_costs_reach_the_contract(model: Harness) -> None:  # the fixture
     create_contract(model, budget="100")
     worker = Worker(
         model.client("agent"),

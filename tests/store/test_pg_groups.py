@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from praxis.store.database import Database, Rollback
-from tests.postgres import Cluster
+from tests.support.postgres import Cluster
 
 
 @pytest.fixture

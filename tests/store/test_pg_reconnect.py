@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.store import dialect, files, run_rows
 from praxis.store.database import Database
-from tests.postgres import Cluster
+from tests.support.postgres import Cluster
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from praxis.clock import TestClock
 from praxis.core import journal
 from praxis.store import migrations, run_log, run_rows
 from praxis.store.runtime_schema import RUNS_ADDED_COLUMNS, runs
-from tests.model_support import run_of, start_model_server
-from tests.runtime_support import claim, complete
+from tests.support.execution import run_of, start_model_server
+from tests.support.runtime import claim, complete
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_run_nodes.json"
 

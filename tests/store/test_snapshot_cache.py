@@ -9,8 +9,8 @@ import pytest
 
 from aiws.engine.v1 import run_pb2
 from praxis.store import run_codec
-from tests.runtime_support import claim, complete, diamond
-from tests.support import Harness
+from tests.support.harness import Harness
+from tests.support.runtime import claim, complete, diamond
 
 
 def test_snapshots_decode_once_per_version(

@@ -17,7 +17,7 @@ from praxis.store.runtime_schema import ready_nodes
 from praxis.store.schema import metadata
 from praxis.store.statements import Savepoint, Statement
 from praxis.store.writer_turn import WriterTurn
-from tests.postgres import Cluster
+from tests.support.postgres import Cluster
 
 READY = Statement(
     select(ready_nodes.c.seq, ready_nodes.c.node_uid)

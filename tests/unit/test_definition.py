@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from praxis.core import definition as d
 from praxis.core.rejection import Code, Rejection
-from tests.runtime_support import definition, diamond, json_out, node
+from tests.support.runtime import definition, diamond, json_out, node
 
 MODELS = frozenset({"echo", "gpt-test"})
 

@@ -14,7 +14,7 @@ from praxis.core import definition as d
 from praxis.core import run as core
 from praxis.core.model import PrincipalKind
 from praxis.core.rejection import Rejection
-from tests.runtime_support import definition, json_out, node
+from tests.support.runtime import definition, json_out, node
 
 T0 = 1_000_000
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}

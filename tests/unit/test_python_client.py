@@ -17,7 +17,7 @@ from praxis_client import (
     parse_decimal,
     to_epoch_ms,
 )
-from tests.support import Harness
+from tests.support.harness import Harness
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "1.5", "123456789012345678901234567890.001"])

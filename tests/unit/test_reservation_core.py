@@ -8,7 +8,7 @@ from decimal import Decimal
 from praxis.core import contract, journal
 from praxis.core import definition as d
 from praxis.core import run as core
-from tests.runtime_support import definition, json_out, node
+from tests.support.runtime import definition, json_out, node
 
 T0 = 1_000_000
 PAIR = definition(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from praxis.core import definition as d
 from praxis.core import run as core
 from praxis.core.rejection import Rejection
-from tests.runtime_support import definition, diamond, json_out, node
+from tests.support.runtime import definition, diamond, json_out, node
 
 T0 = 1_000_000
 LEASE = 10_000

@@ -1,10 +1,10 @@
 """A throwaway PostgreSQL cluster for the tests that run on both databases.
 
 The cluster is created with the ``postgresql`` package's own ``initdb`` in a temporary
-folder, listens on a free loopback port, and is stopped at the end of the session. Each
-test gets a fresh database. ``.ci/run`` installs the package and sets
-``PRAXIS_REQUIRE_POSTGRES=1``, which turns a missing installation into a failure
-instead of a reported skip.
+folder, listens on a free loopback port, and is stopped at the end of the session (the
+``postgres_cluster`` fixture of ``tests/conftest.py``). Each test gets a fresh database.
+``.ci/run`` installs the package and sets ``PRAXIS_REQUIRE_POSTGRES=1``, which turns a
+missing installation into a failure instead of a reported skip.
 """
 
 from __future__ import annotations
@@ -16,17 +16,15 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.e2e.server_process import free_port
+from tests.support.server_process import free_port
 
 _databases = itertools.count()
 
 
-def _binaries() -> Path | None:
+def binaries() -> Path | None:
+    """The newest installed PostgreSQL's ``bin`` folder, or None."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return Path(found[-1]).parent if found else None
 
@@ -108,19 +106,3 @@ class Cluster:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-
-
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """The session's PostgreSQL cluster."""
-    bin_dir = _binaries()
-    if bin_dir is None:
-        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
-        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    cluster = Cluster(bin_dir)
-    try:
-        yield cluster
-    finally:
-        cluster.stop()

@@ -8,7 +8,7 @@ import re
 import httpx
 
 from aiws.engine.v1 import registry_pb2
-from tests.support import Harness, approve, execute, propose_cmd, ref, register_cmd
+from tests.support.harness import Harness, approve, execute, propose_cmd, ref, register_cmd
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
-from tests.support import Harness
+from tests.support.harness import Harness
 
 OBJECT = {"type": "object"}
 _ids = itertools.count()

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from aiws.engine.v1 import (
     approval_pb2,
@@ -21,7 +18,7 @@ from aiws.engine.v1 import (
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.clock import TestClock
-from tests.support import PRINCIPALS, T0, Harness, token_of
+from tests.support.harness import PRINCIPALS, T0, Harness, token_of
 
 MODEL_AGENT = [
     "registry.read",
@@ -90,27 +87,21 @@ def start_model_server(database: Path | str, clock: TestClock | None = None) -> 
     return Harness(server, clock, f"127.0.0.1:{server.port}")
 
 
-@pytest.fixture
-def model(database: Path | str, backend: str) -> Iterator[Harness]:
+def start_model_harness(database: Path | str, backend: str) -> Harness:
     """A running server with the model principals (on the ``backend`` database; two
-    replicas with round-robin clients on ``postgres-2``)."""
-    if backend == "postgres-2":
-        clock = TestClock(T0)
-        first = start_model_server(database, clock)
-        try:
-            second = start_model_server(database, clock)
-        except BaseException:
-            first.close()
-            raise
-        replicas = [first.server, second.server]
-        address = "ipv4:" + ",".join(f"127.0.0.1:{server.port}" for server in replicas)
-        running = Harness(first.server, clock, address, replicas=replicas)
-    else:
-        running = start_model_server(database)
+    replicas with round-robin clients on ``postgres-2``): the ``model`` fixture's."""
+    if backend != "postgres-2":
+        return start_model_server(database)
+    clock = TestClock(T0)
+    first = start_model_server(database, clock)
     try:
-        yield running
-    finally:
-        running.close()
+        second = start_model_server(database, clock)
+    except BaseException:
+        first.close()
+        raise
+    replicas = [first.server, second.server]
+    address = "ipv4:" + ",".join(f"127.0.0.1:{server.port}" for server in replicas)
+    return Harness(first.server, clock, address, replicas=replicas)
 
 
 def create_contract(

@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.support import write_principals
+from tests.support.harness import write_principals
 
 
 def free_port() -> int:

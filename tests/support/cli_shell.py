@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.support import token_of
+from tests.support.harness import token_of
 
 PRAXIS = str(Path(sys.executable).parent / "praxis")
 if not os.path.exists(PRAXIS):  # pragma: no cover - a venv always has the console script

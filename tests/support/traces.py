@@ -22,7 +22,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
 from aiws.engine.v1 import run_pb2, run_pb2_grpc
 from praxis_client.worker import TaskContext
-from tests.runtime_support import TERMINAL, definition, json_out, node
+from tests.support.runtime import TERMINAL, definition, json_out, node
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """The principals of the conformance suite: one list for every language and both paths.
 
-They are the test principals of ``tests/support.py`` with the execution model's grants:
+They are the test principals of ``tests/support/harness.py`` with the execution model's grants:
 ``agent`` also reads contracts, reconciliations, waits and assessments, satisfies waits,
 verifies and hands off; ``agent2`` is a second such agent (the receiver of handoffs) and
 ``capped`` one whose grant caps its spending at 100 microcredits
-(``tests/model_support.py``). ``scripts/conformance.sh`` writes the server's principals
+(``tests/support/execution.py``). ``scripts/conformance.sh`` writes the server's principals
 file and the runners' credentials file from here; ``tests/conformance`` uses the same.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from praxis.authority.principals import PrincipalsAuthority, parse_principals
-from tests.model_support import model_principals
-from tests.support import token_of
+from tests.support.execution import model_principals
+from tests.support.harness import token_of
 
 
 def principals_document() -> dict[str, Any]:
