@@ -26,10 +26,10 @@ from typing import Any
 import pytest
 
 from praxis.app import Server
-from tests.conformance.test_vectors import CONFORMANCE, EXPECTED, VECTORS, runner_module
 from tests.support.conformance import authority, credentials
 from tests.support.harness import start_replicas
 from tests.support.postgres import Cluster
+from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, runner_module
 
 REPLICA_GAPS = runner_module.load_expected_failures(
     CONFORMANCE / "expected_failures" / "replicas.txt"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.console.conftest import Console
+from tests.support.console import Console
 from tests.support.harness import token_of
 from tests.support.server_process import ServerProcess, free_port, track, write_config
 

@@ -24,7 +24,7 @@ from aiws.engine.v1 import event_pb2, run_pb2
 from praxis.store.pg_broadcast import conninfo
 from praxis_client import connect
 from praxis_client.worker import Task, Worker
-from tests.e2e.test_runtime_crash import NODES_PER_RUN, PLAN, RUNS, handle, retrying
+from tests.support.crash import NODES_PER_RUN, PLAN, RUNS, handle, retrying
 from tests.support.harness import ROUND_ROBIN, token_of
 from tests.support.postgres import Cluster
 from tests.support.server_process import ServerProcess, free_port, write_config

@@ -4,7 +4,6 @@ state of an approval, and EFFECT_OUTCOME_UNSPECIFIED refused as documented."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import grpc
 import pytest
@@ -16,11 +15,10 @@ from praxis.core import kinds
 from praxis.core.model import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
 from tests.support.execution import create_contract, reconcile, settle, start_run
-from tests.support.harness import T0, Harness, approve, expect_error, ref, register_cmd
+from tests.support.harness import T0, Harness, expect_error
+from tests.support.paths import ROOT
+from tests.support.registry import approve, ref, register_cmd
 from tests.support.runtime import claim, definition, json_out, node
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 # --- item 8: authorise before NOT_FOUND -------------------------------------------------
 
@@ -46,7 +44,7 @@ def test_get_run_does_not_tell_a_stranger_whether_a_run_exists(harness: Harness)
 
 
 def start_run_in(h: Harness, work_order_id: str) -> str:
-    from tests.support.harness import execute
+    from tests.support.registry import execute
 
     r = ref(work_order_id)
     command = register_cmd(r, f"ap-{work_order_id}")
@@ -121,7 +119,7 @@ def test_the_documented_human_actions_are_the_list() -> None:
 
 
 def test_create_approval_reports_a_proof_consumed_under_another_id(harness: Harness) -> None:
-    from tests.support.harness import execute
+    from tests.support.registry import execute
 
     command = register_cmd(ref(), "ap-1")
     digest = approve(harness, command, "ap-1")

@@ -12,13 +12,12 @@ import pytest
 from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
 from praxis.store import runs as runs_module
 from praxis.store.model_registry import MODEL_TTL_MS
-from tests.support.harness import (
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import (
     DEFINITION,
-    Harness,
     activate_cmd,
     approve,
     execute,
-    expect_error,
     propose_cmd,
     ref,
     register_cmd,

@@ -20,7 +20,8 @@ from praxis_client import (
     to_json,
 )
 from praxis_client.worker import NotApplied, TaskContext
-from tests.support.harness import Harness, expect_error, ref, register_cmd
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import ref, register_cmd
 from tests.support.runtime import definition, json_out, node
 
 

@@ -16,9 +16,10 @@ import grpc
 from aiws.engine.v1 import run_pb2
 from praxis_client import error_details
 from tests.support.harness import Harness, token_of
+from tests.support.paths import ROOT
 from tests.support.runtime import TERMINAL, definition, get_run, json_out, node
 
-README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"
+README = ROOT / "clients" / "python" / "README.md"
 MARKER = "<!-- worker-snippet: executed by tests/rpc/test_client_readme.py -->"
 
 

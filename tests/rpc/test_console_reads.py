@@ -24,7 +24,8 @@ from aiws.engine.v1 import (
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
 from tests.support.execution import create_contract, fail_task, settle, start_run
-from tests.support.harness import Harness, expect_error, proposed, ref, registered
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import proposed, ref, registered
 from tests.support.runtime import claim, definition, diamond, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")

@@ -9,16 +9,8 @@ from aiws.engine.v1 import admin_pb2, common_pb2, principal_pb2, reconciliation_
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
 from tests.support.execution import fail_task, reconcile, start_run
-from tests.support.harness import (
-    Harness,
-    execute,
-    expect_error,
-    propose_cmd,
-    proposed,
-    ref,
-    registered,
-    variant,
-)
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import execute, propose_cmd, proposed, ref, registered, variant
 from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")

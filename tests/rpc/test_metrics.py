@@ -19,16 +19,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from praxis import metrics
 from praxis.rpc.serving import ServingLimits
-from tests.support.harness import (
-    Harness,
-    approve,
-    execute,
-    expect_error,
-    ref,
-    register_cmd,
-    start_server,
-    token_of,
-)
+from tests.support.harness import Harness, expect_error, start_server, token_of
+from tests.support.registry import approve, execute, ref, register_cmd
 from tests.support.runtime import (
     claim,
     complete,

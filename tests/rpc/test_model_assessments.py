@@ -10,16 +10,8 @@ import pytest
 from aiws.engine.v1 import assessment_pb2 as pb
 from aiws.engine.v1 import run_pb2
 from tests.support.execution import create_contract, run_of, settle, start_run
-from tests.support.harness import (
-    DEFINITION,
-    Harness,
-    activate_cmd,
-    approve,
-    execute,
-    expect_error,
-    proposed,
-    registered,
-)
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import DEFINITION, activate_cmd, approve, execute, proposed, registered
 from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")

@@ -9,7 +9,8 @@ import pytest
 from aiws.engine.v1 import admin_pb2, run_pb2
 from praxis.clock import TestClock
 from tests.support.execution import run_of, settle, start_model_server, start_run
-from tests.support.harness import T0, Harness, registered
+from tests.support.harness import T0, Harness
+from tests.support.registry import registered
 from tests.support.runtime import claim, definition, json_out, node
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")

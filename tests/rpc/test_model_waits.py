@@ -196,7 +196,7 @@ def test_waits_survive_a_restart(tmp_path: Path) -> None:
 
 def test_a_wait_added_by_an_activated_revision_can_be_satisfied(model: Harness) -> None:
     from aiws.engine.v1 import event_pb2
-    from tests.support.harness import (
+    from tests.support.registry import (
         DEFINITION,
         activate_cmd,
         approve,

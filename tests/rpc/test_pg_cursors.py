@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from aiws.engine.v1 import event_pb2, principal_pb2, registry_pb2
-from tests.support.harness import Harness, ref
+from tests.support.harness import Harness
+from tests.support.registry import ref
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

@@ -19,18 +19,9 @@ from praxis.store.database import Database
 from praxis.store.events import EventStore
 from praxis.store.runtime_schema import run_events
 from praxis_client import Client, connect
-from tests.support.harness import (
-    Harness,
-    authority,
-    propose_cmd,
-    ref,
-    registered,
-    start_replicas,
-    start_server,
-    token_of,
-    variant,
-)
+from tests.support.harness import Harness, authority, start_replicas, start_server, token_of
 from tests.support.postgres import Cluster
+from tests.support.registry import propose_cmd, ref, registered, variant
 from tests.support.runtime import claim, definition, node, start
 
 HELD_S = 10.0  # how long a test keeps its transaction open at most

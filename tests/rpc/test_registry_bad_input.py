@@ -8,7 +8,8 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import registry_pb2
-from tests.support.harness import Harness, execute, expect_error, propose_cmd, ref, registered
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import execute, propose_cmd, ref, registered
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 

@@ -11,15 +11,8 @@ import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect, error_details
-from tests.support.harness import (
-    Harness,
-    activate_cmd,
-    approve,
-    proposed,
-    registered,
-    token_of,
-    variant,
-)
+from tests.support.harness import Harness, token_of
+from tests.support.registry import activate_cmd, approve, proposed, registered, variant
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 

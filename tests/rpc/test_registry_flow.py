@@ -7,10 +7,10 @@ import json
 import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
-from tests.support.harness import (
+from tests.support.harness import Harness
+from tests.support.registry import (
     DEFINITION,
     DEFINITION_V2,
-    Harness,
     activate_cmd,
     approve,
     execute,

@@ -6,12 +6,11 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
-from tests.support.harness import (
-    Harness,
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import (
     activate_cmd,
     approve,
     execute,
-    expect_error,
     propose_cmd,
     proposed,
     ref,
@@ -337,7 +336,7 @@ def test_decided_proposal_is_not_pending(harness: Harness) -> None:
 
 def test_unchanged_candidate_is_refused(harness: Harness) -> None:
     r = registered(harness)
-    from tests.support.harness import DEFINITION
+    from tests.support.registry import DEFINITION
 
     with expect_error(FP, "PROPOSAL_UNCHANGED"):
         execute(harness, "agent", "req-p", propose_cmd(r, "p1", 1, DEFINITION))

@@ -19,16 +19,8 @@ from praxis.core import definition
 from praxis.core.rejection import Rejection, invalid
 from praxis.store import statements
 from praxis.store.database import Database
-from tests.support.harness import (
-    Harness,
-    activate_cmd,
-    approve,
-    execute,
-    expect_error,
-    propose_cmd,
-    registered,
-    variant,
-)
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import activate_cmd, approve, execute, propose_cmd, registered, variant
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

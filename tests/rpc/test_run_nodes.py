@@ -19,31 +19,16 @@ from praxis.store import run_log, run_rows
 from praxis.store.runs import Settlement
 from praxis_client import error_details
 from tests.support.harness import Harness, start_server
-from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
+from tests.support.runtime import (
+    claim,
+    complete,
+    expanded,
+    get_run,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
-ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
 WIDE = int(os.environ.get("PRAXIS_TEST_WIDE", "10000"))
-
-
-def fanout() -> dict[str, Any]:
-    """split -> each (fan-out over split.items) -> join."""
-    return definition(
-        "join",
-        split=node(output=json_out(ITEMS), model="splitter"),
-        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
-        join=node("node:each", ("each",), json_out()),
-    )
-
-
-def expanded(h: Harness, items: int) -> str:
-    """A started fan-out run whose source completed with ``items`` items."""
-    assert not claim(h, models=("splitter",))  # makes the source's model known
-    run = start(h, fanout()).run
-    [task] = claim(h, models=("splitter",), max_tasks=1)
-    complete(h, task, {"items": list(range(items))})
-    return run.run_id
 
 
 def listing(h: Harness, principal: str = "agent", **fields: Any) -> run_pb2.ListRunNodesResponse:

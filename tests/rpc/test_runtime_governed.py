@@ -8,38 +8,18 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import admin_pb2, registry_pb2, run_pb2
-from tests.support.harness import (
-    Harness,
-    activate_cmd,
-    approve,
-    execute,
-    expect_error,
-    proposed,
-    ref,
-    register_cmd,
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import activate_cmd, approve, execute, proposed, ref
+from tests.support.runtime import (
+    GOVERNED_PLAN,
+    claim,
+    complete,
+    get_run,
+    governed,
+    states,
 )
-from tests.support.runtime import claim, complete, definition, get_run, json_out, node, states
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
-
-PLAN = definition(
-    "report",
-    research=node(output=json_out()),
-    draft=node("node:research", ("research",), json_out()),
-    report=node("node:draft", ("draft",)),
-)
-
-
-def governed(h: Harness, name: str = "run-1") -> run_pb2.Run:
-    r = ref(run_id=name)
-    command = register_cmd(r, f"ap-{name}", PLAN)
-    approve(h, command, f"ap-{name}")
-    execute(h, "alice", f"reg-{name}", command)
-    return (
-        h.client("agent")
-        .runs.StartRun(run_pb2.StartRunRequest(request_id=f"start-{name}", ref=r))
-        .run
-    )
 
 
 def activate(h: Harness, proposal_id: str, document: dict[str, object], base: int = 1) -> None:
@@ -67,7 +47,7 @@ def test_starting_a_governed_run_binds_the_head(harness: Harness) -> None:
 def test_an_activation_applies_to_nodes_not_yet_dispatched(harness: Harness) -> None:
     run = governed(harness)
     [research] = claim(harness)
-    revised = json.loads(json.dumps(PLAN))
+    revised = json.loads(json.dumps(GOVERNED_PLAN))
     revised["nodes"]["report"]["agent"]["system_prompt"] = "cite sources"
     activate(harness, "p1", revised)
     current = get_run(harness, run.run_id)
@@ -86,7 +66,7 @@ def test_an_activation_applies_to_nodes_not_yet_dispatched(harness: Harness) -> 
 def test_an_activation_that_changes_a_dispatched_node_is_rejected(harness: Harness) -> None:
     run = governed(harness)
     claim(harness)  # research is dispatched
-    revised = json.loads(json.dumps(PLAN))
+    revised = json.loads(json.dumps(GOVERNED_PLAN))
     revised["nodes"]["research"]["agent"]["system_prompt"] = "too late"
     proposed(harness, ref(), "p1", 1, revised)
     command = activate_cmd(ref(), "p1", 1, "ap-p1")

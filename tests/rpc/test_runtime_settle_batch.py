@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
@@ -15,7 +14,9 @@ from tests.support.harness import Harness, expect_error
 from tests.support.runtime import (
     claim,
     complete,
+    completion,
     definition,
+    failure,
     get_run,
     json_out,
     node,
@@ -33,29 +34,6 @@ def wide(n: int) -> dict[str, object]:
     nodes = {f"n{i}": node(output=json_out()) for i in range(n)}
     nodes["out"] = node([f"node:n{i}" for i in range(n)], tuple(nodes), json_out())
     return definition("out", **nodes)
-
-
-def completion(task: task_pb2.Task, result: object, worker: str = "w1") -> task_pb2.Settlement:
-    return task_pb2.Settlement(
-        complete=task_pb2.CompleteTaskRequest(
-            attempt_id=task.attempt_id,
-            worker_id=worker,
-            result_json=json.dumps(result),
-            effect=APPLIED,
-        )
-    )
-
-
-def failure(task: task_pb2.Task, retryable: bool, worker: str = "w1") -> task_pb2.Settlement:
-    return task_pb2.Settlement(
-        fail=task_pb2.FailTaskRequest(
-            attempt_id=task.attempt_id,
-            worker_id=worker,
-            error="boom",
-            retryable=retryable,
-            effect=common_pb2.EFFECT_OUTCOME_NOT_APPLIED,
-        )
-    )
 
 
 def settle(

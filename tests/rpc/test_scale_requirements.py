@@ -25,10 +25,18 @@ from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2
 from praxis.rpc.serving import ServingLimits
 from praxis.store import run_rows
 from praxis_client import error_details
-from tests.rpc.test_run_nodes import expanded
-from tests.rpc.test_runtime_settle_batch import completion
 from tests.support.harness import Harness, start_server, token_of
-from tests.support.runtime import claim, definition, get_run, json_out, node, start, states
+from tests.support.runtime import (
+    claim,
+    completion,
+    definition,
+    expanded,
+    get_run,
+    json_out,
+    node,
+    start,
+    states,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

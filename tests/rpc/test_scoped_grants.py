@@ -5,12 +5,11 @@ from __future__ import annotations
 import grpc
 
 from aiws.engine.v1 import admin_pb2, approval_pb2, event_pb2, registry_pb2, run_pb2
-from tests.support.harness import (
-    Harness,
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import (
     activate_cmd,
     approve,
     execute,
-    expect_error,
     proposed,
     ref,
     register_cmd,

@@ -18,9 +18,8 @@ from grpc_status import rpc_status
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from praxis.rpc.serving import ServingLimits
 from praxis_client import error_details
-from tests.rpc.test_runtime_governed import governed
 from tests.support.harness import Harness, start_server, token_of
-from tests.support.runtime import definition, json_out, node
+from tests.support.runtime import definition, governed, json_out, node
 
 CHAIN = definition("b", a=node(output=json_out()), b=node("node:a", ("a",), json_out()))
 IDLE = definition("a", a=node(model="idle"))

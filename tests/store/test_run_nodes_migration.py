@@ -23,9 +23,10 @@ from praxis.core import journal
 from praxis.store import migrations, run_log, run_rows
 from praxis.store.runtime_schema import RUNS_ADDED_COLUMNS, runs
 from tests.support.execution import run_of, start_model_server
+from tests.support.paths import FIXTURES
 from tests.support.runtime import claim, complete
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_run_nodes.json"
+FIXTURE = FIXTURES / "pre_run_nodes.json"
 
 
 def _old_database(url: str, tables: dict[str, list[dict[str, Any]]]) -> None:

@@ -21,31 +21,33 @@ outside ``tests/`` (``benchmarks/``) that import ``from tests.support import ...
 """
 
 from tests.support.harness import (
-    DEFINITION,
-    DEFINITION_V2,
     PRINCIPALS,
     ROUND_ROBIN,
     SCOPES,
     T0,
     Harness,
-    activate_cmd,
-    approve,
     authority,
-    command_ref,
-    execute,
     expect_error,
     principals_document,
+    start_replicas,
+    start_server,
+    token_of,
+    write_principals,
+)
+from tests.support.registry import (
+    DEFINITION,
+    DEFINITION_V2,
+    activate_cmd,
+    approve,
+    command_ref,
+    execute,
     propose_cmd,
     proposed,
     ref,
     register_cmd,
     registered,
     reject_cmd,
-    start_replicas,
-    start_server,
-    token_of,
     variant,
-    write_principals,
 )
 
 __all__ = [

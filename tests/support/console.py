@@ -1,14 +1,19 @@
-"""Setting up registry and runtime state through the public API, as other clients would."""
+"""The web console's tests: a console in front of a server (``Console``; the ``console``
+fixture of ``tests/console/conftest.py`` starts one), and registry and runtime state set
+up through the public API, as other clients would."""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import httpx
 
 from aiws.engine.v1 import registry_pb2
-from tests.support.harness import Harness, approve, execute, propose_cmd, ref, register_cmd
+from praxis_console.serve import ConsoleThread
+from tests.support.harness import Harness, token_of
+from tests.support.registry import approve, execute, propose_cmd, ref, register_cmd
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -95,3 +100,19 @@ def page(client: httpx.Client, url: str) -> str:
 
 def definition_text(definition: dict[str, object]) -> str:
     return json.dumps(definition)
+
+
+@dataclass
+class Console:
+    """A console serving on ``base_url`` in front of ``harness``."""
+
+    harness: Harness
+    thread: ConsoleThread
+    base_url: str
+
+    def signed_in(self, principal_id: str) -> httpx.Client:
+        """An HTTP client with a session of ``principal_id`` (its CSRF token in .csrf)."""
+        client = httpx.Client(base_url=self.base_url, follow_redirects=False, timeout=20)
+        response = client.post("/signin", data={"token": token_of(principal_id)})
+        assert response.status_code == 303, response.text
+        return client

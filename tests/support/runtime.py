@@ -9,6 +9,7 @@ from typing import Any
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from tests.support.harness import Harness
+from tests.support.registry import approve, execute, ref, register_cmd
 
 OBJECT = {"type": "object"}
 _ids = itertools.count()
@@ -159,3 +160,72 @@ TERMINAL = (
 def states(run: run_pb2.Run) -> dict[str, str]:
     """Node uid -> node state name."""
     return {n.node_uid: run_pb2.NodeState.Name(n.state)[len("NODE_STATE_") :] for n in run.nodes}
+
+
+ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
+
+
+def fanout() -> dict[str, Any]:
+    """split -> each (fan-out over split.items) -> join."""
+    return definition(
+        "join",
+        split=node(output=json_out(ITEMS), model="splitter"),
+        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
+        join=node("node:each", ("each",), json_out()),
+    )
+
+
+def expanded(h: Harness, items: int) -> str:
+    """A started fan-out run whose source completed with ``items`` items."""
+    assert not claim(h, models=("splitter",))  # makes the source's model known
+    run = start(h, fanout()).run
+    [task] = claim(h, models=("splitter",), max_tasks=1)
+    complete(h, task, {"items": list(range(items))})
+    return run.run_id
+
+
+def completion(task: task_pb2.Task, result: object, worker: str = "w1") -> task_pb2.Settlement:
+    """A SettleTasks item completing ``task`` with a JSON result."""
+    return task_pb2.Settlement(
+        complete=task_pb2.CompleteTaskRequest(
+            attempt_id=task.attempt_id,
+            worker_id=worker,
+            result_json=json.dumps(result),
+            effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+        )
+    )
+
+
+def failure(task: task_pb2.Task, retryable: bool, worker: str = "w1") -> task_pb2.Settlement:
+    """A SettleTasks item failing ``task``."""
+    return task_pb2.Settlement(
+        fail=task_pb2.FailTaskRequest(
+            attempt_id=task.attempt_id,
+            worker_id=worker,
+            error="boom",
+            retryable=retryable,
+            effect=common_pb2.EFFECT_OUTCOME_NOT_APPLIED,
+        )
+    )
+
+
+GOVERNED_PLAN = definition(
+    "report",
+    research=node(output=json_out()),
+    draft=node("node:research", ("research",), json_out()),
+    report=node("node:draft", ("draft",)),
+)
+
+
+def governed(h: Harness, name: str = "run-1") -> run_pb2.Run:
+    """Registers ``GOVERNED_PLAN`` at ref ``wo-1``/``name`` (approved by alice) and starts
+    that governed run."""
+    r = ref(run_id=name)
+    command = register_cmd(r, f"ap-{name}", GOVERNED_PLAN)
+    approve(h, command, f"ap-{name}")
+    execute(h, "alice", f"reg-{name}", command)
+    return (
+        h.client("agent")
+        .runs.StartRun(run_pb2.StartRunRequest(request_id=f"start-{name}", ref=r))
+        .run
+    )

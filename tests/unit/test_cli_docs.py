@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from praxis_cli import docs
 from praxis_cli.main import build_parser
+from tests.support.paths import ROOT
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+DOC = ROOT / "docs" / "cli.md"
 
 
 def test_docs_cli_md_matches_the_command_definitions() -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "core.md"
+from tests.support.paths import ROOT
+
+DOC = ROOT / "docs" / "core.md"
 
 
 def test_the_simulation_example_runs() -> None:
