@@ -19,15 +19,31 @@ from tests.support.execution import start_model_harness
 from tests.support.harness import Harness, start_replicas, start_server
 from tests.support.postgres import Cluster, binaries
 
+POSTGRES_BACKENDS = ("postgres", "postgres-2")
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "backends(*names): databases to run harness tests on")
+    config.addinivalue_line(
+        "markers", "postgres: needs PostgreSQL (set by tests/conftest.py, never by hand)"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"harness", "model"} & set(metafunc.fixturenames):
         marker = metafunc.definition.get_closest_marker("backends")
         metafunc.parametrize("backend", marker.args if marker else ("sqlite",), indirect=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks ``postgres`` every test that runs on PostgreSQL: one that uses the cluster, or
+    the ``postgres``/``postgres-2`` variant of a harness test. ``-m "not postgres"``
+    leaves the SQLite half (``make test-fast``)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        backend = callspec.params.get("backend") if callspec else None
+        if backend in POSTGRES_BACKENDS or "postgres_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")
@@ -55,7 +71,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
     """A fresh database: a SQLite file path, or a PostgreSQL URL."""
-    if backend in ("postgres", "postgres-2"):
+    if backend in POSTGRES_BACKENDS:
         url: str = request.getfixturevalue("postgres_cluster").create_database()
         return url
     return tmp_path / "praxis.db"
