@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BUF := tools/node_modules/.bin/buf
 
-.PHONY: setup tools generate checkgenerate lint breaking test test-python test-clients package-go-ts conformance bench ci serve example example-runtime package-python
+.PHONY: setup tools generate checkgenerate lint breaking test test-python test-fast test-clients package-go-ts conformance bench ci serve example example-runtime package-python
 
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	python3 -m venv $(VENV)
@@ -54,6 +54,10 @@ test: test-python test-clients conformance
 
 test-python: setup
 	$(VENV)/bin/pytest -q
+
+## test-fast: tests/unit and the SQLite half of tests/store (-m "not postgres"); about 10 s
+test-fast: setup
+	$(VENV)/bin/pytest -q -m "not postgres" tests/unit tests/store
 
 test-clients: tools package-go-ts
 	./scripts/test_ts.sh

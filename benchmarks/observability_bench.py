@@ -46,8 +46,8 @@ from runtime_bench import CHAIN10, FANOUT10, wait_all, worker_main
 
 from aiws.engine.v1 import run_pb2
 from praxis_client import connect
-from tests.e2e.server_process import free_port, write_config
 from tests.support import token_of
+from tests.support.server_process import free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "observability.json"
 WORKERS = 4

@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiws.engine.v1 import event_pb2, run_pb2
 from benchmarks import runtime_bench
 from praxis_client import connect
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.postgres import Cluster, _binaries
 from tests.support import ROUND_ROBIN, token_of
+from tests.support.postgres import Cluster, binaries
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "pg_replicas.json"
 WORKERS = 4
@@ -269,7 +269,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=100)
     args = parser.parse_args()
-    bin_dir = _binaries()
+    bin_dir = binaries()
     if bin_dir is None:
         print("PostgreSQL is not installed (scripts/install_postgres.sh); skipping")
         return

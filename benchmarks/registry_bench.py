@@ -39,7 +39,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import (
     activate_cmd,
     propose_cmd,
@@ -48,6 +47,7 @@ from tests.support import (
     token_of,
     variant,
 )
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "registry.json"
 

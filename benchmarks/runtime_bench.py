@@ -41,9 +41,9 @@ from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
 from benchmarks.registry_bench import CpuMeter, bench_noop, cpu_bound_ratio
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.runtime_support import definition, json_out, node
 from tests.support import token_of
+from tests.support.runtime import definition, json_out, node
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "runtime.json"
 RUNS = 200

@@ -53,9 +53,9 @@ from aiws.engine.v1 import (
     task_pb2_grpc,
 )
 from praxis.serve.processes import default_processes
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.runtime_support import definition, json_out, node
 from tests.support import token_of
+from tests.support.runtime import definition, json_out, node
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "serving.json"
 CHAIN3 = definition(

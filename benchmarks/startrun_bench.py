@@ -41,8 +41,8 @@ from benchmarks.registry_bench import (
 )
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.e2e.server_process import ServerProcess, free_port, write_config
 from tests.support import token_of
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "startrun.json"
 DEFINITION = json.dumps(

@@ -35,8 +35,8 @@ from driver import WorkerProcess  # noqa: E402
 
 from aiws.engine.v1 import run_pb2  # noqa: E402
 from praxis_client import connect  # noqa: E402
-from tests.conformance.principals import credentials, principals_document  # noqa: E402
-from tests.e2e.server_process import ServerProcess, free_port  # noqa: E402
+from tests.support.conformance import credentials, principals_document  # noqa: E402
+from tests.support.server_process import ServerProcess, free_port  # noqa: E402
 
 CONCURRENCY = 4
 

@@ -33,7 +33,7 @@ The servers run on a test clock (``--test-clock``) starting at T0, advanced 1 s 
 steps; the manifest records the final time so the test can start the current server at
 it (the claimed item's lease still held). After writing, the script records in the
 manifest what the old server answers about that data, as the views of
-``tests/store/db/upgrade_views.py`` put it; the test expects the same views of the
+``tests/support/upgrades.py`` put it; the test expects the same views of the
 current server. What the servers generate (run, attempt and installation ids, created
 principals' tokens, the approval digests that cover the installation id) differs from
 one build to the next; the rest of a rebuilt fixture is the same.
@@ -100,9 +100,9 @@ from aiws.engine.v1 import (
 from praxis_client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the views the test compares (tests/store/db/upgrade_views.py)
+sys.path.insert(0, str(ROOT))  # the views the test compares (tests/support/upgrades.py)
 
-from tests.store.db import upgrade_views as views  # noqa: E402
+from tests.support import upgrades as views  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "upgrades"
 T0 = 1_800_000_000_000

@@ -96,8 +96,8 @@ done
 import json, sys
 from pathlib import Path
 sys.path.insert(0, ".")
-from tests.conformance.principals import credentials, principals_document
-from tests.e2e.server_process import write_config
+from tests.support.conformance import credentials, principals_document
+from tests.support.server_process import write_config
 work = Path(sys.argv[1])
 write_config(work / "server")
 (work / "server" / "principals.json").write_text(json.dumps(principals_document()), encoding="utf-8")

@@ -3,27 +3,63 @@
 Modules marked ``pytest.mark.backends("sqlite", "postgres")`` run every test that uses
 the ``harness`` (or ``model``) fixture on both databases; ``"postgres-2"`` runs it on two
 server replicas sharing one PostgreSQL database, the client alternating between them.
+Helpers live in ``tests/support/``; this file holds only fixtures and the hooks that
+parametrize them.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.postgres import postgres_cluster  # noqa: F401  # fixture
-from tests.support import Harness, start_replicas, start_server
+from tests.support.execution import start_model_harness
+from tests.support.harness import Harness, start_replicas, start_server
+from tests.support.postgres import Cluster, binaries
+
+POSTGRES_BACKENDS = ("postgres", "postgres-2")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "backends(*names): databases to run harness tests on")
+    config.addinivalue_line(
+        "markers", "postgres: needs PostgreSQL (set by tests/conftest.py, never by hand)"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"harness", "model"} & set(metafunc.fixturenames):
         marker = metafunc.definition.get_closest_marker("backends")
         metafunc.parametrize("backend", marker.args if marker else ("sqlite",), indirect=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks ``postgres`` every test that runs on PostgreSQL: one that uses the cluster, or
+    the ``postgres``/``postgres-2`` variant of a harness test. ``-m "not postgres"``
+    leaves the SQLite half (``make test-fast``)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        backend = callspec.params.get("backend") if callspec else None
+        if backend in POSTGRES_BACKENDS or "postgres_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """The session's PostgreSQL cluster."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
+        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = Cluster(bin_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 @pytest.fixture
@@ -35,7 +71,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
     """A fresh database: a SQLite file path, or a PostgreSQL URL."""
-    if backend in ("postgres", "postgres-2"):
+    if backend in POSTGRES_BACKENDS:
         url: str = request.getfixturevalue("postgres_cluster").create_database()
         return url
     return tmp_path / "praxis.db"
@@ -49,6 +85,17 @@ def harness(database: Path | str, backend: str) -> Iterator[Harness]:
     harness's clients round-robin their calls over both (client-side load balancing).
     """
     running = start_replicas(database, 2) if backend == "postgres-2" else start_server(database)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def model(database: Path | str, backend: str) -> Iterator[Harness]:
+    """A running server with the model principals (on the ``backend`` database; two
+    replicas with round-robin clients on ``postgres-2``)."""
+    running = start_model_harness(database, backend)
     try:
         yield running
     finally:

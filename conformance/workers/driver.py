@@ -89,7 +89,7 @@ class Server:
     """A ``praxis serve --test-clock`` subprocess on a fixed port and data directory."""
 
     def __init__(self, work: Path, python: str, environ: dict[str, str]) -> None:
-        from tests.conformance.principals import credentials, principals_document
+        from tests.support.conformance import credentials, principals_document
 
         self.work = work
         self.python = python
@@ -717,7 +717,7 @@ def write_matrix(results: Path) -> None:
 @contextlib.contextmanager
 def running_server(work: Path, python: str) -> Iterator[Server]:
     """The server, with tracing on: spans go to an OTLP receiver in this process."""
-    from tests.trace_support import otel_env, receiving
+    from tests.support.traces import otel_env, receiving
 
     with receiving() as (_, endpoint):
         server = Server(work, python, {**os.environ, **otel_env(endpoint)})

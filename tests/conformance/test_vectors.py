@@ -7,7 +7,6 @@ honest: the proto schema, the generator, names and counts, and the matcher itsel
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import inspect
 import json
 import queue
@@ -17,7 +16,6 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -54,27 +52,10 @@ from praxis.rpc.runs import RunServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from tests.conformance.principals import authority, credentials
-from tests.support import T0, Harness
+from tests.support.conformance import authority, credentials
+from tests.support.harness import T0, Harness
+from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, load_module, runner_module
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "conformance"
-
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-runner_module = _load(
-    "praxis_conformance", CONFORMANCE / "runners" / "python" / "praxis_conformance.py"
-)
-VECTORS = runner_module.load_vectors(CONFORMANCE / "vectors")
-EXPECTED = runner_module.load_expected_failures(CONFORMANCE / "expected_failures" / "python.txt")
 CREDENTIALS = credentials()
 PARAMS = [
     pytest.param(
@@ -324,7 +305,7 @@ def test_vector_files_parse_as_the_proto_schema(tmp_path: Path) -> None:
         ],
         check=True,
     )
-    schema = _load("conformance_vector_pb2", tmp_path / "aiws/conformance/v1/vector_pb2.py")
+    schema = load_module("conformance_vector_pb2", tmp_path / "aiws/conformance/v1/vector_pb2.py")
     for path in sorted((CONFORMANCE / "vectors").glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         parsed = json_format.ParseDict(document, schema.VectorFile())
@@ -351,7 +332,7 @@ def test_vector_files_parse_as_the_proto_schema(tmp_path: Path) -> None:
 
 
 def test_vector_files_are_what_the_generator_writes() -> None:
-    builder = _load("build_vectors", CONFORMANCE / "tools" / "build_vectors.py")
+    builder = load_module("build_vectors", CONFORMANCE / "tools" / "build_vectors.py")
     for name, text in builder.build().items():
         assert (CONFORMANCE / "vectors" / name).read_text(encoding="utf-8") == text, name
 

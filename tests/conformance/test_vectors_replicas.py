@@ -1,7 +1,7 @@
 """The conformance vectors over gRPC against two replicas on one PostgreSQL database.
 
-Two in-process servers (``tests.support.start_replicas``) share one PostgreSQL database of
-the session's cluster (``tests/postgres.py``; ``PRAXIS_REQUIRE_POSTGRES=1`` turns a missing
+Two in-process servers (``tests.support.harness.start_replicas``) share one PostgreSQL database of
+the session's cluster (``tests/support/postgres.py``; ``PRAXIS_REQUIRE_POSTGRES=1`` turns a missing
 installation into a failure) and one :class:`~praxis.clock.TestClock` object: a change
 made through either replica's TestClockService moves the time of both and wakes the
 waiters and sweepers of both. The Python runner's channels use gRPC's ``round_robin``
@@ -26,10 +26,10 @@ from typing import Any
 import pytest
 
 from praxis.app import Server
-from tests.conformance.principals import authority, credentials
-from tests.conformance.test_vectors import CONFORMANCE, EXPECTED, VECTORS, runner_module
-from tests.postgres import Cluster
-from tests.support import start_replicas
+from tests.support.conformance import authority, credentials
+from tests.support.harness import start_replicas
+from tests.support.postgres import Cluster
+from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, runner_module
 
 REPLICA_GAPS = runner_module.load_expected_failures(
     CONFORMANCE / "expected_failures" / "replicas.txt"

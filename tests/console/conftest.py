@@ -4,34 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from praxis.clock import SystemClock
 from praxis_console.app import Settings
 from praxis_console.serve import ConsoleThread, Listen
-from tests.support import Harness, start_server, token_of
+from tests.support.console import Console
+from tests.support.harness import start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
-
-
-@dataclass
-class Console:
-    """A console serving on ``base_url`` in front of ``harness``."""
-
-    harness: Harness
-    thread: ConsoleThread
-    base_url: str
-
-    def signed_in(self, principal_id: str) -> httpx.Client:
-        """An HTTP client with a session of ``principal_id`` (its CSRF token in .csrf)."""
-        client = httpx.Client(base_url=self.base_url, follow_redirects=False, timeout=20)
-        response = client.post("/signin", data={"token": token_of(principal_id)})
-        assert response.status_code == 303, response.text
-        return client
 
 
 @pytest.fixture(scope="module")

@@ -23,11 +23,11 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis_client.worker import Task, Worker
 from praxis_console import inbox
-from tests.console.conftest import Console
-from tests.console.helpers import FANOUT, FANOUT_V2, propose, register
-from tests.support import token_of
+from tests.support.console import FANOUT, FANOUT_V2, Console, propose, register
+from tests.support.harness import token_of
+from tests.support.paths import ROOT
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
+SHOTS = ROOT / "test-artifacts" / "console"
 TIMEOUT_MS = 20_000
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import httpx
 
-from tests.console.conftest import Console
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
-from tests.support import token_of
+from tests.support.console import Console
+from tests.support.harness import token_of
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 
 def test_praxis_console_prints_a_one_time_link(console: Console, tmp_path: Path) -> None:

@@ -12,8 +12,7 @@ import pytest
 
 from aiws.engine.v1 import admin_pb2, contract_pb2, run_pb2
 from praxis_console import inbox
-from tests.console.conftest import Console
-from tests.console.helpers import FANOUT, FANOUT_V2, page, propose, register
+from tests.support.console import FANOUT, FANOUT_V2, Console, page, propose, register
 
 
 def test_contract_amounts_are_exact_decimals(console: Console) -> None:

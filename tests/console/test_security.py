@@ -9,9 +9,8 @@ from aiws.engine.v1 import admin_pb2, approval_pb2
 from praxis_console.app import Settings
 from praxis_console.serve import ConsoleThread, Listen
 from praxis_console.web import CONTENT_SECURITY_POLICY
-from tests.console.conftest import Console
-from tests.console.helpers import FANOUT, FANOUT_V2, csrf_of, page, propose, register
-from tests.support import token_of
+from tests.support.console import FANOUT, FANOUT_V2, Console, csrf_of, page, propose, register
+from tests.support.harness import token_of
 
 
 def _holds(console: Console) -> list[admin_pb2.Hold]:

@@ -9,7 +9,7 @@ from praxis_console import diff, graph
 from praxis_console.sessions import Limits, SessionStore, csrf_matches
 from praxis_console.timeline import Timeline
 from praxis_console.web import credits, format_ms
-from tests.console.helpers import FANOUT, FANOUT_V2
+from tests.support.console import FANOUT, FANOUT_V2
 
 
 def test_layout_puts_each_node_right_of_its_dependencies() -> None:

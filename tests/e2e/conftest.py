@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.server_process import kill_leftovers
+from tests.support.server_process import kill_leftovers
 
 
 @pytest.fixture(autouse=True)

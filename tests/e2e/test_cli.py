@@ -15,7 +15,7 @@ import pytest
 from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import registry_pb2
 from praxis_client import connect, error_details
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 
 def test_first_run_creates_config_and_credentials_and_shuts_down_gracefully(
@@ -149,7 +149,7 @@ def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path)
 
 def test_configured_limits_apply(tmp_path: Path) -> None:
     from aiws.engine.v1 import run_pb2
-    from tests.runtime_support import definition, node
+    from tests.support.runtime import definition, node
 
     server = ServerProcess(write_config(tmp_path, limits={"max_nodes": 2}), free_port())
     server.start()

@@ -17,10 +17,10 @@ import pytest
 
 from praxis_client import connect
 from praxis_client.worker import Worker
-from tests.e2e.cli_support import PRAXIS, Shell
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
-from tests.runtime_support import definition, json_out, node
-from tests.support import token_of
+from tests.support.cli_shell import PRAXIS, Shell
+from tests.support.harness import token_of
+from tests.support.runtime import definition, json_out, node
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 POLICY = "safety=sha256:" + "a" * 64
 V1 = definition("a", a=node(output=json_out()))

@@ -17,7 +17,7 @@ import pytest
 from aiws.engine.v1 import registry_pb2
 from praxis.authority.certificates import certificate_fingerprint
 from praxis_client import connect, error_details
-from tests.e2e.server_process import free_port, track, write_config
+from tests.support.server_process import free_port, track, write_config
 
 SERVE = [sys.executable, "-m", "praxis.serve.cli", "serve"]
 

@@ -20,9 +20,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
-from tests.runtime_support import definition, node
-from tests.support import token_of
+from tests.support.harness import token_of
+from tests.support.runtime import definition, node
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 PROMETHEUS = Path("/usr/bin/prometheus")
 ONE_NODE = definition("a", a=node())

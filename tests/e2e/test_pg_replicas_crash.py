@@ -24,10 +24,10 @@ from aiws.engine.v1 import event_pb2, run_pb2
 from praxis.store.wake.postgres import conninfo
 from praxis_client import connect
 from praxis_client.worker import Task, Worker
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.e2e.test_runtime_crash import NODES_PER_RUN, PLAN, RUNS, handle, retrying
-from tests.postgres import Cluster
-from tests.support import ROUND_ROBIN, token_of
+from tests.support.crash import NODES_PER_RUN, PLAN, RUNS, handle, retrying
+from tests.support.harness import ROUND_ROBIN, token_of
+from tests.support.postgres import Cluster
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 KILLS = 4
 TASK_S = 0.5  # each task takes this long, so the 50 runs' work spans the kills

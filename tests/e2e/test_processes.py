@@ -17,9 +17,9 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from praxis_client import error_details
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
-from tests.runtime_support import definition, json_out, node
-from tests.support import token_of
+from tests.support.harness import token_of
+from tests.support.runtime import definition, json_out, node
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 CHAIN = definition("b", a=node(output=json_out()), b=node("node:a", ("a",), json_out()))
 

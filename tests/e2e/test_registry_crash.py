@@ -16,8 +16,9 @@ import pytest
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_client import connect
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.support import activate_cmd, propose_cmd, ref, register_cmd, token_of, variant
+from tests.support.harness import token_of
+from tests.support.registry import activate_cmd, propose_cmd, ref, register_cmd, variant
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 T = TypeVar("T")
 RETRYABLE = {

@@ -13,41 +13,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import grpc
 import pytest
 
 from aiws.engine.v1 import run_pb2
 from praxis_client import connect
 from praxis_client.worker import Task, Worker
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.runtime_support import definition, json_out, node
-from tests.support import token_of
-
-RUNS = 50
-ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
-PLAN = definition(
-    "join",
-    split=node(output=json_out(ITEMS), retry={"attempts": 20, "backoff_ms": 50}),
-    each=node(
-        "fanout_item",
-        ("split",),
-        json_out(),
-        fanout={"over": "node:split.items"},
-        retry={"attempts": 20, "backoff_ms": 50},
-    ),
-    join=node("node:each", ("each",), retry={"attempts": 20, "backoff_ms": 50}),
-)
-NODES_PER_RUN = 1 + 1 + 3 + 1  # split, each (group), each#0..2, join
-
-
-def handle(task: Task) -> object:
-    time.sleep(0.005)
-    if task.proto.node_id == "split":
-        return {"items": [1, 2, 3]}
-    if task.proto.node_id == "each":
-        return {"square": task.input * task.input}
-    return "sum=" + str(sum(item["square"] for item in task.input))
-
+from tests.support.crash import NODES_PER_RUN, PLAN, RUNS, handle, retrying
+from tests.support.harness import token_of
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 TASK_S = 0.5  # in the crash test each task takes this long, so its work spans the kills
 
@@ -55,16 +28,6 @@ TASK_S = 0.5  # in the crash test each task takes this long, so its work spans t
 def slow_handle(task: Task) -> object:
     time.sleep(TASK_S)
     return handle(task)
-
-
-def retrying(call: object, stop_at: float) -> object:
-    while True:
-        try:
-            return call()  # type: ignore[operator]
-        except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > stop_at:
-                raise
-            time.sleep(0.1)
 
 
 @pytest.mark.slow

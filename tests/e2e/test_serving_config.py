@@ -17,8 +17,8 @@ import pytest
 
 from aiws.engine.v1 import task_pb2, task_pb2_grpc
 from praxis_client import error_details
-from tests.e2e.server_process import ServerProcess, free_port, track, write_config
-from tests.support import token_of
+from tests.support.harness import token_of
+from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 
 def test_serve_runs_one_process_per_core_by_default(tmp_path: Path) -> None:

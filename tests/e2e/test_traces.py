@@ -12,9 +12,9 @@ from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis.observability.tracing import parse_traceparent
 from praxis_client import connect
 from praxis_client.worker import Worker
-from tests.e2e.server_process import ServerProcess, free_port, write_config
-from tests.support import token_of
-from tests.trace_support import (
+from tests.support.harness import token_of
+from tests.support.server_process import ServerProcess, free_port, write_config
+from tests.support.traces import (
     CALLER_TRACE,
     FANOUT_UIDS,
     check_one_trace,

@@ -43,7 +43,7 @@ from aiws.engine.v1 import (
     task_pb2,
     wait_pb2,
 )
-from tests.support import T0, Harness, start_server
+from tests.support.harness import T0, Harness, start_server
 
 SEED = int(os.environ.get("PRAXIS_FUZZ_SEED", "20261130"))
 CASES_PER_METHOD = int(os.environ.get("PRAXIS_FUZZ_CASES", "16"))

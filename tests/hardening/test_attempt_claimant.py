@@ -7,8 +7,8 @@ import json
 import grpc
 
 from aiws.engine.v1 import common_pb2, task_pb2
-from tests.runtime_support import claim, complete, definition, get_run, node, start
-from tests.support import Harness, expect_error
+from tests.support.harness import Harness, expect_error
+from tests.support.runtime import claim, complete, definition, get_run, node, start
 
 
 def test_another_principal_cannot_heartbeat_complete_or_fail(harness: Harness) -> None:

@@ -4,7 +4,6 @@ state of an approval, and EFFECT_OUTCOME_UNSPECIFIED refused as documented."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import grpc
 import pytest
@@ -15,13 +14,11 @@ from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_p
 from praxis.core import kinds
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
-from tests.model_support import create_contract, model, reconcile, settle, start_run
-from tests.runtime_support import claim, definition, json_out, node
-from tests.support import T0, Harness, approve, expect_error, ref, register_cmd
-
-__all__ = ["model"]  # fixture
-ROOT = Path(__file__).resolve().parents[2]
-
+from tests.support.execution import create_contract, reconcile, settle, start_run
+from tests.support.harness import T0, Harness, expect_error
+from tests.support.paths import ROOT
+from tests.support.registry import approve, ref, register_cmd
+from tests.support.runtime import claim, definition, json_out, node
 
 # --- item 8: authorise before NOT_FOUND -------------------------------------------------
 
@@ -47,7 +44,7 @@ def test_get_run_does_not_tell_a_stranger_whether_a_run_exists(harness: Harness)
 
 
 def start_run_in(h: Harness, work_order_id: str) -> str:
-    from tests.support import execute
+    from tests.support.registry import execute
 
     r = ref(work_order_id)
     command = register_cmd(r, f"ap-{work_order_id}")
@@ -122,7 +119,7 @@ def test_the_documented_human_actions_are_the_list() -> None:
 
 
 def test_create_approval_reports_a_proof_consumed_under_another_id(harness: Harness) -> None:
-    from tests.support import execute
+    from tests.support.registry import execute
 
     command = register_cmd(ref(), "ap-1")
     digest = approve(harness, command, "ap-1")

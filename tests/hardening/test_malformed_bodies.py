@@ -8,7 +8,7 @@ import logging
 import grpc
 import pytest
 
-from tests.support import Harness, expect_error
+from tests.support.harness import Harness, expect_error
 
 GARBAGE = b"\xff\xff\xff\xff"  # an invalid tag: no message decodes it
 UNARY = "/aiws.engine.v1.RunService/GetRun"

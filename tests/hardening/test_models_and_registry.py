@@ -12,20 +12,19 @@ import pytest
 from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
 from praxis.store.runtime import runs as runs_module
 from praxis.store.runtime.worker_models import MODEL_TTL_MS
-from tests.runtime_support import claim, definition, node
-from tests.support import (
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import (
     DEFINITION,
-    Harness,
     activate_cmd,
     approve,
     execute,
-    expect_error,
     propose_cmd,
     ref,
     register_cmd,
     registered,
     variant,
 )
+from tests.support.runtime import claim, definition, node
 
 CYCLE = definition("a", a=node("node:b", ("b",)), b=node("node:a", ("a",)))
 MISSPELT = {

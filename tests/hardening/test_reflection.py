@@ -11,7 +11,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 
-from tests.support import Harness
+from tests.support.harness import Harness
 
 V1 = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
 

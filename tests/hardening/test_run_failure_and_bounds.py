@@ -9,9 +9,9 @@ from aiws.engine.v1 import run_pb2
 from praxis.core import definition as d
 from praxis.core import run as core
 from praxis.store.runtime.tasks import MAX_BATCH_INPUT_BYTES
-from tests.runtime_support import claim, complete, definition, fail, get_run, json_out, node, start
-from tests.support import Harness
-from tests.unit.test_run_core import LEASE, T0, Sim
+from tests.support.harness import Harness
+from tests.support.run_sim import LEASE, T0, Sim
+from tests.support.runtime import claim, complete, definition, fail, get_run, json_out, node, start
 
 MIB = 1024 * 1024
 

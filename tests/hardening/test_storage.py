@@ -18,8 +18,8 @@ from sqlalchemy import event
 
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
-from tests.runtime_support import definition, node
-from tests.support import Harness, expect_error, start_server
+from tests.support.harness import Harness, expect_error, start_server
+from tests.support.runtime import definition, node
 
 DOCUMENT = json.dumps(definition("a", a=node()))
 

@@ -6,17 +6,9 @@ import grpc
 
 from aiws.engine.v1 import admin_pb2, common_pb2, run_pb2, task_pb2
 from praxis.core import handoff, values
-from tests.runtime_support import claim, definition, get_run, node, start
-from tests.support import (
-    Harness,
-    approve,
-    execute,
-    expect_error,
-    propose_cmd,
-    proposed,
-    registered,
-    reject_cmd,
-)
+from tests.support.harness import Harness, expect_error
+from tests.support.registry import approve, execute, propose_cmd, proposed, registered, reject_cmd
+from tests.support.runtime import claim, definition, get_run, node, start
 
 CAP = values.MAX_TEXT_BYTES
 TOO_LONG = "x" * (CAP + 1)

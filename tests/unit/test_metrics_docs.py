@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from praxis.observability import metrics
+from tests.support.paths import ROOT
 
-OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
+OPERATIONS = ROOT / "docs" / "operations.md"
 
 
 def _between(begin: str, end: str) -> str:

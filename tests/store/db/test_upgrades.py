@@ -32,8 +32,8 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, principal_pb2, registry_pb2, task_pb2
 from praxis_client import Client, connect, error_details
-from tests.e2e.server_process import ServerProcess, free_port, kill_leftovers
-from tests.store.db import upgrade_views as views
+from tests.support import upgrades as views
+from tests.support.server_process import ServerProcess, free_port, kill_leftovers
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "upgrades"
 

@@ -1,0 +1,79 @@
+"""Running the real ``praxis`` command against a real server subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.support.harness import token_of
+
+PRAXIS = str(Path(sys.executable).parent / "praxis")
+if not os.path.exists(PRAXIS):  # pragma: no cover - a venv always has the console script
+    PRAXIS = shutil.which("praxis") or PRAXIS
+
+
+@dataclass
+class Result:
+    """A finished command."""
+
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    def error_line(self) -> str:
+        """The one error line (asserting there is exactly one, and no traceback)."""
+        lines = self.err.strip().splitlines()
+        assert "Traceback" not in self.err, self.err
+        assert lines and lines[0].startswith("error: "), self.err
+        assert all(line.startswith("  ") for line in lines[1:]), self.err  # field violations
+        return lines[0]
+
+
+class Shell:
+    """Runs ``praxis`` with a principal's token and an isolated config file."""
+
+    def __init__(self, address: str, home: Path) -> None:
+        self.address = address
+        self.home = home
+
+    def env(self, principal: str | None, token: str | None = None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PRAXIS_")}
+        env.update(PRAXIS_ADDRESS=self.address, PRAXIS_CONFIG=str(self.home / "cli.json"))
+        chosen = token or (token_of(principal) if principal else None)
+        if chosen:
+            env["PRAXIS_TOKEN"] = chosen
+        return env
+
+    def run(
+        self,
+        *args: str,
+        who: str | None = "alice",
+        token: str | None = None,
+        timeout: float = 60,
+        stdin: str | None = None,
+    ) -> Result:
+        done = subprocess.run(
+            [PRAXIS, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=self.env(who, token),
+            cwd=self.home,
+            input=stdin,
+        )
+        return Result(done.returncode, done.stdout, done.stderr)
+
+    def ok(self, *args: str, **kwargs: Any) -> Result:
+        result = self.run(*args, **kwargs)
+        assert result.code == 0, (args, result)
+        assert "Traceback" not in result.err
+        return result

@@ -1,0 +1,118 @@
+"""The web console's tests: a console in front of a server (``Console``; the ``console``
+fixture of ``tests/console/conftest.py`` starts one), and registry and runtime state set
+up through the public API, as other clients would."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import httpx
+
+from aiws.engine.v1 import registry_pb2
+from praxis_console.serve import ConsoleThread
+from tests.support.harness import Harness, token_of
+from tests.support.registry import approve, execute, propose_cmd, ref, register_cmd
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+FANOUT = {
+    "version": 1,
+    "nodes": {
+        "plan": {
+            "agent": {
+                "model": "echo",
+                "output": {
+                    "type": "json",
+                    "schema": {
+                        "type": "object",
+                        "required": ["items"],
+                        "properties": {"items": {"type": "array", "items": {"type": "integer"}}},
+                    },
+                },
+            },
+            "input": {"from": "run_input"},
+        },
+        "work": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "integer"}}},
+            "input": {"from": "fanout_item"},
+            "depends_on": ["plan"],
+            "fanout": {"over": "node:plan.items"},
+        },
+        "join": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "array"}}},
+            "input": {"from": "node:work"},
+            "depends_on": ["work"],
+        },
+    },
+    "output": {"from": "node:join"},
+}
+FANOUT_V2 = {
+    "version": 1,
+    "nodes": {
+        **FANOUT["nodes"],  # type: ignore[dict-item]
+        "check": {
+            "agent": {"model": "echo", "output": {"type": "json", "schema": {"type": "array"}}},
+            "input": {"from": "node:join"},
+            "depends_on": ["join"],
+        },
+    },
+    "output": {"from": "node:check"},
+}
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token a page's forms carry."""
+    found = CSRF.search(page)
+    assert found, "no CSRF token on the page"
+    return found.group(1)
+
+
+def register(h: Harness, work_order_id: str, run_id: str, definition: dict[str, object]) -> None:
+    """Registers revision 1 of a ref (alice reviews, approves and executes)."""
+    r = ref(work_order_id, run_id)
+    command = register_cmd(r, f"{work_order_id}-{run_id}-reg", definition)
+    approve(h, command, f"{work_order_id}-{run_id}-reg", epochs=h.epochs(work_order_id))
+    execute(h, "alice", f"{work_order_id}-{run_id}-reg-req", command)
+
+
+def propose(
+    h: Harness,
+    work_order_id: str,
+    run_id: str,
+    proposal_id: str,
+    definition: dict[str, object],
+    summary: str = "add a check step",
+) -> None:
+    """The agent proposes a candidate against the head."""
+    r = ref(work_order_id, run_id)
+    head = h.client("agent").registry.GetHead(registry_pb2.GetHeadRequest(ref=r)).head
+    command = propose_cmd(r, proposal_id, head.revision, definition, summary=summary)
+    execute(h, "agent", f"{proposal_id}-req", command)
+
+
+def page(client: httpx.Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, (response.status_code, response.text[:2000])
+    return response.text
+
+
+def definition_text(definition: dict[str, object]) -> str:
+    return json.dumps(definition)
+
+
+@dataclass
+class Console:
+    """A console serving on ``base_url`` in front of ``harness``."""
+
+    harness: Harness
+    thread: ConsoleThread
+    base_url: str
+
+    def signed_in(self, principal_id: str) -> httpx.Client:
+        """An HTTP client with a session of ``principal_id`` (its CSRF token in .csrf)."""
+        client = httpx.Client(base_url=self.base_url, follow_redirects=False, timeout=20)
+        response = client.post("/signin", data={"token": token_of(principal_id)})
+        assert response.status_code == 303, response.text
+        return client

@@ -1,0 +1,108 @@
+"""A throwaway PostgreSQL cluster for the tests that run on both databases.
+
+The cluster is created with the ``postgresql`` package's own ``initdb`` in a temporary
+folder, listens on a free loopback port, and is stopped at the end of the session (the
+``postgres_cluster`` fixture of ``tests/conftest.py``). Each test gets a fresh database.
+``.ci/run`` installs the package and sets ``PRAXIS_REQUIRE_POSTGRES=1``, which turns a
+missing installation into a failure instead of a reported skip.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from tests.support.server_process import free_port
+
+_databases = itertools.count()
+
+
+def binaries() -> Path | None:
+    """The newest installed PostgreSQL's ``bin`` folder, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def _as_owner(command: list[str]) -> list[str]:
+    """Runs as the ``postgres`` user when we are root (PostgreSQL refuses root)."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+class Cluster:
+    """One running PostgreSQL server."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir = bin_dir
+        self.directory = Path(tempfile.mkdtemp(prefix="praxis-pg-"))
+        self.port = free_port()
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres")
+        data = self.directory / "data"
+        subprocess.run(
+            _as_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "praxis"]),
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            _as_owner(
+                [
+                    str(bin_dir / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-o",
+                    f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1",
+                    "-l",
+                    str(self.directory / "log"),
+                    "-w",
+                    "start",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+        self.data = data
+
+    def dsn(self, database: str) -> str:
+        """A libpq connection string to ``database``."""
+        return f"host=127.0.0.1 port={self.port} user=praxis dbname={database}"
+
+    def postmaster_pid(self) -> int:
+        """The cluster's main process (its backends are its children)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://praxis@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self) -> str:
+        import psycopg
+
+        name = f"t{next(_databases)}_{int(time.time() * 1000) % 100000}"
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=praxis dbname=postgres", autocommit=True
+        ) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        subprocess.run(
+            _as_owner(
+                [str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]
+            ),
+            capture_output=True,
+        )
+        # Hundreds of test databases make a large tree: removing it in the background
+        # keeps a slow disk from charging minutes to the last test's teardown.
+        subprocess.Popen(
+            ["rm", "-rf", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
