@@ -90,8 +90,8 @@ for lang in $LANGUAGES; do
   fi
 done
 
-# One server, test-clock mode, the conformance principals (tests/conformance/principals.py:
-# the test principals of tests/support.py with the execution model's grants).
+# One server, test-clock mode, the conformance principals (tests/support/conformance.py:
+# the test principals of tests/support/harness.py with the execution model's grants).
 "$PY" - "$WORK" <<'PYEOF'
 import json, sys
 from pathlib import Path

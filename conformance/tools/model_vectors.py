@@ -7,11 +7,11 @@ the vector can compute on its own are asserted exactly: evidence, result and out
 digests (``sha256`` over canonical JSON), canonical schema and criteria texts, exact
 decimal sums.
 
-Principals (besides those of ``tests/support.py``): ``agent`` carries the execution
+Principals (besides those of ``tests/support/harness.py``): ``agent`` carries the execution
 model's agent grants (``contract.read``, ``reconcile.read``, ``wait.read``,
 ``wait.satisfy``, ``assess.read``, ``assess.verify``, ``handoff.*``), ``agent2`` is a
 second agent with the same grants and ``capped`` an agent whose grant caps its spending
-at 100 microcredits (``tests/model_support.py``, ``model_principals``).
+at 100 microcredits (``tests/support/execution.py``, ``model_principals``).
 
 Installation-wide state: a principal's spend (GetSpending) is shared by every vector and
 language that runs against one server. Only ``spending/*`` spends as ``agent2``, always a

@@ -4,7 +4,7 @@ Each figure is one small query on an existing index, so a scrape costs the same 
 many server processes there are (the endpoint's process asks once) and grows only with
 the live work, not with history, except ``runs by state``, which counts the
 ``runs_status_created`` index (one query, a covering index scan that reads no table rows;
-``tests/store/test_gauges.py`` checks the plan on SQLite).
+``tests/store/views/test_gauges.py`` checks the plan on SQLite).
 
 A ready row is *claimable* when its retry backoff has elapsed and its work order is active
 (the conditions of a claim, ``praxis.store.runtime.runs._READY``); the others are reported apart,
