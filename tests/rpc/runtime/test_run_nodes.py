@@ -15,6 +15,7 @@ from aiws.engine.v1 import run_pb2
 from praxis.core import journal
 from praxis.core import run as core
 from praxis.core.records import Principal, PrincipalKind
+from praxis.core.rejection import Rejection
 from praxis.store.runtime import log as run_log
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.tasks import Settlement
@@ -177,7 +178,7 @@ def _drive_wide(harness: Harness) -> None:
     done = 0
     while True:
         tasks = tasks_of.claim(agent, "w1", ["echo"], 100, 60_000)
-        assert not isinstance(tasks, core.Rejection)
+        assert not isinstance(tasks, Rejection)
         if not tasks:
             break
         for task in tasks:
@@ -191,7 +192,7 @@ def _drive_wide(harness: Harness) -> None:
                     task.attempt_id, "w1", core.Effect.APPLIED, "0", json.dumps({"i": item})
                 ),
             )
-            assert not isinstance(reply, core.Rejection)
+            assert not isinstance(reply, Rejection)
             done += 1
     assert done == WIDE + 1  # every item, then the join
     run = get_run(harness, run_id)

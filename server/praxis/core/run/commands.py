@@ -1,0 +1,174 @@
+"""The commands of the run reducer, its reply and outcome, and the ids derived from
+(run, node uid, attempt number)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from praxis.core import contract, values
+from praxis.core.definition import Definition
+from praxis.core.run.state import Attempt, Effect, Event, RunState
+
+
+@dataclass(frozen=True)
+class Start:
+    """Create a run."""
+
+    run_id: str
+    definition: Definition
+    revision: int = 0
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """Lease a READY node to a worker, within the run's allowance (if it has one)."""
+
+    uid: str
+    worker_id: str
+    lease_ms: int
+    allowance: contract.Allowance | None = None
+    principal_id: str = ""
+    """The claiming principal, recorded on the attempt."""
+    input_bytes: int = 0
+    """The size of the node's gathered input; over ``Limits.max_input_bytes`` the node
+    fails with INPUT_TOO_LARGE instead of being leased."""
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """Extend the lease of a live attempt."""
+
+    attempt: Attempt
+    worker_id: str
+    lease_ms: int
+
+
+@dataclass(frozen=True)
+class Complete:
+    """Settle an attempt with a result."""
+
+    attempt: Attempt
+    worker_id: str
+    result: values.JsonValue
+    effect: Effect
+    cost_microcredits: str = "0"
+
+
+@dataclass(frozen=True)
+class Fail:
+    """Settle an attempt as failed."""
+
+    attempt: Attempt
+    worker_id: str
+    error: str
+    retryable: bool
+    effect: Effect
+    cost_microcredits: str = "0"
+
+
+@dataclass(frozen=True)
+class Expire:
+    """Expire leases and timeouts that are due at ``now``."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Cancel the run and its live attempts."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Revise:
+    """Apply a new revision to the nodes not yet dispatched.
+
+    Attributes:
+        source_results: Results of finished nodes that new fan-outs read
+            (see :func:`revision_sources`).
+    """
+
+    definition: Definition
+    revision: int
+    source_results: Mapping[str, values.JsonValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reconcile:
+    """Record a reviewed decision about the uncertain effect of a BLOCKED node's attempt.
+
+    Attributes:
+        uid: The blocked node.
+        attempt_id: The attempt whose effect was uncertain.
+        applied: The decision: the effect was applied (settle) or not (retry).
+        result: The attempt's result when it completed; ``None`` when it failed.
+        completed: Whether the attempt completed (``True``) or failed.
+    """
+
+    uid: str
+    attempt_id: str
+    applied: bool
+    result: values.JsonValue = None
+    completed: bool = False
+
+
+@dataclass(frozen=True)
+class SatisfyWait:
+    """Satisfy a WAITING node with a payload (validated against the wait's schema)."""
+
+    uid: str
+    payload: values.JsonValue
+
+
+Command = (
+    Start
+    | Dispatch
+    | Heartbeat
+    | Complete
+    | Fail
+    | Expire
+    | Stop
+    | Revise
+    | Reconcile
+    | SatisfyWait
+)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the caller of a command learns beyond the new state."""
+
+    replayed: bool = False
+    will_retry: bool = False
+    cancelled: bool = False
+    lease_expires_at_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Everything one command writes."""
+
+    state: RunState
+    events: tuple[Event, ...] = ()
+    changed: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+    attempts: tuple[Attempt, ...] = ()
+    result: tuple[str, values.JsonValue] | None = None
+    reply: Reply = Reply()
+    noop: bool = False
+
+
+# --- ids ------------------------------------------------------------------------------
+
+
+def attempt_id(run_id: str, uid: str, number: int) -> str:
+    """The deterministic id of attempt ``number`` of node ``uid`` in ``run_id``."""
+    text = f"attempt\x00{run_id}\x00{uid}\x00{number}"
+    return "att_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def operation_id(run_id: str, uid: str) -> str:
+    """The operation id of node ``uid``: stable across its retries."""
+    text = f"operation\x00{run_id}\x00{uid}"
+    return "op_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

@@ -1,0 +1,504 @@
+""":func:`apply` and one handler per command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import immutables
+
+from praxis.core import contract, jsonschema, values
+from praxis.core.definition import DEFAULT_LIMITS, Limits, Node
+from praxis.core.rejection import Code, FieldViolation, Rejection, not_found, precondition
+from praxis.core.run.commands import (
+    Command,
+    Complete,
+    Dispatch,
+    Expire,
+    Fail,
+    Heartbeat,
+    Outcome,
+    Reconcile,
+    Reply,
+    Revise,
+    SatisfyWait,
+    Start,
+    Stop,
+    attempt_id,
+)
+from praxis.core.run.graph import (
+    cancel,
+    check_result,
+    ended_attempt,
+    finish,
+    node_done,
+    promote,
+    reprobe,
+    retry_or_fail,
+    settle,
+)
+from praxis.core.run.queues import timer_due
+from praxis.core.run.state import (
+    TERMINAL,
+    Attempt,
+    AttemptStatus,
+    Effect,
+    NodeRun,
+    NodeStatus,
+    RunState,
+    RunStatus,
+    order_key,
+    reservation,
+)
+from praxis.core.run.work import Work
+
+
+def apply(
+    state: RunState | None, command: Command, now_ms: int, limits: Limits = DEFAULT_LIMITS
+) -> Outcome | Rejection:
+    """Decides one command.
+
+    Args:
+        state: The run's snapshot (``None`` only for :class:`Start`).
+        command: The command.
+        now_ms: The current time.
+        limits: Caps on fan-outs and run size.
+
+    Returns:
+        The writes of the command, or why it is refused.
+    """
+    if isinstance(command, Start):
+        return _start(command, now_ms, limits)
+    if state is None:
+        return not_found("RUN_NOT_FOUND", "no such run")
+    work = Work(state, now_ms, limits)
+    return _HANDLERS[type(command)](work, command)
+
+
+def _start(command: Start, now: int, limits: Limits) -> Outcome:
+    nodes = immutables.Map(
+        (node_id, NodeRun(node_id, node_id, revision=command.revision))
+        for node_id in command.definition.nodes
+    )
+    state = RunState(command.run_id, command.definition, command.revision, nodes)
+    work = Work(state, now, limits)
+    work.emit("RUN_STARTED", revision=command.revision, digest=command.definition.digest)
+    promote(work, [n for n, spec in command.definition.nodes.items() if not spec.depends_on])
+    settle(work)
+    return work.outcome()
+
+
+def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
+    if work.status in TERMINAL:
+        return precondition("RUN_TERMINAL", "the run has ended")
+    node = work.nodes.get(command.uid)
+    if node is None or node.status is not NodeStatus.READY or node.not_before_ms > work.now:
+        return precondition("ATTEMPT_SUPERSEDED", f"node {command.uid!r} is not ready")
+    spec = work.spec(node)
+    refused = _refusal(work, command, spec)
+    if refused is not None:
+        reason, message = refused
+        work.emit("DISPATCH_REFUSED", node.uid, reason=reason, message=message)
+        work.reason = work.reason or reason
+        retry_or_fail(work, node, f"{reason}: {message}", retryable=False)
+        settle(work)
+        return work.outcome()
+    number = node.attempts + 1
+    base = lease_base(work)
+    dispatched = replace(
+        node,
+        status=NodeStatus.RUNNING,
+        attempts=number,
+        attempt_id=attempt_id(work.state.run_id, node.uid, number),
+        worker_id=command.worker_id,
+        lease_expires_at_ms=base + command.lease_ms,
+        deadline_ms=base + spec.timeout_ms if spec.timeout_ms else 0,
+        not_before_ms=0,
+    )
+    work.set(dispatched)
+    work.attempts.append(
+        Attempt(
+            dispatched.attempt_id,
+            work.state.run_id,
+            node.uid,
+            number,
+            command.worker_id,
+            at_ms=work.now,
+            principal_id=command.principal_id,
+        )
+    )
+    work.emit(
+        "NODE_DISPATCHED",
+        node.uid,
+        attempt=number,
+        attempt_id=dispatched.attempt_id,
+        worker_id=command.worker_id,
+    )
+    settle(work)
+    return work.outcome(Reply(lease_expires_at_ms=dispatched.lease_expires_at_ms))
+
+
+def lease_base(work: Work) -> int:
+    """When a lease or timeout granted now starts: the later of now and the run's last
+    update (the clock's high-water mark for this run), so that a lease granted while the
+    clock reads behind does not expire early once the clock is corrected."""
+    return max(work.now, work.state.updated_at_ms)
+
+
+def _refusal(work: Work, command: Dispatch, spec: Node) -> tuple[str, str] | None:
+    """Why this dispatch is refused: an input over the cap, or the allowance (counting
+    the run's running reserves)."""
+    if command.input_bytes > work.limits.max_input_bytes:
+        return (
+            "INPUT_TOO_LARGE",
+            f"the node's gathered input is {command.input_bytes} bytes; the cap is "
+            f"{work.limits.max_input_bytes}",
+        )
+    if command.allowance is None:
+        return None
+    reserve = reservation(work.definition, spec.node_id)
+    return contract.refusal(command.allowance, reserve, work.reserved, spec.timeout_ms, work.now)
+
+
+def _live_attempt(work: Work, attempt: Attempt, worker_id: str) -> NodeRun | Rejection:
+    """The node an unsettled attempt may still act on, or why it may not."""
+    if attempt.worker_id != worker_id:
+        return precondition("WORKER_MISMATCH", "the attempt is held by another worker")
+    if attempt.status in (AttemptStatus.EXPIRED, AttemptStatus.TIMED_OUT):
+        return precondition("LEASE_EXPIRED", f"the attempt {attempt.status.name.lower()}")
+    node = work.nodes.get(attempt.node_uid)
+    if (
+        attempt.status is AttemptStatus.CANCELLED
+        or work.status in TERMINAL
+        or node is None
+        or node.status is not NodeStatus.RUNNING
+        or node.attempt_id != attempt.attempt_id
+    ):
+        return precondition("ATTEMPT_SUPERSEDED", "the attempt was superseded or cancelled")
+    if node.lease_expires_at_ms <= work.now:
+        return precondition("LEASE_EXPIRED", "the attempt's lease expired")
+    return node
+
+
+def _noop(work: Work, reply: Reply = Reply()) -> Outcome:
+    return Outcome(work.state, reply=reply, noop=True)
+
+
+def _heartbeat(work: Work, command: Heartbeat) -> Outcome | Rejection:
+    if command.attempt.status in (AttemptStatus.COMPLETED, AttemptStatus.FAILED):
+        return _noop(work, Reply(cancelled=True))  # settled: nothing left to do
+    node = _live_attempt(work, command.attempt, command.worker_id)
+    if isinstance(node, Rejection):
+        if node.reason == "ATTEMPT_SUPERSEDED":
+            return _noop(work, Reply(cancelled=True))
+        return node
+    lease = max(node.lease_expires_at_ms, lease_base(work) + command.lease_ms)
+    work.set(replace(node, lease_expires_at_ms=lease))
+    return work.outcome(Reply(lease_expires_at_ms=lease))
+
+
+def _settled(attempt: Attempt, status: AttemptStatus, digest: str) -> Reply | Rejection | None:
+    """A replay for the same settlement, a refusal for another, ``None`` if unsettled."""
+    if attempt.status not in (AttemptStatus.COMPLETED, AttemptStatus.FAILED):
+        return None
+    if attempt.status is status and attempt.payload_digest == digest:
+        return Reply(replayed=True, will_retry=attempt.will_retry)
+    return Rejection(
+        Code.ALREADY_EXISTS,
+        "ATTEMPT_ALREADY_SETTLED",
+        f"the attempt was already settled as {attempt.status.name.lower()}",
+    )
+
+
+def _complete(work: Work, command: Complete) -> Outcome | Rejection:
+    digest = values.digest(
+        {
+            "result": command.result,
+            "effect": command.effect.value,
+            "cost": command.cost_microcredits,
+        }
+    )
+    settled = _settled(command.attempt, AttemptStatus.COMPLETED, digest)
+    if isinstance(settled, Reply):
+        return _noop(work, settled)
+    if settled is not None:
+        return settled
+    node = _live_attempt(work, command.attempt, command.worker_id)
+    if isinstance(node, Rejection):
+        return node
+    problem = check_result(work.spec(node), command.result)
+    if problem:
+        return problem
+    work.attempts.append(
+        replace(
+            command.attempt,
+            status=AttemptStatus.COMPLETED,
+            payload_digest=digest,
+            effect=command.effect.value,
+            cost_microcredits=command.cost_microcredits,
+            at_ms=work.now,
+        )
+    )
+    mark = len(work.events)
+    if command.effect is Effect.UNCERTAIN:
+        _block(work, node, "the attempt completed with an uncertain effect")
+    else:
+        work.result = (node.uid, command.result)
+        node_done(work, node, command.result)
+    _tag_effect(work, mark, node.uid, command.effect)
+    settle(work)
+    return work.outcome()
+
+
+_SETTLING_EVENTS = frozenset({"NODE_COMPLETED", "NODE_FAILED", "NODE_BLOCKED"})
+
+
+def _tag_effect(work: Work, mark: int, uid: str, effect: Effect) -> None:
+    """Adds the attempt's reported ``effect`` to the event(s) its settlement wrote for
+    its node (``NODE_COMPLETED``, ``NODE_FAILED`` or ``NODE_BLOCKED``)."""
+    for index in range(mark, len(work.events)):
+        event = work.events[index]
+        if event.node_uid == uid and event.kind in _SETTLING_EVENTS:
+            work.events[index] = replace(event, payload={**event.payload, "effect": effect.value})
+
+
+def _block(work: Work, node: NodeRun, why: str) -> None:
+    """Blocks a node until a reviewed reconciliation decides its uncertain effect."""
+    work.set(
+        replace(
+            node,
+            status=NodeStatus.BLOCKED,
+            lease_expires_at_ms=0,
+            deadline_ms=0,
+            error=f"RECONCILIATION_REQUIRED: {why}",
+        )
+    )
+    work.emit("NODE_BLOCKED", node.uid, attempt_id=node.attempt_id, attempt=node.attempts)
+
+
+def _fail(work: Work, command: Fail) -> Outcome | Rejection:
+    digest = values.digest(
+        {
+            "error": command.error,
+            "retryable": command.retryable,
+            "effect": command.effect.value,
+            "cost": command.cost_microcredits,
+        }
+    )
+    settled = _settled(command.attempt, AttemptStatus.FAILED, digest)
+    if isinstance(settled, Reply):
+        return _noop(work, settled)
+    if settled is not None:
+        return settled
+    node = _live_attempt(work, command.attempt, command.worker_id)
+    if isinstance(node, Rejection):
+        return node
+    # An uncertain effect is never retried automatically: the execution model requires a
+    # reviewed reconciliation first, so the node blocks instead of repeating the effect.
+    will_retry = False
+    mark = len(work.events)
+    if command.effect is Effect.UNCERTAIN:
+        _block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
+    else:
+        will_retry = retry_or_fail(work, node, command.error, command.retryable)
+    _tag_effect(work, mark, node.uid, command.effect)
+    work.attempts.append(
+        replace(
+            command.attempt,
+            status=AttemptStatus.FAILED,
+            payload_digest=digest,
+            will_retry=will_retry,
+            effect=command.effect.value,
+            cost_microcredits=command.cost_microcredits,
+            at_ms=work.now,
+        )
+    )
+    settle(work)
+    return work.outcome(Reply(will_retry=will_retry))
+
+
+def _expire(work: Work, _command: Expire) -> Outcome | Rejection:
+    if work.status in TERMINAL:
+        return _noop(work)
+    # Only RUNNING and WAITING nodes have timers (``timed``); no command makes a node
+    # RUNNING here, so the running candidates are among those timed before the sweep.
+    assert work.state.timed is not None
+    timed = sorted(work.state.timed.keys(), key=order_key(work.definition))
+    waits = [
+        node
+        for node in (work.nodes[uid] for uid in timed)
+        if node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
+    ]
+    expired = [node for node in waits if _expire_wait(work, node)]
+    due = [
+        node
+        for node in (work.nodes[uid] for uid in timed)
+        if node.status is NodeStatus.RUNNING and timer_due(node) <= work.now
+    ]
+    for node in due:
+        current = work.nodes[node.uid]
+        if current.status is not NodeStatus.RUNNING:
+            continue  # cancelled by an earlier expiry in this sweep
+        if current.lease_expires_at_ms <= work.now:
+            status, error = AttemptStatus.EXPIRED, "lease expired"
+        else:
+            status = AttemptStatus.TIMED_OUT
+            error = f"timed out after {work.spec(current).timeout_ms} ms"
+        work.attempts.append(ended_attempt(work, current, status))
+        retry_or_fail(work, current, error, retryable=True)
+    if not due and not expired:
+        return _noop(work)
+    settle(work)
+    return work.outcome()
+
+
+def _expire_wait(work: Work, node: NodeRun) -> bool:
+    """Expires one due wait: it fails, or takes its default. False when deferred.
+
+    An outcome stores at most one result, so a second default in the same command is
+    deferred: its timer row stays due and the next sweep takes it.
+    """
+    if work.status in TERMINAL or work.nodes[node.uid].status is not NodeStatus.WAITING:
+        return False
+    wait = work.spec(node).wait
+    assert wait is not None
+    if wait.on_expiry == "default":
+        if work.result is not None:
+            return False
+        work.emit("WAIT_EXPIRED", node.uid, on_expiry="default")
+        work.result = (node.uid, wait.default)
+        node_done(work, replace(node, error="wait expired; took the default"), wait.default)
+        return True
+    work.emit("WAIT_EXPIRED", node.uid, on_expiry="fail")
+    work.reason = work.reason or "WAIT_EXPIRED"
+    retry_or_fail(work, node, "WAIT_EXPIRED: the wait expired", retryable=False)
+    return True
+
+
+def _satisfy(work: Work, command: SatisfyWait) -> Outcome | Rejection:
+    node = work.nodes.get(command.uid)
+    if node is None or work.spec(node).wait is None:
+        return not_found("WAIT_NOT_FOUND", f"node {command.uid!r} is not a wait")
+    wait = work.spec(node).wait
+    assert wait is not None
+    if node.status is NodeStatus.DONE and not node.error:
+        return precondition("WAIT_ALREADY_SATISFIED", "the wait was already satisfied")
+    if node.status in (NodeStatus.DONE, NodeStatus.FAILED) or (
+        node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
+    ):
+        return precondition("WAIT_EXPIRED", "the wait expired")
+    if work.status in TERMINAL or node.status is NodeStatus.CANCELLED:
+        return precondition("RUN_TERMINAL", "the run has ended")
+    if node.status is not NodeStatus.WAITING:
+        return precondition("WAIT_NOT_OPEN", "the wait's dependencies have not finished")
+    problems = jsonschema.validate(command.payload, wait.schema)
+    if problems:
+        return Rejection(
+            Code.INVALID_ARGUMENT,
+            "WAIT_PAYLOAD_INVALID",
+            f"the payload does not match the wait's schema: {problems[0]}",
+            tuple(FieldViolation("payload_json", problem) for problem in problems),
+        )
+    work.emit("WAIT_SATISFIED", node.uid)
+    work.result = (node.uid, command.payload)
+    node_done(work, node, command.payload)
+    settle(work)
+    return work.outcome()
+
+
+def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
+    node = work.nodes.get(command.uid)
+    if (
+        node is None
+        or node.status is not NodeStatus.BLOCKED
+        or node.attempt_id != command.attempt_id
+    ):
+        return precondition(
+            "RECONCILIATION_NOT_PENDING", f"attempt {command.attempt_id!r} awaits no decision"
+        )
+    work.emit("NODE_RECONCILED", node.uid, attempt_id=command.attempt_id, applied=command.applied)
+    unblocked = replace(node, error="")
+    if command.applied and command.completed:
+        work.result = (node.uid, command.result)
+        node_done(work, unblocked, command.result)
+    elif command.applied:
+        retry_or_fail(work, unblocked, "the effect was applied but the attempt failed", False)
+    elif work.status in TERMINAL:
+        cancel(work, unblocked, "the effect was not applied; the run had ended")
+    else:
+        retry_or_fail(work, unblocked, "the effect was not applied; retrying", True)
+    settle(work)
+    return work.outcome()
+
+
+def _stop(work: Work, command: Stop) -> Outcome | Rejection:
+    if work.status in TERMINAL:
+        return _noop(work)
+    finish(work, RunStatus.CANCELLED, command.reason or "stopped")
+    return work.outcome()
+
+
+def _revise(work: Work, command: Revise) -> Outcome | Rejection:
+    if work.status in TERMINAL:
+        return _noop(work)
+    new = command.definition
+    plain = [work.nodes[node_id] for node_id in work.definition.nodes if node_id in work.nodes]
+    conflicts = [
+        FieldViolation(
+            f"nodes.{node.node_id}",
+            f"node {node.node_id!r} is {node.status.name.lower()} and the revision "
+            + ("removes it" if node.node_id not in new.nodes else "changes it"),
+        )
+        for node in plain
+        if node.dispatched
+        and (
+            node.node_id not in new.nodes
+            or new.nodes[node.node_id].spec_digest != work.spec(node).spec_digest
+        )
+    ]
+    if conflicts:
+        return Rejection(
+            Code.FAILED_PRECONDITION,
+            "REVISION_CONFLICT",
+            "the activation would change nodes already dispatched or finished: "
+            + ", ".join(sorted(v.field[6:] for v in conflicts)),
+            tuple(conflicts),
+        )
+    old_revision = work.revision
+    for node in plain:
+        if not node.dispatched:
+            if node.node_id in new.nodes:
+                work.set(NodeRun(node.uid, node.node_id, revision=command.revision))
+            else:
+                work.remove(node.uid)
+    for node_id in new.nodes:
+        if node_id not in work.nodes:
+            work.set(NodeRun(node_id, node_id, revision=command.revision))
+    work.definition, work.revision = new, command.revision
+    work.recount_required()  # which nodes decide the outcome may have changed
+    reprobe(work, command.source_results)
+    work.emit("RUN_REVISED", revision=command.revision, previous_revision=old_revision)
+    promote(
+        work,
+        [
+            node_id
+            for node_id in new.nodes
+            if node_id in work.nodes and work.nodes[node_id].status is NodeStatus.PENDING
+        ],
+    )
+    settle(work)
+    return work.outcome()
+
+
+_HANDLERS: dict[type, Callable[[Work, Any], Outcome | Rejection]] = {
+    Dispatch: _dispatch,
+    Heartbeat: _heartbeat,
+    Complete: _complete,
+    Fail: _fail,
+    Expire: _expire,
+    Stop: _stop,
+    Revise: _revise,
+    Reconcile: _reconcile,
+    SatisfyWait: _satisfy,
+}

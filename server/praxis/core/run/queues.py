@@ -1,0 +1,32 @@
+"""The queue rows a state implies: a node's ready entry and its timer."""
+
+from __future__ import annotations
+
+from praxis.core.run.state import TERMINAL, NodeRun, NodeStatus, RunState
+
+
+def timer_due(node: NodeRun) -> int:
+    """When a RUNNING node's lease or timeout falls due."""
+    if node.deadline_ms:
+        return min(node.lease_expires_at_ms, node.deadline_ms)
+    return node.lease_expires_at_ms
+
+
+def ready_entry(state: RunState, uid: str) -> tuple[str, int] | None:
+    """``(model, not_before_ms)`` when the node is claimable; otherwise ``None``."""
+    node = state.nodes.get(uid)
+    if node is None or node.status is not NodeStatus.READY or state.status in TERMINAL:
+        return None
+    return state.definition.nodes[node.node_id].agent.model, node.not_before_ms
+
+
+def timer_entry(state: RunState, uid: str) -> int | None:
+    """When the node's running attempt or open wait falls due, or ``None``."""
+    node = state.nodes.get(uid)
+    if node is None:
+        return None
+    if node.status is NodeStatus.WAITING:
+        return node.deadline_ms
+    if node.status is not NodeStatus.RUNNING:
+        return None
+    return timer_due(node)
