@@ -8,6 +8,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -183,8 +184,14 @@ async def run_page(request: Request) -> Response:
             "wait_state": wait_pb2.WaitState.Name,
             "wait_kind": wait_pb2.WaitKind.Name,
             "duration_ms": (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms,
+            "stop_outcome": _stop_outcome(request.query_params.get("stop", "")),
         },
     )
+
+
+def _stop_outcome(value: str) -> str:
+    """What the page says after a stop: ``stopped``, ``ended`` (nothing to stop) or ''."""
+    return value if value in ("stopped", "ended") else ""
 
 
 async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str) -> Any:
@@ -383,15 +390,25 @@ async def start_run(request: Request) -> Response:
 
 
 async def stop_run(request: Request) -> Response:
+    """Stops a run, then shows its page saying what happened: stopped, or not stopped
+    because it had already ended (StopRun returns an ended run unchanged, so the console
+    asks first). A refusal shows the server's reason, with a way back to the run."""
     session, form = await web.checked_form(request)
     engine = web.console_of(request).engine
     run_id = request.path_params["run_id"]
+    url = f"/runs/{quote(run_id, safe='')}"
     stop = run_pb2.StopRunRequest(run_id=run_id, reason=web.field_text(form, "reason", 1024))
     try:
-        await engine.call(session.token, engine.runs.StopRun, stop)
+        got = await engine.call(
+            session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)
+        )
+        if run_pb2.RunState.Name(got.run.state) in ENDED:
+            return web.redirect(f"{url}?stop=ended")
+        stopped = await engine.call(session.token, engine.runs.StopRun, stop)
     except ApiError as error:
-        return web.error_page(request, error)
-    return web.redirect(f"/runs/{run_id}")
+        return web.error_page(request, error, back=(url, "Back to the run"))
+    outcome = "stopped" if stopped.run.state == run_pb2.RUN_STATE_CANCELLED else "ended"
+    return web.redirect(f"{url}?stop={outcome}")
 
 
 async def satisfy_wait(request: Request) -> Response:

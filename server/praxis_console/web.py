@@ -212,11 +212,14 @@ HTTP_STATUS = {
 }
 
 
-def error_page(request: Request, error: ApiError) -> HTMLResponse:
+def error_page(
+    request: Request, error: ApiError, back: tuple[str, str] | None = None
+) -> HTMLResponse:
     """The server's refusal, stated plainly (code, reason, message, field violations),
-    with the HTTP status closest to its gRPC code (502 for server-side failures)."""
+    with the HTTP status closest to its gRPC code (502 for server-side failures);
+    ``back`` is a link (URL, text) to where the refused action was taken."""
     status = HTTP_STATUS.get(error.code, 502)
-    return render(request, "error.html", {"error": error}, status_code=status)
+    return render(request, "error.html", {"error": error, "back": back}, status_code=status)
 
 
 def redirect(url: str) -> RedirectResponse:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from praxis.clock import SystemClock
 from praxis_console.app import Settings
@@ -61,6 +61,7 @@ def page(browser: Browser, console: Console) -> Iterator[Page]:
         base_url=console.base_url, viewport={"width": 1366, "height": 900}
     )
     context.set_default_timeout(TIMEOUT_MS)
+    expect.set_options(timeout=TIMEOUT_MS)  # the machine may be busy; waits end early
     opened = context.new_page()
     problems: list[str] = []
     opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)

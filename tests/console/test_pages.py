@@ -12,7 +12,7 @@ import pytest
 
 from aiws.engine.v1 import admin_pb2, contract_pb2, run_pb2
 from praxis_console import inbox
-from tests.support.console import FANOUT, FANOUT_V2, Console, page, propose, register
+from tests.support.console import FANOUT, FANOUT_V2, Console, csrf_of, page, propose, register
 
 
 def test_contract_amounts_are_exact_decimals(console: Console) -> None:
@@ -200,3 +200,19 @@ def test_the_live_inbox_reads_only_when_the_inbox_changes(
                     kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-live"
                 )
             )
+
+
+def test_a_stop_the_server_refuses_shows_its_reason(console: Console) -> None:
+    started = console.harness.client("agent").runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="stop-refused", definition_json=json.dumps(FANOUT), input_json="null"
+        )
+    )
+    reader = console.signed_in("reader")  # a human who may read the registry only
+    refused = reader.post(
+        f"/runs/{started.run.run_id}/stop",
+        data={"csrf_token": csrf_of(page(reader, "/registry")), "reason": "not mine"},
+    )
+    assert refused.status_code == 403
+    assert 'class="reason">ACTION_NOT_GRANTED<' in refused.text
+    assert f'href="/runs/{started.run.run_id}"' in refused.text  # back to the run

@@ -1,0 +1,109 @@
+"""What the console's views show, measured in a real headless Chromium at 1366x900
+(issue 25): a finished run offers no "Stop run" and a stop that came too late says so."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Browser, Page, expect
+
+from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from tests.support.console import TIMEOUT_MS, Console, shot
+from tests.support.harness import Harness, token_of
+
+
+def chain(length: int, model: str = "echo") -> dict[str, object]:
+    """A definition of ``length`` nodes in a line: s1 -> s2 -> ... -> s<length>."""
+    agent = {"model": model, "output": {"type": "json", "schema": {"type": "string"}}}
+    nodes: dict[str, object] = {"s1": {"agent": agent, "input": {"from": "run_input"}}}
+    for i in range(2, length + 1):
+        nodes[f"s{i}"] = {
+            "agent": agent,
+            "input": {"from": f"node:s{i - 1}"},
+            "depends_on": [f"s{i - 1}"],
+        }
+    return {"version": 1, "nodes": nodes, "output": {"from": f"node:s{length}"}}
+
+
+def sign_in(page: Page, console: Console, principal_id: str = "alice") -> None:
+    page.goto("/signin")
+    page.get_by_label("Bearer token").fill(token_of(principal_id))
+    page.get_by_label("Bearer token").press("Enter")
+    expect(page).to_have_url(f"{console.base_url}/inbox")
+
+
+def start(h: Harness, request_id: str, definition: dict[str, object], input_json: str) -> str:
+    """Starts an ad hoc run as the agent. Each test's runs use a model of their own, which
+    an empty claim first registers (ListModels), so that no test claims another's task."""
+    models = {n["agent"]["model"] for n in definition["nodes"].values()}  # type: ignore[attr-defined]
+    h.client("agent").tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-register", models=sorted(models), max_tasks=1, lease_ms=1_000, wait_ms=0
+        )
+    )
+    started = h.client("agent").runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id=request_id, definition_json=json.dumps(definition), input_json=input_json
+        )
+    )
+    run_id: str = started.run.run_id
+    return run_id
+
+
+def complete_next(h: Harness, model: str, result: object) -> str:
+    """Claims the next task of ``model`` and completes it with ``result``; its node uid."""
+    agent = h.client("agent")
+    claimed = agent.tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id=f"w-{model}", models=[model], max_tasks=1, lease_ms=30_000, wait_ms=5_000
+        )
+    )
+    assert len(claimed.tasks) == 1, claimed
+    task = claimed.tasks[0]
+    agent.tasks.CompleteTask(
+        task_pb2.CompleteTaskRequest(
+            attempt_id=task.attempt_id,
+            worker_id=f"w-{model}",
+            result_json=json.dumps(result),
+            effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+        )
+    )
+    node_uid: str = task.node_uid
+    return node_uid
+
+
+def test_a_finished_run_offers_no_stop_and_a_late_stop_says_why(
+    page: Page, browser: Browser, console: Console
+) -> None:
+    h = console.harness
+    run_id = start(h, "stop-live", chain(1, "m-stop"), '"x"')
+    sign_in(page, console)
+    page.goto(f"/runs/{run_id}")
+    expect(page.locator("#live-status")).to_have_text("Live")
+    expect(page.get_by_role("button", name="Stop run")).to_be_visible()
+    complete_next(h, "m-stop", "done")  # the run completes while the page is open
+    expect(page.locator("#run-state")).to_have_text("COMPLETED")
+    expect(page.locator("#live-status")).to_contain_text("Ended")
+    expect(page.get_by_role("button", name="Stop run")).to_be_hidden()
+    shot(page, "21-run-ended-live")
+    page.reload()
+    expect(page.get_by_role("button", name="Stop run")).to_have_count(0)
+
+    # A page that still shows the button (no script: nothing live) when the run ends:
+    # pressing it says that nothing was stopped, and why.
+    late = start(h, "stop-late", chain(1, "m-stop"), '"y"')
+    context = browser.new_context(base_url=console.base_url, java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        still = context.new_page()
+        sign_in(still, console)
+        still.goto(f"/runs/{late}")
+        complete_next(h, "m-stop", "done")
+        still.get_by_label("Reason").fill("too late")
+        still.get_by_role("button", name="Stop run").click()
+        expect(still.locator("#stop-outcome")).to_contain_text("already ended")
+        expect(still.locator("#stop-outcome")).to_contain_text("COMPLETED")
+        expect(still.locator("#run-state")).to_have_text("COMPLETED")
+        shot(still, "22-run-stop-too-late")
+    finally:
+        context.close()
