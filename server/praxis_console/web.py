@@ -160,6 +160,11 @@ def credits(microcredits: str) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """``1 line``, ``2 lines``, ``1,000 lines``: a count with its noun in agreement."""
+    return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
+
+
 def enum_name(prefix: str, name: str) -> str:
     """``RUN_STATE_COMPLETED`` -> ``COMPLETED``."""
     return name[len(prefix) :] if name.startswith(prefix) else name
@@ -176,6 +181,7 @@ def environment() -> Environment:
     env.filters["ms"] = format_ms
     env.filters["duration"] = format_duration
     env.filters["credits"] = credits
+    env.filters["plural"] = plural
     return env
 
 
