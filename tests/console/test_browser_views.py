@@ -1,15 +1,28 @@
 """What the console's views show, measured in a real headless Chromium at 1366x900
-(issue 25): a finished run offers no "Stop run" and a stop that came too late says so."""
+(issue 25): the review graphs fit their boxes, and a finished run offers no "Stop run"
+and a stop that came too late says so."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
-from tests.support.console import TIMEOUT_MS, Console, shot
+from tests.support.console import SHOTS, TIMEOUT_MS, Console, propose, register, shot
 from tests.support.harness import Harness, token_of
+
+# The JavaScript measures in CSS pixels: a node's rectangle, and the visible client area
+# of the figure that holds its graph (inside the border, without scroll bars).
+MEASURE = """([figure, node]) => {
+  const f = document.querySelector(figure);
+  const b = f.getBoundingClientRect();
+  const left = b.left + f.clientLeft, top = b.top + f.clientTop;
+  const r = document.querySelector(node).getBoundingClientRect();
+  return {box: [left, top, left + f.clientWidth, top + f.clientHeight],
+          node: [r.left, r.top, r.right, r.bottom], viewport: window.innerWidth};
+}"""
 
 
 def chain(length: int, model: str = "echo") -> dict[str, object]:
@@ -70,6 +83,38 @@ def complete_next(h: Harness, model: str, result: object) -> str:
     )
     node_uid: str = task.node_uid
     return node_uid
+
+
+def _assert_inside(inner: list[float], outer: list[float], what: Any) -> None:
+    slack = 0.5  # sub-pixel rounding of scaled boxes
+    assert (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    ), (what, inner, outer)
+
+
+def test_the_review_page_shows_the_node_under_review(page: Page, console: Console) -> None:
+    h = console.harness
+    for length in (5, 12):
+        work_order_id = f"wo-chain-{length}"
+        register(h, work_order_id, "plan", chain(length))
+        propose(h, work_order_id, "plan", f"p-chain-{length}", chain(length + 1))
+    sign_in(page, console)
+    for length in (5, 12):
+        page.goto(f"/registry/wo-chain-{length}/plan/proposals/p-chain-{length}")
+        added = f'#dag-after g.mark-added[data-node-id="s{length + 1}"]'
+        expect(page.locator(added)).to_have_count(1)
+        graphs = page.locator("section", has=page.locator("#dag-after"))
+        graphs.screenshot(path=str(SHOTS / f"20-review-chain-{length}-graphs.png"))
+        for figure, node in (
+            ("#dag-before", f'#dag-before g[data-node-id="s{length}"] rect'),
+            ("#dag-after", f"{added} rect"),
+        ):
+            found = page.evaluate(MEASURE, [f"figure:has({figure})", node])
+            _assert_inside(found["node"], found["box"], (length, node))
+            assert found["box"][2] <= found["viewport"], found  # the box itself is on screen
 
 
 def test_a_finished_run_offers_no_stop_and_a_late_stop_says_why(
