@@ -72,6 +72,7 @@ def with_items_done(nodes: Any) -> list[tuple[run_pb2.NodeStatus, int]]:
 
 
 def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dict[str, Any]:
+    done = node.fanout_items_done if items_done is None else items_done
     return {
         "uid": node.node_uid,
         "node_id": node.node_id,
@@ -79,7 +80,8 @@ def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dic
         "attempts": node.attempts,
         "error": node.error,
         "fanout_items": node.fanout_items,
-        "fanout_items_done": node.fanout_items_done if items_done is None else items_done,
+        "fanout_items_done": done,
+        "progress": f"{done:,}/{node.fanout_items:,}" if node.fanout_items else "",
         "started_at": web.format_ms(node.started_at_ms),
         "finished_at": web.format_ms(node.finished_at_ms),
         "duration": web.format_duration(node.finished_at_ms - node.started_at_ms)
@@ -172,6 +174,8 @@ async def run_page(request: Request) -> Response:
             ],
             "items": [node_summary(n) for n in items.nodes if "#" in n.node_uid],
             "items_next": items.next_page_token,
+            "first_items_page": not request.query_params.get("items_token", ""),
+            "expanded": sorted(_expanded(run)),
             "attempts": list(timeline.attempts.values()),
             "attempts_truncated": timeline.truncated,
             "events": [_event_row(e) for e in events.events],
@@ -204,6 +208,22 @@ async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str)
     return await engine.call(session.token, engine.runs.ListRunNodes, request)
 
 
+def _expanded(run: run_pb2.Run) -> frozenset[str]:
+    """The fan-out nodes that have expanded into items."""
+    return frozenset(n.node_id for n in run.nodes if n.fanout_items and "#" not in n.node_uid)
+
+
+def _items_json(run_id: str, listed: Any) -> dict[str, Any]:
+    """The first page of items for the live page, and where the next page is."""
+    token = listed.next_page_token
+    return {
+        "items": [node_summary(n) for n in listed.nodes if "#" in n.node_uid],
+        "more": f"/runs/{quote(run_id, safe='')}?items_token={quote(token, safe='')}"
+        if token
+        else "",
+    }
+
+
 def _run_graph(run: run_pb2.Run, definition: str) -> graph.Graph:
     nodes = graph.parse_nodes(definition)
     if nodes:
@@ -231,20 +251,22 @@ async def run_live(request: Request) -> Response:
         after = max(0, int(request.query_params.get("after", "0")))
     except ValueError:
         raise HTTPException(400, "after must be an integer") from None
+    # The fan-out nodes whose items the page already lists.
+    expanded = frozenset(filter(None, request.query_params.get("expanded", "")[:8192].split(",")))
     if (
         console.live_streams.get(session.session_id, 0) >= console.max_streams_per_session
         or sum(console.live_streams.values()) >= console.max_streams
     ):
         return Response("too many live views", status_code=429)
     return StreamingResponse(
-        _live(console, session, run_id, after),
+        _live(console, session, run_id, after, expanded),
         media_type="text/event-stream",
         headers={"cache-control": "no-store", "x-accel-buffering": "no"},
     )
 
 
 async def _live(
-    console: web.Console, session: Session, run_id: str, after: int
+    console: web.Console, session: Session, run_id: str, after: int, expanded: frozenset[str]
 ) -> AsyncIterator[str]:
     console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(maxsize=256)
@@ -279,6 +301,17 @@ async def _live(
                 yield _sse("log", row)
             elif kind == "run":
                 yield _sse("run", run_summary(body))
+                if _expanded(body) - expanded:
+                    # A fan-out expanded since the page was drawn: send its first items
+                    # (a large run's snapshot omits them, so they are listed).
+                    expanded = _expanded(body)
+                    listed, _error = await console.engine.read(
+                        session.token,
+                        console.engine.runs.ListRunNodes,
+                        run_pb2.ListRunNodesRequest(run_id=run_id, page_size=ITEMS_PAGE),
+                    )
+                    if listed is not None:
+                        yield _sse("items", _items_json(run_id, listed))
                 if run_pb2.RunState.Name(body.state) in ENDED:
                     final = state_name(body.state)
             elif kind == "error":

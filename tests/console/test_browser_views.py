@@ -1,16 +1,18 @@
 """What the console's views show, measured in a real headless Chromium at 1366x900
-(issue 25): the review graphs fit their boxes, and a finished run offers no "Stop run"
-and a stop that came too late says so."""
+(issue 25): the review graphs fit their boxes, a finished run offers no "Stop run" and a
+stop that came too late says so, a live run page adds fan-out items when the fan-out
+expands, and a node's labels stay inside its box however many items it fans out to."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
-from tests.support.console import SHOTS, TIMEOUT_MS, Console, propose, register, shot
+from tests.support.console import FANOUT, SHOTS, TIMEOUT_MS, Console, propose, register, shot
 from tests.support.harness import Harness, token_of
 
 # The JavaScript measures in CSS pixels: a node's rectangle, and the visible client area
@@ -22,6 +24,16 @@ MEASURE = """([figure, node]) => {
   const r = document.querySelector(node).getBoundingClientRect();
   return {box: [left, top, left + f.clientWidth, top + f.clientHeight],
           node: [r.left, r.top, r.right, r.bottom], viewport: window.innerWidth};
+}"""
+# Every piece of text a node draws, with the node's own rectangle.
+LABELS = """(node) => {
+  const g = document.querySelector(node);
+  const r = g.querySelector("rect").getBoundingClientRect();
+  const parts = Array.from(g.querySelectorAll("text, tspan, div, span")).map((e) => {
+    const b = e.getBoundingClientRect();
+    return {text: e.textContent, box: [b.left, b.top, b.right, b.bottom]};
+  });
+  return {rect: [r.left, r.top, r.right, r.bottom], parts: parts};
 }"""
 
 
@@ -36,6 +48,14 @@ def chain(length: int, model: str = "echo") -> dict[str, object]:
             "depends_on": [f"s{i - 1}"],
         }
     return {"version": 1, "nodes": nodes, "output": {"from": f"node:s{length}"}}
+
+
+def fanout(model: str) -> dict[str, object]:
+    """plan -> work (one item per element of plan's items) -> join, on ``model``."""
+    definition = json.loads(json.dumps(FANOUT))
+    for node in definition["nodes"].values():
+        node["agent"]["model"] = model
+    return dict(definition)
 
 
 def sign_in(page: Page, console: Console, principal_id: str = "alice") -> None:
@@ -152,3 +172,54 @@ def test_a_finished_run_offers_no_stop_and_a_late_stop_says_why(
         shot(still, "22-run-stop-too-late")
     finally:
         context.close()
+
+
+def test_a_live_run_page_adds_fanout_items_when_the_fanout_expands(
+    page: Page, console: Console
+) -> None:
+    h = console.harness
+    run_id = start(h, "fan-live", fanout("m-fan"), "null")
+    sign_in(page, console)
+    page.goto(f"/runs/{run_id}")
+    expect(page.locator("#live-status")).to_have_text("Live")
+    page.evaluate("window.__notReloaded = true")
+    expect(page.locator("#items tbody tr")).to_have_count(0)
+    assert complete_next(h, "m-fan", {"items": [10, 20, 30]}) == "plan"
+    rows = page.locator("#items tbody tr")
+    expect(rows).to_have_count(3)
+    expect(page.locator("#items")).to_be_visible()
+    expect(page.locator('#items tr[data-uid="work#1"] [data-field="state"]')).to_have_text("READY")
+    done = complete_next(h, "m-fan", 40)
+    expect(page.locator(f'#items tr[data-uid="{done}"] [data-field="state"]')).to_have_text("DONE")
+    assert page.evaluate("window.__notReloaded === true")  # the same document throughout
+    shot(page, "23-run-items-live")
+
+
+def test_a_ten_thousand_item_fanout_stays_inside_its_box(page: Page, console: Console) -> None:
+    h = console.harness
+    run_id = start(h, "fan-wide", fanout("m-wide"), "null")
+    sign_in(page, console)
+    page.goto(f"/runs/{run_id}")
+    expect(page.locator("#live-status")).to_have_text("Live")
+    page.evaluate("window.__notReloaded = true")
+    complete_next(h, "m-wide", {"items": list(range(10_000))})
+    work = '#run-graph g[data-node-id="work"]'
+    ten_thousand = re.compile(r"10,?000")
+    expect(page.locator(f"{work} .node-progress")).to_contain_text(ten_thousand)
+    _assert_labels_inside(page, work, ten_thousand, "live")
+    shot(page, "24-run-wide-fanout-live")
+    # The run is too large for its snapshot to carry items: the first page is read.
+    expect(page.locator("#items tbody tr").first).to_be_visible()
+    expect(page.get_by_role("link", name="More items")).to_be_visible()
+    assert page.evaluate("window.__notReloaded === true")
+    page.reload()
+    expect(page.locator(f"{work} .node-progress")).to_contain_text("10,000")  # readable
+    _assert_labels_inside(page, work, ten_thousand, "reloaded")
+    shot(page, "25-run-wide-fanout-reloaded")
+
+
+def _assert_labels_inside(page: Page, node: str, text: re.Pattern[str], when: str) -> None:
+    found = page.evaluate(LABELS, node)
+    assert any(text.search(p["text"]) for p in found["parts"]), found
+    for part in found["parts"]:
+        _assert_inside(part["box"], found["rect"], (when, part["text"]))
