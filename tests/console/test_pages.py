@@ -205,8 +205,6 @@ def test_the_live_inbox_reads_only_when_the_inbox_changes(
 def test_a_principal_without_the_consoles_grants_learns_what_it_is_for(
     console: Console,
 ) -> None:
-    signin = httpx.Client(base_url=console.base_url).get("/signin")
-    assert 'id="console-purpose"' in signin.text  # what the console is for, and for whom
     agent = console.signed_in("agent")  # an AGENT: no inbox.read, no approval grants
     landing = agent.get("/inbox")
     assert landing.status_code == 403
@@ -214,6 +212,8 @@ def test_a_principal_without_the_consoles_grants_learns_what_it_is_for(
     assert 'class="reason">ACTION_NOT_GRANTED<' in landing.text
     assert "<code>inbox.read</code>" in landing.text and "HUMAN" in landing.text
     assert 'id="problem"' not in landing.text  # not the bare "the server refused" page
+    signin = httpx.Client(base_url=console.base_url).get("/signin")
+    assert 'id="console-purpose"' in signin.text  # what the console is for, and for whom
 
 
 def test_the_review_page_counts_in_words(console: Console) -> None:
