@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 NODE_W = 168
-NODE_H = 46
+NODE_H = 58  # three lines of label: the id, the state (or mark and kind), fan-out progress
+LABEL_INSET_X = 8
+LABEL_INSET_Y = 3
 GAP_X = 56
 GAP_Y = 22
 MARGIN = 16
@@ -51,6 +53,10 @@ class Graph:
     height: int
     truncated: bool = False
     has_edges: bool = True
+    node_w: int = NODE_W
+    node_h: int = NODE_H
+    label_x: int = LABEL_INSET_X
+    label_y: int = LABEL_INSET_Y
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,11 @@ async def inbox_page(request: Request) -> Response:
     try:
         found = await read_inbox(engine, session, kind, request.query_params.get("page_token", ""))
     except ApiError as error:
+        if error.reason == "ACTION_NOT_GRANTED":
+            # Where sign-in lands: say what the console is for and who may use it,
+            # rather than only that a read was refused.
+            context = {"error": error}
+            return web.render(request, "not_for_this_principal.html", context, 403)
         return web.error_page(request, error)
     return web.render(
         request,

@@ -8,6 +8,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -71,6 +72,7 @@ def with_items_done(nodes: Any) -> list[tuple[run_pb2.NodeStatus, int]]:
 
 
 def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dict[str, Any]:
+    done = node.fanout_items_done if items_done is None else items_done
     return {
         "uid": node.node_uid,
         "node_id": node.node_id,
@@ -78,7 +80,8 @@ def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dic
         "attempts": node.attempts,
         "error": node.error,
         "fanout_items": node.fanout_items,
-        "fanout_items_done": node.fanout_items_done if items_done is None else items_done,
+        "fanout_items_done": done,
+        "progress": f"{done:,}/{node.fanout_items:,}" if node.fanout_items else "",
         "started_at": web.format_ms(node.started_at_ms),
         "finished_at": web.format_ms(node.finished_at_ms),
         "duration": web.format_duration(node.finished_at_ms - node.started_at_ms)
@@ -171,6 +174,8 @@ async def run_page(request: Request) -> Response:
             ],
             "items": [node_summary(n) for n in items.nodes if "#" in n.node_uid],
             "items_next": items.next_page_token,
+            "first_items_page": not request.query_params.get("items_token", ""),
+            "expanded": sorted(_expanded(run)),
             "attempts": list(timeline.attempts.values()),
             "attempts_truncated": timeline.truncated,
             "events": [_event_row(e) for e in events.events],
@@ -183,8 +188,14 @@ async def run_page(request: Request) -> Response:
             "wait_state": wait_pb2.WaitState.Name,
             "wait_kind": wait_pb2.WaitKind.Name,
             "duration_ms": (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms,
+            "stop_outcome": _stop_outcome(request.query_params.get("stop", "")),
         },
     )
+
+
+def _stop_outcome(value: str) -> str:
+    """What the page says after a stop: ``stopped``, ``ended`` (nothing to stop) or ''."""
+    return value if value in ("stopped", "ended") else ""
 
 
 async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str) -> Any:
@@ -195,6 +206,22 @@ async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str)
         run_id=run.run_id, page_size=ITEMS_PAGE, page_token=token[:512]
     )
     return await engine.call(session.token, engine.runs.ListRunNodes, request)
+
+
+def _expanded(run: run_pb2.Run) -> frozenset[str]:
+    """The fan-out nodes that have expanded into items."""
+    return frozenset(n.node_id for n in run.nodes if n.fanout_items and "#" not in n.node_uid)
+
+
+def _items_json(run_id: str, listed: Any) -> dict[str, Any]:
+    """The first page of items for the live page, and where the next page is."""
+    token = listed.next_page_token
+    return {
+        "items": [node_summary(n) for n in listed.nodes if "#" in n.node_uid],
+        "more": f"/runs/{quote(run_id, safe='')}?items_token={quote(token, safe='')}"
+        if token
+        else "",
+    }
 
 
 def _run_graph(run: run_pb2.Run, definition: str) -> graph.Graph:
@@ -224,20 +251,22 @@ async def run_live(request: Request) -> Response:
         after = max(0, int(request.query_params.get("after", "0")))
     except ValueError:
         raise HTTPException(400, "after must be an integer") from None
+    # The fan-out nodes whose items the page already lists.
+    expanded = frozenset(filter(None, request.query_params.get("expanded", "")[:8192].split(",")))
     if (
         console.live_streams.get(session.session_id, 0) >= console.max_streams_per_session
         or sum(console.live_streams.values()) >= console.max_streams
     ):
         return Response("too many live views", status_code=429)
     return StreamingResponse(
-        _live(console, session, run_id, after),
+        _live(console, session, run_id, after, expanded),
         media_type="text/event-stream",
         headers={"cache-control": "no-store", "x-accel-buffering": "no"},
     )
 
 
 async def _live(
-    console: web.Console, session: Session, run_id: str, after: int
+    console: web.Console, session: Session, run_id: str, after: int, expanded: frozenset[str]
 ) -> AsyncIterator[str]:
     console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(maxsize=256)
@@ -272,6 +301,17 @@ async def _live(
                 yield _sse("log", row)
             elif kind == "run":
                 yield _sse("run", run_summary(body))
+                if _expanded(body) - expanded:
+                    # A fan-out expanded since the page was drawn: send its first items
+                    # (a large run's snapshot omits them, so they are listed).
+                    expanded = _expanded(body)
+                    listed, _error = await console.engine.read(
+                        session.token,
+                        console.engine.runs.ListRunNodes,
+                        run_pb2.ListRunNodesRequest(run_id=run_id, page_size=ITEMS_PAGE),
+                    )
+                    if listed is not None:
+                        yield _sse("items", _items_json(run_id, listed))
                 if run_pb2.RunState.Name(body.state) in ENDED:
                     final = state_name(body.state)
             elif kind == "error":
@@ -383,15 +423,25 @@ async def start_run(request: Request) -> Response:
 
 
 async def stop_run(request: Request) -> Response:
+    """Stops a run, then shows its page saying what happened: stopped, or not stopped
+    because it had already ended (StopRun returns an ended run unchanged, so the console
+    asks first). A refusal shows the server's reason, with a way back to the run."""
     session, form = await web.checked_form(request)
     engine = web.console_of(request).engine
     run_id = request.path_params["run_id"]
+    url = f"/runs/{quote(run_id, safe='')}"
     stop = run_pb2.StopRunRequest(run_id=run_id, reason=web.field_text(form, "reason", 1024))
     try:
-        await engine.call(session.token, engine.runs.StopRun, stop)
+        got = await engine.call(
+            session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)
+        )
+        if run_pb2.RunState.Name(got.run.state) in ENDED:
+            return web.redirect(f"{url}?stop=ended")
+        stopped = await engine.call(session.token, engine.runs.StopRun, stop)
     except ApiError as error:
-        return web.error_page(request, error)
-    return web.redirect(f"/runs/{run_id}")
+        return web.error_page(request, error, back=(url, "Back to the run"))
+    outcome = "stopped" if stopped.run.state == run_pb2.RUN_STATE_CANCELLED else "ended"
+    return web.redirect(f"{url}?stop={outcome}")
 
 
 async def satisfy_wait(request: Request) -> Response:

@@ -160,6 +160,11 @@ def credits(microcredits: str) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """``1 line``, ``2 lines``, ``1,000 lines``: a count with its noun in agreement."""
+    return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
+
+
 def enum_name(prefix: str, name: str) -> str:
     """``RUN_STATE_COMPLETED`` -> ``COMPLETED``."""
     return name[len(prefix) :] if name.startswith(prefix) else name
@@ -176,6 +181,7 @@ def environment() -> Environment:
     env.filters["ms"] = format_ms
     env.filters["duration"] = format_duration
     env.filters["credits"] = credits
+    env.filters["plural"] = plural
     return env
 
 
@@ -212,11 +218,14 @@ HTTP_STATUS = {
 }
 
 
-def error_page(request: Request, error: ApiError) -> HTMLResponse:
+def error_page(
+    request: Request, error: ApiError, back: tuple[str, str] | None = None
+) -> HTMLResponse:
     """The server's refusal, stated plainly (code, reason, message, field violations),
-    with the HTTP status closest to its gRPC code (502 for server-side failures)."""
+    with the HTTP status closest to its gRPC code (502 for server-side failures);
+    ``back`` is a link (URL, text) to where the refused action was taken."""
     status = HTTP_STATUS.get(error.code, 502)
-    return render(request, "error.html", {"error": error}, status_code=status)
+    return render(request, "error.html", {"error": error, "back": back}, status_code=status)
 
 
 def redirect(url: str) -> RedirectResponse:

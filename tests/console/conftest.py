@@ -1,4 +1,5 @@
-"""A real server (real SQLite file, system clock) and a real console on a loopback port."""
+"""A real server (real SQLite file, system clock) and a real console on a loopback port;
+Debian's Chromium driven by Playwright for the browser tests."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from praxis.clock import SystemClock
 from praxis_console.app import Settings
 from praxis_console.serve import ConsoleThread, Listen
-from tests.support.console import Console
+from tests.support.console import TIMEOUT_MS, Console
 from tests.support.harness import start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -39,3 +41,32 @@ def chromium_path() -> Path:
     if os.environ.get("PRAXIS_REQUIRE_CHROMIUM") or os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: Path) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium_path))
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, console: Console) -> Iterator[Page]:
+    """A fresh browser context at 1366x900; a console error (a CSP violation, a script
+    error) fails the test."""
+    context = browser.new_context(
+        base_url=console.base_url, viewport={"width": 1366, "height": 900}
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    expect.set_options(timeout=TIMEOUT_MS)  # the machine may be busy; waits end early
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert problems == [], problems

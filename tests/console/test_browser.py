@@ -13,54 +13,24 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis_client.worker import Task, Worker
 from praxis_console import inbox
-from tests.support.console import FANOUT, FANOUT_V2, Console, propose, register
+from tests.support.console import (
+    FANOUT,
+    FANOUT_V2,
+    TIMEOUT_MS,
+    Console,
+    propose,
+    register,
+    shot,
+)
 from tests.support.harness import token_of
-from tests.support.paths import ROOT
-
-SHOTS = ROOT / "test-artifacts" / "console"
-TIMEOUT_MS = 20_000
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: Path) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(chromium_path))
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser, console: Console) -> Iterator[Page]:
-    context = browser.new_context(
-        base_url=console.base_url, viewport={"width": 1366, "height": 900}
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    try:
-        yield opened
-    finally:
-        context.close()
-    # A CSP violation or a script error shows up as a console error.
-    assert problems == [], problems
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def _echo(task: Task) -> object:

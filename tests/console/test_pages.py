@@ -12,7 +12,7 @@ import pytest
 
 from aiws.engine.v1 import admin_pb2, contract_pb2, run_pb2
 from praxis_console import inbox
-from tests.support.console import FANOUT, FANOUT_V2, Console, page, propose, register
+from tests.support.console import FANOUT, FANOUT_V2, Console, csrf_of, page, propose, register
 
 
 def test_contract_amounts_are_exact_decimals(console: Console) -> None:
@@ -200,3 +200,45 @@ def test_the_live_inbox_reads_only_when_the_inbox_changes(
                     kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-live"
                 )
             )
+
+
+def test_a_principal_without_the_consoles_grants_learns_what_it_is_for(
+    console: Console,
+) -> None:
+    agent = console.signed_in("agent")  # an AGENT: no inbox.read, no approval grants
+    landing = agent.get("/inbox")
+    assert landing.status_code == 403
+    assert 'id="not-for-this-principal"' in landing.text
+    assert 'class="reason">ACTION_NOT_GRANTED<' in landing.text
+    assert "<code>inbox.read</code>" in landing.text and "HUMAN" in landing.text
+    assert 'id="problem"' not in landing.text  # not the bare "the server refused" page
+    signin = httpx.Client(base_url=console.base_url).get("/signin")
+    assert 'id="console-purpose"' in signin.text  # what the console is for, and for whom
+
+
+def test_the_review_page_counts_in_words(console: Console) -> None:
+    register(console.harness, "wo-words", "plan", FANOUT)
+    propose(console.harness, "wo-words", "plan", "p-words", FANOUT_V2)
+    text = page(console.signed_in("alice"), "/registry/wo-words/plan/proposals/p-words")
+    graph_summary = re.search(r'id="dag-summary">([^<]*)<', text)
+    assert graph_summary, text
+    assert graph_summary.group(1) == "1 node added, 0 removed, 0 changed; 1 edge added, 0 removed."
+    lines_summary = re.search(r'id="diff-summary">([^<]*)<', text)
+    assert lines_summary, text
+    assert lines_summary.group(1) == "1 line removed, 18 added."
+
+
+def test_a_stop_the_server_refuses_shows_its_reason(console: Console) -> None:
+    started = console.harness.client("agent").runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="stop-refused", definition_json=json.dumps(FANOUT), input_json="null"
+        )
+    )
+    reader = console.signed_in("reader")  # a human who may read the registry only
+    refused = reader.post(
+        f"/runs/{started.run.run_id}/stop",
+        data={"csrf_token": csrf_of(page(reader, "/registry")), "reason": "not mine"},
+    )
+    assert refused.status_code == 403
+    assert 'class="reason">ACTION_NOT_GRANTED<' in refused.text
+    assert f'href="/runs/{started.run.run_id}"' in refused.text  # back to the run

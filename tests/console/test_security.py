@@ -135,23 +135,28 @@ def test_one_time_code_signs_in_once(console: Console) -> None:
 
 
 def test_an_agent_cannot_approve_from_the_console(console: Console) -> None:
+    """docs/console.md names both refusals: the usual agent holds no approval grant
+    (ACTION_NOT_GRANTED); an agent granted every action is still not a human
+    (HUMAN_REQUIRED)."""
     h = console.harness
     register(h, "wo-sec", "plan", FANOUT)
     propose(h, "wo-sec", "plan", "p-agent", FANOUT_V2)
-    rogue = console.signed_in("rogue")  # an AGENT granted every action
     url = "/registry/wo-sec/plan/proposals/p-agent"
-    review = page(rogue, url)
-    csrf = csrf_of(review)
-    digest = review.split('id="material-digest">')[1].split("<")[0]
-    refused = rogue.post(
-        f"{url}/approve",
-        data={"csrf_token": csrf, "material_digest": digest, "approval_id": "rogue-approval"},
-    )
-    assert refused.status_code == 403
-    assert "HUMAN_REQUIRED" in refused.text
-    alice = h.client("alice")
-    try:
-        alice.approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id="rogue-approval"))
-        raise AssertionError("the agent's approval was recorded")
-    except grpc.RpcError as error:
-        assert error.code() == grpc.StatusCode.NOT_FOUND
+    for principal_id, reason in (("agent", "ACTION_NOT_GRANTED"), ("rogue", "HUMAN_REQUIRED")):
+        signed_in = console.signed_in(principal_id)
+        review = page(signed_in, url)
+        csrf = csrf_of(review)
+        digest = review.split('id="material-digest">')[1].split("<")[0]
+        approval_id = f"{principal_id}-approval"
+        refused = signed_in.post(
+            f"{url}/approve",
+            data={"csrf_token": csrf, "material_digest": digest, "approval_id": approval_id},
+        )
+        assert refused.status_code == 403
+        assert f'class="reason">{reason}<' in refused.text, principal_id
+        alice = h.client("alice")
+        try:
+            alice.approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id=approval_id))
+            raise AssertionError(f"the approval of {principal_id} was recorded")
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.NOT_FOUND

@@ -8,7 +8,7 @@ from aiws.engine.v1 import event_pb2
 from praxis_console import diff, graph
 from praxis_console.sessions import Limits, SessionStore, csrf_matches
 from praxis_console.timeline import Timeline
-from praxis_console.web import credits, format_ms
+from praxis_console.web import credits, format_ms, plural
 from tests.support.console import FANOUT, FANOUT_V2
 
 
@@ -134,3 +134,11 @@ def test_formatting_is_exact() -> None:
     assert credits("garbage") == ""
     assert format_ms(1_800_000_000_123) == "2027-01-15 08:00:00.123 UTC"
     assert format_ms(0) == ""
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert plural(1, "line") == "1 line"
+    assert plural(0, "edge") == "0 edges"
+    assert plural(2, "node") == "2 nodes"
+    assert plural(10_000, "item") == "10,000 items"
+    assert plural(3, "child", "children") == "3 children"

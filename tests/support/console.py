@@ -9,12 +9,16 @@ import re
 from dataclasses import dataclass
 
 import httpx
+from playwright.sync_api import Page
 
 from aiws.engine.v1 import registry_pb2
 from praxis_console.serve import ConsoleThread
 from tests.support.harness import Harness, token_of
+from tests.support.paths import ROOT
 from tests.support.registry import approve, execute, propose_cmd, ref, register_cmd
 
+SHOTS = ROOT / "test-artifacts" / "console"
+TIMEOUT_MS = 20_000
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 FANOUT = {
@@ -90,6 +94,12 @@ def propose(
     head = h.client("agent").registry.GetHead(registry_pb2.GetHeadRequest(ref=r)).head
     command = propose_cmd(r, proposal_id, head.revision, definition, summary=summary)
     execute(h, "agent", f"{proposal_id}-req", command)
+
+
+def shot(page: Page, name: str) -> None:
+    """A full-page screenshot under ``test-artifacts/console/`` (gitignored)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def page(client: httpx.Client, url: str) -> str:

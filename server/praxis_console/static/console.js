@@ -41,7 +41,7 @@
       }
       const text = row.querySelector('[data-field="progress-text"]');
       if (text && node.fanout_items) {
-        text.textContent = node.fanout_items_done + "/" + node.fanout_items; text.hidden = false;
+        text.textContent = node.progress; text.hidden = false;
       }
     });
     if (node.uid.indexOf("#") !== -1) return;
@@ -51,10 +51,46 @@
       const st = g.querySelector(".node-state");
       if (st) st.textContent = node.state;
       const pr = g.querySelector(".node-progress");
-      if (pr && node.fanout_items) pr.textContent = node.fanout_items_done + "/" + node.fanout_items;
+      if (pr && node.fanout_items) pr.textContent = node.progress + " items";
       const title = g.querySelector("title");
       if (title) title.textContent = node.node_id + ": " + node.state;
     });
+  }
+
+  function itemRow(n) {
+    const row = document.createElement("tr");
+    row.setAttribute("data-uid", n.uid);
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = n.uid;
+    row.appendChild(th);
+    const badge = document.createElement("span");
+    badge.className = "badge state-" + n.state.toLowerCase();
+    badge.setAttribute("data-field", "state");
+    badge.textContent = n.state;
+    cell(row, "").appendChild(badge);
+    cell(row, n.attempts).setAttribute("data-field", "attempts");
+    cell(row, n.started_at).setAttribute("data-field", "started");
+    cell(row, n.finished_at).setAttribute("data-field", "finished");
+    cell(row, n.error).setAttribute("data-field", "error");
+    return row;
+  }
+
+  // A fan-out expanded after the page was drawn: list its first items (the page of a later
+  // items_token keeps its own rows).
+  function addItems(listed) {
+    const table = document.querySelector("#items[data-live-items]");
+    const body = document.getElementById("item-rows");
+    if (!table || !body) return;
+    listed.items.forEach(function (n) {
+      if (!body.querySelector('tr[data-uid="' + CSS.escape(n.uid) + '"]')) body.appendChild(itemRow(n));
+    });
+    document.getElementById("items-section").hidden = body.rows.length === 0;
+    const more = document.getElementById("items-more");
+    if (more && listed.more) {
+      more.querySelector("a").href = listed.more;
+      more.hidden = false;
+    }
   }
 
   function upsertAttempt(a) {
@@ -99,6 +135,9 @@
       const outcome = document.getElementById("run-outcome");
       if (outcome) outcome.textContent = run.result_error ? (run.result_reason + " " + run.result_error) : run.result_json;
       run.nodes.forEach(updateNode);
+    });
+    source.addEventListener("items", function (message) {
+      addItems(JSON.parse(message.data));
     });
     source.addEventListener("log", function (message) {
       const e = JSON.parse(message.data);
