@@ -93,11 +93,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def _login(ctx: Any, args: argparse.Namespace) -> int:
     target = ctx.connection()
-    profile = {"address": target.address}
+    profile: dict[str, Any] = {"address": target.address}
     if target.token:
         profile["token"] = target.token
     if target.tls_roots:
         profile["tls_roots"] = str(target.tls_roots.resolve())
+    if target.insecure:
+        profile["insecure"] = True
     path = config.save_profile(args.name, profile, not args.no_default)
     if ctx.out.as_json:
         ctx.out.json({"profile": args.name, "path": str(path), "address": target.address})
