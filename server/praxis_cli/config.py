@@ -1,8 +1,8 @@
 """Where to connect: flags, then environment, then a named profile, then the default.
 
 Profiles live in ``$PRAXIS_CONFIG`` or ``<user config dir>/praxis/config.json``
-(``$XDG_CONFIG_HOME`` or ``~/.config``), written with mode 0600 because they hold
-tokens::
+(``$XDG_CONFIG_HOME`` or ``~/.config``), written with mode 0600 (in folders it creates
+0700, whatever the umask) because they hold tokens::
 
     {"default_profile": "prod",
      "profiles": {"prod": {"address": "praxis.example:443", "token": "prx_...",
@@ -76,7 +76,7 @@ def save_profile(name: str, profile: dict[str, Any], make_default: bool) -> Path
     document["profiles"][name] = profile
     if make_default or "default_profile" not in document:
         document["default_profile"] = name
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_folders(path.parent)
     temporary = path.with_suffix(".tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
@@ -84,6 +84,25 @@ def save_profile(name: str, profile: dict[str, Any], make_default: bool) -> Path
     os.chmod(temporary, 0o600)
     os.replace(temporary, path)
     return path
+
+
+def make_private_folders(folder: Path) -> None:
+    """Creates ``folder`` and its missing parents with mode 0700, whatever the umask
+    (``mkdir -p`` would make the parents 0777 under umask 000); existing ones are left."""
+    missing: list[Path] = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for created in reversed(missing):
+        try:
+            os.mkdir(created, 0o700)
+        except FileExistsError:  # made meanwhile by someone else: theirs to keep
+            continue
+        except OSError as error:
+            raise usage(f"cannot create {created}: {error.strerror}", "CONFIG_INVALID") from error
+        os.chmod(created, 0o700)  # mkdir's mode is masked by the umask
 
 
 def check_address(address: str, source: str) -> str:

@@ -49,7 +49,9 @@ server is verified with TLS roots or `--insecure` allows plaintext.
 
 `praxis login --name NAME` stores the resolved address, token, TLS roots and `--insecure`
 as a profile in `${config}` or `$XDG_CONFIG_HOME/praxis/config.json` (default
-`~/.config/praxis/config.json`), written with mode 0600.
+`~/.config/praxis/config.json`), written with mode 0600; the folders it creates are 0700
+whatever the umask. Give it the token with `--token-file FILE` (`-` reads stdin) or, on
+a terminal, type it at the prompt (no echo): a `--token` flag shows in process listings.
 
 ## Output
 

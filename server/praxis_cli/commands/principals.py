@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
 import sys
 from typing import Any
 
 from aiws.engine.v1 import common_pb2
 from aiws.engine.v1 import principal_pb2 as pb
 from praxis_cli import config
-from praxis_cli.commands.common import group, leaf, parse_moment
+from praxis_cli.commands.common import group, leaf, parse_moment, read_text
 from praxis_cli.errors import usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
@@ -27,9 +29,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         common,
         "login",
         _login,
-        "store a connection profile (address, token, TLS roots) with mode 0600",
+        "store a connection profile (address, token, TLS roots) with mode 0600. The token "
+        "comes from --token-file, --token or the environment; else, on a terminal, it is "
+        "asked for without echo",
     )
     login.add_argument("--name", default="default", help="the profile's name (default: default)")
+    login.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the token from FILE (- for stdin), keeping it out of process listings",
+    )
     login.add_argument(
         "--no-default", action="store_true", help="do not make it the default profile"
     )
@@ -91,11 +100,33 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
 
 
+def _login_token(args: argparse.Namespace, target: config.Connection) -> str | None:
+    """The token to store: from --token-file, else --token or the environment, else asked
+    for on a terminal (no echo), else the one the connection resolves (a profile's)."""
+    if args.token_file is not None:
+        if getattr(args, "token", None):
+            raise usage("give the token with --token or --token-file, not both")
+        token = read_text(args.token_file).strip()
+        if not token:
+            raise usage(f"--token-file {args.token_file}: the token is empty")
+        return token
+    if getattr(args, "token", None) or os.environ.get(config.ENV_TOKEN):
+        return target.token
+    if sys.stdin.isatty():
+        try:
+            typed = getpass.getpass(f"token for {target.address} (input hidden; empty: none): ")
+        except EOFError as error:
+            raise usage("no token was entered") from error
+        return typed.strip() or None
+    return target.token
+
+
 def _login(ctx: Any, args: argparse.Namespace) -> int:
     target = ctx.connection()
+    token = _login_token(args, target)
     profile: dict[str, Any] = {"address": target.address}
-    if target.token:
-        profile["token"] = target.token
+    if token:
+        profile["token"] = token
     if target.tls_roots:
         profile["tls_roots"] = str(target.tls_roots.resolve())
     if target.insecure:
