@@ -67,8 +67,8 @@ A failure prints one line to stderr, `error: <REASON>: <message>`, followed by o
 indented line per field violation; never a traceback. `<REASON>` is the server's
 `ErrorReason` name, or one of the CLI's own (`USAGE`, `UNAVAILABLE`, `CONFIG_INVALID`,
 `PROFILE_NOT_FOUND`, `FILE_UNREADABLE`, `TLS_ROOTS_INVALID`, `TLS_REQUIRED`,
-`MATERIAL_CHANGED`, `RESULT_NOT_PRESENT`; for `serve`: `LOG_LEVEL_INVALID`, `TLS_INVALID`,
-`ADDRESS_IN_USE`).
+`MATERIAL_CHANGED`, `RESULT_NOT_PRESENT`, `LAST_ADMINISTRATOR`, `PRINCIPAL_ALREADY_REVOKED`;
+for `serve`: `LOG_LEVEL_INVALID`, `TLS_INVALID`, `ADDRESS_IN_USE`).
 
 | Exit code | Meaning |
 |---|---|
