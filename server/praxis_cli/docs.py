@@ -16,8 +16,8 @@ from praxis_cli.errors import EXIT_CODES
 
 WIDTH = "100"
 _COMMON_USAGE = (
-    "[-h] [--json] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--profile PROFILE] "
-    "[--timeout SECONDS] "
+    "[-h] [--json] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--insecure] "
+    "[--profile PROFILE] [--timeout SECONDS] "
 )
 
 HEADER = """# The `praxis` command line
@@ -38,11 +38,20 @@ Each setting comes from a flag, else the environment, else a profile, else the d
 | server | `--address HOST:PORT` | `{address}` | `{default}` |
 | bearer token | `--token TOKEN` | `{token}` | none |
 | TLS roots (PEM) | `--tls-roots FILE` | `{roots}` | plaintext |
+| token in plaintext to another host | `--insecure` | `{insecure}=1` | refused |
 | profile | `--profile NAME` | `{profile}` | the config's `default_profile` |
 
-`praxis login --name NAME` stores the resolved address, token and TLS roots as a profile
-in `${config}` or `$XDG_CONFIG_HOME/praxis/config.json` (default
-`~/.config/praxis/config.json`), written with mode 0600.
+The address is `HOST:PORT` (an IPv6 host in brackets: `[::1]:50051`) or a gRPC
+`unix:PATH` target; anything else, a URL such as `http://host:port` included, is a usage
+error. A bearer token travels in plaintext only to this host (a loopback address or a
+unix socket): to another host the command is refused with `TLS_REQUIRED` unless the
+server is verified with TLS roots or `--insecure` allows plaintext.
+
+`praxis login --name NAME` stores the resolved address, token, TLS roots and `--insecure`
+as a profile in `${config}` or `$XDG_CONFIG_HOME/praxis/config.json` (default
+`~/.config/praxis/config.json`), written with mode 0600; the folders it creates are 0700
+whatever the umask. Give it the token with `--token-file FILE` (`-` reads stdin) or, on
+a terminal, type it at the prompt (no echo): a `--token` flag shows in process listings.
 
 ## Output
 
@@ -57,8 +66,9 @@ printed exactly as the server sent them.
 A failure prints one line to stderr, `error: <REASON>: <message>`, followed by one
 indented line per field violation; never a traceback. `<REASON>` is the server's
 `ErrorReason` name, or one of the CLI's own (`USAGE`, `UNAVAILABLE`, `CONFIG_INVALID`,
-`PROFILE_NOT_FOUND`, `FILE_UNREADABLE`, `TLS_ROOTS_INVALID`, `MATERIAL_CHANGED`,
-`RESULT_NOT_PRESENT`; for `serve`: `LOG_LEVEL_INVALID`, `TLS_INVALID`, `ADDRESS_IN_USE`).
+`PROFILE_NOT_FOUND`, `FILE_UNREADABLE`, `TLS_ROOTS_INVALID`, `TLS_REQUIRED`,
+`MATERIAL_CHANGED`, `RESULT_NOT_PRESENT`, `LAST_ADMINISTRATOR`, `PRINCIPAL_ALREADY_REVOKED`;
+for `serve`: `LOG_LEVEL_INVALID`, `TLS_INVALID`, `ADDRESS_IN_USE`).
 
 | Exit code | Meaning |
 |---|---|
@@ -78,7 +88,8 @@ def _walk(
 
 
 def _own_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    common = {"--json", "--address", "--token", "--tls-roots", "--profile", "--timeout", "-h"}
+    common = {"--json", "--address", "--token", "--tls-roots", "--insecure", "--profile"}
+    common |= {"--timeout", "-h"}
     return [
         action
         for action in parser._actions
@@ -114,6 +125,7 @@ def generate() -> str:
             token=config.ENV_TOKEN,
             roots=config.ENV_TLS_ROOTS,
             profile=config.ENV_PROFILE,
+            insecure=config.ENV_INSECURE,
             config=config.ENV_CONFIG,
             default=config.DEFAULT_ADDRESS,
         )
@@ -122,7 +134,8 @@ def generate() -> str:
     out += [
         "",
         "Every command also takes `--json`, `--address`, `--token`, `--tls-roots`, "
-        "`--profile` and `--timeout SECONDS` (default 30), before or after its name.",
+        "`--insecure`, `--profile` and `--timeout SECONDS` (default 30), before or after "
+        "its name.",
         "",
         "## Commands",
         "",

@@ -50,6 +50,13 @@ def common_options() -> argparse.ArgumentParser:
         help=f"verify a TLS server with these roots (env {config.ENV_TLS_ROOTS})",
     )
     group.add_argument(
+        "--insecure",
+        action="store_true",
+        default=suppress,
+        help="allow sending the token in plaintext to a host other than this one, on a "
+        f"network you trust (env {config.ENV_INSECURE}=1)",
+    )
+    group.add_argument(
         "--profile",
         default=suppress,
         help=f"a profile stored by 'praxis login' (env {config.ENV_PROFILE})",
@@ -80,6 +87,7 @@ class Context:
             getattr(self.args, "token", None),
             getattr(self.args, "tls_roots", None),
             getattr(self.args, "profile", None),
+            getattr(self.args, "insecure", False),
         )
 
     @property
@@ -96,7 +104,12 @@ class Context:
                         f"cannot read TLS roots {target.tls_roots}: {error.strerror}",
                         "TLS_ROOTS_INVALID",
                     ) from error
-            self._client = connect(target.address, target.token, roots)
+            try:
+                self._client = connect(
+                    target.address, target.token, roots, insecure=target.insecure
+                )
+            except ValueError as error:  # the client's one refusal: a token in plaintext
+                raise plaintext_refused(target.address) from error
         return self._client
 
     def call(self, method: Any, request: Any) -> Any:
@@ -118,6 +131,16 @@ class Context:
         """Closes the channel, if one was opened."""
         if self._client is not None:
             self._client.close()
+
+
+def plaintext_refused(address: str) -> CliError:
+    """The refusal to send a token in plaintext to another host, in the CLI's own terms."""
+    return usage(
+        f"refusing to send the bearer token in plaintext to {address}, which is not this "
+        f"host: verify the server with TLS, --tls-roots PEM (env {config.ENV_TLS_ROOTS}), or "
+        f"on a network you trust pass --insecure (env {config.ENV_INSECURE}=1)",
+        "TLS_REQUIRED",
+    )
 
 
 def build_parser() -> Parser:

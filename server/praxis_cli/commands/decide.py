@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from typing import Any
 
 import grpc
 
-from aiws.engine.v1 import common_pb2, registry_pb2
+from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2
 from praxis_cli.commands import waiting
 from praxis_cli.commands.common import (
     check_digest,
@@ -25,7 +26,7 @@ from praxis_cli.commands.common import (
     ref_text,
 )
 from praxis_cli.commands.material import show_material
-from praxis_cli.errors import from_rpc, usage
+from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 DEFAULT_APPROVAL_TTL = "1h"
@@ -81,14 +82,18 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     _proposal_args(activate)
     activate.add_argument("--approval", required=True, help="the approval id 'approve' printed")
     activate.add_argument(
-        "--request-id", help="idempotency key (default: derived; a retry replays the receipt)"
+        "--request-id",
+        help="idempotency key (default: derived from the decision; a retry replays the receipt)",
     )
 
     reject = leaf(commands, common, "reject", _reject, "reject an approved proposal")
     _proposal_args(reject)
     reject.add_argument("--reason", required=True, help="why (part of the approved material)")
     reject.add_argument("--approval", required=True, help="the approval id of the rejection")
-    reject.add_argument("--request-id", help="idempotency key (default: derived)")
+    reject.add_argument(
+        "--request-id",
+        help="idempotency key (default: derived from the decision; a retry replays the receipt)",
+    )
 
     reg = leaf(
         commands,
@@ -122,7 +127,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     propose.add_argument("-f", "--file", required=True, help="the candidate (JSON; - for stdin)")
     propose.add_argument("--base", type=int, help="the base revision (default: the head's)")
     propose.add_argument("--summary", default="", help="why the change is proposed")
-    propose.add_argument("--request-id", help="idempotency key (default: derived)")
+    propose.add_argument(
+        "--request-id",
+        help="idempotency key (default: derived from the candidate; a retry replays the receipt)",
+    )
 
     rec = leaf(
         commands,
@@ -244,13 +252,32 @@ def _approve(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def request_id_of(verb: str, command: registry_pb2.RegistryCommand) -> str:
+    """The request id of a decision when the caller names none: derived from the whole
+    command (ref, proposal, revisions, reason, approval), so that a retry of the same
+    decision replays its receipt while another decision, say the same proposal id in
+    another ref or another reason under an approval, can never collide with it."""
+    digest = hashlib.sha256(command.SerializeToString(deterministic=True)).hexdigest()
+    return f"cli-{verb}-{digest[:32]}"
+
+
 def _execute(
-    ctx: Any, epochs: common_pb2.Epochs, request_id: str, command: registry_pb2.RegistryCommand
+    ctx: Any,
+    epochs: common_pb2.Epochs,
+    request_id: str,
+    command: registry_pb2.RegistryCommand,
+    chosen: bool,
 ) -> int:
-    response = ctx.call(
-        ctx.client.registry.Execute,
-        registry_pb2.ExecuteRequest(epochs=epochs, request_id=request_id, command=command),
-    )
+    """Executes ``command``; ``chosen`` when the caller gave the request id."""
+    try:
+        response = ctx.call(
+            ctx.client.registry.Execute,
+            registry_pb2.ExecuteRequest(epochs=epochs, request_id=request_id, command=command),
+        )
+    except grpc.RpcError as error:
+        if from_rpc(error).reason != "REQUEST_ID_REUSED":
+            raise
+        raise _reused(request_id, chosen) from error
     receipt = response.receipt
     if ctx.out.as_json:
         ctx.out.json({"receipt": to_dict(receipt), "replayed": response.replayed})
@@ -273,16 +300,76 @@ def _execute(
     return 0
 
 
+def _reused(request_id: str, chosen: bool) -> CliError:
+    """REQUEST_ID_REUSED said in the CLI's terms: what the id was, and what to do."""
+    if chosen:
+        what = f"--request-id {request_id!r} was already used by you for a different command"
+    else:
+        what = (
+            f"the request id derived from this decision, {request_id!r}, was already used "
+            "by you for a different command"
+        )
+    return CliError(
+        "REQUEST_ID_REUSED",
+        f"{what} (a request id names one command per caller): to see that command's "
+        "receipt, repeat it exactly; for this one, pass a new --request-id",
+        CONFLICT,
+    )
+
+
 def _activate(ctx: Any, args: argparse.Namespace) -> int:
-    _, epochs, command = _decision(ctx, args, None, args.approval)
-    request_id = args.request_id or f"cli-activate-{args.proposal}-{args.approval}"
-    return _execute(ctx, epochs, request_id, command)
+    return _decide(ctx, args, None)
 
 
 def _reject(ctx: Any, args: argparse.Namespace) -> int:
-    _, epochs, command = _decision(ctx, args, args.reason, args.approval)
-    request_id = args.request_id or f"cli-reject-{args.proposal}-{args.approval}"
-    return _execute(ctx, epochs, request_id, command)
+    return _decide(ctx, args, args.reason)
+
+
+def _decide(ctx: Any, args: argparse.Namespace, reject_reason: str | None) -> int:
+    verb = "activate" if reject_reason is None else "reject"
+    _, epochs, command = _decision(ctx, args, reject_reason, args.approval)
+    request_id = args.request_id or request_id_of(verb, command)
+    try:
+        return _execute(ctx, epochs, request_id, command, bool(args.request_id))
+    except grpc.RpcError as error:
+        problem = from_rpc(error)
+        if problem.reason not in ("APPROVAL_CONSUMED", "APPROVAL_MISMATCH"):
+            raise
+        raise _approval_problem(ctx, args, reject_reason, problem) from error
+
+
+def _approval_problem(
+    ctx: Any, args: argparse.Namespace, reject_reason: str | None, problem: CliError
+) -> CliError:
+    """An approval that cannot decide this: what it was used for, or what it approves,
+    and how to approve this decision instead."""
+    try:
+        approval = ctx.call(
+            ctx.client.approvals.GetApproval,
+            approval_pb2.GetApprovalRequest(approval_id=args.approval),
+        ).approval
+    except grpc.RpcError:
+        return problem
+    flag = f" --reject {json.dumps(reject_reason)}" if reject_reason is not None else ""
+    again = f"review and approve this decision: praxis review {args.ref} {args.proposal}{flag}"
+    if problem.reason == "APPROVAL_CONSUMED":
+        what = (
+            f"approval {args.approval} was already used, by request "
+            f"{approval.consumed_by_request_id} at {local_time(approval.consumed_at_ms)}; "
+            "an approval decides once"
+        )
+    else:
+        decision = f"of {args.proposal} in {args.ref}"
+        decision = (
+            f"the activation {decision}"
+            if reject_reason is None
+            else f"the rejection {decision} with this reason"
+        )
+        what = (
+            f"approval {args.approval} approves other material ({approval.material_digest}), "
+            f"not {decision}"
+        )
+    return CliError(problem.reason, f"{what}: {again}", problem.exit_code)
 
 
 def _policies(specs: list[str]) -> dict[str, str]:
@@ -315,7 +402,11 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
             raise
         command.register.approval_id = retry
         return _execute(
-            ctx, epochs, args.request_id or f"cli-register-{args.digest[7:31]}", command
+            ctx,
+            epochs,
+            args.request_id or f"cli-register-{args.digest[7:31]}",
+            command,
+            bool(args.request_id),
         )
     if not args.digest:
         show_material(ctx, review, {})
@@ -330,7 +421,7 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
     approval = create_approval(ctx, args, review.material_digest, ref.work_order_id)
     command.register.approval_id = approval.approval_id
     request_id = args.request_id or f"cli-register-{review.material_digest[7:31]}"
-    return _execute(ctx, epochs, request_id, command)
+    return _execute(ctx, epochs, request_id, command, bool(args.request_id))
 
 
 def _registered_retry(ctx: Any, args: argparse.Namespace, error: grpc.RpcError) -> str | None:
@@ -358,5 +449,7 @@ def _propose(ctx: Any, args: argparse.Namespace) -> int:
             summary=args.summary,
         )
     )
-    request_id = args.request_id or f"cli-propose-{args.proposal}"
-    return _execute(ctx, epochs_of(ctx, ref.work_order_id), request_id, command)
+    request_id = args.request_id or request_id_of("propose", command)
+    return _execute(
+        ctx, epochs_of(ctx, ref.work_order_id), request_id, command, bool(args.request_id)
+    )

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
 import sys
 from typing import Any
+
+import grpc
 
 from aiws.engine.v1 import common_pb2
 from aiws.engine.v1 import principal_pb2 as pb
 from praxis_cli import config
-from praxis_cli.commands.common import group, leaf, parse_moment
-from praxis_cli.errors import usage
+from praxis_cli.commands.common import group, leaf, parse_moment, read_text
+from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
+MANAGE_ACTION = "principal.manage"
 _KINDS = {
     "human": common_pb2.PRINCIPAL_KIND_HUMAN,
     "agent": common_pb2.PRINCIPAL_KIND_AGENT,
@@ -27,9 +32,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         common,
         "login",
         _login,
-        "store a connection profile (address, token, TLS roots) with mode 0600",
+        "store a connection profile (address, token, TLS roots) with mode 0600. The token "
+        "comes from --token-file, --token or the environment; else, on a terminal, it is "
+        "asked for without echo",
     )
     login.add_argument("--name", default="default", help="the profile's name (default: default)")
+    login.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the token from FILE (- for stdin), keeping it out of process listings",
+    )
     login.add_argument(
         "--no-default", action="store_true", help="do not make it the default profile"
     )
@@ -65,7 +77,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         common,
         "revoke",
         _revoke,
-        "revoke a principal for good; its token is refused at once",
+        "revoke a principal for good; its token is refused at once. Refused when it is "
+        "already revoked, or when it is the last administrator (an active human allowed "
+        f"{MANAGE_ACTION} on every work order) unless --force",
     )
     revoke.add_argument("name")
     revoke.add_argument("--reason", default="", help="why (recorded)")
@@ -73,7 +87,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--expected-version",
         type=int,
         default=0,
-        help="fail with VERSION_CONFLICT unless the principal is at this version",
+        help="fail with VERSION_CONFLICT unless the principal is at this version "
+        "(default: the version read just before)",
+    )
+    revoke.add_argument(
+        "--force",
+        action="store_true",
+        help="revoke even the last administrator, leaving no one to manage principals",
     )
     rotate = leaf(
         principals,
@@ -91,13 +111,37 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
 
 
+def _login_token(args: argparse.Namespace, target: config.Connection) -> str | None:
+    """The token to store: from --token-file, else --token or the environment, else asked
+    for on a terminal (no echo), else the one the connection resolves (a profile's)."""
+    if args.token_file is not None:
+        if getattr(args, "token", None):
+            raise usage("give the token with --token or --token-file, not both")
+        token = read_text(args.token_file).strip()
+        if not token:
+            raise usage(f"--token-file {args.token_file}: the token is empty")
+        return token
+    if getattr(args, "token", None) or os.environ.get(config.ENV_TOKEN):
+        return target.token
+    if sys.stdin.isatty():
+        try:
+            typed = getpass.getpass(f"token for {target.address} (input hidden; empty: none): ")
+        except EOFError as error:
+            raise usage("no token was entered") from error
+        return typed.strip() or None
+    return target.token
+
+
 def _login(ctx: Any, args: argparse.Namespace) -> int:
     target = ctx.connection()
-    profile = {"address": target.address}
-    if target.token:
-        profile["token"] = target.token
+    token = _login_token(args, target)
+    profile: dict[str, Any] = {"address": target.address}
+    if token:
+        profile["token"] = token
     if target.tls_roots:
         profile["tls_roots"] = str(target.tls_roots.resolve())
+    if target.insecure:
+        profile["insecure"] = True
     path = config.save_profile(args.name, profile, not args.no_default)
     if ctx.out.as_json:
         ctx.out.json({"profile": args.name, "path": str(path), "address": target.address})
@@ -233,17 +277,94 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _revoke(ctx: Any, args: argparse.Namespace) -> int:
-    principal = ctx.call(
-        ctx.client.principals.RevokePrincipal,
-        pb.RevokePrincipalRequest(
-            principal_id=args.name, reason=args.reason, expected_version=args.expected_version
-        ),
+    current = ctx.call(
+        ctx.client.principals.GetPrincipal, pb.GetPrincipalRequest(principal_id=args.name)
     ).principal
+    if current.state == pb.PRINCIPAL_STATE_REVOKED:
+        raise already_revoked(current, args.reason)
+    if not args.force and is_administrator(current) and not _other_administrators(ctx, args.name):
+        raise CliError(
+            "LAST_ADMINISTRATOR",
+            f"{args.name!r} is the last administrator (an active human allowed "
+            f"{MANAGE_ACTION} on every work order): revoked, no one could add, rotate or "
+            "revoke principals any more. Add another administrator first, or pass --force",
+            CONFLICT,
+        )
+    # Against the version just read: a change since (another revoke) is a conflict.
+    expected = args.expected_version or current.version
+    request = pb.RevokePrincipalRequest(
+        principal_id=args.name, reason=args.reason, expected_version=expected
+    )
+    try:
+        principal = ctx.call(ctx.client.principals.RevokePrincipal, request).principal
+    except grpc.RpcError as error:
+        if args.expected_version or from_rpc(error).reason != "VERSION_CONFLICT":
+            raise
+        now = ctx.call(
+            ctx.client.principals.GetPrincipal, pb.GetPrincipalRequest(principal_id=args.name)
+        ).principal
+        if now.state != pb.PRINCIPAL_STATE_REVOKED:
+            raise
+        raise already_revoked(now, args.reason) from error
     if ctx.out.as_json:
         ctx.out.json(to_dict(principal))
     else:
         ctx.out.line(f"revoked principal {principal.principal_id!r} (version {principal.version})")
     return 0
+
+
+def already_revoked(principal: pb.Principal, reason: str) -> CliError:
+    """The error of revoking a revoked principal: when, by whom and why it was."""
+    first = f"reason {principal.revoke_reason!r}" if principal.revoke_reason else "no reason"
+    dropped = (
+        f"; the reason {reason!r} is not recorded"
+        if reason and reason != principal.revoke_reason
+        else ""
+    )
+    return CliError(
+        "PRINCIPAL_ALREADY_REVOKED",
+        f"principal {principal.principal_id!r} was already revoked at "
+        f"{local_time(principal.revoked_at_ms)} by {principal.revoked_by or '?'} ({first}); "
+        f"nothing changed{dropped}",
+        CONFLICT,
+    )
+
+
+def is_administrator(principal: pb.Principal) -> bool:
+    """An active human with a grant of ``principal.manage`` on every work order (``*``):
+    what the server asks of whoever adds, rotates or revokes principals."""
+    return (
+        principal.kind == common_pb2.PRINCIPAL_KIND_HUMAN
+        and principal.state == pb.PRINCIPAL_STATE_ACTIVE
+        and any(
+            _matches(grant.actions, MANAGE_ACTION) and _matches(grant.work_orders or ["*"], "*")
+            for grant in principal.grants
+        )
+    )
+
+
+def _matches(patterns: Any, name: str) -> bool:
+    """A grant pattern is an exact name or a ``prefix*``."""
+    return any(p == name or (p.endswith("*") and name.startswith(p[:-1])) for p in patterns)
+
+
+def _other_administrators(ctx: Any, principal_id: str) -> list[str]:
+    """The ids of the administrators other than ``principal_id`` (every page)."""
+    found: list[str] = []
+    token = ""
+    while True:
+        page = ctx.call(
+            ctx.client.principals.ListPrincipals,
+            pb.ListPrincipalsRequest(page_size=1000, page_token=token),
+        )
+        found += [
+            p.principal_id
+            for p in page.principals
+            if p.principal_id != principal_id and is_administrator(p)
+        ]
+        token = page.next_page_token
+        if found or not token:
+            return found
 
 
 def _rotate(ctx: Any, args: argparse.Namespace) -> int:

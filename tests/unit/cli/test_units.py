@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from aiws.engine.v1 import run_pb2
+from aiws.engine.v1 import common_pb2, run_pb2
+from aiws.engine.v1 import principal_pb2 as pb
 from praxis_cli.commands.common import parse_moment, parse_ref
 from praxis_cli.commands.material import dag_change
-from praxis_cli.commands.principals import grants_of
+from praxis_cli.commands.principals import grants_of, is_administrator
 from praxis_cli.commands.runs import measure
 from praxis_cli.errors import CliError
 from praxis_cli.output import local_time, to_dict
@@ -90,3 +91,27 @@ def test_json_output_keeps_64_bit_numbers_and_enum_names() -> None:
     assert out["created_at_ms"] == 1_800_000_000_123 and out["state"] == "RUN_STATE_COMPLETED"
     assert out["ref"] is None and out["nodes"] == []
     assert local_time(0) == "-" and local_time(1_800_000_000_123).count(".123") == 1
+
+
+def test_an_administrator_is_an_active_human_managing_principals_everywhere() -> None:
+    def principal(
+        *grants: tuple[list[str], list[str]],
+        kind: common_pb2.PrincipalKind = common_pb2.PRINCIPAL_KIND_HUMAN,
+        state: pb.PrincipalState = pb.PRINCIPAL_STATE_ACTIVE,
+    ) -> pb.Principal:
+        return pb.Principal(
+            principal_id="p",
+            kind=kind,
+            state=state,
+            grants=[pb.Grant(actions=a, work_orders=w) for a, w in grants],
+        )
+
+    admins = [(["*"], ["*"]), (["principal.*"], []), (["x", "principal.manage"], ["wo", "*"])]
+    for actions, work_orders in admins:
+        assert is_administrator(principal((actions, work_orders))), (actions, work_orders)
+    others = [(["principal.read"], ["*"]), (["*"], ["wo-*"]), (["registry.*"], ["*"])]
+    for actions, work_orders in others:
+        assert not is_administrator(principal((actions, work_orders))), (actions, work_orders)
+    assert not is_administrator(principal((["*"], ["*"]), kind=common_pb2.PRINCIPAL_KIND_AGENT))
+    for state in (pb.PRINCIPAL_STATE_REVOKED, pb.PRINCIPAL_STATE_EXPIRED):
+        assert not is_administrator(principal((["*"], ["*"]), state=state))

@@ -1,0 +1,68 @@
+"""``praxis principals revoke`` against a real server: it refuses to revoke the last
+administrator without --force, and reports a second revoke instead of printing success
+(issue 25)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_shell import Shell
+from tests.support.server_process import ServerProcess, free_port, write_config
+
+
+@pytest.fixture
+def shell(tmp_path: Path) -> Iterator[Shell]:
+    server = ServerProcess(write_config(tmp_path / "server"), free_port())
+    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
+    try:
+        yield Shell(server.address, tmp_path)
+    finally:
+        server.terminate()
+
+
+def _state(shell: Shell, principal: str, who: str, token: str | None = None) -> str:
+    shown = shell.ok("principals", "show", principal, "--json", who=who, token=token).json()
+    return str(shown["principal"]["state"])
+
+
+def test_revoking_the_last_administrator_is_refused_without_force(shell: Shell) -> None:
+    # The test principals: alice, bob and `expired` (until its expiry, T0, passes on this
+    # machine's clock) are the administrators: HUMAN with `*` on `*`. rogue holds `*` but
+    # is an agent and scoped holds `*` only on `wo-a*`: neither may manage principals.
+    shell.ok("principals", "revoke", "bob", "--reason", "left")
+    shell.ok("principals", "revoke", "expired", "--reason", "left")
+    refused = shell.run("principals", "revoke", "alice", "--reason", "oops")
+    assert refused.code == 5, refused
+    line = refused.error_line()
+    assert line.startswith("error: LAST_ADMINISTRATOR: "), line
+    assert "'alice'" in line and "--force" in line, line
+    assert refused.out == ""
+    assert _state(shell, "alice", who="alice") == "PRINCIPAL_STATE_ACTIVE"  # nothing revoked
+    forced = shell.ok("principals", "revoke", "alice", "--reason", "handing over", "--force")
+    assert "revoked principal 'alice'" in forced.out
+
+
+def test_revoking_one_of_two_administrators_needs_no_force(shell: Shell) -> None:
+    added = shell.ok("principals", "add", "carol", "--kind", "human", "--grant",
+                     "principal.*", "--json").json()  # fmt: skip
+    assert added["principal"]["state"] == "PRINCIPAL_STATE_ACTIVE"
+    shell.ok("principals", "revoke", "bob")
+    shell.ok("principals", "revoke", "expired")
+    shell.ok("principals", "revoke", "alice", who="carol", token=added["token"])
+    assert _state(shell, "alice", who="carol", token=added["token"]) == "PRINCIPAL_STATE_REVOKED"
+
+
+def test_a_second_revoke_reports_the_first_instead_of_success(shell: Shell) -> None:
+    shell.ok("principals", "add", "carol", "--kind", "agent", "--grant", "registry.read")
+    shell.ok("principals", "revoke", "carol", "--reason", "left the team")
+    again = shell.run("principals", "revoke", "carol", "--reason", "compromised")
+    assert again.code == 5, again
+    line = again.error_line()
+    assert line.startswith("error: PRINCIPAL_ALREADY_REVOKED: "), line
+    assert "by alice" in line and "'left the team'" in line and "'compromised'" in line, line
+    assert again.out == ""
+    shown = shell.ok("principals", "show", "carol", "--json").json()["principal"]
+    assert shown["revoke_reason"] == "left the team" and shown["version"] == 2
