@@ -9,7 +9,7 @@ import pytest
 
 from aiws.engine.v1 import registry_pb2
 from tests.support.harness import Harness, expect_error
-from tests.support.registry import execute, propose_cmd, ref, registered
+from tests.support.registry import execute, propose_cmd, ref, register_cmd, registered
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -119,3 +119,42 @@ def test_unknown_reads(harness: Harness) -> None:
         harness.client("alice").approvals.GetApproval(
             approval_pb2.GetApprovalRequest(approval_id="nope")
         )
+
+
+@pytest.mark.parametrize(
+    ("definition", "reason"),
+    [
+        (
+            {
+                "version": 1,
+                "nodes": {
+                    "a": {"agent": {"model": "nobody-serves-it"}, "input": {"from": "run_input"}}
+                },
+                "output": {"from": "node:a"},
+            },
+            "MODEL_UNKNOWN",
+        ),
+        (
+            {
+                "version": 1,
+                "nodes": {
+                    "a": {"agent": {"model": "echo"}, "depends_on": ["b"]},
+                    "b": {"agent": {"model": "echo"}, "depends_on": ["a"]},
+                },
+                "output": {"from": "node:a"},
+            },
+            "DEFINITION_INVALID",
+        ),
+    ],
+)
+def test_review_refuses_a_definition_execute_would_refuse(
+    harness: Harness, definition: dict[str, object], reason: str
+) -> None:
+    """Issue 25: a REGISTER's material was shown (and could be approved) for a definition
+    the server refused only at Execute, after the human's approval."""
+    command = register_cmd(ref(), "ap-1", definition)
+    request = registry_pb2.ReviewRequest(epochs=harness.epochs(), command=command)
+    with expect_error(INVALID, reason):
+        harness.client("alice").registry.Review(request)
+    with expect_error(INVALID, reason):  # the same answer Execute gives
+        execute(harness, "alice", "req-1", command)

@@ -102,6 +102,9 @@ def test_a_new_definition_is_checked_before_the_transaction(
         approve(harness, activate, "ap-1")
         execute(harness, "alice", "req-act", activate)
     assert calls == [
+        # The REGISTER's review checks its definition (a human approves only material
+        # Execute would accept), and so does the REGISTER, from the cache.
+        ("command.register.definition_json", True, False),
         ("command.register.definition_json", True, False),
         ("command.propose.definition_json", True, False),
         # The review of the ACTIVATE checks the proposal beside other commands ...

@@ -273,8 +273,13 @@ class RegistryStore:
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
     ) -> registry.Material | Rejection:
-        """The review material of a command. Writes nothing."""
-        problem = registry.validate(command)
+        """The review material of a command. Writes nothing.
+
+        A REGISTER or PROPOSE is reviewed only with a definition a run could execute (the
+        check its ``Execute`` makes): a human never approves material the server would
+        then refuse.
+        """
+        problem = registry.validate(command) or self._check_new_definition(command)
         if problem:
             return problem
         now = self.clock.now_ms()
