@@ -19,6 +19,7 @@ from sqlalchemy import event
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
 from tests.support.harness import Harness, expect_error, start_server
+from tests.support.postgres import Cluster, binaries
 from tests.support.runtime import definition, node
 
 DOCUMENT = json.dumps(definition("a", a=node()))
@@ -152,3 +153,38 @@ def test_database_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
         os.umask(previous)
     for name in ("praxis.db", "praxis.db.installation"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    """A cluster of its own: the test stops and restarts it."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
+        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    own = Cluster(bin_dir)
+    try:
+        yield own
+    finally:
+        own.stop()
+
+
+@pytest.mark.postgres
+def test_an_unreachable_postgres_is_unavailable_and_not_serving(cluster: Cluster) -> None:
+    """Issue 25 item 7: a PostgreSQL that becomes unreachable after start is a storage
+    failure like a SQLite one (UNAVAILABLE / STORAGE_UNAVAILABLE, never INTERNAL), and
+    health follows writes."""
+    server: Harness = start_server(cluster.create_database())
+    try:
+        start(server, "r-1")
+        cluster.halt()
+        with expect_error(grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE"):
+            start(server, "r-2")
+        assert health(server) == NOT_SERVING
+        cluster.resume()
+        start(server, "r-3")
+        assert health(server) == SERVING
+    finally:
+        server.close()

@@ -91,6 +91,36 @@ class Cluster:
             connection.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def halt(self) -> None:
+        """Stops the server (as a crash or an outage would), keeping its data."""
+        subprocess.run(
+            _as_owner(
+                [str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]
+            ),
+            check=True,
+            capture_output=True,
+        )
+
+    def resume(self) -> None:
+        """Starts the server again on the same port and data."""
+        subprocess.run(
+            _as_owner(
+                [
+                    str(self.bin_dir / "pg_ctl"),
+                    "-D",
+                    str(self.data),
+                    "-o",
+                    f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1",
+                    "-l",
+                    str(self.directory / "log"),
+                    "-w",
+                    "start",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+
     def stop(self) -> None:
         subprocess.run(
             _as_owner(

@@ -19,7 +19,7 @@ import sqlite3
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from praxis.core.rejection import Code, Rejection
 
@@ -72,6 +72,9 @@ def classify(error: BaseException) -> StorageFailure | None:
         )
     if sqlstate.startswith(("08", "53", "57P", "58")):  # connection, resources, shutdown, I/O
         return unavailable("the database is unavailable; nothing was stored")
+    if not sqlstate and isinstance(error, OperationalError):
+        # No SQLSTATE: the server never answered (refused, closed, unreachable).
+        return unavailable("the database cannot be reached; nothing was stored")
     return None
 
 
