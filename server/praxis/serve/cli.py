@@ -22,7 +22,6 @@ from praxis.authority import certificates
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
-from praxis.observability.tracing import TracingConfigError
 from praxis.serve import config as config_module
 from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
@@ -34,8 +33,6 @@ from praxis.serve.processes import (
 )
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
-from praxis.store.db.files import StorageError
-from praxis.store.db.migrations import SchemaError
 
 log = logging.getLogger("praxis")
 
@@ -197,7 +194,8 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
 
 
 def _start_console(args: argparse.Namespace, address: str) -> Any:
-    """The web console beside the server (``--console HOST:PORT``), or None."""
+    """The web console beside the server (``--console HOST:PORT``), or None; over HTTPS
+    with the server's certificate and key when it serves TLS (security.check_listen)."""
     if not args.console:
         return None
     from praxis_console.app import Settings as ConsoleSettings
@@ -205,23 +203,23 @@ def _start_console(args: argparse.Namespace, address: str) -> Any:
 
     # Over TLS the console verifies the server with its own certificate as the root.
     roots = args.tls_cert.read_bytes() if args.tls_cert else None
-    web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
+    listen = Listen.parse(args.console, args.tls_cert, args.tls_key)
+    web = ConsoleThread(ConsoleSettings(address, roots), listen)
     web.start()
     print(
-        json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+        json.dumps({"console": f"{listen.scheme}://{args.console.rpartition(':')[0]}:{web.port}/"}),
         file=logs.console(),  # the real stderr, not the JSON log relay
         flush=True,
     )
     return web
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Runs the server until SIGTERM or SIGINT."""
-    os.umask(0o077)  # the database, its WAL and every file created: owner only
+def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | startup.Refusal:
+    """The server's settings, how many processes and the metrics address; or why the
+    flags and files cannot serve (every refusal here exits 2)."""
     problem = security.check_listen(args)
-    if problem:
-        print(f"praxis: refusing to start: {problem}", file=sys.stderr, flush=True)
-        return 2
+    if problem is not None:
+        return problem
     try:
         config = _resolve_config(args)
         security.check_files(config, args.data_dir)
@@ -229,26 +227,22 @@ def serve(args: argparse.Namespace) -> int:
             PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
         )
     except (ValueError, KeyError, OSError) as error:
-        print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
-        return 2
-    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+        return startup.Refusal("CONFIG_INVALID", str(error))
     unusable = startup.check_tls(args)
     if unusable is not None:
         return unusable
-    tls = security.tls_of(args)
+    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
     database_url = args.database_url or config.database_url
     single = args.test_clock is not None or args.console is not None
     processes = args.processes or (1 if single else default_processes())
     if processes < 1 or (processes > 1 and args.test_clock is not None):
-        print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
-        return 2
+        return startup.Refusal("USAGE", "--processes must be 1 with --test-clock, and >= 1")
     child = args.child_index
     pool_size = args.db_pool_size if args.db_pool_size is not None else config.db_pool_size
     if pool_size is not None:
-        problem = dialect.check_pool_size(pool_size, config.serving.executor_threads)
-        if problem:
-            print(f"praxis: --db-pool-size: {problem}", file=sys.stderr, flush=True)
-            return 2
+        problem_text = dialect.check_pool_size(pool_size, config.serving.executor_threads)
+        if problem_text:
+            return startup.Refusal("USAGE", f"--db-pool-size: {problem_text}")
     metrics_listen = args.metrics_listen or config.metrics_listen
     settings = Settings(
         database_url=database_url,
@@ -259,7 +253,7 @@ def serve(args: argparse.Namespace) -> int:
         clock_tolerance_ms=config.clock_tolerance_ms,
         synchronous=config.synchronous,
         limits=config.limits,
-        tls=tls,
+        tls=security.tls_of(args),
         serving=config.serving,
         reuse_port=child is not None,
         recover=child is None,
@@ -270,6 +264,17 @@ def serve(args: argparse.Namespace) -> int:
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
         db_pool_size=pool_size,
     )
+    return settings, processes, metrics_listen
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Runs the server until SIGTERM or SIGINT."""
+    os.umask(0o077)  # the database, its WAL and every file created: owner only
+    prepared = _settings(args)
+    if isinstance(prepared, startup.Refusal):
+        return prepared.report()
+    settings, processes, metrics_listen = prepared
+    child = args.child_index
     endpoint: metrics_endpoint.Endpoint | None = None
     if metrics_listen and child is None:
         opened = startup.metrics_endpoint(metrics_listen, processes)
@@ -281,15 +286,19 @@ def serve(args: argparse.Namespace) -> int:
             Engine(settings).close()  # migrations and recovery, once, before the children
             return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
-    except (SchemaError, StorageError, TracingConfigError) as error:
-        _close(endpoint)
-        print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
-        return 2
     except BaseException as error:
         _close(endpoint)
+        refusal = startup.refusal_of(error, settings.database_url)
+        if refusal is not None:
+            return refusal.report()
         if isinstance(error, RuntimeError):  # grpc could not bind the address
             return startup.startup_error(args, error)
         raise
+    return _run(args, server, endpoint)
+
+
+def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
+    """Serves until SIGTERM or SIGINT, then drains."""
     if endpoint is not None:
         endpoint.watch(server.engine.db, server.engine.clock)
     stopping = StopRequest()  # not a threading.Event: set() in a handler can deadlock
