@@ -25,6 +25,7 @@ from praxis.observability import logs
 from praxis.serve import config as config_module
 from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
+    Heartbeat,
     StopRequest,
     child_command,
     default_processes,
@@ -76,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         "1 with --test-clock)",
     )
     serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
+    serve.add_argument("--heartbeat-fd", type=int, help=argparse.SUPPRESS)  # set by --processes
     serve.add_argument(
         "--console",
         metavar="HOST:PORT",
@@ -173,10 +175,11 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
     return config_module.load(path)
 
 
-def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
+def _child_argv(args: argparse.Namespace, index: int, listen: str, heartbeat_fd: int) -> list[str]:
     """The command line of child ``index`` of ``--processes``."""
     argv = ["serve", "--data-dir", str(args.data_dir), "--listen", listen]
     argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
+    argv += ["--heartbeat-fd", str(heartbeat_fd)]
     argv += ["--config", str(args.config or args.data_dir / "config.json")]
     if args.database_url:
         argv += ["--database-url", args.database_url]
@@ -318,10 +321,13 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
         ready["metrics_port"] = endpoint.port
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
+    # A --processes child proves to its parent that its event loop runs (processes.py).
+    beats = Heartbeat(args.heartbeat_fd, server.loop) if args.heartbeat_fd is not None else None
     # Wakes now and then: a SIGTERM the kernel delivers to another thread only flags the
     # handler, which runs once the main thread runs Python again (a bare wait() hung).
     while not stopping.wait(0.2):
-        pass
+        if beats is not None:
+            beats.tick()
     if web is not None:
         web.stop()
     server.stop()
@@ -339,7 +345,7 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
         endpoint.watch(db, settings.clock)
     try:
         return supervise(
-            lambda index, listen: child_command(_child_argv(args, index, listen)),
+            lambda index, listen, fd: child_command(_child_argv(args, index, listen, fd)),
             processes,
             args.listen,
             {"metrics_port": endpoint.port} if endpoint is not None else None,
