@@ -164,3 +164,28 @@ def test_with_tls_the_console_beside_the_server_serves_https(tmp_path: Path) -> 
     with urllib.request.urlopen(f"https://127.0.0.1:{port}/", context=context, timeout=10) as page:
         assert page.status == 200
     _stop(process)
+
+
+# --- and a bug: an exception nothing caught is one CRITICAL record ------------------------
+
+
+def test_an_uncaught_exception_is_logged_at_every_log_level() -> None:
+    """With fd 2 routed through the JSON relay, a traceback printed by Python's default
+    hook became INFO lines of the ``native`` logger: nothing at --log-level ERROR."""
+    script = (
+        "import threading\n"
+        "from praxis.observability import logs\n"
+        "logs.route_native_stderr('ERROR')\n"
+        "worker = threading.Thread(target=lambda: 1 / 0, name='worker')\n"
+        "worker.start(); worker.join()\n"
+        "raise ValueError('boom')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    entries = [json.loads(line) for line in result.stderr.splitlines() if line.strip()]
+    assert [(e["level"], e["exc"].splitlines()[-1]) for e in entries] == [
+        ("critical", "ZeroDivisionError: division by zero"),
+        ("critical", "ValueError: boom"),
+    ], result.stderr
