@@ -328,6 +328,8 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
     while not stopping.wait(0.2):
         if beats is not None:
             beats.tick()
+    if beats is not None:
+        beats.draining()
     if web is not None:
         web.stop()
     server.stop()

@@ -48,6 +48,7 @@ LIVENESS_TIMEOUT_S = 10.0
 """A child whose heartbeat is this late is hung: it is killed and replaced."""
 START_TIMEOUT_S = 120.0
 """How long a child may take to print its listening line."""
+BEAT, DRAINING = b".", b"x"
 
 
 class StopRequest:
@@ -141,7 +142,13 @@ class Heartbeat:
     def _beat(self) -> None:
         # A full pipe (the parent is behind) or a parent gone (we die with it): no beat.
         with contextlib.suppress(BlockingIOError, BrokenPipeError):
-            os.write(self.fd, b".")
+            os.write(self.fd, BEAT)
+
+    def draining(self) -> None:
+        """Tells the parent the child drains after a stop signal: beats end, and the
+        parent waits for its exit instead of taking it for hung."""
+        with contextlib.suppress(BlockingIOError, BrokenPipeError):
+            os.write(self.fd, DRAINING)
 
 
 ChildArgv = Callable[[int, str, int], list[str]]
@@ -156,6 +163,7 @@ class _Child:
     process: subprocess.Popen[str]
     beats: int
     last_beat: float
+    draining: bool = False
 
     def read_beats(self, now: float) -> None:
         """Drains the heartbeat pipe; any byte counts as a beat now."""
@@ -167,6 +175,12 @@ class _Child:
             if not data:  # every writer closed: the child exited (poll() says so)
                 return
             self.last_beat = now
+            self.draining = self.draining or DRAINING in data
+
+    def hung(self, now: float) -> bool:
+        """Whether the child missed its heartbeats for LIVENESS_TIMEOUT_S (a child
+        draining after its own stop signal is not hung: its exit is awaited)."""
+        return not self.draining and now - self.last_beat > LIVENESS_TIMEOUT_S
 
     def close(self) -> None:
         """Closes the parent's ends of the child's pipes (after the child exited)."""
@@ -261,7 +275,7 @@ def _watch(children: list[_Child], stopping: StopRequest, respawn: Callable[[int
         now = time.monotonic()
         for position, child in enumerate(children):
             child.read_beats(now)
-            if now - child.last_beat <= LIVENESS_TIMEOUT_S or stopping.is_set():
+            if not child.hung(now) or stopping.is_set():
                 continue
             replacement = _replace(child, now, respawn, stopping)
             if replacement is None:
