@@ -251,6 +251,32 @@ def _healthy(address: str) -> bool:
     return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 
 
+def _replaced(parent: int, kept: int, hung: int) -> bool:
+    children = _children(parent)
+    return len(children) == 2 and kept in children and hung not in children
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a socket listening on ``port`` (Linux /proc)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            if int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "0A":  # LISTEN
+                inodes.add(f"socket:[{fields[9]}]")
+    try:
+        descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:  # the process is gone
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) in inodes:
+                return True
+        except OSError:  # closed since it was listed
+            continue
+    return False
+
+
 def test_a_hung_child_is_killed_and_replaced(tmp_path: Path) -> None:
     """Issue 25 item 10: a child whose event loop stops answering (here SIGSTOP) misses
     its heartbeats; within LIVENESS_TIMEOUT_S the parent SIGKILLs it, logs a warning
@@ -258,9 +284,10 @@ def test_a_hung_child_is_killed_and_replaced(tmp_path: Path) -> None:
     config = write_config(tmp_path)
     parent = _serve(config, "--listen", "127.0.0.1:0", "--processes", "2", "--log-level", "WARNING")
     assert parent.stdout is not None
-    address = f"127.0.0.1:{json.loads(parent.stdout.readline())['port']}"
+    port = int(json.loads(parent.stdout.readline())["port"])
+    address = f"127.0.0.1:{port}"
     children = _children(parent.pid)
-    assert len(children) == 2
+    assert len(children) == 2 and all(_listens(pid, port) for pid in children)
     hung = children[1]
     os.kill(hung, signal.SIGSTOP)
     try:
@@ -268,9 +295,10 @@ def test_a_hung_child_is_killed_and_replaced(tmp_path: Path) -> None:
         budget = LIVENESS_TIMEOUT_S + 10  # detection, then the replacement's start
         assert _wait_until(lambda: _gone(hung), budget), "the hung child is still there"
         assert time.monotonic() - stopped >= LIVENESS_TIMEOUT_S - 2  # not before its time
-        assert _wait_until(lambda: len(_children(parent.pid)) == 2, budget)
+        # Not the hung one as a zombie not reaped yet: a new process.
+        assert _wait_until(lambda: _replaced(parent.pid, children[0], hung), budget)
         replacement = next(pid for pid in _children(parent.pid) if pid != children[0])
-        assert replacement != hung
+        assert _wait_until(lambda: _listens(replacement, port), budget)
         assert _wait_until(lambda: _healthy(address), 10)
         assert all(_healthy(address) for _ in range(20))  # whichever child each one reaches
         assert parent.poll() is None
