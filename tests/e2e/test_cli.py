@@ -91,7 +91,8 @@ def test_future_schema_refuses_to_start_with_a_clear_message(tmp_path: Path) -> 
         timeout=90,
     )
     assert result.returncode == 2
-    assert "refusing to start" in result.stderr and "newer than this server" in result.stderr
+    assert "error: SCHEMA_INCOMPATIBLE: " in result.stderr
+    assert "newer than this server" in result.stderr
 
 
 def test_tls_serves_with_a_certificate(tmp_path: Path) -> None:
@@ -129,7 +130,7 @@ def test_a_config_typo_refuses_to_start(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=90,
     )  # fmt: skip
     assert result.returncode == 2
-    assert "invalid config" in result.stderr and "synchronus" in result.stderr
+    assert "error: CONFIG_INVALID: " in result.stderr and "synchronus" in result.stderr
 
 
 def test_a_pool_size_below_the_executor_threads_refuses_to_start(tmp_path: Path) -> None:

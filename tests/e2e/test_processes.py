@@ -14,8 +14,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from praxis.serve.processes import LIVENESS_TIMEOUT_S
 from praxis_client import error_details
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
@@ -234,3 +236,77 @@ def test_a_commit_in_one_process_wakes_a_long_poll_in_another_within_10_ms(
         # Each figure also holds the claim's own write transaction and two scheduling
         # hops; on a shared, oversubscribed CI machine the median gets some slack.
         assert statistics.median(figures) <= 0.030, report
+
+
+def _healthy(address: str) -> bool:
+    """One health check on a fresh connection (the kernel picks a child for it)."""
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    with grpc.insecure_channel(address, options=options) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(), timeout=2
+            )
+        except grpc.RpcError:
+            return False
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+
+def _replaced(parent: int, kept: int, hung: int) -> bool:
+    children = _children(parent)
+    return len(children) == 2 and kept in children and hung not in children
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a socket listening on ``port`` (Linux /proc)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            if int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "0A":  # LISTEN
+                inodes.add(f"socket:[{fields[9]}]")
+    try:
+        descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:  # the process is gone
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) in inodes:
+                return True
+        except OSError:  # closed since it was listed
+            continue
+    return False
+
+
+def test_a_hung_child_is_killed_and_replaced(tmp_path: Path) -> None:
+    """Issue 25 item 10: a child whose event loop stops answering (here SIGSTOP) misses
+    its heartbeats; within LIVENESS_TIMEOUT_S the parent SIGKILLs it, logs a warning
+    naming its index, and starts a replacement in its place."""
+    config = write_config(tmp_path)
+    parent = _serve(config, "--listen", "127.0.0.1:0", "--processes", "2", "--log-level", "WARNING")
+    assert parent.stdout is not None
+    port = int(json.loads(parent.stdout.readline())["port"])
+    address = f"127.0.0.1:{port}"
+    children = _children(parent.pid)
+    assert len(children) == 2 and all(_listens(pid, port) for pid in children)
+    hung = children[1]
+    os.kill(hung, signal.SIGSTOP)
+    try:
+        stopped = time.monotonic()
+        budget = LIVENESS_TIMEOUT_S + 10  # detection, then the replacement's start
+        assert _wait_until(lambda: _gone(hung), budget), "the hung child is still there"
+        assert time.monotonic() - stopped >= LIVENESS_TIMEOUT_S - 2  # not before its time
+        # Not the hung one as a zombie not reaped yet: a new process.
+        assert _wait_until(lambda: _replaced(parent.pid, children[0], hung), budget)
+        replacement = next(pid for pid in _children(parent.pid) if pid != children[0])
+        assert _wait_until(lambda: _listens(replacement, port), budget)
+        assert _wait_until(lambda: _healthy(address), 10)
+        assert all(_healthy(address) for _ in range(20))  # whichever child each one reaches
+        assert parent.poll() is None
+    finally:
+        if not _gone(hung):
+            os.kill(hung, signal.SIGKILL)
+    parent.send_signal(signal.SIGTERM)
+    _, stderr = parent.communicate(timeout=30)
+    assert parent.returncode == 0, stderr
+    warnings = [json.loads(line) for line in stderr.splitlines() if '"warning"' in line]
+    assert any(entry.get("child") == 1 and entry.get("pid") == hung for entry in warnings), stderr

@@ -2,7 +2,10 @@
 
 gRPC's C core (and anything else below Python) writes its own lines to file descriptor 2.
 :func:`route_native_stderr` puts a pipe there and turns each such line into a JSON log
-record of the ``native`` logger, so stderr stays JSON lines whatever writes to it.
+record of the ``native`` logger, so stderr stays JSON lines whatever writes to it. An
+exception nothing caught (a bug, in any thread) is one CRITICAL record with its
+traceback in ``exc``, not lines of a ``native`` record that a ``--log-level`` above INFO
+would drop. A command's own verdicts (``error: ...``) go to :func:`console` instead.
 
 Each line written while an RPC is handled carries that call's fields (:func:`bind`): the
 caller's W3C trace context as ``trace_id`` and ``span_id`` (from its ``traceparent``
@@ -21,6 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
+from types import TracebackType
 from typing import IO
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
@@ -112,6 +116,27 @@ def route_native_stderr(level: str = "INFO") -> None:
         reader.join(timeout=2.0)
 
     atexit.register(_drain)
+    sys.excepthook = _unhandled
+    threading.excepthook = _unhandled_in_thread
+
+
+def _unhandled(
+    kind: type[BaseException], value: BaseException, traceback: TracebackType | None
+) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, traceback)
+        return
+    logging.getLogger("praxis").critical("unhandled exception", exc_info=(kind, value, traceback))
+
+
+def _unhandled_in_thread(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit or args.exc_value is None:
+        return
+    logging.getLogger("praxis").critical(
+        "unhandled exception in a thread",
+        exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+        extra={"thread_name": args.thread.name if args.thread else None},
+    )
 
 
 def _relay(read_fd: int, logger: logging.Logger) -> None:

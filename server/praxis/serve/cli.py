@@ -22,10 +22,10 @@ from praxis.authority import certificates
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
-from praxis.observability.tracing import TracingConfigError
 from praxis.serve import config as config_module
 from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
+    Heartbeat,
     StopRequest,
     child_command,
     default_processes,
@@ -34,8 +34,6 @@ from praxis.serve.processes import (
 )
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
-from praxis.store.db.files import StorageError
-from praxis.store.db.migrations import SchemaError
 
 log = logging.getLogger("praxis")
 
@@ -79,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         "1 with --test-clock)",
     )
     serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
+    serve.add_argument("--heartbeat-fd", type=int, help=argparse.SUPPRESS)  # set by --processes
     serve.add_argument(
         "--console",
         metavar="HOST:PORT",
@@ -176,10 +175,11 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
     return config_module.load(path)
 
 
-def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
+def _child_argv(args: argparse.Namespace, index: int, listen: str, heartbeat_fd: int) -> list[str]:
     """The command line of child ``index`` of ``--processes``."""
     argv = ["serve", "--data-dir", str(args.data_dir), "--listen", listen]
     argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
+    argv += ["--heartbeat-fd", str(heartbeat_fd)]
     argv += ["--config", str(args.config or args.data_dir / "config.json")]
     if args.database_url:
         argv += ["--database-url", args.database_url]
@@ -197,7 +197,8 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str) -> list[str]:
 
 
 def _start_console(args: argparse.Namespace, address: str) -> Any:
-    """The web console beside the server (``--console HOST:PORT``), or None."""
+    """The web console beside the server (``--console HOST:PORT``), or None; over HTTPS
+    with the server's certificate and key when it serves TLS (security.check_listen)."""
     if not args.console:
         return None
     from praxis_console.app import Settings as ConsoleSettings
@@ -205,23 +206,23 @@ def _start_console(args: argparse.Namespace, address: str) -> Any:
 
     # Over TLS the console verifies the server with its own certificate as the root.
     roots = args.tls_cert.read_bytes() if args.tls_cert else None
-    web = ConsoleThread(ConsoleSettings(address, roots), Listen.parse(args.console, None, None))
+    listen = Listen.parse(args.console, args.tls_cert, args.tls_key)
+    web = ConsoleThread(ConsoleSettings(address, roots), listen)
     web.start()
     print(
-        json.dumps({"console": f"http://{args.console.rpartition(':')[0]}:{web.port}/"}),
+        json.dumps({"console": f"{listen.scheme}://{args.console.rpartition(':')[0]}:{web.port}/"}),
         file=logs.console(),  # the real stderr, not the JSON log relay
         flush=True,
     )
     return web
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Runs the server until SIGTERM or SIGINT."""
-    os.umask(0o077)  # the database, its WAL and every file created: owner only
+def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | startup.Refusal:
+    """The server's settings, how many processes and the metrics address; or why the
+    flags and files cannot serve (every refusal here exits 2)."""
     problem = security.check_listen(args)
-    if problem:
-        print(f"praxis: refusing to start: {problem}", file=sys.stderr, flush=True)
-        return 2
+    if problem is not None:
+        return problem
     try:
         config = _resolve_config(args)
         security.check_files(config, args.data_dir)
@@ -229,26 +230,22 @@ def serve(args: argparse.Namespace) -> int:
             PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
         )
     except (ValueError, KeyError, OSError) as error:
-        print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
-        return 2
-    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
+        return startup.Refusal("CONFIG_INVALID", str(error))
     unusable = startup.check_tls(args)
     if unusable is not None:
         return unusable
-    tls = security.tls_of(args)
+    clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
     database_url = args.database_url or config.database_url
     single = args.test_clock is not None or args.console is not None
     processes = args.processes or (1 if single else default_processes())
     if processes < 1 or (processes > 1 and args.test_clock is not None):
-        print("praxis: --processes must be 1 with --test-clock, and >= 1", file=sys.stderr)
-        return 2
+        return startup.Refusal("USAGE", "--processes must be 1 with --test-clock, and >= 1")
     child = args.child_index
     pool_size = args.db_pool_size if args.db_pool_size is not None else config.db_pool_size
     if pool_size is not None:
-        problem = dialect.check_pool_size(pool_size, config.serving.executor_threads)
-        if problem:
-            print(f"praxis: --db-pool-size: {problem}", file=sys.stderr, flush=True)
-            return 2
+        problem_text = dialect.check_pool_size(pool_size, config.serving.executor_threads)
+        if problem_text:
+            return startup.Refusal("USAGE", f"--db-pool-size: {problem_text}")
     metrics_listen = args.metrics_listen or config.metrics_listen
     settings = Settings(
         database_url=database_url,
@@ -259,7 +256,7 @@ def serve(args: argparse.Namespace) -> int:
         clock_tolerance_ms=config.clock_tolerance_ms,
         synchronous=config.synchronous,
         limits=config.limits,
-        tls=tls,
+        tls=security.tls_of(args),
         serving=config.serving,
         reuse_port=child is not None,
         recover=child is None,
@@ -270,6 +267,17 @@ def serve(args: argparse.Namespace) -> int:
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
         db_pool_size=pool_size,
     )
+    return settings, processes, metrics_listen
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Runs the server until SIGTERM or SIGINT."""
+    os.umask(0o077)  # the database, its WAL and every file created: owner only
+    prepared = _settings(args)
+    if isinstance(prepared, startup.Refusal):
+        return prepared.report()
+    settings, processes, metrics_listen = prepared
+    child = args.child_index
     endpoint: metrics_endpoint.Endpoint | None = None
     if metrics_listen and child is None:
         opened = startup.metrics_endpoint(metrics_listen, processes)
@@ -281,15 +289,19 @@ def serve(args: argparse.Namespace) -> int:
             Engine(settings).close()  # migrations and recovery, once, before the children
             return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
-    except (SchemaError, StorageError, TracingConfigError) as error:
-        _close(endpoint)
-        print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
-        return 2
     except BaseException as error:
         _close(endpoint)
+        refusal = startup.refusal_of(error, settings.database_url)
+        if refusal is not None:
+            return refusal.report()
         if isinstance(error, RuntimeError):  # grpc could not bind the address
             return startup.startup_error(args, error)
         raise
+    return _run(args, server, endpoint)
+
+
+def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
+    """Serves until SIGTERM or SIGINT, then drains."""
     if endpoint is not None:
         endpoint.watch(server.engine.db, server.engine.clock)
     stopping = StopRequest()  # not a threading.Event: set() in a handler can deadlock
@@ -309,10 +321,15 @@ def serve(args: argparse.Namespace) -> int:
         ready["metrics_port"] = endpoint.port
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": server.port, "test_clock": args.test_clock is not None})
+    # A --processes child proves to its parent that its event loop runs (processes.py).
+    beats = Heartbeat(args.heartbeat_fd, server.loop) if args.heartbeat_fd is not None else None
     # Wakes now and then: a SIGTERM the kernel delivers to another thread only flags the
     # handler, which runs once the main thread runs Python again (a bare wait() hung).
     while not stopping.wait(0.2):
-        pass
+        if beats is not None:
+            beats.tick()
+    if beats is not None:
+        beats.draining()
     if web is not None:
         web.stop()
     server.stop()
@@ -330,7 +347,7 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
         endpoint.watch(db, settings.clock)
     try:
         return supervise(
-            lambda index, listen: child_command(_child_argv(args, index, listen)),
+            lambda index, listen, fd: child_command(_child_argv(args, index, listen, fd)),
             processes,
             args.listen,
             {"metrics_port": endpoint.port} if endpoint is not None else None,

@@ -7,22 +7,33 @@ SIGTERM or SIGINT drains every child and exits 0; a child that dies stops the ot
 and the parent exits 1, so a service manager restarts the whole group. Children die
 with the parent (``PR_SET_PDEATHSIG``), so killing the parent never leaves orphans.
 
+A child that hangs instead of dying is found by its heartbeat: every
+``HEARTBEAT_INTERVAL_S`` its event loop (where health checks, streams and long polls
+run) writes a byte to a pipe the parent reads (:class:`Heartbeat`). A child silent for
+``LIVENESS_TIMEOUT_S`` is killed (SIGKILL: its connections are reset, so its clients
+reconnect to the others) and replaced by a new child with the same index, with a
+warning naming both; the listening line is not printed again.
+
 Only child 0 runs the sweeper (one per installation). Commits wake the long polls and
 streams of every child through :class:`praxis.store.wake.hub.UnixBroadcast`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import json
 import logging
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from praxis.observability import logs
@@ -31,6 +42,13 @@ log = logging.getLogger("praxis")
 
 _PR_SET_PDEATHSIG = 1
 STOP_TIMEOUT_S = 30.0
+HEARTBEAT_INTERVAL_S = 1.0
+"""How often a child's event loop writes its heartbeat."""
+LIVENESS_TIMEOUT_S = 10.0
+"""A child whose heartbeat is this late is hung: it is killed and replaced."""
+START_TIMEOUT_S = 120.0
+"""How long a child may take to print its listening line."""
+BEAT, DRAINING = b".", b"x"
 
 
 class StopRequest:
@@ -97,29 +115,128 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         pass
 
 
+class Heartbeat:
+    """A child's side of the liveness check: beats written by its event loop.
+
+    The main thread only schedules each beat; the event loop writes it, so beats stop
+    when the loop stops running callbacks (a deadlock, a blocking call on the loop, a
+    stopped process), which is when health checks on that child stop being answered.
+    """
+
+    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
+        os.set_blocking(fd, False)
+        self.fd = fd
+        self.loop = loop
+        self._due = 0.0
+
+    def tick(self) -> None:
+        """Schedules a beat on the loop when one is due (called every wait of the main
+        thread)."""
+        now = time.monotonic()
+        if now < self._due:
+            return
+        self._due = now + HEARTBEAT_INTERVAL_S
+        with contextlib.suppress(RuntimeError):  # a closed loop: the server is stopping
+            self.loop.call_soon_threadsafe(self._beat)
+
+    def _beat(self) -> None:
+        # A full pipe (the parent is behind) or a parent gone (we die with it): no beat.
+        with contextlib.suppress(BlockingIOError, BrokenPipeError):
+            os.write(self.fd, BEAT)
+
+    def draining(self) -> None:
+        """Tells the parent the child drains after a stop signal: beats end, and the
+        parent waits for its exit instead of taking it for hung."""
+        with contextlib.suppress(BlockingIOError, BrokenPipeError):
+            os.write(self.fd, DRAINING)
+
+
+ChildArgv = Callable[[int, str, int], list[str]]
+"""The command line of child ``index`` serving ``host:port``, writing heartbeats to an fd."""
+
+
+@dataclass
+class _Child:
+    """One child process, the read end of its heartbeat pipe, and its last beat."""
+
+    index: int
+    process: subprocess.Popen[str]
+    beats: int
+    last_beat: float
+    draining: bool = False
+
+    def read_beats(self, now: float) -> None:
+        """Drains the heartbeat pipe; any byte counts as a beat now."""
+        while True:
+            try:
+                data = os.read(self.beats, 4096)
+            except (BlockingIOError, OSError):  # nothing yet, or already closed
+                return
+            if not data:  # every writer closed: the child exited (poll() says so)
+                return
+            self.last_beat = now
+            self.draining = self.draining or DRAINING in data
+
+    def hung(self, now: float) -> bool:
+        """Whether the child missed its heartbeats for LIVENESS_TIMEOUT_S (a child
+        draining after its own stop signal is not hung: its exit is awaited)."""
+        return not self.draining and now - self.last_beat > LIVENESS_TIMEOUT_S
+
+    def close(self) -> None:
+        """Closes the parent's ends of the child's pipes (after the child exited)."""
+        if self.beats >= 0:
+            os.close(self.beats)
+            self.beats = -1
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def _spawn(child_argv: ChildArgv, index: int, address: str) -> _Child:
+    """Starts child ``index`` with a fresh heartbeat pipe."""
+    read_fd, write_fd = os.pipe()
+    try:
+        process = subprocess.Popen(
+            child_argv(index, address, write_fd),
+            stdout=subprocess.PIPE,
+            stderr=logs.console(),  # the real stderr: children route their own lines
+            text=True,
+            pass_fds=(write_fd,),
+            preexec_fn=_die_with_parent,  # only prctl, no threads yet
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)  # the child's copy is the only writer
+    os.set_blocking(read_fd, False)
+    return _Child(index, process, read_fd, time.monotonic())
+
+
 def supervise(
-    child_argv: Callable[[int, str], list[str]],
+    child_argv: ChildArgv,
     processes: int,
     listen: str,
     announce: dict[str, object] | None = None,
 ) -> int:
-    """Starts ``processes`` children serving ``listen`` and waits for a stop signal.
+    """Starts ``processes`` children serving ``listen`` and waits for a stop signal,
+    replacing a child that stops beating (see the module docstring).
 
     Args:
-        child_argv: The command line of child ``index`` serving ``host:port``.
+        child_argv: The command line of child ``index`` serving ``host:port`` and
+            writing heartbeats to file descriptor ``fd``.
         processes: How many children.
         listen: ``host:port``; port 0 picks a free port, printed once.
         announce: More keys of the printed ``listening`` line (the metrics port).
 
     Returns:
-        The exit status: 0 after a drained stop, 1 when a child died, 2 when one failed
-        to start.
+        The exit status: 0 after a drained stop, 1 when a child died (or a replacement
+        failed to start), 2 when one failed to start.
     """
     host, port = split_listen(listen)
     probe = reserve_port(host, port)
     port = int(probe.getsockname()[1])
     address = f"{host}:{port}"
-    children: list[subprocess.Popen[str]] = []
+    children: list[_Child] = []
     stopping = StopRequest()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -130,15 +247,7 @@ def supervise(
     signal.signal(signal.SIGINT, _stop)
     try:
         for index in range(processes):
-            children.append(
-                subprocess.Popen(
-                    child_argv(index, address),
-                    stdout=subprocess.PIPE,
-                    stderr=logs.console(),  # the real stderr: children route their own lines
-                    text=True,
-                    preexec_fn=_die_with_parent,  # only prctl, no threads yet
-                )
-            )
+            children.append(_spawn(child_argv, index, address))
         for child in children:
             if not _wait_ready(child, stopping):
                 _stop_all(children)
@@ -148,45 +257,91 @@ def supervise(
     ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": port, "processes": processes})
+    status = _watch(children, stopping, lambda index: _spawn(child_argv, index, address))
+    _stop_all(children)
+    if status == 0:
+        log.info("stopped")
+    return status
+
+
+def _watch(children: list[_Child], stopping: StopRequest, respawn: Callable[[int], _Child]) -> int:
+    """Watches the children until a stop signal (0) or a death (1); replaces hung ones."""
     while not stopping.wait(0.2):
-        dead = [child for child in children if child.poll() is not None]
+        dead = [child.process for child in children if child.process.poll() is not None]
         if dead:
             log.error("a server process exited; stopping the others",
                       extra={"pid": dead[0].pid, "status": dead[0].returncode})  # fmt: skip
-            _stop_all(children)
             return 1
-    _stop_all(children)
-    log.info("stopped")
+        now = time.monotonic()
+        for position, child in enumerate(children):
+            child.read_beats(now)
+            if not child.hung(now) or stopping.is_set():
+                continue
+            replacement = _replace(child, now, respawn, stopping)
+            if replacement is None:
+                return 0 if stopping.is_set() else 1
+            children[position] = replacement
     return 0
 
 
-def _wait_ready(child: subprocess.Popen[str], stopping: StopRequest) -> bool:
+def _replace(
+    hung: _Child, now: float, respawn: Callable[[int], _Child], stopping: StopRequest
+) -> _Child | None:
+    """Kills a child that stopped beating and starts its replacement (``None`` when the
+    replacement did not start)."""
+    silent_s = round(now - hung.last_beat, 1)
+    log.warning(
+        "a server process stopped answering (no heartbeat); killing and replacing it",
+        extra={"child": hung.index, "pid": hung.process.pid, "silent_s": silent_s},
+    )
+    hung.process.kill()  # SIGKILL works on a stopped process too
+    hung.process.wait()
+    hung.close()
+    replacement = respawn(hung.index)
+    if not _wait_ready(replacement, stopping):
+        log.error("the replacement server process did not start",
+                  extra={"child": hung.index, "pid": replacement.process.pid})  # fmt: skip
+        _stop_all([replacement])
+        return None
+    replacement.last_beat = time.monotonic()
+    log.info("replaced a hung server process",
+             extra={"child": hung.index, "pid": replacement.process.pid,
+                    "replaced_pid": hung.process.pid})  # fmt: skip
+    return replacement
+
+
+def _wait_ready(child: _Child, stopping: StopRequest) -> bool:
     """Reads the child's ``listening`` line (it prints one once it serves)."""
-    assert child.stdout is not None
-    line = child.stdout.readline()
+    stdout = child.process.stdout
+    assert stdout is not None
+    readable, _, _ = select.select([stdout], [], [], START_TIMEOUT_S)
+    if not readable:
+        return False
+    line = stdout.readline()
     if not line or stopping.is_set():
         return False
     try:
         json.loads(line)
     except ValueError:
         return False
+    child.last_beat = time.monotonic()
     return True
 
 
-def _stop_all(children: list[subprocess.Popen[str]]) -> None:
+def _stop_all(children: list[_Child]) -> None:
     """SIGTERM to every child, then waits for them (SIGKILL after a timeout)."""
     for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
+        if child.process.poll() is None:
+            child.process.send_signal(signal.SIGTERM)
+            child.process.send_signal(signal.SIGCONT)  # a stopped child handles it too
     deadline = time.monotonic() + STOP_TIMEOUT_S
     for child in children:
         try:
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-        if child.stdout is not None:
-            child.stdout.close()
+            child.process.kill()
+            child.process.wait()
+        child.close()
 
 
 def child_command(argv: list[str]) -> list[str]:

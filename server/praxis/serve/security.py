@@ -1,7 +1,9 @@
 """Start-up checks for running exposed to a network (see ``docs/security.md``).
 
 - A non-loopback ``--listen`` needs TLS, or an explicit ``--insecure``: bearer tokens
-  would otherwise travel in the clear.
+  would otherwise travel in the clear. So does a non-loopback ``--console`` (sign-in
+  tokens, session cookies); with TLS the console beside the server serves HTTPS with the
+  same certificate and key.
 - ``--tls-client-ca`` turns on mutual TLS: every client must present a certificate signed
   by those roots, and a call without a bearer token is authenticated by its certificate's
   SHA-256 fingerprint, mapped to a principal by the config's ``client_certificates``.
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from praxis.serve import config as config_module
+from praxis.serve.startup import Refusal
 
 LOOPBACK_NAMES = frozenset({"localhost", "ip6-localhost"})
 
@@ -42,19 +45,38 @@ class Tls(NamedTuple):
     client_ca: bytes | None = None
 
 
-def check_listen(args: argparse.Namespace) -> str | None:
-    """Why the listen address and TLS flags cannot be served, or ``None``."""
+def check_listen(args: argparse.Namespace) -> Refusal | None:
+    """Why the listen addresses and TLS flags cannot be served (exit 2), or ``None``."""
     if (args.tls_cert is None) != (args.tls_key is None):
-        return "--tls-cert and --tls-key go together"
+        return Refusal("USAGE", "--tls-cert and --tls-key go together")
     if args.tls_client_ca is not None and args.tls_cert is None:
-        return "--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key"
-    if args.tls_cert is None and not args.insecure and not is_loopback(args.listen):
-        return (
+        return Refusal("USAGE", "--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
+    console = getattr(args, "console", None)
+    if console is not None and not _is_host_port(console):
+        return Refusal("USAGE", f"--console must be host:port, not {console!r}")
+    if args.tls_cert is not None or args.insecure:
+        return None
+    if not is_loopback(args.listen):
+        return Refusal(
+            "TLS_REQUIRED",
             f"--listen {args.listen} is not a loopback address and no TLS is configured: "
             "bearer tokens would travel in the clear. Pass --tls-cert and --tls-key, or "
-            "--insecure if a trusted network or proxy encrypts the traffic"
+            "--insecure if a trusted network or proxy encrypts the traffic",
+        )
+    if console is not None and not is_loopback(console):
+        return Refusal(
+            "TLS_REQUIRED",
+            f"--console {console} is not a loopback address and no TLS is configured: "
+            "sign-in links and session cookies would travel in the clear. Pass --tls-cert "
+            "and --tls-key (the console then serves HTTPS), or --insecure if a trusted "
+            "network or proxy encrypts the traffic",
         )
     return None
+
+
+def _is_host_port(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    return bool(host) and port.isdigit()
 
 
 def tls_of(args: argparse.Namespace) -> Tls | None:
