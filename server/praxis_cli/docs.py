@@ -68,7 +68,8 @@ indented line per field violation; never a traceback. `<REASON>` is the server's
 `ErrorReason` name, or one of the CLI's own (`USAGE`, `UNAVAILABLE`, `CONFIG_INVALID`,
 `PROFILE_NOT_FOUND`, `FILE_UNREADABLE`, `TLS_ROOTS_INVALID`, `TLS_REQUIRED`,
 `MATERIAL_CHANGED`, `RESULT_NOT_PRESENT`, `LAST_ADMINISTRATOR`, `PRINCIPAL_ALREADY_REVOKED`;
-for `serve`: `LOG_LEVEL_INVALID`, `TLS_INVALID`, `ADDRESS_IN_USE`).
+for `serve`, see
+[its start-up refusals and exit codes](operations.md#start-up-refusals-and-exit-codes)).
 
 | Exit code | Meaning |
 |---|---|
