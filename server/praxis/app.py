@@ -90,7 +90,7 @@ from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
-from praxis.store.wake.hub import INBOX, Hub, UnixBroadcast
+from praxis.store.wake.hub import INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
 from praxis.store.wake.postgres import PgBroadcast
 from praxis.sweeper import Sweeper
 
@@ -150,6 +150,9 @@ class Engine:
         # Every store asks the authority through the one human-only rule (core.kinds).
         settings.authority = authority = HumanOnly(self.principals.adopt(settings.authority))
         self.signals = Hub()
+        # Another process revoked or rotated a principal: forget the cached lookups before
+        # the streams it opened here check their credential again.
+        self.signals.on_delivered(PRINCIPAL, self.principals.forget)
         self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
         self.runs = RunStore(
             self.db,
@@ -189,6 +192,11 @@ class Engine:
         """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
         self.signals.publish({INBOX: 0})
 
+    def wake_principal(self, principal_id: str) -> None:
+        """Wakes the streams and long polls of a principal revoked or rotated: each checks
+        the credential it was opened with again, here and in the other processes."""
+        self.signals.publish({principal_topic(principal_id): 0})
+
     def close(self) -> None:
         """Exports the spans still queued and releases the database."""
         if self.tracing is not None:
@@ -223,6 +231,8 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         # The task protocol: an attempt settles, inside its transaction.
         (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
         (engine.tasks.settle_hooks, engine.reconciliations.on_settle),  # UNCERTAIN opens a review
+        # Principals: a revocation or rotation committed (after the commit).
+        (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
     )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import registry_pb2
+from aiws.engine.v1 import inbox_pb2, registry_pb2
 from praxis.authority.certificates import certificate_fingerprint
 from praxis_client import connect, error_details
 from tests.support.server_process import free_port, track, write_config
@@ -141,6 +141,9 @@ def test_mutual_tls_maps_client_certificates_to_principals(tmp_path: Path) -> No
     with connect(address, None, roots, private_key=(tmp_path / "alice.key").read_bytes(),
                  certificate_chain=alice_pem.read_bytes()) as alice:  # fmt: skip
         assert alice.registry.GetEpochs(request, timeout=10).epochs.ownership_epoch == 1
+        watch = alice.inbox.WatchInbox(inbox_pb2.WatchInboxRequest(), timeout=10)
+        assert next(watch).total == 0  # a stream checks the certificate again to send it
+        watch.cancel()
     with connect(address, None, roots, private_key=(tmp_path / "stranger.key").read_bytes(),
                  certificate_chain=stranger_pem.read_bytes()) as stranger:  # fmt: skip
         with pytest.raises(grpc.RpcError) as caught:

@@ -120,9 +120,10 @@ class Console:
     thread: ConsoleThread
     base_url: str
 
-    def signed_in(self, principal_id: str) -> httpx.Client:
-        """An HTTP client with a session of ``principal_id`` (its CSRF token in .csrf)."""
+    def signed_in(self, principal_id: str, token: str = "") -> httpx.Client:
+        """An HTTP client with a session of ``principal_id`` (its CSRF token in .csrf),
+        signed in with ``token`` (default: the test principal's)."""
         client = httpx.Client(base_url=self.base_url, follow_redirects=False, timeout=20)
-        response = client.post("/signin", data={"token": token_of(principal_id)})
+        response = client.post("/signin", data={"token": token or token_of(principal_id)})
         assert response.status_code == 303, response.text
         return client

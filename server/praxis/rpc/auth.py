@@ -1,14 +1,21 @@
 """Authentication of every RPC (except health and reflection), and
-the catch-all that turns a bug into INTERNAL without leaking its details."""
+the catch-all that turns a bug into INTERNAL without leaking its details.
+
+A stream or long poll keeps the credential it was opened with (:class:`Credential`) and
+authenticates it again before each message it sends, and whenever its principal is
+revoked or rotated (the ``principal:<id>`` wake-up): it ends with the status a unary call
+with that credential gets, and sends nothing once the credential is refused.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
@@ -22,10 +29,13 @@ from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.errors import Aborted, abort
 from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async
 from praxis.store.db.files import StorageFailure
+from praxis.store.wake.hub import principal_topic
 
 log = logging.getLogger("praxis.rpc")
+T = TypeVar("T")
 
 _principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("praxis_principal")
+_credential: contextvars.ContextVar[Credential] = contextvars.ContextVar("praxis_credential")
 
 ANONYMOUS = "anonymous"  # whose stream slot a call without a credential takes
 UNAUTHENTICATED_PREFIXES = tuple(SERVICE_STREAMS)  # health and reflection
@@ -34,6 +44,56 @@ UNAUTHENTICATED_PREFIXES = tuple(SERVICE_STREAMS)  # health and reflection
 def principal() -> Principal:
     """The authenticated principal of the current RPC."""
     return _principal.get()
+
+
+def credential() -> Credential:
+    """The credential of the current stream or long poll (set for coroutine and
+    async-generator handlers that need authentication)."""
+    return _credential.get()
+
+
+class Credential:
+    """The credential a call was opened with, to authenticate again while it stays open.
+
+    A check asks the authority exactly as the call's own authentication did (the
+    built-in authority answers from its short-lived cache), so a revoked principal gets
+    CREDENTIAL_REVOKED and a rotated-away token CREDENTIAL_INVALID, as a unary call would.
+    """
+
+    __slots__ = ("_authenticate", "principal")
+
+    def __init__(
+        self, authenticate: Callable[[], Principal | Rejection], principal: Principal
+    ) -> None:
+        self._authenticate = authenticate
+        self.principal = principal
+
+    @property
+    def topic(self) -> str:
+        """The wake-up published when this principal is revoked or rotated."""
+        return principal_topic(self.principal.principal_id)
+
+    def problem(self) -> Rejection | None:
+        """Why the credential is no longer accepted, or ``None`` while it is."""
+        found = self._authenticate()
+        if isinstance(found, Rejection):
+            return found
+        if found.principal_id != self.principal.principal_id:  # a token handed to another
+            return Rejection(Code.UNAUTHENTICATED, "CREDENTIAL_INVALID", "unknown credential")
+        return None
+
+    async def verify(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Ends the call with the credential's problem, if it has one."""
+        problem = self.problem()
+        if problem is not None:
+            await abort_async(context, problem)
+
+    async def unwrap(self, context: grpc.aio.ServicerContext[Any, Any], value: T | Rejection) -> T:
+        """The value, or the call ends: with the credential's problem when it has one (a
+        read refused because the principal was just revoked says so), else the value's."""
+        if isinstance(value, Rejection):
+            await abort_async(context, self.problem() or value)
+        return value
 
 
 def bearer_token(metadata: Any) -> str | None:
@@ -106,15 +166,24 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
 
     def _authenticate(self, context: Any) -> Principal | Rejection:
         """The caller: by bearer token, or by its client certificate under mutual TLS."""
+        return self._authentication(context)()
+
+    def _authentication(self, context: Any) -> Callable[[], Principal | Rejection]:
+        """How to authenticate the call's credential, now or again later."""
         token = bearer_token(context.invocation_metadata())
         certify = getattr(self._authority, "authenticate_certificate", None)
         certificate = peer_certificate(context) if token is None and certify else None
+        clock = self._clock
         if certify is not None and certificate is not None:
-            found: Principal | Rejection = certify(
-                certificate_fingerprint(certificate), self._clock.now_ms()
-            )
-            return found
-        return self._authority.authenticate(token, self._clock.now_ms())
+            fingerprint = certificate_fingerprint(certificate)
+
+            def by_certificate() -> Principal | Rejection:
+                found: Principal | Rejection = certify(fingerprint, clock.now_ms())
+                return found
+
+            return by_certificate
+        authority = self._authority
+        return lambda: authority.authenticate(token, clock.now_ms())
 
     def _wrap(self, behavior: Callable[..., Any], needs_auth: bool, method: str) -> Any:
         def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
@@ -152,10 +221,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     ) -> Principal | None:
         if not needs_auth:
             return None
-        found = self._authenticate(context)
+        authenticate = self._authentication(context)
+        found = authenticate()
         if isinstance(found, Rejection):
             await abort_async(context, found)
         _principal.set(found)
+        _credential.set(Credential(authenticate, found))
         return found
 
     def _wrap_coroutine(
@@ -202,8 +273,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
                 with streams.held(_holder(caller)) as problem:
                     if problem is not None:
                         await abort_async(context, problem)
-                    async for response in behavior(request, context):
-                        yield response
+                    checked = None if caller is None else credential()
+                    async with contextlib.aclosing(behavior(request, context)) as responses:
+                        async for response in responses:
+                            if checked is not None:  # the credential, again before each message
+                                await checked.verify(context)
+                            yield response
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
             except StorageFailure as failure:

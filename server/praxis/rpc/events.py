@@ -10,9 +10,9 @@ import grpc
 from aiws.engine.v1 import event_pb2, event_pb2_grpc
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection
-from praxis.rpc.auth import principal
+from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import unwrap
-from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.runtime.events import EventRow, EventStore
 from praxis.store.wake.hub import EVENTS, Hub, run_topic, subscriber_topic
 
@@ -56,19 +56,24 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
     async def StreamEvents(
         self, request: event_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[event_pb2.StreamEventsResponse]:
-        """Sends stored events after the cursor, then each new one; waits on the loop."""
+        """Sends stored events after the cursor, then each new one; waits on the loop.
+
+        Ends when the caller's credential is refused (checked before each event and when
+        its principal is revoked or rotated)."""
         caller = principal()
+        checked = credential()
         problem = self.store.check_filters(request.after, request.run_id, request.subscriber)
         if problem:
             await abort_async(context, problem)
-        cursor = await unwrap_async(context, await self.blocking.run(self._start, caller, request))
+        started = await self.blocking.run(self._start, caller, request)
+        cursor = await checked.unwrap(context, started)
         if request.run_id:
             topic = run_topic(request.run_id)
         elif request.subscriber:
             topic = subscriber_topic(request.subscriber)
         else:
             topic = EVENTS
-        with self.hub.subscribe([topic]) as events:
+        with self.hub.subscribe([topic, checked.topic]) as events:
             while True:
                 events.clear()
                 rows, held = await self.blocking.run(
@@ -83,6 +88,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
                     await events.wait(HELD_RECHECK_S if held else self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
+                await checked.verify(context)
 
     def _start(self, caller: Principal, request: event_pb2.StreamEventsRequest) -> int | Rejection:
         """The starting cursor, after authorizing the caller (on the executor)."""

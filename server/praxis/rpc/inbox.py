@@ -12,11 +12,11 @@ from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
 from praxis.core import registry
 from praxis.core.records import Hold
 from praxis.rpc.admin import hold_to_proto
-from praxis.rpc.auth import principal
+from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.reconciliations import reconciliation_to_proto
 from praxis.rpc.registry import proposal_to_proto
-from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.rpc.waits import wait_to_proto
 from praxis.store.execution.reconciliations import ReconciliationView
 from praxis.store.views.inbox import KINDS, InboxItem, InboxStore, InboxSummary
@@ -86,14 +86,18 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
     async def WatchInbox(  # gRPC method name
         self, request: inbox_pb2.WatchInboxRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[inbox_pb2.WatchInboxResponse]:
-        """Sends the counts at once and after each change; waits on the event loop."""
+        """Sends the counts at once and after each change; waits on the event loop.
+
+        Ends when the caller's credential is refused (checked before each message and
+        when its principal is revoked or rotated)."""
         caller = principal()
+        checked = credential()
         last: inbox_pb2.WatchInboxResponse | None = None
-        with self.hub.subscribe([INBOX]) as changes:
+        with self.hub.subscribe([INBOX, checked.topic]) as changes:
             while True:
                 changes.clear()
                 found = await self.blocking.run(self.store.summary, caller, request.work_order_id)
-                summary = await unwrap_async(context, found)
+                summary = await checked.unwrap(context, found)
                 response = summary_to_proto(summary)
                 if response != last:
                     last = response
@@ -101,6 +105,7 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
                 await changes.wait(self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
+                await checked.verify(context)
                 await asyncio.sleep(COALESCE_S)  # one read for a burst of commits
 
 

@@ -15,9 +15,9 @@ from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.observability import logs
 from praxis.observability.tracing import current_rpc, metadata_context
-from praxis.rpc.auth import principal
+from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import abort, unwrap
-from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runtime.runs import RunStore, StartRequest, page_token_after
 from praxis.store.wake.hub import Hub, run_topic
@@ -265,14 +265,18 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
     async def WatchRun(
         self, request: run_pb2.WatchRunRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[run_pb2.WatchRunResponse]:
-        """Sends the run at once and after each change of it; waits on the event loop."""
+        """Sends the run at once and after each change of it; waits on the event loop.
+
+        Ends when the caller's credential is refused (checked before each snapshot and
+        when its principal is revoked or rotated)."""
         caller = principal()
+        checked = credential()
         last_version = -1
-        with self.hub.subscribe([run_topic(request.run_id)]) as changes:
+        with self.hub.subscribe([run_topic(request.run_id), checked.topic]) as changes:
             while True:
                 changes.clear()
                 found = await self.blocking.run(self._watched, caller, request.run_id, last_version)
-                status, response = await unwrap_async(context, found)
+                status, response = await checked.unwrap(context, found)
                 if response is not None:
                     last_version = response.run.version
                     yield response
@@ -281,6 +285,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
                 await changes.wait(self.hub.recheck_s())
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
+                await checked.verify(context)
 
     def _watched(
         self, caller: Principal, run_id: str, last_version: int

@@ -14,12 +14,11 @@ from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
 from praxis.core import run as core
 from praxis.core import values
-from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid
 from praxis.limits import ServingLimits
-from praxis.rpc.auth import principal
+from praxis.rpc.auth import Credential, credential, principal
 from praxis.rpc.errors import code_number, unwrap
-from praxis.rpc.serving import Blocking, Gates, abort_async, unwrap_async
+from praxis.rpc.serving import Blocking, Gates, abort_async
 from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
 
@@ -100,10 +99,11 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         )
         if problem:
             await abort_async(context, problem)
-        tasks = await unwrap_async(
+        checked = credential()
+        tasks = await checked.unwrap(
             context,
             await self.claim_waiting(
-                principal(),
+                checked,
                 request.worker_id,
                 models,
                 request.max_tasks,
@@ -115,7 +115,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
 
     async def claim_waiting(
         self,
-        caller: Principal,
+        checked: Credential,
         worker_id: str,
         models: list[str],
         max_tasks: int,
@@ -129,9 +129,14 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         any server process publish, plus a timer for the earliest retry backoff. A
         waiting call takes a long-poll slot (:class:`Gates`); past the limit it is
         refused with LONG_POLL_LIMIT_REACHED. SettleTasks passes the subscription it
-        took before its batch's own claim found nothing (``subscribed``): then the first
-        claim happens only if a wake-up came since.
+        took before its batch's own claim found nothing (``subscribed``, which includes
+        the credential's topic): then the first claim happens only if a wake-up came since.
+
+        The caller's credential (``checked``) is authenticated again before each claim,
+        and a revocation or rotation of its principal wakes the wait: a refused
+        credential ends the call with its rejection, leasing nothing.
         """
+        caller = checked.principal
         claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
         if wait_ms <= 0:
             result: list[TaskView] | Rejection = await self.blocking.run(claim)
@@ -142,14 +147,18 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 return refused
             if subscribed is not None:
                 return await self._wait_for_work(
-                    subscribed, claim, deadline, models, max_tasks, subscribed.is_set
+                    subscribed, checked, claim, deadline, models, max_tasks, subscribed.is_set
                 )
-            with self.hub.subscribe(work_topic(model) for model in models) as work:
-                return await self._wait_for_work(work, claim, deadline, models, max_tasks, True)
+            topics = [*(work_topic(model) for model in models), checked.topic]
+            with self.hub.subscribe(topics) as work:
+                return await self._wait_for_work(
+                    work, checked, claim, deadline, models, max_tasks, True
+                )
 
     async def _wait_for_work(
         self,
         work: Subscription,
+        checked: Credential,
         claim: Callable[[], list[TaskView] | Rejection],
         deadline: float,
         models: list[str],
@@ -161,6 +170,9 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         while True:
             if claiming:
                 work.clear()
+                problem = checked.problem()  # revoked or rotated away: no lease
+                if problem is not None:
+                    return problem
                 before = self.store.claims_skipped
                 tasks = await self.blocking.run(claim)
                 skipped = self.store.claims_skipped != before
@@ -279,24 +291,25 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 refused[index] = found
             else:
                 chosen.append(found)
-        caller = principal()
+        checked = credential()
         models = list(claim.models) if claim is not None else []
         # Subscribed before the batch's own claim, so no wake-up after it is missed.
-        with self.hub.subscribe(work_topic(model) for model in models) as work:
+        topics = [*(work_topic(model) for model in models), checked.topic]
+        with self.hub.subscribe(topics) as work:
             settled = await self.blocking.run(
                 self.store.settle_many,
-                caller,
+                checked.principal,
                 chosen,
                 None
                 if claim is None
                 else Claim(claim.worker_id, models, claim.max_tasks, claim.lease_ms),
             )
-            replies, tasks = await unwrap_async(context, settled)
+            replies, tasks = await checked.unwrap(context, settled)
             if claim is not None and not tasks and claim.wait_ms > 0:
-                tasks = await unwrap_async(
+                tasks = await checked.unwrap(
                     context,
                     await self.claim_waiting(
-                        caller,
+                        checked,
                         claim.worker_id,
                         models,
                         claim.max_tasks,

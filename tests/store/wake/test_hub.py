@@ -11,11 +11,13 @@ from typing import Any
 from praxis.store.wake.hub import (
     ALL,
     MAX_DATAGRAM,
+    PRINCIPAL,
     Hub,
     UnixBroadcast,
     decode,
     encode,
     merged,
+    principal_topic,
     run_topic,
     work_topic,
 )
@@ -128,6 +130,30 @@ def test_two_hubs_on_one_directory_wake_each_other(tmp_path: Path) -> None:
         finally:
             second.close()
         assert len(list((tmp_path / "wake").iterdir())) == 1  # the second unregistered
+
+    _run(body, Hub(UnixBroadcast(tmp_path / "wake")))
+
+
+def test_delivered_listeners_run_before_waiters_wake_from_any_process(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    async def body(first: Hub) -> None:
+        second = Hub(UnixBroadcast(tmp_path / "wake"))
+        second.on_delivered(PRINCIPAL, lambda: seen.append("forgot"))
+        second.attach(asyncio.get_running_loop())
+        try:
+            with second.subscribe([principal_topic("carol")]) as waiter:
+                first.publish({run_topic("r"): 0})  # not a principal's: no call
+                first.publish({principal_topic("carol"): 0})  # from another process
+                assert await waiter.wait(5)
+                seen.append("woke")
+                assert seen == ["forgot", "woke"]
+                second.publish({principal_topic("dave"): 0})  # from its own
+                second.everything()  # wake-ups may have been lost: forget as well
+                await _settle()
+                assert seen == ["forgot", "woke", "forgot", "forgot"]
+        finally:
+            second.close()
 
     _run(body, Hub(UnixBroadcast(tmp_path / "wake")))
 

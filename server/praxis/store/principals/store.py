@@ -224,6 +224,9 @@ class PrincipalStore:
         self._cache: dict[str, tuple[float, Any]] = {}
         self._generation = 0
         self._cache_lock = threading.Lock()
+        # Run after a revocation or rotation has committed, with the principal's id: the
+        # wake-up that ends the streams and long polls it opened (app.py's reactions).
+        self.change_hooks: list[Callable[[str], None]] = []
 
     def _cached(self, key: str, load: Callable[[], Any]) -> Any:
         """``load()``, reused for :data:`CACHE_TTL_S` unless a change clears the cache."""
@@ -241,8 +244,8 @@ class PrincipalStore:
                 self._cache[key] = (now, value)
         return value
 
-    def _changed(self) -> None:
-        """Forgets every cached lookup (after a committed change)."""
+    def forget(self) -> None:
+        """Forgets every cached lookup (after a change committed here or elsewhere)."""
         with self._cache_lock:
             self._generation += 1
             self._cache.clear()
@@ -332,7 +335,7 @@ class PrincipalStore:
                     connection, pid, "IMPORTED", 1, BOOTSTRAP_ACTOR, now, "", record.token_sha256
                 )
                 imported.append(pid)
-        self._changed()
+        self.forget()
         return imported
 
     @staticmethod
@@ -415,7 +418,7 @@ class PrincipalStore:
             self._insert(connection, principal_id, kind, grants, expires_at_ms, digest, actor, now)
             _event(connection, principal_id, "CREATED", 1, actor, now, "", digest)
             row = connection.execute(_BY_ID, {"id": principal_id}).one()
-        self._changed()
+        self.forget()
         return _view(row, now), token
 
     def get(self, principal: Principal, principal_id: str) -> PrincipalView | Rejection:
@@ -493,7 +496,9 @@ class PrincipalStore:
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
-        self._changed()
+        self.forget()
+        for hook in self.change_hooks:
+            hook(principal_id)
         return view
 
     def rotate(
@@ -535,7 +540,9 @@ class PrincipalStore:
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
-        self._changed()
+        self.forget()
+        for hook in self.change_hooks:
+            hook(principal_id)
         return view, token
 
     @staticmethod

@@ -20,6 +20,9 @@ Topics:
   or leaves with a wake-up it did not use, passes one on (:meth:`Subscription.pass_on`);
 - ``inbox``: something a human may have to decide changed (a run, a proposal or a
   hold): WatchInbox reads the inbox again;
+- ``principal:<principal_id>``: the principal was revoked or its token rotated: its
+  open streams and waiting long polls check their credential again (and every process
+  forgets the principals it cached first, see :meth:`Hub.on_delivered`);
 - ``*``: everything (the test clock moved, the server is stopping).
 
 A topic ending in ``*`` (``run:*``) wakes every topic with that prefix. The order
@@ -65,6 +68,14 @@ def subscriber_topic(subscriber: str) -> str:
 def work_topic(model: str) -> str:
     """The topic of ready attempts of ``model`` (counted wake-ups)."""
     return f"work:{model}"
+
+
+PRINCIPAL = "principal:"
+
+
+def principal_topic(principal_id: str) -> str:
+    """The topic of a principal's revocation or token rotation."""
+    return f"{PRINCIPAL}{principal_id}"
 
 
 def merged(parts: Iterable[Wakes]) -> dict[str, int]:
@@ -177,6 +188,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._topics: dict[str, dict[Subscription, None]] = {}
         self._any_listeners: list[threading.Event] = []
+        self._delivered: list[tuple[str, Callable[[], None]]] = []
         self.broadcast = broadcast
         self.closing = False  # the server is stopping: waiters end instead of waiting
         self.recheck_ms = 60_000  # the safety net: how long a waiter trusts no wake-up came
@@ -203,6 +215,12 @@ class Hub:
     def on_any(self, event: threading.Event) -> None:
         """Sets ``event`` (a thread's wake-up, e.g. the sweeper's) on an ``*`` wake-up."""
         self._any_listeners.append(event)
+
+    def on_delivered(self, prefix: str, callback: Callable[[], None]) -> None:
+        """Runs ``callback`` on the loop, before any waiter wakes, each time a topic
+        starting with ``prefix`` (or ``*``) arrives from this process or another one:
+        a cache can forget what the commit behind it changed."""
+        self._delivered.append((prefix, callback))
 
     def publish(self, wakes: Wakes, remote: bool = True) -> None:
         """Wakes waiters of this process and, when ``remote``, of the other processes.
@@ -245,6 +263,9 @@ class Hub:
                     del self._topics[topic]
 
     def _deliver(self, wakes: Wakes) -> None:
+        for prefix, callback in self._delivered:
+            if any(topic == ALL or topic.startswith(prefix) for topic in wakes):
+                callback()
         for topic, count in wakes.items():
             if topic == ALL:
                 for event in self._any_listeners:
