@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from praxis.app import Engine, Server, Settings
-from praxis.authority import certificates
+from praxis.authority.certificates import CertificateMappingError
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
@@ -225,9 +225,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         config = _resolve_config(args)
         security.check_files(config, args.data_dir)
-        authority = certificates.with_certificates(
-            PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
-        )
+        authority = PrincipalsAuthority.from_file(config.principals_path)
     except (ValueError, KeyError, OSError) as error:
         print(f"praxis: invalid config: {error}", file=sys.stderr, flush=True)
         return 2
@@ -269,6 +267,7 @@ def serve(args: argparse.Namespace) -> int:
         else None,
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
         db_pool_size=pool_size,
+        client_certificates=config.client_certificates,  # mapped once principals are adopted
     )
     endpoint: metrics_endpoint.Endpoint | None = None
     if metrics_listen and child is None:
@@ -281,6 +280,9 @@ def serve(args: argparse.Namespace) -> int:
             Engine(settings).close()  # migrations and recovery, once, before the children
             return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
+    except CertificateMappingError as error:  # a certificate of an unknown principal
+        _close(endpoint)
+        return startup.report("CONFIG_INVALID", str(error), 2)
     except (SchemaError, StorageError, TracingConfigError) as error:
         _close(endpoint)
         print(f"praxis: refusing to start: {error}", file=sys.stderr, flush=True)
