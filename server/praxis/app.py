@@ -47,6 +47,7 @@ from aiws.engine.v1 import (
     wait_pb2,
     wait_pb2_grpc,
 )
+from praxis.authority.certificates import CertificateMappingError, with_certificates
 from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
@@ -124,6 +125,9 @@ class Settings:
         False  # record Prometheus metrics (praxis.observability.metrics; served by the CLI)
     )
     db_pool_size: int | None = None  # PostgreSQL connections per process (None: the default)
+    # SHA-256 (hex) of a TLS client certificate -> principal id: resolved through the
+    # adopted (stored) principals on every call, so revocation applies to certificates.
+    client_certificates: dict[str, str] = field(default_factory=dict)
 
 
 class Engine:
@@ -147,8 +151,14 @@ class Engine:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
         self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
+        adopted = self.principals.adopt(settings.authority)
+        try:  # after adoption: certificates map to the stored principals, never the file
+            adopted = with_certificates(adopted, settings.client_certificates, self.clock.now_ms())
+        except CertificateMappingError:
+            self.db.close()
+            raise
         # Every store asks the authority through the one human-only rule (core.kinds).
-        settings.authority = authority = HumanOnly(self.principals.adopt(settings.authority))
+        settings.authority = authority = HumanOnly(adopted)
         self.signals = Hub()
         # Another process revoked or rotated a principal: forget the cached lookups before
         # the streams it opened here check their credential again.

@@ -1,5 +1,6 @@
-"""Issue 13 items 4, 5 and 17 against real ``praxis serve`` processes: files at rest,
-plaintext beyond loopback, mutual TLS, and stderr as JSON lines."""
+"""Issue 13 items 4, 5 and 17 and issue 25 item 1 against real ``praxis serve`` processes:
+files at rest, plaintext beyond loopback, mutual TLS (over the stored principals), and
+stderr as JSON lines."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import inbox_pb2, registry_pb2
+from aiws.engine.v1 import common_pb2, inbox_pb2, registry_pb2
+from aiws.engine.v1 import principal_pb2 as ppb
 from praxis.authority.certificates import certificate_fingerprint
-from praxis_client import connect, error_details
+from praxis_client import Client, connect, error_details
+from tests.support.harness import expect_error
 from tests.support.server_process import free_port, track, write_config
 
 SERVE = [sys.executable, "-m", "praxis.serve.cli", "serve"]
@@ -156,6 +159,179 @@ def test_mutual_tls_maps_client_certificates_to_principals(tmp_path: Path) -> No
     with connect(address, "token-alice", roots) as no_certificate, pytest.raises(grpc.RpcError):
         no_certificate.registry.GetEpochs(request, timeout=5)  # the handshake needs a cert
     _stop(process)
+
+
+# --- issue 25 item 1: mutual TLS keeps the stored principals ---------------------------------
+
+EPOCHS = registry_pb2.GetEpochsRequest(work_order_id="wo")
+
+
+class _Pki:
+    """A CA, a server certificate and client certificates it signed, in ``directory``."""
+
+    def __init__(self, directory: Path, *clients: str) -> None:
+        self.directory = directory
+        self.ca = (directory / "ca.pem", directory / "ca.key")
+        _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                 "-nodes", "-days", "1", "-subj", "/CN=praxis-test-ca",
+                 "-keyout", str(self.ca[1]), "-out", str(self.ca[0]))  # fmt: skip
+        self.server = _certificate(directory, "server", self.ca, server=True)
+        self.clients = {name: _certificate(directory, name, self.ca, False) for name in clients}
+
+    def fingerprint(self, name: str) -> str:
+        return certificate_fingerprint(self.clients[name].read_bytes())
+
+    def serve(self, config: Path) -> tuple[subprocess.Popen[str], str]:
+        """``praxis serve`` requiring client certificates; the process and its address."""
+        address = f"127.0.0.1:{free_port()}"
+        process = _serve("--config", str(config), "--listen", address, "--processes", "1",
+                         "--tls-cert", str(self.server),
+                         "--tls-key", str(self.directory / "server.key"),
+                         "--tls-client-ca", str(self.ca[0]))  # fmt: skip
+        _ready(process)
+        return process, address
+
+    def connect(self, address: str, certificate: str, token: str | None = None) -> Client:
+        """A client presenting ``certificate`` (and, when given, a bearer token)."""
+        return connect(address, token, self.ca[0].read_bytes(),
+                       private_key=(self.directory / f"{certificate}.key").read_bytes(),
+                       certificate_chain=self.clients[certificate].read_bytes())  # fmt: skip
+
+
+def _ready(process: subprocess.Popen[str]) -> int:
+    """The port of a server that announced it, or the failure with its stderr."""
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if not line:
+        _, stderr = process.communicate(timeout=30)
+        raise AssertionError(f"the server did not start: {stderr}")
+    return int(json.loads(line)["port"])
+
+
+def _serve_plain(config: Path) -> tuple[subprocess.Popen[str], str]:
+    """``praxis serve`` on loopback without TLS; the process and its address."""
+    process = _serve("--config", str(config), "--listen", "127.0.0.1:0", "--processes", "1")
+    return process, f"127.0.0.1:{_ready(process)}"
+
+
+def _create(client: Client, principal_id: str) -> str:
+    """Creates a human who may read the registry; its token."""
+    created = client.principals.CreatePrincipal(
+        ppb.CreatePrincipalRequest(
+            principal_id=principal_id,
+            kind=common_pb2.PRINCIPAL_KIND_HUMAN,
+            grants=[ppb.Grant(actions=["registry.read", "principal.read"], work_orders=["*"])],
+        ),
+        timeout=10,
+    )
+    return str(created.token)
+
+
+def test_under_mutual_tls_revoked_and_rotated_tokens_stay_so_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    pki = _Pki(tmp_path, "alice", "anyone")
+    config = write_config(tmp_path / "srv")
+    process, address = _serve_plain(config)
+    with connect(address, "token-alice") as alice:
+        alice.principals.RevokePrincipal(ppb.RevokePrincipalRequest(principal_id="bob"))
+        rotated = alice.principals.RotatePrincipalToken(
+            ppb.RotatePrincipalTokenRequest(principal_id="service")
+        ).token
+    _stop(process)
+    config = write_config(tmp_path / "srv", client_certificates={pki.fingerprint("alice"): "alice"})
+    process, address = pki.serve(config)
+    revoked = pki.connect(address, "anyone", "token-bob")
+    with revoked, expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
+        revoked.registry.GetEpochs(EPOCHS, timeout=10)
+    rotated_away = pki.connect(address, "anyone", "token-service")
+    with rotated_away, expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_INVALID"):
+        rotated_away.registry.GetEpochs(EPOCHS, timeout=10)
+    with pki.connect(address, "anyone", rotated) as service:
+        assert service.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    with pki.connect(address, "alice") as alice:  # the certificate still maps to alice
+        assert alice.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    _stop(process)
+
+
+def test_under_mutual_tls_principals_created_at_runtime_authenticate(tmp_path: Path) -> None:
+    pki = _Pki(tmp_path, "dora", "anyone")
+    config = write_config(tmp_path / "srv")
+    process, address = _serve_plain(config)
+    with connect(address, "token-alice") as alice:
+        dora = _create(alice, "dora")
+    _stop(process)
+    # A principal created at runtime can be given a certificate (the config is read at start).
+    config = write_config(tmp_path / "srv", client_certificates={pki.fingerprint("dora"): "dora"})
+    process, address = pki.serve(config)
+    with pki.connect(address, "anyone", dora) as by_token:
+        assert by_token.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    with pki.connect(address, "dora") as by_certificate:
+        assert by_certificate.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    with pki.connect(address, "anyone", "token-alice") as alice:
+        erin = _create(alice, "erin")  # created while mutual TLS is on
+    with pki.connect(address, "anyone", erin) as by_token:
+        assert by_token.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    _stop(process)
+
+
+def test_under_mutual_tls_the_principal_service_works_by_token_and_by_certificate(
+    tmp_path: Path,
+) -> None:
+    pki = _Pki(tmp_path, "alice", "anyone")
+    config = write_config(tmp_path / "srv", client_certificates={pki.fingerprint("alice"): "alice"})
+    process, address = pki.serve(config)
+    with pki.connect(address, "anyone", "token-bob") as bob:
+        listed = bob.principals.ListPrincipals(ppb.ListPrincipalsRequest(), timeout=10)
+        assert {"alice", "bob", "agent"} <= {p.principal_id for p in listed.principals}
+    with pki.connect(address, "alice") as alice:  # a human by certificate manages principals
+        token = _create(alice, "frank")
+        got = alice.principals.GetPrincipal(ppb.GetPrincipalRequest(principal_id="frank"))
+        assert (got.principal.created_by, got.principal.version) == ("alice", 1)
+    with pki.connect(address, "anyone", token) as frank:
+        assert frank.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+    _stop(process)
+
+
+def test_the_certificate_of_a_revoked_principal_is_refused_at_once(tmp_path: Path) -> None:
+    pki = _Pki(tmp_path, "agent", "anyone")
+    config = write_config(tmp_path / "srv", client_certificates={pki.fingerprint("agent"): "agent"})
+    process, address = pki.serve(config)
+    with pki.connect(address, "agent") as agent:
+        assert agent.registry.GetEpochs(EPOCHS, timeout=10).epochs.ownership_epoch == 1
+        with pki.connect(address, "anyone", "token-alice") as alice:
+            alice.principals.RevokePrincipal(
+                ppb.RevokePrincipalRequest(principal_id="agent", reason="key leaked"), timeout=10
+            )
+        with expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
+            agent.registry.GetEpochs(EPOCHS, timeout=10)
+    _stop(process)
+    # A restart keeps it refused: the server starts (a revocation is not an outage) and
+    # says which mapped principal is revoked.
+    process, address = pki.serve(config)
+    agent = pki.connect(address, "agent")
+    with agent, expect_error(grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_REVOKED"):
+        agent.registry.GetEpochs(EPOCHS, timeout=10)
+    warnings = [e for e in _all_json(_stop(process)) if e.get("principal_id") == "agent"]
+    assert warnings and all(e["level"] == "warning" for e in warnings), warnings
+
+
+def test_a_certificate_mapped_to_an_unknown_principal_refuses_to_start(tmp_path: Path) -> None:
+    pki = _Pki(tmp_path, "nobody")
+    config = write_config(
+        tmp_path / "srv", client_certificates={pki.fingerprint("nobody"): "nobody"}
+    )
+    result = subprocess.run(
+        [*SERVE, "--config", str(config), "--listen", f"127.0.0.1:{free_port()}",
+         "--tls-cert", str(pki.server), "--tls-key", str(tmp_path / "server.key"),
+         "--tls-client-ca", str(pki.ca[0])],
+        capture_output=True, text=True, timeout=90,
+    )  # fmt: skip
+    # One plain line (docs/cli.md), naming the principal; every other line is JSON.
+    assert result.returncode == 2
+    *logged, verdict = [line for line in result.stderr.splitlines() if line.strip()]
+    assert verdict.startswith("error: CONFIG_INVALID: ") and "'nobody'" in verdict, result.stderr
+    assert all(isinstance(entry, dict) for entry in _all_json("\n".join(logged)))
 
 
 # --- item 17: stderr stays JSON lines ------------------------------------------------------

@@ -109,10 +109,18 @@ class PrincipalsAuthority:
         """Loads a principals file (see the module docstring)."""
         return cls(parse_principals(json.loads(path.read_text(encoding="utf-8"))))
 
-    def principal(self, principal_id: str) -> Principal | None:
-        """The principal of this id, or ``None`` (mapping client certificates to principals)."""
+    def principal_of(self, principal_id: str, now_ms: int) -> Principal | Rejection:
+        """The current principal of this id (a client certificate's), as a token would be.
+
+        Refused with UNAUTHENTICATED: ``CREDENTIAL_INVALID`` for an unknown id,
+        ``CREDENTIAL_EXPIRED`` for an expired principal.
+        """
         record = self._by_id.get(principal_id)
-        return record.principal if record else None
+        if record is None:
+            return _denied(Code.UNAUTHENTICATED, "CREDENTIAL_INVALID", "unknown principal")
+        if record.expires_at_ms and record.expires_at_ms <= now_ms:
+            return _denied(Code.UNAUTHENTICATED, "CREDENTIAL_EXPIRED", "the credential expired")
+        return record.principal
 
     def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
         """Resolves a bearer token to a principal."""

@@ -30,6 +30,10 @@ class PrincipalSource(Protocol):
         """The current (not revoked) principal with this id, or ``None``."""
         ...
 
+    def by_id_with_state(self, principal_id: str) -> tuple[PrincipalRecord, bool] | None:
+        """The principal with this id and whether it is revoked, or ``None``."""
+        ...
+
 
 class StoredPrincipalsAuthority:
     """An :class:`~praxis.authority.protocol.Authority` over a :class:`PrincipalSource`."""
@@ -67,6 +71,22 @@ class StoredPrincipalsAuthority:
                 Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
             )
         return self._over(record).authenticate(token, now_ms)
+
+    def principal_of(self, principal_id: str, now_ms: int) -> Principal | Rejection:
+        """The current principal of this id (a client certificate's), as it is now.
+
+        Refused like the principal's token would be: ``CREDENTIAL_REVOKED`` once revoked,
+        ``CREDENTIAL_EXPIRED`` once expired, ``CREDENTIAL_INVALID`` for an unknown id.
+        """
+        found = self._source.by_id_with_state(principal_id)
+        if found is None:
+            return self._nobody.principal_of(principal_id, now_ms)
+        record, revoked = found
+        if revoked:
+            return Rejection(
+                Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
+            )
+        return self._over(record).principal_of(principal_id, now_ms)
 
     def authorize(
         self, principal: Principal, action: str, work_order_id: str, now_ms: int

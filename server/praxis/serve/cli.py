@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from praxis.app import Engine, Server, Settings
-from praxis.authority import certificates
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
@@ -226,9 +225,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
     try:
         config = _resolve_config(args)
         security.check_files(config, args.data_dir)
-        authority = certificates.with_certificates(
-            PrincipalsAuthority.from_file(config.principals_path), config.client_certificates
-        )
+        authority = PrincipalsAuthority.from_file(config.principals_path)
     except (ValueError, KeyError, OSError) as error:
         return startup.Refusal("CONFIG_INVALID", str(error))
     unusable = startup.check_tls(args)
@@ -266,6 +263,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         else None,
         metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
         db_pool_size=pool_size,
+        client_certificates=config.client_certificates,  # mapped once principals are adopted
     )
     return settings, processes, metrics_listen
 

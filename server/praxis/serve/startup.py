@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
 
+from praxis.authority.certificates import CertificateMappingError
 from praxis.observability import logs
 from praxis.observability.tracing import TracingConfigError
 from praxis.serve import metrics_endpoint as endpoints
@@ -70,8 +71,8 @@ def refusal_of(error: BaseException, database_url: str) -> Refusal | None:
         return Refusal("SCHEMA_INCOMPATIBLE", str(error))
     if isinstance(error, StorageError):
         return Refusal("STORAGE_MISMATCH", str(error))
-    if isinstance(error, TracingConfigError):
-        return Refusal("CONFIG_INVALID", str(error))
+    if isinstance(error, (TracingConfigError, CertificateMappingError)):
+        return Refusal("CONFIG_INVALID", str(error))  # a certificate of an unknown principal
     if isinstance(error, (OperationalError, InterfaceError, StorageFailure)):
         return database_unavailable(database_url, error)
     return None

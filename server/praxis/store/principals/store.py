@@ -274,6 +274,18 @@ class PrincipalStore:
         found: PrincipalRecord | None = self._cached("i:" + principal_id, load)
         return found
 
+    def by_id_with_state(self, principal_id: str) -> tuple[PrincipalRecord, bool] | None:
+        """The principal of this id, revoked or not, and whether it is revoked, or ``None``
+        (a client certificate's principal: refused as revoked, not as unknown)."""
+
+        def load() -> tuple[PrincipalRecord, bool] | None:
+            with self.db.engine.connect() as connection:
+                row = connection.execute(_BY_ID, {"id": principal_id}).first()
+            return None if row is None else (_record(row), row.state == "REVOKED")
+
+        found: tuple[PrincipalRecord, bool] | None = self._cached("s:" + principal_id, load)
+        return found
+
     # --- bootstrap ---------------------------------------------------------------------
 
     def adopt(self, authority: Authority) -> Authority:
