@@ -31,7 +31,9 @@ log = logging.getLogger("praxis.observability.tracing")
 SCOPE = "praxis"
 DEFAULT_SERVICE_NAME = "praxis"
 _TRACEPARENT = re.compile(r"^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$")
-MAX_TRACESTATE = 512  # W3C: 32 list members; a longer header is dropped, not stored
+MAX_TRACESTATE = 512  # W3C: at most 32 list members and 512 characters kept
+MAX_TRACESTATE_MEMBERS = 32
+LONG_TRACESTATE_MEMBER = 128  # W3C: members this long go first when truncating
 EXCLUDED_ENV = "OTEL_PYTHON_GRPC_EXCLUDED_SERVICES"
 DEFAULT_EXCLUDED = frozenset(
     {
@@ -97,7 +99,24 @@ def parse_traceparent(value: str, state: str = "") -> TraceContext | None:
     trace_id, span_id = int(trace_hex, 16), int(span_hex, 16)
     if trace_id == 0 or span_id == 0:
         return None
-    return TraceContext(trace_id, span_id, int(flags_hex, 16), state[:MAX_TRACESTATE])
+    return TraceContext(trace_id, span_id, int(flags_hex, 16), bounded_tracestate(state))
+
+
+def bounded_tracestate(state: str) -> str:
+    """``tracestate`` within the W3C limits, truncated by whole list members (never in the
+    middle of one): at most 32 members; past 512 characters, members longer than 128
+    characters go first, then members from the end."""
+    members = [member.strip() for member in state.split(",") if member.strip()]
+    members = members[:MAX_TRACESTATE_MEMBERS]
+
+    def size(kept: list[str]) -> int:
+        return len(",".join(kept))
+
+    if size(members) > MAX_TRACESTATE:
+        members = [m for m in members if len(m) <= LONG_TRACESTATE_MEMBER]
+    while members and size(members) > MAX_TRACESTATE:
+        members.pop()
+    return ",".join(members)
 
 
 def format_traceparent(trace_id: int, span_id: int, flags: int) -> str:
