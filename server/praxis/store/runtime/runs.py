@@ -1,9 +1,11 @@
-"""The runtime's command boundary: runs, tasks and the sweeper, one transaction each.
+"""The runtime's runs: start, stop, reads, the registry and admin reactions, and the
+sweeper, one transaction each (the worker task protocol is :mod:`.tasks`).
 
-Every command authorizes, then inside one serialized write transaction loads the run,
-applies the pure reducer (:mod:`praxis.core.run`) and saves the outcome with a
-compare-and-swap on the run's version (:func:`run_rows.save`). After the commit it wakes
-the long polls and streams of every server process (:mod:`praxis.store.wake.hub`).
+Every command authorizes, then inside one write transaction of the unit of work
+(:mod:`praxis.store.runtime.unit`) loads the run, applies the pure reducer
+(:mod:`praxis.core.run`) and saves the outcome with a compare-and-swap on the run's
+version (:func:`praxis.store.runtime.rows.save`). After the commit the unit wakes the
+long polls and streams of every server process (:mod:`praxis.store.wake.hub`).
 """
 
 from __future__ import annotations
