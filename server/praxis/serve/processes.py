@@ -9,6 +9,10 @@ with the parent (``PR_SET_PDEATHSIG``), so killing the parent never leaves orpha
 
 Only child 0 runs the sweeper (one per installation). Commits wake the long polls and
 streams of every child through :class:`praxis.store.wake.hub.UnixBroadcast`.
+
+A :class:`Sidecar` (the web console of ``--console``) is one more child that is no
+server: it starts once the servers serve, is restarted when it exits (the servers keep
+serving), and is stopped first, before the servers drain.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import ctypes
 import json
 import logging
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -26,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from praxis.observability import logs
+from praxis.observability.metrics import MULTIPROC_ENV
 
 log = logging.getLogger("praxis")
 
@@ -102,6 +108,7 @@ def supervise(
     processes: int,
     listen: str,
     announce: dict[str, object] | None = None,
+    sidecar: Sidecar | None = None,
 ) -> int:
     """Starts ``processes`` children serving ``listen`` and waits for a stop signal.
 
@@ -110,6 +117,7 @@ def supervise(
         processes: How many children.
         listen: ``host:port``; port 0 picks a free port, printed once.
         announce: More keys of the printed ``listening`` line (the metrics port).
+        sidecar: One more child beside the servers (the console), if any.
 
     Returns:
         The exit status: 0 after a drained stop, 1 when a child died, 2 when one failed
@@ -143,6 +151,9 @@ def supervise(
             if not _wait_ready(child, stopping):
                 _stop_all(children)
                 return 0 if stopping.is_set() else 2
+        if sidecar is not None and not sidecar.start(address, stopping):
+            _stop_all(children)
+            return 0 if stopping.is_set() else 2
     finally:
         probe.close()
     ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
@@ -153,9 +164,15 @@ def supervise(
         if dead:
             log.error("a server process exited; stopping the others",
                       extra={"pid": dead[0].pid, "status": dead[0].returncode})  # fmt: skip
+            _stop_sidecar(sidecar)
             _stop_all(children)
             return 1
+        if sidecar is not None:
+            sidecar.keep_alive(stopping)
+    if sidecar is not None:  # first: its live views end before the servers' streams do
+        sidecar.end()
     _stop_all(children)
+    _stop_sidecar(sidecar)
     log.info("stopped")
     return 0
 
@@ -197,3 +214,134 @@ def child_command(argv: list[str]) -> list[str]:
 def wake_dir_for(database_url: str, data_dir: Path) -> Path | None:
     """Where non-SQLite installations' processes meet (SQLite ones: beside the file)."""
     return None if database_url.startswith("sqlite") else data_dir / "wake"
+
+
+class Sidecar:
+    """One child beside the server processes that is no server (the web console).
+
+    It starts once the servers serve, and its ready line (one JSON object on stdout) is
+    handed to ``on_ready``. When it exits, the servers keep serving and it is started
+    again after 1 s, the delay doubling up to ``MAX_RESTART_DELAY_S`` while it keeps
+    exiting within ``STABLE_S`` of its start. It is stopped first: SIGTERM, then the
+    servers are stopped once it has closed its stdout (it no longer needs them) or
+    exited; then its exit is awaited.
+
+    Args:
+        name: What the logs call it (``console``).
+        argv: Its command line, given the servers' ``host:port``.
+        on_ready: Called with its first ready line.
+        pass_fds: Descriptors it inherits (a listening socket the parent holds, so that
+            every incarnation serves the same port).
+    """
+
+    START_TIMEOUT_S = 60.0
+    END_TIMEOUT_S = 5.0
+    MAX_RESTART_DELAY_S = 60.0
+    STABLE_S = 60.0
+
+    def __init__(
+        self,
+        name: str,
+        argv: Callable[[str], list[str]],
+        on_ready: Callable[[dict[str, object]], None],
+        pass_fds: tuple[int, ...] = (),
+    ) -> None:
+        self.name = name
+        self.argv = argv
+        self.on_ready = on_ready
+        self.pass_fds = pass_fds
+        self.process: subprocess.Popen[str] | None = None
+        self._address = ""
+        self._started = 0.0
+        self._delay = 1.0
+        self._restart_at: float | None = None
+
+    def _spawn(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k != MULTIPROC_ENV}  # no server metrics
+        self._started = time.monotonic()
+        self.process = subprocess.Popen(
+            self.argv(self._address),
+            stdout=subprocess.PIPE,
+            stderr=logs.console(),  # the real stderr: it writes JSON lines of its own
+            text=True,
+            pass_fds=self.pass_fds,
+            env=env,
+            preexec_fn=_die_with_parent,  # only prctl, no threads yet
+        )
+
+    def start(self, address: str, stopping: StopRequest) -> bool:
+        """Starts it and waits for its ready line; False (and stopped) when it did not
+        start, or a stop signal came first."""
+        self._address = address
+        self._spawn()
+        assert self.process is not None and self.process.stdout is not None
+        readable, _, _ = select.select([self.process.stdout], [], [], self.START_TIMEOUT_S)
+        line = self.process.stdout.readline() if readable else ""
+        try:
+            ready = json.loads(line) if line and not stopping.is_set() else None
+        except ValueError:
+            ready = None
+        if not isinstance(ready, dict):
+            self.stop()
+            return False
+        self.on_ready(ready)
+        return True
+
+    def keep_alive(self, stopping: StopRequest) -> None:
+        """Starts it again once it has exited (called at every wait of the parent)."""
+        if self.process is None or stopping.is_set():
+            return
+        now = time.monotonic()
+        if self._restart_at is None:
+            status = self.process.poll()
+            if status is None:
+                return
+            ran_s = now - self._started
+            if ran_s >= self.STABLE_S:
+                self._delay = 1.0
+            self._restart_at = now + self._delay
+            log.warning("the %s process exited; restarting it", self.name,
+                        extra={"pid": self.process.pid, "status": status,
+                               "ran_s": round(ran_s, 1), "restart_in_s": self._delay})  # fmt: skip
+            self._delay = min(self._delay * 2, self.MAX_RESTART_DELAY_S)
+            _close_stdout(self.process)
+        if now < self._restart_at:
+            return
+        self._restart_at = None
+        self._spawn()
+        log.info("restarted the %s process", self.name, extra={"pid": self.process.pid})
+
+    def end(self) -> None:
+        """SIGTERM, then waits (at most ``END_TIMEOUT_S``) for the end of its stdout."""
+        if self.process is None or self.process.stdout is None or self.process.stdout.closed:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.END_TIMEOUT_S
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.process.stdout], [], [], left)
+            if readable and not self.process.stdout.readline():  # earlier lines: ignored
+                break
+        _close_stdout(self.process)
+
+    def stop(self) -> None:
+        """:meth:`end`, then waits for its exit (SIGKILL after ``STOP_TIMEOUT_S``)."""
+        if self.process is None:
+            return
+        self.end()
+        try:
+            self.process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        _close_stdout(self.process)
+
+
+def _stop_sidecar(sidecar: Sidecar | None) -> None:
+    if sidecar is not None:
+        sidecar.stop()
+
+
+def _close_stdout(process: subprocess.Popen[str]) -> None:
+    if process.stdout is not None:
+        process.stdout.close()
