@@ -21,10 +21,17 @@ from tests.support.certificates import make_ca, make_certificate
 from tests.support.console import Console
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node, start
-from tests.support.server_process import track, write_config
+from tests.support.server_process import kill_leftovers, track, write_config
 
 PRAXIS = [sys.executable, "-m", "praxis.serve.cli"]
 STOP_BOUND_S = 1.5
+
+
+@pytest.fixture(autouse=True)
+def _no_leftovers() -> Iterator[None]:
+    """A failed test leaves no process behind (they outlive it otherwise)."""
+    yield
+    kill_leftovers()
 
 
 class Stderr:

@@ -92,6 +92,8 @@ def check(args: argparse.Namespace) -> int | None:
     ``--console`` with ``--tls-client-ca`` needs ``--console-client-cert`` and
     ``--console-client-key``, a certificate the ``--tls-client-ca`` roots sign.
     """
+    if args.console is not None and not _is_host_port(args.console):
+        return startup.report("USAGE", f"--console must be host:port, not {args.console!r}", 2)
     cert, key = args.console_client_cert, args.console_client_key
     if (cert is None) != (key is None):
         return startup.report("USAGE", "--console-client-cert and --console-client-key go "
@@ -123,6 +125,11 @@ def check(args: argparse.Namespace) -> int | None:
     return None
 
 
+def _is_host_port(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    return bool(host) and port.isdigit()
+
+
 def bind(args: argparse.Namespace) -> socket.socket | int:
     """The console's listening socket, bound by ``serve`` once for every incarnation of
     the console child (port 0 picks one); or the exit code after reporting why not."""
@@ -130,8 +137,8 @@ def bind(args: argparse.Namespace) -> socket.socket | int:
 
     try:
         listen = console_serve.Listen.parse(args.console, None, None)
-    except ValueError as error:
-        return startup.report("USAGE", f"--console: {error}", 2)
+    except ValueError:
+        return startup.report("USAGE", f"--console must be host:port, not {args.console!r}", 2)
     try:
         return console_serve.bind(listen)
     except OSError as error:
