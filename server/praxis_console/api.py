@@ -88,12 +88,22 @@ class Engine:
         self._extra: dict[str, Any] = {}
 
     @classmethod
-    def connect(cls, address: str, root_certificates: bytes | None = None) -> Engine:
-        """A channel to ``address``; TLS when ``root_certificates`` are given."""
-        if root_certificates is None:
+    def connect(
+        cls,
+        address: str,
+        root_certificates: bytes | None = None,
+        client_certificate: bytes | None = None,
+        client_key: bytes | None = None,
+    ) -> Engine:
+        """A channel to ``address``; TLS when ``root_certificates`` (or a client
+        certificate, for mutual TLS) are given, verified with the system's roots when no
+        roots are."""
+        if root_certificates is None and client_certificate is None:
             channel = grpc.aio.insecure_channel(address)
         else:
-            credentials = grpc.ssl_channel_credentials(root_certificates)
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates, client_key, client_certificate
+            )
             channel = grpc.aio.secure_channel(address, credentials)
         return cls(channel)
 

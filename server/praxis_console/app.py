@@ -30,12 +30,16 @@ class Settings:
         secure_cookies: Mark the session cookie ``Secure`` (the console is served over
             TLS, directly or behind a proxy).
         session_limits: Session bounds and lifetimes.
+        client_certificate: PEM certificate chain presented to the server (mutual TLS).
+        client_key: PEM private key of ``client_certificate``.
     """
 
     server_address: str
     root_certificates: bytes | None = None
     secure_cookies: bool = False
     session_limits: Limits = field(default_factory=Limits)
+    client_certificate: bytes | None = None
+    client_key: bytes | None = field(default=None, repr=False)
 
 
 async def home(request: Request) -> Response:
@@ -53,7 +57,12 @@ def create_app(settings: Settings, clock: Callable[[], float] = time.monotonic) 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        engine = Engine.connect(settings.server_address, settings.root_certificates)
+        engine = Engine.connect(
+            settings.server_address,
+            settings.root_certificates,
+            settings.client_certificate,
+            settings.client_key,
+        )
         app.state.console = web.Console(
             engine=engine,
             sessions=sessions,

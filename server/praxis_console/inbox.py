@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -132,13 +132,13 @@ async def inbox_live(request: Request) -> Response:
     ):
         return Response("too many live views", status_code=429)
     return StreamingResponse(
-        _live(console, session, kind),
+        web.until_closing(console, _live(console, session, kind)),
         media_type="text/event-stream",
         headers={"cache-control": "no-store"},
     )
 
 
-async def _live(console: web.Console, session: Session, kind: str) -> AsyncIterator[str]:
+async def _live(console: web.Console, session: Session, kind: str) -> AsyncGenerator[str, None]:
     console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
     changed = asyncio.Event()
     failure: list[ApiError] = []

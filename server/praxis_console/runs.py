@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 from urllib.parse import quote
 
@@ -259,7 +259,7 @@ async def run_live(request: Request) -> Response:
     ):
         return Response("too many live views", status_code=429)
     return StreamingResponse(
-        _live(console, session, run_id, after, expanded),
+        web.until_closing(console, _live(console, session, run_id, after, expanded)),
         media_type="text/event-stream",
         headers={"cache-control": "no-store", "x-accel-buffering": "no"},
     )
@@ -267,7 +267,7 @@ async def run_live(request: Request) -> Response:
 
 async def _live(
     console: web.Console, session: Session, run_id: str, after: int, expanded: frozenset[str]
-) -> AsyncIterator[str]:
+) -> AsyncGenerator[str, None]:
     console.live_streams[session.session_id] = console.live_streams.get(session.session_id, 0) + 1
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(maxsize=256)
     tasks = [

@@ -1,4 +1,5 @@
-"""Serving the console: ``praxis console`` (its own process) or beside ``praxis serve``."""
+"""Serving the console: ``praxis console`` (a process of its own, also the console child
+of ``praxis serve --console``), or on a thread (tests)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Generator
+import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,14 +58,37 @@ def bind(listen: Listen) -> socket.socket:
 
 class _Server(uvicorn.Server):
     """uvicorn without its signal capture: the caller decides (uvicorn re-raises a caught
-    SIGTERM on exit, which would end the process with -15 instead of a graceful 0)."""
+    SIGTERM on exit, which would end the process with -15 instead of a graceful 0).
+
+    Its shutdown first ends the live views (:func:`praxis_console.web.until_closing`),
+    waits (at most ``VIEWS_END_S``) until each has ended its gRPC streams, then calls
+    ``views_ended`` before uvicorn's own graceful shutdown.
+    """
+
+    VIEWS_END_S = 1.0
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+        self.views_ended: Callable[[], None] | None = None
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
         yield
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        console = getattr(self.app.state, "console", None)
+        if console is not None:  # None: stopped before the lifespan started
+            console.closing.set()
+            deadline = time.monotonic() + self.VIEWS_END_S
+            while console.live_streams and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+        if self.views_ended is not None:
+            self.views_ended()
+        await super().shutdown(sockets)
 
-def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, Starlette]:
+
+def uvicorn_server(settings: Settings, listen: Listen) -> tuple[_Server, Starlette]:
     """A uvicorn server for the console app (cookies Secure when it serves TLS)."""
     if listen.tls_cert:
         settings = Settings(
@@ -71,11 +96,14 @@ def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, 
             root_certificates=settings.root_certificates,
             secure_cookies=True,
             session_limits=settings.session_limits,
+            client_certificate=settings.client_certificate,
+            client_key=settings.client_key,
         )
     app = create_app(settings)
     config = uvicorn.Config(
         app,
         log_level="warning",
+        log_config=None,  # uvicorn's records go to the root logger: JSON lines on stderr
         access_log=False,
         ssl_certfile=str(listen.tls_cert) if listen.tls_cert else None,
         ssl_keyfile=str(listen.tls_key) if listen.tls_key else None,
@@ -83,7 +111,7 @@ def uvicorn_server(settings: Settings, listen: Listen) -> tuple[uvicorn.Server, 
         limit_concurrency=1_000,
         server_header=False,
     )
-    return _Server(config), app
+    return _Server(config, app), app
 
 
 def read_token(token_file: Path | None) -> str:
@@ -93,10 +121,14 @@ def read_token(token_file: Path | None) -> str:
     return os.environ.get(TOKEN_ENV, "").strip()
 
 
-def run(settings: Settings, listen: Listen, token: str) -> int:
-    """Serves until SIGTERM or SIGINT; prints where, and a one-time link when given a token."""
+def run(settings: Settings, listen: Listen, token: str, sock: socket.socket | None = None) -> int:
+    """Serves until SIGTERM or SIGINT; prints where, and a one-time link when given a token.
+
+    ``sock`` is a listening socket to serve instead of binding ``listen`` (``praxis serve
+    --console`` binds it once, so a restarted console serves the same port).
+    """
     server, app = uvicorn_server(settings, listen)
-    sock = bind(listen)
+    sock = sock or bind(listen)
     port = sock.getsockname()[1]
     host = listen.host if ":" not in listen.host else f"[{listen.host}]"
     base = f"{listen.scheme}://{host}:{port}"
@@ -117,12 +149,25 @@ def run(settings: Settings, listen: Listen, token: str) -> int:
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    server.views_ended = _close_stdout
     asyncio.run(server.serve(sockets=[sock]))
     return 0
 
 
+def _close_stdout() -> None:
+    """Closes stdout (its descriptor now reads /dev/null) once the live views have ended:
+    the end of stdout tells ``praxis serve --console`` that it may stop the servers
+    (their streams' end would otherwise reach the pages as an error first)."""
+    sys.stdout.flush()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 class ConsoleThread:
-    """The console beside ``praxis serve``: its own event loop on a thread."""
+    """The console on a thread of this process, with its own event loop (tests, beside an
+    in-process server; ``praxis serve --console`` runs ``praxis console`` as a child
+    process instead: grpcio's asyncio support wants one event loop per process)."""
 
     def __init__(self, settings: Settings, listen: Listen) -> None:
         self.server, self.app = uvicorn_server(settings, listen)

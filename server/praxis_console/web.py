@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime
 import secrets
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -50,6 +52,8 @@ class Console:
     live_streams: dict[str, int] = field(default_factory=dict)
     max_streams_per_session: int = 8
     max_streams: int = 256
+    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the console starts to stop: every live view ends at once."""
 
 
 class Unauthenticated(Exception):
@@ -238,6 +242,37 @@ def unauthenticated(request: Request, _exc: Exception) -> Response:
     if request.method == "GET" and not request.url.path.endswith("/live"):
         return redirect("/signin")
     return Response("sign in first", status_code=401, media_type="text/plain")
+
+
+async def until_closing(console: Console, events: AsyncGenerator[str, None]) -> AsyncIterator[str]:
+    """A live view's server-sent events until they end or the console starts to stop.
+
+    On a stop the view's generator is cancelled where it waits (its ``finally`` ends its
+    gRPC streams) and the response ends complete, so the server stops within its tick
+    instead of waiting out its graceful timeout and cancelling the response with a
+    traceback; the browser's ``EventSource`` reconnects, to the next console if any.
+    """
+    closing = asyncio.ensure_future(console.closing.wait())
+    step: asyncio.Future[str] | None = None
+    try:
+        while True:
+            step = asyncio.ensure_future(anext(events))
+            await asyncio.wait((step, closing), return_when=asyncio.FIRST_COMPLETED)
+            if not step.done():
+                return  # the console is stopping (finally cancels the step)
+            try:
+                event = step.result()
+            except StopAsyncIteration:
+                return
+            step = None
+            yield event
+    finally:
+        closing.cancel()
+        if step is not None and not step.done():
+            step.cancel()
+            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                await step
+        await events.aclose()
 
 
 class SecurityHeaders:

@@ -3,7 +3,8 @@
 ``praxis serve`` runs the service: 127.0.0.1:50051 by default (``--listen``; port 0
 picks a free port and prints it), an embedded SQLite file, health and reflection, and a
 graceful shutdown on SIGTERM or SIGINT. ``--processes N`` (default: one per core) runs
-N server processes on the port (:mod:`praxis.serve.processes`).
+N server processes on the port (:mod:`praxis.serve.processes`); ``--console`` adds the
+web console, a process of its own (:mod:`praxis.serve.console`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
 from praxis.serve import config as config_module
+from praxis.serve import console as console_module
 from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
     Heartbeat,
@@ -77,11 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
     serve.add_argument("--heartbeat-fd", type=int, help=argparse.SUPPRESS)  # set by --processes
-    serve.add_argument(
-        "--console",
-        metavar="HOST:PORT",
-        help="also serve the web console here (with one server process unless --processes)",
-    )
+    console_module.add_serve_arguments(serve)
     serve.add_argument(
         "--metrics-listen",
         metavar="HOST:PORT",
@@ -95,26 +94,8 @@ def _parser() -> argparse.ArgumentParser:
         help="PostgreSQL connections per server process, at most (default and minimum: "
         "2 x (serving.executor_threads + 1) + 1)",
     )
-    _console_parser(commands)
+    console_module.add_parser(commands)
     return parser
-
-
-def _console_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    console = commands.add_parser("console", help="serve the web console (a gRPC client)")
-    console.add_argument("--listen", default="127.0.0.1:8080", help="host:port (port 0: any)")
-    console.add_argument("--server", default="127.0.0.1:50051", help="the Praxis gRPC server")
-    console.add_argument("--server-roots", type=Path, help="PEM roots: reach the server by TLS")
-    console.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve HTTPS")
-    console.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
-    console.add_argument(
-        "--secure-cookies", action="store_true", help="Secure cookies (behind a TLS proxy)"
-    )
-    console.add_argument(
-        "--token-file",
-        type=Path,
-        help="print a one-time sign-in link for this token (default: $PRAXIS_TOKEN, if set)",
-    )
-    console.add_argument("--log-level", default="INFO")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             logs.setup(args.log_level)
         except ValueError as error:
             return startup.report("LOG_LEVEL_INVALID", f"--log-level: {error}", 2)
-        return console(args)
+        return console_module.run(args)
     try:
         logs.route_native_stderr(args.log_level)  # gRPC's C core logs become JSON lines too
     except ValueError as error:
@@ -139,26 +120,6 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     except (OSError, RuntimeError) as error:  # grpc raises RuntimeError when it cannot bind
         return startup.startup_error(args, error)
-
-
-def console(args: argparse.Namespace) -> int:
-    """Runs the web console until SIGTERM or SIGINT."""
-    from praxis_console import serve as console_serve
-    from praxis_console.app import Settings as ConsoleSettings
-
-    try:
-        listen = console_serve.Listen.parse(args.listen, args.tls_cert, args.tls_key)
-        roots = args.server_roots.read_bytes() if args.server_roots else None
-        token = console_serve.read_token(args.token_file)
-    except (ValueError, OSError, IndexError) as error:
-        return startup.report("USAGE", f"console: {error}", 2)
-    settings = ConsoleSettings(args.server, roots, secure_cookies=args.secure_cookies)
-    try:
-        return console_serve.run(settings, listen, token)
-    except OSError as error:
-        return startup.report(
-            "ADDRESS_IN_USE", f"console: cannot listen on {args.listen}: {error.strerror}", 6
-        )
 
 
 def _resolve_config(args: argparse.Namespace) -> config_module.Config:
@@ -180,6 +141,8 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str, heartbeat_fd:
     argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
     argv += ["--heartbeat-fd", str(heartbeat_fd)]
     argv += ["--config", str(args.config or args.data_dir / "config.json")]
+    if args.test_clock is not None:  # one server process (and the --console child)
+        argv += ["--test-clock", str(args.test_clock)]
     if args.database_url:
         argv += ["--database-url", args.database_url]
     if args.tls_cert:
@@ -193,27 +156,6 @@ def _child_argv(args: argparse.Namespace, index: int, listen: str, heartbeat_fd:
     if metrics_endpoint.children_record():  # the parent serves the children's metrics
         argv += ["--metrics-child"]
     return argv
-
-
-def _start_console(args: argparse.Namespace, address: str) -> Any:
-    """The web console beside the server (``--console HOST:PORT``), or None; over HTTPS
-    with the server's certificate and key when it serves TLS (security.check_listen)."""
-    if not args.console:
-        return None
-    from praxis_console.app import Settings as ConsoleSettings
-    from praxis_console.serve import ConsoleThread, Listen
-
-    # Over TLS the console verifies the server with its own certificate as the root.
-    roots = args.tls_cert.read_bytes() if args.tls_cert else None
-    listen = Listen.parse(args.console, args.tls_cert, args.tls_key)
-    web = ConsoleThread(ConsoleSettings(address, roots), listen)
-    web.start()
-    print(
-        json.dumps({"console": f"{listen.scheme}://{args.console.rpartition(':')[0]}:{web.port}/"}),
-        file=logs.console(),  # the real stderr, not the JSON log relay
-        flush=True,
-    )
-    return web
 
 
 def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | startup.Refusal:
@@ -233,11 +175,12 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         return unusable
     clock: Clock = TestClock(args.test_clock) if args.test_clock is not None else SystemClock()
     database_url = args.database_url or config.database_url
-    single = args.test_clock is not None or args.console is not None
-    processes = args.processes or (1 if single else default_processes())
+    processes = args.processes or (1 if args.test_clock is not None else default_processes())
     if processes < 1 or (processes > 1 and args.test_clock is not None):
         return startup.Refusal("USAGE", "--processes must be 1 with --test-clock, and >= 1")
     child = args.child_index
+    # The parent of the server processes: of several, or of one beside the console's.
+    supervising = child is None and (processes > 1 or args.console is not None)
     pool_size = args.db_pool_size if args.db_pool_size is not None else config.db_pool_size
     if pool_size is not None:
         problem_text = dialect.check_pool_size(pool_size, config.serving.executor_threads)
@@ -261,7 +204,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         wake_dir=wake_dir_for(database_url, args.data_dir)
         if processes > 1 or child is not None
         else None,
-        metrics=bool(metrics_listen and processes == 1) or args.metrics_child,
+        metrics=bool(metrics_listen and not supervising) or args.metrics_child,
         db_pool_size=pool_size,
         client_certificates=config.client_certificates,  # mapped once principals are adopted
     )
@@ -274,16 +217,22 @@ def serve(args: argparse.Namespace) -> int:
     prepared = _settings(args)
     if isinstance(prepared, startup.Refusal):
         return prepared.report()
+    refused = console_module.check(args)
+    if refused is not None:
+        return refused
     settings, processes, metrics_listen = prepared
     child = args.child_index
+    # The parent of the server processes: of several, or of one beside the console's.
+    supervising = child is None and (processes > 1 or args.console is not None)
     endpoint: metrics_endpoint.Endpoint | None = None
     if metrics_listen and child is None:
-        opened = startup.metrics_endpoint(metrics_listen, processes)
+        # Supervising, the parent serves what its children record (the console records none).
+        opened = startup.metrics_endpoint(metrics_listen, processes + (args.console is not None))
         if isinstance(opened, int):
             return opened
         endpoint = opened
     try:
-        if processes > 1 and child is None:
+        if supervising:
             Engine(settings).close()  # migrations and recovery, once, before the children
             return _supervise(args, settings, processes, endpoint)
         server = Server(settings)
@@ -313,7 +262,6 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
     signal.signal(signal.SIGINT, _stop)
     server.start()
     host = args.listen.rpartition(":")[0]
-    web = _start_console(args, f"{host}:{server.port}")
     ready = {"listening": f"{host}:{server.port}", "port": server.port}
     if endpoint is not None:
         ready["metrics_port"] = endpoint.port
@@ -328,8 +276,6 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
             beats.tick()
     if beats is not None:
         beats.draining()
-    if web is not None:
-        web.stop()
     server.stop()
     _close(endpoint)
     log.info("stopped")
@@ -337,23 +283,31 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
 
 
 def _supervise(args: argparse.Namespace, settings: Settings, processes: int, endpoint: Any) -> int:
-    """The parent of ``--processes``: children serve; this process serves the metrics."""
+    """The parent of ``--processes`` and ``--console``: children serve; this process
+    serves the metrics."""
     db = None
     if endpoint is not None:
         # The stored-state gauges, read by the scrape thread alone: two connections at most.
         db = Database(settings.database_url, settings.synchronous, pool_size=2)
         endpoint.watch(db, settings.clock)
+    # Bound once: every incarnation of the console child serves this socket.
+    web = console_module.bind(args) if args.console is not None else None
     try:
+        if isinstance(web, int):
+            return web
         return supervise(
             lambda index, listen, fd: child_command(_child_argv(args, index, listen, fd)),
             processes,
             args.listen,
             {"metrics_port": endpoint.port} if endpoint is not None else None,
+            console_module.sidecar(args, web) if web is not None else None,
         )
     finally:
         _close(endpoint)
         if db is not None:
             db.close()
+        if isinstance(web, socket.socket):
+            web.close()
 
 
 def _close(endpoint: metrics_endpoint.Endpoint | None) -> None:

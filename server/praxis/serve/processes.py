@@ -16,6 +16,10 @@ warning naming both; the listening line is not printed again.
 
 Only child 0 runs the sweeper (one per installation). Commits wake the long polls and
 streams of every child through :class:`praxis.store.wake.hub.UnixBroadcast`.
+
+A :class:`Sidecar` (the web console of ``--console``) is one more child that is no
+server: it starts once the servers serve, is restarted when it exits (the servers keep
+serving), and is stopped first, before the servers drain.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from praxis.observability import logs
+from praxis.observability.metrics import MULTIPROC_ENV
 
 log = logging.getLogger("praxis")
 
@@ -217,6 +222,7 @@ def supervise(
     processes: int,
     listen: str,
     announce: dict[str, object] | None = None,
+    sidecar: Sidecar | None = None,
 ) -> int:
     """Starts ``processes`` children serving ``listen`` and waits for a stop signal,
     replacing a child that stops beating (see the module docstring).
@@ -227,6 +233,7 @@ def supervise(
         processes: How many children.
         listen: ``host:port``; port 0 picks a free port, printed once.
         announce: More keys of the printed ``listening`` line (the metrics port).
+        sidecar: One more child beside the servers (the console), if any.
 
     Returns:
         The exit status: 0 after a drained stop, 1 when a child died (or a replacement
@@ -252,20 +259,32 @@ def supervise(
             if not _wait_ready(child, stopping):
                 _stop_all(children)
                 return 0 if stopping.is_set() else 2
+        if sidecar is not None and not sidecar.start(address, stopping):
+            _stop_all(children)
+            return 0 if stopping.is_set() else 2
     finally:
         probe.close()
     ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": port, "processes": processes})
-    status = _watch(children, stopping, lambda index: _spawn(child_argv, index, address))
+    status = _watch(children, stopping, lambda index: _spawn(child_argv, index, address), sidecar)
+    if sidecar is not None and status == 0:  # first: its live views end before the servers'
+        sidecar.end()
     _stop_all(children)
+    _stop_sidecar(sidecar)
     if status == 0:
         log.info("stopped")
     return status
 
 
-def _watch(children: list[_Child], stopping: StopRequest, respawn: Callable[[int], _Child]) -> int:
-    """Watches the children until a stop signal (0) or a death (1); replaces hung ones."""
+def _watch(
+    children: list[_Child],
+    stopping: StopRequest,
+    respawn: Callable[[int], _Child],
+    sidecar: Sidecar | None = None,
+) -> int:
+    """Watches the children until a stop signal (0) or a death (1); replaces hung ones,
+    and keeps the sidecar (the console) running."""
     while not stopping.wait(0.2):
         dead = [child.process for child in children if child.process.poll() is not None]
         if dead:
@@ -281,6 +300,8 @@ def _watch(children: list[_Child], stopping: StopRequest, respawn: Callable[[int
             if replacement is None:
                 return 0 if stopping.is_set() else 1
             children[position] = replacement
+        if sidecar is not None:
+            sidecar.keep_alive(stopping)
     return 0
 
 
@@ -352,3 +373,134 @@ def child_command(argv: list[str]) -> list[str]:
 def wake_dir_for(database_url: str, data_dir: Path) -> Path | None:
     """Where non-SQLite installations' processes meet (SQLite ones: beside the file)."""
     return None if database_url.startswith("sqlite") else data_dir / "wake"
+
+
+class Sidecar:
+    """One child beside the server processes that is no server (the web console).
+
+    It starts once the servers serve, and its ready line (one JSON object on stdout) is
+    handed to ``on_ready``. When it exits, the servers keep serving and it is started
+    again after 1 s, the delay doubling up to ``MAX_RESTART_DELAY_S`` while it keeps
+    exiting within ``STABLE_S`` of its start. It is stopped first: SIGTERM, then the
+    servers are stopped once it has closed its stdout (it no longer needs them) or
+    exited; then its exit is awaited.
+
+    Args:
+        name: What the logs call it (``console``).
+        argv: Its command line, given the servers' ``host:port``.
+        on_ready: Called with its first ready line.
+        pass_fds: Descriptors it inherits (a listening socket the parent holds, so that
+            every incarnation serves the same port).
+    """
+
+    START_TIMEOUT_S = 60.0
+    END_TIMEOUT_S = 5.0
+    MAX_RESTART_DELAY_S = 60.0
+    STABLE_S = 60.0
+
+    def __init__(
+        self,
+        name: str,
+        argv: Callable[[str], list[str]],
+        on_ready: Callable[[dict[str, object]], None],
+        pass_fds: tuple[int, ...] = (),
+    ) -> None:
+        self.name = name
+        self.argv = argv
+        self.on_ready = on_ready
+        self.pass_fds = pass_fds
+        self.process: subprocess.Popen[str] | None = None
+        self._address = ""
+        self._started = 0.0
+        self._delay = 1.0
+        self._restart_at: float | None = None
+
+    def _spawn(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k != MULTIPROC_ENV}  # no server metrics
+        self._started = time.monotonic()
+        self.process = subprocess.Popen(
+            self.argv(self._address),
+            stdout=subprocess.PIPE,
+            stderr=logs.console(),  # the real stderr: it writes JSON lines of its own
+            text=True,
+            pass_fds=self.pass_fds,
+            env=env,
+            preexec_fn=_die_with_parent,  # only prctl, no threads yet
+        )
+
+    def start(self, address: str, stopping: StopRequest) -> bool:
+        """Starts it and waits for its ready line; False (and stopped) when it did not
+        start, or a stop signal came first."""
+        self._address = address
+        self._spawn()
+        assert self.process is not None and self.process.stdout is not None
+        readable, _, _ = select.select([self.process.stdout], [], [], self.START_TIMEOUT_S)
+        line = self.process.stdout.readline() if readable else ""
+        try:
+            ready = json.loads(line) if line and not stopping.is_set() else None
+        except ValueError:
+            ready = None
+        if not isinstance(ready, dict):
+            self.stop()
+            return False
+        self.on_ready(ready)
+        return True
+
+    def keep_alive(self, stopping: StopRequest) -> None:
+        """Starts it again once it has exited (called at every wait of the parent)."""
+        if self.process is None or stopping.is_set():
+            return
+        now = time.monotonic()
+        if self._restart_at is None:
+            status = self.process.poll()
+            if status is None:
+                return
+            ran_s = now - self._started
+            if ran_s >= self.STABLE_S:
+                self._delay = 1.0
+            self._restart_at = now + self._delay
+            log.warning("the %s process exited; restarting it", self.name,
+                        extra={"pid": self.process.pid, "status": status,
+                               "ran_s": round(ran_s, 1), "restart_in_s": self._delay})  # fmt: skip
+            self._delay = min(self._delay * 2, self.MAX_RESTART_DELAY_S)
+            _close_stdout(self.process)
+        if now < self._restart_at:
+            return
+        self._restart_at = None
+        self._spawn()
+        log.info("restarted the %s process", self.name, extra={"pid": self.process.pid})
+
+    def end(self) -> None:
+        """SIGTERM, then waits (at most ``END_TIMEOUT_S``) for the end of its stdout."""
+        if self.process is None or self.process.stdout is None or self.process.stdout.closed:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.END_TIMEOUT_S
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.process.stdout], [], [], left)
+            if readable and not self.process.stdout.readline():  # earlier lines: ignored
+                break
+        _close_stdout(self.process)
+
+    def stop(self) -> None:
+        """:meth:`end`, then waits for its exit (SIGKILL after ``STOP_TIMEOUT_S``)."""
+        if self.process is None:
+            return
+        self.end()
+        try:
+            self.process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        _close_stdout(self.process)
+
+
+def _stop_sidecar(sidecar: Sidecar | None) -> None:
+    if sidecar is not None:
+        sidecar.stop()
+
+
+def _close_stdout(process: subprocess.Popen[str]) -> None:
+    if process.stdout is not None:
+        process.stdout.close()
