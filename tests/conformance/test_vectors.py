@@ -205,7 +205,8 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
             if inspect.iscoroutinefunction(behavior):
 
                 async def call() -> Any:
-                    auth._principal.set(found)
+                    auth._principal.set(found)  # as the interceptor does for async handlers
+                    auth._credential.set(auth.Credential(lambda: authenticate(principal), found))
                     return await behavior(message, _AsyncContext())
 
                 response = asyncio.run_coroutine_threadsafe(call(), loop).result()
@@ -235,6 +236,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
 
         async def drive() -> None:
             auth._principal.set(found)
+            auth._credential.set(auth.Credential(lambda: authenticate(principal), found))
             try:
                 async for response in getattr(servicers[full], method)(message, _AsyncContext()):
                     items.put(json_format.MessageToDict(response))
