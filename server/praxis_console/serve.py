@@ -137,12 +137,8 @@ def run(settings: Settings, listen: Listen, token: str, sock: socket.socket | No
         code = app.state.sessions.issue_code(token)
         line["signin_link"] = f"{base}/signin/once/{code}"
     print(json.dumps(line), flush=True)
-    if token:
-        print(
-            f"praxis console: sign in at {line['signin_link']} (single use, 10 minutes)",
-            file=sys.stderr,
-            flush=True,
-        )
+    if token and sys.stdout.isatty():  # a person at a terminal; never stderr (service logs)
+        print(f"praxis console: sign in at {line['signin_link']} (single use, 10 minutes)")
 
     def _stop(_signum: int, _frame: object) -> None:
         server.should_exit = True

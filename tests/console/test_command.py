@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.console import Console
 from tests.support.harness import token_of
@@ -52,6 +53,28 @@ def test_praxis_console_prints_a_one_time_link(console: Console, tmp_path: Path)
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
+    assert process.stderr is not None
+    # Issue 25: the link is a credential for ten minutes; stderr ends up in service logs.
+    assert code not in process.stderr.read()
+
+
+@pytest.mark.parametrize(
+    ("flags", "side"),
+    [
+        (["--listen", "0.0.0.0:0"], "--listen 0.0.0.0:0"),
+        (["--server", "192.0.2.1:50051"], "--server 192.0.2.1:50051"),
+    ],
+)
+def test_praxis_console_refuses_plaintext_beyond_loopback(flags: list[str], side: str) -> None:
+    """Issue 25 item 4: the gRPC port's rule, TLS or an explicit --insecure, also holds for
+    the console's listening side and for its server side."""
+    praxis = Path(sys.executable).parent / "praxis"
+    done = subprocess.run(
+        [str(praxis), "console", *flags], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: TLS_REQUIRED: console: {side}"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
 
 
 def test_praxis_console_refuses_a_bad_listen_address() -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from praxis.observability import logs
 from praxis.serve import startup
 from praxis.serve.processes import Sidecar, child_command
+from praxis.serve.security import is_loopback
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,6 +45,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         help="print a one-time sign-in link for this token (default: $PRAXIS_TOKEN, if set)",
     )
+    console.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow plaintext beyond loopback (--listen without --tls-cert, or --server "
+        "without --server-roots): tokens then travel in the clear",
+    )
     console.add_argument("--log-level", default="INFO")
     # set by `praxis serve --console`: serve this inherited listening socket
     console.add_argument("--listen-fd", type=int, help=argparse.SUPPRESS)
@@ -64,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         key = args.client_key.read_bytes() if args.client_key else None
     except (ValueError, OSError, IndexError) as error:
         return startup.report("USAGE", f"console: {error}", 2)
+    plaintext = _plaintext_beyond_loopback(args)
+    if plaintext is not None:
+        return startup.report("TLS_REQUIRED", plaintext, 2)
     settings = Settings(
         args.server,
         roots,
@@ -78,6 +88,25 @@ def run(args: argparse.Namespace) -> int:
         return startup.report(
             "ADDRESS_IN_USE", f"console: cannot listen on {args.listen}: {error.strerror}", 6
         )
+
+
+def _plaintext_beyond_loopback(args: argparse.Namespace) -> str | None:
+    """Why the console would carry tokens in plaintext beyond loopback, or ``None``: the
+    gRPC port's rule (TLS, or an explicit ``--insecure``) for both of its sides."""
+    if args.insecure:
+        return None
+    if args.tls_cert is None and not is_loopback(args.listen):
+        return (
+            f"console: --listen {args.listen} is not a loopback address and the console "
+            "serves plaintext: pass --tls-cert and --tls-key (HTTPS), or --insecure if a "
+            "trusted proxy terminates TLS"
+        )
+    if args.server_roots is None and not is_loopback(args.server):
+        return (
+            f"console: --server {args.server} is not a loopback address and would receive "
+            "people's tokens in plaintext: pass --server-roots PEM (TLS), or --insecure"
+        )
+    return None
 
 
 # --- `praxis serve --console` ---------------------------------------------------------
@@ -148,6 +177,8 @@ def sidecar(args: argparse.Namespace, sock: socket.socket) -> Sidecar:
     def argv(server: str) -> list[str]:
         line = ["console", "--listen", listen, "--listen-fd", str(sock.fileno())]
         line += ["--server", server, "--log-level", args.log_level]
+        if args.insecure:  # serve's own rule already allowed plaintext beyond loopback
+            line += ["--insecure"]
         if args.tls_cert is not None:  # verified with the server's own certificate, and
             line += ["--server-roots", str(args.tls_cert)]  # serving HTTPS with it
             line += ["--tls-cert", str(args.tls_cert), "--tls-key", str(args.tls_key)]
