@@ -149,6 +149,10 @@ def test_the_inbox_fills_and_empties(shell: Shell) -> None:
     bad = shell.run("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": "yes"}')
     assert bad.code == 2 and bad.error_line().startswith("error: WAIT_PAYLOAD_INVALID: ")
     shell.ok("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}')
+    again = shell.ok("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}')
+    assert "(replayed)" in again.out  # the same payload again: the receipt replays
+    other = shell.run("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": false}')
+    assert other.code != 0 and "REQUEST_ID_REUSED" not in other.error_line()
     assert shell.ok("inbox", "--json").json()["total"] == 1
     assert (
         "restore hold" in shell.ok("holds", "list").out.lower()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 from typing import Any
 
 from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
@@ -163,7 +164,11 @@ def satisfy(ctx: Any, args: argparse.Namespace) -> int:
     payload = json_argument(args.payload, args.file, "the payload")
     if not payload:
         raise usage("the payload is required: --payload JSON or -f FILE")
-    request_id = args.request_id or f"cli-satisfy-{args.wait_id}"
+    # Derived from the wait and the payload: a retry replays its receipt, while another
+    # payload is answered on its own merits (say, the wait is already satisfied) instead
+    # of REQUEST_ID_REUSED.
+    digest = hashlib.sha256(f"{args.wait_id}\x00{payload}".encode()).hexdigest()
+    request_id = args.request_id or f"cli-satisfy-{digest[:32]}"
     response = ctx.call(
         ctx.client.waits.SatisfyWait,
         wait_pb2.SatisfyWaitRequest(
