@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
 from praxis_client import connect
-from tests.support import token_of
+from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
 from tests.support.server_process import ServerProcess, free_port, write_config
 

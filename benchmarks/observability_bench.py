@@ -46,7 +46,7 @@ from runtime_bench import CHAIN10, FANOUT10, wait_all, worker_main
 
 from aiws.engine.v1 import run_pb2
 from praxis_client import connect
-from tests.support import token_of
+from tests.support.harness import token_of
 from tests.support.server_process import free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "observability.json"

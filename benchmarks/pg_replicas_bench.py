@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiws.engine.v1 import event_pb2, run_pb2
 from benchmarks import runtime_bench
 from praxis_client import connect
-from tests.support import ROUND_ROBIN, token_of
+from tests.support.harness import ROUND_ROBIN, token_of
 from tests.support.postgres import Cluster, binaries
 from tests.support.server_process import ServerProcess, free_port, write_config
 

@@ -27,7 +27,7 @@ from praxis.app import Engine, Settings
 from praxis.authority.protocol import Authority
 from praxis.clock import TestClock
 from praxis.store.principals import store
-from tests.support import T0, authority, token_of
+from tests.support.harness import T0, authority, token_of
 
 
 def per_call_us(subject: Authority, calls: int) -> float:
@@ -53,13 +53,15 @@ def main() -> None:
         try:
             measures: dict[str, Callable[[], float]] = {
                 "file": lambda: per_call_us(authority(), args.calls),
-                "database_warm_cache": lambda: per_call_us(settings.authority, args.calls),
+                "database_warm_cache": lambda: per_call_us(engine.settings.authority, args.calls),
             }
             results = {name: measure() for name, measure in measures.items()}
             ttl = store.CACHE_TTL_S
             store.CACHE_TTL_S = 0.0
             try:
-                results["database_no_cache"] = per_call_us(settings.authority, args.calls // 5)
+                results["database_no_cache"] = per_call_us(
+                    engine.settings.authority, args.calls // 5
+                )
             finally:
                 store.CACHE_TTL_S = ttl
         finally:

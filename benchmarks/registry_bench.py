@@ -39,14 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.support import (
-    activate_cmd,
-    propose_cmd,
-    ref,
-    register_cmd,
-    token_of,
-    variant,
-)
+from tests.support.harness import token_of
+from tests.support.registry import activate_cmd, propose_cmd, ref, register_cmd, variant
 from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "registry.json"

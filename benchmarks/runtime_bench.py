@@ -41,7 +41,7 @@ from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
 from benchmarks.registry_bench import CpuMeter, bench_noop, cpu_bound_ratio
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.support import token_of
+from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
 from tests.support.server_process import ServerProcess, free_port, write_config
 
@@ -249,7 +249,7 @@ def claim_cost(directory: Path, finished: int, claims: int = 300) -> float:
     from praxis.clock import SystemClock
     from praxis.core.records import Principal, PrincipalKind
     from praxis.store.runtime.runs import StartRequest
-    from tests.support import authority
+    from tests.support.harness import authority
 
     path = directory / f"claims-{finished}.db"
     engine = Engine(

@@ -53,7 +53,7 @@ from aiws.engine.v1 import (
     task_pb2_grpc,
 )
 from praxis.serve.processes import default_processes
-from tests.support import token_of
+from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
 from tests.support.server_process import ServerProcess, free_port, write_config
 

@@ -41,7 +41,7 @@ from benchmarks.registry_bench import (
 )
 from praxis.serve.processes import default_processes
 from praxis_client import connect
-from tests.support import token_of
+from tests.support.harness import token_of
 from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "startrun.json"

@@ -18,6 +18,8 @@ from praxis.authority.principals import PrincipalRecord, PrincipalsAuthority, ha
 from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection
 
+_REVOKED = Rejection(Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked")
+
 
 class PrincipalSource(Protocol):
     """Where the principals live (the store implements it)."""
@@ -67,9 +69,7 @@ class StoredPrincipalsAuthority:
             return self._nobody.authenticate(token, now_ms)
         record, revoked = found
         if revoked:
-            return Rejection(
-                Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
-            )
+            return _REVOKED
         return self._over(record).authenticate(token, now_ms)
 
     def principal_of(self, principal_id: str, now_ms: int) -> Principal | Rejection:
@@ -83,9 +83,7 @@ class StoredPrincipalsAuthority:
             return self._nobody.principal_of(principal_id, now_ms)
         record, revoked = found
         if revoked:
-            return Rejection(
-                Code.UNAUTHENTICATED, "CREDENTIAL_REVOKED", "the credential was revoked"
-            )
+            return _REVOKED
         return self._over(record).principal_of(principal_id, now_ms)
 
     def authorize(

@@ -254,36 +254,29 @@ class PrincipalStore:
 
     def by_token_hash(self, token_sha256: str) -> tuple[PrincipalRecord, bool] | None:
         """The principal holding this token hash and whether it is revoked, or ``None``."""
-
-        def load() -> tuple[PrincipalRecord, bool] | None:
-            with self.db.engine.connect() as connection:
-                row = connection.execute(_BY_TOKEN, {"hash": token_sha256}).first()
-            return None if row is None else (_record(row), row.state == "REVOKED")
-
-        found: tuple[PrincipalRecord, bool] | None = self._cached("t:" + token_sha256, load)
-        return found
+        return self._lookup("t:" + token_sha256, _BY_TOKEN, {"hash": token_sha256})
 
     def by_id(self, principal_id: str) -> PrincipalRecord | None:
         """The principal's record, or ``None`` when unknown or revoked."""
-
-        def load() -> PrincipalRecord | None:
-            with self.db.engine.connect() as connection:
-                row = connection.execute(_BY_ID, {"id": principal_id}).first()
-            return None if row is None or row.state == "REVOKED" else _record(row)
-
-        found: PrincipalRecord | None = self._cached("i:" + principal_id, load)
-        return found
+        found = self.by_id_with_state(principal_id)
+        return None if found is None or found[1] else found[0]
 
     def by_id_with_state(self, principal_id: str) -> tuple[PrincipalRecord, bool] | None:
         """The principal of this id, revoked or not, and whether it is revoked, or ``None``
         (a client certificate's principal: refused as revoked, not as unknown)."""
+        return self._lookup("i:" + principal_id, _BY_ID, {"id": principal_id})
+
+    def _lookup(
+        self, key: str, statement: Any, parameters: dict[str, str]
+    ) -> tuple[PrincipalRecord, bool] | None:
+        """The principal one row of ``statement`` holds and whether it is revoked (cached)."""
 
         def load() -> tuple[PrincipalRecord, bool] | None:
             with self.db.engine.connect() as connection:
-                row = connection.execute(_BY_ID, {"id": principal_id}).first()
+                row = connection.execute(statement, parameters).first()
             return None if row is None else (_record(row), row.state == "REVOKED")
 
-        found: tuple[PrincipalRecord, bool] | None = self._cached("s:" + principal_id, load)
+        found: tuple[PrincipalRecord, bool] | None = self._cached(key, load)
         return found
 
     # --- bootstrap ---------------------------------------------------------------------
@@ -508,9 +501,7 @@ class PrincipalStore:
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
-        self.forget()
-        for hook in self.change_hooks:
-            hook(principal_id)
+        self._changed(principal_id)
         return view
 
     def rotate(
@@ -552,10 +543,15 @@ class PrincipalStore:
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
+        self._changed(principal_id)
+        return view, token
+
+    def _changed(self, principal_id: str) -> None:
+        """After a revocation or rotation committed: forget the cached lookups, then run
+        the change hooks (the principal's streams check their credential again)."""
         self.forget()
         for hook in self.change_hooks:
             hook(principal_id)
-        return view, token
 
     @staticmethod
     def _current(connection: Connection, principal_id: str, expected_version: int) -> Any:
