@@ -9,7 +9,6 @@ parametrize them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 from tests.support.execution import start_model_harness
 from tests.support.harness import Harness, start_replicas, start_server
-from tests.support.postgres import Cluster, binaries
+from tests.support.postgres import Cluster, required_binaries
 
 POSTGRES_BACKENDS = ("postgres", "postgres-2")
 
@@ -49,13 +48,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Cluster]:
     """The session's PostgreSQL cluster."""
-    bin_dir = binaries()
-    if bin_dir is None:
-        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
-        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    cluster = Cluster(bin_dir)
+    cluster = Cluster(required_binaries())
     try:
         yield cluster
     finally:

@@ -6,45 +6,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from tests.support.cli_shell import Shell
-from tests.support.runtime import definition, json_out, node
-from tests.support.server_process import ServerProcess, free_port, write_config
-
-POLICY = "safety=sha256:" + "a" * 64
-V1 = definition("a", a=node(output=json_out()))
-V2 = definition("b", a=node(output=json_out()), b=node("node:a", ("a",)))
-
-
-@pytest.fixture
-def shell(tmp_path: Path) -> Iterator[Shell]:
-    server = ServerProcess(write_config(tmp_path / "server"), free_port())
-    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
-    try:
-        yield Shell(server.address, tmp_path)
-    finally:
-        server.terminate()
-
-
-def _digest(output: str) -> str:
-    match = re.search(r"material digest: (sha256:[0-9a-f]{64})", output)
-    assert match, output
-    return match.group(1)
+from tests.support.cli_shell import POLICY, V1, V2, Shell, digest_of
 
 
 def _approve(shell: Shell, ref: str, proposal: str, *extra: str) -> str:
-    digest = _digest(shell.ok("review", ref, proposal, *extra).out)
+    digest = digest_of(shell.ok("review", ref, proposal, *extra).out)
     approved = shell.ok("approve", ref, proposal, "--digest", digest, *extra, "--json").json()
     return str(approved["approval_id"])
 
 
 def _registered_with_a_proposal(shell: Shell, ref: str, *propose: str) -> None:
     register = ("register", ref, "-f", "v1.json", "--policy", POLICY)
-    shell.ok(*register, "--digest", _digest(shell.ok(*register).out))
+    shell.ok(*register, "--digest", digest_of(shell.ok(*register).out))
     shell.ok("propose", ref, "p-1", "-f", "v2.json", *propose, who="agent")
 
 

@@ -4,23 +4,7 @@ administrator without --force, and reports a second revoke instead of printing s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from tests.support.cli_shell import Shell
-from tests.support.server_process import ServerProcess, free_port, write_config
-
-
-@pytest.fixture
-def shell(tmp_path: Path) -> Iterator[Shell]:
-    server = ServerProcess(write_config(tmp_path / "server"), free_port())
-    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
-    try:
-        yield Shell(server.address, tmp_path)
-    finally:
-        server.terminate()
 
 
 def _state(shell: Shell, principal: str, who: str, token: str | None = None) -> str:

@@ -9,38 +9,15 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from praxis_client import connect
 from praxis_client.worker import Worker
-from tests.support.cli_shell import PRAXIS, Shell
+from tests.support.cli_shell import POLICY, PRAXIS, V1, V2, Shell, digest_of
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
-from tests.support.server_process import ServerProcess, free_port, track, write_config
-
-POLICY = "safety=sha256:" + "a" * 64
-V1 = definition("a", a=node(output=json_out()))
-V2 = definition("b", a=node(output=json_out()), b=node("node:a", ("a",)))
-
-
-@pytest.fixture
-def shell(tmp_path: Path) -> Iterator[Shell]:
-    server = ServerProcess(write_config(tmp_path / "server"), free_port())
-    server.start(timeout_s=90)  # a shared, loaded machine can be slow to start a server
-    try:
-        yield Shell(server.address, tmp_path)
-    finally:
-        server.terminate()
-
-
-def digest_of(output: str) -> str:
-    match = re.search(r"material digest: (sha256:[0-9a-f]{64})", output)
-    assert match, output
-    return match.group(1)
+from tests.support.server_process import free_port, track, write_config
 
 
 def test_the_registry_flow_entirely_from_the_shell(shell: Shell) -> None:

@@ -19,7 +19,7 @@ from sqlalchemy import event
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
 from tests.support.harness import Harness, expect_error, start_server
-from tests.support.postgres import Cluster, binaries
+from tests.support.postgres import Cluster, required_binaries
 from tests.support.runtime import definition, node
 
 DOCUMENT = json.dumps(definition("a", a=node()))
@@ -158,13 +158,7 @@ def test_database_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
     """A cluster of its own: the test stops and restarts it."""
-    bin_dir = binaries()
-    if bin_dir is None:
-        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
-        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    own = Cluster(bin_dir)
+    own = Cluster(required_binaries())
     try:
         yield own
     finally:

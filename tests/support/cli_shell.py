@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.harness import token_of
+from tests.support.runtime import definition, json_out, node
 
 PRAXIS = str(Path(sys.executable).parent / "praxis")
 if not os.path.exists(PRAXIS):  # pragma: no cover - a venv always has the console script
@@ -77,3 +79,15 @@ class Shell:
         assert result.code == 0, (args, result)
         assert "Traceback" not in result.err
         return result
+
+
+POLICY = "safety=sha256:" + "a" * 64  # a registration's policy digest
+V1 = definition("a", a=node(output=json_out()))
+V2 = definition("b", a=node(output=json_out()), b=node("node:a", ("a",)))
+
+
+def digest_of(output: str) -> str:
+    """The material digest a ``praxis`` review printed."""
+    match = re.search(r"material digest: (sha256:[0-9a-f]{64})", output)
+    assert match, output
+    return match.group(1)

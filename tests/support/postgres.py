@@ -18,9 +18,23 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support.server_process import free_port
 
 _databases = itertools.count()
+
+
+def required_binaries() -> Path:
+    """The PostgreSQL binaries; without them the test is skipped, or fails when
+    ``PRAXIS_REQUIRE_POSTGRES=1`` (CI installs them)."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
+        if os.environ.get("PRAXIS_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return bin_dir
 
 
 def binaries() -> Path | None:
@@ -51,24 +65,8 @@ class Cluster:
             check=True,
             capture_output=True,
         )
-        subprocess.run(
-            _as_owner(
-                [
-                    str(bin_dir / "pg_ctl"),
-                    "-D",
-                    str(data),
-                    "-o",
-                    f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1",
-                    "-l",
-                    str(self.directory / "log"),
-                    "-w",
-                    "start",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-        )
         self.data = data
+        self.resume()
 
     def dsn(self, database: str) -> str:
         """A libpq connection string to ``database``."""
@@ -102,7 +100,7 @@ class Cluster:
         )
 
     def resume(self) -> None:
-        """Starts the server again on the same port and data."""
+        """Starts the server (again, after :meth:`halt`) on the same port and data."""
         subprocess.run(
             _as_owner(
                 [
