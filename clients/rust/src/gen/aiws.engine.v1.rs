@@ -1300,6 +1300,12 @@ pub struct Approval {
     /// The request id of the command that consumed the proof.
     #[prost(string, tag = "9")]
     pub consumed_by_request_id: ::prost::alloc::string::String,
+    /// The purpose the approval was given for (empty: none). Only a command whose action
+    /// has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+    /// `authorization` wait requires the purpose its definition declares, every other
+    /// command requires none.
+    #[prost(string, tag = "10")]
+    pub purpose: ::prost::alloc::string::String,
 }
 /// CreateApprovalRequest approves one review material.
 #[allow(clippy::all)]
@@ -1320,6 +1326,12 @@ pub struct CreateApprovalRequest {
     /// work order.
     #[prost(string, tag = "4")]
     pub work_order_id: ::prost::alloc::string::String,
+    /// The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+    /// for none. An identifier of at most 64 characters. The approver's `approval.create`
+    /// grant must cover it (a grant with `purposes` covers only those), here and again when
+    /// the approval is consumed.
+    #[prost(string, tag = "5")]
+    pub purpose: ::prost::alloc::string::String,
 }
 /// CreateApprovalResponse carries the approval.
 #[allow(clippy::all)]
@@ -1483,7 +1495,9 @@ pub mod approval_service_client {
         /// CreateApproval records the authenticated human's approval of the material whose
         /// digest `RegistryService.Review` returned. Only HUMAN principals may approve.
         /// Idempotent by approval id: the same id with the same content returns the existing
-        /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+        /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+        /// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+        /// WaitService.ReviewWait.
         pub async fn create_approval(
             &mut self,
             request: impl tonic::IntoRequest<super::CreateApprovalRequest>,
@@ -1555,7 +1569,9 @@ pub mod approval_service_server {
         /// CreateApproval records the authenticated human's approval of the material whose
         /// digest `RegistryService.Review` returned. Only HUMAN principals may approve.
         /// Idempotent by approval id: the same id with the same content returns the existing
-        /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+        /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+        /// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+        /// WaitService.ReviewWait.
         async fn create_approval(
             &self,
             request: tonic::Request<super::CreateApprovalRequest>,
@@ -3399,6 +3415,26 @@ pub enum ErrorReason {
     /// The request body could not be decoded as the method's request message
     /// (INVALID_ARGUMENT).
     RequestMalformed = 153,
+    /// SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
+    /// only with the approval of its exact material (WaitService.ReviewWait, then
+    /// ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
+    AuthorizationApprovalRequired = 170,
+    /// The principal's grants for this action and work order are all outside their
+    /// validity window (`not_before_ms`, `not_after_ms`) now. ErrorInfo metadata
+    /// `not_before_ms` and `not_after_ms` name the window of the nearest such grant
+    /// (PERMISSION_DENIED).
+    GrantOutsideWindow = 171,
+    /// The principal's grants for this action and work order are limited to purposes, and
+    /// the action's purpose (ErrorInfo metadata `purpose`, empty when the action names
+    /// none) is not one of them (PERMISSION_DENIED).
+    PurposeNotGranted = 172,
+    /// The approval was given for another purpose than the action that would consume it
+    /// requires: an approval names the purpose of the action it approves, or none
+    /// (FAILED_PRECONDITION).
+    ApprovalPurposeMismatch = 173,
+    /// An approval was named for, or ReviewWait asked about, a wait that takes none: only
+    /// `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
+    ApprovalNotApplicable = 174,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3505,6 +3541,11 @@ impl ErrorReason {
             Self::NodeFailed => "NODE_FAILED",
             Self::InputTooLarge => "INPUT_TOO_LARGE",
             Self::RequestMalformed => "REQUEST_MALFORMED",
+            Self::AuthorizationApprovalRequired => "AUTHORIZATION_APPROVAL_REQUIRED",
+            Self::GrantOutsideWindow => "GRANT_OUTSIDE_WINDOW",
+            Self::PurposeNotGranted => "PURPOSE_NOT_GRANTED",
+            Self::ApprovalPurposeMismatch => "APPROVAL_PURPOSE_MISMATCH",
+            Self::ApprovalNotApplicable => "APPROVAL_NOT_APPLICABLE",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3608,6 +3649,13 @@ impl ErrorReason {
             "NODE_FAILED" => Some(Self::NodeFailed),
             "INPUT_TOO_LARGE" => Some(Self::InputTooLarge),
             "REQUEST_MALFORMED" => Some(Self::RequestMalformed),
+            "AUTHORIZATION_APPROVAL_REQUIRED" => {
+                Some(Self::AuthorizationApprovalRequired)
+            }
+            "GRANT_OUTSIDE_WINDOW" => Some(Self::GrantOutsideWindow),
+            "PURPOSE_NOT_GRANTED" => Some(Self::PurposeNotGranted),
+            "APPROVAL_PURPOSE_MISMATCH" => Some(Self::ApprovalPurposeMismatch),
+            "APPROVAL_NOT_APPLICABLE" => Some(Self::ApprovalNotApplicable),
             _ => None,
         }
     }
@@ -7038,7 +7086,7 @@ pub mod registry_service_server {
 }
 /// Wait is one wait of a run.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Wait {
     /// The wait id assigned by the engine; distinct from operation and attempt ids.
     #[prost(string, tag = "1")]
@@ -7079,6 +7127,87 @@ pub struct Wait {
     /// When it was satisfied, UTC epoch milliseconds.
     #[prost(int64, tag = "13")]
     pub satisfied_at_ms: i64,
+    /// The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+    /// when none. Satisfying it needs grants covering this purpose, and its approval must
+    /// name it.
+    #[prost(string, tag = "14")]
+    pub purpose: ::prost::alloc::string::String,
+    /// What an `authorization` wait authorises (empty for other kinds), in definition
+    /// order. While the wait is open they come from the run's current definition, with
+    /// `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+    /// computes them for a payload). Once satisfied, exactly the actions approved.
+    #[prost(message, repeated, tag = "15")]
+    pub authorizes: ::prost::alloc::vec::Vec<AuthorizedAction>,
+    /// The approval consumed by the satisfaction of an `authorization` wait.
+    #[prost(string, tag = "16")]
+    pub approval_id: ::prost::alloc::string::String,
+    /// The digest of the material that approval approved (a WaitMaterial's).
+    #[prost(string, tag = "17")]
+    pub material_digest: ::prost::alloc::string::String,
+}
+/// AuthorizedAction is one action an `authorization` wait authorises: an agent node
+/// that depends directly on the wait (nodes further down, and other waits, are not
+/// included).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct AuthorizedAction {
+    /// The node uid.
+    #[prost(string, tag = "1")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The model the node asks a worker to run.
+    #[prost(string, tag = "2")]
+    pub model: ::prost::alloc::string::String,
+    /// The operation id its attempts carry (the same across safe retries). Empty for a
+    /// fan-out node: each item has its own operation id once the node expands.
+    #[prost(string, tag = "3")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// `sha256:<hex>` of the node's resolved definition (agent, input source, template,
+    /// output contract, retry policy, ...): a revision that changes the node changes it.
+    #[prost(string, tag = "4")]
+    pub spec_digest: ::prost::alloc::string::String,
+    /// `sha256:<hex>` over the canonical JSON of the input the node's task will carry
+    /// (the `input_json` a worker receives), computed as if the wait had been satisfied
+    /// with the payload under review. Empty when it is not known yet: a fan-out node, a
+    /// node that also reads a node not yet done, or a wait still open.
+    #[prost(string, tag = "5")]
+    pub input_digest: ::prost::alloc::string::String,
+    /// True when the node fans out (its operation and input are per item).
+    #[prost(bool, tag = "6")]
+    pub fanout: bool,
+}
+/// WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
+/// satisfaction; CreateApproval binds to the digest of exactly these fields.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct WaitMaterial {
+    /// The epochs of the run's work order at review (an ad hoc run: the installation with
+    /// epochs 1 and 1). New epochs change the material.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// The run's work order (empty for ad hoc runs).
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "3")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The wait.
+    #[prost(string, tag = "4")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The wait's node uid.
+    #[prost(string, tag = "5")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// When this opening of the wait expires, UTC epoch milliseconds.
+    #[prost(int64, tag = "6")]
+    pub expires_at_ms: i64,
+    /// The purpose the wait's definition declares (empty: none); the approval must name it.
+    #[prost(string, tag = "7")]
+    pub purpose: ::prost::alloc::string::String,
+    /// `sha256:<hex>` over the canonical JSON of the payload.
+    #[prost(string, tag = "8")]
+    pub payload_digest: ::prost::alloc::string::String,
+    /// The actions authorised, in definition order.
+    #[prost(message, repeated, tag = "9")]
+    pub actions: ::prost::alloc::vec::Vec<AuthorizedAction>,
 }
 /// GetWaitRequest names a wait.
 #[allow(clippy::all)]
@@ -7090,7 +7219,7 @@ pub struct GetWaitRequest {
 }
 /// GetWaitResponse carries the wait.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct GetWaitResponse {
     /// The wait.
     #[prost(message, optional, tag = "1")]
@@ -7112,6 +7241,29 @@ pub struct ListWaitsResponse {
     #[prost(message, repeated, tag = "1")]
     pub waits: ::prost::alloc::vec::Vec<Wait>,
 }
+/// ReviewWaitRequest describes the satisfaction of an `authorization` wait to review.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewWaitRequest {
+    /// The wait id.
+    #[prost(string, tag = "1")]
+    pub wait_id: ::prost::alloc::string::String,
+    /// The payload as JSON, exactly as it will be sent to SatisfyWait.
+    #[prost(string, tag = "2")]
+    pub payload_json: ::prost::alloc::string::String,
+}
+/// ReviewWaitResponse carries the material and its digest.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ReviewWaitResponse {
+    /// The exact material.
+    #[prost(message, optional, tag = "1")]
+    pub material: ::core::option::Option<WaitMaterial>,
+    /// `sha256:<hex>` over the material; approve it with CreateApproval (naming
+    /// `material.purpose` as the approval's purpose).
+    #[prost(string, tag = "2")]
+    pub material_digest: ::prost::alloc::string::String,
+}
 /// SatisfyWaitRequest satisfies a wait.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -7125,10 +7277,14 @@ pub struct SatisfyWaitRequest {
     /// The payload as JSON; validated against the wait's schema.
     #[prost(string, tag = "3")]
     pub payload_json: ::prost::alloc::string::String,
+    /// The approval of the material ReviewWait returned for this payload; required for
+    /// `authorization` waits, refused for the others.
+    #[prost(string, tag = "4")]
+    pub approval_id: ::prost::alloc::string::String,
 }
 /// SatisfyWaitResponse carries the satisfied wait.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SatisfyWaitResponse {
     /// The wait after satisfaction.
     #[prost(message, optional, tag = "1")]
@@ -7276,6 +7432,15 @@ pub mod wait_service_client {
     /// the node fails or takes the definition's default, never before the expiry time, and
     /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     /// Waits are durable: they survive restarts.
+    ///
+    /// An `authorization` wait is an approval of an exact action: the agent nodes that
+    /// depend on it directly (its authorised actions, each named by node, operation id, spec
+    /// digest and input digest). A human reviews the material of a satisfaction with
+    /// ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    /// names that approval, which is verified (a current human allowed `approval.create` on
+    /// the run's work order, the material digest equal to what the server computes at
+    /// satisfaction, not expired) and consumed once, like the approvals of registry commands
+    /// and reconciliations.
     #[derive(Debug, Clone)]
     pub struct WaitServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -7406,9 +7571,45 @@ pub mod wait_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "ListWaits"));
             self.inner.unary(req, path, codec).await
         }
+        /// ReviewWait returns the exact material a human approves to satisfy an
+        /// `authorization` wait with a payload, and its digest. It checks the payload and the
+        /// wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+        /// and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+        /// `wait.read` on the run's work order.
+        pub async fn review_wait(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReviewWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewWaitResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WaitService/ReviewWait",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.WaitService", "ReviewWait"));
+            self.inner.unary(req, path, codec).await
+        }
         /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        /// payload as its result. `authorization` waits need a verified human. A repeated
-        /// request_id with the same payload returns the wait with `replayed = true`.
+        /// payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+        /// that declares a purpose, a grant covering that purpose). `authorization` waits need
+        /// a verified human and `approval_id`: without it FAILED_PRECONDITION /
+        /// AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+        /// given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+        /// that changed, new epochs) or for another purpose is refused and consumes nothing.
+        /// `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+        /// repeated request_id with the same payload and approval returns the wait with
+        /// `replayed = true`, consuming nothing again.
         pub async fn satisfy_wait(
             &mut self,
             request: impl tonic::IntoRequest<super::SatisfyWaitRequest>,
@@ -7461,9 +7662,28 @@ pub mod wait_service_server {
             tonic::Response<super::ListWaitsResponse>,
             tonic::Status,
         >;
+        /// ReviewWait returns the exact material a human approves to satisfy an
+        /// `authorization` wait with a payload, and its digest. It checks the payload and the
+        /// wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+        /// and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+        /// `wait.read` on the run's work order.
+        async fn review_wait(
+            &self,
+            request: tonic::Request<super::ReviewWaitRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewWaitResponse>,
+            tonic::Status,
+        >;
         /// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        /// payload as its result. `authorization` waits need a verified human. A repeated
-        /// request_id with the same payload returns the wait with `replayed = true`.
+        /// payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+        /// that declares a purpose, a grant covering that purpose). `authorization` waits need
+        /// a verified human and `approval_id`: without it FAILED_PRECONDITION /
+        /// AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+        /// given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+        /// that changed, new epochs) or for another purpose is refused and consumes nothing.
+        /// `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+        /// repeated request_id with the same payload and approval returns the wait with
+        /// `replayed = true`, consuming nothing again.
         async fn satisfy_wait(
             &self,
             request: tonic::Request<super::SatisfyWaitRequest>,
@@ -7478,6 +7698,15 @@ pub mod wait_service_server {
     /// the node fails or takes the definition's default, never before the expiry time, and
     /// a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     /// Waits are durable: they survive restarts.
+    ///
+    /// An `authorization` wait is an approval of an exact action: the agent nodes that
+    /// depend on it directly (its authorised actions, each named by node, operation id, spec
+    /// digest and input digest). A human reviews the material of a satisfaction with
+    /// ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    /// names that approval, which is verified (a current human allowed `approval.create` on
+    /// the run's work order, the material digest equal to what the server computes at
+    /// satisfaction, not expired) and consumed once, like the approvals of registry commands
+    /// and reconciliations.
     #[derive(Debug)]
     pub struct WaitServiceServer<T> {
         inner: Arc<T>,
@@ -7644,6 +7873,51 @@ pub mod wait_service_server {
                     };
                     Box::pin(fut)
                 }
+                "/aiws.engine.v1.WaitService/ReviewWait" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReviewWaitSvc<T: WaitService>(pub Arc<T>);
+                    impl<
+                        T: WaitService,
+                    > tonic::server::UnaryService<super::ReviewWaitRequest>
+                    for ReviewWaitSvc<T> {
+                        type Response = super::ReviewWaitResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReviewWaitRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WaitService>::review_wait(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReviewWaitSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
                 "/aiws.engine.v1.WaitService/SatisfyWait" => {
                     #[allow(non_camel_case_types)]
                     struct SatisfyWaitSvc<T: WaitService>(pub Arc<T>);
@@ -7731,7 +8005,7 @@ pub mod wait_service_server {
 }
 /// InboxItem is one thing waiting for a human.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct InboxItem {
     /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
     /// `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
@@ -7761,7 +8035,7 @@ pub struct InboxItem {
 pub mod inbox_item {
     /// The record itself.
     #[allow(clippy::all)]
-    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Subject {
         /// The pending proposal (PROPOSAL). Its `definition_json` is left empty to keep pages
         /// small; read it with RegistryService.GetProposal or Review.
@@ -8311,7 +8585,11 @@ pub mod inbox_service_server {
     }
 }
 /// Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
-/// prefix); `*` alone matches everything.
+/// prefix); `*` alone matches everything. A grant applies to an action when its action
+/// and work-order patterns match, its `purposes` (if any) include the action's purpose,
+/// and the time of the action lies within its validity window. Both are checked at use:
+/// when the action is authorised, and when an approval given under the grant is verified
+/// by the command that consumes it.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct Grant {
@@ -8326,6 +8604,23 @@ pub struct Grant {
     /// the principal may spend; the lowest cap of its grants applies. Empty: uncapped.
     #[prost(string, tag = "3")]
     pub max_spend_microcredits: ::prost::alloc::string::String,
+    /// Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+    /// `-_.:@`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+    /// only to actions that name one of these purposes: satisfying an `authorization` wait
+    /// whose definition declares a `purpose`, and creating or consuming an approval whose
+    /// `purpose` is set. An action that names no purpose is never covered by a grant with
+    /// purposes (PURPOSE_NOT_GRANTED).
+    #[prost(string, repeated, tag = "4")]
+    pub purposes: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+    /// creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+    #[prost(int64, tag = "5")]
+    pub not_before_ms: i64,
+    /// When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+    /// Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+    /// command that commits after the end fails. Independent of the principal's own expiry.
+    #[prost(int64, tag = "6")]
+    pub not_after_ms: i64,
 }
 /// Principal is one principal of the built-in authority. It never carries a token.
 #[allow(clippy::all)]

@@ -99,8 +99,13 @@ type Approval struct {
 	ConsumedAtMs int64 `protobuf:"varint,8,opt,name=consumed_at_ms,json=consumedAtMs,proto3" json:"consumed_at_ms,omitempty"`
 	// The request id of the command that consumed the proof.
 	ConsumedByRequestId string `protobuf:"bytes,9,opt,name=consumed_by_request_id,json=consumedByRequestId,proto3" json:"consumed_by_request_id,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The purpose the approval was given for (empty: none). Only a command whose action
+	// has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+	// `authorization` wait requires the purpose its definition declares, every other
+	// command requires none.
+	Purpose       string `protobuf:"bytes,10,opt,name=purpose,proto3" json:"purpose,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Approval) Reset() {
@@ -196,6 +201,13 @@ func (x *Approval) GetConsumedByRequestId() string {
 	return ""
 }
 
+func (x *Approval) GetPurpose() string {
+	if x != nil {
+		return x.Purpose
+	}
+	return ""
+}
+
 // CreateApprovalRequest approves one review material.
 type CreateApprovalRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -209,7 +221,12 @@ type CreateApprovalRequest struct {
 	// there. Empty asks for an installation-wide grant. Whatever is named here, the command
 	// that consumes the approval checks again that the approver may approve on its own
 	// work order.
-	WorkOrderId   string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	WorkOrderId string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+	// for none. An identifier of at most 64 characters. The approver's `approval.create`
+	// grant must cover it (a grant with `purposes` covers only those), here and again when
+	// the approval is consumed.
+	Purpose       string `protobuf:"bytes,5,opt,name=purpose,proto3" json:"purpose,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -268,6 +285,13 @@ func (x *CreateApprovalRequest) GetExpiresAtMs() int64 {
 func (x *CreateApprovalRequest) GetWorkOrderId() string {
 	if x != nil {
 		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *CreateApprovalRequest) GetPurpose() string {
+	if x != nil {
+		return x.Purpose
 	}
 	return ""
 }
@@ -423,7 +447,7 @@ var File_aiws_engine_v1_approval_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_approval_proto_rawDesc = "" +
 	"\n" +
-	"\x1daiws/engine/v1/approval.proto\x12\x0eaiws.engine.v1\"\xf0\x02\n" +
+	"\x1daiws/engine/v1/approval.proto\x12\x0eaiws.engine.v1\"\x8a\x03\n" +
 	"\bApproval\x12\x1f\n" +
 	"\vapproval_id\x18\x01 \x01(\tR\n" +
 	"approvalId\x12'\n" +
@@ -435,13 +459,16 @@ const file_aiws_engine_v1_approval_proto_rawDesc = "" +
 	"\rexpires_at_ms\x18\x06 \x01(\x03R\vexpiresAtMs\x123\n" +
 	"\x05state\x18\a \x01(\x0e2\x1d.aiws.engine.v1.ApprovalStateR\x05state\x12$\n" +
 	"\x0econsumed_at_ms\x18\b \x01(\x03R\fconsumedAtMs\x123\n" +
-	"\x16consumed_by_request_id\x18\t \x01(\tR\x13consumedByRequestId\"\xa9\x01\n" +
+	"\x16consumed_by_request_id\x18\t \x01(\tR\x13consumedByRequestId\x12\x18\n" +
+	"\apurpose\x18\n" +
+	" \x01(\tR\apurpose\"\xc3\x01\n" +
 	"\x15CreateApprovalRequest\x12\x1f\n" +
 	"\vapproval_id\x18\x01 \x01(\tR\n" +
 	"approvalId\x12'\n" +
 	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\x12\"\n" +
 	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\x12\"\n" +
-	"\rwork_order_id\x18\x04 \x01(\tR\vworkOrderId\"j\n" +
+	"\rwork_order_id\x18\x04 \x01(\tR\vworkOrderId\x12\x18\n" +
+	"\apurpose\x18\x05 \x01(\tR\apurpose\"j\n" +
 	"\x16CreateApprovalResponse\x124\n" +
 	"\bapproval\x18\x01 \x01(\v2\x18.aiws.engine.v1.ApprovalR\bapproval\x12\x1a\n" +
 	"\breplayed\x18\x02 \x01(\bR\breplayed\"5\n" +

@@ -34,7 +34,9 @@ type ApprovalServiceClient interface {
 	// CreateApproval records the authenticated human's approval of the material whose
 	// digest `RegistryService.Review` returned. Only HUMAN principals may approve.
 	// Idempotent by approval id: the same id with the same content returns the existing
-	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+	// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+	// WaitService.ReviewWait.
 	CreateApproval(ctx context.Context, in *CreateApprovalRequest, opts ...grpc.CallOption) (*CreateApprovalResponse, error)
 	// GetApproval returns an approval and whether it is still usable.
 	GetApproval(ctx context.Context, in *GetApprovalRequest, opts ...grpc.CallOption) (*GetApprovalResponse, error)
@@ -79,7 +81,9 @@ type ApprovalServiceServer interface {
 	// CreateApproval records the authenticated human's approval of the material whose
 	// digest `RegistryService.Review` returned. Only HUMAN principals may approve.
 	// Idempotent by approval id: the same id with the same content returns the existing
-	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+	// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+	// WaitService.ReviewWait.
 	CreateApproval(context.Context, *CreateApprovalRequest) (*CreateApprovalResponse, error)
 	// GetApproval returns an approval and whether it is still usable.
 	GetApproval(context.Context, *GetApprovalRequest) (*GetApprovalResponse, error)

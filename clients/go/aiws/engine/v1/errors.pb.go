@@ -253,6 +253,26 @@ const (
 	// The request body could not be decoded as the method's request message
 	// (INVALID_ARGUMENT).
 	ErrorReason_REQUEST_MALFORMED ErrorReason = 153
+	// SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
+	// only with the approval of its exact material (WaitService.ReviewWait, then
+	// ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
+	ErrorReason_AUTHORIZATION_APPROVAL_REQUIRED ErrorReason = 170
+	// The principal's grants for this action and work order are all outside their
+	// validity window (`not_before_ms`, `not_after_ms`) now. ErrorInfo metadata
+	// `not_before_ms` and `not_after_ms` name the window of the nearest such grant
+	// (PERMISSION_DENIED).
+	ErrorReason_GRANT_OUTSIDE_WINDOW ErrorReason = 171
+	// The principal's grants for this action and work order are limited to purposes, and
+	// the action's purpose (ErrorInfo metadata `purpose`, empty when the action names
+	// none) is not one of them (PERMISSION_DENIED).
+	ErrorReason_PURPOSE_NOT_GRANTED ErrorReason = 172
+	// The approval was given for another purpose than the action that would consume it
+	// requires: an approval names the purpose of the action it approves, or none
+	// (FAILED_PRECONDITION).
+	ErrorReason_APPROVAL_PURPOSE_MISMATCH ErrorReason = 173
+	// An approval was named for, or ReviewWait asked about, a wait that takes none: only
+	// `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
+	ErrorReason_APPROVAL_NOT_APPLICABLE ErrorReason = 174
 )
 
 // Enum value maps for ErrorReason.
@@ -356,106 +376,116 @@ var (
 		151: "NODE_FAILED",
 		152: "INPUT_TOO_LARGE",
 		153: "REQUEST_MALFORMED",
+		170: "AUTHORIZATION_APPROVAL_REQUIRED",
+		171: "GRANT_OUTSIDE_WINDOW",
+		172: "PURPOSE_NOT_GRANTED",
+		173: "APPROVAL_PURPOSE_MISMATCH",
+		174: "APPROVAL_NOT_APPLICABLE",
 	}
 	ErrorReason_value = map[string]int32{
-		"ERROR_REASON_UNSPECIFIED":     0,
-		"CREDENTIAL_MISSING":           1,
-		"CREDENTIAL_INVALID":           2,
-		"CREDENTIAL_EXPIRED":           3,
-		"ACTION_NOT_GRANTED":           10,
-		"HUMAN_REQUIRED":               11,
-		"ATTRIBUTION_MISMATCH":         12,
-		"EVIDENCE_INVALID":             13,
-		"APPROVAL_REQUIRED":            20,
-		"APPROVAL_NOT_FOUND":           21,
-		"APPROVAL_EXPIRED":             22,
-		"APPROVAL_CONSUMED":            23,
-		"APPROVAL_MISMATCH":            24,
-		"APPROVER_NOT_HUMAN":           25,
-		"APPROVAL_ALREADY_EXISTS":      26,
-		"INSTALLATION_MISMATCH":        30,
-		"EPOCH_MISMATCH":               31,
-		"WORK_ORDER_PAUSED":            32,
-		"WORK_ORDER_CANCELED":          33,
-		"RESTORE_HOLD":                 34,
-		"CLOCK_UNCERTAIN":              35,
-		"HOLD_NOT_FOUND":               36,
-		"CONTROL_TRANSITION_INVALID":   37,
-		"REQUEST_ID_REUSED":            40,
-		"REF_ALREADY_REGISTERED":       50,
-		"REF_NOT_FOUND":                51,
-		"PROPOSAL_NOT_FOUND":           52,
-		"PROPOSAL_ALREADY_EXISTS":      53,
-		"PROPOSAL_NOT_PENDING":         54,
-		"BASE_REVISION_STALE":          55,
-		"NEXT_REVISION_MISMATCH":       56,
-		"POLICY_DIGEST_CHANGED":        57,
-		"PROPOSAL_UNCHANGED":           58,
-		"FIELD_REQUIRED":               60,
-		"IDENTIFIER_INVALID":           61,
-		"DOCUMENT_MALFORMED":           62,
-		"DOCUMENT_TOO_LARGE":           63,
-		"DOCUMENT_TOO_DEEP":            64,
-		"DOCUMENT_DUPLICATE_KEY":       65,
-		"DOCUMENT_NUMBER_FORBIDDEN":    66,
-		"DOCUMENT_VERSION_UNSUPPORTED": 67,
-		"DECIMAL_NOT_CANONICAL":        68,
-		"PAGE_INVALID":                 69,
-		"ENUM_INVALID":                 70,
-		"TIME_INVALID":                 71,
-		"DIGEST_INVALID":               72,
-		"TEXT_TOO_LONG":                73,
-		"DEFINITION_INVALID":           80,
-		"MODEL_UNKNOWN":                81,
-		"RUN_NOT_FOUND":                82,
-		"NODE_NOT_FOUND":               83,
-		"RUN_TERMINAL":                 84,
-		"ATTEMPT_NOT_FOUND":            85,
-		"ATTEMPT_SUPERSEDED":           86,
-		"LEASE_EXPIRED":                87,
-		"ATTEMPT_ALREADY_SETTLED":      88,
-		"RESULT_TOO_LARGE":             89,
-		"RESULT_CONTRACT_VIOLATION":    90,
-		"LEASE_INVALID":                91,
-		"REVISION_CONFLICT":            92,
-		"VERSION_CONFLICT":             93,
-		"WORKER_MISMATCH":              94,
-		"CAP_EXCEEDED":                 95,
-		"BUDGET_EXCEEDED":              100,
-		"DEADLINE_EXCEEDED":            101,
-		"RECONCILIATION_REQUIRED":      102,
-		"WAIT_NOT_FOUND":               103,
-		"WAIT_EXPIRED":                 104,
-		"WAIT_ALREADY_SATISFIED":       105,
-		"WAIT_PAYLOAD_INVALID":         106,
-		"RUN_NOT_COMPLETED":            107,
-		"SUBJECT_CHANGED":              108,
-		"HANDOFF_NOT_FOUND":            109,
-		"HANDOFF_ALREADY_ACKNOWLEDGED": 110,
-		"CONTRACT_NOT_FOUND":           111,
-		"CONTRACT_ALREADY_EXISTS":      112,
-		"SPEND_CAP_EXCEEDED":           113,
-		"COST_INVALID":                 114,
-		"RECONCILIATION_NOT_PENDING":   115,
-		"WAIT_NOT_OPEN":                116,
-		"HANDOFF_NOT_ADDRESSED":        117,
-		"NODE_NOT_DONE":                118,
-		"INTERNAL_FAULT":               120,
-		"SERVER_UNAVAILABLE":           121,
-		"STORAGE_UNAVAILABLE":          122,
-		"STORAGE_FULL":                 123,
-		"PRINCIPAL_NOT_FOUND":          130,
-		"PRINCIPAL_ALREADY_EXISTS":     131,
-		"PRINCIPAL_REVOKED":            132,
-		"GRANT_INVALID":                133,
-		"CREDENTIAL_REVOKED":           134,
-		"PRINCIPALS_NOT_MANAGED":       135,
-		"STREAM_LIMIT_REACHED":         140,
-		"LONG_POLL_LIMIT_REACHED":      141,
-		"ATTEMPT_NOT_YOURS":            150,
-		"NODE_FAILED":                  151,
-		"INPUT_TOO_LARGE":              152,
-		"REQUEST_MALFORMED":            153,
+		"ERROR_REASON_UNSPECIFIED":        0,
+		"CREDENTIAL_MISSING":              1,
+		"CREDENTIAL_INVALID":              2,
+		"CREDENTIAL_EXPIRED":              3,
+		"ACTION_NOT_GRANTED":              10,
+		"HUMAN_REQUIRED":                  11,
+		"ATTRIBUTION_MISMATCH":            12,
+		"EVIDENCE_INVALID":                13,
+		"APPROVAL_REQUIRED":               20,
+		"APPROVAL_NOT_FOUND":              21,
+		"APPROVAL_EXPIRED":                22,
+		"APPROVAL_CONSUMED":               23,
+		"APPROVAL_MISMATCH":               24,
+		"APPROVER_NOT_HUMAN":              25,
+		"APPROVAL_ALREADY_EXISTS":         26,
+		"INSTALLATION_MISMATCH":           30,
+		"EPOCH_MISMATCH":                  31,
+		"WORK_ORDER_PAUSED":               32,
+		"WORK_ORDER_CANCELED":             33,
+		"RESTORE_HOLD":                    34,
+		"CLOCK_UNCERTAIN":                 35,
+		"HOLD_NOT_FOUND":                  36,
+		"CONTROL_TRANSITION_INVALID":      37,
+		"REQUEST_ID_REUSED":               40,
+		"REF_ALREADY_REGISTERED":          50,
+		"REF_NOT_FOUND":                   51,
+		"PROPOSAL_NOT_FOUND":              52,
+		"PROPOSAL_ALREADY_EXISTS":         53,
+		"PROPOSAL_NOT_PENDING":            54,
+		"BASE_REVISION_STALE":             55,
+		"NEXT_REVISION_MISMATCH":          56,
+		"POLICY_DIGEST_CHANGED":           57,
+		"PROPOSAL_UNCHANGED":              58,
+		"FIELD_REQUIRED":                  60,
+		"IDENTIFIER_INVALID":              61,
+		"DOCUMENT_MALFORMED":              62,
+		"DOCUMENT_TOO_LARGE":              63,
+		"DOCUMENT_TOO_DEEP":               64,
+		"DOCUMENT_DUPLICATE_KEY":          65,
+		"DOCUMENT_NUMBER_FORBIDDEN":       66,
+		"DOCUMENT_VERSION_UNSUPPORTED":    67,
+		"DECIMAL_NOT_CANONICAL":           68,
+		"PAGE_INVALID":                    69,
+		"ENUM_INVALID":                    70,
+		"TIME_INVALID":                    71,
+		"DIGEST_INVALID":                  72,
+		"TEXT_TOO_LONG":                   73,
+		"DEFINITION_INVALID":              80,
+		"MODEL_UNKNOWN":                   81,
+		"RUN_NOT_FOUND":                   82,
+		"NODE_NOT_FOUND":                  83,
+		"RUN_TERMINAL":                    84,
+		"ATTEMPT_NOT_FOUND":               85,
+		"ATTEMPT_SUPERSEDED":              86,
+		"LEASE_EXPIRED":                   87,
+		"ATTEMPT_ALREADY_SETTLED":         88,
+		"RESULT_TOO_LARGE":                89,
+		"RESULT_CONTRACT_VIOLATION":       90,
+		"LEASE_INVALID":                   91,
+		"REVISION_CONFLICT":               92,
+		"VERSION_CONFLICT":                93,
+		"WORKER_MISMATCH":                 94,
+		"CAP_EXCEEDED":                    95,
+		"BUDGET_EXCEEDED":                 100,
+		"DEADLINE_EXCEEDED":               101,
+		"RECONCILIATION_REQUIRED":         102,
+		"WAIT_NOT_FOUND":                  103,
+		"WAIT_EXPIRED":                    104,
+		"WAIT_ALREADY_SATISFIED":          105,
+		"WAIT_PAYLOAD_INVALID":            106,
+		"RUN_NOT_COMPLETED":               107,
+		"SUBJECT_CHANGED":                 108,
+		"HANDOFF_NOT_FOUND":               109,
+		"HANDOFF_ALREADY_ACKNOWLEDGED":    110,
+		"CONTRACT_NOT_FOUND":              111,
+		"CONTRACT_ALREADY_EXISTS":         112,
+		"SPEND_CAP_EXCEEDED":              113,
+		"COST_INVALID":                    114,
+		"RECONCILIATION_NOT_PENDING":      115,
+		"WAIT_NOT_OPEN":                   116,
+		"HANDOFF_NOT_ADDRESSED":           117,
+		"NODE_NOT_DONE":                   118,
+		"INTERNAL_FAULT":                  120,
+		"SERVER_UNAVAILABLE":              121,
+		"STORAGE_UNAVAILABLE":             122,
+		"STORAGE_FULL":                    123,
+		"PRINCIPAL_NOT_FOUND":             130,
+		"PRINCIPAL_ALREADY_EXISTS":        131,
+		"PRINCIPAL_REVOKED":               132,
+		"GRANT_INVALID":                   133,
+		"CREDENTIAL_REVOKED":              134,
+		"PRINCIPALS_NOT_MANAGED":          135,
+		"STREAM_LIMIT_REACHED":            140,
+		"LONG_POLL_LIMIT_REACHED":         141,
+		"ATTEMPT_NOT_YOURS":               150,
+		"NODE_FAILED":                     151,
+		"INPUT_TOO_LARGE":                 152,
+		"REQUEST_MALFORMED":               153,
+		"AUTHORIZATION_APPROVAL_REQUIRED": 170,
+		"GRANT_OUTSIDE_WINDOW":            171,
+		"PURPOSE_NOT_GRANTED":             172,
+		"APPROVAL_PURPOSE_MISMATCH":       173,
+		"APPROVAL_NOT_APPLICABLE":         174,
 	}
 )
 
@@ -490,7 +520,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xa2\x12\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xbb\x13\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -590,7 +620,12 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x11ATTEMPT_NOT_YOURS\x10\x96\x01\x12\x10\n" +
 	"\vNODE_FAILED\x10\x97\x01\x12\x14\n" +
 	"\x0fINPUT_TOO_LARGE\x10\x98\x01\x12\x16\n" +
-	"\x11REQUEST_MALFORMED\x10\x99\x01Ba\n" +
+	"\x11REQUEST_MALFORMED\x10\x99\x01\x12$\n" +
+	"\x1fAUTHORIZATION_APPROVAL_REQUIRED\x10\xaa\x01\x12\x19\n" +
+	"\x14GRANT_OUTSIDE_WINDOW\x10\xab\x01\x12\x18\n" +
+	"\x13PURPOSE_NOT_GRANTED\x10\xac\x01\x12\x1e\n" +
+	"\x19APPROVAL_PURPOSE_MISMATCH\x10\xad\x01\x12\x1c\n" +
+	"\x17APPROVAL_NOT_APPLICABLE\x10\xae\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

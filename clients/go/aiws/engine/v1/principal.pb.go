@@ -140,7 +140,11 @@ func (PrincipalEventKind) EnumDescriptor() ([]byte, []int) {
 }
 
 // Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
-// prefix); `*` alone matches everything.
+// prefix); `*` alone matches everything. A grant applies to an action when its action
+// and work-order patterns match, its `purposes` (if any) include the action's purpose,
+// and the time of the action lies within its validity window. Both are checked at use:
+// when the action is authorised, and when an approval given under the grant is verified
+// by the command that consumes it.
 type Grant struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Action patterns, for example `registry.*` or `approval.create`; 1 to 64 of them,
@@ -151,8 +155,22 @@ type Grant struct {
 	// Optional cap, in microcredits as a canonical decimal string, on what runs started by
 	// the principal may spend; the lowest cap of its grants applies. Empty: uncapped.
 	MaxSpendMicrocredits string `protobuf:"bytes,3,opt,name=max_spend_microcredits,json=maxSpendMicrocredits,proto3" json:"max_spend_microcredits,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+	// `-_.:@`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+	// only to actions that name one of these purposes: satisfying an `authorization` wait
+	// whose definition declares a `purpose`, and creating or consuming an approval whose
+	// `purpose` is set. An action that names no purpose is never covered by a grant with
+	// purposes (PURPOSE_NOT_GRANTED).
+	Purposes []string `protobuf:"bytes,4,rep,name=purposes,proto3" json:"purposes,omitempty"`
+	// When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+	// creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+	NotBeforeMs int64 `protobuf:"varint,5,opt,name=not_before_ms,json=notBeforeMs,proto3" json:"not_before_ms,omitempty"`
+	// When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+	// Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+	// command that commits after the end fails. Independent of the principal's own expiry.
+	NotAfterMs    int64 `protobuf:"varint,6,opt,name=not_after_ms,json=notAfterMs,proto3" json:"not_after_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Grant) Reset() {
@@ -204,6 +222,27 @@ func (x *Grant) GetMaxSpendMicrocredits() string {
 		return x.MaxSpendMicrocredits
 	}
 	return ""
+}
+
+func (x *Grant) GetPurposes() []string {
+	if x != nil {
+		return x.Purposes
+	}
+	return nil
+}
+
+func (x *Grant) GetNotBeforeMs() int64 {
+	if x != nil {
+		return x.NotBeforeMs
+	}
+	return 0
+}
+
+func (x *Grant) GetNotAfterMs() int64 {
+	if x != nil {
+		return x.NotAfterMs
+	}
+	return 0
 }
 
 // Principal is one principal of the built-in authority. It never carries a token.
@@ -1162,12 +1201,16 @@ var File_aiws_engine_v1_principal_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_principal_proto_rawDesc = "" +
 	"\n" +
-	"\x1eaiws/engine/v1/principal.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"x\n" +
+	"\x1eaiws/engine/v1/principal.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\xda\x01\n" +
 	"\x05Grant\x12\x18\n" +
 	"\aactions\x18\x01 \x03(\tR\aactions\x12\x1f\n" +
 	"\vwork_orders\x18\x02 \x03(\tR\n" +
 	"workOrders\x124\n" +
-	"\x16max_spend_microcredits\x18\x03 \x01(\tR\x14maxSpendMicrocredits\"\x89\x04\n" +
+	"\x16max_spend_microcredits\x18\x03 \x01(\tR\x14maxSpendMicrocredits\x12\x1a\n" +
+	"\bpurposes\x18\x04 \x03(\tR\bpurposes\x12\"\n" +
+	"\rnot_before_ms\x18\x05 \x01(\x03R\vnotBeforeMs\x12 \n" +
+	"\fnot_after_ms\x18\x06 \x01(\x03R\n" +
+	"notAfterMs\"\x89\x04\n" +
 	"\tPrincipal\x12!\n" +
 	"\fprincipal_id\x18\x01 \x01(\tR\vprincipalId\x121\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.PrincipalKindR\x04kind\x12-\n" +

@@ -229,8 +229,21 @@ type Wait struct {
 	SatisfiedBy string `protobuf:"bytes,12,opt,name=satisfied_by,json=satisfiedBy,proto3" json:"satisfied_by,omitempty"`
 	// When it was satisfied, UTC epoch milliseconds.
 	SatisfiedAtMs int64 `protobuf:"varint,13,opt,name=satisfied_at_ms,json=satisfiedAtMs,proto3" json:"satisfied_at_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+	// when none. Satisfying it needs grants covering this purpose, and its approval must
+	// name it.
+	Purpose string `protobuf:"bytes,14,opt,name=purpose,proto3" json:"purpose,omitempty"`
+	// What an `authorization` wait authorises (empty for other kinds), in definition
+	// order. While the wait is open they come from the run's current definition, with
+	// `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+	// computes them for a payload). Once satisfied, exactly the actions approved.
+	Authorizes []*AuthorizedAction `protobuf:"bytes,15,rep,name=authorizes,proto3" json:"authorizes,omitempty"`
+	// The approval consumed by the satisfaction of an `authorization` wait.
+	ApprovalId string `protobuf:"bytes,16,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	// The digest of the material that approval approved (a WaitMaterial's).
+	MaterialDigest string `protobuf:"bytes,17,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Wait) Reset() {
@@ -354,6 +367,252 @@ func (x *Wait) GetSatisfiedAtMs() int64 {
 	return 0
 }
 
+func (x *Wait) GetPurpose() string {
+	if x != nil {
+		return x.Purpose
+	}
+	return ""
+}
+
+func (x *Wait) GetAuthorizes() []*AuthorizedAction {
+	if x != nil {
+		return x.Authorizes
+	}
+	return nil
+}
+
+func (x *Wait) GetApprovalId() string {
+	if x != nil {
+		return x.ApprovalId
+	}
+	return ""
+}
+
+func (x *Wait) GetMaterialDigest() string {
+	if x != nil {
+		return x.MaterialDigest
+	}
+	return ""
+}
+
+// AuthorizedAction is one action an `authorization` wait authorises: an agent node
+// that depends directly on the wait (nodes further down, and other waits, are not
+// included).
+type AuthorizedAction struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The node uid.
+	NodeUid string `protobuf:"bytes,1,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
+	// The model the node asks a worker to run.
+	Model string `protobuf:"bytes,2,opt,name=model,proto3" json:"model,omitempty"`
+	// The operation id its attempts carry (the same across safe retries). Empty for a
+	// fan-out node: each item has its own operation id once the node expands.
+	OperationId string `protobuf:"bytes,3,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
+	// `sha256:<hex>` of the node's resolved definition (agent, input source, template,
+	// output contract, retry policy, ...): a revision that changes the node changes it.
+	SpecDigest string `protobuf:"bytes,4,opt,name=spec_digest,json=specDigest,proto3" json:"spec_digest,omitempty"`
+	// `sha256:<hex>` over the canonical JSON of the input the node's task will carry
+	// (the `input_json` a worker receives), computed as if the wait had been satisfied
+	// with the payload under review. Empty when it is not known yet: a fan-out node, a
+	// node that also reads a node not yet done, or a wait still open.
+	InputDigest string `protobuf:"bytes,5,opt,name=input_digest,json=inputDigest,proto3" json:"input_digest,omitempty"`
+	// True when the node fans out (its operation and input are per item).
+	Fanout        bool `protobuf:"varint,6,opt,name=fanout,proto3" json:"fanout,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizedAction) Reset() {
+	*x = AuthorizedAction{}
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizedAction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizedAction) ProtoMessage() {}
+
+func (x *AuthorizedAction) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizedAction.ProtoReflect.Descriptor instead.
+func (*AuthorizedAction) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *AuthorizedAction) GetNodeUid() string {
+	if x != nil {
+		return x.NodeUid
+	}
+	return ""
+}
+
+func (x *AuthorizedAction) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *AuthorizedAction) GetOperationId() string {
+	if x != nil {
+		return x.OperationId
+	}
+	return ""
+}
+
+func (x *AuthorizedAction) GetSpecDigest() string {
+	if x != nil {
+		return x.SpecDigest
+	}
+	return ""
+}
+
+func (x *AuthorizedAction) GetInputDigest() string {
+	if x != nil {
+		return x.InputDigest
+	}
+	return ""
+}
+
+func (x *AuthorizedAction) GetFanout() bool {
+	if x != nil {
+		return x.Fanout
+	}
+	return false
+}
+
+// WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
+// satisfaction; CreateApproval binds to the digest of exactly these fields.
+type WaitMaterial struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The epochs of the run's work order at review (an ad hoc run: the installation with
+	// epochs 1 and 1). New epochs change the material.
+	Epochs *Epochs `protobuf:"bytes,1,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	// The run's work order (empty for ad hoc runs).
+	WorkOrderId string `protobuf:"bytes,2,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// The run.
+	RunId string `protobuf:"bytes,3,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// The wait.
+	WaitId string `protobuf:"bytes,4,opt,name=wait_id,json=waitId,proto3" json:"wait_id,omitempty"`
+	// The wait's node uid.
+	NodeUid string `protobuf:"bytes,5,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
+	// When this opening of the wait expires, UTC epoch milliseconds.
+	ExpiresAtMs int64 `protobuf:"varint,6,opt,name=expires_at_ms,json=expiresAtMs,proto3" json:"expires_at_ms,omitempty"`
+	// The purpose the wait's definition declares (empty: none); the approval must name it.
+	Purpose string `protobuf:"bytes,7,opt,name=purpose,proto3" json:"purpose,omitempty"`
+	// `sha256:<hex>` over the canonical JSON of the payload.
+	PayloadDigest string `protobuf:"bytes,8,opt,name=payload_digest,json=payloadDigest,proto3" json:"payload_digest,omitempty"`
+	// The actions authorised, in definition order.
+	Actions       []*AuthorizedAction `protobuf:"bytes,9,rep,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WaitMaterial) Reset() {
+	*x = WaitMaterial{}
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WaitMaterial) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WaitMaterial) ProtoMessage() {}
+
+func (x *WaitMaterial) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WaitMaterial.ProtoReflect.Descriptor instead.
+func (*WaitMaterial) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *WaitMaterial) GetEpochs() *Epochs {
+	if x != nil {
+		return x.Epochs
+	}
+	return nil
+}
+
+func (x *WaitMaterial) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetWaitId() string {
+	if x != nil {
+		return x.WaitId
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetNodeUid() string {
+	if x != nil {
+		return x.NodeUid
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetExpiresAtMs() int64 {
+	if x != nil {
+		return x.ExpiresAtMs
+	}
+	return 0
+}
+
+func (x *WaitMaterial) GetPurpose() string {
+	if x != nil {
+		return x.Purpose
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetPayloadDigest() string {
+	if x != nil {
+		return x.PayloadDigest
+	}
+	return ""
+}
+
+func (x *WaitMaterial) GetActions() []*AuthorizedAction {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
 // GetWaitRequest names a wait.
 type GetWaitRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -365,7 +624,7 @@ type GetWaitRequest struct {
 
 func (x *GetWaitRequest) Reset() {
 	*x = GetWaitRequest{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -377,7 +636,7 @@ func (x *GetWaitRequest) String() string {
 func (*GetWaitRequest) ProtoMessage() {}
 
 func (x *GetWaitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -390,7 +649,7 @@ func (x *GetWaitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWaitRequest.ProtoReflect.Descriptor instead.
 func (*GetWaitRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{1}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *GetWaitRequest) GetWaitId() string {
@@ -411,7 +670,7 @@ type GetWaitResponse struct {
 
 func (x *GetWaitResponse) Reset() {
 	*x = GetWaitResponse{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -423,7 +682,7 @@ func (x *GetWaitResponse) String() string {
 func (*GetWaitResponse) ProtoMessage() {}
 
 func (x *GetWaitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -436,7 +695,7 @@ func (x *GetWaitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWaitResponse.ProtoReflect.Descriptor instead.
 func (*GetWaitResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *GetWaitResponse) GetWait() *Wait {
@@ -457,7 +716,7 @@ type ListWaitsRequest struct {
 
 func (x *ListWaitsRequest) Reset() {
 	*x = ListWaitsRequest{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -469,7 +728,7 @@ func (x *ListWaitsRequest) String() string {
 func (*ListWaitsRequest) ProtoMessage() {}
 
 func (x *ListWaitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -482,7 +741,7 @@ func (x *ListWaitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListWaitsRequest.ProtoReflect.Descriptor instead.
 func (*ListWaitsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListWaitsRequest) GetRunId() string {
@@ -503,7 +762,7 @@ type ListWaitsResponse struct {
 
 func (x *ListWaitsResponse) Reset() {
 	*x = ListWaitsResponse{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -515,7 +774,7 @@ func (x *ListWaitsResponse) String() string {
 func (*ListWaitsResponse) ProtoMessage() {}
 
 func (x *ListWaitsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -528,7 +787,7 @@ func (x *ListWaitsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListWaitsResponse.ProtoReflect.Descriptor instead.
 func (*ListWaitsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListWaitsResponse) GetWaits() []*Wait {
@@ -536,6 +795,117 @@ func (x *ListWaitsResponse) GetWaits() []*Wait {
 		return x.Waits
 	}
 	return nil
+}
+
+// ReviewWaitRequest describes the satisfaction of an `authorization` wait to review.
+type ReviewWaitRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The wait id.
+	WaitId string `protobuf:"bytes,1,opt,name=wait_id,json=waitId,proto3" json:"wait_id,omitempty"`
+	// The payload as JSON, exactly as it will be sent to SatisfyWait.
+	PayloadJson   string `protobuf:"bytes,2,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewWaitRequest) Reset() {
+	*x = ReviewWaitRequest{}
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewWaitRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewWaitRequest) ProtoMessage() {}
+
+func (x *ReviewWaitRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewWaitRequest.ProtoReflect.Descriptor instead.
+func (*ReviewWaitRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ReviewWaitRequest) GetWaitId() string {
+	if x != nil {
+		return x.WaitId
+	}
+	return ""
+}
+
+func (x *ReviewWaitRequest) GetPayloadJson() string {
+	if x != nil {
+		return x.PayloadJson
+	}
+	return ""
+}
+
+// ReviewWaitResponse carries the material and its digest.
+type ReviewWaitResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The exact material.
+	Material *WaitMaterial `protobuf:"bytes,1,opt,name=material,proto3" json:"material,omitempty"`
+	// `sha256:<hex>` over the material; approve it with CreateApproval (naming
+	// `material.purpose` as the approval's purpose).
+	MaterialDigest string `protobuf:"bytes,2,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ReviewWaitResponse) Reset() {
+	*x = ReviewWaitResponse{}
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewWaitResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewWaitResponse) ProtoMessage() {}
+
+func (x *ReviewWaitResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewWaitResponse.ProtoReflect.Descriptor instead.
+func (*ReviewWaitResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ReviewWaitResponse) GetMaterial() *WaitMaterial {
+	if x != nil {
+		return x.Material
+	}
+	return nil
+}
+
+func (x *ReviewWaitResponse) GetMaterialDigest() string {
+	if x != nil {
+		return x.MaterialDigest
+	}
+	return ""
 }
 
 // SatisfyWaitRequest satisfies a wait.
@@ -546,14 +916,17 @@ type SatisfyWaitRequest struct {
 	// The wait id.
 	WaitId string `protobuf:"bytes,2,opt,name=wait_id,json=waitId,proto3" json:"wait_id,omitempty"`
 	// The payload as JSON; validated against the wait's schema.
-	PayloadJson   string `protobuf:"bytes,3,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
+	PayloadJson string `protobuf:"bytes,3,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
+	// The approval of the material ReviewWait returned for this payload; required for
+	// `authorization` waits, refused for the others.
+	ApprovalId    string `protobuf:"bytes,4,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SatisfyWaitRequest) Reset() {
 	*x = SatisfyWaitRequest{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -565,7 +938,7 @@ func (x *SatisfyWaitRequest) String() string {
 func (*SatisfyWaitRequest) ProtoMessage() {}
 
 func (x *SatisfyWaitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -578,7 +951,7 @@ func (x *SatisfyWaitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SatisfyWaitRequest.ProtoReflect.Descriptor instead.
 func (*SatisfyWaitRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SatisfyWaitRequest) GetRequestId() string {
@@ -602,6 +975,13 @@ func (x *SatisfyWaitRequest) GetPayloadJson() string {
 	return ""
 }
 
+func (x *SatisfyWaitRequest) GetApprovalId() string {
+	if x != nil {
+		return x.ApprovalId
+	}
+	return ""
+}
+
 // SatisfyWaitResponse carries the satisfied wait.
 type SatisfyWaitResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -615,7 +995,7 @@ type SatisfyWaitResponse struct {
 
 func (x *SatisfyWaitResponse) Reset() {
 	*x = SatisfyWaitResponse{}
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -627,7 +1007,7 @@ func (x *SatisfyWaitResponse) String() string {
 func (*SatisfyWaitResponse) ProtoMessage() {}
 
 func (x *SatisfyWaitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_wait_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_wait_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -640,7 +1020,7 @@ func (x *SatisfyWaitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SatisfyWaitResponse.ProtoReflect.Descriptor instead.
 func (*SatisfyWaitResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_wait_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SatisfyWaitResponse) GetWait() *Wait {
@@ -661,7 +1041,7 @@ var File_aiws_engine_v1_wait_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"\n" +
-	"\x19aiws/engine/v1/wait.proto\x12\x0eaiws.engine.v1\"\xe1\x03\n" +
+	"\x19aiws/engine/v1/wait.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\x87\x05\n" +
 	"\x04Wait\x12\x17\n" +
 	"\await_id\x18\x01 \x01(\tR\x06waitId\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -678,7 +1058,32 @@ const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	" \x01(\tR\vdefaultJson\x12!\n" +
 	"\fpayload_json\x18\v \x01(\tR\vpayloadJson\x12!\n" +
 	"\fsatisfied_by\x18\f \x01(\tR\vsatisfiedBy\x12&\n" +
-	"\x0fsatisfied_at_ms\x18\r \x01(\x03R\rsatisfiedAtMs\")\n" +
+	"\x0fsatisfied_at_ms\x18\r \x01(\x03R\rsatisfiedAtMs\x12\x18\n" +
+	"\apurpose\x18\x0e \x01(\tR\apurpose\x12@\n" +
+	"\n" +
+	"authorizes\x18\x0f \x03(\v2 .aiws.engine.v1.AuthorizedActionR\n" +
+	"authorizes\x12\x1f\n" +
+	"\vapproval_id\x18\x10 \x01(\tR\n" +
+	"approvalId\x12'\n" +
+	"\x0fmaterial_digest\x18\x11 \x01(\tR\x0ematerialDigest\"\xc2\x01\n" +
+	"\x10AuthorizedAction\x12\x19\n" +
+	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x14\n" +
+	"\x05model\x18\x02 \x01(\tR\x05model\x12!\n" +
+	"\foperation_id\x18\x03 \x01(\tR\voperationId\x12\x1f\n" +
+	"\vspec_digest\x18\x04 \x01(\tR\n" +
+	"specDigest\x12!\n" +
+	"\finput_digest\x18\x05 \x01(\tR\vinputDigest\x12\x16\n" +
+	"\x06fanout\x18\x06 \x01(\bR\x06fanout\"\xce\x02\n" +
+	"\fWaitMaterial\x12.\n" +
+	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\"\n" +
+	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x15\n" +
+	"\x06run_id\x18\x03 \x01(\tR\x05runId\x12\x17\n" +
+	"\await_id\x18\x04 \x01(\tR\x06waitId\x12\x19\n" +
+	"\bnode_uid\x18\x05 \x01(\tR\anodeUid\x12\"\n" +
+	"\rexpires_at_ms\x18\x06 \x01(\x03R\vexpiresAtMs\x12\x18\n" +
+	"\apurpose\x18\a \x01(\tR\apurpose\x12%\n" +
+	"\x0epayload_digest\x18\b \x01(\tR\rpayloadDigest\x12:\n" +
+	"\aactions\x18\t \x03(\v2 .aiws.engine.v1.AuthorizedActionR\aactions\")\n" +
 	"\x0eGetWaitRequest\x12\x17\n" +
 	"\await_id\x18\x01 \x01(\tR\x06waitId\";\n" +
 	"\x0fGetWaitResponse\x12(\n" +
@@ -686,12 +1091,20 @@ const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"\x10ListWaitsRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"?\n" +
 	"\x11ListWaitsResponse\x12*\n" +
-	"\x05waits\x18\x01 \x03(\v2\x14.aiws.engine.v1.WaitR\x05waits\"o\n" +
+	"\x05waits\x18\x01 \x03(\v2\x14.aiws.engine.v1.WaitR\x05waits\"O\n" +
+	"\x11ReviewWaitRequest\x12\x17\n" +
+	"\await_id\x18\x01 \x01(\tR\x06waitId\x12!\n" +
+	"\fpayload_json\x18\x02 \x01(\tR\vpayloadJson\"w\n" +
+	"\x12ReviewWaitResponse\x128\n" +
+	"\bmaterial\x18\x01 \x01(\v2\x1c.aiws.engine.v1.WaitMaterialR\bmaterial\x12'\n" +
+	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\x90\x01\n" +
 	"\x12SatisfyWaitRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12\x17\n" +
 	"\await_id\x18\x02 \x01(\tR\x06waitId\x12!\n" +
-	"\fpayload_json\x18\x03 \x01(\tR\vpayloadJson\"[\n" +
+	"\fpayload_json\x18\x03 \x01(\tR\vpayloadJson\x12\x1f\n" +
+	"\vapproval_id\x18\x04 \x01(\tR\n" +
+	"approvalId\"[\n" +
 	"\x13SatisfyWaitResponse\x12(\n" +
 	"\x04wait\x18\x01 \x01(\v2\x14.aiws.engine.v1.WaitR\x04wait\x12\x1a\n" +
 	"\breplayed\x18\x02 \x01(\bR\breplayed*r\n" +
@@ -712,10 +1125,12 @@ const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"WaitExpiry\x12\x1b\n" +
 	"\x17WAIT_EXPIRY_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10WAIT_EXPIRY_FAIL\x10\x01\x12\x17\n" +
-	"\x13WAIT_EXPIRY_DEFAULT\x10\x022\x8d\x02\n" +
+	"\x13WAIT_EXPIRY_DEFAULT\x10\x022\xe7\x02\n" +
 	"\vWaitService\x12O\n" +
 	"\aGetWait\x12\x1e.aiws.engine.v1.GetWaitRequest\x1a\x1f.aiws.engine.v1.GetWaitResponse\"\x03\x90\x02\x01\x12U\n" +
-	"\tListWaits\x12 .aiws.engine.v1.ListWaitsRequest\x1a!.aiws.engine.v1.ListWaitsResponse\"\x03\x90\x02\x01\x12V\n" +
+	"\tListWaits\x12 .aiws.engine.v1.ListWaitsRequest\x1a!.aiws.engine.v1.ListWaitsResponse\"\x03\x90\x02\x01\x12X\n" +
+	"\n" +
+	"ReviewWait\x12!.aiws.engine.v1.ReviewWaitRequest\x1a\".aiws.engine.v1.ReviewWaitResponse\"\x03\x90\x02\x01\x12V\n" +
 	"\vSatisfyWait\x12\".aiws.engine.v1.SatisfyWaitRequest\x1a#.aiws.engine.v1.SatisfyWaitResponseBa\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
@@ -732,37 +1147,48 @@ func file_aiws_engine_v1_wait_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_wait_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_wait_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_aiws_engine_v1_wait_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_aiws_engine_v1_wait_proto_goTypes = []any{
 	(WaitKind)(0),               // 0: aiws.engine.v1.WaitKind
 	(WaitState)(0),              // 1: aiws.engine.v1.WaitState
 	(WaitExpiry)(0),             // 2: aiws.engine.v1.WaitExpiry
 	(*Wait)(nil),                // 3: aiws.engine.v1.Wait
-	(*GetWaitRequest)(nil),      // 4: aiws.engine.v1.GetWaitRequest
-	(*GetWaitResponse)(nil),     // 5: aiws.engine.v1.GetWaitResponse
-	(*ListWaitsRequest)(nil),    // 6: aiws.engine.v1.ListWaitsRequest
-	(*ListWaitsResponse)(nil),   // 7: aiws.engine.v1.ListWaitsResponse
-	(*SatisfyWaitRequest)(nil),  // 8: aiws.engine.v1.SatisfyWaitRequest
-	(*SatisfyWaitResponse)(nil), // 9: aiws.engine.v1.SatisfyWaitResponse
+	(*AuthorizedAction)(nil),    // 4: aiws.engine.v1.AuthorizedAction
+	(*WaitMaterial)(nil),        // 5: aiws.engine.v1.WaitMaterial
+	(*GetWaitRequest)(nil),      // 6: aiws.engine.v1.GetWaitRequest
+	(*GetWaitResponse)(nil),     // 7: aiws.engine.v1.GetWaitResponse
+	(*ListWaitsRequest)(nil),    // 8: aiws.engine.v1.ListWaitsRequest
+	(*ListWaitsResponse)(nil),   // 9: aiws.engine.v1.ListWaitsResponse
+	(*ReviewWaitRequest)(nil),   // 10: aiws.engine.v1.ReviewWaitRequest
+	(*ReviewWaitResponse)(nil),  // 11: aiws.engine.v1.ReviewWaitResponse
+	(*SatisfyWaitRequest)(nil),  // 12: aiws.engine.v1.SatisfyWaitRequest
+	(*SatisfyWaitResponse)(nil), // 13: aiws.engine.v1.SatisfyWaitResponse
+	(*Epochs)(nil),              // 14: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_wait_proto_depIdxs = []int32{
-	0, // 0: aiws.engine.v1.Wait.kind:type_name -> aiws.engine.v1.WaitKind
-	1, // 1: aiws.engine.v1.Wait.state:type_name -> aiws.engine.v1.WaitState
-	2, // 2: aiws.engine.v1.Wait.on_expiry:type_name -> aiws.engine.v1.WaitExpiry
-	3, // 3: aiws.engine.v1.GetWaitResponse.wait:type_name -> aiws.engine.v1.Wait
-	3, // 4: aiws.engine.v1.ListWaitsResponse.waits:type_name -> aiws.engine.v1.Wait
-	3, // 5: aiws.engine.v1.SatisfyWaitResponse.wait:type_name -> aiws.engine.v1.Wait
-	4, // 6: aiws.engine.v1.WaitService.GetWait:input_type -> aiws.engine.v1.GetWaitRequest
-	6, // 7: aiws.engine.v1.WaitService.ListWaits:input_type -> aiws.engine.v1.ListWaitsRequest
-	8, // 8: aiws.engine.v1.WaitService.SatisfyWait:input_type -> aiws.engine.v1.SatisfyWaitRequest
-	5, // 9: aiws.engine.v1.WaitService.GetWait:output_type -> aiws.engine.v1.GetWaitResponse
-	7, // 10: aiws.engine.v1.WaitService.ListWaits:output_type -> aiws.engine.v1.ListWaitsResponse
-	9, // 11: aiws.engine.v1.WaitService.SatisfyWait:output_type -> aiws.engine.v1.SatisfyWaitResponse
-	9, // [9:12] is the sub-list for method output_type
-	6, // [6:9] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	0,  // 0: aiws.engine.v1.Wait.kind:type_name -> aiws.engine.v1.WaitKind
+	1,  // 1: aiws.engine.v1.Wait.state:type_name -> aiws.engine.v1.WaitState
+	2,  // 2: aiws.engine.v1.Wait.on_expiry:type_name -> aiws.engine.v1.WaitExpiry
+	4,  // 3: aiws.engine.v1.Wait.authorizes:type_name -> aiws.engine.v1.AuthorizedAction
+	14, // 4: aiws.engine.v1.WaitMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	4,  // 5: aiws.engine.v1.WaitMaterial.actions:type_name -> aiws.engine.v1.AuthorizedAction
+	3,  // 6: aiws.engine.v1.GetWaitResponse.wait:type_name -> aiws.engine.v1.Wait
+	3,  // 7: aiws.engine.v1.ListWaitsResponse.waits:type_name -> aiws.engine.v1.Wait
+	5,  // 8: aiws.engine.v1.ReviewWaitResponse.material:type_name -> aiws.engine.v1.WaitMaterial
+	3,  // 9: aiws.engine.v1.SatisfyWaitResponse.wait:type_name -> aiws.engine.v1.Wait
+	6,  // 10: aiws.engine.v1.WaitService.GetWait:input_type -> aiws.engine.v1.GetWaitRequest
+	8,  // 11: aiws.engine.v1.WaitService.ListWaits:input_type -> aiws.engine.v1.ListWaitsRequest
+	10, // 12: aiws.engine.v1.WaitService.ReviewWait:input_type -> aiws.engine.v1.ReviewWaitRequest
+	12, // 13: aiws.engine.v1.WaitService.SatisfyWait:input_type -> aiws.engine.v1.SatisfyWaitRequest
+	7,  // 14: aiws.engine.v1.WaitService.GetWait:output_type -> aiws.engine.v1.GetWaitResponse
+	9,  // 15: aiws.engine.v1.WaitService.ListWaits:output_type -> aiws.engine.v1.ListWaitsResponse
+	11, // 16: aiws.engine.v1.WaitService.ReviewWait:output_type -> aiws.engine.v1.ReviewWaitResponse
+	13, // 17: aiws.engine.v1.WaitService.SatisfyWait:output_type -> aiws.engine.v1.SatisfyWaitResponse
+	14, // [14:18] is the sub-list for method output_type
+	10, // [10:14] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_wait_proto_init() }
@@ -770,13 +1196,14 @@ func file_aiws_engine_v1_wait_proto_init() {
 	if File_aiws_engine_v1_wait_proto != nil {
 		return
 	}
+	file_aiws_engine_v1_common_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_wait_proto_rawDesc), len(file_aiws_engine_v1_wait_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   7,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

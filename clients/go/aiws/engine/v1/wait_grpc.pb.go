@@ -21,6 +21,7 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	WaitService_GetWait_FullMethodName     = "/aiws.engine.v1.WaitService/GetWait"
 	WaitService_ListWaits_FullMethodName   = "/aiws.engine.v1.WaitService/ListWaits"
+	WaitService_ReviewWait_FullMethodName  = "/aiws.engine.v1.WaitService/ReviewWait"
 	WaitService_SatisfyWait_FullMethodName = "/aiws.engine.v1.WaitService/SatisfyWait"
 )
 
@@ -34,14 +35,36 @@ const (
 // the node fails or takes the definition's default, never before the expiry time, and
 // a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
 // Waits are durable: they survive restarts.
+//
+// An `authorization` wait is an approval of an exact action: the agent nodes that
+// depend on it directly (its authorised actions, each named by node, operation id, spec
+// digest and input digest). A human reviews the material of a satisfaction with
+// ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+// names that approval, which is verified (a current human allowed `approval.create` on
+// the run's work order, the material digest equal to what the server computes at
+// satisfaction, not expired) and consumed once, like the approvals of registry commands
+// and reconciliations.
 type WaitServiceClient interface {
 	// GetWait returns one wait.
 	GetWait(ctx context.Context, in *GetWaitRequest, opts ...grpc.CallOption) (*GetWaitResponse, error)
 	// ListWaits lists the waits of a run in definition order.
 	ListWaits(ctx context.Context, in *ListWaitsRequest, opts ...grpc.CallOption) (*ListWaitsResponse, error)
+	// ReviewWait returns the exact material a human approves to satisfy an
+	// `authorization` wait with a payload, and its digest. It checks the payload and the
+	// wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+	// and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+	// `wait.read` on the run's work order.
+	ReviewWait(ctx context.Context, in *ReviewWaitRequest, opts ...grpc.CallOption) (*ReviewWaitResponse, error)
 	// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-	// payload as its result. `authorization` waits need a verified human. A repeated
-	// request_id with the same payload returns the wait with `replayed = true`.
+	// payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+	// that declares a purpose, a grant covering that purpose). `authorization` waits need
+	// a verified human and `approval_id`: without it FAILED_PRECONDITION /
+	// AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+	// given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+	// that changed, new epochs) or for another purpose is refused and consumes nothing.
+	// `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+	// repeated request_id with the same payload and approval returns the wait with
+	// `replayed = true`, consuming nothing again.
 	SatisfyWait(ctx context.Context, in *SatisfyWaitRequest, opts ...grpc.CallOption) (*SatisfyWaitResponse, error)
 }
 
@@ -73,6 +96,16 @@ func (c *waitServiceClient) ListWaits(ctx context.Context, in *ListWaitsRequest,
 	return out, nil
 }
 
+func (c *waitServiceClient) ReviewWait(ctx context.Context, in *ReviewWaitRequest, opts ...grpc.CallOption) (*ReviewWaitResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReviewWaitResponse)
+	err := c.cc.Invoke(ctx, WaitService_ReviewWait_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *waitServiceClient) SatisfyWait(ctx context.Context, in *SatisfyWaitRequest, opts ...grpc.CallOption) (*SatisfyWaitResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SatisfyWaitResponse)
@@ -93,14 +126,36 @@ func (c *waitServiceClient) SatisfyWait(ctx context.Context, in *SatisfyWaitRequ
 // the node fails or takes the definition's default, never before the expiry time, and
 // a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
 // Waits are durable: they survive restarts.
+//
+// An `authorization` wait is an approval of an exact action: the agent nodes that
+// depend on it directly (its authorised actions, each named by node, operation id, spec
+// digest and input digest). A human reviews the material of a satisfaction with
+// ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+// names that approval, which is verified (a current human allowed `approval.create` on
+// the run's work order, the material digest equal to what the server computes at
+// satisfaction, not expired) and consumed once, like the approvals of registry commands
+// and reconciliations.
 type WaitServiceServer interface {
 	// GetWait returns one wait.
 	GetWait(context.Context, *GetWaitRequest) (*GetWaitResponse, error)
 	// ListWaits lists the waits of a run in definition order.
 	ListWaits(context.Context, *ListWaitsRequest) (*ListWaitsResponse, error)
+	// ReviewWait returns the exact material a human approves to satisfy an
+	// `authorization` wait with a payload, and its digest. It checks the payload and the
+	// wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+	// and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+	// `wait.read` on the run's work order.
+	ReviewWait(context.Context, *ReviewWaitRequest) (*ReviewWaitResponse, error)
 	// SatisfyWait satisfies a pending wait with a payload; the node completes with the
-	// payload as its result. `authorization` waits need a verified human. A repeated
-	// request_id with the same payload returns the wait with `replayed = true`.
+	// payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+	// that declares a purpose, a grant covering that purpose). `authorization` waits need
+	// a verified human and `approval_id`: without it FAILED_PRECONDITION /
+	// AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+	// given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+	// that changed, new epochs) or for another purpose is refused and consumes nothing.
+	// `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+	// repeated request_id with the same payload and approval returns the wait with
+	// `replayed = true`, consuming nothing again.
 	SatisfyWait(context.Context, *SatisfyWaitRequest) (*SatisfyWaitResponse, error)
 	mustEmbedUnimplementedWaitServiceServer()
 }
@@ -117,6 +172,9 @@ func (UnimplementedWaitServiceServer) GetWait(context.Context, *GetWaitRequest) 
 }
 func (UnimplementedWaitServiceServer) ListWaits(context.Context, *ListWaitsRequest) (*ListWaitsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListWaits not implemented")
+}
+func (UnimplementedWaitServiceServer) ReviewWait(context.Context, *ReviewWaitRequest) (*ReviewWaitResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReviewWait not implemented")
 }
 func (UnimplementedWaitServiceServer) SatisfyWait(context.Context, *SatisfyWaitRequest) (*SatisfyWaitResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SatisfyWait not implemented")
@@ -178,6 +236,24 @@ func _WaitService_ListWaits_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _WaitService_ReviewWait_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReviewWaitRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WaitServiceServer).ReviewWait(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WaitService_ReviewWait_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WaitServiceServer).ReviewWait(ctx, req.(*ReviewWaitRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _WaitService_SatisfyWait_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SatisfyWaitRequest)
 	if err := dec(in); err != nil {
@@ -210,6 +286,10 @@ var WaitService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListWaits",
 			Handler:    _WaitService_ListWaits_Handler,
+		},
+		{
+			MethodName: "ReviewWait",
+			Handler:    _WaitService_ReviewWait_Handler,
 		},
 		{
 			MethodName: "SatisfyWait",

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61iws/engine/v1/approval.proto\x12\x0e\x61iws.engine.v1\"\xf7\x01\n\x08\x41pproval\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\x12\x13\n\x0b\x61pprover_id\x18\x03 \x01(\t\x12\x14\n\x0cproof_digest\x18\x04 \x01(\t\x12\x15\n\rcreated_at_ms\x18\x05 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x03\x12,\n\x05state\x18\x07 \x01(\x0e\x32\x1d.aiws.engine.v1.ApprovalState\x12\x16\n\x0e\x63onsumed_at_ms\x18\x08 \x01(\x03\x12\x1e\n\x16\x63onsumed_by_request_id\x18\t \x01(\t\"s\n\x15\x43reateApprovalRequest\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x03\x12\x15\n\rwork_order_id\x18\x04 \x01(\t\"V\n\x16\x43reateApprovalResponse\x12*\n\x08\x61pproval\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Approval\x12\x10\n\x08replayed\x18\x02 \x01(\x08\")\n\x12GetApprovalRequest\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\"A\n\x13GetApprovalResponse\x12*\n\x08\x61pproval\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Approval*\x83\x01\n\rApprovalState\x12\x1e\n\x1a\x41PPROVAL_STATE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41PPROVAL_STATE_ACTIVE\x10\x01\x12\x1b\n\x17\x41PPROVAL_STATE_CONSUMED\x10\x02\x12\x1a\n\x16\x41PPROVAL_STATE_EXPIRED\x10\x03\x32\xcf\x01\n\x0f\x41pprovalService\x12_\n\x0e\x43reateApproval\x12%.aiws.engine.v1.CreateApprovalRequest\x1a&.aiws.engine.v1.CreateApprovalResponse\x12[\n\x0bGetApproval\x12\".aiws.engine.v1.GetApprovalRequest\x1a#.aiws.engine.v1.GetApprovalResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61iws/engine/v1/approval.proto\x12\x0e\x61iws.engine.v1\"\x88\x02\n\x08\x41pproval\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\x12\x13\n\x0b\x61pprover_id\x18\x03 \x01(\t\x12\x14\n\x0cproof_digest\x18\x04 \x01(\t\x12\x15\n\rcreated_at_ms\x18\x05 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x03\x12,\n\x05state\x18\x07 \x01(\x0e\x32\x1d.aiws.engine.v1.ApprovalState\x12\x16\n\x0e\x63onsumed_at_ms\x18\x08 \x01(\x03\x12\x1e\n\x16\x63onsumed_by_request_id\x18\t \x01(\t\x12\x0f\n\x07purpose\x18\n \x01(\t\"\x84\x01\n\x15\x43reateApprovalRequest\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x03\x12\x15\n\rwork_order_id\x18\x04 \x01(\t\x12\x0f\n\x07purpose\x18\x05 \x01(\t\"V\n\x16\x43reateApprovalResponse\x12*\n\x08\x61pproval\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Approval\x12\x10\n\x08replayed\x18\x02 \x01(\x08\")\n\x12GetApprovalRequest\x12\x13\n\x0b\x61pproval_id\x18\x01 \x01(\t\"A\n\x13GetApprovalResponse\x12*\n\x08\x61pproval\x18\x01 \x01(\x0b\x32\x18.aiws.engine.v1.Approval*\x83\x01\n\rApprovalState\x12\x1e\n\x1a\x41PPROVAL_STATE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41PPROVAL_STATE_ACTIVE\x10\x01\x12\x1b\n\x17\x41PPROVAL_STATE_CONSUMED\x10\x02\x12\x1a\n\x16\x41PPROVAL_STATE_EXPIRED\x10\x03\x32\xcf\x01\n\x0f\x41pprovalService\x12_\n\x0e\x43reateApproval\x12%.aiws.engine.v1.CreateApprovalRequest\x1a&.aiws.engine.v1.CreateApprovalResponse\x12[\n\x0bGetApproval\x12\".aiws.engine.v1.GetApprovalRequest\x1a#.aiws.engine.v1.GetApprovalResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,18 +34,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1'
   _globals['_APPROVALSERVICE'].methods_by_name['GetApproval']._loaded_options = None
   _globals['_APPROVALSERVICE'].methods_by_name['GetApproval']._serialized_options = b'\220\002\001'
-  _globals['_APPROVALSTATE']._serialized_start=615
-  _globals['_APPROVALSTATE']._serialized_end=746
+  _globals['_APPROVALSTATE']._serialized_start=650
+  _globals['_APPROVALSTATE']._serialized_end=781
   _globals['_APPROVAL']._serialized_start=50
-  _globals['_APPROVAL']._serialized_end=297
-  _globals['_CREATEAPPROVALREQUEST']._serialized_start=299
-  _globals['_CREATEAPPROVALREQUEST']._serialized_end=414
-  _globals['_CREATEAPPROVALRESPONSE']._serialized_start=416
-  _globals['_CREATEAPPROVALRESPONSE']._serialized_end=502
-  _globals['_GETAPPROVALREQUEST']._serialized_start=504
-  _globals['_GETAPPROVALREQUEST']._serialized_end=545
-  _globals['_GETAPPROVALRESPONSE']._serialized_start=547
-  _globals['_GETAPPROVALRESPONSE']._serialized_end=612
-  _globals['_APPROVALSERVICE']._serialized_start=749
-  _globals['_APPROVALSERVICE']._serialized_end=956
+  _globals['_APPROVAL']._serialized_end=314
+  _globals['_CREATEAPPROVALREQUEST']._serialized_start=317
+  _globals['_CREATEAPPROVALREQUEST']._serialized_end=449
+  _globals['_CREATEAPPROVALRESPONSE']._serialized_start=451
+  _globals['_CREATEAPPROVALRESPONSE']._serialized_end=537
+  _globals['_GETAPPROVALREQUEST']._serialized_start=539
+  _globals['_GETAPPROVALREQUEST']._serialized_end=580
+  _globals['_GETAPPROVALRESPONSE']._serialized_start=582
+  _globals['_GETAPPROVALRESPONSE']._serialized_end=647
+  _globals['_APPROVALSERVICE']._serialized_start=784
+  _globals['_APPROVALSERVICE']._serialized_end=991
 # @@protoc_insertion_point(module_scope)

@@ -18,7 +18,7 @@ APPROVAL_STATE_CONSUMED: ApprovalState
 APPROVAL_STATE_EXPIRED: ApprovalState
 
 class Approval(_message.Message):
-    __slots__ = ("approval_id", "material_digest", "approver_id", "proof_digest", "created_at_ms", "expires_at_ms", "state", "consumed_at_ms", "consumed_by_request_id")
+    __slots__ = ("approval_id", "material_digest", "approver_id", "proof_digest", "created_at_ms", "expires_at_ms", "state", "consumed_at_ms", "consumed_by_request_id", "purpose")
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
     APPROVER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +28,7 @@ class Approval(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     CONSUMED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     CONSUMED_BY_REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
     approval_id: str
     material_digest: str
     approver_id: str
@@ -37,19 +38,22 @@ class Approval(_message.Message):
     state: ApprovalState
     consumed_at_ms: int
     consumed_by_request_id: str
-    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., approver_id: _Optional[str] = ..., proof_digest: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., state: _Optional[_Union[ApprovalState, str]] = ..., consumed_at_ms: _Optional[int] = ..., consumed_by_request_id: _Optional[str] = ...) -> None: ...
+    purpose: str
+    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., approver_id: _Optional[str] = ..., proof_digest: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., state: _Optional[_Union[ApprovalState, str]] = ..., consumed_at_ms: _Optional[int] = ..., consumed_by_request_id: _Optional[str] = ..., purpose: _Optional[str] = ...) -> None: ...
 
 class CreateApprovalRequest(_message.Message):
-    __slots__ = ("approval_id", "material_digest", "expires_at_ms", "work_order_id")
+    __slots__ = ("approval_id", "material_digest", "expires_at_ms", "work_order_id", "purpose")
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
     WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
     approval_id: str
     material_digest: str
     expires_at_ms: int
     work_order_id: str
-    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., expires_at_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ...) -> None: ...
+    purpose: str
+    def __init__(self, approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., expires_at_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., purpose: _Optional[str] = ...) -> None: ...
 
 class CreateApprovalResponse(_message.Message):
     __slots__ = ("approval", "replayed")

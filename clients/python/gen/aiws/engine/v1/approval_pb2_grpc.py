@@ -59,7 +59,9 @@ class ApprovalServiceServicer(object):
         """CreateApproval records the authenticated human's approval of the material whose
         digest `RegistryService.Review` returned. Only HUMAN principals may approve.
         Idempotent by approval id: the same id with the same content returns the existing
-        approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+        approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+        may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+        WaitService.ReviewWait.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

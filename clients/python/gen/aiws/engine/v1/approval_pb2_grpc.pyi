@@ -40,7 +40,9 @@ class ApprovalServiceStub:
     """CreateApproval records the authenticated human's approval of the material whose
     digest `RegistryService.Review` returned. Only HUMAN principals may approve.
     Idempotent by approval id: the same id with the same content returns the existing
-    approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+    approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+    may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+    WaitService.ReviewWait.
     """
     GetApproval: _grpc.UnaryUnaryMultiCallable[_approval_pb2.GetApprovalRequest, _approval_pb2.GetApprovalResponse]
     """GetApproval returns an approval and whether it is still usable."""
@@ -57,7 +59,9 @@ class ApprovalServiceAsyncStub(ApprovalServiceStub):
     """CreateApproval records the authenticated human's approval of the material whose
     digest `RegistryService.Review` returned. Only HUMAN principals may approve.
     Idempotent by approval id: the same id with the same content returns the existing
-    approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+    approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+    may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+    WaitService.ReviewWait.
     """
     GetApproval: _aio.UnaryUnaryMultiCallable[_approval_pb2.GetApprovalRequest, _approval_pb2.GetApprovalResponse]  # type: ignore[assignment]
     """GetApproval returns an approval and whether it is still usable."""
@@ -77,7 +81,9 @@ class ApprovalServiceServicer(metaclass=_abc_1.ABCMeta):
         """CreateApproval records the authenticated human's approval of the material whose
         digest `RegistryService.Review` returned. Only HUMAN principals may approve.
         Idempotent by approval id: the same id with the same content returns the existing
-        approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+        approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+        may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+        WaitService.ReviewWait.
         """
 
     @_abc_1.abstractmethod

@@ -104,6 +104,11 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_FAILED: _ClassVar[ErrorReason]
     INPUT_TOO_LARGE: _ClassVar[ErrorReason]
     REQUEST_MALFORMED: _ClassVar[ErrorReason]
+    AUTHORIZATION_APPROVAL_REQUIRED: _ClassVar[ErrorReason]
+    GRANT_OUTSIDE_WINDOW: _ClassVar[ErrorReason]
+    PURPOSE_NOT_GRANTED: _ClassVar[ErrorReason]
+    APPROVAL_PURPOSE_MISMATCH: _ClassVar[ErrorReason]
+    APPROVAL_NOT_APPLICABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -202,3 +207,8 @@ ATTEMPT_NOT_YOURS: ErrorReason
 NODE_FAILED: ErrorReason
 INPUT_TOO_LARGE: ErrorReason
 REQUEST_MALFORMED: ErrorReason
+AUTHORIZATION_APPROVAL_REQUIRED: ErrorReason
+GRANT_OUTSIDE_WINDOW: ErrorReason
+PURPOSE_NOT_GRANTED: ErrorReason
+APPROVAL_PURPOSE_MISMATCH: ErrorReason
+APPROVAL_NOT_APPLICABLE: ErrorReason

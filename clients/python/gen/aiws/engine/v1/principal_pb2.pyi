@@ -33,14 +33,20 @@ PRINCIPAL_EVENT_KIND_ROTATED: PrincipalEventKind
 PRINCIPAL_EVENT_KIND_REVOKED: PrincipalEventKind
 
 class Grant(_message.Message):
-    __slots__ = ("actions", "work_orders", "max_spend_microcredits")
+    __slots__ = ("actions", "work_orders", "max_spend_microcredits", "purposes", "not_before_ms", "not_after_ms")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     WORK_ORDERS_FIELD_NUMBER: _ClassVar[int]
     MAX_SPEND_MICROCREDITS_FIELD_NUMBER: _ClassVar[int]
+    PURPOSES_FIELD_NUMBER: _ClassVar[int]
+    NOT_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
+    NOT_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedScalarFieldContainer[str]
     work_orders: _containers.RepeatedScalarFieldContainer[str]
     max_spend_microcredits: str
-    def __init__(self, actions: _Optional[_Iterable[str]] = ..., work_orders: _Optional[_Iterable[str]] = ..., max_spend_microcredits: _Optional[str] = ...) -> None: ...
+    purposes: _containers.RepeatedScalarFieldContainer[str]
+    not_before_ms: int
+    not_after_ms: int
+    def __init__(self, actions: _Optional[_Iterable[str]] = ..., work_orders: _Optional[_Iterable[str]] = ..., max_spend_microcredits: _Optional[str] = ..., purposes: _Optional[_Iterable[str]] = ..., not_before_ms: _Optional[int] = ..., not_after_ms: _Optional[int] = ...) -> None: ...
 
 class Principal(_message.Message):
     __slots__ = ("principal_id", "kind", "grants", "expires_at_ms", "state", "version", "created_at_ms", "created_by", "token_issued_at_ms", "revoked_at_ms", "revoked_by", "revoke_reason", "token_fingerprint")

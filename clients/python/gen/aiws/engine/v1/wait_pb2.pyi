@@ -1,3 +1,4 @@
+from aiws.engine.v1 import common_pb2 as _common_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -45,7 +46,7 @@ WAIT_EXPIRY_FAIL: WaitExpiry
 WAIT_EXPIRY_DEFAULT: WaitExpiry
 
 class Wait(_message.Message):
-    __slots__ = ("wait_id", "run_id", "node_uid", "kind", "state", "opened_at_ms", "expires_at_ms", "schema_json", "on_expiry", "default_json", "payload_json", "satisfied_by", "satisfied_at_ms")
+    __slots__ = ("wait_id", "run_id", "node_uid", "kind", "state", "opened_at_ms", "expires_at_ms", "schema_json", "on_expiry", "default_json", "payload_json", "satisfied_by", "satisfied_at_ms", "purpose", "authorizes", "approval_id", "material_digest")
     WAIT_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
@@ -59,6 +60,10 @@ class Wait(_message.Message):
     PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
     SATISFIED_BY_FIELD_NUMBER: _ClassVar[int]
     SATISFIED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    AUTHORIZES_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
     wait_id: str
     run_id: str
     node_uid: str
@@ -72,7 +77,49 @@ class Wait(_message.Message):
     payload_json: str
     satisfied_by: str
     satisfied_at_ms: int
-    def __init__(self, wait_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., kind: _Optional[_Union[WaitKind, str]] = ..., state: _Optional[_Union[WaitState, str]] = ..., opened_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., schema_json: _Optional[str] = ..., on_expiry: _Optional[_Union[WaitExpiry, str]] = ..., default_json: _Optional[str] = ..., payload_json: _Optional[str] = ..., satisfied_by: _Optional[str] = ..., satisfied_at_ms: _Optional[int] = ...) -> None: ...
+    purpose: str
+    authorizes: _containers.RepeatedCompositeFieldContainer[AuthorizedAction]
+    approval_id: str
+    material_digest: str
+    def __init__(self, wait_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., kind: _Optional[_Union[WaitKind, str]] = ..., state: _Optional[_Union[WaitState, str]] = ..., opened_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., schema_json: _Optional[str] = ..., on_expiry: _Optional[_Union[WaitExpiry, str]] = ..., default_json: _Optional[str] = ..., payload_json: _Optional[str] = ..., satisfied_by: _Optional[str] = ..., satisfied_at_ms: _Optional[int] = ..., purpose: _Optional[str] = ..., authorizes: _Optional[_Iterable[_Union[AuthorizedAction, _Mapping]]] = ..., approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ...) -> None: ...
+
+class AuthorizedAction(_message.Message):
+    __slots__ = ("node_uid", "model", "operation_id", "spec_digest", "input_digest", "fanout")
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    INPUT_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    FANOUT_FIELD_NUMBER: _ClassVar[int]
+    node_uid: str
+    model: str
+    operation_id: str
+    spec_digest: str
+    input_digest: str
+    fanout: bool
+    def __init__(self, node_uid: _Optional[str] = ..., model: _Optional[str] = ..., operation_id: _Optional[str] = ..., spec_digest: _Optional[str] = ..., input_digest: _Optional[str] = ..., fanout: bool = ...) -> None: ...
+
+class WaitMaterial(_message.Message):
+    __slots__ = ("epochs", "work_order_id", "run_id", "wait_id", "node_uid", "expires_at_ms", "purpose", "payload_digest", "actions")
+    EPOCHS_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    WAIT_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    epochs: _common_pb2.Epochs
+    work_order_id: str
+    run_id: str
+    wait_id: str
+    node_uid: str
+    expires_at_ms: int
+    purpose: str
+    payload_digest: str
+    actions: _containers.RepeatedCompositeFieldContainer[AuthorizedAction]
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., wait_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., expires_at_ms: _Optional[int] = ..., purpose: _Optional[str] = ..., payload_digest: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[AuthorizedAction, _Mapping]]] = ...) -> None: ...
 
 class GetWaitRequest(_message.Message):
     __slots__ = ("wait_id",)
@@ -98,15 +145,33 @@ class ListWaitsResponse(_message.Message):
     waits: _containers.RepeatedCompositeFieldContainer[Wait]
     def __init__(self, waits: _Optional[_Iterable[_Union[Wait, _Mapping]]] = ...) -> None: ...
 
+class ReviewWaitRequest(_message.Message):
+    __slots__ = ("wait_id", "payload_json")
+    WAIT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    wait_id: str
+    payload_json: str
+    def __init__(self, wait_id: _Optional[str] = ..., payload_json: _Optional[str] = ...) -> None: ...
+
+class ReviewWaitResponse(_message.Message):
+    __slots__ = ("material", "material_digest")
+    MATERIAL_FIELD_NUMBER: _ClassVar[int]
+    MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    material: WaitMaterial
+    material_digest: str
+    def __init__(self, material: _Optional[_Union[WaitMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ...) -> None: ...
+
 class SatisfyWaitRequest(_message.Message):
-    __slots__ = ("request_id", "wait_id", "payload_json")
+    __slots__ = ("request_id", "wait_id", "payload_json", "approval_id")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WAIT_ID_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     wait_id: str
     payload_json: str
-    def __init__(self, request_id: _Optional[str] = ..., wait_id: _Optional[str] = ..., payload_json: _Optional[str] = ...) -> None: ...
+    approval_id: str
+    def __init__(self, request_id: _Optional[str] = ..., wait_id: _Optional[str] = ..., payload_json: _Optional[str] = ..., approval_id: _Optional[str] = ...) -> None: ...
 
 class SatisfyWaitResponse(_message.Message):
     __slots__ = ("wait", "replayed")

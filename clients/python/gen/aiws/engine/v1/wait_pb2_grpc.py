@@ -32,6 +32,15 @@ class WaitServiceStub(object):
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     def __init__(self, channel):
@@ -50,6 +59,11 @@ class WaitServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsResponse.FromString,
                 _registered_method=True)
+        self.ReviewWait = channel.unary_unary(
+                '/aiws.engine.v1.WaitService/ReviewWait',
+                request_serializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitResponse.FromString,
+                _registered_method=True)
         self.SatisfyWait = channel.unary_unary(
                 '/aiws.engine.v1.WaitService/SatisfyWait',
                 request_serializer=aiws_dot_engine_dot_v1_dot_wait__pb2.SatisfyWaitRequest.SerializeToString,
@@ -64,6 +78,15 @@ class WaitServiceServicer(object):
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     def GetWait(self, request, context):
@@ -80,10 +103,28 @@ class WaitServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReviewWait(self, request, context):
+        """ReviewWait returns the exact material a human approves to satisfy an
+        `authorization` wait with a payload, and its digest. It checks the payload and the
+        wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+        and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+        `wait.read` on the run's work order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SatisfyWait(self, request, context):
         """SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        payload as its result. `authorization` waits need a verified human. A repeated
-        request_id with the same payload returns the wait with `replayed = true`.
+        payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+        that declares a purpose, a grant covering that purpose). `authorization` waits need
+        a verified human and `approval_id`: without it FAILED_PRECONDITION /
+        AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+        given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+        that changed, new epochs) or for another purpose is refused and consumes nothing.
+        `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+        repeated request_id with the same payload and approval returns the wait with
+        `replayed = true`, consuming nothing again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -101,6 +142,11 @@ def add_WaitServiceServicer_to_server(servicer, server):
                     servicer.ListWaits,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsResponse.SerializeToString,
+            ),
+            'ReviewWait': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReviewWait,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitResponse.SerializeToString,
             ),
             'SatisfyWait': grpc.unary_unary_rpc_method_handler(
                     servicer.SatisfyWait,
@@ -122,6 +168,15 @@ class WaitService(object):
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     @staticmethod
@@ -168,6 +223,33 @@ class WaitService(object):
             '/aiws.engine.v1.WaitService/ListWaits',
             aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_wait__pb2.ListWaitsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReviewWait(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.WaitService/ReviewWait',
+            aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_wait__pb2.ReviewWaitResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -33,6 +33,15 @@ class WaitServiceStub:
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     @_typing.overload
@@ -43,10 +52,24 @@ class WaitServiceStub:
     """GetWait returns one wait."""
     ListWaits: _grpc.UnaryUnaryMultiCallable[_wait_pb2.ListWaitsRequest, _wait_pb2.ListWaitsResponse]
     """ListWaits lists the waits of a run in definition order."""
+    ReviewWait: _grpc.UnaryUnaryMultiCallable[_wait_pb2.ReviewWaitRequest, _wait_pb2.ReviewWaitResponse]
+    """ReviewWait returns the exact material a human approves to satisfy an
+    `authorization` wait with a payload, and its digest. It checks the payload and the
+    wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+    and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+    `wait.read` on the run's work order.
+    """
     SatisfyWait: _grpc.UnaryUnaryMultiCallable[_wait_pb2.SatisfyWaitRequest, _wait_pb2.SatisfyWaitResponse]
     """SatisfyWait satisfies a pending wait with a payload; the node completes with the
-    payload as its result. `authorization` waits need a verified human. A repeated
-    request_id with the same payload returns the wait with `replayed = true`.
+    payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+    that declares a purpose, a grant covering that purpose). `authorization` waits need
+    a verified human and `approval_id`: without it FAILED_PRECONDITION /
+    AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+    given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+    that changed, new epochs) or for another purpose is refused and consumes nothing.
+    `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+    repeated request_id with the same payload and approval returns the wait with
+    `replayed = true`, consuming nothing again.
     """
 
 @_typing.type_check_only
@@ -57,6 +80,15 @@ class WaitServiceAsyncStub(WaitServiceStub):
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -64,10 +96,24 @@ class WaitServiceAsyncStub(WaitServiceStub):
     """GetWait returns one wait."""
     ListWaits: _aio.UnaryUnaryMultiCallable[_wait_pb2.ListWaitsRequest, _wait_pb2.ListWaitsResponse]  # type: ignore[assignment]
     """ListWaits lists the waits of a run in definition order."""
+    ReviewWait: _aio.UnaryUnaryMultiCallable[_wait_pb2.ReviewWaitRequest, _wait_pb2.ReviewWaitResponse]  # type: ignore[assignment]
+    """ReviewWait returns the exact material a human approves to satisfy an
+    `authorization` wait with a payload, and its digest. It checks the payload and the
+    wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+    and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+    `wait.read` on the run's work order.
+    """
     SatisfyWait: _aio.UnaryUnaryMultiCallable[_wait_pb2.SatisfyWaitRequest, _wait_pb2.SatisfyWaitResponse]  # type: ignore[assignment]
     """SatisfyWait satisfies a pending wait with a payload; the node completes with the
-    payload as its result. `authorization` waits need a verified human. A repeated
-    request_id with the same payload returns the wait with `replayed = true`.
+    payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+    that declares a purpose, a grant covering that purpose). `authorization` waits need
+    a verified human and `approval_id`: without it FAILED_PRECONDITION /
+    AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+    given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+    that changed, new epochs) or for another purpose is refused and consumes nothing.
+    `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+    repeated request_id with the same payload and approval returns the wait with
+    `replayed = true`, consuming nothing again.
     """
 
 class WaitServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -77,6 +123,15 @@ class WaitServiceServicer(metaclass=_abc_1.ABCMeta):
     the node fails or takes the definition's default, never before the expiry time, and
     a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
     Waits are durable: they survive restarts.
+
+    An `authorization` wait is an approval of an exact action: the agent nodes that
+    depend on it directly (its authorised actions, each named by node, operation id, spec
+    digest and input digest). A human reviews the material of a satisfaction with
+    ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+    names that approval, which is verified (a current human allowed `approval.create` on
+    the run's work order, the material digest equal to what the server computes at
+    satisfaction, not expired) and consumed once, like the approvals of registry commands
+    and reconciliations.
     """
 
     @_abc_1.abstractmethod
@@ -96,14 +151,34 @@ class WaitServiceServicer(metaclass=_abc_1.ABCMeta):
         """ListWaits lists the waits of a run in definition order."""
 
     @_abc_1.abstractmethod
+    def ReviewWait(
+        self,
+        request: _wait_pb2.ReviewWaitRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_wait_pb2.ReviewWaitResponse, _abc.Awaitable[_wait_pb2.ReviewWaitResponse]]:
+        """ReviewWait returns the exact material a human approves to satisfy an
+        `authorization` wait with a payload, and its digest. It checks the payload and the
+        wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+        and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+        `wait.read` on the run's work order.
+        """
+
+    @_abc_1.abstractmethod
     def SatisfyWait(
         self,
         request: _wait_pb2.SatisfyWaitRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_wait_pb2.SatisfyWaitResponse, _abc.Awaitable[_wait_pb2.SatisfyWaitResponse]]:
         """SatisfyWait satisfies a pending wait with a payload; the node completes with the
-        payload as its result. `authorization` waits need a verified human. A repeated
-        request_id with the same payload returns the wait with `replayed = true`.
+        payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+        that declares a purpose, a grant covering that purpose). `authorization` waits need
+        a verified human and `approval_id`: without it FAILED_PRECONDITION /
+        AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+        given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+        that changed, new epochs) or for another purpose is refused and consumes nothing.
+        `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+        repeated request_id with the same payload and approval returns the wait with
+        `replayed = true`, consuming nothing again.
         """
 
 def add_WaitServiceServicer_to_server(servicer: WaitServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

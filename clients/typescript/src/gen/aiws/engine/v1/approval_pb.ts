@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/approval.proto.
  */
 export const file_aiws_engine_v1_approval: GenFile = /*@__PURE__*/
-  fileDesc("Ch1haXdzL2VuZ2luZS92MS9hcHByb3ZhbC5wcm90bxIOYWl3cy5lbmdpbmUudjEi9wEKCEFwcHJvdmFsEhMKC2FwcHJvdmFsX2lkGAEgASgJEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCRITCgthcHByb3Zlcl9pZBgDIAEoCRIUCgxwcm9vZl9kaWdlc3QYBCABKAkSFQoNY3JlYXRlZF9hdF9tcxgFIAEoAxIVCg1leHBpcmVzX2F0X21zGAYgASgDEiwKBXN0YXRlGAcgASgOMh0uYWl3cy5lbmdpbmUudjEuQXBwcm92YWxTdGF0ZRIWCg5jb25zdW1lZF9hdF9tcxgIIAEoAxIeChZjb25zdW1lZF9ieV9yZXF1ZXN0X2lkGAkgASgJInMKFUNyZWF0ZUFwcHJvdmFsUmVxdWVzdBITCgthcHByb3ZhbF9pZBgBIAEoCRIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkSFQoNZXhwaXJlc19hdF9tcxgDIAEoAxIVCg13b3JrX29yZGVyX2lkGAQgASgJIlYKFkNyZWF0ZUFwcHJvdmFsUmVzcG9uc2USKgoIYXBwcm92YWwYASABKAsyGC5haXdzLmVuZ2luZS52MS5BcHByb3ZhbBIQCghyZXBsYXllZBgCIAEoCCIpChJHZXRBcHByb3ZhbFJlcXVlc3QSEwoLYXBwcm92YWxfaWQYASABKAkiQQoTR2V0QXBwcm92YWxSZXNwb25zZRIqCghhcHByb3ZhbBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkFwcHJvdmFsKoMBCg1BcHByb3ZhbFN0YXRlEh4KGkFQUFJPVkFMX1NUQVRFX1VOU1BFQ0lGSUVEEAASGQoVQVBQUk9WQUxfU1RBVEVfQUNUSVZFEAESGwoXQVBQUk9WQUxfU1RBVEVfQ09OU1VNRUQQAhIaChZBUFBST1ZBTF9TVEFURV9FWFBJUkVEEAMyzwEKD0FwcHJvdmFsU2VydmljZRJfCg5DcmVhdGVBcHByb3ZhbBIlLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUFwcHJvdmFsUmVxdWVzdBomLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUFwcHJvdmFsUmVzcG9uc2USWwoLR2V0QXBwcm92YWwSIi5haXdzLmVuZ2luZS52MS5HZXRBcHByb3ZhbFJlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5HZXRBcHByb3ZhbFJlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw");
+  fileDesc("Ch1haXdzL2VuZ2luZS92MS9hcHByb3ZhbC5wcm90bxIOYWl3cy5lbmdpbmUudjEiiAIKCEFwcHJvdmFsEhMKC2FwcHJvdmFsX2lkGAEgASgJEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCRITCgthcHByb3Zlcl9pZBgDIAEoCRIUCgxwcm9vZl9kaWdlc3QYBCABKAkSFQoNY3JlYXRlZF9hdF9tcxgFIAEoAxIVCg1leHBpcmVzX2F0X21zGAYgASgDEiwKBXN0YXRlGAcgASgOMh0uYWl3cy5lbmdpbmUudjEuQXBwcm92YWxTdGF0ZRIWCg5jb25zdW1lZF9hdF9tcxgIIAEoAxIeChZjb25zdW1lZF9ieV9yZXF1ZXN0X2lkGAkgASgJEg8KB3B1cnBvc2UYCiABKAkihAEKFUNyZWF0ZUFwcHJvdmFsUmVxdWVzdBITCgthcHByb3ZhbF9pZBgBIAEoCRIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkSFQoNZXhwaXJlc19hdF9tcxgDIAEoAxIVCg13b3JrX29yZGVyX2lkGAQgASgJEg8KB3B1cnBvc2UYBSABKAkiVgoWQ3JlYXRlQXBwcm92YWxSZXNwb25zZRIqCghhcHByb3ZhbBgBIAEoCzIYLmFpd3MuZW5naW5lLnYxLkFwcHJvdmFsEhAKCHJlcGxheWVkGAIgASgIIikKEkdldEFwcHJvdmFsUmVxdWVzdBITCgthcHByb3ZhbF9pZBgBIAEoCSJBChNHZXRBcHByb3ZhbFJlc3BvbnNlEioKCGFwcHJvdmFsGAEgASgLMhguYWl3cy5lbmdpbmUudjEuQXBwcm92YWwqgwEKDUFwcHJvdmFsU3RhdGUSHgoaQVBQUk9WQUxfU1RBVEVfVU5TUEVDSUZJRUQQABIZChVBUFBST1ZBTF9TVEFURV9BQ1RJVkUQARIbChdBUFBST1ZBTF9TVEFURV9DT05TVU1FRBACEhoKFkFQUFJPVkFMX1NUQVRFX0VYUElSRUQQAzLPAQoPQXBwcm92YWxTZXJ2aWNlEl8KDkNyZWF0ZUFwcHJvdmFsEiUuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQXBwcm92YWxSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuQ3JlYXRlQXBwcm92YWxSZXNwb25zZRJbCgtHZXRBcHByb3ZhbBIiLmFpd3MuZW5naW5lLnYxLkdldEFwcHJvdmFsUmVxdWVzdBojLmFpd3MuZW5naW5lLnYxLkdldEFwcHJvdmFsUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
 
 /**
  * Approval is a human's decision bound to one review material digest.
@@ -80,6 +80,16 @@ export type Approval = Message<"aiws.engine.v1.Approval"> & {
    * @generated from field: string consumed_by_request_id = 9;
    */
   consumedByRequestId: string;
+
+  /**
+   * The purpose the approval was given for (empty: none). Only a command whose action
+   * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+   * `authorization` wait requires the purpose its definition declares, every other
+   * command requires none.
+   *
+   * @generated from field: string purpose = 10;
+   */
+  purpose: string;
 };
 
 /**
@@ -125,6 +135,16 @@ export type CreateApprovalRequest = Message<"aiws.engine.v1.CreateApprovalReques
    * @generated from field: string work_order_id = 4;
    */
   workOrderId: string;
+
+  /**
+   * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+   * for none. An identifier of at most 64 characters. The approver's `approval.create`
+   * grant must cover it (a grant with `purposes` covers only those), here and again when
+   * the approval is consumed.
+   *
+   * @generated from field: string purpose = 5;
+   */
+  purpose: string;
 };
 
 /**
@@ -257,7 +277,9 @@ export const ApprovalService: GenService<{
    * CreateApproval records the authenticated human's approval of the material whose
    * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
    * Idempotent by approval id: the same id with the same content returns the existing
-   * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+   * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+   * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+   * WaitService.ReviewWait.
    *
    * @generated from rpc aiws.engine.v1.ApprovalService.CreateApproval
    */

@@ -4,13 +4,15 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Epochs } from "./common_pb.js";
+import { file_aiws_engine_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file aiws/engine/v1/wait.proto.
  */
 export const file_aiws_engine_v1_wait: GenFile = /*@__PURE__*/
-  fileDesc("ChlhaXdzL2VuZ2luZS92MS93YWl0LnByb3RvEg5haXdzLmVuZ2luZS52MSLXAgoEV2FpdBIPCgd3YWl0X2lkGAEgASgJEg4KBnJ1bl9pZBgCIAEoCRIQCghub2RlX3VpZBgDIAEoCRImCgRraW5kGAQgASgOMhguYWl3cy5lbmdpbmUudjEuV2FpdEtpbmQSKAoFc3RhdGUYBSABKA4yGS5haXdzLmVuZ2luZS52MS5XYWl0U3RhdGUSFAoMb3BlbmVkX2F0X21zGAYgASgDEhUKDWV4cGlyZXNfYXRfbXMYByABKAMSEwoLc2NoZW1hX2pzb24YCCABKAkSLQoJb25fZXhwaXJ5GAkgASgOMhouYWl3cy5lbmdpbmUudjEuV2FpdEV4cGlyeRIUCgxkZWZhdWx0X2pzb24YCiABKAkSFAoMcGF5bG9hZF9qc29uGAsgASgJEhQKDHNhdGlzZmllZF9ieRgMIAEoCRIXCg9zYXRpc2ZpZWRfYXRfbXMYDSABKAMiIQoOR2V0V2FpdFJlcXVlc3QSDwoHd2FpdF9pZBgBIAEoCSI1Cg9HZXRXYWl0UmVzcG9uc2USIgoEd2FpdBgBIAEoCzIULmFpd3MuZW5naW5lLnYxLldhaXQiIgoQTGlzdFdhaXRzUmVxdWVzdBIOCgZydW5faWQYASABKAkiOAoRTGlzdFdhaXRzUmVzcG9uc2USIwoFd2FpdHMYASADKAsyFC5haXdzLmVuZ2luZS52MS5XYWl0Ik8KElNhdGlzZnlXYWl0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEg8KB3dhaXRfaWQYAiABKAkSFAoMcGF5bG9hZF9qc29uGAMgASgJIksKE1NhdGlzZnlXYWl0UmVzcG9uc2USIgoEd2FpdBgBIAEoCzIULmFpd3MuZW5naW5lLnYxLldhaXQSEAoIcmVwbGF5ZWQYAiABKAgqcgoIV2FpdEtpbmQSGQoVV0FJVF9LSU5EX1VOU1BFQ0lGSUVEEAASGQoVV0FJVF9LSU5EX0hVTUFOX0lOUFVUEAESEwoPV0FJVF9LSU5EX1RJTUVSEAISGwoXV0FJVF9LSU5EX0FVVEhPUklaQVRJT04QAyq+AQoJV2FpdFN0YXRlEhoKFldBSVRfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNXQUlUX1NUQVRFX05PVF9PUEVOEAESFgoSV0FJVF9TVEFURV9QRU5ESU5HEAISGAoUV0FJVF9TVEFURV9TQVRJU0ZJRUQQAxIWChJXQUlUX1NUQVRFX0VYUElSRUQQBBIYChRXQUlUX1NUQVRFX0RFRkFVTFRFRBAFEhgKFFdBSVRfU1RBVEVfQ0FOQ0VMTEVEEAYqWAoKV2FpdEV4cGlyeRIbChdXQUlUX0VYUElSWV9VTlNQRUNJRklFRBAAEhQKEFdBSVRfRVhQSVJZX0ZBSUwQARIXChNXQUlUX0VYUElSWV9ERUZBVUxUEAIyjQIKC1dhaXRTZXJ2aWNlEk8KB0dldFdhaXQSHi5haXdzLmVuZ2luZS52MS5HZXRXYWl0UmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLkdldFdhaXRSZXNwb25zZSIDkAIBElUKCUxpc3RXYWl0cxIgLmFpd3MuZW5naW5lLnYxLkxpc3RXYWl0c1JlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5MaXN0V2FpdHNSZXNwb25zZSIDkAIBElYKC1NhdGlzZnlXYWl0EiIuYWl3cy5lbmdpbmUudjEuU2F0aXNmeVdhaXRSZXF1ZXN0GiMuYWl3cy5lbmdpbmUudjEuU2F0aXNmeVdhaXRSZXNwb25zZUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
+  fileDesc("ChlhaXdzL2VuZ2luZS92MS93YWl0LnByb3RvEg5haXdzLmVuZ2luZS52MSLMAwoEV2FpdBIPCgd3YWl0X2lkGAEgASgJEg4KBnJ1bl9pZBgCIAEoCRIQCghub2RlX3VpZBgDIAEoCRImCgRraW5kGAQgASgOMhguYWl3cy5lbmdpbmUudjEuV2FpdEtpbmQSKAoFc3RhdGUYBSABKA4yGS5haXdzLmVuZ2luZS52MS5XYWl0U3RhdGUSFAoMb3BlbmVkX2F0X21zGAYgASgDEhUKDWV4cGlyZXNfYXRfbXMYByABKAMSEwoLc2NoZW1hX2pzb24YCCABKAkSLQoJb25fZXhwaXJ5GAkgASgOMhouYWl3cy5lbmdpbmUudjEuV2FpdEV4cGlyeRIUCgxkZWZhdWx0X2pzb24YCiABKAkSFAoMcGF5bG9hZF9qc29uGAsgASgJEhQKDHNhdGlzZmllZF9ieRgMIAEoCRIXCg9zYXRpc2ZpZWRfYXRfbXMYDSABKAMSDwoHcHVycG9zZRgOIAEoCRI0CgphdXRob3JpemVzGA8gAygLMiAuYWl3cy5lbmdpbmUudjEuQXV0aG9yaXplZEFjdGlvbhITCgthcHByb3ZhbF9pZBgQIAEoCRIXCg9tYXRlcmlhbF9kaWdlc3QYESABKAkihAEKEEF1dGhvcml6ZWRBY3Rpb24SEAoIbm9kZV91aWQYASABKAkSDQoFbW9kZWwYAiABKAkSFAoMb3BlcmF0aW9uX2lkGAMgASgJEhMKC3NwZWNfZGlnZXN0GAQgASgJEhQKDGlucHV0X2RpZ2VzdBgFIAEoCRIOCgZmYW5vdXQYBiABKAgi8wEKDFdhaXRNYXRlcmlhbBImCgZlcG9jaHMYASABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSFQoNd29ya19vcmRlcl9pZBgCIAEoCRIOCgZydW5faWQYAyABKAkSDwoHd2FpdF9pZBgEIAEoCRIQCghub2RlX3VpZBgFIAEoCRIVCg1leHBpcmVzX2F0X21zGAYgASgDEg8KB3B1cnBvc2UYByABKAkSFgoOcGF5bG9hZF9kaWdlc3QYCCABKAkSMQoHYWN0aW9ucxgJIAMoCzIgLmFpd3MuZW5naW5lLnYxLkF1dGhvcml6ZWRBY3Rpb24iIQoOR2V0V2FpdFJlcXVlc3QSDwoHd2FpdF9pZBgBIAEoCSI1Cg9HZXRXYWl0UmVzcG9uc2USIgoEd2FpdBgBIAEoCzIULmFpd3MuZW5naW5lLnYxLldhaXQiIgoQTGlzdFdhaXRzUmVxdWVzdBIOCgZydW5faWQYASABKAkiOAoRTGlzdFdhaXRzUmVzcG9uc2USIwoFd2FpdHMYASADKAsyFC5haXdzLmVuZ2luZS52MS5XYWl0IjoKEVJldmlld1dhaXRSZXF1ZXN0Eg8KB3dhaXRfaWQYASABKAkSFAoMcGF5bG9hZF9qc29uGAIgASgJIl0KElJldmlld1dhaXRSZXNwb25zZRIuCghtYXRlcmlhbBgBIAEoCzIcLmFpd3MuZW5naW5lLnYxLldhaXRNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiZAoSU2F0aXNmeVdhaXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDwoHd2FpdF9pZBgCIAEoCRIUCgxwYXlsb2FkX2pzb24YAyABKAkSEwoLYXBwcm92YWxfaWQYBCABKAkiSwoTU2F0aXNmeVdhaXRSZXNwb25zZRIiCgR3YWl0GAEgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdBIQCghyZXBsYXllZBgCIAEoCCpyCghXYWl0S2luZBIZChVXQUlUX0tJTkRfVU5TUEVDSUZJRUQQABIZChVXQUlUX0tJTkRfSFVNQU5fSU5QVVQQARITCg9XQUlUX0tJTkRfVElNRVIQAhIbChdXQUlUX0tJTkRfQVVUSE9SSVpBVElPThADKr4BCglXYWl0U3RhdGUSGgoWV0FJVF9TVEFURV9VTlNQRUNJRklFRBAAEhcKE1dBSVRfU1RBVEVfTk9UX09QRU4QARIWChJXQUlUX1NUQVRFX1BFTkRJTkcQAhIYChRXQUlUX1NUQVRFX1NBVElTRklFRBADEhYKEldBSVRfU1RBVEVfRVhQSVJFRBAEEhgKFFdBSVRfU1RBVEVfREVGQVVMVEVEEAUSGAoUV0FJVF9TVEFURV9DQU5DRUxMRUQQBipYCgpXYWl0RXhwaXJ5EhsKF1dBSVRfRVhQSVJZX1VOU1BFQ0lGSUVEEAASFAoQV0FJVF9FWFBJUllfRkFJTBABEhcKE1dBSVRfRVhQSVJZX0RFRkFVTFQQAjLnAgoLV2FpdFNlcnZpY2USTwoHR2V0V2FpdBIeLmFpd3MuZW5naW5lLnYxLkdldFdhaXRSZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuR2V0V2FpdFJlc3BvbnNlIgOQAgESVQoJTGlzdFdhaXRzEiAuYWl3cy5lbmdpbmUudjEuTGlzdFdhaXRzUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RXYWl0c1Jlc3BvbnNlIgOQAgESWAoKUmV2aWV3V2FpdBIhLmFpd3MuZW5naW5lLnYxLlJldmlld1dhaXRSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuUmV2aWV3V2FpdFJlc3BvbnNlIgOQAgESVgoLU2F0aXNmeVdhaXQSIi5haXdzLmVuZ2luZS52MS5TYXRpc2Z5V2FpdFJlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5TYXRpc2Z5V2FpdFJlc3BvbnNlQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
 
 /**
  * Wait is one wait of a run.
@@ -108,6 +110,39 @@ export type Wait = Message<"aiws.engine.v1.Wait"> & {
    * @generated from field: int64 satisfied_at_ms = 13;
    */
   satisfiedAtMs: bigint;
+
+  /**
+   * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+   * when none. Satisfying it needs grants covering this purpose, and its approval must
+   * name it.
+   *
+   * @generated from field: string purpose = 14;
+   */
+  purpose: string;
+
+  /**
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   *
+   * @generated from field: repeated aiws.engine.v1.AuthorizedAction authorizes = 15;
+   */
+  authorizes: AuthorizedAction[];
+
+  /**
+   * The approval consumed by the satisfaction of an `authorization` wait.
+   *
+   * @generated from field: string approval_id = 16;
+   */
+  approvalId: string;
+
+  /**
+   * The digest of the material that approval approved (a WaitMaterial's).
+   *
+   * @generated from field: string material_digest = 17;
+   */
+  materialDigest: string;
 };
 
 /**
@@ -116,6 +151,148 @@ export type Wait = Message<"aiws.engine.v1.Wait"> & {
  */
 export const WaitSchema: GenMessage<Wait> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_wait, 0);
+
+/**
+ * AuthorizedAction is one action an `authorization` wait authorises: an agent node
+ * that depends directly on the wait (nodes further down, and other waits, are not
+ * included).
+ *
+ * @generated from message aiws.engine.v1.AuthorizedAction
+ */
+export type AuthorizedAction = Message<"aiws.engine.v1.AuthorizedAction"> & {
+  /**
+   * The node uid.
+   *
+   * @generated from field: string node_uid = 1;
+   */
+  nodeUid: string;
+
+  /**
+   * The model the node asks a worker to run.
+   *
+   * @generated from field: string model = 2;
+   */
+  model: string;
+
+  /**
+   * The operation id its attempts carry (the same across safe retries). Empty for a
+   * fan-out node: each item has its own operation id once the node expands.
+   *
+   * @generated from field: string operation_id = 3;
+   */
+  operationId: string;
+
+  /**
+   * `sha256:<hex>` of the node's resolved definition (agent, input source, template,
+   * output contract, retry policy, ...): a revision that changes the node changes it.
+   *
+   * @generated from field: string spec_digest = 4;
+   */
+  specDigest: string;
+
+  /**
+   * `sha256:<hex>` over the canonical JSON of the input the node's task will carry
+   * (the `input_json` a worker receives), computed as if the wait had been satisfied
+   * with the payload under review. Empty when it is not known yet: a fan-out node, a
+   * node that also reads a node not yet done, or a wait still open.
+   *
+   * @generated from field: string input_digest = 5;
+   */
+  inputDigest: string;
+
+  /**
+   * True when the node fans out (its operation and input are per item).
+   *
+   * @generated from field: bool fanout = 6;
+   */
+  fanout: boolean;
+};
+
+/**
+ * Describes the message aiws.engine.v1.AuthorizedAction.
+ * Use `create(AuthorizedActionSchema)` to create a new message.
+ */
+export const AuthorizedActionSchema: GenMessage<AuthorizedAction> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_wait, 1);
+
+/**
+ * WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
+ * satisfaction; CreateApproval binds to the digest of exactly these fields.
+ *
+ * @generated from message aiws.engine.v1.WaitMaterial
+ */
+export type WaitMaterial = Message<"aiws.engine.v1.WaitMaterial"> & {
+  /**
+   * The epochs of the run's work order at review (an ad hoc run: the installation with
+   * epochs 1 and 1). New epochs change the material.
+   *
+   * @generated from field: aiws.engine.v1.Epochs epochs = 1;
+   */
+  epochs?: Epochs | undefined;
+
+  /**
+   * The run's work order (empty for ad hoc runs).
+   *
+   * @generated from field: string work_order_id = 2;
+   */
+  workOrderId: string;
+
+  /**
+   * The run.
+   *
+   * @generated from field: string run_id = 3;
+   */
+  runId: string;
+
+  /**
+   * The wait.
+   *
+   * @generated from field: string wait_id = 4;
+   */
+  waitId: string;
+
+  /**
+   * The wait's node uid.
+   *
+   * @generated from field: string node_uid = 5;
+   */
+  nodeUid: string;
+
+  /**
+   * When this opening of the wait expires, UTC epoch milliseconds.
+   *
+   * @generated from field: int64 expires_at_ms = 6;
+   */
+  expiresAtMs: bigint;
+
+  /**
+   * The purpose the wait's definition declares (empty: none); the approval must name it.
+   *
+   * @generated from field: string purpose = 7;
+   */
+  purpose: string;
+
+  /**
+   * `sha256:<hex>` over the canonical JSON of the payload.
+   *
+   * @generated from field: string payload_digest = 8;
+   */
+  payloadDigest: string;
+
+  /**
+   * The actions authorised, in definition order.
+   *
+   * @generated from field: repeated aiws.engine.v1.AuthorizedAction actions = 9;
+   */
+  actions: AuthorizedAction[];
+};
+
+/**
+ * Describes the message aiws.engine.v1.WaitMaterial.
+ * Use `create(WaitMaterialSchema)` to create a new message.
+ */
+export const WaitMaterialSchema: GenMessage<WaitMaterial> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_wait, 2);
 
 /**
  * GetWaitRequest names a wait.
@@ -136,7 +313,7 @@ export type GetWaitRequest = Message<"aiws.engine.v1.GetWaitRequest"> & {
  * Use `create(GetWaitRequestSchema)` to create a new message.
  */
 export const GetWaitRequestSchema: GenMessage<GetWaitRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 1);
+  messageDesc(file_aiws_engine_v1_wait, 3);
 
 /**
  * GetWaitResponse carries the wait.
@@ -157,7 +334,7 @@ export type GetWaitResponse = Message<"aiws.engine.v1.GetWaitResponse"> & {
  * Use `create(GetWaitResponseSchema)` to create a new message.
  */
 export const GetWaitResponseSchema: GenMessage<GetWaitResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 2);
+  messageDesc(file_aiws_engine_v1_wait, 4);
 
 /**
  * ListWaitsRequest names a run.
@@ -178,7 +355,7 @@ export type ListWaitsRequest = Message<"aiws.engine.v1.ListWaitsRequest"> & {
  * Use `create(ListWaitsRequestSchema)` to create a new message.
  */
 export const ListWaitsRequestSchema: GenMessage<ListWaitsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 3);
+  messageDesc(file_aiws_engine_v1_wait, 5);
 
 /**
  * ListWaitsResponse lists the run's waits.
@@ -199,7 +376,64 @@ export type ListWaitsResponse = Message<"aiws.engine.v1.ListWaitsResponse"> & {
  * Use `create(ListWaitsResponseSchema)` to create a new message.
  */
 export const ListWaitsResponseSchema: GenMessage<ListWaitsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 4);
+  messageDesc(file_aiws_engine_v1_wait, 6);
+
+/**
+ * ReviewWaitRequest describes the satisfaction of an `authorization` wait to review.
+ *
+ * @generated from message aiws.engine.v1.ReviewWaitRequest
+ */
+export type ReviewWaitRequest = Message<"aiws.engine.v1.ReviewWaitRequest"> & {
+  /**
+   * The wait id.
+   *
+   * @generated from field: string wait_id = 1;
+   */
+  waitId: string;
+
+  /**
+   * The payload as JSON, exactly as it will be sent to SatisfyWait.
+   *
+   * @generated from field: string payload_json = 2;
+   */
+  payloadJson: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ReviewWaitRequest.
+ * Use `create(ReviewWaitRequestSchema)` to create a new message.
+ */
+export const ReviewWaitRequestSchema: GenMessage<ReviewWaitRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_wait, 7);
+
+/**
+ * ReviewWaitResponse carries the material and its digest.
+ *
+ * @generated from message aiws.engine.v1.ReviewWaitResponse
+ */
+export type ReviewWaitResponse = Message<"aiws.engine.v1.ReviewWaitResponse"> & {
+  /**
+   * The exact material.
+   *
+   * @generated from field: aiws.engine.v1.WaitMaterial material = 1;
+   */
+  material?: WaitMaterial | undefined;
+
+  /**
+   * `sha256:<hex>` over the material; approve it with CreateApproval (naming
+   * `material.purpose` as the approval's purpose).
+   *
+   * @generated from field: string material_digest = 2;
+   */
+  materialDigest: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ReviewWaitResponse.
+ * Use `create(ReviewWaitResponseSchema)` to create a new message.
+ */
+export const ReviewWaitResponseSchema: GenMessage<ReviewWaitResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_wait, 8);
 
 /**
  * SatisfyWaitRequest satisfies a wait.
@@ -227,6 +461,14 @@ export type SatisfyWaitRequest = Message<"aiws.engine.v1.SatisfyWaitRequest"> & 
    * @generated from field: string payload_json = 3;
    */
   payloadJson: string;
+
+  /**
+   * The approval of the material ReviewWait returned for this payload; required for
+   * `authorization` waits, refused for the others.
+   *
+   * @generated from field: string approval_id = 4;
+   */
+  approvalId: string;
 };
 
 /**
@@ -234,7 +476,7 @@ export type SatisfyWaitRequest = Message<"aiws.engine.v1.SatisfyWaitRequest"> & 
  * Use `create(SatisfyWaitRequestSchema)` to create a new message.
  */
 export const SatisfyWaitRequestSchema: GenMessage<SatisfyWaitRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 5);
+  messageDesc(file_aiws_engine_v1_wait, 9);
 
 /**
  * SatisfyWaitResponse carries the satisfied wait.
@@ -262,7 +504,7 @@ export type SatisfyWaitResponse = Message<"aiws.engine.v1.SatisfyWaitResponse"> 
  * Use `create(SatisfyWaitResponseSchema)` to create a new message.
  */
 export const SatisfyWaitResponseSchema: GenMessage<SatisfyWaitResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_wait, 6);
+  messageDesc(file_aiws_engine_v1_wait, 10);
 
 /**
  * WaitKind is what a wait waits for.
@@ -409,6 +651,15 @@ export const WaitExpirySchema: GenEnum<WaitExpiry> = /*@__PURE__*/
  * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
  * Waits are durable: they survive restarts.
  *
+ * An `authorization` wait is an approval of an exact action: the agent nodes that
+ * depend on it directly (its authorised actions, each named by node, operation id, spec
+ * digest and input digest). A human reviews the material of a satisfaction with
+ * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+ * names that approval, which is verified (a current human allowed `approval.create` on
+ * the run's work order, the material digest equal to what the server computes at
+ * satisfaction, not expired) and consumed once, like the approvals of registry commands
+ * and reconciliations.
+ *
  * @generated from service aiws.engine.v1.WaitService
  */
 export const WaitService: GenService<{
@@ -433,9 +684,30 @@ export const WaitService: GenService<{
     output: typeof ListWaitsResponseSchema;
   },
   /**
+   * ReviewWait returns the exact material a human approves to satisfy an
+   * `authorization` wait with a payload, and its digest. It checks the payload and the
+   * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+   * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+   * `wait.read` on the run's work order.
+   *
+   * @generated from rpc aiws.engine.v1.WaitService.ReviewWait
+   */
+  reviewWait: {
+    methodKind: "unary";
+    input: typeof ReviewWaitRequestSchema;
+    output: typeof ReviewWaitResponseSchema;
+  },
+  /**
    * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-   * payload as its result. `authorization` waits need a verified human. A repeated
-   * request_id with the same payload returns the wait with `replayed = true`.
+   * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+   * that declares a purpose, a grant covering that purpose). `authorization` waits need
+   * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+   * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+   * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+   * that changed, new epochs) or for another purpose is refused and consumes nothing.
+   * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+   * repeated request_id with the same payload and approval returns the wait with
+   * `replayed = true`, consuming nothing again.
    *
    * @generated from rpc aiws.engine.v1.WaitService.SatisfyWait
    */

@@ -38,6 +38,7 @@ private static final long serialVersionUID = 0L;
     proofDigest_ = "";
     state_ = 0;
     consumedByRequestId_ = "";
+    purpose_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -359,6 +360,59 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int PURPOSE_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object purpose_ = "";
+  /**
+   * <pre>
+   * The purpose the approval was given for (empty: none). Only a command whose action
+   * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+   * `authorization` wait requires the purpose its definition declares, every other
+   * command requires none.
+   * </pre>
+   *
+   * <code>string purpose = 10;</code>
+   * @return The purpose.
+   */
+  @java.lang.Override
+  public java.lang.String getPurpose() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      purpose_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The purpose the approval was given for (empty: none). Only a command whose action
+   * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+   * `authorization` wait requires the purpose its definition declares, every other
+   * command requires none.
+   * </pre>
+   *
+   * <code>string purpose = 10;</code>
+   * @return The bytes for purpose.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPurposeBytes() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      purpose_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -400,6 +454,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(consumedByRequestId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 9, consumedByRequestId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 10, purpose_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -440,6 +497,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(consumedByRequestId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(9, consumedByRequestId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(10, purpose_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -472,6 +532,8 @@ private static final long serialVersionUID = 0L;
         != other.getConsumedAtMs()) return false;
     if (!getConsumedByRequestId()
         .equals(other.getConsumedByRequestId())) return false;
+    if (!getPurpose()
+        .equals(other.getPurpose())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -504,6 +566,8 @@ private static final long serialVersionUID = 0L;
         getConsumedAtMs());
     hash = (37 * hash) + CONSUMED_BY_REQUEST_ID_FIELD_NUMBER;
     hash = (53 * hash) + getConsumedByRequestId().hashCode();
+    hash = (37 * hash) + PURPOSE_FIELD_NUMBER;
+    hash = (53 * hash) + getPurpose().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -648,6 +712,7 @@ private static final long serialVersionUID = 0L;
       state_ = 0;
       consumedAtMs_ = 0L;
       consumedByRequestId_ = "";
+      purpose_ = "";
       return this;
     }
 
@@ -708,6 +773,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.consumedByRequestId_ = consumedByRequestId_;
       }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.purpose_ = purpose_;
+      }
     }
 
     @java.lang.Override
@@ -757,6 +825,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getConsumedByRequestId().isEmpty()) {
         consumedByRequestId_ = other.consumedByRequestId_;
         bitField0_ |= 0x00000100;
+        onChanged();
+      }
+      if (!other.getPurpose().isEmpty()) {
+        purpose_ = other.purpose_;
+        bitField0_ |= 0x00000200;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -830,6 +903,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              purpose_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1506,6 +1584,113 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       consumedByRequestId_ = value;
       bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object purpose_ = "";
+    /**
+     * <pre>
+     * The purpose the approval was given for (empty: none). Only a command whose action
+     * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+     * `authorization` wait requires the purpose its definition declares, every other
+     * command requires none.
+     * </pre>
+     *
+     * <code>string purpose = 10;</code>
+     * @return The purpose.
+     */
+    public java.lang.String getPurpose() {
+      java.lang.Object ref = purpose_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        purpose_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose the approval was given for (empty: none). Only a command whose action
+     * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+     * `authorization` wait requires the purpose its definition declares, every other
+     * command requires none.
+     * </pre>
+     *
+     * <code>string purpose = 10;</code>
+     * @return The bytes for purpose.
+     */
+    public com.google.protobuf.ByteString
+        getPurposeBytes() {
+      java.lang.Object ref = purpose_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        purpose_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose the approval was given for (empty: none). Only a command whose action
+     * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+     * `authorization` wait requires the purpose its definition declares, every other
+     * command requires none.
+     * </pre>
+     *
+     * <code>string purpose = 10;</code>
+     * @param value The purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurpose(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      purpose_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose the approval was given for (empty: none). Only a command whose action
+     * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+     * `authorization` wait requires the purpose its definition declares, every other
+     * command requires none.
+     * </pre>
+     *
+     * <code>string purpose = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPurpose() {
+      purpose_ = getDefaultInstance().getPurpose();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose the approval was given for (empty: none). Only a command whose action
+     * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+     * `authorization` wait requires the purpose its definition declares, every other
+     * command requires none.
+     * </pre>
+     *
+     * <code>string purpose = 10;</code>
+     * @param value The bytes for purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurposeBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      purpose_ = value;
+      bitField0_ |= 0x00000200;
       onChanged();
       return this;
     }

@@ -158,4 +158,30 @@ public interface ApprovalOrBuilder extends
    */
   com.google.protobuf.ByteString
       getConsumedByRequestIdBytes();
+
+  /**
+   * <pre>
+   * The purpose the approval was given for (empty: none). Only a command whose action
+   * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+   * `authorization` wait requires the purpose its definition declares, every other
+   * command requires none.
+   * </pre>
+   *
+   * <code>string purpose = 10;</code>
+   * @return The purpose.
+   */
+  java.lang.String getPurpose();
+  /**
+   * <pre>
+   * The purpose the approval was given for (empty: none). Only a command whose action
+   * has this purpose may consume it (APPROVAL_PURPOSE_MISMATCH otherwise): an
+   * `authorization` wait requires the purpose its definition declares, every other
+   * command requires none.
+   * </pre>
+   *
+   * <code>string purpose = 10;</code>
+   * @return The bytes for purpose.
+   */
+  com.google.protobuf.ByteString
+      getPurposeBytes();
 }

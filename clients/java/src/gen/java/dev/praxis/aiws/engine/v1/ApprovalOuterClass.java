@@ -61,32 +61,33 @@ public final class ApprovalOuterClass extends com.google.protobuf.GeneratedFile 
   static {
     java.lang.String[] descriptorData = {
       "\n\035aiws/engine/v1/approval.proto\022\016aiws.en" +
-      "gine.v1\"\367\001\n\010Approval\022\023\n\013approval_id\030\001 \001(" +
+      "gine.v1\"\210\002\n\010Approval\022\023\n\013approval_id\030\001 \001(" +
       "\t\022\027\n\017material_digest\030\002 \001(\t\022\023\n\013approver_i" +
       "d\030\003 \001(\t\022\024\n\014proof_digest\030\004 \001(\t\022\025\n\rcreated" +
       "_at_ms\030\005 \001(\003\022\025\n\rexpires_at_ms\030\006 \001(\003\022,\n\005s" +
       "tate\030\007 \001(\0162\035.aiws.engine.v1.ApprovalStat" +
       "e\022\026\n\016consumed_at_ms\030\010 \001(\003\022\036\n\026consumed_by" +
-      "_request_id\030\t \001(\t\"s\n\025CreateApprovalReque" +
-      "st\022\023\n\013approval_id\030\001 \001(\t\022\027\n\017material_dige" +
-      "st\030\002 \001(\t\022\025\n\rexpires_at_ms\030\003 \001(\003\022\025\n\rwork_" +
-      "order_id\030\004 \001(\t\"V\n\026CreateApprovalResponse" +
-      "\022*\n\010approval\030\001 \001(\0132\030.aiws.engine.v1.Appr" +
-      "oval\022\020\n\010replayed\030\002 \001(\010\")\n\022GetApprovalReq" +
-      "uest\022\023\n\013approval_id\030\001 \001(\t\"A\n\023GetApproval" +
-      "Response\022*\n\010approval\030\001 \001(\0132\030.aiws.engine" +
-      ".v1.Approval*\203\001\n\rApprovalState\022\036\n\032APPROV" +
-      "AL_STATE_UNSPECIFIED\020\000\022\031\n\025APPROVAL_STATE" +
-      "_ACTIVE\020\001\022\033\n\027APPROVAL_STATE_CONSUMED\020\002\022\032" +
-      "\n\026APPROVAL_STATE_EXPIRED\020\0032\317\001\n\017ApprovalS" +
-      "ervice\022_\n\016CreateApproval\022%.aiws.engine.v" +
-      "1.CreateApprovalRequest\032&.aiws.engine.v1" +
-      ".CreateApprovalResponse\022[\n\013GetApproval\022\"" +
-      ".aiws.engine.v1.GetApprovalRequest\032#.aiw" +
-      "s.engine.v1.GetApprovalResponse\"\003\220\002\001Ba\n\031" +
-      "dev.praxis.aiws.engine.v1P\001ZBgithub.com/" +
-      "praxis-engine/praxis/clients/go/aiws/eng" +
-      "ine/v1;enginev1b\006proto3"
+      "_request_id\030\t \001(\t\022\017\n\007purpose\030\n \001(\t\"\204\001\n\025C" +
+      "reateApprovalRequest\022\023\n\013approval_id\030\001 \001(" +
+      "\t\022\027\n\017material_digest\030\002 \001(\t\022\025\n\rexpires_at" +
+      "_ms\030\003 \001(\003\022\025\n\rwork_order_id\030\004 \001(\t\022\017\n\007purp" +
+      "ose\030\005 \001(\t\"V\n\026CreateApprovalResponse\022*\n\010a" +
+      "pproval\030\001 \001(\0132\030.aiws.engine.v1.Approval\022" +
+      "\020\n\010replayed\030\002 \001(\010\")\n\022GetApprovalRequest\022" +
+      "\023\n\013approval_id\030\001 \001(\t\"A\n\023GetApprovalRespo" +
+      "nse\022*\n\010approval\030\001 \001(\0132\030.aiws.engine.v1.A" +
+      "pproval*\203\001\n\rApprovalState\022\036\n\032APPROVAL_ST" +
+      "ATE_UNSPECIFIED\020\000\022\031\n\025APPROVAL_STATE_ACTI" +
+      "VE\020\001\022\033\n\027APPROVAL_STATE_CONSUMED\020\002\022\032\n\026APP" +
+      "ROVAL_STATE_EXPIRED\020\0032\317\001\n\017ApprovalServic" +
+      "e\022_\n\016CreateApproval\022%.aiws.engine.v1.Cre" +
+      "ateApprovalRequest\032&.aiws.engine.v1.Crea" +
+      "teApprovalResponse\022[\n\013GetApproval\022\".aiws" +
+      ".engine.v1.GetApprovalRequest\032#.aiws.eng" +
+      "ine.v1.GetApprovalResponse\"\003\220\002\001Ba\n\031dev.p" +
+      "raxis.aiws.engine.v1P\001ZBgithub.com/praxi" +
+      "s-engine/praxis/clients/go/aiws/engine/v" +
+      "1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -97,13 +98,13 @@ public final class ApprovalOuterClass extends com.google.protobuf.GeneratedFile 
     internal_static_aiws_engine_v1_Approval_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Approval_descriptor,
-        new java.lang.String[] { "ApprovalId", "MaterialDigest", "ApproverId", "ProofDigest", "CreatedAtMs", "ExpiresAtMs", "State", "ConsumedAtMs", "ConsumedByRequestId", });
+        new java.lang.String[] { "ApprovalId", "MaterialDigest", "ApproverId", "ProofDigest", "CreatedAtMs", "ExpiresAtMs", "State", "ConsumedAtMs", "ConsumedByRequestId", "Purpose", });
     internal_static_aiws_engine_v1_CreateApprovalRequest_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_CreateApprovalRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CreateApprovalRequest_descriptor,
-        new java.lang.String[] { "ApprovalId", "MaterialDigest", "ExpiresAtMs", "WorkOrderId", });
+        new java.lang.String[] { "ApprovalId", "MaterialDigest", "ExpiresAtMs", "WorkOrderId", "Purpose", });
     internal_static_aiws_engine_v1_CreateApprovalResponse_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_aiws_engine_v1_CreateApprovalResponse_fieldAccessorTable = new

@@ -153,7 +153,9 @@ public final class ApprovalServiceGrpc {
      * CreateApproval records the authenticated human's approval of the material whose
      * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
      * Idempotent by approval id: the same id with the same content returns the existing
-     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+     * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+     * WaitService.ReviewWait.
      * </pre>
      */
     default void createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request,
@@ -214,7 +216,9 @@ public final class ApprovalServiceGrpc {
      * CreateApproval records the authenticated human's approval of the material whose
      * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
      * Idempotent by approval id: the same id with the same content returns the existing
-     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+     * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+     * WaitService.ReviewWait.
      * </pre>
      */
     public void createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request,
@@ -261,7 +265,9 @@ public final class ApprovalServiceGrpc {
      * CreateApproval records the authenticated human's approval of the material whose
      * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
      * Idempotent by approval id: the same id with the same content returns the existing
-     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+     * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+     * WaitService.ReviewWait.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.CreateApprovalResponse createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request) throws io.grpc.StatusException {
@@ -306,7 +312,9 @@ public final class ApprovalServiceGrpc {
      * CreateApproval records the authenticated human's approval of the material whose
      * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
      * Idempotent by approval id: the same id with the same content returns the existing
-     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+     * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+     * WaitService.ReviewWait.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.CreateApprovalResponse createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request) {
@@ -351,7 +359,9 @@ public final class ApprovalServiceGrpc {
      * CreateApproval records the authenticated human's approval of the material whose
      * digest `RegistryService.Review` returned. Only HUMAN principals may approve.
      * Idempotent by approval id: the same id with the same content returns the existing
-     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS.
+     * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
+     * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
+     * WaitService.ReviewWait.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.CreateApprovalResponse> createApproval(

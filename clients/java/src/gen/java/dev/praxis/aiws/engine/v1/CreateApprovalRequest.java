@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     approvalId_ = "";
     materialDigest_ = "";
     workOrderId_ = "";
+    purpose_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -212,6 +213,59 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int PURPOSE_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object purpose_ = "";
+  /**
+   * <pre>
+   * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+   * for none. An identifier of at most 64 characters. The approver's `approval.create`
+   * grant must cover it (a grant with `purposes` covers only those), here and again when
+   * the approval is consumed.
+   * </pre>
+   *
+   * <code>string purpose = 5;</code>
+   * @return The purpose.
+   */
+  @java.lang.Override
+  public java.lang.String getPurpose() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      purpose_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+   * for none. An identifier of at most 64 characters. The approver's `approval.create`
+   * grant must cover it (a grant with `purposes` covers only those), here and again when
+   * the approval is consumed.
+   * </pre>
+   *
+   * <code>string purpose = 5;</code>
+   * @return The bytes for purpose.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPurposeBytes() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      purpose_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -238,6 +292,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, workOrderId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, purpose_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -259,6 +316,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, workOrderId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, purpose_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -283,6 +343,8 @@ private static final long serialVersionUID = 0L;
         != other.getExpiresAtMs()) return false;
     if (!getWorkOrderId()
         .equals(other.getWorkOrderId())) return false;
+    if (!getPurpose()
+        .equals(other.getPurpose())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -303,6 +365,8 @@ private static final long serialVersionUID = 0L;
         getExpiresAtMs());
     hash = (37 * hash) + WORK_ORDER_ID_FIELD_NUMBER;
     hash = (53 * hash) + getWorkOrderId().hashCode();
+    hash = (37 * hash) + PURPOSE_FIELD_NUMBER;
+    hash = (53 * hash) + getPurpose().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -442,6 +506,7 @@ private static final long serialVersionUID = 0L;
       materialDigest_ = "";
       expiresAtMs_ = 0L;
       workOrderId_ = "";
+      purpose_ = "";
       return this;
     }
 
@@ -487,6 +552,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.workOrderId_ = workOrderId_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.purpose_ = purpose_;
+      }
     }
 
     @java.lang.Override
@@ -517,6 +585,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getWorkOrderId().isEmpty()) {
         workOrderId_ = other.workOrderId_;
         bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (!other.getPurpose().isEmpty()) {
+        purpose_ = other.purpose_;
+        bitField0_ |= 0x00000010;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -565,6 +638,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              purpose_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -913,6 +991,113 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       workOrderId_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object purpose_ = "";
+    /**
+     * <pre>
+     * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+     * for none. An identifier of at most 64 characters. The approver's `approval.create`
+     * grant must cover it (a grant with `purposes` covers only those), here and again when
+     * the approval is consumed.
+     * </pre>
+     *
+     * <code>string purpose = 5;</code>
+     * @return The purpose.
+     */
+    public java.lang.String getPurpose() {
+      java.lang.Object ref = purpose_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        purpose_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+     * for none. An identifier of at most 64 characters. The approver's `approval.create`
+     * grant must cover it (a grant with `purposes` covers only those), here and again when
+     * the approval is consumed.
+     * </pre>
+     *
+     * <code>string purpose = 5;</code>
+     * @return The bytes for purpose.
+     */
+    public com.google.protobuf.ByteString
+        getPurposeBytes() {
+      java.lang.Object ref = purpose_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        purpose_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+     * for none. An identifier of at most 64 characters. The approver's `approval.create`
+     * grant must cover it (a grant with `purposes` covers only those), here and again when
+     * the approval is consumed.
+     * </pre>
+     *
+     * <code>string purpose = 5;</code>
+     * @param value The purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurpose(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      purpose_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+     * for none. An identifier of at most 64 characters. The approver's `approval.create`
+     * grant must cover it (a grant with `purposes` covers only those), here and again when
+     * the approval is consumed.
+     * </pre>
+     *
+     * <code>string purpose = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPurpose() {
+      purpose_ = getDefaultInstance().getPurpose();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+     * for none. An identifier of at most 64 characters. The approver's `approval.create`
+     * grant must cover it (a grant with `purposes` covers only those), here and again when
+     * the approval is consumed.
+     * </pre>
+     *
+     * <code>string purpose = 5;</code>
+     * @param value The bytes for purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurposeBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      purpose_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

@@ -85,4 +85,30 @@ public interface CreateApprovalRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getWorkOrderIdBytes();
+
+  /**
+   * <pre>
+   * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+   * for none. An identifier of at most 64 characters. The approver's `approval.create`
+   * grant must cover it (a grant with `purposes` covers only those), here and again when
+   * the approval is consumed.
+   * </pre>
+   *
+   * <code>string purpose = 5;</code>
+   * @return The purpose.
+   */
+  java.lang.String getPurpose();
+  /**
+   * <pre>
+   * The purpose of the approved action, when it has one (`WaitMaterial.purpose`); empty
+   * for none. An identifier of at most 64 characters. The approver's `approval.create`
+   * grant must cover it (a grant with `purposes` covers only those), here and again when
+   * the approval is consumed.
+   * </pre>
+   *
+   * <code>string purpose = 5;</code>
+   * @return The bytes for purpose.
+   */
+  com.google.protobuf.ByteString
+      getPurposeBytes();
 }

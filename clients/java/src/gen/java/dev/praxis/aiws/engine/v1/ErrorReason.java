@@ -831,6 +831,56 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   REQUEST_MALFORMED(153),
+  /**
+   * <pre>
+   * SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
+   * only with the approval of its exact material (WaitService.ReviewWait, then
+   * ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>AUTHORIZATION_APPROVAL_REQUIRED = 170;</code>
+   */
+  AUTHORIZATION_APPROVAL_REQUIRED(170),
+  /**
+   * <pre>
+   * The principal's grants for this action and work order are all outside their
+   * validity window (`not_before_ms`, `not_after_ms`) now. ErrorInfo metadata
+   * `not_before_ms` and `not_after_ms` name the window of the nearest such grant
+   * (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>GRANT_OUTSIDE_WINDOW = 171;</code>
+   */
+  GRANT_OUTSIDE_WINDOW(171),
+  /**
+   * <pre>
+   * The principal's grants for this action and work order are limited to purposes, and
+   * the action's purpose (ErrorInfo metadata `purpose`, empty when the action names
+   * none) is not one of them (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>PURPOSE_NOT_GRANTED = 172;</code>
+   */
+  PURPOSE_NOT_GRANTED(172),
+  /**
+   * <pre>
+   * The approval was given for another purpose than the action that would consume it
+   * requires: an approval names the purpose of the action it approves, or none
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>APPROVAL_PURPOSE_MISMATCH = 173;</code>
+   */
+  APPROVAL_PURPOSE_MISMATCH(173),
+  /**
+   * <pre>
+   * An approval was named for, or ReviewWait asked about, a wait that takes none: only
+   * `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>APPROVAL_NOT_APPLICABLE = 174;</code>
+   */
+  APPROVAL_NOT_APPLICABLE(174),
   UNRECOGNIZED(-1),
   ;
 
@@ -1655,6 +1705,56 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   public static final int REQUEST_MALFORMED_VALUE = 153;
+  /**
+   * <pre>
+   * SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
+   * only with the approval of its exact material (WaitService.ReviewWait, then
+   * ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>AUTHORIZATION_APPROVAL_REQUIRED = 170;</code>
+   */
+  public static final int AUTHORIZATION_APPROVAL_REQUIRED_VALUE = 170;
+  /**
+   * <pre>
+   * The principal's grants for this action and work order are all outside their
+   * validity window (`not_before_ms`, `not_after_ms`) now. ErrorInfo metadata
+   * `not_before_ms` and `not_after_ms` name the window of the nearest such grant
+   * (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>GRANT_OUTSIDE_WINDOW = 171;</code>
+   */
+  public static final int GRANT_OUTSIDE_WINDOW_VALUE = 171;
+  /**
+   * <pre>
+   * The principal's grants for this action and work order are limited to purposes, and
+   * the action's purpose (ErrorInfo metadata `purpose`, empty when the action names
+   * none) is not one of them (PERMISSION_DENIED).
+   * </pre>
+   *
+   * <code>PURPOSE_NOT_GRANTED = 172;</code>
+   */
+  public static final int PURPOSE_NOT_GRANTED_VALUE = 172;
+  /**
+   * <pre>
+   * The approval was given for another purpose than the action that would consume it
+   * requires: an approval names the purpose of the action it approves, or none
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>APPROVAL_PURPOSE_MISMATCH = 173;</code>
+   */
+  public static final int APPROVAL_PURPOSE_MISMATCH_VALUE = 173;
+  /**
+   * <pre>
+   * An approval was named for, or ReviewWait asked about, a wait that takes none: only
+   * `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>APPROVAL_NOT_APPLICABLE = 174;</code>
+   */
+  public static final int APPROVAL_NOT_APPLICABLE_VALUE = 174;
 
 
   public final int getNumber() {
@@ -1779,6 +1879,11 @@ public enum ErrorReason
       case 151: return NODE_FAILED;
       case 152: return INPUT_TOO_LARGE;
       case 153: return REQUEST_MALFORMED;
+      case 170: return AUTHORIZATION_APPROVAL_REQUIRED;
+      case 171: return GRANT_OUTSIDE_WINDOW;
+      case 172: return PURPOSE_NOT_GRANTED;
+      case 173: return APPROVAL_PURPOSE_MISMATCH;
+      case 174: return APPROVAL_NOT_APPLICABLE;
       default: return null;
     }
   }

@@ -8,7 +8,11 @@ package dev.praxis.aiws.engine.v1;
 /**
  * <pre>
  * Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
- * prefix); `*` alone matches everything.
+ * prefix); `*` alone matches everything. A grant applies to an action when its action
+ * and work-order patterns match, its `purposes` (if any) include the action's purpose,
+ * and the time of the action lies within its validity window. Both are checked at use:
+ * when the action is authorised, and when an approval given under the grant is verified
+ * by the command that consumes it.
  * </pre>
  *
  * Protobuf type {@code aiws.engine.v1.Grant}
@@ -38,6 +42,8 @@ private static final long serialVersionUID = 0L;
     workOrders_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
     maxSpendMicrocredits_ = "";
+    purposes_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -212,6 +218,112 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int PURPOSES_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList purposes_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @return A list containing the purposes.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getPurposesList() {
+    return purposes_;
+  }
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @return The count of purposes.
+   */
+  public int getPurposesCount() {
+    return purposes_.size();
+  }
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @param index The index of the element to return.
+   * @return The purposes at the given index.
+   */
+  public java.lang.String getPurposes(int index) {
+    return purposes_.get(index);
+  }
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the purposes at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getPurposesBytes(int index) {
+    return purposes_.getByteString(index);
+  }
+
+  public static final int NOT_BEFORE_MS_FIELD_NUMBER = 5;
+  private long notBeforeMs_ = 0L;
+  /**
+   * <pre>
+   * When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+   * creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+   * </pre>
+   *
+   * <code>int64 not_before_ms = 5;</code>
+   * @return The notBeforeMs.
+   */
+  @java.lang.Override
+  public long getNotBeforeMs() {
+    return notBeforeMs_;
+  }
+
+  public static final int NOT_AFTER_MS_FIELD_NUMBER = 6;
+  private long notAfterMs_ = 0L;
+  /**
+   * <pre>
+   * When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+   * Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+   * command that commits after the end fails. Independent of the principal's own expiry.
+   * </pre>
+   *
+   * <code>int64 not_after_ms = 6;</code>
+   * @return The notAfterMs.
+   */
+  @java.lang.Override
+  public long getNotAfterMs() {
+    return notAfterMs_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -234,6 +346,15 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(maxSpendMicrocredits_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 3, maxSpendMicrocredits_);
+    }
+    for (int i = 0; i < purposes_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, purposes_.getRaw(i));
+    }
+    if (notBeforeMs_ != 0L) {
+      output.writeInt64(5, notBeforeMs_);
+    }
+    if (notAfterMs_ != 0L) {
+      output.writeInt64(6, notAfterMs_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -263,6 +384,22 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(maxSpendMicrocredits_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(3, maxSpendMicrocredits_);
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < purposes_.size(); i++) {
+        dataSize += computeStringSizeNoTag(purposes_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getPurposesList().size();
+    }
+    if (notBeforeMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(5, notBeforeMs_);
+    }
+    if (notAfterMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(6, notAfterMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -284,6 +421,12 @@ private static final long serialVersionUID = 0L;
         .equals(other.getWorkOrdersList())) return false;
     if (!getMaxSpendMicrocredits()
         .equals(other.getMaxSpendMicrocredits())) return false;
+    if (!getPurposesList()
+        .equals(other.getPurposesList())) return false;
+    if (getNotBeforeMs()
+        != other.getNotBeforeMs()) return false;
+    if (getNotAfterMs()
+        != other.getNotAfterMs()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -305,6 +448,16 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + MAX_SPEND_MICROCREDITS_FIELD_NUMBER;
     hash = (53 * hash) + getMaxSpendMicrocredits().hashCode();
+    if (getPurposesCount() > 0) {
+      hash = (37 * hash) + PURPOSES_FIELD_NUMBER;
+      hash = (53 * hash) + getPurposesList().hashCode();
+    }
+    hash = (37 * hash) + NOT_BEFORE_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getNotBeforeMs());
+    hash = (37 * hash) + NOT_AFTER_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getNotAfterMs());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -405,7 +558,11 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
-   * prefix); `*` alone matches everything.
+   * prefix); `*` alone matches everything. A grant applies to an action when its action
+   * and work-order patterns match, its `purposes` (if any) include the action's purpose,
+   * and the time of the action lies within its validity window. Both are checked at use:
+   * when the action is authorised, and when an approval given under the grant is verified
+   * by the command that consumes it.
    * </pre>
    *
    * Protobuf type {@code aiws.engine.v1.Grant}
@@ -446,6 +603,10 @@ private static final long serialVersionUID = 0L;
       workOrders_ =
           com.google.protobuf.LazyStringArrayList.emptyList();
       maxSpendMicrocredits_ = "";
+      purposes_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
+      notBeforeMs_ = 0L;
+      notAfterMs_ = 0L;
       return this;
     }
 
@@ -490,6 +651,16 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.maxSpendMicrocredits_ = maxSpendMicrocredits_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        purposes_.makeImmutable();
+        result.purposes_ = purposes_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.notBeforeMs_ = notBeforeMs_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.notAfterMs_ = notAfterMs_;
+      }
     }
 
     @java.lang.Override
@@ -528,6 +699,22 @@ private static final long serialVersionUID = 0L;
         maxSpendMicrocredits_ = other.maxSpendMicrocredits_;
         bitField0_ |= 0x00000004;
         onChanged();
+      }
+      if (!other.purposes_.isEmpty()) {
+        if (purposes_.isEmpty()) {
+          purposes_ = other.purposes_;
+          bitField0_ |= 0x00000008;
+        } else {
+          ensurePurposesIsMutable();
+          purposes_.addAll(other.purposes_);
+        }
+        onChanged();
+      }
+      if (other.getNotBeforeMs() != 0L) {
+        setNotBeforeMs(other.getNotBeforeMs());
+      }
+      if (other.getNotAfterMs() != 0L) {
+        setNotAfterMs(other.getNotAfterMs());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -572,6 +759,22 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensurePurposesIsMutable();
+              purposes_.add(s);
+              break;
+            } // case 34
+            case 40: {
+              notBeforeMs_ = input.readInt64();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
+            case 48: {
+              notAfterMs_ = input.readInt64();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -985,6 +1188,295 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       maxSpendMicrocredits_ = value;
       bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList purposes_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensurePurposesIsMutable() {
+      if (!purposes_.isModifiable()) {
+        purposes_ = new com.google.protobuf.LazyStringArrayList(purposes_);
+      }
+      bitField0_ |= 0x00000008;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @return A list containing the purposes.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getPurposesList() {
+      purposes_.makeImmutable();
+      return purposes_;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @return The count of purposes.
+     */
+    public int getPurposesCount() {
+      return purposes_.size();
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param index The index of the element to return.
+     * @return The purposes at the given index.
+     */
+    public java.lang.String getPurposes(int index) {
+      return purposes_.get(index);
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the purposes at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getPurposesBytes(int index) {
+      return purposes_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param index The index to set the value at.
+     * @param value The purposes to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurposes(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensurePurposesIsMutable();
+      purposes_.set(index, value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param value The purposes to add.
+     * @return This builder for chaining.
+     */
+    public Builder addPurposes(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensurePurposesIsMutable();
+      purposes_.add(value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param values The purposes to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllPurposes(
+        java.lang.Iterable<java.lang.String> values) {
+      ensurePurposesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, purposes_);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPurposes() {
+      purposes_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000008);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+     * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+     * only to actions that name one of these purposes: satisfying an `authorization` wait
+     * whose definition declares a `purpose`, and creating or consuming an approval whose
+     * `purpose` is set. An action that names no purpose is never covered by a grant with
+     * purposes (PURPOSE_NOT_GRANTED).
+     * </pre>
+     *
+     * <code>repeated string purposes = 4;</code>
+     * @param value The bytes of the purposes to add.
+     * @return This builder for chaining.
+     */
+    public Builder addPurposesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensurePurposesIsMutable();
+      purposes_.add(value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private long notBeforeMs_ ;
+    /**
+     * <pre>
+     * When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+     * creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+     * </pre>
+     *
+     * <code>int64 not_before_ms = 5;</code>
+     * @return The notBeforeMs.
+     */
+    @java.lang.Override
+    public long getNotBeforeMs() {
+      return notBeforeMs_;
+    }
+    /**
+     * <pre>
+     * When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+     * creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+     * </pre>
+     *
+     * <code>int64 not_before_ms = 5;</code>
+     * @param value The notBeforeMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNotBeforeMs(long value) {
+
+      notBeforeMs_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+     * creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+     * </pre>
+     *
+     * <code>int64 not_before_ms = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearNotBeforeMs() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      notBeforeMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long notAfterMs_ ;
+    /**
+     * <pre>
+     * When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+     * Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+     * command that commits after the end fails. Independent of the principal's own expiry.
+     * </pre>
+     *
+     * <code>int64 not_after_ms = 6;</code>
+     * @return The notAfterMs.
+     */
+    @java.lang.Override
+    public long getNotAfterMs() {
+      return notAfterMs_;
+    }
+    /**
+     * <pre>
+     * When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+     * Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+     * command that commits after the end fails. Independent of the principal's own expiry.
+     * </pre>
+     *
+     * <code>int64 not_after_ms = 6;</code>
+     * @param value The notAfterMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNotAfterMs(long value) {
+
+      notAfterMs_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+     * Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+     * command that commits after the end fails. Independent of the principal's own expiry.
+     * </pre>
+     *
+     * <code>int64 not_after_ms = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearNotAfterMs() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      notAfterMs_ = 0L;
       onChanged();
       return this;
     }

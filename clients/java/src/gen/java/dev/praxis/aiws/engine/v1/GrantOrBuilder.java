@@ -117,4 +117,88 @@ public interface GrantOrBuilder extends
    */
   com.google.protobuf.ByteString
       getMaxSpendMicrocreditsBytes();
+
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @return A list containing the purposes.
+   */
+  java.util.List<java.lang.String>
+      getPurposesList();
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @return The count of purposes.
+   */
+  int getPurposesCount();
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @param index The index of the element to return.
+   * @return The purposes at the given index.
+   */
+  java.lang.String getPurposes(int index);
+  /**
+   * <pre>
+   * Optional purposes, 0 to 16 identifiers of 1 to 64 characters of letters, digits and
+   * `-_.:&#64;`. Empty: the grant applies whatever the action's purpose. Otherwise it applies
+   * only to actions that name one of these purposes: satisfying an `authorization` wait
+   * whose definition declares a `purpose`, and creating or consuming an approval whose
+   * `purpose` is set. An action that names no purpose is never covered by a grant with
+   * purposes (PURPOSE_NOT_GRANTED).
+   * </pre>
+   *
+   * <code>repeated string purposes = 4;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the purposes at the given index.
+   */
+  com.google.protobuf.ByteString
+      getPurposesBytes(int index);
+
+  /**
+   * <pre>
+   * When the grant starts to apply, UTC epoch milliseconds (inclusive); 0 means from
+   * creation. Before it the grant does not apply (GRANT_OUTSIDE_WINDOW).
+   * </pre>
+   *
+   * <code>int64 not_before_ms = 5;</code>
+   * @return The notBeforeMs.
+   */
+  long getNotBeforeMs();
+
+  /**
+   * <pre>
+   * When the grant stops applying, UTC epoch milliseconds (exclusive); 0 means never.
+   * Must be after `not_before_ms`. Evidence given under the grant expires with it, so a
+   * command that commits after the end fails. Independent of the principal's own expiry.
+   * </pre>
+   *
+   * <code>int64 not_after_ms = 6;</code>
+   * @return The notAfterMs.
+   */
+  long getNotAfterMs();
 }

@@ -111,78 +111,80 @@ public final class PrincipalOuterClass extends com.google.protobuf.GeneratedFile
   static {
     java.lang.String[] descriptorData = {
       "\n\036aiws/engine/v1/principal.proto\022\016aiws.e" +
-      "ngine.v1\032\033aiws/engine/v1/common.proto\"M\n" +
-      "\005Grant\022\017\n\007actions\030\001 \003(\t\022\023\n\013work_orders\030\002" +
-      " \003(\t\022\036\n\026max_spend_microcredits\030\003 \001(\t\"\360\002\n" +
-      "\tPrincipal\022\024\n\014principal_id\030\001 \001(\t\022+\n\004kind" +
-      "\030\002 \001(\0162\035.aiws.engine.v1.PrincipalKind\022%\n" +
-      "\006grants\030\003 \003(\0132\025.aiws.engine.v1.Grant\022\025\n\r" +
-      "expires_at_ms\030\004 \001(\003\022-\n\005state\030\005 \001(\0162\036.aiw" +
-      "s.engine.v1.PrincipalState\022\017\n\007version\030\006 " +
-      "\001(\003\022\025\n\rcreated_at_ms\030\007 \001(\003\022\022\n\ncreated_by" +
-      "\030\010 \001(\t\022\032\n\022token_issued_at_ms\030\t \001(\003\022\025\n\rre" +
-      "voked_at_ms\030\n \001(\003\022\022\n\nrevoked_by\030\013 \001(\t\022\025\n" +
-      "\rrevoke_reason\030\014 \001(\t\022\031\n\021token_fingerprin" +
-      "t\030\r \001(\t\"\302\001\n\016PrincipalEvent\022\013\n\003seq\030\001 \001(\003\022" +
-      "0\n\004kind\030\002 \001(\0162\".aiws.engine.v1.Principal" +
-      "EventKind\022\024\n\014principal_id\030\003 \001(\t\022\017\n\007versi" +
-      "on\030\004 \001(\003\022\020\n\010actor_id\030\005 \001(\t\022\r\n\005at_ms\030\006 \001(" +
-      "\003\022\016\n\006reason\030\007 \001(\t\022\031\n\021token_fingerprint\030\010" +
-      " \001(\t\"\231\001\n\026CreatePrincipalRequest\022\024\n\014princ" +
-      "ipal_id\030\001 \001(\t\022+\n\004kind\030\002 \001(\0162\035.aiws.engin" +
-      "e.v1.PrincipalKind\022%\n\006grants\030\003 \003(\0132\025.aiw" +
-      "s.engine.v1.Grant\022\025\n\rexpires_at_ms\030\004 \001(\003" +
-      "\"V\n\027CreatePrincipalResponse\022,\n\tprincipal" +
-      "\030\001 \001(\0132\031.aiws.engine.v1.Principal\022\r\n\005tok" +
-      "en\030\002 \001(\t\"+\n\023GetPrincipalRequest\022\024\n\014princ" +
-      "ipal_id\030\001 \001(\t\"D\n\024GetPrincipalResponse\022,\n" +
-      "\tprincipal\030\001 \001(\0132\031.aiws.engine.v1.Princi" +
-      "pal\"W\n\025ListPrincipalsRequest\022\021\n\tpage_siz" +
-      "e\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\022\027\n\017include_r" +
-      "evoked\030\003 \001(\010\"`\n\026ListPrincipalsResponse\022-" +
-      "\n\nprincipals\030\001 \003(\0132\031.aiws.engine.v1.Prin" +
-      "cipal\022\027\n\017next_page_token\030\002 \001(\t\"X\n\026Revoke" +
-      "PrincipalRequest\022\024\n\014principal_id\030\001 \001(\t\022\016" +
-      "\n\006reason\030\002 \001(\t\022\030\n\020expected_version\030\003 \001(\003" +
-      "\"G\n\027RevokePrincipalResponse\022,\n\tprincipal" +
-      "\030\001 \001(\0132\031.aiws.engine.v1.Principal\"M\n\033Rot" +
-      "atePrincipalTokenRequest\022\024\n\014principal_id" +
-      "\030\001 \001(\t\022\030\n\020expected_version\030\002 \001(\003\"[\n\034Rota" +
-      "tePrincipalTokenResponse\022,\n\tprincipal\030\001 " +
-      "\001(\0132\031.aiws.engine.v1.Principal\022\r\n\005token\030" +
-      "\002 \001(\t\"Q\n\033ListPrincipalHistoryRequest\022\024\n\014" +
-      "principal_id\030\001 \001(\t\022\r\n\005after\030\002 \001(\003\022\r\n\005lim" +
-      "it\030\003 \001(\005\"t\n\034ListPrincipalHistoryResponse" +
-      "\022.\n\006events\030\001 \003(\0132\036.aiws.engine.v1.Princi" +
-      "palEvent\022\022\n\nnext_after\030\002 \001(\003\022\020\n\010has_more" +
-      "\030\003 \001(\010*\207\001\n\016PrincipalState\022\037\n\033PRINCIPAL_S" +
-      "TATE_UNSPECIFIED\020\000\022\032\n\026PRINCIPAL_STATE_AC" +
-      "TIVE\020\001\022\033\n\027PRINCIPAL_STATE_REVOKED\020\002\022\033\n\027P" +
-      "RINCIPAL_STATE_EXPIRED\020\003*\303\001\n\022PrincipalEv" +
-      "entKind\022$\n PRINCIPAL_EVENT_KIND_UNSPECIF" +
-      "IED\020\000\022!\n\035PRINCIPAL_EVENT_KIND_IMPORTED\020\001" +
-      "\022 \n\034PRINCIPAL_EVENT_KIND_CREATED\020\002\022 \n\034PR" +
-      "INCIPAL_EVENT_KIND_ROTATED\020\003\022 \n\034PRINCIPA" +
-      "L_EVENT_KIND_REVOKED\020\0042\213\005\n\020PrincipalServ" +
-      "ice\022b\n\017CreatePrincipal\022&.aiws.engine.v1." +
-      "CreatePrincipalRequest\032\'.aiws.engine.v1." +
-      "CreatePrincipalResponse\022^\n\014GetPrincipal\022" +
-      "#.aiws.engine.v1.GetPrincipalRequest\032$.a" +
-      "iws.engine.v1.GetPrincipalResponse\"\003\220\002\001\022" +
-      "d\n\016ListPrincipals\022%.aiws.engine.v1.ListP" +
-      "rincipalsRequest\032&.aiws.engine.v1.ListPr" +
-      "incipalsResponse\"\003\220\002\001\022b\n\017RevokePrincipal" +
-      "\022&.aiws.engine.v1.RevokePrincipalRequest" +
-      "\032\'.aiws.engine.v1.RevokePrincipalRespons" +
-      "e\022q\n\024RotatePrincipalToken\022+.aiws.engine." +
-      "v1.RotatePrincipalTokenRequest\032,.aiws.en" +
-      "gine.v1.RotatePrincipalTokenResponse\022v\n\024" +
-      "ListPrincipalHistory\022+.aiws.engine.v1.Li" +
-      "stPrincipalHistoryRequest\032,.aiws.engine." +
-      "v1.ListPrincipalHistoryResponse\"\003\220\002\001Ba\n\031" +
-      "dev.praxis.aiws.engine.v1P\001ZBgithub.com/" +
-      "praxis-engine/praxis/clients/go/aiws/eng" +
-      "ine/v1;enginev1b\006proto3"
+      "ngine.v1\032\033aiws/engine/v1/common.proto\"\214\001" +
+      "\n\005Grant\022\017\n\007actions\030\001 \003(\t\022\023\n\013work_orders\030" +
+      "\002 \003(\t\022\036\n\026max_spend_microcredits\030\003 \001(\t\022\020\n" +
+      "\010purposes\030\004 \003(\t\022\025\n\rnot_before_ms\030\005 \001(\003\022\024" +
+      "\n\014not_after_ms\030\006 \001(\003\"\360\002\n\tPrincipal\022\024\n\014pr" +
+      "incipal_id\030\001 \001(\t\022+\n\004kind\030\002 \001(\0162\035.aiws.en" +
+      "gine.v1.PrincipalKind\022%\n\006grants\030\003 \003(\0132\025." +
+      "aiws.engine.v1.Grant\022\025\n\rexpires_at_ms\030\004 " +
+      "\001(\003\022-\n\005state\030\005 \001(\0162\036.aiws.engine.v1.Prin" +
+      "cipalState\022\017\n\007version\030\006 \001(\003\022\025\n\rcreated_a" +
+      "t_ms\030\007 \001(\003\022\022\n\ncreated_by\030\010 \001(\t\022\032\n\022token_" +
+      "issued_at_ms\030\t \001(\003\022\025\n\rrevoked_at_ms\030\n \001(" +
+      "\003\022\022\n\nrevoked_by\030\013 \001(\t\022\025\n\rrevoke_reason\030\014" +
+      " \001(\t\022\031\n\021token_fingerprint\030\r \001(\t\"\302\001\n\016Prin" +
+      "cipalEvent\022\013\n\003seq\030\001 \001(\003\0220\n\004kind\030\002 \001(\0162\"." +
+      "aiws.engine.v1.PrincipalEventKind\022\024\n\014pri" +
+      "ncipal_id\030\003 \001(\t\022\017\n\007version\030\004 \001(\003\022\020\n\010acto" +
+      "r_id\030\005 \001(\t\022\r\n\005at_ms\030\006 \001(\003\022\016\n\006reason\030\007 \001(" +
+      "\t\022\031\n\021token_fingerprint\030\010 \001(\t\"\231\001\n\026CreateP" +
+      "rincipalRequest\022\024\n\014principal_id\030\001 \001(\t\022+\n" +
+      "\004kind\030\002 \001(\0162\035.aiws.engine.v1.PrincipalKi" +
+      "nd\022%\n\006grants\030\003 \003(\0132\025.aiws.engine.v1.Gran" +
+      "t\022\025\n\rexpires_at_ms\030\004 \001(\003\"V\n\027CreatePrinci" +
+      "palResponse\022,\n\tprincipal\030\001 \001(\0132\031.aiws.en" +
+      "gine.v1.Principal\022\r\n\005token\030\002 \001(\t\"+\n\023GetP" +
+      "rincipalRequest\022\024\n\014principal_id\030\001 \001(\t\"D\n" +
+      "\024GetPrincipalResponse\022,\n\tprincipal\030\001 \001(\013" +
+      "2\031.aiws.engine.v1.Principal\"W\n\025ListPrinc" +
+      "ipalsRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_" +
+      "token\030\002 \001(\t\022\027\n\017include_revoked\030\003 \001(\010\"`\n\026" +
+      "ListPrincipalsResponse\022-\n\nprincipals\030\001 \003" +
+      "(\0132\031.aiws.engine.v1.Principal\022\027\n\017next_pa" +
+      "ge_token\030\002 \001(\t\"X\n\026RevokePrincipalRequest" +
+      "\022\024\n\014principal_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022\030" +
+      "\n\020expected_version\030\003 \001(\003\"G\n\027RevokePrinci" +
+      "palResponse\022,\n\tprincipal\030\001 \001(\0132\031.aiws.en" +
+      "gine.v1.Principal\"M\n\033RotatePrincipalToke" +
+      "nRequest\022\024\n\014principal_id\030\001 \001(\t\022\030\n\020expect" +
+      "ed_version\030\002 \001(\003\"[\n\034RotatePrincipalToken" +
+      "Response\022,\n\tprincipal\030\001 \001(\0132\031.aiws.engin" +
+      "e.v1.Principal\022\r\n\005token\030\002 \001(\t\"Q\n\033ListPri" +
+      "ncipalHistoryRequest\022\024\n\014principal_id\030\001 \001" +
+      "(\t\022\r\n\005after\030\002 \001(\003\022\r\n\005limit\030\003 \001(\005\"t\n\034List" +
+      "PrincipalHistoryResponse\022.\n\006events\030\001 \003(\013" +
+      "2\036.aiws.engine.v1.PrincipalEvent\022\022\n\nnext" +
+      "_after\030\002 \001(\003\022\020\n\010has_more\030\003 \001(\010*\207\001\n\016Princ" +
+      "ipalState\022\037\n\033PRINCIPAL_STATE_UNSPECIFIED" +
+      "\020\000\022\032\n\026PRINCIPAL_STATE_ACTIVE\020\001\022\033\n\027PRINCI" +
+      "PAL_STATE_REVOKED\020\002\022\033\n\027PRINCIPAL_STATE_E" +
+      "XPIRED\020\003*\303\001\n\022PrincipalEventKind\022$\n PRINC" +
+      "IPAL_EVENT_KIND_UNSPECIFIED\020\000\022!\n\035PRINCIP" +
+      "AL_EVENT_KIND_IMPORTED\020\001\022 \n\034PRINCIPAL_EV" +
+      "ENT_KIND_CREATED\020\002\022 \n\034PRINCIPAL_EVENT_KI" +
+      "ND_ROTATED\020\003\022 \n\034PRINCIPAL_EVENT_KIND_REV" +
+      "OKED\020\0042\213\005\n\020PrincipalService\022b\n\017CreatePri" +
+      "ncipal\022&.aiws.engine.v1.CreatePrincipalR" +
+      "equest\032\'.aiws.engine.v1.CreatePrincipalR" +
+      "esponse\022^\n\014GetPrincipal\022#.aiws.engine.v1" +
+      ".GetPrincipalRequest\032$.aiws.engine.v1.Ge" +
+      "tPrincipalResponse\"\003\220\002\001\022d\n\016ListPrincipal" +
+      "s\022%.aiws.engine.v1.ListPrincipalsRequest" +
+      "\032&.aiws.engine.v1.ListPrincipalsResponse" +
+      "\"\003\220\002\001\022b\n\017RevokePrincipal\022&.aiws.engine.v" +
+      "1.RevokePrincipalRequest\032\'.aiws.engine.v" +
+      "1.RevokePrincipalResponse\022q\n\024RotatePrinc" +
+      "ipalToken\022+.aiws.engine.v1.RotatePrincip" +
+      "alTokenRequest\032,.aiws.engine.v1.RotatePr" +
+      "incipalTokenResponse\022v\n\024ListPrincipalHis" +
+      "tory\022+.aiws.engine.v1.ListPrincipalHisto" +
+      "ryRequest\032,.aiws.engine.v1.ListPrincipal" +
+      "HistoryResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -194,7 +196,7 @@ public final class PrincipalOuterClass extends com.google.protobuf.GeneratedFile
     internal_static_aiws_engine_v1_Grant_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Grant_descriptor,
-        new java.lang.String[] { "Actions", "WorkOrders", "MaxSpendMicrocredits", });
+        new java.lang.String[] { "Actions", "WorkOrders", "MaxSpendMicrocredits", "Purposes", "NotBeforeMs", "NotAfterMs", });
     internal_static_aiws_engine_v1_Principal_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_Principal_fieldAccessorTable = new

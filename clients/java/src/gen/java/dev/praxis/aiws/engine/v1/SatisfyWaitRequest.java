@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     requestId_ = "";
     waitId_ = "";
     payloadJson_ = "";
+    approvalId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -191,6 +192,55 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int APPROVAL_ID_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object approvalId_ = "";
+  /**
+   * <pre>
+   * The approval of the material ReviewWait returned for this payload; required for
+   * `authorization` waits, refused for the others.
+   * </pre>
+   *
+   * <code>string approval_id = 4;</code>
+   * @return The approvalId.
+   */
+  @java.lang.Override
+  public java.lang.String getApprovalId() {
+    java.lang.Object ref = approvalId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      approvalId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The approval of the material ReviewWait returned for this payload; required for
+   * `authorization` waits, refused for the others.
+   * </pre>
+   *
+   * <code>string approval_id = 4;</code>
+   * @return The bytes for approvalId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getApprovalIdBytes() {
+    java.lang.Object ref = approvalId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      approvalId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -214,6 +264,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(payloadJson_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 3, payloadJson_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, approvalId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -231,6 +284,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(payloadJson_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(3, payloadJson_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(4, approvalId_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -253,6 +309,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getWaitId())) return false;
     if (!getPayloadJson()
         .equals(other.getPayloadJson())) return false;
+    if (!getApprovalId()
+        .equals(other.getApprovalId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -270,6 +328,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getWaitId().hashCode();
     hash = (37 * hash) + PAYLOAD_JSON_FIELD_NUMBER;
     hash = (53 * hash) + getPayloadJson().hashCode();
+    hash = (37 * hash) + APPROVAL_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getApprovalId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -408,6 +468,7 @@ private static final long serialVersionUID = 0L;
       requestId_ = "";
       waitId_ = "";
       payloadJson_ = "";
+      approvalId_ = "";
       return this;
     }
 
@@ -450,6 +511,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.payloadJson_ = payloadJson_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.approvalId_ = approvalId_;
+      }
     }
 
     @java.lang.Override
@@ -477,6 +541,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getPayloadJson().isEmpty()) {
         payloadJson_ = other.payloadJson_;
         bitField0_ |= 0x00000004;
+        onChanged();
+      }
+      if (!other.getApprovalId().isEmpty()) {
+        approvalId_ = other.approvalId_;
+        bitField0_ |= 0x00000008;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -520,6 +589,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              approvalId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -809,6 +883,103 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       payloadJson_ = value;
       bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object approvalId_ = "";
+    /**
+     * <pre>
+     * The approval of the material ReviewWait returned for this payload; required for
+     * `authorization` waits, refused for the others.
+     * </pre>
+     *
+     * <code>string approval_id = 4;</code>
+     * @return The approvalId.
+     */
+    public java.lang.String getApprovalId() {
+      java.lang.Object ref = approvalId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        approvalId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The approval of the material ReviewWait returned for this payload; required for
+     * `authorization` waits, refused for the others.
+     * </pre>
+     *
+     * <code>string approval_id = 4;</code>
+     * @return The bytes for approvalId.
+     */
+    public com.google.protobuf.ByteString
+        getApprovalIdBytes() {
+      java.lang.Object ref = approvalId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        approvalId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The approval of the material ReviewWait returned for this payload; required for
+     * `authorization` waits, refused for the others.
+     * </pre>
+     *
+     * <code>string approval_id = 4;</code>
+     * @param value The approvalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setApprovalId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      approvalId_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval of the material ReviewWait returned for this payload; required for
+     * `authorization` waits, refused for the others.
+     * </pre>
+     *
+     * <code>string approval_id = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearApprovalId() {
+      approvalId_ = getDefaultInstance().getApprovalId();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval of the material ReviewWait returned for this payload; required for
+     * `authorization` waits, refused for the others.
+     * </pre>
+     *
+     * <code>string approval_id = 4;</code>
+     * @param value The bytes for approvalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setApprovalIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      approvalId_ = value;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }

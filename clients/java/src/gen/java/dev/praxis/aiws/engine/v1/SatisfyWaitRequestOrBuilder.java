@@ -69,4 +69,26 @@ public interface SatisfyWaitRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPayloadJsonBytes();
+
+  /**
+   * <pre>
+   * The approval of the material ReviewWait returned for this payload; required for
+   * `authorization` waits, refused for the others.
+   * </pre>
+   *
+   * <code>string approval_id = 4;</code>
+   * @return The approvalId.
+   */
+  java.lang.String getApprovalId();
+  /**
+   * <pre>
+   * The approval of the material ReviewWait returned for this payload; required for
+   * `authorization` waits, refused for the others.
+   * </pre>
+   *
+   * <code>string approval_id = 4;</code>
+   * @return The bytes for approvalId.
+   */
+  com.google.protobuf.ByteString
+      getApprovalIdBytes();
 }

@@ -42,6 +42,10 @@ private static final long serialVersionUID = 0L;
     defaultJson_ = "";
     payloadJson_ = "";
     satisfiedBy_ = "";
+    purpose_ = "";
+    authorizes_ = java.util.Collections.emptyList();
+    approvalId_ = "";
+    materialDigest_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -509,6 +513,227 @@ private static final long serialVersionUID = 0L;
     return satisfiedAtMs_;
   }
 
+  public static final int PURPOSE_FIELD_NUMBER = 14;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object purpose_ = "";
+  /**
+   * <pre>
+   * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+   * when none. Satisfying it needs grants covering this purpose, and its approval must
+   * name it.
+   * </pre>
+   *
+   * <code>string purpose = 14;</code>
+   * @return The purpose.
+   */
+  @java.lang.Override
+  public java.lang.String getPurpose() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      purpose_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+   * when none. Satisfying it needs grants covering this purpose, and its approval must
+   * name it.
+   * </pre>
+   *
+   * <code>string purpose = 14;</code>
+   * @return The bytes for purpose.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPurposeBytes() {
+    java.lang.Object ref = purpose_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      purpose_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int AUTHORIZES_FIELD_NUMBER = 15;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction> authorizes_;
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction> getAuthorizesList() {
+    return authorizes_;
+  }
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder> 
+      getAuthorizesOrBuilderList() {
+    return authorizes_;
+  }
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  @java.lang.Override
+  public int getAuthorizesCount() {
+    return authorizes_.size();
+  }
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AuthorizedAction getAuthorizes(int index) {
+    return authorizes_.get(index);
+  }
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder getAuthorizesOrBuilder(
+      int index) {
+    return authorizes_.get(index);
+  }
+
+  public static final int APPROVAL_ID_FIELD_NUMBER = 16;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object approvalId_ = "";
+  /**
+   * <pre>
+   * The approval consumed by the satisfaction of an `authorization` wait.
+   * </pre>
+   *
+   * <code>string approval_id = 16;</code>
+   * @return The approvalId.
+   */
+  @java.lang.Override
+  public java.lang.String getApprovalId() {
+    java.lang.Object ref = approvalId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      approvalId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The approval consumed by the satisfaction of an `authorization` wait.
+   * </pre>
+   *
+   * <code>string approval_id = 16;</code>
+   * @return The bytes for approvalId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getApprovalIdBytes() {
+    java.lang.Object ref = approvalId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      approvalId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int MATERIAL_DIGEST_FIELD_NUMBER = 17;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object materialDigest_ = "";
+  /**
+   * <pre>
+   * The digest of the material that approval approved (a WaitMaterial's).
+   * </pre>
+   *
+   * <code>string material_digest = 17;</code>
+   * @return The materialDigest.
+   */
+  @java.lang.Override
+  public java.lang.String getMaterialDigest() {
+    java.lang.Object ref = materialDigest_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      materialDigest_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The digest of the material that approval approved (a WaitMaterial's).
+   * </pre>
+   *
+   * <code>string material_digest = 17;</code>
+   * @return The bytes for materialDigest.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getMaterialDigestBytes() {
+    java.lang.Object ref = materialDigest_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      materialDigest_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -561,6 +786,18 @@ private static final long serialVersionUID = 0L;
     }
     if (satisfiedAtMs_ != 0L) {
       output.writeInt64(13, satisfiedAtMs_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 14, purpose_);
+    }
+    for (int i = 0; i < authorizes_.size(); i++) {
+      output.writeMessage(15, authorizes_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 16, approvalId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 17, materialDigest_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -616,6 +853,19 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(13, satisfiedAtMs_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(purpose_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(14, purpose_);
+    }
+    for (int i = 0; i < authorizes_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(15, authorizes_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(16, approvalId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(17, materialDigest_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -654,6 +904,14 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSatisfiedBy())) return false;
     if (getSatisfiedAtMs()
         != other.getSatisfiedAtMs()) return false;
+    if (!getPurpose()
+        .equals(other.getPurpose())) return false;
+    if (!getAuthorizesList()
+        .equals(other.getAuthorizesList())) return false;
+    if (!getApprovalId()
+        .equals(other.getApprovalId())) return false;
+    if (!getMaterialDigest()
+        .equals(other.getMaterialDigest())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -694,6 +952,16 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + SATISFIED_AT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getSatisfiedAtMs());
+    hash = (37 * hash) + PURPOSE_FIELD_NUMBER;
+    hash = (53 * hash) + getPurpose().hashCode();
+    if (getAuthorizesCount() > 0) {
+      hash = (37 * hash) + AUTHORIZES_FIELD_NUMBER;
+      hash = (53 * hash) + getAuthorizesList().hashCode();
+    }
+    hash = (37 * hash) + APPROVAL_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getApprovalId().hashCode();
+    hash = (37 * hash) + MATERIAL_DIGEST_FIELD_NUMBER;
+    hash = (53 * hash) + getMaterialDigest().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -842,6 +1110,16 @@ private static final long serialVersionUID = 0L;
       payloadJson_ = "";
       satisfiedBy_ = "";
       satisfiedAtMs_ = 0L;
+      purpose_ = "";
+      if (authorizesBuilder_ == null) {
+        authorizes_ = java.util.Collections.emptyList();
+      } else {
+        authorizes_ = null;
+        authorizesBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00004000);
+      approvalId_ = "";
+      materialDigest_ = "";
       return this;
     }
 
@@ -868,9 +1146,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.praxis.aiws.engine.v1.Wait buildPartial() {
       dev.praxis.aiws.engine.v1.Wait result = new dev.praxis.aiws.engine.v1.Wait(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.praxis.aiws.engine.v1.Wait result) {
+      if (authorizesBuilder_ == null) {
+        if (((bitField0_ & 0x00004000) != 0)) {
+          authorizes_ = java.util.Collections.unmodifiableList(authorizes_);
+          bitField0_ = (bitField0_ & ~0x00004000);
+        }
+        result.authorizes_ = authorizes_;
+      } else {
+        result.authorizes_ = authorizesBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.praxis.aiws.engine.v1.Wait result) {
@@ -913,6 +1204,15 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00001000) != 0)) {
         result.satisfiedAtMs_ = satisfiedAtMs_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.purpose_ = purpose_;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
+        result.approvalId_ = approvalId_;
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.materialDigest_ = materialDigest_;
       }
     }
 
@@ -980,6 +1280,47 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getSatisfiedAtMs() != 0L) {
         setSatisfiedAtMs(other.getSatisfiedAtMs());
+      }
+      if (!other.getPurpose().isEmpty()) {
+        purpose_ = other.purpose_;
+        bitField0_ |= 0x00002000;
+        onChanged();
+      }
+      if (authorizesBuilder_ == null) {
+        if (!other.authorizes_.isEmpty()) {
+          if (authorizes_.isEmpty()) {
+            authorizes_ = other.authorizes_;
+            bitField0_ = (bitField0_ & ~0x00004000);
+          } else {
+            ensureAuthorizesIsMutable();
+            authorizes_.addAll(other.authorizes_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.authorizes_.isEmpty()) {
+          if (authorizesBuilder_.isEmpty()) {
+            authorizesBuilder_.dispose();
+            authorizesBuilder_ = null;
+            authorizes_ = other.authorizes_;
+            bitField0_ = (bitField0_ & ~0x00004000);
+            authorizesBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetAuthorizesFieldBuilder() : null;
+          } else {
+            authorizesBuilder_.addAllMessages(other.authorizes_);
+          }
+        }
+      }
+      if (!other.getApprovalId().isEmpty()) {
+        approvalId_ = other.approvalId_;
+        bitField0_ |= 0x00008000;
+        onChanged();
+      }
+      if (!other.getMaterialDigest().isEmpty()) {
+        materialDigest_ = other.materialDigest_;
+        bitField0_ |= 0x00010000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1072,6 +1413,34 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00001000;
               break;
             } // case 104
+            case 114: {
+              purpose_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 114
+            case 122: {
+              dev.praxis.aiws.engine.v1.AuthorizedAction m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.AuthorizedAction.parser(),
+                      extensionRegistry);
+              if (authorizesBuilder_ == null) {
+                ensureAuthorizesIsMutable();
+                authorizes_.add(m);
+              } else {
+                authorizesBuilder_.addMessage(m);
+              }
+              break;
+            } // case 122
+            case 130: {
+              approvalId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00008000;
+              break;
+            } // case 130
+            case 138: {
+              materialDigest_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2074,6 +2443,658 @@ private static final long serialVersionUID = 0L;
     public Builder clearSatisfiedAtMs() {
       bitField0_ = (bitField0_ & ~0x00001000);
       satisfiedAtMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object purpose_ = "";
+    /**
+     * <pre>
+     * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+     * when none. Satisfying it needs grants covering this purpose, and its approval must
+     * name it.
+     * </pre>
+     *
+     * <code>string purpose = 14;</code>
+     * @return The purpose.
+     */
+    public java.lang.String getPurpose() {
+      java.lang.Object ref = purpose_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        purpose_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+     * when none. Satisfying it needs grants covering this purpose, and its approval must
+     * name it.
+     * </pre>
+     *
+     * <code>string purpose = 14;</code>
+     * @return The bytes for purpose.
+     */
+    public com.google.protobuf.ByteString
+        getPurposeBytes() {
+      java.lang.Object ref = purpose_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        purpose_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+     * when none. Satisfying it needs grants covering this purpose, and its approval must
+     * name it.
+     * </pre>
+     *
+     * <code>string purpose = 14;</code>
+     * @param value The purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurpose(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      purpose_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+     * when none. Satisfying it needs grants covering this purpose, and its approval must
+     * name it.
+     * </pre>
+     *
+     * <code>string purpose = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPurpose() {
+      purpose_ = getDefaultInstance().getPurpose();
+      bitField0_ = (bitField0_ & ~0x00002000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+     * when none. Satisfying it needs grants covering this purpose, and its approval must
+     * name it.
+     * </pre>
+     *
+     * <code>string purpose = 14;</code>
+     * @param value The bytes for purpose to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPurposeBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      purpose_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction> authorizes_ =
+      java.util.Collections.emptyList();
+    private void ensureAuthorizesIsMutable() {
+      if (!((bitField0_ & 0x00004000) != 0)) {
+        authorizes_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.AuthorizedAction>(authorizes_);
+        bitField0_ |= 0x00004000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.AuthorizedAction, dev.praxis.aiws.engine.v1.AuthorizedAction.Builder, dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder> authorizesBuilder_;
+
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction> getAuthorizesList() {
+      if (authorizesBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(authorizes_);
+      } else {
+        return authorizesBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public int getAuthorizesCount() {
+      if (authorizesBuilder_ == null) {
+        return authorizes_.size();
+      } else {
+        return authorizesBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AuthorizedAction getAuthorizes(int index) {
+      if (authorizesBuilder_ == null) {
+        return authorizes_.get(index);
+      } else {
+        return authorizesBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder setAuthorizes(
+        int index, dev.praxis.aiws.engine.v1.AuthorizedAction value) {
+      if (authorizesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureAuthorizesIsMutable();
+        authorizes_.set(index, value);
+        onChanged();
+      } else {
+        authorizesBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder setAuthorizes(
+        int index, dev.praxis.aiws.engine.v1.AuthorizedAction.Builder builderForValue) {
+      if (authorizesBuilder_ == null) {
+        ensureAuthorizesIsMutable();
+        authorizes_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        authorizesBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder addAuthorizes(dev.praxis.aiws.engine.v1.AuthorizedAction value) {
+      if (authorizesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureAuthorizesIsMutable();
+        authorizes_.add(value);
+        onChanged();
+      } else {
+        authorizesBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder addAuthorizes(
+        int index, dev.praxis.aiws.engine.v1.AuthorizedAction value) {
+      if (authorizesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureAuthorizesIsMutable();
+        authorizes_.add(index, value);
+        onChanged();
+      } else {
+        authorizesBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder addAuthorizes(
+        dev.praxis.aiws.engine.v1.AuthorizedAction.Builder builderForValue) {
+      if (authorizesBuilder_ == null) {
+        ensureAuthorizesIsMutable();
+        authorizes_.add(builderForValue.build());
+        onChanged();
+      } else {
+        authorizesBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder addAuthorizes(
+        int index, dev.praxis.aiws.engine.v1.AuthorizedAction.Builder builderForValue) {
+      if (authorizesBuilder_ == null) {
+        ensureAuthorizesIsMutable();
+        authorizes_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        authorizesBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder addAllAuthorizes(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.AuthorizedAction> values) {
+      if (authorizesBuilder_ == null) {
+        ensureAuthorizesIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, authorizes_);
+        onChanged();
+      } else {
+        authorizesBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder clearAuthorizes() {
+      if (authorizesBuilder_ == null) {
+        authorizes_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00004000);
+        onChanged();
+      } else {
+        authorizesBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public Builder removeAuthorizes(int index) {
+      if (authorizesBuilder_ == null) {
+        ensureAuthorizesIsMutable();
+        authorizes_.remove(index);
+        onChanged();
+      } else {
+        authorizesBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AuthorizedAction.Builder getAuthorizesBuilder(
+        int index) {
+      return internalGetAuthorizesFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder getAuthorizesOrBuilder(
+        int index) {
+      if (authorizesBuilder_ == null) {
+        return authorizes_.get(index);  } else {
+        return authorizesBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder> 
+         getAuthorizesOrBuilderList() {
+      if (authorizesBuilder_ != null) {
+        return authorizesBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(authorizes_);
+      }
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AuthorizedAction.Builder addAuthorizesBuilder() {
+      return internalGetAuthorizesFieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.AuthorizedAction.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AuthorizedAction.Builder addAuthorizesBuilder(
+        int index) {
+      return internalGetAuthorizesFieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.AuthorizedAction.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What an `authorization` wait authorises (empty for other kinds), in definition
+     * order. While the wait is open they come from the run's current definition, with
+     * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+     * computes them for a payload). Once satisfied, exactly the actions approved.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction.Builder> 
+         getAuthorizesBuilderList() {
+      return internalGetAuthorizesFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.AuthorizedAction, dev.praxis.aiws.engine.v1.AuthorizedAction.Builder, dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder> 
+        internalGetAuthorizesFieldBuilder() {
+      if (authorizesBuilder_ == null) {
+        authorizesBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.AuthorizedAction, dev.praxis.aiws.engine.v1.AuthorizedAction.Builder, dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder>(
+                authorizes_,
+                ((bitField0_ & 0x00004000) != 0),
+                getParentForChildren(),
+                isClean());
+        authorizes_ = null;
+      }
+      return authorizesBuilder_;
+    }
+
+    private java.lang.Object approvalId_ = "";
+    /**
+     * <pre>
+     * The approval consumed by the satisfaction of an `authorization` wait.
+     * </pre>
+     *
+     * <code>string approval_id = 16;</code>
+     * @return The approvalId.
+     */
+    public java.lang.String getApprovalId() {
+      java.lang.Object ref = approvalId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        approvalId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The approval consumed by the satisfaction of an `authorization` wait.
+     * </pre>
+     *
+     * <code>string approval_id = 16;</code>
+     * @return The bytes for approvalId.
+     */
+    public com.google.protobuf.ByteString
+        getApprovalIdBytes() {
+      java.lang.Object ref = approvalId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        approvalId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The approval consumed by the satisfaction of an `authorization` wait.
+     * </pre>
+     *
+     * <code>string approval_id = 16;</code>
+     * @param value The approvalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setApprovalId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      approvalId_ = value;
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval consumed by the satisfaction of an `authorization` wait.
+     * </pre>
+     *
+     * <code>string approval_id = 16;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearApprovalId() {
+      approvalId_ = getDefaultInstance().getApprovalId();
+      bitField0_ = (bitField0_ & ~0x00008000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval consumed by the satisfaction of an `authorization` wait.
+     * </pre>
+     *
+     * <code>string approval_id = 16;</code>
+     * @param value The bytes for approvalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setApprovalIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      approvalId_ = value;
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object materialDigest_ = "";
+    /**
+     * <pre>
+     * The digest of the material that approval approved (a WaitMaterial's).
+     * </pre>
+     *
+     * <code>string material_digest = 17;</code>
+     * @return The materialDigest.
+     */
+    public java.lang.String getMaterialDigest() {
+      java.lang.Object ref = materialDigest_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        materialDigest_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The digest of the material that approval approved (a WaitMaterial's).
+     * </pre>
+     *
+     * <code>string material_digest = 17;</code>
+     * @return The bytes for materialDigest.
+     */
+    public com.google.protobuf.ByteString
+        getMaterialDigestBytes() {
+      java.lang.Object ref = materialDigest_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        materialDigest_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The digest of the material that approval approved (a WaitMaterial's).
+     * </pre>
+     *
+     * <code>string material_digest = 17;</code>
+     * @param value The materialDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMaterialDigest(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      materialDigest_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The digest of the material that approval approved (a WaitMaterial's).
+     * </pre>
+     *
+     * <code>string material_digest = 17;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearMaterialDigest() {
+      materialDigest_ = getDefaultInstance().getMaterialDigest();
+      bitField0_ = (bitField0_ & ~0x00010000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The digest of the material that approval approved (a WaitMaterial's).
+     * </pre>
+     *
+     * <code>string material_digest = 17;</code>
+     * @param value The bytes for materialDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMaterialDigestBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      materialDigest_ = value;
+      bitField0_ |= 0x00010000;
       onChanged();
       return this;
     }

@@ -236,4 +236,127 @@ public interface WaitOrBuilder extends
    * @return The satisfiedAtMs.
    */
   long getSatisfiedAtMs();
+
+  /**
+   * <pre>
+   * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+   * when none. Satisfying it needs grants covering this purpose, and its approval must
+   * name it.
+   * </pre>
+   *
+   * <code>string purpose = 14;</code>
+   * @return The purpose.
+   */
+  java.lang.String getPurpose();
+  /**
+   * <pre>
+   * The purpose an `authorization` wait's definition declares (`wait.purpose`); empty
+   * when none. Satisfying it needs grants covering this purpose, and its approval must
+   * name it.
+   * </pre>
+   *
+   * <code>string purpose = 14;</code>
+   * @return The bytes for purpose.
+   */
+  com.google.protobuf.ByteString
+      getPurposeBytes();
+
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.AuthorizedAction> 
+      getAuthorizesList();
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  dev.praxis.aiws.engine.v1.AuthorizedAction getAuthorizes(int index);
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  int getAuthorizesCount();
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder> 
+      getAuthorizesOrBuilderList();
+  /**
+   * <pre>
+   * What an `authorization` wait authorises (empty for other kinds), in definition
+   * order. While the wait is open they come from the run's current definition, with
+   * `input_digest` empty: the inputs include the payload not yet given (ReviewWait
+   * computes them for a payload). Once satisfied, exactly the actions approved.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.AuthorizedAction authorizes = 15;</code>
+   */
+  dev.praxis.aiws.engine.v1.AuthorizedActionOrBuilder getAuthorizesOrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * The approval consumed by the satisfaction of an `authorization` wait.
+   * </pre>
+   *
+   * <code>string approval_id = 16;</code>
+   * @return The approvalId.
+   */
+  java.lang.String getApprovalId();
+  /**
+   * <pre>
+   * The approval consumed by the satisfaction of an `authorization` wait.
+   * </pre>
+   *
+   * <code>string approval_id = 16;</code>
+   * @return The bytes for approvalId.
+   */
+  com.google.protobuf.ByteString
+      getApprovalIdBytes();
+
+  /**
+   * <pre>
+   * The digest of the material that approval approved (a WaitMaterial's).
+   * </pre>
+   *
+   * <code>string material_digest = 17;</code>
+   * @return The materialDigest.
+   */
+  java.lang.String getMaterialDigest();
+  /**
+   * <pre>
+   * The digest of the material that approval approved (a WaitMaterial's).
+   * </pre>
+   *
+   * <code>string material_digest = 17;</code>
+   * @return The bytes for materialDigest.
+   */
+  com.google.protobuf.ByteString
+      getMaterialDigestBytes();
 }

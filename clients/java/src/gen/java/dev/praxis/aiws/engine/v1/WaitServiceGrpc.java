@@ -10,6 +10,14 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * the node fails or takes the definition's default, never before the expiry time, and
  * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
  * Waits are durable: they survive restarts.
+ * An `authorization` wait is an approval of an exact action: the agent nodes that
+ * depend on it directly (its authorised actions, each named by node, operation id, spec
+ * digest and input digest). A human reviews the material of a satisfaction with
+ * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+ * names that approval, which is verified (a current human allowed `approval.create` on
+ * the run's work order, the material digest equal to what the server computes at
+ * satisfaction, not expired) and consumed once, like the approvals of registry commands
+ * and reconciliations.
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -82,6 +90,38 @@ public final class WaitServiceGrpc {
       }
     }
     return getListWaitsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewWaitRequest,
+      dev.praxis.aiws.engine.v1.ReviewWaitResponse> getReviewWaitMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReviewWait",
+      requestType = dev.praxis.aiws.engine.v1.ReviewWaitRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ReviewWaitResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewWaitRequest,
+      dev.praxis.aiws.engine.v1.ReviewWaitResponse> getReviewWaitMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewWaitRequest, dev.praxis.aiws.engine.v1.ReviewWaitResponse> getReviewWaitMethod;
+    if ((getReviewWaitMethod = WaitServiceGrpc.getReviewWaitMethod) == null) {
+      synchronized (WaitServiceGrpc.class) {
+        if ((getReviewWaitMethod = WaitServiceGrpc.getReviewWaitMethod) == null) {
+          WaitServiceGrpc.getReviewWaitMethod = getReviewWaitMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ReviewWaitRequest, dev.praxis.aiws.engine.v1.ReviewWaitResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReviewWait"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReviewWaitRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReviewWaitResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new WaitServiceMethodDescriptorSupplier("ReviewWait"))
+              .build();
+        }
+      }
+    }
+    return getReviewWaitMethod;
   }
 
   private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.SatisfyWaitRequest,
@@ -182,6 +222,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public interface AsyncService {
@@ -208,9 +256,30 @@ public final class WaitServiceGrpc {
 
     /**
      * <pre>
+     * ReviewWait returns the exact material a human approves to satisfy an
+     * `authorization` wait with a payload, and its digest. It checks the payload and the
+     * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+     * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+     * `wait.read` on the run's work order.
+     * </pre>
+     */
+    default void reviewWait(dev.praxis.aiws.engine.v1.ReviewWaitRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewWaitResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReviewWaitMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-     * payload as its result. `authorization` waits need a verified human. A repeated
-     * request_id with the same payload returns the wait with `replayed = true`.
+     * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+     * that declares a purpose, a grant covering that purpose). `authorization` waits need
+     * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+     * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+     * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+     * that changed, new epochs) or for another purpose is refused and consumes nothing.
+     * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+     * repeated request_id with the same payload and approval returns the wait with
+     * `replayed = true`, consuming nothing again.
      * </pre>
      */
     default void satisfyWait(dev.praxis.aiws.engine.v1.SatisfyWaitRequest request,
@@ -228,6 +297,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public static abstract class WaitServiceImplBase
@@ -247,6 +324,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public static final class WaitServiceStub
@@ -286,9 +371,31 @@ public final class WaitServiceGrpc {
 
     /**
      * <pre>
+     * ReviewWait returns the exact material a human approves to satisfy an
+     * `authorization` wait with a payload, and its digest. It checks the payload and the
+     * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+     * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+     * `wait.read` on the run's work order.
+     * </pre>
+     */
+    public void reviewWait(dev.praxis.aiws.engine.v1.ReviewWaitRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewWaitResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getReviewWaitMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-     * payload as its result. `authorization` waits need a verified human. A repeated
-     * request_id with the same payload returns the wait with `replayed = true`.
+     * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+     * that declares a purpose, a grant covering that purpose). `authorization` waits need
+     * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+     * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+     * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+     * that changed, new epochs) or for another purpose is refused and consumes nothing.
+     * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+     * repeated request_id with the same payload and approval returns the wait with
+     * `replayed = true`, consuming nothing again.
      * </pre>
      */
     public void satisfyWait(dev.praxis.aiws.engine.v1.SatisfyWaitRequest request,
@@ -307,6 +414,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public static final class WaitServiceBlockingV2Stub
@@ -344,9 +459,30 @@ public final class WaitServiceGrpc {
 
     /**
      * <pre>
+     * ReviewWait returns the exact material a human approves to satisfy an
+     * `authorization` wait with a payload, and its digest. It checks the payload and the
+     * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+     * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+     * `wait.read` on the run's work order.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReviewWaitResponse reviewWait(dev.praxis.aiws.engine.v1.ReviewWaitRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getReviewWaitMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-     * payload as its result. `authorization` waits need a verified human. A repeated
-     * request_id with the same payload returns the wait with `replayed = true`.
+     * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+     * that declares a purpose, a grant covering that purpose). `authorization` waits need
+     * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+     * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+     * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+     * that changed, new epochs) or for another purpose is refused and consumes nothing.
+     * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+     * repeated request_id with the same payload and approval returns the wait with
+     * `replayed = true`, consuming nothing again.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.SatisfyWaitResponse satisfyWait(dev.praxis.aiws.engine.v1.SatisfyWaitRequest request) throws io.grpc.StatusException {
@@ -364,6 +500,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public static final class WaitServiceBlockingStub
@@ -401,9 +545,30 @@ public final class WaitServiceGrpc {
 
     /**
      * <pre>
+     * ReviewWait returns the exact material a human approves to satisfy an
+     * `authorization` wait with a payload, and its digest. It checks the payload and the
+     * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+     * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+     * `wait.read` on the run's work order.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReviewWaitResponse reviewWait(dev.praxis.aiws.engine.v1.ReviewWaitRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getReviewWaitMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-     * payload as its result. `authorization` waits need a verified human. A repeated
-     * request_id with the same payload returns the wait with `replayed = true`.
+     * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+     * that declares a purpose, a grant covering that purpose). `authorization` waits need
+     * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+     * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+     * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+     * that changed, new epochs) or for another purpose is refused and consumes nothing.
+     * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+     * repeated request_id with the same payload and approval returns the wait with
+     * `replayed = true`, consuming nothing again.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.SatisfyWaitResponse satisfyWait(dev.praxis.aiws.engine.v1.SatisfyWaitRequest request) {
@@ -421,6 +586,14 @@ public final class WaitServiceGrpc {
    * the node fails or takes the definition's default, never before the expiry time, and
    * a satisfaction that arrives at or after the expiry is refused with WAIT_EXPIRED.
    * Waits are durable: they survive restarts.
+   * An `authorization` wait is an approval of an exact action: the agent nodes that
+   * depend on it directly (its authorised actions, each named by node, operation id, spec
+   * digest and input digest). A human reviews the material of a satisfaction with
+   * ReviewWait, approves its digest with ApprovalService.CreateApproval, and SatisfyWait
+   * names that approval, which is verified (a current human allowed `approval.create` on
+   * the run's work order, the material digest equal to what the server computes at
+   * satisfaction, not expired) and consumed once, like the approvals of registry commands
+   * and reconciliations.
    * </pre>
    */
   public static final class WaitServiceFutureStub
@@ -460,9 +633,31 @@ public final class WaitServiceGrpc {
 
     /**
      * <pre>
+     * ReviewWait returns the exact material a human approves to satisfy an
+     * `authorization` wait with a payload, and its digest. It checks the payload and the
+     * wait as SatisfyWait would (WAIT_NOT_OPEN, WAIT_EXPIRED, WAIT_PAYLOAD_INVALID, ...)
+     * and writes nothing. Other waits take no approval (APPROVAL_NOT_APPLICABLE). Needs
+     * `wait.read` on the run's work order.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ReviewWaitResponse> reviewWait(
+        dev.praxis.aiws.engine.v1.ReviewWaitRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getReviewWaitMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * SatisfyWait satisfies a pending wait with a payload; the node completes with the
-     * payload as its result. `authorization` waits need a verified human. A repeated
-     * request_id with the same payload returns the wait with `replayed = true`.
+     * payload as its result. Needs `wait.satisfy` on the run's work order (for a wait
+     * that declares a purpose, a grant covering that purpose). `authorization` waits need
+     * a verified human and `approval_id`: without it FAILED_PRECONDITION /
+     * AUTHORIZATION_APPROVAL_REQUIRED; an approval that is missing, expired, consumed,
+     * given for other material (APPROVAL_MISMATCH: another payload, an authorised node
+     * that changed, new epochs) or for another purpose is refused and consumes nothing.
+     * `human_input` and `timer` waits take no approval (APPROVAL_NOT_APPLICABLE). A
+     * repeated request_id with the same payload and approval returns the wait with
+     * `replayed = true`, consuming nothing again.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.SatisfyWaitResponse> satisfyWait(
@@ -474,7 +669,8 @@ public final class WaitServiceGrpc {
 
   private static final int METHODID_GET_WAIT = 0;
   private static final int METHODID_LIST_WAITS = 1;
-  private static final int METHODID_SATISFY_WAIT = 2;
+  private static final int METHODID_REVIEW_WAIT = 2;
+  private static final int METHODID_SATISFY_WAIT = 3;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -500,6 +696,10 @@ public final class WaitServiceGrpc {
         case METHODID_LIST_WAITS:
           serviceImpl.listWaits((dev.praxis.aiws.engine.v1.ListWaitsRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListWaitsResponse>) responseObserver);
+          break;
+        case METHODID_REVIEW_WAIT:
+          serviceImpl.reviewWait((dev.praxis.aiws.engine.v1.ReviewWaitRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewWaitResponse>) responseObserver);
           break;
         case METHODID_SATISFY_WAIT:
           serviceImpl.satisfyWait((dev.praxis.aiws.engine.v1.SatisfyWaitRequest) request,
@@ -537,6 +737,13 @@ public final class WaitServiceGrpc {
               dev.praxis.aiws.engine.v1.ListWaitsRequest,
               dev.praxis.aiws.engine.v1.ListWaitsResponse>(
                 service, METHODID_LIST_WAITS)))
+        .addMethod(
+          getReviewWaitMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ReviewWaitRequest,
+              dev.praxis.aiws.engine.v1.ReviewWaitResponse>(
+                service, METHODID_REVIEW_WAIT)))
         .addMethod(
           getSatisfyWaitMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -594,6 +801,7 @@ public final class WaitServiceGrpc {
               .setSchemaDescriptor(new WaitServiceFileDescriptorSupplier())
               .addMethod(getGetWaitMethod())
               .addMethod(getListWaitsMethod())
+              .addMethod(getReviewWaitMethod())
               .addMethod(getSatisfyWaitMethod())
               .build();
         }
