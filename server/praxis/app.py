@@ -186,7 +186,7 @@ class Engine:
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.events = EventStore(self.db, authority, self.clock)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
-        self.waits = WaitStore(self.runs)
+        self.waits = WaitStore(self.runs, self.installation_id)
         self.inbox = InboxStore(self.db, authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)

@@ -14,6 +14,7 @@ from aiws.engine.v1 import (
     reconciliation_pb2,
     run_pb2,
     task_pb2,
+    wait_pb2,
 )
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
@@ -35,11 +36,23 @@ MODEL_AGENT = [
     "assess.verify",
     "handoff.*",
 ]
+# Reads everywhere; everything else only for the purpose "payments".
+PAYER_GRANTS: list[dict[str, Any]] = [
+    {"actions": ["*"], "work_orders": ["*"], "purposes": ["payments"]},
+    {"actions": ["registry.read", "run.read", "wait.read", "approval.read", "inbox.read"]},
+]
+# Reads everywhere; everything else by a grant whose window ended at T0 (exclusive).
+LAPSED_GRANTS: list[dict[str, Any]] = [
+    {"actions": ["*"], "work_orders": ["*"], "not_before_ms": 1, "not_after_ms": T0},
+    {"actions": ["registry.read", "run.read", "wait.read", "approval.read", "inbox.read"]},
+]
 _ids = itertools.count()
 
 
 def model_principals() -> dict[str, Any]:
-    """The test principals plus a capped agent and a second agent, with model grants."""
+    """The test principals plus a capped agent, a second agent, ``payer`` (a human whose
+    grants beyond reads are only for the purpose ``payments``) and ``lapsed`` (a human
+    whose grant beyond reads ended at T0), with model grants."""
     entries = []
     for pid, kind, actions, expires in PRINCIPALS:
         grants: list[dict[str, Any]] = [{"actions": actions, "work_orders": ["*"]}]
@@ -55,6 +68,8 @@ def model_principals() -> dict[str, Any]:
         )
     )
     entries.append(("agent2", "AGENT", [{"actions": MODEL_AGENT, "work_orders": ["*"]}], 0))
+    entries.append(("payer", "HUMAN", PAYER_GRANTS, 0))
+    entries.append(("lapsed", "HUMAN", LAPSED_GRANTS, 0))
     return {
         "version": 1,
         "principals": [
@@ -237,3 +252,65 @@ def reconcile(
             approval_id=approval_id,
         )
     )
+
+
+def review_wait(
+    h: Harness, wait_id: str, payload: Any, principal: str = "alice"
+) -> wait_pb2.ReviewWaitResponse:
+    """The material of satisfying an authorization wait with ``payload``."""
+    return h.client(principal).waits.ReviewWait(  # type: ignore[no-any-return]
+        wait_pb2.ReviewWaitRequest(wait_id=wait_id, payload_json=json.dumps(payload))
+    )
+
+
+def approve_wait(
+    h: Harness,
+    wait_id: str,
+    payload: Any,
+    approval_id: str,
+    approver: str = "alice",
+    ttl_ms: int = 600_000,
+) -> approval_pb2.Approval:
+    """Reviews satisfying an authorization wait with ``payload`` and has ``approver``
+    approve the material (naming the material's purpose)."""
+    review = review_wait(h, wait_id, payload, approver)
+    return (
+        h.client(approver)
+        .approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id,
+                material_digest=review.material_digest,
+                expires_at_ms=h.clock.now_ms() + ttl_ms,
+                work_order_id=review.material.work_order_id,
+                purpose=review.material.purpose,
+            )
+        )
+        .approval
+    )
+
+
+def satisfy_wait(
+    h: Harness,
+    wait_id: str,
+    payload: Any,
+    approval_id: str = "",
+    request_id: str | None = None,
+    principal: str = "alice",
+) -> wait_pb2.SatisfyWaitResponse:
+    """SatisfyWait, naming ``approval_id`` when given."""
+    return h.client(principal).waits.SatisfyWait(  # type: ignore[no-any-return]
+        wait_pb2.SatisfyWaitRequest(
+            request_id=request_id or f"sat-{next(_ids)}",
+            wait_id=wait_id,
+            payload_json=json.dumps(payload),
+            approval_id=approval_id,
+        )
+    )
+
+
+def authorize_wait(
+    h: Harness, wait_id: str, payload: Any, approval_id: str, principal: str = "alice"
+) -> wait_pb2.SatisfyWaitResponse:
+    """Reviews, approves (as ``principal``) and satisfies an authorization wait."""
+    approve_wait(h, wait_id, payload, approval_id, principal)
+    return satisfy_wait(h, wait_id, payload, approval_id, principal=principal)

@@ -74,10 +74,15 @@ class CertificateMapping:
         return self.inner.authenticate(token, now_ms)
 
     def authorize(
-        self, principal: Principal, action: str, work_order_id: str, now_ms: int
+        self,
+        principal: Principal,
+        action: str,
+        work_order_id: str,
+        now_ms: int,
+        purpose: str = "",
     ) -> ActorEvidence | Rejection:
         """Delegates."""
-        return self.inner.authorize(principal, action, work_order_id, now_ms)
+        return self.inner.authorize(principal, action, work_order_id, now_ms, purpose)
 
     def verify_approval(
         self, approval: ApprovalRecord, work_order_id: str, now_ms: int

@@ -15,6 +15,10 @@ from praxis.core import kinds
 from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection
 
+# The refusals that say a grant does not cover a subject (its action or work order, its
+# purpose, its window): the same answer as for an absent subject.
+NOT_COVERED = frozenset({"ACTION_NOT_GRANTED", "PURPOSE_NOT_GRANTED", "GRANT_OUTSIDE_WINDOW"})
+
 
 def hidden(action: str) -> Rejection:
     """The one answer for "absent" and "not yours" alike."""
@@ -41,10 +45,10 @@ def authorize_subject(
     if work_order_id is None:
         wide = authority.authorize(principal, action, "", now_ms)
         if isinstance(wide, Rejection):
-            return hidden(action) if wide.reason == "ACTION_NOT_GRANTED" else wide
+            return hidden(action) if wide.reason in NOT_COVERED else wide
         return missing
     evidence = authority.authorize(principal, action, work_order_id, now_ms)
-    if isinstance(evidence, Rejection) and evidence.reason == "ACTION_NOT_GRANTED":
+    if isinstance(evidence, Rejection) and evidence.reason in NOT_COVERED:
         return hidden(action)
     return evidence
 
@@ -68,10 +72,15 @@ class HumanOnly:
         return self.inner.authenticate(token, now_ms)
 
     def authorize(
-        self, principal: Principal, action: str, work_order_id: str, now_ms: int
+        self,
+        principal: Principal,
+        action: str,
+        work_order_id: str,
+        now_ms: int,
+        purpose: str = "",
     ) -> ActorEvidence | Rejection:
         """The inner authority's evidence, refused for a non-human on a human-only action."""
-        evidence = self.inner.authorize(principal, action, work_order_id, now_ms)
+        evidence = self.inner.authorize(principal, action, work_order_id, now_ms, purpose)
         if isinstance(evidence, Rejection):
             return evidence
         return kinds.check_kind(action, evidence.kind) or evidence

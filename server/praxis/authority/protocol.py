@@ -24,11 +24,18 @@ class Authority(Protocol):
         ...
 
     def authorize(
-        self, principal: Principal, action: str, work_order_id: str, now_ms: int
+        self,
+        principal: Principal,
+        action: str,
+        work_order_id: str,
+        now_ms: int,
+        purpose: str = "",
     ) -> ActorEvidence | Rejection:
-        """Evidence that ``principal`` may perform ``action`` on ``work_order_id``.
+        """Evidence that ``principal`` may perform ``action`` on ``work_order_id`` now.
 
         ``work_order_id`` is empty for actions that are not scoped to a work order.
+        ``purpose`` is the purpose the action names (empty: none; see
+        :mod:`praxis.core.purposes`); an authority without purposes may ignore it.
         """
         ...
 
@@ -36,7 +43,8 @@ class Authority(Protocol):
         self, approval: ApprovalRecord, work_order_id: str, now_ms: int
     ) -> ApprovalEvidence | Rejection:
         """Evidence that ``approval`` is a current decision of a verified human who may
-        approve on ``work_order_id`` (empty: installation-wide)."""
+        approve on ``work_order_id`` (empty: installation-wide) for the approval's
+        ``purpose`` now. The evidence carries that purpose."""
         ...
 
     def spend_cap(self, principal_id: str) -> Decimal | None:

@@ -87,10 +87,17 @@ class StoredPrincipalsAuthority:
         return self._over(record).principal_of(principal_id, now_ms)
 
     def authorize(
-        self, principal: Principal, action: str, work_order_id: str, now_ms: int
+        self,
+        principal: Principal,
+        action: str,
+        work_order_id: str,
+        now_ms: int,
+        purpose: str = "",
     ) -> ActorEvidence | Rejection:
         """Evidence that the (current) principal holds a grant for the action and scope."""
-        return self._of(principal.principal_id).authorize(principal, action, work_order_id, now_ms)
+        return self._of(principal.principal_id).authorize(
+            principal, action, work_order_id, now_ms, purpose
+        )
 
     def verify_approval(
         self, approval: ApprovalRecord, work_order_id: str, now_ms: int

@@ -22,9 +22,13 @@ only order them::
 
     "approve": {"kind": "authorization", "depends_on": ["draft"],
                 "wait": {"expires_in_ms": 86400000, "schema": {"type": "object"},
-                         "on_expiry": "fail" | "default", "default": {...}}}
+                         "on_expiry": "fail" | "default", "default": {...},
+                         "purpose": "payments"}}
 
-The payload that satisfies a wait (or its default) becomes the node's result.
+The payload that satisfies a wait (or its default) becomes the node's result. Only an
+``authorization`` wait may declare a ``purpose`` (:mod:`praxis.core.purposes`):
+satisfying it and approving it then need grants that cover that purpose (see
+:mod:`praxis.core.authorization`).
 
 :func:`parse` reports every problem in one ``DEFINITION_INVALID`` rejection whose field
 violations name each one; when the only problems are unknown models the reason is
@@ -36,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from praxis.core import jsonschema, money, values
+from praxis.core import jsonschema, money, purposes, values
 from praxis.core.rejection import Code, FieldViolation, Rejection
 
 MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000
@@ -58,7 +62,7 @@ _NODE_KEYS = frozenset(
     }
 )
 WAIT_KINDS = ("human_input", "timer", "authorization")
-_WAIT_KEYS = frozenset({"expires_in_ms", "schema", "on_expiry", "default"})
+_WAIT_KEYS = frozenset({"expires_in_ms", "schema", "on_expiry", "default", "purpose"})
 MAX_WAIT_MS = 90 * 24 * 3600 * 1000
 _AGENT_KEYS = frozenset({"model", "system_prompt", "provider", "functions", "output"})
 _INPUT_KEYS = frozenset({"from", "template"})
@@ -148,12 +152,14 @@ class WaitSpec:
         schema: The JSON schema a satisfying payload must match.
         on_expiry: ``fail`` or ``default``.
         default: The result taken on expiry when ``on_expiry`` is ``default``.
+        purpose: The purpose an ``authorization`` wait declares (empty: none).
     """
 
     expires_in_ms: int
     schema: values.JsonValue
     on_expiry: str
     default: values.JsonValue = None
+    purpose: str = ""
 
 
 @dataclass(frozen=True)
@@ -415,15 +421,20 @@ def _parse_wait_node(
         source = parsed or source
     depends_on = _parse_depends(raw.get("depends_on", []), f"{path}.depends_on", p)
     wait = _parse_wait(raw.get("wait"), f"{path}.wait", p)
+    if wait is not None and wait.purpose and kind != "authorization":
+        p.add(f"{path}.wait.purpose", "only an authorization wait declares a purpose")
     if wait is None or len(p.items) > before:
         return None
     agent = Agent(model="", output=OutputContract("json", wait.schema))
+    # The purpose joins the digest only when declared: the digests of the waits written
+    # before purposes existed stay what they were.
+    purpose = [wait.purpose] if wait.purpose else []
     spec = {
         "kind": kind,
         "source": {"kind": source.kind, "nodes": list(source.nodes)},
         "template": template,
         "depends_on": sorted(depends_on),
-        "wait": [wait.expires_in_ms, wait.schema, wait.on_expiry, wait.default],
+        "wait": [wait.expires_in_ms, wait.schema, wait.on_expiry, wait.default, *purpose],
     }
     return Node(
         node_id,
@@ -464,7 +475,12 @@ def _parse_wait(raw: values.JsonValue, path: str, p: _Problems) -> WaitSpec | No
             raw["default"], schema
         ):
             p.add(f"{path}.default", "the default does not match the wait's schema")
-    return WaitSpec(expires, schema, str(on_expiry), raw.get("default"))
+    purpose = raw.get("purpose", "")
+    wrong = purposes.purpose_problem(purpose) if "purpose" in raw else None
+    if wrong or not isinstance(purpose, str):
+        p.add(f"{path}.purpose", wrong or "purpose must be a string")
+        purpose = ""
+    return WaitSpec(expires, schema, str(on_expiry), raw.get("default"), purpose)
 
 
 def _parse_agent(

@@ -97,7 +97,11 @@ class ActorEvidence:
 
 @dataclass(frozen=True)
 class ApprovalRecord:
-    """A stored human approval of one review material digest."""
+    """A stored human approval of one review material digest.
+
+    ``purpose`` is the purpose of the approved action (empty: none); only a command whose
+    action has that purpose may consume the approval.
+    """
 
     approval_id: str
     material_digest: str
@@ -105,6 +109,7 @@ class ApprovalRecord:
     proof_digest: str
     created_at_ms: int
     expires_at_ms: int
+    purpose: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,3 +122,4 @@ class ApprovalEvidence:
     material_digest: str
     proof_digest: str
     expires_at_ms: int
+    purpose: str = ""

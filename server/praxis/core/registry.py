@@ -491,8 +491,13 @@ def check_approval(
     evidence: ApprovalEvidence | None,
     material_digest: str,
     now_ms: int,
+    purpose: str = "",
 ) -> Rejection | None:
-    """Validates the named approval against the material and the authority's evidence."""
+    """Validates the named approval against the material and the authority's evidence.
+
+    ``purpose`` is the purpose of the consuming action (empty for registry commands and
+    reconciliations); the approval must have been given for exactly that purpose.
+    """
     approval = state.approval
     if approval is None or evidence is None:
         return precondition("APPROVAL_NOT_FOUND", "the named approval does not exist")
@@ -504,6 +509,7 @@ def check_approval(
         evidence.approval_id != approval.approval_id
         or evidence.proof_digest != approval.proof_digest
         or evidence.material_digest != approval.material_digest
+        or evidence.purpose != approval.purpose
     ):
         return Rejection(
             Code.PERMISSION_DENIED,
@@ -517,6 +523,12 @@ def check_approval(
     if approval.material_digest != material_digest:
         return precondition(
             "APPROVAL_MISMATCH", "the approval was given for different review material"
+        )
+    if approval.purpose != purpose:
+        return precondition(
+            "APPROVAL_PURPOSE_MISMATCH",
+            f"the approval was given for purpose {approval.purpose!r}, the action's purpose "
+            f"is {purpose!r}",
         )
     return None
 

@@ -44,6 +44,9 @@ def principal_to_proto(view: PrincipalView) -> principal_pb2.Principal:
                 actions=list(grant.actions),
                 work_orders=list(grant.work_orders),
                 max_spend_microcredits=grant.max_spend_microcredits,
+                purposes=list(grant.purposes),
+                not_before_ms=grant.not_before_ms,
+                not_after_ms=grant.not_after_ms,
             )
             for grant in view.grants
         ],
@@ -84,7 +87,14 @@ class PrincipalServicer(principal_pb2_grpc.PrincipalServiceServicer):
         self, request: principal_pb2.CreatePrincipalRequest, context: grpc.ServicerContext
     ) -> principal_pb2.CreatePrincipalResponse:
         grants = [
-            GrantSpec(tuple(g.actions), tuple(g.work_orders), g.max_spend_microcredits)
+            GrantSpec(
+                tuple(g.actions),
+                tuple(g.work_orders),
+                g.max_spend_microcredits,
+                tuple(g.purposes),
+                g.not_before_ms,
+                g.not_after_ms,
+            )
             for g in request.grants
         ]
         view, token = unwrap(

@@ -329,6 +329,7 @@ def approval_to_proto(view: ApprovalView, now_ms: int) -> approval_pb2.Approval:
         state=state,
         consumed_at_ms=view.consumed_at_ms,
         consumed_by_request_id=view.consumed_by_request_id,
+        purpose=record.purpose,
     )
 
 
@@ -350,6 +351,7 @@ class ApprovalServicer(approval_pb2_grpc.ApprovalServiceServicer):
                 request.material_digest,
                 request.expires_at_ms,
                 request.work_order_id,
+                request.purpose,
             ),
         )
         return approval_pb2.CreateApprovalResponse(

@@ -1,7 +1,8 @@
 """THE ordered list of schema migrations, 1 to the newest.
 
 Each slice declares its tables beside its store (``<slice>/tables.py``) and the extra
-steps of the migrations that change a table created earlier (``runtime/upgrades.py``);
+steps of the migrations that change a table created earlier (``runtime/upgrades.py``,
+``registry/upgrades.py``);
 this list says which migration creates what, in order. Nothing registers itself by
 being imported: a migration exists when it is written here, and
 :mod:`praxis.store.db.migrations` applies and checks exactly this list.
@@ -22,9 +23,11 @@ from sqlalchemy.engine import Connection
 from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db.metadata import meta
 from praxis.store.db.migrations import Migration
-from praxis.store.execution.tables import EXECUTION_TABLES
+from praxis.store.execution.tables import EXECUTION_TABLES, wait_approvals
 from praxis.store.principals.tables import principal_events, principals
+from praxis.store.registry import upgrades as registry_upgrades
 from praxis.store.registry.tables import (
+    APPROVALS_ADDED_COLUMNS,
     approvals,
     consumed_proofs,
     heads,
@@ -91,4 +94,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         12, "node_times", (), upgrades.add_times, adds=(("run_nodes", RUN_NODES_ADDED_COLUMNS),)
     ),
     Migration(13, "drop_known_models", (), _drop_known_models),
+    Migration(14, "wait_approvals", (wait_approvals,)),
+    Migration(
+        15,
+        "approval_purposes",
+        (),
+        registry_upgrades.add_purpose,
+        adds=(("approvals", APPROVALS_ADDED_COLUMNS),),
+    ),
 )

@@ -12,7 +12,13 @@ import pytest
 from aiws.engine.v1 import run_pb2
 from aiws.engine.v1 import wait_pb2 as pb
 from praxis.clock import TestClock
-from tests.support.execution import run_of, settle, start_model_server, start_run
+from tests.support.execution import (
+    authorize_wait,
+    run_of,
+    settle,
+    start_model_server,
+    start_run,
+)
 from tests.support.harness import T0, Harness, expect_error
 from tests.support.runtime import claim, definition, json_out, node, states
 
@@ -128,9 +134,8 @@ def test_an_authorization_needs_a_human(model: Harness) -> None:
     [wait] = waits(model, run.run_id)
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "HUMAN_REQUIRED"):
         satisfy(model, wait.wait_id, {"ok": True})
-    assert (
-        satisfy(model, wait.wait_id, {"ok": True}, principal="alice").wait.satisfied_by == "alice"
-    )
+    # A human satisfies it with the approval of its material (test_wait_approvals.py).
+    assert authorize_wait(model, wait.wait_id, {"ok": True}, "ap-1").wait.satisfied_by == "alice"
 
 
 def test_a_wait_opens_only_after_its_dependencies(model: Harness) -> None:

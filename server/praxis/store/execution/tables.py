@@ -63,6 +63,22 @@ waits = Table(
 )
 Index("waits_run", waits.c.run_id, waits.c.node_uid, unique=True)
 
+# Migration 14: the approval an ``authorization`` wait was satisfied with, and the exact
+# material it approved (``praxis.core.authorization.Material``, as its document), written
+# in the transaction that satisfies the wait and consumes the approval's proof.
+wait_approvals = Table(
+    "wait_approvals",
+    metadata,
+    Column("wait_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("approval_id", String(128), nullable=False),
+    Column("material_digest", String(80), nullable=False),
+    Column("material_json", Text, nullable=False),
+    Column("approved_by", String(128), nullable=False),
+    Column("consumed_at_ms", BigInteger, nullable=False),
+)
+Index("wait_approvals_run", wait_approvals.c.run_id)
+
 assessments = Table(
     "assessments",
     metadata,

@@ -4,6 +4,11 @@ A wait row is written for every wait node when its run starts; its state is read
 the run's snapshot (WAITING, DONE, FAILED, ...) together with the recorded satisfaction,
 so that the snapshot stays the one source of truth. Expiry is the sweeper's
 :class:`praxis.core.run.Expire` on the node's timer row, which survives restarts.
+
+An ``authorization`` wait is satisfied only with the approval of its exact material
+(:mod:`praxis.core.authorization`): :meth:`WaitStore.review` returns the material,
+:meth:`WaitStore.satisfy` recomputes it in its transaction, verifies the named approval
+against it and consumes it (:mod:`praxis.store.execution.authorizations`).
 """
 
 from __future__ import annotations
@@ -17,14 +22,15 @@ from typing import Any
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
+from praxis.core import authorization as authz
 from praxis.core import kinds, values
 from praxis.core import run as core
 from praxis.core.definition import Node
-from praxis.core.records import Principal
+from praxis.core.records import ApprovalRecord, Principal
 from praxis.core.registry import Head
-from praxis.core.rejection import Rejection, not_found
+from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests
+from praxis.store.execution import authorizations, requests
 from praxis.store.execution.tables import waits
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
@@ -45,7 +51,12 @@ class WaitState(enum.Enum):
 
 @dataclass(frozen=True)
 class WaitView:
-    """One wait as a caller sees it."""
+    """One wait as a caller sees it.
+
+    ``actions`` are what an ``authorization`` wait authorises: from the current
+    definition (no input digests) while it is open, as approved once satisfied, when
+    ``approval_id`` and ``material_digest`` name the approval consumed.
+    """
 
     wait_id: str
     run_id: str
@@ -57,6 +68,14 @@ class WaitView:
     payload_json: str
     satisfied_by: str
     satisfied_at_ms: int
+    actions: tuple[authz.Action, ...] = ()
+    approval_id: str = ""
+    material_digest: str = ""
+
+    @property
+    def purpose(self) -> str:
+        """The purpose the wait declares (authorization waits; empty: none)."""
+        return self.spec.wait.purpose if self.spec.wait else ""
 
 
 def wait_id(run_id: str, uid: str) -> str:
@@ -66,12 +85,14 @@ def wait_id(run_id: str, uid: str) -> str:
 
 
 class WaitStore:
-    """Waits over the run store."""
+    """Waits over the run store (and, for authorization waits, the registry's approvals
+    of this installation)."""
 
-    def __init__(self, runs: RunStore) -> None:
+    def __init__(self, runs: RunStore, installation_id: str) -> None:
         self.runs = runs
         self.clock = runs.clock
         self.authority = runs.authority
+        self.installation_id = installation_id
 
     def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
         """Writes the wait rows of a new run (a start hook of the run store)."""
@@ -155,6 +176,15 @@ class WaitStore:
         elif state is not WaitState.NOT_OPEN:  # settled: the snapshot no longer keeps it
             expires = _opened_expiry(connection, record.state.run_id, row.node_uid)
         opened = expires - spec.wait.expires_in_ms if expires else 0
+        actions: tuple[authz.Action, ...] = ()
+        approval_id = material_digest = ""
+        if spec.kind == authz.KIND:
+            if row.satisfied_by:
+                approval_id, material_digest, actions = authorizations.approved(
+                    connection, row.wait_id
+                )
+            else:
+                actions = authz.actions(record.state, row.node_uid, {})
         return WaitView(
             wait_id=row.wait_id,
             run_id=record.state.run_id,
@@ -166,21 +196,64 @@ class WaitStore:
             payload_json=row.payload_json,
             satisfied_by=row.satisfied_by,
             satisfied_at_ms=row.satisfied_at_ms,
+            actions=actions,
+            approval_id=approval_id,
+            material_digest=material_digest,
         )
 
+    def review(
+        self, principal: Principal, wait: str, payload_json: str
+    ) -> tuple[authz.Material, str] | Rejection:
+        """The material of satisfying an authorization wait with a payload, and its
+        digest. Checks what SatisfyWait would; writes nothing."""
+        problem = values.check_identifier(wait, "wait_id")
+        if problem:
+            return problem
+        payload = values.parse_document(payload_json or "null", "payload_json", self.runs.profile)
+        if isinstance(payload, Rejection):
+            return payload
+        with self.runs.db.read() as connection:
+            row = _row(connection, wait)
+            record = None if row is None else self.runs.unit.load(connection, row.run_id)
+            missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
+            denied = self.runs.authorize_run(principal, "wait.read", record, wait, missing)
+            if denied or record is None:
+                return denied or missing
+            if record.state.definition.nodes[row.node_uid].kind != authz.KIND:
+                return _not_applicable("only an authorization wait is reviewed")
+            outcome = core.apply(
+                record.state, core.SatisfyWait(row.node_uid, payload), self.clock.now_ms(),
+                self.runs.limits,
+            )  # fmt: skip
+            if isinstance(outcome, Rejection):
+                return outcome
+            found = authorizations.material(
+                connection, record, wait, row.node_uid, payload, self.installation_id
+            )
+        return found, found.digest()
+
     def satisfy(
-        self, principal: Principal, request_id: str, wait: str, payload_json: str
+        self,
+        principal: Principal,
+        request_id: str,
+        wait: str,
+        payload_json: str,
+        approval_id: str = "",
     ) -> tuple[WaitView, bool] | Rejection:
-        """Satisfies a pending wait with a payload that matches its schema."""
-        problem = values.check_identifier(request_id, "request_id") or values.check_identifier(
-            wait, "wait_id"
+        """Satisfies a pending wait with a payload that matches its schema; an
+        authorization wait with the approval of its exact material, consumed here."""
+        problem = (
+            values.check_identifier(request_id, "request_id")
+            or values.check_identifier(wait, "wait_id")
+            or (values.check_identifier(approval_id, "approval_id") if approval_id else None)
         )
         if problem:
             return problem
         payload = values.parse_document(payload_json or "null", "payload_json", self.runs.profile)
         if isinstance(payload, Rejection):
             return payload
-        digest = values.digest({"wait_id": wait, "payload": payload})
+        named = {"approval_id": approval_id} if approval_id else {}
+        digest = values.digest({"wait_id": wait, "payload": payload, **named})
 
         def transaction(connection: Connection, effects: Effects) -> tuple[WaitView, bool]:
             now = self.clock.now_ms()
@@ -198,21 +271,37 @@ class WaitStore:
             assert record is not None
             if replay is not None:
                 return self._view(connection, record, row, now), True
-            self._authorize(principal, record, row.node_uid, now)
+            spec = record.state.definition.nodes[row.node_uid]
+            self._authorize(principal, record, spec, now)
+            if approval_id and spec.kind != authz.KIND:
+                raise Rollback(_not_applicable("only an authorization wait takes an approval"))
             command = core.SatisfyWait(row.node_uid, payload)
             outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
+            approval = None
+            if spec.kind == authz.KIND:
+                approval = self._approval(connection, record, row, payload, approval_id, now)
             saved = run_rows.save(connection, record, outcome, effects, command, now)
+            if approval is not None:
+                authorizations.consume(
+                    connection, approval[0], approval[1], request_id, principal.principal_id, now
+                )
             text = values.canonical_json(payload)
             connection.execute(
                 update(waits)
                 .where(waits.c.wait_id == wait)
                 .values(payload_json=text, satisfied_by=principal.principal_id, satisfied_at_ms=now)
             )
+            approved = (
+                {"approval_id": approval_id, "material_digest": approval[1].digest()}
+                if approval
+                else {}
+            )
             requests.append(
                 connection, "WAIT_SATISFIED", row.run_id, now, wait_id=wait,
                 principal_id=principal.principal_id, payload_digest=values.digest(payload),
+                **approved,
             )  # fmt: skip
             requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
             return self._view(connection, saved, _row(connection, wait), now), False
@@ -220,15 +309,50 @@ class WaitStore:
         result: tuple[WaitView, bool] | Rejection = self.runs.unit.transact(transaction)
         return result
 
-    def _authorize(self, principal: Principal, record: RunRecord, uid: str, now: int) -> None:
-        evidence = self.authority.authorize(principal, "wait.satisfy", record.work_order_id, now)
+    def _authorize(self, principal: Principal, record: RunRecord, spec: Node, now: int) -> None:
+        purpose = spec.wait.purpose if spec.wait else ""
+        evidence = self.authority.authorize(
+            principal, "wait.satisfy", record.work_order_id, now, purpose
+        )
         if isinstance(evidence, Rejection):
             raise Rollback(evidence)
-        kind = record.state.definition.nodes[uid].kind
-        if kind == "authorization":
+        if spec.kind == authz.KIND:
             problem = kinds.check_kind("wait.authorize", evidence.kind)
             if problem:
                 raise Rollback(problem)
+
+    def _approval(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        row: Any,
+        payload: values.JsonValue,
+        approval_id: str,
+        now: int,
+    ) -> tuple[ApprovalRecord, authz.Material]:
+        """The approval of the material of this satisfaction, verified (raises
+        :class:`Rollback` with the reason when there is none or it does not hold)."""
+        if not approval_id:
+            raise Rollback(
+                precondition(
+                    "AUTHORIZATION_APPROVAL_REQUIRED",
+                    "an authorization wait is satisfied with the approval of its material: "
+                    "ReviewWait, then CreateApproval, then SatisfyWait with approval_id",
+                )
+            )
+        found = authorizations.material(
+            connection, record, row.wait_id, row.node_uid, payload, self.installation_id
+        )
+        approval, evidence = authorizations.verify(
+            connection, self.authority, approval_id, found, now
+        )
+        if evidence.expires_at_ms <= self.clock.now_ms():
+            raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
+        return approval, found
+
+
+def _not_applicable(message: str) -> Rejection:
+    return invalid("APPROVAL_NOT_APPLICABLE", "approval_id", message)
 
 
 def _row(connection: Connection, wait: str) -> Any:

@@ -32,7 +32,7 @@ from praxis.authority.principals import (
 from praxis.authority.protocol import Authority
 from praxis.authority.stored import StoredPrincipalsAuthority
 from praxis.clock import Clock
-from praxis.core import money, values
+from praxis.core import money, purposes, values
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, not_found
 from praxis.store.db import dialect
@@ -62,11 +62,14 @@ _BY_ID = select(principals).where(principals.c.principal_id == bindparam("id"))
 
 @dataclass(frozen=True)
 class GrantSpec:
-    """One grant as a request states it."""
+    """One grant as a request states it (a window end of 0 leaves that side open)."""
 
     actions: tuple[str, ...]
     work_orders: tuple[str, ...]
     max_spend_microcredits: str = ""
+    purposes: tuple[str, ...] = ()
+    not_before_ms: int = 0
+    not_after_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,14 @@ def _grants_document(grants: Sequence[GrantSpec]) -> list[dict[str, Any]]:
         }
         if grant.max_spend_microcredits:
             entry["max_spend_microcredits"] = grant.max_spend_microcredits
+        # Written only when set: the grants stored before purposes and windows existed
+        # read the same, and so do the grants that use neither.
+        if grant.purposes:
+            entry["purposes"] = list(grant.purposes)
+        if grant.not_before_ms:
+            entry["not_before_ms"] = grant.not_before_ms
+        if grant.not_after_ms:
+            entry["not_after_ms"] = grant.not_after_ms
         out.append(entry)
     return out
 
@@ -145,6 +156,9 @@ def _view(row: Any, now_ms: int) -> PrincipalView:
             tuple(grant["actions"]),
             tuple(grant.get("work_orders", ["*"])),
             str(grant.get("max_spend_microcredits", "")),
+            tuple(grant.get("purposes", ())),
+            int(grant.get("not_before_ms", 0)),
+            int(grant.get("not_after_ms", 0)),
         )
         for grant in json.loads(row.grants_json)
     )
@@ -163,6 +177,27 @@ def _view(row: Any, now_ms: int) -> PrincipalView:
         revoke_reason=row.revoke_reason,
         token_fingerprint=fingerprint(row.token_sha256),
     )
+
+
+def _purpose_and_window(grant: GrantSpec, path: str) -> list[FieldViolation]:
+    """What is wrong with a grant's purposes and validity window."""
+    found: list[FieldViolation] = []
+    if len(grant.purposes) > purposes.MAX_PURPOSES:
+        found.append(FieldViolation(f"{path}.purposes", f"at most {purposes.MAX_PURPOSES}"))
+    for position, purpose in enumerate(grant.purposes):
+        problem = purposes.purpose_problem(purpose)
+        if problem:
+            found.append(FieldViolation(f"{path}.purposes[{position}]", problem))
+    if len(set(grant.purposes)) != len(grant.purposes):
+        found.append(FieldViolation(f"{path}.purposes", "a purpose is named twice"))
+    for name in ("not_before_ms", "not_after_ms"):
+        if getattr(grant, name) < 0:
+            found.append(FieldViolation(f"{path}.{name}", f"{name} must not be negative"))
+    if grant.not_after_ms and grant.not_after_ms <= grant.not_before_ms:
+        found.append(
+            FieldViolation(f"{path}.not_after_ms", "not_after_ms must be after not_before_ms")
+        )
+    return found
 
 
 def check_grants(grants: Sequence[GrantSpec]) -> Rejection | None:
@@ -193,6 +228,7 @@ def check_grants(grants: Sequence[GrantSpec]) -> Rejection | None:
             )
             if isinstance(amount, Rejection):
                 violations.extend(amount.violations)
+        violations.extend(_purpose_and_window(grant, path))
     if violations:
         return Rejection(
             Code.INVALID_ARGUMENT, "GRANT_INVALID", violations[0].description, tuple(violations)
@@ -329,6 +365,9 @@ class PrincipalStore:
                         g.actions,
                         g.work_orders,
                         "" if g.max_spend is None else money.text(g.max_spend),
+                        g.purposes,
+                        g.not_before_ms,
+                        g.not_after_ms,
                     )
                     for g in record.grants
                 ]

@@ -299,6 +299,26 @@ def load_approval(connection: Connection, approval_id: str) -> ApprovalView | No
     return None if row is None else approval_view(row)
 
 
+def consume_proof(
+    connection: Connection,
+    approval: ApprovalRecord,
+    request_id: str,
+    principal_id: str,
+    now_ms: int,
+) -> None:
+    """Records the consumption of the approval's proof by the command ``request_id`` of
+    ``principal_id`` (for the slices whose commands consume approvals: waits)."""
+    connection.execute(
+        consumed_proofs.insert().values(
+            proof_digest=approval.proof_digest,
+            approval_id=approval.approval_id,
+            request_id=request_id,
+            principal_id=principal_id,
+            consumed_at_ms=now_ms,
+        )
+    )
+
+
 def approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
     """The approval of a row holding the ``approvals`` columns (``created_at_ms`` given:
     a command's state row names it apart from its proposal's)."""
@@ -309,6 +329,7 @@ def approval_record(row: Any, created_at_ms: int) -> ApprovalRecord:
         proof_digest=row.proof_digest,
         created_at_ms=created_at_ms,
         expires_at_ms=row.expires_at_ms,
+        purpose=row.purpose,
     )
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import gates, kinds, registry, values
+from praxis.core import gates, kinds, purposes, registry, values
 from praxis.core.records import (
     ApprovalEvidence,
     ApprovalRecord,
@@ -101,6 +101,7 @@ _COMMAND_STATE = Statement(
         approvals.c.proof_digest,
         approvals.c.created_at_ms.label("approval_created_at_ms"),
         approvals.c.expires_at_ms,
+        approvals.c.purpose,
         consumed_proofs.c.consumed_at_ms,
         consumed_proofs.c.request_id.label("consumed_by_request_id"),
     ).select_from(
@@ -490,13 +491,18 @@ class RegistryStore:
         material_digest: str,
         expires_at_ms: int,
         work_order_id: str = "",
+        purpose: str = "",
     ) -> tuple[ApprovalView, bool] | Rejection:
-        """Records a human's approval of one material digest (idempotent by id)."""
+        """Records a human's approval of one material digest (idempotent by id), for the
+        action's ``purpose`` when it has one."""
         problem = values.check_identifier(approval_id, "approval_id") or (
             values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
         )
         if problem:
             return problem
+        wrong_purpose = purposes.purpose_problem(purpose) if purpose else None
+        if wrong_purpose:
+            return invalid("IDENTIFIER_INVALID", "purpose", f"purpose {wrong_purpose}")
         if not values.is_digest(material_digest):
             return invalid("DIGEST_INVALID", "material_digest", "must be sha256:<64 hex>")
         now = self.clock.now_ms()
@@ -506,7 +512,7 @@ class RegistryStore:
                 "expires_at_ms",
                 "expires_at_ms must be after now and at most 7 days ahead",
             )
-        actor = self.authority.authorize(principal, "approval.create", work_order_id, now)
+        actor = self.authority.authorize(principal, "approval.create", work_order_id, now, purpose)
         if isinstance(actor, Rejection):
             return actor
         problem = kinds.check_kind("approval.create", actor.kind)
@@ -521,6 +527,7 @@ class RegistryStore:
             ),
             created_at_ms=now,
             expires_at_ms=expires_at_ms,
+            purpose=purpose,
         )
 
         row_values = {
@@ -530,16 +537,18 @@ class RegistryStore:
             "proof_digest": record.proof_digest,
             "created_at_ms": now,
             "expires_at_ms": expires_at_ms,
+            "purpose": purpose,
         }
         parameters = {"id": approval_id, "proof": record.proof_digest}
 
         def transaction(connection: Connection) -> tuple[ApprovalView, bool] | Rejection:
             row = _APPROVAL_AND_PROOF.run(connection, parameters).first()
             if row.approval_id is not None:
-                same = (row.material_digest, row.approver_id, row.expires_at_ms) == (
+                same = (row.material_digest, row.approver_id, row.expires_at_ms, row.purpose) == (
                     material_digest,
                     principal.principal_id,
                     expires_at_ms,
+                    purpose,
                 )
                 if not same:
                     return Rejection(

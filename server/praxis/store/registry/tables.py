@@ -3,7 +3,17 @@ consumed proofs, idempotent receipts, and the immutable registry history."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    text,
+)
 
 from praxis.store.db.metadata import metadata
 
@@ -64,7 +74,11 @@ approvals = Table(
     Column("proof_digest", String(80), nullable=False),
     Column("created_at_ms", BigInteger, nullable=False),
     Column("expires_at_ms", BigInteger, nullable=False),
+    # Added by migration 15 (``APPROVALS_ADDED_COLUMNS``): the purpose of the approved
+    # action ('' for none, and for every approval given before the migration).
+    Column("purpose", String(64), nullable=False, server_default=text("''")),
 )
+APPROVALS_ADDED_COLUMNS = ("purpose",)
 Index("approvals_proof", approvals.c.proof_digest)
 
 consumed_proofs = Table(
