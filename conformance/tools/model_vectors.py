@@ -10,8 +10,10 @@ decimal sums.
 Principals (besides those of ``tests/support/harness.py``): ``agent`` carries the execution
 model's agent grants (``contract.read``, ``reconcile.read``, ``wait.read``,
 ``wait.satisfy``, ``assess.read``, ``assess.verify``, ``handoff.*``), ``agent2`` is a
-second agent with the same grants and ``capped`` an agent whose grant caps its spending
-at 100 microcredits (``tests/support/execution.py``, ``model_principals``).
+second agent with the same grants, ``capped`` an agent whose grant caps its spending
+at 100 microcredits, ``payer`` a human whose grants beyond reads are only for the purpose
+``payments`` and ``lapsed`` a human whose grant beyond reads ended at 1800000000000
+(``tests/support/execution.py``, ``model_principals``).
 
 Installation-wide state: a principal's spend (GetSpending) is shared by every vector and
 language that runs against one server. Only ``spending/*`` spends as ``agent2``, always a
@@ -1192,12 +1194,15 @@ def satisfy(
     request_id: str = "${ns}-s1",
     wait: str = "${wait}",
     principal: str = AGENT,
+    approval: str = "",
     response: Json = None,
     error: tuple[str, str] | None = None,
     **clock_args: Any,
 ) -> dict[str, Json]:
-    """SatisfyWait."""
+    """SatisfyWait (naming ``approval`` when given)."""
     request = {"requestId": request_id, "waitId": wait, "payloadJson": payload}
+    if approval:
+        request["approvalId"] = approval
     if error:
         return step(principal, "WaitService", "SatisfyWait", request, error=error, **clock_args)
     return step(
@@ -1227,6 +1232,297 @@ def use_task(input_json: str, uid: str = "use", at: int = 0) -> dict[str, Json]:
         lease_until=f"${{t0+{at + LEASE}}}",
         output=canonical({"schema": {"type": "object"}, "type": "json"}),
     )
+
+
+def review_wait(
+    payload: str = '{"ok":true}',
+    *,
+    wait: str = "${wait}",
+    capture: str | None = "md",
+    principal: str = "alice",
+    response: Json = None,
+    error: tuple[str, str] | None = None,
+) -> dict[str, Json]:
+    """ReviewWait; captures the material digest as ``${capture}``."""
+    request = {"waitId": wait, "payloadJson": payload}
+    if error:
+        return step(principal, "WaitService", "ReviewWait", request, error=error)
+    return step(
+        principal,
+        "WaitService",
+        "ReviewWait",
+        request,
+        response=response or {"materialDigest": "<any>"},
+        captures={capture: "materialDigest"} if capture else None,
+    )
+
+
+def approve_for(
+    approval_id: str,
+    purpose: str,
+    *,
+    md: str = "md",
+    principal: str = "alice",
+    response: Json = None,
+    error: tuple[str, str] | None = None,
+) -> dict[str, Json]:
+    """CreateApproval of ``${md}`` naming ``purpose``."""
+    request = {
+        "approvalId": approval_id,
+        "materialDigest": "${" + md + "}",
+        "expiresAtMs": "${t0+600000}",
+        "purpose": purpose,
+    }
+    return step(
+        principal, "ApprovalService", "CreateApproval", request, response=response, error=error
+    )
+
+
+OK_DIGEST = digest_of({"ok": True})
+
+
+def authorization_vectors() -> list[dict[str, Json]]:
+    """Authorization waits approve an exact action; grants have purposes and windows."""
+    action = {
+        "nodeUid": "use",
+        "model": model(),
+        "operationId": "${op}",
+        "specDigest": "<any>",
+        "fanout": None,
+    }
+    material = {
+        "epochs": EPOCHS,
+        "workOrderId": None,
+        "runId": "${run}",
+        "waitId": "${wait}",
+        "nodeUid": "ask",
+        "expiresAtMs": f"${{t0+{EXPIRES}}}",
+        "purpose": None,
+        "payloadDigest": OK_DIGEST,
+        "actions": [{**action, "inputDigest": OK_DIGEST}],
+    }
+    authorizing = [
+        teach(),
+        start(waiting("authorization")),
+        list_waits(
+            [
+                wait_of(
+                    kind="AUTHORIZATION",
+                    authorizes=[{**action, "operationId": "<any>", "inputDigest": None}],
+                )
+            ],
+            captures={"wait": "waits.0.waitId", "op": "waits.0.authorizes.0.operationId"},
+        ),
+    ]
+    approved_wait = {
+        "waitId": "${wait}",
+        "state": "WAIT_STATE_SATISFIED",
+        "approvalId": "${ns}-ap",
+        "materialDigest": "${md}",
+        "authorizes": [{**action, "inputDigest": OK_DIGEST}],
+    }
+    purposed = definition(
+        "use",
+        ask=wait_node("authorization", purpose="payments"),
+        use=node("node:ask", ("ask",), JSON_OBJECT),
+    )
+    return [
+        vector(
+            "wait/authorization-approves-its-exact-action",
+            "An open authorization wait names the action it authorises: the agent node that "
+            "depends on it, its model, operation id and spec digest. Without an approval "
+            "SatisfyWait fails with AUTHORIZATION_APPROVAL_REQUIRED; ReviewWait returns the "
+            "material (epochs, run, wait, expiry, payload digest, the action with its input "
+            "digest); its approval satisfies the wait once, recorded on the wait and "
+            "consumed; the node's task carries the approved operation id.",
+            [
+                *authorizing,
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    error=(FAILED, "AUTHORIZATION_APPROVAL_REQUIRED"),
+                ),
+                review_wait(response={"material": material, "materialDigest": "<any>"}),
+                review_wait(response={"materialDigest": "${md}"}, capture=None),
+                approve("${ns}-ap"),
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    approval="${ns}-ap",
+                    response={"wait": approved_wait, "replayed": None},
+                ),
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    approval="${ns}-ap",
+                    response={"wait": approved_wait, "replayed": True},
+                ),
+                step(
+                    "alice",
+                    "ApprovalService",
+                    "GetApproval",
+                    {"approvalId": "${ns}-ap"},
+                    response={
+                        "approval": {
+                            "state": "APPROVAL_STATE_CONSUMED",
+                            "consumedByRequestId": "${ns}-s1",
+                        }
+                    },
+                ),
+                claim([{"nodeUid": "use", "operationId": "${op}", "inputJson": '{"ok":true}'}]),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/authorization-refuses-another-payloads-approval",
+            "The approval of another payload's material fails with APPROVAL_MISMATCH, "
+            "consumes nothing, and the wait stays pending.",
+            [
+                *authorizing,
+                review_wait('{"ok":false}'),
+                approve("${ns}-ap"),
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    approval="${ns}-ap",
+                    error=(FAILED, "APPROVAL_MISMATCH"),
+                ),
+                step(
+                    "alice",
+                    "ApprovalService",
+                    "GetApproval",
+                    {"approvalId": "${ns}-ap"},
+                    response={"approval": {"state": "APPROVAL_STATE_ACTIVE"}},
+                ),
+                list_waits([wait_of(kind="AUTHORIZATION")]),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/authorization-approval-is-used-once",
+            "An approval that satisfied one authorization wait fails with APPROVAL_CONSUMED "
+            "on another run's wait.",
+            [
+                *authorizing,
+                review_wait(),
+                approve("${ns}-ap"),
+                satisfy('{"ok":true}', principal="alice", approval="${ns}-ap"),
+                start(waiting("authorization"), request_id="${ns}-start-2", capture="run2"),
+                step(
+                    AGENT,
+                    "WaitService",
+                    "ListWaits",
+                    {"runId": "${run2}"},
+                    response={"waits": [{"waitId": "<any>"}]},
+                    captures={"wait2": "waits.0.waitId"},
+                ),
+                satisfy(
+                    '{"ok":true}',
+                    wait="${wait2}",
+                    request_id="${ns}-s2",
+                    principal="alice",
+                    approval="${ns}-ap",
+                    error=(FAILED, "APPROVAL_CONSUMED"),
+                ),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/authorization-refuses-an-expired-approval",
+            "An approval that has expired fails with APPROVAL_EXPIRED and the wait stays "
+            "pending.",
+            [
+                *authorizing,
+                review_wait(),
+                step(
+                    "alice",
+                    "ApprovalService",
+                    "CreateApproval",
+                    {
+                        "approvalId": "${ns}-ap",
+                        "materialDigest": "${md}",
+                        "expiresAtMs": "${t0+1000}",
+                    },
+                ),
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    approval="${ns}-ap",
+                    error=(FAILED, "APPROVAL_EXPIRED"),
+                    advance_ms=1000,
+                ),
+                list_waits([wait_of(kind="AUTHORIZATION")]),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/other-waits-take-no-approval",
+            "A human_input wait is neither reviewed nor satisfied with an approval "
+            "(APPROVAL_NOT_APPLICABLE); it is satisfied as before.",
+            [
+                *opened(),
+                review_wait(error=(INVALID, "APPROVAL_NOT_APPLICABLE")),
+                satisfy(
+                    '{"ok":true}',
+                    approval="${ns}-ap",
+                    error=(INVALID, "APPROVAL_NOT_APPLICABLE"),
+                ),
+                satisfy('{"ok":true}'),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/authorization-purpose-needs-a-grant-and-an-approval-for-it",
+            "A wait that declares the purpose `payments` is approved only for that purpose: "
+            "payer (whose grants beyond reads are for `payments` only) cannot approve "
+            "without naming it (PURPOSE_NOT_GRANTED), an approval naming no purpose fails "
+            "with APPROVAL_PURPOSE_MISMATCH, and payer's approval for `payments` satisfies it.",
+            [
+                teach(),
+                start(purposed),
+                list_waits(
+                    [{"waitId": "<any>", "purpose": "payments"}],
+                    captures={"wait": "waits.0.waitId"},
+                ),
+                review_wait(
+                    principal="payer",
+                    response={"material": {"purpose": "payments"}, "materialDigest": "<any>"},
+                ),
+                approve_for("${ns}-ap0", "", principal="payer", error=(DENIED, "PURPOSE_NOT_GRANTED")),
+                approve_for("${ns}-ap1", ""),
+                satisfy(
+                    '{"ok":true}',
+                    principal="alice",
+                    approval="${ns}-ap1",
+                    error=(FAILED, "APPROVAL_PURPOSE_MISMATCH"),
+                ),
+                approve_for(
+                    "${ns}-ap2",
+                    "payments",
+                    principal="payer",
+                    response={"approval": {"purpose": "payments"}},
+                ),
+                satisfy(
+                    '{"ok":true}',
+                    principal="payer",
+                    approval="${ns}-ap2",
+                    request_id="${ns}-s2",
+                ),
+            ],
+            ["aiws.engine.v1.ApprovalService", *WAITS],
+        ),
+        vector(
+            "wait/approver-grant-outside-its-window-is-refused",
+            "lapsed's grant of everything beyond reads ended at 1800000000000: its "
+            "CreateApproval fails with GRANT_OUTSIDE_WINDOW, while its reads still work.",
+            [
+                *authorizing,
+                review_wait(principal="lapsed"),
+                approve("${ns}-ap", principal="lapsed", error=(DENIED, "GRANT_OUTSIDE_WINDOW")),
+            ],
+            ["aiws.engine.v1.ApprovalService", *WAITS],
+        ),
+    ]
 
 
 def waits_vectors() -> list[dict[str, Json]]:
@@ -1482,13 +1778,16 @@ def waits_vectors() -> list[dict[str, Json]]:
         vector(
             "wait/authorization-needs-a-human",
             "An authorization wait refuses an agent's satisfaction with HUMAN_REQUIRED and "
-            "accepts a human's.",
+            "accepts a human's, with the approval of its material.",
             [
                 *opened(waiting("authorization")),
                 satisfy('{"ok":true}', error=(DENIED, "HUMAN_REQUIRED")),
+                review_wait(),
+                approve("${ns}-ap"),
                 satisfy(
                     '{"ok":true}',
                     principal="alice",
+                    approval="${ns}-ap",
                     response={
                         "wait": {
                             "kind": "WAIT_KIND_AUTHORIZATION",
@@ -1500,6 +1799,7 @@ def waits_vectors() -> list[dict[str, Json]]:
             ],
             WAITS,
         ),
+        *authorization_vectors(),
         vector(
             "wait/opens-only-after-its-dependencies",
             "A wait that depends on another node is NOT_OPEN (no times) and refuses "

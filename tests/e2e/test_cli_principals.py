@@ -50,3 +50,18 @@ def test_a_second_revoke_reports_the_first_instead_of_success(shell: Shell) -> N
     assert again.out == ""
     shown = shell.ok("principals", "show", "carol", "--json").json()["principal"]
     assert shown["revoke_reason"] == "left the team" and shown["version"] == 2
+
+
+def test_grants_carry_purposes_and_a_validity_window(shell: Shell) -> None:
+    added = shell.ok("principals", "add", "dana", "--kind", "human", "--grant", "wait.*",
+                     "--grant", "approval.create", "--purpose", "payments", "--purpose",
+                     "refunds", "--not-before", "1800000000000", "--not-after", "1900000000000",
+                     "--json").json()  # fmt: skip
+    [grant] = added["principal"]["grants"]
+    assert grant["purposes"] == ["payments", "refunds"]
+    assert (grant["not_before_ms"], grant["not_after_ms"]) == (1800000000000, 1900000000000)
+    shown = shell.ok("principals", "show", "dana").out
+    assert "for payments, refunds" in shown and "from " in shown and "until " in shown
+    bad = shell.run("principals", "add", "erin", "--kind", "human", "--grant", "wait.*",
+                    "--purpose", "not one")  # fmt: skip
+    assert bad.code == 2 and bad.error_line().startswith("error: GRANT_INVALID: "), bad

@@ -140,6 +140,43 @@ def test_the_inbox_fills_and_empties(shell: Shell) -> None:
     assert emptied["total"] == 0 and emptied["items"] == []
 
 
+def test_an_authorization_is_reviewed_approved_and_satisfied_from_the_shell(
+    shell: Shell,
+) -> None:
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    gated = definition(
+        "charge",
+        ask={"kind": "authorization", "wait": {"expires_in_ms": 600_000, "schema": schema,
+                                              "on_expiry": "fail"}},
+        charge=node("node:ask", ("ask",), json_out()),
+    )  # fmt: skip
+    (shell.home / "gated.json").write_text(json.dumps(gated))
+    run = shell.ok("runs", "start", "-f", "gated.json", "--json", who="agent").json()["run"]
+    inbox = shell.ok("inbox", "--kind", "authorization").out
+    assert "authorises charge (op_" in inbox
+    [wait] = shell.ok("wait", "list", run["run_id"], "--json").json()["waits"]
+    shown = shell.ok("wait", "show", wait["wait_id"]).out
+    assert "authorises:" in shown and "charge" in shown and "not known yet" in shown
+    # Without --digest: the exact action and the material digest; nothing changes.
+    reviewed = shell.ok("wait", "satisfy", wait["wait_id"], "--payload", '{"ok": true}').out
+    digest = digest_of(reviewed)
+    assert "op_" in reviewed and "sha256:" in reviewed
+    assert shell.ok("wait", "show", wait["wait_id"], "--json").json()["state"] == (
+        "WAIT_STATE_PENDING"
+    )
+    stale = shell.run("wait", "satisfy", wait["wait_id"], "--payload", '{"ok": false}',
+                      "--digest", digest)  # fmt: skip
+    assert stale.code != 0 and stale.error_line().startswith("error: MATERIAL_CHANGED: ")
+    done = shell.ok("wait", "satisfy", wait["wait_id"], "--payload", '{"ok": true}',
+                    "--digest", digest, "--json").json()  # fmt: skip
+    assert done["wait"]["state"] == "WAIT_STATE_SATISFIED"
+    assert done["wait"]["material_digest"] == digest and done["wait"]["approval_id"]
+    again = shell.ok("wait", "satisfy", wait["wait_id"], "--payload", '{"ok": true}',
+                     "--approval", done["wait"]["approval_id"])  # fmt: skip
+    assert "(replayed)" in again.out
+    assert shell.ok("inbox", "--json").json()["total"] == 0
+
+
 def _worker(address: str) -> Worker:
     def handle(task: Any) -> Any:
         node_id = task.node_uid.split("#")[0]

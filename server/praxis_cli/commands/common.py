@@ -140,8 +140,11 @@ def existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
     return existing if existing.material_digest == digest else None
 
 
-def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
-    """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
+def create_approval(
+    ctx: Any, args: argparse.Namespace, digest: str, work_order: str, purpose: str = ""
+) -> Any:
+    """Approves ``digest`` (for ``purpose``, the action's, when it has one); a retry by the
+    same credential reuses its earlier approval."""
     approval_id = args.approval_id
     if not approval_id:
         approval_id = default_approval_id(ctx, digest)
@@ -153,6 +156,7 @@ def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order:
         material_digest=digest,
         expires_at_ms=parse_moment(args.expires, "--expires"),
         work_order_id=work_order,
+        purpose=purpose,
     )
     return ctx.call(ctx.client.approvals.CreateApproval, request).approval
 

@@ -151,12 +151,26 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
     waits = group(commands, "wait", "human-input, timer and authorization waits of runs")
     satisfy = leaf(
-        waits, common, "satisfy", waiting.satisfy, "satisfy a pending wait with a payload"
+        waits,
+        common,
+        "satisfy",
+        waiting.satisfy,
+        "satisfy a pending wait with a payload. An authorization wait: without --digest, "
+        "show the exact action it authorises with this payload and its material digest; "
+        "with it, approve that material and satisfy the wait (or name an earlier "
+        "approval with --approval)",
     )
     satisfy.add_argument("wait_id")
     satisfy.add_argument("--payload", help="the payload, a JSON document")
     satisfy.add_argument("-f", "--file", help="the payload as a JSON file")
+    satisfy.add_argument(
+        "--digest", help="authorization waits: approve this material digest and satisfy"
+    )
+    satisfy.add_argument(
+        "--approval", help="authorization waits: satisfy with this existing approval"
+    )
     satisfy.add_argument("--request-id", help="idempotency key (default: derived)")
+    _approval_args(satisfy)
     show = leaf(waits, common, "show", waiting.wait_show, "show one wait")
     show.add_argument("wait_id")
     listing = leaf(waits, common, "list", waiting.wait_list, "list a run's waits")

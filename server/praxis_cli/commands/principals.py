@@ -66,6 +66,23 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="MICROCREDITS",
         help="cap what runs it starts may spend (a canonical decimal)",
     )
+    add.add_argument(
+        "--purpose",
+        action="append",
+        default=[],
+        metavar="PURPOSE",
+        help="limit the grants to actions of this purpose (repeatable; default: any purpose)",
+    )
+    add.add_argument(
+        "--not-before",
+        metavar="WHEN",
+        help="the grants apply from: a duration from now (1h), an ISO time or epoch ms",
+    )
+    add.add_argument(
+        "--not-after",
+        metavar="WHEN",
+        help="the grants stop applying at: a duration from now (30d), an ISO time or epoch ms",
+    )
     listing = leaf(principals, common, "list", _list, "list principals")
     listing.add_argument("--all", action="store_true", help="include revoked principals")
     listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
@@ -150,8 +167,14 @@ def _login(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def grants_of(specs: list[str], max_spend: str | None) -> list[pb.Grant]:
-    """``ACTION[:PATTERN]`` flags as grants, one grant per work-order pattern."""
+def grants_of(
+    specs: list[str],
+    max_spend: str | None,
+    purposes: list[str] | None = None,
+    window: tuple[int, int] = (0, 0),
+) -> list[pb.Grant]:
+    """``ACTION[:PATTERN]`` flags as grants, one grant per work-order pattern, each with
+    the purposes and the validity window given (``(not_before_ms, not_after_ms)``)."""
     by_pattern: dict[str, list[str]] = {}
     for spec in specs:
         action, _, pattern = spec.partition(":")
@@ -159,17 +182,33 @@ def grants_of(specs: list[str], max_spend: str | None) -> list[pb.Grant]:
             raise usage(f"--grant {spec!r}: the action is empty", "GRANT_INVALID")
         by_pattern.setdefault(pattern or "*", []).append(action)
     return [
-        pb.Grant(actions=actions, work_orders=[pattern], max_spend_microcredits=max_spend or "")
+        pb.Grant(
+            actions=actions,
+            work_orders=[pattern],
+            max_spend_microcredits=max_spend or "",
+            purposes=purposes or [],
+            not_before_ms=window[0],
+            not_after_ms=window[1],
+        )
         for pattern, actions in by_pattern.items()
     ]
 
 
+def _grant_text(g: pb.Grant) -> str:
+    text = f"{', '.join(g.actions)} on {', '.join(g.work_orders) or '*'}"
+    if g.max_spend_microcredits:
+        text += f" (cap {g.max_spend_microcredits})"
+    if g.purposes:
+        text += f" for {', '.join(g.purposes)}"
+    if g.not_before_ms:
+        text += f" from {local_time(g.not_before_ms)}"
+    if g.not_after_ms:
+        text += f" until {local_time(g.not_after_ms)}"
+    return text
+
+
 def _row(p: pb.Principal) -> list[str]:
-    grants = "; ".join(
-        f"{', '.join(g.actions)} on {', '.join(g.work_orders) or '*'}"
-        + (f" (cap {g.max_spend_microcredits})" if g.max_spend_microcredits else "")
-        for g in p.grants
-    )
+    grants = "; ".join(_grant_text(g) for g in p.grants)
     return [
         p.principal_id,
         enum_name(common_pb2.PrincipalKind.Name(p.kind), "PRINCIPAL_KIND_"),
@@ -197,7 +236,15 @@ def _add(ctx: Any, args: argparse.Namespace) -> int:
     request = pb.CreatePrincipalRequest(
         principal_id=args.name,
         kind=_KINDS[args.kind],
-        grants=grants_of(args.grant, args.max_spend),
+        grants=grants_of(
+            args.grant,
+            args.max_spend,
+            args.purpose,
+            (
+                parse_moment(args.not_before, "--not-before") if args.not_before else 0,
+                parse_moment(args.not_after, "--not-after") if args.not_after else 0,
+            ),
+        ),
         expires_at_ms=parse_moment(args.expires, "--expires") if args.expires else 0,
     )
     response = ctx.call(ctx.client.principals.CreatePrincipal, request)

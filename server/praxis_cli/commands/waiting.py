@@ -164,24 +164,98 @@ def satisfy(ctx: Any, args: argparse.Namespace) -> int:
     payload = json_argument(args.payload, args.file, "the payload")
     if not payload:
         raise usage("the payload is required: --payload JSON or -f FILE")
-    # Derived from the wait and the payload: a retry replays its receipt, while another
-    # payload is answered on its own merits (say, the wait is already satisfied) instead
-    # of REQUEST_ID_REUSED.
-    digest = hashlib.sha256(f"{args.wait_id}\x00{payload}".encode()).hexdigest()
+    approval_id = args.approval or ""
+    if not approval_id:
+        wait = ctx.call(
+            ctx.client.waits.GetWait, wait_pb2.GetWaitRequest(wait_id=args.wait_id)
+        ).wait
+        if wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION:
+            approval_id = _authorization(ctx, args, payload)
+            if not approval_id:
+                return 0  # the material was shown; nothing was approved or satisfied
+    elif args.digest:
+        raise usage("give --digest (approve here) or --approval (approved before), not both")
+    # Derived from the wait, the payload and the approval: a retry replays its receipt,
+    # while another payload is answered on its own merits (say, the wait is already
+    # satisfied) instead of REQUEST_ID_REUSED.
+    named = f"\x00{approval_id}" if approval_id else ""
+    digest = hashlib.sha256(f"{args.wait_id}\x00{payload}{named}".encode()).hexdigest()
     request_id = args.request_id or f"cli-satisfy-{digest[:32]}"
     response = ctx.call(
         ctx.client.waits.SatisfyWait,
         wait_pb2.SatisfyWaitRequest(
-            request_id=request_id, wait_id=args.wait_id, payload_json=payload
+            request_id=request_id,
+            wait_id=args.wait_id,
+            payload_json=payload,
+            approval_id=approval_id,
         ),
     )
     if ctx.out.as_json:
         ctx.out.json({"wait": to_dict(response.wait), "replayed": response.replayed})
     else:
         ctx.out.line(
-            f"satisfied wait {args.wait_id}" + (" (replayed)" if response.replayed else "")
+            f"satisfied wait {args.wait_id}"
+            + (f" with approval {approval_id}" if approval_id else "")
+            + (" (replayed)" if response.replayed else "")
         )
     return 0
+
+
+def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
+    """An authorization wait: without ``--digest``, shows the material of satisfying it
+    with the payload (and returns ""); with it, approves that material, as reviewed, and
+    returns the approval's id."""
+    review = ctx.call(
+        ctx.client.waits.ReviewWait,
+        wait_pb2.ReviewWaitRequest(wait_id=args.wait_id, payload_json=payload),
+    )
+    m = review.material
+    if not args.digest:
+        if ctx.out.as_json:
+            ctx.out.json(
+                {"material": to_dict(review.material), "material_digest": review.material_digest}
+            )
+            return ""
+        ctx.out.fields(
+            [
+                ("run", m.run_id),
+                ("work order", m.work_order_id or "- (ad hoc run)"),
+                ("wait", f"{m.wait_id} (node {m.node_uid})"),
+                ("expires", local_time(m.expires_at_ms)),
+                ("purpose", m.purpose or "-"),
+                ("payload", payload.strip()),
+                ("payload digest", m.payload_digest),
+                (
+                    "epochs",
+                    f"installation {m.epochs.installation_id}, ownership "
+                    f"{m.epochs.ownership_epoch}, authority {m.epochs.authority_epoch}",
+                ),
+            ]
+        )
+        ctx.out.line("authorises:")
+        ctx.out.table(_ACTION_COLUMNS, [_action_row(a) for a in m.actions])
+        ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
+        ctx.out.line(
+            f"approve and satisfy with: praxis wait satisfy {args.wait_id} --payload "
+            f"'{payload.strip()}' --digest {review.material_digest}"
+        )
+        return ""
+    check_digest(args.digest, review.material_digest)
+    approval = create_approval(ctx, args, review.material_digest, m.work_order_id, m.purpose)
+    return str(approval.approval_id)
+
+
+_ACTION_COLUMNS = ["NODE", "MODEL", "OPERATION", "INPUT DIGEST", "SPEC DIGEST"]
+
+
+def _action_row(action: wait_pb2.AuthorizedAction) -> list[str]:
+    return [
+        action.node_uid,
+        action.model,
+        action.operation_id or ("- (fan-out: per item)" if action.fanout else "-"),
+        action.input_digest or "- (not known yet)",
+        action.spec_digest,
+    ]
 
 
 def wait_show(ctx: Any, args: argparse.Namespace) -> int:
@@ -191,6 +265,16 @@ def wait_show(ctx: Any, args: argparse.Namespace) -> int:
         return 0
     rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
     ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
+    if wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION:
+        ctx.out.fields(
+            [
+                ("purpose", wait.purpose or "-"),
+                ("approval", wait.approval_id or "-"),
+                ("material digest", wait.material_digest or "-"),
+            ]
+        )
+        ctx.out.line("authorises:")
+        ctx.out.table(_ACTION_COLUMNS, [_action_row(a) for a in wait.authorizes])
     return 0
 
 

@@ -7,8 +7,9 @@ import pytest
 
 from aiws.engine.v1 import admin_pb2, common_pb2, principal_pb2, reconciliation_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as pb
+from praxis.core.run import operation_id
 from praxis_client import connect
-from tests.support.execution import fail_task, reconcile, start_run
+from tests.support.execution import authorize_wait, fail_task, reconcile, start_run
 from tests.support.harness import Harness, expect_error
 from tests.support.registry import execute, propose_cmd, proposed, ref, registered, variant
 from tests.support.runtime import claim, definition, json_out, node
@@ -107,6 +108,20 @@ def test_the_inbox_fills_oldest_first_and_empties(model: Harness) -> None:
         "INBOX_ITEM_KIND_PROPOSAL",
         "INBOX_ITEM_KIND_AUTHORIZATION",
     ]
+
+
+def test_an_authorization_names_the_action_it_authorises(model: Harness) -> None:
+    run = start_run(model, asking("authorization"))
+    [item] = inbox(model, kinds=[pb.INBOX_ITEM_KIND_AUTHORIZATION]).items
+    [action] = item.wait.authorizes
+    op = operation_id(run.run_id, "use")
+    assert (action.node_uid, action.operation_id, action.model) == ("use", op, "echo")
+    assert action.spec_digest.startswith("sha256:")
+    assert action.input_digest == ""  # the input includes the payload not yet given
+    assert item.summary.endswith(f": authorises use ({op})")
+    # ReviewWait gives the input digest for a payload, and satisfying it empties the inbox.
+    authorize_wait(model, item.wait.wait_id, {"ok": True}, "ap-inbox")
+    assert inbox(model, kinds=[pb.INBOX_ITEM_KIND_AUTHORIZATION]).total == 0
 
 
 def test_bad_requests_and_authorization(model: Harness) -> None:

@@ -67,6 +67,10 @@ def test_grants_group_actions_by_work_order_pattern() -> None:
     ]
     with pytest.raises(CliError):
         grants_of([":wo"], None)
+    [limited] = grants_of(["wait.*"], None, ["payments"], (5, 9))
+    assert (list(limited.purposes), limited.not_before_ms, limited.not_after_ms) == (
+        ["payments"], 5, 9
+    )  # fmt: skip
 
 
 def test_refs_and_moments() -> None:

@@ -178,11 +178,24 @@ class InboxStore:
                 items.append(
                     InboxItem(
                         kind, view.opened_at_ms, f"wait:{view.wait_id}", record.work_order_id,
-                        run_id, f"{view.spec.kind} wait on {view.node_uid} of run {run_id}",
-                        view,
+                        run_id, _wait_summary(view), view,
                     )
                 )  # fmt: skip
         return items
+
+
+def _wait_summary(view: WaitView) -> str:
+    """The wait and, for an authorization, the actions it authorises (node and operation
+    id; the first three)."""
+    text = f"{view.spec.kind} wait on {view.node_uid} of run {view.run_id}"
+    if view.spec.kind != "authorization":
+        return text
+    named = [
+        f"{action.node_uid} ({action.operation_id or 'fan-out'})" for action in view.actions[:3]
+    ]
+    more = f" and {len(view.actions) - 3} more" if len(view.actions) > 3 else ""
+    purpose = f" for {view.purpose}" if view.purpose else ""
+    return f"{text}: authorises {', '.join(named) or 'no agent node'}{more}{purpose}"
 
 
 def _check(kinds: Sequence[str | None], work_order_id: str, page_size: int) -> Rejection | None:
