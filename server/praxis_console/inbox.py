@@ -76,7 +76,9 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
     if kind == "RECONCILIATION":
         r = item.reconciliation
         return f"/runs/{quote(r.run_id, safe='')}/reconciliations/{quote(r.attempt_id, safe='')}"
-    if kind in ("HUMAN_INPUT", "AUTHORIZATION"):
+    if kind == "AUTHORIZATION":
+        return f"/runs/{quote(item.wait.run_id, safe='')}/waits/{quote(item.wait.wait_id, safe='')}"
+    if kind == "HUMAN_INPUT":
         return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
     if item.hold.work_order_id:
         return f"/workorders/{quote(item.hold.work_order_id, safe='')}"

@@ -1,0 +1,165 @@
+"""Authorization waits: the exact action a wait authorises, reviewed, approved and
+satisfied in one place (WaitService.ReviewWait, ApprovalService.CreateApproval,
+WaitService.SatisfyWait with the approval)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from aiws.engine.v1 import approval_pb2, wait_pb2
+from praxis_console import web
+from praxis_console.api import ApiError, Engine
+from praxis_console.sessions import Session
+
+APPROVAL_TTL_MS = 60 * 60 * 1000
+PAYLOAD_LIMIT = 256 * 1024
+
+
+def wait_url(run_id: str, wait_id: str) -> str:
+    """The page of one wait of a run."""
+    return f"/runs/{quote(run_id, safe='')}/waits/{quote(wait_id, safe='')}"
+
+
+async def _wait(engine: Engine, session: Session, run_id: str, wait_id: str) -> Any:
+    found = await engine.call(
+        session.token, engine.waits.GetWait, wait_pb2.GetWaitRequest(wait_id=wait_id)
+    )
+    if found.wait.run_id != run_id:
+        raise ApiError("NOT_FOUND", "WAIT_NOT_FOUND", f"run {run_id} has no wait {wait_id}")
+    return found.wait
+
+
+def action_rows(actions: Any) -> list[dict[str, Any]]:
+    """The authorised actions as the pages show them."""
+    return [
+        {
+            "node": a.node_uid,
+            "model": a.model,
+            "operation": a.operation_id or ("per item (fan-out)" if a.fanout else ""),
+            "input_digest": a.input_digest,
+            "spec_digest": a.spec_digest,
+        }
+        for a in actions
+    ]
+
+
+def _material(material: Any) -> dict[str, Any]:
+    return {
+        "work_order_id": material.work_order_id,
+        "run_id": material.run_id,
+        "wait_id": material.wait_id,
+        "node_uid": material.node_uid,
+        "expires_at_ms": material.expires_at_ms,
+        "purpose": material.purpose,
+        "payload_digest": material.payload_digest,
+        "actions": action_rows(material.actions),
+        "epochs": {
+            "installation_id": material.epochs.installation_id,
+            "ownership_epoch": material.epochs.ownership_epoch,
+            "authority_epoch": material.epochs.authority_epoch,
+        },
+    }
+
+
+def _context(wait: Any, **extra: Any) -> dict[str, Any]:
+    return {
+        "wait": wait,
+        "state": web.enum_name("WAIT_STATE_", wait_pb2.WaitState.Name(wait.state)),
+        "kind": web.enum_name("WAIT_KIND_", wait_pb2.WaitKind.Name(wait.kind)),
+        "authorization": wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION,
+        "pending": wait.state == wait_pb2.WAIT_STATE_PENDING,
+        "actions": action_rows(wait.authorizes),
+        "review": None,
+        "payload": wait.payload_json or "{}",
+        "request_id": web.new_request_id(),
+        **extra,
+    }
+
+
+async def wait_page(request: Request) -> Response:
+    """A wait: what it authorises, and (for a pending authorization) a payload to review."""
+    session = web.require_session(request)
+    engine = web.console_of(request).engine
+    run_id, wait_id = request.path_params["run_id"], request.path_params["wait_id"]
+    try:
+        wait = await _wait(engine, session, run_id, wait_id)
+    except ApiError as error:
+        return web.error_page(request, error)
+    return web.render(request, "wait.html", _context(wait))
+
+
+async def review(request: Request) -> Response:
+    """Shows the material of satisfying the wait with the payload (a read, posted because
+    it carries the payload)."""
+    session, form = await web.checked_form(request)
+    engine = web.console_of(request).engine
+    run_id, wait_id = request.path_params["run_id"], request.path_params["wait_id"]
+    payload = web.field_text(form, "payload_json", PAYLOAD_LIMIT)
+    try:
+        wait = await _wait(engine, session, run_id, wait_id)
+        reviewed = await engine.call(
+            session.token,
+            engine.waits.ReviewWait,
+            wait_pb2.ReviewWaitRequest(wait_id=wait_id, payload_json=payload),
+        )
+    except ApiError as error:
+        return web.error_page(request, error, back=(wait_url(run_id, wait_id), "Back"))
+    return web.render(
+        request,
+        "wait.html",
+        _context(
+            wait,
+            review=reviewed,
+            payload=payload,
+            material=json.dumps(_material(reviewed.material), indent=2),
+            reviewed_actions=action_rows(reviewed.material.actions),
+        ),
+    )
+
+
+async def authorize(request: Request) -> Response:
+    """Approves the reviewed material digest and satisfies the wait with that approval."""
+    session, form = await web.checked_form(request)
+    engine = web.console_of(request).engine
+    run_id, wait_id = request.path_params["run_id"], request.path_params["wait_id"]
+    request_id = web.field_text(form, "request_id", 128)
+    approval_id = f"{request_id}-approval"
+    try:
+        await engine.call(
+            session.token,
+            engine.approvals.CreateApproval,
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id,
+                material_digest=web.field_text(form, "material_digest", 128),
+                expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+                work_order_id=web.field_text(form, "work_order_id", 128),
+                purpose=web.field_text(form, "purpose", 128),
+            ),
+        )
+        await engine.call(
+            session.token,
+            engine.waits.SatisfyWait,
+            wait_pb2.SatisfyWaitRequest(
+                request_id=request_id,
+                wait_id=wait_id,
+                payload_json=web.field_text(form, "payload_json", PAYLOAD_LIMIT),
+                approval_id=approval_id,
+            ),
+        )
+    except ApiError as error:
+        return web.error_page(request, error, back=(wait_url(run_id, wait_id), "Back"))
+    return web.redirect(wait_url(run_id, wait_id))
+
+
+ROUTES = [
+    Route("/runs/{run_id}/waits/{wait_id}", wait_page, methods=["GET"]),
+    Route("/runs/{run_id}/waits/{wait_id}/review", review, methods=["POST"]),
+    Route("/runs/{run_id}/waits/{wait_id}/authorize", authorize, methods=["POST"]),
+]
