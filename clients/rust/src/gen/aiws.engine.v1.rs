@@ -8024,7 +8024,8 @@ pub struct InboxItem {
     /// waits; empty for holds.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
-    /// A one-line description for lists.
+    /// A one-line description for lists; for an authorization, the nodes and operation
+    /// ids it authorises (the first three) and its purpose.
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
@@ -8044,7 +8045,8 @@ pub mod inbox_item {
         /// The pending reconciliation (RECONCILIATION).
         #[prost(message, tag = "11")]
         Reconciliation(super::Reconciliation),
-        /// The open wait (HUMAN_INPUT and AUTHORIZATION).
+        /// The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+        /// names the actions it authorises).
         #[prost(message, tag = "12")]
         Wait(super::Wait),
         /// The placed hold (HOLD).
@@ -8140,7 +8142,9 @@ pub enum InboxItemKind {
     Reconciliation = 2,
     /// An open `human_input` wait: satisfy it before it expires.
     HumanInput = 3,
-    /// An open `authorization` wait: a verified human satisfies it before it expires.
+    /// An open `authorization` wait: a verified human reviews the exact action it
+    /// authorises (the wait's `authorizes`; WaitService.ReviewWait), approves it and
+    /// satisfies the wait with that approval before it expires.
     Authorization = 4,
     /// A placed hold that blocks commands: clear it once resolved.
     Hold = 5,

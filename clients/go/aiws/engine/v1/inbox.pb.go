@@ -33,7 +33,9 @@ const (
 	InboxItemKind_INBOX_ITEM_KIND_RECONCILIATION InboxItemKind = 2
 	// An open `human_input` wait: satisfy it before it expires.
 	InboxItemKind_INBOX_ITEM_KIND_HUMAN_INPUT InboxItemKind = 3
-	// An open `authorization` wait: a verified human satisfies it before it expires.
+	// An open `authorization` wait: a verified human reviews the exact action it
+	// authorises (the wait's `authorizes`; WaitService.ReviewWait), approves it and
+	// satisfies the wait with that approval before it expires.
 	InboxItemKind_INBOX_ITEM_KIND_AUTHORIZATION InboxItemKind = 4
 	// A placed hold that blocks commands: clear it once resolved.
 	InboxItemKind_INBOX_ITEM_KIND_HOLD InboxItemKind = 5
@@ -101,7 +103,8 @@ type InboxItem struct {
 	// The run concerned: the ref's run id for a proposal, the run for reconciliations and
 	// waits; empty for holds.
 	RunId string `protobuf:"bytes,5,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	// A one-line description for lists.
+	// A one-line description for lists; for an authorization, the nodes and operation
+	// ids it authorises (the first three) and its purpose.
 	Summary string `protobuf:"bytes,6,opt,name=summary,proto3" json:"summary,omitempty"`
 	// The record itself.
 	//
@@ -247,7 +250,8 @@ type InboxItem_Reconciliation struct {
 }
 
 type InboxItem_Wait struct {
-	// The open wait (HUMAN_INPUT and AUTHORIZATION).
+	// The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+	// names the actions it authorises).
 	Wait *Wait `protobuf:"bytes,12,opt,name=wait,proto3,oneof"`
 }
 

@@ -64,7 +64,8 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   runId: string;
 
   /**
-   * A one-line description for lists.
+   * A one-line description for lists; for an authorization, the nodes and operation
+   * ids it authorises (the first three) and its purpose.
    *
    * @generated from field: string summary = 6;
    */
@@ -94,7 +95,8 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
     case: "reconciliation";
   } | {
     /**
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      *
      * @generated from field: aiws.engine.v1.Wait wait = 12;
      */
@@ -329,7 +331,9 @@ export enum InboxItemKind {
   HUMAN_INPUT = 3,
 
   /**
-   * An open `authorization` wait: a verified human satisfies it before it expires.
+   * An open `authorization` wait: a verified human reviews the exact action it
+   * authorises (the wait's `authorizes`; WaitService.ReviewWait), approves it and
+   * satisfies the wait with that approval before it expires.
    *
    * @generated from enum value: INBOX_ITEM_KIND_AUTHORIZATION = 4;
    */

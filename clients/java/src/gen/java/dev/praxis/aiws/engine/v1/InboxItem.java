@@ -289,7 +289,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object summary_ = "";
   /**
    * <pre>
-   * A one-line description for lists.
+   * A one-line description for lists; for an authorization, the nodes and operation
+   * ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -310,7 +311,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * A one-line description for lists.
+   * A one-line description for lists; for an authorization, the nodes and operation
+   * ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -423,7 +425,8 @@ private static final long serialVersionUID = 0L;
   public static final int WAIT_FIELD_NUMBER = 12;
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -435,7 +438,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -450,7 +454,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -1495,7 +1500,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object summary_ = "";
     /**
      * <pre>
-     * A one-line description for lists.
+     * A one-line description for lists; for an authorization, the nodes and operation
+     * ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1515,7 +1521,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists.
+     * A one-line description for lists; for an authorization, the nodes and operation
+     * ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1536,7 +1543,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists.
+     * A one-line description for lists; for an authorization, the nodes and operation
+     * ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1553,7 +1561,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists.
+     * A one-line description for lists; for an authorization, the nodes and operation
+     * ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1567,7 +1576,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists.
+     * A one-line description for lists; for an authorization, the nodes and operation
+     * ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1953,7 +1963,8 @@ private static final long serialVersionUID = 0L;
         dev.praxis.aiws.engine.v1.Wait, dev.praxis.aiws.engine.v1.Wait.Builder, dev.praxis.aiws.engine.v1.WaitOrBuilder> waitBuilder_;
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -1965,7 +1976,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -1987,7 +1999,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2007,7 +2020,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2025,7 +2039,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2052,7 +2067,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2075,7 +2091,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2085,7 +2102,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -2103,7 +2121,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The open wait (HUMAN_INPUT and AUTHORIZATION).
+     * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+     * names the actions it authorises).
      * </pre>
      *
      * <code>.aiws.engine.v1.Wait wait = 12;</code>

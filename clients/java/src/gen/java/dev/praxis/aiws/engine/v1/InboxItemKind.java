@@ -49,7 +49,9 @@ public enum InboxItemKind
   INBOX_ITEM_KIND_HUMAN_INPUT(3),
   /**
    * <pre>
-   * An open `authorization` wait: a verified human satisfies it before it expires.
+   * An open `authorization` wait: a verified human reviews the exact action it
+   * authorises (the wait's `authorizes`; WaitService.ReviewWait), approves it and
+   * satisfies the wait with that approval before it expires.
    * </pre>
    *
    * <code>INBOX_ITEM_KIND_AUTHORIZATION = 4;</code>
@@ -109,7 +111,9 @@ public enum InboxItemKind
   public static final int INBOX_ITEM_KIND_HUMAN_INPUT_VALUE = 3;
   /**
    * <pre>
-   * An open `authorization` wait: a verified human satisfies it before it expires.
+   * An open `authorization` wait: a verified human reviews the exact action it
+   * authorises (the wait's `authorizes`; WaitService.ReviewWait), approves it and
+   * satisfies the wait with that approval before it expires.
    * </pre>
    *
    * <code>INBOX_ITEM_KIND_AUTHORIZATION = 4;</code>

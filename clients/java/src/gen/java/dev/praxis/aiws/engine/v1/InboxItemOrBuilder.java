@@ -105,7 +105,8 @@ public interface InboxItemOrBuilder extends
 
   /**
    * <pre>
-   * A one-line description for lists.
+   * A one-line description for lists; for an authorization, the nodes and operation
+   * ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -114,7 +115,8 @@ public interface InboxItemOrBuilder extends
   java.lang.String getSummary();
   /**
    * <pre>
-   * A one-line description for lists.
+   * A one-line description for lists; for an authorization, the nodes and operation
+   * ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -182,7 +184,8 @@ public interface InboxItemOrBuilder extends
 
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -191,7 +194,8 @@ public interface InboxItemOrBuilder extends
   boolean hasWait();
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
@@ -200,7 +204,8 @@ public interface InboxItemOrBuilder extends
   dev.praxis.aiws.engine.v1.Wait getWait();
   /**
    * <pre>
-   * The open wait (HUMAN_INPUT and AUTHORIZATION).
+   * The open wait (HUMAN_INPUT and AUTHORIZATION; an authorization's `authorizes`
+   * names the actions it authorises).
    * </pre>
    *
    * <code>.aiws.engine.v1.Wait wait = 12;</code>
