@@ -321,6 +321,8 @@ pub async fn review_approve_execute(
             material_digest: review.material_digest.clone(),
             expires_at_ms: expires,
             work_order_id: work_order_id.clone(),
+            // A registry command's action has no purpose: its approval names none.
+            purpose: String::new(),
         };
         async move { a.create_approval(request).await }
     })

@@ -183,7 +183,7 @@ class WaitStore:
                 approval_id, material_digest, actions = authorizations.approved(
                     connection, row.wait_id
                 )
-            else:
+            if not material_digest:  # open, expired, or satisfied before approvals
                 actions = authz.actions(record.state, row.node_uid, {})
         return WaitView(
             wait_id=row.wait_id,
@@ -283,26 +283,7 @@ class WaitStore:
             if spec.kind == authz.KIND:
                 approval = self._approval(connection, record, row, payload, approval_id, now)
             saved = run_rows.save(connection, record, outcome, effects, command, now)
-            if approval is not None:
-                authorizations.consume(
-                    connection, approval[0], approval[1], request_id, principal.principal_id, now
-                )
-            text = values.canonical_json(payload)
-            connection.execute(
-                update(waits)
-                .where(waits.c.wait_id == wait)
-                .values(payload_json=text, satisfied_by=principal.principal_id, satisfied_at_ms=now)
-            )
-            approved = (
-                {"approval_id": approval_id, "material_digest": approval[1].digest()}
-                if approval
-                else {}
-            )
-            requests.append(
-                connection, "WAIT_SATISFIED", row.run_id, now, wait_id=wait,
-                principal_id=principal.principal_id, payload_digest=values.digest(payload),
-                **approved,
-            )  # fmt: skip
+            _record(connection, principal, row, payload, approval, request_id, now)
             requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
             return self._view(connection, saved, _row(connection, wait), now), False
 
@@ -349,6 +330,38 @@ class WaitStore:
         if evidence.expires_at_ms <= self.clock.now_ms():
             raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
         return approval, found
+
+
+def _record(
+    connection: Connection,
+    principal: Principal,
+    row: Any,
+    payload: values.JsonValue,
+    approval: tuple[ApprovalRecord, authz.Material] | None,
+    request_id: str,
+    now: int,
+) -> None:
+    """Records the satisfaction on the wait row and in the model's log, consuming the
+    approval of an authorization wait."""
+    approved: dict[str, str] = {}
+    if approval is not None:
+        authorizations.consume(
+            connection, approval[0], approval[1], request_id, principal.principal_id, now
+        )
+        approved = {"approval_id": approval[0].approval_id, "material_digest": approval[1].digest()}
+    connection.execute(
+        update(waits)
+        .where(waits.c.wait_id == row.wait_id)
+        .values(
+            payload_json=values.canonical_json(payload),
+            satisfied_by=principal.principal_id,
+            satisfied_at_ms=now,
+        )
+    )
+    requests.append(
+        connection, "WAIT_SATISFIED", row.run_id, now, wait_id=row.wait_id,
+        principal_id=principal.principal_id, payload_digest=values.digest(payload), **approved,
+    )  # fmt: skip
 
 
 def _not_applicable(message: str) -> Rejection:
