@@ -102,10 +102,13 @@ class ReconciliationStore:
                 or node.attempt_id != attempt.attempt_id
             ):
                 continue
-            reported = isinstance(command, core.Complete | core.Fail) and (
-                command.attempt.attempt_id == attempt.attempt_id
+            report = (
+                command
+                if isinstance(command, core.Complete | core.Fail)
+                and command.attempt.attempt_id == attempt.attempt_id
+                else None
             )
-            self._open(connection, attempt, node, command if reported else None, outcome)
+            self._open(connection, attempt, node, report, outcome)
 
     def _open(
         self,
