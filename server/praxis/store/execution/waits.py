@@ -32,7 +32,6 @@ from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
 from praxis.store.execution import authorizations, requests
 from praxis.store.execution.tables import waits
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tables import run_events
@@ -282,7 +281,7 @@ class WaitStore:
             approval = None
             if spec.kind == authz.KIND:
                 approval = self._approval(connection, record, row, payload, approval_id, now)
-            saved = run_rows.save(connection, record, outcome, effects, command, now)
+            saved = self.runs.unit.save(connection, record, outcome, effects, command, now)
             _record(connection, principal, row, payload, approval, request_id, now)
             requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
             return self._view(connection, saved, _row(connection, wait), now), False
