@@ -3310,10 +3310,12 @@ pub enum ErrorReason {
     CapExceeded = 95,
     /// Dispatch would exceed the contract's remaining budget (FAILED_PRECONDITION).
     BudgetExceeded = 100,
-    /// Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+    /// Dispatch or completion would pass the contract's deadline; also a failed run's
+    /// `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+    /// contract's passed before it ended (FAILED_PRECONDITION).
     DeadlineExceeded = 101,
-    /// The node waits for a reviewed reconciliation of an uncertain effect
-    /// (FAILED_PRECONDITION).
+    /// The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+    /// a run with such a node (FAILED_PRECONDITION).
     ReconciliationRequired = 102,
     /// No wait has this id (NOT_FOUND).
     WaitNotFound = 103,
@@ -3399,6 +3401,16 @@ pub enum ErrorReason {
     /// The request body could not be decoded as the method's request message
     /// (INVALID_ARGUMENT).
     RequestMalformed = 153,
+    /// Set as a failed run's `result_reason` when a ready node waited longer than its
+    /// `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+    /// error names its model (FAILED_PRECONDITION).
+    ScheduleToStartTimeout = 180,
+    /// StartRun of a governed ref that already ran, by another request: a ref runs once.
+    /// ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+    /// (ALREADY_EXISTS).
+    RefAlreadyRun = 181,
+    /// ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+    RunNotResumable = 182,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3505,6 +3517,9 @@ impl ErrorReason {
             Self::NodeFailed => "NODE_FAILED",
             Self::InputTooLarge => "INPUT_TOO_LARGE",
             Self::RequestMalformed => "REQUEST_MALFORMED",
+            Self::ScheduleToStartTimeout => "SCHEDULE_TO_START_TIMEOUT",
+            Self::RefAlreadyRun => "REF_ALREADY_RUN",
+            Self::RunNotResumable => "RUN_NOT_RESUMABLE",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3608,6 +3623,9 @@ impl ErrorReason {
             "NODE_FAILED" => Some(Self::NodeFailed),
             "INPUT_TOO_LARGE" => Some(Self::InputTooLarge),
             "REQUEST_MALFORMED" => Some(Self::RequestMalformed),
+            "SCHEDULE_TO_START_TIMEOUT" => Some(Self::ScheduleToStartTimeout),
+            "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
+            "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
             _ => None,
         }
     }
@@ -9531,6 +9549,13 @@ pub struct Run {
     /// of a run that went on or completed. A failed fan-out item fails its node.
     #[prost(string, repeated, tag = "20")]
     pub failed_node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+    /// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+    /// and its contract's; 0 when it has none. Past it the run's live attempts are told to
+    /// stop, and those of nodes with undeclared or external effects become
+    /// reconciliations.
+    #[prost(int64, tag = "30")]
+    pub deadline_ms: i64,
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
@@ -9548,6 +9573,11 @@ pub struct StartRunRequest {
     /// The contract governing the run, if any.
     #[prost(string, tag = "6")]
     pub contract_id: ::prost::alloc::string::String,
+    /// The run's own time limit from its start, in ms: past it the run fails with
+    /// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+    /// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+    #[prost(int64, tag = "20")]
+    pub run_timeout_ms: i64,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -9643,6 +9673,123 @@ pub struct StopRunResponse {
     /// The run after stopping.
     #[prost(message, optional, tag = "1")]
     pub run: ::core::option::Option<Run>,
+}
+/// ResumeRunRequest resumes a failed or cancelled run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeRunRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Chosen once by the caller; a retry with the same id and request replays the answer.
+    #[prost(string, tag = "2")]
+    pub request_id: ::prost::alloc::string::String,
+    /// Why it is resumed (required; at most 4,096 UTF-8 bytes); recorded on the event.
+    #[prost(string, tag = "3")]
+    pub reason: ::prost::alloc::string::String,
+    /// The run's own time limit from the resume, in ms (0: none; its contract's deadline
+    /// still applies). At most one year.
+    #[prost(int64, tag = "4")]
+    pub run_timeout_ms: i64,
+    /// Governed runs: the epochs of the run's work order the approval is bound to.
+    #[prost(message, optional, tag = "5")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// Governed runs: a human's approval of the ReviewResume material (required for them).
+    #[prost(string, tag = "6")]
+    pub approval_id: ::prost::alloc::string::String,
+}
+/// ResumeRunResponse carries the resumed run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ResumeRunResponse {
+    /// The run after the resume.
+    #[prost(message, optional, tag = "1")]
+    pub run: ::core::option::Option<Run>,
+    /// True when this request_id had already resumed it.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// ReviewResumeRequest describes a resume to review.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewResumeRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Why it is to be resumed, exactly as ResumeRun will say it.
+    #[prost(string, tag = "2")]
+    pub reason: ::prost::alloc::string::String,
+    /// The `run_timeout_ms` ResumeRun will carry.
+    #[prost(int64, tag = "3")]
+    pub run_timeout_ms: i64,
+    /// The epochs of the run's work order; unset means the current ones.
+    #[prost(message, optional, tag = "4")]
+    pub epochs: ::core::option::Option<Epochs>,
+}
+/// ResumeNode is one node a resume runs again.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeNode {
+    /// The node uid.
+    #[prost(string, tag = "1")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The operation id it runs again under.
+    #[prost(string, tag = "2")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// True when that is a new operation id: its last effect was not settled as not
+    /// applied and its effects are not declared retry-safe.
+    #[prost(bool, tag = "3")]
+    pub new_operation: bool,
+}
+/// ResumeMaterial is the exact subject of a human's approval of a governed resume.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ResumeMaterial {
+    /// The epochs of the run's work order.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// The run's work order.
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The ref's run id (governed runs; empty for ad hoc runs).
+    #[prost(string, tag = "3")]
+    pub ref_run_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "4")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The run's version: any change to the run makes the approval stale.
+    #[prost(int64, tag = "5")]
+    pub run_version: i64,
+    /// The registry revision it applies.
+    #[prost(int64, tag = "6")]
+    pub revision: i64,
+    /// Digest of the definition it applies.
+    #[prost(string, tag = "7")]
+    pub definition_digest: ::prost::alloc::string::String,
+    /// The nodes it runs again, in definition then item order (at most 100 listed;
+    /// `node_count` counts them all, and the digest covers them all).
+    #[prost(message, repeated, tag = "8")]
+    pub nodes: ::prost::alloc::vec::Vec<ResumeNode>,
+    /// How many nodes it runs again.
+    #[prost(int32, tag = "9")]
+    pub node_count: i32,
+    /// The reason.
+    #[prost(string, tag = "10")]
+    pub reason: ::prost::alloc::string::String,
+    /// The run's time limit from the resume.
+    #[prost(int64, tag = "11")]
+    pub run_timeout_ms: i64,
+}
+/// ReviewResumeResponse carries the material and its digest.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ReviewResumeResponse {
+    /// The exact material.
+    #[prost(message, optional, tag = "1")]
+    pub material: ::core::option::Option<ResumeMaterial>,
+    /// `sha256:<hex>` over the material; approve it with CreateApproval.
+    #[prost(string, tag = "2")]
+    pub material_digest: ::prost::alloc::string::String,
 }
 /// WatchRunRequest names a run to watch.
 #[allow(clippy::all)]
@@ -9964,7 +10111,11 @@ pub mod run_service_client {
         }
         /// StartRun starts a run from an inline definition (ad hoc) or from a registry head
         /// (governed; the head becomes BOUND and later activations apply to nodes not yet
-        /// dispatched). A repeated request_id returns the existing run with `created = false`.
+        /// dispatched). A repeated request_id (same principal, same request) returns the
+        /// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        /// that already ran, by another request, is refused with REF_ALREADY_RUN
+        /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        /// ResumeRun, or register a new ref.
         pub async fn start_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StartRunRequest>,
@@ -10037,8 +10188,10 @@ pub mod run_service_client {
             self.inner.unary(req, path, codec).await
         }
         /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. Stopping an ended run returns it
-        /// unchanged.
+        /// heartbeat and their late results are rejected. A running attempt of a node whose
+        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        /// an ended run returns it unchanged.
         pub async fn stop_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StopRunRequest>,
@@ -10061,6 +10214,66 @@ pub mod run_service_client {
             let mut req = request.into_request();
             req.extensions_mut()
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "StopRun"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// nodes keep their results; its failed and cancelled nodes run again with new
+        /// attempts, under their operation id where repeating the effect is safe (the node
+        /// declares effects `none` or `idempotent`, or its last effect was settled as not
+        /// applied) and under a new one otherwise. The run's events record who resumed it and
+        /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        /// the run at its version). A repeated request_id with the same request returns the
+        /// run with `replayed = true`.
+        pub async fn resume_run(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ResumeRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeRunResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RunService/ResumeRun",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ResumeRun"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ReviewResume returns the exact material a human approves before a governed run is
+        /// resumed, and its digest. It writes nothing.
+        pub async fn review_resume(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReviewResumeRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewResumeResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RunService/ReviewResume",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ReviewResume"));
             self.inner.unary(req, path, codec).await
         }
         /// WatchRun streams a snapshot now and after every change until the run ends.
@@ -10157,7 +10370,11 @@ pub mod run_service_server {
     pub trait RunService: std::marker::Send + std::marker::Sync + 'static {
         /// StartRun starts a run from an inline definition (ad hoc) or from a registry head
         /// (governed; the head becomes BOUND and later activations apply to nodes not yet
-        /// dispatched). A repeated request_id returns the existing run with `created = false`.
+        /// dispatched). A repeated request_id (same principal, same request) returns the
+        /// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        /// that already ran, by another request, is refused with REF_ALREADY_RUN
+        /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        /// ResumeRun, or register a new ref.
         async fn start_run(
             &self,
             request: tonic::Request<super::StartRunRequest>,
@@ -10179,12 +10396,40 @@ pub mod run_service_server {
             tonic::Status,
         >;
         /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. Stopping an ended run returns it
-        /// unchanged.
+        /// heartbeat and their late results are rejected. A running attempt of a node whose
+        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        /// an ended run returns it unchanged.
         async fn stop_run(
             &self,
             request: tonic::Request<super::StopRunRequest>,
         ) -> std::result::Result<tonic::Response<super::StopRunResponse>, tonic::Status>;
+        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// nodes keep their results; its failed and cancelled nodes run again with new
+        /// attempts, under their operation id where repeating the effect is safe (the node
+        /// declares effects `none` or `idempotent`, or its last effect was settled as not
+        /// applied) and under a new one otherwise. The run's events record who resumed it and
+        /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        /// the run at its version). A repeated request_id with the same request returns the
+        /// run with `replayed = true`.
+        async fn resume_run(
+            &self,
+            request: tonic::Request<super::ResumeRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeRunResponse>,
+            tonic::Status,
+        >;
+        /// ReviewResume returns the exact material a human approves before a governed run is
+        /// resumed, and its digest. It writes nothing.
+        async fn review_resume(
+            &self,
+            request: tonic::Request<super::ReviewResumeRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewResumeResponse>,
+            tonic::Status,
+        >;
         /// Server streaming response type for the WatchRun method.
         type WatchRunStream: tonic::codegen::tokio_stream::Stream<
                 Item = std::result::Result<super::WatchRunResponse, tonic::Status>,
@@ -10457,6 +10702,96 @@ pub mod run_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = StopRunSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.RunService/ResumeRun" => {
+                    #[allow(non_camel_case_types)]
+                    struct ResumeRunSvc<T: RunService>(pub Arc<T>);
+                    impl<
+                        T: RunService,
+                    > tonic::server::UnaryService<super::ResumeRunRequest>
+                    for ResumeRunSvc<T> {
+                        type Response = super::ResumeRunResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ResumeRunRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RunService>::resume_run(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ResumeRunSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.RunService/ReviewResume" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReviewResumeSvc<T: RunService>(pub Arc<T>);
+                    impl<
+                        T: RunService,
+                    > tonic::server::UnaryService<super::ReviewResumeRequest>
+                    for ReviewResumeSvc<T> {
+                        type Response = super::ReviewResumeResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReviewResumeRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RunService>::review_resume(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReviewResumeSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(

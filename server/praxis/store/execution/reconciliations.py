@@ -16,17 +16,15 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from praxis.core import effects, gates, registry, values
+from praxis.core import effects, gates, values
 from praxis.core import run as core
 from praxis.core.records import ApprovalEvidence, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests
+from praxis.store.execution import approved, requests
 from praxis.store.execution.tables import reconciliations
-from praxis.store.registry.rows import load_approval
 from praxis.store.registry.store import RegistryStore
-from praxis.store.registry.tables import consumed_proofs
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 
@@ -263,8 +261,14 @@ class ReconciliationStore:
                 raise Rollback(
                     precondition("RECONCILIATION_NOT_PENDING", "the reconciliation was decided")
                 )
-            evidence = self._verify(
-                connection, request.approval_id, material, record.work_order_id, now
+            evidence = approved.verify(
+                connection,
+                self.authority,
+                request.approval_id,
+                material.digest(),
+                material.epochs,
+                record.work_order_id,
+                now,
             )
             applied = request.decision is effects.Decision.APPLIED
             command = core.Reconcile(
@@ -289,32 +293,6 @@ class ReconciliationStore:
         )
         return result
 
-    def _verify(
-        self,
-        connection: Connection,
-        approval_id: str,
-        material: effects.Material,
-        work_order_id: str,
-        now: int,
-    ) -> ApprovalEvidence:
-        approval = load_approval(connection, approval_id)
-        if approval is None:
-            raise Rollback(precondition("APPROVAL_NOT_FOUND", f"no approval {approval_id!r}"))
-        evidence = self.authority.verify_approval(approval.record, work_order_id, now)
-        if isinstance(evidence, Rejection):
-            raise Rollback(evidence)
-        state = registry.State(
-            epochs=material.epochs,
-            head=None,
-            proposal=None,
-            approval=approval.record,
-            proof_consumed=bool(approval.consumed_at_ms),
-        )
-        problem = registry.check_approval(state, evidence, material.digest(), now)
-        if problem:
-            raise Rollback(problem)
-        return evidence
-
     def _record(
         self,
         connection: Connection,
@@ -325,16 +303,8 @@ class ReconciliationStore:
         now: int,
     ) -> None:
         assert request.decision is not None
-        approval = load_approval(connection, request.approval_id)
-        assert approval is not None
-        connection.execute(
-            consumed_proofs.insert().values(
-                proof_digest=approval.record.proof_digest,
-                approval_id=request.approval_id,
-                request_id=request.request_id,
-                principal_id=principal.principal_id,
-                consumed_at_ms=now,
-            )
+        approved.consume(
+            connection, request.approval_id, request.request_id, principal.principal_id, now
         )
         connection.execute(
             update(reconciliations)

@@ -41,6 +41,9 @@ from praxis.store.runtime.unit import Unit
 from praxis.store.wake.hub import Hub
 
 EXPIRE = core.Expire()
+EXPIRE_HELD = core.Expire(held=True)
+MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
+"""The longest ``run_timeout_ms`` StartRun and ResumeRun accept (a year)."""
 LIST_DEFAULT = 100
 LIST_MAX = 1000
 
@@ -57,6 +60,8 @@ class StartRequest:
     contract_id: str = ""
     trace: TraceContext | None = None
     """The caller's trace context (tracing on only): the run's span becomes its child."""
+    run_timeout_ms: int = 0
+    """The run's own deadline, from its start (0: none; its contract's still applies)."""
 
 
 class RunStore:
@@ -72,6 +77,7 @@ class RunStore:
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
+        contract_deadline: Callable[[Connection, str], int] = lambda _connection, _id: 0,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -80,6 +86,8 @@ class RunStore:
         self.profile = profile
         self.signals = signals or Hub()
         self.new_run_id = new_run_id
+        # A contract's deadline (0: none), which bounds its runs' (the execution model's).
+        self.contract_deadline = contract_deadline
         self.models = worker_models.WorkerModels(db, clock, models)
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.unit = Unit(db, self.signals, limits)  # transactions, loads and wake-ups
@@ -185,6 +193,7 @@ class RunStore:
                 "input": input_value,
                 "subscriber": request.subscriber,
                 "contract_id": request.contract_id,
+                **({"run_timeout_ms": request.run_timeout_ms} if request.run_timeout_ms else {}),
             }
         )
         input_text = values.canonical_json(input_value)
@@ -198,16 +207,15 @@ class RunStore:
             if request.ref is not None:
                 head = self._governed_head(connection, request.ref)
                 if head.bound_run_id:
-                    bound = self.unit.load(connection, head.bound_run_id)
-                    if bound is not None:
-                        return bound, False
+                    raise Rollback(_bound(request.ref, head.bound_run_id))
                 found = self.parse_definition(head.definition, "ref", connection)
                 if isinstance(found, Rejection):
                     raise Rollback(found)
                 definition, revision = found, head.revision
             assert definition is not None
             now = self.clock.now_ms()
-            command = core.Start(self.new_run_id(), definition, revision)
+            deadline = self.deadline(connection, request.contract_id, request.run_timeout_ms, now)
+            command = core.Start(self.new_run_id(), definition, revision, deadline)
             outcome = core.apply(None, command, now)
             assert isinstance(outcome, core.Outcome)
             record = RunRecord(
@@ -242,6 +250,14 @@ class RunStore:
 
         result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
         return result
+
+    def deadline(self, connection: Connection, contract_id: str, timeout_ms: int, now: int) -> int:
+        """A run's deadline: the earlier of ``now + timeout_ms`` and its contract's (0 when
+        neither sets one)."""
+        found = [now + timeout_ms] if timeout_ms else []
+        if contract_id:
+            found += [d for d in (self.contract_deadline(connection, contract_id),) if d]
+        return min(found, default=0)
 
     def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
         """The definition of a StartRun's ``definition_json``, parsed once per text.
@@ -544,13 +560,34 @@ class RunStore:
                 record = self.unit.load(connection, run_id)
                 if record is None:
                     continue
-                outcome = core.apply(record.state, EXPIRE, now, self.limits)
+                command = EXPIRE_HELD if _held(connection, record.work_order_id) else EXPIRE
+                outcome = core.apply(record.state, command, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
-                self.unit.save(connection, record, outcome, effects, EXPIRE, now)
+                self.unit.save(connection, record, outcome, effects, command, now)
             return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self.unit.transact(transaction)
         return touched if isinstance(touched, int) else 0
+
+
+def _held(connection: Connection, work_order_id: str) -> bool:
+    """Whether no worker may claim the work order's ready nodes: it is paused, canceling
+    or canceled, or a hold applies to it."""
+    if controls.load_work_order(connection, work_order_id).control is not Control.ACTIVE:
+        return True
+    return bool(controls.active_holds(connection, work_order_id))
+
+
+def _bound(ref: Ref, run_id: str) -> Rejection:
+    """The refusal of a StartRun of a ref that another request already ran."""
+    return Rejection(
+        Code.ALREADY_EXISTS,
+        "REF_ALREADY_RUN",
+        f"ref {ref.work_order_id}/{ref.run_id} already ran as run {run_id!r}: a governed "
+        "ref runs once; resume that run (ResumeRun) or register a new ref",
+        (),
+        (("run_id", run_id),),
+    )
 
 
 # --- validation -----------------------------------------------------------------------
@@ -570,6 +607,12 @@ def _check_start(request: StartRequest) -> Rejection | None:
         problem = values.check_identifier(request.subscriber, "subscriber")
         if problem:
             return problem
+    if not 0 <= request.run_timeout_ms <= MAX_RUN_TIMEOUT_MS:
+        return invalid(
+            "TIME_INVALID",
+            "run_timeout_ms",
+            f"run_timeout_ms must be in [0, {MAX_RUN_TIMEOUT_MS}]",
+        )
     if request.contract_id:
         return values.check_identifier(request.contract_id, "contract_id")
     return None

@@ -56,8 +56,12 @@ runs = Table(
     # Added by migration 7 (``RUNS_ADDED_COLUMNS``), which also dropped ``state_json``.
     Column("result_reason", Text, nullable=False, server_default=text("''")),
     Column("node_count", BigInteger, nullable=False, server_default=text("0")),
+    # Added by the governed-execution migration (``RUNS_GOVERNED_COLUMNS``): when the run
+    # fails with DEADLINE_EXCEEDED unless it ended (0: none).
+    Column("deadline_ms", BigInteger, nullable=False, server_default=text("0")),
 )
 RUNS_ADDED_COLUMNS = ("result_reason", "node_count")
+RUNS_GOVERNED_COLUMNS = ("deadline_ms",)
 
 run_nodes = Table(
     "run_nodes",
@@ -83,9 +87,16 @@ run_nodes = Table(
     # ended, UTC epoch ms (0 before it, and for nodes written by older servers).
     Column("started_at_ms", BigInteger, nullable=False, server_default=text("0")),
     Column("finished_at_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by the governed-execution migration (``RUN_NODES_GOVERNED_COLUMNS``): the
+    # node's operation generation, the attempts made before its latest resume, and the
+    # effect of its last settled attempt (see ``praxis.core.run.NodeRun``).
+    Column("operation", Integer, nullable=False, server_default=text("0")),
+    Column("attempt_base", Integer, nullable=False, server_default=text("0")),
+    Column("effect", String(16), nullable=False, server_default=text("''")),
     PrimaryKeyConstraint("run_id", "node_uid"),
 )
 RUN_NODES_ADDED_COLUMNS = ("started_at_ms", "finished_at_ms")
+RUN_NODES_GOVERNED_COLUMNS = ("operation", "attempt_base", "effect")
 Index("run_nodes_order", run_nodes.c.run_id, run_nodes.c.node_id, run_nodes.c.item)
 Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)

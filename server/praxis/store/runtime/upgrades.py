@@ -35,7 +35,9 @@ from praxis.store.runtime import codec as run_codec
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
+    RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
+    RUNS_GOVERNED_COLUMNS,
     attempts,
     run_nodes,
     runs,
@@ -87,3 +89,10 @@ def add_principal(connection: Connection) -> None:
 def add_times(connection: Connection) -> None:
     """Adds ``run_nodes.started_at_ms`` and ``finished_at_ms`` where they are missing."""
     migrations.add_columns(connection, run_nodes, RUN_NODES_ADDED_COLUMNS)
+
+
+def add_governed(connection: Connection) -> None:
+    """Adds ``runs.deadline_ms`` and ``run_nodes.operation``, ``attempt_base`` and
+    ``effect`` where they are missing (their defaults are right for every older row)."""
+    migrations.add_columns(connection, runs, RUNS_GOVERNED_COLUMNS)
+    migrations.add_columns(connection, run_nodes, RUN_NODES_GOVERNED_COLUMNS)

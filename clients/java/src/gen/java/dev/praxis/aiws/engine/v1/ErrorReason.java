@@ -540,7 +540,9 @@ public enum ErrorReason
   BUDGET_EXCEEDED(100),
   /**
    * <pre>
-   * Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+   * Dispatch or completion would pass the contract's deadline; also a failed run's
+   * `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+   * contract's passed before it ended (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>DEADLINE_EXCEEDED = 101;</code>
@@ -548,8 +550,8 @@ public enum ErrorReason
   DEADLINE_EXCEEDED(101),
   /**
    * <pre>
-   * The node waits for a reviewed reconciliation of an uncertain effect
-   * (FAILED_PRECONDITION).
+   * The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+   * a run with such a node (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>RECONCILIATION_REQUIRED = 102;</code>
@@ -831,6 +833,34 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   REQUEST_MALFORMED(153),
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a ready node waited longer than its
+   * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+   * error names its model (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_TO_START_TIMEOUT = 180;</code>
+   */
+  SCHEDULE_TO_START_TIMEOUT(180),
+  /**
+   * <pre>
+   * StartRun of a governed ref that already ran, by another request: a ref runs once.
+   * ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>REF_ALREADY_RUN = 181;</code>
+   */
+  REF_ALREADY_RUN(181),
+  /**
+   * <pre>
+   * ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_RESUMABLE = 182;</code>
+   */
+  RUN_NOT_RESUMABLE(182),
   UNRECOGNIZED(-1),
   ;
 
@@ -1364,7 +1394,9 @@ public enum ErrorReason
   public static final int BUDGET_EXCEEDED_VALUE = 100;
   /**
    * <pre>
-   * Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+   * Dispatch or completion would pass the contract's deadline; also a failed run's
+   * `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+   * contract's passed before it ended (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>DEADLINE_EXCEEDED = 101;</code>
@@ -1372,8 +1404,8 @@ public enum ErrorReason
   public static final int DEADLINE_EXCEEDED_VALUE = 101;
   /**
    * <pre>
-   * The node waits for a reviewed reconciliation of an uncertain effect
-   * (FAILED_PRECONDITION).
+   * The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+   * a run with such a node (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>RECONCILIATION_REQUIRED = 102;</code>
@@ -1655,6 +1687,34 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   public static final int REQUEST_MALFORMED_VALUE = 153;
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a ready node waited longer than its
+   * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+   * error names its model (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_TO_START_TIMEOUT = 180;</code>
+   */
+  public static final int SCHEDULE_TO_START_TIMEOUT_VALUE = 180;
+  /**
+   * <pre>
+   * StartRun of a governed ref that already ran, by another request: a ref runs once.
+   * ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>REF_ALREADY_RUN = 181;</code>
+   */
+  public static final int REF_ALREADY_RUN_VALUE = 181;
+  /**
+   * <pre>
+   * ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_RESUMABLE = 182;</code>
+   */
+  public static final int RUN_NOT_RESUMABLE_VALUE = 182;
 
 
   public final int getNumber() {
@@ -1779,6 +1839,9 @@ public enum ErrorReason
       case 151: return NODE_FAILED;
       case 152: return INPUT_TOO_LARGE;
       case 153: return REQUEST_MALFORMED;
+      case 180: return SCHEDULE_TO_START_TIMEOUT;
+      case 181: return REF_ALREADY_RUN;
+      case 182: return RUN_NOT_RESUMABLE;
       default: return null;
     }
   }

@@ -804,6 +804,25 @@ private static final long serialVersionUID = 0L;
     return failedNodeIds_.getByteString(index);
   }
 
+  public static final int DEADLINE_MS_FIELD_NUMBER = 30;
+  private long deadlineMs_ = 0L;
+  /**
+   * <pre>
+   * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+   * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+   * stop, and those of nodes with undeclared or external effects become
+   * reconciliations.
+   * </pre>
+   *
+   * <code>int64 deadline_ms = 30;</code>
+   * @return The deadlineMs.
+   */
+  @java.lang.Override
+  public long getDeadlineMs() {
+    return deadlineMs_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -877,6 +896,9 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < failedNodeIds_.size(); i++) {
       com.google.protobuf.GeneratedMessage.writeString(output, 20, failedNodeIds_.getRaw(i));
+    }
+    if (deadlineMs_ != 0L) {
+      output.writeInt64(30, deadlineMs_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -963,6 +985,10 @@ private static final long serialVersionUID = 0L;
       size += dataSize;
       size += 2 * getFailedNodeIdsList().size();
     }
+    if (deadlineMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(30, deadlineMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1020,6 +1046,8 @@ private static final long serialVersionUID = 0L;
         != other.getItemsOmitted()) return false;
     if (!getFailedNodeIdsList()
         .equals(other.getFailedNodeIdsList())) return false;
+    if (getDeadlineMs()
+        != other.getDeadlineMs()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1085,6 +1113,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + FAILED_NODE_IDS_FIELD_NUMBER;
       hash = (53 * hash) + getFailedNodeIdsList().hashCode();
     }
+    hash = (37 * hash) + DEADLINE_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getDeadlineMs());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1265,6 +1296,7 @@ private static final long serialVersionUID = 0L;
       itemsOmitted_ = false;
       failedNodeIds_ =
           com.google.protobuf.LazyStringArrayList.emptyList();
+      deadlineMs_ = 0L;
       return this;
     }
 
@@ -1378,6 +1410,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00080000) != 0)) {
         failedNodeIds_.makeImmutable();
         result.failedNodeIds_ = failedNodeIds_;
+      }
+      if (((from_bitField0_ & 0x00100000) != 0)) {
+        result.deadlineMs_ = deadlineMs_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1522,6 +1557,9 @@ private static final long serialVersionUID = 0L;
           failedNodeIds_.addAll(other.failedNodeIds_);
         }
         onChanged();
+      }
+      if (other.getDeadlineMs() != 0L) {
+        setDeadlineMs(other.getDeadlineMs());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1668,6 +1706,11 @@ private static final long serialVersionUID = 0L;
               failedNodeIds_.add(s);
               break;
             } // case 162
+            case 240: {
+              deadlineMs_ = input.readInt64();
+              bitField0_ |= 0x00100000;
+              break;
+            } // case 240
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3791,6 +3834,62 @@ private static final long serialVersionUID = 0L;
       ensureFailedNodeIdsIsMutable();
       failedNodeIds_.add(value);
       bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+
+    private long deadlineMs_ ;
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @return The deadlineMs.
+     */
+    @java.lang.Override
+    public long getDeadlineMs() {
+      return deadlineMs_;
+    }
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @param value The deadlineMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDeadlineMs(long value) {
+
+      deadlineMs_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDeadlineMs() {
+      bitField0_ = (bitField0_ & ~0x00100000);
+      deadlineMs_ = 0L;
       onChanged();
       return this;
     }

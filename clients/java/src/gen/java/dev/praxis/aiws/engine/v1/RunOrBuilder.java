@@ -437,4 +437,18 @@ public interface RunOrBuilder extends
    */
   com.google.protobuf.ByteString
       getFailedNodeIdsBytes(int index);
+
+  /**
+   * <pre>
+   * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+   * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+   * stop, and those of nodes with undeclared or external effects become
+   * reconciliations.
+   * </pre>
+   *
+   * <code>int64 deadline_ms = 30;</code>
+   * @return The deadlineMs.
+   */
+  long getDeadlineMs();
 }

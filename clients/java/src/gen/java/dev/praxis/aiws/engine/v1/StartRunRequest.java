@@ -388,6 +388,23 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RUN_TIMEOUT_MS_FIELD_NUMBER = 20;
+  private long runTimeoutMs_ = 0L;
+  /**
+   * <pre>
+   * The run's own time limit from its start, in ms: past it the run fails with
+   * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+   * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+   * </pre>
+   *
+   * <code>int64 run_timeout_ms = 20;</code>
+   * @return The runTimeoutMs.
+   */
+  @java.lang.Override
+  public long getRunTimeoutMs() {
+    return runTimeoutMs_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -420,6 +437,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 6, contractId_);
     }
+    if (runTimeoutMs_ != 0L) {
+      output.writeInt64(20, runTimeoutMs_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -448,6 +468,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(6, contractId_);
     }
+    if (runTimeoutMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(20, runTimeoutMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -471,6 +495,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSubscriber())) return false;
     if (!getContractId()
         .equals(other.getContractId())) return false;
+    if (getRunTimeoutMs()
+        != other.getRunTimeoutMs()) return false;
     if (!getSourceCase().equals(other.getSourceCase())) return false;
     switch (sourceCase_) {
       case 2:
@@ -503,6 +529,9 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSubscriber().hashCode();
     hash = (37 * hash) + CONTRACT_ID_FIELD_NUMBER;
     hash = (53 * hash) + getContractId().hashCode();
+    hash = (37 * hash) + RUN_TIMEOUT_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getRunTimeoutMs());
     switch (sourceCase_) {
       case 2:
         hash = (37 * hash) + DEFINITION_JSON_FIELD_NUMBER;
@@ -657,6 +686,7 @@ private static final long serialVersionUID = 0L;
       inputJson_ = "";
       subscriber_ = "";
       contractId_ = "";
+      runTimeoutMs_ = 0L;
       sourceCase_ = 0;
       source_ = null;
       return this;
@@ -705,6 +735,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.contractId_ = contractId_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.runTimeoutMs_ = runTimeoutMs_;
+      }
     }
 
     private void buildPartialOneofs(dev.praxis.aiws.engine.v1.StartRunRequest result) {
@@ -747,6 +780,9 @@ private static final long serialVersionUID = 0L;
         contractId_ = other.contractId_;
         bitField0_ |= 0x00000020;
         onChanged();
+      }
+      if (other.getRunTimeoutMs() != 0L) {
+        setRunTimeoutMs(other.getRunTimeoutMs());
       }
       switch (other.getSourceCase()) {
         case DEFINITION_JSON: {
@@ -822,6 +858,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 160: {
+              runTimeoutMs_ = input.readInt64();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 160
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1513,6 +1554,56 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       contractId_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private long runTimeoutMs_ ;
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @return The runTimeoutMs.
+     */
+    @java.lang.Override
+    public long getRunTimeoutMs() {
+      return runTimeoutMs_;
+    }
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @param value The runTimeoutMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRunTimeoutMs(long value) {
+
+      runTimeoutMs_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRunTimeoutMs() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      runTimeoutMs_ = 0L;
       onChanged();
       return this;
     }

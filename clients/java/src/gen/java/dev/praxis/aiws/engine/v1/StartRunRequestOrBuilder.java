@@ -146,5 +146,17 @@ public interface StartRunRequestOrBuilder extends
   com.google.protobuf.ByteString
       getContractIdBytes();
 
+  /**
+   * <pre>
+   * The run's own time limit from its start, in ms: past it the run fails with
+   * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+   * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+   * </pre>
+   *
+   * <code>int64 run_timeout_ms = 20;</code>
+   * @return The runTimeoutMs.
+   */
+  long getRunTimeoutMs();
+
   dev.praxis.aiws.engine.v1.StartRunRequest.SourceCase getSourceCase();
 }
