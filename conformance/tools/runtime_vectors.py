@@ -1242,7 +1242,9 @@ def settle_vectors() -> list[dict[str, Json]]:
 
 
 def tasks_vectors() -> list[dict[str, Json]]:
-    retry_twice = definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}))
+    retry_twice = definition(
+        "a", a=node(retry={"attempts": 2, "backoff_ms": 0}, effects="idempotent")
+    )
     contract = definition(
         "a",
         a=node(
@@ -1539,7 +1541,12 @@ def tasks_vectors() -> list[dict[str, Json]]:
             [
                 *started_and_claimed(
                     definition(
-                        "a", a=node(timeout_ms=2000, retry={"attempts": 2, "backoff_ms": 0})
+                        "a",
+                        a=node(
+                            timeout_ms=2000,
+                            retry={"attempts": 2, "backoff_ms": 0},
+                            effects="idempotent",
+                        ),
                     ),
                     "att1",
                     task={"attemptId": "<any>", "deadlineMs": "${t0+2000}"},

@@ -228,3 +228,15 @@ def test_resume_with_a_deadline_sets_it_and_a_past_one_is_refused() -> None:
     assert isinstance(refused, Rejection) and refused.reason == "DEADLINE_EXCEEDED"
     sim.ok(core.Resume("in time", "human", sim.now + LEASE))
     assert sim.state.deadline_ms == sim.now + LEASE
+
+
+def test_a_claim_after_a_deadline_expires_instead_of_leasing() -> None:
+    late_node = start(chain(schedule_to_start_ms=5_000))
+    late_node.now += 5_000
+    late_node.ok(core.Dispatch("a", "w", LEASE))  # before any sweep
+    assert late_node.state.result_reason == "SCHEDULE_TO_START_TIMEOUT"
+    late_run = start(chain(), deadline_ms=T0 + 1_000)
+    late_run.now += 1_000
+    late_run.ok(core.Dispatch("a", "w", LEASE))
+    assert late_run.state.result_reason == "DEADLINE_EXCEEDED"
+    assert late_run.state.nodes["a"].attempts == 0

@@ -104,6 +104,11 @@ def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
     node = work.nodes.get(command.uid)
     if node is None or node.status is not NodeStatus.READY or node.not_before_ms > work.now:
         return precondition("ATTEMPT_SUPERSEDED", f"node {command.uid!r} is not ready")
+    run_due = 0 < work.state.deadline_ms <= work.now
+    if run_due or 0 < node.deadline_ms <= work.now:
+        # Past the run's deadline or the node's schedule-to-start: never leased, whether
+        # or not a sweep has expired it yet (claims skip paused work, so nothing is held).
+        return _expire(work, Expire())
     spec = work.spec(node)
     refused = _refusal(work, command, spec)
     if refused is not None:
