@@ -21,6 +21,7 @@ from runtime_vectors import (
     definition,
     fail,
     get_run,
+    heartbeat,
     json_out,
     model,
     nd,
@@ -110,6 +111,26 @@ def governed_vectors() -> list[dict[str, Json]]:
                 ),
             ],
             RECONCILIATIONS,
+        ),
+        vector(
+            "governed/stop-under-a-running-undeclared-node-blocks-it",
+            "StopRun while a node that declares no effects runs: the run is CANCELLED but "
+            "the node is BLOCKED (its effect is uncertain) with a reconciliation; the "
+            "worker's heartbeat says cancelled.",
+            [
+                teach(),
+                start(UNDECLARED),
+                claim_one(),
+                stop(
+                    response={
+                        "run": snapshot(
+                            "CANCELLED", [nd("a", "BLOCKED", attempts=1, error="<any>")]
+                        )
+                    }
+                ),
+                heartbeat(response={"cancelled": True}),
+            ],
+            RUNS,
         ),
         vector(
             "governed/lost-lease-on-an-idempotent-node-runs-it-again",

@@ -640,7 +640,9 @@ def runs_vectors() -> list[dict[str, Json]]:
                     definition(
                         "j",
                         a=node(output=json_out({"type": "string"})),
-                        b=node(output=json_out({"type": "string"}), tag="b"),
+                        b=node(
+                            output=json_out({"type": "string"}), tag="b", effects="idempotent"
+                        ),
                         j=node(["node:a", "node:b"], ("a", "b")),
                     )
                 ),
@@ -701,7 +703,7 @@ def runs_vectors() -> list[dict[str, Json]]:
             "cancelled, and its late result is ATTEMPT_SUPERSEDED.",
             [
                 teach("", "o"),
-                start(definition("main", main=node(), orphan=node(tag="o"))),
+                start(definition("main", main=node(), orphan=node(tag="o", effects="none"))),
                 claim_one("o", tag="o"),
                 claim_one("m"),
                 complete("m", '"fine"'),
@@ -725,7 +727,7 @@ def runs_vectors() -> list[dict[str, Json]]:
             "CANCELLED and nothing is claimable.",
             [
                 teach(),
-                start(definition("a", a=node(), b=node())),
+                start(definition("a", a=node(effects="none"), b=node(effects="none"))),
                 claim_one(),
                 stop(
                     "operator stop",

@@ -145,8 +145,14 @@ def test_each_outcome_settles_with_its_effect(
     assert refused.state == run_pb2.RUN_STATE_FAILED and refused.nodes[0].attempts == 1
     retried = ended(harness, runs["raise-not-applied"])
     assert retried.nodes[0].attempts == 3 and "refused loudly" in retried.nodes[0].error
-    crashed = ended(harness, runs["crash"])  # uncaught: retryable NOT_APPLIED
-    assert crashed.nodes[0].attempts == 3 and "ValueError: a bug" in crashed.nodes[0].error
+    # An uncaught error says nothing of the effect: on a node that declares nothing it is
+    # UNCERTAIN (blocked after one attempt); on an idempotent node, retryable NOT_APPLIED.
+    crashed = blocked(harness, runs["crash"])
+    assert crashed.nodes[0].attempts == 1 and "ValueError: a bug" in crashed.nodes[0].error
+    safe = one(retry=RETRY3, effects="idempotent")
+    retried_crash = ended(harness, start(harness, safe, {"do": "crash"}).run.run_id)
+    assert retried_crash.nodes[0].attempts == 3
+    assert "ValueError: a bug" in retried_crash.nodes[0].error
     for kind in ("uncertain", "uncertain-result"):
         run = start(harness, one(retry=RETRY3), {"do": kind}).run
         stuck = blocked(harness, run.run_id)
@@ -155,7 +161,7 @@ def test_each_outcome_settles_with_its_effect(
     counted = eventually(
         lambda: (
             (worker.counters.uncertain, worker.counters.completed, worker.counters.failed)
-            == (2, 1, 1 + 3 + 3)
+            == (3, 1, 1 + 3 + 3)
         )
     )
     assert counted, worker.counters
