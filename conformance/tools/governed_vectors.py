@@ -32,7 +32,7 @@ from runtime_vectors import (
     task,
     teach,
 )
-from vectorlib import REF, approve, registered, step, vector
+from vectorlib import EPOCHS, REF, approve, registered, step, vector
 
 Json = Any
 
@@ -111,6 +111,64 @@ def governed_vectors() -> list[dict[str, Json]]:
                 ),
             ],
             RECONCILIATIONS,
+        ),
+        vector(
+            "governed/applied-with-a-result-completes-a-node-whose-lease-was-lost",
+            "A human who established that the lost attempt's effect was applied records "
+            "APPLIED with the result (part of the approved material): the node completes "
+            "with it and never runs again. A result with NOT_APPLIED is refused.",
+            [
+                teach(),
+                start(definition("a", a=node(output=json_out({"type": "object"})))),
+                claim_one(lease_ms=5000),
+                claim(None, wait_ms=2000, advance_ms=5000),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "ReviewReconciliation",
+                    {
+                        "epochs": EPOCHS,
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_NOT_APPLIED",
+                        "evidenceJson": "{}",
+                        "resultJson": "{}",
+                    },
+                    error=(INVALID, "RESULT_NOT_EXPECTED"),
+                ),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "ReviewReconciliation",
+                    {
+                        "epochs": EPOCHS,
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_APPLIED",
+                        "evidenceJson": '{"provider":"charge found"}',
+                        "resultJson": '{"charged":true}',
+                    },
+                    response={"material": {"resultDigest": "<any>"}, "materialDigest": "<any>"},
+                    captures={"md_rec": "materialDigest"},
+                ),
+                approve("${ns}-ap-rec", "md_rec"),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "Reconcile",
+                    {
+                        "epochs": EPOCHS,
+                        "requestId": "${ns}-rec",
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_APPLIED",
+                        "evidenceJson": '{"provider":"charge found"}',
+                        "resultJson": '{"charged":true}',
+                        "approvalId": "${ns}-ap-rec",
+                    },
+                    response={"reconciliation": {"state": "RECONCILIATION_STATE_RESOLVED"}},
+                ),
+                get_run(snapshot("COMPLETED", resultJson='{"charged":true}')),
+                claim(None),
+            ],
+            [*RECONCILIATIONS, "aiws.engine.v1.ApprovalService"],
         ),
         vector(
             "governed/stop-under-a-running-undeclared-node-blocks-it",

@@ -145,6 +145,11 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--decision", required=True, choices=sorted(waiting.DECISIONS))
     rec.add_argument("--evidence", help="the evidence, a JSON document")
     rec.add_argument("--evidence-file", help="the evidence as a JSON file")
+    rec.add_argument(
+        "--result",
+        help="applied, for an attempt that reported no result: the result the node "
+        "completes with (JSON, under its output contract)",
+    )
     rec.add_argument("--digest", help="approve this material digest and record the decision")
     rec.add_argument("--request-id", help="idempotency key (default: derived)")
     approval_args(rec)

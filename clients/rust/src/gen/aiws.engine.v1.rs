@@ -3411,6 +3411,9 @@ pub enum ErrorReason {
     RefAlreadyRun = 181,
     /// ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
     RunNotResumable = 182,
+    /// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+    /// an attempt that completed with its own result (INVALID_ARGUMENT).
+    ResultNotExpected = 183,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3520,6 +3523,7 @@ impl ErrorReason {
             Self::ScheduleToStartTimeout => "SCHEDULE_TO_START_TIMEOUT",
             Self::RefAlreadyRun => "REF_ALREADY_RUN",
             Self::RunNotResumable => "RUN_NOT_RESUMABLE",
+            Self::ResultNotExpected => "RESULT_NOT_EXPECTED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3626,6 +3630,7 @@ impl ErrorReason {
             "SCHEDULE_TO_START_TIMEOUT" => Some(Self::ScheduleToStartTimeout),
             "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
             "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
+            "RESULT_NOT_EXPECTED" => Some(Self::ResultNotExpected),
             _ => None,
         }
     }
@@ -4977,7 +4982,8 @@ pub struct ReconciliationMaterial {
     /// `sha256:<hex>` of the evidence document.
     #[prost(string, tag = "9")]
     pub evidence_digest: ::prost::alloc::string::String,
-    /// `sha256:<hex>` of the attempt's result (empty when it failed).
+    /// `sha256:<hex>` of the result the node completes with: the attempt's own, or the one
+    /// the decision supplies (`result_json`); empty when there is none.
     #[prost(string, tag = "10")]
     pub result_digest: ::prost::alloc::string::String,
 }
@@ -5013,6 +5019,11 @@ pub struct ReviewReconciliationRequest {
     /// The evidence as a JSON document (bounded profile); required.
     #[prost(string, tag = "4")]
     pub evidence_json: ::prost::alloc::string::String,
+    /// APPLIED only, for an attempt that reported no result: the result the node completes
+    /// with, as JSON under the node's output contract. Otherwise refused with
+    /// RESULT_NOT_EXPECTED.
+    #[prost(string, tag = "5")]
+    pub result_json: ::prost::alloc::string::String,
 }
 /// ReviewReconciliationResponse carries the material and its digest.
 #[allow(clippy::all)]
@@ -5047,6 +5058,9 @@ pub struct ReconcileRequest {
     /// The approval of the material's digest, given by a verified human.
     #[prost(string, tag = "6")]
     pub approval_id: ::prost::alloc::string::String,
+    /// Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+    #[prost(string, tag = "7")]
+    pub result_json: ::prost::alloc::string::String,
 }
 /// ReconcileResponse carries the resolved reconciliation.
 #[allow(clippy::all)]
@@ -5145,8 +5159,11 @@ pub mod reconciliation_service_client {
     /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    /// good when the attempt had failed, since its effect must not be repeated).
+    /// (a new attempt id); APPLIED never runs it again: it completes the node with the
+    /// attempt's result, or, for an attempt that reported none (it failed, or ended without
+    /// a report), with the `result_json` the human established (checked against the node's
+    /// output contract and part of the approved material); without one the node fails for
+    /// good.
     #[derive(Debug, Clone)]
     pub struct ReconciliationServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -5367,8 +5384,11 @@ pub mod reconciliation_service_server {
     /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    /// good when the attempt had failed, since its effect must not be repeated).
+    /// (a new attempt id); APPLIED never runs it again: it completes the node with the
+    /// attempt's result, or, for an attempt that reported none (it failed, or ended without
+    /// a report), with the `result_json` the human established (checked against the node's
+    /// output contract and part of the approved material); without one the node fails for
+    /// good.
     #[derive(Debug)]
     pub struct ReconciliationServiceServer<T> {
         inner: Arc<T>,

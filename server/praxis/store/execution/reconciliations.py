@@ -63,6 +63,9 @@ class Decision:
     evidence_json: str
     request_id: str = ""
     approval_id: str = ""
+    result_json: str = ""
+    """APPLIED only, for an attempt that reported no result (it failed, or ended without
+    a report): the result the human established, with which the node completes."""
 
 
 _BLOCKED_PREFIX = "RECONCILIATION_REQUIRED: "
@@ -206,6 +209,12 @@ class ReconciliationStore:
         assert request.decision is not None
         evidence = values.parse_document(request.evidence_json, "evidence_json")
         assert not isinstance(evidence, Rejection)  # checked by _check
+        result_digest = values.digest(json.loads(view.result_json)) if view.completed else ""
+        if request.result_json:
+            supplied = self._supplied(view, record, request.result_json)
+            if isinstance(supplied, Rejection):
+                return supplied
+            result_digest = values.digest(supplied)
         material = effects.Material(
             epochs=request.epochs,
             work_order_id=record.work_order_id,
@@ -214,13 +223,31 @@ class ReconciliationStore:
                 view.run_id,
                 view.node_uid,
                 view.completed,
-                values.digest(json.loads(view.result_json)) if view.completed else "",
+                result_digest,
             ),
             operation_id=view.operation_id,
             decision=request.decision,
             evidence_digest=values.digest(evidence),
         )
         return material, view, record
+
+    def _supplied(
+        self, view: ReconciliationView, record: RunRecord, text: str
+    ) -> values.JsonValue | Rejection:
+        """The result a human supplied with an APPLIED decision, checked against the
+        node's output contract; refused for an attempt that reported its own."""
+        if view.completed:
+            return invalid(
+                "RESULT_NOT_EXPECTED",
+                "result_json",
+                "the attempt completed with its own result: the decision takes none",
+            )
+        result = values.parse_document(text, "result_json", self.runs.profile)
+        if isinstance(result, Rejection):
+            return result
+        node_id = view.node_uid.partition("#")[0]
+        problem = core.check_result(record.state.definition.nodes[node_id], result)
+        return problem or result
 
     # --- the command ------------------------------------------------------------------
 
@@ -241,6 +268,7 @@ class ReconciliationStore:
                 "decision": request.decision.value if request.decision else "",
                 "evidence": request.evidence_json,
                 "approval_id": request.approval_id,
+                **({"result": request.result_json} if request.result_json else {}),
             }
         )
 
@@ -271,12 +299,15 @@ class ReconciliationStore:
                 now,
             )
             applied = request.decision is effects.Decision.APPLIED
+            result = json.loads(view.result_json) if view.completed else None
+            if request.result_json:  # checked by _material
+                result = json.loads(request.result_json)
             command = core.Reconcile(
                 view.node_uid,
                 view.attempt_id,
                 applied,
-                json.loads(view.result_json) if view.completed else None,
-                view.completed,
+                result,
+                view.completed or bool(request.result_json),
             )
             outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
@@ -326,6 +357,7 @@ class ReconciliationStore:
             attempt_id=request.attempt_id,
             decision=request.decision.value,
             material_digest=material.digest(),
+            result_digest=material.pending.result_digest,
             approval_id=request.approval_id,
         )
 
@@ -345,7 +377,15 @@ def _check(request: Decision) -> Rejection | None:
     if not request.evidence_json:
         return invalid("FIELD_REQUIRED", "evidence_json", "evidence_json is required")
     evidence = values.parse_document(request.evidence_json, "evidence_json")
-    return evidence if isinstance(evidence, Rejection) else None
+    if isinstance(evidence, Rejection):
+        return evidence
+    if request.result_json and request.decision is not effects.Decision.APPLIED:
+        return invalid(
+            "RESULT_NOT_EXPECTED",
+            "result_json",
+            "a result goes only with an APPLIED decision (NOT_APPLIED runs the node again)",
+        )
+    return None
 
 
 def _view(r: Any) -> ReconciliationView:

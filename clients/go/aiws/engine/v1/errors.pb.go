@@ -265,6 +265,9 @@ const (
 	ErrorReason_REF_ALREADY_RUN ErrorReason = 181
 	// ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
 	ErrorReason_RUN_NOT_RESUMABLE ErrorReason = 182
+	// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+	// an attempt that completed with its own result (INVALID_ARGUMENT).
+	ErrorReason_RESULT_NOT_EXPECTED ErrorReason = 183
 )
 
 // Enum value maps for ErrorReason.
@@ -371,6 +374,7 @@ var (
 		180: "SCHEDULE_TO_START_TIMEOUT",
 		181: "REF_ALREADY_RUN",
 		182: "RUN_NOT_RESUMABLE",
+		183: "RESULT_NOT_EXPECTED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -474,6 +478,7 @@ var (
 		"SCHEDULE_TO_START_TIMEOUT":    180,
 		"REF_ALREADY_RUN":              181,
 		"RUN_NOT_RESUMABLE":            182,
+		"RESULT_NOT_EXPECTED":          183,
 	}
 )
 
@@ -508,7 +513,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xf0\x12\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x8a\x13\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -611,7 +616,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x11REQUEST_MALFORMED\x10\x99\x01\x12\x1e\n" +
 	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
 	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
-	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01Ba\n" +
+	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +
+	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -107,6 +107,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCHEDULE_TO_START_TIMEOUT: _ClassVar[ErrorReason]
     REF_ALREADY_RUN: _ClassVar[ErrorReason]
     RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
+    RESULT_NOT_EXPECTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -208,3 +209,4 @@ REQUEST_MALFORMED: ErrorReason
 SCHEDULE_TO_START_TIMEOUT: ErrorReason
 REF_ALREADY_RUN: ErrorReason
 RUN_NOT_RESUMABLE: ErrorReason
+RESULT_NOT_EXPECTED: ErrorReason

@@ -861,6 +861,15 @@ public enum ErrorReason
    * <code>RUN_NOT_RESUMABLE = 182;</code>
    */
   RUN_NOT_RESUMABLE(182),
+  /**
+   * <pre>
+   * A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+   * an attempt that completed with its own result (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>RESULT_NOT_EXPECTED = 183;</code>
+   */
+  RESULT_NOT_EXPECTED(183),
   UNRECOGNIZED(-1),
   ;
 
@@ -1715,6 +1724,15 @@ public enum ErrorReason
    * <code>RUN_NOT_RESUMABLE = 182;</code>
    */
   public static final int RUN_NOT_RESUMABLE_VALUE = 182;
+  /**
+   * <pre>
+   * A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+   * an attempt that completed with its own result (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>RESULT_NOT_EXPECTED = 183;</code>
+   */
+  public static final int RESULT_NOT_EXPECTED_VALUE = 183;
 
 
   public final int getNumber() {
@@ -1842,6 +1860,7 @@ public enum ErrorReason
       case 180: return SCHEDULE_TO_START_TIMEOUT;
       case 181: return REF_ALREADY_RUN;
       case 182: return RUN_NOT_RESUMABLE;
+      case 183: return RESULT_NOT_EXPECTED;
       default: return null;
     }
   }
