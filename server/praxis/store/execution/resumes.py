@@ -18,14 +18,14 @@ from sqlalchemy.engine import Connection
 from praxis.core import gates, values
 from praxis.core import resume as resumes
 from praxis.core import run as core
-from praxis.core.records import Control, Epochs, Principal
+from praxis.core.records import Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
 from praxis.store.execution import approved, requests
 from praxis.store.registry.store import RegistryStore
 from praxis.store.runtime.rows import Effects, RunRecord
-from praxis.store.runtime.runs import MAX_RUN_TIMEOUT_MS, RunStore
+from praxis.store.runtime.runs import MAX_RUN_TIMEOUT_MS, RunStore, admit
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class ResumeStore:
                 raise Rollback(found)
             material, record = found
             now = self.clock.now_ms()
-            self._admit(connection, record)
+            admit(connection, record.work_order_id)
             if record.ref_run_id:
                 self._approve(connection, principal, request, material, record, now)
             deadline = self.runs.deadline(
@@ -147,17 +147,6 @@ class ResumeStore:
 
         result: tuple[RunRecord, bool] | Rejection = self.runs.unit.transact(transaction)
         return result
-
-    def _admit(self, connection: Connection, record: RunRecord) -> None:
-        """Refuses to resume a run whose work order is canceled or held."""
-        work_order = controls.load_work_order(connection, record.work_order_id)
-        problem = gates.check_holds(
-            controls.active_holds(connection, record.work_order_id), record.work_order_id
-        )
-        if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
-            problem = gates.check_control(work_order)
-        if problem:
-            raise Rollback(problem)
 
     def _approve(
         self,

@@ -306,14 +306,7 @@ class RunStore:
         head = load_head(connection, ref)
         if head is None:
             raise Rollback(not_found("REF_NOT_FOUND", "the ref is not registered"))
-        work_order = controls.load_work_order(connection, ref.work_order_id)
-        problem = gates.check_holds(
-            controls.active_holds(connection, ref.work_order_id), ref.work_order_id
-        )
-        if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
-            problem = gates.check_control(work_order)
-        if problem:
-            raise Rollback(problem)
+        admit(connection, ref.work_order_id)
         return head
 
     # --- reads ------------------------------------------------------------------------
@@ -568,6 +561,21 @@ class RunStore:
 
         touched: int | Rejection = self.unit.transact(transaction)
         return touched if isinstance(touched, int) else 0
+
+
+def admit(connection: Connection, work_order_id: str) -> None:
+    """Refuses new work (a governed start, a resume) under a work order that is canceled
+    or canceling, or that a hold applies to.
+
+    Raises:
+        Rollback: WORK_ORDER_CANCELED, RESTORE_HOLD or CLOCK_UNCERTAIN.
+    """
+    work_order = controls.load_work_order(connection, work_order_id)
+    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
+        problem = gates.check_control(work_order)
+    if problem:
+        raise Rollback(problem)
 
 
 def _held(connection: Connection, work_order_id: str) -> bool:
