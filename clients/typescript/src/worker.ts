@@ -553,12 +553,10 @@ export class Worker {
     if (settlement.outcome.case === "fail") {
       const f = settlement.outcome.value;
       if (bug) this.log.error(f.error, fields);
-      else if ("error" in returned) this.log.warn("the handler failed", {
-          ...fields,
-          error: f.error,
-          retryable: f.retryable,
-          effect: EffectOutcome[f.effect],
-        });
+      else if ("error" in returned) {
+        const { error, retryable } = f;
+        this.log.warn("the handler failed", { ...fields, error, retryable, effect: EffectOutcome[f.effect] });
+      }
     }
     if (abort.signal.aborted) this.log.info("the handler returned after cancellation", fields);
     if (this.legacy) return this.sendOne(settlement);
