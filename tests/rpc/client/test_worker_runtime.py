@@ -135,9 +135,12 @@ def test_each_outcome_settles_with_its_effect(
             ("applied", False),
             ("not-applied", False),
             ("raise-not-applied", True),
-            ("crash", False),
         ]
     }
+    # An uncaught error is retried only on a node that declares a repeat safe.
+    runs["crash"] = start(
+        harness, one(retry=RETRY3, effects="idempotent"), {"do": "crash"}
+    ).run.run_id
     applied = ended(harness, runs["applied"])
     assert applied.state == run_pb2.RUN_STATE_COMPLETED
     assert json.loads(applied.result_json) == {"ok": 1}
@@ -145,15 +148,10 @@ def test_each_outcome_settles_with_its_effect(
     assert refused.state == run_pb2.RUN_STATE_FAILED and refused.nodes[0].attempts == 1
     retried = ended(harness, runs["raise-not-applied"])
     assert retried.nodes[0].attempts == 3 and "refused loudly" in retried.nodes[0].error
-    # An uncaught error says nothing of the effect: on a node that declares nothing it is
-    # UNCERTAIN (blocked after one attempt); on an idempotent node, retryable NOT_APPLIED.
-    crashed = blocked(harness, runs["crash"])
-    assert crashed.nodes[0].attempts == 1 and "ValueError: a bug" in crashed.nodes[0].error
-    safe = one(retry=RETRY3, effects="idempotent")
-    retried_crash = ended(harness, start(harness, safe, {"do": "crash"}).run.run_id)
-    assert retried_crash.nodes[0].attempts == 3
-    assert "ValueError: a bug" in retried_crash.nodes[0].error
-    for kind in ("uncertain", "uncertain-result"):
+    crashed = ended(harness, runs["crash"])  # uncaught, idempotent node: retryable NOT_APPLIED
+    assert crashed.nodes[0].attempts == 3 and "ValueError: a bug" in crashed.nodes[0].error
+    # uncertain outcomes, and an uncaught error on a node that declares nothing: UNCERTAIN
+    for kind in ("uncertain", "uncertain-result", "crash"):
         run = start(harness, one(retry=RETRY3), {"do": kind}).run
         stuck = blocked(harness, run.run_id)
         assert stuck.nodes[0].attempts == 1 and stuck.state not in TERMINAL
