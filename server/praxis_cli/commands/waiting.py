@@ -82,7 +82,8 @@ def _stuck_actions(stuck: list[ib.StuckRun]) -> list[str]:
             if s.schedule_to_start_deadline_ms
             else ""
         )
-        lines.append(f"  {s.run_id}: node {s.node_uid} needs model {s.model!r} ({workers}{deadline})")
+        needs = f"node {s.node_uid} needs model {s.model!r}"
+        lines.append(f"  {s.run_id}: {needs} ({workers}{deadline})")
         lines.append(f"    praxis runs stop {s.run_id} --reason 'no worker for {s.model}'")
     return lines
 

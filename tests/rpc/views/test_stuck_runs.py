@@ -149,9 +149,7 @@ def test_a_run_waiting_for_a_reconciliation_is_listed_only_as_that(harness: Harn
     fail_task(harness, task, common_pb2.EFFECT_OUTCOME_UNCERTAIN)  # a: BLOCKED
     harness.clock.advance(STUCK_AFTER_MS)
     kinds = harness.client("alice").inbox.ListInbox(pb.ListInboxRequest()).items
-    assert [(i.kind, i.run_id) for i in kinds] == [
-        (pb.INBOX_ITEM_KIND_RECONCILIATION, run.run_id)
-    ]
+    assert [(i.kind, i.run_id) for i in kinds] == [(pb.INBOX_ITEM_KIND_RECONCILIATION, run.run_id)]
     reconcile(
         harness,
         task.attempt_id,

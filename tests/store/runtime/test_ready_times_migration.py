@@ -70,9 +70,11 @@ def test_old_ready_rows_take_their_runs_last_update(database: Path | str) -> Non
             )
         assert found == {alone.run_id: T0, pair.run_id: T0 + 1_000}
         h.clock.set(T0 + 1_000 + STUCK_AFTER_MS)
-        items = h.client("alice").inbox.ListInbox(
-            pb.ListInboxRequest(kinds=[pb.INBOX_ITEM_KIND_STUCK_RUN])
-        ).items
+        items = (
+            h.client("alice")
+            .inbox.ListInbox(pb.ListInboxRequest(kinds=[pb.INBOX_ITEM_KIND_STUCK_RUN]))
+            .items
+        )
         assert [(i.run_id, i.since_ms) for i in items] == [
             (alone.run_id, T0),
             (pair.run_id, T0 + 1_000),
