@@ -335,7 +335,7 @@ def _stuck_item(run: StuckRun, now_ms: int) -> InboxItem:
     more = f" (and {run.stuck_nodes - 1} more)" if run.stuck_nodes > 1 else ""
     return InboxItem(
         "STUCK_RUN", run.ready_since_ms, f"stuck:{run.run_id}", run.work_order_id, run.run_id,
-        f"{run.node_uid}{more} of run {run.run_id} unclaimed for {waited}: {workers}", run,
+        f"node {run.node_uid}{more} of run {run.run_id} unclaimed for {waited}: {workers}", run,
     )  # fmt: skip
 
 
