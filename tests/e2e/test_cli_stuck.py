@@ -24,9 +24,7 @@ STUCK_AFTER_MS = 5 * 60_000  # docs/operations.md (the CLI test knows only the w
 @pytest.fixture
 def clocked(tmp_path: Path) -> Iterator[Shell]:
     """The real ``praxis`` command against a server subprocess on a test clock."""
-    server = ServerProcess(
-        write_config(tmp_path / "server"), free_port(), "--test-clock", str(T0)
-    )
+    server = ServerProcess(write_config(tmp_path / "server"), free_port(), "--test-clock", str(T0))
     server.start(timeout_s=90)
     try:
         yield Shell(server.address, tmp_path)
