@@ -20,7 +20,7 @@ from aiws.engine.v1 import admin_pb2, common_pb2, reconciliation_pb2
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis.core.definition import DEFAULT_SCHEDULE_TO_START_MS
 from praxis.core.records import Principal, PrincipalKind
-from praxis.store.views.stuck import STUCK_AFTER_MS
+from praxis.store.views.stuck import STUCK_AFTER_MS, scan
 from praxis.store.wake.hub import INBOX
 from tests.support.execution import fail_task, reconcile, start_run
 from tests.support.harness import T0, Harness
@@ -219,3 +219,16 @@ def test_a_pause_wakes_the_inbox(harness: Harness) -> None:
     )
     assert any(INBOX in wakes for wakes in woken), woken
     assert json.dumps(woken)  # plain data
+
+
+def test_the_scan_reads_at_most_its_limit_of_ready_nodes_oldest_first(harness: Harness) -> None:
+    runs = []
+    for _ in range(3):
+        runs.append(start_run(harness, one()).run_id)
+        harness.clock.advance(1_000)
+    harness.clock.advance(STUCK_AFTER_MS)
+    with harness.server.engine.db.read() as connection:
+        two = scan(connection, "", harness.clock.now_ms(), 2)
+        every = scan(connection, "", harness.clock.now_ms(), 10)
+    assert [s.run_id for s in two.runs] == runs[:2]
+    assert [s.run_id for s in every.runs] == runs

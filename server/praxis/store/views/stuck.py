@@ -8,10 +8,10 @@ dispatch time (``not_before_ms``, a retry's backoff). A run with a pending
 reconciliation is left out: it is already in the inbox as that reconciliation.
 
 The scan reads the oldest ``limit`` ready rows of active work orders in ``seq`` order
-(the primary key: rows are appended as nodes become ready, so the oldest come first)
-joined to their node rows by primary key: no index beyond the claim's own, and a cost
-bounded by ``limit`` whatever the queue's length. A stuck node past those rows is not
-seen until the ones before it are claimed.
+(the primary key: rows are appended as nodes become ready, so the oldest come first),
+then, by primary key, the node rows of the one node per stuck run it names: no index
+beyond the claim's own, and a cost bounded by ``limit`` whatever the queue's length. A
+stuck node past those rows is not seen until the ones before it are claimed.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
@@ -32,6 +32,7 @@ from praxis.store.runtime.tables import ready_nodes, run_nodes
 STUCK_AFTER_MS = 5 * 60_000
 """How long a claimable node may wait for a worker before its run is stuck."""
 _CHUNK = 500
+_KEYS = 100
 
 
 @dataclass(frozen=True)
@@ -73,28 +74,31 @@ def scan(connection: Connection, work_order_id: str, now_ms: int, limit: int) ->
     ``work_order_id`` only, when given)."""
     if _installation_held(connection):
         return StuckScan([], 0)
-    query = _ready_rows(work_order_id).limit(limit)
     cutoff = now_ms - STUCK_AFTER_MS
-    found: dict[str, list[tuple[int, str, str, int, str]]] = {}
+    waiting: dict[str, list[tuple[int, str, str, str]]] = {}
     next_ms = 0
-    for row in connection.execute(query):
+    for row in connection.execute(_ready_rows(work_order_id).limit(limit)):
         since = max(row.ready_at_ms, row.not_before_ms)
         if since > cutoff:
             due = since + STUCK_AFTER_MS
             next_ms = due if not next_ms else min(next_ms, due)
             continue
-        entry = (since, row.node_uid, row.model, row.deadline_ms, row.work_order_id)
-        found.setdefault(row.run_id, []).append(entry)
-    for run_id in _reconciling(connection, found):
-        del found[run_id]
-    served = worker_models.served(connection, now_ms) if found else frozenset()
+        entry = (since, row.node_uid, row.model, row.work_order_id)
+        waiting.setdefault(row.run_id, []).append(entry)
+    for run_id in _reconciling(connection, waiting):
+        del waiting[run_id]
+    oldest = {run_id: min(entries) for run_id, entries in waiting.items()}
+    deadlines = _ready_deadlines(connection, [(r, e[1]) for r, e in oldest.items()])
+    served = worker_models.served(connection, now_ms) if oldest else frozenset()
     runs = []
-    for run_id, entries in found.items():
-        since, node_uid, model, deadline, work_order = min(entries)
+    for run_id, (since, node_uid, model, work_order) in oldest.items():
+        deadline = deadlines.get((run_id, node_uid))
+        if deadline is None:
+            continue  # the row outlived its node (a claim drops such rows)
         runs.append(
             StuckRun(
                 run_id, work_order, node_uid, model, since, model in served, deadline,
-                len(entries),
+                len(waiting[run_id]),
             )
         )  # fmt: skip
     runs.sort(key=lambda stuck: (stuck.ready_since_ms, stuck.run_id))
@@ -102,7 +106,8 @@ def scan(connection: Connection, work_order_id: str, now_ms: int, limit: int) ->
 
 
 def _ready_rows(work_order_id: str):  # type: ignore[no-untyped-def]  # a Select
-    """Ready rows of active, unheld work orders with their node's deadline, oldest first."""
+    """Ready rows of active, unheld work orders, oldest first: a walk of the primary key
+    (no join, so that no planner starts from another table)."""
     stopped = select(work_orders.c.work_order_id).where(
         work_orders.c.control != Control.ACTIVE.value
     )
@@ -115,17 +120,8 @@ def _ready_rows(work_order_id: str):  # type: ignore[no-untyped-def]  # a Select
             ready_nodes.c.not_before_ms,
             ready_nodes.c.ready_at_ms,
             ready_nodes.c.work_order_id,
-            run_nodes.c.deadline_ms,
-        )
-        .join(
-            run_nodes,
-            and_(
-                run_nodes.c.run_id == ready_nodes.c.run_id,
-                run_nodes.c.node_uid == ready_nodes.c.node_uid,
-            ),
         )
         .where(
-            run_nodes.c.status == core.NodeStatus.READY.value,
             ready_nodes.c.work_order_id.not_in(stopped),
             ready_nodes.c.work_order_id.not_in(held),
         )
@@ -134,6 +130,30 @@ def _ready_rows(work_order_id: str):  # type: ignore[no-untyped-def]  # a Select
     if work_order_id:
         query = query.where(ready_nodes.c.work_order_id == work_order_id)
     return query
+
+
+def _ready_deadlines(
+    connection: Connection, keys: list[tuple[str, str]]
+) -> dict[tuple[str, str], int]:
+    """The schedule-to-start deadline of each of these nodes still READY: primary-key
+    lookups, :data:`_KEYS` to a statement (an OR of keys, which both databases answer
+    from the key's index; a row-value IN list is a table scan on SQLite)."""
+    found: dict[tuple[str, str], int] = {}
+    for start in range(0, len(keys), _KEYS):
+        chunk = keys[start : start + _KEYS]
+        query = select(run_nodes.c.run_id, run_nodes.c.node_uid, run_nodes.c.deadline_ms).where(
+            or_(
+                *(
+                    and_(run_nodes.c.run_id == run_id, run_nodes.c.node_uid == uid)
+                    for run_id, uid in chunk
+                )
+            ),
+            run_nodes.c.status == core.NodeStatus.READY.value,
+        )
+        found.update(
+            ((r.run_id, r.node_uid), int(r.deadline_ms)) for r in connection.execute(query)
+        )
+    return found
 
 
 def _installation_held(connection: Connection) -> bool:
