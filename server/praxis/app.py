@@ -205,6 +205,11 @@ class Engine:
         """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
         self.signals.publish({INBOX: 0})
 
+    def wake_inbox_after(self, connection: Any, _work_order_id: str, _control: object) -> None:
+        """Wakes ``WatchInbox`` once a pause, resume or cancel has committed: a run of a
+        paused work order is not stuck, and one resumed may be."""
+        Database.after_commit(connection, self.wake_inbox, once=True)
+
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
         the credential it was opened with again, here and in the other processes."""
@@ -235,6 +240,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         # Work-order controls, inside the admin's transaction.
         (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
         (admin.control_hooks, runs.on_control),  # resumed work is claimable again
+        (admin.control_hooks, engine.wake_inbox_after),  # and stuck runs depend on it
         (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
         (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
         # The runtime: a run starts, inside its transaction.

@@ -36,6 +36,7 @@ from praxis.store.registry.tables import (
 from praxis.store.runtime import upgrades
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
+    READY_NODES_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
     RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
@@ -99,5 +100,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         (),
         upgrades.add_governed,
         adds=(("runs", RUNS_GOVERNED_COLUMNS), ("run_nodes", RUN_NODES_GOVERNED_COLUMNS)),
+    ),
+    Migration(
+        15,
+        "ready_times",
+        (),
+        upgrades.add_ready_times,
+        adds=(("ready_nodes", READY_NODES_ADDED_COLUMNS),),
     ),
 )

@@ -7778,7 +7778,8 @@ pub mod wait_service_server {
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct InboxItem {
     /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-    /// `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
+    /// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
+    /// `stuck:<run>`.
     #[prost(string, tag = "1")]
     pub item_id: ::prost::alloc::string::String,
     /// What it asks for.
@@ -7790,15 +7791,15 @@ pub struct InboxItem {
     /// The work order it belongs to; empty for ad hoc runs and installation-wide holds.
     #[prost(string, tag = "4")]
     pub work_order_id: ::prost::alloc::string::String,
-    /// The run concerned: the ref's run id for a proposal, the run for reconciliations and
-    /// waits; empty for holds.
+    /// The run concerned: the ref's run id for a proposal, the run for reconciliations,
+    /// waits and stuck runs; empty for holds.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
     /// A one-line description for lists.
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
-    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13")]
+    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14")]
     pub subject: ::core::option::Option<inbox_item::Subject>,
 }
 /// Nested message and enum types in `InboxItem`.
@@ -7820,7 +7821,41 @@ pub mod inbox_item {
         /// The placed hold (HOLD).
         #[prost(message, tag = "13")]
         Hold(super::Hold),
+        /// Why the run is stuck (STUCK_RUN).
+        #[prost(message, tag = "14")]
+        StuckRun(super::StuckRun),
     }
+}
+/// StuckRun says which ready node of a run has waited longest for a worker, and whether
+/// any worker serves its model.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct StuckRun {
+    /// The run.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Its ready node (or fan-out item, `node#i`) that became claimable first.
+    #[prost(string, tag = "2")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The model the node needs a worker for.
+    #[prost(string, tag = "3")]
+    pub model: ::prost::alloc::string::String,
+    /// When the node became claimable, UTC epoch milliseconds: the later of when it became
+    /// ready and its earliest dispatch time (a retry's backoff). The item's `since_ms`.
+    #[prost(int64, tag = "4")]
+    pub ready_since_ms: i64,
+    /// True when a worker claimed tasks of `model` within the last 10 minutes (its workers
+    /// are busy); false when none did (no worker serves the model).
+    #[prost(bool, tag = "5")]
+    pub served: bool,
+    /// When the node fails with SCHEDULE_TO_START_TIMEOUT unless a worker claims it, UTC
+    /// epoch milliseconds; 0 when its definition sets no schedule-to-start limit.
+    #[prost(int64, tag = "6")]
+    pub schedule_to_start_deadline_ms: i64,
+    /// How many of the run's ready nodes are stuck (among the oldest 2,000 ready nodes of
+    /// the installation that the inbox considers), at least 1.
+    #[prost(int64, tag = "7")]
+    pub stuck_nodes: i64,
 }
 /// InboxCount is the number of items of one kind.
 #[allow(clippy::all)]
@@ -7837,7 +7872,7 @@ pub struct InboxCount {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ListInboxRequest {
-    /// Only items of these kinds; empty means every kind. At most 5 entries, none
+    /// Only items of these kinds; empty means every kind. At most 6 entries, none
     /// unspecified.
     #[prost(enumeration = "InboxItemKind", repeated, tag = "1")]
     pub kinds: ::prost::alloc::vec::Vec<i32>,
@@ -7914,6 +7949,12 @@ pub enum InboxItemKind {
     Authorization = 4,
     /// A placed hold that blocks commands: clear it once resolved.
     Hold = 5,
+    /// A live run of an active work order (neither paused, canceling, canceled nor held)
+    /// with a ready node whose earliest dispatch time has passed and that no worker has
+    /// claimed for longer than the stuck threshold (5 minutes): start a worker for its
+    /// model, or stop the run. One item per run. A run with a pending reconciliation is
+    /// listed only as its RECONCILIATION items, never also as stuck.
+    StuckRun = 6,
 }
 impl InboxItemKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -7928,6 +7969,7 @@ impl InboxItemKind {
             Self::HumanInput => "INBOX_ITEM_KIND_HUMAN_INPUT",
             Self::Authorization => "INBOX_ITEM_KIND_AUTHORIZATION",
             Self::Hold => "INBOX_ITEM_KIND_HOLD",
+            Self::StuckRun => "INBOX_ITEM_KIND_STUCK_RUN",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -7939,6 +7981,7 @@ impl InboxItemKind {
             "INBOX_ITEM_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
             "INBOX_ITEM_KIND_AUTHORIZATION" => Some(Self::Authorization),
             "INBOX_ITEM_KIND_HOLD" => Some(Self::Hold),
+            "INBOX_ITEM_KIND_STUCK_RUN" => Some(Self::StuckRun),
             _ => None,
         }
     }
@@ -7957,10 +8000,12 @@ pub mod inbox_service_client {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
-    /// item leaves the inbox in the same transaction that decides it. It needs the
-    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    /// is named).
+    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    /// run, in the transaction that leases its node, pauses its work order or ends the run).
+    /// It needs the `inbox.read` action on the work order asked for (on every work order,
+    /// `*`, when none is named).
     #[derive(Debug, Clone)]
     pub struct InboxServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -8071,7 +8116,10 @@ pub mod inbox_service_client {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. It is an open stream under the server's stream
+        /// most about four messages a second. A run becoming stuck is a change that no write
+        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
+        /// passes the stuck threshold (within about a quarter of a second), and at least once
+        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
         /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
         /// when the server stops.
         pub async fn watch_inbox(
@@ -8132,7 +8180,10 @@ pub mod inbox_service_server {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. It is an open stream under the server's stream
+        /// most about four messages a second. A run becoming stuck is a change that no write
+        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
+        /// passes the stuck threshold (within about a quarter of a second), and at least once
+        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
         /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
         /// when the server stops.
         async fn watch_inbox(
@@ -8143,10 +8194,12 @@ pub mod inbox_service_server {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
-    /// item leaves the inbox in the same transaction that decides it. It needs the
-    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    /// is named).
+    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    /// run, in the transaction that leases its node, pauses its work order or ends the run).
+    /// It needs the `inbox.read` action on the work order asked for (on every work order,
+    /// `*`, when none is named).
     #[derive(Debug)]
     pub struct InboxServiceServer<T> {
         inner: Arc<T>,

@@ -146,7 +146,7 @@ _PG_REPLACE_READY = Statement(
         index_elements=[ready_nodes.c.run_id, ready_nodes.c.node_uid],
         set_={
             name: getattr(pg_insert(ready_nodes).excluded, name)
-            for name in ("model", "not_before_ms", "work_order_id")
+            for name in ("model", "not_before_ms", "work_order_id", "ready_at_ms")
         },
     )
 )
@@ -627,6 +627,9 @@ def _sync_queues(
     ``before`` is the state the rows were written from (``None``: a run inserted by this
     transaction, which has none). Only the rows ``before`` implies are deleted (a node
     that was pending has no ready row to delete), and inserts replace a row left behind.
+    A ready row records the command's time (``ready_at_ms``): when the node became ready,
+    or when a command last changed it while it stayed ready (a re-armed schedule-to-start
+    deadline while its work order is held, a revision of its spec).
     """
     state = record.state
     run_id = state.run_id
@@ -655,6 +658,7 @@ def _sync_queues(
                     "model": entry[0],
                     "not_before_ms": entry[1],
                     "work_order_id": record.work_order_id,
+                    "ready_at_ms": state.updated_at_ms,
                 }
             )
         due = core.timer_entry(state, uid)

@@ -7,7 +7,9 @@ and the rows of the nodes it changed, whatever the run's size. What must be foun
 cheaply has its own indexed table, so that claiming and sweeping cost grows with the
 work that is due and not with the runs stored:
 
-* ``ready_nodes``: one row per claimable node, by model and earliest dispatch time;
+* ``ready_nodes``: one row per claimable node, by model and earliest dispatch time, with
+  the time of the command that wrote it (``ready_at_ms``: when the node became ready,
+  read by the inbox's stuck runs, :mod:`praxis.store.views.stuck`);
 * ``run_timers``: one row per running attempt, by when its lease or timeout falls due;
 * ``attempts``: attempt id to run and claiming principal, plus each attempt's settlement
   (idempotent retries);
@@ -119,7 +121,12 @@ ready_nodes = Table(
     Column("model", String(128), nullable=False),
     Column("not_before_ms", BigInteger, nullable=False),
     Column("work_order_id", String(128), nullable=False),
+    # Added by the ready-times migration (``READY_NODES_ADDED_COLUMNS``): the time of the
+    # command that wrote the row, UTC epoch ms (rows written before it: their run's last
+    # update, set by the migration).
+    Column("ready_at_ms", BigInteger, nullable=False, server_default=text("0")),
 )
+READY_NODES_ADDED_COLUMNS = ("ready_at_ms",)
 Index("ready_by_model", ready_nodes.c.model, ready_nodes.c.not_before_ms, ready_nodes.c.seq)
 Index("ready_by_node", ready_nodes.c.run_id, ready_nodes.c.node_uid, unique=True)
 

@@ -185,6 +185,8 @@ class TaskStore:
             rows = _READY.run(
                 connection, {"models": claim.models, "now": now, "limit": limit}
             ).all()
+            if rows:  # a worker of these models is here: the inbox's stuck runs read it
+                self.models.note(connection, claim.models, now)
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
                 by_run[row.run_id].append(row.node_uid)

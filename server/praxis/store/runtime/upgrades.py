@@ -1,4 +1,4 @@
-"""The runtime's upgrade steps: the extra work of migrations 7, 9 and 12.
+"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14 and 15.
 
 Migration 7: run nodes move from one JSON snapshot per run to one row each.
 
@@ -19,6 +19,12 @@ Migration 12 (:func:`add_times`): each node records when it started
 (``run_nodes.started_at_ms``) and ended (``finished_at_ms``). Nodes written before the
 migration keep 0 in both: their times were never recorded.
 
+Migration 15 (:func:`add_ready_times`): each ready row records when the command that
+wrote it ran (``ready_nodes.ready_at_ms``), so that the inbox can tell how long a node has
+waited for a worker. Rows written before the migration take their run's last update
+(``runs.updated_at_ms``): the node became ready at or before it, so a wait is never
+overstated.
+
 Each step is correct on a table created at any version: it adds a column only where it
 is missing (a table created after the migration was written already has it).
 """
@@ -27,18 +33,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, column, inspect, select, table, update
+from sqlalchemy import bindparam, column, func, inspect, select, table, update
 from sqlalchemy.engine import Connection
 
 from praxis.store.db import migrations
 from praxis.store.runtime import codec as run_codec
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
+    READY_NODES_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
     RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
     RUNS_GOVERNED_COLUMNS,
     attempts,
+    ready_nodes,
     run_nodes,
     runs,
 )
@@ -96,3 +104,17 @@ def add_governed(connection: Connection) -> None:
     ``effect`` where they are missing (their defaults are right for every older row)."""
     migrations.add_columns(connection, runs, RUNS_GOVERNED_COLUMNS)
     migrations.add_columns(connection, run_nodes, RUN_NODES_GOVERNED_COLUMNS)
+
+
+def add_ready_times(connection: Connection) -> None:
+    """Adds ``ready_nodes.ready_at_ms`` where it is missing and sets it, on rows that have
+    none, to their run's last update."""
+    migrations.add_columns(connection, ready_nodes, READY_NODES_ADDED_COLUMNS)
+    last_update = (
+        select(runs.c.updated_at_ms).where(runs.c.run_id == ready_nodes.c.run_id).scalar_subquery()
+    )
+    connection.execute(
+        update(ready_nodes)
+        .where(ready_nodes.c.ready_at_ms == 0)
+        .values(ready_at_ms=func.coalesce(last_update, 0))
+    )
