@@ -39,6 +39,15 @@ type RunServiceClient interface {
 	// StartRun starts a run from an inline definition (ad hoc) or from a registry head
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
 	// dispatched). A repeated request_id returns the existing run with `created = false`.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(ctx context.Context, in *GetRunRequest, opts ...grpc.CallOption) (*GetRunResponse, error)
@@ -46,11 +55,14 @@ type RunServiceClient interface {
 	GetNodeResult(ctx context.Context, in *GetNodeResultRequest, opts ...grpc.CallOption) (*GetNodeResultResponse, error)
 	// StopRun cancels a run and its live attempts. Workers learn it on their next
 	// heartbeat and their late results are rejected. Stopping an ended run returns it
-	// unchanged.
+	// unchanged. It needs `run.stop` on the run's work order.
 	StopRun(ctx context.Context, in *StopRunRequest, opts ...grpc.CallOption) (*StopRunResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error)
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read
@@ -156,6 +168,15 @@ type RunServiceServer interface {
 	// StartRun starts a run from an inline definition (ad hoc) or from a registry head
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
 	// dispatched). A repeated request_id returns the existing run with `created = false`.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(context.Context, *GetRunRequest) (*GetRunResponse, error)
@@ -163,11 +184,14 @@ type RunServiceServer interface {
 	GetNodeResult(context.Context, *GetNodeResultRequest) (*GetNodeResultResponse, error)
 	// StopRun cancels a run and its live attempts. Workers learn it on their next
 	// heartbeat and their late results are rejected. Stopping an ended run returns it
-	// unchanged.
+	// unchanged. It needs `run.stop` on the run's work order.
 	StopRun(context.Context, *StopRunRequest) (*StopRunResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read

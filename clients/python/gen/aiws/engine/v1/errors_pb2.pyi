@@ -104,6 +104,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_FAILED: _ClassVar[ErrorReason]
     INPUT_TOO_LARGE: _ClassVar[ErrorReason]
     REQUEST_MALFORMED: _ClassVar[ErrorReason]
+    WORK_ORDER_MISMATCH: _ClassVar[ErrorReason]
+    LABEL_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -202,3 +204,5 @@ ATTEMPT_NOT_YOURS: ErrorReason
 NODE_FAILED: ErrorReason
 INPUT_TOO_LARGE: ErrorReason
 REQUEST_MALFORMED: ErrorReason
+WORK_ORDER_MISMATCH: ErrorReason
+LABEL_INVALID: ErrorReason

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from aiws.engine.v1 import common_pb2 as aiws_dot_engine_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61iws/engine/v1/run.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"x\n\x07Segment\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12-\n\x06reason\x18\x02 \x01(\x0e\x32\x1d.aiws.engine.v1.SegmentReason\x12\x15\n\rstarted_at_ms\x18\x03 \x01(\x03\x12\x17\n\x0fownership_epoch\x18\x04 \x01(\x03\"\xc1\x02\n\nNodeStatus\x12\x10\n\x08node_uid\x18\x01 \x01(\t\x12\x0f\n\x07node_id\x18\x02 \x01(\t\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.aiws.engine.v1.NodeState\x12\x10\n\x08\x61ttempts\x18\x04 \x01(\x05\x12\x12\n\nattempt_id\x18\x05 \x01(\t\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\x12\n\nhas_result\x18\x07 \x01(\x08\x12\x10\n\x08revision\x18\x08 \x01(\x03\x12\x14\n\x0c\x66\x61nout_items\x18\t \x01(\x05\x12\x14\n\x0coperation_id\x18\n \x01(\t\x12\x15\n\rnot_before_ms\x18\x0b \x01(\x03\x12\x19\n\x11\x66\x61nout_items_done\x18\x0c \x01(\x05\x12\x15\n\rstarted_at_ms\x18\r \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\x0e \x01(\x03\"\x85\x04\n\x03Run\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0e\x32\x18.aiws.engine.v1.RunState\x12)\n\x05nodes\x18\x03 \x03(\x0b\x32\x1a.aiws.engine.v1.NodeStatus\x12\x13\n\x0bresult_json\x18\x04 \x01(\t\x12\x14\n\x0cresult_error\x18\x05 \x01(\t\x12(\n\x03ref\x18\x06 \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRef\x12\x10\n\x08revision\x18\x07 \x01(\x03\x12\x19\n\x11\x64\x65\x66inition_digest\x18\x08 \x01(\t\x12\x0f\n\x07version\x18\t \x01(\x03\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x15\n\rupdated_at_ms\x18\x0b \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\x0c \x01(\x03\x12\x12\n\nrequest_id\x18\r \x01(\t\x12\x12\n\nsubscriber\x18\x0e \x01(\t\x12\x13\n\x0b\x63ontract_id\x18\x0f \x01(\t\x12)\n\x08segments\x18\x10 \x03(\x0b\x32\x17.aiws.engine.v1.Segment\x12\x15\n\rresult_reason\x18\x11 \x01(\t\x12\x12\n\nnode_count\x18\x12 \x01(\x05\x12\x15\n\ritems_omitted\x18\x13 \x01(\x08\x12\x17\n\x0f\x66\x61iled_node_ids\x18\x14 \x03(\t\"\xb3\x01\n\x0fStartRunRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x19\n\x0f\x64\x65\x66inition_json\x18\x02 \x01(\tH\x00\x12*\n\x03ref\x18\x03 \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRefH\x00\x12\x12\n\ninput_json\x18\x04 \x01(\t\x12\x12\n\nsubscriber\x18\x05 \x01(\t\x12\x13\n\x0b\x63ontract_id\x18\x06 \x01(\tB\x08\n\x06source\"E\n\x10StartRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\";\n\rGetRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x1a\n\x12include_definition\x18\x02 \x01(\x08\"K\n\x0eGetRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\x12\x17\n\x0f\x64\x65\x66inition_json\x18\x02 \x01(\t\"8\n\x14GetNodeResultRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08node_uid\x18\x02 \x01(\t\"=\n\x15GetNodeResultResponse\x12\x0f\n\x07present\x18\x01 \x01(\x08\x12\x13\n\x0bresult_json\x18\x02 \x01(\t\"0\n\x0eStopRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"3\n\x0fStopRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\"!\n\x0fWatchRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"4\n\x10WatchRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\"a\n\x0fListRunsRequest\x12\'\n\x05state\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.RunState\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"N\n\x10ListRunsResponse\x12!\n\x04runs\x18\x01 \x03(\x0b\x32\x13.aiws.engine.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x87\x01\n\x13ListRunNodesRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0f\n\x07node_id\x18\x02 \x01(\t\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.aiws.engine.v1.NodeState\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"k\n\x14ListRunNodesResponse\x12)\n\x05nodes\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.NodeStatus\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03*\xa2\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x15\n\x11RUN_STATE_RUNNING\x10\x01\x12\x1c\n\x18RUN_STATE_AWAITING_NODES\x10\x02\x12\x17\n\x13RUN_STATE_COMPLETED\x10\x03\x12\x14\n\x10RUN_STATE_FAILED\x10\x04\x12\x17\n\x13RUN_STATE_CANCELLED\x10\x05*\xfc\x01\n\tNodeState\x12\x1a\n\x16NODE_STATE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_STATE_PENDING\x10\x01\x12\x14\n\x10NODE_STATE_READY\x10\x02\x12\x16\n\x12NODE_STATE_RUNNING\x10\x03\x12\x13\n\x0fNODE_STATE_DONE\x10\x04\x12\x15\n\x11NODE_STATE_FAILED\x10\x05\x12\x18\n\x14NODE_STATE_CANCELLED\x10\x06\x12\x16\n\x12NODE_STATE_BLOCKED\x10\x07\x12\x17\n\x13NODE_STATE_EXPANDED\x10\x08\x12\x16\n\x12NODE_STATE_WAITING\x10\t*\x87\x01\n\rSegmentReason\x12\x1e\n\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n\x17SEGMENT_REASON_RECOVERY\x10\x02\x12\x1f\n\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x03\x32\xe2\x04\n\nRunService\x12M\n\x08StartRun\x12\x1f.aiws.engine.v1.StartRunRequest\x1a .aiws.engine.v1.StartRunResponse\x12L\n\x06GetRun\x12\x1d.aiws.engine.v1.GetRunRequest\x1a\x1e.aiws.engine.v1.GetRunResponse\"\x03\x90\x02\x01\x12\x61\n\rGetNodeResult\x12$.aiws.engine.v1.GetNodeResultRequest\x1a%.aiws.engine.v1.GetNodeResultResponse\"\x03\x90\x02\x01\x12J\n\x07StopRun\x12\x1e.aiws.engine.v1.StopRunRequest\x1a\x1f.aiws.engine.v1.StopRunResponse\x12T\n\x08WatchRun\x12\x1f.aiws.engine.v1.WatchRunRequest\x1a .aiws.engine.v1.WatchRunResponse\"\x03\x90\x02\x01\x30\x01\x12R\n\x08ListRuns\x12\x1f.aiws.engine.v1.ListRunsRequest\x1a .aiws.engine.v1.ListRunsResponse\"\x03\x90\x02\x01\x12^\n\x0cListRunNodes\x12#.aiws.engine.v1.ListRunNodesRequest\x1a$.aiws.engine.v1.ListRunNodesResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61iws/engine/v1/run.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"x\n\x07Segment\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12-\n\x06reason\x18\x02 \x01(\x0e\x32\x1d.aiws.engine.v1.SegmentReason\x12\x15\n\rstarted_at_ms\x18\x03 \x01(\x03\x12\x17\n\x0fownership_epoch\x18\x04 \x01(\x03\"\xc1\x02\n\nNodeStatus\x12\x10\n\x08node_uid\x18\x01 \x01(\t\x12\x0f\n\x07node_id\x18\x02 \x01(\t\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.aiws.engine.v1.NodeState\x12\x10\n\x08\x61ttempts\x18\x04 \x01(\x05\x12\x12\n\nattempt_id\x18\x05 \x01(\t\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\x12\n\nhas_result\x18\x07 \x01(\x08\x12\x10\n\x08revision\x18\x08 \x01(\x03\x12\x14\n\x0c\x66\x61nout_items\x18\t \x01(\x05\x12\x14\n\x0coperation_id\x18\n \x01(\t\x12\x15\n\rnot_before_ms\x18\x0b \x01(\x03\x12\x19\n\x11\x66\x61nout_items_done\x18\x0c \x01(\x05\x12\x15\n\rstarted_at_ms\x18\r \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\x0e \x01(\x03\"\x90\x05\n\x03Run\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0e\x32\x18.aiws.engine.v1.RunState\x12)\n\x05nodes\x18\x03 \x03(\x0b\x32\x1a.aiws.engine.v1.NodeStatus\x12\x13\n\x0bresult_json\x18\x04 \x01(\t\x12\x14\n\x0cresult_error\x18\x05 \x01(\t\x12(\n\x03ref\x18\x06 \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRef\x12\x10\n\x08revision\x18\x07 \x01(\x03\x12\x19\n\x11\x64\x65\x66inition_digest\x18\x08 \x01(\t\x12\x0f\n\x07version\x18\t \x01(\x03\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x15\n\rupdated_at_ms\x18\x0b \x01(\x03\x12\x16\n\x0e\x66inished_at_ms\x18\x0c \x01(\x03\x12\x12\n\nrequest_id\x18\r \x01(\t\x12\x12\n\nsubscriber\x18\x0e \x01(\t\x12\x13\n\x0b\x63ontract_id\x18\x0f \x01(\t\x12)\n\x08segments\x18\x10 \x03(\x0b\x32\x17.aiws.engine.v1.Segment\x12\x15\n\rresult_reason\x18\x11 \x01(\t\x12\x12\n\nnode_count\x18\x12 \x01(\x05\x12\x15\n\ritems_omitted\x18\x13 \x01(\x08\x12\x17\n\x0f\x66\x61iled_node_ids\x18\x14 \x03(\t\x12\x15\n\rwork_order_id\x18\x15 \x01(\t\x12\x12\n\nstarted_by\x18\x16 \x01(\t\x12/\n\x06labels\x18\x17 \x03(\x0b\x32\x1f.aiws.engine.v1.Run.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb6\x02\n\x0fStartRunRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x19\n\x0f\x64\x65\x66inition_json\x18\x02 \x01(\tH\x00\x12*\n\x03ref\x18\x03 \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRefH\x00\x12\x12\n\ninput_json\x18\x04 \x01(\t\x12\x12\n\nsubscriber\x18\x05 \x01(\t\x12\x13\n\x0b\x63ontract_id\x18\x06 \x01(\t\x12\x15\n\rwork_order_id\x18\x07 \x01(\t\x12;\n\x06labels\x18\x08 \x03(\x0b\x32+.aiws.engine.v1.StartRunRequest.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06source\"E\n\x10StartRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\";\n\rGetRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x1a\n\x12include_definition\x18\x02 \x01(\x08\"K\n\x0eGetRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\x12\x17\n\x0f\x64\x65\x66inition_json\x18\x02 \x01(\t\"8\n\x14GetNodeResultRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08node_uid\x18\x02 \x01(\t\"=\n\x15GetNodeResultResponse\x12\x0f\n\x07present\x18\x01 \x01(\x08\x12\x13\n\x0bresult_json\x18\x02 \x01(\t\"0\n\x0eStopRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"3\n\x0fStopRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\"!\n\x0fWatchRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"4\n\x10WatchRunResponse\x12 \n\x03run\x18\x01 \x01(\x0b\x32\x13.aiws.engine.v1.Run\"\xec\x02\n\x0fListRunsRequest\x12\'\n\x05state\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.RunState\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x15\n\rwork_order_id\x18\x04 \x01(\t\x12(\n\x03ref\x18\x05 \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRef\x12\x13\n\x0b\x63ontract_id\x18\x06 \x01(\t\x12\x12\n\nstarted_by\x18\x07 \x01(\t\x12\x18\n\x10\x63reated_after_ms\x18\x08 \x01(\x03\x12\x19\n\x11\x63reated_before_ms\x18\t \x01(\x03\x12;\n\x06labels\x18\n \x03(\x0b\x32+.aiws.engine.v1.ListRunsRequest.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"N\n\x10ListRunsResponse\x12!\n\x04runs\x18\x01 \x03(\x0b\x32\x13.aiws.engine.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x87\x01\n\x13ListRunNodesRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0f\n\x07node_id\x18\x02 \x01(\t\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.aiws.engine.v1.NodeState\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"k\n\x14ListRunNodesResponse\x12)\n\x05nodes\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.NodeStatus\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03*\xa2\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x15\n\x11RUN_STATE_RUNNING\x10\x01\x12\x1c\n\x18RUN_STATE_AWAITING_NODES\x10\x02\x12\x17\n\x13RUN_STATE_COMPLETED\x10\x03\x12\x14\n\x10RUN_STATE_FAILED\x10\x04\x12\x17\n\x13RUN_STATE_CANCELLED\x10\x05*\xfc\x01\n\tNodeState\x12\x1a\n\x16NODE_STATE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_STATE_PENDING\x10\x01\x12\x14\n\x10NODE_STATE_READY\x10\x02\x12\x16\n\x12NODE_STATE_RUNNING\x10\x03\x12\x13\n\x0fNODE_STATE_DONE\x10\x04\x12\x15\n\x11NODE_STATE_FAILED\x10\x05\x12\x18\n\x14NODE_STATE_CANCELLED\x10\x06\x12\x16\n\x12NODE_STATE_BLOCKED\x10\x07\x12\x17\n\x13NODE_STATE_EXPANDED\x10\x08\x12\x16\n\x12NODE_STATE_WAITING\x10\t*\x87\x01\n\rSegmentReason\x12\x1e\n\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n\x17SEGMENT_REASON_RECOVERY\x10\x02\x12\x1f\n\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x03\x32\xe2\x04\n\nRunService\x12M\n\x08StartRun\x12\x1f.aiws.engine.v1.StartRunRequest\x1a .aiws.engine.v1.StartRunResponse\x12L\n\x06GetRun\x12\x1d.aiws.engine.v1.GetRunRequest\x1a\x1e.aiws.engine.v1.GetRunResponse\"\x03\x90\x02\x01\x12\x61\n\rGetNodeResult\x12$.aiws.engine.v1.GetNodeResultRequest\x1a%.aiws.engine.v1.GetNodeResultResponse\"\x03\x90\x02\x01\x12J\n\x07StopRun\x12\x1e.aiws.engine.v1.StopRunRequest\x1a\x1f.aiws.engine.v1.StopRunResponse\x12T\n\x08WatchRun\x12\x1f.aiws.engine.v1.WatchRunRequest\x1a .aiws.engine.v1.WatchRunResponse\"\x03\x90\x02\x01\x30\x01\x12R\n\x08ListRuns\x12\x1f.aiws.engine.v1.ListRunsRequest\x1a .aiws.engine.v1.ListRunsResponse\"\x03\x90\x02\x01\x12^\n\x0cListRunNodes\x12#.aiws.engine.v1.ListRunNodesRequest\x1a$.aiws.engine.v1.ListRunNodesResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,6 +33,12 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'aiws.engine.v1.run_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1'
+  _globals['_RUN_LABELSENTRY']._loaded_options = None
+  _globals['_RUN_LABELSENTRY']._serialized_options = b'8\001'
+  _globals['_STARTRUNREQUEST_LABELSENTRY']._loaded_options = None
+  _globals['_STARTRUNREQUEST_LABELSENTRY']._serialized_options = b'8\001'
+  _globals['_LISTRUNSREQUEST_LABELSENTRY']._loaded_options = None
+  _globals['_LISTRUNSREQUEST_LABELSENTRY']._serialized_options = b'8\001'
   _globals['_RUNSERVICE'].methods_by_name['GetRun']._loaded_options = None
   _globals['_RUNSERVICE'].methods_by_name['GetRun']._serialized_options = b'\220\002\001'
   _globals['_RUNSERVICE'].methods_by_name['GetNodeResult']._loaded_options = None
@@ -43,46 +49,52 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RUNSERVICE'].methods_by_name['ListRuns']._serialized_options = b'\220\002\001'
   _globals['_RUNSERVICE'].methods_by_name['ListRunNodes']._loaded_options = None
   _globals['_RUNSERVICE'].methods_by_name['ListRunNodes']._serialized_options = b'\220\002\001'
-  _globals['_RUNSTATE']._serialized_start=2170
-  _globals['_RUNSTATE']._serialized_end=2332
-  _globals['_NODESTATE']._serialized_start=2335
-  _globals['_NODESTATE']._serialized_end=2587
-  _globals['_SEGMENTREASON']._serialized_start=2590
-  _globals['_SEGMENTREASON']._serialized_end=2725
+  _globals['_RUNSTATE']._serialized_start=2708
+  _globals['_RUNSTATE']._serialized_end=2870
+  _globals['_NODESTATE']._serialized_start=2873
+  _globals['_NODESTATE']._serialized_end=3125
+  _globals['_SEGMENTREASON']._serialized_start=3128
+  _globals['_SEGMENTREASON']._serialized_end=3263
   _globals['_SEGMENT']._serialized_start=73
   _globals['_SEGMENT']._serialized_end=193
   _globals['_NODESTATUS']._serialized_start=196
   _globals['_NODESTATUS']._serialized_end=517
   _globals['_RUN']._serialized_start=520
-  _globals['_RUN']._serialized_end=1037
-  _globals['_STARTRUNREQUEST']._serialized_start=1040
-  _globals['_STARTRUNREQUEST']._serialized_end=1219
-  _globals['_STARTRUNRESPONSE']._serialized_start=1221
-  _globals['_STARTRUNRESPONSE']._serialized_end=1290
-  _globals['_GETRUNREQUEST']._serialized_start=1292
-  _globals['_GETRUNREQUEST']._serialized_end=1351
-  _globals['_GETRUNRESPONSE']._serialized_start=1353
-  _globals['_GETRUNRESPONSE']._serialized_end=1428
-  _globals['_GETNODERESULTREQUEST']._serialized_start=1430
-  _globals['_GETNODERESULTREQUEST']._serialized_end=1486
-  _globals['_GETNODERESULTRESPONSE']._serialized_start=1488
-  _globals['_GETNODERESULTRESPONSE']._serialized_end=1549
-  _globals['_STOPRUNREQUEST']._serialized_start=1551
-  _globals['_STOPRUNREQUEST']._serialized_end=1599
-  _globals['_STOPRUNRESPONSE']._serialized_start=1601
-  _globals['_STOPRUNRESPONSE']._serialized_end=1652
-  _globals['_WATCHRUNREQUEST']._serialized_start=1654
-  _globals['_WATCHRUNREQUEST']._serialized_end=1687
-  _globals['_WATCHRUNRESPONSE']._serialized_start=1689
-  _globals['_WATCHRUNRESPONSE']._serialized_end=1741
-  _globals['_LISTRUNSREQUEST']._serialized_start=1743
-  _globals['_LISTRUNSREQUEST']._serialized_end=1840
-  _globals['_LISTRUNSRESPONSE']._serialized_start=1842
-  _globals['_LISTRUNSRESPONSE']._serialized_end=1920
-  _globals['_LISTRUNNODESREQUEST']._serialized_start=1923
-  _globals['_LISTRUNNODESREQUEST']._serialized_end=2058
-  _globals['_LISTRUNNODESRESPONSE']._serialized_start=2060
-  _globals['_LISTRUNNODESRESPONSE']._serialized_end=2167
-  _globals['_RUNSERVICE']._serialized_start=2728
-  _globals['_RUNSERVICE']._serialized_end=3338
+  _globals['_RUN']._serialized_end=1176
+  _globals['_RUN_LABELSENTRY']._serialized_start=1131
+  _globals['_RUN_LABELSENTRY']._serialized_end=1176
+  _globals['_STARTRUNREQUEST']._serialized_start=1179
+  _globals['_STARTRUNREQUEST']._serialized_end=1489
+  _globals['_STARTRUNREQUEST_LABELSENTRY']._serialized_start=1131
+  _globals['_STARTRUNREQUEST_LABELSENTRY']._serialized_end=1176
+  _globals['_STARTRUNRESPONSE']._serialized_start=1491
+  _globals['_STARTRUNRESPONSE']._serialized_end=1560
+  _globals['_GETRUNREQUEST']._serialized_start=1562
+  _globals['_GETRUNREQUEST']._serialized_end=1621
+  _globals['_GETRUNRESPONSE']._serialized_start=1623
+  _globals['_GETRUNRESPONSE']._serialized_end=1698
+  _globals['_GETNODERESULTREQUEST']._serialized_start=1700
+  _globals['_GETNODERESULTREQUEST']._serialized_end=1756
+  _globals['_GETNODERESULTRESPONSE']._serialized_start=1758
+  _globals['_GETNODERESULTRESPONSE']._serialized_end=1819
+  _globals['_STOPRUNREQUEST']._serialized_start=1821
+  _globals['_STOPRUNREQUEST']._serialized_end=1869
+  _globals['_STOPRUNRESPONSE']._serialized_start=1871
+  _globals['_STOPRUNRESPONSE']._serialized_end=1922
+  _globals['_WATCHRUNREQUEST']._serialized_start=1924
+  _globals['_WATCHRUNREQUEST']._serialized_end=1957
+  _globals['_WATCHRUNRESPONSE']._serialized_start=1959
+  _globals['_WATCHRUNRESPONSE']._serialized_end=2011
+  _globals['_LISTRUNSREQUEST']._serialized_start=2014
+  _globals['_LISTRUNSREQUEST']._serialized_end=2378
+  _globals['_LISTRUNSREQUEST_LABELSENTRY']._serialized_start=1131
+  _globals['_LISTRUNSREQUEST_LABELSENTRY']._serialized_end=1176
+  _globals['_LISTRUNSRESPONSE']._serialized_start=2380
+  _globals['_LISTRUNSRESPONSE']._serialized_end=2458
+  _globals['_LISTRUNNODESREQUEST']._serialized_start=2461
+  _globals['_LISTRUNNODESREQUEST']._serialized_end=2596
+  _globals['_LISTRUNNODESRESPONSE']._serialized_start=2598
+  _globals['_LISTRUNNODESRESPONSE']._serialized_end=2705
+  _globals['_RUNSERVICE']._serialized_start=3266
+  _globals['_RUNSERVICE']._serialized_end=3876
 # @@protoc_insertion_point(module_scope)

@@ -40,6 +40,15 @@ class RunServiceStub:
     """StartRun starts a run from an inline definition (ad hoc) or from a registry head
     (governed; the head becomes BOUND and later activations apply to nodes not yet
     dispatched). A repeated request_id returns the existing run with `created = false`.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -48,12 +57,16 @@ class RunServiceStub:
     StopRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]
     """StopRun cancels a run and its live attempts. Workers learn it on their next
     heartbeat and their late results are rejected. Stopping an ended run returns it
-    unchanged.
+    unchanged. It needs `run.stop` on the run's work order.
     """
     WatchRun: _grpc.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -72,6 +85,15 @@ class RunServiceAsyncStub(RunServiceStub):
     """StartRun starts a run from an inline definition (ad hoc) or from a registry head
     (governed; the head becomes BOUND and later activations apply to nodes not yet
     dispatched). A repeated request_id returns the existing run with `created = false`.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _aio.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]  # type: ignore[assignment]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -80,12 +102,16 @@ class RunServiceAsyncStub(RunServiceStub):
     StopRun: _aio.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]  # type: ignore[assignment]
     """StopRun cancels a run and its live attempts. Workers learn it on their next
     heartbeat and their late results are rejected. Stopping an ended run returns it
-    unchanged.
+    unchanged. It needs `run.stop` on the run's work order.
     """
     WatchRun: _aio.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]  # type: ignore[assignment]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]  # type: ignore[assignment]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]  # type: ignore[assignment]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -107,6 +133,15 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         """StartRun starts a run from an inline definition (ad hoc) or from a registry head
         (governed; the head becomes BOUND and later activations apply to nodes not yet
         dispatched). A repeated request_id returns the existing run with `created = false`.
+
+        Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        or, naming neither, to the installation's default work order `default`. The call
+        needs `run.start` on that work order, and the work order's controls apply to the
+        run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        but none of its attempts is dispatched until the work order is resumed.
         """
 
     @_abc_1.abstractmethod
@@ -133,7 +168,7 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_run_pb2.StopRunResponse, _abc.Awaitable[_run_pb2.StopRunResponse]]:
         """StopRun cancels a run and its live attempts. Workers learn it on their next
         heartbeat and their late results are rejected. Stopping an ended run returns it
-        unchanged.
+        unchanged. It needs `run.stop` on the run's work order.
         """
 
     @_abc_1.abstractmethod
@@ -150,7 +185,11 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.ListRunsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ListRunsResponse, _abc.Awaitable[_run_pb2.ListRunsResponse]]:
-        """ListRuns pages through runs, newest first, optionally filtered by state."""
+        """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        contract, state, starter, creation time and labels (all the filters given must
+        match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        given), or on every work order (`*`) when none is named.
+        """
 
     @_abc_1.abstractmethod
     def ListRunNodes(

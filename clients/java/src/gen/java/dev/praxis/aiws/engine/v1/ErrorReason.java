@@ -168,7 +168,8 @@ public enum ErrorReason
   WORK_ORDER_PAUSED(32),
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -831,6 +832,24 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   REQUEST_MALFORMED(153),
+  /**
+   * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  WORK_ORDER_MISMATCH(160),
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  LABEL_INVALID(161),
   UNRECOGNIZED(-1),
   ;
 
@@ -992,7 +1011,8 @@ public enum ErrorReason
   public static final int WORK_ORDER_PAUSED_VALUE = 32;
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -1655,6 +1675,24 @@ public enum ErrorReason
    * <code>REQUEST_MALFORMED = 153;</code>
    */
   public static final int REQUEST_MALFORMED_VALUE = 153;
+  /**
+   * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  public static final int WORK_ORDER_MISMATCH_VALUE = 160;
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  public static final int LABEL_INVALID_VALUE = 161;
 
 
   public final int getNumber() {
@@ -1779,6 +1817,8 @@ public enum ErrorReason
       case 151: return NODE_FAILED;
       case 152: return INPUT_TOO_LARGE;
       case 153: return REQUEST_MALFORMED;
+      case 160: return WORK_ORDER_MISMATCH;
+      case 161: return LABEL_INVALID;
       default: return null;
     }
   }

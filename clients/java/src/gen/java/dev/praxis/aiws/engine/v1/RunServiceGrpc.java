@@ -312,6 +312,14 @@ public final class RunServiceGrpc {
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
      * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     default void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -343,7 +351,7 @@ public final class RunServiceGrpc {
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
      * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     default void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -363,7 +371,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     default void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -426,6 +437,14 @@ public final class RunServiceGrpc {
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
      * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -460,7 +479,7 @@ public final class RunServiceGrpc {
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
      * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -482,7 +501,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -531,6 +553,14 @@ public final class RunServiceGrpc {
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
      * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) throws io.grpc.StatusException {
@@ -562,7 +592,7 @@ public final class RunServiceGrpc {
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
      * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) throws io.grpc.StatusException {
@@ -584,7 +614,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) throws io.grpc.StatusException {
@@ -631,6 +664,14 @@ public final class RunServiceGrpc {
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
      * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) {
@@ -662,7 +703,7 @@ public final class RunServiceGrpc {
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
      * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) {
@@ -683,7 +724,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) {
@@ -730,6 +774,14 @@ public final class RunServiceGrpc {
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
      * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StartRunResponse> startRun(
@@ -764,7 +816,7 @@ public final class RunServiceGrpc {
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
      * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StopRunResponse> stopRun(
@@ -775,7 +827,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRunsResponse> listRuns(
