@@ -172,6 +172,7 @@ class Engine:
             settings.limits,
             settings.profile,
             self.signals,
+            contract_work_order=self.contracts.work_order_of,
         )
         self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
         self.registry = RegistryStore(

@@ -38,11 +38,13 @@ from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
     RUNS_ADDED_COLUMNS,
+    RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
     contract_reservations,
     model_registrations,
     principal_reservations,
     run_commands,
+    run_labels,
     run_nodes,
     run_trace_spans,
     run_traces,
@@ -91,4 +93,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         12, "node_times", (), upgrades.add_times, adds=(("run_nodes", RUN_NODES_ADDED_COLUMNS),)
     ),
     Migration(13, "drop_known_models", (), _drop_known_models),
+    Migration(14, "run_labels", (run_labels,)),
+    Migration(
+        15,
+        "run_work_orders",
+        (),
+        upgrades.run_work_orders,
+        adds=(("runs", RUNS_LABEL_COLUMNS),),
+    ),
 )

@@ -223,7 +223,9 @@ def test_a_hold_blocks_starting_an_ad_hoc_run(harness: Harness) -> None:
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RESTORE_HOLD"):
         start(harness, CHAIN, work_order_id="wo-h")
     start(harness, CHAIN, work_order_id="wo-free")  # another work order is not held
-    admin.ClearHold(admin_pb2.ClearHoldRequest(kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-h"))
+    admin.ClearHold(
+        admin_pb2.ClearHoldRequest(kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-h")
+    )
     assert start(harness, CHAIN, work_order_id="wo-h").run.work_order_id == "wo-h"
 
 

@@ -199,6 +199,13 @@ class ContractStore:
 
     # --- hooks of the run store -------------------------------------------------------
 
+    def work_order_of(self, contract_id: str) -> str | None:
+        """The work order a contract governs, or ``None`` when there is no such contract
+        (read outside any transaction: a contract never changes once recorded)."""
+        with self.db.read() as connection:
+            found = load(connection, contract_id)
+        return None if found is None else found.contract.work_order_id
+
     def check_start(self, connection: Connection, principal: Principal, record: RunRecord) -> None:
         """Refuses a run whose contract is unknown or whose starter's cap is spent.
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
@@ -23,7 +23,7 @@ from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
-from praxis.core import gates, registry, values
+from praxis.core import gates, membership, registry, values
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
@@ -33,16 +33,14 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
+from praxis.store.runtime import listing, worker_models
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime import worker_models
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import run_timers, runs
 from praxis.store.runtime.unit import Unit
 from praxis.store.wake.hub import Hub
 
 EXPIRE = core.Expire()
-LIST_DEFAULT = 100
-LIST_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -57,6 +55,9 @@ class StartRequest:
     contract_id: str = ""
     trace: TraceContext | None = None
     """The caller's trace context (tracing on only): the run's span becomes its child."""
+    work_order_id: str = ""
+    """The work order named by the caller ("": its contract's, else the default one)."""
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 class RunStore:
@@ -72,6 +73,7 @@ class RunStore:
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
+        contract_work_order: Callable[[str], str | None] = lambda _contract_id: None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -80,6 +82,9 @@ class RunStore:
         self.profile = profile
         self.signals = signals or Hub()
         self.new_run_id = new_run_id
+        # The work order of a contract, or None when there is no such contract (the
+        # execution model's contracts, which sit above the runtime; contracts never change).
+        self.contract_work_order = contract_work_order
         self.models = worker_models.WorkerModels(db, clock, models)
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.unit = Unit(db, self.signals, limits)  # transactions, loads and wake-ups
@@ -174,20 +179,12 @@ class RunStore:
             if isinstance(found, Rejection):
                 return found
             parsed = found
-        work_order_id = request.ref.work_order_id if request.ref else ""
-        denied = self.authorize(principal, "run.start", work_order_id)
-        if denied:
-            return denied
-        request_digest = values.digest(
-            {
-                "definition": parsed.digest if parsed else "",
-                "ref": [work_order_id, request.ref.run_id if request.ref else ""],
-                "input": input_value,
-                "subscriber": request.subscriber,
-                "contract_id": request.contract_id,
-            }
-        )
+        work_order_id = self._work_order_of(principal, request)
+        if isinstance(work_order_id, Rejection):
+            return work_order_id
+        request_digest = _request_digest(request, parsed, input_value)
         input_text = values.canonical_json(input_value)
+        labels_json = membership.canonical_labels(request.labels)
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
             locks.work_order(connection, work_order_id)
@@ -195,7 +192,9 @@ class RunStore:
             if existing is not None:
                 return existing, False
             definition, revision = parsed, 0
-            if request.ref is not None:
+            if request.ref is None:
+                _admit(connection, work_order_id)
+            else:
                 head = self._governed_head(connection, request.ref)
                 if head.bound_run_id:
                     bound = self.unit.load(connection, head.bound_run_id)
@@ -219,6 +218,7 @@ class RunStore:
                 subscriber=request.subscriber,
                 contract_id=request.contract_id,
                 input_json=input_text,
+                labels_json=labels_json,
             )
             saved = run_rows.insert(
                 connection, record, request_digest, outcome, command, now, self.snapshots
@@ -242,6 +242,39 @@ class RunStore:
 
         result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
         return result
+
+    def _work_order_of(self, principal: Principal, request: StartRequest) -> str | Rejection:
+        """The work order the run will belong to, once ``run.start`` is granted there.
+
+        The caller must hold ``run.start`` on every work order its request names (the
+        ref's, the contract's, its own ``work_order_id``) before it learns that they
+        disagree; a contract it may not start under is refused like a missing one
+        (no existence oracle), and only a caller granted every work order learns
+        CONTRACT_NOT_FOUND.
+        """
+        contract_work_order = None
+        if request.contract_id:
+            contract_work_order = self.contract_work_order(request.contract_id)
+            missing = not_found("CONTRACT_NOT_FOUND", f"no contract {request.contract_id!r}")
+            found = guard.authorize_subject(
+                self.authority,
+                principal,
+                "run.start",
+                contract_work_order,
+                self.clock.now_ms(),
+                missing,
+            )
+            if isinstance(found, Rejection):
+                return found
+        named = [request.ref.work_order_id if request.ref else "", request.work_order_id]
+        for work_order_id in dict.fromkeys(name for name in named if name):
+            denied = self.authorize(principal, "run.start", work_order_id)
+            if denied:
+                return denied
+        resolved = membership.work_order_of(request.ref, request.work_order_id, contract_work_order)
+        if isinstance(resolved, Rejection) or resolved != membership.DEFAULT_WORK_ORDER:
+            return resolved
+        return self.authorize(principal, "run.start", resolved) or resolved
 
     def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
         """The definition of a StartRun's ``definition_json``, parsed once per text.
@@ -290,14 +323,7 @@ class RunStore:
         head = load_head(connection, ref)
         if head is None:
             raise Rollback(not_found("REF_NOT_FOUND", "the ref is not registered"))
-        work_order = controls.load_work_order(connection, ref.work_order_id)
-        problem = gates.check_holds(
-            controls.active_holds(connection, ref.work_order_id), ref.work_order_id
-        )
-        if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
-            problem = gates.check_control(work_order)
-        if problem:
-            raise Rollback(problem)
+        _admit(connection, ref.work_order_id)
         return head
 
     # --- reads ------------------------------------------------------------------------
@@ -358,35 +384,24 @@ class RunStore:
         return (text is not None), text or ""
 
     def list_runs(
-        self, principal: Principal, status: core.RunStatus | None, page_size: int, token: str
+        self, principal: Principal, found: listing.RunFilter, page_size: int, token: str
     ) -> tuple[list[RunRecord], str] | Rejection:
-        """One page of runs, newest first."""
-        size = page_size or LIST_DEFAULT
-        if not 0 < size <= LIST_MAX:
-            return invalid("PAGE_INVALID", "page_size", f"page_size must be in [0, {LIST_MAX}]")
-        cursor = _decode_token(token)
+        """One page of the runs ``found`` keeps, newest first (:mod:`.listing`); ``run.read``
+        on the work order it is confined to, or on every work order."""
+        problem = listing.check(found, page_size)
+        if problem:
+            return problem
+        cursor = listing.decode_token(found, token)
         if isinstance(cursor, Rejection):
             return cursor
-        denied = self.authorize(principal, "run.read", "")
+        denied = self.authorize(principal, "run.read", found.work_order)
         if denied:
             return denied
-        query = select(runs).order_by(runs.c.created_at_ms.desc(), runs.c.run_id.desc())
-        if status is not None:
-            query = query.where(runs.c.status == status.value)
-        if cursor is not None:
-            created, run_id = cursor
-            query = query.where(
-                (runs.c.created_at_ms < created)
-                | ((runs.c.created_at_ms == created) & (runs.c.run_id < run_id))
-            )
+        size = page_size or listing.PAGE_DEFAULT
         with self.db.read() as connection:
-            rows = connection.execute(query.limit(size + 1)).all()
-            records = run_rows.summaries(connection, rows[:size], self.definition, self.snapshots)
-        next_token = ""
-        if len(rows) > size:
-            last = records[-1].state
-            next_token = _encode_token(last.created_at_ms, last.run_id)
-        return records, next_token
+            rows, following = listing.page(connection, found, size, cursor)
+            records = run_rows.summaries(connection, rows, self.definition, self.snapshots)
+        return records, "" if following is None else listing.encode_token(found, following)
 
     def list_nodes(
         self,
@@ -490,7 +505,8 @@ class RunStore:
             Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
 
     def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
-        """Stops the live runs of a canceled work order (inside the admin's transaction)."""
+        """Stops the live runs of a canceled work order, governed and ad hoc alike (inside
+        the admin's transaction); each records WORK_ORDER_CANCELED as its reason."""
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
         run_ids = (
             connection.execute(
@@ -506,7 +522,7 @@ class RunStore:
             record = self.unit.load(connection, run_id)
             if record is None:
                 continue
-            command = core.Stop(reason)
+            command = core.Stop(reason, "WORK_ORDER_CANCELED")
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
             run_rows.save(connection, record, outcome, effects, command, now)
@@ -566,13 +582,50 @@ def _check_start(request: StartRequest) -> Rejection | None:
         problem = registry.check_ref(request.ref, "ref")
         if problem:
             return problem
-    if request.subscriber:
-        problem = values.check_identifier(request.subscriber, "subscriber")
+    for path, text in (
+        ("subscriber", request.subscriber),
+        ("contract_id", request.contract_id),
+        ("work_order_id", request.work_order_id),
+    ):
+        problem = values.check_identifier(text, path) if text else None
         if problem:
             return problem
-    if request.contract_id:
-        return values.check_identifier(request.contract_id, "contract_id")
-    return None
+    return membership.check_labels(request.labels)
+
+
+def _request_digest(
+    request: StartRequest, parsed: definitions.Definition | None, input_value: values.JsonValue
+) -> str:
+    """What a repeated request_id must repeat. The fields added later enter only when
+    set, so a request made before them has the digest it was stored with."""
+    body: dict[str, values.JsonValue] = {
+        "definition": parsed.digest if parsed else "",
+        "ref": [request.ref.work_order_id, request.ref.run_id] if request.ref else ["", ""],
+        "input": input_value,
+        "subscriber": request.subscriber,
+        "contract_id": request.contract_id,
+    }
+    if request.work_order_id:
+        body["work_order_id"] = request.work_order_id
+    if request.labels:
+        body["labels"] = dict(request.labels)
+    return values.digest(body)
+
+
+def _admit(connection: Connection, work_order_id: str) -> None:
+    """Refuses a start under a hold (its work order's or the installation's) or under a
+    canceled work order; a paused one admits the run, whose attempts then wait.
+
+    Raises:
+        Rollback: RESTORE_HOLD, CLOCK_UNCERTAIN or WORK_ORDER_CANCELED.
+    """
+    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    if problem is None:
+        work_order = controls.load_work_order(connection, work_order_id)
+        if work_order.control in (Control.CANCELING, Control.CANCELED):
+            problem = gates.check_control(work_order)
+    if problem:
+        raise Rollback(problem)
 
 
 _EXISTING = Statement(
@@ -582,19 +635,6 @@ _EXISTING = Statement(
 )
 
 
-def page_token_after(record: RunRecord) -> str:
-    """The ListRuns page token of the page that starts after ``record``."""
-    return _encode_token(record.state.created_at_ms, record.state.run_id)
-
-
-def _encode_token(created_at_ms: int, run_id: str) -> str:
-    return f"{created_at_ms}.{run_id}"
-
-
-def _decode_token(token: str) -> tuple[int, str] | Rejection | None:
-    if not token:
-        return None
-    created, _, run_id = token.partition(".")
-    if not created.isdigit() or values.identifier_problem(run_id):
-        return invalid("PAGE_INVALID", "page_token", "page_token is not one this server issued")
-    return int(created), run_id
+def page_token_after(found: listing.RunFilter, record: RunRecord) -> str:
+    """The ListRuns page token (of the filter ``found``) of the page after ``record``."""
+    return listing.encode_token(found, (record.state.created_at_ms, record.state.run_id))
