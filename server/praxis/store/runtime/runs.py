@@ -187,7 +187,11 @@ class RunStore:
         labels_json = membership.canonical_labels(request.labels)
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
-            locks.work_order(connection, work_order_id)
+            if request.ref is not None:  # its head binds: serialized with registry commands
+                locks.work_order(connection, work_order_id)
+            # An ad hoc start takes no work-order lock (starts of one work order, `default`
+            # above all, stay parallel on PostgreSQL): the controls and holds it checks
+            # change only under the installation's exclusive lock (AdminStore).
             existing = self._existing(connection, principal, request, request_digest)
             if existing is not None:
                 return existing, False
