@@ -52,7 +52,7 @@ sys.path.insert(0, str(REPO / "clients" / "python" / "gen"))
 import grpc  # noqa: E402
 
 from aiws.engine.testing.v1 import clock_pb2  # noqa: E402
-from aiws.engine.v1 import contract_pb2, run_pb2  # noqa: E402
+from aiws.engine.v1 import contract_pb2, reconciliation_pb2, run_pb2  # noqa: E402
 from praxis_client import Client, connect, error_details  # noqa: E402
 
 LANGUAGES = ["python", "typescript", "go", "java", "rust"]
@@ -468,7 +468,7 @@ def scenario_not_retryable(ctx: Context) -> None:
 def scenario_lease_expiry(ctx: Context) -> None:
     """The test clock passes a stuck handler's lease: the runtime cancels the handler."""
     worker = ctx.ready_worker(lease_ms=3_000)
-    run = ctx.single({"do": "hang"}, retry={"attempts": 1, "backoff_ms": 0})
+    run = ctx.single({"do": "hang"}, retry={"attempts": 1, "backoff_ms": 0}, effects="idempotent")
     running = ctx.wait_node(run.run_id, "a", run_pb2.NODE_STATE_RUNNING)
     attempt_id = node_of(running, "a").attempt_id
     time.sleep(0.3)  # let the claim's answer reach the worker
@@ -507,6 +507,70 @@ def scenario_uncertain(ctx: Context) -> None:
         ctx.server.client().runs.StopRun(
             run_pb2.StopRunRequest(run_id=run.run_id, reason="cleanup"), timeout=10
         )
+    stop_cleanly(ctx, worker)
+
+
+def reconciliations_of(ctx: Context, run_id: str) -> list[Any]:
+    request = reconciliation_pb2.ListReconciliationsRequest(run_id=run_id)
+    return list(
+        ctx.server.client().reconciliations.ListReconciliations(request, timeout=10).reconciliations
+    )
+
+
+def expect_reconciliation(ctx: Context, run: run_pb2.Run, text: str) -> None:
+    """The node is BLOCKED after one attempt, and one reconciliation waits, naming ``text``."""
+    blocked = ctx.wait_node(run.run_id, "a", run_pb2.NODE_STATE_BLOCKED)
+    check(node_of(blocked, "a").attempts == 1, f"the effect was repeated: {describe(blocked)}")
+    check(blocked.state not in TERMINAL, f"blocked run ended: {describe(blocked)}")
+    pending = reconciliations_of(ctx, run.run_id)
+    check(len(pending) == 1, f"{len(pending)} reconciliations, expected 1")
+    check(not pending[0].completed, "the reconciliation says the attempt completed")
+    check(text in pending[0].error, f"reconciliation error {pending[0].error!r} lacks {text!r}")
+    ctx.server.client().runs.StopRun(
+        run_pb2.StopRunRequest(run_id=run.run_id, reason="cleanup"), timeout=10
+    )
+
+
+def scenario_lease_lost_effectful(ctx: Context) -> None:
+    """A lease lost on a node that declares no effects: no second attempt, a reconciliation."""
+    worker = ctx.ready_worker(lease_ms=3_000)
+    run = ctx.single({"do": "hang"}, retry={"attempts": 3, "backoff_ms": 0})
+    running = ctx.wait_node(run.run_id, "a", run_pb2.NODE_STATE_RUNNING)
+    attempt_id = node_of(running, "a").attempt_id
+    time.sleep(0.3)  # let the claim's answer reach the worker
+    ctx.server.advance(60_000)
+    seen = worker.wait_event("cancelled", 10, lambda e: e.get("attempt_id") == attempt_id)
+    check(seen is not None, f"handler never saw the lost lease of {attempt_id}")
+    expect_reconciliation(ctx, run, "lease expired")
+    stop_cleanly(ctx, worker)
+
+
+def scenario_crash_effectful(ctx: Context) -> None:
+    """An uncaught handler error on a node with external effects settles UNCERTAIN."""
+    worker = ctx.ready_worker()
+    run = ctx.single(
+        {"do": "raise", "error": "card gateway hung up"},
+        retry={"attempts": 3, "backoff_ms": 0},
+        effects="external",
+    )
+    expect_reconciliation(ctx, run, "card gateway hung up")
+    stop_cleanly(ctx, worker)
+
+
+def scenario_crash_idempotent(ctx: Context) -> None:
+    """An uncaught handler error on an idempotent node is retried (NOT_APPLIED)."""
+    worker = ctx.ready_worker()
+    run = ctx.single(
+        {"do": "raise", "error": "flaky search"},
+        retry={"attempts": 2, "backoff_ms": 0},
+        effects="idempotent",
+    )
+    done = ctx.wait_ended(run.run_id)
+    expect_state(done, run_pb2.RUN_STATE_FAILED)
+    node = node_of(done, "a")
+    check(node.attempts == 2, f"{node.attempts} attempts, expected 2: {describe(done)}")
+    check("flaky search" in node.error, f"node error {node.error!r}")
+    check(not reconciliations_of(ctx, run.run_id), "a reconciliation opened for a retry-safe node")
     stop_cleanly(ctx, worker)
 
 
@@ -622,6 +686,9 @@ SCENARIOS: dict[str, Callable[[Context], None]] = {
     "lease-expiry-cancels-handler": scenario_lease_expiry,
     "stop-while-running": scenario_stop_while_running,
     "uncertain-blocks-node": scenario_uncertain,
+    "lease-lost-effectful-node-blocks": scenario_lease_lost_effectful,
+    "crash-on-effectful-node-is-uncertain": scenario_crash_effectful,
+    "crash-on-idempotent-node-retries": scenario_crash_idempotent,
     "cost-reaches-budget": scenario_budget,
     "server-restart-mid-task": scenario_server_restart,
     "graceful-shutdown-drains": scenario_drain,

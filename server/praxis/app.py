@@ -241,7 +241,8 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (runs.start_hooks, engine.segments.on_start),  # its first segment opens
         # The task protocol: an attempt settles, inside its transaction.
         (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
-        (engine.tasks.settle_hooks, engine.reconciliations.on_settle),  # UNCERTAIN opens a review
+        # The runtime: any command saved an outcome, inside its transaction.
+        (runs.unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
         # Principals: a revocation or rotation committed (after the commit).
         (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
     )

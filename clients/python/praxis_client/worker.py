@@ -19,8 +19,11 @@ what it returns or raises:
 - :class:`NotApplied` ``(error, retryable=...)`` (return or raise): failed, NOT_APPLIED;
 - :class:`Uncertain` ``(error, result=..., cost=...)`` (return or raise): effect
   UNCERTAIN, which blocks the node until a human reconciles it;
-- any other exception: failed, NOT_APPLIED, retryable (:class:`PermanentError`: not
-  retryable).
+- :class:`PermanentError`: failed, NOT_APPLIED, not retryable;
+- any other exception (a crash): on a node that declares its effects ``none`` or
+  ``idempotent`` (``task.retry_safe``), failed, NOT_APPLIED, retryable; on any other node
+  (``external``, or undeclared) the effect is never assumed: UNCERTAIN with the error
+  text, which blocks the node until a human reconciles it.
 
 ``task.cancelled`` (a :class:`threading.Event`) is set when a heartbeat learns that the
 run was stopped or the lease lost; ``async def`` handlers are also cancelled through
@@ -81,6 +84,7 @@ FATAL = frozenset(
         grpc.StatusCode.UNIMPLEMENTED,
     }
 )
+_RETRY_SAFE = frozenset({task_pb2.NODE_EFFECTS_NONE, task_pb2.NODE_EFFECTS_IDEMPOTENT})
 MAX_ERROR_CHARS = 4000
 MAX_BATCH = 100
 _NO_RESULT: Any = object()
@@ -183,6 +187,12 @@ class TaskContext:
         parent span; use this to propagate it elsewhere (an HTTP call, a subprocess).
         """
         return self.proto.traceparent
+
+    @property
+    def retry_safe(self) -> bool:
+        """Whether the node declares its effects ``none`` or ``idempotent``: only then is
+        an uncaught error reported as NOT_APPLIED and retried (otherwise UNCERTAIN)."""
+        return self.proto.effects in _RETRY_SAFE
 
     @property
     def output(self) -> Any:
@@ -615,7 +625,9 @@ class Worker:
             value = NotApplied("cancelled", retryable=True)
         except Exception as error:
             log.warning("handler failed on %s", ctx.node_uid, exc_info=True)
-            value = NotApplied(f"{type(error).__name__}: {error}", retryable=True)
+            text = f"{type(error).__name__}: {error}"
+            # A crash says nothing of the effect: assumed only where a repeat is safe.
+            value = NotApplied(text, retryable=True) if ctx.retry_safe else Uncertain(text)
         return self._settlement_of(ctx, value)
 
     def _call_handler(self, ctx: TaskContext) -> Any:

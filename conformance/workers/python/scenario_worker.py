@@ -47,6 +47,8 @@ def handle(task: TaskContext) -> Any:
         if "result" in spec:
             return Uncertain(spec.get("error", "uncertain"), result=spec["result"])
         return Uncertain(spec.get("error", "uncertain"))
+    if action == "raise":
+        raise RuntimeError(spec.get("error", "raised"))
     if action == "sleep":
         if task.cancelled.wait(spec.get("ms", 0) / 1000):
             emit(event="cancelled", attempt_id=task.attempt_id)

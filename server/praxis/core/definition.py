@@ -13,7 +13,8 @@ Document shape::
          "fanout": {"over": "node:<dep>.<path>"},
          "timeout_ms": 60000,
          "retry": {"attempts": 3, "backoff_ms": 1000, "max_backoff_ms": 60000},
-         "max_cost_microcredits": "250000"}},
+         "max_cost_microcredits": "250000",
+         "effects": "none" | "idempotent" | "external"}},
      "output": {"from": "node:<id>"}}
 
 Wait nodes (``"kind": "human_input" | "timer" | "authorization"``) have no agent; they
@@ -25,6 +26,12 @@ only order them::
                          "on_expiry": "fail" | "default", "default": {...}}}
 
 The payload that satisfies a wait (or its default) becomes the node's result.
+
+``effects`` declares what repeating an agent node's work does (:data:`EFFECTS`): ``none``
+(no external effect) and ``idempotent`` (repeating it under its operation id is harmless)
+are retried automatically after an attempt that ended without the worker's report (lease
+lost, timeout, crash, stopped run); ``external``, and a node that declares nothing (the
+safe default), block instead, with the effect UNCERTAIN, until a human reconciles it.
 
 :func:`parse` reports every problem in one ``DEFINITION_INVALID`` rejection whose field
 violations name each one; when the only problems are unknown models the reason is
@@ -55,8 +62,13 @@ _NODE_KEYS = frozenset(
         "kind",
         "wait",
         "max_cost_microcredits",
+        "effects",
     }
 )
+EFFECTS = ("none", "idempotent", "external")
+"""The values of a node's ``effects`` declaration; undeclared (``""``) is treated as
+``external``."""
+RETRY_SAFE = frozenset({"none", "idempotent"})
 WAIT_KINDS = ("human_input", "timer", "authorization")
 _WAIT_KEYS = frozenset({"expires_in_ms", "schema", "on_expiry", "default"})
 MAX_WAIT_MS = 90 * 24 * 3600 * 1000
@@ -167,6 +179,8 @@ class Node:
         wait: The wait block of a wait node.
         max_cost: The declared maximum cost of one attempt (canonical decimal; empty
             when undeclared); dispatch needs this much left in the budget.
+        effects: What repeating the node's work does (:data:`EFFECTS`, ``""`` when
+            undeclared).
     """
 
     node_id: str
@@ -181,6 +195,13 @@ class Node:
     kind: str = "agent"
     wait: WaitSpec | None = None
     max_cost: str = ""
+    effects: str = ""
+
+    @property
+    def retry_safe(self) -> bool:
+        """Whether an attempt that ended without the worker's report may simply run
+        again: only when the node declared no external effect, or an idempotent one."""
+        return self.effects in RETRY_SAFE
 
 
 @dataclass(frozen=True)
@@ -355,6 +376,9 @@ def _parse_node(
     fanout = _parse_fanout(raw.get("fanout"), f"{path}.fanout", p)
     timeout_ms = _parse_int(raw.get("timeout_ms", 0), f"{path}.timeout_ms", 0, MAX_TIMEOUT_MS, p)
     retry = _parse_retry(raw.get("retry", {}), f"{path}.retry", p)
+    effects = raw.get("effects", "")
+    if "effects" in raw and effects not in EFFECTS:
+        p.add(f"{path}.effects", f"effects must be one of {', '.join(EFFECTS)}")
     if agent is None or source is None or len(p.items) > before:
         return None
     spec = {
@@ -374,6 +398,8 @@ def _parse_node(
     }
     if max_cost:
         spec["max_cost"] = max_cost
+    if effects:
+        spec["effects"] = effects  # changing the declaration changes the node: a revision
     return Node(
         node_id,
         agent,
@@ -385,6 +411,7 @@ def _parse_node(
         retry,
         values.digest(spec),
         max_cost=max_cost,
+        effects=str(effects),
     )
 
 
@@ -406,7 +433,7 @@ def _parse_wait_node(
 ) -> Node | None:
     """A wait node: no agent, an optional input, a wait block, no fan-out."""
     path = f".nodes.{node_id}"
-    for key in ("agent", "fanout", "timeout_ms", "retry", "max_cost_microcredits"):
+    for key in ("agent", "fanout", "timeout_ms", "retry", "max_cost_microcredits", "effects"):
         if key in raw:
             p.add(f"{path}.{key}", f"a {kind} node takes no {key}")
     source, template = Source("none"), ""

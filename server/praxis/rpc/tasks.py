@@ -62,7 +62,16 @@ def task_to_proto(task: TaskView) -> task_pb2.Task:
         lease_expires_at_ms=task.lease_expires_at_ms,
         traceparent=task.traceparent,
         revision=task.revision,
+        effects=_NODE_EFFECTS[task.effects],
     )
+
+
+_NODE_EFFECTS = {
+    "": task_pb2.NODE_EFFECTS_UNSPECIFIED,
+    "none": task_pb2.NODE_EFFECTS_NONE,
+    "idempotent": task_pb2.NODE_EFFECTS_IDEMPOTENT,
+    "external": task_pb2.NODE_EFFECTS_EXTERNAL,
+}
 
 
 def effect_from_proto(value: int) -> core.Effect | Rejection:

@@ -112,7 +112,8 @@ class Sim:
         blocked = self.nodes(core.NodeStatus.BLOCKED)
         if blocked:
             node = blocked[pick % len(blocked)]
-            completed, result = self.pending[node.attempt_id]
+            # An attempt that ended without a report (lease lost, stopped) failed.
+            completed, result = self.pending.get(node.attempt_id, (False, None))
             self.apply(core.Reconcile(node.uid, node.attempt_id, applied, result, completed))
 
 

@@ -94,7 +94,7 @@ def test_a_failed_side_branch_neither_blocks_nor_fails_the_run() -> None:
 
 
 def test_live_side_branches_are_cancelled_when_the_run_ends() -> None:
-    sim = Sim(definition("b", b=node(), side=node()))
+    sim = Sim(definition("b", b=node(), side=node(effects="idempotent")))
     side = sim.dispatch("side")
     sim.complete("b")
     assert sim.state.status is core.RunStatus.COMPLETED
@@ -140,7 +140,7 @@ def test_uncertain_effects_are_not_retried_automatically() -> None:
 
 
 def test_lease_expiry_redispatches_and_rejects_the_stale_result() -> None:
-    sim = Sim(definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0})))
+    sim = Sim(definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}, effects="none")))
     first = sim.dispatch("a")
     sim.now += LEASE - 1
     assert sim.apply(core.Expire()).noop  # type: ignore[union-attr]
@@ -156,7 +156,7 @@ def test_lease_expiry_redispatches_and_rejects_the_stale_result() -> None:
 
 
 def test_timeouts_retry_like_expired_leases() -> None:
-    sim = Sim(definition("a", a=node(timeout_ms=500, retry={"attempts": 1})))
+    sim = Sim(definition("a", a=node(timeout_ms=500, retry={"attempts": 1}, effects="none")))
     sim.dispatch("a")
     sim.now += 500
     sim.ok(core.Expire())
@@ -269,7 +269,9 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[int]]:
             source = f"node:{names[0]}"
         else:
             source = [f"node:{name}" for name in names]
-        nodes[f"n{index}"] = node(source, names, json_out(), retry={"attempts": 2, "backoff_ms": 0})
+        effects = draw(st.sampled_from([{}, {"effects": "external"}, {"effects": "idempotent"}]))
+        retry = {"attempts": 2, "backoff_ms": 0}
+        nodes[f"n{index}"] = node(source, names, json_out(), retry=retry, **effects)
     output = draw(st.integers(0, count - 1))
     moves = draw(st.lists(st.integers(0, 3), min_size=40, max_size=40))
     return definition(f"n{output}", **nodes), moves
@@ -284,6 +286,12 @@ def test_runs_always_end_and_keep_their_invariants(
     sim = Sim(document)
     replay = Sim(document)
     for move in moves * 3:
+        blocked = [n for n in sim.state.nodes.values() if n.status is core.NodeStatus.BLOCKED]
+        if blocked:  # a lease lost on a node with effects: a human decides
+            node_run = min(blocked, key=lambda n: n.uid)
+            applied = move % 2 == 0
+            sim.ok(core.Reconcile(node_run.uid, node_run.attempt_id, applied))
+            continue
         if sim.state.status in core.TERMINAL:
             break
         ready = sim.ready()

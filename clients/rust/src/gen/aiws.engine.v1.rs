@@ -4909,7 +4909,8 @@ pub struct Reconciliation {
     /// The operation id, kept by the retry.
     #[prost(string, tag = "4")]
     pub operation_id: ::prost::alloc::string::String,
-    /// True when the attempt completed with a result, false when it failed.
+    /// True when the attempt completed with a result, false when it failed or ended
+    /// without the worker's report (then `error` says how it ended).
     #[prost(bool, tag = "5")]
     pub completed: bool,
     /// Current state.
@@ -4933,7 +4934,8 @@ pub struct Reconciliation {
     /// When it was decided (0 while pending).
     #[prost(int64, tag = "12")]
     pub decided_at_ms: i64,
-    /// The error the attempt reported, when it failed.
+    /// The error the attempt reported when it failed, or how it ended without a report
+    /// (for example "the attempt's lease expired before the worker reported, ...").
     #[prost(string, tag = "13")]
     pub error: ::prost::alloc::string::String,
 }
@@ -5131,7 +5133,9 @@ pub mod reconciliation_service_client {
     use tonic::codegen::http::Uri;
     /// ReconciliationService settles uncertain effects. An attempt settled with
     /// `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-    /// run's completion). A human reviews the exact material with ReviewReconciliation,
+    /// run's completion); so does an attempt that ended without the worker's report (lease
+    /// lost, timeout, run stopped under it) on a node whose effects are not declared
+    /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
     /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -5351,7 +5355,9 @@ pub mod reconciliation_service_server {
     }
     /// ReconciliationService settles uncertain effects. An attempt settled with
     /// `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-    /// run's completion). A human reviews the exact material with ReviewReconciliation,
+    /// run's completion); so does an attempt that ended without the worker's report (lease
+    /// lost, timeout, run stopped under it) on a node whose effects are not declared
+    /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
     /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -10829,6 +10835,10 @@ pub struct Task {
     /// the attempt. Informational: settling does not need it.
     #[prost(string, tag = "13")]
     pub traceparent: ::prost::alloc::string::String,
+    /// What the node's definition declares that repeating its work does; decides how the
+    /// runtime reports an uncaught handler error (see NodeEffects).
+    #[prost(enumeration = "NodeEffects", tag = "14")]
+    pub effects: i32,
 }
 /// ClaimTasksRequest asks for work.
 #[allow(clippy::all)]
@@ -11087,6 +11097,51 @@ impl ModelSource {
             "MODEL_SOURCE_UNSPECIFIED" => Some(Self::Unspecified),
             "MODEL_SOURCE_CONFIG" => Some(Self::Config),
             "MODEL_SOURCE_WORKER" => Some(Self::Worker),
+            _ => None,
+        }
+    }
+}
+/// NodeEffects is what a node's definition declares that repeating its work does (the
+/// node's `effects` key). It decides what happens to an attempt that ends without the
+/// worker's own report (its lease lost, its timeout, a worker crash, its run stopped
+/// under it): on a NONE or IDEMPOTENT node the attempt is retried automatically; on an
+/// EXTERNAL node, and on a node that declares nothing (UNSPECIFIED: the safe default),
+/// the attempt's effect is UNCERTAIN, the node is BLOCKED and a reconciliation waits for
+/// a human. Worker runtimes report a handler's uncaught error the same way: NOT_APPLIED
+/// and retryable on a NONE or IDEMPOTENT node, UNCERTAIN with the error text otherwise.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum NodeEffects {
+    /// The node declares nothing: treated as EXTERNAL.
+    Unspecified = 0,
+    /// The node's work has no external effect; repeating it is harmless.
+    None = 1,
+    /// The node's effect is idempotent under its operation id: repeating it is harmless.
+    Idempotent = 2,
+    /// The node has an external effect that a repeat could apply twice.
+    External = 3,
+}
+impl NodeEffects {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "NODE_EFFECTS_UNSPECIFIED",
+            Self::None => "NODE_EFFECTS_NONE",
+            Self::Idempotent => "NODE_EFFECTS_IDEMPOTENT",
+            Self::External => "NODE_EFFECTS_EXTERNAL",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "NODE_EFFECTS_UNSPECIFIED" => Some(Self::Unspecified),
+            "NODE_EFFECTS_NONE" => Some(Self::None),
+            "NODE_EFFECTS_IDEMPOTENT" => Some(Self::Idempotent),
+            "NODE_EFFECTS_EXTERNAL" => Some(Self::External),
             _ => None,
         }
     }

@@ -15,6 +15,7 @@ from praxis.core.run.state import (
     TERMINAL,
     Attempt,
     AttemptStatus,
+    Effect,
     NodeRun,
     NodeStatus,
     RunState,
@@ -42,7 +43,10 @@ def check_result(spec: Node, result: values.JsonValue) -> Rejection | None:
     )
 
 
-def ended_attempt(work: Work, node: NodeRun, status: AttemptStatus) -> Attempt:
+def ended_attempt(
+    work: Work, node: NodeRun, status: AttemptStatus, effect: Effect | None = None
+) -> Attempt:
+    """The record of a live attempt that ended without the worker's report."""
     return Attempt(
         node.attempt_id,
         work.state.run_id,
@@ -50,8 +54,54 @@ def ended_attempt(work: Work, node: NodeRun, status: AttemptStatus) -> Attempt:
         node.attempts,
         node.worker_id,
         status=status,
+        effect=effect.value if effect else "",
         at_ms=work.now,
     )
+
+
+def block(work: Work, node: NodeRun, why: str, effect: Effect | None = None) -> None:
+    """Blocks a node until a reviewed reconciliation decides its uncertain effect.
+
+    ``effect``: the effect the attempt reported, noted on the NODE_BLOCKED event.
+    """
+    work.set(
+        replace(
+            node,
+            status=NodeStatus.BLOCKED,
+            lease_expires_at_ms=0,
+            deadline_ms=0,
+            error=f"RECONCILIATION_REQUIRED: {why}",
+        )
+    )
+    payload: dict[str, values.JsonValue] = {"attempt_id": node.attempt_id, "attempt": node.attempts}
+    if effect is not None:
+        payload["effect"] = effect.value
+    work.emit("NODE_BLOCKED", node.uid, **payload)
+
+
+def unreported(work: Work, node: NodeRun, status: AttemptStatus, why: str) -> bool:
+    """Ends a RUNNING node's attempt that ended without the worker's report (its lease
+    expired, it timed out, its run or fan-out group was cancelled under it).
+
+    For a node whose declared effects make a repeat safe (``none``, ``idempotent``) this
+    only records the attempt and returns False: the caller retries or cancels the node.
+    Otherwise (``external``, or undeclared: the safe default) the effect is never
+    assumed: the attempt's effect is UNCERTAIN and the node blocks for a reconciliation.
+    """
+    spec = work.spec(node)
+    if spec.retry_safe:
+        work.attempts.append(ended_attempt(work, node, status))
+        return False
+    work.attempts.append(ended_attempt(work, node, status, Effect.UNCERTAIN))
+    declared = f"declares effects {spec.effects!r}" if spec.effects else "declares no effects"
+    block(
+        work,
+        node,
+        f"{why} before the worker reported, and node {node.node_id!r} {declared}: "
+        "its effect is uncertain",
+        Effect.UNCERTAIN,
+    )
+    return True
 
 
 def retry_or_fail(work: Work, node: NodeRun, error: str, retryable: bool) -> bool:
@@ -117,8 +167,12 @@ def _cancel_items(work: Work, parent: NodeRun, why: str) -> None:
 
 
 def cancel(work: Work, node: NodeRun, why: str) -> None:
-    if node.status is NodeStatus.RUNNING:
-        work.attempts.append(ended_attempt(work, node, AttemptStatus.CANCELLED))
+    """Cancels a live node; a RUNNING one whose effects are not retry-safe blocks instead
+    (:func:`unreported`)."""
+    if node.status is NodeStatus.RUNNING and unreported(
+        work, node, AttemptStatus.CANCELLED, f"cancelled ({why})"
+    ):
+        return
     work.set(
         replace(
             node,

@@ -28,15 +28,16 @@ from praxis.core.run.commands import (
     attempt_id,
 )
 from praxis.core.run.graph import (
+    block,
     cancel,
     check_result,
-    ended_attempt,
     finish,
     node_done,
     promote,
     reprobe,
     retry_or_fail,
     settle,
+    unreported,
 )
 from praxis.core.run.queues import timer_due
 from praxis.core.run.state import (
@@ -242,7 +243,7 @@ def _complete(work: Work, command: Complete) -> Outcome | Rejection:
     )
     mark = len(work.events)
     if command.effect is Effect.UNCERTAIN:
-        _block(work, node, "the attempt completed with an uncertain effect")
+        block(work, node, "the attempt completed with an uncertain effect")
     else:
         work.result = (node.uid, command.result)
         node_done(work, node, command.result)
@@ -261,20 +262,6 @@ def _tag_effect(work: Work, mark: int, uid: str, effect: Effect) -> None:
         event = work.events[index]
         if event.node_uid == uid and event.kind in _SETTLING_EVENTS:
             work.events[index] = replace(event, payload={**event.payload, "effect": effect.value})
-
-
-def _block(work: Work, node: NodeRun, why: str) -> None:
-    """Blocks a node until a reviewed reconciliation decides its uncertain effect."""
-    work.set(
-        replace(
-            node,
-            status=NodeStatus.BLOCKED,
-            lease_expires_at_ms=0,
-            deadline_ms=0,
-            error=f"RECONCILIATION_REQUIRED: {why}",
-        )
-    )
-    work.emit("NODE_BLOCKED", node.uid, attempt_id=node.attempt_id, attempt=node.attempts)
 
 
 def _fail(work: Work, command: Fail) -> Outcome | Rejection:
@@ -299,7 +286,7 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     will_retry = False
     mark = len(work.events)
     if command.effect is Effect.UNCERTAIN:
-        _block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
+        block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
     else:
         will_retry = retry_or_fail(work, node, command.error, command.retryable)
     _tag_effect(work, mark, node.uid, command.effect)
@@ -345,8 +332,13 @@ def _expire(work: Work, _command: Expire) -> Outcome | Rejection:
         else:
             status = AttemptStatus.TIMED_OUT
             error = f"timed out after {work.spec(current).timeout_ms} ms"
-        work.attempts.append(ended_attempt(work, current, status))
-        retry_or_fail(work, current, error, retryable=True)
+        why = (
+            "the attempt's lease expired"
+            if status is AttemptStatus.EXPIRED
+            else (f"the attempt {error}")
+        )
+        if not unreported(work, current, status, why):
+            retry_or_fail(work, current, error, retryable=True)
     if not due and not expired:
         return _noop(work)
     settle(work)

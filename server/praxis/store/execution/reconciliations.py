@@ -1,6 +1,6 @@
 """Reconciliations: open on an uncertain effect, decided by a reviewed human approval.
 
-The settle hook :meth:`ReconciliationStore.on_settle` opens a reconciliation in the
+The save hook :meth:`ReconciliationStore.on_save` opens a reconciliation in the
 transaction that blocks the node. :meth:`ReconciliationStore.reconcile` is one
 transaction: check holds and epochs, replay a repeated request, verify and consume the
 approval of the exact material (the registry's approvals and proofs), apply
@@ -27,7 +27,6 @@ from praxis.store.execution.tables import reconciliations
 from praxis.store.registry.rows import load_approval
 from praxis.store.registry.store import RegistryStore
 from praxis.store.registry.tables import consumed_proofs
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 
@@ -68,6 +67,9 @@ class Decision:
     approval_id: str = ""
 
 
+_BLOCKED_PREFIX = "RECONCILIATION_REQUIRED: "
+
+
 class ReconciliationStore:
     """Reconciliations over the run store and the registry's approvals."""
 
@@ -79,23 +81,50 @@ class ReconciliationStore:
 
     # --- hook -------------------------------------------------------------------------
 
-    def on_settle(
+    def on_save(
         self,
         connection: Connection,
-        record: RunRecord,
+        _record: RunRecord,
         command: core.Command,
         outcome: core.Outcome,
     ) -> None:
-        """Opens a reconciliation when a settlement blocked its node."""
-        if outcome.noop or not isinstance(command, core.Complete | core.Fail):
-            return
-        if command.effect is not core.Effect.UNCERTAIN:
-            return
-        attempt = command.attempt
-        node = outcome.state.nodes.get(attempt.node_uid)
-        if node is None or node.status is not core.NodeStatus.BLOCKED:
-            return
-        completed = isinstance(command, core.Complete)
+        """Opens a reconciliation for each attempt a command left with an uncertain effect
+        and its node blocked: a worker's UNCERTAIN report, or an attempt that ended without
+        the worker's report on a node whose effects are not retry-safe (lease lost,
+        timeout, run stopped under it)."""
+        for attempt in outcome.attempts:
+            if attempt.effect != core.Effect.UNCERTAIN.value:
+                continue
+            node = outcome.state.nodes.get(attempt.node_uid)
+            if (
+                node is None
+                or node.status is not core.NodeStatus.BLOCKED
+                or node.attempt_id != attempt.attempt_id
+            ):
+                continue
+            report = (
+                command
+                if isinstance(command, core.Complete | core.Fail)
+                and command.attempt.attempt_id == attempt.attempt_id
+                else None
+            )
+            self._open(connection, attempt, node, report, outcome)
+
+    def _open(
+        self,
+        connection: Connection,
+        attempt: core.Attempt,
+        node: core.NodeRun,
+        report: core.Complete | core.Fail | None,
+        outcome: core.Outcome,
+    ) -> None:
+        completed = isinstance(report, core.Complete)
+        if isinstance(report, core.Fail):
+            error = report.error
+        elif report is None:
+            error = node.error.removeprefix(_BLOCKED_PREFIX)
+        else:
+            error = ""
         now = outcome.state.updated_at_ms
         connection.execute(
             reconciliations.insert().values(
@@ -103,10 +132,10 @@ class ReconciliationStore:
                 run_id=attempt.run_id,
                 node_uid=attempt.node_uid,
                 completed=int(completed),
-                result_json=values.canonical_json(command.result)
-                if isinstance(command, core.Complete)
+                result_json=values.canonical_json(report.result)
+                if isinstance(report, core.Complete)
                 else "",
-                error=command.error if isinstance(command, core.Fail) else "",
+                error=error,
                 state=effects.ReconciliationState.PENDING.value,
                 decision="",
                 evidence_json="",
@@ -250,7 +279,7 @@ class ReconciliationStore:
                 raise Rollback(outcome)
             if evidence.expires_at_ms <= self.clock.now_ms():
                 raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
-            run_rows.save(connection, record, outcome, signals, command, now)
+            self.runs.unit.save(connection, record, outcome, signals, command, now)
             self._record(connection, principal, request, evidence, material, now)
             requests.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False

@@ -26,7 +26,6 @@ from praxis.core.rejection import Rejection, not_found
 from praxis.store.db.database import Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import waits
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tables import run_events
@@ -203,7 +202,7 @@ class WaitStore:
             outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            saved = run_rows.save(connection, record, outcome, effects, command, now)
+            saved = self.runs.unit.save(connection, record, outcome, effects, command, now)
             text = values.canonical_json(payload)
             connection.execute(
                 update(waits)

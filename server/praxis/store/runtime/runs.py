@@ -471,7 +471,7 @@ class RunStore:
             command, now = core.Stop(reason or "stopped by caller"), self.clock.now_ms()
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
-            return run_rows.save(connection, record, outcome, effects, command, now)
+            return self.unit.save(connection, record, outcome, effects, command, now)
 
         result: RunRecord | Rejection = self.unit.transact(transaction)
         return result
@@ -499,7 +499,7 @@ class RunStore:
         if isinstance(outcome, Rejection):
             return outcome
         effects = Effects(trace=self.unit.trace)
-        run_rows.save(connection, record, outcome, effects, command, now)
+        self.unit.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
         return None
 
@@ -529,7 +529,7 @@ class RunStore:
             command = core.Stop(reason, "WORK_ORDER_CANCELED")
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
-            run_rows.save(connection, record, outcome, effects, command, now)
+            self.unit.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
 
     # --- the sweeper ------------------------------------------------------------------
@@ -566,7 +566,7 @@ class RunStore:
                     continue
                 outcome = core.apply(record.state, EXPIRE, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
-                run_rows.save(connection, record, outcome, effects, EXPIRE, now)
+                self.unit.save(connection, record, outcome, effects, EXPIRE, now)
             return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self.unit.transact(transaction)

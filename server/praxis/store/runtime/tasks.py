@@ -65,6 +65,8 @@ class TaskView:
     """About how many bytes the task takes in a response (input, template, agent)."""
     traceparent: str = ""
     """The attempt's span (tracing on only; see :mod:`praxis.store.runtime.traces`)."""
+    effects: str = ""
+    """The node's declared effects (``""`` when undeclared)."""
 
 
 @dataclass(frozen=True)
@@ -291,7 +293,7 @@ class TaskStore:
             if isinstance(outcome, Rejection) or record is None:
                 run_rows.drop_ready(connection, run_id, uid)  # stale row
                 continue
-            record = run_rows.save(connection, record, outcome, effects, command, now)
+            record = self.unit.save(connection, record, outcome, effects, command, now)
             node = record.state.nodes[uid]
             if node.status is not core.NodeStatus.RUNNING:
                 continue  # refused (allowance, input size): the node failed with the reason
@@ -319,6 +321,7 @@ class TaskStore:
             deadline_ms=node.deadline_ms,
             lease_expires_at_ms=node.lease_expires_at_ms,
             revision=node.revision,
+            effects=spec.effects,
         )
 
     def next_ready_ms(self, models: list[str]) -> int | None:
@@ -366,7 +369,7 @@ class TaskStore:
             spends = any(a.cost_microcredits not in ("", "0") for a in outcome.attempts)
             if spends or record.contract_id:
                 self.runs.lock_budget(connection, record.contract_id, record.principal_id, spends)
-            run_rows.save(connection, record, outcome, effects, command, now)
+            self.unit.save(connection, record, outcome, effects, command, now)
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
             if isinstance(command, core.Heartbeat):

@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
+from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
 from praxis.store.db.database import Database
@@ -56,6 +57,12 @@ class Unit:
         self.trace: RunTraces | None = None  # set when tracing is on
         self.definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self._lock = threading.Lock()
+        # Execution-model hooks called after every outcome a command saves, inside its
+        # transaction (reconciliations open for the attempts it left uncertain). Wired by
+        # the engine's reactions table (praxis.app.reactions).
+        self.save_hooks: list[
+            Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
+        ] = []
 
     def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters.
@@ -102,6 +109,23 @@ class Unit:
     def announce(self, effects: Effects) -> None:
         """Wakes the waiters of every server process after a commit."""
         self.signals.publish(wakes_of(effects))
+
+    def save(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        outcome: core.Outcome,
+        effects: Effects,
+        command: core.Command,
+        now: int,
+    ) -> RunRecord:
+        """Writes an outcome (:func:`praxis.store.runtime.rows.save`), then runs the save
+        hooks on it; every command's outcome is saved here."""
+        saved = rows.save(connection, record, outcome, effects, command, now)
+        if not outcome.noop:
+            for hook in self.save_hooks:
+                hook(connection, record, command, outcome)
+        return saved
 
     def definition(self, connection: Connection, digest: str) -> definitions.Definition:
         """A stored definition, parsed once per process."""

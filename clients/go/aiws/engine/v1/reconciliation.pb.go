@@ -138,7 +138,8 @@ type Reconciliation struct {
 	NodeUid string `protobuf:"bytes,3,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
 	// The operation id, kept by the retry.
 	OperationId string `protobuf:"bytes,4,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
-	// True when the attempt completed with a result, false when it failed.
+	// True when the attempt completed with a result, false when it failed or ended
+	// without the worker's report (then `error` says how it ended).
 	Completed bool `protobuf:"varint,5,opt,name=completed,proto3" json:"completed,omitempty"`
 	// Current state.
 	State ReconciliationState `protobuf:"varint,6,opt,name=state,proto3,enum=aiws.engine.v1.ReconciliationState" json:"state,omitempty"`
@@ -154,7 +155,8 @@ type Reconciliation struct {
 	OpenedAtMs int64 `protobuf:"varint,11,opt,name=opened_at_ms,json=openedAtMs,proto3" json:"opened_at_ms,omitempty"`
 	// When it was decided (0 while pending).
 	DecidedAtMs int64 `protobuf:"varint,12,opt,name=decided_at_ms,json=decidedAtMs,proto3" json:"decided_at_ms,omitempty"`
-	// The error the attempt reported, when it failed.
+	// The error the attempt reported when it failed, or how it ended without a report
+	// (for example "the attempt's lease expired before the worker reported, ...").
 	Error         string `protobuf:"bytes,13,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -74,6 +74,70 @@ func (ModelSource) EnumDescriptor() ([]byte, []int) {
 	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{0}
 }
 
+// NodeEffects is what a node's definition declares that repeating its work does (the
+// node's `effects` key). It decides what happens to an attempt that ends without the
+// worker's own report (its lease lost, its timeout, a worker crash, its run stopped
+// under it): on a NONE or IDEMPOTENT node the attempt is retried automatically; on an
+// EXTERNAL node, and on a node that declares nothing (UNSPECIFIED: the safe default),
+// the attempt's effect is UNCERTAIN, the node is BLOCKED and a reconciliation waits for
+// a human. Worker runtimes report a handler's uncaught error the same way: NOT_APPLIED
+// and retryable on a NONE or IDEMPOTENT node, UNCERTAIN with the error text otherwise.
+type NodeEffects int32
+
+const (
+	// The node declares nothing: treated as EXTERNAL.
+	NodeEffects_NODE_EFFECTS_UNSPECIFIED NodeEffects = 0
+	// The node's work has no external effect; repeating it is harmless.
+	NodeEffects_NODE_EFFECTS_NONE NodeEffects = 1
+	// The node's effect is idempotent under its operation id: repeating it is harmless.
+	NodeEffects_NODE_EFFECTS_IDEMPOTENT NodeEffects = 2
+	// The node has an external effect that a repeat could apply twice.
+	NodeEffects_NODE_EFFECTS_EXTERNAL NodeEffects = 3
+)
+
+// Enum value maps for NodeEffects.
+var (
+	NodeEffects_name = map[int32]string{
+		0: "NODE_EFFECTS_UNSPECIFIED",
+		1: "NODE_EFFECTS_NONE",
+		2: "NODE_EFFECTS_IDEMPOTENT",
+		3: "NODE_EFFECTS_EXTERNAL",
+	}
+	NodeEffects_value = map[string]int32{
+		"NODE_EFFECTS_UNSPECIFIED": 0,
+		"NODE_EFFECTS_NONE":        1,
+		"NODE_EFFECTS_IDEMPOTENT":  2,
+		"NODE_EFFECTS_EXTERNAL":    3,
+	}
+)
+
+func (x NodeEffects) Enum() *NodeEffects {
+	p := new(NodeEffects)
+	*p = x
+	return p
+}
+
+func (x NodeEffects) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (NodeEffects) Descriptor() protoreflect.EnumDescriptor {
+	return file_aiws_engine_v1_task_proto_enumTypes[1].Descriptor()
+}
+
+func (NodeEffects) Type() protoreflect.EnumType {
+	return &file_aiws_engine_v1_task_proto_enumTypes[1]
+}
+
+func (x NodeEffects) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use NodeEffects.Descriptor instead.
+func (NodeEffects) EnumDescriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{1}
+}
+
 // Model is one model the engine accepts in definitions.
 type Model struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -244,7 +308,10 @@ type Task struct {
 	// (OpenTelemetry, see docs/operations.md); empty otherwise. The run is one trace:
 	// a worker that records spans makes them children of this one, so they sit under
 	// the attempt. Informational: settling does not need it.
-	Traceparent   string `protobuf:"bytes,13,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Traceparent string `protobuf:"bytes,13,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	// What the node's definition declares that repeating its work does; decides how the
+	// runtime reports an uncaught handler error (see NodeEffects).
+	Effects       NodeEffects `protobuf:"varint,14,opt,name=effects,proto3,enum=aiws.engine.v1.NodeEffects" json:"effects,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -368,6 +435,13 @@ func (x *Task) GetTraceparent() string {
 		return x.Traceparent
 	}
 	return ""
+}
+
+func (x *Task) GetEffects() NodeEffects {
+	if x != nil {
+		return x.Effects
+	}
+	return NodeEffects_NODE_EFFECTS_UNSPECIFIED
 }
 
 // ClaimTasksRequest asks for work.
@@ -1382,7 +1456,7 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\rsystem_prompt\x18\x02 \x01(\tR\fsystemPrompt\x12%\n" +
 	"\x0efunctions_json\x18\x03 \x01(\tR\rfunctionsJson\x12\x1f\n" +
 	"\voutput_json\x18\x04 \x01(\tR\n" +
-	"outputJson\"\xa7\x03\n" +
+	"outputJson\"\xde\x03\n" +
 	"\x04Task\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x15\n" +
@@ -1400,7 +1474,8 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"deadlineMs\x12-\n" +
 	"\x13lease_expires_at_ms\x18\v \x01(\x03R\x10leaseExpiresAtMs\x12\x1a\n" +
 	"\brevision\x18\f \x01(\x03R\brevision\x12 \n" +
-	"\vtraceparent\x18\r \x01(\tR\vtraceparent\"\x99\x01\n" +
+	"\vtraceparent\x18\r \x01(\tR\vtraceparent\x125\n" +
+	"\aeffects\x18\x0e \x01(\x0e2\x1b.aiws.engine.v1.NodeEffectsR\aeffects\"\x99\x01\n" +
 	"\x11ClaimTasksRequest\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x16\n" +
 	"\x06models\x18\x02 \x03(\tR\x06models\x12\x1b\n" +
@@ -1468,7 +1543,12 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\vModelSource\x12\x1c\n" +
 	"\x18MODEL_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13MODEL_SOURCE_CONFIG\x10\x01\x12\x17\n" +
-	"\x13MODEL_SOURCE_WORKER\x10\x022\x90\x04\n" +
+	"\x13MODEL_SOURCE_WORKER\x10\x02*z\n" +
+	"\vNodeEffects\x12\x1c\n" +
+	"\x18NODE_EFFECTS_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11NODE_EFFECTS_NONE\x10\x01\x12\x1b\n" +
+	"\x17NODE_EFFECTS_IDEMPOTENT\x10\x02\x12\x19\n" +
+	"\x15NODE_EFFECTS_EXTERNAL\x10\x032\x90\x04\n" +
 	"\vTaskService\x12S\n" +
 	"\n" +
 	"ClaimTasks\x12!.aiws.engine.v1.ClaimTasksRequest\x1a\".aiws.engine.v1.ClaimTasksResponse\x12P\n" +
@@ -1492,63 +1572,65 @@ func file_aiws_engine_v1_task_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_task_proto_rawDescData
 }
 
-var file_aiws_engine_v1_task_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_aiws_engine_v1_task_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_aiws_engine_v1_task_proto_goTypes = []any{
 	(ModelSource)(0),             // 0: aiws.engine.v1.ModelSource
-	(*Model)(nil),                // 1: aiws.engine.v1.Model
-	(*AgentSpec)(nil),            // 2: aiws.engine.v1.AgentSpec
-	(*Task)(nil),                 // 3: aiws.engine.v1.Task
-	(*ClaimTasksRequest)(nil),    // 4: aiws.engine.v1.ClaimTasksRequest
-	(*ClaimTasksResponse)(nil),   // 5: aiws.engine.v1.ClaimTasksResponse
-	(*HeartbeatRequest)(nil),     // 6: aiws.engine.v1.HeartbeatRequest
-	(*HeartbeatResponse)(nil),    // 7: aiws.engine.v1.HeartbeatResponse
-	(*CompleteTaskRequest)(nil),  // 8: aiws.engine.v1.CompleteTaskRequest
-	(*CompleteTaskResponse)(nil), // 9: aiws.engine.v1.CompleteTaskResponse
-	(*FailTaskRequest)(nil),      // 10: aiws.engine.v1.FailTaskRequest
-	(*FailTaskResponse)(nil),     // 11: aiws.engine.v1.FailTaskResponse
-	(*Settlement)(nil),           // 12: aiws.engine.v1.Settlement
-	(*SettlementError)(nil),      // 13: aiws.engine.v1.SettlementError
-	(*SettlementResult)(nil),     // 14: aiws.engine.v1.SettlementResult
-	(*SettleTasksRequest)(nil),   // 15: aiws.engine.v1.SettleTasksRequest
-	(*SettleTasksResponse)(nil),  // 16: aiws.engine.v1.SettleTasksResponse
-	(*ListModelsRequest)(nil),    // 17: aiws.engine.v1.ListModelsRequest
-	(*ListModelsResponse)(nil),   // 18: aiws.engine.v1.ListModelsResponse
-	(EffectOutcome)(0),           // 19: aiws.engine.v1.EffectOutcome
+	(NodeEffects)(0),             // 1: aiws.engine.v1.NodeEffects
+	(*Model)(nil),                // 2: aiws.engine.v1.Model
+	(*AgentSpec)(nil),            // 3: aiws.engine.v1.AgentSpec
+	(*Task)(nil),                 // 4: aiws.engine.v1.Task
+	(*ClaimTasksRequest)(nil),    // 5: aiws.engine.v1.ClaimTasksRequest
+	(*ClaimTasksResponse)(nil),   // 6: aiws.engine.v1.ClaimTasksResponse
+	(*HeartbeatRequest)(nil),     // 7: aiws.engine.v1.HeartbeatRequest
+	(*HeartbeatResponse)(nil),    // 8: aiws.engine.v1.HeartbeatResponse
+	(*CompleteTaskRequest)(nil),  // 9: aiws.engine.v1.CompleteTaskRequest
+	(*CompleteTaskResponse)(nil), // 10: aiws.engine.v1.CompleteTaskResponse
+	(*FailTaskRequest)(nil),      // 11: aiws.engine.v1.FailTaskRequest
+	(*FailTaskResponse)(nil),     // 12: aiws.engine.v1.FailTaskResponse
+	(*Settlement)(nil),           // 13: aiws.engine.v1.Settlement
+	(*SettlementError)(nil),      // 14: aiws.engine.v1.SettlementError
+	(*SettlementResult)(nil),     // 15: aiws.engine.v1.SettlementResult
+	(*SettleTasksRequest)(nil),   // 16: aiws.engine.v1.SettleTasksRequest
+	(*SettleTasksResponse)(nil),  // 17: aiws.engine.v1.SettleTasksResponse
+	(*ListModelsRequest)(nil),    // 18: aiws.engine.v1.ListModelsRequest
+	(*ListModelsResponse)(nil),   // 19: aiws.engine.v1.ListModelsResponse
+	(EffectOutcome)(0),           // 20: aiws.engine.v1.EffectOutcome
 }
 var file_aiws_engine_v1_task_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.Model.source:type_name -> aiws.engine.v1.ModelSource
-	2,  // 1: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
-	3,  // 2: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	19, // 3: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	19, // 4: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	8,  // 5: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
-	10, // 6: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
-	9,  // 7: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
-	11, // 8: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
-	13, // 9: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
-	12, // 10: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
-	4,  // 11: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
-	14, // 12: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
-	3,  // 13: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	1,  // 14: aiws.engine.v1.ListModelsResponse.models:type_name -> aiws.engine.v1.Model
-	4,  // 15: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
-	6,  // 16: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
-	8,  // 17: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
-	10, // 18: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
-	15, // 19: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
-	17, // 20: aiws.engine.v1.TaskService.ListModels:input_type -> aiws.engine.v1.ListModelsRequest
-	5,  // 21: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
-	7,  // 22: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
-	9,  // 23: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
-	11, // 24: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
-	16, // 25: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
-	18, // 26: aiws.engine.v1.TaskService.ListModels:output_type -> aiws.engine.v1.ListModelsResponse
-	21, // [21:27] is the sub-list for method output_type
-	15, // [15:21] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	3,  // 1: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
+	1,  // 2: aiws.engine.v1.Task.effects:type_name -> aiws.engine.v1.NodeEffects
+	4,  // 3: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	20, // 4: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	20, // 5: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	9,  // 6: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
+	11, // 7: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
+	10, // 8: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
+	12, // 9: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
+	14, // 10: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
+	13, // 11: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
+	5,  // 12: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
+	15, // 13: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
+	4,  // 14: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	2,  // 15: aiws.engine.v1.ListModelsResponse.models:type_name -> aiws.engine.v1.Model
+	5,  // 16: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
+	7,  // 17: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
+	9,  // 18: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
+	11, // 19: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
+	16, // 20: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
+	18, // 21: aiws.engine.v1.TaskService.ListModels:input_type -> aiws.engine.v1.ListModelsRequest
+	6,  // 22: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
+	8,  // 23: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
+	10, // 24: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
+	12, // 25: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
+	17, // 26: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
+	19, // 27: aiws.engine.v1.TaskService.ListModels:output_type -> aiws.engine.v1.ListModelsResponse
+	22, // [22:28] is the sub-list for method output_type
+	16, // [16:22] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_task_proto_init() }
@@ -1571,7 +1653,7 @@ func file_aiws_engine_v1_task_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_task_proto_rawDesc), len(file_aiws_engine_v1_task_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -29,7 +29,9 @@ GRPC_VERSION: str
 class ReconciliationServiceStub:
     """ReconciliationService settles uncertain effects. An attempt settled with
     `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-    run's completion). A human reviews the exact material with ReviewReconciliation,
+    run's completion); so does an attempt that ended without the worker's report (lease
+    lost, timeout, run stopped under it) on a node whose effects are not declared
+    retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
     (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -56,7 +58,9 @@ class ReconciliationServiceStub:
 class ReconciliationServiceAsyncStub(ReconciliationServiceStub):
     """ReconciliationService settles uncertain effects. An attempt settled with
     `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-    run's completion). A human reviews the exact material with ReviewReconciliation,
+    run's completion); so does an attempt that ended without the worker's report (lease
+    lost, timeout, run stopped under it) on a node whose effects are not declared
+    retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
     (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -79,7 +83,9 @@ class ReconciliationServiceAsyncStub(ReconciliationServiceStub):
 class ReconciliationServiceServicer(metaclass=_abc_1.ABCMeta):
     """ReconciliationService settles uncertain effects. An attempt settled with
     `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-    run's completion). A human reviews the exact material with ReviewReconciliation,
+    run's completion); so does an attempt that ended without the worker's report (lease
+    lost, timeout, run stopped under it) on a node whose effects are not declared
+    retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
     (a new attempt id); APPLIED settles it with the attempt's result (or fails it for

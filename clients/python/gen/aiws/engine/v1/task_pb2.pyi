@@ -13,9 +13,20 @@ class ModelSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MODEL_SOURCE_UNSPECIFIED: _ClassVar[ModelSource]
     MODEL_SOURCE_CONFIG: _ClassVar[ModelSource]
     MODEL_SOURCE_WORKER: _ClassVar[ModelSource]
+
+class NodeEffects(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NODE_EFFECTS_UNSPECIFIED: _ClassVar[NodeEffects]
+    NODE_EFFECTS_NONE: _ClassVar[NodeEffects]
+    NODE_EFFECTS_IDEMPOTENT: _ClassVar[NodeEffects]
+    NODE_EFFECTS_EXTERNAL: _ClassVar[NodeEffects]
 MODEL_SOURCE_UNSPECIFIED: ModelSource
 MODEL_SOURCE_CONFIG: ModelSource
 MODEL_SOURCE_WORKER: ModelSource
+NODE_EFFECTS_UNSPECIFIED: NodeEffects
+NODE_EFFECTS_NONE: NodeEffects
+NODE_EFFECTS_IDEMPOTENT: NodeEffects
+NODE_EFFECTS_EXTERNAL: NodeEffects
 
 class Model(_message.Message):
     __slots__ = ("name", "source", "expires_at_ms")
@@ -40,7 +51,7 @@ class AgentSpec(_message.Message):
     def __init__(self, model: _Optional[str] = ..., system_prompt: _Optional[str] = ..., functions_json: _Optional[str] = ..., output_json: _Optional[str] = ...) -> None: ...
 
 class Task(_message.Message):
-    __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision", "traceparent")
+    __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision", "traceparent", "effects")
     ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +65,7 @@ class Task(_message.Message):
     LEASE_EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
     REVISION_FIELD_NUMBER: _ClassVar[int]
     TRACEPARENT_FIELD_NUMBER: _ClassVar[int]
+    EFFECTS_FIELD_NUMBER: _ClassVar[int]
     attempt_id: str
     run_id: str
     node_uid: str
@@ -67,7 +79,8 @@ class Task(_message.Message):
     lease_expires_at_ms: int
     revision: int
     traceparent: str
-    def __init__(self, attempt_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., attempt: _Optional[int] = ..., operation_id: _Optional[str] = ..., agent: _Optional[_Union[AgentSpec, _Mapping]] = ..., input_json: _Optional[str] = ..., template: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., lease_expires_at_ms: _Optional[int] = ..., revision: _Optional[int] = ..., traceparent: _Optional[str] = ...) -> None: ...
+    effects: NodeEffects
+    def __init__(self, attempt_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., attempt: _Optional[int] = ..., operation_id: _Optional[str] = ..., agent: _Optional[_Union[AgentSpec, _Mapping]] = ..., input_json: _Optional[str] = ..., template: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., lease_expires_at_ms: _Optional[int] = ..., revision: _Optional[int] = ..., traceparent: _Optional[str] = ..., effects: _Optional[_Union[NodeEffects, str]] = ...) -> None: ...
 
 class ClaimTasksRequest(_message.Message):
     __slots__ = ("worker_id", "models", "max_tasks", "lease_ms", "wait_ms")

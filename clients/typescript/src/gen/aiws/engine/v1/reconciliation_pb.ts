@@ -49,7 +49,8 @@ export type Reconciliation = Message<"aiws.engine.v1.Reconciliation"> & {
   operationId: string;
 
   /**
-   * True when the attempt completed with a result, false when it failed.
+   * True when the attempt completed with a result, false when it failed or ended
+   * without the worker's report (then `error` says how it ended).
    *
    * @generated from field: bool completed = 5;
    */
@@ -105,7 +106,8 @@ export type Reconciliation = Message<"aiws.engine.v1.Reconciliation"> & {
   decidedAtMs: bigint;
 
   /**
-   * The error the attempt reported, when it failed.
+   * The error the attempt reported when it failed, or how it ended without a report
+   * (for example "the attempt's lease expired before the worker reported, ...").
    *
    * @generated from field: string error = 13;
    */
@@ -470,7 +472,9 @@ export const ReconciliationDecisionSchema: GenEnum<ReconciliationDecision> = /*@
 /**
  * ReconciliationService settles uncertain effects. An attempt settled with
  * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
- * run's completion). A human reviews the exact material with ReviewReconciliation,
+ * run's completion); so does an attempt that ended without the worker's report (lease
+ * lost, timeout, run stopped under it) on a node whose effects are not declared
+ * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
  * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
  * that approval: a decision of NOT_APPLIED retries the node under the same operation id
  * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for

@@ -249,7 +249,8 @@ private static final long serialVersionUID = 0L;
   private boolean completed_ = false;
   /**
    * <pre>
-   * True when the attempt completed with a result, false when it failed.
+   * True when the attempt completed with a result, false when it failed or ended
+   * without the worker's report (then `error` says how it ended).
    * </pre>
    *
    * <code>bool completed = 5;</code>
@@ -488,7 +489,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object error_ = "";
   /**
    * <pre>
-   * The error the attempt reported, when it failed.
+   * The error the attempt reported when it failed, or how it ended without a report
+   * (for example "the attempt's lease expired before the worker reported, ...").
    * </pre>
    *
    * <code>string error = 13;</code>
@@ -509,7 +511,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The error the attempt reported, when it failed.
+   * The error the attempt reported when it failed, or how it ended without a report
+   * (for example "the attempt's lease expired before the worker reported, ...").
    * </pre>
    *
    * <code>string error = 13;</code>
@@ -1483,7 +1486,8 @@ private static final long serialVersionUID = 0L;
     private boolean completed_ ;
     /**
      * <pre>
-     * True when the attempt completed with a result, false when it failed.
+     * True when the attempt completed with a result, false when it failed or ended
+     * without the worker's report (then `error` says how it ended).
      * </pre>
      *
      * <code>bool completed = 5;</code>
@@ -1495,7 +1499,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt completed with a result, false when it failed.
+     * True when the attempt completed with a result, false when it failed or ended
+     * without the worker's report (then `error` says how it ended).
      * </pre>
      *
      * <code>bool completed = 5;</code>
@@ -1511,7 +1516,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt completed with a result, false when it failed.
+     * True when the attempt completed with a result, false when it failed or ended
+     * without the worker's report (then `error` says how it ended).
      * </pre>
      *
      * <code>bool completed = 5;</code>
@@ -2033,7 +2039,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object error_ = "";
     /**
      * <pre>
-     * The error the attempt reported, when it failed.
+     * The error the attempt reported when it failed, or how it ended without a report
+     * (for example "the attempt's lease expired before the worker reported, ...").
      * </pre>
      *
      * <code>string error = 13;</code>
@@ -2053,7 +2060,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The error the attempt reported, when it failed.
+     * The error the attempt reported when it failed, or how it ended without a report
+     * (for example "the attempt's lease expired before the worker reported, ...").
      * </pre>
      *
      * <code>string error = 13;</code>
@@ -2074,7 +2082,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The error the attempt reported, when it failed.
+     * The error the attempt reported when it failed, or how it ended without a report
+     * (for example "the attempt's lease expired before the worker reported, ...").
      * </pre>
      *
      * <code>string error = 13;</code>
@@ -2091,7 +2100,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The error the attempt reported, when it failed.
+     * The error the attempt reported when it failed, or how it ended without a report
+     * (for example "the attempt's lease expired before the worker reported, ...").
      * </pre>
      *
      * <code>string error = 13;</code>
@@ -2105,7 +2115,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The error the attempt reported, when it failed.
+     * The error the attempt reported when it failed, or how it ended without a report
+     * (for example "the attempt's lease expired before the worker reported, ...").
      * </pre>
      *
      * <code>string error = 13;</code>

@@ -92,7 +92,8 @@ public interface ReconciliationOrBuilder extends
 
   /**
    * <pre>
-   * True when the attempt completed with a result, false when it failed.
+   * True when the attempt completed with a result, false when it failed or ended
+   * without the worker's report (then `error` says how it ended).
    * </pre>
    *
    * <code>bool completed = 5;</code>
@@ -220,7 +221,8 @@ public interface ReconciliationOrBuilder extends
 
   /**
    * <pre>
-   * The error the attempt reported, when it failed.
+   * The error the attempt reported when it failed, or how it ended without a report
+   * (for example "the attempt's lease expired before the worker reported, ...").
    * </pre>
    *
    * <code>string error = 13;</code>
@@ -229,7 +231,8 @@ public interface ReconciliationOrBuilder extends
   java.lang.String getError();
   /**
    * <pre>
-   * The error the attempt reported, when it failed.
+   * The error the attempt reported when it failed, or how it ended without a report
+   * (for example "the attempt's lease expired before the worker reported, ...").
    * </pre>
    *
    * <code>string error = 13;</code>

@@ -6,7 +6,9 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * <pre>
  * ReconciliationService settles uncertain effects. An attempt settled with
  * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
- * run's completion). A human reviews the exact material with ReviewReconciliation,
+ * run's completion); so does an attempt that ended without the worker's report (lease
+ * lost, timeout, run stopped under it) on a node whose effects are not declared
+ * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
  * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
  * that approval: a decision of NOT_APPLIED retries the node under the same operation id
  * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -179,7 +181,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -227,7 +231,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -247,7 +253,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -309,7 +317,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -368,7 +378,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
@@ -427,7 +439,9 @@ public final class ReconciliationServiceGrpc {
    * <pre>
    * ReconciliationService settles uncertain effects. An attempt settled with
    * `EFFECT_OUTCOME_UNCERTAIN` opens a reconciliation and blocks its node (and so the
-   * run's completion). A human reviews the exact material with ReviewReconciliation,
+   * run's completion); so does an attempt that ended without the worker's report (lease
+   * lost, timeout, run stopped under it) on a node whose effects are not declared
+   * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
    * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for

@@ -40,6 +40,7 @@ private static final long serialVersionUID = 0L;
     inputJson_ = "";
     template_ = "";
     traceparent_ = "";
+    effects_ = 0;
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -540,6 +541,34 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int EFFECTS_FIELD_NUMBER = 14;
+  private int effects_ = 0;
+  /**
+   * <pre>
+   * What the node's definition declares that repeating its work does; decides how the
+   * runtime reports an uncaught handler error (see NodeEffects).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+   * @return The enum numeric value on the wire for effects.
+   */
+  @java.lang.Override public int getEffectsValue() {
+    return effects_;
+  }
+  /**
+   * <pre>
+   * What the node's definition declares that repeating its work does; decides how the
+   * runtime reports an uncaught handler error (see NodeEffects).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+   * @return The effects.
+   */
+  @java.lang.Override public dev.praxis.aiws.engine.v1.NodeEffects getEffects() {
+    dev.praxis.aiws.engine.v1.NodeEffects result = dev.praxis.aiws.engine.v1.NodeEffects.forNumber(effects_);
+    return result == null ? dev.praxis.aiws.engine.v1.NodeEffects.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -592,6 +621,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(traceparent_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 13, traceparent_);
+    }
+    if (effects_ != dev.praxis.aiws.engine.v1.NodeEffects.NODE_EFFECTS_UNSPECIFIED.getNumber()) {
+      output.writeEnum(14, effects_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -646,6 +678,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(traceparent_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(13, traceparent_);
     }
+    if (effects_ != dev.praxis.aiws.engine.v1.NodeEffects.NODE_EFFECTS_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(14, effects_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -690,6 +726,7 @@ private static final long serialVersionUID = 0L;
         != other.getRevision()) return false;
     if (!getTraceparent()
         .equals(other.getTraceparent())) return false;
+    if (effects_ != other.effects_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -732,6 +769,8 @@ private static final long serialVersionUID = 0L;
         getRevision());
     hash = (37 * hash) + TRACEPARENT_FIELD_NUMBER;
     hash = (53 * hash) + getTraceparent().hashCode();
+    hash = (37 * hash) + EFFECTS_FIELD_NUMBER;
+    hash = (53 * hash) + effects_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -890,6 +929,7 @@ private static final long serialVersionUID = 0L;
       leaseExpiresAtMs_ = 0L;
       revision_ = 0L;
       traceparent_ = "";
+      effects_ = 0;
       return this;
     }
 
@@ -966,6 +1006,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00001000) != 0)) {
         result.traceparent_ = traceparent_;
       }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.effects_ = effects_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1035,6 +1078,9 @@ private static final long serialVersionUID = 0L;
         traceparent_ = other.traceparent_;
         bitField0_ |= 0x00001000;
         onChanged();
+      }
+      if (other.effects_ != 0) {
+        setEffectsValue(other.getEffectsValue());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1129,6 +1175,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00001000;
               break;
             } // case 106
+            case 112: {
+              effects_ = input.readEnum();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 112
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2236,6 +2287,82 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       traceparent_ = value;
       bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+
+    private int effects_ = 0;
+    /**
+     * <pre>
+     * What the node's definition declares that repeating its work does; decides how the
+     * runtime reports an uncaught handler error (see NodeEffects).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+     * @return The enum numeric value on the wire for effects.
+     */
+    @java.lang.Override public int getEffectsValue() {
+      return effects_;
+    }
+    /**
+     * <pre>
+     * What the node's definition declares that repeating its work does; decides how the
+     * runtime reports an uncaught handler error (see NodeEffects).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+     * @param value The enum numeric value on the wire for effects to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEffectsValue(int value) {
+      effects_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the node's definition declares that repeating its work does; decides how the
+     * runtime reports an uncaught handler error (see NodeEffects).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+     * @return The effects.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.NodeEffects getEffects() {
+      dev.praxis.aiws.engine.v1.NodeEffects result = dev.praxis.aiws.engine.v1.NodeEffects.forNumber(effects_);
+      return result == null ? dev.praxis.aiws.engine.v1.NodeEffects.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * What the node's definition declares that repeating its work does; decides how the
+     * runtime reports an uncaught handler error (see NodeEffects).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+     * @param value The effects to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEffects(dev.praxis.aiws.engine.v1.NodeEffects value) {
+      if (value == null) { throw new NullPointerException(); }
+      bitField0_ |= 0x00002000;
+      effects_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the node's definition declares that repeating its work does; decides how the
+     * runtime reports an uncaught handler error (see NodeEffects).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearEffects() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      effects_ = 0;
       onChanged();
       return this;
     }

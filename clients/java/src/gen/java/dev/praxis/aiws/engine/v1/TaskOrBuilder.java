@@ -246,4 +246,25 @@ public interface TaskOrBuilder extends
    */
   com.google.protobuf.ByteString
       getTraceparentBytes();
+
+  /**
+   * <pre>
+   * What the node's definition declares that repeating its work does; decides how the
+   * runtime reports an uncaught handler error (see NodeEffects).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+   * @return The enum numeric value on the wire for effects.
+   */
+  int getEffectsValue();
+  /**
+   * <pre>
+   * What the node's definition declares that repeating its work does; decides how the
+   * runtime reports an uncaught handler error (see NodeEffects).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.NodeEffects effects = 14;</code>
+   * @return The effects.
+   */
+  dev.praxis.aiws.engine.v1.NodeEffects getEffects();
 }
