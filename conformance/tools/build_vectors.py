@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from console_vectors import AREAS as CONSOLE_AREAS  # the console's reads, WatchInbox
+from governed_vectors import AREAS as GOVERNED_AREAS  # effects, deadlines, resume
 from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
@@ -2413,6 +2414,7 @@ AREAS = {
     ),
     **MODEL_AREAS,
     **CONSOLE_AREAS,
+    **GOVERNED_AREAS,
     **WORK_ORDER_AREAS,
 }
 

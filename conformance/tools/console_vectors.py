@@ -357,8 +357,7 @@ AREAS = {
         lambda: run_vectors() + refs_vectors() + contracts_list_vectors(),
     ),
     "inbox": (
-        "WatchInbox: the inbox's counts at once and after each change, refused like "
-        "ListInbox.",
+        "WatchInbox: the inbox's counts at once and after each change, refused like ListInbox.",
         inbox_vectors,
     ),
 }

@@ -81,6 +81,7 @@ from praxis.store.execution.assessments import AssessmentStore
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
 from praxis.store.execution.reconciliations import ReconciliationStore
+from praxis.store.execution.resumes import ResumeStore
 from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
 from praxis.store.principals.store import PrincipalStore
@@ -172,6 +173,7 @@ class Engine:
             settings.limits,
             settings.profile,
             self.signals,
+            contract_deadline=self.contracts.deadline,
             contract_work_order=self.contracts.work_order_of,
         )
         self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
@@ -187,6 +189,7 @@ class Engine:
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.events = EventStore(self.db, authority, self.clock)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
+        self.resumes = ResumeStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs)
         self.inbox = InboxStore(self.db, authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
@@ -351,7 +354,14 @@ class Server:
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
         run_pb2_grpc.add_RunServiceServicer_to_server(
-            RunServicer(engine.runs, hub, engine.segments.list, blocking, engine.segments.started),
+            RunServicer(
+                engine.runs,
+                hub,
+                engine.resumes,
+                engine.segments.list,
+                blocking,
+                engine.segments.started,
+            ),
             server,
         )
         contract_pb2_grpc.add_ContractServiceServicer_to_server(

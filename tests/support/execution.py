@@ -208,6 +208,7 @@ def reconcile(
     approver: str = "alice",
     caller: str = "alice",
     approve: bool = True,
+    result_json: str = "",
 ) -> reconciliation_pb2.ReconcileResponse:
     """Reviews a decision, has ``approver`` approve it and ``caller`` record it."""
     epochs = common_pb2.Epochs(
@@ -218,7 +219,7 @@ def reconcile(
         review = h.client(approver).reconciliations.ReviewReconciliation(
             reconciliation_pb2.ReviewReconciliationRequest(
                 epochs=epochs, attempt_id=attempt_id, decision=decision,
-                evidence_json=evidence_json,
+                evidence_json=evidence_json, result_json=result_json,
             )
         )  # fmt: skip
         h.client(approver).approvals.CreateApproval(
@@ -236,5 +237,6 @@ def reconcile(
             decision=decision,
             evidence_json=evidence_json,
             approval_id=approval_id,
+            result_json=result_json,
         )
     )

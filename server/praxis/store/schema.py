@@ -37,7 +37,9 @@ from praxis.store.runtime import upgrades
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
+    RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
+    RUNS_GOVERNED_COLUMNS,
     RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
     contract_reservations,
@@ -93,9 +95,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         12, "node_times", (), upgrades.add_times, adds=(("run_nodes", RUN_NODES_ADDED_COLUMNS),)
     ),
     Migration(13, "drop_known_models", (), _drop_known_models),
-    Migration(14, "run_labels", (run_labels,)),
     Migration(
-        15,
+        14,
+        "governed_execution",
+        (),
+        upgrades.add_governed,
+        adds=(("runs", RUNS_GOVERNED_COLUMNS), ("run_nodes", RUN_NODES_GOVERNED_COLUMNS)),
+    ),
+    Migration(15, "run_labels", (run_labels,)),
+    Migration(
+        16,
         "run_work_orders",
         (),
         upgrades.run_work_orders,

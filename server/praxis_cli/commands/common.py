@@ -148,6 +148,20 @@ def existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
     return existing if existing.material_digest == digest else None
 
 
+DEFAULT_APPROVAL_TTL = "1h"
+
+
+def approval_args(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that approves material: its expiry and id."""
+    parser.add_argument(
+        "--expires",
+        default=DEFAULT_APPROVAL_TTL,
+        metavar="WHEN",
+        help="when the approval expires (default 1h; at most 7d)",
+    )
+    parser.add_argument("--approval-id", help="the approval's id (default: generated)")
+
+
 def create_approval(ctx: Any, args: argparse.Namespace, digest: str, work_order: str) -> Any:
     """Approves ``digest``; a retry by the same credential reuses its earlier approval."""
     approval_id = args.approval_id

@@ -1,8 +1,9 @@
-"""``praxis runs start|list|show|watch|stop|result``."""
+"""``praxis runs start|list|show|watch|stop|resume|result``."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import secrets
 import time
@@ -13,6 +14,9 @@ import grpc
 
 from aiws.engine.v1 import run_pb2
 from praxis_cli.commands.common import (
+    approval_args,
+    check_digest,
+    create_approval,
     group,
     json_argument,
     leaf,
@@ -51,6 +55,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     start.add_argument("--request-id", help="idempotency key (default: generated)")
     start.add_argument("--subscriber", default="", help="a subscriber to notify of its events")
     start.add_argument("--contract", default="", help="the contract governing the run")
+    start.add_argument(
+        "--run-timeout",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="the run's own time limit in ms: past it, it fails with DEADLINE_EXCEEDED",
+    )
     start.add_argument(
         "--work-order",
         default="",
@@ -100,6 +111,27 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     stop.add_argument("run")
     stop.add_argument("--reason", required=True, help="why (recorded as its result_error)")
 
+    resume = leaf(
+        runs,
+        common,
+        "resume",
+        _resume,
+        "run a failed or cancelled run again from where it stopped (a governed run: "
+        "without --digest, show the material to approve; with it, approve and resume)",
+    )
+    resume.add_argument("run")
+    resume.add_argument("--reason", required=True, help="why (recorded on the run's events)")
+    resume.add_argument(
+        "--run-timeout",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="its own time limit from now, in ms",
+    )
+    resume.add_argument("--digest", help="governed runs: approve this material digest")
+    resume.add_argument("--request-id", help="idempotency key (default: derived)")
+    approval_args(resume)
+
     result = leaf(runs, common, "result", _result, "print one node's stored result")
     result.add_argument("run")
     result.add_argument("node", help="node id, or node_id#i for a fan-out item")
@@ -135,6 +167,7 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
         contract_id=args.contract,
         work_order_id=args.work_order,
         labels=parse_labels(args.label),
+        run_timeout_ms=args.run_timeout,
     )
     if args.ref:
         request.ref.CopyFrom(parse_ref(args.ref))
@@ -422,6 +455,68 @@ def _stop(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(run))
     else:
         ctx.out.line(f"run {run.run_id} {state_name(run.state)}")
+    return 0
+
+
+def _resume(ctx: Any, args: argparse.Namespace) -> int:
+    run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
+    request = run_pb2.ResumeRunRequest(
+        run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
+    )
+    digest = ""
+    if run.HasField("ref"):  # governed: a human approves the exact material first
+        review = ctx.call(
+            ctx.client.runs.ReviewResume,
+            run_pb2.ReviewResumeRequest(
+                run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
+            ),
+        )
+        digest = review.material_digest
+        if not args.digest:
+            return _show_resume(ctx, review)
+        check_digest(args.digest, digest)
+        approval = create_approval(ctx, args, digest, run.ref.work_order_id)
+        request.epochs.CopyFrom(review.material.epochs)
+        request.approval_id = approval.approval_id
+    key = digest or f"{args.run}:{run.version}:{args.reason}:{args.run_timeout}"
+    request.request_id = (
+        args.request_id or "cli-resume-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    )
+    response = ctx.call(ctx.client.runs.ResumeRun, request)
+    if ctx.out.as_json:
+        ctx.out.json({"run": to_dict(response.run), "replayed": response.replayed})
+    else:
+        again = [n.node_uid for n in response.run.nodes if n.state == run_pb2.NODE_STATE_READY]
+        ctx.out.line(
+            f"resumed run {args.run} ({state_name(response.run.state)})"
+            + (" (replayed)" if response.replayed else "")
+            + (f"; ready again: {', '.join(again)}" if again else "")
+        )
+    return 0
+
+
+def _show_resume(ctx: Any, review: run_pb2.ReviewResumeResponse) -> int:
+    if ctx.out.as_json:
+        ctx.out.json(
+            {"material": to_dict(review.material), "material_digest": review.material_digest}
+        )
+        return 0
+    m = review.material
+    nodes = ", ".join(
+        f"{n.node_uid}{' (new operation)' if n.new_operation else ''}" for n in m.nodes
+    )
+    ctx.out.fields(
+        [
+            ("run", m.run_id),
+            ("ref", f"{m.work_order_id}/{m.ref_run_id}"),
+            ("run version", str(m.run_version)),
+            ("revision", str(m.revision)),
+            ("runs again", f"{m.node_count} node(s): {nodes}" if nodes else "nothing"),
+            ("reason", m.reason),
+            ("time limit", f"{m.run_timeout_ms} ms" if m.run_timeout_ms else "-"),
+        ]
+    )
+    ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
     return 0
 
 

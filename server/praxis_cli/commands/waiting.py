@@ -95,7 +95,11 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
     review = ctx.call(
         ctx.client.reconciliations.ReviewReconciliation,
         rc.ReviewReconciliationRequest(
-            epochs=epochs, attempt_id=args.attempt, decision=decision, evidence_json=evidence
+            epochs=epochs,
+            attempt_id=args.attempt,
+            decision=decision,
+            evidence_json=evidence,
+            result_json=args.result or "",
         ),
     )
     if not args.digest:
@@ -111,7 +115,10 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
                 ("node", m.node_uid),
                 ("attempt", m.attempt_id),
                 ("operation", m.operation_id),
-                ("attempt outcome", "completed with a result" if m.completed else "failed"),
+                (
+                    "attempt outcome",
+                    "completed with a result" if m.completed else "failed or ended unreported",
+                ),
                 ("decision", args.decision),
                 ("evidence", evidence.strip()),
                 ("evidence digest", m.evidence_digest),
@@ -131,6 +138,7 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
             decision=decision,
             evidence_json=evidence,
             approval_id=approval.approval_id,
+            result_json=args.result or "",
         ),
     )
     if ctx.out.as_json:

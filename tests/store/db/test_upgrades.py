@@ -176,7 +176,7 @@ def check_runs(agent: Client, alice: Client, runs: dict[str, Any]) -> None:
 
 
 def check_work_orders(agent: Client, alice: Client, runs: dict[str, Any]) -> None:
-    """Migration 15: each old run belongs to a work order (its ref's or contract's, else
+    """Migration 16: each old run belongs to a work order (its ref's or contract's, else
     the default one), and so do its ready rows: pausing it stops their dispatch."""
     for run in runs.values():
         answer = run["answer"]

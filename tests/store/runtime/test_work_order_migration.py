@@ -1,4 +1,4 @@
-"""Migration 15 gives every run recorded without a work order (ad hoc runs before issue
+"""Migration 16 gives every run recorded without a work order (ad hoc runs before issue
 23 item 2) its contract's work order, or the default one, and its ready rows the same."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_old_runs_get_their_contracts_or_the_default_work_order(
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     engine = create_engine(url)
     try:
-        assert migrations.migrate(engine, 1, MIGRATIONS[:14]) == list(range(1, 15))
+        assert migrations.migrate(engine, 1, MIGRATIONS[:15]) == list(range(1, 16))
         with engine.begin() as connection:
             connection.execute(
                 contracts.insert(),
@@ -80,7 +80,7 @@ def test_old_runs_get_their_contracts_or_the_default_work_order(
                 + [{"run_id": "r-governed", "node_uid": "a", "model": "echo",
                     "not_before_ms": 0, "work_order_id": "wo-g"}],
             )  # fmt: skip
-        assert migrations.migrate(engine, 2, MIGRATIONS) == list(range(15, len(MIGRATIONS) + 1))
+        assert migrations.migrate(engine, 2, MIGRATIONS) == list(range(16, len(MIGRATIONS) + 1))
         with engine.connect() as connection:
             owners = dict(connection.execute(select(runs.c.run_id, runs.c.work_order_id)).all())
             ready = dict(

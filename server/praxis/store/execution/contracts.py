@@ -255,6 +255,12 @@ class ContractStore:
                 )
             )
 
+    def deadline(self, connection: Connection, contract_id: str) -> int:
+        """The contract's deadline, UTC epoch ms (0 when it has none or is unknown: the
+        start hook refuses an unknown contract)."""
+        found = load(connection, contract_id)
+        return found.contract.deadline_ms if found is not None else 0
+
     def allowance(self, connection: Connection, record: RunRecord) -> core.Allowance | None:
         """What the run may still use, or ``None`` when nothing limits it."""
         found = load(connection, record.contract_id) if record.contract_id else None

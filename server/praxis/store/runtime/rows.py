@@ -427,6 +427,7 @@ def insert(
             "created_at_ms": state.created_at_ms,
             "updated_at_ms": state.updated_at_ms,
             "finished_at_ms": state.finished_at_ms,
+            "deadline_ms": state.deadline_ms,
             "labels_json": record.labels_json,
         },
     )
@@ -447,7 +448,8 @@ def insert(
         ],
     )
     # A new run has no ready, timer or attempt rows yet: nothing to delete first.
-    _write_effects(connection, record, outcome, set(state.nodes), None)
+    uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
+    _write_effects(connection, record, outcome, uids, None)
     run_log.append(connection, state, command, now)
     database.memo(connection)[("run", state.run_id)] = state
     if cache is not None:
@@ -531,6 +533,8 @@ def save(
     }
     if state.status is not record.state.status:  # set only when changed: two indexes hold it
         columns["status"] = state.status.value
+    if state.deadline_ms != record.state.deadline_ms:  # a resume sets it anew
+        columns["deadline_ms"] = state.deadline_ms
     changed = _UPDATE_RUN.run(connection, columns).rowcount
     if changed != 1:
         raise Rollback(
@@ -547,9 +551,12 @@ def save(
         if result_row is not None:  # nothing reads it in this command: no round trip of its own
             _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
-        _write_effects(
-            connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
-        )
+        uids = set(outcome.changed) | set(outcome.removed)
+        if core.timer_entry(state, core.RUN_TIMER) != core.timer_entry(
+            record.state, core.RUN_TIMER
+        ):
+            uids.add(core.RUN_TIMER)  # the run's deadline was set, changed or ended
+        _write_effects(connection, saved, outcome, uids, record.state)
         run_log.append(connection, state, command, now)
     database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
     if effects.cache is not None:
@@ -652,7 +659,8 @@ def _sync_queues(
             ]  # fmt: skip
             dropped_timers = [
                 uid for uid in dropped_timers
-                if uid not in before.nodes or core.timer_entry(before, uid) is not None
+                if (uid not in before.nodes and uid != core.RUN_TIMER)
+                or core.timer_entry(before, uid) is not None
             ]  # fmt: skip
         _DROP_READY.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_ready])
         _DROP_TIMERS.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_timers])

@@ -41,6 +41,9 @@ from praxis.store.runtime.unit import Unit
 from praxis.store.wake.hub import Hub
 
 EXPIRE = core.Expire()
+EXPIRE_HELD = core.Expire(held=True)
+MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
+"""The longest ``run_timeout_ms`` StartRun and ResumeRun accept (a year)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class StartRequest:
     work_order_id: str = ""
     """The work order named by the caller ("": its contract's, else the default one)."""
     labels: Mapping[str, str] = field(default_factory=dict)
+    run_timeout_ms: int = 0
+    """The run's own deadline, from its start (0: none; its contract's still applies)."""
 
 
 class RunStore:
@@ -74,6 +79,7 @@ class RunStore:
         signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
         contract_work_order: Callable[[str], str | None] = lambda _contract_id: None,
+        contract_deadline: Callable[[Connection, str], int] = lambda _connection, _id: 0,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -85,6 +91,8 @@ class RunStore:
         # The work order of a contract, or None when there is no such contract (the
         # execution model's contracts, which sit above the runtime; contracts never change).
         self.contract_work_order = contract_work_order
+        # A contract's deadline (0: none), which bounds its runs' (the execution model's).
+        self.contract_deadline = contract_deadline
         self.models = worker_models.WorkerModels(db, clock, models)
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.unit = Unit(db, self.signals, limits)  # transactions, loads and wake-ups
@@ -197,20 +205,19 @@ class RunStore:
                 return existing, False
             definition, revision = parsed, 0
             if request.ref is None:
-                _admit(connection, work_order_id)
+                admit(connection, work_order_id)
             else:
                 head = self._governed_head(connection, request.ref)
                 if head.bound_run_id:
-                    bound = self.unit.load(connection, head.bound_run_id)
-                    if bound is not None:
-                        return bound, False
+                    raise Rollback(_bound(request.ref, head.bound_run_id))
                 found = self.parse_definition(head.definition, "ref", connection)
                 if isinstance(found, Rejection):
                     raise Rollback(found)
                 definition, revision = found, head.revision
             assert definition is not None
             now = self.clock.now_ms()
-            command = core.Start(self.new_run_id(), definition, revision)
+            deadline = self.deadline(connection, request.contract_id, request.run_timeout_ms, now)
+            command = core.Start(self.new_run_id(), definition, revision, deadline)
             outcome = core.apply(None, command, now)
             assert isinstance(outcome, core.Outcome)
             record = RunRecord(
@@ -280,6 +287,14 @@ class RunStore:
             return resolved
         return self.authorize(principal, "run.start", resolved) or resolved
 
+    def deadline(self, connection: Connection, contract_id: str, timeout_ms: int, now: int) -> int:
+        """A run's deadline: the earlier of ``now + timeout_ms`` and its contract's (0 when
+        neither sets one)."""
+        found = [now + timeout_ms] if timeout_ms else []
+        if contract_id:
+            found += [d for d in (self.contract_deadline(connection, contract_id),) if d]
+        return min(found, default=0)
+
     def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
         """The definition of a StartRun's ``definition_json``, parsed once per text.
 
@@ -327,7 +342,7 @@ class RunStore:
         head = load_head(connection, ref)
         if head is None:
             raise Rollback(not_found("REF_NOT_FOUND", "the ref is not registered"))
-        _admit(connection, ref.work_order_id)
+        admit(connection, ref.work_order_id)
         return head
 
     # --- reads ------------------------------------------------------------------------
@@ -564,13 +579,50 @@ class RunStore:
                 record = self.unit.load(connection, run_id)
                 if record is None:
                     continue
-                outcome = core.apply(record.state, EXPIRE, now, self.limits)
+                command = EXPIRE_HELD if _held(connection, record.work_order_id) else EXPIRE
+                outcome = core.apply(record.state, command, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
-                self.unit.save(connection, record, outcome, effects, EXPIRE, now)
+                self.unit.save(connection, record, outcome, effects, command, now)
             return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self.unit.transact(transaction)
         return touched if isinstance(touched, int) else 0
+
+
+def admit(connection: Connection, work_order_id: str) -> None:
+    """Refuses new work (a start, governed or ad hoc, or a resume) under a work order that
+    is canceled or canceling, or that a hold applies to; a paused one admits it, and its
+    attempts wait for the resume.
+
+    Raises:
+        Rollback: WORK_ORDER_CANCELED, RESTORE_HOLD or CLOCK_UNCERTAIN.
+    """
+    work_order = controls.load_work_order(connection, work_order_id)
+    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
+        problem = gates.check_control(work_order)
+    if problem:
+        raise Rollback(problem)
+
+
+def _held(connection: Connection, work_order_id: str) -> bool:
+    """Whether no worker may claim the work order's ready nodes: it is paused, canceling
+    or canceled, or a hold applies to it."""
+    if controls.load_work_order(connection, work_order_id).control is not Control.ACTIVE:
+        return True
+    return bool(controls.active_holds(connection, work_order_id))
+
+
+def _bound(ref: Ref, run_id: str) -> Rejection:
+    """The refusal of a StartRun of a ref that another request already ran."""
+    return Rejection(
+        Code.ALREADY_EXISTS,
+        "REF_ALREADY_RUN",
+        f"ref {ref.work_order_id}/{ref.run_id} already ran as run {run_id!r}: a governed "
+        "ref runs once; resume that run (ResumeRun) or register a new ref",
+        (),
+        (("run_id", run_id),),
+    )
 
 
 # --- validation -----------------------------------------------------------------------
@@ -594,6 +646,12 @@ def _check_start(request: StartRequest) -> Rejection | None:
         problem = values.check_identifier(text, path) if text else None
         if problem:
             return problem
+    if not 0 <= request.run_timeout_ms <= MAX_RUN_TIMEOUT_MS:
+        return invalid(
+            "TIME_INVALID",
+            "run_timeout_ms",
+            f"run_timeout_ms must be in [0, {MAX_RUN_TIMEOUT_MS}]",
+        )
     return membership.check_labels(request.labels)
 
 
@@ -613,23 +671,9 @@ def _request_digest(
         body["work_order_id"] = request.work_order_id
     if request.labels:
         body["labels"] = dict(request.labels)
+    if request.run_timeout_ms:
+        body["run_timeout_ms"] = request.run_timeout_ms
     return values.digest(body)
-
-
-def _admit(connection: Connection, work_order_id: str) -> None:
-    """Refuses a start under a hold (its work order's or the installation's) or under a
-    canceled work order; a paused one admits the run, whose attempts then wait.
-
-    Raises:
-        Rollback: RESTORE_HOLD, CLOCK_UNCERTAIN or WORK_ORDER_CANCELED.
-    """
-    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
-    if problem is None:
-        work_order = controls.load_work_order(connection, work_order_id)
-        if work_order.control in (Control.CANCELING, Control.CANCELED):
-            problem = gates.check_control(work_order)
-    if problem:
-        raise Rollback(problem)
 
 
 _EXISTING = Statement(

@@ -56,11 +56,15 @@ runs = Table(
     # Added by migration 7 (``RUNS_ADDED_COLUMNS``), which also dropped ``state_json``.
     Column("result_reason", Text, nullable=False, server_default=text("''")),
     Column("node_count", BigInteger, nullable=False, server_default=text("0")),
-    # Added by migration 15 (``RUNS_LABEL_COLUMNS``): the run's labels as canonical JSON
+    # Added by the governed-execution migration (``RUNS_GOVERNED_COLUMNS``): when the run
+    # fails with DEADLINE_EXCEEDED unless it ended (0: none).
+    Column("deadline_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by migration 16 (``RUNS_LABEL_COLUMNS``): the run's labels as canonical JSON
     # ('' for none), read with the row; ``run_labels`` indexes them for ListRuns.
     Column("labels_json", Text, nullable=False, server_default=text("''")),
 )
 RUNS_ADDED_COLUMNS = ("result_reason", "node_count")
+RUNS_GOVERNED_COLUMNS = ("deadline_ms",)
 RUNS_LABEL_COLUMNS = ("labels_json",)
 
 run_nodes = Table(
@@ -87,15 +91,22 @@ run_nodes = Table(
     # ended, UTC epoch ms (0 before it, and for nodes written by older servers).
     Column("started_at_ms", BigInteger, nullable=False, server_default=text("0")),
     Column("finished_at_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by the governed-execution migration (``RUN_NODES_GOVERNED_COLUMNS``): the
+    # node's operation generation, the attempts made before its latest resume, and the
+    # effect of its last settled attempt (see ``praxis.core.run.NodeRun``).
+    Column("operation", Integer, nullable=False, server_default=text("0")),
+    Column("attempt_base", Integer, nullable=False, server_default=text("0")),
+    Column("effect", String(16), nullable=False, server_default=text("''")),
     PrimaryKeyConstraint("run_id", "node_uid"),
 )
 RUN_NODES_ADDED_COLUMNS = ("started_at_ms", "finished_at_ms")
+RUN_NODES_GOVERNED_COLUMNS = ("operation", "attempt_base", "effect")
 Index("run_nodes_order", run_nodes.c.run_id, run_nodes.c.node_id, run_nodes.c.item)
 Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)
 Index("runs_status_created", runs.c.status, runs.c.created_at_ms, runs.c.run_id)
 Index("runs_work_order", runs.c.work_order_id, runs.c.status)
-# Migration 15: ListRuns' filters, each an index in its page order (newest first), so
+# Migration 16: ListRuns' filters, each an index in its page order (newest first), so
 # that a filtered page reads index entries of matching runs only. None holds a column a
 # command updates: only StartRun writes them.
 RUNS_LISTING_INDEXES = (
@@ -260,7 +271,7 @@ principal_reservations = Table(
 )
 Index("reservations_principal", principal_reservations.c.principal_id)
 
-# --- migration 14: run labels (store/runtime/listing.py) ---
+# --- migration 15: run labels (store/runtime/listing.py) ---
 #
 # One row per label of a run, written once when the run starts, with the run's creation
 # time, so that a ListRuns filter on a label reads the index ``run_labels_match`` in its

@@ -1,4 +1,4 @@
-"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12 and 15.
+"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14 and 16.
 
 Migration 7: run nodes move from one JSON snapshot per run to one row each.
 
@@ -19,7 +19,7 @@ Migration 12 (:func:`add_times`): each node records when it started
 (``run_nodes.started_at_ms``) and ended (``finished_at_ms``). Nodes written before the
 migration keep 0 in both: their times were never recorded.
 
-Migration 15 (:func:`run_work_orders`): every run belongs to a work order, and runs
+Migration 16 (:func:`run_work_orders`): every run belongs to a work order, and runs
 carry labels. It adds ``runs.labels_json`` and the indexes of ListRuns' filters, then
 gives each ad hoc run recorded without a work order (``work_order_id = ''``) the work
 order of its contract, or the default work order when it has none
@@ -43,7 +43,9 @@ from praxis.store.runtime import codec as run_codec
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
+    RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
+    RUNS_GOVERNED_COLUMNS,
     RUNS_LABEL_COLUMNS,
     RUNS_LISTING_INDEXES,
     attempts,
@@ -98,6 +100,13 @@ def add_principal(connection: Connection) -> None:
 def add_times(connection: Connection) -> None:
     """Adds ``run_nodes.started_at_ms`` and ``finished_at_ms`` where they are missing."""
     migrations.add_columns(connection, run_nodes, RUN_NODES_ADDED_COLUMNS)
+
+
+def add_governed(connection: Connection) -> None:
+    """Adds ``runs.deadline_ms`` and ``run_nodes.operation``, ``attempt_base`` and
+    ``effect`` where they are missing (their defaults are right for every older row)."""
+    migrations.add_columns(connection, runs, RUNS_GOVERNED_COLUMNS)
+    migrations.add_columns(connection, run_nodes, RUN_NODES_GOVERNED_COLUMNS)
 
 
 def run_work_orders(connection: Connection) -> None:
