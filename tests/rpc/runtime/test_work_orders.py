@@ -158,6 +158,9 @@ def test_reads_are_authorised_at_the_runs_work_order(harness: Harness) -> None:
 def test_pausing_a_work_order_stops_dispatch_of_its_ad_hoc_runs(harness: Harness) -> None:
     create_contract(harness, "c-x", work_order_id="wo-x")
     run = start(harness, CHAIN, contract_id="c-x").run
+    _pause(harness, "wo-x")
+    assert claim(harness) == []  # paused before its first dispatch
+    _resume(harness, "wo-x")
     [first] = claim(harness)
     _pause(harness, "wo-x")
     beat = _heartbeat(harness, first)
@@ -173,8 +176,9 @@ def test_pausing_a_work_order_stops_dispatch_of_its_ad_hoc_runs(harness: Harness
 
 def test_cancelling_a_work_order_ends_its_ad_hoc_runs_with_a_reason(harness: Harness) -> None:
     create_contract(harness, "c-x", work_order_id="wo-x")
+    create_contract(harness, "c-o", work_order_id="wo-other")
     run = start(harness, CHAIN, contract_id="c-x").run
-    other = start(harness, CHAIN, work_order_id="wo-other").run
+    other = start(harness, CHAIN, contract_id="c-o").run
     [task, _] = claim(harness)
     _cancel(harness, "wo-x", "mission over")
     ended = get_run(harness, run.run_id)
