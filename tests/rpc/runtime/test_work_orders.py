@@ -190,6 +190,16 @@ def test_cancelling_a_work_order_ends_its_ad_hoc_runs_with_a_reason(harness: Har
         assert _heartbeat(harness, task).cancelled
 
 
+def test_a_run_of_a_cancelled_work_order_is_not_resumed(harness: Harness) -> None:
+    create_contract(harness, "c-x", work_order_id="wo-x")
+    run = start(harness, CHAIN, contract_id="c-x").run
+    _cancel(harness, "wo-x")
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "WORK_ORDER_CANCELED"):
+        harness.client("agent").runs.ResumeRun(
+            run_pb2.ResumeRunRequest(run_id=run.run_id, request_id="again", reason="retry")
+        )
+
+
 def test_stopping_a_run_gives_no_work_order_reason(harness: Harness) -> None:
     run = start(harness, CHAIN).run
     stopped = harness.client("agent").runs.StopRun(
