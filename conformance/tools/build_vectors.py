@@ -26,6 +26,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     tasks_vectors,
 )
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
+from work_order_vectors import AREAS as WORK_ORDER_AREAS  # work orders contain their runs
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -2414,6 +2415,7 @@ AREAS = {
     **MODEL_AREAS,
     **CONSOLE_AREAS,
     **GOVERNED_AREAS,
+    **WORK_ORDER_AREAS,
 }
 
 

@@ -174,6 +174,7 @@ class Engine:
             settings.profile,
             self.signals,
             contract_deadline=self.contracts.deadline,
+            contract_work_order=self.contracts.work_order_of,
         )
         self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
         self.registry = RegistryStore(

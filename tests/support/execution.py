@@ -18,7 +18,7 @@ from aiws.engine.v1 import (
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.clock import TestClock
-from tests.support.harness import PRINCIPALS, T0, Harness, token_of
+from tests.support.harness import PRINCIPALS, SCOPES, T0, Harness, token_of
 
 MODEL_AGENT = [
     "registry.read",
@@ -42,7 +42,8 @@ def model_principals() -> dict[str, Any]:
     """The test principals plus a capped agent and a second agent, with model grants."""
     entries = []
     for pid, kind, actions, expires in PRINCIPALS:
-        grants: list[dict[str, Any]] = [{"actions": actions, "work_orders": ["*"]}]
+        scope = SCOPES.get(pid, ["*"])  # `scoped`: work orders wo-a* only
+        grants: list[dict[str, Any]] = [{"actions": actions, "work_orders": scope}]
         if pid == "agent":
             grants = [{"actions": MODEL_AGENT, "work_orders": ["*"]}]
         entries.append((pid, kind, grants, expires))

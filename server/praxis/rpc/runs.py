@@ -21,6 +21,7 @@ from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.registry import epochs_from_proto, epochs_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.execution.resumes import ResumeRequest, ResumeStore
+from praxis.store.runtime.listing import RunFilter
 from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runtime.runs import RunStore, StartRequest, page_token_after
 from praxis.store.wake.hub import Hub, run_topic
@@ -88,6 +89,9 @@ def run_to_proto(record: RunRecord) -> run_pb2.Run:
         contract_id=record.contract_id,
         result_reason=state.result_reason,
         failed_node_ids=failed_node_ids(state),
+        work_order_id=record.work_order_id,
+        started_by=record.principal_id,
+        labels=record.labels,
         deadline_ms=state.deadline_ms,
     )
 
@@ -135,7 +139,23 @@ def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
         input_json=request.input_json,
         subscriber=request.subscriber,
         contract_id=request.contract_id,
+        work_order_id=request.work_order_id,
+        labels=dict(request.labels),
         run_timeout_ms=request.run_timeout_ms,
+    )
+
+
+def filter_from_proto(request: run_pb2.ListRunsRequest, status: core.RunStatus | None) -> RunFilter:
+    """The store's listing filter (checked by the store)."""
+    return RunFilter(
+        work_order_id=request.work_order_id,
+        ref=Ref(request.ref.work_order_id, request.ref.run_id) if request.HasField("ref") else None,
+        contract_id=request.contract_id,
+        status=status,
+        started_by=request.started_by,
+        created_after_ms=request.created_after_ms,
+        created_before_ms=request.created_before_ms,
+        labels=dict(request.labels),
     )
 
 
@@ -285,9 +305,10 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             status = _STATUS_OF.get(request.state)
             if status is None:
                 abort(context, invalid("ENUM_INVALID", "state", "unknown run state"))
+        found = filter_from_proto(request, status)
         records, token = unwrap(
             context,
-            self.store.list_runs(principal(), status, request.page_size, request.page_token),
+            self.store.list_runs(principal(), found, request.page_size, request.page_token),
         )
         listed: list[run_pb2.Run] = []
         size = 0
@@ -296,7 +317,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             size += run.ByteSize()
             if listed and size > LIST_PAGE_BYTES:
                 # Cut by size: the next page starts after the last run listed.
-                token = page_token_after(records[index - 1])
+                token = page_token_after(found, records[index - 1])
                 break
             listed.append(run)
         return run_pb2.ListRunsResponse(runs=listed, next_page_token=token)

@@ -59,6 +59,14 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def parse_past_moment(text: str, field: str) -> int:
+    """A duration ago (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
+    match = _DURATION.match(text.strip())
+    if match:
+        return now_ms() - int(match.group(1)) * _UNITS[match.group(2)]
+    return parse_moment(text, field)
+
+
 def parse_moment(text: str, field: str) -> int:
     """A duration from now (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
     match = _DURATION.match(text.strip())

@@ -20,10 +20,11 @@ from praxis_cli.commands.common import (
     group,
     json_argument,
     leaf,
+    parse_past_moment,
     parse_ref,
     pretty_json,
 )
-from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError
+from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 _STATES: dict[str, Any] = {
@@ -61,10 +62,29 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="the run's own time limit in ms: past it, it fails with DEADLINE_EXCEEDED",
     )
+    start.add_argument(
+        "--work-order",
+        default="",
+        help="the work order of an ad hoc run (default: its contract's, else 'default')",
+    )
+    start.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                       help="a label of the run (repeatable; at most 16)")  # fmt: skip
     start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
 
     listing = leaf(runs, common, "list", _list, "list runs, newest first")
     listing.add_argument("--state", choices=sorted(_STATES), help="only runs in this state")
+    listing.add_argument("--work-order", default="", help="only runs of this work order")
+    listing.add_argument("--ref", metavar="WORK_ORDER/RUN", help="only the runs of this ref")
+    listing.add_argument("--contract", default="", help="only runs under this contract")
+    listing.add_argument("--started-by", default="", help="only runs this principal started")
+    listing.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                         help="only runs with this label (repeatable: all must match)")  # fmt: skip
+    listing.add_argument(
+        "--created-after",
+        metavar="WHEN",
+        help="only runs created after WHEN: a time ago (90s, 10m, 2h, 7d), an ISO time or epoch ms",
+    )
+    listing.add_argument("--created-before", metavar="WHEN", help="only runs created before WHEN")
     listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
     listing.add_argument("--page-token", default="", help="continue a previous listing")
 
@@ -126,12 +146,27 @@ def _node_state(state: int) -> str:
     return enum_name(run_pb2.NodeState.Name(state), "NODE_STATE_")
 
 
+def parse_labels(texts: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` arguments as a label map (the server checks the bounds)."""
+    labels: dict[str, str] = {}
+    for text in texts:
+        key, equals, value = text.partition("=")
+        if not equals or not key:
+            raise usage(f"--label {text!r} is not KEY=VALUE", "LABEL_INVALID")
+        if key in labels:
+            raise usage(f"--label {key!r} is given twice", "LABEL_INVALID")
+        labels[key] = value
+    return labels
+
+
 def _start(ctx: Any, args: argparse.Namespace) -> int:
     request = run_pb2.StartRunRequest(
         request_id=args.request_id or f"cli-{secrets.token_hex(8)}",
         input_json=json_argument(args.input, args.input_file, "the input"),
         subscriber=args.subscriber,
         contract_id=args.contract,
+        work_order_id=args.work_order,
+        labels=parse_labels(args.label),
         run_timeout_ms=args.run_timeout,
     )
     if args.ref:
@@ -157,6 +192,7 @@ def _run_row(run: run_pb2.Run) -> list[str]:
     return [
         run.run_id,
         state_name(run.state),
+        run.work_order_id or "-",
         ref,
         str(run.revision or "-"),
         str(run.node_count or len(run.nodes)),
@@ -171,13 +207,23 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
         state=_STATES[args.state] if args.state else run_pb2.RUN_STATE_UNSPECIFIED,
         page_size=args.limit,
         page_token=args.page_token,
+        work_order_id=args.work_order,
+        contract_id=args.contract,
+        started_by=args.started_by,
+        labels=parse_labels(args.label),
     )
+    if args.ref:
+        request.ref.CopyFrom(parse_ref(args.ref))
+    if args.created_after:
+        request.created_after_ms = parse_past_moment(args.created_after, "--created-after")
+    if args.created_before:
+        request.created_before_ms = parse_past_moment(args.created_before, "--created-before")
     response = ctx.call(ctx.client.runs.ListRuns, request)
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
         return 0
     ctx.out.table(
-        ["RUN", "STATE", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
+        ["RUN", "STATE", "WORK ORDER", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
         [_run_row(run) for run in response.runs],
     )
     if response.next_page_token:
@@ -227,6 +273,9 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         [
             ("run", run.run_id),
             ("state", state_name(run.state)),
+            ("work order", run.work_order_id or "-"),
+            ("started by", run.started_by or "-"),
+            ("labels", ", ".join(f"{k}={v}" for k, v in sorted(run.labels.items())) or "-"),
             ("ref", ref),
             ("definition", run.definition_digest),
             ("progress", f"{progress.done}/{progress.total} nodes done"),

@@ -35,7 +35,7 @@ from praxis.core import run as core
 from praxis.store.db.metadata import schema_migrations
 from praxis.store.runtime import log as run_log
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime.tables import RUNS_ADDED_COLUMNS, runs
+from praxis.store.runtime.tables import RUNS_ADDED_COLUMNS, RUNS_LABEL_COLUMNS, runs
 from praxis.store.schema import MIGRATIONS
 from tests.support.execution import run_of, start_model_server
 from tests.support.paths import FIXTURES
@@ -54,7 +54,8 @@ def _old_database(url: str, tables: dict[str, list[dict[str, Any]]]) -> None:
             continue
         for table in migration.tables:
             if table.name == runs.name:
-                columns = [c._copy() for c in runs.c if c.name not in RUNS_ADDED_COLUMNS]
+                added = RUNS_ADDED_COLUMNS + RUNS_LABEL_COLUMNS  # migrations 7 and 15
+                columns = [c._copy() for c in runs.c if c.name not in added]
                 columns.append(Column("state_json", Text, nullable=False))
                 shapes[table.name] = Table(table.name, old, *columns)
             else:
@@ -133,6 +134,9 @@ def test_an_old_database_is_converted_to_node_rows(database: Path | str) -> None
         for run_id, before in fixture["runs"].items():
             after = run_of(h, run_id)
             found = _without_new_fields(after)
+            # Migration 16: an old ad hoc run belongs to the default work order (these
+            # name no contract), and says who started it.
+            assert (found.pop("work_order_id"), found.pop("started_by")) == ("default", "agent")
             # A restart opens a recovery segment for each live run; the rest is unchanged.
             segments, old_segments = found.pop("segments"), before.pop("segments")
             assert segments[: len(old_segments)] == old_segments

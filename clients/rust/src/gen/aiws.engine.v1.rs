@@ -3214,7 +3214,8 @@ pub enum ErrorReason {
     EpochMismatch = 31,
     /// The work order is paused.
     WorkOrderPaused = 32,
-    /// The work order is canceling or canceled.
+    /// The work order is canceling or canceled. Also the `Run.result_reason` of a run
+    /// cancelled because its work order was.
     WorkOrderCanceled = 33,
     /// A restore hold blocks commands until an admin clears it.
     RestoreHold = 34,
@@ -3401,6 +3402,12 @@ pub enum ErrorReason {
     /// The request body could not be decoded as the method's request message
     /// (INVALID_ARGUMENT).
     RequestMalformed = 153,
+    /// The work order named in a StartRun or ListRuns request is not the work order of
+    /// its contract or ref: a run belongs to exactly one work order.
+    WorkOrderMismatch = 160,
+    /// A run label is past its bounds: more than 16 labels, a key that is not an
+    /// identifier of at most 63 characters, or a value over 256 bytes.
+    LabelInvalid = 161,
     /// Set as a failed run's `result_reason` when a ready node waited longer than its
     /// `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
     /// error names its model (FAILED_PRECONDITION).
@@ -3520,6 +3527,8 @@ impl ErrorReason {
             Self::NodeFailed => "NODE_FAILED",
             Self::InputTooLarge => "INPUT_TOO_LARGE",
             Self::RequestMalformed => "REQUEST_MALFORMED",
+            Self::WorkOrderMismatch => "WORK_ORDER_MISMATCH",
+            Self::LabelInvalid => "LABEL_INVALID",
             Self::ScheduleToStartTimeout => "SCHEDULE_TO_START_TIMEOUT",
             Self::RefAlreadyRun => "REF_ALREADY_RUN",
             Self::RunNotResumable => "RUN_NOT_RESUMABLE",
@@ -3627,6 +3636,8 @@ impl ErrorReason {
             "NODE_FAILED" => Some(Self::NodeFailed),
             "INPUT_TOO_LARGE" => Some(Self::InputTooLarge),
             "REQUEST_MALFORMED" => Some(Self::RequestMalformed),
+            "WORK_ORDER_MISMATCH" => Some(Self::WorkOrderMismatch),
+            "LABEL_INVALID" => Some(Self::LabelInvalid),
             "SCHEDULE_TO_START_TIMEOUT" => Some(Self::ScheduleToStartTimeout),
             "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
             "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
@@ -9607,7 +9618,9 @@ pub struct Run {
     pub segments: ::prost::alloc::vec::Vec<Segment>,
     /// The `ErrorReason` name when the run failed: an execution-model rule (for example
     /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-    /// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+    /// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+    /// when the run was cancelled because its work order was (`result_error` then holds
+    /// the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
     #[prost(string, tag = "17")]
     pub result_reason: ::prost::alloc::string::String,
     /// The number of nodes and fan-out items the run has.
@@ -9622,6 +9635,22 @@ pub struct Run {
     /// of a run that went on or completed. A failed fan-out item fails its node.
     #[prost(string, repeated, tag = "20")]
     pub failed_node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+    /// its contract's, the one named at start, or `default` when it named neither. Runs
+    /// recorded before work orders contained their runs were assigned the same way when
+    /// the server was upgraded. Pausing, resuming, cancelling and holding this work order
+    /// act on the run, and its grants authorise reading, stopping and listing it.
+    #[prost(string, tag = "21")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The id of the principal that started the run.
+    #[prost(string, tag = "22")]
+    pub started_by: ::prost::alloc::string::String,
+    /// The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+    #[prost(map = "string, string", tag = "23")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
     /// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
     /// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
     /// and its contract's; 0 when it has none. Past it the run's live attempts are told to
@@ -9632,7 +9661,7 @@ pub struct Run {
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct StartRunRequest {
     /// Chosen once by the caller; a retry with the same id returns the existing run.
     #[prost(string, tag = "1")]
@@ -9643,9 +9672,26 @@ pub struct StartRunRequest {
     /// A subscriber name whose event stream receives this run's events.
     #[prost(string, tag = "5")]
     pub subscriber: ::prost::alloc::string::String,
-    /// The contract governing the run, if any.
+    /// The contract governing the run, if any. An ad hoc run belongs to the contract's
+    /// work order; a governed run's contract must govern its ref's work order.
     #[prost(string, tag = "6")]
     pub contract_id: ::prost::alloc::string::String,
+    /// The work order an ad hoc run belongs to (an identifier); empty means the contract's
+    /// when `contract_id` is set, else the installation's default work order `default`.
+    /// When set with `contract_id` or `ref`, it must be their work order, else the call
+    /// fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+    #[prost(string, tag = "7")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+    /// most 63 characters (letters and digits of any script and `-_.:@`), each value at
+    /// most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+    /// INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+    /// the same request_id with other labels fails with REQUEST_ID_REUSED.
+    #[prost(map = "string, string", tag = "8")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
     /// The run's own time limit from its start, in ms: past it the run fails with
     /// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
     /// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
@@ -9880,9 +9926,18 @@ pub struct WatchRunResponse {
     #[prost(message, optional, tag = "1")]
     pub run: ::core::option::Option<Run>,
 }
-/// ListRunsRequest pages through runs.
+/// ListRunsRequest pages through runs. Every filter given must match (empty or zero
+/// filters match every run).
+///
+/// The cost of a page is bounded by the page, not by the runs stored: one filter drives
+/// the read through its index (in this order of preference: ref, contract, labels,
+/// starter, work order, state, creation time) and the others are checked on the runs it
+/// yields. A call examines at most 5,000 runs of the driving index; when that many did
+/// not fill the page, the page holds the runs found (possibly none) and a
+/// `next_page_token` that resumes after the last run examined. So a short or empty page
+/// with a token does not mean the listing has ended: only an empty `next_page_token` does.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ListRunsRequest {
     /// Only runs in this state; unspecified means any.
     #[prost(enumeration = "RunState", tag = "1")]
@@ -9893,18 +9948,46 @@ pub struct ListRunsRequest {
     /// `next_page_token` for the rest.
     #[prost(int32, tag = "2")]
     pub page_size: i32,
-    /// The `next_page_token` of the previous page; empty for the first.
+    /// The `next_page_token` of the previous page; empty for the first. A token is valid
+    /// only with the same filters: another filter's token fails with PAGE_INVALID.
     #[prost(string, tag = "3")]
     pub page_token: ::prost::alloc::string::String,
+    /// Only runs of this work order (`Run.work_order_id`); empty means every work order.
+    #[prost(string, tag = "4")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Only the governed runs of this ref (both parts required). With `work_order_id`, the
+    /// two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+    #[prost(message, optional, tag = "5")]
+    pub r#ref: ::core::option::Option<WorkflowRef>,
+    /// Only runs under this contract; empty means any.
+    #[prost(string, tag = "6")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// Only runs started by this principal id; empty means any.
+    #[prost(string, tag = "7")]
+    pub started_by: ::prost::alloc::string::String,
+    /// Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+    #[prost(int64, tag = "8")]
+    pub created_after_ms: i64,
+    /// Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+    #[prost(int64, tag = "9")]
+    pub created_before_ms: i64,
+    /// Only runs carrying every one of these labels with exactly these values (bounded as
+    /// `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+    #[prost(map = "string, string", tag = "10")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
 }
 /// ListRunsResponse is one page of runs.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ListRunsResponse {
-    /// Runs, newest first.
+    /// Runs, newest first (by creation time, then run id).
     #[prost(message, repeated, tag = "1")]
     pub runs: ::prost::alloc::vec::Vec<Run>,
-    /// Pass as `page_token` for the next page; empty when there is none.
+    /// Pass as `page_token` (with the same filters) for the next page; empty when there is
+    /// none. It may be set on a short or empty page (see ListRunsRequest).
     #[prost(string, tag = "2")]
     pub next_page_token: ::prost::alloc::string::String,
 }
@@ -9957,7 +10040,8 @@ pub enum RunState {
     Completed = 3,
     /// A required node failed; `result_error` summarises why.
     Failed = 4,
-    /// Stopped by a caller or by cancellation of its work order.
+    /// Stopped by a caller (StopRun), or by the cancellation of its work order
+    /// (`result_reason` is then WORK_ORDER_CANCELED).
     Cancelled = 5,
 }
 impl RunState {
@@ -10189,6 +10273,15 @@ pub mod run_service_client {
         /// that already ran, by another request, is refused with REF_ALREADY_RUN
         /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
         /// ResumeRun, or register a new ref.
+        ///
+        /// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        /// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        /// or, naming neither, to the installation's default work order `default`. The call
+        /// needs `run.start` on that work order, and the work order's controls apply to the
+        /// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        /// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        /// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        /// but none of its attempts is dispatched until the work order is resumed.
         pub async fn start_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StartRunRequest>,
@@ -10264,7 +10357,7 @@ pub mod run_service_client {
         /// heartbeat and their late results are rejected. A running attempt of a node whose
         /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
         /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        /// an ended run returns it unchanged.
+        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         pub async fn stop_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StopRunRequest>,
@@ -10374,7 +10467,10 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "WatchRun"));
             self.inner.server_streaming(req, path, codec).await
         }
-        /// ListRuns pages through runs, newest first, optionally filtered by state.
+        /// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        /// contract, state, starter, creation time and labels (all the filters given must
+        /// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        /// given), or on every work order (`*`) when none is named.
         pub async fn list_runs(
             &mut self,
             request: impl tonic::IntoRequest<super::ListRunsRequest>,
@@ -10448,6 +10544,15 @@ pub mod run_service_server {
         /// that already ran, by another request, is refused with REF_ALREADY_RUN
         /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
         /// ResumeRun, or register a new ref.
+        ///
+        /// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        /// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        /// or, naming neither, to the installation's default work order `default`. The call
+        /// needs `run.start` on that work order, and the work order's controls apply to the
+        /// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        /// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        /// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        /// but none of its attempts is dispatched until the work order is resumed.
         async fn start_run(
             &self,
             request: tonic::Request<super::StartRunRequest>,
@@ -10472,7 +10577,7 @@ pub mod run_service_server {
         /// heartbeat and their late results are rejected. A running attempt of a node whose
         /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
         /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        /// an ended run returns it unchanged.
+        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         async fn stop_run(
             &self,
             request: tonic::Request<super::StopRunRequest>,
@@ -10514,7 +10619,10 @@ pub mod run_service_server {
             &self,
             request: tonic::Request<super::WatchRunRequest>,
         ) -> std::result::Result<tonic::Response<Self::WatchRunStream>, tonic::Status>;
-        /// ListRuns pages through runs, newest first, optionally filtered by state.
+        /// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        /// contract, state, starter, creation time and labels (all the filters given must
+        /// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        /// given), or on every work order (`*`) when none is named.
         async fn list_runs(
             &self,
             request: tonic::Request<super::ListRunsRequest>,
@@ -11192,9 +11300,16 @@ pub struct HeartbeatResponse {
     /// The new lease expiry, UTC epoch milliseconds.
     #[prost(int64, tag = "1")]
     pub lease_expires_at_ms: i64,
-    /// True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+    /// True when the attempt was cancelled (run stopped, its work order cancelled, or the
+    /// attempt superseded): stop work.
     #[prost(bool, tag = "2")]
     pub cancelled: bool,
+    /// True when the run's work order is paused. The lease is still extended (as
+    /// `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+    /// it as usual; no new attempt of the work order's runs is dispatched until it is
+    /// resumed. A worker may also choose to stop early and fail the attempt as retryable.
+    #[prost(bool, tag = "3")]
+    pub paused: bool,
 }
 /// CompleteTaskRequest settles an attempt with a result.
 #[allow(clippy::all)]

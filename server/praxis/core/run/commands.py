@@ -89,9 +89,16 @@ class Expire:
 
 @dataclass(frozen=True)
 class Stop:
-    """Cancel the run and its live attempts."""
+    """Cancel the run and its live attempts.
+
+    Attributes:
+        reason: Why, recorded as the run's ``result_error``.
+        result_reason: The ``ErrorReason`` name recorded as the run's ``result_reason``
+            ("" for a caller's StopRun; WORK_ORDER_CANCELED when its work order was).
+    """
 
     reason: str
+    result_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,6 +181,8 @@ class Reply:
     will_retry: bool = False
     cancelled: bool = False
     lease_expires_at_ms: int = 0
+    paused: bool = False
+    """A heartbeat's: the run's work order is paused (set by the store, which reads it)."""
 
 
 @dataclass(frozen=True)

@@ -478,6 +478,7 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
 def _stop(work: Work, command: Stop) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
+    work.reason = command.result_reason
     finish(work, RunStatus.CANCELLED, command.reason or "stopped")
     return work.outcome()
 

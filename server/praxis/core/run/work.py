@@ -24,6 +24,10 @@ from praxis.core.run.state import (
     reservation,
 )
 
+# The ended states that keep a ``result_reason``: a failure's rule, or a cancellation's
+# (WORK_ORDER_CANCELED); a run that completes has none.
+_REASONED = (RunStatus.FAILED, RunStatus.CANCELLED)
+
 
 class Work:
     """A mutable copy of a state while one command is applied."""
@@ -146,7 +150,7 @@ class Work:
             updated_at_ms=max(self.now, self.state.updated_at_ms),
             finished_at_ms=self.finished_at,
             version=self.state.version + 1,
-            result_reason=self.reason if self.status is RunStatus.FAILED else "",
+            result_reason=self.reason if self.status in _REASONED else "",
             deadline_ms=self.deadline,
             tally=self.tally.finish(),
             timed=self.timed.finish(),

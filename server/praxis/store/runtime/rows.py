@@ -40,6 +40,7 @@ from praxis.store.runtime.tables import (
     ready_nodes,
     run_definitions,
     run_events,
+    run_labels,
     run_nodes,
     run_timers,
     runs,
@@ -135,7 +136,7 @@ _INSERT = {
     table.name: Statement(table.insert())
     for table in (
         runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes,
-        run_definitions,
+        run_definitions, run_labels,
     )
 }  # fmt: skip
 # A queue row replaces one left behind: SQLite ``INSERT OR REPLACE``, PostgreSQL an upsert.
@@ -182,11 +183,19 @@ class RunRecord:
     result_json: str = ""
     node_count: int = -1
     partial: bool = False
+    labels_json: str = ""
+    """The run's labels as canonical JSON ("" for none), parsed only when shown."""
 
     @property
     def nodes(self) -> int:
         """How many nodes and fan-out items the run has."""
         return self.node_count if self.partial else len(self.state.nodes)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """The labels set when the run started."""
+        found: dict[str, str] = json.loads(self.labels_json) if self.labels_json else {}
+        return found
 
 
 @dataclass
@@ -303,6 +312,7 @@ def record_of(
         result_json=row.result_json,
         node_count=row.node_count,
         partial=state is not None and len(state.nodes) != row.node_count,
+        labels_json=row.labels_json,
     )
 
 
@@ -418,8 +428,18 @@ def insert(
             "updated_at_ms": state.updated_at_ms,
             "finished_at_ms": state.finished_at_ms,
             "deadline_ms": state.deadline_ms,
+            "labels_json": record.labels_json,
         },
     )
+    if record.labels_json:
+        _INSERT["run_labels"].run_many(
+            connection,
+            [
+                {"run_id": state.run_id, "key": key, "value": value,
+                 "created_at_ms": state.created_at_ms}
+                for key, value in record.labels.items()
+            ],
+        )  # fmt: skip
     _INSERT["run_nodes"].run_many(
         connection,
         [

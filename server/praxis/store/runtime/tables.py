@@ -61,9 +61,13 @@ runs = Table(
     # Added by the governed-execution migration (``RUNS_GOVERNED_COLUMNS``): when the run
     # fails with DEADLINE_EXCEEDED unless it ended (0: none).
     Column("deadline_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by migration 16 (``RUNS_LABEL_COLUMNS``): the run's labels as canonical JSON
+    # ('' for none), read with the row; ``run_labels`` indexes them for ListRuns.
+    Column("labels_json", Text, nullable=False, server_default=text("''")),
 )
 RUNS_ADDED_COLUMNS = ("result_reason", "node_count")
 RUNS_GOVERNED_COLUMNS = ("deadline_ms",)
+RUNS_LABEL_COLUMNS = ("labels_json",)
 
 run_nodes = Table(
     "run_nodes",
@@ -104,6 +108,21 @@ Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)
 Index("runs_status_created", runs.c.status, runs.c.created_at_ms, runs.c.run_id)
 Index("runs_work_order", runs.c.work_order_id, runs.c.status)
+# Migration 16: ListRuns' filters, each an index in its page order (newest first), so
+# that a filtered page reads index entries of matching runs only. None holds a column a
+# command updates: only StartRun writes them.
+RUNS_LISTING_INDEXES = (
+    Index("runs_work_order_created", runs.c.work_order_id, runs.c.created_at_ms, runs.c.run_id),
+    Index(
+        "runs_ref_created",
+        runs.c.work_order_id,
+        runs.c.ref_run_id,
+        runs.c.created_at_ms,
+        runs.c.run_id,
+    ),
+    Index("runs_contract_created", runs.c.contract_id, runs.c.created_at_ms, runs.c.run_id),
+    Index("runs_started_by_created", runs.c.principal_id, runs.c.created_at_ms, runs.c.run_id),
+)
 
 run_definitions = Table(
     "run_definitions",
@@ -258,6 +277,29 @@ principal_reservations = Table(
     Column("reserved_at_ms", BigInteger, nullable=False),
 )
 Index("reservations_principal", principal_reservations.c.principal_id)
+
+# --- migration 15: run labels (store/runtime/listing.py) ---
+#
+# One row per label of a run, written once when the run starts, with the run's creation
+# time, so that a ListRuns filter on a label reads the index ``run_labels_match`` in its
+# page order (newest first) and never scans runs.
+
+run_labels = Table(
+    "run_labels",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("value", Text, nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("run_id", "key"),
+)
+Index(
+    "run_labels_match",
+    run_labels.c.key,
+    run_labels.c.value,
+    run_labels.c.created_at_ms,
+    run_labels.c.run_id,
+)
 
 # --- migration 8: models registered by workers (store/runtime/worker_models.py) ---
 

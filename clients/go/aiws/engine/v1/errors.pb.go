@@ -68,7 +68,8 @@ const (
 	ErrorReason_EPOCH_MISMATCH ErrorReason = 31
 	// The work order is paused.
 	ErrorReason_WORK_ORDER_PAUSED ErrorReason = 32
-	// The work order is canceling or canceled.
+	// The work order is canceling or canceled. Also the `Run.result_reason` of a run
+	// cancelled because its work order was.
 	ErrorReason_WORK_ORDER_CANCELED ErrorReason = 33
 	// A restore hold blocks commands until an admin clears it.
 	ErrorReason_RESTORE_HOLD ErrorReason = 34
@@ -255,6 +256,12 @@ const (
 	// The request body could not be decoded as the method's request message
 	// (INVALID_ARGUMENT).
 	ErrorReason_REQUEST_MALFORMED ErrorReason = 153
+	// The work order named in a StartRun or ListRuns request is not the work order of
+	// its contract or ref: a run belongs to exactly one work order.
+	ErrorReason_WORK_ORDER_MISMATCH ErrorReason = 160
+	// A run label is past its bounds: more than 16 labels, a key that is not an
+	// identifier of at most 63 characters, or a value over 256 bytes.
+	ErrorReason_LABEL_INVALID ErrorReason = 161
 	// Set as a failed run's `result_reason` when a ready node waited longer than its
 	// `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
 	// error names its model (FAILED_PRECONDITION).
@@ -371,6 +378,8 @@ var (
 		151: "NODE_FAILED",
 		152: "INPUT_TOO_LARGE",
 		153: "REQUEST_MALFORMED",
+		160: "WORK_ORDER_MISMATCH",
+		161: "LABEL_INVALID",
 		180: "SCHEDULE_TO_START_TIMEOUT",
 		181: "REF_ALREADY_RUN",
 		182: "RUN_NOT_RESUMABLE",
@@ -475,6 +484,8 @@ var (
 		"NODE_FAILED":                  151,
 		"INPUT_TOO_LARGE":              152,
 		"REQUEST_MALFORMED":            153,
+		"WORK_ORDER_MISMATCH":          160,
+		"LABEL_INVALID":                161,
 		"SCHEDULE_TO_START_TIMEOUT":    180,
 		"REF_ALREADY_RUN":              181,
 		"RUN_NOT_RESUMABLE":            182,
@@ -513,7 +524,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x8a\x13\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x13\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -613,7 +624,9 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x11ATTEMPT_NOT_YOURS\x10\x96\x01\x12\x10\n" +
 	"\vNODE_FAILED\x10\x97\x01\x12\x14\n" +
 	"\x0fINPUT_TOO_LARGE\x10\x98\x01\x12\x16\n" +
-	"\x11REQUEST_MALFORMED\x10\x99\x01\x12\x1e\n" +
+	"\x11REQUEST_MALFORMED\x10\x99\x01\x12\x18\n" +
+	"\x13WORK_ORDER_MISMATCH\x10\xa0\x01\x12\x12\n" +
+	"\rLABEL_INVALID\x10\xa1\x01\x12\x1e\n" +
 	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
 	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
 	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +

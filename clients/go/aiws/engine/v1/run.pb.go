@@ -35,7 +35,8 @@ const (
 	RunState_RUN_STATE_COMPLETED RunState = 3
 	// A required node failed; `result_error` summarises why.
 	RunState_RUN_STATE_FAILED RunState = 4
-	// Stopped by a caller or by cancellation of its work order.
+	// Stopped by a caller (StopRun), or by the cancellation of its work order
+	// (`result_reason` is then WORK_ORDER_CANCELED).
 	RunState_RUN_STATE_CANCELLED RunState = 5
 )
 
@@ -501,7 +502,9 @@ type Run struct {
 	Segments []*Segment `protobuf:"bytes,16,rep,name=segments,proto3" json:"segments,omitempty"`
 	// The `ErrorReason` name when the run failed: an execution-model rule (for example
 	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-	// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+	// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+	// when the run was cancelled because its work order was (`result_error` then holds
+	// the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
 	ResultReason string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
 	// The number of nodes and fan-out items the run has.
 	NodeCount int32 `protobuf:"varint,18,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
@@ -512,6 +515,16 @@ type Run struct {
 	// failed a run, and also failed nodes outside the run's output path (orphan branches)
 	// of a run that went on or completed. A failed fan-out item fails its node.
 	FailedNodeIds []string `protobuf:"bytes,20,rep,name=failed_node_ids,json=failedNodeIds,proto3" json:"failed_node_ids,omitempty"`
+	// The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+	// its contract's, the one named at start, or `default` when it named neither. Runs
+	// recorded before work orders contained their runs were assigned the same way when
+	// the server was upgraded. Pausing, resuming, cancelling and holding this work order
+	// act on the run, and its grants authorise reading, stopping and listing it.
+	WorkOrderId string `protobuf:"bytes,21,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// The id of the principal that started the run.
+	StartedBy string `protobuf:"bytes,22,opt,name=started_by,json=startedBy,proto3" json:"started_by,omitempty"`
+	// The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+	Labels map[string]string `protobuf:"bytes,23,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
 	// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
 	// and its contract's; 0 when it has none. Past it the run's live attempts are told to
@@ -692,6 +705,27 @@ func (x *Run) GetFailedNodeIds() []string {
 	return nil
 }
 
+func (x *Run) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *Run) GetStartedBy() string {
+	if x != nil {
+		return x.StartedBy
+	}
+	return ""
+}
+
+func (x *Run) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
 func (x *Run) GetDeadlineMs() int64 {
 	if x != nil {
 		return x.DeadlineMs
@@ -715,8 +749,20 @@ type StartRunRequest struct {
 	InputJson string `protobuf:"bytes,4,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
 	// A subscriber name whose event stream receives this run's events.
 	Subscriber string `protobuf:"bytes,5,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
-	// The contract governing the run, if any.
+	// The contract governing the run, if any. An ad hoc run belongs to the contract's
+	// work order; a governed run's contract must govern its ref's work order.
 	ContractId string `protobuf:"bytes,6,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// The work order an ad hoc run belongs to (an identifier); empty means the contract's
+	// when `contract_id` is set, else the installation's default work order `default`.
+	// When set with `contract_id` or `ref`, it must be their work order, else the call
+	// fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+	WorkOrderId string `protobuf:"bytes,7,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+	// most 63 characters (letters and digits of any script and `-_.:@`), each value at
+	// most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+	// INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+	// the same request_id with other labels fails with REQUEST_ID_REUSED.
+	Labels map[string]string `protobuf:"bytes,8,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The run's own time limit from its start, in ms: past it the run fails with
 	// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
 	// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
@@ -806,6 +852,20 @@ func (x *StartRunRequest) GetContractId() string {
 		return x.ContractId
 	}
 	return ""
+}
+
+func (x *StartRunRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
 }
 
 func (x *StartRunRequest) GetRunTimeoutMs() int64 {
@@ -1782,7 +1842,16 @@ func (x *WatchRunResponse) GetRun() *Run {
 	return nil
 }
 
-// ListRunsRequest pages through runs.
+// ListRunsRequest pages through runs. Every filter given must match (empty or zero
+// filters match every run).
+//
+// The cost of a page is bounded by the page, not by the runs stored: one filter drives
+// the read through its index (in this order of preference: ref, contract, labels,
+// starter, work order, state, creation time) and the others are checked on the runs it
+// yields. A call examines at most 5,000 runs of the driving index; when that many did
+// not fill the page, the page holds the runs found (possibly none) and a
+// `next_page_token` that resumes after the last run examined. So a short or empty page
+// with a token does not mean the listing has ended: only an empty `next_page_token` does.
 type ListRunsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Only runs in this state; unspecified means any.
@@ -1792,8 +1861,25 @@ type ListRunsRequest struct {
 	// results stays under the default 4 MiB message limit of clients; follow
 	// `next_page_token` for the rest.
 	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
-	// The `next_page_token` of the previous page; empty for the first.
-	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first. A token is valid
+	// only with the same filters: another filter's token fails with PAGE_INVALID.
+	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only runs of this work order (`Run.work_order_id`); empty means every work order.
+	WorkOrderId string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Only the governed runs of this ref (both parts required). With `work_order_id`, the
+	// two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+	Ref *WorkflowRef `protobuf:"bytes,5,opt,name=ref,proto3" json:"ref,omitempty"`
+	// Only runs under this contract; empty means any.
+	ContractId string `protobuf:"bytes,6,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// Only runs started by this principal id; empty means any.
+	StartedBy string `protobuf:"bytes,7,opt,name=started_by,json=startedBy,proto3" json:"started_by,omitempty"`
+	// Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+	CreatedAfterMs int64 `protobuf:"varint,8,opt,name=created_after_ms,json=createdAfterMs,proto3" json:"created_after_ms,omitempty"`
+	// Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+	CreatedBeforeMs int64 `protobuf:"varint,9,opt,name=created_before_ms,json=createdBeforeMs,proto3" json:"created_before_ms,omitempty"`
+	// Only runs carrying every one of these labels with exactly these values (bounded as
+	// `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+	Labels        map[string]string `protobuf:"bytes,10,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1849,12 +1935,62 @@ func (x *ListRunsRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *ListRunsRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetRef() *WorkflowRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
+func (x *ListRunsRequest) GetContractId() string {
+	if x != nil {
+		return x.ContractId
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetStartedBy() string {
+	if x != nil {
+		return x.StartedBy
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetCreatedAfterMs() int64 {
+	if x != nil {
+		return x.CreatedAfterMs
+	}
+	return 0
+}
+
+func (x *ListRunsRequest) GetCreatedBeforeMs() int64 {
+	if x != nil {
+		return x.CreatedBeforeMs
+	}
+	return 0
+}
+
+func (x *ListRunsRequest) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
 // ListRunsResponse is one page of runs.
 type ListRunsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Runs, newest first.
+	// Runs, newest first (by creation time, then run id).
 	Runs []*Run `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
-	// Pass as `page_token` for the next page; empty when there is none.
+	// Pass as `page_token` (with the same filters) for the next page; empty when there is
+	// none. It may be set on a short or empty page (see ListRunsRequest).
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2078,7 +2214,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
 	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\x12\"\n" +
 	"\rstarted_at_ms\x18\r \x01(\x03R\vstartedAtMs\x12$\n" +
-	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\x89\x06\n" +
+	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\xc0\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -2106,9 +2242,16 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\n" +
 	"node_count\x18\x12 \x01(\x05R\tnodeCount\x12#\n" +
 	"\ritems_omitted\x18\x13 \x01(\bR\fitemsOmitted\x12&\n" +
-	"\x0ffailed_node_ids\x18\x14 \x03(\tR\rfailedNodeIds\x12\x1f\n" +
+	"\x0ffailed_node_ids\x18\x14 \x03(\tR\rfailedNodeIds\x12\"\n" +
+	"\rwork_order_id\x18\x15 \x01(\tR\vworkOrderId\x12\x1d\n" +
+	"\n" +
+	"started_by\x18\x16 \x01(\tR\tstartedBy\x127\n" +
+	"\x06labels\x18\x17 \x03(\v2\x1f.aiws.engine.v1.Run.LabelsEntryR\x06labels\x12\x1f\n" +
 	"\vdeadline_ms\x18\x1e \x01(\x03R\n" +
-	"deadlineMs\"\x9c\x02\n" +
+	"deadlineMs\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x03\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -2120,8 +2263,13 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"subscriber\x18\x05 \x01(\tR\n" +
 	"subscriber\x12\x1f\n" +
 	"\vcontract_id\x18\x06 \x01(\tR\n" +
-	"contractId\x12$\n" +
-	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMsB\b\n" +
+	"contractId\x12\"\n" +
+	"\rwork_order_id\x18\a \x01(\tR\vworkOrderId\x12C\n" +
+	"\x06labels\x18\b \x03(\v2+.aiws.engine.v1.StartRunRequest.LabelsEntryR\x06labels\x12$\n" +
+	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMs\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06source\"S\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
@@ -2188,12 +2336,25 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x0fWatchRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"9\n" +
 	"\x10WatchRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"}\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xe6\x03\n" +
 	"\x0fListRunsRequest\x12.\n" +
 	"\x05state\x18\x01 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x12\x1b\n" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x03 \x01(\tR\tpageToken\"c\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\x12\"\n" +
+	"\rwork_order_id\x18\x04 \x01(\tR\vworkOrderId\x12-\n" +
+	"\x03ref\x18\x05 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\x12\x1f\n" +
+	"\vcontract_id\x18\x06 \x01(\tR\n" +
+	"contractId\x12\x1d\n" +
+	"\n" +
+	"started_by\x18\a \x01(\tR\tstartedBy\x12(\n" +
+	"\x10created_after_ms\x18\b \x01(\x03R\x0ecreatedAfterMs\x12*\n" +
+	"\x11created_before_ms\x18\t \x01(\x03R\x0fcreatedBeforeMs\x12C\n" +
+	"\x06labels\x18\n" +
+	" \x03(\v2+.aiws.engine.v1.ListRunsRequest.LabelsEntryR\x06labels\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"c\n" +
 	"\x10ListRunsResponse\x12'\n" +
 	"\x04runs\x18\x01 \x03(\v2\x13.aiws.engine.v1.RunR\x04runs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xb2\x01\n" +
@@ -2257,7 +2418,7 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
@@ -2285,54 +2446,61 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(*ListRunsResponse)(nil),      // 23: aiws.engine.v1.ListRunsResponse
 	(*ListRunNodesRequest)(nil),   // 24: aiws.engine.v1.ListRunNodesRequest
 	(*ListRunNodesResponse)(nil),  // 25: aiws.engine.v1.ListRunNodesResponse
-	(*WorkflowRef)(nil),           // 26: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),                // 27: aiws.engine.v1.Epochs
+	nil,                           // 26: aiws.engine.v1.Run.LabelsEntry
+	nil,                           // 27: aiws.engine.v1.StartRunRequest.LabelsEntry
+	nil,                           // 28: aiws.engine.v1.ListRunsRequest.LabelsEntry
+	(*WorkflowRef)(nil),           // 29: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),                // 30: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
 	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
 	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
 	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	26, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	29, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
 	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	26, // 6: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	5,  // 7: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 8: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 9: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	27, // 10: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	5,  // 11: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	27, // 12: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	27, // 13: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	17, // 14: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	18, // 15: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	5,  // 16: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 17: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	5,  // 18: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 19: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 20: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	6,  // 21: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	8,  // 22: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	10, // 23: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	12, // 24: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	14, // 25: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	16, // 26: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	20, // 27: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	22, // 28: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	24, // 29: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	7,  // 30: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	9,  // 31: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	11, // 32: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	13, // 33: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	15, // 34: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	19, // 35: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	21, // 36: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	23, // 37: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	25, // 38: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	30, // [30:39] is the sub-list for method output_type
-	21, // [21:30] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	26, // 6: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
+	29, // 7: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	27, // 8: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
+	5,  // 9: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 10: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 11: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	30, // 12: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	5,  // 13: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	30, // 14: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	30, // 15: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	17, // 16: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	18, // 17: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	5,  // 18: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 19: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	29, // 20: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	28, // 21: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	5,  // 22: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 23: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 24: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	6,  // 25: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	8,  // 26: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	10, // 27: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	12, // 28: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	14, // 29: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	16, // 30: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	20, // 31: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	22, // 32: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	24, // 33: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	7,  // 34: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	9,  // 35: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	11, // 36: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	13, // 37: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	15, // 38: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	19, // 39: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	21, // 40: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	23, // 41: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	25, // 42: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	34, // [34:43] is the sub-list for method output_type
+	25, // [25:34] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -2351,7 +2519,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   23,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

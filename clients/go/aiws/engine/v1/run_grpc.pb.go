@@ -45,6 +45,15 @@ type RunServiceClient interface {
 	// that already ran, by another request, is refused with REF_ALREADY_RUN
 	// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
 	// ResumeRun, or register a new ref.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(ctx context.Context, in *GetRunRequest, opts ...grpc.CallOption) (*GetRunResponse, error)
@@ -54,7 +63,7 @@ type RunServiceClient interface {
 	// heartbeat and their late results are rejected. A running attempt of a node whose
 	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
 	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-	// an ended run returns it unchanged.
+	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(ctx context.Context, in *StopRunRequest, opts ...grpc.CallOption) (*StopRunResponse, error)
 	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
 	// nodes keep their results; its failed and cancelled nodes run again with new
@@ -72,7 +81,10 @@ type RunServiceClient interface {
 	ReviewResume(ctx context.Context, in *ReviewResumeRequest, opts ...grpc.CallOption) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error)
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read
@@ -202,6 +214,15 @@ type RunServiceServer interface {
 	// that already ran, by another request, is refused with REF_ALREADY_RUN
 	// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
 	// ResumeRun, or register a new ref.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(context.Context, *GetRunRequest) (*GetRunResponse, error)
@@ -211,7 +232,7 @@ type RunServiceServer interface {
 	// heartbeat and their late results are rejected. A running attempt of a node whose
 	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
 	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-	// an ended run returns it unchanged.
+	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(context.Context, *StopRunRequest) (*StopRunResponse, error)
 	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
 	// nodes keep their results; its failed and cancelled nodes run again with new
@@ -229,7 +250,10 @@ type RunServiceServer interface {
 	ReviewResume(context.Context, *ReviewResumeRequest) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read

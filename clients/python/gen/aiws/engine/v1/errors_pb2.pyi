@@ -104,6 +104,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_FAILED: _ClassVar[ErrorReason]
     INPUT_TOO_LARGE: _ClassVar[ErrorReason]
     REQUEST_MALFORMED: _ClassVar[ErrorReason]
+    WORK_ORDER_MISMATCH: _ClassVar[ErrorReason]
+    LABEL_INVALID: _ClassVar[ErrorReason]
     SCHEDULE_TO_START_TIMEOUT: _ClassVar[ErrorReason]
     REF_ALREADY_RUN: _ClassVar[ErrorReason]
     RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
@@ -206,6 +208,8 @@ ATTEMPT_NOT_YOURS: ErrorReason
 NODE_FAILED: ErrorReason
 INPUT_TOO_LARGE: ErrorReason
 REQUEST_MALFORMED: ErrorReason
+WORK_ORDER_MISMATCH: ErrorReason
+LABEL_INVALID: ErrorReason
 SCHEDULE_TO_START_TIMEOUT: ErrorReason
 REF_ALREADY_RUN: ErrorReason
 RUN_NOT_RESUMABLE: ErrorReason

@@ -98,6 +98,15 @@ class RunServiceServicer(object):
         that already ran, by another request, is refused with REF_ALREADY_RUN
         (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
         ResumeRun, or register a new ref.
+
+        Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        or, naming neither, to the installation's default work order `default`. The call
+        needs `run.start` on that work order, and the work order's controls apply to the
+        run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        but none of its attempts is dispatched until the work order is resumed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -122,7 +131,7 @@ class RunServiceServicer(object):
         heartbeat and their late results are rejected. A running attempt of a node whose
         effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
         the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        an ended run returns it unchanged.
+        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -160,7 +169,10 @@ class RunServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def ListRuns(self, request, context):
-        """ListRuns pages through runs, newest first, optionally filtered by state.
+        """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        contract, state, starter, creation time and labels (all the filters given must
+        match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        given), or on every work order (`*`) when none is named.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -44,6 +44,15 @@ class RunServiceStub:
     that already ran, by another request, is refused with REF_ALREADY_RUN
     (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
     ResumeRun, or register a new ref.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -54,7 +63,7 @@ class RunServiceStub:
     heartbeat and their late results are rejected. A running attempt of a node whose
     effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
     the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-    an ended run returns it unchanged.
+    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
     """
     ResumeRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]
     """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
@@ -75,7 +84,11 @@ class RunServiceStub:
     WatchRun: _grpc.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -98,6 +111,15 @@ class RunServiceAsyncStub(RunServiceStub):
     that already ran, by another request, is refused with REF_ALREADY_RUN
     (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
     ResumeRun, or register a new ref.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _aio.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]  # type: ignore[assignment]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -108,7 +130,7 @@ class RunServiceAsyncStub(RunServiceStub):
     heartbeat and their late results are rejected. A running attempt of a node whose
     effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
     the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-    an ended run returns it unchanged.
+    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
     """
     ResumeRun: _aio.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]  # type: ignore[assignment]
     """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
@@ -129,7 +151,11 @@ class RunServiceAsyncStub(RunServiceStub):
     WatchRun: _aio.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]  # type: ignore[assignment]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]  # type: ignore[assignment]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]  # type: ignore[assignment]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -155,6 +181,15 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         that already ran, by another request, is refused with REF_ALREADY_RUN
         (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
         ResumeRun, or register a new ref.
+
+        Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        or, naming neither, to the installation's default work order `default`. The call
+        needs `run.start` on that work order, and the work order's controls apply to the
+        run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        but none of its attempts is dispatched until the work order is resumed.
         """
 
     @_abc_1.abstractmethod
@@ -183,7 +218,7 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         heartbeat and their late results are rejected. A running attempt of a node whose
         effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
         the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        an ended run returns it unchanged.
+        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         """
 
     @_abc_1.abstractmethod
@@ -228,7 +263,11 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.ListRunsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ListRunsResponse, _abc.Awaitable[_run_pb2.ListRunsResponse]]:
-        """ListRuns pages through runs, newest first, optionally filtered by state."""
+        """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        contract, state, starter, creation time and labels (all the filters given must
+        match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        given), or on every work order (`*`) when none is named.
+        """
 
     @_abc_1.abstractmethod
     def ListRunNodes(

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMiwQIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMimgQKA1J1bhIOCgZydW5faWQYASABKAkSJwoFc3RhdGUYAiABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIpCgVub2RlcxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSEwoLcmVzdWx0X2pzb24YBCABKAkSFAoMcmVzdWx0X2Vycm9yGAUgASgJEigKA3JlZhgGIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGAcgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAggASgJEg8KB3ZlcnNpb24YCSABKAMSFQoNY3JlYXRlZF9hdF9tcxgKIAEoAxIVCg11cGRhdGVkX2F0X21zGAsgASgDEhYKDmZpbmlzaGVkX2F0X21zGAwgASgDEhIKCnJlcXVlc3RfaWQYDSABKAkSEgoKc3Vic2NyaWJlchgOIAEoCRITCgtjb250cmFjdF9pZBgPIAEoCRIpCghzZWdtZW50cxgQIAMoCzIXLmFpd3MuZW5naW5lLnYxLlNlZ21lbnQSFQoNcmVzdWx0X3JlYXNvbhgRIAEoCRISCgpub2RlX2NvdW50GBIgASgFEhUKDWl0ZW1zX29taXR0ZWQYEyABKAgSFwoPZmFpbGVkX25vZGVfaWRzGBQgAygJEhMKC2RlYWRsaW5lX21zGB4gASgDIssBCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIWCg5ydW5fdGltZW91dF9tcxgUIAEoA0IICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCI7Cg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIaChJpbmNsdWRlX2RlZmluaXRpb24YAiABKAgiSwoOR2V0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD2RlZmluaXRpb25fanNvbhgCIAEoCSI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIpsBChBSZXN1bWVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIWCg5ydW5fdGltZW91dF9tcxgEIAEoAxImCgZlcG9jaHMYBSABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSEwoLYXBwcm92YWxfaWQYBiABKAkiRwoRUmVzdW1lUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhAKCHJlcGxheWVkGAIgASgIInUKE1Jldmlld1Jlc3VtZVJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRIWCg5ydW5fdGltZW91dF9tcxgDIAEoAxImCgZlcG9jaHMYBCABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMiSwoKUmVzdW1lTm9kZRIQCghub2RlX3VpZBgBIAEoCRIUCgxvcGVyYXRpb25faWQYAiABKAkSFQoNbmV3X29wZXJhdGlvbhgDIAEoCCKcAgoOUmVzdW1lTWF0ZXJpYWwSJgoGZXBvY2hzGAEgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEgoKcmVmX3J1bl9pZBgDIAEoCRIOCgZydW5faWQYBCABKAkSEwoLcnVuX3ZlcnNpb24YBSABKAMSEAoIcmV2aXNpb24YBiABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYByABKAkSKQoFbm9kZXMYCCADKAsyGi5haXdzLmVuZ2luZS52MS5SZXN1bWVOb2RlEhIKCm5vZGVfY291bnQYCSABKAUSDgoGcmVhc29uGAogASgJEhYKDnJ1bl90aW1lb3V0X21zGAsgASgDImEKFFJldmlld1Jlc3VtZVJlc3BvbnNlEjAKCG1hdGVyaWFsGAEgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVzdW1lTWF0ZXJpYWwSFwoPbWF0ZXJpYWxfZGlnZXN0GAIgASgJIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iYQoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq/AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMylAYKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJQCglSZXN1bWVSdW4SIC5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXF1ZXN0GiEuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVzcG9uc2USXgoMUmV2aWV3UmVzdW1lEiMuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlc3BvbnNlIgOQAgESVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMiwQIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMipQUKA1J1bhIOCgZydW5faWQYASABKAkSJwoFc3RhdGUYAiABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIpCgVub2RlcxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSEwoLcmVzdWx0X2pzb24YBCABKAkSFAoMcmVzdWx0X2Vycm9yGAUgASgJEigKA3JlZhgGIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGAcgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAggASgJEg8KB3ZlcnNpb24YCSABKAMSFQoNY3JlYXRlZF9hdF9tcxgKIAEoAxIVCg11cGRhdGVkX2F0X21zGAsgASgDEhYKDmZpbmlzaGVkX2F0X21zGAwgASgDEhIKCnJlcXVlc3RfaWQYDSABKAkSEgoKc3Vic2NyaWJlchgOIAEoCRITCgtjb250cmFjdF9pZBgPIAEoCRIpCghzZWdtZW50cxgQIAMoCzIXLmFpd3MuZW5naW5lLnYxLlNlZ21lbnQSFQoNcmVzdWx0X3JlYXNvbhgRIAEoCRISCgpub2RlX2NvdW50GBIgASgFEhUKDWl0ZW1zX29taXR0ZWQYEyABKAgSFwoPZmFpbGVkX25vZGVfaWRzGBQgAygJEhUKDXdvcmtfb3JkZXJfaWQYFSABKAkSEgoKc3RhcnRlZF9ieRgWIAEoCRIvCgZsYWJlbHMYFyADKAsyHy5haXdzLmVuZ2luZS52MS5SdW4uTGFiZWxzRW50cnkSEwoLZGVhZGxpbmVfbXMYHiABKAMaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLOAgoPU3RhcnRSdW5SZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSGQoPZGVmaW5pdGlvbl9qc29uGAIgASgJSAASKgoDcmVmGAMgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWZIABISCgppbnB1dF9qc29uGAQgASgJEhIKCnN1YnNjcmliZXIYBSABKAkSEwoLY29udHJhY3RfaWQYBiABKAkSFQoNd29ya19vcmRlcl9pZBgHIAEoCRI7CgZsYWJlbHMYCCADKAsyKy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QuTGFiZWxzRW50cnkSFgoOcnVuX3RpbWVvdXRfbXMYFCABKAMaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCI7Cg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIaChJpbmNsdWRlX2RlZmluaXRpb24YAiABKAgiSwoOR2V0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD2RlZmluaXRpb25fanNvbhgCIAEoCSI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIpsBChBSZXN1bWVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIWCg5ydW5fdGltZW91dF9tcxgEIAEoAxImCgZlcG9jaHMYBSABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSEwoLYXBwcm92YWxfaWQYBiABKAkiRwoRUmVzdW1lUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhAKCHJlcGxheWVkGAIgASgIInUKE1Jldmlld1Jlc3VtZVJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRIWCg5ydW5fdGltZW91dF9tcxgDIAEoAxImCgZlcG9jaHMYBCABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMiSwoKUmVzdW1lTm9kZRIQCghub2RlX3VpZBgBIAEoCRIUCgxvcGVyYXRpb25faWQYAiABKAkSFQoNbmV3X29wZXJhdGlvbhgDIAEoCCKcAgoOUmVzdW1lTWF0ZXJpYWwSJgoGZXBvY2hzGAEgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEgoKcmVmX3J1bl9pZBgDIAEoCRIOCgZydW5faWQYBCABKAkSEwoLcnVuX3ZlcnNpb24YBSABKAMSEAoIcmV2aXNpb24YBiABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYByABKAkSKQoFbm9kZXMYCCADKAsyGi5haXdzLmVuZ2luZS52MS5SZXN1bWVOb2RlEhIKCm5vZGVfY291bnQYCSABKAUSDgoGcmVhc29uGAogASgJEhYKDnJ1bl90aW1lb3V0X21zGAsgASgDImEKFFJldmlld1Jlc3VtZVJlc3BvbnNlEjAKCG1hdGVyaWFsGAEgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVzdW1lTWF0ZXJpYWwSFwoPbWF0ZXJpYWxfZGlnZXN0GAIgASgJIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4i7AIKD0xpc3RSdW5zUmVxdWVzdBInCgVzdGF0ZRgBIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSKAoDcmVmGAUgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEwoLY29udHJhY3RfaWQYBiABKAkSEgoKc3RhcnRlZF9ieRgHIAEoCRIYChBjcmVhdGVkX2FmdGVyX21zGAggASgDEhkKEWNyZWF0ZWRfYmVmb3JlX21zGAkgASgDEjsKBmxhYmVscxgKIAMoCzIrLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdC5MYWJlbHNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIk4KEExpc3RSdW5zUmVzcG9uc2USIQoEcnVucxgBIAMoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkihwEKE0xpc3RSdW5Ob2Rlc1JlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSKAoFc3RhdGUYAyABKA4yGS5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdGUSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiawoUTGlzdFJ1bk5vZGVzUmVzcG9uc2USKQoFbm9kZXMYASADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDKqIBCghSdW5TdGF0ZRIZChVSVU5fU1RBVEVfVU5TUEVDSUZJRUQQABIVChFSVU5fU1RBVEVfUlVOTklORxABEhwKGFJVTl9TVEFURV9BV0FJVElOR19OT0RFUxACEhcKE1JVTl9TVEFURV9DT01QTEVURUQQAxIUChBSVU5fU1RBVEVfRkFJTEVEEAQSFwoTUlVOX1NUQVRFX0NBTkNFTExFRBAFKvwBCglOb2RlU3RhdGUSGgoWTk9ERV9TVEFURV9VTlNQRUNJRklFRBAAEhYKEk5PREVfU1RBVEVfUEVORElORxABEhQKEE5PREVfU1RBVEVfUkVBRFkQAhIWChJOT0RFX1NUQVRFX1JVTk5JTkcQAxITCg9OT0RFX1NUQVRFX0RPTkUQBBIVChFOT0RFX1NUQVRFX0ZBSUxFRBAFEhgKFE5PREVfU1RBVEVfQ0FOQ0VMTEVEEAYSFgoSTk9ERV9TVEFURV9CTE9DS0VEEAcSFwoTTk9ERV9TVEFURV9FWFBBTkRFRBAIEhYKEk5PREVfU1RBVEVfV0FJVElORxAJKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMpQGCgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USUAoJUmVzdW1lUnVuEiAuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlc3BvbnNlEl4KDFJldmlld1Jlc3VtZRIjLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXNwb25zZSIDkAIBElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgESXgoMTGlzdFJ1bk5vZGVzEiMuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -293,7 +293,9 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   /**
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    *
    * @generated from field: string result_reason = 17;
    */
@@ -322,6 +324,31 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
    * @generated from field: repeated string failed_node_ids = 20;
    */
   failedNodeIds: string[];
+
+  /**
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   *
+   * @generated from field: string work_order_id = 21;
+   */
+  workOrderId: string;
+
+  /**
+   * The id of the principal that started the run.
+   *
+   * @generated from field: string started_by = 22;
+   */
+  startedBy: string;
+
+  /**
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   *
+   * @generated from field: map<string, string> labels = 23;
+   */
+  labels: { [key: string]: string };
 
   /**
    * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
@@ -393,11 +420,33 @@ export type StartRunRequest = Message<"aiws.engine.v1.StartRunRequest"> & {
   subscriber: string;
 
   /**
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    *
    * @generated from field: string contract_id = 6;
    */
   contractId: string;
+
+  /**
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   *
+   * @generated from field: string work_order_id = 7;
+   */
+  workOrderId: string;
+
+  /**
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:@`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   *
+   * @generated from field: map<string, string> labels = 8;
+   */
+  labels: { [key: string]: string };
 
   /**
    * The run's own time limit from its start, in ms: past it the run fails with
@@ -935,7 +984,16 @@ export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*
   messageDesc(file_aiws_engine_v1_run, 18);
 
 /**
- * ListRunsRequest pages through runs.
+ * ListRunsRequest pages through runs. Every filter given must match (empty or zero
+ * filters match every run).
+ *
+ * The cost of a page is bounded by the page, not by the runs stored: one filter drives
+ * the read through its index (in this order of preference: ref, contract, labels,
+ * starter, work order, state, creation time) and the others are checked on the runs it
+ * yields. A call examines at most 5,000 runs of the driving index; when that many did
+ * not fill the page, the page holds the runs found (possibly none) and a
+ * `next_page_token` that resumes after the last run examined. So a short or empty page
+ * with a token does not mean the listing has ended: only an empty `next_page_token` does.
  *
  * @generated from message aiws.engine.v1.ListRunsRequest
  */
@@ -958,11 +1016,63 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
   pageSize: number;
 
   /**
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    *
    * @generated from field: string page_token = 3;
    */
   pageToken: string;
+
+  /**
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   *
+   * @generated from field: string work_order_id = 4;
+   */
+  workOrderId: string;
+
+  /**
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   *
+   * @generated from field: aiws.engine.v1.WorkflowRef ref = 5;
+   */
+  ref?: WorkflowRef | undefined;
+
+  /**
+   * Only runs under this contract; empty means any.
+   *
+   * @generated from field: string contract_id = 6;
+   */
+  contractId: string;
+
+  /**
+   * Only runs started by this principal id; empty means any.
+   *
+   * @generated from field: string started_by = 7;
+   */
+  startedBy: string;
+
+  /**
+   * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+   *
+   * @generated from field: int64 created_after_ms = 8;
+   */
+  createdAfterMs: bigint;
+
+  /**
+   * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+   *
+   * @generated from field: int64 created_before_ms = 9;
+   */
+  createdBeforeMs: bigint;
+
+  /**
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   *
+   * @generated from field: map<string, string> labels = 10;
+   */
+  labels: { [key: string]: string };
 };
 
 /**
@@ -979,14 +1089,15 @@ export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
  */
 export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
   /**
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    *
    * @generated from field: repeated aiws.engine.v1.Run runs = 1;
    */
   runs: Run[];
 
   /**
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    *
    * @generated from field: string next_page_token = 2;
    */
@@ -1126,7 +1237,8 @@ export enum RunState {
   FAILED = 4,
 
   /**
-   * Stopped by a caller or by cancellation of its work order.
+   * Stopped by a caller (StopRun), or by the cancellation of its work order
+   * (`result_reason` is then WORK_ORDER_CANCELED).
    *
    * @generated from enum value: RUN_STATE_CANCELLED = 5;
    */
@@ -1280,6 +1392,15 @@ export const RunService: GenService<{
    * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
    * ResumeRun, or register a new ref.
    *
+   * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+   * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+   * or, naming neither, to the installation's default work order `default`. The call
+   * needs `run.start` on that work order, and the work order's controls apply to the
+   * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+   * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+   * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+   * but none of its attempts is dispatched until the work order is resumed.
+   *
    * @generated from rpc aiws.engine.v1.RunService.StartRun
    */
   startRun: {
@@ -1312,7 +1433,7 @@ export const RunService: GenService<{
    * heartbeat and their late results are rejected. A running attempt of a node whose
    * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
    * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-   * an ended run returns it unchanged.
+   * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
    *
    * @generated from rpc aiws.engine.v1.RunService.StopRun
    */
@@ -1362,7 +1483,10 @@ export const RunService: GenService<{
     output: typeof WatchRunResponseSchema;
   },
   /**
-   * ListRuns pages through runs, newest first, optionally filtered by state.
+   * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+   * contract, state, starter, creation time and labels (all the filters given must
+   * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+   * given), or on every work order (`*`) when none is named.
    *
    * @generated from rpc aiws.engine.v1.RunService.ListRuns
    */

@@ -168,7 +168,8 @@ public enum ErrorReason
   WORK_ORDER_PAUSED(32),
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -835,6 +836,24 @@ public enum ErrorReason
   REQUEST_MALFORMED(153),
   /**
    * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  WORK_ORDER_MISMATCH(160),
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  LABEL_INVALID(161),
+  /**
+   * <pre>
    * Set as a failed run's `result_reason` when a ready node waited longer than its
    * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
    * error names its model (FAILED_PRECONDITION).
@@ -1031,7 +1050,8 @@ public enum ErrorReason
   public static final int WORK_ORDER_PAUSED_VALUE = 32;
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -1698,6 +1718,24 @@ public enum ErrorReason
   public static final int REQUEST_MALFORMED_VALUE = 153;
   /**
    * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  public static final int WORK_ORDER_MISMATCH_VALUE = 160;
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  public static final int LABEL_INVALID_VALUE = 161;
+  /**
+   * <pre>
    * Set as a failed run's `result_reason` when a ready node waited longer than its
    * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
    * error names its model (FAILED_PRECONDITION).
@@ -1857,6 +1895,8 @@ public enum ErrorReason
       case 151: return NODE_FAILED;
       case 152: return INPUT_TOO_LARGE;
       case 153: return REQUEST_MALFORMED;
+      case 160: return WORK_ORDER_MISMATCH;
+      case 161: return LABEL_INVALID;
       case 180: return SCHEDULE_TO_START_TIMEOUT;
       case 181: return REF_ALREADY_RUN;
       case 182: return RUN_NOT_RESUMABLE;

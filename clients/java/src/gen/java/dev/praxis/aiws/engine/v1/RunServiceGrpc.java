@@ -379,6 +379,14 @@ public final class RunServiceGrpc {
      * that already ran, by another request, is refused with REF_ALREADY_RUN
      * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
      * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     default void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -412,7 +420,7 @@ public final class RunServiceGrpc {
      * heartbeat and their late results are rejected. A running attempt of a node whose
      * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
      * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged.
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     default void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -462,7 +470,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     default void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -529,6 +540,14 @@ public final class RunServiceGrpc {
      * that already ran, by another request, is refused with REF_ALREADY_RUN
      * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
      * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -565,7 +584,7 @@ public final class RunServiceGrpc {
      * heartbeat and their late results are rejected. A running attempt of a node whose
      * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
      * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged.
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -619,7 +638,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -672,6 +694,14 @@ public final class RunServiceGrpc {
      * that already ran, by another request, is refused with REF_ALREADY_RUN
      * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
      * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) throws io.grpc.StatusException {
@@ -705,7 +735,7 @@ public final class RunServiceGrpc {
      * heartbeat and their late results are rejected. A running attempt of a node whose
      * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
      * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged.
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) throws io.grpc.StatusException {
@@ -757,7 +787,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) throws io.grpc.StatusException {
@@ -808,6 +841,14 @@ public final class RunServiceGrpc {
      * that already ran, by another request, is refused with REF_ALREADY_RUN
      * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
      * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) {
@@ -841,7 +882,7 @@ public final class RunServiceGrpc {
      * heartbeat and their late results are rejected. A running attempt of a node whose
      * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
      * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged.
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) {
@@ -892,7 +933,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) {
@@ -943,6 +987,14 @@ public final class RunServiceGrpc {
      * that already ran, by another request, is refused with REF_ALREADY_RUN
      * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
      * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StartRunResponse> startRun(
@@ -979,7 +1031,7 @@ public final class RunServiceGrpc {
      * heartbeat and their late results are rejected. A running attempt of a node whose
      * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
      * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged.
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StopRunResponse> stopRun(
@@ -1022,7 +1074,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRunsResponse> listRuns(
