@@ -31,8 +31,15 @@ def _back_to_the_previous_version(url: str) -> None:
     try:
         with engine.begin() as connection:
             assert migrations.drop_column(connection, "ready_nodes", "ready_at_ms")
+            # The later migrations are undone too, and applied again after this one.
+            for later in (m for m in MIGRATIONS if m.version > VERSION):
+                for created in later.tables:
+                    created.drop(connection)
+                for name, columns in later.adds:
+                    for added in columns:
+                        migrations.drop_column(connection, name, added)
             connection.execute(
-                delete(schema_migrations).where(schema_migrations.c.version == VERSION)
+                delete(schema_migrations).where(schema_migrations.c.version >= VERSION)
             )
     finally:
         engine.dispose()
