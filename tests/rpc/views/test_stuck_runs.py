@@ -53,7 +53,7 @@ def test_a_node_no_worker_claims_makes_its_run_stuck_past_the_threshold(harness:
     harness.clock.advance(1)
     [item] = stuck(harness)
     assert (item.item_id, item.run_id, item.since_ms) == (f"stuck:{run.run_id}", run.run_id, T0)
-    assert item.work_order_id == ""  # an ad hoc run outside a work order
+    assert item.work_order_id == "default"  # an ad hoc run with neither contract nor order
     assert item.stuck_run == pb.StuckRun(
         run_id=run.run_id,
         node_uid="a",
