@@ -8,7 +8,7 @@ import json
 import grpc
 import pytest
 
-from aiws.engine.v1 import admin_pb2, approval_pb2, contract_pb2, run_pb2
+from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, contract_pb2, run_pb2, task_pb2
 from tests.support.harness import Harness, expect_error
 from tests.support.runtime import (
     claim,
@@ -180,3 +180,28 @@ def test_resuming_a_governed_run_needs_a_human_approval_of_its_material(harness:
     harness.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=run.run_id, reason="x"))
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "APPROVAL_CONSUMED"):
         resume(harness, run.run_id, "r-again", reason="restart it", approval_id="ap-resume")
+
+
+def test_a_node_run_again_under_a_new_operation_carries_it_everywhere(harness: Harness) -> None:
+    run = start(harness, CHAIN).run
+    [a] = claim(harness)
+    complete(harness, a, {"n": 1})
+    [b] = claim(harness)
+    harness.client("agent").tasks.FailTask(
+        task_pb2.FailTaskRequest(
+            attempt_id=b.attempt_id,
+            worker_id="w1",
+            error="charged, then crashed",
+            effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+        )
+    )
+    review = harness.client("alice").runs.ReviewResume(
+        run_pb2.ReviewResumeRequest(run_id=run.run_id, reason="charge again")
+    )
+    [node] = review.material.nodes
+    assert node.new_operation and node.operation_id != b.operation_id
+    resume(harness, run.run_id, reason="charge again")
+    [again] = claim(harness)
+    assert again.operation_id == node.operation_id  # the worker sees the new operation
+    listed = {n.node_uid: n for n in get_run(harness, run.run_id).nodes}
+    assert listed["b"].operation_id == node.operation_id

@@ -10,7 +10,7 @@ approval of the exact material (the registry's approvals and proofs), apply
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select, update
@@ -47,10 +47,14 @@ class ReconciliationView:
     error: str
     result_json: str
 
+    operation: int = 0
+    """The node's operation generation (``NodeRun.operation``) while the reconciliation
+    is pending; a decided one of an earlier generation shows the node's current one."""
+
     @property
     def operation_id(self) -> str:
-        """The operation id, shared by every attempt of the node."""
-        return core.operation_id(self.run_id, self.node_uid)
+        """The operation id, shared by every attempt of the node's operation."""
+        return core.operation_id(self.run_id, self.node_uid, self.operation)
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,7 @@ class ReconciliationStore:
                 .where(reconciliations.c.run_id == run_id)
                 .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
             ).all()
-        return [_view(row) for row in rows]
+        return [_of_node(_view(row), record) for row in rows]
 
     def review(
         self, principal: Principal, request: Decision
@@ -192,6 +196,8 @@ class ReconciliationStore:
         ).first()
         view = None if row is None else _view(row)
         record = None if view is None else self.runs.unit.load(connection, view.run_id)
+        if view is not None and record is not None:
+            view = _of_node(view, record)
         denied = self.runs.authorize_run(
             principal,
             action,
@@ -365,7 +371,9 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations).where(reconciliations.c.attempt_id == attempt_id)
         ).first()
-        return _view(row)
+        view = _view(row)
+        record = self.runs.unit.load(connection, view.run_id)
+        return _of_node(view, record) if record is not None else view
 
 
 def _check(request: Decision) -> Rejection | None:
@@ -386,6 +394,12 @@ def _check(request: Decision) -> Rejection | None:
             "a result goes only with an APPLIED decision (NOT_APPLIED runs the node again)",
         )
     return None
+
+
+def _of_node(view: ReconciliationView, record: RunRecord) -> ReconciliationView:
+    """The view with its node's operation generation."""
+    node = record.state.nodes.get(view.node_uid)
+    return replace(view, operation=node.operation) if node is not None else view
 
 
 def _view(r: Any) -> ReconciliationView:

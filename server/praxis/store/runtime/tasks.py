@@ -316,7 +316,7 @@ class TaskStore:
             node_uid=node.uid,
             node_id=node.node_id,
             attempt=node.attempts,
-            operation_id=core.operation_id(record.state.run_id, node.uid),
+            operation_id=core.operation_id(record.state.run_id, node.uid, node.operation),
             agent=spec.agent,
             input_json=input_json,
             template=spec.template,
