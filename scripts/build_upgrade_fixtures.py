@@ -60,7 +60,10 @@ the script checks it):
 - v11-3f9a13f: main when these fixtures were made: it records 1..11 too (12 still
   unregistered) but its ``run_nodes`` has the time columns and its nodes have times.
 
-No server ever recorded migration 12, so there is no v12 fixture. Regenerate (a few
+- v13 8758285: main before governed execution (migration 14): records 1..13, the
+  database a server with runs' deadlines and nodes' operations must upgrade.
+
+No server ever recorded migration 12 alone, so there is no v12 fixture. Regenerate (a few
 seconds per fixture; needs the commits in this repository's history)::
 
     make setup
@@ -143,6 +146,7 @@ FIXTURES = (
     ),
     Fixture("v11", "ccb277a", "introduced migration 11: records 1..11, run_nodes without times"),
     Fixture("v11-3f9a13f", "3f9a13f", "main: records 1..11 (12 unregistered), run_nodes has times"),
+    Fixture("v13", "8758285", "main before governed execution: records 1..13"),
 )
 
 SPLIT_DEFINITION = {
@@ -236,9 +240,12 @@ def old_server(tree: Path, data: Path) -> Iterator[str]:
         ),
         "PYTHONUNBUFFERED": "1",
     }
-    argv = [sys.executable, "-m", "praxis.cli", "serve", "--config", str(data / "config.json")]
+    # The command line moved from praxis/cli.py to praxis/serve/cli.py (the layout).
+    module = "praxis.serve.cli" if (tree / "server/praxis/serve/cli.py").exists() else "praxis.cli"
+    cli = tree / "server" / (module.replace(".", "/") + ".py")
+    argv = [sys.executable, "-m", module, "serve", "--config", str(data / "config.json")]
     argv += ["--listen", "127.0.0.1:0", "--test-clock", str(T0), "--log-level", "WARNING"]
-    if "--processes" in (tree / "server/praxis/cli.py").read_text(encoding="utf-8"):
+    if "--processes" in cli.read_text(encoding="utf-8"):
         argv += ["--processes", "1"]
     stderr = (data / "server.err").open("w")
     process = subprocess.Popen(

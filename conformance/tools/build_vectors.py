@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from console_vectors import AREAS as CONSOLE_AREAS  # the console's reads, WatchInbox
+from governed_vectors import AREAS as GOVERNED_AREAS  # effects, deadlines, resume
 from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
@@ -25,6 +26,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     tasks_vectors,
 )
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
+from work_order_vectors import AREAS as WORK_ORDER_AREAS  # work orders contain their runs
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -2412,6 +2414,8 @@ AREAS = {
     ),
     **MODEL_AREAS,
     **CONSOLE_AREAS,
+    **GOVERNED_AREAS,
+    **WORK_ORDER_AREAS,
 }
 
 

@@ -1,5 +1,5 @@
-"""The console's reads: GetRun's definition, node times, WatchInbox, ListRefs and
-ListContracts.
+"""The console's reads: GetRun's definition, node times, WatchInbox (and the stuck runs
+it reports), ListRefs and ListContracts.
 
 Imported by ``build_vectors.py``. The inbox and the registry are installation-wide, so
 every vector here names its own work order (``${ns}`` or ``${ns}-wo``): WatchInbox and
@@ -19,6 +19,7 @@ from runtime_vectors import (
     complete,
     definition,
     json_out,
+    model,
     node,
     start,
     task,
@@ -26,8 +27,10 @@ from runtime_vectors import (
 )
 from vectorlib import (
     D1,
+    REF,
     WO,
     canonical,
+    clock,
     proposed,
     ref,
     registered,
@@ -40,7 +43,9 @@ from vectorlib import (
 Json = Any
 
 CHAIN = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
+STUCK_AFTER_MS = 300_000  # docs/operations.md: a ready node unclaimed this long
+SCHEDULE_TO_START_MS = 3_600_000  # the definition default
 INBOX = ["aiws.engine.v1.InboxService"]
 REGISTRY = ["aiws.engine.v1.RegistryService"]
 CONTRACTS = ["aiws.engine.v1.ContractService"]
@@ -218,6 +223,118 @@ def inbox_vectors() -> list[dict[str, Json]]:
     ]
 
 
+def governed_run() -> list[Json]:
+    """Teaches the vector's model, registers a one-node plan on it at ``${ns}``/run-1 and
+    starts that governed run (``${run}``, work order ``${ns}``) at ``${t0}``."""
+    return [
+        teach(),
+        *registered(text=canonical(definition("a", a=node()))),
+        step(
+            AGENT,
+            "RunService",
+            "StartRun",
+            {"requestId": "${ns}-gov", "ref": REF},
+            response={"created": True, "run": {"runId": "<any>"}},
+            captures={"run": "run.runId"},
+        ),
+    ]
+
+
+def stuck_inbox(served: bool | None) -> Json:
+    """ListInbox of the vector's work order, stuck runs only: ``${run}`` is stuck (or,
+    with ``served`` None, nothing is)."""
+    request = {"workOrderId": WO, "kinds": ["INBOX_ITEM_KIND_STUCK_RUN"]}
+    if served is None:
+        response = {"items": None, "total": None, "counts": counts()}
+        return step("alice", "InboxService", "ListInbox", request, response=response)
+    item = {
+        "itemId": "stuck:${run}",
+        "kind": "INBOX_ITEM_KIND_STUCK_RUN",
+        "sinceMs": "${t0}",
+        "workOrderId": WO,
+        "runId": "${run}",
+        "summary": "<any>",
+        "stuckRun": {
+            "runId": "${run}",
+            "nodeUid": "a",
+            "model": model(),
+            "readySinceMs": "${t0}",
+            "served": True if served else None,
+            "scheduleToStartDeadlineMs": f"${{t0+{SCHEDULE_TO_START_MS}}}",
+            "stuckNodes": "1",
+        },
+    }
+    response = {"items": [item], "total": "1", "counts": counts(STUCK_RUN=1)}
+    return step("alice", "InboxService", "ListInbox", request, response=response)
+
+
+def stuck_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "inbox/stuck-run-is-listed-past-the-threshold",
+            "A governed run whose ready node no worker claims becomes a STUCK_RUN item once "
+            "it has waited 5 minutes (not a millisecond before): since when, the node, its "
+            "model, and whether a worker serves the model (true while the worker's "
+            "registration lives, 10 minutes after its claim); a claim that leases the node "
+            "takes the item out.",
+            [
+                *governed_run(),
+                stuck_inbox(None),
+                clock(STUCK_AFTER_MS - 1),
+                stuck_inbox(None),
+                clock(1),
+                stuck_inbox(served=True),
+                clock(600_000),
+                stuck_inbox(served=False),
+                claim([task("a", lease_until="<any>", revision="1")]),
+                stuck_inbox(None),
+            ],
+            [*INBOX, *REGISTRY, *RUNS],
+        ),
+        vector(
+            "inbox/stuck-run-is-not-listed-while-its-work-order-is-paused",
+            "A paused work order's runs are not stuck (the pause is deliberate); resumed, "
+            "the run that waited is listed again.",
+            [
+                *governed_run(),
+                clock(STUCK_AFTER_MS),
+                step(
+                    "alice",
+                    "AdminService",
+                    "PauseWorkOrder",
+                    {"workOrderId": WO, "reason": "audit"},
+                ),
+                stuck_inbox(None),
+                step("alice", "AdminService", "ResumeWorkOrder", {"workOrderId": WO}),
+                stuck_inbox(served=True),
+            ],
+            [*INBOX, *REGISTRY, *RUNS, "aiws.engine.v1.AdminService"],
+        ),
+        vector(
+            "inbox/watch-reports-a-run-becoming-stuck",
+            "A run becomes stuck with no write: WatchInbox sends new counts once the clock "
+            "passes the threshold.",
+            [
+                *governed_run(),
+                stream_step(
+                    "alice",
+                    "InboxService",
+                    "WatchInbox",
+                    {"workOrderId": WO},
+                    [{"counts": counts(), "total": None, "fingerprint": "<any>"}],
+                    keep="inbox",
+                ),
+                clock(STUCK_AFTER_MS),
+                resume_stream(
+                    "inbox",
+                    [{"counts": counts(STUCK_RUN=1), "total": "1", "fingerprint": "<any>"}],
+                ),
+            ],
+            [*INBOX, *REGISTRY, *RUNS],
+        ),
+    ]
+
+
 def head_row(run_id: str) -> Json:
     """The expected Head of a ListRefs page (no definition)."""
     return {
@@ -358,7 +475,8 @@ AREAS = {
     ),
     "inbox": (
         "WatchInbox: the inbox's counts at once and after each change, refused like "
-        "ListInbox.",
-        inbox_vectors,
+        "ListInbox; stuck runs: listed past the threshold, not while paused, reported by "
+        "WatchInbox with no write.",
+        lambda: inbox_vectors() + stuck_vectors(),
     ),
 }

@@ -14,8 +14,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ["python", "typescript", "go", "java", "rust"]
-SYMBOLS = {"pass": "pass", "fail": "**FAIL**", "xfail": "xfail", "xpass": "**XPASS**",
-           "missing": "**missing**"}
+SYMBOLS = {
+    "pass": "pass",
+    "fail": "**FAIL**",
+    "xfail": "xfail",
+    "xpass": "**XPASS**",
+    "missing": "**missing**",
+}
 
 
 def vector_names() -> list[tuple[str, str]]:
@@ -64,10 +69,10 @@ def main() -> int:
     ]
     for lang in languages:
         c = summary[lang]
-        lines.append(f"| {lang} | {c['pass']} | {c['fail']} | {c['xfail']} | {c['xpass']} "
-                     f"| {c['missing']} |")
-    lines += ["", "| vector | " + " | ".join(languages) + " |",
-              "|---|" + "---|" * len(languages)]
+        lines.append(
+            f"| {lang} | {c['pass']} | {c['fail']} | {c['xfail']} | {c['xpass']} | {c['missing']} |"
+        )
+    lines += ["", "| vector | " + " | ".join(languages) + " |", "|---|" + "---|" * len(languages)]
     for row in rows:
         cells = " | ".join(SYMBOLS[row["results"][lang]] for lang in languages)
         lines.append(f"| `{row['vector']}` | {cells} |")

@@ -789,7 +789,7 @@ def node_state(uid: str, state: str, **fields: Json) -> dict[str, Json]:
 def reconciliation_vectors() -> list[dict[str, Json]]:
     material = {
         "epochs": EPOCHS,
-        "workOrderId": None,
+        "workOrderId": "default",  # the run's: an ad hoc run naming none is in `default`
         "runId": "${run}",
         "nodeUid": "a",
         "operationId": "${op}",

@@ -640,7 +640,9 @@ def runs_vectors() -> list[dict[str, Json]]:
                     definition(
                         "j",
                         a=node(output=json_out({"type": "string"})),
-                        b=node(output=json_out({"type": "string"}), tag="b"),
+                        b=node(
+                            output=json_out({"type": "string"}), tag="b", effects="idempotent"
+                        ),
                         j=node(["node:a", "node:b"], ("a", "b")),
                     )
                 ),
@@ -701,7 +703,7 @@ def runs_vectors() -> list[dict[str, Json]]:
             "cancelled, and its late result is ATTEMPT_SUPERSEDED.",
             [
                 teach("", "o"),
-                start(definition("main", main=node(), orphan=node(tag="o"))),
+                start(definition("main", main=node(), orphan=node(tag="o", effects="none"))),
                 claim_one("o", tag="o"),
                 claim_one("m"),
                 complete("m", '"fine"'),
@@ -725,7 +727,7 @@ def runs_vectors() -> list[dict[str, Json]]:
             "CANCELLED and nothing is claimable.",
             [
                 teach(),
-                start(definition("a", a=node(), b=node())),
+                start(definition("a", a=node(effects="none"), b=node(effects="none"))),
                 claim_one(),
                 stop(
                     "operator stop",
@@ -1242,7 +1244,9 @@ def settle_vectors() -> list[dict[str, Json]]:
 
 
 def tasks_vectors() -> list[dict[str, Json]]:
-    retry_twice = definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}))
+    retry_twice = definition(
+        "a", a=node(retry={"attempts": 2, "backoff_ms": 0}, effects="idempotent")
+    )
     contract = definition(
         "a",
         a=node(
@@ -1539,7 +1543,12 @@ def tasks_vectors() -> list[dict[str, Json]]:
             [
                 *started_and_claimed(
                     definition(
-                        "a", a=node(timeout_ms=2000, retry={"attempts": 2, "backoff_ms": 0})
+                        "a",
+                        a=node(
+                            timeout_ms=2000,
+                            retry={"attempts": 2, "backoff_ms": 0},
+                            effects="idempotent",
+                        ),
                     ),
                     "att1",
                     task={"attemptId": "<any>", "deadlineMs": "${t0+2000}"},

@@ -53,6 +53,7 @@ DONE = snapshot(
     resultError=None,
 )
 
+
 def watch(
     messages: Sequence[Json] = (),
     *,
@@ -129,8 +130,7 @@ def streams_vectors() -> list[dict[str, Json]]:
         ),
         vector(
             "watch/finished-run-sends-one-snapshot-and-ends",
-            "WatchRun of a completed run sends exactly one snapshot, equal to GetRun's, "
-            "and ends.",
+            "WatchRun of a completed run sends exactly one snapshot, equal to GetRun's, and ends.",
             [
                 *one_done(),
                 get_run(snapshot("COMPLETED"), captures={"v": "run.version"}),
@@ -249,7 +249,9 @@ def streams_vectors() -> list[dict[str, Json]]:
                     event("RUN_COMPLETED", at="${t0+300}"),
                 ),
                 list_events(
-                    runId="${run}", limit=1, response={"events": [seq(event("RUN_STARTED"), "${s0}")]}
+                    runId="${run}",
+                    limit=1,
+                    response={"events": [seq(event("RUN_STARTED"), "${s0}")]},
                 ),
             ],
             EVENTS,
@@ -296,8 +298,7 @@ def streams_vectors() -> list[dict[str, Json]]:
         ),
         vector(
             "stream/subscriber-without-acknowledgement-starts-at-the-beginning",
-            "A subscriber that never acknowledged streams every event of its runs from the "
-            "first.",
+            "A subscriber that never acknowledged streams every event of its runs from the first.",
             [
                 *one_done_for(sub),
                 events_stream(

@@ -81,6 +81,7 @@ from praxis.store.execution.assessments import AssessmentStore
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
 from praxis.store.execution.reconciliations import ReconciliationStore
+from praxis.store.execution.resumes import ResumeStore
 from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
 from praxis.store.principals.store import PrincipalStore
@@ -172,6 +173,8 @@ class Engine:
             settings.limits,
             settings.profile,
             self.signals,
+            contract_deadline=self.contracts.deadline,
+            contract_work_order=self.contracts.work_order_of,
         )
         self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
         self.registry = RegistryStore(
@@ -186,6 +189,7 @@ class Engine:
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.events = EventStore(self.db, authority, self.clock)
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
+        self.resumes = ResumeStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs, self.installation_id)
         self.inbox = InboxStore(self.db, authority, self.clock, self.waits)
         self.assessments = AssessmentStore(self.runs)
@@ -201,6 +205,11 @@ class Engine:
     def wake_inbox(self) -> None:
         """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
         self.signals.publish({INBOX: 0})
+
+    def wake_inbox_after(self, connection: Any, _work_order_id: str, _control: object) -> None:
+        """Wakes ``WatchInbox`` once a pause, resume or cancel has committed: a run of a
+        paused work order is not stuck, and one resumed may be."""
+        Database.after_commit(connection, self.wake_inbox, once=True)
 
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
@@ -232,6 +241,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         # Work-order controls, inside the admin's transaction.
         (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
         (admin.control_hooks, runs.on_control),  # resumed work is claimable again
+        (admin.control_hooks, engine.wake_inbox_after),  # and stuck runs depend on it
         (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
         (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
         # The runtime: a run starts, inside its transaction.
@@ -350,7 +360,14 @@ class Server:
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
         run_pb2_grpc.add_RunServiceServicer_to_server(
-            RunServicer(engine.runs, hub, engine.segments.list, blocking, engine.segments.started),
+            RunServicer(
+                engine.runs,
+                hub,
+                engine.resumes,
+                engine.segments.list,
+                blocking,
+                engine.segments.started,
+            ),
             server,
         )
         contract_pb2_grpc.add_ContractServiceServicer_to_server(

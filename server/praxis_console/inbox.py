@@ -23,13 +23,14 @@ from praxis_console.sessions import Session
 
 PAGE_SIZE = 100
 HEARTBEAT_S = 15.0
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
 LABELS = {
     "PROPOSAL": "Proposals",
     "RECONCILIATION": "Reconciliations",
     "HUMAN_INPUT": "Human input",
     "AUTHORIZATION": "Authorizations",
     "HOLD": "Holds",
+    "STUCK_RUN": "Stuck runs",
 }
 SINGULAR = {
     "PROPOSAL": "Proposal",
@@ -37,6 +38,7 @@ SINGULAR = {
     "HUMAN_INPUT": "Human input",
     "AUTHORIZATION": "Authorization",
     "HOLD": "Hold",
+    "STUCK_RUN": "Stuck run",
 }
 
 
@@ -80,6 +82,8 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
         return f"/runs/{quote(item.wait.run_id, safe='')}/waits/{quote(item.wait.wait_id, safe='')}"
     if kind == "HUMAN_INPUT":
         return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
+    if kind == "STUCK_RUN":  # the run page: its ready node, and Stop
+        return f"/runs/{quote(item.stuck_run.run_id, safe='')}"
     if item.hold.work_order_id:
         return f"/workorders/{quote(item.hold.work_order_id, safe='')}"
     return "/registry#holds"

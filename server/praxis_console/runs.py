@@ -99,7 +99,10 @@ async def runs_page(request: Request) -> Response:
         raise HTTPException(400, "unknown state")
     size = _page_size(request.query_params.get("size", "50"))
     token = request.query_params.get("page_token", "")[:512]
-    listing = run_pb2.ListRunsRequest(state=state or None, page_size=size, page_token=token)
+    work_order = request.query_params.get("work_order", "")[:128]  # the server checks it
+    listing = run_pb2.ListRunsRequest(
+        state=state or None, page_size=size, page_token=token, work_order_id=work_order
+    )
     try:
         found = await engine.call(session.token, engine.runs.ListRuns, listing)
     except ApiError as error:
@@ -111,6 +114,7 @@ async def runs_page(request: Request) -> Response:
             "runs": found.runs,
             "next_page_token": found.next_page_token,
             "state": state,
+            "work_order": work_order,
             "states": [web.enum_name("RUN_STATE_", s) for s in states],
             "state_values": states,
             "size": size,

@@ -161,7 +161,9 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
         "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
-        "aiws.engine.v1.RunService": RunServicer(engine.runs, hub, engine.segments.list),
+        "aiws.engine.v1.RunService": RunServicer(
+            engine.runs, hub, engine.resumes, engine.segments.list
+        ),
         "aiws.engine.v1.TaskService": TaskServicer(engine.tasks, hub, clock),
         "aiws.engine.v1.EventService": EventServicer(engine.events, hub),
         "aiws.engine.v1.ContractService": ContractServicer(engine.contracts),

@@ -58,6 +58,24 @@ def test_registry_ref_page_and_runs_filter(console: Console) -> None:
     assert client.get("/runs?state=BOGUS").status_code == 400
 
 
+def test_the_runs_list_shows_and_filters_by_work_order(console: Console) -> None:
+    agent = console.harness.client("agent")
+    one = json.dumps({"version": 1, "nodes": {"a": {"agent": {"model": "echo"},
+                      "input": {"from": "run_input"}}}, "output": {"from": "node:a"}})  # fmt: skip
+    run = agent.runs.StartRun(
+        run_pb2.StartRunRequest(request_id="wo-col", definition_json=one, work_order_id="wo-col")
+    ).run
+    agent.runs.StartRun(run_pb2.StartRunRequest(request_id="plain", definition_json=one))
+    client = console.signed_in("alice")
+    listing = page(client, "/runs")
+    assert '<th scope="col">Work order</th>' in listing
+    assert '<a href="/workorders/wo-col">wo-col</a>' in listing
+    assert '<a href="/workorders/default">default</a>' in listing
+    filtered = page(client, "/runs?work_order=wo-col")
+    assert run.run_id in filtered and "/workorders/default" not in filtered
+    assert "No runs in this work order" in page(client, "/runs?work_order=wo-none")
+
+
 def _form_fields(text: str, action_suffix: str) -> dict[str, str]:
     """The hidden fields of the form whose action ends with ``action_suffix``."""
     start = text.index(f'{action_suffix}">')

@@ -252,6 +252,35 @@ def test_a_stopped_run_is_watched_to_its_cancellation(shell: Shell) -> None:
     assert watched.code == 9 and "CANCELLED" in watched.out
 
 
+def test_runs_start_and_list_by_work_order_and_labels(shell: Shell) -> None:
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    start = ("runs", "start", "-f", "one.json", "--json")
+    tagged = shell.ok(*start, "--work-order", "wo-cli", "--label", "team=search",
+                      "--label", "tier=gold", who="agent").json()["run"]  # fmt: skip
+    plain = shell.ok(*start, who="agent").json()["run"]
+    assert (tagged["work_order_id"], tagged["started_by"]) == ("wo-cli", "agent")
+    assert tagged["labels"] == {"team": "search", "tier": "gold"}
+    assert plain["work_order_id"] == "default"
+
+    def listed(*filters: str) -> list[str]:
+        return [r["run_id"] for r in shell.ok("runs", "list", "--json", *filters).json()["runs"]]
+
+    assert listed("--work-order", "wo-cli") == [tagged["run_id"]]
+    assert listed("--label", "team=search", "--label", "tier=gold") == [tagged["run_id"]]
+    assert listed("--label", "team=ads") == []
+    assert listed("--started-by", "agent", "--work-order", "default") == [plain["run_id"]]
+    assert set(listed("--created-after", "1h", "--state", "running")) >= {
+        tagged["run_id"],
+        plain["run_id"],
+    }
+    table = shell.ok("runs", "list", "--work-order", "wo-cli").out
+    assert "WORK ORDER" in table and "wo-cli" in table
+    shown = shell.ok("runs", "show", tagged["run_id"]).out
+    assert "wo-cli" in shown and "team=search" in shown
+    bad = shell.run("runs", "list", "--label", "no-equals")
+    assert bad.code == 2 and bad.error_line().startswith("error: LABEL_INVALID: ")
+
+
 def test_every_error_class_is_one_line_with_its_exit_code(shell: Shell, tmp_path: Path) -> None:
     cases: list[tuple[tuple[str, ...], dict[str, Any], int, str]] = [
         (("runs", "show"), {}, 2, "USAGE"),

@@ -12,18 +12,21 @@ from praxis_client.worker import Task
 from tests.support.runtime import definition, json_out, node
 
 RUNS = 50
+RETRY = {"attempts": 20, "backoff_ms": 50}
 ITEMS = {"type": "object", "properties": {"items": {"type": "array"}}}
+# The handler has no external effect: a lease lost in a crash is simply retried.
 PLAN = definition(
     "join",
-    split=node(output=json_out(ITEMS), retry={"attempts": 20, "backoff_ms": 50}),
+    split=node(output=json_out(ITEMS), retry=RETRY, effects="none"),
     each=node(
         "fanout_item",
         ("split",),
         json_out(),
         fanout={"over": "node:split.items"},
-        retry={"attempts": 20, "backoff_ms": 50},
+        retry=RETRY,
+        effects="none",
     ),
-    join=node("node:each", ("each",), retry={"attempts": 20, "backoff_ms": 50}),
+    join=node("node:each", ("each",), retry=RETRY, effects="none"),
 )
 NODES_PER_RUN = 1 + 1 + 3 + 1  # split, each (group), each#0..2, join
 

@@ -19,7 +19,7 @@ from aiws.engine.v1 import (
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.clock import TestClock
-from tests.support.harness import PRINCIPALS, T0, Harness, token_of
+from tests.support.harness import PRINCIPALS, SCOPES, T0, Harness, token_of
 
 MODEL_AGENT = [
     "registry.read",
@@ -55,7 +55,8 @@ def model_principals() -> dict[str, Any]:
     whose grant beyond reads ended at T0), with model grants."""
     entries = []
     for pid, kind, actions, expires in PRINCIPALS:
-        grants: list[dict[str, Any]] = [{"actions": actions, "work_orders": ["*"]}]
+        scope = SCOPES.get(pid, ["*"])  # `scoped`: work orders wo-a* only
+        grants: list[dict[str, Any]] = [{"actions": actions, "work_orders": scope}]
         if pid == "agent":
             grants = [{"actions": MODEL_AGENT, "work_orders": ["*"]}]
         entries.append((pid, kind, grants, expires))
@@ -222,6 +223,7 @@ def reconcile(
     approver: str = "alice",
     caller: str = "alice",
     approve: bool = True,
+    result_json: str = "",
 ) -> reconciliation_pb2.ReconcileResponse:
     """Reviews a decision, has ``approver`` approve it and ``caller`` record it."""
     epochs = common_pb2.Epochs(
@@ -232,7 +234,7 @@ def reconcile(
         review = h.client(approver).reconciliations.ReviewReconciliation(
             reconciliation_pb2.ReviewReconciliationRequest(
                 epochs=epochs, attempt_id=attempt_id, decision=decision,
-                evidence_json=evidence_json,
+                evidence_json=evidence_json, result_json=result_json,
             )
         )  # fmt: skip
         h.client(approver).approvals.CreateApproval(
@@ -250,6 +252,7 @@ def reconcile(
             decision=decision,
             evidence_json=evidence_json,
             approval_id=approval_id,
+            result_json=result_json,
         )
     )
 

@@ -64,7 +64,9 @@ func (e *PermanentError) Error() string { return e.Err.Error() }
 func (e *PermanentError) Unwrap() error { return e.Err }
 
 // Permanent wraps err so that a handler returning it fails the attempt without a retry
-// (effect NOT_APPLIED). Any other error a handler returns fails it retryably.
+// (effect NOT_APPLIED) on any node. Any other error a handler returns (or a panic) says
+// nothing of the effect: it fails the attempt retryably (NOT_APPLIED) only when the node
+// is retry-safe (Task.RetrySafe), else with effect UNCERTAIN.
 func Permanent(err error) error { return &PermanentError{Err: err} }
 
 // maxErrorText bounds the failure text a worker sends (characters); longer text is cut.
@@ -73,8 +75,10 @@ const maxErrorText = 4000
 // settlement turns what a handler returned into the settlement to send. It never
 // fails: every problem (an unencodable result, a bad cost, a panic, an error) becomes a
 // failure with a clear message; bug is true for a handler bug (unencodable result,
-// invalid cost, zero outcome), which the worker logs at ERROR.
-func settlement(attemptID, workerID string, o Outcome, err error) (s *enginev1.Settlement, bug bool) {
+// invalid cost, zero outcome), which the worker logs at ERROR. retrySafe (the node
+// declares its effects none or idempotent) decides how an error other than Permanent
+// settles: NOT_APPLIED and retryable, or else UNCERTAIN (docs/workers.md, Outcomes).
+func settlement(attemptID, workerID string, o Outcome, err error, retrySafe bool) (s *enginev1.Settlement, bug bool) {
 	fail := func(message string, retryable bool, effect enginev1.EffectOutcome) *enginev1.Settlement {
 		if r := []rune(message); len(r) > maxErrorText {
 			message = string(r[:maxErrorText])
@@ -86,7 +90,14 @@ func settlement(attemptID, workerID string, o Outcome, err error) (s *enginev1.S
 	}
 	if err != nil {
 		var permanent *PermanentError
-		return fail(err.Error(), !errors.As(err, &permanent), enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED), false
+		if errors.As(err, &permanent) {
+			return fail(err.Error(), false, enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED), false
+		}
+		// A crash says nothing of the effect: assumed not applied only where a repeat is safe.
+		if retrySafe {
+			return fail(err.Error(), true, enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED), false
+		}
+		return fail(err.Error(), false, enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN), false
 	}
 	if o.effect == enginev1.EffectOutcome_EFFECT_OUTCOME_UNSPECIFIED {
 		return fail("worker handler returned neither an outcome nor an error (a zero praxis.Outcome)",

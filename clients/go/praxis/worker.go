@@ -37,6 +37,18 @@ func (t *Task) Input() json.RawMessage {
 	return json.RawMessage(t.GetInputJson())
 }
 
+// RetrySafe reports whether the task's node declares its effects NONE or IDEMPOTENT
+// (GetEffects): only then does a returned error or a panic settle as NOT_APPLIED and
+// retryable; on any other node (EXTERNAL, or UNSPECIFIED: nothing declared) it settles
+// as UNCERTAIN and the node waits for a human's reconciliation.
+func (t *Task) RetrySafe() bool {
+	switch t.GetEffects() {
+	case enginev1.NodeEffects_NODE_EFFECTS_NONE, enginev1.NodeEffects_NODE_EFFECTS_IDEMPOTENT:
+		return true
+	}
+	return false
+}
+
 // DecodeInput decodes the task's JSON input into v (a pointer), as json.Unmarshal does.
 func (t *Task) DecodeInput(v any) error {
 	if err := json.Unmarshal(t.Input(), v); err != nil {
@@ -50,8 +62,11 @@ func (t *Task) DecodeInput(v any) error {
 // ErrTaskCancelled), its lease is lost (ErrLeaseLost) or a shutdown's drain timeout runs
 // out (ErrDrainTimeout); the handler should then stop and return. It returns an Outcome
 // (Applied, NotApplied, Uncertain, UncertainResult, each optionally WithCost) or an
-// error, which fails the attempt with effect NOT_APPLIED: retryably, unless the error is
-// wrapped with Permanent. A panic is recovered and settled like a returned error. When the
+// error. An error wrapped with Permanent fails the attempt with effect NOT_APPLIED, not
+// retryable. Any other error says nothing of the effect: it fails the attempt NOT_APPLIED
+// and retryably on a node that declares its effects none or idempotent (Task.RetrySafe),
+// and with effect UNCERTAIN (not retried; the node waits for a human) on any other node.
+// A panic is recovered and settled like a returned error. When the
 // task has a traceparent, the context carries the attempt's span as the remote
 // OpenTelemetry parent: a span started from it is a child of the attempt.
 type Handler func(ctx context.Context, task *Task) (Outcome, error)
@@ -736,12 +751,13 @@ func (w *Worker) handle(task *Task) {
 	outcome, err := w.call(attemptContext(ctx, task.GetTraceparent()), task)
 	close(stopBeats)
 	<-beatsDone
-	s, bug := settlement(task.GetAttemptId(), w.opts.WorkerID, outcome, err)
+	s, bug := settlement(task.GetAttemptId(), w.opts.WorkerID, outcome, err, task.RetrySafe())
 	if f := s.GetFail(); f != nil {
 		if bug {
 			log.Error("praxis worker: "+f.GetError(), "effect", f.GetEffect().String())
 		} else if err != nil {
-			log.Warn("praxis worker: the handler failed", "error", f.GetError(), "retryable", f.GetRetryable())
+			log.Warn("praxis worker: the handler failed", "error", f.GetError(), "retryable", f.GetRetryable(),
+				"effect", f.GetEffect().String())
 		}
 	}
 	if ctx.Err() != nil && context.Cause(ctx) != context.Canceled {

@@ -2,6 +2,7 @@ package praxis
 
 import (
 	"context"
+	"errors"
 	"net"
 	"strings"
 	"sync"
@@ -75,18 +76,32 @@ func serveTasks(t *testing.T, impl enginev1.TaskServiceServer) string {
 	return lis.Addr().String()
 }
 
-// Four tasks through SettleTasks: each outcome becomes the settlement the spec says.
+// Tasks through SettleTasks: each outcome becomes the settlement the spec says; a
+// returned error by what the task's node declares of its effects.
 func TestWorkerSettlesInBatches(t *testing.T) {
-	fake := &batchTasks{total: 4, settled: map[string]*enginev1.Settlement{}, all: make(chan struct{})}
+	fake := &batchTasks{total: 7, settled: map[string]*enginev1.Settlement{}, all: make(chan struct{})}
 	done := fake.all
-	for _, in := range []string{`"ok"`, `"fail"`, `"chan"`, `"cost"`} {
-		fake.tasks = append(fake.tasks, &enginev1.Task{AttemptId: "att-" + strings.Trim(in, `"`), InputJson: in})
+	effects := map[string]enginev1.NodeEffects{
+		"err-idempotent": enginev1.NodeEffects_NODE_EFFECTS_IDEMPOTENT,
+		"err-external":   enginev1.NodeEffects_NODE_EFFECTS_EXTERNAL,
+	}
+	for _, in := range []string{`"ok"`, `"fail"`, `"chan"`, `"cost"`, `"err"`, `"err-idempotent"`, `"err-external"`} {
+		name := strings.Trim(in, `"`)
+		fake.tasks = append(fake.tasks, &enginev1.Task{AttemptId: "att-" + name, InputJson: in, Effects: effects[name]})
 	}
 	c := connectForTest(t, serveTasks(t, fake), "good")
+	var safeMu sync.Mutex
+	safe := map[string]bool{}
 	w := NewWorker(c, WorkerOptions{Models: []string{"m"}, Concurrency: 2, PollMs: 100}, func(ctx context.Context, task *Task) (Outcome, error) {
 		var in string
 		if err := task.DecodeInput(&in); err != nil {
 			return Outcome{}, err
+		}
+		safeMu.Lock()
+		safe[in] = task.RetrySafe()
+		safeMu.Unlock()
+		if strings.HasPrefix(in, "err") {
+			return Outcome{}, errors.New("crashed on " + in)
 		}
 		switch in {
 		case "fail":
@@ -127,7 +142,21 @@ func TestWorkerSettlesInBatches(t *testing.T) {
 	if f := fake.settled["att-cost"].GetFail(); f.GetRetryable() || !strings.HasPrefix(f.GetError(), `invalid cost "1.50"`) || f.GetCostMicrocredits() != "" {
 		t.Errorf("a non-canonical cost settled as %v", fake.settled["att-cost"])
 	}
-	if s := w.Stats(); s.Completed != 1 || s.Failed != 3 || s.InFlight != 0 {
+	// A returned error says nothing of the effect: UNCERTAIN unless the node is retry-safe.
+	for _, name := range []string{"err", "err-external"} {
+		if f := fake.settled["att-"+name].GetFail(); f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN || f.GetError() != "crashed on "+name {
+			t.Errorf("an error on an effectful node settled as %v", fake.settled["att-"+name])
+		}
+	}
+	if f := fake.settled["att-err-idempotent"].GetFail(); !f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED || f.GetError() != "crashed on err-idempotent" {
+		t.Errorf("an error on an idempotent node settled as %v", fake.settled["att-err-idempotent"])
+	}
+	safeMu.Lock()
+	if !safe["err-idempotent"] || safe["err"] || safe["err-external"] {
+		t.Errorf("Task.RetrySafe: %v", safe)
+	}
+	safeMu.Unlock()
+	if s := w.Stats(); s.Completed != 1 || s.Failed != 4 || s.Uncertain != 2 || s.InFlight != 0 {
 		t.Errorf("stats %+v", s)
 	}
 }
@@ -147,28 +176,57 @@ func TestWorkerBadTokenFailsStart(t *testing.T) {
 	}
 }
 
-// Handler errors: a plain error is retryable, Permanent is not, a panic is caught.
+// Handler errors: a plain error is retryable on a retry-safe node and UNCERTAIN on any
+// other, Permanent is never retried, a panic is caught and settled like an error.
 func TestSettlementOfErrors(t *testing.T) {
-	s, _ := settlement("a", "w", Outcome{}, context.DeadlineExceeded)
-	if !s.GetFail().GetRetryable() {
-		t.Error("a plain error must be retryable")
+	s, _ := settlement("a", "w", Outcome{}, context.DeadlineExceeded, true)
+	if f := s.GetFail(); !f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED {
+		t.Errorf("a plain error on a retry-safe node settled as %v", s)
 	}
-	s, _ = settlement("a", "w", Outcome{}, Permanent(context.Canceled))
-	if s.GetFail().GetRetryable() {
-		t.Error("a Permanent error must not be retryable")
+	s, _ = settlement("a", "w", Outcome{}, context.DeadlineExceeded, false)
+	if f := s.GetFail(); f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN || f.GetError() != context.DeadlineExceeded.Error() {
+		t.Errorf("a plain error on an effectful node settled as %v", s)
 	}
-	s, _ = settlement("a", "w", Uncertain(strings.Repeat("é", 5000)), nil)
+	for _, retrySafe := range []bool{true, false} {
+		s, _ = settlement("a", "w", Outcome{}, Permanent(context.Canceled), retrySafe)
+		if f := s.GetFail(); f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED {
+			t.Errorf("a Permanent error settled as %v", s)
+		}
+		// An explicit NotApplied is the handler's own statement: it retries on any node.
+		s, _ = settlement("a", "w", NotApplied("nothing sent", true), nil, retrySafe)
+		if f := s.GetFail(); !f.GetRetryable() || f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_NOT_APPLIED {
+			t.Errorf("NotApplied(retryable) settled as %v", s)
+		}
+	}
+	s, _ = settlement("a", "w", Uncertain(strings.Repeat("é", 5000)), nil, false)
 	if f := s.GetFail(); f.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN || len([]rune(f.GetError())) != 4000 {
 		t.Errorf("uncertain settled as effect %v with %d characters", f.GetEffect(), len([]rune(f.GetError())))
 	}
-	s, _ = settlement("a", "w", UncertainResult(map[string]int{"x": 1}), nil)
+	s, _ = settlement("a", "w", UncertainResult(map[string]int{"x": 1}), nil, true)
 	if c := s.GetComplete(); c.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN || c.GetResultJson() != `{"x":1}` {
 		t.Errorf("uncertain result settled as %v", s)
 	}
 	w := &Worker{handler: func(context.Context, *Task) (Outcome, error) { panic("boom") }}
 	o, err := w.call(context.Background(), &Task{Task: &enginev1.Task{}})
-	if s, _ := settlement("a", "w", o, err); !s.GetFail().GetRetryable() || s.GetFail().GetError() != "panic: boom" {
-		t.Errorf("a panic settled as %v", s)
+	if s, _ := settlement("a", "w", o, err, true); !s.GetFail().GetRetryable() || s.GetFail().GetError() != "panic: boom" {
+		t.Errorf("a panic on a retry-safe node settled as %v", s)
+	}
+	if s, _ := settlement("a", "w", o, err, false); s.GetFail().GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_UNCERTAIN || s.GetFail().GetError() != "panic: boom" {
+		t.Errorf("a panic on an effectful node settled as %v", s)
+	}
+}
+
+// Task.RetrySafe: only NONE and IDEMPOTENT; an undeclared node is EXTERNAL.
+func TestTaskRetrySafe(t *testing.T) {
+	for effects, want := range map[enginev1.NodeEffects]bool{
+		enginev1.NodeEffects_NODE_EFFECTS_UNSPECIFIED: false,
+		enginev1.NodeEffects_NODE_EFFECTS_NONE:        true,
+		enginev1.NodeEffects_NODE_EFFECTS_IDEMPOTENT:  true,
+		enginev1.NodeEffects_NODE_EFFECTS_EXTERNAL:    false,
+	} {
+		if got := (&Task{Task: &enginev1.Task{Effects: effects}}).RetrySafe(); got != want {
+			t.Errorf("%v: RetrySafe() = %v", effects, got)
+		}
 	}
 }
 

@@ -622,7 +622,13 @@ class Worker:
         except PermanentError as error:
             value = NotApplied(f"{type(error).__name__}: {error}", retryable=False)
         except asyncio.CancelledError:
-            value = NotApplied("cancelled", retryable=True)
+            # Cancelled mid-work (a stop, a lost lease, a drain's deadline): the effect is
+            # as unknown as after a crash.
+            value = (
+                NotApplied("cancelled", retryable=True)
+                if ctx.retry_safe
+                else Uncertain("cancelled")
+            )
         except Exception as error:
             log.warning("handler failed on %s", ctx.node_uid, exc_info=True)
             text = f"{type(error).__name__}: {error}"

@@ -27,6 +27,9 @@
 //! - turns a result that cannot be encoded as JSON into a non-retryable failure with a
 //!   clear message, and a result the engine refuses (contract violation, too large) into
 //!   a failure, never a silent lease expiry; a panic is caught and settled like an error;
+//! - settles a crash (an `Err` that is no [`Outcome`], a panic) as NOT_APPLIED and
+//!   retryable only on a node that declares its effects `none` or `idempotent`, else as
+//!   UNCERTAIN ([`TaskContext::retry_safe`]);
 //! - retries transient transport errors (`UNAVAILABLE`, `DEADLINE_EXCEEDED`,
 //!   `RESOURCE_EXHAUSTED`) with capped exponential backoff and jitter, which also carries
 //!   it across a server restart on the same address;
@@ -127,6 +130,17 @@ impl TaskContext {
     /// traces): make it the parent of the handler's own spans.
     pub fn traceparent(&self) -> &str {
         &self.proto.traceparent
+    }
+    /// Whether the node declares its effects `none` or `idempotent` (`task().effects`):
+    /// only then does a crash (an `Err` from `?`, a panic) settle as NOT_APPLIED and
+    /// retryable; on any other node (`external`, or nothing declared) it settles as
+    /// UNCERTAIN and the node waits for a human's reconciliation (docs/workers.md,
+    /// Outcomes).
+    pub fn retry_safe(&self) -> bool {
+        matches!(
+            pb::NodeEffects::try_from(self.proto.effects),
+            Ok(pb::NodeEffects::None | pb::NodeEffects::Idempotent)
+        )
     }
     /// The gathered input parsed as JSON (`Null` when empty).
     pub fn input(&self) -> &serde_json::Value {
@@ -245,24 +259,44 @@ fn encode<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
 }
 
 /// What a handler's `Err` carries: an explicit [`Outcome`] (`Err(Outcome::not_applied(..)
-/// .into())`), or any `std::error::Error` through `?`, which settles as a retryable
-/// NOT_APPLIED failure with the text `"<type>: <message>"` (the node's retry policy
-/// bounds it).
+/// .into())`), settled as it says, or any `std::error::Error` through `?` (a crash), which
+/// says nothing of the effect and fails the attempt with the text `"<type>: <message>"`:
+/// NOT_APPLIED and retryable (the node's retry policy bounds it) when the node declares
+/// its effects `none` or `idempotent` ([`TaskContext::retry_safe`]), UNCERTAIN on any
+/// other node.
 #[derive(Clone, Debug)]
-pub struct HandlerError(Outcome);
+pub struct HandlerError(Failure);
+
+#[derive(Clone, Debug)]
+enum Failure {
+    /// The handler's own statement.
+    Outcome(Outcome),
+    /// An error the handler did not turn into an outcome: its text.
+    Crash(String),
+}
 
 impl<E: std::error::Error> From<E> for HandlerError {
     fn from(error: E) -> Self {
-        Self(Outcome::not_applied(
-            format!("{}: {error}", std::any::type_name::<E>()),
-            true,
-        ))
+        Self(Failure::Crash(format!(
+            "{}: {error}",
+            std::any::type_name::<E>()
+        )))
     }
 }
 
 impl From<Outcome> for HandlerError {
     fn from(outcome: Outcome) -> Self {
-        Self(outcome)
+        Self(Failure::Outcome(outcome))
+    }
+}
+
+/// How a crash settles (an `Err` that is no outcome, a panic): it says nothing of the
+/// effect, so it is assumed not applied only where the node declares a repeat safe.
+fn crash(text: String, retry_safe: bool) -> Outcome {
+    if retry_safe {
+        Outcome::not_applied(text, true)
+    } else {
+        Outcome::uncertain(text)
     }
 }
 
@@ -819,10 +853,9 @@ async fn run_attempt(
     let attempt_id = task.attempt_id.clone();
     let node_uid = task.node_uid.clone();
     tracing::debug!(target: "praxis_client::worker", %attempt_id, %node_uid, "attempt claimed");
-    let mut work = AbortOnDrop(tokio::spawn(start_handler(
-        &shared,
-        TaskContext::new(task, cancel.clone()),
-    )));
+    let ctx = TaskContext::new(task, cancel.clone());
+    let retry_safe = ctx.retry_safe();
+    let mut work = AbortOnDrop(tokio::spawn(start_handler(&shared, ctx)));
     let beats = AbortOnDrop(tokio::spawn(heartbeat_loop(
         shared.clone(),
         attempt_id.clone(),
@@ -833,11 +866,15 @@ async fn run_attempt(
     // them.
     let outcome = match result {
         Ok(Ok(outcome)) => outcome,
-        Ok(Err(HandlerError(outcome))) => {
+        Ok(Err(HandlerError(Failure::Outcome(outcome)))) => {
             if let Kind::Fail { error, .. } = &outcome.kind {
                 tracing::warn!(target: "praxis_client::worker", %attempt_id, %error, "handler failed");
             }
             outcome
+        }
+        Ok(Err(HandlerError(Failure::Crash(error)))) => {
+            tracing::warn!(target: "praxis_client::worker", %attempt_id, %error, retry_safe, "handler failed");
+            crash(error, retry_safe)
         }
         Err(join) => {
             let what = if join.is_panic() {
@@ -845,8 +882,8 @@ async fn run_attempt(
             } else {
                 "handler task was aborted".to_owned()
             };
-            tracing::warn!(target: "praxis_client::worker", %attempt_id, panic = %what, "handler panicked");
-            Outcome::not_applied(format!("panic: {what}"), true)
+            tracing::warn!(target: "praxis_client::worker", %attempt_id, panic = %what, retry_safe, "handler panicked");
+            crash(format!("panic: {what}"), retry_safe)
         }
     };
     let settlement = to_settlement(&shared, &attempt_id, outcome);
@@ -1273,22 +1310,46 @@ mod tests {
     }
 
     #[test]
-    fn errors_convert_to_retryable_not_applied() {
+    fn errors_are_crashes_settled_by_the_declared_effects() {
         fn parse() -> Result<i32, HandlerError> {
             Ok("x".parse::<i32>()?)
         }
-        let HandlerError(outcome) = parse().unwrap_err();
-        let (text, retryable) = message(&outcome);
+        let HandlerError(Failure::Crash(text)) = parse().unwrap_err() else {
+            panic!("an error through ? must be a crash");
+        };
         assert!(
             text.starts_with("core::num::error::ParseIntError: "),
             "{text}"
         );
-        assert!(retryable);
-        assert_eq!(outcome.effect, EffectOutcome::NotApplied);
+        let safe = crash(text.clone(), true);
+        assert_eq!(message(&safe), (text.as_str(), true));
+        assert_eq!(safe.effect, EffectOutcome::NotApplied);
+        let unsafe_ = crash(text.clone(), false);
+        assert_eq!(message(&unsafe_), (text.as_str(), false));
+        assert_eq!(unsafe_.effect, EffectOutcome::Uncertain);
+        let explicit: HandlerError = Outcome::not_applied("nothing sent", true).into();
+        assert!(
+            matches!(explicit.0, Failure::Outcome(ref o) if message(o) == ("nothing sent", true))
+        );
         let uncertain = Outcome::uncertain("lost the connection mid-call");
         assert_eq!(uncertain.effect, EffectOutcome::Uncertain);
         assert!(!message(&uncertain).1);
         assert!(!message(&Outcome::not_applied("no", false)).1);
+    }
+
+    #[test]
+    fn only_none_and_idempotent_are_retry_safe() {
+        let safe = |effects: pb::NodeEffects| {
+            let task = pb::Task {
+                effects: effects as i32,
+                ..Default::default()
+            };
+            TaskContext::new(task, CancellationToken::new()).retry_safe()
+        };
+        assert!(!safe(pb::NodeEffects::Unspecified));
+        assert!(safe(pb::NodeEffects::None));
+        assert!(safe(pb::NodeEffects::Idempotent));
+        assert!(!safe(pb::NodeEffects::External));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The worker runtime against a fake TaskService on a loopback port: the README's worker
-//! (examples/worker.rs, included verbatim), a bad token, unserialisable results,
-//! cancellation through heartbeats, and the fallback from SettleTasks to CompleteTask.
+//! (examples/worker.rs, included verbatim), a bad token, unserialisable results, crashes
+//! settled by the node's declared effects, cancellation through heartbeats, and the
+//! fallback from SettleTasks to CompleteTask.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -312,6 +313,110 @@ async fn input_mismatch_and_unserialisable_results_fail_without_retry() {
     );
     assert!(s.completed.is_empty());
     assert_eq!(s.settle_calls, 0, "SettleTasks answered UNIMPLEMENTED");
+}
+
+fn task_declaring(id: &str, input: serde_json::Value, effects: NodeEffects) -> Task {
+    Task {
+        effects: effects as i32,
+        ..task(id, input)
+    }
+}
+
+#[tokio::test]
+async fn a_crash_settles_by_what_the_node_declares_of_its_effects() {
+    #[derive(Debug)]
+    struct Gateway;
+    impl std::fmt::Display for Gateway {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("gateway hung up")
+        }
+    }
+    impl std::error::Error for Gateway {}
+    let safe = Arc::new(Mutex::new(Vec::new()));
+    let seen = safe.clone();
+    let handler = move |ctx: TaskContext| {
+        let seen = seen.clone();
+        async move {
+            if ctx.retry_safe() {
+                seen.lock().unwrap().push(ctx.attempt_id().to_owned());
+            }
+            match ctx.input()["do"].as_str() {
+                Some("panic") => panic!("bad state"),
+                Some("not-applied") => Err(Outcome::not_applied("nothing sent", true).into()),
+                _ => {
+                    Err(Gateway)?;
+                    Ok(Outcome::applied("unreachable"))
+                }
+            }
+        }
+    };
+    let raise = serde_json::json!({ "do": "raise" });
+    let (fake, state) = fake(
+        true,
+        vec![
+            task("att-undeclared", raise.clone()),
+            task_declaring("att-external", raise.clone(), NodeEffects::External),
+            task_declaring("att-idempotent", raise.clone(), NodeEffects::Idempotent),
+            task_declaring("att-none", raise, NodeEffects::None),
+            task("att-panic", serde_json::json!({ "do": "panic" })),
+            task_declaring(
+                "att-panic-none",
+                serde_json::json!({ "do": "panic" }),
+                NodeEffects::None,
+            ),
+            task_declaring(
+                "att-not-applied",
+                serde_json::json!({ "do": "not-applied" }),
+                NodeEffects::External,
+            ),
+        ],
+    );
+    let address = serve(fake).await;
+    let clients = connect(&address, "secret").await.unwrap();
+    let running = Worker::new(&clients, options(), handler)
+        .start()
+        .await
+        .unwrap();
+    until(&state, |s| s.failed.len() == 7).await;
+    running.stop();
+    let mut counters = running.counters();
+    for _ in 0..200 {
+        if counters.failed + counters.uncertain == 7 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+        counters = running.counters();
+    }
+    running.wait().await.unwrap();
+    let s = state.lock().unwrap();
+    let failed = |id: &str| s.failed.iter().find(|f| f.attempt_id == id).unwrap();
+    let gateway = format!("{}: gateway hung up", std::any::type_name::<Gateway>());
+    // A crash says nothing of the effect: UNCERTAIN unless the node is retry-safe.
+    for (id, text) in [
+        ("att-undeclared", gateway.as_str()),
+        ("att-external", gateway.as_str()),
+        ("att-panic", "panic: bad state"),
+    ] {
+        let f = failed(id);
+        assert_eq!(f.effect, EffectOutcome::Uncertain as i32, "{id}");
+        assert!(!f.retryable, "{id}");
+        assert_eq!(f.error, text, "{id}");
+    }
+    for (id, text) in [
+        ("att-idempotent", gateway.as_str()),
+        ("att-none", gateway.as_str()),
+        ("att-panic-none", "panic: bad state"),
+        ("att-not-applied", "nothing sent"),
+    ] {
+        let f = failed(id);
+        assert_eq!(f.effect, EffectOutcome::NotApplied as i32, "{id}");
+        assert!(f.retryable, "{id}");
+        assert_eq!(f.error, text, "{id}");
+    }
+    let mut safe = safe.lock().unwrap().clone();
+    safe.sort();
+    assert_eq!(safe, ["att-idempotent", "att-none", "att-panic-none"]);
+    assert_eq!((counters.failed, counters.uncertain), (4, 3));
 }
 
 #[tokio::test]

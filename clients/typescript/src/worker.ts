@@ -5,6 +5,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { randomBytes } from "node:crypto";
 import { EffectOutcome } from "./gen/aiws/engine/v1/common_pb.js";
 import {
+  NodeEffects,
   SettlementSchema,
   type ClaimTasksRequestSchema,
   type Settlement,
@@ -80,6 +81,12 @@ export interface TaskContext {
    */
   traceparent: string;
   /**
+   * Whether the node declares its effects `none` or `idempotent` (`task.effects`): only
+   * then does an uncaught error settle as NOT_APPLIED and retryable; on any other node
+   * (`external`, or nothing declared) it settles as UNCERTAIN (docs/workers.md, Outcomes).
+   */
+  retrySafe: boolean;
+  /**
    * Aborted when the attempt is cancelled (run stopped, attempt superseded), its lease is
    * lost, or a shutdown's drain timeout runs out; `signal.reason` says which.
    */
@@ -89,7 +96,8 @@ export interface TaskContext {
 /**
  * A handler returns (or resolves to) a plain value (completed, APPLIED), an Applied, a
  * NotApplied or an Uncertain. A thrown NotApplied or Uncertain settles as returned; any
- * other thrown error or rejection fails the attempt retryably (NOT_APPLIED).
+ * other thrown error or rejection (a crash) fails the attempt NOT_APPLIED and retryably
+ * when the node is retry-safe (`ctx.retrySafe`), else with effect UNCERTAIN.
  */
 export type Handler = (ctx: TaskContext) => unknown;
 
@@ -153,6 +161,12 @@ const GONE = new Set([
 ]);
 const FATAL = new Set([Code.Unauthenticated, Code.PermissionDenied, Code.InvalidArgument, Code.Unimplemented]);
 const MAX_ERROR_TEXT = 4000;
+const RETRY_SAFE = new Set([NodeEffects.NONE, NodeEffects.IDEMPOTENT]);
+
+/** Whether the task's node declares its effects NONE or IDEMPOTENT (UNSPECIFIED is EXTERNAL). */
+export function isRetrySafe(task: Pick<Task, "effects">): boolean {
+  return RETRY_SAFE.has(task.effects);
+}
 
 /** UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, and ABORTED with VERSION_CONFLICT. */
 export function isTransient(err: unknown): boolean {
@@ -217,11 +231,16 @@ function costText(cost: Cost | undefined): { cost: string; problem?: string } {
   return { cost: text };
 }
 
-/** Turns what a handler returned or threw into the settlement to send; never throws. */
+/**
+ * Turns what a handler returned or threw into the settlement to send; never throws.
+ * `retrySafe` (the node declares its effects none or idempotent) decides how an uncaught
+ * error settles: NOT_APPLIED and retryable, or else UNCERTAIN.
+ */
 export function decideSettlement(
   attemptId: string,
   workerId: string,
   returned: { value: unknown } | { error: unknown },
+  retrySafe: boolean,
 ): Decided {
   const fail = (error: string, retryable: boolean, effect: EffectOutcome, cost: string, bug = false): Decided => ({
     settlement: create(SettlementSchema, {
@@ -267,7 +286,9 @@ export function decideSettlement(
   if ("error" in returned) {
     const e = returned.error;
     const text = e instanceof Error ? `${e.name}: ${e.message}` : `Error: ${String(e)}`;
-    return fail(text, true, EffectOutcome.NOT_APPLIED, "");
+    // A crash says nothing of the effect: assumed not applied only where a repeat is safe.
+    if (retrySafe) return fail(text, true, EffectOutcome.NOT_APPLIED, "");
+    return fail(text, false, EffectOutcome.UNCERTAIN, "");
   }
   return complete(outcome, EffectOutcome.APPLIED, undefined);
 }
@@ -516,6 +537,7 @@ export class Worker {
         nodeUid: task.nodeUid,
         attempt: task.attempt,
         traceparent: task.traceparent,
+        retrySafe: isRetrySafe(task),
         signal: abort.signal,
       };
       // The attempt's span is the handler's parent (./tracing.ts; optional OpenTelemetry).
@@ -526,12 +548,15 @@ export class Worker {
       beats.stop();
       this.handlerAborts.delete(abort);
     }
-    const { settlement, bug } = decideSettlement(task.attemptId, this.workerId, returned);
+    const { settlement, bug } = decideSettlement(task.attemptId, this.workerId, returned, isRetrySafe(task));
     const fields = { attemptId: task.attemptId, nodeUid: task.nodeUid };
     if (settlement.outcome.case === "fail") {
       const f = settlement.outcome.value;
       if (bug) this.log.error(f.error, fields);
-      else if ("error" in returned) this.log.warn("the handler failed", { ...fields, error: f.error, retryable: f.retryable });
+      else if ("error" in returned) {
+        const { error, retryable } = f;
+        this.log.warn("the handler failed", { ...fields, error, retryable, effect: EffectOutcome[f.effect] });
+      }
     }
     if (abort.signal.aborted) this.log.info("the handler returned after cancellation", fields);
     if (this.legacy) return this.sendOne(settlement);

@@ -10,6 +10,7 @@ import {
   Applied,
   EffectOutcome,
   ErrorReason,
+  NodeEffects,
   NotApplied,
   TaskService,
   Uncertain,
@@ -72,7 +73,15 @@ test("the README worker (examples/worker.ts) completes a task and stops on SIGTE
 });
 
 test("settles a batch through SettleTasks with the outcome each handler chose", async () => {
-  const queue = ["ok", "fail", "big", "cost", "uncertain", "throw"];
+  const queue = ["ok", "fail", "big", "cost", "uncertain", "throw", "throw-idempotent", "throw-none", "throw-external"];
+  // What each task's node declares (docs/workers.md, Outcomes); undeclared by default.
+  const effects: Record<string, NodeEffects> = {
+    "throw-idempotent": NodeEffects.IDEMPOTENT,
+    "throw-none": NodeEffects.NONE,
+    "throw-external": NodeEffects.EXTERNAL,
+  };
+  const task = (k: string) => ({ attemptId: `att-${k}`, inputJson: JSON.stringify(k), effects: effects[k] });
+  const safeSeen = new Map<string, boolean>();
   const settled = new Map<string, Settlement>();
   let most = 0;
   const server = await serve({
@@ -84,19 +93,21 @@ test("settles a batch through SettleTasks with the outcome each handler chose", 
       }));
       if (!req.claim) return { results };
       most = Math.max(most, req.claim.maxTasks);
-      const tasks = queue.splice(0, req.claim.maxTasks).map((k) => ({ attemptId: `att-${k}`, inputJson: JSON.stringify(k) }));
+      const tasks = queue.splice(0, req.claim.maxTasks).map(task);
       if (tasks.length === 0) await idle(req.claim.waitMs, ctx.signal);
       return { results, tasks };
     },
     async claimTasks(req, ctx) {
       most = Math.max(most, req.maxTasks);
-      const tasks = queue.splice(0, req.maxTasks).map((k) => ({ attemptId: `att-${k}`, inputJson: JSON.stringify(k) }));
+      const tasks = queue.splice(0, req.maxTasks).map(task);
       if (tasks.length === 0) await idle(req.waitMs, ctx.signal);
       return { tasks };
     },
   });
   const client = connect(server.address, "t");
   const worker = new Worker(client, { models: ["m"], concurrency: 2, pollMs: 100, logger: quiet }, (ctx) => {
+    safeSeen.set(String(ctx.input), ctx.retrySafe);
+    if (typeof ctx.input === "string" && ctx.input.startsWith("throw-")) throw new Error(`crashed on ${ctx.input}`);
     switch (ctx.input) {
       case "fail":
         return new NotApplied("no", { retryable: true });
@@ -113,7 +124,7 @@ test("settles a batch through SettleTasks with the outcome each handler chose", 
   });
   await worker.start();
   const deadline = Date.now() + 15_000;
-  while (settled.size < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (settled.size < 9 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await worker.stop();
   client.close();
   server.close();
@@ -128,9 +139,24 @@ test("settles a batch through SettleTasks with the outcome each handler chose", 
   assert.ok(cost?.case === "fail" && !cost.value.retryable && cost.value.error.startsWith('invalid cost "1.50"'));
   const unsure = get("uncertain");
   assert.ok(unsure?.case === "fail" && unsure.value.effect === EffectOutcome.UNCERTAIN && !unsure.value.retryable);
+  // An uncaught error says nothing of the effect: UNCERTAIN unless the node is retry-safe.
   const thrown = get("throw");
-  assert.ok(thrown?.case === "fail" && thrown.value.retryable && thrown.value.error === "RangeError: out of range");
-  assert.deepEqual(worker.stats(), { completed: 1, failed: 4, uncertain: 1, dropped: 0, inFlight: 0 });
+  assert.ok(thrown?.case === "fail" && !thrown.value.retryable && thrown.value.effect === EffectOutcome.UNCERTAIN);
+  assert.equal(thrown.value.error, "RangeError: out of range");
+  const external = get("throw-external");
+  assert.ok(external?.case === "fail" && !external.value.retryable && external.value.effect === EffectOutcome.UNCERTAIN);
+  assert.equal(external.value.error, "Error: crashed on throw-external");
+  for (const k of ["throw-idempotent", "throw-none"]) {
+    const safe = get(k);
+    assert.ok(safe?.case === "fail" && safe.value.retryable && safe.value.effect === EffectOutcome.NOT_APPLIED, k);
+    assert.equal(safe.value.error, `Error: crashed on ${k}`);
+  }
+  assert.deepEqual(
+    [...safeSeen].filter(([, safe]) => safe).map(([k]) => k).sort(),
+    ["throw-idempotent", "throw-none"],
+  );
+  // An explicit NotApplied keeps its meaning on any node ("fail" declares nothing).
+  assert.deepEqual(worker.stats(), { completed: 1, failed: 5, uncertain: 3, dropped: 0, inFlight: 0 });
 });
 
 test("a bad token fails start() with UNAUTHENTICATED", async () => {
@@ -156,11 +182,23 @@ test("a bad token fails start() with UNAUTHENTICATED", async () => {
 test("an uncertain result completes with effect UNCERTAIN; JSON helpers", () => {
   // decideSettlement is internal: the classes must come from the same module instance
   const { decideSettlement } = internal;
-  const { settlement } = decideSettlement("a", "w", { value: new internal.Uncertain("?", { result: { x: 1 } }) });
+  const { settlement } = decideSettlement("a", "w", { value: new internal.Uncertain("?", { result: { x: 1 } }) }, false);
   assert.equal(settlement.outcome.case, "complete");
   assert.equal(settlement.outcome.value?.effect, EffectOutcome.UNCERTAIN);
-  const long = decideSettlement("a", "w", { value: new internal.NotApplied("x".repeat(5000)) }).settlement;
+  const long = decideSettlement("a", "w", { value: new internal.NotApplied("x".repeat(5000)) }, false).settlement;
   assert.ok(long.outcome.case === "fail" && long.outcome.value.error.length === 4000);
+  // A thrown non-Error on a retry-safe node and on any other node.
+  const safe = decideSettlement("a", "w", { error: "boom" }, true).settlement.outcome;
+  assert.ok(safe.case === "fail" && safe.value.retryable && safe.value.effect === EffectOutcome.NOT_APPLIED);
+  assert.equal(safe.value.error, "Error: boom");
+  const unsafe = decideSettlement("a", "w", { error: "boom" }, false).settlement.outcome;
+  assert.ok(unsafe.case === "fail" && !unsafe.value.retryable && unsafe.value.effect === EffectOutcome.UNCERTAIN);
+  assert.deepEqual(
+    [NodeEffects.UNSPECIFIED, NodeEffects.NONE, NodeEffects.IDEMPOTENT, NodeEffects.EXTERNAL].map((effects) =>
+      internal.isRetrySafe({ effects }),
+    ),
+    [false, true, true, false],
+  );
   assert.equal(toJson({ z: 1, a: [{ d: 2, c: 3 }] }), '{"a":[{"c":3,"d":2}],"z":1}');
   assert.deepEqual(fromJson(""), null);
 });

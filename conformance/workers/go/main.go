@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -58,6 +59,9 @@ func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
 			return praxis.UncertainResult(r), nil
 		}
 		return praxis.Uncertain(text("error", "uncertain")), nil
+	case "raise":
+		// A plain error, never an outcome: the runtime settles it by the node's effects.
+		return praxis.Outcome{}, errors.New(text("error", "raised"))
 	case "sleep":
 		ms, _ := spec["ms"].(float64)
 		select {

@@ -12,6 +12,7 @@ Document shape::
          "depends_on": ["<id>", ...],
          "fanout": {"over": "node:<dep>.<path>"},
          "timeout_ms": 60000,
+         "schedule_to_start_ms": 3600000,
          "retry": {"attempts": 3, "backoff_ms": 1000, "max_backoff_ms": 60000},
          "max_cost_microcredits": "250000",
          "effects": "none" | "idempotent" | "external"}},
@@ -30,6 +31,10 @@ The payload that satisfies a wait (or its default) becomes the node's result. On
 ``authorization`` wait may declare a ``purpose`` (:mod:`praxis.core.purposes`):
 satisfying it and approving it then need grants that cover that purpose (see
 :mod:`praxis.core.authorization`).
+
+``schedule_to_start_ms`` bounds how long an agent node may stay ready with no worker
+claiming it (default :data:`DEFAULT_SCHEDULE_TO_START_MS`, one hour; ``0`` waits for
+ever): past it the node fails with SCHEDULE_TO_START_TIMEOUT, naming its model.
 
 ``effects`` declares what repeating an agent node's work does (:data:`EFFECTS`): ``none``
 (no external effect) and ``idempotent`` (repeating it under its operation id is harmless)
@@ -51,6 +56,9 @@ from praxis.core import jsonschema, money, purposes, values
 from praxis.core.rejection import Code, FieldViolation, Rejection
 
 MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000
+DEFAULT_SCHEDULE_TO_START_MS = 3600 * 1000
+"""How long a ready agent node waits for a worker's claim when its definition does not
+say (``schedule_to_start_ms``)."""
 MAX_ATTEMPTS = 100
 MAX_BACKOFF_MS = 24 * 3600 * 1000
 
@@ -62,6 +70,7 @@ _NODE_KEYS = frozenset(
         "depends_on",
         "fanout",
         "timeout_ms",
+        "schedule_to_start_ms",
         "retry",
         "kind",
         "wait",
@@ -187,6 +196,8 @@ class Node:
             when undeclared); dispatch needs this much left in the budget.
         effects: What repeating the node's work does (:data:`EFFECTS`, ``""`` when
             undeclared).
+        schedule_to_start_ms: How long the node may stay ready unclaimed (0: no limit;
+            wait nodes have none).
     """
 
     node_id: str
@@ -202,6 +213,7 @@ class Node:
     wait: WaitSpec | None = None
     max_cost: str = ""
     effects: str = ""
+    schedule_to_start_ms: int = DEFAULT_SCHEDULE_TO_START_MS
 
     @property
     def retry_safe(self) -> bool:
@@ -381,6 +393,13 @@ def _parse_node(
     depends_on = _parse_depends(raw.get("depends_on", []), f"{path}.depends_on", p)
     fanout = _parse_fanout(raw.get("fanout"), f"{path}.fanout", p)
     timeout_ms = _parse_int(raw.get("timeout_ms", 0), f"{path}.timeout_ms", 0, MAX_TIMEOUT_MS, p)
+    schedule_to_start_ms = _parse_int(
+        raw.get("schedule_to_start_ms", DEFAULT_SCHEDULE_TO_START_MS),
+        f"{path}.schedule_to_start_ms",
+        0,
+        MAX_TIMEOUT_MS,
+        p,
+    )
     retry = _parse_retry(raw.get("retry", {}), f"{path}.retry", p)
     effects = raw.get("effects", "")
     if "effects" in raw and effects not in EFFECTS:
@@ -406,6 +425,8 @@ def _parse_node(
         spec["max_cost"] = max_cost
     if effects:
         spec["effects"] = effects  # changing the declaration changes the node: a revision
+    if "schedule_to_start_ms" in raw:
+        spec["schedule_to_start_ms"] = schedule_to_start_ms
     return Node(
         node_id,
         agent,
@@ -418,6 +439,7 @@ def _parse_node(
         values.digest(spec),
         max_cost=max_cost,
         effects=str(effects),
+        schedule_to_start_ms=schedule_to_start_ms,
     )
 
 
@@ -439,7 +461,15 @@ def _parse_wait_node(
 ) -> Node | None:
     """A wait node: no agent, an optional input, a wait block, no fan-out."""
     path = f".nodes.{node_id}"
-    for key in ("agent", "fanout", "timeout_ms", "retry", "max_cost_microcredits", "effects"):
+    for key in (
+        "agent",
+        "fanout",
+        "timeout_ms",
+        "schedule_to_start_ms",
+        "retry",
+        "max_cost_microcredits",
+        "effects",
+    ):
         if key in raw:
             p.add(f"{path}.{key}", f"a {kind} node takes no {key}")
     source, template = Source("none"), ""
@@ -475,6 +505,7 @@ def _parse_wait_node(
         values.digest(spec),
         kind=kind,
         wait=wait,
+        schedule_to_start_ms=0,
     )
 
 

@@ -40,15 +40,18 @@ def encode(command: core.Command) -> dict[str, values.JsonValue]:
     """A command as a JSON document (definitions enter by digest)."""
     kind = type(command).__name__
     if isinstance(command, core.Start):
-        return {"kind": kind, "run_id": command.run_id, "definition": command.definition.digest,
+        body = {"kind": kind, "run_id": command.run_id, "definition": command.definition.digest,
                 "revision": command.revision}  # fmt: skip
+        if command.deadline_ms:  # written only when set: older logs stay byte for byte
+            body["deadline_ms"] = command.deadline_ms
+        return body
     if isinstance(command, core.Revise):
         return {"kind": kind, "definition": command.definition.digest,
                 "revision": command.revision, "sources": dict(command.source_results)}  # fmt: skip
-    body: dict[str, Any] = {"kind": kind}
+    plain: dict[str, Any] = {"kind": kind}
     for name, value in vars(command).items():
-        body[name] = _plain(value)
-    return body
+        plain[name] = _plain(value)
+    return plain
 
 
 def _plain(value: Any) -> values.JsonValue:
@@ -76,7 +79,12 @@ def decode(document: Mapping[str, Any], definitions: Mapping[str, Definition]) -
     body = dict(document)
     kind = body.pop("kind")
     if kind == "Start":
-        return core.Start(body["run_id"], definitions[body["definition"]], body["revision"])
+        return core.Start(
+            body["run_id"],
+            definitions[body["definition"]],
+            body["revision"],
+            body.get("deadline_ms", 0),
+        )
     if kind == "Revise":
         return core.Revise(definitions[body["definition"]], body["revision"], body["sources"])
     if "attempt" in body:
@@ -131,6 +139,7 @@ def snapshot(state: core.RunState) -> str:
             "result_error": state.result_error,
             "result_reason": state.result_reason,
             "times": [state.created_at_ms, state.updated_at_ms, state.finished_at_ms],
+            "deadline_ms": state.deadline_ms,
             "version": state.version,
             "nodes": {
                 uid: {

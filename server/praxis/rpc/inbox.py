@@ -20,6 +20,7 @@ from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.rpc.waits import wait_to_proto
 from praxis.store.execution.reconciliations import ReconciliationView
 from praxis.store.views.inbox import KINDS, InboxItem, InboxStore, InboxSummary
+from praxis.store.views.stuck import StuckRun
 from praxis.store.wake.hub import INBOX, Hub
 
 _KIND = {kind: getattr(inbox_pb2, f"INBOX_ITEM_KIND_{kind}") for kind in KINDS}
@@ -46,9 +47,24 @@ def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
         message.reconciliation.CopyFrom(reconciliation_to_proto(subject))
     elif isinstance(subject, Hold):
         message.hold.CopyFrom(hold_to_proto(subject))
+    elif isinstance(subject, StuckRun):
+        message.stuck_run.CopyFrom(stuck_to_proto(subject))
     else:
         message.wait.CopyFrom(wait_to_proto(subject))
     return message
+
+
+def stuck_to_proto(stuck: StuckRun) -> inbox_pb2.StuckRun:
+    """The proto of a stuck run."""
+    return inbox_pb2.StuckRun(
+        run_id=stuck.run_id,
+        node_uid=stuck.node_uid,
+        model=stuck.model,
+        ready_since_ms=stuck.ready_since_ms,
+        served=stuck.served,
+        schedule_to_start_deadline_ms=stuck.schedule_to_start_deadline_ms,
+        stuck_nodes=stuck.stuck_nodes,
+    )
 
 
 class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
@@ -88,8 +104,11 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
     ) -> AsyncIterator[inbox_pb2.WatchInboxResponse]:
         """Sends the counts at once and after each change; waits on the event loop.
 
-        Ends when the caller's credential is refused (checked before each message and
-        when its principal is revoked or rotated)."""
+        A change is a commit that wakes the ``inbox`` topic, or the time the summary
+        names for the next run to become stuck (no write marks it), or the hub's
+        safety-net recheck (at most a minute), whichever comes first. Ends when the
+        caller's credential is refused (checked before each message and when its
+        principal is revoked or rotated)."""
         caller = principal()
         checked = credential()
         last: inbox_pb2.WatchInboxResponse | None = None
@@ -102,11 +121,20 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
                 if response != last:
                     last = response
                     yield response
-                await changes.wait(self.hub.recheck_s())
+                await changes.wait(self._timeout_s(summary))
                 if self.hub.closing:
                     await abort_async(context, SHUTTING_DOWN)
                 await checked.verify(context)
                 await asyncio.sleep(COALESCE_S)  # one read for a burst of commits
+
+    def _timeout_s(self, summary: InboxSummary) -> float:
+        """How long to wait for a wake-up: until the next run becomes stuck, at most the
+        hub's recheck."""
+        timeout = self.hub.recheck_s()
+        if summary.next_change_ms:
+            due = (summary.next_change_ms - self.store.clock.now_ms()) / 1000
+            timeout = max(0.0, min(timeout, due))
+        return timeout
 
 
 def summary_to_proto(summary: InboxSummary) -> inbox_pb2.WatchInboxResponse:

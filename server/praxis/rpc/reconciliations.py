@@ -80,6 +80,7 @@ class ReconciliationServicer(reconciliation_pb2_grpc.ReconciliationServiceServic
             request.attempt_id,
             _DECISIONS.get(request.decision),
             request.evidence_json,
+            result_json=request.result_json,
         )
         material, digest = unwrap(context, self.store.review(principal(), decision))
         return pb.ReviewReconciliationResponse(
@@ -96,6 +97,7 @@ class ReconciliationServicer(reconciliation_pb2_grpc.ReconciliationServiceServic
             request.evidence_json,
             request.request_id,
             request.approval_id,
+            request.result_json,
         )
         view, replayed = unwrap(context, self.store.reconcile(principal(), decision))
         return pb.ReconcileResponse(reconciliation=reconciliation_to_proto(view), replayed=replayed)

@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
+from praxis.core import resume as resumes
 from praxis.core import run as core
 from praxis.core import segments
 from praxis.core.records import Principal, Ref
@@ -17,7 +18,10 @@ from praxis.observability import logs
 from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import abort, unwrap
+from praxis.rpc.registry import epochs_from_proto, epochs_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
+from praxis.store.execution.resumes import ResumeRequest, ResumeStore
+from praxis.store.runtime.listing import RunFilter
 from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runtime.runs import RunStore, StartRequest, page_token_after
 from praxis.store.wake.hub import Hub, run_topic
@@ -85,6 +89,10 @@ def run_to_proto(record: RunRecord) -> run_pb2.Run:
         contract_id=record.contract_id,
         result_reason=state.result_reason,
         failed_node_ids=failed_node_ids(state),
+        work_order_id=record.work_order_id,
+        started_by=record.principal_id,
+        labels=record.labels,
+        deadline_ms=state.deadline_ms,
     )
 
 
@@ -110,7 +118,7 @@ def _listed_node(run_id: str, node: core.NodeRun) -> run_pb2.NodeStatus:
         has_result=node.has_result,
         revision=node.revision,
         fanout_items=node.items,
-        operation_id=core.operation_id(run_id, node.uid),
+        operation_id=core.operation_id(run_id, node.uid, node.operation),
         not_before_ms=node.not_before_ms,
         fanout_items_done=node.items_done,
         started_at_ms=node.started_at_ms,
@@ -131,6 +139,64 @@ def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
         input_json=request.input_json,
         subscriber=request.subscriber,
         contract_id=request.contract_id,
+        work_order_id=request.work_order_id,
+        labels=dict(request.labels),
+        run_timeout_ms=request.run_timeout_ms,
+    )
+
+
+def filter_from_proto(request: run_pb2.ListRunsRequest, status: core.RunStatus | None) -> RunFilter:
+    """The store's listing filter (checked by the store)."""
+    return RunFilter(
+        work_order_id=request.work_order_id,
+        ref=Ref(request.ref.work_order_id, request.ref.run_id) if request.HasField("ref") else None,
+        contract_id=request.contract_id,
+        status=status,
+        started_by=request.started_by,
+        created_after_ms=request.created_after_ms,
+        created_before_ms=request.created_before_ms,
+        labels=dict(request.labels),
+    )
+
+
+def resume_from_proto(
+    request: run_pb2.ResumeRunRequest | run_pb2.ReviewResumeRequest,
+) -> ResumeRequest:
+    """The store's resume request (a review carries no request id or approval)."""
+    epochs = epochs_from_proto(request.epochs) if request.HasField("epochs") else None
+    if isinstance(request, run_pb2.ReviewResumeRequest):
+        return ResumeRequest(request.run_id, request.reason, request.run_timeout_ms, epochs)
+    return ResumeRequest(
+        request.run_id,
+        request.reason,
+        request.run_timeout_ms,
+        epochs,
+        request.request_id,
+        request.approval_id,
+    )
+
+
+def resume_material_to_proto(material: resumes.Material) -> run_pb2.ResumeMaterial:
+    """The review material of a resume (its first nodes listed, all of them counted)."""
+    return run_pb2.ResumeMaterial(
+        epochs=epochs_to_proto(material.epochs),
+        work_order_id=material.work_order_id,
+        ref_run_id=material.ref_run_id,
+        run_id=material.run_id,
+        run_version=material.run_version,
+        revision=material.revision,
+        definition_digest=material.definition_digest,
+        nodes=[
+            run_pb2.ResumeNode(
+                node_uid=node.node_uid,
+                operation_id=node.operation_id,
+                new_operation=node.new_operation,
+            )
+            for node in material.nodes[: resumes.MAX_LISTED_NODES]
+        ],
+        node_count=len(material.nodes),
+        reason=material.reason,
+        run_timeout_ms=material.run_timeout_ms,
     )
 
 
@@ -148,11 +214,13 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         self,
         store: RunStore,
         hub: Hub,
+        resumes: ResumeStore,
         segments_of: Callable[[str], list[segments.Segment]] | None = None,
         blocking: Blocking | None = None,
         started_segments: Callable[[RunRecord], list[segments.Segment] | None] | None = None,
     ) -> None:
         self.store = store
+        self.resumes = resumes
         self.hub = hub
         self.segments_of = segments_of
         self.blocking = blocking or Blocking()
@@ -213,6 +281,22 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         record = unwrap(context, self.store.stop(principal(), request.run_id, request.reason))
         return run_pb2.StopRunResponse(run=run_to_proto(record))
 
+    def ResumeRun(
+        self, request: run_pb2.ResumeRunRequest, context: grpc.ServicerContext
+    ) -> run_pb2.ResumeRunResponse:
+        record, replayed = unwrap(
+            context, self.resumes.resume(principal(), resume_from_proto(request))
+        )
+        return run_pb2.ResumeRunResponse(run=self._snapshot(record), replayed=replayed)
+
+    def ReviewResume(
+        self, request: run_pb2.ReviewResumeRequest, context: grpc.ServicerContext
+    ) -> run_pb2.ReviewResumeResponse:
+        material = unwrap(context, self.resumes.review(principal(), resume_from_proto(request)))
+        return run_pb2.ReviewResumeResponse(
+            material=resume_material_to_proto(material), material_digest=material.digest()
+        )
+
     def ListRuns(
         self, request: run_pb2.ListRunsRequest, context: grpc.ServicerContext
     ) -> run_pb2.ListRunsResponse:
@@ -221,9 +305,10 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             status = _STATUS_OF.get(request.state)
             if status is None:
                 abort(context, invalid("ENUM_INVALID", "state", "unknown run state"))
+        found = filter_from_proto(request, status)
         records, token = unwrap(
             context,
-            self.store.list_runs(principal(), status, request.page_size, request.page_token),
+            self.store.list_runs(principal(), found, request.page_size, request.page_token),
         )
         listed: list[run_pb2.Run] = []
         size = 0
@@ -232,7 +317,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             size += run.ByteSize()
             if listed and size > LIST_PAGE_BYTES:
                 # Cut by size: the next page starts after the last run listed.
-                token = page_token_after(records[index - 1])
+                token = page_token_after(found, records[index - 1])
                 break
             listed.append(run)
         return run_pb2.ListRunsResponse(runs=listed, next_page_token=token)

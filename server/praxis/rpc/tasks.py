@@ -240,7 +240,9 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             ),
         )
         return task_pb2.HeartbeatResponse(
-            lease_expires_at_ms=reply.lease_expires_at_ms, cancelled=reply.cancelled
+            lease_expires_at_ms=reply.lease_expires_at_ms,
+            cancelled=reply.cancelled,
+            paused=reply.paused,
         )
 
     def CompleteTask(

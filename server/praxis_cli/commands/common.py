@@ -59,6 +59,14 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def parse_past_moment(text: str, field: str) -> int:
+    """A duration ago (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
+    match = _DURATION.match(text.strip())
+    if match:
+        return now_ms() - int(match.group(1)) * _UNITS[match.group(2)]
+    return parse_moment(text, field)
+
+
 def parse_moment(text: str, field: str) -> int:
     """A duration from now (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
     match = _DURATION.match(text.strip())
@@ -138,6 +146,20 @@ def existing_approval(ctx: Any, approval_id: str, digest: str) -> Any | None:
             raise
         return None
     return existing if existing.material_digest == digest else None
+
+
+DEFAULT_APPROVAL_TTL = "1h"
+
+
+def approval_args(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that approves material: its expiry and id."""
+    parser.add_argument(
+        "--expires",
+        default=DEFAULT_APPROVAL_TTL,
+        metavar="WHEN",
+        help="when the approval expires (default 1h; at most 7d)",
+    )
+    parser.add_argument("--approval-id", help="the approval's id (default: generated)")
 
 
 def create_approval(

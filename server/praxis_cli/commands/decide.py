@@ -14,6 +14,7 @@ import grpc
 from aiws.engine.v1 import approval_pb2, common_pb2, registry_pb2
 from praxis_cli.commands import waiting
 from praxis_cli.commands.common import (
+    approval_args,
     check_digest,
     create_approval,
     default_approval_id,
@@ -29,7 +30,6 @@ from praxis_cli.commands.material import show_material
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
-DEFAULT_APPROVAL_TTL = "1h"
 # Review checks a command's shape, which names an approval; the material never includes it.
 REVIEW_APPROVAL = "pending-review"
 
@@ -76,7 +76,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     approve.add_argument(
         "--reject", metavar="REASON", help="approve the rejection with this reason instead"
     )
-    _approval_args(approve)
+    approval_args(approve)
 
     activate = leaf(commands, common, "activate", _activate, "make an approved proposal the head")
     _proposal_args(activate)
@@ -114,7 +114,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     reg.add_argument("--digest", help="approve this material digest and register")
     reg.add_argument("--request-id", help="idempotency key (default: derived)")
-    _approval_args(reg)
+    approval_args(reg)
 
     propose = leaf(
         commands,
@@ -145,9 +145,14 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--decision", required=True, choices=sorted(waiting.DECISIONS))
     rec.add_argument("--evidence", help="the evidence, a JSON document")
     rec.add_argument("--evidence-file", help="the evidence as a JSON file")
+    rec.add_argument(
+        "--result",
+        help="applied, for an attempt that reported no result: the result the node "
+        "completes with (JSON, under its output contract)",
+    )
     rec.add_argument("--digest", help="approve this material digest and record the decision")
     rec.add_argument("--request-id", help="idempotency key (default: derived)")
-    _approval_args(rec)
+    approval_args(rec)
 
     waits = group(commands, "wait", "human-input, timer and authorization waits of runs")
     satisfy = leaf(
@@ -180,16 +185,6 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 def _proposal_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", metavar="WORK_ORDER/RUN", help="the ref")
     parser.add_argument("proposal", help="the proposal id")
-
-
-def _approval_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--expires",
-        default=DEFAULT_APPROVAL_TTL,
-        metavar="WHEN",
-        help="when the approval expires (default 1h; at most 7d)",
-    )
-    parser.add_argument("--approval-id", help="the approval's id (default: generated)")
 
 
 # --- registry decisions ----------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""``praxis runs start|list|show|watch|stop|result``."""
+"""``praxis runs start|list|show|watch|stop|resume|result``."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import secrets
 import time
@@ -12,8 +13,18 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import run_pb2
-from praxis_cli.commands.common import group, json_argument, leaf, parse_ref, pretty_json
-from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError
+from praxis_cli.commands.common import (
+    approval_args,
+    check_digest,
+    create_approval,
+    group,
+    json_argument,
+    leaf,
+    parse_past_moment,
+    parse_ref,
+    pretty_json,
+)
+from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 _STATES: dict[str, Any] = {
@@ -44,10 +55,36 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     start.add_argument("--request-id", help="idempotency key (default: generated)")
     start.add_argument("--subscriber", default="", help="a subscriber to notify of its events")
     start.add_argument("--contract", default="", help="the contract governing the run")
+    start.add_argument(
+        "--run-timeout",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="the run's own time limit in ms: past it, it fails with DEADLINE_EXCEEDED",
+    )
+    start.add_argument(
+        "--work-order",
+        default="",
+        help="the work order of an ad hoc run (default: its contract's, else 'default')",
+    )
+    start.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                       help="a label of the run (repeatable; at most 16)")  # fmt: skip
     start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
 
     listing = leaf(runs, common, "list", _list, "list runs, newest first")
     listing.add_argument("--state", choices=sorted(_STATES), help="only runs in this state")
+    listing.add_argument("--work-order", default="", help="only runs of this work order")
+    listing.add_argument("--ref", metavar="WORK_ORDER/RUN", help="only the runs of this ref")
+    listing.add_argument("--contract", default="", help="only runs under this contract")
+    listing.add_argument("--started-by", default="", help="only runs this principal started")
+    listing.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                         help="only runs with this label (repeatable: all must match)")  # fmt: skip
+    listing.add_argument(
+        "--created-after",
+        metavar="WHEN",
+        help="only runs created after WHEN: a time ago (90s, 10m, 2h, 7d), an ISO time or epoch ms",
+    )
+    listing.add_argument("--created-before", metavar="WHEN", help="only runs created before WHEN")
     listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
     listing.add_argument("--page-token", default="", help="continue a previous listing")
 
@@ -74,6 +111,27 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     stop.add_argument("run")
     stop.add_argument("--reason", required=True, help="why (recorded as its result_error)")
 
+    resume = leaf(
+        runs,
+        common,
+        "resume",
+        _resume,
+        "run a failed or cancelled run again from where it stopped (a governed run: "
+        "without --digest, show the material to approve; with it, approve and resume)",
+    )
+    resume.add_argument("run")
+    resume.add_argument("--reason", required=True, help="why (recorded on the run's events)")
+    resume.add_argument(
+        "--run-timeout",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="its own time limit from now, in ms",
+    )
+    resume.add_argument("--digest", help="governed runs: approve this material digest")
+    resume.add_argument("--request-id", help="idempotency key (default: derived)")
+    approval_args(resume)
+
     result = leaf(runs, common, "result", _result, "print one node's stored result")
     result.add_argument("run")
     result.add_argument("node", help="node id, or node_id#i for a fan-out item")
@@ -88,12 +146,28 @@ def _node_state(state: int) -> str:
     return enum_name(run_pb2.NodeState.Name(state), "NODE_STATE_")
 
 
+def parse_labels(texts: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` arguments as a label map (the server checks the bounds)."""
+    labels: dict[str, str] = {}
+    for text in texts:
+        key, equals, value = text.partition("=")
+        if not equals or not key:
+            raise usage(f"--label {text!r} is not KEY=VALUE", "LABEL_INVALID")
+        if key in labels:
+            raise usage(f"--label {key!r} is given twice", "LABEL_INVALID")
+        labels[key] = value
+    return labels
+
+
 def _start(ctx: Any, args: argparse.Namespace) -> int:
     request = run_pb2.StartRunRequest(
         request_id=args.request_id or f"cli-{secrets.token_hex(8)}",
         input_json=json_argument(args.input, args.input_file, "the input"),
         subscriber=args.subscriber,
         contract_id=args.contract,
+        work_order_id=args.work_order,
+        labels=parse_labels(args.label),
+        run_timeout_ms=args.run_timeout,
     )
     if args.ref:
         request.ref.CopyFrom(parse_ref(args.ref))
@@ -118,6 +192,7 @@ def _run_row(run: run_pb2.Run) -> list[str]:
     return [
         run.run_id,
         state_name(run.state),
+        run.work_order_id or "-",
         ref,
         str(run.revision or "-"),
         str(run.node_count or len(run.nodes)),
@@ -132,13 +207,23 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
         state=_STATES[args.state] if args.state else run_pb2.RUN_STATE_UNSPECIFIED,
         page_size=args.limit,
         page_token=args.page_token,
+        work_order_id=args.work_order,
+        contract_id=args.contract,
+        started_by=args.started_by,
+        labels=parse_labels(args.label),
     )
+    if args.ref:
+        request.ref.CopyFrom(parse_ref(args.ref))
+    if args.created_after:
+        request.created_after_ms = parse_past_moment(args.created_after, "--created-after")
+    if args.created_before:
+        request.created_before_ms = parse_past_moment(args.created_before, "--created-before")
     response = ctx.call(ctx.client.runs.ListRuns, request)
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
         return 0
     ctx.out.table(
-        ["RUN", "STATE", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
+        ["RUN", "STATE", "WORK ORDER", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
         [_run_row(run) for run in response.runs],
     )
     if response.next_page_token:
@@ -188,6 +273,9 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         [
             ("run", run.run_id),
             ("state", state_name(run.state)),
+            ("work order", run.work_order_id or "-"),
+            ("started by", run.started_by or "-"),
+            ("labels", ", ".join(f"{k}={v}" for k, v in sorted(run.labels.items())) or "-"),
             ("ref", ref),
             ("definition", run.definition_digest),
             ("progress", f"{progress.done}/{progress.total} nodes done"),
@@ -367,6 +455,68 @@ def _stop(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(run))
     else:
         ctx.out.line(f"run {run.run_id} {state_name(run.state)}")
+    return 0
+
+
+def _resume(ctx: Any, args: argparse.Namespace) -> int:
+    run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
+    request = run_pb2.ResumeRunRequest(
+        run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
+    )
+    digest = ""
+    if run.HasField("ref"):  # governed: a human approves the exact material first
+        review = ctx.call(
+            ctx.client.runs.ReviewResume,
+            run_pb2.ReviewResumeRequest(
+                run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
+            ),
+        )
+        digest = review.material_digest
+        if not args.digest:
+            return _show_resume(ctx, review)
+        check_digest(args.digest, digest)
+        approval = create_approval(ctx, args, digest, run.ref.work_order_id)
+        request.epochs.CopyFrom(review.material.epochs)
+        request.approval_id = approval.approval_id
+    key = digest or f"{args.run}:{run.version}:{args.reason}:{args.run_timeout}"
+    request.request_id = (
+        args.request_id or "cli-resume-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    )
+    response = ctx.call(ctx.client.runs.ResumeRun, request)
+    if ctx.out.as_json:
+        ctx.out.json({"run": to_dict(response.run), "replayed": response.replayed})
+    else:
+        again = [n.node_uid for n in response.run.nodes if n.state == run_pb2.NODE_STATE_READY]
+        ctx.out.line(
+            f"resumed run {args.run} ({state_name(response.run.state)})"
+            + (" (replayed)" if response.replayed else "")
+            + (f"; ready again: {', '.join(again)}" if again else "")
+        )
+    return 0
+
+
+def _show_resume(ctx: Any, review: run_pb2.ReviewResumeResponse) -> int:
+    if ctx.out.as_json:
+        ctx.out.json(
+            {"material": to_dict(review.material), "material_digest": review.material_digest}
+        )
+        return 0
+    m = review.material
+    nodes = ", ".join(
+        f"{n.node_uid}{' (new operation)' if n.new_operation else ''}" for n in m.nodes
+    )
+    ctx.out.fields(
+        [
+            ("run", m.run_id),
+            ("ref", f"{m.work_order_id}/{m.ref_run_id}"),
+            ("run version", str(m.run_version)),
+            ("revision", str(m.revision)),
+            ("runs again", f"{m.node_count} node(s): {nodes}" if nodes else "nothing"),
+            ("reason", m.reason),
+            ("time limit", f"{m.run_timeout_ms} ms" if m.run_timeout_ms else "-"),
+        ]
+    )
+    ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
     return 0
 
 

@@ -19,6 +19,7 @@ INBOX_KINDS = {
     "human-input": ib.INBOX_ITEM_KIND_HUMAN_INPUT,
     "authorization": ib.INBOX_ITEM_KIND_AUTHORIZATION,
     "hold": ib.INBOX_ITEM_KIND_HOLD,
+    "stuck-run": ib.INBOX_ITEM_KIND_STUCK_RUN,
 }
 DECISIONS = {
     "applied": rc.RECONCILIATION_DECISION_APPLIED,
@@ -61,9 +62,30 @@ def inbox(ctx: Any, args: argparse.Namespace) -> int:
             for i in response.items
         ],
     )
+    stuck = [i.stuck_run for i in response.items if i.WhichOneof("subject") == "stuck_run"]
+    for line in _stuck_actions(stuck):
+        ctx.out.line(line)
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
+
+
+def _stuck_actions(stuck: list[ib.StuckRun]) -> list[str]:
+    """What a human can do about each stuck run: serve its model, or stop it."""
+    if not stuck:
+        return []
+    lines = ["", "stuck runs: start a worker for the model (see docs/workers.md), or stop the run:"]
+    for s in stuck:
+        workers = "its workers are busy" if s.served else "no worker serves it"
+        deadline = (
+            f"; fails unclaimed at {local_time(s.schedule_to_start_deadline_ms)}"
+            if s.schedule_to_start_deadline_ms
+            else ""
+        )
+        needs = f"node {s.node_uid} needs model {s.model!r}"
+        lines.append(f"  {s.run_id}: {needs} ({workers}{deadline})")
+        lines.append(f"    praxis runs stop {s.run_id} --reason 'no worker for {s.model}'")
+    return lines
 
 
 def _subject_id(item: ib.InboxItem) -> str:
@@ -74,6 +96,8 @@ def _subject_id(item: ib.InboxItem) -> str:
         return item.reconciliation.attempt_id
     if kind == "wait":
         return item.wait.wait_id
+    if kind == "stuck_run":
+        return item.stuck_run.node_uid
     return item.item_id
 
 
@@ -95,7 +119,11 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
     review = ctx.call(
         ctx.client.reconciliations.ReviewReconciliation,
         rc.ReviewReconciliationRequest(
-            epochs=epochs, attempt_id=args.attempt, decision=decision, evidence_json=evidence
+            epochs=epochs,
+            attempt_id=args.attempt,
+            decision=decision,
+            evidence_json=evidence,
+            result_json=args.result or "",
         ),
     )
     if not args.digest:
@@ -111,7 +139,10 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
                 ("node", m.node_uid),
                 ("attempt", m.attempt_id),
                 ("operation", m.operation_id),
-                ("attempt outcome", "completed with a result" if m.completed else "failed"),
+                (
+                    "attempt outcome",
+                    "completed with a result" if m.completed else "failed or ended unreported",
+                ),
                 ("decision", args.decision),
                 ("evidence", evidence.strip()),
                 ("evidence digest", m.evidence_digest),
@@ -131,6 +162,7 @@ def reconcile(ctx: Any, args: argparse.Namespace) -> int:
             decision=decision,
             evidence_json=evidence,
             approval_id=approval.approval_id,
+            result_json=args.result or "",
         ),
     )
     if ctx.out.as_json:

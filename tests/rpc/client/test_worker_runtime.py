@@ -135,9 +135,12 @@ def test_each_outcome_settles_with_its_effect(
             ("applied", False),
             ("not-applied", False),
             ("raise-not-applied", True),
-            ("crash", False),
         ]
     }
+    # An uncaught error is retried only on a node that declares a repeat safe.
+    runs["crash"] = start(
+        harness, one(retry=RETRY3, effects="idempotent"), {"do": "crash"}
+    ).run.run_id
     applied = ended(harness, runs["applied"])
     assert applied.state == run_pb2.RUN_STATE_COMPLETED
     assert json.loads(applied.result_json) == {"ok": 1}
@@ -145,9 +148,10 @@ def test_each_outcome_settles_with_its_effect(
     assert refused.state == run_pb2.RUN_STATE_FAILED and refused.nodes[0].attempts == 1
     retried = ended(harness, runs["raise-not-applied"])
     assert retried.nodes[0].attempts == 3 and "refused loudly" in retried.nodes[0].error
-    crashed = ended(harness, runs["crash"])  # uncaught: retryable NOT_APPLIED
+    crashed = ended(harness, runs["crash"])  # uncaught, idempotent node: retryable NOT_APPLIED
     assert crashed.nodes[0].attempts == 3 and "ValueError: a bug" in crashed.nodes[0].error
-    for kind in ("uncertain", "uncertain-result"):
+    # uncertain outcomes, and an uncaught error on a node that declares nothing: UNCERTAIN
+    for kind in ("uncertain", "uncertain-result", "crash"):
         run = start(harness, one(retry=RETRY3), {"do": kind}).run
         stuck = blocked(harness, run.run_id)
         assert stuck.nodes[0].attempts == 1 and stuck.state not in TERMINAL
@@ -155,7 +159,7 @@ def test_each_outcome_settles_with_its_effect(
     counted = eventually(
         lambda: (
             (worker.counters.uncertain, worker.counters.completed, worker.counters.failed)
-            == (2, 1, 1 + 3 + 3)
+            == (3, 1, 1 + 3 + 3)
         )
     )
     assert counted, worker.counters

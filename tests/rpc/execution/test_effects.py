@@ -188,3 +188,53 @@ def test_bad_reconciliation_requests(model: Harness) -> None:
                 setattr(request, key, value)
         with expect_error(code, reason):
             reviews.ReviewReconciliation(request)
+
+
+def lost_lease(h: Harness) -> tuple[run_pb2.Run, str]:
+    """A run whose only node (no effects declared) lost its lease: BLOCKED."""
+    run = start_run(h, SINGLE)
+    [task] = claim(h, lease_ms=5_000)
+    h.clock.advance(5_000)
+    h.server.engine.runs.sweep()
+    assert states(run_of(h, run.run_id)) == {"a": "BLOCKED"}
+    return run, task.attempt_id
+
+
+def test_a_lost_lease_on_an_undeclared_node_waits_for_a_human(model: Harness) -> None:
+    run, attempt_id = lost_lease(model)
+    assert claim(model) == []  # no second attempt
+    [pending] = reconciliations(model, run.run_id)
+    assert pending.attempt_id == attempt_id and not pending.completed
+    assert "lease expired before the worker reported" in pending.error
+    reconcile(model, attempt_id, NOT_APPLIED, EVIDENCE, "ap-lease-1")
+    model.clock.advance(1_000)  # the retry's backoff
+    [again] = claim(model)
+    assert again.attempt == 2
+
+
+def test_applied_with_the_result_the_human_established_completes_the_node(
+    model: Harness,
+) -> None:
+    run, attempt_id = lost_lease(model)
+    done = reconcile(
+        model, attempt_id, APPLIED, EVIDENCE, "ap-lease-2", result_json='{"charged": true}'
+    )
+    assert done.reconciliation.state == reconciliation_pb2.RECONCILIATION_STATE_RESOLVED
+    finished = run_of(model, run.run_id)
+    assert finished.state == run_pb2.RUN_STATE_COMPLETED
+    assert json.loads(finished.result_json) == {"charged": True}
+    assert claim(model) == []  # never run again
+
+
+def test_a_supplied_result_is_checked(model: Harness) -> None:
+    run, attempt_id = lost_lease(model)
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "RESULT_NOT_EXPECTED"):
+        reconcile(model, attempt_id, NOT_APPLIED, EVIDENCE, "ap-r-1", result_json="{}")
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "RESULT_CONTRACT_VIOLATION"):
+        reconcile(model, attempt_id, APPLIED, EVIDENCE, "ap-r-2", result_json='"text"')
+    other = start_run(model, SINGLE)
+    [task] = [t for t in claim(model) if t.run_id == other.run_id]
+    settle(model, task, {"charged": True}, effect=UNCERTAIN)
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "RESULT_NOT_EXPECTED"):
+        reconcile(model, task.attempt_id, APPLIED, EVIDENCE, "ap-r-3", result_json="{}")
+    assert states(run_of(model, run.run_id)) == {"a": "BLOCKED"}  # nothing changed

@@ -146,7 +146,7 @@ def test_retries_and_lease_expiries_are_counted(served: Harness) -> None:
     failed = delta("praxis_attempts_settled_total", outcome="FAILED", effect="NOT_APPLIED")
     expired = delta("praxis_lease_expiries_total")
     expired_attempts = delta("praxis_attempts_settled_total", outcome="EXPIRED", effect="NONE")
-    start(served, definition("a", a=node(retry={"attempts": 3})), {})
+    start(served, definition("a", a=node(retry={"attempts": 3}, effects="idempotent")), {})
     (task,) = claim(served)
     assert fail(served, task).will_retry
     served.clock.advance(60_000)  # past the retry backoff
@@ -295,7 +295,11 @@ def test_every_node_that_ends_observes_its_duration_once(served: Harness) -> Non
     assert (done(), done_seconds()) == (6, pytest.approx(1 + 3 * 2 + 2 + 0))
 
     cancelled, cancelled_seconds = node_seconds("CANCELLED")
-    chain = definition("b", a=node(output=json_out()), b=node("node:a", ("a",), json_out()))
+    chain = definition(
+        "b",
+        a=node(output=json_out(), effects="idempotent"),
+        b=node("node:a", ("a",), json_out()),
+    )
     run_id = start(served, chain, {}).run.run_id
     assert len(claim(served)) == 1  # a runs
     served.clock.advance(500)
@@ -306,7 +310,10 @@ def test_every_node_that_ends_observes_its_duration_once(served: Harness) -> Non
     failed, failed_seconds = node_seconds("FAILED")
     start(
         served,
-        definition("a", a=node(output=json_out(), timeout_ms=1_000, retry={"attempts": 1})),
+        definition(
+            "a",
+            a=node(output=json_out(), timeout_ms=1_000, retry={"attempts": 1}, effects="none"),
+        ),
         {},
     )
     assert len(claim(served)) == 1

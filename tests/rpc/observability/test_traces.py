@@ -246,7 +246,7 @@ def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
         h = start_server(tmp_path / "praxis.db")
         runs = h.client("agent").runs
         try:
-            one_node = definition("a", a=node(output=json_out()))
+            one_node = definition("a", a=node(output=json_out(), effects="idempotent"))
             quiet = runs.StartRun(
                 run_pb2.StartRunRequest(
                     request_id="quiet", definition_json=json.dumps(one_node), input_json="{}"
@@ -307,7 +307,10 @@ def test_a_retried_node_is_one_span_over_its_attempts_and_an_expiry_ends_one(
         h = start_server(tmp_path / "praxis.db")
         try:
             retried = definition(
-                "a", a=node(output=json_out(), retry={"attempts": 3, "backoff_ms": 0})
+                "a",
+                a=node(
+                    output=json_out(), retry={"attempts": 3, "backoff_ms": 0}, effects="idempotent"
+                ),
             )
             start_traced(h.client("agent").runs, retried)
             (first,) = claim(h, lease_ms=1_000)

@@ -137,13 +137,15 @@ def test_required_branch_failure_fails_the_run(harness: Harness) -> None:
     done = get_run(harness, run.run_id)
     assert done.state == run_pb2.RUN_STATE_FAILED
     assert "b: model refused" in done.result_error
-    assert states(done)["c"] == "CANCELLED"
+    # c was running and declares no effects: its effect is uncertain, not cancelled away.
+    assert states(done)["c"] == "BLOCKED"
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "ATTEMPT_SUPERSEDED"):
         complete(harness, tasks["c"], {})
 
 
 def test_stop_while_nodes_run(harness: Harness) -> None:
-    run = start(harness, definition("a", a=node(), b=node())).run
+    safe = node(effects="idempotent")
+    run = start(harness, definition("a", a=safe, b=safe)).run
     tasks = claim(harness)
     assert len(tasks) == 2
     stopped = (
@@ -188,7 +190,7 @@ def test_retry_with_backoff_then_failure_once_the_budget_is_spent(harness: Harne
 
 
 def test_lease_expiry_redispatches_and_rejects_the_stale_result(harness: Harness) -> None:
-    document = definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}))
+    document = definition("a", a=node(retry={"attempts": 2, "backoff_ms": 0}, effects="none"))
     run = start(harness, document).run
     [first] = claim(harness, worker="w1", lease_ms=5_000)
     harness.clock.advance(5_000)

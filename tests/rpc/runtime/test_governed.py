@@ -38,10 +38,10 @@ def test_starting_a_governed_run_binds_the_head(harness: Harness) -> None:
     assert head.bound_run_id == run.run_id
     history = registry.ListHistory(registry_pb2.ListHistoryRequest(ref=ref())).events
     assert history[-1].kind == registry_pb2.HISTORY_EVENT_KIND_BOUND
-    again = harness.client("agent").runs.StartRun(
-        run_pb2.StartRunRequest(request_id="another", ref=ref())
-    )
-    assert not again.created and again.run.run_id == run.run_id
+    with expect_error(grpc.StatusCode.ALREADY_EXISTS, "REF_ALREADY_RUN"):  # a ref runs once
+        harness.client("agent").runs.StartRun(
+            run_pb2.StartRunRequest(request_id="another", ref=ref())
+        )
 
 
 def test_an_activation_applies_to_nodes_not_yet_dispatched(harness: Harness) -> None:

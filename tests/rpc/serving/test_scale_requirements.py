@@ -69,10 +69,12 @@ def test_a_batch_with_expired_superseded_and_foreign_attempts_answers_each(
 ) -> None:
     for model in ("m-exp", "m-stop", "m-rogue", "m-ok"):
         assert not claim(harness, models=(model,))  # makes the model known
-    retried = definition("a", a=node(model="m-exp", retry={"attempts": 2, "backoff_ms": 0}))
+    retried = definition(
+        "a", a=node(model="m-exp", retry={"attempts": 2, "backoff_ms": 0}, effects="idempotent")
+    )
     expiring = start(harness, retried).run.run_id
     stale = _claim_one(harness, "m-exp", "w1", lease_ms=5_000)
-    stopped = start(harness, definition("a", a=node(model="m-stop"))).run.run_id
+    stopped = start(harness, definition("a", a=node(model="m-stop", effects="none"))).run.run_id
     superseded = _claim_one(harness, "m-stop", "w1")
     foreign_run = start(harness, definition("a", a=node(model="m-rogue"))).run.run_id
     foreign = _claim_one(harness, "m-rogue", "w1", principal="rogue")  # same worker id

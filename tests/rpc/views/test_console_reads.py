@@ -180,13 +180,15 @@ def test_watch_inbox_sends_counts_at_once_and_on_each_change(
     model: Harness, watching: Watcher
 ) -> None:
     first = watching.wait_for(1)
-    assert (first.total, counted(first), len(first.counts)) == (0, {}, 5)
+    assert (first.total, counted(first), len(first.counts)) == (0, {}, 6)
     registered(model, ref("wo-1"))
     proposed(model, ref("wo-1"), "p-1")
     second = watching.wait_for(2)
     assert (second.total, counted(second)) == (1, {"INBOX_ITEM_KIND_PROPOSAL": 1})
-    model.client("alice").admin.PlaceHold(
-        admin_pb2.PlaceHoldRequest(kind=admin_pb2.HOLD_KIND_RESTORE, reason="restored")
+    model.client("alice").admin.PlaceHold(  # on wo-1: the run below is in another work order
+        admin_pb2.PlaceHoldRequest(
+            kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="wo-1", reason="restored"
+        )
     )
     third = watching.wait_for(3)
     assert counted(third) == {"INBOX_ITEM_KIND_PROPOSAL": 1, "INBOX_ITEM_KIND_HOLD": 1}

@@ -30,7 +30,7 @@ from typing import Any
 import grpc
 import pytest
 
-from aiws.engine.v1 import common_pb2, principal_pb2, registry_pb2, task_pb2
+from aiws.engine.v1 import admin_pb2, common_pb2, principal_pb2, registry_pb2, run_pb2, task_pb2
 from praxis_client import Client, connect, error_details
 from tests.support import upgrades as views
 from tests.support.server_process import ServerProcess, free_port, kill_leftovers
@@ -150,6 +150,7 @@ def check_runs(agent: Client, alice: Client, runs: dict[str, Any]) -> None:
             effect=common_pb2.EFFECT_OUTCOME_APPLIED,
         )
     )
+    check_work_orders(agent, alice, runs)
     for expected in ("each#2", "join"):
         claimed = agent.tasks.ClaimTasks(
             task_pb2.ClaimTasksRequest(
@@ -172,6 +173,25 @@ def check_runs(agent: Client, alice: Client, runs: dict[str, Any]) -> None:
         )
     done = views.run_view(alice, running["run_id"])
     assert (done["state"], done["result"]) == ("RUN_STATE_COMPLETED", ["joined"])
+
+
+def check_work_orders(agent: Client, alice: Client, runs: dict[str, Any]) -> None:
+    """Migration 16: each old run belongs to a work order (its ref's or contract's, else
+    the default one), and so do its ready rows: pausing it stops their dispatch."""
+    for run in runs.values():
+        answer = run["answer"]
+        found = alice.runs.GetRun(run_pb2.GetRunRequest(run_id=run["run_id"])).run
+        expected = answer["ref"]["work_order_id"] or ("" if answer["contract_id"] else "default")
+        if expected:
+            assert found.work_order_id == expected, run["run_id"]
+    running = runs["running"]
+    assert not running["answer"]["ref"]["work_order_id"] and not running["answer"]["contract_id"]
+    claim = task_pb2.ClaimTasksRequest(
+        worker_id=running["leased"]["worker_id"], models=["echo"], max_tasks=10, lease_ms=60_000
+    )
+    alice.admin.PauseWorkOrder(admin_pb2.PauseWorkOrderRequest(work_order_id="default"))
+    assert not agent.tasks.ClaimTasks(claim).tasks  # its ready item waits
+    alice.admin.ResumeWorkOrder(admin_pb2.ResumeWorkOrderRequest(work_order_id="default"))
 
 
 def check_principals(address: str, alice: Client, manifest: dict[str, Any]) -> None:

@@ -3230,7 +3230,8 @@ pub enum ErrorReason {
     EpochMismatch = 31,
     /// The work order is paused.
     WorkOrderPaused = 32,
-    /// The work order is canceling or canceled.
+    /// The work order is canceling or canceled. Also the `Run.result_reason` of a run
+    /// cancelled because its work order was.
     WorkOrderCanceled = 33,
     /// A restore hold blocks commands until an admin clears it.
     RestoreHold = 34,
@@ -3326,10 +3327,12 @@ pub enum ErrorReason {
     CapExceeded = 95,
     /// Dispatch would exceed the contract's remaining budget (FAILED_PRECONDITION).
     BudgetExceeded = 100,
-    /// Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+    /// Dispatch or completion would pass the contract's deadline; also a failed run's
+    /// `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+    /// contract's passed before it ended (FAILED_PRECONDITION).
     DeadlineExceeded = 101,
-    /// The node waits for a reviewed reconciliation of an uncertain effect
-    /// (FAILED_PRECONDITION).
+    /// The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+    /// a run with such a node (FAILED_PRECONDITION).
     ReconciliationRequired = 102,
     /// No wait has this id (NOT_FOUND).
     WaitNotFound = 103,
@@ -3415,6 +3418,12 @@ pub enum ErrorReason {
     /// The request body could not be decoded as the method's request message
     /// (INVALID_ARGUMENT).
     RequestMalformed = 153,
+    /// The work order named in a StartRun or ListRuns request is not the work order of
+    /// its contract or ref: a run belongs to exactly one work order.
+    WorkOrderMismatch = 160,
+    /// A run label is past its bounds: more than 16 labels, a key that is not an
+    /// identifier of at most 63 characters, or a value over 256 bytes.
+    LabelInvalid = 161,
     /// SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
     /// only with the approval of its exact material (WaitService.ReviewWait, then
     /// ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
@@ -3435,6 +3444,19 @@ pub enum ErrorReason {
     /// An approval was named for, or ReviewWait asked about, a wait that takes none: only
     /// `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
     ApprovalNotApplicable = 174,
+    /// Set as a failed run's `result_reason` when a ready node waited longer than its
+    /// `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+    /// error names its model (FAILED_PRECONDITION).
+    ScheduleToStartTimeout = 180,
+    /// StartRun of a governed ref that already ran, by another request: a ref runs once.
+    /// ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+    /// (ALREADY_EXISTS).
+    RefAlreadyRun = 181,
+    /// ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+    RunNotResumable = 182,
+    /// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+    /// an attempt that completed with its own result (INVALID_ARGUMENT).
+    ResultNotExpected = 183,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3541,11 +3563,17 @@ impl ErrorReason {
             Self::NodeFailed => "NODE_FAILED",
             Self::InputTooLarge => "INPUT_TOO_LARGE",
             Self::RequestMalformed => "REQUEST_MALFORMED",
+            Self::WorkOrderMismatch => "WORK_ORDER_MISMATCH",
+            Self::LabelInvalid => "LABEL_INVALID",
             Self::AuthorizationApprovalRequired => "AUTHORIZATION_APPROVAL_REQUIRED",
             Self::GrantOutsideWindow => "GRANT_OUTSIDE_WINDOW",
             Self::PurposeNotGranted => "PURPOSE_NOT_GRANTED",
             Self::ApprovalPurposeMismatch => "APPROVAL_PURPOSE_MISMATCH",
             Self::ApprovalNotApplicable => "APPROVAL_NOT_APPLICABLE",
+            Self::ScheduleToStartTimeout => "SCHEDULE_TO_START_TIMEOUT",
+            Self::RefAlreadyRun => "REF_ALREADY_RUN",
+            Self::RunNotResumable => "RUN_NOT_RESUMABLE",
+            Self::ResultNotExpected => "RESULT_NOT_EXPECTED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3649,6 +3677,8 @@ impl ErrorReason {
             "NODE_FAILED" => Some(Self::NodeFailed),
             "INPUT_TOO_LARGE" => Some(Self::InputTooLarge),
             "REQUEST_MALFORMED" => Some(Self::RequestMalformed),
+            "WORK_ORDER_MISMATCH" => Some(Self::WorkOrderMismatch),
+            "LABEL_INVALID" => Some(Self::LabelInvalid),
             "AUTHORIZATION_APPROVAL_REQUIRED" => {
                 Some(Self::AuthorizationApprovalRequired)
             }
@@ -3656,6 +3686,10 @@ impl ErrorReason {
             "PURPOSE_NOT_GRANTED" => Some(Self::PurposeNotGranted),
             "APPROVAL_PURPOSE_MISMATCH" => Some(Self::ApprovalPurposeMismatch),
             "APPROVAL_NOT_APPLICABLE" => Some(Self::ApprovalNotApplicable),
+            "SCHEDULE_TO_START_TIMEOUT" => Some(Self::ScheduleToStartTimeout),
+            "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
+            "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
+            "RESULT_NOT_EXPECTED" => Some(Self::ResultNotExpected),
             _ => None,
         }
     }
@@ -5007,7 +5041,8 @@ pub struct ReconciliationMaterial {
     /// `sha256:<hex>` of the evidence document.
     #[prost(string, tag = "9")]
     pub evidence_digest: ::prost::alloc::string::String,
-    /// `sha256:<hex>` of the attempt's result (empty when it failed).
+    /// `sha256:<hex>` of the result the node completes with: the attempt's own, or the one
+    /// the decision supplies (`result_json`); empty when there is none.
     #[prost(string, tag = "10")]
     pub result_digest: ::prost::alloc::string::String,
 }
@@ -5043,6 +5078,11 @@ pub struct ReviewReconciliationRequest {
     /// The evidence as a JSON document (bounded profile); required.
     #[prost(string, tag = "4")]
     pub evidence_json: ::prost::alloc::string::String,
+    /// APPLIED only, for an attempt that reported no result: the result the node completes
+    /// with, as JSON under the node's output contract. Otherwise refused with
+    /// RESULT_NOT_EXPECTED.
+    #[prost(string, tag = "5")]
+    pub result_json: ::prost::alloc::string::String,
 }
 /// ReviewReconciliationResponse carries the material and its digest.
 #[allow(clippy::all)]
@@ -5077,6 +5117,9 @@ pub struct ReconcileRequest {
     /// The approval of the material's digest, given by a verified human.
     #[prost(string, tag = "6")]
     pub approval_id: ::prost::alloc::string::String,
+    /// Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+    #[prost(string, tag = "7")]
+    pub result_json: ::prost::alloc::string::String,
 }
 /// ReconcileResponse carries the resolved reconciliation.
 #[allow(clippy::all)]
@@ -5175,8 +5218,11 @@ pub mod reconciliation_service_client {
     /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    /// good when the attempt had failed, since its effect must not be repeated).
+    /// (a new attempt id); APPLIED never runs it again: it completes the node with the
+    /// attempt's result, or, for an attempt that reported none (it failed, or ended without
+    /// a report), with the `result_json` the human established (checked against the node's
+    /// output contract and part of the approved material); without one the node fails for
+    /// good.
     #[derive(Debug, Clone)]
     pub struct ReconciliationServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -5397,8 +5443,11 @@ pub mod reconciliation_service_server {
     /// retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     /// approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     /// that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    /// (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    /// good when the attempt had failed, since its effect must not be repeated).
+    /// (a new attempt id); APPLIED never runs it again: it completes the node with the
+    /// attempt's result, or, for an attempt that reported none (it failed, or ended without
+    /// a report), with the `result_json` the human established (checked against the node's
+    /// output contract and part of the approved material); without one the node fails for
+    /// good.
     #[derive(Debug)]
     pub struct ReconciliationServiceServer<T> {
         inner: Arc<T>,
@@ -8014,7 +8063,8 @@ pub mod wait_service_server {
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct InboxItem {
     /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-    /// `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
+    /// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
+    /// `stuck:<run>`.
     #[prost(string, tag = "1")]
     pub item_id: ::prost::alloc::string::String,
     /// What it asks for.
@@ -8026,8 +8076,8 @@ pub struct InboxItem {
     /// The work order it belongs to; empty for ad hoc runs and installation-wide holds.
     #[prost(string, tag = "4")]
     pub work_order_id: ::prost::alloc::string::String,
-    /// The run concerned: the ref's run id for a proposal, the run for reconciliations and
-    /// waits; empty for holds.
+    /// The run concerned: the ref's run id for a proposal, the run for reconciliations,
+    /// waits and stuck runs; empty for holds.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
     /// A one-line description for lists; for an authorization, the nodes and operation
@@ -8035,7 +8085,7 @@ pub struct InboxItem {
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
-    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13")]
+    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14")]
     pub subject: ::core::option::Option<inbox_item::Subject>,
 }
 /// Nested message and enum types in `InboxItem`.
@@ -8058,7 +8108,41 @@ pub mod inbox_item {
         /// The placed hold (HOLD).
         #[prost(message, tag = "13")]
         Hold(super::Hold),
+        /// Why the run is stuck (STUCK_RUN).
+        #[prost(message, tag = "14")]
+        StuckRun(super::StuckRun),
     }
+}
+/// StuckRun says which ready node of a run has waited longest for a worker, and whether
+/// any worker serves its model.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct StuckRun {
+    /// The run.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Its ready node (or fan-out item, `node#i`) that became claimable first.
+    #[prost(string, tag = "2")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The model the node needs a worker for.
+    #[prost(string, tag = "3")]
+    pub model: ::prost::alloc::string::String,
+    /// When the node became claimable, UTC epoch milliseconds: the later of when it became
+    /// ready and its earliest dispatch time (a retry's backoff). The item's `since_ms`.
+    #[prost(int64, tag = "4")]
+    pub ready_since_ms: i64,
+    /// True when a worker claimed tasks of `model` within the last 10 minutes (its workers
+    /// are busy); false when none did (no worker serves the model).
+    #[prost(bool, tag = "5")]
+    pub served: bool,
+    /// When the node fails with SCHEDULE_TO_START_TIMEOUT unless a worker claims it, UTC
+    /// epoch milliseconds; 0 when its definition sets no schedule-to-start limit.
+    #[prost(int64, tag = "6")]
+    pub schedule_to_start_deadline_ms: i64,
+    /// How many of the run's ready nodes are stuck (among the oldest 2,000 ready nodes of
+    /// the installation that the inbox considers), at least 1.
+    #[prost(int64, tag = "7")]
+    pub stuck_nodes: i64,
 }
 /// InboxCount is the number of items of one kind.
 #[allow(clippy::all)]
@@ -8075,7 +8159,7 @@ pub struct InboxCount {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ListInboxRequest {
-    /// Only items of these kinds; empty means every kind. At most 5 entries, none
+    /// Only items of these kinds; empty means every kind. At most 6 entries, none
     /// unspecified.
     #[prost(enumeration = "InboxItemKind", repeated, tag = "1")]
     pub kinds: ::prost::alloc::vec::Vec<i32>,
@@ -8154,6 +8238,12 @@ pub enum InboxItemKind {
     Authorization = 4,
     /// A placed hold that blocks commands: clear it once resolved.
     Hold = 5,
+    /// A live run of an active work order (neither paused, canceling, canceled nor held)
+    /// with a ready node whose earliest dispatch time has passed and that no worker has
+    /// claimed for longer than the stuck threshold (5 minutes): start a worker for its
+    /// model, or stop the run. One item per run. A run with a pending reconciliation is
+    /// listed only as its RECONCILIATION items, never also as stuck.
+    StuckRun = 6,
 }
 impl InboxItemKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -8168,6 +8258,7 @@ impl InboxItemKind {
             Self::HumanInput => "INBOX_ITEM_KIND_HUMAN_INPUT",
             Self::Authorization => "INBOX_ITEM_KIND_AUTHORIZATION",
             Self::Hold => "INBOX_ITEM_KIND_HOLD",
+            Self::StuckRun => "INBOX_ITEM_KIND_STUCK_RUN",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -8179,6 +8270,7 @@ impl InboxItemKind {
             "INBOX_ITEM_KIND_HUMAN_INPUT" => Some(Self::HumanInput),
             "INBOX_ITEM_KIND_AUTHORIZATION" => Some(Self::Authorization),
             "INBOX_ITEM_KIND_HOLD" => Some(Self::Hold),
+            "INBOX_ITEM_KIND_STUCK_RUN" => Some(Self::StuckRun),
             _ => None,
         }
     }
@@ -8197,10 +8289,12 @@ pub mod inbox_service_client {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
-    /// item leaves the inbox in the same transaction that decides it. It needs the
-    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    /// is named).
+    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    /// run, in the transaction that leases its node, pauses its work order or ends the run).
+    /// It needs the `inbox.read` action on the work order asked for (on every work order,
+    /// `*`, when none is named).
     #[derive(Debug, Clone)]
     pub struct InboxServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -8311,7 +8405,10 @@ pub mod inbox_service_client {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. It is an open stream under the server's stream
+        /// most about four messages a second. A run becoming stuck is a change that no write
+        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
+        /// passes the stuck threshold (within about a quarter of a second), and at least once
+        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
         /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
         /// when the server stops.
         pub async fn watch_inbox(
@@ -8372,7 +8469,10 @@ pub mod inbox_service_server {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. It is an open stream under the server's stream
+        /// most about four messages a second. A run becoming stuck is a change that no write
+        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
+        /// passes the stuck threshold (within about a quarter of a second), and at least once
+        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
         /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
         /// when the server stops.
         async fn watch_inbox(
@@ -8383,10 +8483,12 @@ pub mod inbox_service_server {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, and placed holds, oldest first. It is a read over the durable records, so an
-    /// item leaves the inbox in the same transaction that decides it. It needs the
-    /// `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    /// is named).
+    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    /// run, in the transaction that leases its node, pauses its work order or ends the run).
+    /// It needs the `inbox.read` action on the work order asked for (on every work order,
+    /// `*`, when none is named).
     #[derive(Debug)]
     pub struct InboxServiceServer<T> {
         inner: Arc<T>,
@@ -9815,7 +9917,9 @@ pub struct Run {
     pub segments: ::prost::alloc::vec::Vec<Segment>,
     /// The `ErrorReason` name when the run failed: an execution-model rule (for example
     /// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-    /// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+    /// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+    /// when the run was cancelled because its work order was (`result_error` then holds
+    /// the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
     #[prost(string, tag = "17")]
     pub result_reason: ::prost::alloc::string::String,
     /// The number of nodes and fan-out items the run has.
@@ -9830,10 +9934,33 @@ pub struct Run {
     /// of a run that went on or completed. A failed fan-out item fails its node.
     #[prost(string, repeated, tag = "20")]
     pub failed_node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+    /// its contract's, the one named at start, or `default` when it named neither. Runs
+    /// recorded before work orders contained their runs were assigned the same way when
+    /// the server was upgraded. Pausing, resuming, cancelling and holding this work order
+    /// act on the run, and its grants authorise reading, stopping and listing it.
+    #[prost(string, tag = "21")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The id of the principal that started the run.
+    #[prost(string, tag = "22")]
+    pub started_by: ::prost::alloc::string::String,
+    /// The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+    #[prost(map = "string, string", tag = "23")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+    /// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+    /// and its contract's; 0 when it has none. Past it the run's live attempts are told to
+    /// stop, and those of nodes with undeclared or external effects become
+    /// reconciliations.
+    #[prost(int64, tag = "30")]
+    pub deadline_ms: i64,
 }
 /// StartRunRequest starts a run.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct StartRunRequest {
     /// Chosen once by the caller; a retry with the same id returns the existing run.
     #[prost(string, tag = "1")]
@@ -9844,9 +9971,31 @@ pub struct StartRunRequest {
     /// A subscriber name whose event stream receives this run's events.
     #[prost(string, tag = "5")]
     pub subscriber: ::prost::alloc::string::String,
-    /// The contract governing the run, if any.
+    /// The contract governing the run, if any. An ad hoc run belongs to the contract's
+    /// work order; a governed run's contract must govern its ref's work order.
     #[prost(string, tag = "6")]
     pub contract_id: ::prost::alloc::string::String,
+    /// The work order an ad hoc run belongs to (an identifier); empty means the contract's
+    /// when `contract_id` is set, else the installation's default work order `default`.
+    /// When set with `contract_id` or `ref`, it must be their work order, else the call
+    /// fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+    #[prost(string, tag = "7")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+    /// most 63 characters (letters and digits of any script and `-_.:@`), each value at
+    /// most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+    /// INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+    /// the same request_id with other labels fails with REQUEST_ID_REUSED.
+    #[prost(map = "string, string", tag = "8")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// The run's own time limit from its start, in ms: past it the run fails with
+    /// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+    /// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+    #[prost(int64, tag = "20")]
+    pub run_timeout_ms: i64,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -9943,6 +10092,123 @@ pub struct StopRunResponse {
     #[prost(message, optional, tag = "1")]
     pub run: ::core::option::Option<Run>,
 }
+/// ResumeRunRequest resumes a failed or cancelled run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeRunRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Chosen once by the caller; a retry with the same id and request replays the answer.
+    #[prost(string, tag = "2")]
+    pub request_id: ::prost::alloc::string::String,
+    /// Why it is resumed (required; at most 4,096 UTF-8 bytes); recorded on the event.
+    #[prost(string, tag = "3")]
+    pub reason: ::prost::alloc::string::String,
+    /// The run's own time limit from the resume, in ms (0: none; its contract's deadline
+    /// still applies). At most one year.
+    #[prost(int64, tag = "4")]
+    pub run_timeout_ms: i64,
+    /// Governed runs: the epochs of the run's work order the approval is bound to.
+    #[prost(message, optional, tag = "5")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// Governed runs: a human's approval of the ReviewResume material (required for them).
+    #[prost(string, tag = "6")]
+    pub approval_id: ::prost::alloc::string::String,
+}
+/// ResumeRunResponse carries the resumed run.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ResumeRunResponse {
+    /// The run after the resume.
+    #[prost(message, optional, tag = "1")]
+    pub run: ::core::option::Option<Run>,
+    /// True when this request_id had already resumed it.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// ReviewResumeRequest describes a resume to review.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewResumeRequest {
+    /// The run id.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Why it is to be resumed, exactly as ResumeRun will say it.
+    #[prost(string, tag = "2")]
+    pub reason: ::prost::alloc::string::String,
+    /// The `run_timeout_ms` ResumeRun will carry.
+    #[prost(int64, tag = "3")]
+    pub run_timeout_ms: i64,
+    /// The epochs of the run's work order; unset means the current ones.
+    #[prost(message, optional, tag = "4")]
+    pub epochs: ::core::option::Option<Epochs>,
+}
+/// ResumeNode is one node a resume runs again.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeNode {
+    /// The node uid.
+    #[prost(string, tag = "1")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The operation id it runs again under.
+    #[prost(string, tag = "2")]
+    pub operation_id: ::prost::alloc::string::String,
+    /// True when that is a new operation id: its last effect was not settled as not
+    /// applied and its effects are not declared retry-safe.
+    #[prost(bool, tag = "3")]
+    pub new_operation: bool,
+}
+/// ResumeMaterial is the exact subject of a human's approval of a governed resume.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ResumeMaterial {
+    /// The epochs of the run's work order.
+    #[prost(message, optional, tag = "1")]
+    pub epochs: ::core::option::Option<Epochs>,
+    /// The run's work order.
+    #[prost(string, tag = "2")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// The ref's run id (governed runs; empty for ad hoc runs).
+    #[prost(string, tag = "3")]
+    pub ref_run_id: ::prost::alloc::string::String,
+    /// The run.
+    #[prost(string, tag = "4")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The run's version: any change to the run makes the approval stale.
+    #[prost(int64, tag = "5")]
+    pub run_version: i64,
+    /// The registry revision it applies.
+    #[prost(int64, tag = "6")]
+    pub revision: i64,
+    /// Digest of the definition it applies.
+    #[prost(string, tag = "7")]
+    pub definition_digest: ::prost::alloc::string::String,
+    /// The nodes it runs again, in definition then item order (at most 100 listed;
+    /// `node_count` counts them all, and the digest covers them all).
+    #[prost(message, repeated, tag = "8")]
+    pub nodes: ::prost::alloc::vec::Vec<ResumeNode>,
+    /// How many nodes it runs again.
+    #[prost(int32, tag = "9")]
+    pub node_count: i32,
+    /// The reason.
+    #[prost(string, tag = "10")]
+    pub reason: ::prost::alloc::string::String,
+    /// The run's time limit from the resume.
+    #[prost(int64, tag = "11")]
+    pub run_timeout_ms: i64,
+}
+/// ReviewResumeResponse carries the material and its digest.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ReviewResumeResponse {
+    /// The exact material.
+    #[prost(message, optional, tag = "1")]
+    pub material: ::core::option::Option<ResumeMaterial>,
+    /// `sha256:<hex>` over the material; approve it with CreateApproval.
+    #[prost(string, tag = "2")]
+    pub material_digest: ::prost::alloc::string::String,
+}
 /// WatchRunRequest names a run to watch.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -9959,9 +10225,18 @@ pub struct WatchRunResponse {
     #[prost(message, optional, tag = "1")]
     pub run: ::core::option::Option<Run>,
 }
-/// ListRunsRequest pages through runs.
+/// ListRunsRequest pages through runs. Every filter given must match (empty or zero
+/// filters match every run).
+///
+/// The cost of a page is bounded by the page, not by the runs stored: one filter drives
+/// the read through its index (in this order of preference: ref, contract, labels,
+/// starter, work order, state, creation time) and the others are checked on the runs it
+/// yields. A call examines at most 5,000 runs of the driving index; when that many did
+/// not fill the page, the page holds the runs found (possibly none) and a
+/// `next_page_token` that resumes after the last run examined. So a short or empty page
+/// with a token does not mean the listing has ended: only an empty `next_page_token` does.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ListRunsRequest {
     /// Only runs in this state; unspecified means any.
     #[prost(enumeration = "RunState", tag = "1")]
@@ -9972,18 +10247,46 @@ pub struct ListRunsRequest {
     /// `next_page_token` for the rest.
     #[prost(int32, tag = "2")]
     pub page_size: i32,
-    /// The `next_page_token` of the previous page; empty for the first.
+    /// The `next_page_token` of the previous page; empty for the first. A token is valid
+    /// only with the same filters: another filter's token fails with PAGE_INVALID.
     #[prost(string, tag = "3")]
     pub page_token: ::prost::alloc::string::String,
+    /// Only runs of this work order (`Run.work_order_id`); empty means every work order.
+    #[prost(string, tag = "4")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Only the governed runs of this ref (both parts required). With `work_order_id`, the
+    /// two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+    #[prost(message, optional, tag = "5")]
+    pub r#ref: ::core::option::Option<WorkflowRef>,
+    /// Only runs under this contract; empty means any.
+    #[prost(string, tag = "6")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// Only runs started by this principal id; empty means any.
+    #[prost(string, tag = "7")]
+    pub started_by: ::prost::alloc::string::String,
+    /// Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+    #[prost(int64, tag = "8")]
+    pub created_after_ms: i64,
+    /// Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+    #[prost(int64, tag = "9")]
+    pub created_before_ms: i64,
+    /// Only runs carrying every one of these labels with exactly these values (bounded as
+    /// `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+    #[prost(map = "string, string", tag = "10")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
 }
 /// ListRunsResponse is one page of runs.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ListRunsResponse {
-    /// Runs, newest first.
+    /// Runs, newest first (by creation time, then run id).
     #[prost(message, repeated, tag = "1")]
     pub runs: ::prost::alloc::vec::Vec<Run>,
-    /// Pass as `page_token` for the next page; empty when there is none.
+    /// Pass as `page_token` (with the same filters) for the next page; empty when there is
+    /// none. It may be set on a short or empty page (see ListRunsRequest).
     #[prost(string, tag = "2")]
     pub next_page_token: ::prost::alloc::string::String,
 }
@@ -10036,7 +10339,8 @@ pub enum RunState {
     Completed = 3,
     /// A required node failed; `result_error` summarises why.
     Failed = 4,
-    /// Stopped by a caller or by cancellation of its work order.
+    /// Stopped by a caller (StopRun), or by the cancellation of its work order
+    /// (`result_reason` is then WORK_ORDER_CANCELED).
     Cancelled = 5,
 }
 impl RunState {
@@ -10263,7 +10567,20 @@ pub mod run_service_client {
         }
         /// StartRun starts a run from an inline definition (ad hoc) or from a registry head
         /// (governed; the head becomes BOUND and later activations apply to nodes not yet
-        /// dispatched). A repeated request_id returns the existing run with `created = false`.
+        /// dispatched). A repeated request_id (same principal, same request) returns the
+        /// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        /// that already ran, by another request, is refused with REF_ALREADY_RUN
+        /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        /// ResumeRun, or register a new ref.
+        ///
+        /// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        /// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        /// or, naming neither, to the installation's default work order `default`. The call
+        /// needs `run.start` on that work order, and the work order's controls apply to the
+        /// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        /// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        /// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        /// but none of its attempts is dispatched until the work order is resumed.
         pub async fn start_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StartRunRequest>,
@@ -10336,8 +10653,10 @@ pub mod run_service_client {
             self.inner.unary(req, path, codec).await
         }
         /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. Stopping an ended run returns it
-        /// unchanged.
+        /// heartbeat and their late results are rejected. A running attempt of a node whose
+        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         pub async fn stop_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StopRunRequest>,
@@ -10360,6 +10679,66 @@ pub mod run_service_client {
             let mut req = request.into_request();
             req.extensions_mut()
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "StopRun"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// nodes keep their results; its failed and cancelled nodes run again with new
+        /// attempts, under their operation id where repeating the effect is safe (the node
+        /// declares effects `none` or `idempotent`, or its last effect was settled as not
+        /// applied) and under a new one otherwise. The run's events record who resumed it and
+        /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        /// the run at its version). A repeated request_id with the same request returns the
+        /// run with `replayed = true`.
+        pub async fn resume_run(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ResumeRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeRunResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RunService/ResumeRun",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ResumeRun"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// ReviewResume returns the exact material a human approves before a governed run is
+        /// resumed, and its digest. It writes nothing.
+        pub async fn review_resume(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReviewResumeRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewResumeResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.RunService/ReviewResume",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ReviewResume"));
             self.inner.unary(req, path, codec).await
         }
         /// WatchRun streams a snapshot now and after every change until the run ends.
@@ -10387,7 +10766,10 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "WatchRun"));
             self.inner.server_streaming(req, path, codec).await
         }
-        /// ListRuns pages through runs, newest first, optionally filtered by state.
+        /// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        /// contract, state, starter, creation time and labels (all the filters given must
+        /// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        /// given), or on every work order (`*`) when none is named.
         pub async fn list_runs(
             &mut self,
             request: impl tonic::IntoRequest<super::ListRunsRequest>,
@@ -10456,7 +10838,20 @@ pub mod run_service_server {
     pub trait RunService: std::marker::Send + std::marker::Sync + 'static {
         /// StartRun starts a run from an inline definition (ad hoc) or from a registry head
         /// (governed; the head becomes BOUND and later activations apply to nodes not yet
-        /// dispatched). A repeated request_id returns the existing run with `created = false`.
+        /// dispatched). A repeated request_id (same principal, same request) returns the
+        /// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        /// that already ran, by another request, is refused with REF_ALREADY_RUN
+        /// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        /// ResumeRun, or register a new ref.
+        ///
+        /// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        /// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        /// or, naming neither, to the installation's default work order `default`. The call
+        /// needs `run.start` on that work order, and the work order's controls apply to the
+        /// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        /// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        /// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        /// but none of its attempts is dispatched until the work order is resumed.
         async fn start_run(
             &self,
             request: tonic::Request<super::StartRunRequest>,
@@ -10478,12 +10873,40 @@ pub mod run_service_server {
             tonic::Status,
         >;
         /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. Stopping an ended run returns it
-        /// unchanged.
+        /// heartbeat and their late results are rejected. A running attempt of a node whose
+        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
         async fn stop_run(
             &self,
             request: tonic::Request<super::StopRunRequest>,
         ) -> std::result::Result<tonic::Response<super::StopRunResponse>, tonic::Status>;
+        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// nodes keep their results; its failed and cancelled nodes run again with new
+        /// attempts, under their operation id where repeating the effect is safe (the node
+        /// declares effects `none` or `idempotent`, or its last effect was settled as not
+        /// applied) and under a new one otherwise. The run's events record who resumed it and
+        /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        /// the run at its version). A repeated request_id with the same request returns the
+        /// run with `replayed = true`.
+        async fn resume_run(
+            &self,
+            request: tonic::Request<super::ResumeRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeRunResponse>,
+            tonic::Status,
+        >;
+        /// ReviewResume returns the exact material a human approves before a governed run is
+        /// resumed, and its digest. It writes nothing.
+        async fn review_resume(
+            &self,
+            request: tonic::Request<super::ReviewResumeRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewResumeResponse>,
+            tonic::Status,
+        >;
         /// Server streaming response type for the WatchRun method.
         type WatchRunStream: tonic::codegen::tokio_stream::Stream<
                 Item = std::result::Result<super::WatchRunResponse, tonic::Status>,
@@ -10495,7 +10918,10 @@ pub mod run_service_server {
             &self,
             request: tonic::Request<super::WatchRunRequest>,
         ) -> std::result::Result<tonic::Response<Self::WatchRunStream>, tonic::Status>;
-        /// ListRuns pages through runs, newest first, optionally filtered by state.
+        /// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        /// contract, state, starter, creation time and labels (all the filters given must
+        /// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        /// given), or on every work order (`*`) when none is named.
         async fn list_runs(
             &self,
             request: tonic::Request<super::ListRunsRequest>,
@@ -10756,6 +11182,96 @@ pub mod run_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = StopRunSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.RunService/ResumeRun" => {
+                    #[allow(non_camel_case_types)]
+                    struct ResumeRunSvc<T: RunService>(pub Arc<T>);
+                    impl<
+                        T: RunService,
+                    > tonic::server::UnaryService<super::ResumeRunRequest>
+                    for ResumeRunSvc<T> {
+                        type Response = super::ResumeRunResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ResumeRunRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RunService>::resume_run(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ResumeRunSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.RunService/ReviewResume" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReviewResumeSvc<T: RunService>(pub Arc<T>);
+                    impl<
+                        T: RunService,
+                    > tonic::server::UnaryService<super::ReviewResumeRequest>
+                    for ReviewResumeSvc<T> {
+                        type Response = super::ReviewResumeResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReviewResumeRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as RunService>::review_resume(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReviewResumeSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -11083,9 +11599,16 @@ pub struct HeartbeatResponse {
     /// The new lease expiry, UTC epoch milliseconds.
     #[prost(int64, tag = "1")]
     pub lease_expires_at_ms: i64,
-    /// True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+    /// True when the attempt was cancelled (run stopped, its work order cancelled, or the
+    /// attempt superseded): stop work.
     #[prost(bool, tag = "2")]
     pub cancelled: bool,
+    /// True when the run's work order is paused. The lease is still extended (as
+    /// `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+    /// it as usual; no new attempt of the work order's runs is dispatched until it is
+    /// resumed. A worker may also choose to stop early and fail the attempt as retryable.
+    #[prost(bool, tag = "3")]
+    pub paused: bool,
 }
 /// CompleteTaskRequest settles an attempt with a result.
 #[allow(clippy::all)]

@@ -75,6 +75,8 @@ async fn handle(ctx: TaskContext) -> HandlerResult {
         }
         "uncertain" if spec.get("result").is_some() => Ok(Outcome::uncertain_with_result(&result)),
         "uncertain" => Err(Outcome::uncertain(text("error", "uncertain")).into()),
+        // A plain error, never an outcome: the runtime settles it by the node's effects.
+        "raise" => Err(std::io::Error::other(text("error", "raised")).into()),
         "sleep" => {
             let ms = spec.get("ms").and_then(Value::as_u64).unwrap_or(0);
             tokio::select! {

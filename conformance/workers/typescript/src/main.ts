@@ -38,6 +38,8 @@ async function handle(ctx: TaskContext): Promise<unknown> {
     case "uncertain":
       if ("result" in spec) return new Uncertain(text("error", "uncertain"), { result: spec.result });
       return new Uncertain(text("error", "uncertain"));
+    case "raise":
+      throw new Error(text("error", "raised"));
     case "sleep":
       try {
         await delay(Number(spec.ms ?? 0), undefined, { signal: ctx.signal });

@@ -25,6 +25,13 @@ reviewed decision: NOT_APPLIED retries under the same operation id, APPLIED sett
 Wait nodes open as WAITING with an expiry; :class:`SatisfyWait` completes them with a
 validated payload, and :class:`Expire` fails them or takes their default at (never
 before) the expiry.
+
+Governed execution: an attempt that ends without the worker's report (lease lost,
+timeout, run stopped under it) is retried only on a node whose declared ``effects`` make
+a repeat safe; otherwise its effect is UNCERTAIN and the node blocks for a
+reconciliation. A ready node no worker claims within its ``schedule_to_start_ms`` fails
+(SCHEDULE_TO_START_TIMEOUT); a run past its deadline fails (DEADLINE_EXCEEDED).
+:class:`Resume` runs a failed or cancelled run again from where it stopped.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from praxis.core.run.commands import (
     Outcome,
     Reconcile,
     Reply,
+    Resume,
     Revise,
     SatisfyWait,
     Start,
@@ -62,8 +70,10 @@ from praxis.core.run.graph import (
 from praxis.core.run.handlers import (
     apply,
     lease_base,
+    same_operation,
 )
 from praxis.core.run.queues import (
+    RUN_TIMER,
     ready_entry,
     timer_due,
     timer_entry,
@@ -96,6 +106,7 @@ from praxis.core.run.work import (
 __all__ = [
     "LIVE",
     "REQUIRED",
+    "RUN_TIMER",
     "STARTING",
     "TERMINAL",
     "TIMED",
@@ -114,6 +125,7 @@ __all__ = [
     "Outcome",
     "Reconcile",
     "Reply",
+    "Resume",
     "Revise",
     "RunState",
     "RunStatus",
@@ -142,6 +154,7 @@ __all__ = [
     "reservation",
     "retry_or_fail",
     "revision_sources",
+    "same_operation",
     "settle",
     "timer_due",
     "timer_entry",

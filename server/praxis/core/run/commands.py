@@ -14,11 +14,17 @@ from praxis.core.run.state import Attempt, Effect, Event, RunState
 
 @dataclass(frozen=True)
 class Start:
-    """Create a run."""
+    """Create a run.
+
+    Attributes:
+        deadline_ms: When the run fails with DEADLINE_EXCEEDED unless it ended (0: none):
+            the earlier of its own deadline and its contract's.
+    """
 
     run_id: str
     definition: Definition
     revision: int = 0
+    deadline_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,14 +76,29 @@ class Fail:
 
 @dataclass(frozen=True)
 class Expire:
-    """Expire leases and timeouts that are due at ``now``."""
+    """Expire what is due at ``now``: the run's deadline, leases and timeouts, waits, and
+    ready nodes past their schedule-to-start deadline.
+
+    Attributes:
+        held: The run's work order is paused or held, so no worker may claim its ready
+            nodes: their schedule-to-start timers are re-armed rather than fired.
+    """
+
+    held: bool = False
 
 
 @dataclass(frozen=True)
 class Stop:
-    """Cancel the run and its live attempts."""
+    """Cancel the run and its live attempts.
+
+    Attributes:
+        reason: Why, recorded as the run's ``result_error``.
+        result_reason: The ``ErrorReason`` name recorded as the run's ``result_reason``
+            ("" for a caller's StopRun; WORK_ORDER_CANCELED when its work order was).
+    """
 
     reason: str
+    result_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +142,22 @@ class SatisfyWait:
     payload: values.JsonValue
 
 
+@dataclass(frozen=True)
+class Resume:
+    """Run a failed or cancelled run again from where it stopped: its DONE nodes keep
+    their results; failed and cancelled nodes run again with new attempts.
+
+    Attributes:
+        reason: Why, recorded on the RUN_RESUMED event.
+        by: The principal that resumed it.
+        deadline_ms: The run's deadline from now on (0: none).
+    """
+
+    reason: str
+    by: str
+    deadline_ms: int = 0
+
+
 Command = (
     Start
     | Dispatch
@@ -132,6 +169,7 @@ Command = (
     | Revise
     | Reconcile
     | SatisfyWait
+    | Resume
 )
 
 
@@ -143,6 +181,8 @@ class Reply:
     will_retry: bool = False
     cancelled: bool = False
     lease_expires_at_ms: int = 0
+    paused: bool = False
+    """A heartbeat's: the run's work order is paused (set by the store, which reads it)."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +208,11 @@ def attempt_id(run_id: str, uid: str, number: int) -> str:
     return "att_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def operation_id(run_id: str, uid: str) -> str:
-    """The operation id of node ``uid``: stable across its retries."""
+def operation_id(run_id: str, uid: str, generation: int = 0) -> str:
+    """The operation id of node ``uid``: stable across its retries, and across resumes
+    that run it again after an effect settled as not applied; a resume after any other
+    outcome begins a new ``generation`` (``NodeRun.operation``), so a new id."""
     text = f"operation\x00{run_id}\x00{uid}"
+    if generation:
+        text += f"\x00{generation}"
     return "op_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

@@ -71,6 +71,7 @@ def block(work: Work, node: NodeRun, why: str, effect: Effect | None = None) -> 
             lease_expires_at_ms=0,
             deadline_ms=0,
             error=f"RECONCILIATION_REQUIRED: {why}",
+            effect=Effect.UNCERTAIN.value,
         )
     )
     payload: dict[str, values.JsonValue] = {"attempt_id": node.attempt_id, "attempt": node.attempts}
@@ -108,7 +109,7 @@ def retry_or_fail(work: Work, node: NodeRun, error: str, retryable: bool) -> boo
     """Schedules the next attempt within the budget, or fails the node. True on retry."""
     retry = work.spec(node).retry
     cleared = replace(node, lease_expires_at_ms=0, deadline_ms=0, error=error)
-    if retryable and node.attempts < retry.attempts:
+    if retryable and node.attempts - node.attempt_base < retry.attempts:
         not_before = work.now + retry.delay_ms(node.attempts)
         work.set(replace(cleared, status=NodeStatus.READY, not_before_ms=not_before))
         work.emit("NODE_FAILED", node.uid, error=error, will_retry=True, attempt=node.attempts)

@@ -21,6 +21,7 @@ from praxis.core.run.commands import (
     Outcome,
     Reconcile,
     Reply,
+    Resume,
     Revise,
     SatisfyWait,
     Start,
@@ -50,6 +51,7 @@ from praxis.core.run.state import (
     RunState,
     RunStatus,
     order_key,
+    ordered_uids,
     reservation,
 )
 from praxis.core.run.work import Work
@@ -82,7 +84,13 @@ def _start(command: Start, now: int, limits: Limits) -> Outcome:
         (node_id, NodeRun(node_id, node_id, revision=command.revision))
         for node_id in command.definition.nodes
     )
-    state = RunState(command.run_id, command.definition, command.revision, nodes)
+    state = RunState(
+        command.run_id,
+        command.definition,
+        command.revision,
+        nodes,
+        deadline_ms=command.deadline_ms,
+    )
     work = Work(state, now, limits)
     work.emit("RUN_STARTED", revision=command.revision, digest=command.definition.digest)
     promote(work, [n for n, spec in command.definition.nodes.items() if not spec.depends_on])
@@ -96,6 +104,11 @@ def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
     node = work.nodes.get(command.uid)
     if node is None or node.status is not NodeStatus.READY or node.not_before_ms > work.now:
         return precondition("ATTEMPT_SUPERSEDED", f"node {command.uid!r} is not ready")
+    run_due = 0 < work.state.deadline_ms <= work.now
+    if run_due or 0 < node.deadline_ms <= work.now:
+        # Past the run's deadline or the node's schedule-to-start: never leased, whether
+        # or not a sweep has expired it yet (claims skip paused work, so nothing is held).
+        return _expire(work, Expire())
     spec = work.spec(node)
     refused = _refusal(work, command, spec)
     if refused is not None:
@@ -248,6 +261,7 @@ def _complete(work: Work, command: Complete) -> Outcome | Rejection:
         work.result = (node.uid, command.result)
         node_done(work, node, command.result)
     _tag_effect(work, mark, node.uid, command.effect)
+    work.note_effect(node.uid, command.effect.value)
     settle(work)
     return work.outcome()
 
@@ -290,6 +304,7 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     else:
         will_retry = retry_or_fail(work, node, command.error, command.retryable)
     _tag_effect(work, mark, node.uid, command.effect)
+    work.note_effect(node.uid, command.effect.value)
     work.attempts.append(
         replace(
             command.attempt,
@@ -305,11 +320,16 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     return work.outcome(Reply(will_retry=will_retry))
 
 
-def _expire(work: Work, _command: Expire) -> Outcome | Rejection:
+def _expire(work: Work, command: Expire) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
-    # Only RUNNING and WAITING nodes have timers (``timed``); no command makes a node
-    # RUNNING here, so the running candidates are among those timed before the sweep.
+    deadline = work.state.deadline_ms
+    if deadline and deadline <= work.now:
+        work.reason = "DEADLINE_EXCEEDED"
+        finish(work, RunStatus.FAILED, f"the run's deadline passed (at {deadline} ms)")
+        return work.outcome()
+    # Only READY, RUNNING and WAITING nodes have timers (``timed``); no command makes a
+    # node RUNNING here, so the candidates are among those timed before the sweep.
     assert work.state.timed is not None
     timed = sorted(work.state.timed.keys(), key=order_key(work.definition))
     waits = [
@@ -318,6 +338,13 @@ def _expire(work: Work, _command: Expire) -> Outcome | Rejection:
         if node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
     ]
     expired = [node for node in waits if _expire_wait(work, node)]
+    unclaimed = [
+        node
+        for node in (work.nodes[uid] for uid in timed)
+        if node.status is NodeStatus.READY and 0 < node.deadline_ms <= work.now
+    ]
+    for node in unclaimed:
+        _expire_unclaimed(work, node, command.held)
     due = [
         node
         for node in (work.nodes[uid] for uid in timed)
@@ -339,10 +366,33 @@ def _expire(work: Work, _command: Expire) -> Outcome | Rejection:
         )
         if not unreported(work, current, status, why):
             retry_or_fail(work, current, error, retryable=True)
-    if not due and not expired:
+    if not due and not expired and not unclaimed:
         return _noop(work)
     settle(work)
     return work.outcome()
+
+
+def _expire_unclaimed(work: Work, node: NodeRun, held: bool) -> None:
+    """A ready node no worker claimed before its schedule-to-start deadline fails, naming
+    its model; while its work order is paused or held its timer is re-armed instead."""
+    current = work.nodes[node.uid]
+    if work.status in TERMINAL or current.status is not NodeStatus.READY:
+        return
+    spec = work.spec(current)
+    wait = spec.schedule_to_start_ms
+    if held:
+        work.set(replace(current, deadline_ms=work.now + wait))
+        return
+    model = spec.agent.model
+    work.emit("NODE_UNCLAIMED", current.uid, model=model, schedule_to_start_ms=wait)
+    work.reason = work.reason or "SCHEDULE_TO_START_TIMEOUT"
+    retry_or_fail(
+        work,
+        current,
+        f"SCHEDULE_TO_START_TIMEOUT: no worker claimed it within {wait} ms; no worker "
+        f"serves model {model!r}",
+        retryable=False,
+    )
 
 
 def _expire_wait(work: Work, node: NodeRun) -> bool:
@@ -410,7 +460,8 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
             "RECONCILIATION_NOT_PENDING", f"attempt {command.attempt_id!r} awaits no decision"
         )
     work.emit("NODE_RECONCILED", node.uid, attempt_id=command.attempt_id, applied=command.applied)
-    unblocked = replace(node, error="")
+    decided = Effect.APPLIED if command.applied else Effect.NOT_APPLIED
+    unblocked = replace(node, error="", effect=decided.value)
     if command.applied and command.completed:
         work.result = (node.uid, command.result)
         node_done(work, unblocked, command.result)
@@ -427,6 +478,7 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
 def _stop(work: Work, command: Stop) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
+    work.reason = command.result_reason
     finish(work, RunStatus.CANCELLED, command.reason or "stopped")
     return work.outcome()
 
@@ -483,6 +535,70 @@ def _revise(work: Work, command: Revise) -> Outcome | Rejection:
     return work.outcome()
 
 
+def _resume(work: Work, command: Resume) -> Outcome | Rejection:
+    if work.status not in (RunStatus.FAILED, RunStatus.CANCELLED):
+        return precondition(
+            "RUN_NOT_RESUMABLE",
+            f"only a failed or cancelled run can be resumed; this one is {work.status.name}",
+        )
+    if work.count(NodeStatus.BLOCKED):
+        return precondition(
+            "RECONCILIATION_REQUIRED",
+            f"{work.count(NodeStatus.BLOCKED)} node(s) await a reconciliation: decide "
+            "their uncertain effects before resuming",
+        )
+    if command.deadline_ms and command.deadline_ms <= work.now:
+        return precondition("DEADLINE_EXCEEDED", "the run's deadline has passed")
+    work.status, work.result_error, work.finished_at, work.reason = RunStatus.RUNNING, "", 0, ""
+    work.deadline = command.deadline_ms
+    again = []
+    for uid in ordered_uids(work.definition, work.nodes):
+        node = work.nodes[uid]
+        if node.status in (NodeStatus.FAILED, NodeStatus.CANCELLED):
+            again.append(uid)
+            work.set(_again(work, node))
+    work.emit("RUN_RESUMED", by=command.by, reason=command.reason, nodes=len(again))
+    promote(work, [uid for uid in again if work.nodes[uid].status is NodeStatus.PENDING])
+    settle(work)
+    return work.outcome()
+
+
+def _again(work: Work, node: NodeRun) -> NodeRun:
+    """A failed or cancelled node made ready to run again by a resume.
+
+    Its operation id is kept where repeating the effect is safe (:func:`same_operation`);
+    otherwise it begins a new operation. A fan-out parent with items goes back to
+    EXPANDED (its unfinished items become READY); any other node goes back to PENDING,
+    to be promoted when its dependencies are done.
+    """
+    status = NodeStatus.PENDING
+    if node.item >= 0:
+        status = NodeStatus.READY
+    elif node.items:
+        status = NodeStatus.EXPANDED
+    same = same_operation(work.spec(node), node)
+    return replace(
+        node,
+        status=status,
+        error="",
+        attempt_base=node.attempts,
+        operation=node.operation if same else node.operation + 1,
+        effect="",
+        lease_expires_at_ms=0,
+        deadline_ms=0,
+        not_before_ms=0,
+        finished_at_ms=0,
+    )
+
+
+def same_operation(spec: Node, node: NodeRun) -> bool:
+    """Whether a resume runs ``node`` again under its operation id: its declared effects
+    make a repeat safe, its last attempt's effect was settled as not applied, or it made
+    no attempt since the last resume."""
+    attempted = node.attempts > node.attempt_base
+    return spec.retry_safe or node.effect == Effect.NOT_APPLIED.value or not attempted
+
+
 _HANDLERS: dict[type, Callable[[Work, Any], Outcome | Rejection]] = {
     Dispatch: _dispatch,
     Heartbeat: _heartbeat,
@@ -493,4 +609,5 @@ _HANDLERS: dict[type, Callable[[Work, Any], Outcome | Rejection]] = {
     Revise: _revise,
     Reconcile: _reconcile,
     SatisfyWait: _satisfy,
+    Resume: _resume,
 }

@@ -20,13 +20,21 @@ def ready_entry(state: RunState, uid: str) -> tuple[str, int] | None:
     return state.definition.nodes[node.node_id].agent.model, node.not_before_ms
 
 
+RUN_TIMER = ""
+"""The timer uid of the run's own deadline (never a node uid)."""
+
+
 def timer_entry(state: RunState, uid: str) -> int | None:
-    """When the node's running attempt or open wait falls due, or ``None``."""
+    """When the node's schedule-to-start, running attempt or open wait falls due (for
+    :data:`RUN_TIMER`, the run's deadline), or ``None``."""
+    if uid == RUN_TIMER:
+        live = state.deadline_ms and state.status not in TERMINAL
+        return state.deadline_ms if live else None
     node = state.nodes.get(uid)
     if node is None:
         return None
-    if node.status is NodeStatus.WAITING:
-        return node.deadline_ms
+    if node.status in (NodeStatus.WAITING, NodeStatus.READY):
+        return node.deadline_ms or None
     if node.status is not NodeStatus.RUNNING:
         return None
     return timer_due(node)

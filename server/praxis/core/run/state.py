@@ -89,8 +89,17 @@ class NodeRun:
         items: For a fan-out node, the number of items it expanded into.
         items_done: For a fan-out node, items finished so far.
         arrays: For a fan-out source, each probed path's array length or why it has none.
+        deadline_ms: RUNNING: the live attempt's timeout; WAITING: the wait's expiry;
+            READY: its schedule-to-start deadline (0 when none).
         started_at_ms: When it first became RUNNING, WAITING or EXPANDED (0 before).
         finished_at_ms: When it became DONE, FAILED or CANCELLED (0 while live).
+        operation: The node's operation generation: 0 at first, one more each time a
+            resume runs it again after an effect that was not settled as not applied
+            (:func:`praxis.core.run.operation_id`).
+        attempt_base: The attempts made before the latest resume (its retry policy
+            counts the attempts after it).
+        effect: The effect of its last settled attempt as reported or reconciled
+            (``APPLIED``, ``NOT_APPLIED``, ``UNCERTAIN``; ``""`` when none was).
     """
 
     uid: str
@@ -111,6 +120,9 @@ class NodeRun:
     arrays: Mapping[str, int | str] = field(default_factory=dict)
     started_at_ms: int = 0
     finished_at_ms: int = 0
+    operation: int = 0
+    attempt_base: int = 0
+    effect: str = ""
 
     @property
     def dispatched(self) -> bool:
@@ -148,6 +160,9 @@ class RunState:
     finished_at_ms: int = 0
     version: int = 0
     result_reason: str = ""
+    deadline_ms: int = 0
+    """When the run fails with DEADLINE_EXCEEDED unless it ended (0: no deadline): the
+    earlier of its own deadline and its contract's."""
     tally: Tally | None = field(default=None, compare=False, repr=False)
     timed: immutables.Map[str, bool] | None = field(default=None, compare=False, repr=False)
     reserved: Decimal | None = field(default=None, compare=False, repr=False)
@@ -179,7 +194,9 @@ class RunState:
         return self.tally.get((node_id, status), 0)
 
 
-TIMED = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING})
+TIMED = frozenset({NodeStatus.READY, NodeStatus.RUNNING, NodeStatus.WAITING})
+"""The statuses whose nodes may have a timer: schedule-to-start, lease and timeout, wait
+expiry."""
 
 
 def node_keys(node: NodeRun, required: frozenset[str]) -> tuple[tuple[str, NodeStatus], ...]:

@@ -24,6 +24,10 @@ from praxis.core.run.state import (
     reservation,
 )
 
+# The ended states that keep a ``result_reason``: a failure's rule, or a cancellation's
+# (WORK_ORDER_CANCELED); a run that completes has none.
+_REASONED = (RunStatus.FAILED, RunStatus.CANCELLED)
+
 
 class Work:
     """A mutable copy of a state while one command is applied."""
@@ -49,6 +53,7 @@ class Work:
         self.attempts: list[Attempt] = []
         self.result: tuple[str, values.JsonValue] | None = None
         self.reason = state.result_reason
+        self.deadline = state.deadline_ms
 
     def set(self, node: NodeRun) -> None:
         old = self.nodes.get(node.uid)
@@ -64,7 +69,12 @@ class Work:
         self.changed.add(node.uid)
 
     def _timed(self, node: NodeRun) -> NodeRun:
-        """The node with its start and end times after a change of status."""
+        """The node with its start and end times after a change of status, and on
+        entering READY its schedule-to-start deadline."""
+        if node.status is NodeStatus.READY and not node.deadline_ms:
+            wait = self.definition.nodes[node.node_id].schedule_to_start_ms
+            if wait:
+                node = replace(node, deadline_ms=max(self.now, node.not_before_ms) + wait)
         started = node.started_at_ms or (self.now if node.status in STARTING else 0)
         finished = 0 if node.status in LIVE else node.finished_at_ms or self.now
         if started == node.started_at_ms and finished == node.finished_at_ms:
@@ -116,6 +126,12 @@ class Work:
     def count(self, status: NodeStatus, node_id: str = "") -> int:
         return self.tally.get((node_id, status), 0)
 
+    def note_effect(self, uid: str, effect: str) -> None:
+        """Records the effect of a node's last settled attempt (``NodeRun.effect``)."""
+        node = self.nodes[uid]
+        if node.effect != effect:
+            self.set(replace(node, effect=effect))
+
     def emit(self, kind: str, uid: str = "", **payload: values.JsonValue) -> None:
         self.events.append(Event(kind, uid, payload))
 
@@ -134,7 +150,8 @@ class Work:
             updated_at_ms=max(self.now, self.state.updated_at_ms),
             finished_at_ms=self.finished_at,
             version=self.state.version + 1,
-            result_reason=self.reason if self.status is RunStatus.FAILED else "",
+            result_reason=self.reason if self.status in _REASONED else "",
+            deadline_ms=self.deadline,
             tally=self.tally.finish(),
             timed=self.timed.finish(),
             reserved=self.reserved,

@@ -11,6 +11,8 @@ attempts of the contract's other runs and of the starter's other runs have reser
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -32,6 +34,9 @@ from praxis.store.execution import requests
 from praxis.store.execution.tables import contracts, principal_spend
 from praxis.store.runtime import reservations
 from praxis.store.runtime.rows import RunRecord
+
+_OWNERS_CACHED = 1024
+"""Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""
 
 
 class ContractView:
@@ -81,6 +86,8 @@ class ContractStore:
         self.authority = authority
         self.clock = clock
         self.profile = profile
+        self._lock = threading.Lock()
+        self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -199,6 +206,26 @@ class ContractStore:
 
     # --- hooks of the run store -------------------------------------------------------
 
+    def work_order_of(self, contract_id: str) -> str | None:
+        """The work order a contract governs, or ``None`` when there is no such contract.
+
+        Read outside any transaction and remembered (at most :data:`_OWNERS_CACHED`
+        contracts): a contract never changes nor disappears once recorded.
+        """
+        with self._lock:
+            known = self._owners.get(contract_id)
+        if known is not None:
+            return known
+        with self.db.read() as connection:
+            found = load(connection, contract_id)
+        if found is None:
+            return None
+        with self._lock:
+            self._owners[contract_id] = found.contract.work_order_id
+            while len(self._owners) > _OWNERS_CACHED:
+                self._owners.popitem(last=False)
+        return found.contract.work_order_id
+
     def check_start(self, connection: Connection, principal: Principal, record: RunRecord) -> None:
         """Refuses a run whose contract is unknown or whose starter's cap is spent.
 
@@ -227,6 +254,12 @@ class ContractStore:
                     f"{principal.principal_id!r} has spent its cap of {money.text(cap)}",
                 )
             )
+
+    def deadline(self, connection: Connection, contract_id: str) -> int:
+        """The contract's deadline, UTC epoch ms (0 when it has none or is unknown: the
+        start hook refuses an unknown contract)."""
+        found = load(connection, contract_id)
+        return found.contract.deadline_ms if found is not None else 0
 
     def allowance(self, connection: Connection, record: RunRecord) -> core.Allowance | None:
         """What the run may still use, or ``None`` when nothing limits it."""

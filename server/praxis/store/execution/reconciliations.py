@@ -10,23 +10,21 @@ approval of the exact material (the registry's approvals and proofs), apply
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from praxis.core import effects, gates, registry, values
+from praxis.core import effects, gates, values
 from praxis.core import run as core
 from praxis.core.records import ApprovalEvidence, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
-from praxis.store.execution import requests
+from praxis.store.execution import approved, requests
 from praxis.store.execution.tables import reconciliations
-from praxis.store.registry.rows import load_approval
 from praxis.store.registry.store import RegistryStore
-from praxis.store.registry.tables import consumed_proofs
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 
@@ -49,10 +47,14 @@ class ReconciliationView:
     error: str
     result_json: str
 
+    operation: int = 0
+    """The node's operation generation (``NodeRun.operation``) while the reconciliation
+    is pending; a decided one of an earlier generation shows the node's current one."""
+
     @property
     def operation_id(self) -> str:
-        """The operation id, shared by every attempt of the node."""
-        return core.operation_id(self.run_id, self.node_uid)
+        """The operation id, shared by every attempt of the node's operation."""
+        return core.operation_id(self.run_id, self.node_uid, self.operation)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,9 @@ class Decision:
     evidence_json: str
     request_id: str = ""
     approval_id: str = ""
+    result_json: str = ""
+    """APPLIED only, for an attempt that reported no result (it failed, or ended without
+    a report): the result the human established, with which the node completes."""
 
 
 _BLOCKED_PREFIX = "RECONCILIATION_REQUIRED: "
@@ -167,7 +172,7 @@ class ReconciliationStore:
                 .where(reconciliations.c.run_id == run_id)
                 .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
             ).all()
-        return [_view(row) for row in rows]
+        return [_of_node(_view(row), record) for row in rows]
 
     def review(
         self, principal: Principal, request: Decision
@@ -191,6 +196,8 @@ class ReconciliationStore:
         ).first()
         view = None if row is None else _view(row)
         record = None if view is None else self.runs.unit.load(connection, view.run_id)
+        if view is not None and record is not None:
+            view = _of_node(view, record)
         denied = self.runs.authorize_run(
             principal,
             action,
@@ -208,6 +215,12 @@ class ReconciliationStore:
         assert request.decision is not None
         evidence = values.parse_document(request.evidence_json, "evidence_json")
         assert not isinstance(evidence, Rejection)  # checked by _check
+        result_digest = values.digest(json.loads(view.result_json)) if view.completed else ""
+        if request.result_json:
+            supplied = self._supplied(view, record, request.result_json)
+            if isinstance(supplied, Rejection):
+                return supplied
+            result_digest = values.digest(supplied)
         material = effects.Material(
             epochs=request.epochs,
             work_order_id=record.work_order_id,
@@ -216,13 +229,31 @@ class ReconciliationStore:
                 view.run_id,
                 view.node_uid,
                 view.completed,
-                values.digest(json.loads(view.result_json)) if view.completed else "",
+                result_digest,
             ),
             operation_id=view.operation_id,
             decision=request.decision,
             evidence_digest=values.digest(evidence),
         )
         return material, view, record
+
+    def _supplied(
+        self, view: ReconciliationView, record: RunRecord, text: str
+    ) -> values.JsonValue | Rejection:
+        """The result a human supplied with an APPLIED decision, checked against the
+        node's output contract; refused for an attempt that reported its own."""
+        if view.completed:
+            return invalid(
+                "RESULT_NOT_EXPECTED",
+                "result_json",
+                "the attempt completed with its own result: the decision takes none",
+            )
+        result = values.parse_document(text, "result_json", self.runs.profile)
+        if isinstance(result, Rejection):
+            return result
+        node_id = view.node_uid.partition("#")[0]
+        problem = core.check_result(record.state.definition.nodes[node_id], result)
+        return problem or result
 
     # --- the command ------------------------------------------------------------------
 
@@ -243,6 +274,7 @@ class ReconciliationStore:
                 "decision": request.decision.value if request.decision else "",
                 "evidence": request.evidence_json,
                 "approval_id": request.approval_id,
+                **({"result": request.result_json} if request.result_json else {}),
             }
         )
 
@@ -263,16 +295,25 @@ class ReconciliationStore:
                 raise Rollback(
                     precondition("RECONCILIATION_NOT_PENDING", "the reconciliation was decided")
                 )
-            evidence = self._verify(
-                connection, request.approval_id, material, record.work_order_id, now
+            evidence = approved.verify(
+                connection,
+                self.authority,
+                request.approval_id,
+                material.digest(),
+                material.epochs,
+                record.work_order_id,
+                now,
             )
             applied = request.decision is effects.Decision.APPLIED
+            result = json.loads(view.result_json) if view.completed else None
+            if request.result_json:  # checked by _material
+                result = json.loads(request.result_json)
             command = core.Reconcile(
                 view.node_uid,
                 view.attempt_id,
                 applied,
-                json.loads(view.result_json) if view.completed else None,
-                view.completed,
+                result,
+                view.completed or bool(request.result_json),
             )
             outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
@@ -289,32 +330,6 @@ class ReconciliationStore:
         )
         return result
 
-    def _verify(
-        self,
-        connection: Connection,
-        approval_id: str,
-        material: effects.Material,
-        work_order_id: str,
-        now: int,
-    ) -> ApprovalEvidence:
-        approval = load_approval(connection, approval_id)
-        if approval is None:
-            raise Rollback(precondition("APPROVAL_NOT_FOUND", f"no approval {approval_id!r}"))
-        evidence = self.authority.verify_approval(approval.record, work_order_id, now)
-        if isinstance(evidence, Rejection):
-            raise Rollback(evidence)
-        state = registry.State(
-            epochs=material.epochs,
-            head=None,
-            proposal=None,
-            approval=approval.record,
-            proof_consumed=bool(approval.consumed_at_ms),
-        )
-        problem = registry.check_approval(state, evidence, material.digest(), now)
-        if problem:
-            raise Rollback(problem)
-        return evidence
-
     def _record(
         self,
         connection: Connection,
@@ -325,16 +340,8 @@ class ReconciliationStore:
         now: int,
     ) -> None:
         assert request.decision is not None
-        approval = load_approval(connection, request.approval_id)
-        assert approval is not None
-        connection.execute(
-            consumed_proofs.insert().values(
-                proof_digest=approval.record.proof_digest,
-                approval_id=request.approval_id,
-                request_id=request.request_id,
-                principal_id=principal.principal_id,
-                consumed_at_ms=now,
-            )
+        approved.consume(
+            connection, request.approval_id, request.request_id, principal.principal_id, now
         )
         connection.execute(
             update(reconciliations)
@@ -356,6 +363,7 @@ class ReconciliationStore:
             attempt_id=request.attempt_id,
             decision=request.decision.value,
             material_digest=material.digest(),
+            result_digest=material.pending.result_digest,
             approval_id=request.approval_id,
         )
 
@@ -363,7 +371,9 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations).where(reconciliations.c.attempt_id == attempt_id)
         ).first()
-        return _view(row)
+        view = _view(row)
+        record = self.runs.unit.load(connection, view.run_id)
+        return _of_node(view, record) if record is not None else view
 
 
 def _check(request: Decision) -> Rejection | None:
@@ -375,7 +385,21 @@ def _check(request: Decision) -> Rejection | None:
     if not request.evidence_json:
         return invalid("FIELD_REQUIRED", "evidence_json", "evidence_json is required")
     evidence = values.parse_document(request.evidence_json, "evidence_json")
-    return evidence if isinstance(evidence, Rejection) else None
+    if isinstance(evidence, Rejection):
+        return evidence
+    if request.result_json and request.decision is not effects.Decision.APPLIED:
+        return invalid(
+            "RESULT_NOT_EXPECTED",
+            "result_json",
+            "a result goes only with an APPLIED decision (NOT_APPLIED runs the node again)",
+        )
+    return None
+
+
+def _of_node(view: ReconciliationView, record: RunRecord) -> ReconciliationView:
+    """The view with its node's operation generation."""
+    node = record.state.nodes.get(view.node_uid)
+    return replace(view, operation=node.operation) if node is not None else view
 
 
 def _view(r: Any) -> ReconciliationView:

@@ -48,6 +48,9 @@ def node_row(run_id: str, node: NodeRun) -> dict[str, Any]:
         else _NO_ARRAYS,
         "started_at_ms": node.started_at_ms,
         "finished_at_ms": node.finished_at_ms,
+        "operation": node.operation,
+        "attempt_base": node.attempt_base,
+        "effect": node.effect,
     }
 
 
@@ -72,6 +75,9 @@ def node_of(row: Any) -> NodeRun:
         arrays=json.loads(row.arrays_json) if row.arrays_json != _NO_ARRAYS else {},
         started_at_ms=row.started_at_ms,
         finished_at_ms=row.finished_at_ms,
+        operation=row.operation,
+        attempt_base=row.attempt_base,
+        effect=row.effect,
     )
 
 
@@ -89,6 +95,7 @@ def state_of(row: Any, definition: Definition, nodes: Iterable[NodeRun]) -> RunS
         finished_at_ms=row.finished_at_ms,
         version=row.version,
         result_reason=row.result_reason,
+        deadline_ms=row.deadline_ms,
     )
 
 

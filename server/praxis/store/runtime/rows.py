@@ -40,6 +40,7 @@ from praxis.store.runtime.tables import (
     ready_nodes,
     run_definitions,
     run_events,
+    run_labels,
     run_nodes,
     run_timers,
     runs,
@@ -135,7 +136,7 @@ _INSERT = {
     table.name: Statement(table.insert())
     for table in (
         runs, node_results, run_events, ready_nodes, run_timers, attempts, run_nodes,
-        run_definitions,
+        run_definitions, run_labels,
     )
 }  # fmt: skip
 # A queue row replaces one left behind: SQLite ``INSERT OR REPLACE``, PostgreSQL an upsert.
@@ -146,7 +147,7 @@ _PG_REPLACE_READY = Statement(
         index_elements=[ready_nodes.c.run_id, ready_nodes.c.node_uid],
         set_={
             name: getattr(pg_insert(ready_nodes).excluded, name)
-            for name in ("model", "not_before_ms", "work_order_id")
+            for name in ("model", "not_before_ms", "work_order_id", "ready_at_ms")
         },
     )
 )
@@ -182,11 +183,19 @@ class RunRecord:
     result_json: str = ""
     node_count: int = -1
     partial: bool = False
+    labels_json: str = ""
+    """The run's labels as canonical JSON ("" for none), parsed only when shown."""
 
     @property
     def nodes(self) -> int:
         """How many nodes and fan-out items the run has."""
         return self.node_count if self.partial else len(self.state.nodes)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """The labels set when the run started."""
+        found: dict[str, str] = json.loads(self.labels_json) if self.labels_json else {}
+        return found
 
 
 @dataclass
@@ -303,6 +312,7 @@ def record_of(
         result_json=row.result_json,
         node_count=row.node_count,
         partial=state is not None and len(state.nodes) != row.node_count,
+        labels_json=row.labels_json,
     )
 
 
@@ -417,8 +427,19 @@ def insert(
             "created_at_ms": state.created_at_ms,
             "updated_at_ms": state.updated_at_ms,
             "finished_at_ms": state.finished_at_ms,
+            "deadline_ms": state.deadline_ms,
+            "labels_json": record.labels_json,
         },
     )
+    if record.labels_json:
+        _INSERT["run_labels"].run_many(
+            connection,
+            [
+                {"run_id": state.run_id, "key": key, "value": value,
+                 "created_at_ms": state.created_at_ms}
+                for key, value in record.labels.items()
+            ],
+        )  # fmt: skip
     _INSERT["run_nodes"].run_many(
         connection,
         [
@@ -427,7 +448,8 @@ def insert(
         ],
     )
     # A new run has no ready, timer or attempt rows yet: nothing to delete first.
-    _write_effects(connection, record, outcome, set(state.nodes), None)
+    uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
+    _write_effects(connection, record, outcome, uids, None)
     run_log.append(connection, state, command, now)
     database.memo(connection)[("run", state.run_id)] = state
     if cache is not None:
@@ -511,6 +533,8 @@ def save(
     }
     if state.status is not record.state.status:  # set only when changed: two indexes hold it
         columns["status"] = state.status.value
+    if state.deadline_ms != record.state.deadline_ms:  # a resume sets it anew
+        columns["deadline_ms"] = state.deadline_ms
     changed = _UPDATE_RUN.run(connection, columns).rowcount
     if changed != 1:
         raise Rollback(
@@ -527,9 +551,12 @@ def save(
         if result_row is not None:  # nothing reads it in this command: no round trip of its own
             _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
-        _write_effects(
-            connection, saved, outcome, set(outcome.changed) | set(outcome.removed), record.state
-        )
+        uids = set(outcome.changed) | set(outcome.removed)
+        if core.timer_entry(state, core.RUN_TIMER) != core.timer_entry(
+            record.state, core.RUN_TIMER
+        ):
+            uids.add(core.RUN_TIMER)  # the run's deadline was set, changed or ended
+        _write_effects(connection, saved, outcome, uids, record.state)
         run_log.append(connection, state, command, now)
     database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
     if effects.cache is not None:
@@ -620,6 +647,9 @@ def _sync_queues(
     ``before`` is the state the rows were written from (``None``: a run inserted by this
     transaction, which has none). Only the rows ``before`` implies are deleted (a node
     that was pending has no ready row to delete), and inserts replace a row left behind.
+    A ready row records the command's time (``ready_at_ms``): when the node became ready,
+    or when a command last changed it while it stayed ready (a re-armed schedule-to-start
+    deadline while its work order is held, a revision of its spec).
     """
     state = record.state
     run_id = state.run_id
@@ -632,7 +662,8 @@ def _sync_queues(
             ]  # fmt: skip
             dropped_timers = [
                 uid for uid in dropped_timers
-                if uid not in before.nodes or core.timer_entry(before, uid) is not None
+                if (uid not in before.nodes and uid != core.RUN_TIMER)
+                or core.timer_entry(before, uid) is not None
             ]  # fmt: skip
         _DROP_READY.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_ready])
         _DROP_TIMERS.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_timers])
@@ -647,6 +678,7 @@ def _sync_queues(
                     "model": entry[0],
                     "not_before_ms": entry[1],
                     "work_order_id": record.work_order_id,
+                    "ready_at_ms": state.updated_at_ms,
                 }
             )
         due = core.timer_entry(state, uid)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
@@ -23,7 +23,7 @@ from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
-from praxis.core import gates, registry, values
+from praxis.core import gates, membership, registry, values
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
@@ -33,16 +33,17 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
+from praxis.store.runtime import listing, worker_models
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime import worker_models
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import run_timers, runs
 from praxis.store.runtime.unit import Unit
 from praxis.store.wake.hub import Hub
 
 EXPIRE = core.Expire()
-LIST_DEFAULT = 100
-LIST_MAX = 1000
+EXPIRE_HELD = core.Expire(held=True)
+MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
+"""The longest ``run_timeout_ms`` StartRun and ResumeRun accept (a year)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,11 @@ class StartRequest:
     contract_id: str = ""
     trace: TraceContext | None = None
     """The caller's trace context (tracing on only): the run's span becomes its child."""
+    work_order_id: str = ""
+    """The work order named by the caller ("": its contract's, else the default one)."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    run_timeout_ms: int = 0
+    """The run's own deadline, from its start (0: none; its contract's still applies)."""
 
 
 class RunStore:
@@ -72,6 +78,8 @@ class RunStore:
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         signals: Hub | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
+        contract_work_order: Callable[[str], str | None] = lambda _contract_id: None,
+        contract_deadline: Callable[[Connection, str], int] = lambda _connection, _id: 0,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -80,6 +88,11 @@ class RunStore:
         self.profile = profile
         self.signals = signals or Hub()
         self.new_run_id = new_run_id
+        # The work order of a contract, or None when there is no such contract (the
+        # execution model's contracts, which sit above the runtime; contracts never change).
+        self.contract_work_order = contract_work_order
+        # A contract's deadline (0: none), which bounds its runs' (the execution model's).
+        self.contract_deadline = contract_deadline
         self.models = worker_models.WorkerModels(db, clock, models)
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self.unit = Unit(db, self.signals, limits)  # transactions, loads and wake-ups
@@ -174,40 +187,37 @@ class RunStore:
             if isinstance(found, Rejection):
                 return found
             parsed = found
-        work_order_id = request.ref.work_order_id if request.ref else ""
-        denied = self.authorize(principal, "run.start", work_order_id)
-        if denied:
-            return denied
-        request_digest = values.digest(
-            {
-                "definition": parsed.digest if parsed else "",
-                "ref": [work_order_id, request.ref.run_id if request.ref else ""],
-                "input": input_value,
-                "subscriber": request.subscriber,
-                "contract_id": request.contract_id,
-            }
-        )
+        work_order_id = self._work_order_of(principal, request)
+        if isinstance(work_order_id, Rejection):
+            return work_order_id
+        request_digest = _request_digest(request, parsed, input_value)
         input_text = values.canonical_json(input_value)
+        labels_json = membership.canonical_labels(request.labels)
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
-            locks.work_order(connection, work_order_id)
+            if request.ref is not None:  # its head binds: serialized with registry commands
+                locks.work_order(connection, work_order_id)
+            # An ad hoc start takes no work-order lock (starts of one work order, `default`
+            # above all, stay parallel on PostgreSQL): the controls and holds it checks
+            # change only under the installation's exclusive lock (AdminStore).
             existing = self._existing(connection, principal, request, request_digest)
             if existing is not None:
                 return existing, False
             definition, revision = parsed, 0
-            if request.ref is not None:
+            if request.ref is None:
+                admit(connection, work_order_id)
+            else:
                 head = self._governed_head(connection, request.ref)
                 if head.bound_run_id:
-                    bound = self.unit.load(connection, head.bound_run_id)
-                    if bound is not None:
-                        return bound, False
+                    raise Rollback(_bound(request.ref, head.bound_run_id))
                 found = self.parse_definition(head.definition, "ref", connection)
                 if isinstance(found, Rejection):
                     raise Rollback(found)
                 definition, revision = found, head.revision
             assert definition is not None
             now = self.clock.now_ms()
-            command = core.Start(self.new_run_id(), definition, revision)
+            deadline = self.deadline(connection, request.contract_id, request.run_timeout_ms, now)
+            command = core.Start(self.new_run_id(), definition, revision, deadline)
             outcome = core.apply(None, command, now)
             assert isinstance(outcome, core.Outcome)
             record = RunRecord(
@@ -219,6 +229,7 @@ class RunStore:
                 subscriber=request.subscriber,
                 contract_id=request.contract_id,
                 input_json=input_text,
+                labels_json=labels_json,
             )
             saved = run_rows.insert(
                 connection, record, request_digest, outcome, command, now, self.snapshots
@@ -242,6 +253,47 @@ class RunStore:
 
         result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
         return result
+
+    def _work_order_of(self, principal: Principal, request: StartRequest) -> str | Rejection:
+        """The work order the run will belong to, once ``run.start`` is granted there.
+
+        The caller must hold ``run.start`` on every work order its request names (the
+        ref's, the contract's, its own ``work_order_id``) before it learns that they
+        disagree; a contract it may not start under is refused like a missing one
+        (no existence oracle), and only a caller granted every work order learns
+        CONTRACT_NOT_FOUND.
+        """
+        contract_work_order = None
+        if request.contract_id:
+            contract_work_order = self.contract_work_order(request.contract_id)
+            missing = not_found("CONTRACT_NOT_FOUND", f"no contract {request.contract_id!r}")
+            found = guard.authorize_subject(
+                self.authority,
+                principal,
+                "run.start",
+                contract_work_order,
+                self.clock.now_ms(),
+                missing,
+            )
+            if isinstance(found, Rejection):
+                return found
+        named = [request.ref.work_order_id if request.ref else "", request.work_order_id]
+        for work_order_id in dict.fromkeys(name for name in named if name):
+            denied = self.authorize(principal, "run.start", work_order_id)
+            if denied:
+                return denied
+        resolved = membership.work_order_of(request.ref, request.work_order_id, contract_work_order)
+        if isinstance(resolved, Rejection) or resolved != membership.DEFAULT_WORK_ORDER:
+            return resolved
+        return self.authorize(principal, "run.start", resolved) or resolved
+
+    def deadline(self, connection: Connection, contract_id: str, timeout_ms: int, now: int) -> int:
+        """A run's deadline: the earlier of ``now + timeout_ms`` and its contract's (0 when
+        neither sets one)."""
+        found = [now + timeout_ms] if timeout_ms else []
+        if contract_id:
+            found += [d for d in (self.contract_deadline(connection, contract_id),) if d]
+        return min(found, default=0)
 
     def _ad_hoc_definition(self, text: str) -> definitions.Definition | Rejection:
         """The definition of a StartRun's ``definition_json``, parsed once per text.
@@ -290,14 +342,7 @@ class RunStore:
         head = load_head(connection, ref)
         if head is None:
             raise Rollback(not_found("REF_NOT_FOUND", "the ref is not registered"))
-        work_order = controls.load_work_order(connection, ref.work_order_id)
-        problem = gates.check_holds(
-            controls.active_holds(connection, ref.work_order_id), ref.work_order_id
-        )
-        if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
-            problem = gates.check_control(work_order)
-        if problem:
-            raise Rollback(problem)
+        admit(connection, ref.work_order_id)
         return head
 
     # --- reads ------------------------------------------------------------------------
@@ -358,35 +403,24 @@ class RunStore:
         return (text is not None), text or ""
 
     def list_runs(
-        self, principal: Principal, status: core.RunStatus | None, page_size: int, token: str
+        self, principal: Principal, found: listing.RunFilter, page_size: int, token: str
     ) -> tuple[list[RunRecord], str] | Rejection:
-        """One page of runs, newest first."""
-        size = page_size or LIST_DEFAULT
-        if not 0 < size <= LIST_MAX:
-            return invalid("PAGE_INVALID", "page_size", f"page_size must be in [0, {LIST_MAX}]")
-        cursor = _decode_token(token)
+        """One page of the runs ``found`` keeps, newest first (:mod:`.listing`); ``run.read``
+        on the work order it is confined to, or on every work order."""
+        problem = listing.check(found, page_size)
+        if problem:
+            return problem
+        cursor = listing.decode_token(found, token)
         if isinstance(cursor, Rejection):
             return cursor
-        denied = self.authorize(principal, "run.read", "")
+        denied = self.authorize(principal, "run.read", found.work_order)
         if denied:
             return denied
-        query = select(runs).order_by(runs.c.created_at_ms.desc(), runs.c.run_id.desc())
-        if status is not None:
-            query = query.where(runs.c.status == status.value)
-        if cursor is not None:
-            created, run_id = cursor
-            query = query.where(
-                (runs.c.created_at_ms < created)
-                | ((runs.c.created_at_ms == created) & (runs.c.run_id < run_id))
-            )
+        size = page_size or listing.PAGE_DEFAULT
         with self.db.read() as connection:
-            rows = connection.execute(query.limit(size + 1)).all()
-            records = run_rows.summaries(connection, rows[:size], self.definition, self.snapshots)
-        next_token = ""
-        if len(rows) > size:
-            last = records[-1].state
-            next_token = _encode_token(last.created_at_ms, last.run_id)
-        return records, next_token
+            rows, following = listing.page(connection, found, size, cursor)
+            records = run_rows.summaries(connection, rows, self.definition, self.snapshots)
+        return records, "" if following is None else listing.encode_token(found, following)
 
     def list_nodes(
         self,
@@ -490,7 +524,8 @@ class RunStore:
             Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
 
     def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
-        """Stops the live runs of a canceled work order (inside the admin's transaction)."""
+        """Stops the live runs of a canceled work order, governed and ad hoc alike (inside
+        the admin's transaction); each records WORK_ORDER_CANCELED as its reason."""
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
         run_ids = (
             connection.execute(
@@ -506,7 +541,7 @@ class RunStore:
             record = self.unit.load(connection, run_id)
             if record is None:
                 continue
-            command = core.Stop(reason)
+            command = core.Stop(reason, "WORK_ORDER_CANCELED")
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
             self.unit.save(connection, record, outcome, effects, command, now)
@@ -544,13 +579,50 @@ class RunStore:
                 record = self.unit.load(connection, run_id)
                 if record is None:
                     continue
-                outcome = core.apply(record.state, EXPIRE, now, self.limits)
+                command = EXPIRE_HELD if _held(connection, record.work_order_id) else EXPIRE
+                outcome = core.apply(record.state, command, now, self.limits)
                 assert isinstance(outcome, core.Outcome)
-                self.unit.save(connection, record, outcome, effects, EXPIRE, now)
+                self.unit.save(connection, record, outcome, effects, command, now)
             return len(held)  # runs held elsewhere are not counted: no busy loop on them
 
         touched: int | Rejection = self.unit.transact(transaction)
         return touched if isinstance(touched, int) else 0
+
+
+def admit(connection: Connection, work_order_id: str) -> None:
+    """Refuses new work (a start, governed or ad hoc, or a resume) under a work order that
+    is canceled or canceling, or that a hold applies to; a paused one admits it, and its
+    attempts wait for the resume.
+
+    Raises:
+        Rollback: WORK_ORDER_CANCELED, RESTORE_HOLD or CLOCK_UNCERTAIN.
+    """
+    work_order = controls.load_work_order(connection, work_order_id)
+    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
+        problem = gates.check_control(work_order)
+    if problem:
+        raise Rollback(problem)
+
+
+def _held(connection: Connection, work_order_id: str) -> bool:
+    """Whether no worker may claim the work order's ready nodes: it is paused, canceling
+    or canceled, or a hold applies to it."""
+    if controls.load_work_order(connection, work_order_id).control is not Control.ACTIVE:
+        return True
+    return bool(controls.active_holds(connection, work_order_id))
+
+
+def _bound(ref: Ref, run_id: str) -> Rejection:
+    """The refusal of a StartRun of a ref that another request already ran."""
+    return Rejection(
+        Code.ALREADY_EXISTS,
+        "REF_ALREADY_RUN",
+        f"ref {ref.work_order_id}/{ref.run_id} already ran as run {run_id!r}: a governed "
+        "ref runs once; resume that run (ResumeRun) or register a new ref",
+        (),
+        (("run_id", run_id),),
+    )
 
 
 # --- validation -----------------------------------------------------------------------
@@ -566,13 +638,42 @@ def _check_start(request: StartRequest) -> Rejection | None:
         problem = registry.check_ref(request.ref, "ref")
         if problem:
             return problem
-    if request.subscriber:
-        problem = values.check_identifier(request.subscriber, "subscriber")
+    for path, text in (
+        ("subscriber", request.subscriber),
+        ("contract_id", request.contract_id),
+        ("work_order_id", request.work_order_id),
+    ):
+        problem = values.check_identifier(text, path) if text else None
         if problem:
             return problem
-    if request.contract_id:
-        return values.check_identifier(request.contract_id, "contract_id")
-    return None
+    if not 0 <= request.run_timeout_ms <= MAX_RUN_TIMEOUT_MS:
+        return invalid(
+            "TIME_INVALID",
+            "run_timeout_ms",
+            f"run_timeout_ms must be in [0, {MAX_RUN_TIMEOUT_MS}]",
+        )
+    return membership.check_labels(request.labels)
+
+
+def _request_digest(
+    request: StartRequest, parsed: definitions.Definition | None, input_value: values.JsonValue
+) -> str:
+    """What a repeated request_id must repeat. The fields added later enter only when
+    set, so a request made before them has the digest it was stored with."""
+    body: dict[str, values.JsonValue] = {
+        "definition": parsed.digest if parsed else "",
+        "ref": [request.ref.work_order_id, request.ref.run_id] if request.ref else ["", ""],
+        "input": input_value,
+        "subscriber": request.subscriber,
+        "contract_id": request.contract_id,
+    }
+    if request.work_order_id:
+        body["work_order_id"] = request.work_order_id
+    if request.labels:
+        body["labels"] = dict(request.labels)
+    if request.run_timeout_ms:
+        body["run_timeout_ms"] = request.run_timeout_ms
+    return values.digest(body)
 
 
 _EXISTING = Statement(
@@ -582,19 +683,6 @@ _EXISTING = Statement(
 )
 
 
-def page_token_after(record: RunRecord) -> str:
-    """The ListRuns page token of the page that starts after ``record``."""
-    return _encode_token(record.state.created_at_ms, record.state.run_id)
-
-
-def _encode_token(created_at_ms: int, run_id: str) -> str:
-    return f"{created_at_ms}.{run_id}"
-
-
-def _decode_token(token: str) -> tuple[int, str] | Rejection | None:
-    if not token:
-        return None
-    created, _, run_id = token.partition(".")
-    if not created.isdigit() or values.identifier_problem(run_id):
-        return invalid("PAGE_INVALID", "page_token", "page_token is not one this server issued")
-    return int(created), run_id
+def page_token_after(found: listing.RunFilter, record: RunRecord) -> str:
+    """The ListRuns page token (of the filter ``found``) of the page after ``record``."""
+    return listing.encode_token(found, (record.state.created_at_ms, record.state.run_id))

@@ -7,7 +7,9 @@ and the rows of the nodes it changed, whatever the run's size. What must be foun
 cheaply has its own indexed table, so that claiming and sweeping cost grows with the
 work that is due and not with the runs stored:
 
-* ``ready_nodes``: one row per claimable node, by model and earliest dispatch time;
+* ``ready_nodes``: one row per claimable node, by model and earliest dispatch time, with
+  the time of the command that wrote it (``ready_at_ms``: when the node became ready,
+  read by the inbox's stuck runs, :mod:`praxis.store.views.stuck`);
 * ``run_timers``: one row per running attempt, by when its lease or timeout falls due;
 * ``attempts``: attempt id to run and claiming principal, plus each attempt's settlement
   (idempotent retries);
@@ -56,8 +58,16 @@ runs = Table(
     # Added by migration 7 (``RUNS_ADDED_COLUMNS``), which also dropped ``state_json``.
     Column("result_reason", Text, nullable=False, server_default=text("''")),
     Column("node_count", BigInteger, nullable=False, server_default=text("0")),
+    # Added by the governed-execution migration (``RUNS_GOVERNED_COLUMNS``): when the run
+    # fails with DEADLINE_EXCEEDED unless it ended (0: none).
+    Column("deadline_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by migration 16 (``RUNS_LABEL_COLUMNS``): the run's labels as canonical JSON
+    # ('' for none), read with the row; ``run_labels`` indexes them for ListRuns.
+    Column("labels_json", Text, nullable=False, server_default=text("''")),
 )
 RUNS_ADDED_COLUMNS = ("result_reason", "node_count")
+RUNS_GOVERNED_COLUMNS = ("deadline_ms",)
+RUNS_LABEL_COLUMNS = ("labels_json",)
 
 run_nodes = Table(
     "run_nodes",
@@ -83,14 +93,36 @@ run_nodes = Table(
     # ended, UTC epoch ms (0 before it, and for nodes written by older servers).
     Column("started_at_ms", BigInteger, nullable=False, server_default=text("0")),
     Column("finished_at_ms", BigInteger, nullable=False, server_default=text("0")),
+    # Added by the governed-execution migration (``RUN_NODES_GOVERNED_COLUMNS``): the
+    # node's operation generation, the attempts made before its latest resume, and the
+    # effect of its last settled attempt (see ``praxis.core.run.NodeRun``).
+    Column("operation", Integer, nullable=False, server_default=text("0")),
+    Column("attempt_base", Integer, nullable=False, server_default=text("0")),
+    Column("effect", String(16), nullable=False, server_default=text("''")),
     PrimaryKeyConstraint("run_id", "node_uid"),
 )
 RUN_NODES_ADDED_COLUMNS = ("started_at_ms", "finished_at_ms")
+RUN_NODES_GOVERNED_COLUMNS = ("operation", "attempt_base", "effect")
 Index("run_nodes_order", run_nodes.c.run_id, run_nodes.c.node_id, run_nodes.c.item)
 Index("runs_request", runs.c.principal_id, runs.c.request_id, unique=True)
 Index("runs_created", runs.c.created_at_ms, runs.c.run_id)
 Index("runs_status_created", runs.c.status, runs.c.created_at_ms, runs.c.run_id)
 Index("runs_work_order", runs.c.work_order_id, runs.c.status)
+# Migration 16: ListRuns' filters, each an index in its page order (newest first), so
+# that a filtered page reads index entries of matching runs only. None holds a column a
+# command updates: only StartRun writes them.
+RUNS_LISTING_INDEXES = (
+    Index("runs_work_order_created", runs.c.work_order_id, runs.c.created_at_ms, runs.c.run_id),
+    Index(
+        "runs_ref_created",
+        runs.c.work_order_id,
+        runs.c.ref_run_id,
+        runs.c.created_at_ms,
+        runs.c.run_id,
+    ),
+    Index("runs_contract_created", runs.c.contract_id, runs.c.created_at_ms, runs.c.run_id),
+    Index("runs_started_by_created", runs.c.principal_id, runs.c.created_at_ms, runs.c.run_id),
+)
 
 run_definitions = Table(
     "run_definitions",
@@ -108,7 +140,12 @@ ready_nodes = Table(
     Column("model", String(128), nullable=False),
     Column("not_before_ms", BigInteger, nullable=False),
     Column("work_order_id", String(128), nullable=False),
+    # Added by the ready-times migration (``READY_NODES_ADDED_COLUMNS``): the time of the
+    # command that wrote the row, UTC epoch ms (rows written before it: their run's last
+    # update, set by the migration).
+    Column("ready_at_ms", BigInteger, nullable=False, server_default=text("0")),
 )
+READY_NODES_ADDED_COLUMNS = ("ready_at_ms",)
 Index("ready_by_model", ready_nodes.c.model, ready_nodes.c.not_before_ms, ready_nodes.c.seq)
 Index("ready_by_node", ready_nodes.c.run_id, ready_nodes.c.node_uid, unique=True)
 
@@ -240,6 +277,29 @@ principal_reservations = Table(
     Column("reserved_at_ms", BigInteger, nullable=False),
 )
 Index("reservations_principal", principal_reservations.c.principal_id)
+
+# --- migration 15: run labels (store/runtime/listing.py) ---
+#
+# One row per label of a run, written once when the run starts, with the run's creation
+# time, so that a ListRuns filter on a label reads the index ``run_labels_match`` in its
+# page order (newest first) and never scans runs.
+
+run_labels = Table(
+    "run_labels",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("value", Text, nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("run_id", "key"),
+)
+Index(
+    "run_labels_match",
+    run_labels.c.key,
+    run_labels.c.value,
+    run_labels.c.created_at_ms,
+    run_labels.c.run_id,
+)
 
 # --- migration 8: models registered by workers (store/runtime/worker_models.py) ---
 

@@ -25,6 +25,7 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
 from praxis.store.db.database import Rollback
@@ -185,6 +186,8 @@ class TaskStore:
             rows = _READY.run(
                 connection, {"models": claim.models, "now": now, "limit": limit}
             ).all()
+            if rows:  # a worker of these models is here: the inbox's stuck runs read it
+                self.models.note(connection, claim.models, now)
             by_run: dict[str, list[str]] = defaultdict(list)
             for row in rows:
                 by_run[row.run_id].append(row.node_uid)
@@ -313,7 +316,7 @@ class TaskStore:
             node_uid=node.uid,
             node_id=node.node_id,
             attempt=node.attempts,
-            operation_id=core.operation_id(record.state.run_id, node.uid),
+            operation_id=core.operation_id(record.state.run_id, node.uid, node.operation),
             agent=spec.agent,
             input_json=input_json,
             template=spec.template,
@@ -371,6 +374,8 @@ class TaskStore:
             self.unit.save(connection, record, outcome, effects, command, now)
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
+            if isinstance(command, core.Heartbeat):
+                return _with_pause(connection, record, outcome.reply)
             return outcome.reply
 
         return transaction
@@ -513,6 +518,15 @@ class TaskStore:
             request.effect,
             request.cost_microcredits,
         )
+
+
+def _with_pause(connection: Connection, record: RunRecord, reply: core.Reply) -> core.Reply:
+    """A heartbeat's reply, saying whether the run's work order is paused (one read by
+    primary key, on heartbeats only: a claim's filter and a settlement read nothing)."""
+    if reply.cancelled:
+        return reply
+    control = controls.load_work_order(connection, record.work_order_id).control
+    return replace(reply, paused=control is Control.PAUSED)
 
 
 def _spec_bytes(spec: definitions.Node) -> int:

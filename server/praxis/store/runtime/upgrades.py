@@ -1,4 +1,4 @@
-"""The runtime's upgrade steps: the extra work of migrations 7, 9 and 12.
+"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14, 15 and 17.
 
 Migration 7: run nodes move from one JSON snapshot per run to one row each.
 
@@ -19,6 +19,18 @@ Migration 12 (:func:`add_times`): each node records when it started
 (``run_nodes.started_at_ms``) and ended (``finished_at_ms``). Nodes written before the
 migration keep 0 in both: their times were never recorded.
 
+Migration 15 (:func:`add_ready_times`): each ready row records when the command that
+wrote it ran (``ready_nodes.ready_at_ms``), so that the inbox can tell how long a node has
+waited for a worker. Rows written before the migration take their run's last update
+(``runs.updated_at_ms``): the node became ready at or before it, so a wait is never
+overstated.
+Migration 17 (:func:`run_work_orders`): every run belongs to a work order, and runs
+carry labels. It adds ``runs.labels_json`` and the indexes of ListRuns' filters, then
+gives each ad hoc run recorded without a work order (``work_order_id = ''``) the work
+order of its contract, or the default work order when it has none
+(:data:`praxis.core.membership.DEFAULT_WORK_ORDER`), and its ready rows the same, so
+that the work order's controls act on it from then on.
+
 Each step is correct on a table created at any version: it adds a column only where it
 is missing (a table created after the migration was written already has it).
 """
@@ -27,16 +39,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, column, inspect, select, table, update
+from sqlalchemy import bindparam, column, func, inspect, select, table, update
 from sqlalchemy.engine import Connection
 
+from praxis.core.membership import DEFAULT_WORK_ORDER
 from praxis.store.db import migrations
 from praxis.store.runtime import codec as run_codec
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
+    READY_NODES_ADDED_COLUMNS,
     RUN_NODES_ADDED_COLUMNS,
+    RUN_NODES_GOVERNED_COLUMNS,
     RUNS_ADDED_COLUMNS,
+    RUNS_GOVERNED_COLUMNS,
+    RUNS_LABEL_COLUMNS,
+    RUNS_LISTING_INDEXES,
     attempts,
+    ready_nodes,
     run_nodes,
     runs,
 )
@@ -87,3 +106,53 @@ def add_principal(connection: Connection) -> None:
 def add_times(connection: Connection) -> None:
     """Adds ``run_nodes.started_at_ms`` and ``finished_at_ms`` where they are missing."""
     migrations.add_columns(connection, run_nodes, RUN_NODES_ADDED_COLUMNS)
+
+
+def add_governed(connection: Connection) -> None:
+    """Adds ``runs.deadline_ms`` and ``run_nodes.operation``, ``attempt_base`` and
+    ``effect`` where they are missing (their defaults are right for every older row)."""
+    migrations.add_columns(connection, runs, RUNS_GOVERNED_COLUMNS)
+    migrations.add_columns(connection, run_nodes, RUN_NODES_GOVERNED_COLUMNS)
+
+
+def add_ready_times(connection: Connection) -> None:
+    """Adds ``ready_nodes.ready_at_ms`` where it is missing and sets it, on rows that have
+    none, to their run's last update."""
+    migrations.add_columns(connection, ready_nodes, READY_NODES_ADDED_COLUMNS)
+    last_update = (
+        select(runs.c.updated_at_ms).where(runs.c.run_id == ready_nodes.c.run_id).scalar_subquery()
+    )
+    connection.execute(
+        update(ready_nodes)
+        .where(ready_nodes.c.ready_at_ms == 0)
+        .values(ready_at_ms=func.coalesce(last_update, 0))
+    )
+
+
+def run_work_orders(connection: Connection) -> None:
+    """Adds ``runs.labels_json`` and the listing indexes where they are missing, and
+    gives every run without a work order its contract's, or the default one."""
+    migrations.add_columns(connection, runs, RUNS_LABEL_COLUMNS)
+    for index in RUNS_LISTING_INDEXES:
+        index.create(connection, checkfirst=True)
+    # The execution slice's contracts table, named here without importing the slice
+    # (which sits above the runtime): only its two columns are read.
+    contracts = table("contracts", column("contract_id"), column("work_order_id"))
+    of_contract = (
+        select(contracts.c.work_order_id)
+        .where(contracts.c.contract_id == runs.c.contract_id)
+        .scalar_subquery()
+    )
+    connection.execute(
+        update(runs)
+        .where(runs.c.work_order_id == "")
+        .values(work_order_id=func.coalesce(of_contract, DEFAULT_WORK_ORDER))
+    )
+    of_run = (
+        select(runs.c.work_order_id).where(runs.c.run_id == ready_nodes.c.run_id).scalar_subquery()
+    )
+    connection.execute(
+        update(ready_nodes)
+        .where(ready_nodes.c.work_order_id == "")
+        .values(work_order_id=func.coalesce(of_run, DEFAULT_WORK_ORDER))
+    )

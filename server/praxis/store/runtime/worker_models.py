@@ -5,6 +5,13 @@ claim, so ``StartRun`` accepts a model as soon as a worker serves it and stops a
 it once no worker has claimed for it in that time: a typo in one worker's configuration
 is never learnt for good. Live registrations are capped at :data:`MAX_WORKER_MODELS`.
 Migration 8 creates the table (7 is the runtime's run_nodes).
+
+A configured model needs no registration to be accepted, so a claim that finds nothing
+to do writes nothing for it. A claim that finds ready work registers its configured
+models too (:meth:`WorkerModels.note`, in the write it makes anyway, at most once a
+:data:`RENEW_AFTER_MS` per model and process), so that a live registration says of every
+model whether a worker claimed it lately (:func:`served`, read by the inbox's stuck
+runs). Configured models do not count against the cap: the config bounds them.
 """
 
 from __future__ import annotations
@@ -37,6 +44,12 @@ def live(connection: Connection, now_ms: int) -> dict[str, int]:
     return {row.model: int(row.expires_at_ms) for row in rows}
 
 
+def served(connection: Connection, now_ms: int) -> frozenset[str]:
+    """The models a worker claimed in the last :data:`MODEL_TTL_MS` (less at most
+    :data:`RENEW_AFTER_MS`): those with a live registration."""
+    return frozenset(live(connection, now_ms))
+
+
 def register(
     connection: Connection, models: list[str], configured: frozenset[str], now_ms: int
 ) -> dict[str, int] | Rejection | None:
@@ -54,13 +67,33 @@ def register(
         locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
         current = live(connection, now_ms)
     new = [m for m in wanted if m not in current]
-    if new and len(current) + len(new) > MAX_WORKER_MODELS:
+    counted = sum(1 for m in current if m not in configured)
+    if new and counted + len(new) > MAX_WORKER_MODELS:
         return Rejection(
             Code.RESOURCE_EXHAUSTED,
             "CAP_EXCEEDED",
-            f"workers have registered {len(current)} models; at most {MAX_WORKER_MODELS} "
+            f"workers have registered {counted} models; at most {MAX_WORKER_MODELS} "
             "may be live at once (declare models in the config instead)",
         )
+    return _write(connection, wanted, current, now_ms)
+
+
+def note(connection: Connection, models: list[str], now_ms: int) -> dict[str, int]:
+    """Registers or renews configured ``models`` a worker claims (no cap: the config
+    bounds them); returns the registrations now live."""
+    current = live(connection, now_ms)
+    if locks.postgres(connection) and _writes(models, current, now_ms):
+        locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
+        current = live(connection, now_ms)
+    return _write(connection, models, current, now_ms)
+
+
+def _write(
+    connection: Connection, wanted: list[str], current: dict[str, int], now_ms: int
+) -> dict[str, int]:
+    """Inserts the registrations of ``wanted`` missing from ``current`` and renews those
+    due; returns ``current`` with them."""
+    new = [m for m in wanted if m not in current]
     expiry = now_ms + MODEL_TTL_MS
     renew_before = expiry - RENEW_AFTER_MS  # renewed at most every RENEW_AFTER_MS
     stale = [m for m in wanted if m in current and current[m] < renew_before]
@@ -153,6 +186,20 @@ class WorkerModels:
     def would_write(self, connection: Connection, models: list[str], now_ms: int) -> bool:
         """Whether a claim of ``models`` must register or renew one (see :func:`would_write`)."""
         return would_write(connection, models, self.configured, now_ms)
+
+    def note(self, connection: Connection, models: list[str], now_ms: int) -> None:
+        """Registers the configured ``models`` of a claim that found ready work, unless
+        this process knows their registrations need no renewal (no read then)."""
+        renew_before = now_ms + MODEL_TTL_MS - RENEW_AFTER_MS
+        known = self.registered
+        due = [
+            m
+            for m in dict.fromkeys(models)
+            if m in self.configured and known.get(m, 0) < renew_before
+        ]
+        if due:
+            current = note(connection, due, now_ms)
+            Database.after_commit(connection, lambda: setattr(self, "registered", current))
 
     def register(self, connection: Connection, models: list[str], now_ms: int) -> Rejection | None:
         """Registers or renews ``models`` inside a claim (see :func:`register`)."""

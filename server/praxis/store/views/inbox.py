@@ -3,9 +3,16 @@
 Items are derived from the durable records, so an item leaves the inbox in the same
 transaction that decides it: pending proposals (``proposals``), pending reconciliations
 (``reconciliations``, whose nodes are BLOCKED), open ``human_input`` and
-``authorization`` waits (wait rows not yet satisfied whose node is WAITING) and placed
-holds. At most :data:`MAX_SCAN` records of each kind, the oldest, are considered per
-call; proposal and reconciliation counts are exact database counts.
+``authorization`` waits (wait rows not yet satisfied whose node is WAITING), placed
+holds and stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
+:data:`~praxis.store.views.stuck.STUCK_AFTER_MS`). At most :data:`MAX_SCAN` records of
+each kind, the oldest, are considered per call (for stuck runs, the oldest ready nodes);
+proposal and reconciliation counts are exact database counts, the others count the
+items found.
+
+A run becomes stuck by the clock alone, with no write to wake ``WatchInbox``: the
+summary says when the next ready node it saw will pass the threshold
+(:attr:`InboxSummary.next_change_ms`), and the stream reads again then.
 """
 
 from __future__ import annotations
@@ -33,15 +40,16 @@ from praxis.store.execution.waits import WaitState, WaitStore, WaitView
 from praxis.store.registry.rows import proposal_of
 from praxis.store.registry.tables import proposals
 from praxis.store.runtime.tables import runs
+from praxis.store.views.stuck import StuckRun, scan
 
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD")
+KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
 ACTION = "inbox.read"
 MAX_SCAN = 2_000
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
 _LIVE = [status.value for status in core.RunStatus if status not in core.TERMINAL]
 
-Subject = registry.Proposal | ReconciliationView | WaitView | Hold
+Subject = registry.Proposal | ReconciliationView | WaitView | Hold | StuckRun
 
 
 @dataclass(frozen=True)
@@ -74,11 +82,13 @@ class InboxPage:
 
 @dataclass(frozen=True)
 class InboxSummary:
-    """The counts of the inbox and a digest of the ids of its items."""
+    """The counts of the inbox, a digest of the ids of its items, and when it next
+    changes by the clock alone (a run becoming stuck; 0 when none is known)."""
 
     counts: dict[str, int]
     total: int
     fingerprint: str
+    next_change_ms: int = 0
 
 
 class InboxStore:
@@ -110,7 +120,7 @@ class InboxStore:
         evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
         if isinstance(evidence, Rejection):
             return evidence
-        items, counts = self._gather(work_order_id, cursor[0] if cursor else 0)
+        items, counts, _ = self._gather(work_order_id, cursor[0] if cursor else 0)
         chosen = sorted((item for item in items if item.kind in wanted), key=lambda i: i.key)
         if cursor is not None:
             chosen = [item for item in chosen if item.key > cursor]
@@ -127,26 +137,31 @@ class InboxStore:
         evidence = self.authority.authorize(principal, ACTION, work_order_id, self.clock.now_ms())
         if isinstance(evidence, Rejection):
             return evidence
-        items, counts = self._gather(work_order_id, 0)
+        items, counts, next_change = self._gather(work_order_id, 0)
         fingerprint = values.digest(sorted(item.item_id for item in items))
-        return InboxSummary(counts, sum(counts.values()), fingerprint)
+        return InboxSummary(counts, sum(counts.values()), fingerprint, next_change)
 
-    def _gather(self, work_order_id: str, since: int) -> tuple[list[InboxItem], dict[str, int]]:
-        """The items considered (the oldest :data:`MAX_SCAN` of each kind from ``since``)
-        and the counts of each kind."""
+    def _gather(
+        self, work_order_id: str, since: int
+    ) -> tuple[list[InboxItem], dict[str, int], int]:
+        """The items considered (the oldest :data:`MAX_SCAN` of each kind from ``since``),
+        the counts of each kind, and when a run next becomes stuck (0: not known)."""
+        now = self.clock.now_ms()
         with self.db.read() as connection:
+            stuck = scan(connection, work_order_id, now, MAX_SCAN)
             items = [
                 *_proposals(connection, work_order_id, since),
                 *_reconciliations(connection, work_order_id, since),
                 *self._waits(connection, work_order_id),
                 *_holds(connection, work_order_id),
+                *(_stuck_item(run, now) for run in stuck.runs),
             ]
             counts = {kind: 0 for kind in KINDS}
             for item in items:
                 counts[item.kind] += 1
             counts["PROPOSAL"] = _count_proposals(connection, work_order_id)
             counts["RECONCILIATION"] = _count_reconciliations(connection, work_order_id)
-        return items, counts
+        return items, counts, stuck.next_ms
 
     def _waits(self, connection: Connection, work_order_id: str) -> list[InboxItem]:
         query = (
@@ -321,3 +336,32 @@ def _holds(connection: Connection, work_order_id: str) -> list[InboxItem]:
         )
         for hold in found
     ]
+
+
+def _stuck_item(run: StuckRun, now_ms: int) -> InboxItem:
+    waited = _duration(now_ms - run.ready_since_ms)
+    workers = (
+        f"workers of model {run.model!r} are busy"
+        if run.served
+        else f"no worker serves model {run.model!r}"
+    )
+    more = f" (and {run.stuck_nodes - 1} more)" if run.stuck_nodes > 1 else ""
+    return InboxItem(
+        "STUCK_RUN", run.ready_since_ms, f"stuck:{run.run_id}", run.work_order_id, run.run_id,
+        f"node {run.node_uid}{more} of run {run.run_id} unclaimed for {waited}: {workers}", run,
+    )  # fmt: skip
+
+
+def _duration(ms: int) -> str:
+    """``ms`` for a person: ``45s``, ``7m05s``, ``2h03m``, ``3d04h``."""
+    seconds = max(ms, 0) // 1000
+    minutes, second = divmod(seconds, 60)
+    hours, minute = divmod(minutes, 60)
+    days, hour = divmod(hours, 24)
+    if days:
+        return f"{days}d{hour:02d}h"
+    if hours:
+        return f"{hours}h{minute:02d}m"
+    if minutes:
+        return f"{minutes}m{second:02d}s"
+    return f"{second}s"

@@ -68,7 +68,8 @@ const (
 	ErrorReason_EPOCH_MISMATCH ErrorReason = 31
 	// The work order is paused.
 	ErrorReason_WORK_ORDER_PAUSED ErrorReason = 32
-	// The work order is canceling or canceled.
+	// The work order is canceling or canceled. Also the `Run.result_reason` of a run
+	// cancelled because its work order was.
 	ErrorReason_WORK_ORDER_CANCELED ErrorReason = 33
 	// A restore hold blocks commands until an admin clears it.
 	ErrorReason_RESTORE_HOLD ErrorReason = 34
@@ -164,10 +165,12 @@ const (
 	ErrorReason_CAP_EXCEEDED ErrorReason = 95
 	// Dispatch would exceed the contract's remaining budget (FAILED_PRECONDITION).
 	ErrorReason_BUDGET_EXCEEDED ErrorReason = 100
-	// Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+	// Dispatch or completion would pass the contract's deadline; also a failed run's
+	// `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+	// contract's passed before it ended (FAILED_PRECONDITION).
 	ErrorReason_DEADLINE_EXCEEDED ErrorReason = 101
-	// The node waits for a reviewed reconciliation of an uncertain effect
-	// (FAILED_PRECONDITION).
+	// The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+	// a run with such a node (FAILED_PRECONDITION).
 	ErrorReason_RECONCILIATION_REQUIRED ErrorReason = 102
 	// No wait has this id (NOT_FOUND).
 	ErrorReason_WAIT_NOT_FOUND ErrorReason = 103
@@ -253,6 +256,12 @@ const (
 	// The request body could not be decoded as the method's request message
 	// (INVALID_ARGUMENT).
 	ErrorReason_REQUEST_MALFORMED ErrorReason = 153
+	// The work order named in a StartRun or ListRuns request is not the work order of
+	// its contract or ref: a run belongs to exactly one work order.
+	ErrorReason_WORK_ORDER_MISMATCH ErrorReason = 160
+	// A run label is past its bounds: more than 16 labels, a key that is not an
+	// identifier of at most 63 characters, or a value over 256 bytes.
+	ErrorReason_LABEL_INVALID ErrorReason = 161
 	// SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
 	// only with the approval of its exact material (WaitService.ReviewWait, then
 	// ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
@@ -273,6 +282,19 @@ const (
 	// An approval was named for, or ReviewWait asked about, a wait that takes none: only
 	// `authorization` waits are reviewed and satisfied with an approval (INVALID_ARGUMENT).
 	ErrorReason_APPROVAL_NOT_APPLICABLE ErrorReason = 174
+	// Set as a failed run's `result_reason` when a ready node waited longer than its
+	// `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+	// error names its model (FAILED_PRECONDITION).
+	ErrorReason_SCHEDULE_TO_START_TIMEOUT ErrorReason = 180
+	// StartRun of a governed ref that already ran, by another request: a ref runs once.
+	// ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+	// (ALREADY_EXISTS).
+	ErrorReason_REF_ALREADY_RUN ErrorReason = 181
+	// ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+	ErrorReason_RUN_NOT_RESUMABLE ErrorReason = 182
+	// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+	// an attempt that completed with its own result (INVALID_ARGUMENT).
+	ErrorReason_RESULT_NOT_EXPECTED ErrorReason = 183
 )
 
 // Enum value maps for ErrorReason.
@@ -376,11 +398,17 @@ var (
 		151: "NODE_FAILED",
 		152: "INPUT_TOO_LARGE",
 		153: "REQUEST_MALFORMED",
+		160: "WORK_ORDER_MISMATCH",
+		161: "LABEL_INVALID",
 		170: "AUTHORIZATION_APPROVAL_REQUIRED",
 		171: "GRANT_OUTSIDE_WINDOW",
 		172: "PURPOSE_NOT_GRANTED",
 		173: "APPROVAL_PURPOSE_MISMATCH",
 		174: "APPROVAL_NOT_APPLICABLE",
+		180: "SCHEDULE_TO_START_TIMEOUT",
+		181: "REF_ALREADY_RUN",
+		182: "RUN_NOT_RESUMABLE",
+		183: "RESULT_NOT_EXPECTED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -481,11 +509,17 @@ var (
 		"NODE_FAILED":                     151,
 		"INPUT_TOO_LARGE":                 152,
 		"REQUEST_MALFORMED":               153,
+		"WORK_ORDER_MISMATCH":             160,
+		"LABEL_INVALID":                   161,
 		"AUTHORIZATION_APPROVAL_REQUIRED": 170,
 		"GRANT_OUTSIDE_WINDOW":            171,
 		"PURPOSE_NOT_GRANTED":             172,
 		"APPROVAL_PURPOSE_MISMATCH":       173,
 		"APPROVAL_NOT_APPLICABLE":         174,
+		"SCHEDULE_TO_START_TIMEOUT":       180,
+		"REF_ALREADY_RUN":                 181,
+		"RUN_NOT_RESUMABLE":               182,
+		"RESULT_NOT_EXPECTED":             183,
 	}
 )
 
@@ -520,7 +554,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xbb\x13\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd1\x14\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -620,12 +654,18 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x11ATTEMPT_NOT_YOURS\x10\x96\x01\x12\x10\n" +
 	"\vNODE_FAILED\x10\x97\x01\x12\x14\n" +
 	"\x0fINPUT_TOO_LARGE\x10\x98\x01\x12\x16\n" +
-	"\x11REQUEST_MALFORMED\x10\x99\x01\x12$\n" +
+	"\x11REQUEST_MALFORMED\x10\x99\x01\x12\x18\n" +
+	"\x13WORK_ORDER_MISMATCH\x10\xa0\x01\x12\x12\n" +
+	"\rLABEL_INVALID\x10\xa1\x01\x12$\n" +
 	"\x1fAUTHORIZATION_APPROVAL_REQUIRED\x10\xaa\x01\x12\x19\n" +
 	"\x14GRANT_OUTSIDE_WINDOW\x10\xab\x01\x12\x18\n" +
 	"\x13PURPOSE_NOT_GRANTED\x10\xac\x01\x12\x1e\n" +
 	"\x19APPROVAL_PURPOSE_MISMATCH\x10\xad\x01\x12\x1c\n" +
-	"\x17APPROVAL_NOT_APPLICABLE\x10\xae\x01Ba\n" +
+	"\x17APPROVAL_NOT_APPLICABLE\x10\xae\x01\x12\x1e\n" +
+	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
+	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
+	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +
+	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

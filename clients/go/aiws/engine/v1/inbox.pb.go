@@ -39,6 +39,12 @@ const (
 	InboxItemKind_INBOX_ITEM_KIND_AUTHORIZATION InboxItemKind = 4
 	// A placed hold that blocks commands: clear it once resolved.
 	InboxItemKind_INBOX_ITEM_KIND_HOLD InboxItemKind = 5
+	// A live run of an active work order (neither paused, canceling, canceled nor held)
+	// with a ready node whose earliest dispatch time has passed and that no worker has
+	// claimed for longer than the stuck threshold (5 minutes): start a worker for its
+	// model, or stop the run. One item per run. A run with a pending reconciliation is
+	// listed only as its RECONCILIATION items, never also as stuck.
+	InboxItemKind_INBOX_ITEM_KIND_STUCK_RUN InboxItemKind = 6
 )
 
 // Enum value maps for InboxItemKind.
@@ -50,6 +56,7 @@ var (
 		3: "INBOX_ITEM_KIND_HUMAN_INPUT",
 		4: "INBOX_ITEM_KIND_AUTHORIZATION",
 		5: "INBOX_ITEM_KIND_HOLD",
+		6: "INBOX_ITEM_KIND_STUCK_RUN",
 	}
 	InboxItemKind_value = map[string]int32{
 		"INBOX_ITEM_KIND_UNSPECIFIED":    0,
@@ -58,6 +65,7 @@ var (
 		"INBOX_ITEM_KIND_HUMAN_INPUT":    3,
 		"INBOX_ITEM_KIND_AUTHORIZATION":  4,
 		"INBOX_ITEM_KIND_HOLD":           5,
+		"INBOX_ITEM_KIND_STUCK_RUN":      6,
 	}
 )
 
@@ -92,7 +100,8 @@ func (InboxItemKind) EnumDescriptor() ([]byte, []int) {
 type InboxItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-	// `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
+	// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
+	// `stuck:<run>`.
 	ItemId string `protobuf:"bytes,1,opt,name=item_id,json=itemId,proto3" json:"item_id,omitempty"`
 	// What it asks for.
 	Kind InboxItemKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kind,omitempty"`
@@ -100,8 +109,8 @@ type InboxItem struct {
 	SinceMs int64 `protobuf:"varint,3,opt,name=since_ms,json=sinceMs,proto3" json:"since_ms,omitempty"`
 	// The work order it belongs to; empty for ad hoc runs and installation-wide holds.
 	WorkOrderId string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
-	// The run concerned: the ref's run id for a proposal, the run for reconciliations and
-	// waits; empty for holds.
+	// The run concerned: the ref's run id for a proposal, the run for reconciliations,
+	// waits and stuck runs; empty for holds.
 	RunId string `protobuf:"bytes,5,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// A one-line description for lists; for an authorization, the nodes and operation
 	// ids it authorises (the first three) and its purpose.
@@ -114,6 +123,7 @@ type InboxItem struct {
 	//	*InboxItem_Reconciliation
 	//	*InboxItem_Wait
 	//	*InboxItem_Hold
+	//	*InboxItem_StuckRun
 	Subject       isInboxItem_Subject `protobuf_oneof:"subject"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -234,6 +244,15 @@ func (x *InboxItem) GetHold() *Hold {
 	return nil
 }
 
+func (x *InboxItem) GetStuckRun() *StuckRun {
+	if x != nil {
+		if x, ok := x.Subject.(*InboxItem_StuckRun); ok {
+			return x.StuckRun
+		}
+	}
+	return nil
+}
+
 type isInboxItem_Subject interface {
 	isInboxItem_Subject()
 }
@@ -260,6 +279,11 @@ type InboxItem_Hold struct {
 	Hold *Hold `protobuf:"bytes,13,opt,name=hold,proto3,oneof"`
 }
 
+type InboxItem_StuckRun struct {
+	// Why the run is stuck (STUCK_RUN).
+	StuckRun *StuckRun `protobuf:"bytes,14,opt,name=stuck_run,json=stuckRun,proto3,oneof"`
+}
+
 func (*InboxItem_Proposal) isInboxItem_Subject() {}
 
 func (*InboxItem_Reconciliation) isInboxItem_Subject() {}
@@ -267,6 +291,113 @@ func (*InboxItem_Reconciliation) isInboxItem_Subject() {}
 func (*InboxItem_Wait) isInboxItem_Subject() {}
 
 func (*InboxItem_Hold) isInboxItem_Subject() {}
+
+func (*InboxItem_StuckRun) isInboxItem_Subject() {}
+
+// StuckRun says which ready node of a run has waited longest for a worker, and whether
+// any worker serves its model.
+type StuckRun struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Its ready node (or fan-out item, `node#i`) that became claimable first.
+	NodeUid string `protobuf:"bytes,2,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
+	// The model the node needs a worker for.
+	Model string `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"`
+	// When the node became claimable, UTC epoch milliseconds: the later of when it became
+	// ready and its earliest dispatch time (a retry's backoff). The item's `since_ms`.
+	ReadySinceMs int64 `protobuf:"varint,4,opt,name=ready_since_ms,json=readySinceMs,proto3" json:"ready_since_ms,omitempty"`
+	// True when a worker claimed tasks of `model` within the last 10 minutes (its workers
+	// are busy); false when none did (no worker serves the model).
+	Served bool `protobuf:"varint,5,opt,name=served,proto3" json:"served,omitempty"`
+	// When the node fails with SCHEDULE_TO_START_TIMEOUT unless a worker claims it, UTC
+	// epoch milliseconds; 0 when its definition sets no schedule-to-start limit.
+	ScheduleToStartDeadlineMs int64 `protobuf:"varint,6,opt,name=schedule_to_start_deadline_ms,json=scheduleToStartDeadlineMs,proto3" json:"schedule_to_start_deadline_ms,omitempty"`
+	// How many of the run's ready nodes are stuck (among the oldest 2,000 ready nodes of
+	// the installation that the inbox considers), at least 1.
+	StuckNodes    int64 `protobuf:"varint,7,opt,name=stuck_nodes,json=stuckNodes,proto3" json:"stuck_nodes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StuckRun) Reset() {
+	*x = StuckRun{}
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StuckRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StuckRun) ProtoMessage() {}
+
+func (x *StuckRun) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StuckRun.ProtoReflect.Descriptor instead.
+func (*StuckRun) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *StuckRun) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *StuckRun) GetNodeUid() string {
+	if x != nil {
+		return x.NodeUid
+	}
+	return ""
+}
+
+func (x *StuckRun) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *StuckRun) GetReadySinceMs() int64 {
+	if x != nil {
+		return x.ReadySinceMs
+	}
+	return 0
+}
+
+func (x *StuckRun) GetServed() bool {
+	if x != nil {
+		return x.Served
+	}
+	return false
+}
+
+func (x *StuckRun) GetScheduleToStartDeadlineMs() int64 {
+	if x != nil {
+		return x.ScheduleToStartDeadlineMs
+	}
+	return 0
+}
+
+func (x *StuckRun) GetStuckNodes() int64 {
+	if x != nil {
+		return x.StuckNodes
+	}
+	return 0
+}
 
 // InboxCount is the number of items of one kind.
 type InboxCount struct {
@@ -281,7 +412,7 @@ type InboxCount struct {
 
 func (x *InboxCount) Reset() {
 	*x = InboxCount{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -293,7 +424,7 @@ func (x *InboxCount) String() string {
 func (*InboxCount) ProtoMessage() {}
 
 func (x *InboxCount) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -306,7 +437,7 @@ func (x *InboxCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InboxCount.ProtoReflect.Descriptor instead.
 func (*InboxCount) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{1}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *InboxCount) GetKind() InboxItemKind {
@@ -326,7 +457,7 @@ func (x *InboxCount) GetCount() int64 {
 // ListInboxRequest pages through the inbox.
 type ListInboxRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Only items of these kinds; empty means every kind. At most 5 entries, none
+	// Only items of these kinds; empty means every kind. At most 6 entries, none
 	// unspecified.
 	Kinds []InboxItemKind `protobuf:"varint,1,rep,packed,name=kinds,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kinds,omitempty"`
 	// Only items of this work order (installation-wide holds included); empty means the
@@ -343,7 +474,7 @@ type ListInboxRequest struct {
 
 func (x *ListInboxRequest) Reset() {
 	*x = ListInboxRequest{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -355,7 +486,7 @@ func (x *ListInboxRequest) String() string {
 func (*ListInboxRequest) ProtoMessage() {}
 
 func (x *ListInboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -368,7 +499,7 @@ func (x *ListInboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListInboxRequest.ProtoReflect.Descriptor instead.
 func (*ListInboxRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListInboxRequest) GetKinds() []InboxItemKind {
@@ -417,7 +548,7 @@ type ListInboxResponse struct {
 
 func (x *ListInboxResponse) Reset() {
 	*x = ListInboxResponse{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -429,7 +560,7 @@ func (x *ListInboxResponse) String() string {
 func (*ListInboxResponse) ProtoMessage() {}
 
 func (x *ListInboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -442,7 +573,7 @@ func (x *ListInboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListInboxResponse.ProtoReflect.Descriptor instead.
 func (*ListInboxResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListInboxResponse) GetItems() []*InboxItem {
@@ -485,7 +616,7 @@ type WatchInboxRequest struct {
 
 func (x *WatchInboxRequest) Reset() {
 	*x = WatchInboxRequest{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -497,7 +628,7 @@ func (x *WatchInboxRequest) String() string {
 func (*WatchInboxRequest) ProtoMessage() {}
 
 func (x *WatchInboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -510,7 +641,7 @@ func (x *WatchInboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchInboxRequest.ProtoReflect.Descriptor instead.
 func (*WatchInboxRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *WatchInboxRequest) GetWorkOrderId() string {
@@ -538,7 +669,7 @@ type WatchInboxResponse struct {
 
 func (x *WatchInboxResponse) Reset() {
 	*x = WatchInboxResponse{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +681,7 @@ func (x *WatchInboxResponse) String() string {
 func (*WatchInboxResponse) ProtoMessage() {}
 
 func (x *WatchInboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +694,7 @@ func (x *WatchInboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchInboxResponse.ProtoReflect.Descriptor instead.
 func (*WatchInboxResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *WatchInboxResponse) GetCounts() []*InboxCount {
@@ -591,7 +722,7 @@ var File_aiws_engine_v1_inbox_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\"\xac\x03\n" +
+	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\"\xe5\x03\n" +
 	"\tInboxItem\x12\x17\n" +
 	"\aitem_id\x18\x01 \x01(\tR\x06itemId\x121\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.InboxItemKindR\x04kind\x12\x19\n" +
@@ -603,8 +734,18 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	" \x01(\v2\x18.aiws.engine.v1.ProposalH\x00R\bproposal\x12H\n" +
 	"\x0ereconciliation\x18\v \x01(\v2\x1e.aiws.engine.v1.ReconciliationH\x00R\x0ereconciliation\x12*\n" +
 	"\x04wait\x18\f \x01(\v2\x14.aiws.engine.v1.WaitH\x00R\x04wait\x12*\n" +
-	"\x04hold\x18\r \x01(\v2\x14.aiws.engine.v1.HoldH\x00R\x04holdB\t\n" +
-	"\asubject\"U\n" +
+	"\x04hold\x18\r \x01(\v2\x14.aiws.engine.v1.HoldH\x00R\x04hold\x127\n" +
+	"\tstuck_run\x18\x0e \x01(\v2\x18.aiws.engine.v1.StuckRunH\x00R\bstuckRunB\t\n" +
+	"\asubject\"\xf3\x01\n" +
+	"\bStuckRun\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
+	"\bnode_uid\x18\x02 \x01(\tR\anodeUid\x12\x14\n" +
+	"\x05model\x18\x03 \x01(\tR\x05model\x12$\n" +
+	"\x0eready_since_ms\x18\x04 \x01(\x03R\freadySinceMs\x12\x16\n" +
+	"\x06served\x18\x05 \x01(\bR\x06served\x12@\n" +
+	"\x1dschedule_to_start_deadline_ms\x18\x06 \x01(\x03R\x19scheduleToStartDeadlineMs\x12\x1f\n" +
+	"\vstuck_nodes\x18\a \x01(\x03R\n" +
+	"stuckNodes\"U\n" +
 	"\n" +
 	"InboxCount\x121\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1d.aiws.engine.v1.InboxItemKindR\x04kind\x12\x14\n" +
@@ -625,14 +766,15 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x12WatchInboxResponse\x122\n" +
 	"\x06counts\x18\x01 \x03(\v2\x1a.aiws.engine.v1.InboxCountR\x06counts\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x03R\x05total\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xd0\x01\n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xef\x01\n" +
 	"\rInboxItemKind\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n" +
 	"\x1eINBOX_ITEM_KIND_RECONCILIATION\x10\x02\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_HUMAN_INPUT\x10\x03\x12!\n" +
 	"\x1dINBOX_ITEM_KIND_AUTHORIZATION\x10\x04\x12\x18\n" +
-	"\x14INBOX_ITEM_KIND_HOLD\x10\x052\xc1\x01\n" +
+	"\x14INBOX_ITEM_KIND_HOLD\x10\x05\x12\x1d\n" +
+	"\x19INBOX_ITEM_KIND_STUCK_RUN\x10\x062\xc1\x01\n" +
 	"\fInboxService\x12U\n" +
 	"\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n" +
 	"\n" +
@@ -652,40 +794,42 @@ func file_aiws_engine_v1_inbox_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_inbox_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_aiws_engine_v1_inbox_proto_goTypes = []any{
 	(InboxItemKind)(0),         // 0: aiws.engine.v1.InboxItemKind
 	(*InboxItem)(nil),          // 1: aiws.engine.v1.InboxItem
-	(*InboxCount)(nil),         // 2: aiws.engine.v1.InboxCount
-	(*ListInboxRequest)(nil),   // 3: aiws.engine.v1.ListInboxRequest
-	(*ListInboxResponse)(nil),  // 4: aiws.engine.v1.ListInboxResponse
-	(*WatchInboxRequest)(nil),  // 5: aiws.engine.v1.WatchInboxRequest
-	(*WatchInboxResponse)(nil), // 6: aiws.engine.v1.WatchInboxResponse
-	(*Proposal)(nil),           // 7: aiws.engine.v1.Proposal
-	(*Reconciliation)(nil),     // 8: aiws.engine.v1.Reconciliation
-	(*Wait)(nil),               // 9: aiws.engine.v1.Wait
-	(*Hold)(nil),               // 10: aiws.engine.v1.Hold
+	(*StuckRun)(nil),           // 2: aiws.engine.v1.StuckRun
+	(*InboxCount)(nil),         // 3: aiws.engine.v1.InboxCount
+	(*ListInboxRequest)(nil),   // 4: aiws.engine.v1.ListInboxRequest
+	(*ListInboxResponse)(nil),  // 5: aiws.engine.v1.ListInboxResponse
+	(*WatchInboxRequest)(nil),  // 6: aiws.engine.v1.WatchInboxRequest
+	(*WatchInboxResponse)(nil), // 7: aiws.engine.v1.WatchInboxResponse
+	(*Proposal)(nil),           // 8: aiws.engine.v1.Proposal
+	(*Reconciliation)(nil),     // 9: aiws.engine.v1.Reconciliation
+	(*Wait)(nil),               // 10: aiws.engine.v1.Wait
+	(*Hold)(nil),               // 11: aiws.engine.v1.Hold
 }
 var file_aiws_engine_v1_inbox_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.InboxItem.kind:type_name -> aiws.engine.v1.InboxItemKind
-	7,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
-	8,  // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
-	9,  // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
-	10, // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
-	0,  // 5: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
-	0,  // 6: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
-	1,  // 7: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
-	2,  // 8: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	2,  // 9: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	3,  // 10: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
-	5,  // 11: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
-	4,  // 12: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
-	6,  // 13: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
-	12, // [12:14] is the sub-list for method output_type
-	10, // [10:12] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	8,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
+	9,  // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
+	10, // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
+	11, // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
+	2,  // 5: aiws.engine.v1.InboxItem.stuck_run:type_name -> aiws.engine.v1.StuckRun
+	0,  // 6: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
+	0,  // 7: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
+	1,  // 8: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
+	3,  // 9: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	3,  // 10: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	4,  // 11: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
+	6,  // 12: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
+	5,  // 13: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
+	7,  // 14: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
+	13, // [13:15] is the sub-list for method output_type
+	11, // [11:13] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_inbox_proto_init() }
@@ -702,6 +846,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 		(*InboxItem_Reconciliation)(nil),
 		(*InboxItem_Wait)(nil),
 		(*InboxItem_Hold)(nil),
+		(*InboxItem_StuckRun)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -709,7 +854,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_inbox_proto_rawDesc), len(file_aiws_engine_v1_inbox_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

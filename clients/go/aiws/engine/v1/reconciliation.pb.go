@@ -304,7 +304,8 @@ type ReconciliationMaterial struct {
 	Decision ReconciliationDecision `protobuf:"varint,8,opt,name=decision,proto3,enum=aiws.engine.v1.ReconciliationDecision" json:"decision,omitempty"`
 	// `sha256:<hex>` of the evidence document.
 	EvidenceDigest string `protobuf:"bytes,9,opt,name=evidence_digest,json=evidenceDigest,proto3" json:"evidence_digest,omitempty"`
-	// `sha256:<hex>` of the attempt's result (empty when it failed).
+	// `sha256:<hex>` of the result the node completes with: the attempt's own, or the one
+	// the decision supplies (`result_json`); empty when there is none.
 	ResultDigest  string `protobuf:"bytes,10,opt,name=result_digest,json=resultDigest,proto3" json:"result_digest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -512,7 +513,11 @@ type ReviewReconciliationRequest struct {
 	// The decision to review.
 	Decision ReconciliationDecision `protobuf:"varint,3,opt,name=decision,proto3,enum=aiws.engine.v1.ReconciliationDecision" json:"decision,omitempty"`
 	// The evidence as a JSON document (bounded profile); required.
-	EvidenceJson  string `protobuf:"bytes,4,opt,name=evidence_json,json=evidenceJson,proto3" json:"evidence_json,omitempty"`
+	EvidenceJson string `protobuf:"bytes,4,opt,name=evidence_json,json=evidenceJson,proto3" json:"evidence_json,omitempty"`
+	// APPLIED only, for an attempt that reported no result: the result the node completes
+	// with, as JSON under the node's output contract. Otherwise refused with
+	// RESULT_NOT_EXPECTED.
+	ResultJson    string `protobuf:"bytes,5,opt,name=result_json,json=resultJson,proto3" json:"result_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -571,6 +576,13 @@ func (x *ReviewReconciliationRequest) GetDecision() ReconciliationDecision {
 func (x *ReviewReconciliationRequest) GetEvidenceJson() string {
 	if x != nil {
 		return x.EvidenceJson
+	}
+	return ""
+}
+
+func (x *ReviewReconciliationRequest) GetResultJson() string {
+	if x != nil {
+		return x.ResultJson
 	}
 	return ""
 }
@@ -644,7 +656,9 @@ type ReconcileRequest struct {
 	// The evidence as a JSON document, exactly as reviewed.
 	EvidenceJson string `protobuf:"bytes,5,opt,name=evidence_json,json=evidenceJson,proto3" json:"evidence_json,omitempty"`
 	// The approval of the material's digest, given by a verified human.
-	ApprovalId    string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	ApprovalId string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	// Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+	ResultJson    string `protobuf:"bytes,7,opt,name=result_json,json=resultJson,proto3" json:"result_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -717,6 +731,13 @@ func (x *ReconcileRequest) GetEvidenceJson() string {
 func (x *ReconcileRequest) GetApprovalId() string {
 	if x != nil {
 		return x.ApprovalId
+	}
+	return ""
+}
+
+func (x *ReconcileRequest) GetResultJson() string {
+	if x != nil {
+		return x.ResultJson
 	}
 	return ""
 }
@@ -816,16 +837,18 @@ const file_aiws_engine_v1_reconciliation_proto_rawDesc = "" +
 	"\x1aListReconciliationsRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"g\n" +
 	"\x1bListReconciliationsResponse\x12H\n" +
-	"\x0freconciliations\x18\x01 \x03(\v2\x1e.aiws.engine.v1.ReconciliationR\x0freconciliations\"\xd5\x01\n" +
+	"\x0freconciliations\x18\x01 \x03(\v2\x1e.aiws.engine.v1.ReconciliationR\x0freconciliations\"\xf6\x01\n" +
 	"\x1bReviewReconciliationRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x02 \x01(\tR\tattemptId\x12B\n" +
 	"\bdecision\x18\x03 \x01(\x0e2&.aiws.engine.v1.ReconciliationDecisionR\bdecision\x12#\n" +
-	"\revidence_json\x18\x04 \x01(\tR\fevidenceJson\"\x8b\x01\n" +
+	"\revidence_json\x18\x04 \x01(\tR\fevidenceJson\x12\x1f\n" +
+	"\vresult_json\x18\x05 \x01(\tR\n" +
+	"resultJson\"\x8b\x01\n" +
 	"\x1cReviewReconciliationResponse\x12B\n" +
 	"\bmaterial\x18\x01 \x01(\v2&.aiws.engine.v1.ReconciliationMaterialR\bmaterial\x12'\n" +
-	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\x8a\x02\n" +
+	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\xab\x02\n" +
 	"\x10ReconcileRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1d\n" +
 	"\n" +
@@ -835,7 +858,9 @@ const file_aiws_engine_v1_reconciliation_proto_rawDesc = "" +
 	"\bdecision\x18\x04 \x01(\x0e2&.aiws.engine.v1.ReconciliationDecisionR\bdecision\x12#\n" +
 	"\revidence_json\x18\x05 \x01(\tR\fevidenceJson\x12\x1f\n" +
 	"\vapproval_id\x18\x06 \x01(\tR\n" +
-	"approvalId\"w\n" +
+	"approvalId\x12\x1f\n" +
+	"\vresult_json\x18\a \x01(\tR\n" +
+	"resultJson\"w\n" +
 	"\x11ReconcileResponse\x12F\n" +
 	"\x0ereconciliation\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ReconciliationR\x0ereconciliation\x12\x1a\n" +
 	"\breplayed\x18\x02 \x01(\bR\breplayed*\x80\x01\n" +

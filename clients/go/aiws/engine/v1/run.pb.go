@@ -35,7 +35,8 @@ const (
 	RunState_RUN_STATE_COMPLETED RunState = 3
 	// A required node failed; `result_error` summarises why.
 	RunState_RUN_STATE_FAILED RunState = 4
-	// Stopped by a caller or by cancellation of its work order.
+	// Stopped by a caller (StopRun), or by the cancellation of its work order
+	// (`result_reason` is then WORK_ORDER_CANCELED).
 	RunState_RUN_STATE_CANCELLED RunState = 5
 )
 
@@ -501,7 +502,9 @@ type Run struct {
 	Segments []*Segment `protobuf:"bytes,16,rep,name=segments,proto3" json:"segments,omitempty"`
 	// The `ErrorReason` name when the run failed: an execution-model rule (for example
 	// BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-	// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+	// INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+	// when the run was cancelled because its work order was (`result_error` then holds
+	// the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
 	ResultReason string `protobuf:"bytes,17,opt,name=result_reason,json=resultReason,proto3" json:"result_reason,omitempty"`
 	// The number of nodes and fan-out items the run has.
 	NodeCount int32 `protobuf:"varint,18,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
@@ -512,6 +515,22 @@ type Run struct {
 	// failed a run, and also failed nodes outside the run's output path (orphan branches)
 	// of a run that went on or completed. A failed fan-out item fails its node.
 	FailedNodeIds []string `protobuf:"bytes,20,rep,name=failed_node_ids,json=failedNodeIds,proto3" json:"failed_node_ids,omitempty"`
+	// The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+	// its contract's, the one named at start, or `default` when it named neither. Runs
+	// recorded before work orders contained their runs were assigned the same way when
+	// the server was upgraded. Pausing, resuming, cancelling and holding this work order
+	// act on the run, and its grants authorise reading, stopping and listing it.
+	WorkOrderId string `protobuf:"bytes,21,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// The id of the principal that started the run.
+	StartedBy string `protobuf:"bytes,22,opt,name=started_by,json=startedBy,proto3" json:"started_by,omitempty"`
+	// The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+	Labels map[string]string `protobuf:"bytes,23,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+	// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+	// and its contract's; 0 when it has none. Past it the run's live attempts are told to
+	// stop, and those of nodes with undeclared or external effects become
+	// reconciliations.
+	DeadlineMs    int64 `protobuf:"varint,30,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -686,6 +705,34 @@ func (x *Run) GetFailedNodeIds() []string {
 	return nil
 }
 
+func (x *Run) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *Run) GetStartedBy() string {
+	if x != nil {
+		return x.StartedBy
+	}
+	return ""
+}
+
+func (x *Run) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *Run) GetDeadlineMs() int64 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
 // StartRunRequest starts a run.
 type StartRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -702,8 +749,24 @@ type StartRunRequest struct {
 	InputJson string `protobuf:"bytes,4,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
 	// A subscriber name whose event stream receives this run's events.
 	Subscriber string `protobuf:"bytes,5,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
-	// The contract governing the run, if any.
-	ContractId    string `protobuf:"bytes,6,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// The contract governing the run, if any. An ad hoc run belongs to the contract's
+	// work order; a governed run's contract must govern its ref's work order.
+	ContractId string `protobuf:"bytes,6,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// The work order an ad hoc run belongs to (an identifier); empty means the contract's
+	// when `contract_id` is set, else the installation's default work order `default`.
+	// When set with `contract_id` or `ref`, it must be their work order, else the call
+	// fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+	WorkOrderId string `protobuf:"bytes,7,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+	// most 63 characters (letters and digits of any script and `-_.:@`), each value at
+	// most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+	// INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+	// the same request_id with other labels fails with REQUEST_ID_REUSED.
+	Labels map[string]string `protobuf:"bytes,8,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The run's own time limit from its start, in ms: past it the run fails with
+	// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+	// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+	RunTimeoutMs  int64 `protobuf:"varint,20,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -789,6 +852,27 @@ func (x *StartRunRequest) GetContractId() string {
 		return x.ContractId
 	}
 	return ""
+}
+
+func (x *StartRunRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *StartRunRequest) GetRunTimeoutMs() int64 {
+	if x != nil {
+		return x.RunTimeoutMs
+	}
+	return 0
 }
 
 type isStartRunRequest_Source interface {
@@ -1189,6 +1273,483 @@ func (x *StopRunResponse) GetRun() *Run {
 	return nil
 }
 
+// ResumeRunRequest resumes a failed or cancelled run.
+type ResumeRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run id.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Chosen once by the caller; a retry with the same id and request replays the answer.
+	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// Why it is resumed (required; at most 4,096 UTF-8 bytes); recorded on the event.
+	Reason string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The run's own time limit from the resume, in ms (0: none; its contract's deadline
+	// still applies). At most one year.
+	RunTimeoutMs int64 `protobuf:"varint,4,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	// Governed runs: the epochs of the run's work order the approval is bound to.
+	Epochs *Epochs `protobuf:"bytes,5,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	// Governed runs: a human's approval of the ReviewResume material (required for them).
+	ApprovalId    string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeRunRequest) Reset() {
+	*x = ResumeRunRequest{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeRunRequest) ProtoMessage() {}
+
+func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
+func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ResumeRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ResumeRunRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *ResumeRunRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ResumeRunRequest) GetRunTimeoutMs() int64 {
+	if x != nil {
+		return x.RunTimeoutMs
+	}
+	return 0
+}
+
+func (x *ResumeRunRequest) GetEpochs() *Epochs {
+	if x != nil {
+		return x.Epochs
+	}
+	return nil
+}
+
+func (x *ResumeRunRequest) GetApprovalId() string {
+	if x != nil {
+		return x.ApprovalId
+	}
+	return ""
+}
+
+// ResumeRunResponse carries the resumed run.
+type ResumeRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run after the resume.
+	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// True when this request_id had already resumed it.
+	Replayed      bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeRunResponse) Reset() {
+	*x = ResumeRunResponse{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeRunResponse) ProtoMessage() {}
+
+func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
+func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ResumeRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *ResumeRunResponse) GetReplayed() bool {
+	if x != nil {
+		return x.Replayed
+	}
+	return false
+}
+
+// ReviewResumeRequest describes a resume to review.
+type ReviewResumeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The run id.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Why it is to be resumed, exactly as ResumeRun will say it.
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The `run_timeout_ms` ResumeRun will carry.
+	RunTimeoutMs int64 `protobuf:"varint,3,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	// The epochs of the run's work order; unset means the current ones.
+	Epochs        *Epochs `protobuf:"bytes,4,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewResumeRequest) Reset() {
+	*x = ReviewResumeRequest{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewResumeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewResumeRequest) ProtoMessage() {}
+
+func (x *ReviewResumeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewResumeRequest.ProtoReflect.Descriptor instead.
+func (*ReviewResumeRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ReviewResumeRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ReviewResumeRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ReviewResumeRequest) GetRunTimeoutMs() int64 {
+	if x != nil {
+		return x.RunTimeoutMs
+	}
+	return 0
+}
+
+func (x *ReviewResumeRequest) GetEpochs() *Epochs {
+	if x != nil {
+		return x.Epochs
+	}
+	return nil
+}
+
+// ResumeNode is one node a resume runs again.
+type ResumeNode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The node uid.
+	NodeUid string `protobuf:"bytes,1,opt,name=node_uid,json=nodeUid,proto3" json:"node_uid,omitempty"`
+	// The operation id it runs again under.
+	OperationId string `protobuf:"bytes,2,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
+	// True when that is a new operation id: its last effect was not settled as not
+	// applied and its effects are not declared retry-safe.
+	NewOperation  bool `protobuf:"varint,3,opt,name=new_operation,json=newOperation,proto3" json:"new_operation,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeNode) Reset() {
+	*x = ResumeNode{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeNode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeNode) ProtoMessage() {}
+
+func (x *ResumeNode) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeNode.ProtoReflect.Descriptor instead.
+func (*ResumeNode) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ResumeNode) GetNodeUid() string {
+	if x != nil {
+		return x.NodeUid
+	}
+	return ""
+}
+
+func (x *ResumeNode) GetOperationId() string {
+	if x != nil {
+		return x.OperationId
+	}
+	return ""
+}
+
+func (x *ResumeNode) GetNewOperation() bool {
+	if x != nil {
+		return x.NewOperation
+	}
+	return false
+}
+
+// ResumeMaterial is the exact subject of a human's approval of a governed resume.
+type ResumeMaterial struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The epochs of the run's work order.
+	Epochs *Epochs `protobuf:"bytes,1,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	// The run's work order.
+	WorkOrderId string `protobuf:"bytes,2,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// The ref's run id (governed runs; empty for ad hoc runs).
+	RefRunId string `protobuf:"bytes,3,opt,name=ref_run_id,json=refRunId,proto3" json:"ref_run_id,omitempty"`
+	// The run.
+	RunId string `protobuf:"bytes,4,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// The run's version: any change to the run makes the approval stale.
+	RunVersion int64 `protobuf:"varint,5,opt,name=run_version,json=runVersion,proto3" json:"run_version,omitempty"`
+	// The registry revision it applies.
+	Revision int64 `protobuf:"varint,6,opt,name=revision,proto3" json:"revision,omitempty"`
+	// Digest of the definition it applies.
+	DefinitionDigest string `protobuf:"bytes,7,opt,name=definition_digest,json=definitionDigest,proto3" json:"definition_digest,omitempty"`
+	// The nodes it runs again, in definition then item order (at most 100 listed;
+	// `node_count` counts them all, and the digest covers them all).
+	Nodes []*ResumeNode `protobuf:"bytes,8,rep,name=nodes,proto3" json:"nodes,omitempty"`
+	// How many nodes it runs again.
+	NodeCount int32 `protobuf:"varint,9,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
+	// The reason.
+	Reason string `protobuf:"bytes,10,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The run's time limit from the resume.
+	RunTimeoutMs  int64 `protobuf:"varint,11,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeMaterial) Reset() {
+	*x = ResumeMaterial{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeMaterial) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeMaterial) ProtoMessage() {}
+
+func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeMaterial.ProtoReflect.Descriptor instead.
+func (*ResumeMaterial) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ResumeMaterial) GetEpochs() *Epochs {
+	if x != nil {
+		return x.Epochs
+	}
+	return nil
+}
+
+func (x *ResumeMaterial) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetRefRunId() string {
+	if x != nil {
+		return x.RefRunId
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetRunVersion() int64 {
+	if x != nil {
+		return x.RunVersion
+	}
+	return 0
+}
+
+func (x *ResumeMaterial) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *ResumeMaterial) GetDefinitionDigest() string {
+	if x != nil {
+		return x.DefinitionDigest
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetNodes() []*ResumeNode {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
+func (x *ResumeMaterial) GetNodeCount() int32 {
+	if x != nil {
+		return x.NodeCount
+	}
+	return 0
+}
+
+func (x *ResumeMaterial) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetRunTimeoutMs() int64 {
+	if x != nil {
+		return x.RunTimeoutMs
+	}
+	return 0
+}
+
+// ReviewResumeResponse carries the material and its digest.
+type ReviewResumeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The exact material.
+	Material *ResumeMaterial `protobuf:"bytes,1,opt,name=material,proto3" json:"material,omitempty"`
+	// `sha256:<hex>` over the material; approve it with CreateApproval.
+	MaterialDigest string `protobuf:"bytes,2,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ReviewResumeResponse) Reset() {
+	*x = ReviewResumeResponse{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewResumeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewResumeResponse) ProtoMessage() {}
+
+func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewResumeResponse.ProtoReflect.Descriptor instead.
+func (*ReviewResumeResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *ReviewResumeResponse) GetMaterial() *ResumeMaterial {
+	if x != nil {
+		return x.Material
+	}
+	return nil
+}
+
+func (x *ReviewResumeResponse) GetMaterialDigest() string {
+	if x != nil {
+		return x.MaterialDigest
+	}
+	return ""
+}
+
 // WatchRunRequest names a run to watch.
 type WatchRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1200,7 +1761,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1212,7 +1773,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1225,7 +1786,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -1246,7 +1807,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1258,7 +1819,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1271,7 +1832,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *WatchRunResponse) GetRun() *Run {
@@ -1281,7 +1842,16 @@ func (x *WatchRunResponse) GetRun() *Run {
 	return nil
 }
 
-// ListRunsRequest pages through runs.
+// ListRunsRequest pages through runs. Every filter given must match (empty or zero
+// filters match every run).
+//
+// The cost of a page is bounded by the page, not by the runs stored: one filter drives
+// the read through its index (in this order of preference: ref, contract, labels,
+// starter, work order, state, creation time) and the others are checked on the runs it
+// yields. A call examines at most 5,000 runs of the driving index; when that many did
+// not fill the page, the page holds the runs found (possibly none) and a
+// `next_page_token` that resumes after the last run examined. So a short or empty page
+// with a token does not mean the listing has ended: only an empty `next_page_token` does.
 type ListRunsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Only runs in this state; unspecified means any.
@@ -1291,15 +1861,32 @@ type ListRunsRequest struct {
 	// results stays under the default 4 MiB message limit of clients; follow
 	// `next_page_token` for the rest.
 	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
-	// The `next_page_token` of the previous page; empty for the first.
-	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first. A token is valid
+	// only with the same filters: another filter's token fails with PAGE_INVALID.
+	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only runs of this work order (`Run.work_order_id`); empty means every work order.
+	WorkOrderId string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Only the governed runs of this ref (both parts required). With `work_order_id`, the
+	// two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+	Ref *WorkflowRef `protobuf:"bytes,5,opt,name=ref,proto3" json:"ref,omitempty"`
+	// Only runs under this contract; empty means any.
+	ContractId string `protobuf:"bytes,6,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// Only runs started by this principal id; empty means any.
+	StartedBy string `protobuf:"bytes,7,opt,name=started_by,json=startedBy,proto3" json:"started_by,omitempty"`
+	// Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+	CreatedAfterMs int64 `protobuf:"varint,8,opt,name=created_after_ms,json=createdAfterMs,proto3" json:"created_after_ms,omitempty"`
+	// Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+	CreatedBeforeMs int64 `protobuf:"varint,9,opt,name=created_before_ms,json=createdBeforeMs,proto3" json:"created_before_ms,omitempty"`
+	// Only runs carrying every one of these labels with exactly these values (bounded as
+	// `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+	Labels        map[string]string `protobuf:"bytes,10,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1311,7 +1898,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1324,7 +1911,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListRunsRequest) GetState() RunState {
@@ -1348,12 +1935,62 @@ func (x *ListRunsRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *ListRunsRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetRef() *WorkflowRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
+func (x *ListRunsRequest) GetContractId() string {
+	if x != nil {
+		return x.ContractId
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetStartedBy() string {
+	if x != nil {
+		return x.StartedBy
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetCreatedAfterMs() int64 {
+	if x != nil {
+		return x.CreatedAfterMs
+	}
+	return 0
+}
+
+func (x *ListRunsRequest) GetCreatedBeforeMs() int64 {
+	if x != nil {
+		return x.CreatedBeforeMs
+	}
+	return 0
+}
+
+func (x *ListRunsRequest) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
 // ListRunsResponse is one page of runs.
 type ListRunsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Runs, newest first.
+	// Runs, newest first (by creation time, then run id).
 	Runs []*Run `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
-	// Pass as `page_token` for the next page; empty when there is none.
+	// Pass as `page_token` (with the same filters) for the next page; empty when there is
+	// none. It may be set on a short or empty page (see ListRunsRequest).
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1361,7 +1998,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +2010,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +2023,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -1422,7 +2059,7 @@ type ListRunNodesRequest struct {
 
 func (x *ListRunNodesRequest) Reset() {
 	*x = ListRunNodesRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1434,7 +2071,7 @@ func (x *ListRunNodesRequest) String() string {
 func (*ListRunNodesRequest) ProtoMessage() {}
 
 func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1447,7 +2084,7 @@ func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesRequest.ProtoReflect.Descriptor instead.
 func (*ListRunNodesRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListRunNodesRequest) GetRunId() string {
@@ -1500,7 +2137,7 @@ type ListRunNodesResponse struct {
 
 func (x *ListRunNodesResponse) Reset() {
 	*x = ListRunNodesResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1512,7 +2149,7 @@ func (x *ListRunNodesResponse) String() string {
 func (*ListRunNodesResponse) ProtoMessage() {}
 
 func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1525,7 +2162,7 @@ func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesResponse.ProtoReflect.Descriptor instead.
 func (*ListRunNodesResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListRunNodesResponse) GetNodes() []*NodeStatus {
@@ -1577,7 +2214,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
 	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\x12\"\n" +
 	"\rstarted_at_ms\x18\r \x01(\x03R\vstartedAtMs\x12$\n" +
-	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\xe8\x05\n" +
+	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\xc0\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -1605,7 +2242,16 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\n" +
 	"node_count\x18\x12 \x01(\x05R\tnodeCount\x12#\n" +
 	"\ritems_omitted\x18\x13 \x01(\bR\fitemsOmitted\x12&\n" +
-	"\x0ffailed_node_ids\x18\x14 \x03(\tR\rfailedNodeIds\"\xf6\x01\n" +
+	"\x0ffailed_node_ids\x18\x14 \x03(\tR\rfailedNodeIds\x12\"\n" +
+	"\rwork_order_id\x18\x15 \x01(\tR\vworkOrderId\x12\x1d\n" +
+	"\n" +
+	"started_by\x18\x16 \x01(\tR\tstartedBy\x127\n" +
+	"\x06labels\x18\x17 \x03(\v2\x1f.aiws.engine.v1.Run.LabelsEntryR\x06labels\x12\x1f\n" +
+	"\vdeadline_ms\x18\x1e \x01(\x03R\n" +
+	"deadlineMs\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x03\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -1617,7 +2263,13 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"subscriber\x18\x05 \x01(\tR\n" +
 	"subscriber\x12\x1f\n" +
 	"\vcontract_id\x18\x06 \x01(\tR\n" +
-	"contractIdB\b\n" +
+	"contractId\x12\"\n" +
+	"\rwork_order_id\x18\a \x01(\tR\vworkOrderId\x12C\n" +
+	"\x06labels\x18\b \x03(\v2+.aiws.engine.v1.StartRunRequest.LabelsEntryR\x06labels\x12$\n" +
+	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMs\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06source\"S\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
@@ -1639,16 +2291,70 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"8\n" +
 	"\x0fStopRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"(\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xd7\x01\n" +
+	"\x10ResumeRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12$\n" +
+	"\x0erun_timeout_ms\x18\x04 \x01(\x03R\frunTimeoutMs\x12.\n" +
+	"\x06epochs\x18\x05 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1f\n" +
+	"\vapproval_id\x18\x06 \x01(\tR\n" +
+	"approvalId\"V\n" +
+	"\x11ResumeRunResponse\x12%\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x1a\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\"\x9a\x01\n" +
+	"\x13ReviewResumeRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12$\n" +
+	"\x0erun_timeout_ms\x18\x03 \x01(\x03R\frunTimeoutMs\x12.\n" +
+	"\x06epochs\x18\x04 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\"o\n" +
+	"\n" +
+	"ResumeNode\x12\x19\n" +
+	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12!\n" +
+	"\foperation_id\x18\x02 \x01(\tR\voperationId\x12#\n" +
+	"\rnew_operation\x18\x03 \x01(\bR\fnewOperation\"\x92\x03\n" +
+	"\x0eResumeMaterial\x12.\n" +
+	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\"\n" +
+	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x1c\n" +
+	"\n" +
+	"ref_run_id\x18\x03 \x01(\tR\brefRunId\x12\x15\n" +
+	"\x06run_id\x18\x04 \x01(\tR\x05runId\x12\x1f\n" +
+	"\vrun_version\x18\x05 \x01(\x03R\n" +
+	"runVersion\x12\x1a\n" +
+	"\brevision\x18\x06 \x01(\x03R\brevision\x12+\n" +
+	"\x11definition_digest\x18\a \x01(\tR\x10definitionDigest\x120\n" +
+	"\x05nodes\x18\b \x03(\v2\x1a.aiws.engine.v1.ResumeNodeR\x05nodes\x12\x1d\n" +
+	"\n" +
+	"node_count\x18\t \x01(\x05R\tnodeCount\x12\x16\n" +
+	"\x06reason\x18\n" +
+	" \x01(\tR\x06reason\x12$\n" +
+	"\x0erun_timeout_ms\x18\v \x01(\x03R\frunTimeoutMs\"{\n" +
+	"\x14ReviewResumeResponse\x12:\n" +
+	"\bmaterial\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ResumeMaterialR\bmaterial\x12'\n" +
+	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"(\n" +
 	"\x0fWatchRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"9\n" +
 	"\x10WatchRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"}\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xe6\x03\n" +
 	"\x0fListRunsRequest\x12.\n" +
 	"\x05state\x18\x01 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x12\x1b\n" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x03 \x01(\tR\tpageToken\"c\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\x12\"\n" +
+	"\rwork_order_id\x18\x04 \x01(\tR\vworkOrderId\x12-\n" +
+	"\x03ref\x18\x05 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\x12\x1f\n" +
+	"\vcontract_id\x18\x06 \x01(\tR\n" +
+	"contractId\x12\x1d\n" +
+	"\n" +
+	"started_by\x18\a \x01(\tR\tstartedBy\x12(\n" +
+	"\x10created_after_ms\x18\b \x01(\x03R\x0ecreatedAfterMs\x12*\n" +
+	"\x11created_before_ms\x18\t \x01(\x03R\x0fcreatedBeforeMs\x12C\n" +
+	"\x06labels\x18\n" +
+	" \x03(\v2+.aiws.engine.v1.ListRunsRequest.LabelsEntryR\x06labels\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"c\n" +
 	"\x10ListRunsResponse\x12'\n" +
 	"\x04runs\x18\x01 \x03(\v2\x13.aiws.engine.v1.RunR\x04runs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xb2\x01\n" +
@@ -1685,13 +2391,15 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n" +
 	"\x17SEGMENT_REASON_RECOVERY\x10\x02\x12\x1f\n" +
-	"\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x032\xe2\x04\n" +
+	"\x1bSEGMENT_REASON_OWNER_CHANGE\x10\x032\x94\x06\n" +
 	"\n" +
 	"RunService\x12M\n" +
 	"\bStartRun\x12\x1f.aiws.engine.v1.StartRunRequest\x1a .aiws.engine.v1.StartRunResponse\x12L\n" +
 	"\x06GetRun\x12\x1d.aiws.engine.v1.GetRunRequest\x1a\x1e.aiws.engine.v1.GetRunResponse\"\x03\x90\x02\x01\x12a\n" +
 	"\rGetNodeResult\x12$.aiws.engine.v1.GetNodeResultRequest\x1a%.aiws.engine.v1.GetNodeResultResponse\"\x03\x90\x02\x01\x12J\n" +
-	"\aStopRun\x12\x1e.aiws.engine.v1.StopRunRequest\x1a\x1f.aiws.engine.v1.StopRunResponse\x12T\n" +
+	"\aStopRun\x12\x1e.aiws.engine.v1.StopRunRequest\x1a\x1f.aiws.engine.v1.StopRunResponse\x12P\n" +
+	"\tResumeRun\x12 .aiws.engine.v1.ResumeRunRequest\x1a!.aiws.engine.v1.ResumeRunResponse\x12^\n" +
+	"\fReviewResume\x12#.aiws.engine.v1.ReviewResumeRequest\x1a$.aiws.engine.v1.ReviewResumeResponse\"\x03\x90\x02\x01\x12T\n" +
 	"\bWatchRun\x12\x1f.aiws.engine.v1.WatchRunRequest\x1a .aiws.engine.v1.WatchRunResponse\"\x03\x90\x02\x010\x01\x12R\n" +
 	"\bListRuns\x12\x1f.aiws.engine.v1.ListRunsRequest\x1a .aiws.engine.v1.ListRunsResponse\"\x03\x90\x02\x01\x12^\n" +
 	"\fListRunNodes\x12#.aiws.engine.v1.ListRunNodesRequest\x1a$.aiws.engine.v1.ListRunNodesResponse\"\x03\x90\x02\x01Ba\n" +
@@ -1710,7 +2418,7 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
@@ -1726,49 +2434,73 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(*GetNodeResultResponse)(nil), // 11: aiws.engine.v1.GetNodeResultResponse
 	(*StopRunRequest)(nil),        // 12: aiws.engine.v1.StopRunRequest
 	(*StopRunResponse)(nil),       // 13: aiws.engine.v1.StopRunResponse
-	(*WatchRunRequest)(nil),       // 14: aiws.engine.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 15: aiws.engine.v1.WatchRunResponse
-	(*ListRunsRequest)(nil),       // 16: aiws.engine.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 17: aiws.engine.v1.ListRunsResponse
-	(*ListRunNodesRequest)(nil),   // 18: aiws.engine.v1.ListRunNodesRequest
-	(*ListRunNodesResponse)(nil),  // 19: aiws.engine.v1.ListRunNodesResponse
-	(*WorkflowRef)(nil),           // 20: aiws.engine.v1.WorkflowRef
+	(*ResumeRunRequest)(nil),      // 14: aiws.engine.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 15: aiws.engine.v1.ResumeRunResponse
+	(*ReviewResumeRequest)(nil),   // 16: aiws.engine.v1.ReviewResumeRequest
+	(*ResumeNode)(nil),            // 17: aiws.engine.v1.ResumeNode
+	(*ResumeMaterial)(nil),        // 18: aiws.engine.v1.ResumeMaterial
+	(*ReviewResumeResponse)(nil),  // 19: aiws.engine.v1.ReviewResumeResponse
+	(*WatchRunRequest)(nil),       // 20: aiws.engine.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 21: aiws.engine.v1.WatchRunResponse
+	(*ListRunsRequest)(nil),       // 22: aiws.engine.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 23: aiws.engine.v1.ListRunsResponse
+	(*ListRunNodesRequest)(nil),   // 24: aiws.engine.v1.ListRunNodesRequest
+	(*ListRunNodesResponse)(nil),  // 25: aiws.engine.v1.ListRunNodesResponse
+	nil,                           // 26: aiws.engine.v1.Run.LabelsEntry
+	nil,                           // 27: aiws.engine.v1.StartRunRequest.LabelsEntry
+	nil,                           // 28: aiws.engine.v1.ListRunsRequest.LabelsEntry
+	(*WorkflowRef)(nil),           // 29: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),                // 30: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
 	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
 	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
 	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	20, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	29, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
 	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	20, // 6: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	5,  // 7: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 8: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 9: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 10: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 11: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	5,  // 12: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 13: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 14: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	6,  // 15: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	8,  // 16: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	10, // 17: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	12, // 18: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	14, // 19: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	16, // 20: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	18, // 21: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	7,  // 22: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	9,  // 23: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	11, // 24: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	13, // 25: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	15, // 26: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	17, // 27: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	19, // 28: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	22, // [22:29] is the sub-list for method output_type
-	15, // [15:22] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	26, // 6: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
+	29, // 7: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	27, // 8: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
+	5,  // 9: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 10: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 11: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	30, // 12: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	5,  // 13: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	30, // 14: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	30, // 15: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	17, // 16: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	18, // 17: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	5,  // 18: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 19: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	29, // 20: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	28, // 21: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	5,  // 22: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 23: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 24: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	6,  // 25: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	8,  // 26: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	10, // 27: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	12, // 28: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	14, // 29: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	16, // 30: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	20, // 31: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	22, // 32: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	24, // 33: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	7,  // 34: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	9,  // 35: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	11, // 36: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	13, // 37: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	15, // 38: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	19, // 39: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	21, // 40: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	23, // 41: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	25, // 42: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	34, // [34:43] is the sub-list for method output_type
+	25, // [25:34] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -1787,7 +2519,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   17,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,6 +23,8 @@ const (
 	RunService_GetRun_FullMethodName        = "/aiws.engine.v1.RunService/GetRun"
 	RunService_GetNodeResult_FullMethodName = "/aiws.engine.v1.RunService/GetNodeResult"
 	RunService_StopRun_FullMethodName       = "/aiws.engine.v1.RunService/StopRun"
+	RunService_ResumeRun_FullMethodName     = "/aiws.engine.v1.RunService/ResumeRun"
+	RunService_ReviewResume_FullMethodName  = "/aiws.engine.v1.RunService/ReviewResume"
 	RunService_WatchRun_FullMethodName      = "/aiws.engine.v1.RunService/WatchRun"
 	RunService_ListRuns_FullMethodName      = "/aiws.engine.v1.RunService/ListRuns"
 	RunService_ListRunNodes_FullMethodName  = "/aiws.engine.v1.RunService/ListRunNodes"
@@ -38,19 +40,51 @@ const (
 type RunServiceClient interface {
 	// StartRun starts a run from an inline definition (ad hoc) or from a registry head
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
-	// dispatched). A repeated request_id returns the existing run with `created = false`.
+	// dispatched). A repeated request_id (same principal, same request) returns the
+	// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+	// that already ran, by another request, is refused with REF_ALREADY_RUN
+	// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+	// ResumeRun, or register a new ref.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(ctx context.Context, in *GetRunRequest, opts ...grpc.CallOption) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(ctx context.Context, in *GetNodeResultRequest, opts ...grpc.CallOption) (*GetNodeResultResponse, error)
 	// StopRun cancels a run and its live attempts. Workers learn it on their next
-	// heartbeat and their late results are rejected. Stopping an ended run returns it
-	// unchanged.
+	// heartbeat and their late results are rejected. A running attempt of a node whose
+	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(ctx context.Context, in *StopRunRequest, opts ...grpc.CallOption) (*StopRunResponse, error)
+	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+	// nodes keep their results; its failed and cancelled nodes run again with new
+	// attempts, under their operation id where repeating the effect is safe (the node
+	// declares effects `none` or `idempotent`, or its last effect was settled as not
+	// applied) and under a new one otherwise. The run's events record who resumed it and
+	// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+	// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+	// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+	// the run at its version). A repeated request_id with the same request returns the
+	// run with `replayed = true`.
+	ResumeRun(ctx context.Context, in *ResumeRunRequest, opts ...grpc.CallOption) (*ResumeRunResponse, error)
+	// ReviewResume returns the exact material a human approves before a governed run is
+	// resumed, and its digest. It writes nothing.
+	ReviewResume(ctx context.Context, in *ReviewResumeRequest, opts ...grpc.CallOption) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error)
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read
@@ -106,6 +140,26 @@ func (c *runServiceClient) StopRun(ctx context.Context, in *StopRunRequest, opts
 	return out, nil
 }
 
+func (c *runServiceClient) ResumeRun(ctx context.Context, in *ResumeRunRequest, opts ...grpc.CallOption) (*ResumeRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResumeRunResponse)
+	err := c.cc.Invoke(ctx, RunService_ResumeRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *runServiceClient) ReviewResume(ctx context.Context, in *ReviewResumeRequest, opts ...grpc.CallOption) (*ReviewResumeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReviewResumeResponse)
+	err := c.cc.Invoke(ctx, RunService_ReviewResume_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *runServiceClient) WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &RunService_ServiceDesc.Streams[0], RunService_WatchRun_FullMethodName, cOpts...)
@@ -155,19 +209,51 @@ func (c *runServiceClient) ListRunNodes(ctx context.Context, in *ListRunNodesReq
 type RunServiceServer interface {
 	// StartRun starts a run from an inline definition (ad hoc) or from a registry head
 	// (governed; the head becomes BOUND and later activations apply to nodes not yet
-	// dispatched). A repeated request_id returns the existing run with `created = false`.
+	// dispatched). A repeated request_id (same principal, same request) returns the
+	// existing run with `created = false`. A governed ref runs once: StartRun of a ref
+	// that already ran, by another request, is refused with REF_ALREADY_RUN
+	// (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+	// ResumeRun, or register a new ref.
+	//
+	// Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+	// its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+	// or, naming neither, to the installation's default work order `default`. The call
+	// needs `run.start` on that work order, and the work order's controls apply to the
+	// run as to any other of its runs: a cancelled (or canceling) work order refuses the
+	// start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+	// RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+	// but none of its attempts is dispatched until the work order is resumed.
 	StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error)
 	// GetRun returns a snapshot of a run, and its definition when asked for.
 	GetRun(context.Context, *GetRunRequest) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(context.Context, *GetNodeResultRequest) (*GetNodeResultResponse, error)
 	// StopRun cancels a run and its live attempts. Workers learn it on their next
-	// heartbeat and their late results are rejected. Stopping an ended run returns it
-	// unchanged.
+	// heartbeat and their late results are rejected. A running attempt of a node whose
+	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(context.Context, *StopRunRequest) (*StopRunResponse, error)
+	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+	// nodes keep their results; its failed and cancelled nodes run again with new
+	// attempts, under their operation id where repeating the effect is safe (the node
+	// declares effects `none` or `idempotent`, or its last effect was settled as not
+	// applied) and under a new one otherwise. The run's events record who resumed it and
+	// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+	// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+	// `approval_id`, a human's approval of the material ReviewResume returns (which pins
+	// the run at its version). A repeated request_id with the same request returns the
+	// run with `replayed = true`.
+	ResumeRun(context.Context, *ResumeRunRequest) (*ResumeRunResponse, error)
+	// ReviewResume returns the exact material a human approves before a governed run is
+	// resumed, and its digest. It writes nothing.
+	ReviewResume(context.Context, *ReviewResumeRequest) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends.
 	WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error
-	// ListRuns pages through runs, newest first, optionally filtered by state.
+	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+	// contract, state, starter, creation time and labels (all the filters given must
+	// match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+	// given), or on every work order (`*`) when none is named.
 	ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error)
 	// ListRunNodes pages through a run's nodes and fan-out items, in definition then item
 	// order, optionally only one node (and its items) or one state. It is the way to read
@@ -194,6 +280,12 @@ func (UnimplementedRunServiceServer) GetNodeResult(context.Context, *GetNodeResu
 }
 func (UnimplementedRunServiceServer) StopRun(context.Context, *StopRunRequest) (*StopRunResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method StopRun not implemented")
+}
+func (UnimplementedRunServiceServer) ResumeRun(context.Context, *ResumeRunRequest) (*ResumeRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResumeRun not implemented")
+}
+func (UnimplementedRunServiceServer) ReviewResume(context.Context, *ReviewResumeRequest) (*ReviewResumeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReviewResume not implemented")
 }
 func (UnimplementedRunServiceServer) WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error {
 	return status.Error(codes.Unimplemented, "method WatchRun not implemented")
@@ -297,6 +389,42 @@ func _RunService_StopRun_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_ResumeRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResumeRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ResumeRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ResumeRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ResumeRun(ctx, req.(*ResumeRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _RunService_ReviewResume_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReviewResumeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ReviewResume(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ReviewResume_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ReviewResume(ctx, req.(*ReviewResumeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _RunService_WatchRun_Handler(srv interface{}, stream grpc.ServerStream) error {
 	m := new(WatchRunRequest)
 	if err := stream.RecvMsg(m); err != nil {
@@ -366,6 +494,14 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "StopRun",
 			Handler:    _RunService_StopRun_Handler,
+		},
+		{
+			MethodName: "ResumeRun",
+			Handler:    _RunService_ResumeRun_Handler,
+		},
+		{
+			MethodName: "ReviewResume",
+			Handler:    _RunService_ReviewResume_Handler,
 		},
 		{
 			MethodName: "ListRuns",

@@ -644,8 +644,14 @@ type HeartbeatResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The new lease expiry, UTC epoch milliseconds.
 	LeaseExpiresAtMs int64 `protobuf:"varint,1,opt,name=lease_expires_at_ms,json=leaseExpiresAtMs,proto3" json:"lease_expires_at_ms,omitempty"`
-	// True when the attempt was cancelled (run stopped or attempt superseded): stop work.
-	Cancelled     bool `protobuf:"varint,2,opt,name=cancelled,proto3" json:"cancelled,omitempty"`
+	// True when the attempt was cancelled (run stopped, its work order cancelled, or the
+	// attempt superseded): stop work.
+	Cancelled bool `protobuf:"varint,2,opt,name=cancelled,proto3" json:"cancelled,omitempty"`
+	// True when the run's work order is paused. The lease is still extended (as
+	// `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+	// it as usual; no new attempt of the work order's runs is dispatched until it is
+	// resumed. A worker may also choose to stop early and fail the attempt as retryable.
+	Paused        bool `protobuf:"varint,3,opt,name=paused,proto3" json:"paused,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -690,6 +696,13 @@ func (x *HeartbeatResponse) GetLeaseExpiresAtMs() int64 {
 func (x *HeartbeatResponse) GetCancelled() bool {
 	if x != nil {
 		return x.Cancelled
+	}
+	return false
+}
+
+func (x *HeartbeatResponse) GetPaused() bool {
+	if x != nil {
+		return x.Paused
 	}
 	return false
 }
@@ -1475,10 +1488,11 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x1b\n" +
 	"\tworker_id\x18\x02 \x01(\tR\bworkerId\x12\x19\n" +
-	"\blease_ms\x18\x03 \x01(\x03R\aleaseMs\"`\n" +
+	"\blease_ms\x18\x03 \x01(\x03R\aleaseMs\"x\n" +
 	"\x11HeartbeatResponse\x12-\n" +
 	"\x13lease_expires_at_ms\x18\x01 \x01(\x03R\x10leaseExpiresAtMs\x12\x1c\n" +
-	"\tcancelled\x18\x02 \x01(\bR\tcancelled\"\xd6\x01\n" +
+	"\tcancelled\x18\x02 \x01(\bR\tcancelled\x12\x16\n" +
+	"\x06paused\x18\x03 \x01(\bR\x06paused\"\xd6\x01\n" +
 	"\x13CompleteTaskRequest\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x1b\n" +

@@ -104,11 +104,17 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_FAILED: _ClassVar[ErrorReason]
     INPUT_TOO_LARGE: _ClassVar[ErrorReason]
     REQUEST_MALFORMED: _ClassVar[ErrorReason]
+    WORK_ORDER_MISMATCH: _ClassVar[ErrorReason]
+    LABEL_INVALID: _ClassVar[ErrorReason]
     AUTHORIZATION_APPROVAL_REQUIRED: _ClassVar[ErrorReason]
     GRANT_OUTSIDE_WINDOW: _ClassVar[ErrorReason]
     PURPOSE_NOT_GRANTED: _ClassVar[ErrorReason]
     APPROVAL_PURPOSE_MISMATCH: _ClassVar[ErrorReason]
     APPROVAL_NOT_APPLICABLE: _ClassVar[ErrorReason]
+    SCHEDULE_TO_START_TIMEOUT: _ClassVar[ErrorReason]
+    REF_ALREADY_RUN: _ClassVar[ErrorReason]
+    RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
+    RESULT_NOT_EXPECTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -207,8 +213,14 @@ ATTEMPT_NOT_YOURS: ErrorReason
 NODE_FAILED: ErrorReason
 INPUT_TOO_LARGE: ErrorReason
 REQUEST_MALFORMED: ErrorReason
+WORK_ORDER_MISMATCH: ErrorReason
+LABEL_INVALID: ErrorReason
 AUTHORIZATION_APPROVAL_REQUIRED: ErrorReason
 GRANT_OUTSIDE_WINDOW: ErrorReason
 PURPOSE_NOT_GRANTED: ErrorReason
 APPROVAL_PURPOSE_MISMATCH: ErrorReason
 APPROVAL_NOT_APPLICABLE: ErrorReason
+SCHEDULE_TO_START_TIMEOUT: ErrorReason
+REF_ALREADY_RUN: ErrorReason
+RUN_NOT_RESUMABLE: ErrorReason
+RESULT_NOT_EXPECTED: ErrorReason

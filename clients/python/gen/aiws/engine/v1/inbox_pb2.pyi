@@ -19,15 +19,17 @@ class InboxItemKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INBOX_ITEM_KIND_HUMAN_INPUT: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_AUTHORIZATION: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_HOLD: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_STUCK_RUN: _ClassVar[InboxItemKind]
 INBOX_ITEM_KIND_UNSPECIFIED: InboxItemKind
 INBOX_ITEM_KIND_PROPOSAL: InboxItemKind
 INBOX_ITEM_KIND_RECONCILIATION: InboxItemKind
 INBOX_ITEM_KIND_HUMAN_INPUT: InboxItemKind
 INBOX_ITEM_KIND_AUTHORIZATION: InboxItemKind
 INBOX_ITEM_KIND_HOLD: InboxItemKind
+INBOX_ITEM_KIND_STUCK_RUN: InboxItemKind
 
 class InboxItem(_message.Message):
-    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold")
+    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold", "stuck_run")
     ITEM_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SINCE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +40,7 @@ class InboxItem(_message.Message):
     RECONCILIATION_FIELD_NUMBER: _ClassVar[int]
     WAIT_FIELD_NUMBER: _ClassVar[int]
     HOLD_FIELD_NUMBER: _ClassVar[int]
+    STUCK_RUN_FIELD_NUMBER: _ClassVar[int]
     item_id: str
     kind: InboxItemKind
     since_ms: int
@@ -48,7 +51,26 @@ class InboxItem(_message.Message):
     reconciliation: _reconciliation_pb2.Reconciliation
     wait: _wait_pb2.Wait
     hold: _admin_pb2.Hold
-    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ...) -> None: ...
+    stuck_run: StuckRun
+    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ..., stuck_run: _Optional[_Union[StuckRun, _Mapping]] = ...) -> None: ...
+
+class StuckRun(_message.Message):
+    __slots__ = ("run_id", "node_uid", "model", "ready_since_ms", "served", "schedule_to_start_deadline_ms", "stuck_nodes")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    READY_SINCE_MS_FIELD_NUMBER: _ClassVar[int]
+    SERVED_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_TO_START_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    STUCK_NODES_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    node_uid: str
+    model: str
+    ready_since_ms: int
+    served: bool
+    schedule_to_start_deadline_ms: int
+    stuck_nodes: int
+    def __init__(self, run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., model: _Optional[str] = ..., ready_since_ms: _Optional[int] = ..., served: bool = ..., schedule_to_start_deadline_ms: _Optional[int] = ..., stuck_nodes: _Optional[int] = ...) -> None: ...
 
 class InboxCount(_message.Message):
     __slots__ = ("kind", "count")

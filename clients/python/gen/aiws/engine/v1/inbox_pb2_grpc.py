@@ -29,10 +29,12 @@ class InboxServiceStub(object):
     """InboxService answers one question the same way for every client: what waits for a
     human decision right now. Its items are pending registry proposals, uncertain effects
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    waits, and placed holds, oldest first. It is a read over the durable records, so an
-    item leaves the inbox in the same transaction that decides it. It needs the
-    `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    is named).
+    waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    run, in the transaction that leases its node, pauses its work order or ends the run).
+    It needs the `inbox.read` action on the work order asked for (on every work order,
+    `*`, when none is named).
     """
 
     def __init__(self, channel):
@@ -57,10 +59,12 @@ class InboxServiceServicer(object):
     """InboxService answers one question the same way for every client: what waits for a
     human decision right now. Its items are pending registry proposals, uncertain effects
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    waits, and placed holds, oldest first. It is a read over the durable records, so an
-    item leaves the inbox in the same transaction that decides it. It needs the
-    `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    is named).
+    waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    run, in the transaction that leases its node, pauses its work order or ends the run).
+    It needs the `inbox.read` action on the work order asked for (on every work order,
+    `*`, when none is named).
     """
 
     def ListInbox(self, request, context):
@@ -76,7 +80,10 @@ class InboxServiceServicer(object):
         item joins or leaves it), so that a page can update without polling; read the items
         with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        most about four messages a second. It is an open stream under the server's stream
+        most about four messages a second. A run becoming stuck is a change that no write
+        makes: the stream reads the inbox again when the next of the ready nodes it saw
+        passes the stuck threshold (within about a quarter of a second), and at least once
+        a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
         limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
         when the server stops.
         """
@@ -109,10 +116,12 @@ class InboxService(object):
     """InboxService answers one question the same way for every client: what waits for a
     human decision right now. Its items are pending registry proposals, uncertain effects
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    waits, and placed holds, oldest first. It is a read over the durable records, so an
-    item leaves the inbox in the same transaction that decides it. It needs the
-    `inbox.read` action on the work order asked for (on every work order, `*`, when none
-    is named).
+    waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+    than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    records, so an item leaves the inbox in the same transaction that decides it (a stuck
+    run, in the transaction that leases its node, pauses its work order or ends the run).
+    It needs the `inbox.read` action on the work order asked for (on every work order,
+    `*`, when none is named).
     """
 
     @staticmethod

@@ -93,16 +93,18 @@ class ListReconciliationsResponse(_message.Message):
     def __init__(self, reconciliations: _Optional[_Iterable[_Union[Reconciliation, _Mapping]]] = ...) -> None: ...
 
 class ReviewReconciliationRequest(_message.Message):
-    __slots__ = ("epochs", "attempt_id", "decision", "evidence_json")
+    __slots__ = ("epochs", "attempt_id", "decision", "evidence_json", "result_json")
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_JSON_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     attempt_id: str
     decision: ReconciliationDecision
     evidence_json: str
-    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., attempt_id: _Optional[str] = ..., decision: _Optional[_Union[ReconciliationDecision, str]] = ..., evidence_json: _Optional[str] = ...) -> None: ...
+    result_json: str
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., attempt_id: _Optional[str] = ..., decision: _Optional[_Union[ReconciliationDecision, str]] = ..., evidence_json: _Optional[str] = ..., result_json: _Optional[str] = ...) -> None: ...
 
 class ReviewReconciliationResponse(_message.Message):
     __slots__ = ("material", "material_digest")
@@ -113,20 +115,22 @@ class ReviewReconciliationResponse(_message.Message):
     def __init__(self, material: _Optional[_Union[ReconciliationMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ...) -> None: ...
 
 class ReconcileRequest(_message.Message):
-    __slots__ = ("epochs", "request_id", "attempt_id", "decision", "evidence_json", "approval_id")
+    __slots__ = ("epochs", "request_id", "attempt_id", "decision", "evidence_json", "approval_id", "result_json")
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_JSON_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     request_id: str
     attempt_id: str
     decision: ReconciliationDecision
     evidence_json: str
     approval_id: str
-    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., attempt_id: _Optional[str] = ..., decision: _Optional[_Union[ReconciliationDecision, str]] = ..., evidence_json: _Optional[str] = ..., approval_id: _Optional[str] = ...) -> None: ...
+    result_json: str
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., attempt_id: _Optional[str] = ..., decision: _Optional[_Union[ReconciliationDecision, str]] = ..., evidence_json: _Optional[str] = ..., approval_id: _Optional[str] = ..., result_json: _Optional[str] = ...) -> None: ...
 
 class ReconcileResponse(_message.Message):
     __slots__ = ("reconciliation", "replayed")

@@ -33,8 +33,11 @@ class ReconciliationServiceStub(object):
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     def __init__(self, channel):
@@ -68,8 +71,11 @@ class ReconciliationServiceServicer(object):
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     def ListReconciliations(self, request, context):
@@ -130,8 +136,11 @@ class ReconciliationService(object):
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     @staticmethod

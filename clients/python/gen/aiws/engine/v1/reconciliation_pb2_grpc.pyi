@@ -34,8 +34,11 @@ class ReconciliationServiceStub:
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     @_typing.overload
@@ -63,8 +66,11 @@ class ReconciliationServiceAsyncStub(ReconciliationServiceStub):
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -88,8 +94,11 @@ class ReconciliationServiceServicer(metaclass=_abc_1.ABCMeta):
     retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
     approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
     that approval: a decision of NOT_APPLIED retries the node under the same operation id
-    (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-    good when the attempt had failed, since its effect must not be repeated).
+    (a new attempt id); APPLIED never runs it again: it completes the node with the
+    attempt's result, or, for an attempt that reported none (it failed, or ended without
+    a report), with the `result_json` the human established (checked against the node's
+    output contract and part of the approved material); without one the node fails for
+    good.
     """
 
     @_abc_1.abstractmethod

@@ -102,7 +102,14 @@ class NodeStatus(_message.Message):
     def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ..., started_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason", "node_count", "items_omitted", "failed_node_ids")
+    __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason", "node_count", "items_omitted", "failed_node_ids", "work_order_id", "started_by", "labels", "deadline_ms")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -123,6 +130,10 @@ class Run(_message.Message):
     NODE_COUNT_FIELD_NUMBER: _ClassVar[int]
     ITEMS_OMITTED_FIELD_NUMBER: _ClassVar[int]
     FAILED_NODE_IDS_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    STARTED_BY_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     state: RunState
     nodes: _containers.RepeatedCompositeFieldContainer[NodeStatus]
@@ -143,23 +154,40 @@ class Run(_message.Message):
     node_count: int
     items_omitted: bool
     failed_node_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ..., node_count: _Optional[int] = ..., items_omitted: bool = ..., failed_node_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    work_order_id: str
+    started_by: str
+    labels: _containers.ScalarMap[str, str]
+    deadline_ms: int
+    def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ..., node_count: _Optional[int] = ..., items_omitted: bool = ..., failed_node_ids: _Optional[_Iterable[str]] = ..., work_order_id: _Optional[str] = ..., started_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id")
+    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id", "work_order_id", "labels", "run_timeout_ms")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     DEFINITION_JSON_FIELD_NUMBER: _ClassVar[int]
     REF_FIELD_NUMBER: _ClassVar[int]
     INPUT_JSON_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBER_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     definition_json: str
     ref: _common_pb2.WorkflowRef
     input_json: str
     subscriber: str
     contract_id: str
-    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ...) -> None: ...
+    work_order_id: str
+    labels: _containers.ScalarMap[str, str]
+    run_timeout_ms: int
+    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., run_timeout_ms: _Optional[int] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
     __slots__ = ("run", "created")
@@ -215,6 +243,86 @@ class StopRunResponse(_message.Message):
     run: Run
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
+class ResumeRunRequest(_message.Message):
+    __slots__ = ("run_id", "request_id", "reason", "run_timeout_ms", "epochs", "approval_id")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    EPOCHS_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    request_id: str
+    reason: str
+    run_timeout_ms: int
+    epochs: _common_pb2.Epochs
+    approval_id: str
+    def __init__(self, run_id: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., approval_id: _Optional[str] = ...) -> None: ...
+
+class ResumeRunResponse(_message.Message):
+    __slots__ = ("run", "replayed")
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    replayed: bool
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., replayed: bool = ...) -> None: ...
+
+class ReviewResumeRequest(_message.Message):
+    __slots__ = ("run_id", "reason", "run_timeout_ms", "epochs")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    EPOCHS_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    reason: str
+    run_timeout_ms: int
+    epochs: _common_pb2.Epochs
+    def __init__(self, run_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ...) -> None: ...
+
+class ResumeNode(_message.Message):
+    __slots__ = ("node_uid", "operation_id", "new_operation")
+    NODE_UID_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
+    NEW_OPERATION_FIELD_NUMBER: _ClassVar[int]
+    node_uid: str
+    operation_id: str
+    new_operation: bool
+    def __init__(self, node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., new_operation: bool = ...) -> None: ...
+
+class ResumeMaterial(_message.Message):
+    __slots__ = ("epochs", "work_order_id", "ref_run_id", "run_id", "run_version", "revision", "definition_digest", "nodes", "node_count", "reason", "run_timeout_ms")
+    EPOCHS_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    REF_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    DEFINITION_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    NODE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    epochs: _common_pb2.Epochs
+    work_order_id: str
+    ref_run_id: str
+    run_id: str
+    run_version: int
+    revision: int
+    definition_digest: str
+    nodes: _containers.RepeatedCompositeFieldContainer[ResumeNode]
+    node_count: int
+    reason: str
+    run_timeout_ms: int
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., work_order_id: _Optional[str] = ..., ref_run_id: _Optional[str] = ..., run_id: _Optional[str] = ..., run_version: _Optional[int] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., nodes: _Optional[_Iterable[_Union[ResumeNode, _Mapping]]] = ..., node_count: _Optional[int] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ...) -> None: ...
+
+class ReviewResumeResponse(_message.Message):
+    __slots__ = ("material", "material_digest")
+    MATERIAL_FIELD_NUMBER: _ClassVar[int]
+    MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    material: ResumeMaterial
+    material_digest: str
+    def __init__(self, material: _Optional[_Union[ResumeMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ...) -> None: ...
+
 class WatchRunRequest(_message.Message):
     __slots__ = ("run_id",)
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -228,14 +336,35 @@ class WatchRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class ListRunsRequest(_message.Message):
-    __slots__ = ("state", "page_size", "page_token")
+    __slots__ = ("state", "page_size", "page_token", "work_order_id", "ref", "contract_id", "started_by", "created_after_ms", "created_before_ms", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     STATE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    STARTED_BY_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     state: RunState
     page_size: int
     page_token: str
-    def __init__(self, state: _Optional[_Union[RunState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    work_order_id: str
+    ref: _common_pb2.WorkflowRef
+    contract_id: str
+    started_by: str
+    created_after_ms: int
+    created_before_ms: int
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, state: _Optional[_Union[RunState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., work_order_id: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., contract_id: _Optional[str] = ..., started_by: _Optional[str] = ..., created_after_ms: _Optional[int] = ..., created_before_ms: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ListRunsResponse(_message.Message):
     __slots__ = ("runs", "next_page_token")

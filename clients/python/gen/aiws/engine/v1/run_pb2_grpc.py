@@ -57,6 +57,16 @@ class RunServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.StopRunRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.StopRunResponse.FromString,
                 _registered_method=True)
+        self.ResumeRun = channel.unary_unary(
+                '/aiws.engine.v1.RunService/ResumeRun',
+                request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunResponse.FromString,
+                _registered_method=True)
+        self.ReviewResume = channel.unary_unary(
+                '/aiws.engine.v1.RunService/ReviewResume',
+                request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeResponse.FromString,
+                _registered_method=True)
         self.WatchRun = channel.unary_stream(
                 '/aiws.engine.v1.RunService/WatchRun',
                 request_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.WatchRunRequest.SerializeToString,
@@ -83,7 +93,20 @@ class RunServiceServicer(object):
     def StartRun(self, request, context):
         """StartRun starts a run from an inline definition (ad hoc) or from a registry head
         (governed; the head becomes BOUND and later activations apply to nodes not yet
-        dispatched). A repeated request_id returns the existing run with `created = false`.
+        dispatched). A repeated request_id (same principal, same request) returns the
+        existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        that already ran, by another request, is refused with REF_ALREADY_RUN
+        (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        ResumeRun, or register a new ref.
+
+        Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        or, naming neither, to the installation's default work order `default`. The call
+        needs `run.start` on that work order, and the work order's controls apply to the
+        run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        but none of its attempts is dispatched until the work order is resumed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -105,8 +128,34 @@ class RunServiceServicer(object):
 
     def StopRun(self, request, context):
         """StopRun cancels a run and its live attempts. Workers learn it on their next
-        heartbeat and their late results are rejected. Stopping an ended run returns it
-        unchanged.
+        heartbeat and their late results are rejected. A running attempt of a node whose
+        effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeRun(self, request, context):
+        """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        nodes keep their results; its failed and cancelled nodes run again with new
+        attempts, under their operation id where repeating the effect is safe (the node
+        declares effects `none` or `idempotent`, or its last effect was settled as not
+        applied) and under a new one otherwise. The run's events record who resumed it and
+        why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        the run at its version). A repeated request_id with the same request returns the
+        run with `replayed = true`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReviewResume(self, request, context):
+        """ReviewResume returns the exact material a human approves before a governed run is
+        resumed, and its digest. It writes nothing.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -120,7 +169,10 @@ class RunServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def ListRuns(self, request, context):
-        """ListRuns pages through runs, newest first, optionally filtered by state.
+        """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        contract, state, starter, creation time and labels (all the filters given must
+        match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        given), or on every work order (`*`) when none is named.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -157,6 +209,16 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.StopRun,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.StopRunRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.StopRunResponse.SerializeToString,
+            ),
+            'ResumeRun': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeRun,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunResponse.SerializeToString,
+            ),
+            'ReviewResume': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReviewResume,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeResponse.SerializeToString,
             ),
             'WatchRun': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchRun,
@@ -285,6 +347,60 @@ class RunService(object):
             '/aiws.engine.v1.RunService/StopRun',
             aiws_dot_engine_dot_v1_dot_run__pb2.StopRunRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_run__pb2.StopRunResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeRun(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.RunService/ResumeRun',
+            aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_run__pb2.ResumeRunResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReviewResume(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.RunService/ReviewResume',
+            aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_run__pb2.ReviewResumeResponse.FromString,
             options,
             channel_credentials,
             insecure,

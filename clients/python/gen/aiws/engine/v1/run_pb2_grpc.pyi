@@ -39,7 +39,20 @@ class RunServiceStub:
     StartRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.StartRunRequest, _run_pb2.StartRunResponse]
     """StartRun starts a run from an inline definition (ad hoc) or from a registry head
     (governed; the head becomes BOUND and later activations apply to nodes not yet
-    dispatched). A repeated request_id returns the existing run with `created = false`.
+    dispatched). A repeated request_id (same principal, same request) returns the
+    existing run with `created = false`. A governed ref runs once: StartRun of a ref
+    that already ran, by another request, is refused with REF_ALREADY_RUN
+    (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+    ResumeRun, or register a new ref.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -47,13 +60,35 @@ class RunServiceStub:
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]
     """StopRun cancels a run and its live attempts. Workers learn it on their next
-    heartbeat and their late results are rejected. Stopping an ended run returns it
-    unchanged.
+    heartbeat and their late results are rejected. A running attempt of a node whose
+    effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+    the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+    """
+    ResumeRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]
+    """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+    nodes keep their results; its failed and cancelled nodes run again with new
+    attempts, under their operation id where repeating the effect is safe (the node
+    declares effects `none` or `idempotent`, or its last effect was settled as not
+    applied) and under a new one otherwise. The run's events record who resumed it and
+    why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+    (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+    `approval_id`, a human's approval of the material ReviewResume returns (which pins
+    the run at its version). A repeated request_id with the same request returns the
+    run with `replayed = true`.
+    """
+    ReviewResume: _grpc.UnaryUnaryMultiCallable[_run_pb2.ReviewResumeRequest, _run_pb2.ReviewResumeResponse]
+    """ReviewResume returns the exact material a human approves before a governed run is
+    resumed, and its digest. It writes nothing.
     """
     WatchRun: _grpc.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -71,7 +106,20 @@ class RunServiceAsyncStub(RunServiceStub):
     StartRun: _aio.UnaryUnaryMultiCallable[_run_pb2.StartRunRequest, _run_pb2.StartRunResponse]  # type: ignore[assignment]
     """StartRun starts a run from an inline definition (ad hoc) or from a registry head
     (governed; the head becomes BOUND and later activations apply to nodes not yet
-    dispatched). A repeated request_id returns the existing run with `created = false`.
+    dispatched). A repeated request_id (same principal, same request) returns the
+    existing run with `created = false`. A governed ref runs once: StartRun of a ref
+    that already ran, by another request, is refused with REF_ALREADY_RUN
+    (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+    ResumeRun, or register a new ref.
+
+    Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+    its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+    or, naming neither, to the installation's default work order `default`. The call
+    needs `run.start` on that work order, and the work order's controls apply to the
+    run as to any other of its runs: a cancelled (or canceling) work order refuses the
+    start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+    RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+    but none of its attempts is dispatched until the work order is resumed.
     """
     GetRun: _aio.UnaryUnaryMultiCallable[_run_pb2.GetRunRequest, _run_pb2.GetRunResponse]  # type: ignore[assignment]
     """GetRun returns a snapshot of a run, and its definition when asked for."""
@@ -79,13 +127,35 @@ class RunServiceAsyncStub(RunServiceStub):
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _aio.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]  # type: ignore[assignment]
     """StopRun cancels a run and its live attempts. Workers learn it on their next
-    heartbeat and their late results are rejected. Stopping an ended run returns it
-    unchanged.
+    heartbeat and their late results are rejected. A running attempt of a node whose
+    effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+    the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+    """
+    ResumeRun: _aio.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]  # type: ignore[assignment]
+    """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+    nodes keep their results; its failed and cancelled nodes run again with new
+    attempts, under their operation id where repeating the effect is safe (the node
+    declares effects `none` or `idempotent`, or its last effect was settled as not
+    applied) and under a new one otherwise. The run's events record who resumed it and
+    why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+    (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+    `approval_id`, a human's approval of the material ReviewResume returns (which pins
+    the run at its version). A repeated request_id with the same request returns the
+    run with `replayed = true`.
+    """
+    ReviewResume: _aio.UnaryUnaryMultiCallable[_run_pb2.ReviewResumeRequest, _run_pb2.ReviewResumeResponse]  # type: ignore[assignment]
+    """ReviewResume returns the exact material a human approves before a governed run is
+    resumed, and its digest. It writes nothing.
     """
     WatchRun: _aio.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]  # type: ignore[assignment]
     """WatchRun streams a snapshot now and after every change until the run ends."""
     ListRuns: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]  # type: ignore[assignment]
-    """ListRuns pages through runs, newest first, optionally filtered by state."""
+    """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+    contract, state, starter, creation time and labels (all the filters given must
+    match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+    given), or on every work order (`*`) when none is named.
+    """
     ListRunNodes: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunNodesRequest, _run_pb2.ListRunNodesResponse]  # type: ignore[assignment]
     """ListRunNodes pages through a run's nodes and fan-out items, in definition then item
     order, optionally only one node (and its items) or one state. It is the way to read
@@ -106,7 +176,20 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_run_pb2.StartRunResponse, _abc.Awaitable[_run_pb2.StartRunResponse]]:
         """StartRun starts a run from an inline definition (ad hoc) or from a registry head
         (governed; the head becomes BOUND and later activations apply to nodes not yet
-        dispatched). A repeated request_id returns the existing run with `created = false`.
+        dispatched). A repeated request_id (same principal, same request) returns the
+        existing run with `created = false`. A governed ref runs once: StartRun of a ref
+        that already ran, by another request, is refused with REF_ALREADY_RUN
+        (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+        ResumeRun, or register a new ref.
+
+        Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+        its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+        or, naming neither, to the installation's default work order `default`. The call
+        needs `run.start` on that work order, and the work order's controls apply to the
+        run as to any other of its runs: a cancelled (or canceling) work order refuses the
+        start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+        RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+        but none of its attempts is dispatched until the work order is resumed.
         """
 
     @_abc_1.abstractmethod
@@ -132,8 +215,38 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.StopRunResponse, _abc.Awaitable[_run_pb2.StopRunResponse]]:
         """StopRun cancels a run and its live attempts. Workers learn it on their next
-        heartbeat and their late results are rejected. Stopping an ended run returns it
-        unchanged.
+        heartbeat and their late results are rejected. A running attempt of a node whose
+        effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+        the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        """
+
+    @_abc_1.abstractmethod
+    def ResumeRun(
+        self,
+        request: _run_pb2.ResumeRunRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_run_pb2.ResumeRunResponse, _abc.Awaitable[_run_pb2.ResumeRunResponse]]:
+        """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        nodes keep their results; its failed and cancelled nodes run again with new
+        attempts, under their operation id where repeating the effect is safe (the node
+        declares effects `none` or `idempotent`, or its last effect was settled as not
+        applied) and under a new one otherwise. The run's events record who resumed it and
+        why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+        (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+        `approval_id`, a human's approval of the material ReviewResume returns (which pins
+        the run at its version). A repeated request_id with the same request returns the
+        run with `replayed = true`.
+        """
+
+    @_abc_1.abstractmethod
+    def ReviewResume(
+        self,
+        request: _run_pb2.ReviewResumeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_run_pb2.ReviewResumeResponse, _abc.Awaitable[_run_pb2.ReviewResumeResponse]]:
+        """ReviewResume returns the exact material a human approves before a governed run is
+        resumed, and its digest. It writes nothing.
         """
 
     @_abc_1.abstractmethod
@@ -150,7 +263,11 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.ListRunsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ListRunsResponse, _abc.Awaitable[_run_pb2.ListRunsResponse]]:
-        """ListRuns pages through runs, newest first, optionally filtered by state."""
+        """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+        contract, state, starter, creation time and labels (all the filters given must
+        match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+        given), or on every work order (`*`) when none is named.
+        """
 
     @_abc_1.abstractmethod
     def ListRunNodes(

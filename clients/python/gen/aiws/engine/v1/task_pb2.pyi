@@ -113,12 +113,14 @@ class HeartbeatRequest(_message.Message):
     def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., lease_ms: _Optional[int] = ...) -> None: ...
 
 class HeartbeatResponse(_message.Message):
-    __slots__ = ("lease_expires_at_ms", "cancelled")
+    __slots__ = ("lease_expires_at_ms", "cancelled", "paused")
     LEASE_EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
     lease_expires_at_ms: int
     cancelled: bool
-    def __init__(self, lease_expires_at_ms: _Optional[int] = ..., cancelled: bool = ...) -> None: ...
+    paused: bool
+    def __init__(self, lease_expires_at_ms: _Optional[int] = ..., cancelled: bool = ..., paused: bool = ...) -> None: ...
 
 class CompleteTaskRequest(_message.Message):
     __slots__ = ("attempt_id", "worker_id", "result_json", "effect", "cost_microcredits")

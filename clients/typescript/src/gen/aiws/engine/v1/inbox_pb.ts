@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/inbox.proto.
  */
 export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
-  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEi0gIKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSABCCQoHc3ViamVjdCJICgpJbmJveENvdW50EisKBGtpbmQYASABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEg0KBWNvdW50GAIgASgDIn4KEExpc3RJbmJveFJlcXVlc3QSLAoFa2luZHMYASADKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkikQEKEUxpc3RJbmJveFJlc3BvbnNlEigKBWl0ZW1zGAEgAygLMhkuYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIqCgZjb3VudHMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAQgASgDIioKEVdhdGNoSW5ib3hSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkiZAoSV2F0Y2hJbmJveFJlc3BvbnNlEioKBmNvdW50cxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYAiABKAMSEwoLZmluZ2VycHJpbnQYAyABKAkq0AEKDUluYm94SXRlbUtpbmQSHwobSU5CT1hfSVRFTV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYSU5CT1hfSVRFTV9LSU5EX1BST1BPU0FMEAESIgoeSU5CT1hfSVRFTV9LSU5EX1JFQ09OQ0lMSUFUSU9OEAISHwobSU5CT1hfSVRFTV9LSU5EX0hVTUFOX0lOUFVUEAMSIQodSU5CT1hfSVRFTV9LSU5EX0FVVEhPUklaQVRJT04QBBIYChRJTkJPWF9JVEVNX0tJTkRfSE9MRBAFMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
+  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEigQMKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSAASLQoJc3R1Y2tfcnVuGA4gASgLMhguYWl3cy5lbmdpbmUudjEuU3R1Y2tSdW5IAEIJCgdzdWJqZWN0Ip8BCghTdHVja1J1bhIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkSDQoFbW9kZWwYAyABKAkSFgoOcmVhZHlfc2luY2VfbXMYBCABKAMSDgoGc2VydmVkGAUgASgIEiUKHXNjaGVkdWxlX3RvX3N0YXJ0X2RlYWRsaW5lX21zGAYgASgDEhMKC3N0dWNrX25vZGVzGAcgASgDIkgKCkluYm94Q291bnQSKwoEa2luZBgBIAEoDjIdLmFpd3MuZW5naW5lLnYxLkluYm94SXRlbUtpbmQSDQoFY291bnQYAiABKAMifgoQTGlzdEluYm94UmVxdWVzdBIsCgVraW5kcxgBIAMoDjIdLmFpd3MuZW5naW5lLnYxLkluYm94SXRlbUtpbmQSFQoNd29ya19vcmRlcl9pZBgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSKRAQoRTGlzdEluYm94UmVzcG9uc2USKAoFaXRlbXMYASADKAsyGS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW0SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEioKBmNvdW50cxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYBCABKAMiKgoRV2F0Y2hJbmJveFJlcXVlc3QSFQoNd29ya19vcmRlcl9pZBgBIAEoCSJkChJXYXRjaEluYm94UmVzcG9uc2USKgoGY291bnRzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuSW5ib3hDb3VudBINCgV0b3RhbBgCIAEoAxITCgtmaW5nZXJwcmludBgDIAEoCSrvAQoNSW5ib3hJdGVtS2luZBIfChtJTkJPWF9JVEVNX0tJTkRfVU5TUEVDSUZJRUQQABIcChhJTkJPWF9JVEVNX0tJTkRfUFJPUE9TQUwQARIiCh5JTkJPWF9JVEVNX0tJTkRfUkVDT05DSUxJQVRJT04QAhIfChtJTkJPWF9JVEVNX0tJTkRfSFVNQU5fSU5QVVQQAxIhCh1JTkJPWF9JVEVNX0tJTkRfQVVUSE9SSVpBVElPThAEEhgKFElOQk9YX0lURU1fS0lORF9IT0xEEAUSHQoZSU5CT1hfSVRFTV9LSU5EX1NUVUNLX1JVThAGMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
 
 /**
  * InboxItem is one thing waiting for a human.
@@ -28,7 +28,8 @@ export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
 export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   /**
    * A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-   * `reconciliation:<attempt>`, `wait:<wait>` or `hold:<kind>/<work order>`.
+   * `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
+   * `stuck:<run>`.
    *
    * @generated from field: string item_id = 1;
    */
@@ -56,8 +57,8 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   workOrderId: string;
 
   /**
-   * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-   * waits; empty for holds.
+   * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+   * waits and stuck runs; empty for holds.
    *
    * @generated from field: string run_id = 5;
    */
@@ -110,6 +111,14 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
      */
     value: Hold;
     case: "hold";
+  } | {
+    /**
+     * Why the run is stuck (STUCK_RUN).
+     *
+     * @generated from field: aiws.engine.v1.StuckRun stuck_run = 14;
+     */
+    value: StuckRun;
+    case: "stuckRun";
   } | { case: undefined; value?: undefined };
 };
 
@@ -119,6 +128,74 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
  */
 export const InboxItemSchema: GenMessage<InboxItem> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_inbox, 0);
+
+/**
+ * StuckRun says which ready node of a run has waited longest for a worker, and whether
+ * any worker serves its model.
+ *
+ * @generated from message aiws.engine.v1.StuckRun
+ */
+export type StuckRun = Message<"aiws.engine.v1.StuckRun"> & {
+  /**
+   * The run.
+   *
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * Its ready node (or fan-out item, `node#i`) that became claimable first.
+   *
+   * @generated from field: string node_uid = 2;
+   */
+  nodeUid: string;
+
+  /**
+   * The model the node needs a worker for.
+   *
+   * @generated from field: string model = 3;
+   */
+  model: string;
+
+  /**
+   * When the node became claimable, UTC epoch milliseconds: the later of when it became
+   * ready and its earliest dispatch time (a retry's backoff). The item's `since_ms`.
+   *
+   * @generated from field: int64 ready_since_ms = 4;
+   */
+  readySinceMs: bigint;
+
+  /**
+   * True when a worker claimed tasks of `model` within the last 10 minutes (its workers
+   * are busy); false when none did (no worker serves the model).
+   *
+   * @generated from field: bool served = 5;
+   */
+  served: boolean;
+
+  /**
+   * When the node fails with SCHEDULE_TO_START_TIMEOUT unless a worker claims it, UTC
+   * epoch milliseconds; 0 when its definition sets no schedule-to-start limit.
+   *
+   * @generated from field: int64 schedule_to_start_deadline_ms = 6;
+   */
+  scheduleToStartDeadlineMs: bigint;
+
+  /**
+   * How many of the run's ready nodes are stuck (among the oldest 2,000 ready nodes of
+   * the installation that the inbox considers), at least 1.
+   *
+   * @generated from field: int64 stuck_nodes = 7;
+   */
+  stuckNodes: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.StuckRun.
+ * Use `create(StuckRunSchema)` to create a new message.
+ */
+export const StuckRunSchema: GenMessage<StuckRun> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_inbox, 1);
 
 /**
  * InboxCount is the number of items of one kind.
@@ -146,7 +223,7 @@ export type InboxCount = Message<"aiws.engine.v1.InboxCount"> & {
  * Use `create(InboxCountSchema)` to create a new message.
  */
 export const InboxCountSchema: GenMessage<InboxCount> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 1);
+  messageDesc(file_aiws_engine_v1_inbox, 2);
 
 /**
  * ListInboxRequest pages through the inbox.
@@ -155,7 +232,7 @@ export const InboxCountSchema: GenMessage<InboxCount> = /*@__PURE__*/
  */
 export type ListInboxRequest = Message<"aiws.engine.v1.ListInboxRequest"> & {
   /**
-   * Only items of these kinds; empty means every kind. At most 5 entries, none
+   * Only items of these kinds; empty means every kind. At most 6 entries, none
    * unspecified.
    *
    * @generated from field: repeated aiws.engine.v1.InboxItemKind kinds = 1;
@@ -191,7 +268,7 @@ export type ListInboxRequest = Message<"aiws.engine.v1.ListInboxRequest"> & {
  * Use `create(ListInboxRequestSchema)` to create a new message.
  */
 export const ListInboxRequestSchema: GenMessage<ListInboxRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 2);
+  messageDesc(file_aiws_engine_v1_inbox, 3);
 
 /**
  * ListInboxResponse is one page of the inbox.
@@ -234,7 +311,7 @@ export type ListInboxResponse = Message<"aiws.engine.v1.ListInboxResponse"> & {
  * Use `create(ListInboxResponseSchema)` to create a new message.
  */
 export const ListInboxResponseSchema: GenMessage<ListInboxResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 3);
+  messageDesc(file_aiws_engine_v1_inbox, 4);
 
 /**
  * WatchInboxRequest names the inbox to watch.
@@ -256,7 +333,7 @@ export type WatchInboxRequest = Message<"aiws.engine.v1.WatchInboxRequest"> & {
  * Use `create(WatchInboxRequestSchema)` to create a new message.
  */
 export const WatchInboxRequestSchema: GenMessage<WatchInboxRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 4);
+  messageDesc(file_aiws_engine_v1_inbox, 5);
 
 /**
  * WatchInboxResponse is the inbox's state after a change (the first one at once).
@@ -294,7 +371,7 @@ export type WatchInboxResponse = Message<"aiws.engine.v1.WatchInboxResponse"> & 
  * Use `create(WatchInboxResponseSchema)` to create a new message.
  */
 export const WatchInboxResponseSchema: GenMessage<WatchInboxResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 5);
+  messageDesc(file_aiws_engine_v1_inbox, 6);
 
 /**
  * InboxItemKind is what an inbox item asks of a human.
@@ -345,6 +422,17 @@ export enum InboxItemKind {
    * @generated from enum value: INBOX_ITEM_KIND_HOLD = 5;
    */
   HOLD = 5,
+
+  /**
+   * A live run of an active work order (neither paused, canceling, canceled nor held)
+   * with a ready node whose earliest dispatch time has passed and that no worker has
+   * claimed for longer than the stuck threshold (5 minutes): start a worker for its
+   * model, or stop the run. One item per run. A run with a pending reconciliation is
+   * listed only as its RECONCILIATION items, never also as stuck.
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_STUCK_RUN = 6;
+   */
+  STUCK_RUN = 6,
 }
 
 /**
@@ -357,10 +445,12 @@ export const InboxItemKindSchema: GenEnum<InboxItemKind> = /*@__PURE__*/
  * InboxService answers one question the same way for every client: what waits for a
  * human decision right now. Its items are pending registry proposals, uncertain effects
  * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
- * waits, and placed holds, oldest first. It is a read over the durable records, so an
- * item leaves the inbox in the same transaction that decides it. It needs the
- * `inbox.read` action on the work order asked for (on every work order, `*`, when none
- * is named).
+ * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+ * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+ * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+ * run, in the transaction that leases its node, pauses its work order or ends the run).
+ * It needs the `inbox.read` action on the work order asked for (on every work order,
+ * `*`, when none is named).
  *
  * @generated from service aiws.engine.v1.InboxService
  */
@@ -381,7 +471,10 @@ export const InboxService: GenService<{
    * item joins or leaves it), so that a page can update without polling; read the items
    * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
    * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-   * most about four messages a second. It is an open stream under the server's stream
+   * most about four messages a second. A run becoming stuck is a change that no write
+   * makes: the stream reads the inbox again when the next of the ready nodes it saw
+   * passes the stuck threshold (within about a quarter of a second), and at least once
+   * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
    * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
    * when the server stops.
    *

@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { WorkflowRef } from "./common_pb.js";
+import type { Epochs, WorkflowRef } from "./common_pb.js";
 import { file_aiws_engine_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMiwQIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMihQQKA1J1bhIOCgZydW5faWQYASABKAkSJwoFc3RhdGUYAiABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIpCgVub2RlcxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSEwoLcmVzdWx0X2pzb24YBCABKAkSFAoMcmVzdWx0X2Vycm9yGAUgASgJEigKA3JlZhgGIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGAcgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAggASgJEg8KB3ZlcnNpb24YCSABKAMSFQoNY3JlYXRlZF9hdF9tcxgKIAEoAxIVCg11cGRhdGVkX2F0X21zGAsgASgDEhYKDmZpbmlzaGVkX2F0X21zGAwgASgDEhIKCnJlcXVlc3RfaWQYDSABKAkSEgoKc3Vic2NyaWJlchgOIAEoCRITCgtjb250cmFjdF9pZBgPIAEoCRIpCghzZWdtZW50cxgQIAMoCzIXLmFpd3MuZW5naW5lLnYxLlNlZ21lbnQSFQoNcmVzdWx0X3JlYXNvbhgRIAEoCRISCgpub2RlX2NvdW50GBIgASgFEhUKDWl0ZW1zX29taXR0ZWQYEyABKAgSFwoPZmFpbGVkX25vZGVfaWRzGBQgAygJIrMBCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCUIICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCI7Cg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIaChJpbmNsdWRlX2RlZmluaXRpb24YAiABKAgiSwoOR2V0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD2RlZmluaXRpb25fanNvbhgCIAEoCSI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4iYQoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq/AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMy4gQKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJUCghXYXRjaFJ1bhIfLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVzcG9uc2UiA5ACATABElIKCExpc3RSdW5zEh8uYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXNwb25zZSIDkAIBEl4KDExpc3RSdW5Ob2RlcxIjLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMiwQIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMipQUKA1J1bhIOCgZydW5faWQYASABKAkSJwoFc3RhdGUYAiABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIpCgVub2RlcxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSEwoLcmVzdWx0X2pzb24YBCABKAkSFAoMcmVzdWx0X2Vycm9yGAUgASgJEigKA3JlZhgGIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGAcgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAggASgJEg8KB3ZlcnNpb24YCSABKAMSFQoNY3JlYXRlZF9hdF9tcxgKIAEoAxIVCg11cGRhdGVkX2F0X21zGAsgASgDEhYKDmZpbmlzaGVkX2F0X21zGAwgASgDEhIKCnJlcXVlc3RfaWQYDSABKAkSEgoKc3Vic2NyaWJlchgOIAEoCRITCgtjb250cmFjdF9pZBgPIAEoCRIpCghzZWdtZW50cxgQIAMoCzIXLmFpd3MuZW5naW5lLnYxLlNlZ21lbnQSFQoNcmVzdWx0X3JlYXNvbhgRIAEoCRISCgpub2RlX2NvdW50GBIgASgFEhUKDWl0ZW1zX29taXR0ZWQYEyABKAgSFwoPZmFpbGVkX25vZGVfaWRzGBQgAygJEhUKDXdvcmtfb3JkZXJfaWQYFSABKAkSEgoKc3RhcnRlZF9ieRgWIAEoCRIvCgZsYWJlbHMYFyADKAsyHy5haXdzLmVuZ2luZS52MS5SdW4uTGFiZWxzRW50cnkSEwoLZGVhZGxpbmVfbXMYHiABKAMaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLOAgoPU3RhcnRSdW5SZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSGQoPZGVmaW5pdGlvbl9qc29uGAIgASgJSAASKgoDcmVmGAMgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWZIABISCgppbnB1dF9qc29uGAQgASgJEhIKCnN1YnNjcmliZXIYBSABKAkSEwoLY29udHJhY3RfaWQYBiABKAkSFQoNd29ya19vcmRlcl9pZBgHIAEoCRI7CgZsYWJlbHMYCCADKAsyKy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QuTGFiZWxzRW50cnkSFgoOcnVuX3RpbWVvdXRfbXMYFCABKAMaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRQoQU3RhcnRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SDwoHY3JlYXRlZBgCIAEoCCI7Cg1HZXRSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIaChJpbmNsdWRlX2RlZmluaXRpb24YAiABKAgiSwoOR2V0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD2RlZmluaXRpb25fanNvbhgCIAEoCSI4ChRHZXROb2RlUmVzdWx0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkiPQoVR2V0Tm9kZVJlc3VsdFJlc3BvbnNlEg8KB3ByZXNlbnQYASABKAgSEwoLcmVzdWx0X2pzb24YAiABKAkiMAoOU3RvcFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzCg9TdG9wUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIpsBChBSZXN1bWVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIWCg5ydW5fdGltZW91dF9tcxgEIAEoAxImCgZlcG9jaHMYBSABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSEwoLYXBwcm92YWxfaWQYBiABKAkiRwoRUmVzdW1lUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhAKCHJlcGxheWVkGAIgASgIInUKE1Jldmlld1Jlc3VtZVJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRIWCg5ydW5fdGltZW91dF9tcxgDIAEoAxImCgZlcG9jaHMYBCABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMiSwoKUmVzdW1lTm9kZRIQCghub2RlX3VpZBgBIAEoCRIUCgxvcGVyYXRpb25faWQYAiABKAkSFQoNbmV3X29wZXJhdGlvbhgDIAEoCCKcAgoOUmVzdW1lTWF0ZXJpYWwSJgoGZXBvY2hzGAEgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEgoKcmVmX3J1bl9pZBgDIAEoCRIOCgZydW5faWQYBCABKAkSEwoLcnVuX3ZlcnNpb24YBSABKAMSEAoIcmV2aXNpb24YBiABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYByABKAkSKQoFbm9kZXMYCCADKAsyGi5haXdzLmVuZ2luZS52MS5SZXN1bWVOb2RlEhIKCm5vZGVfY291bnQYCSABKAUSDgoGcmVhc29uGAogASgJEhYKDnJ1bl90aW1lb3V0X21zGAsgASgDImEKFFJldmlld1Jlc3VtZVJlc3BvbnNlEjAKCG1hdGVyaWFsGAEgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVzdW1lTWF0ZXJpYWwSFwoPbWF0ZXJpYWxfZGlnZXN0GAIgASgJIiEKD1dhdGNoUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkiNAoQV2F0Y2hSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4i7AIKD0xpc3RSdW5zUmVxdWVzdBInCgVzdGF0ZRgBIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSKAoDcmVmGAUgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEwoLY29udHJhY3RfaWQYBiABKAkSEgoKc3RhcnRlZF9ieRgHIAEoCRIYChBjcmVhdGVkX2FmdGVyX21zGAggASgDEhkKEWNyZWF0ZWRfYmVmb3JlX21zGAkgASgDEjsKBmxhYmVscxgKIAMoCzIrLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdC5MYWJlbHNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIk4KEExpc3RSdW5zUmVzcG9uc2USIQoEcnVucxgBIAMoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkihwEKE0xpc3RSdW5Ob2Rlc1JlcXVlc3QSDgoGcnVuX2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSKAoFc3RhdGUYAyABKA4yGS5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdGUSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiawoUTGlzdFJ1bk5vZGVzUmVzcG9uc2USKQoFbm9kZXMYASADKAsyGi5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdHVzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDKqIBCghSdW5TdGF0ZRIZChVSVU5fU1RBVEVfVU5TUEVDSUZJRUQQABIVChFSVU5fU1RBVEVfUlVOTklORxABEhwKGFJVTl9TVEFURV9BV0FJVElOR19OT0RFUxACEhcKE1JVTl9TVEFURV9DT01QTEVURUQQAxIUChBSVU5fU1RBVEVfRkFJTEVEEAQSFwoTUlVOX1NUQVRFX0NBTkNFTExFRBAFKvwBCglOb2RlU3RhdGUSGgoWTk9ERV9TVEFURV9VTlNQRUNJRklFRBAAEhYKEk5PREVfU1RBVEVfUEVORElORxABEhQKEE5PREVfU1RBVEVfUkVBRFkQAhIWChJOT0RFX1NUQVRFX1JVTk5JTkcQAxITCg9OT0RFX1NUQVRFX0RPTkUQBBIVChFOT0RFX1NUQVRFX0ZBSUxFRBAFEhgKFE5PREVfU1RBVEVfQ0FOQ0VMTEVEEAYSFgoSTk9ERV9TVEFURV9CTE9DS0VEEAcSFwoTTk9ERV9TVEFURV9FWFBBTkRFRBAIEhYKEk5PREVfU1RBVEVfV0FJVElORxAJKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMpQGCgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USUAoJUmVzdW1lUnVuEiAuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlc3BvbnNlEl4KDFJldmlld1Jlc3VtZRIjLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXNwb25zZSIDkAIBElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgESXgoMTGlzdFJ1bk5vZGVzEiMuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -293,7 +293,9 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   /**
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    *
    * @generated from field: string result_reason = 17;
    */
@@ -322,6 +324,42 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
    * @generated from field: repeated string failed_node_ids = 20;
    */
   failedNodeIds: string[];
+
+  /**
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   *
+   * @generated from field: string work_order_id = 21;
+   */
+  workOrderId: string;
+
+  /**
+   * The id of the principal that started the run.
+   *
+   * @generated from field: string started_by = 22;
+   */
+  startedBy: string;
+
+  /**
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   *
+   * @generated from field: map<string, string> labels = 23;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+   * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+   * stop, and those of nodes with undeclared or external effects become
+   * reconciliations.
+   *
+   * @generated from field: int64 deadline_ms = 30;
+   */
+  deadlineMs: bigint;
 };
 
 /**
@@ -382,11 +420,42 @@ export type StartRunRequest = Message<"aiws.engine.v1.StartRunRequest"> & {
   subscriber: string;
 
   /**
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    *
    * @generated from field: string contract_id = 6;
    */
   contractId: string;
+
+  /**
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   *
+   * @generated from field: string work_order_id = 7;
+   */
+  workOrderId: string;
+
+  /**
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:@`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   *
+   * @generated from field: map<string, string> labels = 8;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * The run's own time limit from its start, in ms: past it the run fails with
+   * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+   * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+   *
+   * @generated from field: int64 run_timeout_ms = 20;
+   */
+  runTimeoutMs: bigint;
 };
 
 /**
@@ -590,6 +659,289 @@ export const StopRunResponseSchema: GenMessage<StopRunResponse> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_run, 10);
 
 /**
+ * ResumeRunRequest resumes a failed or cancelled run.
+ *
+ * @generated from message aiws.engine.v1.ResumeRunRequest
+ */
+export type ResumeRunRequest = Message<"aiws.engine.v1.ResumeRunRequest"> & {
+  /**
+   * The run id.
+   *
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * Chosen once by the caller; a retry with the same id and request replays the answer.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * Why it is resumed (required; at most 4,096 UTF-8 bytes); recorded on the event.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * The run's own time limit from the resume, in ms (0: none; its contract's deadline
+   * still applies). At most one year.
+   *
+   * @generated from field: int64 run_timeout_ms = 4;
+   */
+  runTimeoutMs: bigint;
+
+  /**
+   * Governed runs: the epochs of the run's work order the approval is bound to.
+   *
+   * @generated from field: aiws.engine.v1.Epochs epochs = 5;
+   */
+  epochs?: Epochs | undefined;
+
+  /**
+   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   *
+   * @generated from field: string approval_id = 6;
+   */
+  approvalId: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeRunRequest.
+ * Use `create(ResumeRunRequestSchema)` to create a new message.
+ */
+export const ResumeRunRequestSchema: GenMessage<ResumeRunRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 11);
+
+/**
+ * ResumeRunResponse carries the resumed run.
+ *
+ * @generated from message aiws.engine.v1.ResumeRunResponse
+ */
+export type ResumeRunResponse = Message<"aiws.engine.v1.ResumeRunResponse"> & {
+  /**
+   * The run after the resume.
+   *
+   * @generated from field: aiws.engine.v1.Run run = 1;
+   */
+  run?: Run | undefined;
+
+  /**
+   * True when this request_id had already resumed it.
+   *
+   * @generated from field: bool replayed = 2;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeRunResponse.
+ * Use `create(ResumeRunResponseSchema)` to create a new message.
+ */
+export const ResumeRunResponseSchema: GenMessage<ResumeRunResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 12);
+
+/**
+ * ReviewResumeRequest describes a resume to review.
+ *
+ * @generated from message aiws.engine.v1.ReviewResumeRequest
+ */
+export type ReviewResumeRequest = Message<"aiws.engine.v1.ReviewResumeRequest"> & {
+  /**
+   * The run id.
+   *
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * Why it is to be resumed, exactly as ResumeRun will say it.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * The `run_timeout_ms` ResumeRun will carry.
+   *
+   * @generated from field: int64 run_timeout_ms = 3;
+   */
+  runTimeoutMs: bigint;
+
+  /**
+   * The epochs of the run's work order; unset means the current ones.
+   *
+   * @generated from field: aiws.engine.v1.Epochs epochs = 4;
+   */
+  epochs?: Epochs | undefined;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ReviewResumeRequest.
+ * Use `create(ReviewResumeRequestSchema)` to create a new message.
+ */
+export const ReviewResumeRequestSchema: GenMessage<ReviewResumeRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 13);
+
+/**
+ * ResumeNode is one node a resume runs again.
+ *
+ * @generated from message aiws.engine.v1.ResumeNode
+ */
+export type ResumeNode = Message<"aiws.engine.v1.ResumeNode"> & {
+  /**
+   * The node uid.
+   *
+   * @generated from field: string node_uid = 1;
+   */
+  nodeUid: string;
+
+  /**
+   * The operation id it runs again under.
+   *
+   * @generated from field: string operation_id = 2;
+   */
+  operationId: string;
+
+  /**
+   * True when that is a new operation id: its last effect was not settled as not
+   * applied and its effects are not declared retry-safe.
+   *
+   * @generated from field: bool new_operation = 3;
+   */
+  newOperation: boolean;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeNode.
+ * Use `create(ResumeNodeSchema)` to create a new message.
+ */
+export const ResumeNodeSchema: GenMessage<ResumeNode> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 14);
+
+/**
+ * ResumeMaterial is the exact subject of a human's approval of a governed resume.
+ *
+ * @generated from message aiws.engine.v1.ResumeMaterial
+ */
+export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
+  /**
+   * The epochs of the run's work order.
+   *
+   * @generated from field: aiws.engine.v1.Epochs epochs = 1;
+   */
+  epochs?: Epochs | undefined;
+
+  /**
+   * The run's work order.
+   *
+   * @generated from field: string work_order_id = 2;
+   */
+  workOrderId: string;
+
+  /**
+   * The ref's run id (governed runs; empty for ad hoc runs).
+   *
+   * @generated from field: string ref_run_id = 3;
+   */
+  refRunId: string;
+
+  /**
+   * The run.
+   *
+   * @generated from field: string run_id = 4;
+   */
+  runId: string;
+
+  /**
+   * The run's version: any change to the run makes the approval stale.
+   *
+   * @generated from field: int64 run_version = 5;
+   */
+  runVersion: bigint;
+
+  /**
+   * The registry revision it applies.
+   *
+   * @generated from field: int64 revision = 6;
+   */
+  revision: bigint;
+
+  /**
+   * Digest of the definition it applies.
+   *
+   * @generated from field: string definition_digest = 7;
+   */
+  definitionDigest: string;
+
+  /**
+   * The nodes it runs again, in definition then item order (at most 100 listed;
+   * `node_count` counts them all, and the digest covers them all).
+   *
+   * @generated from field: repeated aiws.engine.v1.ResumeNode nodes = 8;
+   */
+  nodes: ResumeNode[];
+
+  /**
+   * How many nodes it runs again.
+   *
+   * @generated from field: int32 node_count = 9;
+   */
+  nodeCount: number;
+
+  /**
+   * The reason.
+   *
+   * @generated from field: string reason = 10;
+   */
+  reason: string;
+
+  /**
+   * The run's time limit from the resume.
+   *
+   * @generated from field: int64 run_timeout_ms = 11;
+   */
+  runTimeoutMs: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeMaterial.
+ * Use `create(ResumeMaterialSchema)` to create a new message.
+ */
+export const ResumeMaterialSchema: GenMessage<ResumeMaterial> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 15);
+
+/**
+ * ReviewResumeResponse carries the material and its digest.
+ *
+ * @generated from message aiws.engine.v1.ReviewResumeResponse
+ */
+export type ReviewResumeResponse = Message<"aiws.engine.v1.ReviewResumeResponse"> & {
+  /**
+   * The exact material.
+   *
+   * @generated from field: aiws.engine.v1.ResumeMaterial material = 1;
+   */
+  material?: ResumeMaterial | undefined;
+
+  /**
+   * `sha256:<hex>` over the material; approve it with CreateApproval.
+   *
+   * @generated from field: string material_digest = 2;
+   */
+  materialDigest: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ReviewResumeResponse.
+ * Use `create(ReviewResumeResponseSchema)` to create a new message.
+ */
+export const ReviewResumeResponseSchema: GenMessage<ReviewResumeResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 16);
+
+/**
  * WatchRunRequest names a run to watch.
  *
  * @generated from message aiws.engine.v1.WatchRunRequest
@@ -608,7 +960,7 @@ export type WatchRunRequest = Message<"aiws.engine.v1.WatchRunRequest"> & {
  * Use `create(WatchRunRequestSchema)` to create a new message.
  */
 export const WatchRunRequestSchema: GenMessage<WatchRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 11);
+  messageDesc(file_aiws_engine_v1_run, 17);
 
 /**
  * WatchRunResponse is one snapshot.
@@ -629,10 +981,19 @@ export type WatchRunResponse = Message<"aiws.engine.v1.WatchRunResponse"> & {
  * Use `create(WatchRunResponseSchema)` to create a new message.
  */
 export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 12);
+  messageDesc(file_aiws_engine_v1_run, 18);
 
 /**
- * ListRunsRequest pages through runs.
+ * ListRunsRequest pages through runs. Every filter given must match (empty or zero
+ * filters match every run).
+ *
+ * The cost of a page is bounded by the page, not by the runs stored: one filter drives
+ * the read through its index (in this order of preference: ref, contract, labels,
+ * starter, work order, state, creation time) and the others are checked on the runs it
+ * yields. A call examines at most 5,000 runs of the driving index; when that many did
+ * not fill the page, the page holds the runs found (possibly none) and a
+ * `next_page_token` that resumes after the last run examined. So a short or empty page
+ * with a token does not mean the listing has ended: only an empty `next_page_token` does.
  *
  * @generated from message aiws.engine.v1.ListRunsRequest
  */
@@ -655,11 +1016,63 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
   pageSize: number;
 
   /**
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    *
    * @generated from field: string page_token = 3;
    */
   pageToken: string;
+
+  /**
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   *
+   * @generated from field: string work_order_id = 4;
+   */
+  workOrderId: string;
+
+  /**
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   *
+   * @generated from field: aiws.engine.v1.WorkflowRef ref = 5;
+   */
+  ref?: WorkflowRef | undefined;
+
+  /**
+   * Only runs under this contract; empty means any.
+   *
+   * @generated from field: string contract_id = 6;
+   */
+  contractId: string;
+
+  /**
+   * Only runs started by this principal id; empty means any.
+   *
+   * @generated from field: string started_by = 7;
+   */
+  startedBy: string;
+
+  /**
+   * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+   *
+   * @generated from field: int64 created_after_ms = 8;
+   */
+  createdAfterMs: bigint;
+
+  /**
+   * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+   *
+   * @generated from field: int64 created_before_ms = 9;
+   */
+  createdBeforeMs: bigint;
+
+  /**
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   *
+   * @generated from field: map<string, string> labels = 10;
+   */
+  labels: { [key: string]: string };
 };
 
 /**
@@ -667,7 +1080,7 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
  * Use `create(ListRunsRequestSchema)` to create a new message.
  */
 export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 13);
+  messageDesc(file_aiws_engine_v1_run, 19);
 
 /**
  * ListRunsResponse is one page of runs.
@@ -676,14 +1089,15 @@ export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
  */
 export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
   /**
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    *
    * @generated from field: repeated aiws.engine.v1.Run runs = 1;
    */
   runs: Run[];
 
   /**
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    *
    * @generated from field: string next_page_token = 2;
    */
@@ -695,7 +1109,7 @@ export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
  * Use `create(ListRunsResponseSchema)` to create a new message.
  */
 export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 14);
+  messageDesc(file_aiws_engine_v1_run, 20);
 
 /**
  * ListRunNodesRequest pages through a run's nodes.
@@ -744,7 +1158,7 @@ export type ListRunNodesRequest = Message<"aiws.engine.v1.ListRunNodesRequest"> 
  * Use `create(ListRunNodesRequestSchema)` to create a new message.
  */
 export const ListRunNodesRequestSchema: GenMessage<ListRunNodesRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 15);
+  messageDesc(file_aiws_engine_v1_run, 21);
 
 /**
  * ListRunNodesResponse is one page of nodes.
@@ -779,7 +1193,7 @@ export type ListRunNodesResponse = Message<"aiws.engine.v1.ListRunNodesResponse"
  * Use `create(ListRunNodesResponseSchema)` to create a new message.
  */
 export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 16);
+  messageDesc(file_aiws_engine_v1_run, 22);
 
 /**
  * RunState is the lifecycle of a run.
@@ -823,7 +1237,8 @@ export enum RunState {
   FAILED = 4,
 
   /**
-   * Stopped by a caller or by cancellation of its work order.
+   * Stopped by a caller (StopRun), or by the cancellation of its work order
+   * (`result_reason` is then WORK_ORDER_CANCELED).
    *
    * @generated from enum value: RUN_STATE_CANCELLED = 5;
    */
@@ -971,7 +1386,20 @@ export const RunService: GenService<{
   /**
    * StartRun starts a run from an inline definition (ad hoc) or from a registry head
    * (governed; the head becomes BOUND and later activations apply to nodes not yet
-   * dispatched). A repeated request_id returns the existing run with `created = false`.
+   * dispatched). A repeated request_id (same principal, same request) returns the
+   * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+   * that already ran, by another request, is refused with REF_ALREADY_RUN
+   * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+   * ResumeRun, or register a new ref.
+   *
+   * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+   * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+   * or, naming neither, to the installation's default work order `default`. The call
+   * needs `run.start` on that work order, and the work order's controls apply to the
+   * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+   * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+   * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+   * but none of its attempts is dispatched until the work order is resumed.
    *
    * @generated from rpc aiws.engine.v1.RunService.StartRun
    */
@@ -1002,8 +1430,10 @@ export const RunService: GenService<{
   },
   /**
    * StopRun cancels a run and its live attempts. Workers learn it on their next
-   * heartbeat and their late results are rejected. Stopping an ended run returns it
-   * unchanged.
+   * heartbeat and their late results are rejected. A running attempt of a node whose
+   * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+   * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+   * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
    *
    * @generated from rpc aiws.engine.v1.RunService.StopRun
    */
@@ -1011,6 +1441,36 @@ export const RunService: GenService<{
     methodKind: "unary";
     input: typeof StopRunRequestSchema;
     output: typeof StopRunResponseSchema;
+  },
+  /**
+   * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+   * nodes keep their results; its failed and cancelled nodes run again with new
+   * attempts, under their operation id where repeating the effect is safe (the node
+   * declares effects `none` or `idempotent`, or its last effect was settled as not
+   * applied) and under a new one otherwise. The run's events record who resumed it and
+   * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+   * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+   * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+   * the run at its version). A repeated request_id with the same request returns the
+   * run with `replayed = true`.
+   *
+   * @generated from rpc aiws.engine.v1.RunService.ResumeRun
+   */
+  resumeRun: {
+    methodKind: "unary";
+    input: typeof ResumeRunRequestSchema;
+    output: typeof ResumeRunResponseSchema;
+  },
+  /**
+   * ReviewResume returns the exact material a human approves before a governed run is
+   * resumed, and its digest. It writes nothing.
+   *
+   * @generated from rpc aiws.engine.v1.RunService.ReviewResume
+   */
+  reviewResume: {
+    methodKind: "unary";
+    input: typeof ReviewResumeRequestSchema;
+    output: typeof ReviewResumeResponseSchema;
   },
   /**
    * WatchRun streams a snapshot now and after every change until the run ends.
@@ -1023,7 +1483,10 @@ export const RunService: GenService<{
     output: typeof WatchRunResponseSchema;
   },
   /**
-   * ListRuns pages through runs, newest first, optionally filtered by state.
+   * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+   * contract, state, starter, creation time and labels (all the filters given must
+   * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+   * given), or on every work order (`*`) when none is named.
    *
    * @generated from rpc aiws.engine.v1.RunService.ListRuns
    */

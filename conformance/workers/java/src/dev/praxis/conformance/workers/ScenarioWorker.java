@@ -52,6 +52,9 @@ public final class ScenarioWorker {
           return Outcome.uncertainResult(spec.get("result"));
         }
         return Outcome.uncertain(error == null ? "uncertain" : error);
+      case "raise":
+        // A plain exception, never an outcome: the runtime settles it by the node's effects.
+        throw new RuntimeException(error == null ? "raised" : error);
       case "sleep": {
         long ms = spec.get("ms") instanceof Number n ? n.longValue() : 0;
         try {

@@ -2,6 +2,7 @@ package dev.praxis.client.worker;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
+import dev.praxis.aiws.engine.v1.NodeEffects;
 import dev.praxis.aiws.engine.v1.Task;
 import dev.praxis.client.Json;
 import java.lang.reflect.Type;
@@ -53,6 +54,17 @@ public final class TaskContext {
    */
   public String traceparent() {
     return task.getTraceparent();
+  }
+
+  /**
+   * Whether the node declares its effects {@code none} or {@code idempotent} ({@code
+   * task().getEffects()}): only then does an uncaught exception settle as NOT_APPLIED and
+   * retryable; on any other node ({@code external}, or nothing declared) it settles as
+   * UNCERTAIN and the node waits for a human's reconciliation (docs/workers.md, Outcomes).
+   */
+  public boolean isRetrySafe() {
+    NodeEffects effects = task.getEffects();
+    return effects == NodeEffects.NODE_EFFECTS_NONE || effects == NodeEffects.NODE_EFFECTS_IDEMPOTENT;
   }
 
   /** The input as plain Java values (maps, lists, strings, exact numbers, booleans; null if empty). */

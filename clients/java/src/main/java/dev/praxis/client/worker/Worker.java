@@ -571,11 +571,17 @@ public final class Worker implements AutoCloseable {
       }
       if (cause instanceof Outcome.OutcomeException oe) {
         outcome = oe.outcome();
-      } else if (cause instanceof InterruptedException && attempt.ctx.isCancelled()) {
-        outcome = Outcome.notApplied("cancelled", true);
       } else {
-        LOG.log(Level.WARNING, "handler of " + attemptId + " failed", cause);
-        outcome = Outcome.notApplied(cause.getClass().getName() + ": " + cause.getMessage(), true);
+        String text;
+        if (cause instanceof InterruptedException && attempt.ctx.isCancelled()) {
+          text = "cancelled";
+        } else {
+          LOG.log(Level.WARNING, "handler of " + attemptId + " failed", cause);
+          text = cause.getClass().getName() + ": " + cause.getMessage();
+        }
+        // A crash (or an interrupt mid-work) says nothing of the effect: assumed not
+        // applied only where the node declares a repeat safe (docs/workers.md, Outcomes).
+        outcome = attempt.ctx.isRetrySafe() ? Outcome.notApplied(text, true) : Outcome.uncertain(text);
       }
     } else if (value instanceof Outcome o) {
       outcome = o;

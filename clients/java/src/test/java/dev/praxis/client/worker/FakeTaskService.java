@@ -10,6 +10,7 @@ import dev.praxis.aiws.engine.v1.FailTaskRequest;
 import dev.praxis.aiws.engine.v1.FailTaskResponse;
 import dev.praxis.aiws.engine.v1.HeartbeatRequest;
 import dev.praxis.aiws.engine.v1.HeartbeatResponse;
+import dev.praxis.aiws.engine.v1.NodeEffects;
 import dev.praxis.aiws.engine.v1.SettleTasksRequest;
 import dev.praxis.aiws.engine.v1.SettleTasksResponse;
 import dev.praxis.aiws.engine.v1.Settlement;
@@ -90,6 +91,12 @@ public final class FakeTaskService extends TaskServiceGrpc.TaskServiceImplBase i
   public synchronized void offer(String attemptId, String inputJson) {
     state.queue.add(Task.newBuilder().setAttemptId(attemptId).setRunId("run-1").setNodeUid("a")
         .setNodeId("a").setAttempt(1).setInputJson(inputJson).build());
+  }
+
+  /** Offers a task of a node that declares {@code effects}. */
+  public synchronized void offer(String attemptId, String inputJson, NodeEffects effects) {
+    state.queue.add(Task.newBuilder().setAttemptId(attemptId).setRunId("run-1").setNodeUid("a")
+        .setNodeId("a").setAttempt(1).setInputJson(inputJson).setEffects(effects).build());
   }
 
   /** Offers a task carrying {@code traceparent} (the attempt's span). */

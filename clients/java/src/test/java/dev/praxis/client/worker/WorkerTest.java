@@ -7,13 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.praxis.aiws.engine.v1.EffectOutcome;
 import dev.praxis.aiws.engine.v1.FailTaskRequest;
+import dev.praxis.aiws.engine.v1.NodeEffects;
 import dev.praxis.client.Praxis;
 import dev.praxis.client.PraxisClients;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /** The worker runtime against a fake TaskService on a loopback port. */
@@ -44,11 +47,19 @@ class WorkerTest {
       fake.offer("att-cyclic", "{\"do\":\"cyclic\"}");
       fake.offer("att-nan", "{\"do\":\"nan\"}");
       fake.offer("att-throw", "{\"do\":\"throw\"}");
+      fake.offer("att-throw-none", "{\"do\":\"throw\"}", NodeEffects.NODE_EFFECTS_NONE);
+      fake.offer("att-throw-idempotent", "{\"do\":\"throw\"}", NodeEffects.NODE_EFFECTS_IDEMPOTENT);
+      fake.offer("att-throw-external", "{\"do\":\"throw\"}", NodeEffects.NODE_EFFECTS_EXTERNAL);
+      fake.offer("att-fail-external", "{\"do\":\"fail\"}", NodeEffects.NODE_EFFECTS_EXTERNAL);
+      Set<String> retrySafe = ConcurrentHashMap.newKeySet();
       fake.offer("att-uncertain", "{\"do\":\"uncertain\"}");
       fake.offer("att-cost", "{\"do\":\"badcost\"}");
       fake.offer("att-echo", "{\"n\":1,\"b\":[2]}");
       Worker worker = Worker.builder(clients, "m").concurrency(3).leaseMs(1_000).pollMs(100)
           .handler(ctx -> {
+            if (ctx.isRetrySafe()) {
+              retrySafe.add(ctx.attemptId());
+            }
             Map<?, ?> input = (Map<?, ?>) ctx.input();
             switch (String.valueOf(input.get("do"))) {
               case "cyclic": {
@@ -60,6 +71,8 @@ class WorkerTest {
                 return Map.of("x", Double.NaN);
               case "throw":
                 throw new IllegalStateException("boom");
+              case "fail":
+                return Outcome.notApplied("nothing was sent", true);
               case "uncertain":
                 throw Outcome.uncertain("timed out mid-write").withCost("3").asException();
               case "badcost":
@@ -70,7 +83,7 @@ class WorkerTest {
           })
           .build();
       worker.start();
-      fake.await(s -> s.failed.size() == 5 && s.completed.size() == 1);
+      fake.await(s -> s.failed.size() == 9 && s.completed.size() == 1);
       worker.stop();
       for (String id : new String[] {"att-cyclic", "att-nan"}) {
         FailTaskRequest f = failure(fake, id);
@@ -78,10 +91,25 @@ class WorkerTest {
         assertTrue(f.getError().startsWith("result is not JSON-serialisable: "), f.getError());
         assertEquals(EffectOutcome.EFFECT_OUTCOME_APPLIED, f.getEffect());
       }
-      FailTaskRequest thrown = failure(fake, "att-throw");
-      assertTrue(thrown.getRetryable());
-      assertEquals("java.lang.IllegalStateException: boom", thrown.getError());
-      assertEquals(EffectOutcome.EFFECT_OUTCOME_NOT_APPLIED, thrown.getEffect());
+      // An uncaught exception says nothing of the effect: UNCERTAIN unless the node is
+      // retry-safe (docs/workers.md, Outcomes); an undeclared node is EXTERNAL.
+      for (String id : new String[] {"att-throw", "att-throw-external"}) {
+        FailTaskRequest thrown = failure(fake, id);
+        assertFalse(thrown.getRetryable(), id);
+        assertEquals("java.lang.IllegalStateException: boom", thrown.getError());
+        assertEquals(EffectOutcome.EFFECT_OUTCOME_UNCERTAIN, thrown.getEffect(), id);
+      }
+      for (String id : new String[] {"att-throw-none", "att-throw-idempotent"}) {
+        FailTaskRequest thrown = failure(fake, id);
+        assertTrue(thrown.getRetryable(), id);
+        assertEquals("java.lang.IllegalStateException: boom", thrown.getError());
+        assertEquals(EffectOutcome.EFFECT_OUTCOME_NOT_APPLIED, thrown.getEffect(), id);
+      }
+      assertEquals(Set.of("att-throw-none", "att-throw-idempotent"), retrySafe);
+      // An explicit NotApplied is the handler's own statement: it retries on any node.
+      FailTaskRequest explicit = failure(fake, "att-fail-external");
+      assertTrue(explicit.getRetryable());
+      assertEquals(EffectOutcome.EFFECT_OUTCOME_NOT_APPLIED, explicit.getEffect());
       FailTaskRequest uncertain = failure(fake, "att-uncertain");
       assertEquals(EffectOutcome.EFFECT_OUTCOME_UNCERTAIN, uncertain.getEffect());
       assertFalse(uncertain.getRetryable());
@@ -94,8 +122,61 @@ class WorkerTest {
       assertEquals(0, fake.state().settleCalls);
       Worker.Counters c = worker.counters();
       assertEquals(1, c.completed());
-      assertEquals(4, c.failed());
-      assertEquals(1, c.uncertain());
+      assertEquals(6, c.failed());
+      assertEquals(3, c.uncertain());
+    }
+  }
+
+  @Test
+  void asyncFailuresSettleByTheNodesEffects() throws Exception {
+    try (FakeTaskService fake = FakeTaskService.start(true);
+        PraxisClients clients = Praxis.connect(fake.address(), "secret")) {
+      fake.offer("att-undeclared", "{}");
+      fake.offer("att-idempotent", "{}", NodeEffects.NODE_EFFECTS_IDEMPOTENT);
+      Worker worker = Worker.builder(clients, "m").concurrency(2).leaseMs(1_000).pollMs(100)
+          .asyncHandler(ctx -> CompletableFuture.supplyAsync(() -> {
+            throw new IllegalArgumentException("gateway hung up");
+          }))
+          .build();
+      worker.start();
+      fake.await(s -> s.failed.size() == 2);
+      worker.stop();
+      FailTaskRequest undeclared = failure(fake, "att-undeclared");
+      assertEquals(EffectOutcome.EFFECT_OUTCOME_UNCERTAIN, undeclared.getEffect());
+      assertFalse(undeclared.getRetryable());
+      assertEquals("java.lang.IllegalArgumentException: gateway hung up", undeclared.getError());
+      FailTaskRequest idempotent = failure(fake, "att-idempotent");
+      assertEquals(EffectOutcome.EFFECT_OUTCOME_NOT_APPLIED, idempotent.getEffect());
+      assertTrue(idempotent.getRetryable());
+      assertEquals("java.lang.IllegalArgumentException: gateway hung up", idempotent.getError());
+    }
+  }
+
+  @Test
+  void anInterruptAfterCancellationSettlesByTheNodesEffects() throws Exception {
+    try (FakeTaskService fake = FakeTaskService.start(true);
+        PraxisClients clients = Praxis.connect(fake.address(), "secret")) {
+      fake.offer("att-undeclared", "{}");
+      fake.offer("att-none", "{}", NodeEffects.NODE_EFFECTS_NONE);
+      Worker worker = Worker.builder(clients, "m").concurrency(2).leaseMs(1_000).pollMs(100)
+          .handler(ctx -> {
+            Thread.sleep(60_000); // the InterruptedException propagates
+            return "slept";
+          })
+          .build();
+      worker.start();
+      fake.await(s -> s.queue.isEmpty() && s.heartbeats >= 2);
+      fake.set(s -> s.cancelHeartbeats = true);
+      fake.await(s -> s.failed.size() == 2);
+      worker.stop();
+      FailTaskRequest undeclared = failure(fake, "att-undeclared");
+      assertEquals("cancelled", undeclared.getError());
+      assertEquals(EffectOutcome.EFFECT_OUTCOME_UNCERTAIN, undeclared.getEffect());
+      assertFalse(undeclared.getRetryable());
+      FailTaskRequest none = failure(fake, "att-none");
+      assertEquals("cancelled", none.getError());
+      assertEquals(EffectOutcome.EFFECT_OUTCOME_NOT_APPLIED, none.getEffect());
+      assertTrue(none.getRetryable());
     }
   }
 

@@ -168,7 +168,8 @@ public enum ErrorReason
   WORK_ORDER_PAUSED(32),
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -540,7 +541,9 @@ public enum ErrorReason
   BUDGET_EXCEEDED(100),
   /**
    * <pre>
-   * Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+   * Dispatch or completion would pass the contract's deadline; also a failed run's
+   * `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+   * contract's passed before it ended (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>DEADLINE_EXCEEDED = 101;</code>
@@ -548,8 +551,8 @@ public enum ErrorReason
   DEADLINE_EXCEEDED(101),
   /**
    * <pre>
-   * The node waits for a reviewed reconciliation of an uncertain effect
-   * (FAILED_PRECONDITION).
+   * The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+   * a run with such a node (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>RECONCILIATION_REQUIRED = 102;</code>
@@ -833,6 +836,24 @@ public enum ErrorReason
   REQUEST_MALFORMED(153),
   /**
    * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  WORK_ORDER_MISMATCH(160),
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  LABEL_INVALID(161),
+  /**
+   * <pre>
    * SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
    * only with the approval of its exact material (WaitService.ReviewWait, then
    * ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
@@ -881,6 +902,43 @@ public enum ErrorReason
    * <code>APPROVAL_NOT_APPLICABLE = 174;</code>
    */
   APPROVAL_NOT_APPLICABLE(174),
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a ready node waited longer than its
+   * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+   * error names its model (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_TO_START_TIMEOUT = 180;</code>
+   */
+  SCHEDULE_TO_START_TIMEOUT(180),
+  /**
+   * <pre>
+   * StartRun of a governed ref that already ran, by another request: a ref runs once.
+   * ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>REF_ALREADY_RUN = 181;</code>
+   */
+  REF_ALREADY_RUN(181),
+  /**
+   * <pre>
+   * ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_RESUMABLE = 182;</code>
+   */
+  RUN_NOT_RESUMABLE(182),
+  /**
+   * <pre>
+   * A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+   * an attempt that completed with its own result (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>RESULT_NOT_EXPECTED = 183;</code>
+   */
+  RESULT_NOT_EXPECTED(183),
   UNRECOGNIZED(-1),
   ;
 
@@ -1042,7 +1100,8 @@ public enum ErrorReason
   public static final int WORK_ORDER_PAUSED_VALUE = 32;
   /**
    * <pre>
-   * The work order is canceling or canceled.
+   * The work order is canceling or canceled. Also the `Run.result_reason` of a run
+   * cancelled because its work order was.
    * </pre>
    *
    * <code>WORK_ORDER_CANCELED = 33;</code>
@@ -1414,7 +1473,9 @@ public enum ErrorReason
   public static final int BUDGET_EXCEEDED_VALUE = 100;
   /**
    * <pre>
-   * Dispatch or completion would pass the contract's deadline (FAILED_PRECONDITION).
+   * Dispatch or completion would pass the contract's deadline; also a failed run's
+   * `result_reason` when the run's own deadline (StartRun `run_timeout_ms`) or its
+   * contract's passed before it ended (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>DEADLINE_EXCEEDED = 101;</code>
@@ -1422,8 +1483,8 @@ public enum ErrorReason
   public static final int DEADLINE_EXCEEDED_VALUE = 101;
   /**
    * <pre>
-   * The node waits for a reviewed reconciliation of an uncertain effect
-   * (FAILED_PRECONDITION).
+   * The node waits for a reviewed reconciliation of an uncertain effect; ResumeRun of
+   * a run with such a node (FAILED_PRECONDITION).
    * </pre>
    *
    * <code>RECONCILIATION_REQUIRED = 102;</code>
@@ -1707,6 +1768,24 @@ public enum ErrorReason
   public static final int REQUEST_MALFORMED_VALUE = 153;
   /**
    * <pre>
+   * The work order named in a StartRun or ListRuns request is not the work order of
+   * its contract or ref: a run belongs to exactly one work order.
+   * </pre>
+   *
+   * <code>WORK_ORDER_MISMATCH = 160;</code>
+   */
+  public static final int WORK_ORDER_MISMATCH_VALUE = 160;
+  /**
+   * <pre>
+   * A run label is past its bounds: more than 16 labels, a key that is not an
+   * identifier of at most 63 characters, or a value over 256 bytes.
+   * </pre>
+   *
+   * <code>LABEL_INVALID = 161;</code>
+   */
+  public static final int LABEL_INVALID_VALUE = 161;
+  /**
+   * <pre>
    * SatisfyWait of an `authorization` wait named no approval: such a wait is satisfied
    * only with the approval of its exact material (WaitService.ReviewWait, then
    * ApprovalService.CreateApproval), consumed once (FAILED_PRECONDITION).
@@ -1755,6 +1834,43 @@ public enum ErrorReason
    * <code>APPROVAL_NOT_APPLICABLE = 174;</code>
    */
   public static final int APPROVAL_NOT_APPLICABLE_VALUE = 174;
+  /**
+   * <pre>
+   * Set as a failed run's `result_reason` when a ready node waited longer than its
+   * `schedule_to_start_ms` (default one hour) with no worker claiming it; the node's
+   * error names its model (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_TO_START_TIMEOUT = 180;</code>
+   */
+  public static final int SCHEDULE_TO_START_TIMEOUT_VALUE = 180;
+  /**
+   * <pre>
+   * StartRun of a governed ref that already ran, by another request: a ref runs once.
+   * ErrorInfo metadata `run_id` names the existing run; resume it with ResumeRun
+   * (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>REF_ALREADY_RUN = 181;</code>
+   */
+  public static final int REF_ALREADY_RUN_VALUE = 181;
+  /**
+   * <pre>
+   * ResumeRun of a run that is not FAILED or CANCELLED (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_RESUMABLE = 182;</code>
+   */
+  public static final int RUN_NOT_RESUMABLE_VALUE = 182;
+  /**
+   * <pre>
+   * A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
+   * an attempt that completed with its own result (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>RESULT_NOT_EXPECTED = 183;</code>
+   */
+  public static final int RESULT_NOT_EXPECTED_VALUE = 183;
 
 
   public final int getNumber() {
@@ -1879,11 +1995,17 @@ public enum ErrorReason
       case 151: return NODE_FAILED;
       case 152: return INPUT_TOO_LARGE;
       case 153: return REQUEST_MALFORMED;
+      case 160: return WORK_ORDER_MISMATCH;
+      case 161: return LABEL_INVALID;
       case 170: return AUTHORIZATION_APPROVAL_REQUIRED;
       case 171: return GRANT_OUTSIDE_WINDOW;
       case 172: return PURPOSE_NOT_GRANTED;
       case 173: return APPROVAL_PURPOSE_MISMATCH;
       case 174: return APPROVAL_NOT_APPLICABLE;
+      case 180: return SCHEDULE_TO_START_TIMEOUT;
+      case 181: return REF_ALREADY_RUN;
+      case 182: return RUN_NOT_RESUMABLE;
+      case 183: return RESULT_NOT_EXPECTED;
       default: return null;
     }
   }

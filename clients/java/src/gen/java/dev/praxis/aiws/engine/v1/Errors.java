@@ -36,7 +36,7 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\033aiws/engine/v1/errors.proto\022\016aiws.engi" +
-      "ne.v1*\273\023\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
+      "ne.v1*\321\024\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
       "SPECIFIED\020\000\022\026\n\022CREDENTIAL_MISSING\020\001\022\026\n\022C" +
       "REDENTIAL_INVALID\020\002\022\026\n\022CREDENTIAL_EXPIRE" +
       "D\020\003\022\026\n\022ACTION_NOT_GRANTED\020\n\022\022\n\016HUMAN_REQ" +
@@ -94,14 +94,17 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
       "\001\022\031\n\024STREAM_LIMIT_REACHED\020\214\001\022\034\n\027LONG_POL" +
       "L_LIMIT_REACHED\020\215\001\022\026\n\021ATTEMPT_NOT_YOURS\020" +
       "\226\001\022\020\n\013NODE_FAILED\020\227\001\022\024\n\017INPUT_TOO_LARGE\020" +
-      "\230\001\022\026\n\021REQUEST_MALFORMED\020\231\001\022$\n\037AUTHORIZAT" +
-      "ION_APPROVAL_REQUIRED\020\252\001\022\031\n\024GRANT_OUTSID" +
-      "E_WINDOW\020\253\001\022\030\n\023PURPOSE_NOT_GRANTED\020\254\001\022\036\n" +
-      "\031APPROVAL_PURPOSE_MISMATCH\020\255\001\022\034\n\027APPROVA" +
-      "L_NOT_APPLICABLE\020\256\001Ba\n\031dev.praxis.aiws.e" +
-      "ngine.v1P\001ZBgithub.com/praxis-engine/pra" +
-      "xis/clients/go/aiws/engine/v1;enginev1b\006" +
-      "proto3"
+      "\230\001\022\026\n\021REQUEST_MALFORMED\020\231\001\022\030\n\023WORK_ORDER" +
+      "_MISMATCH\020\240\001\022\022\n\rLABEL_INVALID\020\241\001\022$\n\037AUTH" +
+      "ORIZATION_APPROVAL_REQUIRED\020\252\001\022\031\n\024GRANT_" +
+      "OUTSIDE_WINDOW\020\253\001\022\030\n\023PURPOSE_NOT_GRANTED" +
+      "\020\254\001\022\036\n\031APPROVAL_PURPOSE_MISMATCH\020\255\001\022\034\n\027A" +
+      "PPROVAL_NOT_APPLICABLE\020\256\001\022\036\n\031SCHEDULE_TO" +
+      "_START_TIMEOUT\020\264\001\022\024\n\017REF_ALREADY_RUN\020\265\001\022" +
+      "\026\n\021RUN_NOT_RESUMABLE\020\266\001\022\030\n\023RESULT_NOT_EX" +
+      "PECTED\020\267\001Ba\n\031dev.praxis.aiws.engine.v1P\001" +
+      "ZBgithub.com/praxis-engine/praxis/client" +
+      "s/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -66,7 +66,8 @@ private static final long serialVersionUID = 0L;
   private boolean cancelled_ = false;
   /**
    * <pre>
-   * True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+   * True when the attempt was cancelled (run stopped, its work order cancelled, or the
+   * attempt superseded): stop work.
    * </pre>
    *
    * <code>bool cancelled = 2;</code>
@@ -75,6 +76,24 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public boolean getCancelled() {
     return cancelled_;
+  }
+
+  public static final int PAUSED_FIELD_NUMBER = 3;
+  private boolean paused_ = false;
+  /**
+   * <pre>
+   * True when the run's work order is paused. The lease is still extended (as
+   * `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+   * it as usual; no new attempt of the work order's runs is dispatched until it is
+   * resumed. A worker may also choose to stop early and fail the attempt as retryable.
+   * </pre>
+   *
+   * <code>bool paused = 3;</code>
+   * @return The paused.
+   */
+  @java.lang.Override
+  public boolean getPaused() {
+    return paused_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -97,6 +116,9 @@ private static final long serialVersionUID = 0L;
     if (cancelled_ != false) {
       output.writeBool(2, cancelled_);
     }
+    if (paused_ != false) {
+      output.writeBool(3, paused_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -113,6 +135,10 @@ private static final long serialVersionUID = 0L;
     if (cancelled_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, cancelled_);
+    }
+    if (paused_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(3, paused_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -133,6 +159,8 @@ private static final long serialVersionUID = 0L;
         != other.getLeaseExpiresAtMs()) return false;
     if (getCancelled()
         != other.getCancelled()) return false;
+    if (getPaused()
+        != other.getPaused()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -150,6 +178,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + CANCELLED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getCancelled());
+    hash = (37 * hash) + PAUSED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getPaused());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -287,6 +318,7 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       leaseExpiresAtMs_ = 0L;
       cancelled_ = false;
+      paused_ = false;
       return this;
     }
 
@@ -326,6 +358,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.cancelled_ = cancelled_;
       }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.paused_ = paused_;
+      }
     }
 
     @java.lang.Override
@@ -345,6 +380,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getCancelled() != false) {
         setCancelled(other.getCancelled());
+      }
+      if (other.getPaused() != false) {
+        setPaused(other.getPaused());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -382,6 +420,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
+            case 24: {
+              paused_ = input.readBool();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 24
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -446,7 +489,8 @@ private static final long serialVersionUID = 0L;
     private boolean cancelled_ ;
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
+     * attempt superseded): stop work.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>
@@ -458,7 +502,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
+     * attempt superseded): stop work.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>
@@ -474,7 +519,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
+     * attempt superseded): stop work.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>
@@ -483,6 +529,59 @@ private static final long serialVersionUID = 0L;
     public Builder clearCancelled() {
       bitField0_ = (bitField0_ & ~0x00000002);
       cancelled_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean paused_ ;
+    /**
+     * <pre>
+     * True when the run's work order is paused. The lease is still extended (as
+     * `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+     * it as usual; no new attempt of the work order's runs is dispatched until it is
+     * resumed. A worker may also choose to stop early and fail the attempt as retryable.
+     * </pre>
+     *
+     * <code>bool paused = 3;</code>
+     * @return The paused.
+     */
+    @java.lang.Override
+    public boolean getPaused() {
+      return paused_;
+    }
+    /**
+     * <pre>
+     * True when the run's work order is paused. The lease is still extended (as
+     * `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+     * it as usual; no new attempt of the work order's runs is dispatched until it is
+     * resumed. A worker may also choose to stop early and fail the attempt as retryable.
+     * </pre>
+     *
+     * <code>bool paused = 3;</code>
+     * @param value The paused to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPaused(boolean value) {
+
+      paused_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the run's work order is paused. The lease is still extended (as
+     * `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+     * it as usual; no new attempt of the work order's runs is dispatched until it is
+     * resumed. A worker may also choose to stop early and fail the attempt as retryable.
+     * </pre>
+     *
+     * <code>bool paused = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPaused() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      paused_ = false;
       onChanged();
       return this;
     }

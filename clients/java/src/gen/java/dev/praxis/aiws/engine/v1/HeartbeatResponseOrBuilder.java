@@ -22,11 +22,25 @@ public interface HeartbeatResponseOrBuilder extends
 
   /**
    * <pre>
-   * True when the attempt was cancelled (run stopped or attempt superseded): stop work.
+   * True when the attempt was cancelled (run stopped, its work order cancelled, or the
+   * attempt superseded): stop work.
    * </pre>
    *
    * <code>bool cancelled = 2;</code>
    * @return The cancelled.
    */
   boolean getCancelled();
+
+  /**
+   * <pre>
+   * True when the run's work order is paused. The lease is still extended (as
+   * `lease_expires_at_ms` says) and the worker may finish the current attempt and settle
+   * it as usual; no new attempt of the work order's runs is dispatched until it is
+   * resumed. A worker may also choose to stop early and fail the attempt as retryable.
+   * </pre>
+   *
+   * <code>bool paused = 3;</code>
+   * @return The paused.
+   */
+  boolean getPaused();
 }

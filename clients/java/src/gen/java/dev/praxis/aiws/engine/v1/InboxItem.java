@@ -62,6 +62,7 @@ private static final long serialVersionUID = 0L;
     RECONCILIATION(11),
     WAIT(12),
     HOLD(13),
+    STUCK_RUN(14),
     SUBJECT_NOT_SET(0);
     private final int value;
     private SubjectCase(int value) {
@@ -83,6 +84,7 @@ private static final long serialVersionUID = 0L;
         case 11: return RECONCILIATION;
         case 12: return WAIT;
         case 13: return HOLD;
+        case 14: return STUCK_RUN;
         case 0: return SUBJECT_NOT_SET;
         default: return null;
       }
@@ -104,7 +106,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+   * `stuck:&lt;run&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -126,7 +129,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+   * `stuck:&lt;run&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -240,8 +244,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object runId_ = "";
   /**
    * <pre>
-   * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-   * waits; empty for holds.
+   * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+   * waits and stuck runs; empty for holds.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -262,8 +266,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-   * waits; empty for holds.
+   * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+   * waits and stuck runs; empty for holds.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -511,6 +515,49 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.Hold.getDefaultInstance();
   }
 
+  public static final int STUCK_RUN_FIELD_NUMBER = 14;
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   * @return Whether the stuckRun field is set.
+   */
+  @java.lang.Override
+  public boolean hasStuckRun() {
+    return subjectCase_ == 14;
+  }
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   * @return The stuckRun.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.StuckRun getStuckRun() {
+    if (subjectCase_ == 14) {
+       return (dev.praxis.aiws.engine.v1.StuckRun) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.StuckRunOrBuilder getStuckRunOrBuilder() {
+    if (subjectCase_ == 14) {
+       return (dev.praxis.aiws.engine.v1.StuckRun) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -554,6 +601,9 @@ private static final long serialVersionUID = 0L;
     }
     if (subjectCase_ == 13) {
       output.writeMessage(13, (dev.praxis.aiws.engine.v1.Hold) subject_);
+    }
+    if (subjectCase_ == 14) {
+      output.writeMessage(14, (dev.praxis.aiws.engine.v1.StuckRun) subject_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -600,6 +650,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(13, (dev.praxis.aiws.engine.v1.Hold) subject_);
     }
+    if (subjectCase_ == 14) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(14, (dev.praxis.aiws.engine.v1.StuckRun) subject_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -644,6 +698,10 @@ private static final long serialVersionUID = 0L;
         if (!getHold()
             .equals(other.getHold())) return false;
         break;
+      case 14:
+        if (!getStuckRun()
+            .equals(other.getStuckRun())) return false;
+        break;
       case 0:
       default:
     }
@@ -687,6 +745,10 @@ private static final long serialVersionUID = 0L;
       case 13:
         hash = (37 * hash) + HOLD_FIELD_NUMBER;
         hash = (53 * hash) + getHold().hashCode();
+        break;
+      case 14:
+        hash = (37 * hash) + STUCK_RUN_FIELD_NUMBER;
+        hash = (53 * hash) + getStuckRun().hashCode();
         break;
       case 0:
       default:
@@ -844,6 +906,9 @@ private static final long serialVersionUID = 0L;
       if (holdBuilder_ != null) {
         holdBuilder_.clear();
       }
+      if (stuckRunBuilder_ != null) {
+        stuckRunBuilder_.clear();
+      }
       subjectCase_ = 0;
       subject_ = null;
       return this;
@@ -919,6 +984,10 @@ private static final long serialVersionUID = 0L;
           holdBuilder_ != null) {
         result.subject_ = holdBuilder_.build();
       }
+      if (subjectCase_ == 14 &&
+          stuckRunBuilder_ != null) {
+        result.subject_ = stuckRunBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -974,6 +1043,10 @@ private static final long serialVersionUID = 0L;
         }
         case HOLD: {
           mergeHold(other.getHold());
+          break;
+        }
+        case STUCK_RUN: {
+          mergeStuckRun(other.getStuckRun());
           break;
         }
         case SUBJECT_NOT_SET: {
@@ -1064,6 +1137,13 @@ private static final long serialVersionUID = 0L;
               subjectCase_ = 13;
               break;
             } // case 106
+            case 114: {
+              input.readMessage(
+                  internalGetStuckRunFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              subjectCase_ = 14;
+              break;
+            } // case 114
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1100,7 +1180,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+     * `stuck:&lt;run&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1121,7 +1202,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+     * `stuck:&lt;run&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1143,7 +1225,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+     * `stuck:&lt;run&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1161,7 +1244,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+     * `stuck:&lt;run&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1176,7 +1260,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+     * `stuck:&lt;run&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1403,8 +1488,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object runId_ = "";
     /**
      * <pre>
-     * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-     * waits; empty for holds.
+     * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+     * waits and stuck runs; empty for holds.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1424,8 +1509,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-     * waits; empty for holds.
+     * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+     * waits and stuck runs; empty for holds.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1446,8 +1531,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-     * waits; empty for holds.
+     * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+     * waits and stuck runs; empty for holds.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1464,8 +1549,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-     * waits; empty for holds.
+     * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+     * waits and stuck runs; empty for holds.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1479,8 +1564,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-     * waits; empty for holds.
+     * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+     * waits and stuck runs; empty for holds.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -2322,6 +2407,184 @@ private static final long serialVersionUID = 0L;
       subjectCase_ = 13;
       onChanged();
       return holdBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.StuckRun, dev.praxis.aiws.engine.v1.StuckRun.Builder, dev.praxis.aiws.engine.v1.StuckRunOrBuilder> stuckRunBuilder_;
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     * @return Whether the stuckRun field is set.
+     */
+    @java.lang.Override
+    public boolean hasStuckRun() {
+      return subjectCase_ == 14;
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     * @return The stuckRun.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.StuckRun getStuckRun() {
+      if (stuckRunBuilder_ == null) {
+        if (subjectCase_ == 14) {
+          return (dev.praxis.aiws.engine.v1.StuckRun) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+      } else {
+        if (subjectCase_ == 14) {
+          return stuckRunBuilder_.getMessage();
+        }
+        return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    public Builder setStuckRun(dev.praxis.aiws.engine.v1.StuckRun value) {
+      if (stuckRunBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        subject_ = value;
+        onChanged();
+      } else {
+        stuckRunBuilder_.setMessage(value);
+      }
+      subjectCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    public Builder setStuckRun(
+        dev.praxis.aiws.engine.v1.StuckRun.Builder builderForValue) {
+      if (stuckRunBuilder_ == null) {
+        subject_ = builderForValue.build();
+        onChanged();
+      } else {
+        stuckRunBuilder_.setMessage(builderForValue.build());
+      }
+      subjectCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    public Builder mergeStuckRun(dev.praxis.aiws.engine.v1.StuckRun value) {
+      if (stuckRunBuilder_ == null) {
+        if (subjectCase_ == 14 &&
+            subject_ != dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance()) {
+          subject_ = dev.praxis.aiws.engine.v1.StuckRun.newBuilder((dev.praxis.aiws.engine.v1.StuckRun) subject_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          subject_ = value;
+        }
+        onChanged();
+      } else {
+        if (subjectCase_ == 14) {
+          stuckRunBuilder_.mergeFrom(value);
+        } else {
+          stuckRunBuilder_.setMessage(value);
+        }
+      }
+      subjectCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    public Builder clearStuckRun() {
+      if (stuckRunBuilder_ == null) {
+        if (subjectCase_ == 14) {
+          subjectCase_ = 0;
+          subject_ = null;
+          onChanged();
+        }
+      } else {
+        if (subjectCase_ == 14) {
+          subjectCase_ = 0;
+          subject_ = null;
+        }
+        stuckRunBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    public dev.praxis.aiws.engine.v1.StuckRun.Builder getStuckRunBuilder() {
+      return internalGetStuckRunFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.StuckRunOrBuilder getStuckRunOrBuilder() {
+      if ((subjectCase_ == 14) && (stuckRunBuilder_ != null)) {
+        return stuckRunBuilder_.getMessageOrBuilder();
+      } else {
+        if (subjectCase_ == 14) {
+          return (dev.praxis.aiws.engine.v1.StuckRun) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Why the run is stuck (STUCK_RUN).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.StuckRun, dev.praxis.aiws.engine.v1.StuckRun.Builder, dev.praxis.aiws.engine.v1.StuckRunOrBuilder> 
+        internalGetStuckRunFieldBuilder() {
+      if (stuckRunBuilder_ == null) {
+        if (!(subjectCase_ == 14)) {
+          subject_ = dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
+        }
+        stuckRunBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.StuckRun, dev.praxis.aiws.engine.v1.StuckRun.Builder, dev.praxis.aiws.engine.v1.StuckRunOrBuilder>(
+                (dev.praxis.aiws.engine.v1.StuckRun) subject_,
+                getParentForChildren(),
+                isClean());
+        subject_ = null;
+      }
+      subjectCase_ = 14;
+      onChanged();
+      return stuckRunBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.InboxItem)

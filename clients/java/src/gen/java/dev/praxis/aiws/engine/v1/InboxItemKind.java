@@ -65,6 +65,18 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_HOLD = 5;</code>
    */
   INBOX_ITEM_KIND_HOLD(5),
+  /**
+   * <pre>
+   * A live run of an active work order (neither paused, canceling, canceled nor held)
+   * with a ready node whose earliest dispatch time has passed and that no worker has
+   * claimed for longer than the stuck threshold (5 minutes): start a worker for its
+   * model, or stop the run. One item per run. A run with a pending reconciliation is
+   * listed only as its RECONCILIATION items, never also as stuck.
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_STUCK_RUN = 6;</code>
+   */
+  INBOX_ITEM_KIND_STUCK_RUN(6),
   UNRECOGNIZED(-1),
   ;
 
@@ -127,6 +139,18 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_HOLD = 5;</code>
    */
   public static final int INBOX_ITEM_KIND_HOLD_VALUE = 5;
+  /**
+   * <pre>
+   * A live run of an active work order (neither paused, canceling, canceled nor held)
+   * with a ready node whose earliest dispatch time has passed and that no worker has
+   * claimed for longer than the stuck threshold (5 minutes): start a worker for its
+   * model, or stop the run. One item per run. A run with a pending reconciliation is
+   * listed only as its RECONCILIATION items, never also as stuck.
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_STUCK_RUN = 6;</code>
+   */
+  public static final int INBOX_ITEM_KIND_STUCK_RUN_VALUE = 6;
 
 
   public final int getNumber() {
@@ -159,6 +183,7 @@ public enum InboxItemKind
       case 3: return INBOX_ITEM_KIND_HUMAN_INPUT;
       case 4: return INBOX_ITEM_KIND_AUTHORIZATION;
       case 5: return INBOX_ITEM_KIND_HOLD;
+      case 6: return INBOX_ITEM_KIND_STUCK_RUN;
       default: return null;
     }
   }

@@ -13,7 +13,8 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+   * `stuck:&lt;run&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -23,7 +24,8 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;` or `hold:&lt;kind&gt;/&lt;work order&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
+   * `stuck:&lt;run&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -83,8 +85,8 @@ public interface InboxItemOrBuilder extends
 
   /**
    * <pre>
-   * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-   * waits; empty for holds.
+   * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+   * waits and stuck runs; empty for holds.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -93,8 +95,8 @@ public interface InboxItemOrBuilder extends
   java.lang.String getRunId();
   /**
    * <pre>
-   * The run concerned: the ref's run id for a proposal, the run for reconciliations and
-   * waits; empty for holds.
+   * The run concerned: the ref's run id for a proposal, the run for reconciliations,
+   * waits and stuck runs; empty for holds.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -238,6 +240,33 @@ public interface InboxItemOrBuilder extends
    * <code>.aiws.engine.v1.Hold hold = 13;</code>
    */
   dev.praxis.aiws.engine.v1.HoldOrBuilder getHoldOrBuilder();
+
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   * @return Whether the stuckRun field is set.
+   */
+  boolean hasStuckRun();
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   * @return The stuckRun.
+   */
+  dev.praxis.aiws.engine.v1.StuckRun getStuckRun();
+  /**
+   * <pre>
+   * Why the run is stuck (STUCK_RUN).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
+   */
+  dev.praxis.aiws.engine.v1.StuckRunOrBuilder getStuckRunOrBuilder();
 
   dev.praxis.aiws.engine.v1.InboxItem.SubjectCase getSubjectCase();
 }

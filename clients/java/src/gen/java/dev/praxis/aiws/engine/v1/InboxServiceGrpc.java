@@ -7,10 +7,12 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * InboxService answers one question the same way for every client: what waits for a
  * human decision right now. Its items are pending registry proposals, uncertain effects
  * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
- * waits, and placed holds, oldest first. It is a read over the durable records, so an
- * item leaves the inbox in the same transaction that decides it. It needs the
- * `inbox.read` action on the work order asked for (on every work order, `*`, when none
- * is named).
+ * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+ * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+ * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+ * run, in the transaction that leases its node, pauses its work order or ends the run).
+ * It needs the `inbox.read` action on the work order asked for (on every work order,
+ * `*`, when none is named).
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -149,10 +151,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public interface AsyncService {
@@ -174,7 +178,10 @@ public final class InboxServiceGrpc {
      * item joins or leaves it), so that a page can update without polling; read the items
      * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
      * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-     * most about four messages a second. It is an open stream under the server's stream
+     * most about four messages a second. A run becoming stuck is a change that no write
+     * makes: the stream reads the inbox again when the next of the ready nodes it saw
+     * passes the stuck threshold (within about a quarter of a second), and at least once
+     * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
      * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
      * when the server stops.
      * </pre>
@@ -191,10 +198,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public static abstract class InboxServiceImplBase
@@ -211,10 +220,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public static final class InboxServiceStub
@@ -248,7 +259,10 @@ public final class InboxServiceGrpc {
      * item joins or leaves it), so that a page can update without polling; read the items
      * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
      * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-     * most about four messages a second. It is an open stream under the server's stream
+     * most about four messages a second. A run becoming stuck is a change that no write
+     * makes: the stream reads the inbox again when the next of the ready nodes it saw
+     * passes the stuck threshold (within about a quarter of a second), and at least once
+     * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
      * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
      * when the server stops.
      * </pre>
@@ -266,10 +280,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public static final class InboxServiceBlockingV2Stub
@@ -302,7 +318,10 @@ public final class InboxServiceGrpc {
      * item joins or leaves it), so that a page can update without polling; read the items
      * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
      * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-     * most about four messages a second. It is an open stream under the server's stream
+     * most about four messages a second. A run becoming stuck is a change that no write
+     * makes: the stream reads the inbox again when the next of the ready nodes it saw
+     * passes the stuck threshold (within about a quarter of a second), and at least once
+     * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
      * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
      * when the server stops.
      * </pre>
@@ -321,10 +340,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public static final class InboxServiceBlockingStub
@@ -357,7 +378,10 @@ public final class InboxServiceGrpc {
      * item joins or leaves it), so that a page can update without polling; read the items
      * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
      * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-     * most about four messages a second. It is an open stream under the server's stream
+     * most about four messages a second. A run becoming stuck is a change that no write
+     * makes: the stream reads the inbox again when the next of the ready nodes it saw
+     * passes the stuck threshold (within about a quarter of a second), and at least once
+     * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
      * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
      * when the server stops.
      * </pre>
@@ -375,10 +399,12 @@ public final class InboxServiceGrpc {
    * InboxService answers one question the same way for every client: what waits for a
    * human decision right now. Its items are pending registry proposals, uncertain effects
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-   * waits, and placed holds, oldest first. It is a read over the durable records, so an
-   * item leaves the inbox in the same transaction that decides it. It needs the
-   * `inbox.read` action on the work order asked for (on every work order, `*`, when none
-   * is named).
+   * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
+   * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+   * records, so an item leaves the inbox in the same transaction that decides it (a stuck
+   * run, in the transaction that leases its node, pauses its work order or ends the run).
+   * It needs the `inbox.read` action on the work order asked for (on every work order,
+   * `*`, when none is named).
    * </pre>
    */
   public static final class InboxServiceFutureStub

@@ -7,7 +7,16 @@ package dev.praxis.aiws.engine.v1;
 
 /**
  * <pre>
- * ListRunsRequest pages through runs.
+ * ListRunsRequest pages through runs. Every filter given must match (empty or zero
+ * filters match every run).
+ *
+ * The cost of a page is bounded by the page, not by the runs stored: one filter drives
+ * the read through its index (in this order of preference: ref, contract, labels,
+ * starter, work order, state, creation time) and the others are checked on the runs it
+ * yields. A call examines at most 5,000 runs of the driving index; when that many did
+ * not fill the page, the page holds the runs found (possibly none) and a
+ * `next_page_token` that resumes after the last run examined. So a short or empty page
+ * with a token does not mean the listing has ended: only an empty `next_page_token` does.
  * </pre>
  *
  * Protobuf type {@code aiws.engine.v1.ListRunsRequest}
@@ -34,6 +43,9 @@ private static final long serialVersionUID = 0L;
   private ListRunsRequest() {
     state_ = 0;
     pageToken_ = "";
+    workOrderId_ = "";
+    contractId_ = "";
+    startedBy_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -41,6 +53,18 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_ListRunsRequest_descriptor;
   }
 
+  @SuppressWarnings({"rawtypes"})
+  @java.lang.Override
+  protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+      int number) {
+    switch (number) {
+      case 10:
+        return internalGetLabels();
+      default:
+        throw new RuntimeException(
+            "Invalid map field number: " + number);
+    }
+  }
   @java.lang.Override
   protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internalGetFieldAccessorTable() {
@@ -49,6 +73,7 @@ private static final long serialVersionUID = 0L;
             dev.praxis.aiws.engine.v1.ListRunsRequest.class, dev.praxis.aiws.engine.v1.ListRunsRequest.Builder.class);
   }
 
+  private int bitField0_;
   public static final int STATE_FIELD_NUMBER = 1;
   private int state_ = 0;
   /**
@@ -98,7 +123,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object pageToken_ = "";
   /**
    * <pre>
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    * </pre>
    *
    * <code>string page_token = 3;</code>
@@ -119,7 +145,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    * </pre>
    *
    * <code>string page_token = 3;</code>
@@ -138,6 +165,317 @@ private static final long serialVersionUID = 0L;
     } else {
       return (com.google.protobuf.ByteString) ref;
     }
+  }
+
+  public static final int WORK_ORDER_ID_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object workOrderId_ = "";
+  /**
+   * <pre>
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The workOrderId.
+   */
+  @java.lang.Override
+  public java.lang.String getWorkOrderId() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      workOrderId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The bytes for workOrderId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getWorkOrderIdBytes() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      workOrderId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int REF_FIELD_NUMBER = 5;
+  private dev.praxis.aiws.engine.v1.WorkflowRef ref_;
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   * @return Whether the ref field is set.
+   */
+  @java.lang.Override
+  public boolean hasRef() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   * @return The ref.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkflowRef getRef() {
+    return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+  }
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder() {
+    return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+  }
+
+  public static final int CONTRACT_ID_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object contractId_ = "";
+  /**
+   * <pre>
+   * Only runs under this contract; empty means any.
+   * </pre>
+   *
+   * <code>string contract_id = 6;</code>
+   * @return The contractId.
+   */
+  @java.lang.Override
+  public java.lang.String getContractId() {
+    java.lang.Object ref = contractId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      contractId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only runs under this contract; empty means any.
+   * </pre>
+   *
+   * <code>string contract_id = 6;</code>
+   * @return The bytes for contractId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getContractIdBytes() {
+    java.lang.Object ref = contractId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      contractId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int STARTED_BY_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object startedBy_ = "";
+  /**
+   * <pre>
+   * Only runs started by this principal id; empty means any.
+   * </pre>
+   *
+   * <code>string started_by = 7;</code>
+   * @return The startedBy.
+   */
+  @java.lang.Override
+  public java.lang.String getStartedBy() {
+    java.lang.Object ref = startedBy_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      startedBy_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only runs started by this principal id; empty means any.
+   * </pre>
+   *
+   * <code>string started_by = 7;</code>
+   * @return The bytes for startedBy.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getStartedByBytes() {
+    java.lang.Object ref = startedBy_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      startedBy_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CREATED_AFTER_MS_FIELD_NUMBER = 8;
+  private long createdAfterMs_ = 0L;
+  /**
+   * <pre>
+   * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+   * </pre>
+   *
+   * <code>int64 created_after_ms = 8;</code>
+   * @return The createdAfterMs.
+   */
+  @java.lang.Override
+  public long getCreatedAfterMs() {
+    return createdAfterMs_;
+  }
+
+  public static final int CREATED_BEFORE_MS_FIELD_NUMBER = 9;
+  private long createdBeforeMs_ = 0L;
+  /**
+   * <pre>
+   * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+   * </pre>
+   *
+   * <code>int64 created_before_ms = 9;</code>
+   * @return The createdBeforeMs.
+   */
+  @java.lang.Override
+  public long getCreatedBeforeMs() {
+    return createdBeforeMs_;
+  }
+
+  public static final int LABELS_FIELD_NUMBER = 10;
+  private static final class LabelsDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, java.lang.String> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, java.lang.String>newDefaultInstance(
+                dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "");
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, java.lang.String> labels_;
+  private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+  internalGetLabels() {
+    if (labels_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          LabelsDefaultEntryHolder.defaultEntry);
+    }
+    return labels_;
+  }
+  public int getLabelsCount() {
+    return internalGetLabels().getMap().size();
+  }
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  @java.lang.Override
+  public boolean containsLabels(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetLabels().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+    return getLabelsMap();
+  }
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+    return internalGetLabels().getMap();
+  }
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  @java.lang.Override
+  public java.lang.String getLabelsOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
   }
 
   private byte memoizedIsInitialized = -1;
@@ -163,6 +501,30 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 3, pageToken_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, workOrderId_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(5, getRef());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, contractId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(startedBy_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, startedBy_);
+    }
+    if (createdAfterMs_ != 0L) {
+      output.writeInt64(8, createdAfterMs_);
+    }
+    if (createdBeforeMs_ != 0L) {
+      output.writeInt64(9, createdBeforeMs_);
+    }
+    com.google.protobuf.GeneratedMessage
+      .serializeStringMapTo(
+        output,
+        internalGetLabels(),
+        LabelsDefaultEntryHolder.defaultEntry,
+        10);
     getUnknownFields().writeTo(output);
   }
 
@@ -182,6 +544,37 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(3, pageToken_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(4, workOrderId_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, getRef());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(6, contractId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(startedBy_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, startedBy_);
+    }
+    if (createdAfterMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(8, createdAfterMs_);
+    }
+    if (createdBeforeMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(9, createdBeforeMs_);
+    }
+    for (java.util.Map.Entry<java.lang.String, java.lang.String> entry
+         : internalGetLabels().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+      labels__ = LabelsDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(10, labels__);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -203,6 +596,23 @@ private static final long serialVersionUID = 0L;
         != other.getPageSize()) return false;
     if (!getPageToken()
         .equals(other.getPageToken())) return false;
+    if (!getWorkOrderId()
+        .equals(other.getWorkOrderId())) return false;
+    if (hasRef() != other.hasRef()) return false;
+    if (hasRef()) {
+      if (!getRef()
+          .equals(other.getRef())) return false;
+    }
+    if (!getContractId()
+        .equals(other.getContractId())) return false;
+    if (!getStartedBy()
+        .equals(other.getStartedBy())) return false;
+    if (getCreatedAfterMs()
+        != other.getCreatedAfterMs()) return false;
+    if (getCreatedBeforeMs()
+        != other.getCreatedBeforeMs()) return false;
+    if (!internalGetLabels().equals(
+        other.internalGetLabels())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -220,6 +630,26 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPageSize();
     hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
     hash = (53 * hash) + getPageToken().hashCode();
+    hash = (37 * hash) + WORK_ORDER_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getWorkOrderId().hashCode();
+    if (hasRef()) {
+      hash = (37 * hash) + REF_FIELD_NUMBER;
+      hash = (53 * hash) + getRef().hashCode();
+    }
+    hash = (37 * hash) + CONTRACT_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getContractId().hashCode();
+    hash = (37 * hash) + STARTED_BY_FIELD_NUMBER;
+    hash = (53 * hash) + getStartedBy().hashCode();
+    hash = (37 * hash) + CREATED_AFTER_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getCreatedAfterMs());
+    hash = (37 * hash) + CREATED_BEFORE_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getCreatedBeforeMs());
+    if (!internalGetLabels().getMap().isEmpty()) {
+      hash = (37 * hash) + LABELS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetLabels().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -319,7 +749,16 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * ListRunsRequest pages through runs.
+   * ListRunsRequest pages through runs. Every filter given must match (empty or zero
+   * filters match every run).
+   *
+   * The cost of a page is bounded by the page, not by the runs stored: one filter drives
+   * the read through its index (in this order of preference: ref, contract, labels,
+   * starter, work order, state, creation time) and the others are checked on the runs it
+   * yields. A call examines at most 5,000 runs of the driving index; when that many did
+   * not fill the page, the page holds the runs found (possibly none) and a
+   * `next_page_token` that resumes after the last run examined. So a short or empty page
+   * with a token does not mean the listing has ended: only an empty `next_page_token` does.
    * </pre>
    *
    * Protobuf type {@code aiws.engine.v1.ListRunsRequest}
@@ -333,6 +772,28 @@ private static final long serialVersionUID = 0L;
       return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_ListRunsRequest_descriptor;
     }
 
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 10:
+          return internalGetLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMutableMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 10:
+          return internalGetMutableLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
     @java.lang.Override
     protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
         internalGetFieldAccessorTable() {
@@ -343,13 +804,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using dev.praxis.aiws.engine.v1.ListRunsRequest.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetRefFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -358,6 +825,17 @@ private static final long serialVersionUID = 0L;
       state_ = 0;
       pageSize_ = 0;
       pageToken_ = "";
+      workOrderId_ = "";
+      ref_ = null;
+      if (refBuilder_ != null) {
+        refBuilder_.dispose();
+        refBuilder_ = null;
+      }
+      contractId_ = "";
+      startedBy_ = "";
+      createdAfterMs_ = 0L;
+      createdBeforeMs_ = 0L;
+      internalGetMutableLabels().clear();
       return this;
     }
 
@@ -400,6 +878,33 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.pageToken_ = pageToken_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.workOrderId_ = workOrderId_;
+      }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.ref_ = refBuilder_ == null
+            ? ref_
+            : refBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.contractId_ = contractId_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.startedBy_ = startedBy_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.createdAfterMs_ = createdAfterMs_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.createdBeforeMs_ = createdBeforeMs_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.labels_ = internalGetLabels();
+        result.labels_.makeImmutable();
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -425,6 +930,33 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000004;
         onChanged();
       }
+      if (!other.getWorkOrderId().isEmpty()) {
+        workOrderId_ = other.workOrderId_;
+        bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (other.hasRef()) {
+        mergeRef(other.getRef());
+      }
+      if (!other.getContractId().isEmpty()) {
+        contractId_ = other.contractId_;
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      if (!other.getStartedBy().isEmpty()) {
+        startedBy_ = other.startedBy_;
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      if (other.getCreatedAfterMs() != 0L) {
+        setCreatedAfterMs(other.getCreatedAfterMs());
+      }
+      if (other.getCreatedBeforeMs() != 0L) {
+        setCreatedBeforeMs(other.getCreatedBeforeMs());
+      }
+      internalGetMutableLabels().mergeFrom(
+          other.internalGetLabels());
+      bitField0_ |= 0x00000200;
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -466,6 +998,47 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              workOrderId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetRefFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 50: {
+              contractId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 58: {
+              startedBy_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
+            case 64: {
+              createdAfterMs_ = input.readInt64();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 64
+            case 72: {
+              createdBeforeMs_ = input.readInt64();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 72
+            case 82: {
+              com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+              labels__ = input.readMessage(
+                  LabelsDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableLabels().getMutableMap().put(
+                  labels__.getKey(), labels__.getValue());
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -610,7 +1183,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object pageToken_ = "";
     /**
      * <pre>
-     * The `next_page_token` of the previous page; empty for the first.
+     * The `next_page_token` of the previous page; empty for the first. A token is valid
+     * only with the same filters: another filter's token fails with PAGE_INVALID.
      * </pre>
      *
      * <code>string page_token = 3;</code>
@@ -630,7 +1204,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `next_page_token` of the previous page; empty for the first.
+     * The `next_page_token` of the previous page; empty for the first. A token is valid
+     * only with the same filters: another filter's token fails with PAGE_INVALID.
      * </pre>
      *
      * <code>string page_token = 3;</code>
@@ -651,7 +1226,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `next_page_token` of the previous page; empty for the first.
+     * The `next_page_token` of the previous page; empty for the first. A token is valid
+     * only with the same filters: another filter's token fails with PAGE_INVALID.
      * </pre>
      *
      * <code>string page_token = 3;</code>
@@ -668,7 +1244,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `next_page_token` of the previous page; empty for the first.
+     * The `next_page_token` of the previous page; empty for the first. A token is valid
+     * only with the same filters: another filter's token fails with PAGE_INVALID.
      * </pre>
      *
      * <code>string page_token = 3;</code>
@@ -682,7 +1259,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The `next_page_token` of the previous page; empty for the first.
+     * The `next_page_token` of the previous page; empty for the first. A token is valid
+     * only with the same filters: another filter's token fails with PAGE_INVALID.
      * </pre>
      *
      * <code>string page_token = 3;</code>
@@ -696,6 +1274,698 @@ private static final long serialVersionUID = 0L;
       pageToken_ = value;
       bitField0_ |= 0x00000004;
       onChanged();
+      return this;
+    }
+
+    private java.lang.Object workOrderId_ = "";
+    /**
+     * <pre>
+     * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return The workOrderId.
+     */
+    public java.lang.String getWorkOrderId() {
+      java.lang.Object ref = workOrderId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        workOrderId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return The bytes for workOrderId.
+     */
+    public com.google.protobuf.ByteString
+        getWorkOrderIdBytes() {
+      java.lang.Object ref = workOrderId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        workOrderId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @param value The workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      workOrderId_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWorkOrderId() {
+      workOrderId_ = getDefaultInstance().getWorkOrderId();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+     * </pre>
+     *
+     * <code>string work_order_id = 4;</code>
+     * @param value The bytes for workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      workOrderId_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private dev.praxis.aiws.engine.v1.WorkflowRef ref_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder> refBuilder_;
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     * @return Whether the ref field is set.
+     */
+    public boolean hasRef() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     * @return The ref.
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRef getRef() {
+      if (refBuilder_ == null) {
+        return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+      } else {
+        return refBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public Builder setRef(dev.praxis.aiws.engine.v1.WorkflowRef value) {
+      if (refBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ref_ = value;
+      } else {
+        refBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public Builder setRef(
+        dev.praxis.aiws.engine.v1.WorkflowRef.Builder builderForValue) {
+      if (refBuilder_ == null) {
+        ref_ = builderForValue.build();
+      } else {
+        refBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public Builder mergeRef(dev.praxis.aiws.engine.v1.WorkflowRef value) {
+      if (refBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0) &&
+          ref_ != null &&
+          ref_ != dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance()) {
+          getRefBuilder().mergeFrom(value);
+        } else {
+          ref_ = value;
+        }
+      } else {
+        refBuilder_.mergeFrom(value);
+      }
+      if (ref_ != null) {
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public Builder clearRef() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      ref_ = null;
+      if (refBuilder_ != null) {
+        refBuilder_.dispose();
+        refBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRef.Builder getRefBuilder() {
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return internalGetRefFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder() {
+      if (refBuilder_ != null) {
+        return refBuilder_.getMessageOrBuilder();
+      } else {
+        return ref_ == null ?
+            dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+      }
+    }
+    /**
+     * <pre>
+     * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+     * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder> 
+        internalGetRefFieldBuilder() {
+      if (refBuilder_ == null) {
+        refBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder>(
+                getRef(),
+                getParentForChildren(),
+                isClean());
+        ref_ = null;
+      }
+      return refBuilder_;
+    }
+
+    private java.lang.Object contractId_ = "";
+    /**
+     * <pre>
+     * Only runs under this contract; empty means any.
+     * </pre>
+     *
+     * <code>string contract_id = 6;</code>
+     * @return The contractId.
+     */
+    public java.lang.String getContractId() {
+      java.lang.Object ref = contractId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        contractId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs under this contract; empty means any.
+     * </pre>
+     *
+     * <code>string contract_id = 6;</code>
+     * @return The bytes for contractId.
+     */
+    public com.google.protobuf.ByteString
+        getContractIdBytes() {
+      java.lang.Object ref = contractId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        contractId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs under this contract; empty means any.
+     * </pre>
+     *
+     * <code>string contract_id = 6;</code>
+     * @param value The contractId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setContractId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      contractId_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs under this contract; empty means any.
+     * </pre>
+     *
+     * <code>string contract_id = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearContractId() {
+      contractId_ = getDefaultInstance().getContractId();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs under this contract; empty means any.
+     * </pre>
+     *
+     * <code>string contract_id = 6;</code>
+     * @param value The bytes for contractId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setContractIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      contractId_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object startedBy_ = "";
+    /**
+     * <pre>
+     * Only runs started by this principal id; empty means any.
+     * </pre>
+     *
+     * <code>string started_by = 7;</code>
+     * @return The startedBy.
+     */
+    public java.lang.String getStartedBy() {
+      java.lang.Object ref = startedBy_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        startedBy_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs started by this principal id; empty means any.
+     * </pre>
+     *
+     * <code>string started_by = 7;</code>
+     * @return The bytes for startedBy.
+     */
+    public com.google.protobuf.ByteString
+        getStartedByBytes() {
+      java.lang.Object ref = startedBy_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        startedBy_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only runs started by this principal id; empty means any.
+     * </pre>
+     *
+     * <code>string started_by = 7;</code>
+     * @param value The startedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStartedBy(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      startedBy_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs started by this principal id; empty means any.
+     * </pre>
+     *
+     * <code>string started_by = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStartedBy() {
+      startedBy_ = getDefaultInstance().getStartedBy();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs started by this principal id; empty means any.
+     * </pre>
+     *
+     * <code>string started_by = 7;</code>
+     * @param value The bytes for startedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStartedByBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      startedBy_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+
+    private long createdAfterMs_ ;
+    /**
+     * <pre>
+     * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+     * </pre>
+     *
+     * <code>int64 created_after_ms = 8;</code>
+     * @return The createdAfterMs.
+     */
+    @java.lang.Override
+    public long getCreatedAfterMs() {
+      return createdAfterMs_;
+    }
+    /**
+     * <pre>
+     * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+     * </pre>
+     *
+     * <code>int64 created_after_ms = 8;</code>
+     * @param value The createdAfterMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCreatedAfterMs(long value) {
+
+      createdAfterMs_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+     * </pre>
+     *
+     * <code>int64 created_after_ms = 8;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCreatedAfterMs() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      createdAfterMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long createdBeforeMs_ ;
+    /**
+     * <pre>
+     * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+     * </pre>
+     *
+     * <code>int64 created_before_ms = 9;</code>
+     * @return The createdBeforeMs.
+     */
+    @java.lang.Override
+    public long getCreatedBeforeMs() {
+      return createdBeforeMs_;
+    }
+    /**
+     * <pre>
+     * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+     * </pre>
+     *
+     * <code>int64 created_before_ms = 9;</code>
+     * @param value The createdBeforeMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCreatedBeforeMs(long value) {
+
+      createdBeforeMs_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+     * </pre>
+     *
+     * <code>int64 created_before_ms = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCreatedBeforeMs() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      createdBeforeMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.MapField<
+        java.lang.String, java.lang.String> labels_;
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetLabels() {
+      if (labels_ == null) {
+        return com.google.protobuf.MapField.emptyMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      return labels_;
+    }
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetMutableLabels() {
+      if (labels_ == null) {
+        labels_ = com.google.protobuf.MapField.newMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      if (!labels_.isMutable()) {
+        labels_ = labels_.copy();
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return labels_;
+    }
+    public int getLabelsCount() {
+      return internalGetLabels().getMap().size();
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    @java.lang.Override
+    public boolean containsLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetLabels().getMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getLabelsMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+      return getLabelsMap();
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+      return internalGetLabels().getMap();
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+java.lang.String getLabelsOrDefault(
+        java.lang.String key,
+        /* nullable */
+java.lang.String defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      return map.containsKey(key) ? map.get(key) : defaultValue;
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    @java.lang.Override
+    public java.lang.String getLabelsOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return map.get(key);
+    }
+    public Builder clearLabels() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      internalGetMutableLabels().getMutableMap()
+          .clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    public Builder removeLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableLabels().getMutableMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String>
+        getMutableLabels() {
+      bitField0_ |= 0x00000200;
+      return internalGetMutableLabels().getMutableMap();
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    public Builder putLabels(
+        java.lang.String key,
+        java.lang.String value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableLabels().getMutableMap()
+          .put(key, value);
+      bitField0_ |= 0x00000200;
+      return this;
+    }
+    /**
+     * <pre>
+     * Only runs carrying every one of these labels with exactly these values (bounded as
+     * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 10;</code>
+     */
+    public Builder putAllLabels(
+        java.util.Map<java.lang.String, java.lang.String> values) {
+      internalGetMutableLabels().getMutableMap()
+          .putAll(values);
+      bitField0_ |= 0x00000200;
       return this;
     }
 

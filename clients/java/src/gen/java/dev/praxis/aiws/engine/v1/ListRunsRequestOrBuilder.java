@@ -44,7 +44,8 @@ public interface ListRunsRequestOrBuilder extends
 
   /**
    * <pre>
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    * </pre>
    *
    * <code>string page_token = 3;</code>
@@ -53,7 +54,8 @@ public interface ListRunsRequestOrBuilder extends
   java.lang.String getPageToken();
   /**
    * <pre>
-   * The `next_page_token` of the previous page; empty for the first.
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same filters: another filter's token fails with PAGE_INVALID.
    * </pre>
    *
    * <code>string page_token = 3;</code>
@@ -61,4 +63,173 @@ public interface ListRunsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPageTokenBytes();
+
+  /**
+   * <pre>
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The workOrderId.
+   */
+  java.lang.String getWorkOrderId();
+  /**
+   * <pre>
+   * Only runs of this work order (`Run.work_order_id`); empty means every work order.
+   * </pre>
+   *
+   * <code>string work_order_id = 4;</code>
+   * @return The bytes for workOrderId.
+   */
+  com.google.protobuf.ByteString
+      getWorkOrderIdBytes();
+
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   * @return Whether the ref field is set.
+   */
+  boolean hasRef();
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   * @return The ref.
+   */
+  dev.praxis.aiws.engine.v1.WorkflowRef getRef();
+  /**
+   * <pre>
+   * Only the governed runs of this ref (both parts required). With `work_order_id`, the
+   * two must name the same work order, else INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 5;</code>
+   */
+  dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder();
+
+  /**
+   * <pre>
+   * Only runs under this contract; empty means any.
+   * </pre>
+   *
+   * <code>string contract_id = 6;</code>
+   * @return The contractId.
+   */
+  java.lang.String getContractId();
+  /**
+   * <pre>
+   * Only runs under this contract; empty means any.
+   * </pre>
+   *
+   * <code>string contract_id = 6;</code>
+   * @return The bytes for contractId.
+   */
+  com.google.protobuf.ByteString
+      getContractIdBytes();
+
+  /**
+   * <pre>
+   * Only runs started by this principal id; empty means any.
+   * </pre>
+   *
+   * <code>string started_by = 7;</code>
+   * @return The startedBy.
+   */
+  java.lang.String getStartedBy();
+  /**
+   * <pre>
+   * Only runs started by this principal id; empty means any.
+   * </pre>
+   *
+   * <code>string started_by = 7;</code>
+   * @return The bytes for startedBy.
+   */
+  com.google.protobuf.ByteString
+      getStartedByBytes();
+
+  /**
+   * <pre>
+   * Only runs created strictly after this time, UTC epoch ms; 0 means no lower bound.
+   * </pre>
+   *
+   * <code>int64 created_after_ms = 8;</code>
+   * @return The createdAfterMs.
+   */
+  long getCreatedAfterMs();
+
+  /**
+   * <pre>
+   * Only runs created strictly before this time, UTC epoch ms; 0 means no upper bound.
+   * </pre>
+   *
+   * <code>int64 created_before_ms = 9;</code>
+   * @return The createdBeforeMs.
+   */
+  long getCreatedBeforeMs();
+
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  int getLabelsCount();
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  boolean containsLabels(
+      java.lang.String key);
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabels();
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabelsMap();
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue);
+  /**
+   * <pre>
+   * Only runs carrying every one of these labels with exactly these values (bounded as
+   * `StartRunRequest.labels`: past a bound, INVALID_ARGUMENT / LABEL_INVALID).
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 10;</code>
+   */
+  java.lang.String getLabelsOrThrow(
+      java.lang.String key);
 }

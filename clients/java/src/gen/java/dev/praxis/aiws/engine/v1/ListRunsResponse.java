@@ -54,7 +54,7 @@ private static final long serialVersionUID = 0L;
   private java.util.List<dev.praxis.aiws.engine.v1.Run> runs_;
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -65,7 +65,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -77,7 +77,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -88,7 +88,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -99,7 +99,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -115,7 +115,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object nextPageToken_ = "";
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -136,7 +137,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -541,7 +543,7 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -555,7 +557,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -569,7 +571,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -583,7 +585,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -604,7 +606,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -622,7 +624,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -642,7 +644,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -663,7 +665,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -681,7 +683,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -699,7 +701,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -718,7 +720,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -735,7 +737,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -752,7 +754,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -763,7 +765,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -777,7 +779,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -792,7 +794,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -803,7 +805,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -815,7 +817,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Runs, newest first.
+     * Runs, newest first (by creation time, then run id).
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -842,7 +844,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object nextPageToken_ = "";
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` (with the same filters) for the next page; empty when there is
+     * none. It may be set on a short or empty page (see ListRunsRequest).
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -862,7 +865,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` (with the same filters) for the next page; empty when there is
+     * none. It may be set on a short or empty page (see ListRunsRequest).
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -883,7 +887,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` (with the same filters) for the next page; empty when there is
+     * none. It may be set on a short or empty page (see ListRunsRequest).
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -900,7 +905,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` (with the same filters) for the next page; empty when there is
+     * none. It may be set on a short or empty page (see ListRunsRequest).
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -914,7 +920,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` (with the same filters) for the next page; empty when there is
+     * none. It may be set on a short or empty page (see ListRunsRequest).
      * </pre>
      *
      * <code>string next_page_token = 2;</code>

@@ -12,7 +12,7 @@ public interface ListRunsResponseOrBuilder extends
 
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -21,7 +21,7 @@ public interface ListRunsResponseOrBuilder extends
       getRunsList();
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -29,7 +29,7 @@ public interface ListRunsResponseOrBuilder extends
   dev.praxis.aiws.engine.v1.Run getRuns(int index);
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -37,7 +37,7 @@ public interface ListRunsResponseOrBuilder extends
   int getRunsCount();
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -46,7 +46,7 @@ public interface ListRunsResponseOrBuilder extends
       getRunsOrBuilderList();
   /**
    * <pre>
-   * Runs, newest first.
+   * Runs, newest first (by creation time, then run id).
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.Run runs = 1;</code>
@@ -56,7 +56,8 @@ public interface ListRunsResponseOrBuilder extends
 
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -65,7 +66,8 @@ public interface ListRunsResponseOrBuilder extends
   java.lang.String getNextPageToken();
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` (with the same filters) for the next page; empty when there is
+   * none. It may be set on a short or empty page (see ListRunsRequest).
    * </pre>
    *
    * <code>string next_page_token = 2;</code>

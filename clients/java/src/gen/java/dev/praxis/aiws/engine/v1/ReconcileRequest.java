@@ -37,6 +37,7 @@ private static final long serialVersionUID = 0L;
     decision_ = 0;
     evidenceJson_ = "";
     approvalId_ = "";
+    resultJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -305,6 +306,53 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RESULT_JSON_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object resultJson_ = "";
+  /**
+   * <pre>
+   * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+   * </pre>
+   *
+   * <code>string result_json = 7;</code>
+   * @return The resultJson.
+   */
+  @java.lang.Override
+  public java.lang.String getResultJson() {
+    java.lang.Object ref = resultJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      resultJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+   * </pre>
+   *
+   * <code>string result_json = 7;</code>
+   * @return The bytes for resultJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getResultJsonBytes() {
+    java.lang.Object ref = resultJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      resultJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -337,6 +385,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 6, approvalId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, resultJson_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -365,6 +416,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(6, approvalId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, resultJson_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -395,6 +449,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getEvidenceJson())) return false;
     if (!getApprovalId()
         .equals(other.getApprovalId())) return false;
+    if (!getResultJson()
+        .equals(other.getResultJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -420,6 +476,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getEvidenceJson().hashCode();
     hash = (37 * hash) + APPROVAL_ID_FIELD_NUMBER;
     hash = (53 * hash) + getApprovalId().hashCode();
+    hash = (37 * hash) + RESULT_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getResultJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -571,6 +629,7 @@ private static final long serialVersionUID = 0L;
       decision_ = 0;
       evidenceJson_ = "";
       approvalId_ = "";
+      resultJson_ = "";
       return this;
     }
 
@@ -626,6 +685,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.approvalId_ = approvalId_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.resultJson_ = resultJson_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -665,6 +727,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getApprovalId().isEmpty()) {
         approvalId_ = other.approvalId_;
         bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      if (!other.getResultJson().isEmpty()) {
+        resultJson_ = other.resultJson_;
+        bitField0_ |= 0x00000040;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -725,6 +792,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 58: {
+              resultJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1334,6 +1406,98 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       approvalId_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object resultJson_ = "";
+    /**
+     * <pre>
+     * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+     * </pre>
+     *
+     * <code>string result_json = 7;</code>
+     * @return The resultJson.
+     */
+    public java.lang.String getResultJson() {
+      java.lang.Object ref = resultJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        resultJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+     * </pre>
+     *
+     * <code>string result_json = 7;</code>
+     * @return The bytes for resultJson.
+     */
+    public com.google.protobuf.ByteString
+        getResultJsonBytes() {
+      java.lang.Object ref = resultJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        resultJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+     * </pre>
+     *
+     * <code>string result_json = 7;</code>
+     * @param value The resultJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      resultJson_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+     * </pre>
+     *
+     * <code>string result_json = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearResultJson() {
+      resultJson_ = getDefaultInstance().getResultJson();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+     * </pre>
+     *
+     * <code>string result_json = 7;</code>
+     * @param value The bytes for resultJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      resultJson_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

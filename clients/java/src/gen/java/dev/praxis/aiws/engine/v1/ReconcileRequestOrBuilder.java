@@ -135,4 +135,24 @@ public interface ReconcileRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getApprovalIdBytes();
+
+  /**
+   * <pre>
+   * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+   * </pre>
+   *
+   * <code>string result_json = 7;</code>
+   * @return The resultJson.
+   */
+  java.lang.String getResultJson();
+  /**
+   * <pre>
+   * Exactly as reviewed (see ReviewReconciliationRequest.result_json).
+   * </pre>
+   *
+   * <code>string result_json = 7;</code>
+   * @return The bytes for resultJson.
+   */
+  com.google.protobuf.ByteString
+      getResultJsonBytes();
 }

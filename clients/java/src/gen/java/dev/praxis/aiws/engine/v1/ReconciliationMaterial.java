@@ -422,7 +422,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object resultDigest_ = "";
   /**
    * <pre>
-   * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+   * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+   * the decision supplies (`result_json`); empty when there is none.
    * </pre>
    *
    * <code>string result_digest = 10;</code>
@@ -443,7 +444,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+   * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+   * the decision supplies (`result_json`); empty when there is none.
    * </pre>
    *
    * <code>string result_digest = 10;</code>
@@ -1824,7 +1826,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object resultDigest_ = "";
     /**
      * <pre>
-     * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+     * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+     * the decision supplies (`result_json`); empty when there is none.
      * </pre>
      *
      * <code>string result_digest = 10;</code>
@@ -1844,7 +1847,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+     * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+     * the decision supplies (`result_json`); empty when there is none.
      * </pre>
      *
      * <code>string result_digest = 10;</code>
@@ -1865,7 +1869,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+     * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+     * the decision supplies (`result_json`); empty when there is none.
      * </pre>
      *
      * <code>string result_digest = 10;</code>
@@ -1882,7 +1887,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+     * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+     * the decision supplies (`result_json`); empty when there is none.
      * </pre>
      *
      * <code>string result_digest = 10;</code>
@@ -1896,7 +1902,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+     * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+     * the decision supplies (`result_json`); empty when there is none.
      * </pre>
      *
      * <code>string result_digest = 10;</code>

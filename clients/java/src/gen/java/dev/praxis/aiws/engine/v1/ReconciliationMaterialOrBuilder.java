@@ -188,7 +188,8 @@ public interface ReconciliationMaterialOrBuilder extends
 
   /**
    * <pre>
-   * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+   * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+   * the decision supplies (`result_json`); empty when there is none.
    * </pre>
    *
    * <code>string result_digest = 10;</code>
@@ -197,7 +198,8 @@ public interface ReconciliationMaterialOrBuilder extends
   java.lang.String getResultDigest();
   /**
    * <pre>
-   * `sha256:&lt;hex&gt;` of the attempt's result (empty when it failed).
+   * `sha256:&lt;hex&gt;` of the result the node completes with: the attempt's own, or the one
+   * the decision supplies (`result_json`); empty when there is none.
    * </pre>
    *
    * <code>string result_digest = 10;</code>

@@ -96,40 +96,41 @@ public final class ReconciliationOuterClass extends com.google.protobuf.Generate
       "\t\",\n\032ListReconciliationsRequest\022\016\n\006run_i" +
       "d\030\001 \001(\t\"V\n\033ListReconciliationsResponse\0227" +
       "\n\017reconciliations\030\001 \003(\0132\036.aiws.engine.v1" +
-      ".Reconciliation\"\252\001\n\033ReviewReconciliation" +
+      ".Reconciliation\"\277\001\n\033ReviewReconciliation" +
       "Request\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1" +
       ".Epochs\022\022\n\nattempt_id\030\002 \001(\t\0228\n\010decision\030" +
       "\003 \001(\0162&.aiws.engine.v1.ReconciliationDec" +
-      "ision\022\025\n\revidence_json\030\004 \001(\t\"q\n\034ReviewRe" +
-      "conciliationResponse\0228\n\010material\030\001 \001(\0132&" +
-      ".aiws.engine.v1.ReconciliationMaterial\022\027" +
-      "\n\017material_digest\030\002 \001(\t\"\310\001\n\020ReconcileReq" +
-      "uest\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Ep" +
-      "ochs\022\022\n\nrequest_id\030\002 \001(\t\022\022\n\nattempt_id\030\003" +
-      " \001(\t\0228\n\010decision\030\004 \001(\0162&.aiws.engine.v1." +
-      "ReconciliationDecision\022\025\n\revidence_json\030" +
-      "\005 \001(\t\022\023\n\013approval_id\030\006 \001(\t\"]\n\021ReconcileR" +
-      "esponse\0226\n\016reconciliation\030\001 \001(\0132\036.aiws.e" +
-      "ngine.v1.Reconciliation\022\020\n\010replayed\030\002 \001(" +
-      "\010*\200\001\n\023ReconciliationState\022$\n RECONCILIAT" +
-      "ION_STATE_UNSPECIFIED\020\000\022 \n\034RECONCILIATIO" +
-      "N_STATE_PENDING\020\001\022!\n\035RECONCILIATION_STAT" +
-      "E_RESOLVED\020\002*\217\001\n\026ReconciliationDecision\022" +
-      "\'\n#RECONCILIATION_DECISION_UNSPECIFIED\020\000" +
-      "\022#\n\037RECONCILIATION_DECISION_APPLIED\020\001\022\'\n" +
-      "#RECONCILIATION_DECISION_NOT_APPLIED\020\0022\326" +
-      "\002\n\025ReconciliationService\022s\n\023ListReconcil" +
-      "iations\022*.aiws.engine.v1.ListReconciliat" +
-      "ionsRequest\032+.aiws.engine.v1.ListReconci" +
-      "liationsResponse\"\003\220\002\001\022v\n\024ReviewReconcili" +
-      "ation\022+.aiws.engine.v1.ReviewReconciliat" +
-      "ionRequest\032,.aiws.engine.v1.ReviewReconc" +
-      "iliationResponse\"\003\220\002\001\022P\n\tReconcile\022 .aiw" +
-      "s.engine.v1.ReconcileRequest\032!.aiws.engi" +
-      "ne.v1.ReconcileResponseBa\n\031dev.praxis.ai" +
-      "ws.engine.v1P\001ZBgithub.com/praxis-engine" +
-      "/praxis/clients/go/aiws/engine/v1;engine" +
-      "v1b\006proto3"
+      "ision\022\025\n\revidence_json\030\004 \001(\t\022\023\n\013result_j" +
+      "son\030\005 \001(\t\"q\n\034ReviewReconciliationRespons" +
+      "e\0228\n\010material\030\001 \001(\0132&.aiws.engine.v1.Rec" +
+      "onciliationMaterial\022\027\n\017material_digest\030\002" +
+      " \001(\t\"\335\001\n\020ReconcileRequest\022&\n\006epochs\030\001 \001(" +
+      "\0132\026.aiws.engine.v1.Epochs\022\022\n\nrequest_id\030" +
+      "\002 \001(\t\022\022\n\nattempt_id\030\003 \001(\t\0228\n\010decision\030\004 " +
+      "\001(\0162&.aiws.engine.v1.ReconciliationDecis" +
+      "ion\022\025\n\revidence_json\030\005 \001(\t\022\023\n\013approval_i" +
+      "d\030\006 \001(\t\022\023\n\013result_json\030\007 \001(\t\"]\n\021Reconcil" +
+      "eResponse\0226\n\016reconciliation\030\001 \001(\0132\036.aiws" +
+      ".engine.v1.Reconciliation\022\020\n\010replayed\030\002 " +
+      "\001(\010*\200\001\n\023ReconciliationState\022$\n RECONCILI" +
+      "ATION_STATE_UNSPECIFIED\020\000\022 \n\034RECONCILIAT" +
+      "ION_STATE_PENDING\020\001\022!\n\035RECONCILIATION_ST" +
+      "ATE_RESOLVED\020\002*\217\001\n\026ReconciliationDecisio" +
+      "n\022\'\n#RECONCILIATION_DECISION_UNSPECIFIED" +
+      "\020\000\022#\n\037RECONCILIATION_DECISION_APPLIED\020\001\022" +
+      "\'\n#RECONCILIATION_DECISION_NOT_APPLIED\020\002" +
+      "2\326\002\n\025ReconciliationService\022s\n\023ListReconc" +
+      "iliations\022*.aiws.engine.v1.ListReconcili" +
+      "ationsRequest\032+.aiws.engine.v1.ListRecon" +
+      "ciliationsResponse\"\003\220\002\001\022v\n\024ReviewReconci" +
+      "liation\022+.aiws.engine.v1.ReviewReconcili" +
+      "ationRequest\032,.aiws.engine.v1.ReviewReco" +
+      "nciliationResponse\"\003\220\002\001\022P\n\tReconcile\022 .a" +
+      "iws.engine.v1.ReconcileRequest\032!.aiws.en" +
+      "gine.v1.ReconcileResponseBa\n\031dev.praxis." +
+      "aiws.engine.v1P\001ZBgithub.com/praxis-engi" +
+      "ne/praxis/clients/go/aiws/engine/v1;engi" +
+      "nev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -165,7 +166,7 @@ public final class ReconciliationOuterClass extends com.google.protobuf.Generate
     internal_static_aiws_engine_v1_ReviewReconciliationRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewReconciliationRequest_descriptor,
-        new java.lang.String[] { "Epochs", "AttemptId", "Decision", "EvidenceJson", });
+        new java.lang.String[] { "Epochs", "AttemptId", "Decision", "EvidenceJson", "ResultJson", });
     internal_static_aiws_engine_v1_ReviewReconciliationResponse_descriptor =
       getDescriptor().getMessageType(5);
     internal_static_aiws_engine_v1_ReviewReconciliationResponse_fieldAccessorTable = new
@@ -177,7 +178,7 @@ public final class ReconciliationOuterClass extends com.google.protobuf.Generate
     internal_static_aiws_engine_v1_ReconcileRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReconcileRequest_descriptor,
-        new java.lang.String[] { "Epochs", "RequestId", "AttemptId", "Decision", "EvidenceJson", "ApprovalId", });
+        new java.lang.String[] { "Epochs", "RequestId", "AttemptId", "Decision", "EvidenceJson", "ApprovalId", "ResultJson", });
     internal_static_aiws_engine_v1_ReconcileResponse_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_ReconcileResponse_fieldAccessorTable = new

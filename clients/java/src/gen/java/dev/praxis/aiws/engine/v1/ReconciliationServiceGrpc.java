@@ -11,8 +11,11 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
  * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
  * that approval: a decision of NOT_APPLIED retries the node under the same operation id
- * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
- * good when the attempt had failed, since its effect must not be repeated).
+ * (a new attempt id); APPLIED never runs it again: it completes the node with the
+ * attempt's result, or, for an attempt that reported none (it failed, or ended without
+ * a report), with the `result_json` the human established (checked against the node's
+ * output contract and part of the approved material); without one the node fails for
+ * good.
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -186,8 +189,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public interface AsyncService {
@@ -236,8 +242,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public static abstract class ReconciliationServiceImplBase
@@ -258,8 +267,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public static final class ReconciliationServiceStub
@@ -322,8 +334,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public static final class ReconciliationServiceBlockingV2Stub
@@ -383,8 +398,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public static final class ReconciliationServiceBlockingStub
@@ -444,8 +462,11 @@ public final class ReconciliationServiceGrpc {
    * retry-safe (see `NodeEffects` in task.proto). A human reviews the exact material with ReviewReconciliation,
    * approves its digest with `ApprovalService.CreateApproval`, and Reconcile consumes
    * that approval: a decision of NOT_APPLIED retries the node under the same operation id
-   * (a new attempt id); APPLIED settles it with the attempt's result (or fails it for
-   * good when the attempt had failed, since its effect must not be repeated).
+   * (a new attempt id); APPLIED never runs it again: it completes the node with the
+   * attempt's result, or, for an attempt that reported none (it failed, or ended without
+   * a report), with the `result_json` the human established (checked against the node's
+   * output contract and part of the approved material); without one the node fails for
+   * good.
    * </pre>
    */
   public static final class ReconciliationServiceFutureStub

@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     attemptId_ = "";
     decision_ = 0;
     evidenceJson_ = "";
+    resultJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -209,6 +210,57 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RESULT_JSON_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object resultJson_ = "";
+  /**
+   * <pre>
+   * APPLIED only, for an attempt that reported no result: the result the node completes
+   * with, as JSON under the node's output contract. Otherwise refused with
+   * RESULT_NOT_EXPECTED.
+   * </pre>
+   *
+   * <code>string result_json = 5;</code>
+   * @return The resultJson.
+   */
+  @java.lang.Override
+  public java.lang.String getResultJson() {
+    java.lang.Object ref = resultJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      resultJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * APPLIED only, for an attempt that reported no result: the result the node completes
+   * with, as JSON under the node's output contract. Otherwise refused with
+   * RESULT_NOT_EXPECTED.
+   * </pre>
+   *
+   * <code>string result_json = 5;</code>
+   * @return The bytes for resultJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getResultJsonBytes() {
+    java.lang.Object ref = resultJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      resultJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -235,6 +287,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(evidenceJson_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, evidenceJson_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, resultJson_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -257,6 +312,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(evidenceJson_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, evidenceJson_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(resultJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, resultJson_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -283,6 +341,8 @@ private static final long serialVersionUID = 0L;
     if (decision_ != other.decision_) return false;
     if (!getEvidenceJson()
         .equals(other.getEvidenceJson())) return false;
+    if (!getResultJson()
+        .equals(other.getResultJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -304,6 +364,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + decision_;
     hash = (37 * hash) + EVIDENCE_JSON_FIELD_NUMBER;
     hash = (53 * hash) + getEvidenceJson().hashCode();
+    hash = (37 * hash) + RESULT_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getResultJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -453,6 +515,7 @@ private static final long serialVersionUID = 0L;
       attemptId_ = "";
       decision_ = 0;
       evidenceJson_ = "";
+      resultJson_ = "";
       return this;
     }
 
@@ -502,6 +565,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.evidenceJson_ = evidenceJson_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.resultJson_ = resultJson_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -531,6 +597,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getEvidenceJson().isEmpty()) {
         evidenceJson_ = other.evidenceJson_;
         bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (!other.getResultJson().isEmpty()) {
+        resultJson_ = other.resultJson_;
+        bitField0_ |= 0x00000010;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -581,6 +652,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              resultJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1006,6 +1082,108 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       evidenceJson_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object resultJson_ = "";
+    /**
+     * <pre>
+     * APPLIED only, for an attempt that reported no result: the result the node completes
+     * with, as JSON under the node's output contract. Otherwise refused with
+     * RESULT_NOT_EXPECTED.
+     * </pre>
+     *
+     * <code>string result_json = 5;</code>
+     * @return The resultJson.
+     */
+    public java.lang.String getResultJson() {
+      java.lang.Object ref = resultJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        resultJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APPLIED only, for an attempt that reported no result: the result the node completes
+     * with, as JSON under the node's output contract. Otherwise refused with
+     * RESULT_NOT_EXPECTED.
+     * </pre>
+     *
+     * <code>string result_json = 5;</code>
+     * @return The bytes for resultJson.
+     */
+    public com.google.protobuf.ByteString
+        getResultJsonBytes() {
+      java.lang.Object ref = resultJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        resultJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APPLIED only, for an attempt that reported no result: the result the node completes
+     * with, as JSON under the node's output contract. Otherwise refused with
+     * RESULT_NOT_EXPECTED.
+     * </pre>
+     *
+     * <code>string result_json = 5;</code>
+     * @param value The resultJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      resultJson_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APPLIED only, for an attempt that reported no result: the result the node completes
+     * with, as JSON under the node's output contract. Otherwise refused with
+     * RESULT_NOT_EXPECTED.
+     * </pre>
+     *
+     * <code>string result_json = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearResultJson() {
+      resultJson_ = getDefaultInstance().getResultJson();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APPLIED only, for an attempt that reported no result: the result the node completes
+     * with, as JSON under the node's output contract. Otherwise refused with
+     * RESULT_NOT_EXPECTED.
+     * </pre>
+     *
+     * <code>string result_json = 5;</code>
+     * @param value The bytes for resultJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setResultJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      resultJson_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

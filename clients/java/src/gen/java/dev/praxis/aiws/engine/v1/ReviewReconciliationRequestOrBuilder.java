@@ -95,4 +95,28 @@ public interface ReviewReconciliationRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getEvidenceJsonBytes();
+
+  /**
+   * <pre>
+   * APPLIED only, for an attempt that reported no result: the result the node completes
+   * with, as JSON under the node's output contract. Otherwise refused with
+   * RESULT_NOT_EXPECTED.
+   * </pre>
+   *
+   * <code>string result_json = 5;</code>
+   * @return The resultJson.
+   */
+  java.lang.String getResultJson();
+  /**
+   * <pre>
+   * APPLIED only, for an attempt that reported no result: the result the node completes
+   * with, as JSON under the node's output contract. Otherwise refused with
+   * RESULT_NOT_EXPECTED.
+   * </pre>
+   *
+   * <code>string result_json = 5;</code>
+   * @return The bytes for resultJson.
+   */
+  com.google.protobuf.ByteString
+      getResultJsonBytes();
 }

@@ -45,6 +45,8 @@ private static final long serialVersionUID = 0L;
     resultReason_ = "";
     failedNodeIds_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
+    workOrderId_ = "";
+    startedBy_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -52,6 +54,18 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_Run_descriptor;
   }
 
+  @SuppressWarnings({"rawtypes"})
+  @java.lang.Override
+  protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+      int number) {
+    switch (number) {
+      case 23:
+        return internalGetLabels();
+      default:
+        throw new RuntimeException(
+            "Invalid map field number: " + number);
+    }
+  }
   @java.lang.Override
   protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internalGetFieldAccessorTable() {
@@ -668,7 +682,9 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -691,7 +707,9 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -804,6 +822,222 @@ private static final long serialVersionUID = 0L;
     return failedNodeIds_.getByteString(index);
   }
 
+  public static final int WORK_ORDER_ID_FIELD_NUMBER = 21;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object workOrderId_ = "";
+  /**
+   * <pre>
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   * </pre>
+   *
+   * <code>string work_order_id = 21;</code>
+   * @return The workOrderId.
+   */
+  @java.lang.Override
+  public java.lang.String getWorkOrderId() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      workOrderId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   * </pre>
+   *
+   * <code>string work_order_id = 21;</code>
+   * @return The bytes for workOrderId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getWorkOrderIdBytes() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      workOrderId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int STARTED_BY_FIELD_NUMBER = 22;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object startedBy_ = "";
+  /**
+   * <pre>
+   * The id of the principal that started the run.
+   * </pre>
+   *
+   * <code>string started_by = 22;</code>
+   * @return The startedBy.
+   */
+  @java.lang.Override
+  public java.lang.String getStartedBy() {
+    java.lang.Object ref = startedBy_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      startedBy_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The id of the principal that started the run.
+   * </pre>
+   *
+   * <code>string started_by = 22;</code>
+   * @return The bytes for startedBy.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getStartedByBytes() {
+    java.lang.Object ref = startedBy_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      startedBy_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int LABELS_FIELD_NUMBER = 23;
+  private static final class LabelsDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, java.lang.String> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, java.lang.String>newDefaultInstance(
+                dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_Run_LabelsEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "");
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, java.lang.String> labels_;
+  private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+  internalGetLabels() {
+    if (labels_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          LabelsDefaultEntryHolder.defaultEntry);
+    }
+    return labels_;
+  }
+  public int getLabelsCount() {
+    return internalGetLabels().getMap().size();
+  }
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  @java.lang.Override
+  public boolean containsLabels(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetLabels().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+    return getLabelsMap();
+  }
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+    return internalGetLabels().getMap();
+  }
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  @java.lang.Override
+  public java.lang.String getLabelsOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
+  }
+
+  public static final int DEADLINE_MS_FIELD_NUMBER = 30;
+  private long deadlineMs_ = 0L;
+  /**
+   * <pre>
+   * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+   * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+   * stop, and those of nodes with undeclared or external effects become
+   * reconciliations.
+   * </pre>
+   *
+   * <code>int64 deadline_ms = 30;</code>
+   * @return The deadlineMs.
+   */
+  @java.lang.Override
+  public long getDeadlineMs() {
+    return deadlineMs_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -877,6 +1111,21 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < failedNodeIds_.size(); i++) {
       com.google.protobuf.GeneratedMessage.writeString(output, 20, failedNodeIds_.getRaw(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 21, workOrderId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(startedBy_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 22, startedBy_);
+    }
+    com.google.protobuf.GeneratedMessage
+      .serializeStringMapTo(
+        output,
+        internalGetLabels(),
+        LabelsDefaultEntryHolder.defaultEntry,
+        23);
+    if (deadlineMs_ != 0L) {
+      output.writeInt64(30, deadlineMs_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -963,6 +1212,26 @@ private static final long serialVersionUID = 0L;
       size += dataSize;
       size += 2 * getFailedNodeIdsList().size();
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(21, workOrderId_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(startedBy_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(22, startedBy_);
+    }
+    for (java.util.Map.Entry<java.lang.String, java.lang.String> entry
+         : internalGetLabels().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+      labels__ = LabelsDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(23, labels__);
+    }
+    if (deadlineMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(30, deadlineMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1020,6 +1289,14 @@ private static final long serialVersionUID = 0L;
         != other.getItemsOmitted()) return false;
     if (!getFailedNodeIdsList()
         .equals(other.getFailedNodeIdsList())) return false;
+    if (!getWorkOrderId()
+        .equals(other.getWorkOrderId())) return false;
+    if (!getStartedBy()
+        .equals(other.getStartedBy())) return false;
+    if (!internalGetLabels().equals(
+        other.internalGetLabels())) return false;
+    if (getDeadlineMs()
+        != other.getDeadlineMs()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1085,6 +1362,17 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + FAILED_NODE_IDS_FIELD_NUMBER;
       hash = (53 * hash) + getFailedNodeIdsList().hashCode();
     }
+    hash = (37 * hash) + WORK_ORDER_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getWorkOrderId().hashCode();
+    hash = (37 * hash) + STARTED_BY_FIELD_NUMBER;
+    hash = (53 * hash) + getStartedBy().hashCode();
+    if (!internalGetLabels().getMap().isEmpty()) {
+      hash = (37 * hash) + LABELS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetLabels().hashCode();
+    }
+    hash = (37 * hash) + DEADLINE_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getDeadlineMs());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1198,6 +1486,28 @@ private static final long serialVersionUID = 0L;
       return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_Run_descriptor;
     }
 
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 23:
+          return internalGetLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMutableMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 23:
+          return internalGetMutableLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
     @java.lang.Override
     protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
         internalGetFieldAccessorTable() {
@@ -1265,6 +1575,10 @@ private static final long serialVersionUID = 0L;
       itemsOmitted_ = false;
       failedNodeIds_ =
           com.google.protobuf.LazyStringArrayList.emptyList();
+      workOrderId_ = "";
+      startedBy_ = "";
+      internalGetMutableLabels().clear();
+      deadlineMs_ = 0L;
       return this;
     }
 
@@ -1378,6 +1692,19 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00080000) != 0)) {
         failedNodeIds_.makeImmutable();
         result.failedNodeIds_ = failedNodeIds_;
+      }
+      if (((from_bitField0_ & 0x00100000) != 0)) {
+        result.workOrderId_ = workOrderId_;
+      }
+      if (((from_bitField0_ & 0x00200000) != 0)) {
+        result.startedBy_ = startedBy_;
+      }
+      if (((from_bitField0_ & 0x00400000) != 0)) {
+        result.labels_ = internalGetLabels();
+        result.labels_.makeImmutable();
+      }
+      if (((from_bitField0_ & 0x00800000) != 0)) {
+        result.deadlineMs_ = deadlineMs_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1522,6 +1849,22 @@ private static final long serialVersionUID = 0L;
           failedNodeIds_.addAll(other.failedNodeIds_);
         }
         onChanged();
+      }
+      if (!other.getWorkOrderId().isEmpty()) {
+        workOrderId_ = other.workOrderId_;
+        bitField0_ |= 0x00100000;
+        onChanged();
+      }
+      if (!other.getStartedBy().isEmpty()) {
+        startedBy_ = other.startedBy_;
+        bitField0_ |= 0x00200000;
+        onChanged();
+      }
+      internalGetMutableLabels().mergeFrom(
+          other.internalGetLabels());
+      bitField0_ |= 0x00400000;
+      if (other.getDeadlineMs() != 0L) {
+        setDeadlineMs(other.getDeadlineMs());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1668,6 +2011,30 @@ private static final long serialVersionUID = 0L;
               failedNodeIds_.add(s);
               break;
             } // case 162
+            case 170: {
+              workOrderId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00100000;
+              break;
+            } // case 170
+            case 178: {
+              startedBy_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00200000;
+              break;
+            } // case 178
+            case 186: {
+              com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+              labels__ = input.readMessage(
+                  LabelsDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableLabels().getMutableMap().put(
+                  labels__.getKey(), labels__.getValue());
+              bitField0_ |= 0x00400000;
+              break;
+            } // case 186
+            case 240: {
+              deadlineMs_ = input.readInt64();
+              bitField0_ |= 0x00800000;
+              break;
+            } // case 240
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3442,7 +3809,9 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * The `ErrorReason` name when the run failed: an execution-model rule (for example
      * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+     * when the run was cancelled because its work order was (`result_error` then holds
+     * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3464,7 +3833,9 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * The `ErrorReason` name when the run failed: an execution-model rule (for example
      * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+     * when the run was cancelled because its work order was (`result_error` then holds
+     * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3487,7 +3858,9 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * The `ErrorReason` name when the run failed: an execution-model rule (for example
      * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+     * when the run was cancelled because its work order was (`result_error` then holds
+     * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3506,7 +3879,9 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * The `ErrorReason` name when the run failed: an execution-model rule (for example
      * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+     * when the run was cancelled because its work order was (`result_error` then holds
+     * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3522,7 +3897,9 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * The `ErrorReason` name when the run failed: an execution-model rule (for example
      * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+     * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+     * when the run was cancelled because its work order was (`result_error` then holds
+     * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
      * </pre>
      *
      * <code>string result_reason = 17;</code>
@@ -3791,6 +4168,421 @@ private static final long serialVersionUID = 0L;
       ensureFailedNodeIdsIsMutable();
       failedNodeIds_.add(value);
       bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object workOrderId_ = "";
+    /**
+     * <pre>
+     * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+     * its contract's, the one named at start, or `default` when it named neither. Runs
+     * recorded before work orders contained their runs were assigned the same way when
+     * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+     * act on the run, and its grants authorise reading, stopping and listing it.
+     * </pre>
+     *
+     * <code>string work_order_id = 21;</code>
+     * @return The workOrderId.
+     */
+    public java.lang.String getWorkOrderId() {
+      java.lang.Object ref = workOrderId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        workOrderId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+     * its contract's, the one named at start, or `default` when it named neither. Runs
+     * recorded before work orders contained their runs were assigned the same way when
+     * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+     * act on the run, and its grants authorise reading, stopping and listing it.
+     * </pre>
+     *
+     * <code>string work_order_id = 21;</code>
+     * @return The bytes for workOrderId.
+     */
+    public com.google.protobuf.ByteString
+        getWorkOrderIdBytes() {
+      java.lang.Object ref = workOrderId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        workOrderId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+     * its contract's, the one named at start, or `default` when it named neither. Runs
+     * recorded before work orders contained their runs were assigned the same way when
+     * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+     * act on the run, and its grants authorise reading, stopping and listing it.
+     * </pre>
+     *
+     * <code>string work_order_id = 21;</code>
+     * @param value The workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      workOrderId_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+     * its contract's, the one named at start, or `default` when it named neither. Runs
+     * recorded before work orders contained their runs were assigned the same way when
+     * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+     * act on the run, and its grants authorise reading, stopping and listing it.
+     * </pre>
+     *
+     * <code>string work_order_id = 21;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWorkOrderId() {
+      workOrderId_ = getDefaultInstance().getWorkOrderId();
+      bitField0_ = (bitField0_ & ~0x00100000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+     * its contract's, the one named at start, or `default` when it named neither. Runs
+     * recorded before work orders contained their runs were assigned the same way when
+     * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+     * act on the run, and its grants authorise reading, stopping and listing it.
+     * </pre>
+     *
+     * <code>string work_order_id = 21;</code>
+     * @param value The bytes for workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      workOrderId_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object startedBy_ = "";
+    /**
+     * <pre>
+     * The id of the principal that started the run.
+     * </pre>
+     *
+     * <code>string started_by = 22;</code>
+     * @return The startedBy.
+     */
+    public java.lang.String getStartedBy() {
+      java.lang.Object ref = startedBy_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        startedBy_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The id of the principal that started the run.
+     * </pre>
+     *
+     * <code>string started_by = 22;</code>
+     * @return The bytes for startedBy.
+     */
+    public com.google.protobuf.ByteString
+        getStartedByBytes() {
+      java.lang.Object ref = startedBy_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        startedBy_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The id of the principal that started the run.
+     * </pre>
+     *
+     * <code>string started_by = 22;</code>
+     * @param value The startedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStartedBy(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      startedBy_ = value;
+      bitField0_ |= 0x00200000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The id of the principal that started the run.
+     * </pre>
+     *
+     * <code>string started_by = 22;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStartedBy() {
+      startedBy_ = getDefaultInstance().getStartedBy();
+      bitField0_ = (bitField0_ & ~0x00200000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The id of the principal that started the run.
+     * </pre>
+     *
+     * <code>string started_by = 22;</code>
+     * @param value The bytes for startedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStartedByBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      startedBy_ = value;
+      bitField0_ |= 0x00200000;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.MapField<
+        java.lang.String, java.lang.String> labels_;
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetLabels() {
+      if (labels_ == null) {
+        return com.google.protobuf.MapField.emptyMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      return labels_;
+    }
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetMutableLabels() {
+      if (labels_ == null) {
+        labels_ = com.google.protobuf.MapField.newMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      if (!labels_.isMutable()) {
+        labels_ = labels_.copy();
+      }
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return labels_;
+    }
+    public int getLabelsCount() {
+      return internalGetLabels().getMap().size();
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    @java.lang.Override
+    public boolean containsLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetLabels().getMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getLabelsMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+      return getLabelsMap();
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+      return internalGetLabels().getMap();
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+java.lang.String getLabelsOrDefault(
+        java.lang.String key,
+        /* nullable */
+java.lang.String defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      return map.containsKey(key) ? map.get(key) : defaultValue;
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    @java.lang.Override
+    public java.lang.String getLabelsOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return map.get(key);
+    }
+    public Builder clearLabels() {
+      bitField0_ = (bitField0_ & ~0x00400000);
+      internalGetMutableLabels().getMutableMap()
+          .clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    public Builder removeLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableLabels().getMutableMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String>
+        getMutableLabels() {
+      bitField0_ |= 0x00400000;
+      return internalGetMutableLabels().getMutableMap();
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    public Builder putLabels(
+        java.lang.String key,
+        java.lang.String value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableLabels().getMutableMap()
+          .put(key, value);
+      bitField0_ |= 0x00400000;
+      return this;
+    }
+    /**
+     * <pre>
+     * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 23;</code>
+     */
+    public Builder putAllLabels(
+        java.util.Map<java.lang.String, java.lang.String> values) {
+      internalGetMutableLabels().getMutableMap()
+          .putAll(values);
+      bitField0_ |= 0x00400000;
+      return this;
+    }
+
+    private long deadlineMs_ ;
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @return The deadlineMs.
+     */
+    @java.lang.Override
+    public long getDeadlineMs() {
+      return deadlineMs_;
+    }
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @param value The deadlineMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDeadlineMs(long value) {
+
+      deadlineMs_ = value;
+      bitField0_ |= 0x00800000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+     * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+     * stop, and those of nodes with undeclared or external effects become
+     * reconciliations.
+     * </pre>
+     *
+     * <code>int64 deadline_ms = 30;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDeadlineMs() {
+      bitField0_ = (bitField0_ & ~0x00800000);
+      deadlineMs_ = 0L;
       onChanged();
       return this;
     }

@@ -348,7 +348,9 @@ public interface RunOrBuilder extends
    * <pre>
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -359,7 +361,9 @@ public interface RunOrBuilder extends
    * <pre>
    * The `ErrorReason` name when the run failed: an execution-model rule (for example
    * BUDGET_EXCEEDED, DEADLINE_EXCEEDED, SPEND_CAP_EXCEEDED, WAIT_EXPIRED,
-   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; empty otherwise.
+   * INPUT_TOO_LARGE) or NODE_FAILED when a required node failed; WORK_ORDER_CANCELED
+   * when the run was cancelled because its work order was (`result_error` then holds
+   * the cancellation's reason); empty otherwise (a run stopped by StopRun has none).
    * </pre>
    *
    * <code>string result_reason = 17;</code>
@@ -437,4 +441,120 @@ public interface RunOrBuilder extends
    */
   com.google.protobuf.ByteString
       getFailedNodeIdsBytes(int index);
+
+  /**
+   * <pre>
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   * </pre>
+   *
+   * <code>string work_order_id = 21;</code>
+   * @return The workOrderId.
+   */
+  java.lang.String getWorkOrderId();
+  /**
+   * <pre>
+   * The work order the run belongs to: its ref's for a governed run; for an ad hoc run
+   * its contract's, the one named at start, or `default` when it named neither. Runs
+   * recorded before work orders contained their runs were assigned the same way when
+   * the server was upgraded. Pausing, resuming, cancelling and holding this work order
+   * act on the run, and its grants authorise reading, stopping and listing it.
+   * </pre>
+   *
+   * <code>string work_order_id = 21;</code>
+   * @return The bytes for workOrderId.
+   */
+  com.google.protobuf.ByteString
+      getWorkOrderIdBytes();
+
+  /**
+   * <pre>
+   * The id of the principal that started the run.
+   * </pre>
+   *
+   * <code>string started_by = 22;</code>
+   * @return The startedBy.
+   */
+  java.lang.String getStartedBy();
+  /**
+   * <pre>
+   * The id of the principal that started the run.
+   * </pre>
+   *
+   * <code>string started_by = 22;</code>
+   * @return The bytes for startedBy.
+   */
+  com.google.protobuf.ByteString
+      getStartedByBytes();
+
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  int getLabelsCount();
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  boolean containsLabels(
+      java.lang.String key);
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabels();
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabelsMap();
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue);
+  /**
+   * <pre>
+   * The labels set at StartRun (never changed afterwards); ListRuns filters on them.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 23;</code>
+   */
+  java.lang.String getLabelsOrThrow(
+      java.lang.String key);
+
+  /**
+   * <pre>
+   * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
+   * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
+   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
+   * stop, and those of nodes with undeclared or external effects become
+   * reconciliations.
+   * </pre>
+   *
+   * <code>int64 deadline_ms = 30;</code>
+   * @return The deadlineMs.
+   */
+  long getDeadlineMs();
 }

@@ -42,10 +42,20 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_Run_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_Run_LabelsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_Run_LabelsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_StartRunRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_StartRunRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_StartRunResponse_descriptor;
   static final 
@@ -82,6 +92,36 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_StopRunResponse_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ResumeRunRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ResumeRunRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ResumeRunResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ResumeRunResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ReviewResumeRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ResumeNode_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ResumeNode_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ResumeMaterial_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ResumeMaterial_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ReviewResumeResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_WatchRunRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -96,6 +136,11 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_ListRunsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_ListRunsResponse_descriptor;
   static final 
@@ -132,7 +177,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "\n\010revision\030\010 \001(\003\022\024\n\014fanout_items\030\t \001(\005\022\024" +
       "\n\014operation_id\030\n \001(\t\022\025\n\rnot_before_ms\030\013 " +
       "\001(\003\022\031\n\021fanout_items_done\030\014 \001(\005\022\025\n\rstarte" +
-      "d_at_ms\030\r \001(\003\022\026\n\016finished_at_ms\030\016 \001(\003\"\205\004" +
+      "d_at_ms\030\r \001(\003\022\026\n\016finished_at_ms\030\016 \001(\003\"\245\005" +
       "\n\003Run\022\016\n\006run_id\030\001 \001(\t\022\'\n\005state\030\002 \001(\0162\030.a" +
       "iws.engine.v1.RunState\022)\n\005nodes\030\003 \003(\0132\032." +
       "aiws.engine.v1.NodeStatus\022\023\n\013result_json" +
@@ -145,68 +190,107 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "(\t\022\023\n\013contract_id\030\017 \001(\t\022)\n\010segments\030\020 \003(" +
       "\0132\027.aiws.engine.v1.Segment\022\025\n\rresult_rea" +
       "son\030\021 \001(\t\022\022\n\nnode_count\030\022 \001(\005\022\025\n\ritems_o" +
-      "mitted\030\023 \001(\010\022\027\n\017failed_node_ids\030\024 \003(\t\"\263\001" +
+      "mitted\030\023 \001(\010\022\027\n\017failed_node_ids\030\024 \003(\t\022\025\n" +
+      "\rwork_order_id\030\025 \001(\t\022\022\n\nstarted_by\030\026 \001(\t" +
+      "\022/\n\006labels\030\027 \003(\0132\037.aiws.engine.v1.Run.La" +
+      "belsEntry\022\023\n\013deadline_ms\030\036 \001(\003\032-\n\013Labels" +
+      "Entry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\316\002" +
       "\n\017StartRunRequest\022\022\n\nrequest_id\030\001 \001(\t\022\031\n" +
       "\017definition_json\030\002 \001(\tH\000\022*\n\003ref\030\003 \001(\0132\033." +
       "aiws.engine.v1.WorkflowRefH\000\022\022\n\ninput_js" +
       "on\030\004 \001(\t\022\022\n\nsubscriber\030\005 \001(\t\022\023\n\013contract" +
-      "_id\030\006 \001(\tB\010\n\006source\"E\n\020StartRunResponse\022" +
-      " \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\017\n\007cre" +
-      "ated\030\002 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id\030\001 " +
-      "\001(\t\022\032\n\022include_definition\030\002 \001(\010\"K\n\016GetRu" +
-      "nResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1." +
-      "Run\022\027\n\017definition_json\030\002 \001(\t\"8\n\024GetNodeR" +
-      "esultRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid" +
-      "\030\002 \001(\t\"=\n\025GetNodeResultResponse\022\017\n\007prese" +
-      "nt\030\001 \001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016StopRun" +
-      "Request\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"" +
-      "3\n\017StopRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.e" +
-      "ngine.v1.Run\"!\n\017WatchRunRequest\022\016\n\006run_i" +
-      "d\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001 \001(\013" +
-      "2\023.aiws.engine.v1.Run\"a\n\017ListRunsRequest" +
-      "\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.RunStat" +
-      "e\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t" +
-      "\"N\n\020ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiw" +
-      "s.engine.v1.Run\022\027\n\017next_page_token\030\002 \001(\t" +
-      "\"\207\001\n\023ListRunNodesRequest\022\016\n\006run_id\030\001 \001(\t" +
-      "\022\017\n\007node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws." +
-      "engine.v1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022" +
-      "\n\npage_token\030\005 \001(\t\"k\n\024ListRunNodesRespon" +
-      "se\022)\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.NodeS" +
-      "tatus\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007versio" +
-      "n\030\003 \001(\003*\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPEC" +
-      "IFIED\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_ST" +
-      "ATE_AWAITING_NODES\020\002\022\027\n\023RUN_STATE_COMPLE" +
-      "TED\020\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE" +
-      "_CANCELLED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE" +
-      "_UNSPECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024" +
-      "\n\020NODE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNI" +
-      "NG\020\003\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_" +
-      "FAILED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NO" +
-      "DE_STATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDE" +
-      "D\020\010\022\026\n\022NODE_STATE_WAITING\020\t*\207\001\n\rSegmentR" +
-      "eason\022\036\n\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n" +
-      "\024SEGMENT_REASON_START\020\001\022\033\n\027SEGMENT_REASO" +
-      "N_RECOVERY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHA" +
-      "NGE\020\0032\342\004\n\nRunService\022M\n\010StartRun\022\037.aiws." +
-      "engine.v1.StartRunRequest\032 .aiws.engine." +
-      "v1.StartRunResponse\022L\n\006GetRun\022\035.aiws.eng" +
-      "ine.v1.GetRunRequest\032\036.aiws.engine.v1.Ge" +
-      "tRunResponse\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiw" +
-      "s.engine.v1.GetNodeResultRequest\032%.aiws." +
-      "engine.v1.GetNodeResultResponse\"\003\220\002\001\022J\n\007" +
-      "StopRun\022\036.aiws.engine.v1.StopRunRequest\032" +
-      "\037.aiws.engine.v1.StopRunResponse\022T\n\010Watc" +
-      "hRun\022\037.aiws.engine.v1.WatchRunRequest\032 ." +
-      "aiws.engine.v1.WatchRunResponse\"\003\220\002\0010\001\022R" +
-      "\n\010ListRuns\022\037.aiws.engine.v1.ListRunsRequ" +
-      "est\032 .aiws.engine.v1.ListRunsResponse\"\003\220" +
-      "\002\001\022^\n\014ListRunNodes\022#.aiws.engine.v1.List" +
-      "RunNodesRequest\032$.aiws.engine.v1.ListRun" +
-      "NodesResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.en" +
-      "gine.v1P\001ZBgithub.com/praxis-engine/prax" +
-      "is/clients/go/aiws/engine/v1;enginev1b\006p" +
-      "roto3"
+      "_id\030\006 \001(\t\022\025\n\rwork_order_id\030\007 \001(\t\022;\n\006labe" +
+      "ls\030\010 \003(\0132+.aiws.engine.v1.StartRunReques" +
+      "t.LabelsEntry\022\026\n\016run_timeout_ms\030\024 \001(\003\032-\n" +
+      "\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
+      ":\0028\001B\010\n\006source\"E\n\020StartRunResponse\022 \n\003ru" +
+      "n\030\001 \001(\0132\023.aiws.engine.v1.Run\022\017\n\007created\030" +
+      "\002 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032" +
+      "\n\022include_definition\030\002 \001(\010\"K\n\016GetRunResp" +
+      "onse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027" +
+      "\n\017definition_json\030\002 \001(\t\"8\n\024GetNodeResult" +
+      "Request\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(" +
+      "\t\"=\n\025GetNodeResultResponse\022\017\n\007present\030\001 " +
+      "\001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016StopRunReque" +
+      "st\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017St" +
+      "opRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine" +
+      ".v1.Run\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001" +
+      " \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t" +
+      "\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\013" +
+      "2\026.aiws.engine.v1.Epochs\022\023\n\013approval_id\030" +
+      "\006 \001(\t\"G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132" +
+      "\023.aiws.engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u" +
+      "\n\023ReviewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n" +
+      "\006reason\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n" +
+      "\006epochs\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n" +
+      "\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operati" +
+      "on_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016R" +
+      "esumeMaterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
+      "ine.v1.Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\n" +
+      "ref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_" +
+      "version\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021defin" +
+      "ition_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws" +
+      ".engine.v1.ResumeNode\022\022\n\nnode_count\030\t \001(" +
+      "\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(" +
+      "\003\"a\n\024ReviewResumeResponse\0220\n\010material\030\001 " +
+      "\001(\0132\036.aiws.engine.v1.ResumeMaterial\022\027\n\017m" +
+      "aterial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022" +
+      "\016\n\006run_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003r" +
+      "un\030\001 \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRu" +
+      "nsRequest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v" +
+      "1.RunState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_to" +
+      "ken\030\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030" +
+      "\005 \001(\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013co" +
+      "ntract_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020c" +
+      "reated_after_ms\030\010 \001(\003\022\031\n\021created_before_" +
+      "ms\030\t \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v" +
+      "1.ListRunsRequest.LabelsEntry\032-\n\013LabelsE" +
+      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020" +
+      "ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.en" +
+      "gine.v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n" +
+      "\023ListRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007" +
+      "node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engi" +
+      "ne.v1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npa" +
+      "ge_token\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)" +
+      "\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.NodeStatu" +
+      "s\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 " +
+      "\001(\003*\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIE" +
+      "D\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_" +
+      "AWAITING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020" +
+      "\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CAN" +
+      "CELLED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNS" +
+      "PECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NO" +
+      "DE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003" +
+      "\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAIL" +
+      "ED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_S" +
+      "TATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022" +
+      "\026\n\022NODE_STATE_WAITING\020\t*\207\001\n\rSegmentReaso" +
+      "n\022\036\n\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEG" +
+      "MENT_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RE" +
+      "COVERY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020" +
+      "\0032\224\006\n\nRunService\022M\n\010StartRun\022\037.aiws.engi" +
+      "ne.v1.StartRunRequest\032 .aiws.engine.v1.S" +
+      "tartRunResponse\022L\n\006GetRun\022\035.aiws.engine." +
+      "v1.GetRunRequest\032\036.aiws.engine.v1.GetRun" +
+      "Response\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.en" +
+      "gine.v1.GetNodeResultRequest\032%.aiws.engi" +
+      "ne.v1.GetNodeResultResponse\"\003\220\002\001\022J\n\007Stop" +
+      "Run\022\036.aiws.engine.v1.StopRunRequest\032\037.ai" +
+      "ws.engine.v1.StopRunResponse\022P\n\tResumeRu" +
+      "n\022 .aiws.engine.v1.ResumeRunRequest\032!.ai" +
+      "ws.engine.v1.ResumeRunResponse\022^\n\014Review" +
+      "Resume\022#.aiws.engine.v1.ReviewResumeRequ" +
+      "est\032$.aiws.engine.v1.ReviewResumeRespons" +
+      "e\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.Watc" +
+      "hRunRequest\032 .aiws.engine.v1.WatchRunRes" +
+      "ponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v" +
+      "1.ListRunsRequest\032 .aiws.engine.v1.ListR" +
+      "unsResponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws." +
+      "engine.v1.ListRunNodesRequest\032$.aiws.eng" +
+      "ine.v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev." +
+      "praxis.aiws.engine.v1P\001ZBgithub.com/prax" +
+      "is-engine/praxis/clients/go/aiws/engine/" +
+      "v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -230,13 +314,25 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_Run_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Run_descriptor,
-        new java.lang.String[] { "RunId", "State", "Nodes", "ResultJson", "ResultError", "Ref", "Revision", "DefinitionDigest", "Version", "CreatedAtMs", "UpdatedAtMs", "FinishedAtMs", "RequestId", "Subscriber", "ContractId", "Segments", "ResultReason", "NodeCount", "ItemsOmitted", "FailedNodeIds", });
+        new java.lang.String[] { "RunId", "State", "Nodes", "ResultJson", "ResultError", "Ref", "Revision", "DefinitionDigest", "Version", "CreatedAtMs", "UpdatedAtMs", "FinishedAtMs", "RequestId", "Subscriber", "ContractId", "Segments", "ResultReason", "NodeCount", "ItemsOmitted", "FailedNodeIds", "WorkOrderId", "StartedBy", "Labels", "DeadlineMs", });
+    internal_static_aiws_engine_v1_Run_LabelsEntry_descriptor =
+      internal_static_aiws_engine_v1_Run_descriptor.getNestedType(0);
+    internal_static_aiws_engine_v1_Run_LabelsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_Run_LabelsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_StartRunRequest_descriptor =
       getDescriptor().getMessageType(3);
     internal_static_aiws_engine_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunRequest_descriptor,
-        new java.lang.String[] { "RequestId", "DefinitionJson", "Ref", "InputJson", "Subscriber", "ContractId", "Source", });
+        new java.lang.String[] { "RequestId", "DefinitionJson", "Ref", "InputJson", "Subscriber", "ContractId", "WorkOrderId", "Labels", "RunTimeoutMs", "Source", });
+    internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor =
+      internal_static_aiws_engine_v1_StartRunRequest_descriptor.getNestedType(0);
+    internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_StartRunResponse_descriptor =
       getDescriptor().getMessageType(4);
     internal_static_aiws_engine_v1_StartRunResponse_fieldAccessorTable = new
@@ -279,38 +375,80 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StopRunResponse_descriptor,
         new java.lang.String[] { "Run", });
-    internal_static_aiws_engine_v1_WatchRunRequest_descriptor =
+    internal_static_aiws_engine_v1_ResumeRunRequest_descriptor =
       getDescriptor().getMessageType(11);
+    internal_static_aiws_engine_v1_ResumeRunRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ResumeRunRequest_descriptor,
+        new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", });
+    internal_static_aiws_engine_v1_ResumeRunResponse_descriptor =
+      getDescriptor().getMessageType(12);
+    internal_static_aiws_engine_v1_ResumeRunResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ResumeRunResponse_descriptor,
+        new java.lang.String[] { "Run", "Replayed", });
+    internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor =
+      getDescriptor().getMessageType(13);
+    internal_static_aiws_engine_v1_ReviewResumeRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor,
+        new java.lang.String[] { "RunId", "Reason", "RunTimeoutMs", "Epochs", });
+    internal_static_aiws_engine_v1_ResumeNode_descriptor =
+      getDescriptor().getMessageType(14);
+    internal_static_aiws_engine_v1_ResumeNode_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ResumeNode_descriptor,
+        new java.lang.String[] { "NodeUid", "OperationId", "NewOperation", });
+    internal_static_aiws_engine_v1_ResumeMaterial_descriptor =
+      getDescriptor().getMessageType(15);
+    internal_static_aiws_engine_v1_ResumeMaterial_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ResumeMaterial_descriptor,
+        new java.lang.String[] { "Epochs", "WorkOrderId", "RefRunId", "RunId", "RunVersion", "Revision", "DefinitionDigest", "Nodes", "NodeCount", "Reason", "RunTimeoutMs", });
+    internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor =
+      getDescriptor().getMessageType(16);
+    internal_static_aiws_engine_v1_ReviewResumeResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor,
+        new java.lang.String[] { "Material", "MaterialDigest", });
+    internal_static_aiws_engine_v1_WatchRunRequest_descriptor =
+      getDescriptor().getMessageType(17);
     internal_static_aiws_engine_v1_WatchRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunRequest_descriptor,
         new java.lang.String[] { "RunId", });
     internal_static_aiws_engine_v1_WatchRunResponse_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_WatchRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunResponse_descriptor,
         new java.lang.String[] { "Run", });
     internal_static_aiws_engine_v1_ListRunsRequest_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(19);
     internal_static_aiws_engine_v1_ListRunsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsRequest_descriptor,
-        new java.lang.String[] { "State", "PageSize", "PageToken", });
+        new java.lang.String[] { "State", "PageSize", "PageToken", "WorkOrderId", "Ref", "ContractId", "StartedBy", "CreatedAfterMs", "CreatedBeforeMs", "Labels", });
+    internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor =
+      internal_static_aiws_engine_v1_ListRunsRequest_descriptor.getNestedType(0);
+    internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_ListRunsResponse_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(20);
     internal_static_aiws_engine_v1_ListRunsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsResponse_descriptor,
         new java.lang.String[] { "Runs", "NextPageToken", });
     internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor =
-      getDescriptor().getMessageType(15);
+      getDescriptor().getMessageType(21);
     internal_static_aiws_engine_v1_ListRunNodesRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor,
         new java.lang.String[] { "RunId", "NodeId", "State", "PageSize", "PageToken", });
     internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor =
-      getDescriptor().getMessageType(16);
+      getDescriptor().getMessageType(22);
     internal_static_aiws_engine_v1_ListRunNodesResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor,

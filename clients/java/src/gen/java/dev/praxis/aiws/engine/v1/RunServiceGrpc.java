@@ -143,6 +143,69 @@ public final class RunServiceGrpc {
     return getStopRunMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ResumeRunRequest,
+      dev.praxis.aiws.engine.v1.ResumeRunResponse> getResumeRunMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ResumeRun",
+      requestType = dev.praxis.aiws.engine.v1.ResumeRunRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ResumeRunResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ResumeRunRequest,
+      dev.praxis.aiws.engine.v1.ResumeRunResponse> getResumeRunMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ResumeRunRequest, dev.praxis.aiws.engine.v1.ResumeRunResponse> getResumeRunMethod;
+    if ((getResumeRunMethod = RunServiceGrpc.getResumeRunMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getResumeRunMethod = RunServiceGrpc.getResumeRunMethod) == null) {
+          RunServiceGrpc.getResumeRunMethod = getResumeRunMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ResumeRunRequest, dev.praxis.aiws.engine.v1.ResumeRunResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ResumeRun"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ResumeRunRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ResumeRunResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("ResumeRun"))
+              .build();
+        }
+      }
+    }
+    return getResumeRunMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewResumeRequest,
+      dev.praxis.aiws.engine.v1.ReviewResumeResponse> getReviewResumeMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReviewResume",
+      requestType = dev.praxis.aiws.engine.v1.ReviewResumeRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ReviewResumeResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewResumeRequest,
+      dev.praxis.aiws.engine.v1.ReviewResumeResponse> getReviewResumeMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReviewResumeRequest, dev.praxis.aiws.engine.v1.ReviewResumeResponse> getReviewResumeMethod;
+    if ((getReviewResumeMethod = RunServiceGrpc.getReviewResumeMethod) == null) {
+      synchronized (RunServiceGrpc.class) {
+        if ((getReviewResumeMethod = RunServiceGrpc.getReviewResumeMethod) == null) {
+          RunServiceGrpc.getReviewResumeMethod = getReviewResumeMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ReviewResumeRequest, dev.praxis.aiws.engine.v1.ReviewResumeResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReviewResume"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReviewResumeRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReviewResumeResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new RunServiceMethodDescriptorSupplier("ReviewResume"))
+              .build();
+        }
+      }
+    }
+    return getReviewResumeMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.WatchRunRequest,
       dev.praxis.aiws.engine.v1.WatchRunResponse> getWatchRunMethod;
 
@@ -311,7 +374,19 @@ public final class RunServiceGrpc {
      * <pre>
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
-     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * dispatched). A repeated request_id (same principal, same request) returns the
+     * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+     * that already ran, by another request, is refused with REF_ALREADY_RUN
+     * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+     * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     default void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -342,13 +417,45 @@ public final class RunServiceGrpc {
     /**
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * heartbeat and their late results are rejected. A running attempt of a node whose
+     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     default void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStopRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * nodes keep their results; its failed and cancelled nodes run again with new
+     * attempts, under their operation id where repeating the effect is safe (the node
+     * declares effects `none` or `idempotent`, or its last effect was settled as not
+     * applied) and under a new one otherwise. The run's events record who resumed it and
+     * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+     * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+     * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+     * the run at its version). A repeated request_id with the same request returns the
+     * run with `replayed = true`.
+     * </pre>
+     */
+    default void resumeRun(dev.praxis.aiws.engine.v1.ResumeRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ResumeRunResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getResumeRunMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ReviewResume returns the exact material a human approves before a governed run is
+     * resumed, and its digest. It writes nothing.
+     * </pre>
+     */
+    default void reviewResume(dev.praxis.aiws.engine.v1.ReviewResumeRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewResumeResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReviewResumeMethod(), responseObserver);
     }
 
     /**
@@ -363,7 +470,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     default void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -425,7 +535,19 @@ public final class RunServiceGrpc {
      * <pre>
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
-     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * dispatched). A repeated request_id (same principal, same request) returns the
+     * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+     * that already ran, by another request, is refused with REF_ALREADY_RUN
+     * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+     * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public void startRun(dev.praxis.aiws.engine.v1.StartRunRequest request,
@@ -459,14 +581,48 @@ public final class RunServiceGrpc {
     /**
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * heartbeat and their late results are rejected. A running attempt of a node whose
+     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getStopRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * nodes keep their results; its failed and cancelled nodes run again with new
+     * attempts, under their operation id where repeating the effect is safe (the node
+     * declares effects `none` or `idempotent`, or its last effect was settled as not
+     * applied) and under a new one otherwise. The run's events record who resumed it and
+     * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+     * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+     * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+     * the run at its version). A repeated request_id with the same request returns the
+     * run with `replayed = true`.
+     * </pre>
+     */
+    public void resumeRun(dev.praxis.aiws.engine.v1.ResumeRunRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ResumeRunResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getResumeRunMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ReviewResume returns the exact material a human approves before a governed run is
+     * resumed, and its digest. It writes nothing.
+     * </pre>
+     */
+    public void reviewResume(dev.praxis.aiws.engine.v1.ReviewResumeRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewResumeResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getReviewResumeMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -482,7 +638,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public void listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request,
@@ -530,7 +689,19 @@ public final class RunServiceGrpc {
      * <pre>
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
-     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * dispatched). A repeated request_id (same principal, same request) returns the
+     * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+     * that already ran, by another request, is refused with REF_ALREADY_RUN
+     * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+     * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) throws io.grpc.StatusException {
@@ -561,13 +732,45 @@ public final class RunServiceGrpc {
     /**
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * heartbeat and their late results are rejected. A running attempt of a node whose
+     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) throws io.grpc.StatusException {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getStopRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * nodes keep their results; its failed and cancelled nodes run again with new
+     * attempts, under their operation id where repeating the effect is safe (the node
+     * declares effects `none` or `idempotent`, or its last effect was settled as not
+     * applied) and under a new one otherwise. The run's events record who resumed it and
+     * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+     * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+     * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+     * the run at its version). A repeated request_id with the same request returns the
+     * run with `replayed = true`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeRunResponse resumeRun(dev.praxis.aiws.engine.v1.ResumeRunRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getResumeRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ReviewResume returns the exact material a human approves before a governed run is
+     * resumed, and its digest. It writes nothing.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReviewResumeResponse reviewResume(dev.praxis.aiws.engine.v1.ReviewResumeRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getReviewResumeMethod(), getCallOptions(), request);
     }
 
     /**
@@ -584,7 +787,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) throws io.grpc.StatusException {
@@ -630,7 +836,19 @@ public final class RunServiceGrpc {
      * <pre>
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
-     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * dispatched). A repeated request_id (same principal, same request) returns the
+     * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+     * that already ran, by another request, is refused with REF_ALREADY_RUN
+     * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+     * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StartRunResponse startRun(dev.praxis.aiws.engine.v1.StartRunRequest request) {
@@ -661,13 +879,45 @@ public final class RunServiceGrpc {
     /**
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * heartbeat and their late results are rejected. A running attempt of a node whose
+     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getStopRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * nodes keep their results; its failed and cancelled nodes run again with new
+     * attempts, under their operation id where repeating the effect is safe (the node
+     * declares effects `none` or `idempotent`, or its last effect was settled as not
+     * applied) and under a new one otherwise. The run's events record who resumed it and
+     * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+     * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+     * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+     * the run at its version). A repeated request_id with the same request returns the
+     * run with `replayed = true`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeRunResponse resumeRun(dev.praxis.aiws.engine.v1.ResumeRunRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getResumeRunMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ReviewResume returns the exact material a human approves before a governed run is
+     * resumed, and its digest. It writes nothing.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReviewResumeResponse reviewResume(dev.praxis.aiws.engine.v1.ReviewResumeRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getReviewResumeMethod(), getCallOptions(), request);
     }
 
     /**
@@ -683,7 +933,10 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.ListRunsResponse listRuns(dev.praxis.aiws.engine.v1.ListRunsRequest request) {
@@ -729,7 +982,19 @@ public final class RunServiceGrpc {
      * <pre>
      * StartRun starts a run from an inline definition (ad hoc) or from a registry head
      * (governed; the head becomes BOUND and later activations apply to nodes not yet
-     * dispatched). A repeated request_id returns the existing run with `created = false`.
+     * dispatched). A repeated request_id (same principal, same request) returns the
+     * existing run with `created = false`. A governed ref runs once: StartRun of a ref
+     * that already ran, by another request, is refused with REF_ALREADY_RUN
+     * (ALREADY_EXISTS) whose ErrorInfo metadata `run_id` names that run; resume it with
+     * ResumeRun, or register a new ref.
+     * Every run belongs to exactly one work order (`Run.work_order_id`): a governed run to
+     * its ref's; an ad hoc run to its contract's, or to `StartRunRequest.work_order_id`,
+     * or, naming neither, to the installation's default work order `default`. The call
+     * needs `run.start` on that work order, and the work order's controls apply to the
+     * run as to any other of its runs: a cancelled (or canceling) work order refuses the
+     * start with WORK_ORDER_CANCELED, a restore or clock-uncertainty hold refuses it with
+     * RESTORE_HOLD or CLOCK_UNCERTAIN, and under a paused work order the run is created
+     * but none of its attempts is dispatched until the work order is resumed.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StartRunResponse> startRun(
@@ -763,8 +1028,10 @@ public final class RunServiceGrpc {
     /**
      * <pre>
      * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. Stopping an ended run returns it
-     * unchanged.
+     * heartbeat and their late results are rejected. A running attempt of a node whose
+     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
+     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
+     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StopRunResponse> stopRun(
@@ -775,7 +1042,42 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ListRuns pages through runs, newest first, optionally filtered by state.
+     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * nodes keep their results; its failed and cancelled nodes run again with new
+     * attempts, under their operation id where repeating the effect is safe (the node
+     * declares effects `none` or `idempotent`, or its last effect was settled as not
+     * applied) and under a new one otherwise. The run's events record who resumed it and
+     * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
+     * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
+     * `approval_id`, a human's approval of the material ReviewResume returns (which pins
+     * the run at its version). A repeated request_id with the same request returns the
+     * run with `replayed = true`.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ResumeRunResponse> resumeRun(
+        dev.praxis.aiws.engine.v1.ResumeRunRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getResumeRunMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * ReviewResume returns the exact material a human approves before a governed run is
+     * resumed, and its digest. It writes nothing.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ReviewResumeResponse> reviewResume(
+        dev.praxis.aiws.engine.v1.ReviewResumeRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getReviewResumeMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * ListRuns pages through runs, newest first, optionally filtered by work order, ref,
+     * contract, state, starter, creation time and labels (all the filters given must
+     * match). It needs `run.read` on the work order filtered by (the ref's when a ref is
+     * given), or on every work order (`*`) when none is named.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListRunsResponse> listRuns(
@@ -802,9 +1104,11 @@ public final class RunServiceGrpc {
   private static final int METHODID_GET_RUN = 1;
   private static final int METHODID_GET_NODE_RESULT = 2;
   private static final int METHODID_STOP_RUN = 3;
-  private static final int METHODID_WATCH_RUN = 4;
-  private static final int METHODID_LIST_RUNS = 5;
-  private static final int METHODID_LIST_RUN_NODES = 6;
+  private static final int METHODID_RESUME_RUN = 4;
+  private static final int METHODID_REVIEW_RESUME = 5;
+  private static final int METHODID_WATCH_RUN = 6;
+  private static final int METHODID_LIST_RUNS = 7;
+  private static final int METHODID_LIST_RUN_NODES = 8;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -838,6 +1142,14 @@ public final class RunServiceGrpc {
         case METHODID_STOP_RUN:
           serviceImpl.stopRun((dev.praxis.aiws.engine.v1.StopRunRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.StopRunResponse>) responseObserver);
+          break;
+        case METHODID_RESUME_RUN:
+          serviceImpl.resumeRun((dev.praxis.aiws.engine.v1.ResumeRunRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ResumeRunResponse>) responseObserver);
+          break;
+        case METHODID_REVIEW_RESUME:
+          serviceImpl.reviewResume((dev.praxis.aiws.engine.v1.ReviewResumeRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReviewResumeResponse>) responseObserver);
           break;
         case METHODID_WATCH_RUN:
           serviceImpl.watchRun((dev.praxis.aiws.engine.v1.WatchRunRequest) request,
@@ -897,6 +1209,20 @@ public final class RunServiceGrpc {
               dev.praxis.aiws.engine.v1.StopRunRequest,
               dev.praxis.aiws.engine.v1.StopRunResponse>(
                 service, METHODID_STOP_RUN)))
+        .addMethod(
+          getResumeRunMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ResumeRunRequest,
+              dev.praxis.aiws.engine.v1.ResumeRunResponse>(
+                service, METHODID_RESUME_RUN)))
+        .addMethod(
+          getReviewResumeMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ReviewResumeRequest,
+              dev.praxis.aiws.engine.v1.ReviewResumeResponse>(
+                service, METHODID_REVIEW_RESUME)))
         .addMethod(
           getWatchRunMethod(),
           io.grpc.stub.ServerCalls.asyncServerStreamingCall(
@@ -970,6 +1296,8 @@ public final class RunServiceGrpc {
               .addMethod(getGetRunMethod())
               .addMethod(getGetNodeResultMethod())
               .addMethod(getStopRunMethod())
+              .addMethod(getResumeRunMethod())
+              .addMethod(getReviewResumeMethod())
               .addMethod(getWatchRunMethod())
               .addMethod(getListRunsMethod())
               .addMethod(getListRunNodesMethod())

@@ -57,7 +57,8 @@ public enum RunState
   RUN_STATE_FAILED(4),
   /**
    * <pre>
-   * Stopped by a caller or by cancellation of its work order.
+   * Stopped by a caller (StopRun), or by the cancellation of its work order
+   * (`result_reason` is then WORK_ORDER_CANCELED).
    * </pre>
    *
    * <code>RUN_STATE_CANCELLED = 5;</code>
@@ -117,7 +118,8 @@ public enum RunState
   public static final int RUN_STATE_FAILED_VALUE = 4;
   /**
    * <pre>
-   * Stopped by a caller or by cancellation of its work order.
+   * Stopped by a caller (StopRun), or by the cancellation of its work order
+   * (`result_reason` is then WORK_ORDER_CANCELED).
    * </pre>
    *
    * <code>RUN_STATE_CANCELLED = 5;</code>

@@ -36,6 +36,7 @@ private static final long serialVersionUID = 0L;
     inputJson_ = "";
     subscriber_ = "";
     contractId_ = "";
+    workOrderId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -43,6 +44,18 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_StartRunRequest_descriptor;
   }
 
+  @SuppressWarnings({"rawtypes"})
+  @java.lang.Override
+  protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+      int number) {
+    switch (number) {
+      case 8:
+        return internalGetLabels();
+      default:
+        throw new RuntimeException(
+            "Invalid map field number: " + number);
+    }
+  }
   @java.lang.Override
   protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internalGetFieldAccessorTable() {
@@ -346,7 +359,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object contractId_ = "";
   /**
    * <pre>
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    * </pre>
    *
    * <code>string contract_id = 6;</code>
@@ -367,7 +381,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    * </pre>
    *
    * <code>string contract_id = 6;</code>
@@ -386,6 +401,187 @@ private static final long serialVersionUID = 0L;
     } else {
       return (com.google.protobuf.ByteString) ref;
     }
+  }
+
+  public static final int WORK_ORDER_ID_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object workOrderId_ = "";
+  /**
+   * <pre>
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>string work_order_id = 7;</code>
+   * @return The workOrderId.
+   */
+  @java.lang.Override
+  public java.lang.String getWorkOrderId() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      workOrderId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>string work_order_id = 7;</code>
+   * @return The bytes for workOrderId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getWorkOrderIdBytes() {
+    java.lang.Object ref = workOrderId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      workOrderId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int LABELS_FIELD_NUMBER = 8;
+  private static final class LabelsDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, java.lang.String> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, java.lang.String>newDefaultInstance(
+                dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "");
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, java.lang.String> labels_;
+  private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+  internalGetLabels() {
+    if (labels_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          LabelsDefaultEntryHolder.defaultEntry);
+    }
+    return labels_;
+  }
+  public int getLabelsCount() {
+    return internalGetLabels().getMap().size();
+  }
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  @java.lang.Override
+  public boolean containsLabels(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetLabels().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+    return getLabelsMap();
+  }
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+    return internalGetLabels().getMap();
+  }
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  @java.lang.Override
+  public java.lang.String getLabelsOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetLabels().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
+  }
+
+  public static final int RUN_TIMEOUT_MS_FIELD_NUMBER = 20;
+  private long runTimeoutMs_ = 0L;
+  /**
+   * <pre>
+   * The run's own time limit from its start, in ms: past it the run fails with
+   * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+   * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+   * </pre>
+   *
+   * <code>int64 run_timeout_ms = 20;</code>
+   * @return The runTimeoutMs.
+   */
+  @java.lang.Override
+  public long getRunTimeoutMs() {
+    return runTimeoutMs_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -420,6 +616,18 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 6, contractId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, workOrderId_);
+    }
+    com.google.protobuf.GeneratedMessage
+      .serializeStringMapTo(
+        output,
+        internalGetLabels(),
+        LabelsDefaultEntryHolder.defaultEntry,
+        8);
+    if (runTimeoutMs_ != 0L) {
+      output.writeInt64(20, runTimeoutMs_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -448,6 +656,23 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(contractId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(6, contractId_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(workOrderId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, workOrderId_);
+    }
+    for (java.util.Map.Entry<java.lang.String, java.lang.String> entry
+         : internalGetLabels().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+      labels__ = LabelsDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(8, labels__);
+    }
+    if (runTimeoutMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(20, runTimeoutMs_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -471,6 +696,12 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSubscriber())) return false;
     if (!getContractId()
         .equals(other.getContractId())) return false;
+    if (!getWorkOrderId()
+        .equals(other.getWorkOrderId())) return false;
+    if (!internalGetLabels().equals(
+        other.internalGetLabels())) return false;
+    if (getRunTimeoutMs()
+        != other.getRunTimeoutMs()) return false;
     if (!getSourceCase().equals(other.getSourceCase())) return false;
     switch (sourceCase_) {
       case 2:
@@ -503,6 +734,15 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSubscriber().hashCode();
     hash = (37 * hash) + CONTRACT_ID_FIELD_NUMBER;
     hash = (53 * hash) + getContractId().hashCode();
+    hash = (37 * hash) + WORK_ORDER_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getWorkOrderId().hashCode();
+    if (!internalGetLabels().getMap().isEmpty()) {
+      hash = (37 * hash) + LABELS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetLabels().hashCode();
+    }
+    hash = (37 * hash) + RUN_TIMEOUT_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getRunTimeoutMs());
     switch (sourceCase_) {
       case 2:
         hash = (37 * hash) + DEFINITION_JSON_FIELD_NUMBER;
@@ -628,6 +868,28 @@ private static final long serialVersionUID = 0L;
       return dev.praxis.aiws.engine.v1.RunOuterClass.internal_static_aiws_engine_v1_StartRunRequest_descriptor;
     }
 
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 8:
+          return internalGetLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMutableMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 8:
+          return internalGetMutableLabels();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
     @java.lang.Override
     protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
         internalGetFieldAccessorTable() {
@@ -657,6 +919,9 @@ private static final long serialVersionUID = 0L;
       inputJson_ = "";
       subscriber_ = "";
       contractId_ = "";
+      workOrderId_ = "";
+      internalGetMutableLabels().clear();
+      runTimeoutMs_ = 0L;
       sourceCase_ = 0;
       source_ = null;
       return this;
@@ -705,6 +970,16 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.contractId_ = contractId_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.workOrderId_ = workOrderId_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.labels_ = internalGetLabels();
+        result.labels_.makeImmutable();
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.runTimeoutMs_ = runTimeoutMs_;
+      }
     }
 
     private void buildPartialOneofs(dev.praxis.aiws.engine.v1.StartRunRequest result) {
@@ -747,6 +1022,17 @@ private static final long serialVersionUID = 0L;
         contractId_ = other.contractId_;
         bitField0_ |= 0x00000020;
         onChanged();
+      }
+      if (!other.getWorkOrderId().isEmpty()) {
+        workOrderId_ = other.workOrderId_;
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      internalGetMutableLabels().mergeFrom(
+          other.internalGetLabels());
+      bitField0_ |= 0x00000080;
+      if (other.getRunTimeoutMs() != 0L) {
+        setRunTimeoutMs(other.getRunTimeoutMs());
       }
       switch (other.getSourceCase()) {
         case DEFINITION_JSON: {
@@ -822,6 +1108,25 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 58: {
+              workOrderId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
+            case 66: {
+              com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+              labels__ = input.readMessage(
+                  LabelsDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableLabels().getMutableMap().put(
+                  labels__.getKey(), labels__.getValue());
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 66
+            case 160: {
+              runTimeoutMs_ = input.readInt64();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 160
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1428,7 +1733,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object contractId_ = "";
     /**
      * <pre>
-     * The contract governing the run, if any.
+     * The contract governing the run, if any. An ad hoc run belongs to the contract's
+     * work order; a governed run's contract must govern its ref's work order.
      * </pre>
      *
      * <code>string contract_id = 6;</code>
@@ -1448,7 +1754,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The contract governing the run, if any.
+     * The contract governing the run, if any. An ad hoc run belongs to the contract's
+     * work order; a governed run's contract must govern its ref's work order.
      * </pre>
      *
      * <code>string contract_id = 6;</code>
@@ -1469,7 +1776,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The contract governing the run, if any.
+     * The contract governing the run, if any. An ad hoc run belongs to the contract's
+     * work order; a governed run's contract must govern its ref's work order.
      * </pre>
      *
      * <code>string contract_id = 6;</code>
@@ -1486,7 +1794,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The contract governing the run, if any.
+     * The contract governing the run, if any. An ad hoc run belongs to the contract's
+     * work order; a governed run's contract must govern its ref's work order.
      * </pre>
      *
      * <code>string contract_id = 6;</code>
@@ -1500,7 +1809,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The contract governing the run, if any.
+     * The contract governing the run, if any. An ad hoc run belongs to the contract's
+     * work order; a governed run's contract must govern its ref's work order.
      * </pre>
      *
      * <code>string contract_id = 6;</code>
@@ -1513,6 +1823,346 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       contractId_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object workOrderId_ = "";
+    /**
+     * <pre>
+     * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+     * when `contract_id` is set, else the installation's default work order `default`.
+     * When set with `contract_id` or `ref`, it must be their work order, else the call
+     * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>string work_order_id = 7;</code>
+     * @return The workOrderId.
+     */
+    public java.lang.String getWorkOrderId() {
+      java.lang.Object ref = workOrderId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        workOrderId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+     * when `contract_id` is set, else the installation's default work order `default`.
+     * When set with `contract_id` or `ref`, it must be their work order, else the call
+     * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>string work_order_id = 7;</code>
+     * @return The bytes for workOrderId.
+     */
+    public com.google.protobuf.ByteString
+        getWorkOrderIdBytes() {
+      java.lang.Object ref = workOrderId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        workOrderId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+     * when `contract_id` is set, else the installation's default work order `default`.
+     * When set with `contract_id` or `ref`, it must be their work order, else the call
+     * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>string work_order_id = 7;</code>
+     * @param value The workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      workOrderId_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+     * when `contract_id` is set, else the installation's default work order `default`.
+     * When set with `contract_id` or `ref`, it must be their work order, else the call
+     * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>string work_order_id = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWorkOrderId() {
+      workOrderId_ = getDefaultInstance().getWorkOrderId();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+     * when `contract_id` is set, else the installation's default work order `default`.
+     * When set with `contract_id` or `ref`, it must be their work order, else the call
+     * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+     * </pre>
+     *
+     * <code>string work_order_id = 7;</code>
+     * @param value The bytes for workOrderId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWorkOrderIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      workOrderId_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.MapField<
+        java.lang.String, java.lang.String> labels_;
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetLabels() {
+      if (labels_ == null) {
+        return com.google.protobuf.MapField.emptyMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      return labels_;
+    }
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetMutableLabels() {
+      if (labels_ == null) {
+        labels_ = com.google.protobuf.MapField.newMapField(
+            LabelsDefaultEntryHolder.defaultEntry);
+      }
+      if (!labels_.isMutable()) {
+        labels_ = labels_.copy();
+      }
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return labels_;
+    }
+    public int getLabelsCount() {
+      return internalGetLabels().getMap().size();
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    @java.lang.Override
+    public boolean containsLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetLabels().getMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getLabelsMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String> getLabels() {
+      return getLabelsMap();
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, java.lang.String> getLabelsMap() {
+      return internalGetLabels().getMap();
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+java.lang.String getLabelsOrDefault(
+        java.lang.String key,
+        /* nullable */
+java.lang.String defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      return map.containsKey(key) ? map.get(key) : defaultValue;
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    @java.lang.Override
+    public java.lang.String getLabelsOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetLabels().getMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return map.get(key);
+    }
+    public Builder clearLabels() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      internalGetMutableLabels().getMutableMap()
+          .clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    public Builder removeLabels(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableLabels().getMutableMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String>
+        getMutableLabels() {
+      bitField0_ |= 0x00000080;
+      return internalGetMutableLabels().getMutableMap();
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    public Builder putLabels(
+        java.lang.String key,
+        java.lang.String value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableLabels().getMutableMap()
+          .put(key, value);
+      bitField0_ |= 0x00000080;
+      return this;
+    }
+    /**
+     * <pre>
+     * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+     * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+     * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+     * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+     * the same request_id with other labels fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; labels = 8;</code>
+     */
+    public Builder putAllLabels(
+        java.util.Map<java.lang.String, java.lang.String> values) {
+      internalGetMutableLabels().getMutableMap()
+          .putAll(values);
+      bitField0_ |= 0x00000080;
+      return this;
+    }
+
+    private long runTimeoutMs_ ;
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @return The runTimeoutMs.
+     */
+    @java.lang.Override
+    public long getRunTimeoutMs() {
+      return runTimeoutMs_;
+    }
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @param value The runTimeoutMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRunTimeoutMs(long value) {
+
+      runTimeoutMs_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The run's own time limit from its start, in ms: past it the run fails with
+     * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+     * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+     * </pre>
+     *
+     * <code>int64 run_timeout_ms = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRunTimeoutMs() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      runTimeoutMs_ = 0L;
       onChanged();
       return this;
     }

@@ -128,7 +128,8 @@ public interface StartRunRequestOrBuilder extends
 
   /**
    * <pre>
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    * </pre>
    *
    * <code>string contract_id = 6;</code>
@@ -137,7 +138,8 @@ public interface StartRunRequestOrBuilder extends
   java.lang.String getContractId();
   /**
    * <pre>
-   * The contract governing the run, if any.
+   * The contract governing the run, if any. An ad hoc run belongs to the contract's
+   * work order; a governed run's contract must govern its ref's work order.
    * </pre>
    *
    * <code>string contract_id = 6;</code>
@@ -145,6 +147,118 @@ public interface StartRunRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getContractIdBytes();
+
+  /**
+   * <pre>
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>string work_order_id = 7;</code>
+   * @return The workOrderId.
+   */
+  java.lang.String getWorkOrderId();
+  /**
+   * <pre>
+   * The work order an ad hoc run belongs to (an identifier); empty means the contract's
+   * when `contract_id` is set, else the installation's default work order `default`.
+   * When set with `contract_id` or `ref`, it must be their work order, else the call
+   * fails with INVALID_ARGUMENT / WORK_ORDER_MISMATCH.
+   * </pre>
+   *
+   * <code>string work_order_id = 7;</code>
+   * @return The bytes for workOrderId.
+   */
+  com.google.protobuf.ByteString
+      getWorkOrderIdBytes();
+
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  int getLabelsCount();
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  boolean containsLabels(
+      java.lang.String key);
+  /**
+   * Use {@link #getLabelsMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabels();
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  java.util.Map<java.lang.String, java.lang.String>
+  getLabelsMap();
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  /* nullable */
+java.lang.String getLabelsOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue);
+  /**
+   * <pre>
+   * Labels of the run, for ListRuns filters: at most 16; each key an identifier of at
+   * most 63 characters (letters and digits of any script and `-_.:&#64;`), each value at
+   * most 256 bytes of UTF-8 (may be empty). Past a bound the call fails with
+   * INVALID_ARGUMENT / LABEL_INVALID and starts nothing. Labels are part of the request:
+   * the same request_id with other labels fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; labels = 8;</code>
+   */
+  java.lang.String getLabelsOrThrow(
+      java.lang.String key);
+
+  /**
+   * <pre>
+   * The run's own time limit from its start, in ms: past it the run fails with
+   * DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
+   * year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
+   * </pre>
+   *
+   * <code>int64 run_timeout_ms = 20;</code>
+   * @return The runTimeoutMs.
+   */
+  long getRunTimeoutMs();
 
   dev.praxis.aiws.engine.v1.StartRunRequest.SourceCase getSourceCase();
 }

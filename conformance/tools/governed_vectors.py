@@ -1,0 +1,382 @@
+"""Governed execution's vectors (issue 23): declared effects, lost leases that become
+reconciliations, schedule-to-start and run deadlines, ResumeRun, one run per ref.
+
+Imported by ``build_vectors.py``; uses the runtime's helpers (per-vector models, captured
+run and attempt ids, the test clock). What a sweep decides is observed deterministically:
+a claim after a deadline expires the node or run itself instead of leasing it, and a lost
+lease is observed after a claim that long-polls long enough for the sweeper to run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime_vectors import (
+    AGENT,
+    FAILED,
+    INVALID,
+    RUNS,
+    claim,
+    claim_one,
+    definition,
+    fail,
+    get_run,
+    heartbeat,
+    json_out,
+    model,
+    nd,
+    node,
+    snapshot,
+    start,
+    stop,
+    task,
+    teach,
+)
+from vectorlib import EPOCHS, REF, approve, registered, step, vector
+
+Json = Any
+
+RECONCILIATIONS = [*RUNS, "aiws.engine.v1.ReconciliationService"]
+GOVERNED = [*RUNS, "aiws.engine.v1.RegistryService", "aiws.engine.v1.ApprovalService"]
+UNDECLARED = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 0}))
+IDEMPOTENT = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 0}, effects="idempotent"))
+
+
+def resume(
+    request_id: str = "${ns}-resume",
+    reason: str = "fixed upstream",
+    *,
+    run: Json = None,
+    error: tuple[str, str] | None = None,
+    **fields: Json,
+) -> dict[str, Json]:
+    """ResumeRun of ``${run}``."""
+    request = {"runId": "${run}", "requestId": request_id, "reason": reason, **fields}
+    if error:
+        return step(AGENT, "RunService", "ResumeRun", request, error=error)
+    return step(
+        AGENT, "RunService", "ResumeRun", request, response={"run": run or {"runId": "${run}"}}
+    )
+
+
+def governed_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "governed/task-carries-the-declared-effects",
+            "A claimed task says what its node declares repeating its work does "
+            "(`effects`); a node that declares nothing carries NODE_EFFECTS_UNSPECIFIED, "
+            "which workers treat as external.",
+            [
+                teach(),
+                start(IDEMPOTENT),
+                claim([task("a", effects="NODE_EFFECTS_IDEMPOTENT")]),
+                start(UNDECLARED, request_id="${ns}-start-2", capture="run2"),
+                claim([task("a", run="${run2}", effects=None)]),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/lost-lease-on-an-undeclared-node-opens-a-reconciliation",
+            "When the lease of an attempt on a node that declares no effects runs out, the "
+            "node is not re-dispatched: it is BLOCKED and a reconciliation of that attempt "
+            "waits for a human (not completed, its error says the lease expired).",
+            [
+                teach(),
+                start(UNDECLARED),
+                claim_one(lease_ms=5000),
+                claim(None, wait_ms=2000, advance_ms=5000),
+                get_run(
+                    snapshot(
+                        "AWAITING_NODES",
+                        [nd("a", "BLOCKED", attempts=1, error="<any>")],
+                    )
+                ),
+                step(
+                    AGENT,
+                    "ReconciliationService",
+                    "ListReconciliations",
+                    {"runId": "${run}"},
+                    response={
+                        "reconciliations": [
+                            {
+                                "attemptId": "${att}",
+                                "runId": "${run}",
+                                "nodeUid": "a",
+                                "completed": None,
+                                "state": "RECONCILIATION_STATE_PENDING",
+                                "error": "<any>",
+                            }
+                        ]
+                    },
+                ),
+            ],
+            RECONCILIATIONS,
+        ),
+        vector(
+            "governed/applied-with-a-result-completes-a-node-whose-lease-was-lost",
+            "A human who established that the lost attempt's effect was applied records "
+            "APPLIED with the result (part of the approved material): the node completes "
+            "with it and never runs again. A result with NOT_APPLIED is refused.",
+            [
+                teach(),
+                start(definition("a", a=node(output=json_out({"type": "object"})))),
+                claim_one(lease_ms=5000),
+                claim(None, wait_ms=2000, advance_ms=5000),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "ReviewReconciliation",
+                    {
+                        "epochs": EPOCHS,
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_NOT_APPLIED",
+                        "evidenceJson": "{}",
+                        "resultJson": "{}",
+                    },
+                    error=(INVALID, "RESULT_NOT_EXPECTED"),
+                ),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "ReviewReconciliation",
+                    {
+                        "epochs": EPOCHS,
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_APPLIED",
+                        "evidenceJson": '{"provider":"charge found"}',
+                        "resultJson": '{"charged":true}',
+                    },
+                    response={"material": {"resultDigest": "<any>"}, "materialDigest": "<any>"},
+                    captures={"md_rec": "materialDigest"},
+                ),
+                approve("${ns}-ap-rec", "md_rec"),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "Reconcile",
+                    {
+                        "epochs": EPOCHS,
+                        "requestId": "${ns}-rec",
+                        "attemptId": "${att}",
+                        "decision": "RECONCILIATION_DECISION_APPLIED",
+                        "evidenceJson": '{"provider":"charge found"}',
+                        "resultJson": '{"charged":true}',
+                        "approvalId": "${ns}-ap-rec",
+                    },
+                    response={"reconciliation": {"state": "RECONCILIATION_STATE_RESOLVED"}},
+                ),
+                get_run(snapshot("COMPLETED", resultJson='{"charged":true}')),
+                claim(None),
+            ],
+            [*RECONCILIATIONS, "aiws.engine.v1.ApprovalService"],
+        ),
+        vector(
+            "governed/stop-under-a-running-undeclared-node-blocks-it",
+            "StopRun while a node that declares no effects runs: the run is CANCELLED but "
+            "the node is BLOCKED (its effect is uncertain) with a reconciliation; the "
+            "worker's heartbeat says cancelled.",
+            [
+                teach(),
+                start(UNDECLARED),
+                claim_one(),
+                stop(
+                    response={
+                        "run": snapshot(
+                            "CANCELLED", [nd("a", "BLOCKED", attempts=1, error="<any>")]
+                        )
+                    }
+                ),
+                heartbeat(response={"cancelled": True}),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/lost-lease-on-an-idempotent-node-runs-it-again",
+            "A node that declares its effects idempotent is re-dispatched after a lost "
+            "lease, as attempt 2.",
+            [
+                teach(),
+                start(IDEMPOTENT),
+                claim_one(lease_ms=5000),
+                claim([task("a", attempt=2, lease_until="${t0+65000}")], advance_ms=5000),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/an-unclaimed-node-fails-after-its-schedule-to-start",
+            "A ready node no worker claims within its schedule_to_start_ms fails the run "
+            "with result_reason SCHEDULE_TO_START_TIMEOUT (a claim after the deadline "
+            "expires it instead of leasing it).",
+            [
+                teach(),
+                start(definition("a", a=node(schedule_to_start_ms=1000))),
+                claim(None, advance_ms=1000),
+                get_run(
+                    snapshot(
+                        "FAILED",
+                        [nd("a", "FAILED", error="<any>")],
+                        resultReason="SCHEDULE_TO_START_TIMEOUT",
+                        resultError="<any>",
+                        failedNodeIds=["a"],
+                    )
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/a-run-past-its-deadline-fails",
+            "A run started with run_timeout_ms carries its deadline; past it the run fails "
+            "with result_reason DEADLINE_EXCEEDED and its node is never leased.",
+            [
+                teach(),
+                start(IDEMPOTENT, runTimeoutMs="1000", run={"deadlineMs": "${t0+1000}"}),
+                claim(None, advance_ms=1000),
+                get_run(snapshot("FAILED", resultReason="DEADLINE_EXCEEDED", resultError="<any>")),
+                start(
+                    IDEMPOTENT,
+                    request_id="${ns}-bad",
+                    runTimeoutMs="-1",
+                    error=(INVALID, "TIME_INVALID"),
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/resume-reruns-only-what-failed",
+            "ResumeRun of a failed run keeps its DONE nodes, runs the failed one again as "
+            "attempt 2 under the same operation id (its effect was NOT_APPLIED) and the run "
+            "completes; a repeated request replays; a completed run is not resumable.",
+            [
+                teach(),
+                start(
+                    definition(
+                        "b",
+                        a=node(output=json_out({"type": "object"}), retry={"attempts": 1}),
+                        b=node("node:a", ("a",), retry={"attempts": 1}),
+                    )
+                ),
+                claim_one("att_a"),
+                step(
+                    AGENT,
+                    "TaskService",
+                    "CompleteTask",
+                    {
+                        "attemptId": "${att_a}",
+                        "workerId": "w1",
+                        "resultJson": '{"x":1}',
+                        "effect": "EFFECT_OUTCOME_APPLIED",
+                    },
+                    response={"replayed": None},
+                ),
+                claim_one("att_b", task={"nodeUid": "b", "operationId": "<any>"}),
+                fail("att_b", retryable=False, response={"willRetry": None}),
+                get_run(snapshot("FAILED", resultReason="NODE_FAILED", resultError="<any>")),
+                resume(run={"state": "RUN_STATE_RUNNING"}),
+                resume(run={"state": "RUN_STATE_RUNNING"}),
+                claim(
+                    [task("b", attempt=2, input_json='{"x":1}')],
+                    captures={"att_b2": "tasks.0.attemptId"},
+                ),
+                step(
+                    AGENT,
+                    "TaskService",
+                    "CompleteTask",
+                    {
+                        "attemptId": "${att_b2}",
+                        "workerId": "w1",
+                        "resultJson": '"B"',
+                        "effect": "EFFECT_OUTCOME_APPLIED",
+                    },
+                    response={"replayed": None},
+                ),
+                get_run(snapshot("COMPLETED", resultJson='"B"')),
+                resume("${ns}-resume-2", error=(FAILED, "RUN_NOT_RESUMABLE")),
+                resume("${ns}-resume-3", reason="", error=(INVALID, "FIELD_REQUIRED")),
+            ],
+            RUNS,
+        ),
+        vector(
+            "governed/a-ref-runs-once",
+            "A second StartRun of a governed ref by another request is refused with "
+            "REF_ALREADY_RUN; the same request still answers the run.",
+            [
+                *registered(),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": REF},
+                    response={"created": True, "run": {"runId": "<any>"}},
+                    captures={"run": "run.runId"},
+                ),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": REF},
+                    response={"created": None, "run": {"runId": "${run}"}},
+                ),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov-2", "ref": REF},
+                    error=("ALREADY_EXISTS", "REF_ALREADY_RUN"),
+                ),
+            ],
+            GOVERNED,
+        ),
+        vector(
+            "governed/resuming-a-governed-run-needs-an-approval-of-its-material",
+            "ResumeRun of a stopped governed run without an approval fails with "
+            "APPROVAL_REQUIRED; with a human's approval of the ReviewResume material it "
+            "runs again, and the approval is consumed.",
+            [
+                *registered(),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": REF},
+                    response={"created": True, "run": {"runId": "<any>"}},
+                    captures={"run": "run.runId"},
+                ),
+                stop(response={"run": snapshot("CANCELLED")}),
+                resume(error=(FAILED, "APPROVAL_REQUIRED")),
+                step(
+                    "alice",
+                    "RunService",
+                    "ReviewResume",
+                    {"runId": "${run}", "reason": "fixed upstream"},
+                    response={
+                        "material": {"runId": "${run}", "nodeCount": 1, "reason": "fixed upstream"},
+                        "materialDigest": "<any>",
+                    },
+                    captures={"md_resume": "materialDigest"},
+                ),
+                approve("${ns}-ap-resume", "md_resume"),
+                resume(
+                    "${ns}-resume-ok",
+                    approvalId="${ns}-ap-resume",
+                    run={"state": "RUN_STATE_RUNNING"},
+                ),
+                stop(response={"run": snapshot("CANCELLED")}),
+                resume(
+                    "${ns}-resume-again",
+                    approvalId="${ns}-ap-resume",
+                    error=(FAILED, "APPROVAL_CONSUMED"),
+                ),
+            ],
+            GOVERNED,
+        ),
+    ]
+
+
+AREAS = {
+    "governed": (
+        "Governed execution: declared effects and lost leases, schedule-to-start and run "
+        "deadlines, ResumeRun, one run per governed ref.",
+        governed_vectors,
+    ),
+}
+__all__ = ["AREAS", "model"]
