@@ -175,7 +175,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--approval", help="authorization waits: satisfy with this existing approval"
     )
     satisfy.add_argument("--request-id", help="idempotency key (default: derived)")
-    _approval_args(satisfy)
+    approval_args(satisfy)
     show = leaf(waits, common, "show", waiting.wait_show, "show one wait")
     show.add_argument("wait_id")
     listing = leaf(waits, common, "list", waiting.wait_list, "list a run's waits")
