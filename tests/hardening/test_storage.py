@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy import event
 
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
+from praxis.store.principals import store as principals_store
 from tests.support.harness import Harness, expect_error, start_server
 from tests.support.postgres import Cluster, required_binaries
 from tests.support.runtime import definition, node
@@ -109,6 +111,9 @@ def test_a_deleted_database_file_is_noticed_not_recreated(server: Harness, tmp_p
         (tmp_path / name).unlink(missing_ok=True)
     with expect_error(grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE"):
         start(server, "r-2")
+    # Past the principal cache's lifetime the caller's token is looked up again: that
+    # read, too, must notice the missing file rather than open (and create) a new one.
+    time.sleep(principals_store.CACHE_TTL_S * 2)
     with expect_error(grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE"):
         server.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id))
     assert health(server) == NOT_SERVING

@@ -95,6 +95,7 @@ impl TaskService for Fake {
         Ok(Response::new(HeartbeatResponse {
             lease_expires_at_ms: 0,
             cancelled: s.cancel_heartbeats,
+            paused: false,
         }))
     }
 

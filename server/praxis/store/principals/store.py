@@ -308,7 +308,7 @@ class PrincipalStore:
         """The principal one row of ``statement`` holds and whether it is revoked (cached)."""
 
         def load() -> tuple[PrincipalRecord, bool] | None:
-            with self.db.engine.connect() as connection:
+            with self.db.read() as connection:
                 row = connection.execute(statement, parameters).first()
             return None if row is None else (_record(row), row.state == "REVOKED")
 
