@@ -4,11 +4,11 @@
 :class:`praxis.core.authorization.Material` of satisfying an ``authorization`` wait with
 a payload: the epochs of the run's work order, the wait and its expiry, its purpose, the
 payload's digest, and the authorised actions with the input digests known now.
-:func:`verify` checks the named approval against that material with the registry's rule
-(:func:`praxis.core.registry.check_approval`, requiring the wait's purpose) and the
-authority's verification of the approver; :func:`consume` records the consumption on the
-approval's proof (single use, as for registry commands and reconciliations) and the
-approved material on ``wait_approvals``, in the transaction that satisfies the wait.
+:func:`verify` checks the named approval against that material, requiring the wait's
+purpose, and :func:`consume` records the consumption on the approval's proof, both with
+the shared rule of :mod:`praxis.store.execution.approved` (single use, as for registry
+commands, reconciliations and resumes), and the approved material on ``wait_approvals``,
+in the transaction that satisfies the wait.
 """
 
 from __future__ import annotations
@@ -21,14 +21,11 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.core import authorization as authz
-from praxis.core import registry, values
+from praxis.core import values
 from praxis.core.records import ApprovalEvidence, ApprovalRecord
-from praxis.core.rejection import precondition
-from praxis.observability import metrics
 from praxis.store.controls import rows as controls
-from praxis.store.db.database import Database, Rollback
+from praxis.store.execution import approved as approved_actions
 from praxis.store.execution.tables import wait_approvals
-from praxis.store.registry.rows import consume_proof, load_approval
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import RunRecord
 
@@ -75,23 +72,16 @@ def verify(
 ) -> tuple[ApprovalRecord, ApprovalEvidence]:
     """The named approval and the authority's evidence, when they approve ``found`` for
     its purpose now; otherwise raises :class:`Rollback` with the reason."""
-    approval = load_approval(connection, approval_id)
-    if approval is None:
-        raise Rollback(precondition("APPROVAL_NOT_FOUND", f"no approval {approval_id!r}"))
-    evidence = authority.verify_approval(approval.record, found.work_order_id, now)
-    if not isinstance(evidence, ApprovalEvidence):
-        raise Rollback(evidence)
-    state = registry.State(
-        epochs=found.epochs,
-        head=None,
-        proposal=None,
-        approval=approval.record,
-        proof_consumed=bool(approval.consumed_at_ms),
+    return approved_actions.verify(
+        connection,
+        authority,
+        approval_id,
+        found.digest(),
+        found.epochs,
+        found.work_order_id,
+        now,
+        found.purpose,
     )
-    problem = registry.check_approval(state, evidence, found.digest(), now, found.purpose)
-    if problem:
-        raise Rollback(problem)
-    return approval.record, evidence
 
 
 def consume(
@@ -103,9 +93,7 @@ def consume(
     now: int,
 ) -> None:
     """Consumes the approval's proof and records the approved material of the wait."""
-    consume_proof(connection, approval, request_id, principal_id, now)
-    if metrics.ON:
-        Database.after_commit(connection, metrics.approval_consumed)
+    approved_actions.consume(connection, approval, request_id, principal_id, now)
     connection.execute(
         wait_approvals.insert().values(
             wait_id=found.wait_id,

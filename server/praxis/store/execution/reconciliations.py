@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import effects, gates, values
 from praxis.core import run as core
-from praxis.core.records import ApprovalEvidence, Epochs, Principal
+from praxis.core.records import ApprovalRecord, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
@@ -295,7 +295,7 @@ class ReconciliationStore:
                 raise Rollback(
                     precondition("RECONCILIATION_NOT_PENDING", "the reconciliation was decided")
                 )
-            evidence = approved.verify(
+            approval, evidence = approved.verify(
                 connection,
                 self.authority,
                 request.approval_id,
@@ -321,7 +321,7 @@ class ReconciliationStore:
             if evidence.expires_at_ms <= self.clock.now_ms():
                 raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
             self.runs.unit.save(connection, record, outcome, signals, command, now)
-            self._record(connection, principal, request, evidence, material, now)
+            self._record(connection, principal, request, approval, material, now)
             requests.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False
 
@@ -335,14 +335,12 @@ class ReconciliationStore:
         connection: Connection,
         principal: Principal,
         request: Decision,
-        evidence: ApprovalEvidence,
+        approval: ApprovalRecord,
         material: effects.Material,
         now: int,
     ) -> None:
         assert request.decision is not None
-        approved.consume(
-            connection, request.approval_id, request.request_id, principal.principal_id, now
-        )
+        approved.consume(connection, approval, request.request_id, principal.principal_id, now)
         connection.execute(
             update(reconciliations)
             .where(reconciliations.c.attempt_id == request.attempt_id)

@@ -166,7 +166,7 @@ class ResumeStore:
                     "ReviewResume, then CreateApproval of the material digest",
                 )
             )
-        approved.verify(
+        approval, _evidence = approved.verify(
             connection,
             self.runs.authority,
             request.approval_id,
@@ -175,9 +175,7 @@ class ResumeStore:
             record.work_order_id,
             now,
         )
-        approved.consume(
-            connection, request.approval_id, request.request_id, principal.principal_id, now
-        )
+        approved.consume(connection, approval, request.request_id, principal.principal_id, now)
 
 
 def _not_resumable(record: RunRecord) -> Rejection:
