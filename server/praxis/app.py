@@ -236,6 +236,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         # The registry: a ref's head changed (activation), inside its transaction.
         (registry.head_hooks, runs.on_new_head),  # governed runs take the new revision
         (registry.head_hooks, engine.waits.on_new_head),  # and their waits follow it
+        (registry.head_hooks, engine.assessments.on_new_head),  # a new subject: assess again
         # The registry: a command wrote (after the commit).
         (registry.commit_hooks, engine.wake_inbox),  # proposals enter and leave the inbox
         # Work-order controls, inside the admin's transaction.
@@ -252,6 +253,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
         # The runtime: any command saved an outcome, inside its transaction.
         (runs.unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
+        (runs.unit.save_hooks, engine.assessments.on_save),  # a contract's run completed
         # Principals: a revocation or rotation committed (after the commit).
         (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
     )

@@ -9,16 +9,18 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import inbox_pb2, inbox_pb2_grpc
-from praxis.core import registry
+from praxis.core import handoff, registry
 from praxis.core.records import Hold
 from praxis.rpc.admin import hold_to_proto
 from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import unwrap
+from praxis.rpc.handoffs import handoff_to_proto
 from praxis.rpc.reconciliations import reconciliation_to_proto
-from praxis.rpc.registry import proposal_to_proto
+from praxis.rpc.registry import approval_to_proto, proposal_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.rpc.waits import wait_to_proto
 from praxis.store.execution.reconciliations import ReconciliationView
+from praxis.store.views import owed
 from praxis.store.views.inbox import KINDS, InboxItem, InboxStore, InboxSummary
 from praxis.store.views.stuck import StuckRun
 from praxis.store.wake.hub import INBOX, Hub
@@ -29,8 +31,8 @@ COALESCE_S = 0.25
 """WatchInbox reads again at most this often: wake-ups in between are coalesced."""
 
 
-def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
-    """The proto inbox item."""
+def item_to_proto(item: InboxItem, now_ms: int) -> inbox_pb2.InboxItem:
+    """The proto inbox item (``now_ms``: an approval's state is as of then)."""
     message = inbox_pb2.InboxItem(
         item_id=item.item_id,
         kind=_KIND[item.kind],
@@ -49,6 +51,19 @@ def item_to_proto(item: InboxItem) -> inbox_pb2.InboxItem:
         message.hold.CopyFrom(hold_to_proto(subject))
     elif isinstance(subject, StuckRun):
         message.stuck_run.CopyFrom(stuck_to_proto(subject))
+    elif isinstance(subject, owed.AssessmentDue):
+        message.assessment_due.CopyFrom(
+            inbox_pb2.AssessmentDue(
+                run_id=subject.run_id,
+                kind=f"ASSESSMENT_KIND_{subject.kind}",
+                contract_id=subject.contract_id,
+                since_ms=subject.since_ms,
+            )
+        )
+    elif isinstance(subject, handoff.Handoff):
+        message.handoff.CopyFrom(handoff_to_proto(subject))
+    elif isinstance(subject, owed.ExpiringApproval):
+        message.approval.CopyFrom(approval_to_proto(subject.approval, now_ms))
     else:
         message.wait.CopyFrom(wait_to_proto(subject))
     return message
@@ -91,7 +106,7 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
             ),
         )
         return inbox_pb2.ListInboxResponse(
-            items=[item_to_proto(item) for item in page.items],
+            items=[item_to_proto(item, self.store.clock.now_ms()) for item in page.items],
             next_page_token=page.next_page_token,
             counts=[
                 inbox_pb2.InboxCount(kind=_KIND[kind], count=page.counts[kind]) for kind in KINDS

@@ -2,7 +2,7 @@
 
 Each slice declares its tables beside its store (``<slice>/tables.py``) and the extra
 steps of the migrations that change a table created earlier (``runtime/upgrades.py``,
-``registry/upgrades.py``);
+``registry/upgrades.py``, ``execution/upgrades.py``);
 this list says which migration creates what, in order. Nothing registers itself by
 being imported: a migration exists when it is written here, and
 :mod:`praxis.store.db.migrations` applies and checks exactly this list.
@@ -23,7 +23,8 @@ from sqlalchemy.engine import Connection
 from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db.metadata import meta
 from praxis.store.db.migrations import Migration
-from praxis.store.execution.tables import EXECUTION_TABLES, wait_approvals
+from praxis.store.execution import upgrades as execution_upgrades
+from praxis.store.execution.tables import EXECUTION_TABLES, assessments_due, wait_approvals
 from praxis.store.principals.tables import principal_events, principals
 from praxis.store.registry import upgrades as registry_upgrades
 from praxis.store.registry.tables import (
@@ -129,4 +130,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         registry_upgrades.add_purpose,
         adds=(("approvals", APPROVALS_ADDED_COLUMNS),),
     ),
+    Migration(20, "inbox_due", (assessments_due,), execution_upgrades.add_inbox_due),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
@@ -20,6 +21,10 @@ INBOX_KINDS = {
     "authorization": ib.INBOX_ITEM_KIND_AUTHORIZATION,
     "hold": ib.INBOX_ITEM_KIND_HOLD,
     "stuck-run": ib.INBOX_ITEM_KIND_STUCK_RUN,
+    "acceptance": ib.INBOX_ITEM_KIND_ACCEPTANCE,
+    "verification": ib.INBOX_ITEM_KIND_VERIFICATION,
+    "handoff": ib.INBOX_ITEM_KIND_HANDOFF,
+    "approval-expiring": ib.INBOX_ITEM_KIND_APPROVAL_EXPIRING,
 }
 DECISIONS = {
     "applied": rc.RECONCILIATION_DECISION_APPLIED,
@@ -63,7 +68,7 @@ def inbox(ctx: Any, args: argparse.Namespace) -> int:
         ],
     )
     stuck = [i.stuck_run for i in response.items if i.WhichOneof("subject") == "stuck_run"]
-    for line in _stuck_actions(stuck):
+    for line in [*_stuck_actions(stuck), *_owed_actions(response.items)]:
         ctx.out.line(line)
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
@@ -88,6 +93,27 @@ def _stuck_actions(stuck: list[ib.StuckRun]) -> list[str]:
     return lines
 
 
+def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
+    """The command that settles each owed assessment, handoff and expiring approval."""
+    lines = []
+    for item in items:
+        kind = item.WhichOneof("subject")
+        if kind == "assessment_due":
+            verb = "accept" if item.kind == ib.INBOX_ITEM_KIND_ACCEPTANCE else "verify"
+            lines.append(
+                f"  praxis assess show {item.run_id} && praxis assess {verb} {item.run_id}"
+            )
+        elif kind == "handoff":
+            receiver = item.handoff.to_principal_id
+            lines.append(f"  praxis handoffs ack {item.handoff.delivery_id}  (as {receiver})")
+        elif kind == "approval":
+            expires = local_time(item.approval.expires_at_ms)
+            lines.append(
+                f"  approval {item.approval.approval_id}: use it before {expires}, or approve again"
+            )
+    return ["", "to settle them:", *lines] if lines else []
+
+
 def _subject_id(item: ib.InboxItem) -> str:
     kind = item.WhichOneof("subject")
     if kind == "proposal":
@@ -98,6 +124,12 @@ def _subject_id(item: ib.InboxItem) -> str:
         return item.wait.wait_id
     if kind == "stuck_run":
         return item.stuck_run.node_uid
+    if kind == "handoff":
+        return item.handoff.delivery_id
+    if kind == "approval":
+        return item.approval.approval_id
+    if kind == "assessment_due":
+        return enum_name(ib.InboxItemKind.Name(item.kind), "INBOX_ITEM_KIND_").lower()
     return item.item_id
 
 

@@ -180,7 +180,7 @@ def test_watch_inbox_sends_counts_at_once_and_on_each_change(
     model: Harness, watching: Watcher
 ) -> None:
     first = watching.wait_for(1)
-    assert (first.total, counted(first), len(first.counts)) == (0, {}, 6)
+    assert (first.total, counted(first), len(first.counts)) == (0, {}, 10)
     registered(model, ref("wo-1"))
     proposed(model, ref("wo-1"), "p-1")
     second = watching.wait_for(2)

@@ -8063,8 +8063,9 @@ pub mod wait_service_server {
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct InboxItem {
     /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-    /// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
-    /// `stuck:<run>`.
+    /// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
+    /// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
+    /// `approval:<approval>`.
     #[prost(string, tag = "1")]
     pub item_id: ::prost::alloc::string::String,
     /// What it asks for.
@@ -8077,7 +8078,7 @@ pub struct InboxItem {
     #[prost(string, tag = "4")]
     pub work_order_id: ::prost::alloc::string::String,
     /// The run concerned: the ref's run id for a proposal, the run for reconciliations,
-    /// waits and stuck runs; empty for holds.
+    /// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
     /// A one-line description for lists; for an authorization, the nodes and operation
@@ -8085,7 +8086,7 @@ pub struct InboxItem {
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
-    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14")]
+    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14, 15, 16, 17")]
     pub subject: ::core::option::Option<inbox_item::Subject>,
 }
 /// Nested message and enum types in `InboxItem`.
@@ -8111,7 +8112,34 @@ pub mod inbox_item {
         /// Why the run is stuck (STUCK_RUN).
         #[prost(message, tag = "14")]
         StuckRun(super::StuckRun),
+        /// The assessment owed (ACCEPTANCE and VERIFICATION).
+        #[prost(message, tag = "15")]
+        AssessmentDue(super::AssessmentDue),
+        /// The handoff to acknowledge (HANDOFF).
+        #[prost(message, tag = "16")]
+        Handoff(super::Handoff),
+        /// The approval about to expire (APPROVAL_EXPIRING).
+        #[prost(message, tag = "17")]
+        Approval(super::Approval),
     }
+}
+/// AssessmentDue is an assessment a completed run under a contract is owed.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct AssessmentDue {
+    /// The completed run.
+    #[prost(string, tag = "1")]
+    pub run_id: ::prost::alloc::string::String,
+    /// VERIFICATION or ACCEPTANCE.
+    #[prost(enumeration = "AssessmentKind", tag = "2")]
+    pub kind: i32,
+    /// The contract whose criteria it is assessed against.
+    #[prost(string, tag = "3")]
+    pub contract_id: ::prost::alloc::string::String,
+    /// Since when it is owed, UTC epoch milliseconds: the run's completion, or the change of
+    /// its subject. The item's `since_ms`.
+    #[prost(int64, tag = "4")]
+    pub since_ms: i64,
 }
 /// StuckRun says which ready node of a run has waited longest for a worker, and whether
 /// any worker serves its model.
@@ -8159,7 +8187,7 @@ pub struct InboxCount {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ListInboxRequest {
-    /// Only items of these kinds; empty means every kind. At most 6 entries, none
+    /// Only items of these kinds; empty means every kind. At most 10 entries, none
     /// unspecified.
     #[prost(enumeration = "InboxItemKind", repeated, tag = "1")]
     pub kinds: ::prost::alloc::vec::Vec<i32>,
@@ -8244,6 +8272,22 @@ pub enum InboxItemKind {
     /// model, or stop the run. One item per run. A run with a pending reconciliation is
     /// listed only as its RECONCILIATION items, never also as stuck.
     StuckRun = 6,
+    /// A completed run under a contract with no current acceptance: a verified human
+    /// accepts or rejects its deliverable (AssessmentService.RecordAssessment with kind
+    /// ACCEPTANCE and GetAcceptance's subject digest). It returns when the run's subject
+    /// changes (a new head of a governed run's ref).
+    Acceptance = 7,
+    /// A completed run under a contract with no current verification: check its
+    /// deliverable against the contract's criteria (RecordAssessment with kind
+    /// VERIFICATION).
+    Verification = 8,
+    /// A handoff offered and not yet acknowledged: its receiver acknowledges it
+    /// (HandoffService.AcknowledgeHandoff).
+    Handoff = 9,
+    /// An approval nobody has used yet that expires within an hour: use it (activate,
+    /// reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
+    /// work order: listed only when no `work_order_id` is asked for.
+    ApprovalExpiring = 10,
 }
 impl InboxItemKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -8259,6 +8303,10 @@ impl InboxItemKind {
             Self::Authorization => "INBOX_ITEM_KIND_AUTHORIZATION",
             Self::Hold => "INBOX_ITEM_KIND_HOLD",
             Self::StuckRun => "INBOX_ITEM_KIND_STUCK_RUN",
+            Self::Acceptance => "INBOX_ITEM_KIND_ACCEPTANCE",
+            Self::Verification => "INBOX_ITEM_KIND_VERIFICATION",
+            Self::Handoff => "INBOX_ITEM_KIND_HANDOFF",
+            Self::ApprovalExpiring => "INBOX_ITEM_KIND_APPROVAL_EXPIRING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -8271,6 +8319,10 @@ impl InboxItemKind {
             "INBOX_ITEM_KIND_AUTHORIZATION" => Some(Self::Authorization),
             "INBOX_ITEM_KIND_HOLD" => Some(Self::Hold),
             "INBOX_ITEM_KIND_STUCK_RUN" => Some(Self::StuckRun),
+            "INBOX_ITEM_KIND_ACCEPTANCE" => Some(Self::Acceptance),
+            "INBOX_ITEM_KIND_VERIFICATION" => Some(Self::Verification),
+            "INBOX_ITEM_KIND_HANDOFF" => Some(Self::Handoff),
+            "INBOX_ITEM_KIND_APPROVAL_EXPIRING" => Some(Self::ApprovalExpiring),
             _ => None,
         }
     }
@@ -8289,8 +8341,10 @@ pub mod inbox_service_client {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
-    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
+    /// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
+    /// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
+    /// expire (within an hour), oldest first. It is a read over the durable
     /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
     /// run, in the transaction that leases its node, pauses its work order or ends the run).
     /// It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -8405,12 +8459,12 @@ pub mod inbox_service_client {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. A run becoming stuck is a change that no write
-        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
-        /// passes the stuck threshold (within about a quarter of a second), and at least once
-        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
-        /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
-        /// when the server stops.
+        /// most about four messages a second. A run becoming stuck, and an approval entering
+        /// its last hour or expiring, are changes that no write makes: the stream reads the
+        /// inbox again when the next of those it saw happens (within about a quarter of a
+        /// second), and at least once a minute for items past the oldest 2,000 it considers.
+        /// It is an open stream under the server's stream limits (RESOURCE_EXHAUSTED /
+        /// STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE when the server stops.
         pub async fn watch_inbox(
             &mut self,
             request: impl tonic::IntoRequest<super::WatchInboxRequest>,
@@ -8469,12 +8523,12 @@ pub mod inbox_service_server {
         /// item joins or leaves it), so that a page can update without polling; read the items
         /// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
         /// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-        /// most about four messages a second. A run becoming stuck is a change that no write
-        /// makes: the stream reads the inbox again when the next of the ready nodes it saw
-        /// passes the stuck threshold (within about a quarter of a second), and at least once
-        /// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
-        /// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
-        /// when the server stops.
+        /// most about four messages a second. A run becoming stuck, and an approval entering
+        /// its last hour or expiring, are changes that no write makes: the stream reads the
+        /// inbox again when the next of those it saw happens (within about a quarter of a
+        /// second), and at least once a minute for items past the oldest 2,000 it considers.
+        /// It is an open stream under the server's stream limits (RESOURCE_EXHAUSTED /
+        /// STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE when the server stops.
         async fn watch_inbox(
             &self,
             request: tonic::Request<super::WatchInboxRequest>,
@@ -8483,8 +8537,10 @@ pub mod inbox_service_server {
     /// InboxService answers one question the same way for every client: what waits for a
     /// human decision right now. Its items are pending registry proposals, uncertain effects
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-    /// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
-    /// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+    /// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
+    /// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
+    /// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
+    /// expire (within an hour), oldest first. It is a read over the durable
     /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
     /// run, in the transaction that leases its node, pauses its work order or ends the run).
     /// It needs the `inbox.read` action on the work order asked for (on every work order,

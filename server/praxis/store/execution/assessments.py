@@ -5,20 +5,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import assessment as core
 from praxis.core import run as runs
 from praxis.core import values
 from praxis.core.records import Principal, Ref
+from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid
-from praxis.store.db.database import Rollback
+from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import contracts, requests
-from praxis.store.execution.tables import assessments
+from praxis.store.execution.tables import assessments, assessments_due
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.rows import RunRecord
 from praxis.store.runtime.runs import RunStore
+from praxis.store.wake.hub import INBOX
 
 
 class AssessmentStore:
@@ -46,6 +48,43 @@ class AssessmentStore:
             contract.contract.digest() if contract else "",
             head,
         )
+
+    def on_save(
+        self,
+        connection: Connection,
+        record: RunRecord,
+        _command: runs.Command,
+        outcome: runs.Outcome,
+    ) -> None:
+        """A run under a contract that completes owes a verification and an acceptance:
+        both enter the inbox (``assessments_due``) until assessed."""
+        completed = runs.RunStatus.COMPLETED
+        if (
+            record.contract_id
+            and outcome.state.status is completed
+            and record.state.status is not completed
+        ):
+            _owe(connection, record, outcome.state.finished_at_ms or self.clock.now_ms())
+
+    def on_new_head(self, connection: Connection, head: Head, now: int) -> Rejection | None:
+        """A new head of a completed governed run's ref changes the run's subject: its
+        assessments are no longer current, so both are owed again."""
+        if not head.bound_run_id:
+            return None
+        record = self.runs.unit.load(connection, head.bound_run_id)
+        if (
+            record is not None
+            and record.contract_id
+            and record.state.status is runs.RunStatus.COMPLETED
+        ):
+            connection.execute(
+                delete(assessments_due).where(assessments_due.c.run_id == record.state.run_id)
+            )
+            _owe(connection, record, now)
+        return None
+
+    def _wake_inbox(self) -> None:
+        self.runs.signals.publish({INBOX: 0})
 
     def record(
         self,
@@ -104,6 +143,12 @@ class AssessmentStore:
                     assessed_by=principal.principal_id, assessed_at_ms=now,
                 )
             )  # fmt: skip
+            connection.execute(
+                delete(assessments_due).where(
+                    assessments_due.c.run_id == run_id, assessments_due.c.kind == kind.name
+                )
+            )
+            Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "ASSESSED", run_id, now, assessment_id=identifier,
                 assessment_kind=kind.name, verdict=verdict.name,
@@ -137,6 +182,18 @@ class AssessmentStore:
             ).all()
             subject = self.subject(connection, found)
         return [_assessment(row) for row in rows], subject
+
+
+def _owe(connection: Connection, record: RunRecord, since_ms: int) -> None:
+    """Records that ``record``'s run owes an assessment of each kind from ``since_ms``."""
+    connection.execute(
+        assessments_due.insert(),
+        [
+            {"run_id": record.state.run_id, "kind": kind.name,
+             "work_order_id": record.work_order_id, "since_ms": since_ms}
+            for kind in core.Kind
+        ],
+    )  # fmt: skip
 
 
 def _load(connection: Connection, identifier: str) -> core.Assessment:

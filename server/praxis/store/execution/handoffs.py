@@ -13,11 +13,12 @@ from praxis.core import run as runs
 from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid, not_found
-from praxis.store.db.database import Rollback
+from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import handoffs
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.runs import RunStore
+from praxis.store.wake.hub import INBOX
 
 
 class HandoffStore:
@@ -32,6 +33,10 @@ class HandoffStore:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
         if isinstance(found, Rejection):
             raise Rollback(found)
+
+    def _wake_inbox(self) -> None:
+        """Offered handoffs are in the inbox until acknowledged."""
+        self.runs.signals.publish({INBOX: 0})
 
     def create(
         self,
@@ -87,6 +92,7 @@ class HandoffStore:
                     created_at_ms=now, acknowledged_at_ms=0,
                 )
             )  # fmt: skip
+            Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "HANDOFF_OFFERED", delivery, now, run_id=run_id, node_uid=node_uid,
                 to_principal_id=to_principal_id, outputs_digest=outputs,
@@ -126,6 +132,7 @@ class HandoffStore:
                 .where(handoffs.c.delivery_id == delivery_id)
                 .values(state=acknowledged.state.value, acknowledged_at_ms=now)
             )
+            Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "HANDOFF_ACKNOWLEDGED", delivery_id, now,
                 principal_id=principal.principal_id,
@@ -153,8 +160,11 @@ def _load(connection: Connection, delivery_id: str) -> core.Handoff | None:
     row: Any = connection.execute(
         select(handoffs).where(handoffs.c.delivery_id == delivery_id)
     ).first()
-    if row is None:
-        return None
+    return None if row is None else handoff_of(row)
+
+
+def handoff_of(row: Any) -> core.Handoff:
+    """The handoff of a ``handoffs`` row."""
     return core.Handoff(
         delivery_id=row.delivery_id,
         run_id=row.run_id,

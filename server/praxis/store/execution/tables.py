@@ -144,6 +144,37 @@ model_events = Table(
 )
 Index("model_events_subject", model_events.c.subject, model_events.c.seq)
 
+# Migration 20: ``handoffs_offered`` lists the handoffs awaiting acknowledgement (the
+# inbox) in their order without reading acknowledged ones (``execution/upgrades.py``
+# creates it on a table made before the migration).
+HANDOFFS_OFFERED = Index(
+    "handoffs_offered", handoffs.c.state, handoffs.c.created_at_ms, handoffs.c.delivery_id
+)
+
+# --- migration 20: assessments a completed run still waits for (the inbox) ---
+#
+# One row per kind (VERIFICATION, ACCEPTANCE) that a completed run under a contract has
+# no current assessment of: written when the run completes (or its subject changes: a
+# new head of its ref), deleted by the assessment that settles it. The inbox reads these
+# rows, never the runs it would otherwise have to scan.
+
+assessments_due = Table(
+    "assessments_due",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("work_order_id", String(128), nullable=False),
+    Column("since_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("run_id", "kind"),
+)
+Index("assessments_due_since", assessments_due.c.since_ms, assessments_due.c.run_id)
+Index(
+    "assessments_due_work_order",
+    assessments_due.c.work_order_id,
+    assessments_due.c.since_ms,
+    assessments_due.c.run_id,
+)
+
 EXECUTION_TABLES = (
     contracts,
     principal_spend,

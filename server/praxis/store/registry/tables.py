@@ -80,6 +80,9 @@ approvals = Table(
 )
 APPROVALS_ADDED_COLUMNS = ("purpose",)
 Index("approvals_proof", approvals.c.proof_digest)
+# Migration 20: the inbox lists approvals about to expire, by expiry
+# (``execution/upgrades.py`` creates it on a table made before the migration).
+APPROVALS_EXPIRY = Index("approvals_expiry", approvals.c.expires_at_ms)
 
 consumed_proofs = Table(
     "consumed_proofs",

@@ -1,6 +1,6 @@
-"""The registry's upgrade steps: the extra work of migration 15.
+"""The registry's upgrade steps: the extra work of migration 19.
 
-Migration 15 (:func:`add_purpose`): each approval records the purpose of the action it
+Migration 19 (:func:`add_purpose`): each approval records the purpose of the action it
 approves (``approvals.purpose``). Approvals given before the migration have none (''),
 which is what every command that consumes them requires, so they keep working.
 

@@ -4,15 +4,17 @@ Items are derived from the durable records, so an item leaves the inbox in the s
 transaction that decides it: pending proposals (``proposals``), pending reconciliations
 (``reconciliations``, whose nodes are BLOCKED), open ``human_input`` and
 ``authorization`` waits (wait rows not yet satisfied whose node is WAITING), placed
-holds and stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
-:data:`~praxis.store.views.stuck.STUCK_AFTER_MS`). At most :data:`MAX_SCAN` records of
-each kind, the oldest, are considered per call (for stuck runs, the oldest ready nodes);
-proposal and reconciliation counts are exact database counts, the others count the
-items found.
+holds, stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
+:data:`~praxis.store.views.stuck.STUCK_AFTER_MS`), and (:mod:`praxis.store.views.owed`)
+the verification and acceptance owed by completed runs under a contract, handoffs
+awaiting acknowledgement and unconsumed approvals about to expire. At most
+:data:`MAX_SCAN` records of each kind, the oldest, are considered per call (for stuck
+runs, the oldest ready nodes); proposal and reconciliation counts are exact database
+counts, the others count the items found.
 
-A run becomes stuck by the clock alone, with no write to wake ``WatchInbox``: the
-summary says when the next ready node it saw will pass the threshold
-(:attr:`InboxSummary.next_change_ms`), and the stream reads again then.
+A run becomes stuck, and an approval nears or reaches its expiry, by the clock alone,
+with no write to wake ``WatchInbox``: the summary says when the next of these it saw
+happens (:attr:`InboxSummary.next_change_ms`), and the stream reads again then.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import registry, values
+from praxis.core import handoff, registry, values
 from praxis.core import run as core
 from praxis.core.records import Hold, Principal, Ref
 from praxis.core.rejection import Rejection, invalid
@@ -40,16 +42,29 @@ from praxis.store.execution.waits import WaitState, WaitStore, WaitView
 from praxis.store.registry.rows import proposal_of
 from praxis.store.registry.tables import proposals
 from praxis.store.runtime.tables import runs
+from praxis.store.views import owed
 from praxis.store.views.stuck import StuckRun, scan
 
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
+KINDS = (
+    "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+)  # fmt: skip
 ACTION = "inbox.read"
 MAX_SCAN = 2_000
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
 _LIVE = [status.value for status in core.RunStatus if status not in core.TERMINAL]
 
-Subject = registry.Proposal | ReconciliationView | WaitView | Hold | StuckRun
+Subject = (
+    registry.Proposal
+    | ReconciliationView
+    | WaitView
+    | Hold
+    | StuckRun
+    | owed.AssessmentDue
+    | handoff.Handoff
+    | owed.ExpiringApproval
+)
 
 
 @dataclass(frozen=True)
@@ -147,21 +162,29 @@ class InboxStore:
         """The items considered (the oldest :data:`MAX_SCAN` of each kind from ``since``),
         the counts of each kind, and when a run next becomes stuck (0: not known)."""
         now = self.clock.now_ms()
+        scope = work_order_id
         with self.db.read() as connection:
             stuck = scan(connection, work_order_id, now, MAX_SCAN)
+            expiring, approvals_change = (
+                owed.expiring_approvals(connection, now, MAX_SCAN) if not work_order_id else ([], 0)
+            )
             items = [
                 *_proposals(connection, work_order_id, since),
                 *_reconciliations(connection, work_order_id, since),
                 *self._waits(connection, work_order_id),
                 *_holds(connection, work_order_id),
                 *(_stuck_item(run, now) for run in stuck.runs),
+                *map(_assessment_item, owed.assessments(connection, scope, since, MAX_SCAN)),
+                *_handoff_items(owed.offered_handoffs(connection, scope, since, MAX_SCAN)),
+                *map(_approval_item, expiring),
             ]
             counts = {kind: 0 for kind in KINDS}
             for item in items:
                 counts[item.kind] += 1
             counts["PROPOSAL"] = _count_proposals(connection, work_order_id)
             counts["RECONCILIATION"] = _count_reconciliations(connection, work_order_id)
-        return items, counts, stuck.next_ms
+        changes = [t for t in (stuck.next_ms, approvals_change) if t]
+        return items, counts, min(changes, default=0)
 
     def _waits(self, connection: Connection, work_order_id: str) -> list[InboxItem]:
         query = (
@@ -349,6 +372,41 @@ def _stuck_item(run: StuckRun, now_ms: int) -> InboxItem:
     return InboxItem(
         "STUCK_RUN", run.ready_since_ms, f"stuck:{run.run_id}", run.work_order_id, run.run_id,
         f"node {run.node_uid}{more} of run {run.run_id} unclaimed for {waited}: {workers}", run,
+    )  # fmt: skip
+
+
+def _assessment_item(due: owed.AssessmentDue) -> InboxItem:
+    owes = "acceptance" if due.kind == "ACCEPTANCE" else "verification"
+    return InboxItem(
+        due.kind, due.since_ms, f"{owes}:{due.run_id}", due.work_order_id, due.run_id,
+        f"completed run {due.run_id} awaits {owes} against contract {due.contract_id}", due,
+    )  # fmt: skip
+
+
+def _handoff_items(found: list[tuple[handoff.Handoff, str]]) -> list[InboxItem]:
+    return [
+        InboxItem(
+            "HANDOFF",
+            offered.created_at_ms,
+            f"handoff:{offered.delivery_id}",
+            work_order_id,
+            offered.run_id,
+            f"{offered.from_principal_id} hands {offered.node_uid} of run {offered.run_id} "
+            f"to {offered.to_principal_id}: {offered.note[:80]}",
+            offered,
+        )
+        for offered, work_order_id in found
+    ]
+
+
+def _approval_item(expiring: owed.ExpiringApproval) -> InboxItem:
+    record = expiring.approval.record
+    purpose = f" for {record.purpose}" if record.purpose else ""
+    return InboxItem(
+        "APPROVAL_EXPIRING", expiring.since_ms, f"approval:{record.approval_id}", "", "",
+        f"approval {record.approval_id} by {record.approver_id}{purpose} of "
+        f"{record.material_digest[:19]}... is unused and expires soon",
+        expiring,
     )  # fmt: skip
 
 

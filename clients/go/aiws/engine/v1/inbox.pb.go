@@ -45,27 +45,51 @@ const (
 	// model, or stop the run. One item per run. A run with a pending reconciliation is
 	// listed only as its RECONCILIATION items, never also as stuck.
 	InboxItemKind_INBOX_ITEM_KIND_STUCK_RUN InboxItemKind = 6
+	// A completed run under a contract with no current acceptance: a verified human
+	// accepts or rejects its deliverable (AssessmentService.RecordAssessment with kind
+	// ACCEPTANCE and GetAcceptance's subject digest). It returns when the run's subject
+	// changes (a new head of a governed run's ref).
+	InboxItemKind_INBOX_ITEM_KIND_ACCEPTANCE InboxItemKind = 7
+	// A completed run under a contract with no current verification: check its
+	// deliverable against the contract's criteria (RecordAssessment with kind
+	// VERIFICATION).
+	InboxItemKind_INBOX_ITEM_KIND_VERIFICATION InboxItemKind = 8
+	// A handoff offered and not yet acknowledged: its receiver acknowledges it
+	// (HandoffService.AcknowledgeHandoff).
+	InboxItemKind_INBOX_ITEM_KIND_HANDOFF InboxItemKind = 9
+	// An approval nobody has used yet that expires within an hour: use it (activate,
+	// reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
+	// work order: listed only when no `work_order_id` is asked for.
+	InboxItemKind_INBOX_ITEM_KIND_APPROVAL_EXPIRING InboxItemKind = 10
 )
 
 // Enum value maps for InboxItemKind.
 var (
 	InboxItemKind_name = map[int32]string{
-		0: "INBOX_ITEM_KIND_UNSPECIFIED",
-		1: "INBOX_ITEM_KIND_PROPOSAL",
-		2: "INBOX_ITEM_KIND_RECONCILIATION",
-		3: "INBOX_ITEM_KIND_HUMAN_INPUT",
-		4: "INBOX_ITEM_KIND_AUTHORIZATION",
-		5: "INBOX_ITEM_KIND_HOLD",
-		6: "INBOX_ITEM_KIND_STUCK_RUN",
+		0:  "INBOX_ITEM_KIND_UNSPECIFIED",
+		1:  "INBOX_ITEM_KIND_PROPOSAL",
+		2:  "INBOX_ITEM_KIND_RECONCILIATION",
+		3:  "INBOX_ITEM_KIND_HUMAN_INPUT",
+		4:  "INBOX_ITEM_KIND_AUTHORIZATION",
+		5:  "INBOX_ITEM_KIND_HOLD",
+		6:  "INBOX_ITEM_KIND_STUCK_RUN",
+		7:  "INBOX_ITEM_KIND_ACCEPTANCE",
+		8:  "INBOX_ITEM_KIND_VERIFICATION",
+		9:  "INBOX_ITEM_KIND_HANDOFF",
+		10: "INBOX_ITEM_KIND_APPROVAL_EXPIRING",
 	}
 	InboxItemKind_value = map[string]int32{
-		"INBOX_ITEM_KIND_UNSPECIFIED":    0,
-		"INBOX_ITEM_KIND_PROPOSAL":       1,
-		"INBOX_ITEM_KIND_RECONCILIATION": 2,
-		"INBOX_ITEM_KIND_HUMAN_INPUT":    3,
-		"INBOX_ITEM_KIND_AUTHORIZATION":  4,
-		"INBOX_ITEM_KIND_HOLD":           5,
-		"INBOX_ITEM_KIND_STUCK_RUN":      6,
+		"INBOX_ITEM_KIND_UNSPECIFIED":       0,
+		"INBOX_ITEM_KIND_PROPOSAL":          1,
+		"INBOX_ITEM_KIND_RECONCILIATION":    2,
+		"INBOX_ITEM_KIND_HUMAN_INPUT":       3,
+		"INBOX_ITEM_KIND_AUTHORIZATION":     4,
+		"INBOX_ITEM_KIND_HOLD":              5,
+		"INBOX_ITEM_KIND_STUCK_RUN":         6,
+		"INBOX_ITEM_KIND_ACCEPTANCE":        7,
+		"INBOX_ITEM_KIND_VERIFICATION":      8,
+		"INBOX_ITEM_KIND_HANDOFF":           9,
+		"INBOX_ITEM_KIND_APPROVAL_EXPIRING": 10,
 	}
 )
 
@@ -100,8 +124,9 @@ func (InboxItemKind) EnumDescriptor() ([]byte, []int) {
 type InboxItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-	// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
-	// `stuck:<run>`.
+	// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
+	// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
+	// `approval:<approval>`.
 	ItemId string `protobuf:"bytes,1,opt,name=item_id,json=itemId,proto3" json:"item_id,omitempty"`
 	// What it asks for.
 	Kind InboxItemKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kind,omitempty"`
@@ -110,7 +135,7 @@ type InboxItem struct {
 	// The work order it belongs to; empty for ad hoc runs and installation-wide holds.
 	WorkOrderId string `protobuf:"bytes,4,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
 	// The run concerned: the ref's run id for a proposal, the run for reconciliations,
-	// waits and stuck runs; empty for holds.
+	// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
 	RunId string `protobuf:"bytes,5,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// A one-line description for lists; for an authorization, the nodes and operation
 	// ids it authorises (the first three) and its purpose.
@@ -124,6 +149,9 @@ type InboxItem struct {
 	//	*InboxItem_Wait
 	//	*InboxItem_Hold
 	//	*InboxItem_StuckRun
+	//	*InboxItem_AssessmentDue
+	//	*InboxItem_Handoff
+	//	*InboxItem_Approval
 	Subject       isInboxItem_Subject `protobuf_oneof:"subject"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -253,6 +281,33 @@ func (x *InboxItem) GetStuckRun() *StuckRun {
 	return nil
 }
 
+func (x *InboxItem) GetAssessmentDue() *AssessmentDue {
+	if x != nil {
+		if x, ok := x.Subject.(*InboxItem_AssessmentDue); ok {
+			return x.AssessmentDue
+		}
+	}
+	return nil
+}
+
+func (x *InboxItem) GetHandoff() *Handoff {
+	if x != nil {
+		if x, ok := x.Subject.(*InboxItem_Handoff); ok {
+			return x.Handoff
+		}
+	}
+	return nil
+}
+
+func (x *InboxItem) GetApproval() *Approval {
+	if x != nil {
+		if x, ok := x.Subject.(*InboxItem_Approval); ok {
+			return x.Approval
+		}
+	}
+	return nil
+}
+
 type isInboxItem_Subject interface {
 	isInboxItem_Subject()
 }
@@ -284,6 +339,21 @@ type InboxItem_StuckRun struct {
 	StuckRun *StuckRun `protobuf:"bytes,14,opt,name=stuck_run,json=stuckRun,proto3,oneof"`
 }
 
+type InboxItem_AssessmentDue struct {
+	// The assessment owed (ACCEPTANCE and VERIFICATION).
+	AssessmentDue *AssessmentDue `protobuf:"bytes,15,opt,name=assessment_due,json=assessmentDue,proto3,oneof"`
+}
+
+type InboxItem_Handoff struct {
+	// The handoff to acknowledge (HANDOFF).
+	Handoff *Handoff `protobuf:"bytes,16,opt,name=handoff,proto3,oneof"`
+}
+
+type InboxItem_Approval struct {
+	// The approval about to expire (APPROVAL_EXPIRING).
+	Approval *Approval `protobuf:"bytes,17,opt,name=approval,proto3,oneof"`
+}
+
 func (*InboxItem_Proposal) isInboxItem_Subject() {}
 
 func (*InboxItem_Reconciliation) isInboxItem_Subject() {}
@@ -293,6 +363,86 @@ func (*InboxItem_Wait) isInboxItem_Subject() {}
 func (*InboxItem_Hold) isInboxItem_Subject() {}
 
 func (*InboxItem_StuckRun) isInboxItem_Subject() {}
+
+func (*InboxItem_AssessmentDue) isInboxItem_Subject() {}
+
+func (*InboxItem_Handoff) isInboxItem_Subject() {}
+
+func (*InboxItem_Approval) isInboxItem_Subject() {}
+
+// AssessmentDue is an assessment a completed run under a contract is owed.
+type AssessmentDue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The completed run.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// VERIFICATION or ACCEPTANCE.
+	Kind AssessmentKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.AssessmentKind" json:"kind,omitempty"`
+	// The contract whose criteria it is assessed against.
+	ContractId string `protobuf:"bytes,3,opt,name=contract_id,json=contractId,proto3" json:"contract_id,omitempty"`
+	// Since when it is owed, UTC epoch milliseconds: the run's completion, or the change of
+	// its subject. The item's `since_ms`.
+	SinceMs       int64 `protobuf:"varint,4,opt,name=since_ms,json=sinceMs,proto3" json:"since_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AssessmentDue) Reset() {
+	*x = AssessmentDue{}
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AssessmentDue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AssessmentDue) ProtoMessage() {}
+
+func (x *AssessmentDue) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AssessmentDue.ProtoReflect.Descriptor instead.
+func (*AssessmentDue) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *AssessmentDue) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *AssessmentDue) GetKind() AssessmentKind {
+	if x != nil {
+		return x.Kind
+	}
+	return AssessmentKind_ASSESSMENT_KIND_UNSPECIFIED
+}
+
+func (x *AssessmentDue) GetContractId() string {
+	if x != nil {
+		return x.ContractId
+	}
+	return ""
+}
+
+func (x *AssessmentDue) GetSinceMs() int64 {
+	if x != nil {
+		return x.SinceMs
+	}
+	return 0
+}
 
 // StuckRun says which ready node of a run has waited longest for a worker, and whether
 // any worker serves its model.
@@ -322,7 +472,7 @@ type StuckRun struct {
 
 func (x *StuckRun) Reset() {
 	*x = StuckRun{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -334,7 +484,7 @@ func (x *StuckRun) String() string {
 func (*StuckRun) ProtoMessage() {}
 
 func (x *StuckRun) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[1]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -347,7 +497,7 @@ func (x *StuckRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StuckRun.ProtoReflect.Descriptor instead.
 func (*StuckRun) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{1}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *StuckRun) GetRunId() string {
@@ -412,7 +562,7 @@ type InboxCount struct {
 
 func (x *InboxCount) Reset() {
 	*x = InboxCount{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -424,7 +574,7 @@ func (x *InboxCount) String() string {
 func (*InboxCount) ProtoMessage() {}
 
 func (x *InboxCount) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -437,7 +587,7 @@ func (x *InboxCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InboxCount.ProtoReflect.Descriptor instead.
 func (*InboxCount) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *InboxCount) GetKind() InboxItemKind {
@@ -457,7 +607,7 @@ func (x *InboxCount) GetCount() int64 {
 // ListInboxRequest pages through the inbox.
 type ListInboxRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Only items of these kinds; empty means every kind. At most 6 entries, none
+	// Only items of these kinds; empty means every kind. At most 10 entries, none
 	// unspecified.
 	Kinds []InboxItemKind `protobuf:"varint,1,rep,packed,name=kinds,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kinds,omitempty"`
 	// Only items of this work order (installation-wide holds included); empty means the
@@ -474,7 +624,7 @@ type ListInboxRequest struct {
 
 func (x *ListInboxRequest) Reset() {
 	*x = ListInboxRequest{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -486,7 +636,7 @@ func (x *ListInboxRequest) String() string {
 func (*ListInboxRequest) ProtoMessage() {}
 
 func (x *ListInboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -499,7 +649,7 @@ func (x *ListInboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListInboxRequest.ProtoReflect.Descriptor instead.
 func (*ListInboxRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListInboxRequest) GetKinds() []InboxItemKind {
@@ -548,7 +698,7 @@ type ListInboxResponse struct {
 
 func (x *ListInboxResponse) Reset() {
 	*x = ListInboxResponse{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +710,7 @@ func (x *ListInboxResponse) String() string {
 func (*ListInboxResponse) ProtoMessage() {}
 
 func (x *ListInboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +723,7 @@ func (x *ListInboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListInboxResponse.ProtoReflect.Descriptor instead.
 func (*ListInboxResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListInboxResponse) GetItems() []*InboxItem {
@@ -616,7 +766,7 @@ type WatchInboxRequest struct {
 
 func (x *WatchInboxRequest) Reset() {
 	*x = WatchInboxRequest{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -628,7 +778,7 @@ func (x *WatchInboxRequest) String() string {
 func (*WatchInboxRequest) ProtoMessage() {}
 
 func (x *WatchInboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -641,7 +791,7 @@ func (x *WatchInboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchInboxRequest.ProtoReflect.Descriptor instead.
 func (*WatchInboxRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *WatchInboxRequest) GetWorkOrderId() string {
@@ -669,7 +819,7 @@ type WatchInboxResponse struct {
 
 func (x *WatchInboxResponse) Reset() {
 	*x = WatchInboxResponse{}
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -681,7 +831,7 @@ func (x *WatchInboxResponse) String() string {
 func (*WatchInboxResponse) ProtoMessage() {}
 
 func (x *WatchInboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_inbox_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -694,7 +844,7 @@ func (x *WatchInboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchInboxResponse.ProtoReflect.Descriptor instead.
 func (*WatchInboxResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_inbox_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *WatchInboxResponse) GetCounts() []*InboxCount {
@@ -722,7 +872,7 @@ var File_aiws_engine_v1_inbox_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\"\xe5\x03\n" +
+	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a\x1daiws/engine/v1/approval.proto\x1a\x1faiws/engine/v1/assessment.proto\x1a\x1caiws/engine/v1/handoff.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\"\x9a\x05\n" +
 	"\tInboxItem\x12\x17\n" +
 	"\aitem_id\x18\x01 \x01(\tR\x06itemId\x121\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.InboxItemKindR\x04kind\x12\x19\n" +
@@ -735,8 +885,17 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x0ereconciliation\x18\v \x01(\v2\x1e.aiws.engine.v1.ReconciliationH\x00R\x0ereconciliation\x12*\n" +
 	"\x04wait\x18\f \x01(\v2\x14.aiws.engine.v1.WaitH\x00R\x04wait\x12*\n" +
 	"\x04hold\x18\r \x01(\v2\x14.aiws.engine.v1.HoldH\x00R\x04hold\x127\n" +
-	"\tstuck_run\x18\x0e \x01(\v2\x18.aiws.engine.v1.StuckRunH\x00R\bstuckRunB\t\n" +
-	"\asubject\"\xf3\x01\n" +
+	"\tstuck_run\x18\x0e \x01(\v2\x18.aiws.engine.v1.StuckRunH\x00R\bstuckRun\x12F\n" +
+	"\x0eassessment_due\x18\x0f \x01(\v2\x1d.aiws.engine.v1.AssessmentDueH\x00R\rassessmentDue\x123\n" +
+	"\ahandoff\x18\x10 \x01(\v2\x17.aiws.engine.v1.HandoffH\x00R\ahandoff\x126\n" +
+	"\bapproval\x18\x11 \x01(\v2\x18.aiws.engine.v1.ApprovalH\x00R\bapprovalB\t\n" +
+	"\asubject\"\x96\x01\n" +
+	"\rAssessmentDue\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x122\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x1e.aiws.engine.v1.AssessmentKindR\x04kind\x12\x1f\n" +
+	"\vcontract_id\x18\x03 \x01(\tR\n" +
+	"contractId\x12\x19\n" +
+	"\bsince_ms\x18\x04 \x01(\x03R\asinceMs\"\xf3\x01\n" +
 	"\bStuckRun\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
 	"\bnode_uid\x18\x02 \x01(\tR\anodeUid\x12\x14\n" +
@@ -766,7 +925,7 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x12WatchInboxResponse\x122\n" +
 	"\x06counts\x18\x01 \x03(\v2\x1a.aiws.engine.v1.InboxCountR\x06counts\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x03R\x05total\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xef\x01\n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xf5\x02\n" +
 	"\rInboxItemKind\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n" +
@@ -774,7 +933,12 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x1bINBOX_ITEM_KIND_HUMAN_INPUT\x10\x03\x12!\n" +
 	"\x1dINBOX_ITEM_KIND_AUTHORIZATION\x10\x04\x12\x18\n" +
 	"\x14INBOX_ITEM_KIND_HOLD\x10\x05\x12\x1d\n" +
-	"\x19INBOX_ITEM_KIND_STUCK_RUN\x10\x062\xc1\x01\n" +
+	"\x19INBOX_ITEM_KIND_STUCK_RUN\x10\x06\x12\x1e\n" +
+	"\x1aINBOX_ITEM_KIND_ACCEPTANCE\x10\a\x12 \n" +
+	"\x1cINBOX_ITEM_KIND_VERIFICATION\x10\b\x12\x1b\n" +
+	"\x17INBOX_ITEM_KIND_HANDOFF\x10\t\x12%\n" +
+	"!INBOX_ITEM_KIND_APPROVAL_EXPIRING\x10\n" +
+	"2\xc1\x01\n" +
 	"\fInboxService\x12U\n" +
 	"\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n" +
 	"\n" +
@@ -794,42 +958,50 @@ func file_aiws_engine_v1_inbox_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_inbox_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_aiws_engine_v1_inbox_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_aiws_engine_v1_inbox_proto_goTypes = []any{
 	(InboxItemKind)(0),         // 0: aiws.engine.v1.InboxItemKind
 	(*InboxItem)(nil),          // 1: aiws.engine.v1.InboxItem
-	(*StuckRun)(nil),           // 2: aiws.engine.v1.StuckRun
-	(*InboxCount)(nil),         // 3: aiws.engine.v1.InboxCount
-	(*ListInboxRequest)(nil),   // 4: aiws.engine.v1.ListInboxRequest
-	(*ListInboxResponse)(nil),  // 5: aiws.engine.v1.ListInboxResponse
-	(*WatchInboxRequest)(nil),  // 6: aiws.engine.v1.WatchInboxRequest
-	(*WatchInboxResponse)(nil), // 7: aiws.engine.v1.WatchInboxResponse
-	(*Proposal)(nil),           // 8: aiws.engine.v1.Proposal
-	(*Reconciliation)(nil),     // 9: aiws.engine.v1.Reconciliation
-	(*Wait)(nil),               // 10: aiws.engine.v1.Wait
-	(*Hold)(nil),               // 11: aiws.engine.v1.Hold
+	(*AssessmentDue)(nil),      // 2: aiws.engine.v1.AssessmentDue
+	(*StuckRun)(nil),           // 3: aiws.engine.v1.StuckRun
+	(*InboxCount)(nil),         // 4: aiws.engine.v1.InboxCount
+	(*ListInboxRequest)(nil),   // 5: aiws.engine.v1.ListInboxRequest
+	(*ListInboxResponse)(nil),  // 6: aiws.engine.v1.ListInboxResponse
+	(*WatchInboxRequest)(nil),  // 7: aiws.engine.v1.WatchInboxRequest
+	(*WatchInboxResponse)(nil), // 8: aiws.engine.v1.WatchInboxResponse
+	(*Proposal)(nil),           // 9: aiws.engine.v1.Proposal
+	(*Reconciliation)(nil),     // 10: aiws.engine.v1.Reconciliation
+	(*Wait)(nil),               // 11: aiws.engine.v1.Wait
+	(*Hold)(nil),               // 12: aiws.engine.v1.Hold
+	(*Handoff)(nil),            // 13: aiws.engine.v1.Handoff
+	(*Approval)(nil),           // 14: aiws.engine.v1.Approval
+	(AssessmentKind)(0),        // 15: aiws.engine.v1.AssessmentKind
 }
 var file_aiws_engine_v1_inbox_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.InboxItem.kind:type_name -> aiws.engine.v1.InboxItemKind
-	8,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
-	9,  // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
-	10, // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
-	11, // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
-	2,  // 5: aiws.engine.v1.InboxItem.stuck_run:type_name -> aiws.engine.v1.StuckRun
-	0,  // 6: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
-	0,  // 7: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
-	1,  // 8: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
-	3,  // 9: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	3,  // 10: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	4,  // 11: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
-	6,  // 12: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
-	5,  // 13: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
-	7,  // 14: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
-	13, // [13:15] is the sub-list for method output_type
-	11, // [11:13] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	9,  // 1: aiws.engine.v1.InboxItem.proposal:type_name -> aiws.engine.v1.Proposal
+	10, // 2: aiws.engine.v1.InboxItem.reconciliation:type_name -> aiws.engine.v1.Reconciliation
+	11, // 3: aiws.engine.v1.InboxItem.wait:type_name -> aiws.engine.v1.Wait
+	12, // 4: aiws.engine.v1.InboxItem.hold:type_name -> aiws.engine.v1.Hold
+	3,  // 5: aiws.engine.v1.InboxItem.stuck_run:type_name -> aiws.engine.v1.StuckRun
+	2,  // 6: aiws.engine.v1.InboxItem.assessment_due:type_name -> aiws.engine.v1.AssessmentDue
+	13, // 7: aiws.engine.v1.InboxItem.handoff:type_name -> aiws.engine.v1.Handoff
+	14, // 8: aiws.engine.v1.InboxItem.approval:type_name -> aiws.engine.v1.Approval
+	15, // 9: aiws.engine.v1.AssessmentDue.kind:type_name -> aiws.engine.v1.AssessmentKind
+	0,  // 10: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
+	0,  // 11: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
+	1,  // 12: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
+	4,  // 13: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	4,  // 14: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	5,  // 15: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
+	7,  // 16: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
+	6,  // 17: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
+	8,  // 18: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
+	17, // [17:19] is the sub-list for method output_type
+	15, // [15:17] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_inbox_proto_init() }
@@ -838,6 +1010,9 @@ func file_aiws_engine_v1_inbox_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_admin_proto_init()
+	file_aiws_engine_v1_approval_proto_init()
+	file_aiws_engine_v1_assessment_proto_init()
+	file_aiws_engine_v1_handoff_proto_init()
 	file_aiws_engine_v1_reconciliation_proto_init()
 	file_aiws_engine_v1_registry_proto_init()
 	file_aiws_engine_v1_wait_proto_init()
@@ -847,6 +1022,9 @@ func file_aiws_engine_v1_inbox_proto_init() {
 		(*InboxItem_Wait)(nil),
 		(*InboxItem_Hold)(nil),
 		(*InboxItem_StuckRun)(nil),
+		(*InboxItem_AssessmentDue)(nil),
+		(*InboxItem_Handoff)(nil),
+		(*InboxItem_Approval)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -854,7 +1032,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_inbox_proto_rawDesc), len(file_aiws_engine_v1_inbox_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   7,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

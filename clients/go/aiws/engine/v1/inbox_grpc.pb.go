@@ -30,8 +30,10 @@ const (
 // InboxService answers one question the same way for every client: what waits for a
 // human decision right now. Its items are pending registry proposals, uncertain effects
 // awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
-// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
+// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
+// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
+// expire (within an hour), oldest first. It is a read over the durable
 // records, so an item leaves the inbox in the same transaction that decides it (a stuck
 // run, in the transaction that leases its node, pauses its work order or ends the run).
 // It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -44,12 +46,12 @@ type InboxServiceClient interface {
 	// item joins or leaves it), so that a page can update without polling; read the items
 	// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
 	// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-	// most about four messages a second. A run becoming stuck is a change that no write
-	// makes: the stream reads the inbox again when the next of the ready nodes it saw
-	// passes the stuck threshold (within about a quarter of a second), and at least once
-	// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
-	// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
-	// when the server stops.
+	// most about four messages a second. A run becoming stuck, and an approval entering
+	// its last hour or expiring, are changes that no write makes: the stream reads the
+	// inbox again when the next of those it saw happens (within about a quarter of a
+	// second), and at least once a minute for items past the oldest 2,000 it considers.
+	// It is an open stream under the server's stream limits (RESOURCE_EXHAUSTED /
+	// STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE when the server stops.
 	WatchInbox(ctx context.Context, in *WatchInboxRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchInboxResponse], error)
 }
 
@@ -97,8 +99,10 @@ type InboxService_WatchInboxClient = grpc.ServerStreamingClient[WatchInboxRespon
 // InboxService answers one question the same way for every client: what waits for a
 // human decision right now. Its items are pending registry proposals, uncertain effects
 // awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
-// waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
-// than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
+// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
+// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
+// expire (within an hour), oldest first. It is a read over the durable
 // records, so an item leaves the inbox in the same transaction that decides it (a stuck
 // run, in the transaction that leases its node, pauses its work order or ends the run).
 // It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -111,12 +115,12 @@ type InboxServiceServer interface {
 	// item joins or leaves it), so that a page can update without polling; read the items
 	// with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
 	// (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-	// most about four messages a second. A run becoming stuck is a change that no write
-	// makes: the stream reads the inbox again when the next of the ready nodes it saw
-	// passes the stuck threshold (within about a quarter of a second), and at least once
-	// a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
-	// limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
-	// when the server stops.
+	// most about four messages a second. A run becoming stuck, and an approval entering
+	// its last hour or expiring, are changes that no write makes: the stream reads the
+	// inbox again when the next of those it saw happens (within about a quarter of a
+	// second), and at least once a minute for items past the oldest 2,000 it considers.
+	// It is an open stream under the server's stream limits (RESOURCE_EXHAUSTED /
+	// STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE when the server stops.
 	WatchInbox(*WatchInboxRequest, grpc.ServerStreamingServer[WatchInboxResponse]) error
 	mustEmbedUnimplementedInboxServiceServer()
 }

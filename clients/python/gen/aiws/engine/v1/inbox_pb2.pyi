@@ -1,4 +1,7 @@
 from aiws.engine.v1 import admin_pb2 as _admin_pb2
+from aiws.engine.v1 import approval_pb2 as _approval_pb2
+from aiws.engine.v1 import assessment_pb2 as _assessment_pb2
+from aiws.engine.v1 import handoff_pb2 as _handoff_pb2
 from aiws.engine.v1 import reconciliation_pb2 as _reconciliation_pb2
 from aiws.engine.v1 import registry_pb2 as _registry_pb2
 from aiws.engine.v1 import wait_pb2 as _wait_pb2
@@ -20,6 +23,10 @@ class InboxItemKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INBOX_ITEM_KIND_AUTHORIZATION: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_HOLD: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_STUCK_RUN: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_ACCEPTANCE: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_VERIFICATION: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_HANDOFF: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_APPROVAL_EXPIRING: _ClassVar[InboxItemKind]
 INBOX_ITEM_KIND_UNSPECIFIED: InboxItemKind
 INBOX_ITEM_KIND_PROPOSAL: InboxItemKind
 INBOX_ITEM_KIND_RECONCILIATION: InboxItemKind
@@ -27,9 +34,13 @@ INBOX_ITEM_KIND_HUMAN_INPUT: InboxItemKind
 INBOX_ITEM_KIND_AUTHORIZATION: InboxItemKind
 INBOX_ITEM_KIND_HOLD: InboxItemKind
 INBOX_ITEM_KIND_STUCK_RUN: InboxItemKind
+INBOX_ITEM_KIND_ACCEPTANCE: InboxItemKind
+INBOX_ITEM_KIND_VERIFICATION: InboxItemKind
+INBOX_ITEM_KIND_HANDOFF: InboxItemKind
+INBOX_ITEM_KIND_APPROVAL_EXPIRING: InboxItemKind
 
 class InboxItem(_message.Message):
-    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold", "stuck_run")
+    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold", "stuck_run", "assessment_due", "handoff", "approval")
     ITEM_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SINCE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -41,6 +52,9 @@ class InboxItem(_message.Message):
     WAIT_FIELD_NUMBER: _ClassVar[int]
     HOLD_FIELD_NUMBER: _ClassVar[int]
     STUCK_RUN_FIELD_NUMBER: _ClassVar[int]
+    ASSESSMENT_DUE_FIELD_NUMBER: _ClassVar[int]
+    HANDOFF_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_FIELD_NUMBER: _ClassVar[int]
     item_id: str
     kind: InboxItemKind
     since_ms: int
@@ -52,7 +66,22 @@ class InboxItem(_message.Message):
     wait: _wait_pb2.Wait
     hold: _admin_pb2.Hold
     stuck_run: StuckRun
-    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ..., stuck_run: _Optional[_Union[StuckRun, _Mapping]] = ...) -> None: ...
+    assessment_due: AssessmentDue
+    handoff: _handoff_pb2.Handoff
+    approval: _approval_pb2.Approval
+    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ..., stuck_run: _Optional[_Union[StuckRun, _Mapping]] = ..., assessment_due: _Optional[_Union[AssessmentDue, _Mapping]] = ..., handoff: _Optional[_Union[_handoff_pb2.Handoff, _Mapping]] = ..., approval: _Optional[_Union[_approval_pb2.Approval, _Mapping]] = ...) -> None: ...
+
+class AssessmentDue(_message.Message):
+    __slots__ = ("run_id", "kind", "contract_id", "since_ms")
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_MS_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    kind: _assessment_pb2.AssessmentKind
+    contract_id: str
+    since_ms: int
+    def __init__(self, run_id: _Optional[str] = ..., kind: _Optional[_Union[_assessment_pb2.AssessmentKind, str]] = ..., contract_id: _Optional[str] = ..., since_ms: _Optional[int] = ...) -> None: ...
 
 class StuckRun(_message.Message):
     __slots__ = ("run_id", "node_uid", "model", "ready_since_ms", "served", "schedule_to_start_deadline_ms", "stuck_nodes")

@@ -6,6 +6,12 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Hold } from "./admin_pb.js";
 import { file_aiws_engine_v1_admin } from "./admin_pb.js";
+import type { Approval } from "./approval_pb.js";
+import { file_aiws_engine_v1_approval } from "./approval_pb.js";
+import type { AssessmentKind } from "./assessment_pb.js";
+import { file_aiws_engine_v1_assessment } from "./assessment_pb.js";
+import type { Handoff } from "./handoff_pb.js";
+import { file_aiws_engine_v1_handoff } from "./handoff_pb.js";
 import type { Reconciliation } from "./reconciliation_pb.js";
 import { file_aiws_engine_v1_reconciliation } from "./reconciliation_pb.js";
 import type { Proposal } from "./registry_pb.js";
@@ -18,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/inbox.proto.
  */
 export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
-  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEigQMKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSAASLQoJc3R1Y2tfcnVuGA4gASgLMhguYWl3cy5lbmdpbmUudjEuU3R1Y2tSdW5IAEIJCgdzdWJqZWN0Ip8BCghTdHVja1J1bhIOCgZydW5faWQYASABKAkSEAoIbm9kZV91aWQYAiABKAkSDQoFbW9kZWwYAyABKAkSFgoOcmVhZHlfc2luY2VfbXMYBCABKAMSDgoGc2VydmVkGAUgASgIEiUKHXNjaGVkdWxlX3RvX3N0YXJ0X2RlYWRsaW5lX21zGAYgASgDEhMKC3N0dWNrX25vZGVzGAcgASgDIkgKCkluYm94Q291bnQSKwoEa2luZBgBIAEoDjIdLmFpd3MuZW5naW5lLnYxLkluYm94SXRlbUtpbmQSDQoFY291bnQYAiABKAMifgoQTGlzdEluYm94UmVxdWVzdBIsCgVraW5kcxgBIAMoDjIdLmFpd3MuZW5naW5lLnYxLkluYm94SXRlbUtpbmQSFQoNd29ya19vcmRlcl9pZBgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSKRAQoRTGlzdEluYm94UmVzcG9uc2USKAoFaXRlbXMYASADKAsyGS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW0SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEioKBmNvdW50cxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYBCABKAMiKgoRV2F0Y2hJbmJveFJlcXVlc3QSFQoNd29ya19vcmRlcl9pZBgBIAEoCSJkChJXYXRjaEluYm94UmVzcG9uc2USKgoGY291bnRzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuSW5ib3hDb3VudBINCgV0b3RhbBgCIAEoAxITCgtmaW5nZXJwcmludBgDIAEoCSrvAQoNSW5ib3hJdGVtS2luZBIfChtJTkJPWF9JVEVNX0tJTkRfVU5TUEVDSUZJRUQQABIcChhJTkJPWF9JVEVNX0tJTkRfUFJPUE9TQUwQARIiCh5JTkJPWF9JVEVNX0tJTkRfUkVDT05DSUxJQVRJT04QAhIfChtJTkJPWF9JVEVNX0tJTkRfSFVNQU5fSU5QVVQQAxIhCh1JTkJPWF9JVEVNX0tJTkRfQVVUSE9SSVpBVElPThAEEhgKFElOQk9YX0lURU1fS0lORF9IT0xEEAUSHQoZSU5CT1hfSVRFTV9LSU5EX1NUVUNLX1JVThAGMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
+  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEilAQKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSAASLQoJc3R1Y2tfcnVuGA4gASgLMhguYWl3cy5lbmdpbmUudjEuU3R1Y2tSdW5IABI3Cg5hc3Nlc3NtZW50X2R1ZRgPIAEoCzIdLmFpd3MuZW5naW5lLnYxLkFzc2Vzc21lbnREdWVIABIqCgdoYW5kb2ZmGBAgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZkgAEiwKCGFwcHJvdmFsGBEgASgLMhguYWl3cy5lbmdpbmUudjEuQXBwcm92YWxIAEIJCgdzdWJqZWN0InQKDUFzc2Vzc21lbnREdWUSDgoGcnVuX2lkGAEgASgJEiwKBGtpbmQYAiABKA4yHi5haXdzLmVuZ2luZS52MS5Bc3Nlc3NtZW50S2luZBITCgtjb250cmFjdF9pZBgDIAEoCRIQCghzaW5jZV9tcxgEIAEoAyKfAQoIU3R1Y2tSdW4SDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJEg0KBW1vZGVsGAMgASgJEhYKDnJlYWR5X3NpbmNlX21zGAQgASgDEg4KBnNlcnZlZBgFIAEoCBIlCh1zY2hlZHVsZV90b19zdGFydF9kZWFkbGluZV9tcxgGIAEoAxITCgtzdHVja19ub2RlcxgHIAEoAyJICgpJbmJveENvdW50EisKBGtpbmQYASABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEg0KBWNvdW50GAIgASgDIn4KEExpc3RJbmJveFJlcXVlc3QSLAoFa2luZHMYASADKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkikQEKEUxpc3RJbmJveFJlc3BvbnNlEigKBWl0ZW1zGAEgAygLMhkuYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIqCgZjb3VudHMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAQgASgDIioKEVdhdGNoSW5ib3hSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkiZAoSV2F0Y2hJbmJveFJlc3BvbnNlEioKBmNvdW50cxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYAiABKAMSEwoLZmluZ2VycHJpbnQYAyABKAkq9QIKDUluYm94SXRlbUtpbmQSHwobSU5CT1hfSVRFTV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYSU5CT1hfSVRFTV9LSU5EX1BST1BPU0FMEAESIgoeSU5CT1hfSVRFTV9LSU5EX1JFQ09OQ0lMSUFUSU9OEAISHwobSU5CT1hfSVRFTV9LSU5EX0hVTUFOX0lOUFVUEAMSIQodSU5CT1hfSVRFTV9LSU5EX0FVVEhPUklaQVRJT04QBBIYChRJTkJPWF9JVEVNX0tJTkRfSE9MRBAFEh0KGUlOQk9YX0lURU1fS0lORF9TVFVDS19SVU4QBhIeChpJTkJPWF9JVEVNX0tJTkRfQUNDRVBUQU5DRRAHEiAKHElOQk9YX0lURU1fS0lORF9WRVJJRklDQVRJT04QCBIbChdJTkJPWF9JVEVNX0tJTkRfSEFORE9GRhAJEiUKIUlOQk9YX0lURU1fS0lORF9BUFBST1ZBTF9FWFBJUklORxAKMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_approval, file_aiws_engine_v1_assessment, file_aiws_engine_v1_handoff, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
 
 /**
  * InboxItem is one thing waiting for a human.
@@ -28,8 +34,9 @@ export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
 export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   /**
    * A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
-   * `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>` or
-   * `stuck:<run>`.
+   * `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
+   * `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
+   * `approval:<approval>`.
    *
    * @generated from field: string item_id = 1;
    */
@@ -58,7 +65,7 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
 
   /**
    * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-   * waits and stuck runs; empty for holds.
+   * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
    *
    * @generated from field: string run_id = 5;
    */
@@ -119,6 +126,30 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
      */
     value: StuckRun;
     case: "stuckRun";
+  } | {
+    /**
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     *
+     * @generated from field: aiws.engine.v1.AssessmentDue assessment_due = 15;
+     */
+    value: AssessmentDue;
+    case: "assessmentDue";
+  } | {
+    /**
+     * The handoff to acknowledge (HANDOFF).
+     *
+     * @generated from field: aiws.engine.v1.Handoff handoff = 16;
+     */
+    value: Handoff;
+    case: "handoff";
+  } | {
+    /**
+     * The approval about to expire (APPROVAL_EXPIRING).
+     *
+     * @generated from field: aiws.engine.v1.Approval approval = 17;
+     */
+    value: Approval;
+    case: "approval";
   } | { case: undefined; value?: undefined };
 };
 
@@ -128,6 +159,49 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
  */
 export const InboxItemSchema: GenMessage<InboxItem> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_inbox, 0);
+
+/**
+ * AssessmentDue is an assessment a completed run under a contract is owed.
+ *
+ * @generated from message aiws.engine.v1.AssessmentDue
+ */
+export type AssessmentDue = Message<"aiws.engine.v1.AssessmentDue"> & {
+  /**
+   * The completed run.
+   *
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * VERIFICATION or ACCEPTANCE.
+   *
+   * @generated from field: aiws.engine.v1.AssessmentKind kind = 2;
+   */
+  kind: AssessmentKind;
+
+  /**
+   * The contract whose criteria it is assessed against.
+   *
+   * @generated from field: string contract_id = 3;
+   */
+  contractId: string;
+
+  /**
+   * Since when it is owed, UTC epoch milliseconds: the run's completion, or the change of
+   * its subject. The item's `since_ms`.
+   *
+   * @generated from field: int64 since_ms = 4;
+   */
+  sinceMs: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.AssessmentDue.
+ * Use `create(AssessmentDueSchema)` to create a new message.
+ */
+export const AssessmentDueSchema: GenMessage<AssessmentDue> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_inbox, 1);
 
 /**
  * StuckRun says which ready node of a run has waited longest for a worker, and whether
@@ -195,7 +269,7 @@ export type StuckRun = Message<"aiws.engine.v1.StuckRun"> & {
  * Use `create(StuckRunSchema)` to create a new message.
  */
 export const StuckRunSchema: GenMessage<StuckRun> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 1);
+  messageDesc(file_aiws_engine_v1_inbox, 2);
 
 /**
  * InboxCount is the number of items of one kind.
@@ -223,7 +297,7 @@ export type InboxCount = Message<"aiws.engine.v1.InboxCount"> & {
  * Use `create(InboxCountSchema)` to create a new message.
  */
 export const InboxCountSchema: GenMessage<InboxCount> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 2);
+  messageDesc(file_aiws_engine_v1_inbox, 3);
 
 /**
  * ListInboxRequest pages through the inbox.
@@ -232,7 +306,7 @@ export const InboxCountSchema: GenMessage<InboxCount> = /*@__PURE__*/
  */
 export type ListInboxRequest = Message<"aiws.engine.v1.ListInboxRequest"> & {
   /**
-   * Only items of these kinds; empty means every kind. At most 6 entries, none
+   * Only items of these kinds; empty means every kind. At most 10 entries, none
    * unspecified.
    *
    * @generated from field: repeated aiws.engine.v1.InboxItemKind kinds = 1;
@@ -268,7 +342,7 @@ export type ListInboxRequest = Message<"aiws.engine.v1.ListInboxRequest"> & {
  * Use `create(ListInboxRequestSchema)` to create a new message.
  */
 export const ListInboxRequestSchema: GenMessage<ListInboxRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 3);
+  messageDesc(file_aiws_engine_v1_inbox, 4);
 
 /**
  * ListInboxResponse is one page of the inbox.
@@ -311,7 +385,7 @@ export type ListInboxResponse = Message<"aiws.engine.v1.ListInboxResponse"> & {
  * Use `create(ListInboxResponseSchema)` to create a new message.
  */
 export const ListInboxResponseSchema: GenMessage<ListInboxResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 4);
+  messageDesc(file_aiws_engine_v1_inbox, 5);
 
 /**
  * WatchInboxRequest names the inbox to watch.
@@ -333,7 +407,7 @@ export type WatchInboxRequest = Message<"aiws.engine.v1.WatchInboxRequest"> & {
  * Use `create(WatchInboxRequestSchema)` to create a new message.
  */
 export const WatchInboxRequestSchema: GenMessage<WatchInboxRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 5);
+  messageDesc(file_aiws_engine_v1_inbox, 6);
 
 /**
  * WatchInboxResponse is the inbox's state after a change (the first one at once).
@@ -371,7 +445,7 @@ export type WatchInboxResponse = Message<"aiws.engine.v1.WatchInboxResponse"> & 
  * Use `create(WatchInboxResponseSchema)` to create a new message.
  */
 export const WatchInboxResponseSchema: GenMessage<WatchInboxResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_inbox, 6);
+  messageDesc(file_aiws_engine_v1_inbox, 7);
 
 /**
  * InboxItemKind is what an inbox item asks of a human.
@@ -433,6 +507,42 @@ export enum InboxItemKind {
    * @generated from enum value: INBOX_ITEM_KIND_STUCK_RUN = 6;
    */
   STUCK_RUN = 6,
+
+  /**
+   * A completed run under a contract with no current acceptance: a verified human
+   * accepts or rejects its deliverable (AssessmentService.RecordAssessment with kind
+   * ACCEPTANCE and GetAcceptance's subject digest). It returns when the run's subject
+   * changes (a new head of a governed run's ref).
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_ACCEPTANCE = 7;
+   */
+  ACCEPTANCE = 7,
+
+  /**
+   * A completed run under a contract with no current verification: check its
+   * deliverable against the contract's criteria (RecordAssessment with kind
+   * VERIFICATION).
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_VERIFICATION = 8;
+   */
+  VERIFICATION = 8,
+
+  /**
+   * A handoff offered and not yet acknowledged: its receiver acknowledges it
+   * (HandoffService.AcknowledgeHandoff).
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_HANDOFF = 9;
+   */
+  HANDOFF = 9,
+
+  /**
+   * An approval nobody has used yet that expires within an hour: use it (activate,
+   * reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
+   * work order: listed only when no `work_order_id` is asked for.
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;
+   */
+  APPROVAL_EXPIRING = 10,
 }
 
 /**
@@ -445,8 +555,10 @@ export const InboxItemKindSchema: GenEnum<InboxItemKind> = /*@__PURE__*/
  * InboxService answers one question the same way for every client: what waits for a
  * human decision right now. Its items are pending registry proposals, uncertain effects
  * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
- * waits, placed holds, and stuck runs (a ready node no worker has claimed for longer
- * than the stuck threshold, 5 minutes), oldest first. It is a read over the durable
+ * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
+ * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
+ * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
+ * expire (within an hour), oldest first. It is a read over the durable
  * records, so an item leaves the inbox in the same transaction that decides it (a stuck
  * run, in the transaction that leases its node, pauses its work order or ends the run).
  * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -471,12 +583,12 @@ export const InboxService: GenService<{
    * item joins or leaves it), so that a page can update without polling; read the items
    * with ListInbox. It needs `inbox.read` like ListInbox, checked again at every change
    * (a revoked grant ends the stream with PERMISSION_DENIED). Changes are coalesced: at
-   * most about four messages a second. A run becoming stuck is a change that no write
-   * makes: the stream reads the inbox again when the next of the ready nodes it saw
-   * passes the stuck threshold (within about a quarter of a second), and at least once
-   * a minute for ready nodes past the oldest 2,000 it considers. It is an open stream under the server's stream
-   * limits (RESOURCE_EXHAUSTED / STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE
-   * when the server stops.
+   * most about four messages a second. A run becoming stuck, and an approval entering
+   * its last hour or expiring, are changes that no write makes: the stream reads the
+   * inbox again when the next of those it saw happens (within about a quarter of a
+   * second), and at least once a minute for items past the oldest 2,000 it considers.
+   * It is an open stream under the server's stream limits (RESOURCE_EXHAUSTED /
+   * STREAM_LIMIT_REACHED past them); it ends UNAVAILABLE when the server stops.
    *
    * @generated from rpc aiws.engine.v1.InboxService.WatchInbox
    */

@@ -63,6 +63,9 @@ private static final long serialVersionUID = 0L;
     WAIT(12),
     HOLD(13),
     STUCK_RUN(14),
+    ASSESSMENT_DUE(15),
+    HANDOFF(16),
+    APPROVAL(17),
     SUBJECT_NOT_SET(0);
     private final int value;
     private SubjectCase(int value) {
@@ -85,6 +88,9 @@ private static final long serialVersionUID = 0L;
         case 12: return WAIT;
         case 13: return HOLD;
         case 14: return STUCK_RUN;
+        case 15: return ASSESSMENT_DUE;
+        case 16: return HANDOFF;
+        case 17: return APPROVAL;
         case 0: return SUBJECT_NOT_SET;
         default: return null;
       }
@@ -106,8 +112,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-   * `stuck:&lt;run&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+   * `approval:&lt;approval&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -129,8 +136,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-   * `stuck:&lt;run&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+   * `approval:&lt;approval&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -245,7 +253,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-   * waits and stuck runs; empty for holds.
+   * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -267,7 +275,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-   * waits and stuck runs; empty for holds.
+   * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -558,6 +566,135 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.StuckRun.getDefaultInstance();
   }
 
+  public static final int ASSESSMENT_DUE_FIELD_NUMBER = 15;
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   * @return Whether the assessmentDue field is set.
+   */
+  @java.lang.Override
+  public boolean hasAssessmentDue() {
+    return subjectCase_ == 15;
+  }
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   * @return The assessmentDue.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AssessmentDue getAssessmentDue() {
+    if (subjectCase_ == 15) {
+       return (dev.praxis.aiws.engine.v1.AssessmentDue) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder getAssessmentDueOrBuilder() {
+    if (subjectCase_ == 15) {
+       return (dev.praxis.aiws.engine.v1.AssessmentDue) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+  }
+
+  public static final int HANDOFF_FIELD_NUMBER = 16;
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   * @return Whether the handoff field is set.
+   */
+  @java.lang.Override
+  public boolean hasHandoff() {
+    return subjectCase_ == 16;
+  }
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   * @return The handoff.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.Handoff getHandoff() {
+    if (subjectCase_ == 16) {
+       return (dev.praxis.aiws.engine.v1.Handoff) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.HandoffOrBuilder getHandoffOrBuilder() {
+    if (subjectCase_ == 16) {
+       return (dev.praxis.aiws.engine.v1.Handoff) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+  }
+
+  public static final int APPROVAL_FIELD_NUMBER = 17;
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   * @return Whether the approval field is set.
+   */
+  @java.lang.Override
+  public boolean hasApproval() {
+    return subjectCase_ == 17;
+  }
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   * @return The approval.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.Approval getApproval() {
+    if (subjectCase_ == 17) {
+       return (dev.praxis.aiws.engine.v1.Approval) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ApprovalOrBuilder getApprovalOrBuilder() {
+    if (subjectCase_ == 17) {
+       return (dev.praxis.aiws.engine.v1.Approval) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -604,6 +741,15 @@ private static final long serialVersionUID = 0L;
     }
     if (subjectCase_ == 14) {
       output.writeMessage(14, (dev.praxis.aiws.engine.v1.StuckRun) subject_);
+    }
+    if (subjectCase_ == 15) {
+      output.writeMessage(15, (dev.praxis.aiws.engine.v1.AssessmentDue) subject_);
+    }
+    if (subjectCase_ == 16) {
+      output.writeMessage(16, (dev.praxis.aiws.engine.v1.Handoff) subject_);
+    }
+    if (subjectCase_ == 17) {
+      output.writeMessage(17, (dev.praxis.aiws.engine.v1.Approval) subject_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -654,6 +800,18 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(14, (dev.praxis.aiws.engine.v1.StuckRun) subject_);
     }
+    if (subjectCase_ == 15) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(15, (dev.praxis.aiws.engine.v1.AssessmentDue) subject_);
+    }
+    if (subjectCase_ == 16) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(16, (dev.praxis.aiws.engine.v1.Handoff) subject_);
+    }
+    if (subjectCase_ == 17) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, (dev.praxis.aiws.engine.v1.Approval) subject_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -702,6 +860,18 @@ private static final long serialVersionUID = 0L;
         if (!getStuckRun()
             .equals(other.getStuckRun())) return false;
         break;
+      case 15:
+        if (!getAssessmentDue()
+            .equals(other.getAssessmentDue())) return false;
+        break;
+      case 16:
+        if (!getHandoff()
+            .equals(other.getHandoff())) return false;
+        break;
+      case 17:
+        if (!getApproval()
+            .equals(other.getApproval())) return false;
+        break;
       case 0:
       default:
     }
@@ -749,6 +919,18 @@ private static final long serialVersionUID = 0L;
       case 14:
         hash = (37 * hash) + STUCK_RUN_FIELD_NUMBER;
         hash = (53 * hash) + getStuckRun().hashCode();
+        break;
+      case 15:
+        hash = (37 * hash) + ASSESSMENT_DUE_FIELD_NUMBER;
+        hash = (53 * hash) + getAssessmentDue().hashCode();
+        break;
+      case 16:
+        hash = (37 * hash) + HANDOFF_FIELD_NUMBER;
+        hash = (53 * hash) + getHandoff().hashCode();
+        break;
+      case 17:
+        hash = (37 * hash) + APPROVAL_FIELD_NUMBER;
+        hash = (53 * hash) + getApproval().hashCode();
         break;
       case 0:
       default:
@@ -909,6 +1091,15 @@ private static final long serialVersionUID = 0L;
       if (stuckRunBuilder_ != null) {
         stuckRunBuilder_.clear();
       }
+      if (assessmentDueBuilder_ != null) {
+        assessmentDueBuilder_.clear();
+      }
+      if (handoffBuilder_ != null) {
+        handoffBuilder_.clear();
+      }
+      if (approvalBuilder_ != null) {
+        approvalBuilder_.clear();
+      }
       subjectCase_ = 0;
       subject_ = null;
       return this;
@@ -988,6 +1179,18 @@ private static final long serialVersionUID = 0L;
           stuckRunBuilder_ != null) {
         result.subject_ = stuckRunBuilder_.build();
       }
+      if (subjectCase_ == 15 &&
+          assessmentDueBuilder_ != null) {
+        result.subject_ = assessmentDueBuilder_.build();
+      }
+      if (subjectCase_ == 16 &&
+          handoffBuilder_ != null) {
+        result.subject_ = handoffBuilder_.build();
+      }
+      if (subjectCase_ == 17 &&
+          approvalBuilder_ != null) {
+        result.subject_ = approvalBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -1047,6 +1250,18 @@ private static final long serialVersionUID = 0L;
         }
         case STUCK_RUN: {
           mergeStuckRun(other.getStuckRun());
+          break;
+        }
+        case ASSESSMENT_DUE: {
+          mergeAssessmentDue(other.getAssessmentDue());
+          break;
+        }
+        case HANDOFF: {
+          mergeHandoff(other.getHandoff());
+          break;
+        }
+        case APPROVAL: {
+          mergeApproval(other.getApproval());
           break;
         }
         case SUBJECT_NOT_SET: {
@@ -1144,6 +1359,27 @@ private static final long serialVersionUID = 0L;
               subjectCase_ = 14;
               break;
             } // case 114
+            case 122: {
+              input.readMessage(
+                  internalGetAssessmentDueFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              subjectCase_ = 15;
+              break;
+            } // case 122
+            case 130: {
+              input.readMessage(
+                  internalGetHandoffFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              subjectCase_ = 16;
+              break;
+            } // case 130
+            case 138: {
+              input.readMessage(
+                  internalGetApprovalFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              subjectCase_ = 17;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1180,8 +1416,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-     * `stuck:&lt;run&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+     * `approval:&lt;approval&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1202,8 +1439,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-     * `stuck:&lt;run&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+     * `approval:&lt;approval&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1225,8 +1463,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-     * `stuck:&lt;run&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+     * `approval:&lt;approval&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1244,8 +1483,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-     * `stuck:&lt;run&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+     * `approval:&lt;approval&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1260,8 +1500,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-     * `stuck:&lt;run&gt;`.
+     * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+     * `approval:&lt;approval&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1489,7 +1730,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-     * waits and stuck runs; empty for holds.
+     * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1510,7 +1751,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-     * waits and stuck runs; empty for holds.
+     * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1532,7 +1773,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-     * waits and stuck runs; empty for holds.
+     * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1550,7 +1791,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-     * waits and stuck runs; empty for holds.
+     * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -1565,7 +1806,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-     * waits and stuck runs; empty for holds.
+     * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
      * </pre>
      *
      * <code>string run_id = 5;</code>
@@ -2585,6 +2826,540 @@ private static final long serialVersionUID = 0L;
       subjectCase_ = 14;
       onChanged();
       return stuckRunBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.AssessmentDue, dev.praxis.aiws.engine.v1.AssessmentDue.Builder, dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder> assessmentDueBuilder_;
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     * @return Whether the assessmentDue field is set.
+     */
+    @java.lang.Override
+    public boolean hasAssessmentDue() {
+      return subjectCase_ == 15;
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     * @return The assessmentDue.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.AssessmentDue getAssessmentDue() {
+      if (assessmentDueBuilder_ == null) {
+        if (subjectCase_ == 15) {
+          return (dev.praxis.aiws.engine.v1.AssessmentDue) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+      } else {
+        if (subjectCase_ == 15) {
+          return assessmentDueBuilder_.getMessage();
+        }
+        return dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    public Builder setAssessmentDue(dev.praxis.aiws.engine.v1.AssessmentDue value) {
+      if (assessmentDueBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        subject_ = value;
+        onChanged();
+      } else {
+        assessmentDueBuilder_.setMessage(value);
+      }
+      subjectCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    public Builder setAssessmentDue(
+        dev.praxis.aiws.engine.v1.AssessmentDue.Builder builderForValue) {
+      if (assessmentDueBuilder_ == null) {
+        subject_ = builderForValue.build();
+        onChanged();
+      } else {
+        assessmentDueBuilder_.setMessage(builderForValue.build());
+      }
+      subjectCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    public Builder mergeAssessmentDue(dev.praxis.aiws.engine.v1.AssessmentDue value) {
+      if (assessmentDueBuilder_ == null) {
+        if (subjectCase_ == 15 &&
+            subject_ != dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance()) {
+          subject_ = dev.praxis.aiws.engine.v1.AssessmentDue.newBuilder((dev.praxis.aiws.engine.v1.AssessmentDue) subject_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          subject_ = value;
+        }
+        onChanged();
+      } else {
+        if (subjectCase_ == 15) {
+          assessmentDueBuilder_.mergeFrom(value);
+        } else {
+          assessmentDueBuilder_.setMessage(value);
+        }
+      }
+      subjectCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    public Builder clearAssessmentDue() {
+      if (assessmentDueBuilder_ == null) {
+        if (subjectCase_ == 15) {
+          subjectCase_ = 0;
+          subject_ = null;
+          onChanged();
+        }
+      } else {
+        if (subjectCase_ == 15) {
+          subjectCase_ = 0;
+          subject_ = null;
+        }
+        assessmentDueBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AssessmentDue.Builder getAssessmentDueBuilder() {
+      return internalGetAssessmentDueFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder getAssessmentDueOrBuilder() {
+      if ((subjectCase_ == 15) && (assessmentDueBuilder_ != null)) {
+        return assessmentDueBuilder_.getMessageOrBuilder();
+      } else {
+        if (subjectCase_ == 15) {
+          return (dev.praxis.aiws.engine.v1.AssessmentDue) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The assessment owed (ACCEPTANCE and VERIFICATION).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.AssessmentDue, dev.praxis.aiws.engine.v1.AssessmentDue.Builder, dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder> 
+        internalGetAssessmentDueFieldBuilder() {
+      if (assessmentDueBuilder_ == null) {
+        if (!(subjectCase_ == 15)) {
+          subject_ = dev.praxis.aiws.engine.v1.AssessmentDue.getDefaultInstance();
+        }
+        assessmentDueBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.AssessmentDue, dev.praxis.aiws.engine.v1.AssessmentDue.Builder, dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder>(
+                (dev.praxis.aiws.engine.v1.AssessmentDue) subject_,
+                getParentForChildren(),
+                isClean());
+        subject_ = null;
+      }
+      subjectCase_ = 15;
+      onChanged();
+      return assessmentDueBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.Handoff, dev.praxis.aiws.engine.v1.Handoff.Builder, dev.praxis.aiws.engine.v1.HandoffOrBuilder> handoffBuilder_;
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     * @return Whether the handoff field is set.
+     */
+    @java.lang.Override
+    public boolean hasHandoff() {
+      return subjectCase_ == 16;
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     * @return The handoff.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.Handoff getHandoff() {
+      if (handoffBuilder_ == null) {
+        if (subjectCase_ == 16) {
+          return (dev.praxis.aiws.engine.v1.Handoff) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+      } else {
+        if (subjectCase_ == 16) {
+          return handoffBuilder_.getMessage();
+        }
+        return dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    public Builder setHandoff(dev.praxis.aiws.engine.v1.Handoff value) {
+      if (handoffBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        subject_ = value;
+        onChanged();
+      } else {
+        handoffBuilder_.setMessage(value);
+      }
+      subjectCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    public Builder setHandoff(
+        dev.praxis.aiws.engine.v1.Handoff.Builder builderForValue) {
+      if (handoffBuilder_ == null) {
+        subject_ = builderForValue.build();
+        onChanged();
+      } else {
+        handoffBuilder_.setMessage(builderForValue.build());
+      }
+      subjectCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    public Builder mergeHandoff(dev.praxis.aiws.engine.v1.Handoff value) {
+      if (handoffBuilder_ == null) {
+        if (subjectCase_ == 16 &&
+            subject_ != dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance()) {
+          subject_ = dev.praxis.aiws.engine.v1.Handoff.newBuilder((dev.praxis.aiws.engine.v1.Handoff) subject_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          subject_ = value;
+        }
+        onChanged();
+      } else {
+        if (subjectCase_ == 16) {
+          handoffBuilder_.mergeFrom(value);
+        } else {
+          handoffBuilder_.setMessage(value);
+        }
+      }
+      subjectCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    public Builder clearHandoff() {
+      if (handoffBuilder_ == null) {
+        if (subjectCase_ == 16) {
+          subjectCase_ = 0;
+          subject_ = null;
+          onChanged();
+        }
+      } else {
+        if (subjectCase_ == 16) {
+          subjectCase_ = 0;
+          subject_ = null;
+        }
+        handoffBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Handoff.Builder getHandoffBuilder() {
+      return internalGetHandoffFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.HandoffOrBuilder getHandoffOrBuilder() {
+      if ((subjectCase_ == 16) && (handoffBuilder_ != null)) {
+        return handoffBuilder_.getMessageOrBuilder();
+      } else {
+        if (subjectCase_ == 16) {
+          return (dev.praxis.aiws.engine.v1.Handoff) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The handoff to acknowledge (HANDOFF).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.Handoff, dev.praxis.aiws.engine.v1.Handoff.Builder, dev.praxis.aiws.engine.v1.HandoffOrBuilder> 
+        internalGetHandoffFieldBuilder() {
+      if (handoffBuilder_ == null) {
+        if (!(subjectCase_ == 16)) {
+          subject_ = dev.praxis.aiws.engine.v1.Handoff.getDefaultInstance();
+        }
+        handoffBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.Handoff, dev.praxis.aiws.engine.v1.Handoff.Builder, dev.praxis.aiws.engine.v1.HandoffOrBuilder>(
+                (dev.praxis.aiws.engine.v1.Handoff) subject_,
+                getParentForChildren(),
+                isClean());
+        subject_ = null;
+      }
+      subjectCase_ = 16;
+      onChanged();
+      return handoffBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.Approval, dev.praxis.aiws.engine.v1.Approval.Builder, dev.praxis.aiws.engine.v1.ApprovalOrBuilder> approvalBuilder_;
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     * @return Whether the approval field is set.
+     */
+    @java.lang.Override
+    public boolean hasApproval() {
+      return subjectCase_ == 17;
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     * @return The approval.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.Approval getApproval() {
+      if (approvalBuilder_ == null) {
+        if (subjectCase_ == 17) {
+          return (dev.praxis.aiws.engine.v1.Approval) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+      } else {
+        if (subjectCase_ == 17) {
+          return approvalBuilder_.getMessage();
+        }
+        return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    public Builder setApproval(dev.praxis.aiws.engine.v1.Approval value) {
+      if (approvalBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        subject_ = value;
+        onChanged();
+      } else {
+        approvalBuilder_.setMessage(value);
+      }
+      subjectCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    public Builder setApproval(
+        dev.praxis.aiws.engine.v1.Approval.Builder builderForValue) {
+      if (approvalBuilder_ == null) {
+        subject_ = builderForValue.build();
+        onChanged();
+      } else {
+        approvalBuilder_.setMessage(builderForValue.build());
+      }
+      subjectCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    public Builder mergeApproval(dev.praxis.aiws.engine.v1.Approval value) {
+      if (approvalBuilder_ == null) {
+        if (subjectCase_ == 17 &&
+            subject_ != dev.praxis.aiws.engine.v1.Approval.getDefaultInstance()) {
+          subject_ = dev.praxis.aiws.engine.v1.Approval.newBuilder((dev.praxis.aiws.engine.v1.Approval) subject_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          subject_ = value;
+        }
+        onChanged();
+      } else {
+        if (subjectCase_ == 17) {
+          approvalBuilder_.mergeFrom(value);
+        } else {
+          approvalBuilder_.setMessage(value);
+        }
+      }
+      subjectCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    public Builder clearApproval() {
+      if (approvalBuilder_ == null) {
+        if (subjectCase_ == 17) {
+          subjectCase_ = 0;
+          subject_ = null;
+          onChanged();
+        }
+      } else {
+        if (subjectCase_ == 17) {
+          subjectCase_ = 0;
+          subject_ = null;
+        }
+        approvalBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    public dev.praxis.aiws.engine.v1.Approval.Builder getApprovalBuilder() {
+      return internalGetApprovalFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.ApprovalOrBuilder getApprovalOrBuilder() {
+      if ((subjectCase_ == 17) && (approvalBuilder_ != null)) {
+        return approvalBuilder_.getMessageOrBuilder();
+      } else {
+        if (subjectCase_ == 17) {
+          return (dev.praxis.aiws.engine.v1.Approval) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The approval about to expire (APPROVAL_EXPIRING).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.Approval approval = 17;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.Approval, dev.praxis.aiws.engine.v1.Approval.Builder, dev.praxis.aiws.engine.v1.ApprovalOrBuilder> 
+        internalGetApprovalFieldBuilder() {
+      if (approvalBuilder_ == null) {
+        if (!(subjectCase_ == 17)) {
+          subject_ = dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
+        }
+        approvalBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.Approval, dev.praxis.aiws.engine.v1.Approval.Builder, dev.praxis.aiws.engine.v1.ApprovalOrBuilder>(
+                (dev.praxis.aiws.engine.v1.Approval) subject_,
+                getParentForChildren(),
+                isClean());
+        subject_ = null;
+      }
+      subjectCase_ = 17;
+      onChanged();
+      return approvalBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.InboxItem)

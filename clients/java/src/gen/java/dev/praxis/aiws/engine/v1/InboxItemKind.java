@@ -77,6 +77,46 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_STUCK_RUN = 6;</code>
    */
   INBOX_ITEM_KIND_STUCK_RUN(6),
+  /**
+   * <pre>
+   * A completed run under a contract with no current acceptance: a verified human
+   * accepts or rejects its deliverable (AssessmentService.RecordAssessment with kind
+   * ACCEPTANCE and GetAcceptance's subject digest). It returns when the run's subject
+   * changes (a new head of a governed run's ref).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_ACCEPTANCE = 7;</code>
+   */
+  INBOX_ITEM_KIND_ACCEPTANCE(7),
+  /**
+   * <pre>
+   * A completed run under a contract with no current verification: check its
+   * deliverable against the contract's criteria (RecordAssessment with kind
+   * VERIFICATION).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_VERIFICATION = 8;</code>
+   */
+  INBOX_ITEM_KIND_VERIFICATION(8),
+  /**
+   * <pre>
+   * A handoff offered and not yet acknowledged: its receiver acknowledges it
+   * (HandoffService.AcknowledgeHandoff).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_HANDOFF = 9;</code>
+   */
+  INBOX_ITEM_KIND_HANDOFF(9),
+  /**
+   * <pre>
+   * An approval nobody has used yet that expires within an hour: use it (activate,
+   * reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
+   * work order: listed only when no `work_order_id` is asked for.
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;</code>
+   */
+  INBOX_ITEM_KIND_APPROVAL_EXPIRING(10),
   UNRECOGNIZED(-1),
   ;
 
@@ -151,6 +191,46 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_STUCK_RUN = 6;</code>
    */
   public static final int INBOX_ITEM_KIND_STUCK_RUN_VALUE = 6;
+  /**
+   * <pre>
+   * A completed run under a contract with no current acceptance: a verified human
+   * accepts or rejects its deliverable (AssessmentService.RecordAssessment with kind
+   * ACCEPTANCE and GetAcceptance's subject digest). It returns when the run's subject
+   * changes (a new head of a governed run's ref).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_ACCEPTANCE = 7;</code>
+   */
+  public static final int INBOX_ITEM_KIND_ACCEPTANCE_VALUE = 7;
+  /**
+   * <pre>
+   * A completed run under a contract with no current verification: check its
+   * deliverable against the contract's criteria (RecordAssessment with kind
+   * VERIFICATION).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_VERIFICATION = 8;</code>
+   */
+  public static final int INBOX_ITEM_KIND_VERIFICATION_VALUE = 8;
+  /**
+   * <pre>
+   * A handoff offered and not yet acknowledged: its receiver acknowledges it
+   * (HandoffService.AcknowledgeHandoff).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_HANDOFF = 9;</code>
+   */
+  public static final int INBOX_ITEM_KIND_HANDOFF_VALUE = 9;
+  /**
+   * <pre>
+   * An approval nobody has used yet that expires within an hour: use it (activate,
+   * reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
+   * work order: listed only when no `work_order_id` is asked for.
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;</code>
+   */
+  public static final int INBOX_ITEM_KIND_APPROVAL_EXPIRING_VALUE = 10;
 
 
   public final int getNumber() {
@@ -184,6 +264,10 @@ public enum InboxItemKind
       case 4: return INBOX_ITEM_KIND_AUTHORIZATION;
       case 5: return INBOX_ITEM_KIND_HOLD;
       case 6: return INBOX_ITEM_KIND_STUCK_RUN;
+      case 7: return INBOX_ITEM_KIND_ACCEPTANCE;
+      case 8: return INBOX_ITEM_KIND_VERIFICATION;
+      case 9: return INBOX_ITEM_KIND_HANDOFF;
+      case 10: return INBOX_ITEM_KIND_APPROVAL_EXPIRING;
       default: return null;
     }
   }

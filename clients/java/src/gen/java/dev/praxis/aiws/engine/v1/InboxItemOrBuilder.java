@@ -13,8 +13,9 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-   * `stuck:&lt;run&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+   * `approval:&lt;approval&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -24,8 +25,9 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
-   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;` or
-   * `stuck:&lt;run&gt;`.
+   * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
+   * `approval:&lt;approval&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -86,7 +88,7 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-   * waits and stuck runs; empty for holds.
+   * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -96,7 +98,7 @@ public interface InboxItemOrBuilder extends
   /**
    * <pre>
    * The run concerned: the ref's run id for a proposal, the run for reconciliations,
-   * waits and stuck runs; empty for holds.
+   * waits, stuck runs, assessments and handoffs; empty for holds and approvals.
    * </pre>
    *
    * <code>string run_id = 5;</code>
@@ -267,6 +269,87 @@ public interface InboxItemOrBuilder extends
    * <code>.aiws.engine.v1.StuckRun stuck_run = 14;</code>
    */
   dev.praxis.aiws.engine.v1.StuckRunOrBuilder getStuckRunOrBuilder();
+
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   * @return Whether the assessmentDue field is set.
+   */
+  boolean hasAssessmentDue();
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   * @return The assessmentDue.
+   */
+  dev.praxis.aiws.engine.v1.AssessmentDue getAssessmentDue();
+  /**
+   * <pre>
+   * The assessment owed (ACCEPTANCE and VERIFICATION).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AssessmentDue assessment_due = 15;</code>
+   */
+  dev.praxis.aiws.engine.v1.AssessmentDueOrBuilder getAssessmentDueOrBuilder();
+
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   * @return Whether the handoff field is set.
+   */
+  boolean hasHandoff();
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   * @return The handoff.
+   */
+  dev.praxis.aiws.engine.v1.Handoff getHandoff();
+  /**
+   * <pre>
+   * The handoff to acknowledge (HANDOFF).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Handoff handoff = 16;</code>
+   */
+  dev.praxis.aiws.engine.v1.HandoffOrBuilder getHandoffOrBuilder();
+
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   * @return Whether the approval field is set.
+   */
+  boolean hasApproval();
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   * @return The approval.
+   */
+  dev.praxis.aiws.engine.v1.Approval getApproval();
+  /**
+   * <pre>
+   * The approval about to expire (APPROVAL_EXPIRING).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.Approval approval = 17;</code>
+   */
+  dev.praxis.aiws.engine.v1.ApprovalOrBuilder getApprovalOrBuilder();
 
   dev.praxis.aiws.engine.v1.InboxItem.SubjectCase getSubjectCase();
 }
