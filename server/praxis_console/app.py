@@ -15,7 +15,16 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from praxis_console import auth, authorizations, decisions, inbox, registry, runs, web
+from praxis_console import (
+    auth,
+    authorizations,
+    decisions,
+    deliverables,
+    inbox,
+    registry,
+    runs,
+    web,
+)
 from praxis_console.api import Engine
 from praxis_console.sessions import Limits, SessionStore
 
@@ -83,6 +92,7 @@ def create_app(settings: Settings, clock: Callable[[], float] = time.monotonic) 
             *registry.ROUTES,
             *decisions.ROUTES,
             *authorizations.ROUTES,
+            *deliverables.ROUTES,
             Mount("/static", StaticFiles(directory=web.STATIC), name="static"),
         ],
         middleware=[Middleware(web.SecurityHeaders)],

@@ -17,13 +17,16 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from aiws.engine.v1 import inbox_pb2
-from praxis_console import web
+from praxis_console import deliverables, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
 PAGE_SIZE = 100
 HEARTBEAT_S = 15.0
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
+KINDS = (
+    "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+)  # fmt: skip
 LABELS = {
     "PROPOSAL": "Proposals",
     "RECONCILIATION": "Reconciliations",
@@ -31,6 +34,10 @@ LABELS = {
     "AUTHORIZATION": "Authorizations",
     "HOLD": "Holds",
     "STUCK_RUN": "Stuck runs",
+    "ACCEPTANCE": "Acceptance",
+    "VERIFICATION": "Verification",
+    "HANDOFF": "Handoffs",
+    "APPROVAL_EXPIRING": "Expiring approvals",
 }
 SINGULAR = {
     "PROPOSAL": "Proposal",
@@ -39,6 +46,10 @@ SINGULAR = {
     "AUTHORIZATION": "Authorization",
     "HOLD": "Hold",
     "STUCK_RUN": "Stuck run",
+    "ACCEPTANCE": "Acceptance",
+    "VERIFICATION": "Verification",
+    "HANDOFF": "Handoff",
+    "APPROVAL_EXPIRING": "Expiring approval",
 }
 
 
@@ -84,6 +95,12 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
         return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
     if kind == "STUCK_RUN":  # the run page: its ready node, and Stop
         return f"/runs/{quote(item.stuck_run.run_id, safe='')}"
+    if kind in ("ACCEPTANCE", "VERIFICATION"):
+        return deliverables.assessment_url(item.assessment_due.run_id)
+    if kind == "HANDOFF":
+        return deliverables.handoff_url(item.handoff.delivery_id)
+    if kind == "APPROVAL_EXPIRING":
+        return deliverables.approval_url(item.approval.approval_id)
     if item.hold.work_order_id:
         return f"/workorders/{quote(item.hold.work_order_id, safe='')}"
     return "/registry#holds"
