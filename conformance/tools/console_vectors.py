@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from model_vectors import CID, CWO, create_contract
+from model_vectors import ACCEPT, ASSESS, CID, CWO, PASS, VERIFY, assess, completed, create_contract
 from runtime_vectors import (
     AGENT,
     INVALID,
@@ -43,7 +43,10 @@ from vectorlib import (
 Json = Any
 
 CHAIN = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
-KINDS = ("PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN")
+KINDS = (
+    "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+)  # fmt: skip
 STUCK_AFTER_MS = 300_000  # docs/operations.md: a ready node unclaimed this long
 SCHEDULE_TO_START_MS = 3_600_000  # the definition default
 INBOX = ["aiws.engine.v1.InboxService"]
@@ -335,6 +338,54 @@ def stuck_vectors() -> list[dict[str, Json]]:
     ]
 
 
+def owed_inbox(*kinds: str) -> Json:
+    """ListInbox of the contract's work order: the assessments ``${run}`` owes."""
+    items = [
+        {
+            "itemId": f"{kind.lower()}:${{run}}",
+            "kind": f"INBOX_ITEM_KIND_{kind}",
+            "sinceMs": "${t0}",
+            "workOrderId": CWO,
+            "runId": "${run}",
+            "summary": "<any>",
+            "assessmentDue": {
+                "runId": "${run}",
+                "kind": f"ASSESSMENT_KIND_{kind}",
+                "contractId": CID,
+                "sinceMs": "${t0}",
+            },
+        }
+        for kind in kinds
+    ]
+    response = {
+        "items": items or None,
+        "total": str(len(kinds)) if kinds else None,
+        "counts": counts(**{kind: 1 for kind in kinds}),
+    }
+    return step("alice", "InboxService", "ListInbox", {"workOrderId": CWO}, response=response)
+
+
+def owed_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "inbox/a-completed-run-under-a-contract-owes-its-assessments",
+            "A run under a contract that completes owes a verification and an acceptance: "
+            "both are inbox items of the contract's work order since its completion (in "
+            "kind order), and each leaves the inbox with the assessment that settles it.",
+            [
+                create_contract(),
+                *completed(CID),
+                owed_inbox("ACCEPTANCE", "VERIFICATION"),
+                assess(VERIFY, PASS, principal=AGENT),
+                owed_inbox("ACCEPTANCE"),
+                assess(ACCEPT, PASS, request_id="${ns}-as2"),
+                owed_inbox(),
+            ],
+            [*INBOX, *ASSESS, *CONTRACTS],
+        ),
+    ]
+
+
 def head_row(run_id: str) -> Json:
     """The expected Head of a ListRefs page (no definition)."""
     return {
@@ -476,7 +527,7 @@ AREAS = {
     "inbox": (
         "WatchInbox: the inbox's counts at once and after each change, refused like "
         "ListInbox; stuck runs: listed past the threshold, not while paused, reported by "
-        "WatchInbox with no write.",
-        lambda: inbox_vectors() + stuck_vectors(),
+        "WatchInbox with no write; the assessments a completed run under a contract owes.",
+        lambda: inbox_vectors() + stuck_vectors() + owed_vectors(),
     ),
 }
