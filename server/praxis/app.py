@@ -406,7 +406,8 @@ class Server:
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock, settings.clock.changed), server
+                TestClockServicer(settings.clock, settings.clock.changed, engine.runs.settle_due),
+                server,
             )
             settings.clock.watch(hub.everything)  # every server sharing the clock wakes
             names.append(clock_pb2.DESCRIPTOR.services_by_name["TestClockService"].full_name)

@@ -94,13 +94,12 @@ class Material:
 
 
 def authorised(definition: Definition, wait_node_id: str) -> tuple[Node, ...]:
-    """The agent nodes that depend directly on the wait, in definition order."""
-    dependents = set(definition.dependents.get(wait_node_id, ()))
-    return tuple(
-        node
-        for node_id, node in definition.nodes.items()
-        if node_id in dependents and node.kind == "agent"
-    )
+    """The agent nodes that depend directly on the wait, in node id order: never in the
+    order of the definition's text, which differs between a definition as submitted and
+    as stored (canonical), so that every process computes the same material."""
+    dependents = sorted(set(definition.dependents.get(wait_node_id, ())))
+    found = (definition.nodes[node_id] for node_id in dependents)
+    return tuple(node for node in found if node.kind == "agent")
 
 
 def input_known(state: RunState, node: Node, wait_node_id: str) -> bool:

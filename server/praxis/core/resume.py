@@ -32,9 +32,11 @@ class Again:
 
 
 def again(state: core.RunState) -> list[Again]:
-    """The nodes a resume of ``state`` runs again, in definition then item order."""
+    """The nodes a resume of ``state`` runs again, in node id then item order: never in
+    the order of the definition's text, which differs between a definition as submitted
+    and as stored (canonical), so that every process computes the same material."""
     found = []
-    for uid in core.ordered_uids(state.definition, state.nodes):
+    for uid in sorted(core.ordered_uids(state.definition, state.nodes), key=_node_then_item):
         node = state.nodes[uid]
         if node.status not in (core.NodeStatus.FAILED, core.NodeStatus.CANCELLED):
             continue
@@ -42,6 +44,11 @@ def again(state: core.RunState) -> list[Again]:
         generation = node.operation if same else node.operation + 1
         found.append(Again(uid, core.operation_id(state.run_id, uid, generation), not same))
     return found
+
+
+def _node_then_item(uid: str) -> tuple[str, int]:
+    node_id, _, item = uid.partition("#")
+    return node_id, int(item) if item else -1
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import grpc
 
 from aiws.engine.testing.v1 import clock_pb2, clock_pb2_grpc
@@ -16,9 +18,17 @@ class TestClockServicer(clock_pb2_grpc.TestClockServiceServicer):
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, clock: TestClock, on_change: object = None) -> None:
+    def __init__(
+        self,
+        clock: TestClock,
+        on_change: Callable[[], None] | None = None,
+        settle: Callable[[], object] | None = None,
+    ) -> None:
         self.clock = clock
         self.on_change = on_change
+        # Called after each change: returns once the timers due at the new time have
+        # been swept, so that a caller sees the time take effect when the call returns.
+        self.settle = settle
 
     def SetTime(  # gRPC method name
         self, request: clock_pb2.SetTimeRequest, context: grpc.ServicerContext
@@ -40,5 +50,7 @@ class TestClockServicer(clock_pb2_grpc.TestClockServiceServicer):
         return clock_pb2.AdvanceResponse(now_ms=now)
 
     def _changed(self) -> None:
-        if callable(self.on_change):
+        if self.on_change is not None:
             self.on_change()
+        if self.settle is not None:
+            self.settle()

@@ -195,6 +195,16 @@ def test_the_authorised_actions_are_the_direct_agent_dependents() -> None:
     assert [n.node_id for n in authz.authorised(found, "ask")] == ["fan", "use"]
 
 
+def test_the_authorised_actions_do_not_follow_the_definitions_text_order() -> None:
+    # A definition as submitted and as stored (canonical JSON, keys sorted) order their
+    # nodes differently: every process must compute the same material from either.
+    submitted = parse(ask=wait(), zeta=agent("node:ask", "ask"), alpha=agent("node:ask", "ask"),
+                      out=agent(["node:zeta", "node:alpha"], "zeta", "alpha"))  # fmt: skip
+    assert isinstance(submitted, definitions.Definition), submitted
+    assert list(submitted.nodes)[:3] == ["ask", "zeta", "alpha"]
+    assert [n.node_id for n in authz.authorised(submitted, "ask")] == ["alpha", "zeta"]
+
+
 def test_the_material_digest_covers_every_field() -> None:
     action = authz.Action("use", "echo", "op_1", "sha256:s", "sha256:i", False)
     material = authz.Material(

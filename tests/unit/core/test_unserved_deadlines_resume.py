@@ -182,6 +182,16 @@ def test_resume_of_a_stopped_run_runs_its_cancelled_nodes_again() -> None:
     assert sim.ready() == ["a"]
 
 
+def test_the_resume_material_lists_nodes_by_id_not_by_the_definitions_text_order() -> None:
+    # As submitted, "z" comes before "a"; as stored (canonical JSON) after it: every
+    # process must list the nodes a resume runs again in the same order.
+    document = definition("z", z=node(output=json_out()), a=node(output=json_out()))
+    assert list(document["nodes"]) == ["z", "a"]
+    sim = start(document)
+    sim.ok(core.Stop("operator"))
+    assert [again.node_uid for again in resume.again(sim.state)] == ["a", "z"]
+
+
 @pytest.mark.parametrize("status", ["RUNNING", "COMPLETED"])
 def test_only_failed_or_cancelled_runs_resume(status: str) -> None:
     sim = start(chain())

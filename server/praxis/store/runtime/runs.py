@@ -11,6 +11,7 @@ long polls and streams of every server process (:mod:`praxis.store.wake.hub`).
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -548,6 +549,25 @@ class RunStore:
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
 
     # --- the sweeper ------------------------------------------------------------------
+
+    def settle_due(self, timeout_s: float = 5.0) -> bool:
+        """Sweeps until no timer is due at the clock's time, or ``timeout_s`` passed;
+        whether none is left. For test clocks only (TestClockService): a time set or
+        advanced has taken effect when the call returns, whichever process sweeps (a run
+        another replica's sweeper holds is waited for, not skipped)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with self.db.read() as connection:
+                now = self.clock.now_ms()
+                due = connection.execute(
+                    select(run_timers.c.run_id).where(run_timers.c.due_ms <= now).limit(1)
+                ).first()
+            if due is None:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            if not self.sweep():
+                time.sleep(0.005)  # held by another process's sweeper: it commits soon
 
     def sweep(self, limit: int = 100) -> int:
         """Expires the leases and timeouts due now; returns how many runs it touched.
