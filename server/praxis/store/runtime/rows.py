@@ -647,27 +647,24 @@ def _sync_queues(
     ``before`` is the state the rows were written from (``None``: a run inserted by this
     transaction, which has none). Only the rows ``before`` implies are deleted (a node
     that was pending has no ready row to delete), and inserts replace a row left behind.
+    A timer that ``before`` already has with the same due time is not written again, and
+    one that moves is replaced without a delete first (a claim, a heartbeat).
     A ready row records the command's time (``ready_at_ms``): when the node became ready,
     or when a command last changed it while it stayed ready (a re-armed schedule-to-start
     deadline while its work order is held, a revision of its spec).
     """
     state = record.state
     run_id = state.run_id
+    prior = before if before is not None and before.status not in core.TERMINAL else None
     if before is not None:
-        dropped_ready, dropped_timers = sorted(uids), sorted(uids)
-        if before.status not in core.TERMINAL:
+        dropped_ready = sorted(uids)
+        if prior is not None:
             dropped_ready = [
                 uid for uid in dropped_ready
-                if uid not in before.nodes or core.ready_entry(before, uid) is not None
-            ]  # fmt: skip
-            dropped_timers = [
-                uid for uid in dropped_timers
-                if (uid not in before.nodes and uid != core.RUN_TIMER)
-                or core.timer_entry(before, uid) is not None
+                if uid not in prior.nodes or core.ready_entry(prior, uid) is not None
             ]  # fmt: skip
         _DROP_READY.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_ready])
-        _DROP_TIMERS.run_many(connection, [{"rid": run_id, "uid": uid} for uid in dropped_timers])
-    ready, timers = [], []
+    ready, timers, dropped_timers = [], [], []
     for uid in sorted(uids, key=_uid_order):
         entry = core.ready_entry(state, uid)
         if entry is not None:
@@ -682,8 +679,16 @@ def _sync_queues(
                 }
             )
         due = core.timer_entry(state, uid)
-        if due is not None:
+        # A timer row that stays is left alone, one that moves is replaced (an upsert, no
+        # delete first), one that ends is deleted; so is a new node's row left behind.
+        known = prior is not None and (uid in prior.nodes or uid == core.RUN_TIMER)
+        was = core.timer_entry(prior, uid) if prior is not None and known else None
+        if due is None:
+            if before is not None and (not known or was is not None):
+                dropped_timers.append({"rid": run_id, "uid": uid})
+        elif not known or due != was:
             timers.append({"run_id": run_id, "node_uid": uid, "due_ms": due})
+    _DROP_TIMERS.run_many(connection, dropped_timers)
     postgres = connection.dialect.name == "postgresql"
     (_PG_REPLACE_READY if postgres else _REPLACE_READY).run_many(connection, ready)
     (_PG_REPLACE_TIMER if postgres else _REPLACE_TIMER).run_many(connection, timers)
