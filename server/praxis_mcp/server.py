@@ -229,7 +229,7 @@ def _task_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         "this agent, with its input, prompt, provider, function policy (call only the "
         "functions it permits) and output contract. Waits up to wait_s seconds (at most "
         f"{MAX_WAIT_S:g}) for one; answers task null when none came. Heartbeat before the "
-        "lease ends and settle it with complete_task or fail_task. Needs the task.claim "
+        "lease ends and settle it with complete_task or fail_task. Needs the task.work "
         "grant.",
     )
     async def claim_task(

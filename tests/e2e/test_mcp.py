@@ -5,6 +5,9 @@ settled, a question a human answers, and refusals that are the server's (issue 2
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.support.cli_shell import POLICY, PRAXIS, V1, V2, Shell, digest_of
 from tests.support.harness import token_of
+from tests.support.server_process import free_port
 
 TOOLS = {
     "get_definition",
@@ -214,3 +218,39 @@ def test_the_agent_asks_a_human_and_receives_the_answer(shell: Shell) -> None:
             assert (answer["answered"], answer["answer"]) == (True, True)
 
     run_async(flow)
+
+
+def test_streamable_http_on_loopback_only(shell: Shell) -> None:
+    refused = shell.run("mcp", "--http", "8765", "--host", "0.0.0.0", who="agent")
+    assert refused.code != 0 and refused.error_line().startswith("error: LOOPBACK_REQUIRED: ")
+    port = free_port()
+    process = subprocess.Popen(
+        [PRAXIS, "mcp", "--http", str(port)],
+        env=shell.env("agent"),
+        cwd=shell.home,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+
+        async def flow() -> None:
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
+                listed = await client.list_tools()
+                assert {tool.name for tool in listed.tools} == TOOLS
+                result = await client.call_tool("get_run", {"run_id": "no-such-run"})
+                assert result.is_error and isinstance(result.structured_content, dict)
+                assert result.structured_content["error"]["reason"] == "RUN_NOT_FOUND"
+
+        run_async(flow)
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=30)
+    assert token_of("agent") not in err
