@@ -60,8 +60,11 @@ class Redactor:
         class _Redact(logging.Filter):
             def filter(self, record: logging.LogRecord) -> bool:
                 message = record.getMessage()
+                if record.exc_info:  # a traceback's text is redacted with the message
+                    trace = logging.Formatter().formatException(record.exc_info)
+                    message, record.exc_info, record.exc_text = f"{message}\n{trace}", None, None
                 cleaned = redactor.text(message)
-                if cleaned != message:
+                if cleaned != record.msg or record.args:
                     record.msg, record.args = cleaned, None
                 return True
 

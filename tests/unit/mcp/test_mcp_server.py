@@ -58,8 +58,13 @@ def test_the_token_never_shows_in_a_log_record(caplog: pytest.LogCaptureFixture)
     with caplog.at_level(logging.INFO):
         logger.info("calling with %s", TOKEN)
         logger.info(f"inline {TOKEN}")
+        try:
+            raise RuntimeError(f"a bug that shows {TOKEN}")
+        except RuntimeError:
+            logger.exception("unexpected")
     assert TOKEN not in caplog.text
-    assert caplog.text.count(REDACTED) == 2
+    assert caplog.text.count(REDACTED) == 3
+    assert "RuntimeError" in caplog.text
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
