@@ -40,7 +40,7 @@ lint: setup tools
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client
 	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client
-	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console clients/python/praxis_client
+	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console server/praxis_mcp clients/python/praxis_client
 	$(VENV)/bin/lint-imports --no-cache
 
 ## breaking: compare the contract against the last release tag (none yet: skipped with a note)

@@ -640,9 +640,7 @@ def runs_vectors() -> list[dict[str, Json]]:
                     definition(
                         "j",
                         a=node(output=json_out({"type": "string"})),
-                        b=node(
-                            output=json_out({"type": "string"}), tag="b", effects="idempotent"
-                        ),
+                        b=node(output=json_out({"type": "string"}), tag="b", effects="idempotent"),
                         j=node(["node:a", "node:b"], ("a", "b")),
                     )
                 ),
@@ -993,6 +991,24 @@ def definition_vectors() -> list[dict[str, Json]]:
 
     return [
         invalid_def(
+            "function-policy-out-of-bounds-is-rejected",
+            "A function policy with an empty pattern, or with a key other than allow and "
+            "deny, fails with DEFINITION_INVALID (patterns are 1 to 256 characters, at most "
+            "256 of them per list).",
+            {
+                "version": 1,
+                "default_functions": {"allow": ["ok"], "only": ["x"]},
+                "nodes": {"a": node(agent={"model": MODEL, "functions": [""]})},
+                "output": {"from": "node:a"},
+            },
+        ),
+        invalid_def(
+            "provider-longer-than-256-characters-is-rejected",
+            "A node's agent.provider is at most 256 characters; a longer one fails with "
+            "DEFINITION_INVALID.",
+            definition("a", a=node(agent={"model": MODEL, "provider": "p" * 257})),
+        ),
+        invalid_def(
             "cycle-is-rejected",
             "Two nodes that depend on each other fail with DEFINITION_INVALID.",
             definition(
@@ -1318,7 +1334,7 @@ def tasks_vectors() -> list[dict[str, Json]]:
                             agent={
                                 "model": MODEL,
                                 "systemPrompt": "be brief",
-                                "functionsJson": '["search"]',
+                                "functionsJson": '{"allow":["search"],"deny":[]}',
                                 "outputJson": TEXT_OUT,
                             },
                             template="Summarize:",
@@ -1326,6 +1342,85 @@ def tasks_vectors() -> list[dict[str, Json]]:
                         )
                     ],
                     lease_ms=30000,
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "task/agent-settings-reach-the-worker",
+            "The node's provider travels in the task, and its function policy arrives "
+            "normalized to {allow, deny}: a node that declares none gets every function "
+            '(allow ["*"]), a node without agent.functions inherits default_functions '
+            '(a missing allow is ["*"]), and a node\'s own list is its allow list, sorted '
+            "and deduplicated.",
+            [
+                teach(),
+                start(
+                    {
+                        "version": 1,
+                        "nodes": {
+                            "a": {
+                                "agent": {
+                                    "model": MODEL,
+                                    "provider": "acme-cloud",
+                                    "functions": ["web.*", "calc", "calc"],
+                                },
+                                "input": {"from": "run_input"},
+                            },
+                        },
+                        "output": {"from": "node:a"},
+                    }
+                ),
+                claim(
+                    [
+                        task(
+                            "a",
+                            agent={
+                                "model": MODEL,
+                                "provider": "acme-cloud",
+                                "functionsJson": '{"allow":["calc","web.*"],"deny":[]}',
+                                "outputJson": TEXT_OUT,
+                            },
+                        )
+                    ]
+                ),
+                start(
+                    {
+                        "version": 1,
+                        "default_functions": {"deny": ["shell.*"]},
+                        "nodes": {"a": node()},
+                        "output": {"from": "node:a"},
+                    },
+                    request_id="${ns}-start-2",
+                    capture="run2",
+                ),
+                claim(
+                    [
+                        task(
+                            "a",
+                            run="${run2}",
+                            agent={
+                                "model": MODEL,
+                                "provider": None,
+                                "functionsJson": '{"allow":["*"],"deny":["shell.*"]}',
+                                "outputJson": TEXT_OUT,
+                            },
+                        )
+                    ]
+                ),
+                start(ONE, request_id="${ns}-start-3", capture="run3"),
+                claim(
+                    [
+                        task(
+                            "a",
+                            run="${run3}",
+                            agent={
+                                "model": MODEL,
+                                "functionsJson": '{"allow":["*"],"deny":[]}',
+                                "outputJson": TEXT_OUT,
+                            },
+                        )
+                    ]
                 ),
             ],
             RUNS,

@@ -147,6 +147,33 @@ class WorkerError(RuntimeError):
 # --- the handler's view -------------------------------------------------------------------
 
 
+def function_policy(functions_json: str) -> dict[str, list[str]]:
+    """``Task.agent.functions_json`` as ``{"allow": [...], "deny": [...]}``; every
+    function when empty (a server before the policy was normalized)."""
+    if not functions_json:
+        return {"allow": ["*"], "deny": []}
+    raw = json.loads(functions_json)
+    return {"allow": list(raw.get("allow", [])), "deny": list(raw.get("deny", []))}
+
+
+def _glob(pattern: str, text: str) -> bool:
+    """Whether ``text`` matches ``pattern`` whole, ``*`` matching any run of characters."""
+    parts = pattern.split("*")
+    if len(parts) == 1:
+        return text == pattern
+    if not text.startswith(parts[0]) or len(text) < len(parts[0]) + len(parts[-1]):
+        return False
+    if not text.endswith(parts[-1]):
+        return False
+    position, end = len(parts[0]), len(text) - len(parts[-1])
+    for middle in parts[1:-1]:
+        found = text.find(middle, position, end)
+        if found < 0:
+            return False
+        position = found + len(middle)
+    return True
+
+
 @dataclass
 class TaskContext:
     """One claimed attempt, as a handler sees it."""
@@ -198,6 +225,28 @@ class TaskContext:
     def output(self) -> Any:
         """The node's output contract (``{"type": "text"}`` or ``{"type": "json", ...}``)."""
         return json.loads(self.proto.agent.output_json or '{"type": "text"}')
+
+    @property
+    def provider(self) -> str:
+        """The provider the node asks to run its model with ('' leaves it to the worker's
+        own routing). A worker that cannot serve it fails the attempt as NOT_APPLIED
+        rather than run the model elsewhere (docs/workers.md, "The agent's settings")."""
+        return self.proto.agent.provider
+
+    @property
+    def functions(self) -> dict[str, list[str]]:
+        """The node's function policy, ``{"allow": [...], "deny": [...]}``: the agent may
+        call only the functions :meth:`function_allowed` permits."""
+        return function_policy(self.proto.agent.functions_json)
+
+    def function_allowed(self, function_id: str) -> bool:
+        """Whether the node's policy lets its agent call ``function_id``: a pattern match
+        in ``allow`` (``*`` is any run of characters) and none in ``deny``. The runtime
+        cannot see the agent's calls: the handler MUST offer only permitted functions
+        and refuse any other call."""
+        policy = self.functions
+        allowed = any(_glob(pattern, function_id) for pattern in policy["allow"])
+        return allowed and not any(_glob(pattern, function_id) for pattern in policy["deny"])
 
     def is_cancelled(self) -> bool:
         return self.cancelled.is_set()

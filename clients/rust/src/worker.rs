@@ -83,6 +83,46 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 const BACKOFF_START: Duration = Duration::from_millis(100);
 const BACKOFF_MAX: Duration = Duration::from_secs(5);
 
+/// Whether the policy in `functions_json` (`{"allow": [...], "deny": [...]}`; empty means
+/// every function, as from an engine before the policy was normalized) permits
+/// `function_id`. An unreadable policy permits nothing.
+pub fn function_policy_permits(functions_json: &str, function_id: &str) -> bool {
+    if functions_json.is_empty() {
+        return true;
+    }
+    let Ok(policy) = serde_json::from_str::<serde_json::Value>(functions_json) else {
+        return false;
+    };
+    let matches = |key: &str| {
+        policy[key].as_array().is_some_and(|items| {
+            items
+                .iter()
+                .any(|p| p.as_str().is_some_and(|p| glob_matches(p, function_id)))
+        })
+    };
+    matches("allow") && !matches("deny")
+}
+
+/// Whether `text` matches `pattern` whole, `*` matching any run of characters.
+pub fn glob_matches(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return text == pattern;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if text.len() < first.len() + last.len() || !text.starts_with(first) || !text.ends_with(last) {
+        return false;
+    }
+    let (mut position, end) = (first.len(), text.len() - last.len());
+    for middle in &parts[1..parts.len() - 1] {
+        match text[position..end].find(middle) {
+            Some(found) => position += found + middle.len(),
+            None => return false,
+        }
+    }
+    true
+}
+
 // --- what a handler sees and returns ---------------------------------------------------
 
 /// One claimed attempt, as a handler sees it.
@@ -125,6 +165,27 @@ impl TaskContext {
     /// The attempt number, from 1.
     pub fn attempt(&self) -> i32 {
         self.proto.attempt
+    }
+    /// The provider the node asks to run its model with (empty leaves it to the worker's
+    /// routing). A worker that cannot serve it fails the attempt as NOT_APPLIED rather
+    /// than run the model elsewhere (docs/workers.md, "The agent's settings").
+    pub fn provider(&self) -> &str {
+        self.proto
+            .agent
+            .as_ref()
+            .map_or("", |agent| agent.provider.as_str())
+    }
+    /// Whether the node's function policy (`task().agent.functions_json`,
+    /// `{"allow": [...], "deny": [...]}`) lets its agent call `function_id`: a match in
+    /// allow (`*` is any run of characters) and none in deny. The engine never sees the
+    /// agent's calls: the handler MUST offer only permitted functions and refuse others.
+    pub fn function_allowed(&self, function_id: &str) -> bool {
+        let text = self
+            .proto
+            .agent
+            .as_ref()
+            .map_or("", |agent| agent.functions_json.as_str());
+        function_policy_permits(text, function_id)
     }
     /// The attempt's span as a W3C `traceparent` (empty unless the server exports
     /// traces): make it the parent of the handler's own spans.
@@ -1278,6 +1339,28 @@ fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_context_carries_the_provider_and_the_function_policy() {
+        let task = pb::Task {
+            agent: Some(pb::AgentSpec {
+                model: "m".into(),
+                provider: "acme".into(),
+                functions_json: r#"{"allow":["calc","web.*"],"deny":["*.fetch"]}"#.into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let ctx = TaskContext::new(task, CancellationToken::new());
+        assert_eq!(ctx.provider(), "acme");
+        assert!(ctx.function_allowed("calc") && ctx.function_allowed("web.search"));
+        assert!(!ctx.function_allowed("web.fetch") && !ctx.function_allowed("calculator"));
+        let old = TaskContext::new(pb::Task::default(), CancellationToken::new());
+        assert!(old.function_allowed("anything") && old.provider().is_empty());
+        assert!(glob_matches("*", "") && glob_matches("a*b*c", "axxbyyc"));
+        assert!(!glob_matches("a*b", "ab.c") && !glob_matches("ab*ba", "aba"));
+        assert!(!glob_matches("a*a", "a") && glob_matches("a**b", "ab"));
+    }
 
     fn message(outcome: &Outcome) -> (&str, bool) {
         match &outcome.kind {

@@ -64,6 +64,43 @@ export class Uncertain extends Error {
   }
 }
 
+/** A node's function policy as the engine sends it: `{"allow": [...], "deny": [...]}`. */
+export interface FunctionPolicy {
+  allow: string[];
+  deny: string[];
+}
+
+/** `Task.agent.functionsJson` as a policy; every function when empty (an older server). */
+export function functionPolicy(functionsJson: string): FunctionPolicy {
+  if (functionsJson === "") return { allow: ["*"], deny: [] };
+  const raw = JSON.parse(functionsJson) as Partial<FunctionPolicy>;
+  return { allow: raw.allow ?? [], deny: raw.deny ?? [] };
+}
+
+/** Whether `text` matches `pattern` whole, `*` matching any run of characters. */
+export function globMatches(pattern: string, text: string): boolean {
+  const parts = pattern.split("*");
+  if (parts.length === 1) return text === pattern;
+  const first = parts[0] ?? "";
+  const last = parts[parts.length - 1] ?? "";
+  if (text.length < first.length + last.length) return false;
+  if (!text.startsWith(first) || !text.endsWith(last)) return false;
+  let position = first.length;
+  const end = text.length - last.length;
+  for (const middle of parts.slice(1, -1)) {
+    const found = text.indexOf(middle, position);
+    if (found < 0 || found + middle.length > end) return false;
+    position = found + middle.length;
+  }
+  return true;
+}
+
+/** Whether `policy` permits `functionId` (an allow match and no deny match). */
+export function functionPermitted(policy: FunctionPolicy, functionId: string): boolean {
+  const allowed = policy.allow.some((pattern) => globMatches(pattern, functionId));
+  return allowed && !policy.deny.some((pattern) => globMatches(pattern, functionId));
+}
+
 /** What a handler sees of its attempt. */
 export interface TaskContext {
   /** The Task as claimed. */
@@ -86,6 +123,20 @@ export interface TaskContext {
    * (`external`, or nothing declared) it settles as UNCERTAIN (docs/workers.md, Outcomes).
    */
   retrySafe: boolean;
+  /**
+   * The provider the node asks to run its model with (`task.agent.provider`; empty
+   * leaves it to the worker's routing). A worker that cannot serve it fails the attempt
+   * as NOT_APPLIED rather than run the model elsewhere (docs/workers.md).
+   */
+  provider: string;
+  /** The node's function policy (`task.agent.functionsJson`), normalized. */
+  functions: FunctionPolicy;
+  /**
+   * Whether the policy lets the node's agent call `functionId`: a match in `allow` (`*`
+   * is any run of characters) and none in `deny`. The handler MUST offer the agent only
+   * permitted functions and refuse any other call: the engine never sees them.
+   */
+  functionAllowed(functionId: string): boolean;
   /**
    * Aborted when the attempt is cancelled (run stopped, attempt superseded), its lease is
    * lost, or a shutdown's drain timeout runs out; `signal.reason` says which.
@@ -538,6 +589,10 @@ export class Worker {
         attempt: task.attempt,
         traceparent: task.traceparent,
         retrySafe: isRetrySafe(task),
+        provider: task.agent?.provider ?? "",
+        functions: functionPolicy(task.agent?.functionsJson ?? ""),
+        functionAllowed: (functionId: string) =>
+          functionPermitted(functionPolicy(task.agent?.functionsJson ?? ""), functionId),
         signal: abort.signal,
       };
       // The attempt's span is the handler's parent (./tracing.ts; optional OpenTelemetry).

@@ -159,6 +159,48 @@ test("settles a batch through SettleTasks with the outcome each handler chose", 
   assert.deepEqual(worker.stats(), { completed: 1, failed: 5, uncertain: 3, dropped: 0, inFlight: 0 });
 });
 
+test("the handler reads the node's provider and function policy (docs/workers.md)", async () => {
+  let handed = false;
+  let seen: { provider: string; allow: string[]; calc: boolean; fetch: boolean; shell: boolean } | undefined;
+  const server = await serve({
+    async settleTasks(req, ctx) {
+      const results = req.settlements.map((s) => ({
+        attemptId: s.outcome.value?.attemptId ?? "",
+        result: { case: "complete" as const, value: {} },
+      }));
+      if (!req.claim || handed) {
+        await idle(100n, ctx.signal);
+        return { results };
+      }
+      handed = true;
+      const agent = { model: "m", provider: "acme", functionsJson: '{"allow":["calc","web.*"],"deny":["*.fetch"]}' };
+      return { results, tasks: [{ attemptId: "att-p", inputJson: "1", agent }] };
+    },
+  });
+  const client = connect(server.address, "t");
+  const worker = new Worker(client, { models: ["m"], pollMs: 100, logger: quiet }, (ctx) => {
+    seen = {
+      provider: ctx.provider,
+      allow: ctx.functions.allow,
+      calc: ctx.functionAllowed("calc"),
+      fetch: ctx.functionAllowed("web.fetch"),
+      shell: ctx.functionAllowed("shell"),
+    };
+    return 1;
+  });
+  await worker.start();
+  const deadline = Date.now() + 10_000;
+  while (seen === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await worker.stop();
+  client.close();
+  server.close();
+  assert.deepEqual(seen, { provider: "acme", allow: ["calc", "web.*"], calc: true, fetch: false, shell: false });
+  // A server that sends no policy (before issue 24) means every function.
+  assert.ok(internal.functionPermitted(internal.functionPolicy(""), "anything"));
+  assert.ok(internal.globMatches("a*b*c", "axxbyyc") && !internal.globMatches("a*b", "ab.c"));
+  assert.ok(internal.globMatches("*", "") && !internal.globMatches("ab*ba", "aba"));
+});
+
 test("a bad token fails start() with UNAUTHENTICATED", async () => {
   const server = await serve({
     claimTasks() {

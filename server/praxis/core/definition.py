@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from praxis.core import jsonschema, money, purposes, values
+from praxis.core import functions, jsonschema, money, purposes, values
 from praxis.core.rejection import Code, FieldViolation, Rejection
 
 MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000
@@ -60,6 +60,8 @@ DEFAULT_SCHEDULE_TO_START_MS = 3600 * 1000
 """How long a ready agent node waits for a worker's claim when its definition does not
 say (``schedule_to_start_ms``)."""
 MAX_ATTEMPTS = 100
+MAX_PROVIDER_CHARS = 256
+"""Characters of a node's ``agent.provider`` (the provider its worker runs the model with)."""
 MAX_BACKOFF_MS = 24 * 3600 * 1000
 
 _TOP_KEYS = frozenset({"version", "nodes", "output", "default_functions"})
@@ -571,24 +573,17 @@ def _parse_agent(
         if text is not None and not isinstance(text, str):
             p.add(f"{path}.{key}", f"{key} must be a string")
         texts[key] = text if isinstance(text, str) else ""
-    functions = raw.get("functions", default_functions)
+    if len(texts["provider"]) > MAX_PROVIDER_CHARS:
+        p.add(f"{path}.provider", f"provider is at most {MAX_PROVIDER_CHARS} characters")
+    policy = raw.get("functions", default_functions)
     _check_functions(raw.get("functions"), f"{path}.functions", p)
     output = _parse_contract(raw.get("output"), f"{path}.output", p)
-    return Agent(model, texts["system_prompt"], texts["provider"], functions, output)
+    return Agent(model, texts["system_prompt"], texts["provider"], policy, output)
 
 
 def _check_functions(raw: values.JsonValue, path: str, p: _Problems) -> None:
-    if raw is None or isinstance(raw, str):
-        return
-    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
-        return
-    if (
-        isinstance(raw, dict)
-        and set(raw) <= {"allow", "deny"}
-        and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in raw.values())
-    ):
-        return
-    p.add(path, 'functions must be a string, a list of strings or {"allow": [...], "deny": [...]}')
+    for problem in functions.problems(raw):
+        p.add(path, problem)
 
 
 def _parse_contract(raw: values.JsonValue, path: str, p: _Problems) -> OutputContract:

@@ -12,8 +12,8 @@ import grpc
 
 from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
+from praxis.core import functions, values
 from praxis.core import run as core
-from praxis.core import values
 from praxis.core.rejection import Rejection, invalid
 from praxis.limits import ServingLimits
 from praxis.rpc.auth import Credential, credential, principal
@@ -47,14 +47,13 @@ def task_to_proto(task: TaskView) -> task_pb2.Task:
         agent=task_pb2.AgentSpec(
             model=agent.model,
             system_prompt=agent.system_prompt,
-            functions_json=""
-            if agent.functions is None
-            else values.canonical_json(agent.functions),
+            functions_json=values.canonical_json(functions.normalize(agent.functions)),
             output_json=values.canonical_json(
                 {"type": "text"}
                 if agent.output.kind == "text"
                 else {"type": "json", "schema": agent.output.schema}
             ),
+            provider=agent.provider,
         ),
         input_json=task.input_json,
         template=task.template,

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from praxis_cli.commands import admin, decide, deliverables, principals, registry, runs
+from praxis_cli.commands import admin, agent_mcp, decide, deliverables, principals, registry, runs
 
-COMMAND_MODULES = (principals, decide, registry, runs, deliverables, admin)
+COMMAND_MODULES = (principals, decide, registry, runs, deliverables, admin, agent_mcp)

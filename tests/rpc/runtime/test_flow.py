@@ -247,7 +247,7 @@ def test_task_carries_agent_input_template_and_deadline(harness: Harness) -> Non
     [task] = claim(harness, lease_ms=10_000)
     now = harness.clock.now_ms()
     assert task.agent.model == "echo" and task.agent.system_prompt == "be brief"
-    assert json.loads(task.agent.functions_json) == ["search"]
+    assert json.loads(task.agent.functions_json) == {"allow": ["search"], "deny": []}
     assert json.loads(task.agent.output_json) == {"type": "text"}
     assert json.loads(task.input_json) == {"text": "hello"}
     assert task.template == "Summarize:"

@@ -61,3 +61,21 @@ def test_error_details_read_reason_and_violations(harness: Harness) -> None:
     assert details.code == grpc.StatusCode.INVALID_ARGUMENT
     assert (details.reason, details.domain) == ("FIELD_REQUIRED", "engine.aiws")
     assert details.field_violations[0][0] == "ref.work_order_id"
+
+
+def test_the_task_context_carries_the_provider_and_the_function_policy() -> None:
+    from aiws.engine.v1 import task_pb2
+    from praxis_client import TaskContext
+
+    agent = task_pb2.AgentSpec(
+        model="m",
+        provider="acme",
+        functions_json='{"allow":["calc","web.*"],"deny":["*.fetch"]}',
+    )
+    ctx = TaskContext(task_pb2.Task(agent=agent), None)
+    assert ctx.provider == "acme"
+    assert ctx.functions == {"allow": ["calc", "web.*"], "deny": ["*.fetch"]}
+    assert ctx.function_allowed("calc") and ctx.function_allowed("web.search")
+    assert not ctx.function_allowed("web.fetch") and not ctx.function_allowed("calculator")
+    older = TaskContext(task_pb2.Task(agent=task_pb2.AgentSpec(model="m")), None)
+    assert older.provider == "" and older.function_allowed("anything")

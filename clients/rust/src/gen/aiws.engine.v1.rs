@@ -11543,12 +11543,28 @@ pub struct AgentSpec {
     /// Extra system prompt, if any.
     #[prost(string, tag = "2")]
     pub system_prompt: ::prost::alloc::string::String,
-    /// The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+    /// The node's function dispatch policy, always in one normalized form:
+    /// `{"allow":\[<pattern>,...\],"deny":\[<pattern>,...\]}` (canonical JSON, patterns sorted
+    /// and deduplicated). It is the node's `agent.functions`, else the definition's
+    /// `default_functions`, else every function (`{"allow":\["*"\],"deny":\[\]}`); a string or
+    /// an array in the definition is the allow list. A pattern is a function id in which
+    /// `*` matches any run of characters. A function is permitted when it matches an allow
+    /// pattern and no deny pattern. The server checks only the policy's shape and bounds:
+    /// it never sees the agent's function calls, so the worker must enforce the policy,
+    /// offering the agent only permitted functions and refusing any other call
+    /// (docs/workers.md, "The agent's settings").
     #[prost(string, tag = "3")]
     pub functions_json: ::prost::alloc::string::String,
     /// The output contract as JSON (`{"type":"json","schema":{...}}` or `{"type":"text"}`).
     #[prost(string, tag = "4")]
     pub output_json: ::prost::alloc::string::String,
+    /// The provider the node asks to run its model with (the definition's
+    /// `agent.provider`); empty when the node leaves it to the worker, which then uses its
+    /// own routing for the model. The server does not check it against anything: a worker
+    /// that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+    /// silently running the model with another one.
+    #[prost(string, tag = "5")]
+    pub provider: ::prost::alloc::string::String,
 }
 /// Task is one leased attempt.
 #[allow(clippy::all)]

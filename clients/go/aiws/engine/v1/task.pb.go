@@ -209,10 +209,25 @@ type AgentSpec struct {
 	Model string `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
 	// Extra system prompt, if any.
 	SystemPrompt string `protobuf:"bytes,2,opt,name=system_prompt,json=systemPrompt,proto3" json:"system_prompt,omitempty"`
-	// The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+	// The node's function dispatch policy, always in one normalized form:
+	// `{"allow":[<pattern>,...],"deny":[<pattern>,...]}` (canonical JSON, patterns sorted
+	// and deduplicated). It is the node's `agent.functions`, else the definition's
+	// `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+	// an array in the definition is the allow list. A pattern is a function id in which
+	// `*` matches any run of characters. A function is permitted when it matches an allow
+	// pattern and no deny pattern. The server checks only the policy's shape and bounds:
+	// it never sees the agent's function calls, so the worker must enforce the policy,
+	// offering the agent only permitted functions and refusing any other call
+	// (docs/workers.md, "The agent's settings").
 	FunctionsJson string `protobuf:"bytes,3,opt,name=functions_json,json=functionsJson,proto3" json:"functions_json,omitempty"`
 	// The output contract as JSON (`{"type":"json","schema":{...}}` or `{"type":"text"}`).
-	OutputJson    string `protobuf:"bytes,4,opt,name=output_json,json=outputJson,proto3" json:"output_json,omitempty"`
+	OutputJson string `protobuf:"bytes,4,opt,name=output_json,json=outputJson,proto3" json:"output_json,omitempty"`
+	// The provider the node asks to run its model with (the definition's
+	// `agent.provider`); empty when the node leaves it to the worker, which then uses its
+	// own routing for the model. The server does not check it against anything: a worker
+	// that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+	// silently running the model with another one.
+	Provider      string `protobuf:"bytes,5,opt,name=provider,proto3" json:"provider,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -271,6 +286,13 @@ func (x *AgentSpec) GetFunctionsJson() string {
 func (x *AgentSpec) GetOutputJson() string {
 	if x != nil {
 		return x.OutputJson
+	}
+	return ""
+}
+
+func (x *AgentSpec) GetProvider() string {
+	if x != nil {
+		return x.Provider
 	}
 	return ""
 }
@@ -1450,13 +1472,14 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\x05Model\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x123\n" +
 	"\x06source\x18\x02 \x01(\x0e2\x1b.aiws.engine.v1.ModelSourceR\x06source\x12\"\n" +
-	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\"\x8e\x01\n" +
+	"\rexpires_at_ms\x18\x03 \x01(\x03R\vexpiresAtMs\"\xaa\x01\n" +
 	"\tAgentSpec\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12#\n" +
 	"\rsystem_prompt\x18\x02 \x01(\tR\fsystemPrompt\x12%\n" +
 	"\x0efunctions_json\x18\x03 \x01(\tR\rfunctionsJson\x12\x1f\n" +
 	"\voutput_json\x18\x04 \x01(\tR\n" +
-	"outputJson\"\xde\x03\n" +
+	"outputJson\x12\x1a\n" +
+	"\bprovider\x18\x05 \x01(\tR\bprovider\"\xde\x03\n" +
 	"\x04Task\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x15\n" +

@@ -39,16 +39,18 @@ class Model(_message.Message):
     def __init__(self, name: _Optional[str] = ..., source: _Optional[_Union[ModelSource, str]] = ..., expires_at_ms: _Optional[int] = ...) -> None: ...
 
 class AgentSpec(_message.Message):
-    __slots__ = ("model", "system_prompt", "functions_json", "output_json")
+    __slots__ = ("model", "system_prompt", "functions_json", "output_json", "provider")
     MODEL_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_PROMPT_FIELD_NUMBER: _ClassVar[int]
     FUNCTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    PROVIDER_FIELD_NUMBER: _ClassVar[int]
     model: str
     system_prompt: str
     functions_json: str
     output_json: str
-    def __init__(self, model: _Optional[str] = ..., system_prompt: _Optional[str] = ..., functions_json: _Optional[str] = ..., output_json: _Optional[str] = ...) -> None: ...
+    provider: str
+    def __init__(self, model: _Optional[str] = ..., system_prompt: _Optional[str] = ..., functions_json: _Optional[str] = ..., output_json: _Optional[str] = ..., provider: _Optional[str] = ...) -> None: ...
 
 class Task(_message.Message):
     __slots__ = ("attempt_id", "run_id", "node_uid", "node_id", "attempt", "operation_id", "agent", "input_json", "template", "deadline_ms", "lease_expires_at_ms", "revision", "traceparent", "effects")

@@ -67,6 +67,25 @@ public final class TaskContext {
     return effects == NodeEffects.NODE_EFFECTS_NONE || effects == NodeEffects.NODE_EFFECTS_IDEMPOTENT;
   }
 
+  /**
+   * The provider the node asks to run its model with ({@code task().getAgent().getProvider()};
+   * empty leaves it to the worker's routing). A worker that cannot serve it fails the attempt
+   * as NOT_APPLIED rather than run the model elsewhere (docs/workers.md).
+   */
+  public String provider() {
+    return task.getAgent().getProvider();
+  }
+
+  /**
+   * Whether the node's function policy ({@code task().getAgent().getFunctionsJson()}, {@code
+   * {"allow": [...], "deny": [...]}}) lets its agent call {@code functionId}: a match in allow
+   * ({@code *} is any run of characters) and none in deny. The engine never sees the agent's
+   * calls: the handler MUST offer only permitted functions and refuse any other call.
+   */
+  public boolean functionAllowed(String functionId) {
+    return FunctionPolicy.of(task.getAgent().getFunctionsJson()).permits(functionId);
+  }
+
   /** The input as plain Java values (maps, lists, strings, exact numbers, booleans; null if empty). */
   public Object input() {
     return Json.fromJson(task.getInputJson());

@@ -36,6 +36,7 @@ private static final long serialVersionUID = 0L;
     systemPrompt_ = "";
     functionsJson_ = "";
     outputJson_ = "";
+    provider_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -150,7 +151,16 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object functionsJson_ = "";
   /**
    * <pre>
-   * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+   * The node's function dispatch policy, always in one normalized form:
+   * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+   * and deduplicated). It is the node's `agent.functions`, else the definition's
+   * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+   * an array in the definition is the allow list. A pattern is a function id in which
+   * `*` matches any run of characters. A function is permitted when it matches an allow
+   * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+   * it never sees the agent's function calls, so the worker must enforce the policy,
+   * offering the agent only permitted functions and refusing any other call
+   * (docs/workers.md, "The agent's settings").
    * </pre>
    *
    * <code>string functions_json = 3;</code>
@@ -171,7 +181,16 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+   * The node's function dispatch policy, always in one normalized form:
+   * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+   * and deduplicated). It is the node's `agent.functions`, else the definition's
+   * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+   * an array in the definition is the allow list. A pattern is a function id in which
+   * `*` matches any run of characters. A function is permitted when it matches an allow
+   * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+   * it never sees the agent's function calls, so the worker must enforce the policy,
+   * offering the agent only permitted functions and refusing any other call
+   * (docs/workers.md, "The agent's settings").
    * </pre>
    *
    * <code>string functions_json = 3;</code>
@@ -239,6 +258,61 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int PROVIDER_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object provider_ = "";
+  /**
+   * <pre>
+   * The provider the node asks to run its model with (the definition's
+   * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+   * own routing for the model. The server does not check it against anything: a worker
+   * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+   * silently running the model with another one.
+   * </pre>
+   *
+   * <code>string provider = 5;</code>
+   * @return The provider.
+   */
+  @java.lang.Override
+  public java.lang.String getProvider() {
+    java.lang.Object ref = provider_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      provider_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The provider the node asks to run its model with (the definition's
+   * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+   * own routing for the model. The server does not check it against anything: a worker
+   * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+   * silently running the model with another one.
+   * </pre>
+   *
+   * <code>string provider = 5;</code>
+   * @return The bytes for provider.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getProviderBytes() {
+    java.lang.Object ref = provider_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      provider_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -265,6 +339,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(outputJson_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, outputJson_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(provider_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, provider_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -285,6 +362,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(outputJson_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, outputJson_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(provider_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, provider_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -309,6 +389,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getFunctionsJson())) return false;
     if (!getOutputJson()
         .equals(other.getOutputJson())) return false;
+    if (!getProvider()
+        .equals(other.getProvider())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -328,6 +410,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getFunctionsJson().hashCode();
     hash = (37 * hash) + OUTPUT_JSON_FIELD_NUMBER;
     hash = (53 * hash) + getOutputJson().hashCode();
+    hash = (37 * hash) + PROVIDER_FIELD_NUMBER;
+    hash = (53 * hash) + getProvider().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -467,6 +551,7 @@ private static final long serialVersionUID = 0L;
       systemPrompt_ = "";
       functionsJson_ = "";
       outputJson_ = "";
+      provider_ = "";
       return this;
     }
 
@@ -512,6 +597,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.outputJson_ = outputJson_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.provider_ = provider_;
+      }
     }
 
     @java.lang.Override
@@ -544,6 +632,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getOutputJson().isEmpty()) {
         outputJson_ = other.outputJson_;
         bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (!other.getProvider().isEmpty()) {
+        provider_ = other.provider_;
+        bitField0_ |= 0x00000010;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -592,6 +685,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              provider_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -796,7 +894,16 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object functionsJson_ = "";
     /**
      * <pre>
-     * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+     * The node's function dispatch policy, always in one normalized form:
+     * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+     * and deduplicated). It is the node's `agent.functions`, else the definition's
+     * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+     * an array in the definition is the allow list. A pattern is a function id in which
+     * `*` matches any run of characters. A function is permitted when it matches an allow
+     * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+     * it never sees the agent's function calls, so the worker must enforce the policy,
+     * offering the agent only permitted functions and refusing any other call
+     * (docs/workers.md, "The agent's settings").
      * </pre>
      *
      * <code>string functions_json = 3;</code>
@@ -816,7 +923,16 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+     * The node's function dispatch policy, always in one normalized form:
+     * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+     * and deduplicated). It is the node's `agent.functions`, else the definition's
+     * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+     * an array in the definition is the allow list. A pattern is a function id in which
+     * `*` matches any run of characters. A function is permitted when it matches an allow
+     * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+     * it never sees the agent's function calls, so the worker must enforce the policy,
+     * offering the agent only permitted functions and refusing any other call
+     * (docs/workers.md, "The agent's settings").
      * </pre>
      *
      * <code>string functions_json = 3;</code>
@@ -837,7 +953,16 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+     * The node's function dispatch policy, always in one normalized form:
+     * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+     * and deduplicated). It is the node's `agent.functions`, else the definition's
+     * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+     * an array in the definition is the allow list. A pattern is a function id in which
+     * `*` matches any run of characters. A function is permitted when it matches an allow
+     * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+     * it never sees the agent's function calls, so the worker must enforce the policy,
+     * offering the agent only permitted functions and refusing any other call
+     * (docs/workers.md, "The agent's settings").
      * </pre>
      *
      * <code>string functions_json = 3;</code>
@@ -854,7 +979,16 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+     * The node's function dispatch policy, always in one normalized form:
+     * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+     * and deduplicated). It is the node's `agent.functions`, else the definition's
+     * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+     * an array in the definition is the allow list. A pattern is a function id in which
+     * `*` matches any run of characters. A function is permitted when it matches an allow
+     * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+     * it never sees the agent's function calls, so the worker must enforce the policy,
+     * offering the agent only permitted functions and refusing any other call
+     * (docs/workers.md, "The agent's settings").
      * </pre>
      *
      * <code>string functions_json = 3;</code>
@@ -868,7 +1002,16 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+     * The node's function dispatch policy, always in one normalized form:
+     * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+     * and deduplicated). It is the node's `agent.functions`, else the definition's
+     * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+     * an array in the definition is the allow list. A pattern is a function id in which
+     * `*` matches any run of characters. A function is permitted when it matches an allow
+     * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+     * it never sees the agent's function calls, so the worker must enforce the policy,
+     * offering the agent only permitted functions and refusing any other call
+     * (docs/workers.md, "The agent's settings").
      * </pre>
      *
      * <code>string functions_json = 3;</code>
@@ -973,6 +1116,118 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       outputJson_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object provider_ = "";
+    /**
+     * <pre>
+     * The provider the node asks to run its model with (the definition's
+     * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+     * own routing for the model. The server does not check it against anything: a worker
+     * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+     * silently running the model with another one.
+     * </pre>
+     *
+     * <code>string provider = 5;</code>
+     * @return The provider.
+     */
+    public java.lang.String getProvider() {
+      java.lang.Object ref = provider_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        provider_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The provider the node asks to run its model with (the definition's
+     * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+     * own routing for the model. The server does not check it against anything: a worker
+     * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+     * silently running the model with another one.
+     * </pre>
+     *
+     * <code>string provider = 5;</code>
+     * @return The bytes for provider.
+     */
+    public com.google.protobuf.ByteString
+        getProviderBytes() {
+      java.lang.Object ref = provider_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        provider_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The provider the node asks to run its model with (the definition's
+     * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+     * own routing for the model. The server does not check it against anything: a worker
+     * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+     * silently running the model with another one.
+     * </pre>
+     *
+     * <code>string provider = 5;</code>
+     * @param value The provider to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProvider(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      provider_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The provider the node asks to run its model with (the definition's
+     * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+     * own routing for the model. The server does not check it against anything: a worker
+     * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+     * silently running the model with another one.
+     * </pre>
+     *
+     * <code>string provider = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearProvider() {
+      provider_ = getDefaultInstance().getProvider();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The provider the node asks to run its model with (the definition's
+     * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+     * own routing for the model. The server does not check it against anything: a worker
+     * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+     * silently running the model with another one.
+     * </pre>
+     *
+     * <code>string provider = 5;</code>
+     * @param value The bytes for provider to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProviderBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      provider_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

@@ -52,7 +52,16 @@ public interface AgentSpecOrBuilder extends
 
   /**
    * <pre>
-   * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+   * The node's function dispatch policy, always in one normalized form:
+   * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+   * and deduplicated). It is the node's `agent.functions`, else the definition's
+   * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+   * an array in the definition is the allow list. A pattern is a function id in which
+   * `*` matches any run of characters. A function is permitted when it matches an allow
+   * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+   * it never sees the agent's function calls, so the worker must enforce the policy,
+   * offering the agent only permitted functions and refusing any other call
+   * (docs/workers.md, "The agent's settings").
    * </pre>
    *
    * <code>string functions_json = 3;</code>
@@ -61,7 +70,16 @@ public interface AgentSpecOrBuilder extends
   java.lang.String getFunctionsJson();
   /**
    * <pre>
-   * The function dispatch policy as JSON (array, string or {allow, deny}); empty if none.
+   * The node's function dispatch policy, always in one normalized form:
+   * `{"allow":[&lt;pattern&gt;,...],"deny":[&lt;pattern&gt;,...]}` (canonical JSON, patterns sorted
+   * and deduplicated). It is the node's `agent.functions`, else the definition's
+   * `default_functions`, else every function (`{"allow":["*"],"deny":[]}`); a string or
+   * an array in the definition is the allow list. A pattern is a function id in which
+   * `*` matches any run of characters. A function is permitted when it matches an allow
+   * pattern and no deny pattern. The server checks only the policy's shape and bounds:
+   * it never sees the agent's function calls, so the worker must enforce the policy,
+   * offering the agent only permitted functions and refusing any other call
+   * (docs/workers.md, "The agent's settings").
    * </pre>
    *
    * <code>string functions_json = 3;</code>
@@ -89,4 +107,32 @@ public interface AgentSpecOrBuilder extends
    */
   com.google.protobuf.ByteString
       getOutputJsonBytes();
+
+  /**
+   * <pre>
+   * The provider the node asks to run its model with (the definition's
+   * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+   * own routing for the model. The server does not check it against anything: a worker
+   * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+   * silently running the model with another one.
+   * </pre>
+   *
+   * <code>string provider = 5;</code>
+   * @return The provider.
+   */
+  java.lang.String getProvider();
+  /**
+   * <pre>
+   * The provider the node asks to run its model with (the definition's
+   * `agent.provider`); empty when the node leaves it to the worker, which then uses its
+   * own routing for the model. The server does not check it against anything: a worker
+   * that cannot serve the provider fails the attempt (effect NOT_APPLIED) rather than
+   * silently running the model with another one.
+   * </pre>
+   *
+   * <code>string provider = 5;</code>
+   * @return The bytes for provider.
+   */
+  com.google.protobuf.ByteString
+      getProviderBytes();
 }

@@ -129,76 +129,76 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
       ".v1\032\033aiws/engine/v1/common.proto\"Y\n\005Mode" +
       "l\022\014\n\004name\030\001 \001(\t\022+\n\006source\030\002 \001(\0162\033.aiws.e" +
       "ngine.v1.ModelSource\022\025\n\rexpires_at_ms\030\003 " +
-      "\001(\003\"^\n\tAgentSpec\022\r\n\005model\030\001 \001(\t\022\025\n\rsyste" +
+      "\001(\003\"p\n\tAgentSpec\022\r\n\005model\030\001 \001(\t\022\025\n\rsyste" +
       "m_prompt\030\002 \001(\t\022\026\n\016functions_json\030\003 \001(\t\022\023" +
-      "\n\013output_json\030\004 \001(\t\"\313\002\n\004Task\022\022\n\nattempt_" +
-      "id\030\001 \001(\t\022\016\n\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001" +
-      "(\t\022\017\n\007node_id\030\004 \001(\t\022\017\n\007attempt\030\005 \001(\005\022\024\n\014" +
-      "operation_id\030\006 \001(\t\022(\n\005agent\030\007 \001(\0132\031.aiws" +
-      ".engine.v1.AgentSpec\022\022\n\ninput_json\030\010 \001(\t" +
-      "\022\020\n\010template\030\t \001(\t\022\023\n\013deadline_ms\030\n \001(\003\022" +
-      "\033\n\023lease_expires_at_ms\030\013 \001(\003\022\020\n\010revision" +
-      "\030\014 \001(\003\022\023\n\013traceparent\030\r \001(\t\022,\n\007effects\030\016" +
-      " \001(\0162\033.aiws.engine.v1.NodeEffects\"l\n\021Cla" +
-      "imTasksRequest\022\021\n\tworker_id\030\001 \001(\t\022\016\n\006mod" +
-      "els\030\002 \003(\t\022\021\n\tmax_tasks\030\003 \001(\005\022\020\n\010lease_ms" +
-      "\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(\003\"9\n\022ClaimTasksRes" +
-      "ponse\022#\n\005tasks\030\001 \003(\0132\024.aiws.engine.v1.Ta" +
-      "sk\"K\n\020HeartbeatRequest\022\022\n\nattempt_id\030\001 \001" +
-      "(\t\022\021\n\tworker_id\030\002 \001(\t\022\020\n\010lease_ms\030\003 \001(\003\"" +
-      "S\n\021HeartbeatResponse\022\033\n\023lease_expires_at" +
-      "_ms\030\001 \001(\003\022\021\n\tcancelled\030\002 \001(\010\022\016\n\006paused\030\003" +
-      " \001(\010\"\233\001\n\023CompleteTaskRequest\022\022\n\nattempt_" +
-      "id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\023\n\013result_js" +
-      "on\030\003 \001(\t\022-\n\006effect\030\004 \001(\0162\035.aiws.engine.v" +
-      "1.EffectOutcome\022\031\n\021cost_microcredits\030\005 \001" +
-      "(\t\"(\n\024CompleteTaskResponse\022\020\n\010replayed\030\001" +
-      " \001(\010\"\244\001\n\017FailTaskRequest\022\022\n\nattempt_id\030\001" +
-      " \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\r\n\005error\030\003 \001(\t\022\021" +
-      "\n\tretryable\030\004 \001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws" +
-      ".engine.v1.EffectOutcome\022\031\n\021cost_microcr" +
-      "edits\030\006 \001(\t\"8\n\020FailTaskResponse\022\022\n\nwill_" +
-      "retry\030\001 \001(\010\022\020\n\010replayed\030\002 \001(\010\"\201\001\n\nSettle" +
-      "ment\0227\n\010complete\030\001 \001(\0132#.aiws.engine.v1." +
-      "CompleteTaskRequestH\000\022/\n\004fail\030\002 \001(\0132\037.ai" +
-      "ws.engine.v1.FailTaskRequestH\000B\t\n\007outcom" +
-      "e\"@\n\017SettlementError\022\014\n\004code\030\001 \001(\005\022\016\n\006re" +
-      "ason\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\"\316\001\n\020Settleme" +
-      "ntResult\022\022\n\nattempt_id\030\001 \001(\t\0228\n\010complete" +
-      "\030\002 \001(\0132$.aiws.engine.v1.CompleteTaskResp" +
-      "onseH\000\0220\n\004fail\030\003 \001(\0132 .aiws.engine.v1.Fa" +
-      "ilTaskResponseH\000\0220\n\005error\030\004 \001(\0132\037.aiws.e" +
-      "ngine.v1.SettlementErrorH\000B\010\n\006result\"w\n\022" +
-      "SettleTasksRequest\022/\n\013settlements\030\001 \003(\0132" +
-      "\032.aiws.engine.v1.Settlement\0220\n\005claim\030\002 \001" +
-      "(\0132!.aiws.engine.v1.ClaimTasksRequest\"m\n" +
-      "\023SettleTasksResponse\0221\n\007results\030\001 \003(\0132 ." +
-      "aiws.engine.v1.SettlementResult\022#\n\005tasks" +
-      "\030\002 \003(\0132\024.aiws.engine.v1.Task\"\023\n\021ListMode" +
-      "lsRequest\";\n\022ListModelsResponse\022%\n\006model" +
-      "s\030\001 \003(\0132\025.aiws.engine.v1.Model*]\n\013ModelS" +
-      "ource\022\034\n\030MODEL_SOURCE_UNSPECIFIED\020\000\022\027\n\023M" +
-      "ODEL_SOURCE_CONFIG\020\001\022\027\n\023MODEL_SOURCE_WOR" +
-      "KER\020\002*z\n\013NodeEffects\022\034\n\030NODE_EFFECTS_UNS" +
-      "PECIFIED\020\000\022\025\n\021NODE_EFFECTS_NONE\020\001\022\033\n\027NOD" +
-      "E_EFFECTS_IDEMPOTENT\020\002\022\031\n\025NODE_EFFECTS_E" +
-      "XTERNAL\020\0032\220\004\n\013TaskService\022S\n\nClaimTasks\022" +
-      "!.aiws.engine.v1.ClaimTasksRequest\032\".aiw" +
-      "s.engine.v1.ClaimTasksResponse\022P\n\tHeartb" +
-      "eat\022 .aiws.engine.v1.HeartbeatRequest\032!." +
-      "aiws.engine.v1.HeartbeatResponse\022Y\n\014Comp" +
-      "leteTask\022#.aiws.engine.v1.CompleteTaskRe" +
-      "quest\032$.aiws.engine.v1.CompleteTaskRespo" +
-      "nse\022M\n\010FailTask\022\037.aiws.engine.v1.FailTas" +
-      "kRequest\032 .aiws.engine.v1.FailTaskRespon" +
-      "se\022V\n\013SettleTasks\022\".aiws.engine.v1.Settl" +
-      "eTasksRequest\032#.aiws.engine.v1.SettleTas" +
-      "ksResponse\022X\n\nListModels\022!.aiws.engine.v" +
-      "1.ListModelsRequest\032\".aiws.engine.v1.Lis" +
-      "tModelsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
-      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
-      "axis/clients/go/aiws/engine/v1;enginev1b" +
-      "\006proto3"
+      "\n\013output_json\030\004 \001(\t\022\020\n\010provider\030\005 \001(\t\"\313\002" +
+      "\n\004Task\022\022\n\nattempt_id\030\001 \001(\t\022\016\n\006run_id\030\002 \001" +
+      "(\t\022\020\n\010node_uid\030\003 \001(\t\022\017\n\007node_id\030\004 \001(\t\022\017\n" +
+      "\007attempt\030\005 \001(\005\022\024\n\014operation_id\030\006 \001(\t\022(\n\005" +
+      "agent\030\007 \001(\0132\031.aiws.engine.v1.AgentSpec\022\022" +
+      "\n\ninput_json\030\010 \001(\t\022\020\n\010template\030\t \001(\t\022\023\n\013" +
+      "deadline_ms\030\n \001(\003\022\033\n\023lease_expires_at_ms" +
+      "\030\013 \001(\003\022\020\n\010revision\030\014 \001(\003\022\023\n\013traceparent\030" +
+      "\r \001(\t\022,\n\007effects\030\016 \001(\0162\033.aiws.engine.v1." +
+      "NodeEffects\"l\n\021ClaimTasksRequest\022\021\n\twork" +
+      "er_id\030\001 \001(\t\022\016\n\006models\030\002 \003(\t\022\021\n\tmax_tasks" +
+      "\030\003 \001(\005\022\020\n\010lease_ms\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(" +
+      "\003\"9\n\022ClaimTasksResponse\022#\n\005tasks\030\001 \003(\0132\024" +
+      ".aiws.engine.v1.Task\"K\n\020HeartbeatRequest" +
+      "\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022" +
+      "\020\n\010lease_ms\030\003 \001(\003\"S\n\021HeartbeatResponse\022\033" +
+      "\n\023lease_expires_at_ms\030\001 \001(\003\022\021\n\tcancelled" +
+      "\030\002 \001(\010\022\016\n\006paused\030\003 \001(\010\"\233\001\n\023CompleteTaskR" +
+      "equest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030" +
+      "\002 \001(\t\022\023\n\013result_json\030\003 \001(\t\022-\n\006effect\030\004 \001" +
+      "(\0162\035.aiws.engine.v1.EffectOutcome\022\031\n\021cos" +
+      "t_microcredits\030\005 \001(\t\"(\n\024CompleteTaskResp" +
+      "onse\022\020\n\010replayed\030\001 \001(\010\"\244\001\n\017FailTaskReque" +
+      "st\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(" +
+      "\t\022\r\n\005error\030\003 \001(\t\022\021\n\tretryable\030\004 \001(\010\022-\n\006e" +
+      "ffect\030\005 \001(\0162\035.aiws.engine.v1.EffectOutco" +
+      "me\022\031\n\021cost_microcredits\030\006 \001(\t\"8\n\020FailTas" +
+      "kResponse\022\022\n\nwill_retry\030\001 \001(\010\022\020\n\010replaye" +
+      "d\030\002 \001(\010\"\201\001\n\nSettlement\0227\n\010complete\030\001 \001(\013" +
+      "2#.aiws.engine.v1.CompleteTaskRequestH\000\022" +
+      "/\n\004fail\030\002 \001(\0132\037.aiws.engine.v1.FailTaskR" +
+      "equestH\000B\t\n\007outcome\"@\n\017SettlementError\022\014" +
+      "\n\004code\030\001 \001(\005\022\016\n\006reason\030\002 \001(\t\022\017\n\007message\030" +
+      "\003 \001(\t\"\316\001\n\020SettlementResult\022\022\n\nattempt_id" +
+      "\030\001 \001(\t\0228\n\010complete\030\002 \001(\0132$.aiws.engine.v" +
+      "1.CompleteTaskResponseH\000\0220\n\004fail\030\003 \001(\0132 " +
+      ".aiws.engine.v1.FailTaskResponseH\000\0220\n\005er" +
+      "ror\030\004 \001(\0132\037.aiws.engine.v1.SettlementErr" +
+      "orH\000B\010\n\006result\"w\n\022SettleTasksRequest\022/\n\013" +
+      "settlements\030\001 \003(\0132\032.aiws.engine.v1.Settl" +
+      "ement\0220\n\005claim\030\002 \001(\0132!.aiws.engine.v1.Cl" +
+      "aimTasksRequest\"m\n\023SettleTasksResponse\0221" +
+      "\n\007results\030\001 \003(\0132 .aiws.engine.v1.Settlem" +
+      "entResult\022#\n\005tasks\030\002 \003(\0132\024.aiws.engine.v" +
+      "1.Task\"\023\n\021ListModelsRequest\";\n\022ListModel" +
+      "sResponse\022%\n\006models\030\001 \003(\0132\025.aiws.engine." +
+      "v1.Model*]\n\013ModelSource\022\034\n\030MODEL_SOURCE_" +
+      "UNSPECIFIED\020\000\022\027\n\023MODEL_SOURCE_CONFIG\020\001\022\027" +
+      "\n\023MODEL_SOURCE_WORKER\020\002*z\n\013NodeEffects\022\034" +
+      "\n\030NODE_EFFECTS_UNSPECIFIED\020\000\022\025\n\021NODE_EFF" +
+      "ECTS_NONE\020\001\022\033\n\027NODE_EFFECTS_IDEMPOTENT\020\002" +
+      "\022\031\n\025NODE_EFFECTS_EXTERNAL\020\0032\220\004\n\013TaskServ" +
+      "ice\022S\n\nClaimTasks\022!.aiws.engine.v1.Claim" +
+      "TasksRequest\032\".aiws.engine.v1.ClaimTasks" +
+      "Response\022P\n\tHeartbeat\022 .aiws.engine.v1.H" +
+      "eartbeatRequest\032!.aiws.engine.v1.Heartbe" +
+      "atResponse\022Y\n\014CompleteTask\022#.aiws.engine" +
+      ".v1.CompleteTaskRequest\032$.aiws.engine.v1" +
+      ".CompleteTaskResponse\022M\n\010FailTask\022\037.aiws" +
+      ".engine.v1.FailTaskRequest\032 .aiws.engine" +
+      ".v1.FailTaskResponse\022V\n\013SettleTasks\022\".ai" +
+      "ws.engine.v1.SettleTasksRequest\032#.aiws.e" +
+      "ngine.v1.SettleTasksResponse\022X\n\nListMode" +
+      "ls\022!.aiws.engine.v1.ListModelsRequest\032\"." +
+      "aiws.engine.v1.ListModelsResponse\"\003\220\002\001Ba" +
+      "\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.co" +
+      "m/praxis-engine/praxis/clients/go/aiws/e" +
+      "ngine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -216,7 +216,7 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_AgentSpec_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_AgentSpec_descriptor,
-        new java.lang.String[] { "Model", "SystemPrompt", "FunctionsJson", "OutputJson", });
+        new java.lang.String[] { "Model", "SystemPrompt", "FunctionsJson", "OutputJson", "Provider", });
     internal_static_aiws_engine_v1_Task_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_aiws_engine_v1_Task_fieldAccessorTable = new

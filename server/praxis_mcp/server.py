@@ -1,0 +1,369 @@
+"""The MCP server: the tools an LLM agent sees, over stdio or streamable HTTP.
+
+Every tool answers a JSON object (as text content and as structured content). A refusal
+is the server's: the tool result is an error whose text starts with the ``ErrorInfo``
+reason and whose structured content is ``{"error": {"code", "reason", "message"}}``. The
+agent's token never leaves the gRPC channel: answers and log records pass through
+:class:`Redactor`, so even a server message that echoed it could not show it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+import anyio
+from mcp.server import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from praxis_mcp.actions import Invalid, Praxis, Refused
+from praxis_mcp.limits import DEFAULT_ASK_EXPIRY_S, DEFAULT_LEASE_S, MAX_WAIT_S
+
+INSTRUCTIONS = """\
+Praxis is the system of record for this agent's work. These tools act as one agent
+principal: Praxis decides what it may do, and a refusal names its reason (for example
+PERMISSION_DENIED, PROPOSAL_NOT_PENDING). An agent may read and propose plan changes, start
+and follow the runs it is granted, do tasks of its models and ask a human; it can never
+approve, activate or reject a change: a human does that in Praxis."""
+
+REDACTED = "[redacted]"
+
+Effect = Literal["applied", "not_applied", "uncertain"]
+_EFFECT_HELP = (
+    "what happened to the outside world: 'applied' (the effect took place), 'not_applied' "
+    "(nothing happened), 'uncertain' (you cannot tell: the node is blocked until a human "
+    "reconciles it)"
+)
+_COST_HELP = "the attempt's cost in microcredits as a canonical decimal string ('' means 0)"
+
+
+class Redactor:
+    """Replaces secrets (the bearer token) wherever they might surface."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        self.secrets = [secret for secret in secrets if secret]
+
+    def text(self, value: str) -> str:
+        """``value`` with every secret replaced."""
+        for secret in self.secrets:
+            value = value.replace(secret, REDACTED)
+        return value
+
+    def log_filter(self) -> logging.Filter:
+        """A filter that redacts log records before any handler formats them."""
+        redactor = self
+
+        class _Redact(logging.Filter):
+            def filter(self, record: logging.LogRecord) -> bool:
+                message = record.getMessage()
+                if record.exc_info:  # a traceback's text is redacted with the message
+                    trace = logging.Formatter().formatException(record.exc_info)
+                    message, record.exc_info, record.exc_text = f"{message}\n{trace}", None, None
+                cleaned = redactor.text(message)
+                if cleaned != record.msg or record.args:
+                    record.msg, record.args = cleaned, None
+                return True
+
+        return _Redact()
+
+
+def _answer(redactor: Redactor, value: dict[str, Any], error: bool = False) -> CallToolResult:
+    text = redactor.text(json.dumps(value, ensure_ascii=False, sort_keys=True))
+    structured = json.loads(text)
+    if error:
+        problem = structured["error"]
+        text = f"{problem['reason'] or problem['code']}: {problem['message']}\n{text}"
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=structured,
+        is_error=error,
+    )
+
+
+def _tool(redactor: Redactor, call: Callable[[], dict[str, Any]]) -> Awaitable[CallToolResult]:
+    """Runs a blocking gRPC call off the event loop and shapes its answer or refusal."""
+
+    async def run() -> CallToolResult:
+        try:
+            value = await anyio.to_thread.run_sync(call)
+        except Refused as refused:
+            return _answer(redactor, {"error": refused.as_dict()}, error=True)
+        except Invalid as invalid:
+            problem = {"code": "INVALID_ARGUMENT", "reason": "", "message": str(invalid)}
+            return _answer(redactor, {"error": problem}, error=True)
+        return _answer(redactor, value)
+
+    return run()
+
+
+_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+def build(praxis: Praxis, redactor: Redactor) -> MCPServer:
+    """The MCP server with every Praxis tool bound to ``praxis``."""
+    server = MCPServer("praxis", instructions=INSTRUCTIONS, log_level="WARNING")
+    _registry_tools(server, praxis, redactor)
+    _run_tools(server, praxis, redactor)
+    _task_tools(server, praxis, redactor)
+    _human_tools(server, praxis, redactor)
+    return server
+
+
+WorkOrder = Annotated[str, Field(description="the work order (mission) id")]
+RefRun = Annotated[str, Field(description="the run id of the ref (WORK_ORDER/RUN)")]
+
+
+def _registry_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.tool(
+        annotations=_READ,
+        description="Read the active definition (head revision) of a registry ref "
+        "WORK_ORDER/RUN: its revision number, digest, the definition document and whether a "
+        "run executes it. Reads only; needs the registry.read grant.",
+    )
+    async def get_definition(work_order_id: WorkOrder, run_id: RefRun) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.get_definition(work_order_id, run_id))
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Propose a new revision of a ref's definition, with a summary a human "
+        "reviewer reads. The proposal is against the head revision unless base_revision "
+        "is given, keeps the head's policy digests, and is attributed to this agent. It "
+        "changes nothing by itself: only a human can activate or reject it, and this tool "
+        "cannot. Calling again with the same arguments replays (no second proposal). "
+        "Answers the proposal and its review state ('pending').",
+    )
+    async def propose_revision(
+        work_order_id: WorkOrder,
+        run_id: RefRun,
+        definition: Annotated[
+            dict[str, Any], Field(description="the candidate definition document (version 1)")
+        ],
+        summary: Annotated[str, Field(description="why the change is proposed")],
+        base_revision: Annotated[
+            int | None, Field(description="the revision proposed against (default: the head)")
+        ] = None,
+        proposal_id: Annotated[
+            str | None, Field(description="the proposal id (default: derived from the proposal)")
+        ] = None,
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.propose_revision(
+                work_order_id, run_id, definition, summary, base_revision, proposal_id
+            ),
+        )
+
+    @server.tool(
+        annotations=_READ,
+        description="See a proposal's review state: pending, activated (with the revision it "
+        "became) or rejected (with the human's reason), and who decided. Reads only.",
+    )
+    async def get_proposal(
+        work_order_id: WorkOrder,
+        run_id: RefRun,
+        proposal_id: Annotated[str, Field(description="the proposal id")],
+    ) -> CallToolResult:
+        return await _tool(
+            redactor, lambda: praxis.get_proposal(work_order_id, run_id, proposal_id)
+        )
+
+
+def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.tool(
+        annotations=_WRITE,
+        description="Start a run: of a ref's active definition (governed; give "
+        "work_order_id and run_id) or of an inline definition (ad hoc; give definition, "
+        "and work_order_id to file it under one). Needs the run.start grant on the work "
+        "order. Give request_id to make a retry return the same run instead of a second "
+        "one. Answers the run's state and version (for wait_for_run).",
+    )
+    async def start_run(
+        work_order_id: Annotated[str, Field(description="the work order")] = "",
+        run_id: Annotated[str, Field(description="the ref's run id (governed runs)")] = "",
+        definition: Annotated[
+            dict[str, Any] | None, Field(description="an inline definition (ad hoc runs)")
+        ] = None,
+        input: Annotated[Any, Field(description="the run's input document")] = None,
+        request_id: Annotated[
+            str | None, Field(description="chosen once; a retry with it returns the same run")
+        ] = None,
+        contract_id: Annotated[str, Field(description="the contract governing the run")] = "",
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.start_run(
+                work_order_id, run_id, definition, input, request_id, contract_id
+            ),
+        )
+
+    @server.tool(
+        annotations=_READ,
+        description="Read a run: its state, version, nodes (the first 100) and, once "
+        "completed, its result; a failed run says why. Reads only.",
+    )
+    async def get_run(run_id: Annotated[str, Field(description="the run id")]) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.get_run(run_id))
+
+    @server.tool(
+        annotations=_READ,
+        description="Wait until a run changes (its version passes after_version) or ends, "
+        f"for at most timeout_s seconds (at most {MAX_WAIT_S:g}); answers the run and "
+        "'changed'. Call again to keep following it. Reads only.",
+    )
+    async def wait_for_run(
+        run_id: Annotated[str, Field(description="the run id")],
+        after_version: Annotated[
+            int, Field(description="the version last seen (0: answer at once)")
+        ] = 0,
+        timeout_s: Annotated[float, Field(description=f"at most {MAX_WAIT_S:g}")] = 30,
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.wait_for_run(run_id, after_version, timeout_s))
+
+
+def _task_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.tool(
+        annotations=_WRITE,
+        description="Claim the next task of the given models: one node attempt leased to "
+        "this agent, with its input, prompt, provider, function policy (call only the "
+        "functions it permits) and output contract. Waits up to wait_s seconds (at most "
+        f"{MAX_WAIT_S:g}) for one; answers task null when none came. Heartbeat before the "
+        "lease ends and settle it with complete_task or fail_task. Needs the task.work "
+        "grant.",
+    )
+    async def claim_task(
+        models: Annotated[list[str], Field(description="the models this agent serves")],
+        wait_s: Annotated[float, Field(description=f"at most {MAX_WAIT_S:g}")] = 10,
+        lease_s: Annotated[
+            float | None, Field(description=f"lease length (default {DEFAULT_LEASE_S})")
+        ] = None,
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.claim_task(models, lease_s, wait_s))
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Report that a claimed task is still being worked on: extends its lease "
+        "and answers whether to stop ('cancelled': the run was stopped, abandon the task) "
+        "or whether its work order is paused.",
+    )
+    async def heartbeat_task(
+        attempt_id: Annotated[str, Field(description="the claimed task's attempt_id")],
+        lease_s: Annotated[
+            float | None, Field(description=f"new lease from now (default {DEFAULT_LEASE_S})")
+        ] = None,
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.heartbeat(attempt_id, lease_s))
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Settle a claimed task with its result (checked against the node's "
+        "output contract), what happened to the outside world and its cost. Settling "
+        "again with the same payload replays; another payload, an expired lease or a task "
+        "not claimed by this agent is refused.",
+    )
+    async def complete_task(
+        attempt_id: Annotated[str, Field(description="the claimed task's attempt_id")],
+        result: Annotated[Any, Field(description="the result (a string for text outputs)")],
+        effect: Annotated[Effect, Field(description=_EFFECT_HELP)],
+        cost_microcredits: Annotated[str, Field(description=_COST_HELP)] = "",
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.complete_task(attempt_id, result, effect, cost_microcredits),
+        )
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Settle a claimed task as failed: what went wrong, whether a retry "
+        "could succeed, what happened to the outside world and its cost.",
+    )
+    async def fail_task(
+        attempt_id: Annotated[str, Field(description="the claimed task's attempt_id")],
+        error: Annotated[str, Field(description="what went wrong (kept to 4 KiB)")],
+        effect: Annotated[Effect, Field(description=_EFFECT_HELP)],
+        retryable: Annotated[bool, Field(description="whether a retry could succeed")] = True,
+        cost_microcredits: Annotated[str, Field(description=_COST_HELP)] = "",
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.fail_task(attempt_id, error, retryable, effect, cost_microcredits),
+        )
+
+
+def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.tool(
+        annotations=_WRITE,
+        description="Ask a human a question: starts a run whose one node waits for human "
+        "input (it shows in the human's inbox: praxis inbox, the console). Answers its "
+        "run_id; get the answer with get_answer. The answer must match answer_schema (a "
+        "JSON schema; default: a string). Needs the run.start grant; it cannot answer "
+        "itself.",
+    )
+    async def ask_human(
+        question: Annotated[str, Field(description="the question (at most 4,096 characters)")],
+        answer_schema: Annotated[
+            dict[str, Any] | None, Field(description="JSON schema of the answer")
+        ] = None,
+        expires_in_s: Annotated[
+            float | None,
+            Field(description=f"how long to wait for the answer (default {DEFAULT_ASK_EXPIRY_S})"),
+        ] = None,
+        work_order_id: Annotated[str, Field(description="the work order to file it under")] = "",
+        request_id: Annotated[
+            str | None, Field(description="chosen once; a retry asks no second time")
+        ] = None,
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.ask_human(
+                question, answer_schema, expires_in_s, work_order_id, request_id
+            ),
+        )
+
+    @server.tool(
+        annotations=_READ,
+        description="Receive the answer to ask_human, waiting up to timeout_s seconds (at "
+        f"most {MAX_WAIT_S:g}): 'answered' with the answer, still 'pending', or how it ended "
+        "unanswered (expired, cancelled). Reads only.",
+    )
+    async def get_answer(
+        run_id: Annotated[str, Field(description="the run_id ask_human answered")],
+        timeout_s: Annotated[float, Field(description=f"at most {MAX_WAIT_S:g}")] = 30,
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.get_answer(run_id, timeout_s))
+
+
+def check_loopback(host: str) -> None:
+    """Refuses to serve HTTP anywhere but loopback: the endpoint has no credential of its
+    own and acts with the agent's token, so whoever reaches it acts as the agent."""
+    if host == "localhost":
+        return
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(f"{host} is not a loopback address: HTTP is served on loopback only")
+
+
+def serve(
+    praxis: Praxis,
+    token: str | None,
+    transport: Literal["stdio", "http"] = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8765,
+) -> None:
+    """Runs the MCP server until its input closes (stdio) or it is interrupted (HTTP)."""
+    redactor = Redactor([token] if token else [])
+    server = build(praxis, redactor)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redactor.log_filter())
+    if transport == "stdio":
+        server.run("stdio")
+        return
+    check_loopback(host)
+    server.run("streamable-http", host=host, port=port)

@@ -1,0 +1,121 @@
+"""What the tools answer: plain JSON-ready dicts built from the API's messages.
+
+Enum values are short lower-case names (``completed``, ``pending``), documents are
+parsed JSON values, and every list and free text is bounded (:mod:`praxis_mcp.limits`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
+from praxis_mcp.limits import MAX_NODES, clip
+
+RUN_ENDED = frozenset(
+    {run_pb2.RUN_STATE_COMPLETED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED}
+)
+
+
+def document(text: str) -> Any:
+    """A ``*_json`` field as its value (``None`` when empty)."""
+    return json.loads(text) if text else None
+
+
+def enum_name(enum: Any, value: int, prefix: str) -> str:
+    """``RUN_STATE_COMPLETED`` as ``completed``; an unknown number as its digits."""
+    try:
+        name: str = enum.Name(value)
+    except ValueError:
+        return str(value)
+    return name.removeprefix(prefix).lower()
+
+
+def head(message: registry_pb2.Head) -> dict[str, Any]:
+    """The active definition of a ref."""
+    return {
+        "work_order_id": message.ref.work_order_id,
+        "run_id": message.ref.run_id,
+        "revision": message.revision,
+        "definition_digest": message.definition_digest,
+        "definition": document(message.definition_json),
+        "execution_binding": enum_name(
+            registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
+        ),
+        "bound_run_id": message.bound_run_id,
+        "updated_at_ms": message.updated_at_ms,
+    }
+
+
+def proposal(message: registry_pb2.Proposal) -> dict[str, Any]:
+    """A proposal and its review state (without its definition: the agent sent it)."""
+    return {
+        "work_order_id": message.ref.work_order_id,
+        "run_id": message.ref.run_id,
+        "proposal_id": message.proposal_id,
+        "base_revision": message.base_revision,
+        "candidate_digest": message.candidate_digest,
+        "proposed_by": message.proposed_by,
+        "summary": clip(message.summary),
+        "state": enum_name(registry_pb2.ProposalState, message.state, "PROPOSAL_STATE_"),
+        "created_at_ms": message.created_at_ms,
+        "decided_at_ms": message.decided_at_ms,
+        "decided_by": message.decided_by,
+        "activated_revision": message.activated_revision,
+        "rejection_reason": clip(message.rejection_reason),
+    }
+
+
+def run(message: run_pb2.Run) -> dict[str, Any]:
+    """A run's state, its first :data:`MAX_NODES` nodes and, once it ended, its outcome."""
+    nodes = [
+        {
+            "node_uid": node.node_uid,
+            "state": enum_name(run_pb2.NodeState, node.state, "NODE_STATE_"),
+            "attempts": node.attempts,
+            **({"error": clip(node.error)} if node.error else {}),
+        }
+        for node in message.nodes[:MAX_NODES]
+    ]
+    summary: dict[str, Any] = {
+        "run_id": message.run_id,
+        "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
+        "ended": message.state in RUN_ENDED,
+        "version": message.version,
+        "work_order_id": message.work_order_id,
+        "revision": message.revision,
+        "started_by": message.started_by,
+        "nodes": nodes,
+        "nodes_omitted": max(0, len(message.nodes) - MAX_NODES),
+        "node_count": message.node_count,
+    }
+    if message.ref.run_id:
+        summary["ref"] = {"work_order_id": message.ref.work_order_id, "run_id": message.ref.run_id}
+    if message.state == run_pb2.RUN_STATE_COMPLETED:
+        summary["result"] = document(message.result_json)
+    if message.result_reason or message.result_error:
+        summary["result_reason"] = message.result_reason
+        summary["result_error"] = clip(message.result_error)
+    return summary
+
+
+def task(message: task_pb2.Task) -> dict[str, Any]:
+    """A claimed task: what to do, with what, by when, and the settings of its agent."""
+    agent = message.agent
+    return {
+        "attempt_id": message.attempt_id,
+        "run_id": message.run_id,
+        "node_uid": message.node_uid,
+        "attempt": message.attempt,
+        "operation_id": message.operation_id,
+        "model": agent.model,
+        "provider": agent.provider,
+        "system_prompt": agent.system_prompt,
+        "functions": document(agent.functions_json),
+        "output": document(agent.output_json),
+        "template": message.template,
+        "input": document(message.input_json),
+        "effects": enum_name(task_pb2.NodeEffects, message.effects, "NODE_EFFECTS_"),
+        "deadline_ms": message.deadline_ms,
+        "lease_expires_at_ms": message.lease_expires_at_ms,
+    }
