@@ -52,6 +52,7 @@ from praxis.store.runtime.tables import (
     run_trace_spans,
     run_traces,
 )
+from praxis.store.schedules.tables import schedules
 
 
 def _drop_known_models(connection: Connection) -> None:
@@ -118,4 +119,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         upgrades.run_work_orders,
         adds=(("runs", RUNS_LABEL_COLUMNS),),
     ),
+    # Issue 27 item 3 (schedules): its own table; numbered 21 across the branches of
+    # the issue, renumbered at merge.
+    Migration(18, "schedules", (schedules,)),
 )
