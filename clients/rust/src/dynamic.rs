@@ -474,8 +474,9 @@ mod tests {
     #[test]
     fn table_holds_every_unary_method() {
         let methods = unary_methods();
-        assert_eq!(methods.len(), 58, "{methods:?}");
+        assert_eq!(methods.len(), 66, "{methods:?}");
         assert!(methods.contains(&"aiws.engine.v1.RunService/ResumeRun".to_owned()));
+        assert!(methods.contains(&"aiws.engine.v1.ScheduleService/BackfillSchedule".to_owned()));
         assert!(methods.contains(&"aiws.engine.v1.RegistryService/GetEpochs".to_owned()));
         assert!(methods.contains(&"aiws.engine.testing.v1.TestClockService/Advance".to_owned()));
         for full in &methods {

@@ -51,9 +51,9 @@ class ScheduleServiceStub:
     def __new__(cls, channel: _aio.Channel) -> ScheduleServiceAsyncStub: ...
     CreateSchedule: _grpc.UnaryUnaryMultiCallable[_schedule_pb2.CreateScheduleRequest, _schedule_pb2.CreateScheduleResponse]
     """CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-    same creator repeating the same spec gets the schedule with `replayed = true`;
-    another spec under a taken id (a deleted schedule's too) fails with
-    SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+    same creator repeating the same spec gets the schedule, in whatever state it is now
+    (deleted too), with `replayed = true`; another spec or creator under a taken id
+    (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
     it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
     with APPROVAL_MISMATCH. Nothing is written by a refused call.
     """
@@ -108,9 +108,9 @@ class ScheduleServiceAsyncStub(ScheduleServiceStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateSchedule: _aio.UnaryUnaryMultiCallable[_schedule_pb2.CreateScheduleRequest, _schedule_pb2.CreateScheduleResponse]  # type: ignore[assignment]
     """CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-    same creator repeating the same spec gets the schedule with `replayed = true`;
-    another spec under a taken id (a deleted schedule's too) fails with
-    SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+    same creator repeating the same spec gets the schedule, in whatever state it is now
+    (deleted too), with `replayed = true`; another spec or creator under a taken id
+    (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
     it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
     with APPROVAL_MISMATCH. Nothing is written by a refused call.
     """
@@ -168,9 +168,9 @@ class ScheduleServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_schedule_pb2.CreateScheduleResponse, _abc.Awaitable[_schedule_pb2.CreateScheduleResponse]]:
         """CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-        same creator repeating the same spec gets the schedule with `replayed = true`;
-        another spec under a taken id (a deleted schedule's too) fails with
-        SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+        same creator repeating the same spec gets the schedule, in whatever state it is now
+        (deleted too), with `replayed = true`; another spec or creator under a taken id
+        (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
         it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
         with APPROVAL_MISMATCH. Nothing is written by a refused call.
         """

@@ -361,9 +361,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-     * same creator repeating the same spec gets the schedule with `replayed = true`;
-     * another spec under a taken id (a deleted schedule's too) fails with
-     * SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+     * same creator repeating the same spec gets the schedule, in whatever state it is now
+     * (deleted too), with `replayed = true`; another spec or creator under a taken id
+     * (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
      * it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
      * with APPROVAL_MISMATCH. Nothing is written by a refused call.
      * </pre>
@@ -514,9 +514,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-     * same creator repeating the same spec gets the schedule with `replayed = true`;
-     * another spec under a taken id (a deleted schedule's too) fails with
-     * SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+     * same creator repeating the same spec gets the schedule, in whatever state it is now
+     * (deleted too), with `replayed = true`; another spec or creator under a taken id
+     * (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
      * it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
      * with APPROVAL_MISMATCH. Nothing is written by a refused call.
      * </pre>
@@ -648,9 +648,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-     * same creator repeating the same spec gets the schedule with `replayed = true`;
-     * another spec under a taken id (a deleted schedule's too) fails with
-     * SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+     * same creator repeating the same spec gets the schedule, in whatever state it is now
+     * (deleted too), with `replayed = true`; another spec or creator under a taken id
+     * (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
      * it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
      * with APPROVAL_MISMATCH. Nothing is written by a refused call.
      * </pre>
@@ -774,9 +774,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-     * same creator repeating the same spec gets the schedule with `replayed = true`;
-     * another spec under a taken id (a deleted schedule's too) fails with
-     * SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+     * same creator repeating the same spec gets the schedule, in whatever state it is now
+     * (deleted too), with `replayed = true`; another spec or creator under a taken id
+     * (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
      * it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
      * with APPROVAL_MISMATCH. Nothing is written by a refused call.
      * </pre>
@@ -900,9 +900,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
-     * same creator repeating the same spec gets the schedule with `replayed = true`;
-     * another spec under a taken id (a deleted schedule's too) fails with
-     * SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+     * same creator repeating the same spec gets the schedule, in whatever state it is now
+     * (deleted too), with `replayed = true`; another spec or creator under a taken id
+     * (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
      * it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
      * with APPROVAL_MISMATCH. Nothing is written by a refused call.
      * </pre>
