@@ -109,8 +109,8 @@ class ScheduleStore:
         if isinstance(work_order_id, Rejection):
             return work_order_id
         if spec.ref is None:
-            return precondition(
-                "REF_NOT_FOUND", "only a schedule of a ref is reviewed; this one names none"
+            return invalid(
+                "FIELD_REQUIRED", "spec.ref", "only a schedule of a ref has material to review"
             )
         with self.db.read() as connection:
             return self._material(connection, spec, work_order_id, epochs)
