@@ -7,6 +7,8 @@ so what a sweep does is deterministic.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import grpc
 import pytest
 
@@ -217,3 +219,19 @@ def test_a_schedule_of_a_ref_needs_a_human_approval_of_its_material(h: Harness) 
     assert all(run.work_order_id == r.work_order_id and not run.ref.run_id for run in runs)
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "APPROVAL_CONSUMED"):
         create(h, spec("gov2", start_ms=T0 + HOUR, ref=r), approval_id="ap-gov")
+
+
+@pytest.mark.backends("postgres-2")
+def test_two_replicas_sweeping_at_once_start_each_time_once(h: Harness) -> None:
+    """Two replicas on one PostgreSQL database sweep the same due times concurrently."""
+    create(h, spec("raced", interval_ms=10 * MINUTE, start_ms=T0 + HOUR, catchup_window_ms=HOUR))
+    engines = [server.engine for server in h.replicas]
+    assert len(engines) == 2
+    for hour in range(1, 25):
+        h.clock.set(T0 + hour * HOUR)
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda engine: engine.schedules.sweep(), engines))
+    runs = runs_of(h, "raced")
+    assert len(runs) == 24 * 6 - 5  # every 10 minutes from T0 + 1h to T0 + 24h
+    schedule = get(h, "raced")
+    assert (schedule.started_count, schedule.missed_count) == (len(runs), 0)
