@@ -25,6 +25,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     settle_vectors,
     tasks_vectors,
 )
+from schedule_vectors import AREAS as SCHEDULE_AREAS  # schedules (issue 27)
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
 from work_order_vectors import AREAS as WORK_ORDER_AREAS  # work orders contain their runs
 from vectorlib import (  # the sibling module, after the path is set
@@ -2415,6 +2416,7 @@ AREAS = {
     **MODEL_AREAS,
     **CONSOLE_AREAS,
     **GOVERNED_AREAS,
+    **SCHEDULE_AREAS,
     **WORK_ORDER_AREAS,
 }
 

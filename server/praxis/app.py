@@ -42,6 +42,8 @@ from aiws.engine.v1 import (
     registry_pb2_grpc,
     run_pb2,
     run_pb2_grpc,
+    schedule_pb2,
+    schedule_pb2_grpc,
     task_pb2,
     task_pb2_grpc,
     wait_pb2,
@@ -69,6 +71,7 @@ from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.reflection import serve_reflection
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
+from praxis.rpc.schedules import ScheduleServicer
 from praxis.rpc.serving import Blocking, Gates
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
@@ -90,6 +93,7 @@ from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
+from praxis.store.schedules.store import ScheduleStore
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
 from praxis.store.wake.hub import INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
@@ -195,6 +199,8 @@ class Engine:
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
+        self.schedules = ScheduleStore(self.runs, self.installation_id)
+        self.schedules.observers.append(metrics.schedule_time)
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         for hooks, react in reactions(self):
@@ -292,7 +298,12 @@ class Server:
             self.engine.signals.broadcast = PgBroadcast(settings.database_url)
         elif wake_dir is not None and settings.broadcast:
             self.engine.signals.broadcast = UnixBroadcast(wake_dir)
-        self.sweeper = Sweeper(self.engine.runs, threading.Event(), settings.sweep_interval_s)
+        self.sweeper = Sweeper(
+            self.engine.runs,
+            threading.Event(),
+            settings.sweep_interval_s,
+            passes=(self.engine.schedules.sweep,),
+        )
         self.engine.signals.on_any(self.sweeper.wake)
         self.loop = asyncio.new_event_loop()
         self._loop_thread = threading.Thread(
@@ -391,7 +402,11 @@ class Server:
         event_pb2_grpc.add_EventServiceServicer_to_server(
             EventServicer(engine.events, hub, blocking), server
         )
+        schedule_pb2_grpc.add_ScheduleServiceServicer_to_server(
+            ScheduleServicer(engine.schedules), server
+        )
         names = [
+            schedule_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name,
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
             approval_pb2.DESCRIPTOR.services_by_name["ApprovalService"].full_name,
             admin_pb2.DESCRIPTOR.services_by_name["AdminService"].full_name,

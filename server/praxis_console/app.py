@@ -23,6 +23,7 @@ from praxis_console import (
     inbox,
     registry,
     runs,
+    schedules,
     web,
 )
 from praxis_console.api import Engine
@@ -93,6 +94,7 @@ def create_app(settings: Settings, clock: Callable[[], float] = time.monotonic) 
             *decisions.ROUTES,
             *authorizations.ROUTES,
             *deliverables.ROUTES,
+            *schedules.ROUTES,
             Mount("/static", StaticFiles(directory=web.STATIC), name="static"),
         ],
         middleware=[Middleware(web.SecurityHeaders)],

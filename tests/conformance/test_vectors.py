@@ -49,6 +49,7 @@ from praxis.rpc.inbox import InboxServicer
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
+from praxis.rpc.schedules import ScheduleServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
@@ -152,7 +153,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
     """
 
     def clock_changed() -> None:
-        while engine.runs.sweep():
+        while engine.runs.sweep() + engine.schedules.sweep():
             pass
         engine.signals.everything()
 
@@ -172,6 +173,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.AssessmentService": AssessmentServicer(engine.assessments),
         "aiws.engine.v1.HandoffService": HandoffServicer(engine.handoffs),
         "aiws.engine.v1.InboxService": InboxServicer(engine.inbox, hub),
+        "aiws.engine.v1.ScheduleService": ScheduleServicer(engine.schedules),
         "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()

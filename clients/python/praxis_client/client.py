@@ -21,6 +21,7 @@ from aiws.engine.v1 import (
     reconciliation_pb2_grpc,
     registry_pb2_grpc,
     run_pb2_grpc,
+    schedule_pb2_grpc,
     task_pb2_grpc,
     wait_pb2_grpc,
 )
@@ -85,6 +86,7 @@ class Client:
         self.handoffs = handoff_pb2_grpc.HandoffServiceStub(channel)
         self.principals = principal_pb2_grpc.PrincipalServiceStub(channel)
         self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
+        self.schedules = schedule_pb2_grpc.ScheduleServiceStub(channel)
         self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
 
     def close(self) -> None:

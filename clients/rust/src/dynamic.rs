@@ -474,9 +474,10 @@ mod tests {
     #[test]
     fn table_holds_every_unary_method() {
         let methods = unary_methods();
-        assert_eq!(methods.len(), 59, "{methods:?}");
+        assert_eq!(methods.len(), 67, "{methods:?}");
         assert!(methods.contains(&"aiws.engine.v1.RunService/ResumeRun".to_owned()));
         assert!(methods.contains(&"aiws.engine.v1.WaitService/ReviewWait".to_owned()));
+        assert!(methods.contains(&"aiws.engine.v1.ScheduleService/BackfillSchedule".to_owned()));
         assert!(methods.contains(&"aiws.engine.v1.RegistryService/GetEpochs".to_owned()));
         assert!(methods.contains(&"aiws.engine.testing.v1.TestClockService/Advance".to_owned()));
         for full in &methods {

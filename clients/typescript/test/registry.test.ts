@@ -11,7 +11,7 @@ const SERVICES = [
   "aiws.engine.v1.RunService", "aiws.engine.v1.TaskService", "aiws.engine.v1.EventService",
   "aiws.engine.v1.ContractService", "aiws.engine.v1.ReconciliationService",
   "aiws.engine.v1.WaitService", "aiws.engine.v1.AssessmentService", "aiws.engine.v1.HandoffService",
-  "aiws.engine.testing.v1.TestClockService",
+  "aiws.engine.v1.ScheduleService", "aiws.engine.testing.v1.TestClockService",
 ];
 
 test("every generated file is in praxisRegistry", async () => {

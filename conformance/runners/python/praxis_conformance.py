@@ -459,6 +459,7 @@ def grpc_callers(
         reconciliation_pb2,
         registry_pb2,
         run_pb2,
+        schedule_pb2,
         task_pb2,
         wait_pb2,
     )

@@ -161,6 +161,20 @@ REGISTRY_COMMANDS = _documented(
     "ErrorReason of the refusal).",
     ["action", "outcome"],
 )
+SCHEDULE_TIMES = _documented(
+    Counter,
+    "praxis_schedule_times",
+    "Scheduled times handled by the sweeper, by outcome: started, skipped or buffered "
+    "(overlap policy), missed (found due beyond the catch-up window, never started) or "
+    "failed (the start was refused).",
+    ["outcome"],
+)
+SCHEDULE_LATENESS = _documented(
+    Histogram,
+    "praxis_schedule_start_lateness_seconds",
+    "How long after its scheduled time a schedule's run started (late starts).",
+    buckets=_DURATION_BUCKETS,
+)
 
 STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
     ("praxis_tasks_ready", "Attempts a worker can claim now (retry backoff elapsed, work "
@@ -283,6 +297,14 @@ def approval_consumed() -> None:
     """A committed command consumed an approval (called after the commit)."""
     if ON:
         APPROVALS.inc()
+
+
+def schedule_time(outcome: str, late_ms: int) -> None:
+    """The sweeper handled a scheduled time (called after the commit)."""
+    if ON:
+        SCHEDULE_TIMES.labels(outcome).inc()
+        if outcome == "started":
+            SCHEDULE_LATENESS.observe(max(late_ms, 0) / 1000)
 
 
 if (

@@ -56,6 +56,7 @@ from praxis.store.runtime.tables import (
     run_trace_spans,
     run_traces,
 )
+from praxis.store.schedules.tables import schedules
 
 
 def _drop_known_models(connection: Connection) -> None:
@@ -131,4 +132,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         adds=(("approvals", APPROVALS_ADDED_COLUMNS),),
     ),
     Migration(20, "inbox_due", (assessments_due,), execution_upgrades.add_inbox_due),
+    Migration(21, "schedules", (schedules,)),
 )

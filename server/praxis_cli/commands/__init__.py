@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-from praxis_cli.commands import admin, agent_mcp, decide, deliverables, principals, registry, runs
+from praxis_cli.commands import (
+    admin,
+    agent_mcp,
+    decide,
+    deliverables,
+    principals,
+    registry,
+    runs,
+    schedules,
+)
 
-COMMAND_MODULES = (principals, decide, registry, runs, deliverables, admin, agent_mcp)
+COMMAND_MODULES = (principals, decide, registry, runs, schedules, deliverables, admin, agent_mcp)

@@ -16,11 +16,11 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, schedule_pb2, task_pb2, task_pb2_grpc
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.serve import metrics_endpoint
-from tests.support.harness import Harness, expect_error, start_server, token_of
+from tests.support.harness import T0, Harness, expect_error, start_server, token_of
 from tests.support.registry import approve, execute, ref, register_cmd
 from tests.support.runtime import (
     claim,
@@ -33,6 +33,7 @@ from tests.support.runtime import (
     node,
     start,
 )
+from tests.support.schedules import create, spec
 
 RUNS = "aiws.engine.v1.RunService"
 TASKS = "aiws.engine.v1.TaskService"
@@ -342,3 +343,18 @@ def test_ready_counts_only_claimable_tasks_and_backoff_is_apart(served: Harness)
         assert (samples[ready], samples[backoff]) == (1, 0)
     finally:
         endpoint.close()
+
+
+def test_schedule_times_are_counted_by_outcome_and_late_starts_observed(served: Harness) -> None:
+    served.server.sweeper.stop()  # the test sweeps by hand
+    missed = delta("praxis_schedule_times_total", outcome="missed")
+    started = delta("praxis_schedule_times_total", outcome="started")
+    late = delta("praxis_schedule_start_lateness_seconds_sum")
+    starts = delta("praxis_schedule_start_lateness_seconds_count")
+    minute = 60_000
+    every_minute = spec("m", interval_ms=minute, start_ms=T0 + minute)
+    every_minute.overlap = schedule_pb2.OVERLAP_POLICY_ALLOW_ALL
+    create(served, every_minute)
+    served.clock.set(T0 + 10 * minute)  # minutes 1-8 fell beyond the 1-minute window
+    served.server.engine.schedules.sweep()
+    assert (missed(), started(), starts(), late()) == (8, 2, 2, 60.0)

@@ -3457,6 +3457,19 @@ pub enum ErrorReason {
     /// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
     /// an attempt that completed with its own result (INVALID_ARGUMENT).
     ResultNotExpected = 183,
+    /// No schedule has this id, or the caller may not read it (NOT_FOUND).
+    ScheduleNotFound = 200,
+    /// CreateSchedule of a schedule id that holds another spec or creator, or a deleted
+    /// schedule (ALREADY_EXISTS).
+    ScheduleExists = 201,
+    /// A schedule's calendar is not exactly one of a valid cron expression and an interval
+    /// in bounds, names an unknown time zone, or ends before it starts (INVALID_ARGUMENT).
+    CalendarInvalid = 202,
+    /// A backfill range that is empty, reaches past now, or holds none or more than 100 of
+    /// the schedule's times (INVALID_ARGUMENT).
+    BackfillRangeInvalid = 203,
+    /// Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
+    ScheduleDeleted = 204,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3574,6 +3587,11 @@ impl ErrorReason {
             Self::RefAlreadyRun => "REF_ALREADY_RUN",
             Self::RunNotResumable => "RUN_NOT_RESUMABLE",
             Self::ResultNotExpected => "RESULT_NOT_EXPECTED",
+            Self::ScheduleNotFound => "SCHEDULE_NOT_FOUND",
+            Self::ScheduleExists => "SCHEDULE_EXISTS",
+            Self::CalendarInvalid => "CALENDAR_INVALID",
+            Self::BackfillRangeInvalid => "BACKFILL_RANGE_INVALID",
+            Self::ScheduleDeleted => "SCHEDULE_DELETED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3690,6 +3708,11 @@ impl ErrorReason {
             "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
             "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
             "RESULT_NOT_EXPECTED" => Some(Self::ResultNotExpected),
+            "SCHEDULE_NOT_FOUND" => Some(Self::ScheduleNotFound),
+            "SCHEDULE_EXISTS" => Some(Self::ScheduleExists),
+            "CALENDAR_INVALID" => Some(Self::CalendarInvalid),
+            "BACKFILL_RANGE_INVALID" => Some(Self::BackfillRangeInvalid),
+            "SCHEDULE_DELETED" => Some(Self::ScheduleDeleted),
             _ => None,
         }
     }
@@ -11516,6 +11539,1319 @@ pub mod run_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.RunService";
     impl<T> tonic::server::NamedService for RunServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// ScheduleCalendar is when a schedule's times fall: exactly one of `cron` and
+/// `interval_ms`. Anything else fails with INVALID_ARGUMENT / CALENDAR_INVALID.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ScheduleCalendar {
+    /// A standard five-field cron expression (minute hour day-of-month month day-of-week,
+    /// with `*`, lists, ranges, steps and names), read in `time_zone`; at most 256
+    /// characters. A wall-clock time that a daylight-saving change skips falls at the
+    /// first instant after the gap; one it repeats falls at both instants.
+    #[prost(string, tag = "1")]
+    pub cron: ::prost::alloc::string::String,
+    /// A fixed interval in ms, from 1,000 (a second) to 366 days: the times are
+    /// `start_ms + k * interval_ms`.
+    #[prost(int64, tag = "2")]
+    pub interval_ms: i64,
+    /// An IANA time zone name (`Europe/Paris`); empty means `UTC`. Only cron reads it.
+    #[prost(string, tag = "3")]
+    pub time_zone: ::prost::alloc::string::String,
+    /// No time falls before this, UTC epoch ms; 0 means the schedule's creation time.
+    /// The phase of an interval.
+    #[prost(int64, tag = "4")]
+    pub start_ms: i64,
+    /// No time falls at or after this, UTC epoch ms; 0 means never. When set, after
+    /// `start_ms`.
+    #[prost(int64, tag = "5")]
+    pub end_ms: i64,
+}
+/// ScheduleSpec is what a schedule starts and when: the material a human approves for a
+/// schedule of a ref.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ScheduleSpec {
+    /// The schedule's id: an identifier, chosen once by the caller.
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+    /// The runs' input document; empty means `null`.
+    #[prost(string, tag = "4")]
+    pub input_json: ::prost::alloc::string::String,
+    /// The work order of a schedule of an inline definition (empty: `default`); for a ref,
+    /// empty or the ref's own (else WORK_ORDER_MISMATCH).
+    #[prost(string, tag = "5")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// When its times fall.
+    #[prost(message, optional, tag = "6")]
+    pub calendar: ::core::option::Option<ScheduleCalendar>,
+    /// What a time does while the last run is still running.
+    #[prost(enumeration = "OverlapPolicy", tag = "7")]
+    pub overlap: i32,
+    /// How late a time may still start, in ms: a time found due later than this after it
+    /// fell (the server was down, or busy) is missed, counted and never started. 0 means
+    /// one minute; at most 366 days (else TIME_INVALID).
+    #[prost(int64, tag = "8")]
+    pub catchup_window_ms: i64,
+    /// The `run_timeout_ms` of each run (see StartRunRequest); 0 means none.
+    #[prost(int64, tag = "9")]
+    pub run_timeout_ms: i64,
+    /// What each start runs.
+    #[prost(oneof = "schedule_spec::Source", tags = "2, 3")]
+    pub source: ::core::option::Option<schedule_spec::Source>,
+}
+/// Nested message and enum types in `ScheduleSpec`.
+pub mod schedule_spec {
+    /// What each start runs.
+    #[allow(clippy::all)]
+    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    pub enum Source {
+        /// An inline definition document: each start is an ad hoc run of it.
+        #[prost(string, tag = "2")]
+        DefinitionJson(::prost::alloc::string::String),
+        /// A registry ref: each start is an ad hoc run of the ref's active definition (its
+        /// head) at the time of the start, in the ref's work order. A ref that is not
+        /// registered when a time falls fails that start (counted as failed).
+        #[prost(message, tag = "3")]
+        Ref(super::WorkflowRef),
+    }
+}
+/// Schedule is a schedule and what it has done.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Schedule {
+    /// What it starts and when.
+    #[prost(message, optional, tag = "1")]
+    pub spec: ::core::option::Option<ScheduleSpec>,
+    /// Its lifecycle state.
+    #[prost(enumeration = "ScheduleState", tag = "2")]
+    pub state: i32,
+    /// The work order its runs belong to.
+    #[prost(string, tag = "3")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its creator: each run is started as this principal.
+    #[prost(string, tag = "4")]
+    pub principal_id: ::prost::alloc::string::String,
+    /// True for a schedule of a ref (created with a human's approval).
+    #[prost(bool, tag = "5")]
+    pub governed: bool,
+    /// The approval its creation consumed (governed schedules).
+    #[prost(string, tag = "6")]
+    pub approval_id: ::prost::alloc::string::String,
+    /// When it was created, UTC epoch ms.
+    #[prost(int64, tag = "7")]
+    pub created_at_ms: i64,
+    /// The next time not yet handled, UTC epoch ms; 0 when no time is left.
+    #[prost(int64, tag = "8")]
+    pub next_ms: i64,
+    /// The run it started last, and the time it started it for (empty and 0: none yet).
+    #[prost(string, tag = "9")]
+    pub last_run_id: ::prost::alloc::string::String,
+    /// The scheduled time of `last_run_id`, UTC epoch ms.
+    #[prost(int64, tag = "10")]
+    pub last_scheduled_ms: i64,
+    /// A time kept by OVERLAP_POLICY_BUFFER_ONE, to start when the last run ends; 0: none.
+    #[prost(int64, tag = "11")]
+    pub buffered_ms: i64,
+    /// Times that started a run (backfills included).
+    #[prost(int64, tag = "12")]
+    pub started_count: i64,
+    /// Times that started nothing because of the overlap policy.
+    #[prost(int64, tag = "13")]
+    pub skipped_count: i64,
+    /// Times found due beyond the catch-up window, never started.
+    #[prost(int64, tag = "14")]
+    pub missed_count: i64,
+    /// Times whose start was refused (the creator's grant, the work order's controls or
+    /// holds, a ref no longer registered); `last_error_reason` names the last refusal.
+    #[prost(int64, tag = "15")]
+    pub failed_count: i64,
+    /// The ErrorReason name of the last refused start; empty when none.
+    #[prost(string, tag = "16")]
+    pub last_error_reason: ::prost::alloc::string::String,
+    /// Bumped by every change of the schedule's state or counts.
+    #[prost(int64, tag = "17")]
+    pub version: i64,
+}
+/// CreateScheduleRequest creates a schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateScheduleRequest {
+    /// The schedule.
+    #[prost(message, optional, tag = "1")]
+    pub spec: ::core::option::Option<ScheduleSpec>,
+    /// A schedule of a ref: a human's approval of the ReviewSchedule material.
+    #[prost(string, tag = "2")]
+    pub approval_id: ::prost::alloc::string::String,
+    /// Starts it paused.
+    #[prost(bool, tag = "3")]
+    pub paused: bool,
+    /// The epochs of the ref's work order; unset means the current ones.
+    #[prost(message, optional, tag = "4")]
+    pub epochs: ::core::option::Option<Epochs>,
+}
+/// CreateScheduleResponse carries the schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CreateScheduleResponse {
+    /// The schedule.
+    #[prost(message, optional, tag = "1")]
+    pub schedule: ::core::option::Option<Schedule>,
+    /// True when this schedule id already held this spec by this creator.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// ReviewScheduleRequest describes a schedule to review.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewScheduleRequest {
+    /// The schedule exactly as CreateSchedule will carry it.
+    #[prost(message, optional, tag = "1")]
+    pub spec: ::core::option::Option<ScheduleSpec>,
+    /// The epochs of the ref's work order; unset means the current ones.
+    #[prost(message, optional, tag = "2")]
+    pub epochs: ::core::option::Option<Epochs>,
+}
+/// ReviewScheduleResponse is the exact material a human approves.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReviewScheduleResponse {
+    /// The material as canonical JSON: action CREATE_SCHEDULE, installation, epochs, work
+    /// order, ref, the ref's active revision and definition digest, the input's digest,
+    /// the calendar, overlap policy, catch-up window and run timeout.
+    #[prost(string, tag = "1")]
+    pub material_json: ::prost::alloc::string::String,
+    /// Its digest (`sha256:<hex>`): what CreateApproval approves.
+    #[prost(string, tag = "2")]
+    pub material_digest: ::prost::alloc::string::String,
+}
+/// GetScheduleRequest names a schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetScheduleRequest {
+    /// The schedule id.
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+}
+/// GetScheduleResponse carries the schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetScheduleResponse {
+    /// The schedule.
+    #[prost(message, optional, tag = "1")]
+    pub schedule: ::core::option::Option<Schedule>,
+}
+/// ListSchedulesRequest pages through schedules.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListSchedulesRequest {
+    /// Only this work order's schedules; empty means every work order the caller may
+    /// read (`schedule.read` on `*`).
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Maximum schedules to return: 0 means 100; at most 1000.
+    #[prost(int32, tag = "2")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first.
+    #[prost(string, tag = "3")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListSchedulesResponse is one page of schedules.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListSchedulesResponse {
+    /// The schedules, in schedule id order.
+    #[prost(message, repeated, tag = "1")]
+    pub schedules: ::prost::alloc::vec::Vec<Schedule>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
+/// PauseScheduleRequest names a schedule to pause.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct PauseScheduleRequest {
+    /// The schedule id.
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+}
+/// PauseScheduleResponse carries the schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct PauseScheduleResponse {
+    /// The schedule.
+    #[prost(message, optional, tag = "1")]
+    pub schedule: ::core::option::Option<Schedule>,
+}
+/// ResumeScheduleRequest names a schedule to resume.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeScheduleRequest {
+    /// The schedule id.
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+}
+/// ResumeScheduleResponse carries the schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeScheduleResponse {
+    /// The schedule.
+    #[prost(message, optional, tag = "1")]
+    pub schedule: ::core::option::Option<Schedule>,
+}
+/// DeleteScheduleRequest names a schedule to delete.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DeleteScheduleRequest {
+    /// The schedule id.
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+}
+/// DeleteScheduleResponse carries the deleted schedule.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DeleteScheduleResponse {
+    /// The schedule, state DELETED.
+    #[prost(message, optional, tag = "1")]
+    pub schedule: ::core::option::Option<Schedule>,
+}
+/// BackfillScheduleRequest names a past range of a schedule's times to start now.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct BackfillScheduleRequest {
+    /// The schedule id (ACTIVE or PAUSED).
+    #[prost(string, tag = "1")]
+    pub schedule_id: ::prost::alloc::string::String,
+    /// The range's first instant, UTC epoch ms (inclusive).
+    #[prost(int64, tag = "2")]
+    pub start_ms: i64,
+    /// The range's end, UTC epoch ms (exclusive); at most now. The range must hold at
+    /// least one and at most 100 of the schedule's times, else INVALID_ARGUMENT /
+    /// BACKFILL_RANGE_INVALID.
+    #[prost(int64, tag = "3")]
+    pub end_ms: i64,
+}
+/// BackfillScheduleResponse says what the backfill started.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct BackfillScheduleResponse {
+    /// The run of each time in the range, in time order (new or started before).
+    #[prost(string, repeated, tag = "1")]
+    pub run_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// How many of them this call started (the others existed).
+    #[prost(int32, tag = "2")]
+    pub started: i32,
+}
+/// OverlapPolicy says what a schedule does when a time falls while the run it started
+/// last is still running (not COMPLETED, FAILED or CANCELLED).
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum OverlapPolicy {
+    /// Never valid in a request (INVALID_ARGUMENT / ENUM_INVALID).
+    Unspecified = 0,
+    /// The time starts nothing; it is counted as skipped.
+    Skip = 1,
+    /// The time is kept (one at most) and starts as soon as the running run ends; a
+    /// further time while one is kept is skipped.
+    BufferOne = 2,
+    /// The time starts a run anyway: runs of the schedule may overlap.
+    AllowAll = 3,
+    /// The running run is stopped (StopRun, reason naming the schedule) and the time
+    /// starts a run.
+    CancelOther = 4,
+}
+impl OverlapPolicy {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "OVERLAP_POLICY_UNSPECIFIED",
+            Self::Skip => "OVERLAP_POLICY_SKIP",
+            Self::BufferOne => "OVERLAP_POLICY_BUFFER_ONE",
+            Self::AllowAll => "OVERLAP_POLICY_ALLOW_ALL",
+            Self::CancelOther => "OVERLAP_POLICY_CANCEL_OTHER",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "OVERLAP_POLICY_UNSPECIFIED" => Some(Self::Unspecified),
+            "OVERLAP_POLICY_SKIP" => Some(Self::Skip),
+            "OVERLAP_POLICY_BUFFER_ONE" => Some(Self::BufferOne),
+            "OVERLAP_POLICY_ALLOW_ALL" => Some(Self::AllowAll),
+            "OVERLAP_POLICY_CANCEL_OTHER" => Some(Self::CancelOther),
+            _ => None,
+        }
+    }
+}
+/// ScheduleState is a schedule's lifecycle.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ScheduleState {
+    /// Never sent.
+    Unspecified = 0,
+    /// Its times start runs.
+    Active = 1,
+    /// Paused: its times start nothing until ResumeSchedule.
+    Paused = 2,
+    /// Deleted: it starts nothing, for good.
+    Deleted = 3,
+}
+impl ScheduleState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "SCHEDULE_STATE_UNSPECIFIED",
+            Self::Active => "SCHEDULE_STATE_ACTIVE",
+            Self::Paused => "SCHEDULE_STATE_PAUSED",
+            Self::Deleted => "SCHEDULE_STATE_DELETED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SCHEDULE_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "SCHEDULE_STATE_ACTIVE" => Some(Self::Active),
+            "SCHEDULE_STATE_PAUSED" => Some(Self::Paused),
+            "SCHEDULE_STATE_DELETED" => Some(Self::Deleted),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod schedule_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// ScheduleService keeps schedules: each starts runs of a registry ref's active
+    /// definition, or of an inline definition, at the times of a cron expression or a fixed
+    /// interval, in a time zone. The server's sweeper starts them; every start is idempotent
+    /// (its StartRun request id is `schedule:<schedule_id>:<scheduled time ms>`, under the
+    /// schedule's creator), so however many server processes or replicas serve the
+    /// installation, and across a crash, each scheduled time starts at most one run.
+    ///
+    /// A schedule of a ref is governed, like a registry command: CreateSchedule needs a
+    /// human's approval of the exact material ReviewSchedule returns (CreateApproval of its
+    /// `material_digest`), consumed once. A schedule is never changed in place: delete it
+    /// and create another (a new schedule id) to change what it runs or when.
+    ///
+    /// Grants: `schedule.manage` (create, pause, resume, delete, backfill) and
+    /// `schedule.read` on the schedule's work order; each start also needs the creator's
+    /// `run.start` there at the time it starts (a revoked creator's schedule starts nothing
+    /// and counts the times as failed).
+    #[derive(Debug, Clone)]
+    pub struct ScheduleServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl ScheduleServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> ScheduleServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> ScheduleServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            ScheduleServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
+        /// same creator repeating the same spec gets the schedule, in whatever state it is now
+        /// (deleted too), with `replayed = true`; another spec or creator under a taken id
+        /// (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+        /// it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
+        /// with APPROVAL_MISMATCH. Nothing is written by a refused call.
+        pub async fn create_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreateScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/CreateSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "CreateSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ReviewSchedule returns the exact material a human approves before a schedule of a
+        /// ref is created, and its digest. It writes nothing.
+        pub async fn review_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReviewScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/ReviewSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "ReviewSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetSchedule returns a schedule (a deleted one too, with state DELETED).
+        pub async fn get_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/GetSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "GetSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListSchedules pages through schedules in schedule id order.
+        pub async fn list_schedules(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListSchedulesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListSchedulesResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/ListSchedules",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "ListSchedules"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// PauseSchedule stops a schedule's starts until it is resumed; the times that fall
+        /// while it is paused are never started (not even by the catch-up window). Pausing a
+        /// paused schedule answers it unchanged.
+        pub async fn pause_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::PauseScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::PauseScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/PauseSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "PauseSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ResumeSchedule starts a paused schedule again from its next time after now.
+        /// Resuming an active schedule answers it unchanged.
+        pub async fn resume_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ResumeScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/ResumeSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "ResumeSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// DeleteSchedule ends a schedule for good: it starts nothing more, and its id stays
+        /// taken. Its runs are not touched. Deleting a deleted schedule answers it unchanged.
+        pub async fn delete_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::DeleteScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DeleteScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/DeleteSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "DeleteSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// BackfillSchedule starts, now, one run for each of the schedule's times in a past
+        /// range, whatever its overlap policy, with the same idempotent request ids as its
+        /// own starts: a time already started (by the schedule or an earlier backfill) starts
+        /// nothing again.
+        pub async fn backfill_schedule(
+            &mut self,
+            request: impl tonic::IntoRequest<super::BackfillScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::BackfillScheduleResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.ScheduleService/BackfillSchedule",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.ScheduleService", "BackfillSchedule"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod schedule_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with ScheduleServiceServer.
+    #[async_trait]
+    pub trait ScheduleService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreateSchedule creates a schedule. The `schedule_id` is the idempotency key: the
+        /// same creator repeating the same spec gets the schedule, in whatever state it is now
+        /// (deleted too), with `replayed = true`; another spec or creator under a taken id
+        /// (a deleted schedule's too) fails with SCHEDULE_EXISTS (ALREADY_EXISTS). A schedule of a ref needs `approval_id`: without
+        /// it APPROVAL_REQUIRED (FAILED_PRECONDITION); an approval of other material fails
+        /// with APPROVAL_MISMATCH. Nothing is written by a refused call.
+        async fn create_schedule(
+            &self,
+            request: tonic::Request<super::CreateScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateScheduleResponse>,
+            tonic::Status,
+        >;
+        /// ReviewSchedule returns the exact material a human approves before a schedule of a
+        /// ref is created, and its digest. It writes nothing.
+        async fn review_schedule(
+            &self,
+            request: tonic::Request<super::ReviewScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReviewScheduleResponse>,
+            tonic::Status,
+        >;
+        /// GetSchedule returns a schedule (a deleted one too, with state DELETED).
+        async fn get_schedule(
+            &self,
+            request: tonic::Request<super::GetScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetScheduleResponse>,
+            tonic::Status,
+        >;
+        /// ListSchedules pages through schedules in schedule id order.
+        async fn list_schedules(
+            &self,
+            request: tonic::Request<super::ListSchedulesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListSchedulesResponse>,
+            tonic::Status,
+        >;
+        /// PauseSchedule stops a schedule's starts until it is resumed; the times that fall
+        /// while it is paused are never started (not even by the catch-up window). Pausing a
+        /// paused schedule answers it unchanged.
+        async fn pause_schedule(
+            &self,
+            request: tonic::Request<super::PauseScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::PauseScheduleResponse>,
+            tonic::Status,
+        >;
+        /// ResumeSchedule starts a paused schedule again from its next time after now.
+        /// Resuming an active schedule answers it unchanged.
+        async fn resume_schedule(
+            &self,
+            request: tonic::Request<super::ResumeScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ResumeScheduleResponse>,
+            tonic::Status,
+        >;
+        /// DeleteSchedule ends a schedule for good: it starts nothing more, and its id stays
+        /// taken. Its runs are not touched. Deleting a deleted schedule answers it unchanged.
+        async fn delete_schedule(
+            &self,
+            request: tonic::Request<super::DeleteScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DeleteScheduleResponse>,
+            tonic::Status,
+        >;
+        /// BackfillSchedule starts, now, one run for each of the schedule's times in a past
+        /// range, whatever its overlap policy, with the same idempotent request ids as its
+        /// own starts: a time already started (by the schedule or an earlier backfill) starts
+        /// nothing again.
+        async fn backfill_schedule(
+            &self,
+            request: tonic::Request<super::BackfillScheduleRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::BackfillScheduleResponse>,
+            tonic::Status,
+        >;
+    }
+    /// ScheduleService keeps schedules: each starts runs of a registry ref's active
+    /// definition, or of an inline definition, at the times of a cron expression or a fixed
+    /// interval, in a time zone. The server's sweeper starts them; every start is idempotent
+    /// (its StartRun request id is `schedule:<schedule_id>:<scheduled time ms>`, under the
+    /// schedule's creator), so however many server processes or replicas serve the
+    /// installation, and across a crash, each scheduled time starts at most one run.
+    ///
+    /// A schedule of a ref is governed, like a registry command: CreateSchedule needs a
+    /// human's approval of the exact material ReviewSchedule returns (CreateApproval of its
+    /// `material_digest`), consumed once. A schedule is never changed in place: delete it
+    /// and create another (a new schedule id) to change what it runs or when.
+    ///
+    /// Grants: `schedule.manage` (create, pause, resume, delete, backfill) and
+    /// `schedule.read` on the schedule's work order; each start also needs the creator's
+    /// `run.start` there at the time it starts (a revoked creator's schedule starts nothing
+    /// and counts the times as failed).
+    #[derive(Debug)]
+    pub struct ScheduleServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> ScheduleServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for ScheduleServiceServer<T>
+    where
+        T: ScheduleService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.ScheduleService/CreateSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreateScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::CreateScheduleRequest>
+                    for CreateScheduleSvc<T> {
+                        type Response = super::CreateScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreateScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::create_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreateScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/ReviewSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReviewScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::ReviewScheduleRequest>
+                    for ReviewScheduleSvc<T> {
+                        type Response = super::ReviewScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReviewScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::review_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReviewScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/GetSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::GetScheduleRequest>
+                    for GetScheduleSvc<T> {
+                        type Response = super::GetScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::get_schedule(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/ListSchedules" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListSchedulesSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::ListSchedulesRequest>
+                    for ListSchedulesSvc<T> {
+                        type Response = super::ListSchedulesResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListSchedulesRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::list_schedules(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListSchedulesSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/PauseSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct PauseScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::PauseScheduleRequest>
+                    for PauseScheduleSvc<T> {
+                        type Response = super::PauseScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::PauseScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::pause_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = PauseScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/ResumeSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct ResumeScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::ResumeScheduleRequest>
+                    for ResumeScheduleSvc<T> {
+                        type Response = super::ResumeScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ResumeScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::resume_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ResumeScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/DeleteSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct DeleteScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::DeleteScheduleRequest>
+                    for DeleteScheduleSvc<T> {
+                        type Response = super::DeleteScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::DeleteScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::delete_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = DeleteScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.ScheduleService/BackfillSchedule" => {
+                    #[allow(non_camel_case_types)]
+                    struct BackfillScheduleSvc<T: ScheduleService>(pub Arc<T>);
+                    impl<
+                        T: ScheduleService,
+                    > tonic::server::UnaryService<super::BackfillScheduleRequest>
+                    for BackfillScheduleSvc<T> {
+                        type Response = super::BackfillScheduleResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::BackfillScheduleRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as ScheduleService>::backfill_schedule(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = BackfillScheduleSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for ScheduleServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.ScheduleService";
+    impl<T> tonic::server::NamedService for ScheduleServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

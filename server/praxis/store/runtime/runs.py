@@ -66,6 +66,18 @@ class StartRequest:
     """The run's own deadline, from its start (0: none; its contract's still applies)."""
 
 
+@dataclass(frozen=True)
+class PreparedStart:
+    """A start checked outside its transaction (:meth:`RunStore.prepare_start`)."""
+
+    request: StartRequest
+    parsed: definitions.Definition | None
+    work_order_id: str
+    request_digest: str
+    input_text: str
+    labels_json: str
+
+
 class RunStore:
     """Runs and due work over a :class:`Database` (the task protocol: :class:`TaskStore`)."""
 
@@ -174,6 +186,21 @@ class RunStore:
         self, principal: Principal, request: StartRequest
     ) -> tuple[RunRecord, bool] | Rejection:
         """Starts a run, or returns the one this principal's request_id already started."""
+        prepared = self.prepare_start(principal, request)
+        if isinstance(prepared, Rejection):
+            return prepared
+
+        def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
+            return self.start_in(connection, effects, principal, prepared)
+
+        result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
+        return result
+
+    def prepare_start(
+        self, principal: Principal, request: StartRequest
+    ) -> PreparedStart | Rejection:
+        """What a start checks before its transaction: the request, its documents and who
+        may start it where."""
         problem = _check_start(request)
         if problem:
             return problem
@@ -191,69 +218,85 @@ class RunStore:
         work_order_id = self._work_order_of(principal, request)
         if isinstance(work_order_id, Rejection):
             return work_order_id
-        request_digest = _request_digest(request, parsed, input_value)
-        input_text = values.canonical_json(input_value)
-        labels_json = membership.canonical_labels(request.labels)
+        return PreparedStart(
+            request,
+            parsed,
+            work_order_id,
+            _request_digest(request, parsed, input_value),
+            values.canonical_json(input_value),
+            membership.canonical_labels(request.labels),
+        )
 
-        def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
-            if request.ref is not None:  # its head binds: serialized with registry commands
-                locks.work_order(connection, work_order_id)
-            # An ad hoc start takes no work-order lock (starts of one work order, `default`
-            # above all, stay parallel on PostgreSQL): the controls and holds it checks
-            # change only under the installation's exclusive lock (AdminStore).
-            existing = self._existing(connection, principal, request, request_digest)
-            if existing is not None:
-                return existing, False
-            definition, revision = parsed, 0
-            if request.ref is None:
-                admit(connection, work_order_id)
-            else:
-                head = self._governed_head(connection, request.ref)
-                if head.bound_run_id:
-                    raise Rollback(_bound(request.ref, head.bound_run_id))
-                found = self.parse_definition(head.definition, "ref", connection)
-                if isinstance(found, Rejection):
-                    raise Rollback(found)
-                definition, revision = found, head.revision
-            assert definition is not None
-            now = self.clock.now_ms()
-            deadline = self.deadline(connection, request.contract_id, request.run_timeout_ms, now)
-            command = core.Start(self.new_run_id(), definition, revision, deadline)
-            outcome = core.apply(None, command, now)
-            assert isinstance(outcome, core.Outcome)
-            record = RunRecord(
-                state=outcome.state,
-                principal_id=principal.principal_id,
-                request_id=request.request_id,
-                work_order_id=work_order_id,
-                ref_run_id=request.ref.run_id if request.ref else "",
-                subscriber=request.subscriber,
-                contract_id=request.contract_id,
-                input_json=input_text,
-                labels_json=labels_json,
+    def start_in(
+        self,
+        connection: Connection,
+        effects: Effects,
+        principal: Principal,
+        prepared: PreparedStart,
+    ) -> tuple[RunRecord, bool]:
+        """The start's transaction body, also run inside another command's transaction (a
+        schedule's start). Raises Rollback with the refusal."""
+        request, work_order_id = prepared.request, prepared.work_order_id
+        if request.ref is not None:  # its head binds: serialized with registry commands
+            locks.work_order(connection, work_order_id)
+        # An ad hoc start takes no work-order lock (starts of one work order, `default`
+        # above all, stay parallel on PostgreSQL): the controls and holds it checks
+        # change only under the installation's exclusive lock (AdminStore).
+        existing = self._existing(connection, principal, request, prepared.request_digest)
+        if existing is not None:
+            return existing, False
+        definition, revision = prepared.parsed, 0
+        if request.ref is None:
+            admit(connection, work_order_id)
+        else:
+            head = self._governed_head(connection, request.ref)
+            if head.bound_run_id:
+                raise Rollback(_bound(request.ref, head.bound_run_id))
+            found = self.parse_definition(head.definition, "ref", connection)
+            if isinstance(found, Rejection):
+                raise Rollback(found)
+            definition, revision = found, head.revision
+        assert definition is not None
+        now = self.clock.now_ms()
+        deadline = self.deadline(connection, request.contract_id, request.run_timeout_ms, now)
+        command = core.Start(self.new_run_id(), definition, revision, deadline)
+        outcome = core.apply(None, command, now)
+        assert isinstance(outcome, core.Outcome)
+        record = RunRecord(
+            state=outcome.state,
+            principal_id=principal.principal_id,
+            request_id=request.request_id,
+            work_order_id=work_order_id,
+            ref_run_id=request.ref.run_id if request.ref else "",
+            subscriber=request.subscriber,
+            contract_id=request.contract_id,
+            input_json=prepared.input_text,
+            labels_json=prepared.labels_json,
+        )
+        saved = run_rows.insert(
+            connection, record, prepared.request_digest, outcome, command, now, self.snapshots
+        )
+        self.lock_budget(connection, request.contract_id, principal.principal_id, False)
+        for hook in self.start_hooks:
+            hook(connection, principal, saved)
+        if self.unit.trace is not None:
+            self.unit.trace.started(connection, saved.state.run_id, request.trace, now)
+        if request.ref is not None:
+            bind_head(
+                connection,
+                request.ref,
+                saved.state.run_id,
+                principal.principal_id,
+                request.request_id,
+                now,
             )
-            saved = run_rows.insert(
-                connection, record, request_digest, outcome, command, now, self.snapshots
-            )
-            self.lock_budget(connection, request.contract_id, principal.principal_id, False)
-            for hook in self.start_hooks:
-                hook(connection, principal, saved)
-            if self.unit.trace is not None:
-                self.unit.trace.started(connection, saved.state.run_id, request.trace, now)
-            if request.ref is not None:
-                bind_head(
-                    connection,
-                    request.ref,
-                    saved.state.run_id,
-                    principal.principal_id,
-                    request.request_id,
-                    now,
-                )
-            effects.note(saved.state, request.subscriber, saved.state.nodes, events=True)
-            return saved, True
+        effects.note(saved.state, request.subscriber, saved.state.nodes, events=True)
+        return saved, True
 
-        result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
-        return result
+    def started(self, connection: Connection, principal_id: str, request_id: str) -> str | None:
+        """The run a principal's request_id started, if any."""
+        row = _EXISTING.run(connection, {"pid": principal_id, "rid": request_id}).first()
+        return None if row is None else str(row.run_id)
 
     def _work_order_of(self, principal: Principal, request: StartRequest) -> str | Rejection:
         """The work order the run will belong to, once ``run.start`` is granted there.
@@ -484,13 +527,19 @@ class RunStore:
             denied = self.authorize_run(principal, "run.stop", record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
-            command, now = core.Stop(reason or "stopped by caller"), self.clock.now_ms()
-            outcome = core.apply(record.state, command, now, self.limits)
-            assert isinstance(outcome, core.Outcome)
-            return self.unit.save(connection, record, outcome, effects, command, now)
+            return self.stop_in(connection, effects, record, reason or "stopped by caller")
 
         result: RunRecord | Rejection = self.unit.transact(transaction)
         return result
+
+    def stop_in(
+        self, connection: Connection, effects: Effects, record: RunRecord, reason: str
+    ) -> RunRecord:
+        """Stops a locked, loaded run inside a transaction (an ended run is unchanged)."""
+        command, now = core.Stop(reason), self.clock.now_ms()
+        outcome = core.apply(record.state, command, now, self.limits)
+        assert isinstance(outcome, core.Outcome)
+        return self.unit.save(connection, record, outcome, effects, command, now)
 
     # --- hooks from the registry and admin --------------------------------------------
 

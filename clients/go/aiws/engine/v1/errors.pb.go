@@ -295,6 +295,19 @@ const (
 	// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
 	// an attempt that completed with its own result (INVALID_ARGUMENT).
 	ErrorReason_RESULT_NOT_EXPECTED ErrorReason = 183
+	// No schedule has this id, or the caller may not read it (NOT_FOUND).
+	ErrorReason_SCHEDULE_NOT_FOUND ErrorReason = 200
+	// CreateSchedule of a schedule id that holds another spec or creator, or a deleted
+	// schedule (ALREADY_EXISTS).
+	ErrorReason_SCHEDULE_EXISTS ErrorReason = 201
+	// A schedule's calendar is not exactly one of a valid cron expression and an interval
+	// in bounds, names an unknown time zone, or ends before it starts (INVALID_ARGUMENT).
+	ErrorReason_CALENDAR_INVALID ErrorReason = 202
+	// A backfill range that is empty, reaches past now, or holds none or more than 100 of
+	// the schedule's times (INVALID_ARGUMENT).
+	ErrorReason_BACKFILL_RANGE_INVALID ErrorReason = 203
+	// Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
+	ErrorReason_SCHEDULE_DELETED ErrorReason = 204
 )
 
 // Enum value maps for ErrorReason.
@@ -409,6 +422,11 @@ var (
 		181: "REF_ALREADY_RUN",
 		182: "RUN_NOT_RESUMABLE",
 		183: "RESULT_NOT_EXPECTED",
+		200: "SCHEDULE_NOT_FOUND",
+		201: "SCHEDULE_EXISTS",
+		202: "CALENDAR_INVALID",
+		203: "BACKFILL_RANGE_INVALID",
+		204: "SCHEDULE_DELETED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -520,6 +538,11 @@ var (
 		"REF_ALREADY_RUN":                 181,
 		"RUN_NOT_RESUMABLE":               182,
 		"RESULT_NOT_EXPECTED":             183,
+		"SCHEDULE_NOT_FOUND":              200,
+		"SCHEDULE_EXISTS":                 201,
+		"CALENDAR_INVALID":                202,
+		"BACKFILL_RANGE_INVALID":          203,
+		"SCHEDULE_DELETED":                204,
 	}
 )
 
@@ -554,7 +577,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd1\x14\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xcb\x15\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -665,7 +688,12 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
 	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
 	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +
-	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01Ba\n" +
+	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01\x12\x17\n" +
+	"\x12SCHEDULE_NOT_FOUND\x10\xc8\x01\x12\x14\n" +
+	"\x0fSCHEDULE_EXISTS\x10\xc9\x01\x12\x15\n" +
+	"\x10CALENDAR_INVALID\x10\xca\x01\x12\x1b\n" +
+	"\x16BACKFILL_RANGE_INVALID\x10\xcb\x01\x12\x15\n" +
+	"\x10SCHEDULE_DELETED\x10\xcc\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -115,6 +115,11 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REF_ALREADY_RUN: _ClassVar[ErrorReason]
     RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
     RESULT_NOT_EXPECTED: _ClassVar[ErrorReason]
+    SCHEDULE_NOT_FOUND: _ClassVar[ErrorReason]
+    SCHEDULE_EXISTS: _ClassVar[ErrorReason]
+    CALENDAR_INVALID: _ClassVar[ErrorReason]
+    BACKFILL_RANGE_INVALID: _ClassVar[ErrorReason]
+    SCHEDULE_DELETED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -224,3 +229,8 @@ SCHEDULE_TO_START_TIMEOUT: ErrorReason
 REF_ALREADY_RUN: ErrorReason
 RUN_NOT_RESUMABLE: ErrorReason
 RESULT_NOT_EXPECTED: ErrorReason
+SCHEDULE_NOT_FOUND: ErrorReason
+SCHEDULE_EXISTS: ErrorReason
+CALENDAR_INVALID: ErrorReason
+BACKFILL_RANGE_INVALID: ErrorReason
+SCHEDULE_DELETED: ErrorReason

@@ -73,9 +73,10 @@ class DynamicInvokerTest {
   void tableHoldsEveryUnaryMethod() {
     List<String> methods = new ArrayList<>();
     DynamicInvoker.unaryMethods().forEach(methods::add);
-    assertEquals(59, methods.size(), methods.toString());
+    assertEquals(67, methods.size(), methods.toString());
     assertTrue(methods.contains("aiws.engine.v1.RunService/ResumeRun"));
     assertTrue(methods.contains("aiws.engine.v1.WaitService/ReviewWait"));
+    assertTrue(methods.contains("aiws.engine.v1.ScheduleService/BackfillSchedule"));
     assertTrue(methods.contains("aiws.engine.v1.RegistryService/GetEpochs"));
     assertTrue(methods.contains("aiws.engine.testing.v1.TestClockService/Advance"));
     for (String service :

@@ -939,6 +939,49 @@ public enum ErrorReason
    * <code>RESULT_NOT_EXPECTED = 183;</code>
    */
   RESULT_NOT_EXPECTED(183),
+  /**
+   * <pre>
+   * No schedule has this id, or the caller may not read it (NOT_FOUND).
+   * </pre>
+   *
+   * <code>SCHEDULE_NOT_FOUND = 200;</code>
+   */
+  SCHEDULE_NOT_FOUND(200),
+  /**
+   * <pre>
+   * CreateSchedule of a schedule id that holds another spec or creator, or a deleted
+   * schedule (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>SCHEDULE_EXISTS = 201;</code>
+   */
+  SCHEDULE_EXISTS(201),
+  /**
+   * <pre>
+   * A schedule's calendar is not exactly one of a valid cron expression and an interval
+   * in bounds, names an unknown time zone, or ends before it starts (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>CALENDAR_INVALID = 202;</code>
+   */
+  CALENDAR_INVALID(202),
+  /**
+   * <pre>
+   * A backfill range that is empty, reaches past now, or holds none or more than 100 of
+   * the schedule's times (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>BACKFILL_RANGE_INVALID = 203;</code>
+   */
+  BACKFILL_RANGE_INVALID(203),
+  /**
+   * <pre>
+   * Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_DELETED = 204;</code>
+   */
+  SCHEDULE_DELETED(204),
   UNRECOGNIZED(-1),
   ;
 
@@ -1871,6 +1914,49 @@ public enum ErrorReason
    * <code>RESULT_NOT_EXPECTED = 183;</code>
    */
   public static final int RESULT_NOT_EXPECTED_VALUE = 183;
+  /**
+   * <pre>
+   * No schedule has this id, or the caller may not read it (NOT_FOUND).
+   * </pre>
+   *
+   * <code>SCHEDULE_NOT_FOUND = 200;</code>
+   */
+  public static final int SCHEDULE_NOT_FOUND_VALUE = 200;
+  /**
+   * <pre>
+   * CreateSchedule of a schedule id that holds another spec or creator, or a deleted
+   * schedule (ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>SCHEDULE_EXISTS = 201;</code>
+   */
+  public static final int SCHEDULE_EXISTS_VALUE = 201;
+  /**
+   * <pre>
+   * A schedule's calendar is not exactly one of a valid cron expression and an interval
+   * in bounds, names an unknown time zone, or ends before it starts (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>CALENDAR_INVALID = 202;</code>
+   */
+  public static final int CALENDAR_INVALID_VALUE = 202;
+  /**
+   * <pre>
+   * A backfill range that is empty, reaches past now, or holds none or more than 100 of
+   * the schedule's times (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>BACKFILL_RANGE_INVALID = 203;</code>
+   */
+  public static final int BACKFILL_RANGE_INVALID_VALUE = 203;
+  /**
+   * <pre>
+   * Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>SCHEDULE_DELETED = 204;</code>
+   */
+  public static final int SCHEDULE_DELETED_VALUE = 204;
 
 
   public final int getNumber() {
@@ -2006,6 +2092,11 @@ public enum ErrorReason
       case 181: return REF_ALREADY_RUN;
       case 182: return RUN_NOT_RESUMABLE;
       case 183: return RESULT_NOT_EXPECTED;
+      case 200: return SCHEDULE_NOT_FOUND;
+      case 201: return SCHEDULE_EXISTS;
+      case 202: return CALENDAR_INVALID;
+      case 203: return BACKFILL_RANGE_INVALID;
+      case 204: return SCHEDULE_DELETED;
       default: return null;
     }
   }

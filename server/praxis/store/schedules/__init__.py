@@ -1,0 +1,1 @@
+"""Schedules: runs started at the times of a calendar (ScheduleService, the sweeper)."""
