@@ -84,6 +84,7 @@ from praxis.store.execution.reconciliations import ReconciliationStore
 from praxis.store.execution.resumes import ResumeStore
 from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
+from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.runtime.events import EventStore
@@ -129,6 +130,10 @@ class Settings:
     # SHA-256 (hex) of a TLS client certificate -> principal id: resolved through the
     # adopted (stored) principals on every call, so revocation applies to certificates.
     client_certificates: dict[str, str] = field(default_factory=dict)
+    # The principal journal (store/principals/journal.py): revocations and rotations kept
+    # outside the database and re-applied at start, so a restored backup cannot revive
+    # them. None: not kept (in-process tests).
+    principal_journal: Path | None = None
 
 
 class Engine:
@@ -151,7 +156,9 @@ class Engine:
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
-        self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
+        journal = Journal(settings.principal_journal) if settings.principal_journal else None
+        self.principals = PrincipalStore(self.db, self.clock, journal)  # file: a bootstrap
+        self.principals.replay()  # before anything is served: a restore revives no token
         adopted = self.principals.adopt(settings.authority)
         try:  # after adoption: certificates map to the stored principals, never the file
             adopted = with_certificates(adopted, settings.client_certificates, self.clock.now_ms())

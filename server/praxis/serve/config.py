@@ -20,6 +20,7 @@ from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
 DEFAULT_DATA_DIR = Path(".praxis")
+DEFAULT_JOURNAL = "principals-journal.jsonl"
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class Config:
     metrics_listen: str | None = None
     # PostgreSQL connections per server process (None: 2 x (executor_threads + 1) + 1).
     db_pool_size: int | None = None
+    # Revocations and rotations kept outside the database (default: beside this file);
+    # re-applied at every start, so a restored backup revives no revoked credential.
+    principal_journal: Path | None = None
 
 
 KEYS = frozenset(
@@ -53,6 +57,7 @@ KEYS = frozenset(
         "client_certificates",
         "metrics_listen",
         "db_pool_size",
+        "principal_journal",
     }
 )
 
@@ -89,6 +94,7 @@ def load(path: Path) -> Config:
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
         database = "sqlite:///" + str((base / database[len("sqlite:///") :]).resolve())
     principals = Path(data["principals_path"])
+    journal = Path(str(data.get("principal_journal", DEFAULT_JOURNAL)))
     return Config(
         database_url=database,
         principals_path=principals if principals.is_absolute() else base / principals,
@@ -102,6 +108,7 @@ def load(path: Path) -> Config:
         },
         metrics_listen=str(data["metrics_listen"]) if data.get("metrics_listen") else None,
         db_pool_size=pool_size,
+        principal_journal=journal if journal.is_absolute() else base / journal,
     )
 
 
