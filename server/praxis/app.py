@@ -53,6 +53,7 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
+from praxis.core.retention import RetentionPolicy
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
@@ -77,6 +78,7 @@ from praxis.store.controls import rows as controls
 from praxis.store.controls.store import AdminStore
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
+from praxis.store.db.files import sqlite_path
 from praxis.store.execution.assessments import AssessmentStore
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
@@ -87,6 +89,7 @@ from praxis.store.execution.waits import WaitStore
 from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
+from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tasks import TaskStore
@@ -134,6 +137,10 @@ class Settings:
     # outside the database and re-applied at start, so a restored backup cannot revive
     # them. None: not kept (in-process tests).
     principal_journal: Path | None = None
+    # Retention and archival of finished runs (core/retention.py, store/retention): the
+    # default keeps every run for ever. archive_dir None: ``archive`` beside the database.
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
+    archive_dir: Path | None = None
 
 
 class Engine:
@@ -202,6 +209,8 @@ class Engine:
         self.assessments = AssessmentStore(self.runs)
         self.handoffs = HandoffStore(self.runs)
         self.segments = SegmentStore(self.db)
+        self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
+        self.runs.archived_of = self.archive.archived  # GetRun of an archived run
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         for hooks, react in reactions(self):
@@ -264,6 +273,15 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
     )
 
 
+def _archive_dir(settings: Settings) -> Path:
+    """Where archive files go: the setting, else ``archive`` beside a SQLite file, else
+    ``archive`` in the working directory."""
+    if settings.archive_dir is not None:
+        return settings.archive_dir
+    path = sqlite_path(settings.database_url)
+    return (path.parent if path is not None else Path.cwd()) / settings.retention.archive_dir
+
+
 def wake_directory(database_url: str) -> Path | None:
     """Where the processes sharing a SQLite file meet for wake-ups: beside the file."""
     prefix = "sqlite:///"
@@ -297,7 +315,12 @@ class Server:
             self.engine.signals.broadcast = PgBroadcast(settings.database_url)
         elif wake_dir is not None and settings.broadcast:
             self.engine.signals.broadcast = UnixBroadcast(wake_dir)
-        self.sweeper = Sweeper(self.engine.runs, threading.Event(), settings.sweep_interval_s)
+        self.sweeper = Sweeper(
+            self.engine.runs,
+            threading.Event(),
+            settings.sweep_interval_s,
+            self.engine.archive if settings.retention.active else None,
+        )
         self.engine.signals.on_any(self.sweeper.wake)
         self.loop = asyncio.new_event_loop()
         self._loop_thread = threading.Thread(

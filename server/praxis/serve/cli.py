@@ -212,6 +212,8 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         db_pool_size=pool_size,
         client_certificates=config.client_certificates,  # mapped once principals are adopted
         principal_journal=config.principal_journal,
+        retention=config.retention,
+        archive_dir=config.archive_dir,
     )
     return settings, processes, metrics_listen
 

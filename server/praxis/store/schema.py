@@ -33,6 +33,7 @@ from praxis.store.registry.tables import (
     registry_events,
     revisions,
 )
+from praxis.store.retention.tables import archived_runs
 from praxis.store.runtime import upgrades
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
@@ -52,6 +53,13 @@ from praxis.store.runtime.tables import (
     run_trace_spans,
     run_traces,
 )
+
+
+def _runs_finished_index(connection: Connection) -> None:
+    """The archiver's scan of finished runs in finish order (``retention/rows.py``)."""
+    connection.execute(
+        text("CREATE INDEX IF NOT EXISTS runs_finished ON runs (finished_at_ms, run_id)")
+    )
 
 
 def _drop_known_models(connection: Connection) -> None:
@@ -118,4 +126,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         upgrades.run_work_orders,
         adds=(("runs", RUNS_LABEL_COLUMNS),),
     ),
+    Migration(18, "archived_runs", (archived_runs,), _runs_finished_index),
 )

@@ -3421,6 +3421,13 @@ pub enum ErrorReason {
     /// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
     /// an attempt that completed with its own result (INVALID_ARGUMENT).
     ResultNotExpected = 183,
+    /// The run finished and was archived under the installation's retention policy: its
+    /// rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes,
+    /// FAILED_PRECONDITION). ErrorInfo metadata `archive` names the archive file that holds
+    /// it, `digest` the sha256 of what was archived (verify with `praxis admin archive
+    /// verify`), `archived_at_ms` when and `status` the state it finished in. Answered for
+    /// `retention.keep_archived_ms` (default 400 days) after archiving; NOT_FOUND after.
+    RunArchived = 210,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3533,6 +3540,7 @@ impl ErrorReason {
             Self::RefAlreadyRun => "REF_ALREADY_RUN",
             Self::RunNotResumable => "RUN_NOT_RESUMABLE",
             Self::ResultNotExpected => "RESULT_NOT_EXPECTED",
+            Self::RunArchived => "RUN_ARCHIVED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3642,6 +3650,7 @@ impl ErrorReason {
             "REF_ALREADY_RUN" => Some(Self::RefAlreadyRun),
             "RUN_NOT_RESUMABLE" => Some(Self::RunNotResumable),
             "RESULT_NOT_EXPECTED" => Some(Self::ResultNotExpected),
+            "RUN_ARCHIVED" => Some(Self::RunArchived),
             _ => None,
         }
     }

@@ -275,6 +275,13 @@ const (
 	// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
 	// an attempt that completed with its own result (INVALID_ARGUMENT).
 	ErrorReason_RESULT_NOT_EXPECTED ErrorReason = 183
+	// The run finished and was archived under the installation's retention policy: its
+	// rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes,
+	// FAILED_PRECONDITION). ErrorInfo metadata `archive` names the archive file that holds
+	// it, `digest` the sha256 of what was archived (verify with `praxis admin archive
+	// verify`), `archived_at_ms` when and `status` the state it finished in. Answered for
+	// `retention.keep_archived_ms` (default 400 days) after archiving; NOT_FOUND after.
+	ErrorReason_RUN_ARCHIVED ErrorReason = 210
 )
 
 // Enum value maps for ErrorReason.
@@ -384,6 +391,7 @@ var (
 		181: "REF_ALREADY_RUN",
 		182: "RUN_NOT_RESUMABLE",
 		183: "RESULT_NOT_EXPECTED",
+		210: "RUN_ARCHIVED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -490,6 +498,7 @@ var (
 		"REF_ALREADY_RUN":              181,
 		"RUN_NOT_RESUMABLE":            182,
 		"RESULT_NOT_EXPECTED":          183,
+		"RUN_ARCHIVED":                 210,
 	}
 )
 
@@ -524,7 +533,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x13\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xcb\x13\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -630,7 +639,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
 	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
 	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +
-	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01Ba\n" +
+	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01\x12\x11\n" +
+	"\fRUN_ARCHIVED\x10\xd2\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -110,6 +110,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REF_ALREADY_RUN: _ClassVar[ErrorReason]
     RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
     RESULT_NOT_EXPECTED: _ClassVar[ErrorReason]
+    RUN_ARCHIVED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -214,3 +215,4 @@ SCHEDULE_TO_START_TIMEOUT: ErrorReason
 REF_ALREADY_RUN: ErrorReason
 RUN_NOT_RESUMABLE: ErrorReason
 RESULT_NOT_EXPECTED: ErrorReason
+RUN_ARCHIVED: ErrorReason

@@ -889,6 +889,19 @@ public enum ErrorReason
    * <code>RESULT_NOT_EXPECTED = 183;</code>
    */
   RESULT_NOT_EXPECTED(183),
+  /**
+   * <pre>
+   * The run finished and was archived under the installation's retention policy: its
+   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes,
+   * FAILED_PRECONDITION). ErrorInfo metadata `archive` names the archive file that holds
+   * it, `digest` the sha256 of what was archived (verify with `praxis admin archive
+   * verify`), `archived_at_ms` when and `status` the state it finished in. Answered for
+   * `retention.keep_archived_ms` (default 400 days) after archiving; NOT_FOUND after.
+   * </pre>
+   *
+   * <code>RUN_ARCHIVED = 210;</code>
+   */
+  RUN_ARCHIVED(210),
   UNRECOGNIZED(-1),
   ;
 
@@ -1771,6 +1784,19 @@ public enum ErrorReason
    * <code>RESULT_NOT_EXPECTED = 183;</code>
    */
   public static final int RESULT_NOT_EXPECTED_VALUE = 183;
+  /**
+   * <pre>
+   * The run finished and was archived under the installation's retention policy: its
+   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes,
+   * FAILED_PRECONDITION). ErrorInfo metadata `archive` names the archive file that holds
+   * it, `digest` the sha256 of what was archived (verify with `praxis admin archive
+   * verify`), `archived_at_ms` when and `status` the state it finished in. Answered for
+   * `retention.keep_archived_ms` (default 400 days) after archiving; NOT_FOUND after.
+   * </pre>
+   *
+   * <code>RUN_ARCHIVED = 210;</code>
+   */
+  public static final int RUN_ARCHIVED_VALUE = 210;
 
 
   public final int getNumber() {
@@ -1901,6 +1927,7 @@ public enum ErrorReason
       case 181: return REF_ALREADY_RUN;
       case 182: return RUN_NOT_RESUMABLE;
       case 183: return RESULT_NOT_EXPECTED;
+      case 210: return RUN_ARCHIVED;
       default: return null;
     }
   }
