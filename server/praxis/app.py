@@ -211,6 +211,7 @@ class Engine:
         self.segments = SegmentStore(self.db)
         self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
         self.runs.archived_of = self.archive.archived  # GetRun of an archived run
+        self.runs.archived_request = self.archive.archived_request  # its StartRun, again
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         for hooks, react in reactions(self):

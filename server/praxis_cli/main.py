@@ -159,8 +159,8 @@ def build_parser() -> Parser:
     commands.add_parser("serve", help="run the server (see 'praxis serve --help')", add_help=False)
     commands.add_parser(
         "admin",
-        help="back up or restore a data directory, on the server's machine "
-        "(see 'praxis admin --help')",
+        help="back up or restore a data directory, list or verify its archives, on the "
+        "server's machine (see 'praxis admin --help')",
         add_help=False,
     )
     for module in COMMAND_MODULES:

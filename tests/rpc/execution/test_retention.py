@@ -3,6 +3,7 @@ unfinished and referenced runs never are; GetRun of an archived run says where i
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,6 +110,26 @@ def test_a_finished_run_is_archived_after_its_keep_and_get_run_says_where(
     checked = archive.verify(tmp_path / "archive" / name, h.server.engine.archive.tombstone)
     assert (checked.lines, checked.verified, checked.problems) == (2, 2, [])
     assert archive_now(h) == 0  # nothing more is due
+
+
+def test_a_start_repeated_after_its_run_was_archived_makes_no_second_run(
+    retained: Harness,
+) -> None:
+    h = retained
+    first = start_run(h, SINGLE)  # request ids are per principal
+    [task] = claim(h)
+    settle(h, task, {"answer": 42})
+    h.clock.advance(WEEK)
+    assert archive_now(h) == 1
+    again = run_pb2.StartRunRequest(request_id="again", definition_json=json.dumps(SINGLE))
+    h.client("agent").runs.StartRun(again)  # a new request id: a new run
+    with pytest.raises(grpc.RpcError) as caught:
+        h.client("agent").runs.StartRun(
+            run_pb2.StartRunRequest(request_id=first.request_id, definition_json=json.dumps(SINGLE))
+        )
+    details = error_details(caught.value)
+    assert (details.code, details.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED")
+    assert details.metadata["run_id"] == first.run_id
 
 
 def test_a_reader_without_a_grant_on_its_work_order_learns_nothing(retained: Harness) -> None:

@@ -178,6 +178,16 @@ def tombstone(connection: Connection, run_id: str) -> Any:
     return connection.execute(select(archived_runs).where(archived_runs.c.run_id == run_id)).first()
 
 
+def tombstone_of_request(connection: Connection, principal_id: str, request_id: str) -> Any:
+    """The tombstone of the run this principal's request started, or ``None``."""
+    return connection.execute(
+        select(archived_runs).where(
+            archived_runs.c.principal_id == principal_id,
+            archived_runs.c.request_id == request_id,
+        )
+    ).first()
+
+
 def expire_tombstones(connection: Connection, before_ms: int, limit: int) -> int:
     """Deletes up to ``limit`` tombstones archived before ``before_ms``; how many."""
     old = (

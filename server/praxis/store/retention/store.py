@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import Connection
+
 from praxis.clock import Clock
 from praxis.core.rejection import Code, Rejection
 from praxis.core.retention import RetentionPolicy, run_digest
@@ -63,18 +65,15 @@ class ArchiveStore:
             row = rows.tombstone(connection, run_id)
         if row is None:
             return None
-        return row.work_order_id, Rejection(
-            Code.FAILED_PRECONDITION,
-            "RUN_ARCHIVED",
-            f"run {run_id!r} finished and was archived to {row.archive} (digest "
-            f"{row.digest}); read it from the archive",
-            metadata=(
-                ("archive", row.archive),
-                ("digest", row.digest),
-                ("archived_at_ms", str(row.archived_at_ms)),
-                ("status", row.status),
-            ),
-        )
+        return row.work_order_id, _archived(row)
+
+    def archived_request(
+        self, connection: Connection, principal_id: str, request_id: str
+    ) -> Rejection | None:
+        """RUN_ARCHIVED when this principal's ``request_id`` started a run since archived
+        (StartRun, in its transaction): a retried start never makes a second run."""
+        row = rows.tombstone_of_request(connection, principal_id, request_id)
+        return None if row is None else _archived(row)
 
     def tombstone(self, run_id: str) -> archive.Tombstone | None:
         """``(archive file name, digest)`` of an archived run (verification)."""
@@ -183,3 +182,20 @@ class ArchiveStore:
         """How many tombstones the database holds."""
         with self.db.read() as connection:
             return rows.count_tombstones(connection)
+
+
+def _archived(row: Any) -> Rejection:
+    """The RUN_ARCHIVED answer of a tombstone: where the run went."""
+    return Rejection(
+        Code.FAILED_PRECONDITION,
+        "RUN_ARCHIVED",
+        f"run {row.run_id!r} finished and was archived to {row.archive} (digest "
+        f"{row.digest}); read it from the archive",
+        metadata=(
+            ("run_id", row.run_id),
+            ("archive", row.archive),
+            ("digest", row.digest),
+            ("archived_at_ms", str(row.archived_at_ms)),
+            ("status", row.status),
+        ),
+    )

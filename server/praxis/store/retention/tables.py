@@ -26,3 +26,5 @@ archived_runs = Table(
     Column("archived_at_ms", BigInteger, nullable=False),
 )
 Index("archived_runs_at", archived_runs.c.archived_at_ms, archived_runs.c.run_id)
+# StartRun: a request id whose run was archived still answers (RUN_ARCHIVED).
+Index("archived_runs_request", archived_runs.c.principal_id, archived_runs.c.request_id)

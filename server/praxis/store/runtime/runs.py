@@ -106,6 +106,9 @@ class RunStore:
         # A run no longer in the database: (its work order, the RUN_ARCHIVED answer) when
         # it was archived (store/retention), else None. Wired by the engine.
         self.archived_of: Callable[[str], tuple[str, Rejection] | None] | None = None
+        # In StartRun's transaction: RUN_ARCHIVED when this principal's request_id started
+        # a run since archived (its deduplication outlives the run). Wired by the engine.
+        self.archived_request: Callable[[Connection, str, str], Rejection | None] | None = None
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -331,6 +334,12 @@ class RunStore:
             connection, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
+            if self.archived_request is not None:
+                archived = self.archived_request(
+                    connection, principal.principal_id, request.request_id
+                )
+                if archived is not None:
+                    raise Rollback(archived)
             return None
         if row.request_digest != digest:
             raise Rollback(

@@ -789,11 +789,13 @@ export enum ErrorReason {
 
   /**
    * The run finished and was archived under the installation's retention policy: its
-   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes,
-   * FAILED_PRECONDITION). ErrorInfo metadata `archive` names the archive file that holds
-   * it, `digest` the sha256 of what was archived (verify with `praxis admin archive
-   * verify`), `archived_at_ms` when and `status` the state it finished in. Answered for
-   * `retention.keep_archived_ms` (default 400 days) after archiving; NOT_FOUND after.
+   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes; and
+   * StartRun repeating the request_id that started it: no second run is made;
+   * FAILED_PRECONDITION). ErrorInfo metadata `run_id` names the run, `archive` the
+   * archive file that holds it, `digest` the sha256 of what was archived (verify with
+   * `praxis admin archive verify`), `archived_at_ms` when and `status` the state it
+   * finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
+   * archiving; NOT_FOUND after.
    *
    * @generated from enum value: RUN_ARCHIVED = 210;
    */
