@@ -3,14 +3,17 @@
 A server on a SQLite file and a test clock is driven through its gRPC API at a fixed
 rate: every simulated day, ``--runs-per-day`` one-node runs are started, claimed and
 completed, spread over the day; at the end of each day the archiver runs as the sweeper
-would (``ArchiveStore.archive_due``). The same load runs twice: with no policy (every run
-kept for ever) and with ``keep_finished_ms`` = 7 days. After each day the database is
+would (``ArchiveStore.archive_due``). The same load runs three times: with no policy (every run
+kept for ever), with ``keep_finished_ms`` = 7 days (tombstones kept the default 400
+days), and with 7 days and tombstones kept 14 days. After each day the database is
 checkpointed and measured: the file's size and the bytes of its pages in use (``page_count
-- freelist_count``). With the policy the size stops growing once day 7's runs start to be
-archived (SQLite reuses the freed pages), and every archived run verifies against its
-digest and tombstone. Results go to stdout and ``benchmarks/results/retention.json``.
+- freelist_count``). With the policy the runs' rows stop growing once day 7's runs start
+to be archived (SQLite reuses the freed pages): what still grows is one tombstone per
+archived run, until ``keep_archived_ms`` deletes them; with 14 days the size is flat
+from day 22. Every archived run verifies against its digest and tombstone. Results go to
+stdout and ``benchmarks/results/retention.json``.
 
-    .venv/bin/python benchmarks/retention_bench.py [--days 21] [--runs-per-day 200]
+    .venv/bin/python benchmarks/retention_bench.py [--days 28] [--runs-per-day 100]
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def scenario(directory: Path, policy: RetentionPolicy, days: int, runs: int) -> 
             one_day(h, day, runs)
             archived += h.server.engine.archive.archive_due()
             sizes.append({"day": day, "archived_total": archived, **measure(database)})
-            print(json.dumps({"keep_days": policy.keep_finished_ms // DAY_MS, **sizes[-1]}))
+            print(json.dumps({"policy": repr(policy.keep_finished_ms), **sizes[-1]}), flush=True)
         checked = [
             archive.verify(path, h.server.engine.archive.tombstone)
             for path in archive.files(directory / "archive")
@@ -107,21 +110,29 @@ def scenario(directory: Path, policy: RetentionPolicy, days: int, runs: int) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--days", type=int, default=21)
-    parser.add_argument("--runs-per-day", type=int, default=200)
+    parser.add_argument("--days", type=int, default=28)
+    parser.add_argument("--runs-per-day", type=int, default=100)
     args = parser.parse_args()
     results: dict[str, Any] = {"days": args.days, "runs_per_day": args.runs_per_day}
     for label, policy in (
         ("without_policy", RetentionPolicy()),
         ("keep_7_days", RetentionPolicy(keep_finished_ms=7 * DAY_MS, batch_runs=50)),
+        (
+            "keep_7_days_tombstones_14_days",
+            RetentionPolicy(
+                keep_finished_ms=7 * DAY_MS, batch_runs=50, keep_archived_ms=14 * DAY_MS
+            ),
+        ),
     ):
         with tempfile.TemporaryDirectory(prefix="praxis-retention-") as tmp:
             results[label] = scenario(Path(tmp), policy, args.days, args.runs_per_day)
-    for label in ("without_policy", "keep_7_days"):  # growth from day 8 to the last day
+    for label in ("without_policy", "keep_7_days", "keep_7_days_tombstones_14_days"):
         days = results[label]["days"]
-        results[f"{label}_growth_after_day_8_bytes"] = (
-            days[-1]["used_bytes"] - days[min(7, len(days) - 1)]["used_bytes"]
-        )
+        for since in (8, 22):  # growth from that day to the last day
+            if since <= len(days):
+                results[f"{label}_growth_after_day_{since}_bytes"] = (
+                    days[-1]["used_bytes"] - days[since - 1]["used_bytes"]
+                )
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in results.items() if not isinstance(v, dict)}, indent=2))

@@ -208,5 +208,9 @@ def test_registry_receipts_and_approvals_are_never_pruned(
             t: connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
             for t in ("runs", "run_nodes", "attempts", "run_events", "run_commands")
         }
+        segments_logged = connection.execute(
+            "SELECT count(*) FROM model_events WHERE kind = 'SEGMENT_STARTED'"
+        ).fetchone()[0]
     assert before == after
     assert left == dict.fromkeys(left, 0)
+    assert segments_logged == 0  # the execution log's events about the runs went with them

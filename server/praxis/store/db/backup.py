@@ -67,6 +67,11 @@ def manifest_path(snapshot: Path) -> Path:
     return snapshot.with_name(snapshot.name + MANIFEST_SUFFIX)
 
 
+def _uri(path: Path, mode: str) -> str:
+    """A SQLite URI of ``path`` that never creates it (any character in the path quoted)."""
+    return f"{path.resolve().as_uri()}?mode={mode}"
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -107,7 +112,7 @@ def _inspect(path: Path) -> _Inspection:
         BackupError: SNAPSHOT_INVALID: not a sound Praxis database.
     """
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        connection = sqlite3.connect(_uri(path, "ro"), uri=True)
     except sqlite3.Error as error:
         raise BackupError("SNAPSHOT_INVALID", f"{path} cannot be opened: {error}") from error
     try:
@@ -155,7 +160,7 @@ def backup(source: Path, target: Path, server_version: str, now_ms: int) -> Mani
     partial.unlink(missing_ok=True)
     try:
         # Never creates the source (it exists); reads only. One step: one read transaction.
-        origin = sqlite3.connect(f"file:{source}?mode=rw", uri=True, timeout=30)
+        origin = sqlite3.connect(_uri(source, "rw"), uri=True, timeout=30)
         try:
             copy = sqlite3.connect(partial)
             try:

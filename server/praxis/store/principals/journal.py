@@ -64,7 +64,8 @@ class Journal:
         line = (json.dumps(asdict(entry), separators=(",", ":"), sort_keys=True) + "\n").encode()
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            os.write(fd, line)
+            if os.write(fd, line) != len(line):  # O_APPEND: a short write is an error here
+                raise OSError(f"a short write to {self.path}")
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -50,7 +50,9 @@ def append(directory: Path, name: str, lines: list[dict[str, Any]]) -> None:
     member = gzip.compress(text.encode("utf-8"), mtime=0)
     fd = os.open(directory / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, member)
+        view = memoryview(member)
+        while view:
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -5,9 +5,12 @@ tables), like the read-only views; it is the one writer that deletes them.
 
 What is archived with a run (``RUN_TABLES``): its ``runs`` row, nodes, attempts, results,
 events, command journal, labels, traces, segments and waits (and any queue or
-reservation row, none for a finished run). What is never touched: registry history,
-receipts and approvals; the reconciliations, handoffs and assessments that refer to a
-run (decided records, kept); contracts and spend; run definitions (shared by digest).
+reservation row, none for a finished run), and the execution log's events about those
+(``RUN_MODEL_EVENTS``: its segments started, waits satisfied, resumes).
+
+What is never touched: registry history, receipts and approvals; the reconciliations,
+handoffs and assessments that refer to a run (decided records, kept) and their events;
+contracts and spend; run definitions (shared by digest).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from praxis.store.db import locks
 from praxis.store.execution.tables import (
     assessments,
     handoffs,
+    model_events,
     reconciliations,
     run_segments,
     waits,
@@ -65,6 +69,15 @@ RUN_TABLES: tuple[Table, ...] = (
     principal_reservations,
 )
 _FINISHED = [status.value for status in TERMINAL]
+# Events of the execution model's log whose subject is the run and that record what the
+# archived tables held; the others (assessed, costs, handoffs, reconciliations) stay.
+RUN_MODEL_EVENTS = ("SEGMENT_STARTED", "WAIT_SATISFIED", "RUN_RESUMED")
+
+
+def _run_model_events(run_ids: Sequence[str]) -> Any:
+    return and_(
+        model_events.c.subject.in_(list(run_ids)), model_events.c.kind.in_(RUN_MODEL_EVENTS)
+    )
 
 
 def candidates(
@@ -149,6 +162,11 @@ def rows_of(connection: Connection, run_id: str) -> dict[str, list[dict[str, Any
         ).all()
         if rows:
             found[table.name] = [dict(row._mapping) for row in rows]
+    logged = connection.execute(
+        select(model_events).where(_run_model_events([run_id])).order_by(model_events.c.seq)
+    ).all()
+    if logged:
+        found[model_events.name] = [dict(row._mapping) for row in logged]
     return found
 
 
@@ -163,6 +181,9 @@ def current_version(connection: Connection, run_id: str) -> tuple[int, str] | No
 
 def prune(connection: Connection, run_ids: Sequence[str]) -> None:
     """Deletes every row of the runs in :data:`RUN_TABLES` (the ``runs`` rows last)."""
+    if not run_ids:
+        return
+    connection.execute(delete(model_events).where(_run_model_events(run_ids)))
     for table in reversed(RUN_TABLES):
         connection.execute(delete(table).where(table.c.run_id.in_(list(run_ids))))
 
