@@ -214,3 +214,19 @@ def test_registry_receipts_and_approvals_are_never_pruned(
     assert before == after
     assert left == dict.fromkeys(left, 0)
     assert segments_logged == 0  # the execution log's events about the runs went with them
+
+
+def test_a_tombstone_answers_for_keep_archived_ms_then_not_found(retained: Harness) -> None:
+    h = retained
+    run_id = finished(h)
+    h.clock.advance(WEEK)
+    assert archive_now(h) == 1
+    h.clock.advance(400 * DAY_MS - 1)
+    assert archive_now(h) == 0
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
+        get(h, run_id)
+    h.clock.advance(1)
+    archive_now(h)
+    assert h.server.engine.archive.count() == 0
+    with expect_error(grpc.StatusCode.NOT_FOUND, "RUN_NOT_FOUND"):
+        get(h, run_id)

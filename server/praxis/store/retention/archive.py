@@ -11,7 +11,7 @@ kept in the run's tombstone (``archived_runs``), so a line can be verified on it
 against the database. Each archiving batch appends one gzip member (a valid gzip file
 may hold several; ``gzip -dc`` reads them all) and fsyncs it before the rows are
 deleted. A crash between the two leaves lines whose runs were not deleted: the next
-batch archives them again; verification reports such lines as ``not_pruned``.
+batch archives them again; verification reports such lines as ``without_tombstone``.
 """
 
 from __future__ import annotations
@@ -117,8 +117,10 @@ class Verification:
 
     name: str
     lines: int = 0
-    verified: int = 0  # lines whose digest matches their rows and their run's tombstone
-    not_pruned: int = 0  # lines of runs with no tombstone here (a retried batch; expired)
+    verified: int = 0  # runs whose line's digest matches its rows and the run's tombstone
+    # Lines whose digest matches their rows but that no tombstone names: a batch archived
+    # again after a crash, or a tombstone expired (keep_archived_ms).
+    without_tombstone: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -149,10 +151,10 @@ def verify(path: Path, tombstone_of: Callable[[str], Tombstone | None]) -> Verif
     for run_id, found in digests.items():
         tombstone = tombstone_of(run_id)
         if tombstone is None or tombstone[0] != path.name:
-            result.not_pruned += len(found)
+            result.without_tombstone += len(found)
         elif tombstone[1] in found:
             result.verified += 1
-            result.not_pruned += len(found) - 1
+            result.without_tombstone += len(found) - 1
         else:
             result.problems.append(f"{run_id}: no line has its tombstone's digest {tombstone[1]}")
     return result

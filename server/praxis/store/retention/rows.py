@@ -210,10 +210,10 @@ def tombstone_of_request(connection: Connection, principal_id: str, request_id: 
 
 
 def expire_tombstones(connection: Connection, before_ms: int, limit: int) -> int:
-    """Deletes up to ``limit`` tombstones archived before ``before_ms``; how many."""
+    """Deletes up to ``limit`` tombstones archived at or before ``before_ms``; how many."""
     old = (
         select(archived_runs.c.run_id)
-        .where(archived_runs.c.archived_at_ms < before_ms)
+        .where(archived_runs.c.archived_at_ms <= before_ms)
         .order_by(archived_runs.c.archived_at_ms, archived_runs.c.run_id)
         .limit(limit)
     )

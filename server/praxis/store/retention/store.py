@@ -12,7 +12,7 @@ One batch (:meth:`ArchiveStore.archive_batch`):
 The write transaction holds the writers' turn for the deletes of ``batch_runs`` runs
 only (default 20; a run's rows are bounded by ``limits.max_run_nodes``); the archiver
 then yields the turn until its next batch. Tombstones older than ``keep_archived_ms``
-are deleted in batches of the same size.
+are deleted first in each pass, in batches of the same size.
 """
 
 from __future__ import annotations
@@ -90,7 +90,11 @@ class ArchiveStore:
             OSError: The archive file cannot be written; nothing was deleted.
         """
         now = self.clock.now_ms()
-        expired = self._expire(now) if self._cursor == (0, "") else 0  # once per pass
+        expired = 0
+        if self._cursor == (0, ""):  # a pass starts by expiring old tombstones
+            expired = self._expire(now)
+            if expired == self.policy.batch_runs:  # a full batch: more may be due
+                return BatchResult(0, 0, expired, True)
         shortest = self.policy.shortest_keep_ms()
         if not shortest:
             return BatchResult(0, 0, expired, False)
