@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import assessment_pb2, common_pb2, run_pb2
+from aiws.engine.v1 import assessment_pb2, common_pb2, handoff_pb2, run_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, parse_principals
 from praxis.clock import TestClock
@@ -163,12 +163,26 @@ def test_referenced_runs_are_never_archived(retained: Harness) -> None:
     settle(h, task, effect=common_pb2.EFFECT_OUTCOME_UNCERTAIN)
     h.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=uncertain, reason="stop"))
     assert get(h, uncertain).state == run_pb2.RUN_STATE_CANCELLED
+    # A completed run whose node's outputs are offered to another agent, not acknowledged.
+    handed = finished(h)
+    offered = h.client("agent").handoffs.CreateHandoff(
+        handoff_pb2.CreateHandoffRequest(
+            request_id="h-1", run_id=handed, node_uid="a", to_principal_id="agent2", note="n"
+        )
+    )
     # A completed run under a contract, not accepted yet.
     create_contract(h)
     unaccepted = finished(h, contract_id="c-1")
     h.clock.advance(WEEK + 1)
     assert archive_now(h) == 0
     assert get(h, uncertain).state == run_pb2.RUN_STATE_CANCELLED
+    assert get(h, handed).state == run_pb2.RUN_STATE_COMPLETED
+    h.client("agent2").handoffs.AcknowledgeHandoff(
+        handoff_pb2.AcknowledgeHandoffRequest(delivery_id=offered.handoff.delivery_id)
+    )
+    assert archive_now(h) == 1  # acknowledged, it may go
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
+        get(h, handed)
     # Accepted, it may go.
     subject = (
         h.client("alice")
