@@ -584,9 +584,12 @@ class PrincipalStore:
         """
         if self.journal is None:
             return []
+        entries = pending(self.journal.entries())
+        if not entries:
+            return []  # no write transaction at start for an empty journal
         applied: list[Entry] = []
         with self.db.write() as connection:
-            for entry in pending(self.journal.entries()):
+            for entry in entries:
                 row = connection.execute(_BY_ID, {"id": entry.principal_id}).first()
                 if row is None or row.created_at_ms != entry.created_at_ms:
                     continue  # not the principal the entry was about (or absent: refused)
