@@ -105,4 +105,5 @@ bench: setup
 	$(PY) benchmarks/fanout_bench.py
 	$(PY) benchmarks/principal_lookup_bench.py
 	$(PY) benchmarks/observability_bench.py
+	$(PY) benchmarks/retention_bench.py
 	$(PY) benchmarks/pg_replicas_bench.py  # prints a skip when PostgreSQL is not installed

@@ -55,6 +55,7 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
+from praxis.core.retention import RetentionPolicy
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
@@ -80,6 +81,7 @@ from praxis.store.controls import rows as controls
 from praxis.store.controls.store import AdminStore
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
+from praxis.store.db.files import sqlite_path
 from praxis.store.execution.assessments import AssessmentStore
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
@@ -87,8 +89,10 @@ from praxis.store.execution.reconciliations import ReconciliationStore
 from praxis.store.execution.resumes import ResumeStore
 from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
+from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
+from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tasks import TaskStore
@@ -133,6 +137,14 @@ class Settings:
     # SHA-256 (hex) of a TLS client certificate -> principal id: resolved through the
     # adopted (stored) principals on every call, so revocation applies to certificates.
     client_certificates: dict[str, str] = field(default_factory=dict)
+    # The principal journal (store/principals/journal.py): revocations and rotations kept
+    # outside the database and re-applied at start, so a restored backup cannot revive
+    # them. None: not kept (in-process tests).
+    principal_journal: Path | None = None
+    # Retention and archival of finished runs (core/retention.py, store/retention): the
+    # default keeps every run for ever. archive_dir None: ``archive`` beside the database.
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
+    archive_dir: Path | None = None
 
 
 class Engine:
@@ -155,7 +167,9 @@ class Engine:
         with self.db.write() as connection:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
-        self.principals = PrincipalStore(self.db, self.clock)  # the file is only a bootstrap
+        journal = Journal(settings.principal_journal) if settings.principal_journal else None
+        self.principals = PrincipalStore(self.db, self.clock, journal)  # file: a bootstrap
+        self.principals.replay()  # before anything is served: a restore revives no token
         adopted = self.principals.adopt(settings.authority)
         try:  # after adoption: certificates map to the stored principals, never the file
             adopted = with_certificates(adopted, settings.client_certificates, self.clock.now_ms())
@@ -201,6 +215,9 @@ class Engine:
         self.segments = SegmentStore(self.db)
         self.schedules = ScheduleStore(self.runs, self.installation_id)
         self.schedules.observers.append(metrics.schedule_time)
+        self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
+        self.runs.archived_of = self.archive.archived  # GetRun of an archived run
+        self.runs.archived_request = self.archive.archived_request  # its StartRun, again
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         for hooks, react in reactions(self):
@@ -265,6 +282,15 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
     )
 
 
+def _archive_dir(settings: Settings) -> Path:
+    """Where archive files go: the setting, else ``archive`` beside a SQLite file, else
+    ``archive`` in the working directory."""
+    if settings.archive_dir is not None:
+        return settings.archive_dir
+    path = sqlite_path(settings.database_url)
+    return (path.parent if path is not None else Path.cwd()) / settings.retention.archive_dir
+
+
 def wake_directory(database_url: str) -> Path | None:
     """Where the processes sharing a SQLite file meet for wake-ups: beside the file."""
     prefix = "sqlite:///"
@@ -303,6 +329,7 @@ class Server:
             threading.Event(),
             settings.sweep_interval_s,
             passes=(self.engine.schedules.sweep,),
+            archive=self.engine.archive if settings.retention.active else None,
         )
         self.engine.signals.on_any(self.sweeper.wake)
         self.loop = asyncio.new_event_loop()

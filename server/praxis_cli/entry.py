@@ -1,5 +1,6 @@
 """The ``praxis`` console script: ``serve`` runs the server, ``console`` the web console
-(docs/console.md), anything else is remote.
+(docs/console.md), ``admin`` works on a data directory's files (backup, restore),
+anything else is remote.
 
 Remote commands never import the server (SQLAlchemy and the stores), so they start fast.
 """
@@ -12,7 +13,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in ("serve", "console"):  # the local commands
+    if argv and argv[0] in ("serve", "console", "admin"):  # the local commands
         from praxis.serve.cli import main as serve_main
 
         return serve_main(argv)

@@ -101,6 +101,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "admin":  # local: reads the data directory's files
+        from praxis.serve import admin
+
+        return admin.main(argv[1:])
     if not argv or argv[0] not in ("serve", "console"):
         from praxis_cli.main import run  # the remote commands (docs/cli.md)
 
@@ -207,6 +211,9 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         metrics=bool(metrics_listen and not supervising) or args.metrics_child,
         db_pool_size=pool_size,
         client_certificates=config.client_certificates,  # mapped once principals are adopted
+        principal_journal=config.principal_journal,
+        retention=config.retention,
+        archive_dir=config.archive_dir,
     )
     return settings, processes, metrics_listen
 

@@ -16,10 +16,12 @@ from pathlib import Path
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
 from praxis.core.definition import Limits
 from praxis.core.records import PrincipalKind
+from praxis.core.retention import RetentionPolicy, parse_policy
 from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
 DEFAULT_DATA_DIR = Path(".praxis")
+DEFAULT_JOURNAL = "principals-journal.jsonl"
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,12 @@ class Config:
     metrics_listen: str | None = None
     # PostgreSQL connections per server process (None: 2 x (executor_threads + 1) + 1).
     db_pool_size: int | None = None
+    # Revocations and rotations kept outside the database (default: beside this file);
+    # re-applied at every start, so a restored backup revives no revoked credential.
+    principal_journal: Path | None = None
+    # Retention and archival of finished runs (core/retention.py); default: kept for ever.
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
+    archive_dir: Path | None = None  # retention.archive_dir, resolved against this file
 
 
 KEYS = frozenset(
@@ -53,6 +61,8 @@ KEYS = frozenset(
         "client_certificates",
         "metrics_listen",
         "db_pool_size",
+        "principal_journal",
+        "retention",
     }
 )
 
@@ -89,6 +99,12 @@ def load(path: Path) -> Config:
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
         database = "sqlite:///" + str((base / database[len("sqlite:///") :]).resolve())
     principals = Path(data["principals_path"])
+    journal = Path(str(data.get("principal_journal", DEFAULT_JOURNAL)))
+    try:
+        retention = parse_policy(data.get("retention", {}))
+    except ValueError as error:
+        raise ConfigError(f"{path}: {error}") from error
+    archive_dir = Path(retention.archive_dir)
     return Config(
         database_url=database,
         principals_path=principals if principals.is_absolute() else base / principals,
@@ -102,6 +118,9 @@ def load(path: Path) -> Config:
         },
         metrics_listen=str(data["metrics_listen"]) if data.get("metrics_listen") else None,
         db_pool_size=pool_size,
+        principal_journal=journal if journal.is_absolute() else base / journal,
+        retention=retention,
+        archive_dir=archive_dir if archive_dir.is_absolute() else base / archive_dir,
     )
 
 

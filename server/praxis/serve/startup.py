@@ -9,7 +9,8 @@ a traceback (docs/operations.md, "Start-up refusals and exit codes"):
   loopback without ``--insecure``), CONFIG_INVALID (the config file, or a principals or
   credentials file others can write), SCHEMA_INCOMPATIBLE (a database schema that is
   incomplete, foreign or newer than the server), STORAGE_MISMATCH (a SQLite file missing
-  or replaced under its installation marker);
+  or replaced under its installation marker, being restored, or a damaged principal
+  journal);
 - exit 6, a start that may succeed later: ADDRESS_IN_USE (also for
   ``--metrics-listen``), STORAGE_UNAVAILABLE (the database cannot be reached or opened:
   named without its password, with the driver's cause);

@@ -37,6 +37,7 @@ from praxis.store.registry.tables import (
     registry_events,
     revisions,
 )
+from praxis.store.retention.tables import archived_runs
 from praxis.store.runtime import upgrades
 from praxis.store.runtime.tables import (
     ATTEMPTS_ADDED_COLUMNS,
@@ -57,6 +58,13 @@ from praxis.store.runtime.tables import (
     run_traces,
 )
 from praxis.store.schedules.tables import schedules
+
+
+def _runs_finished_index(connection: Connection) -> None:
+    """The archiver's scan of finished runs in finish order (``retention/rows.py``)."""
+    connection.execute(
+        text("CREATE INDEX IF NOT EXISTS runs_finished ON runs (finished_at_ms, run_id)")
+    )
 
 
 def _drop_known_models(connection: Connection) -> None:
@@ -133,4 +141,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(20, "inbox_due", (assessments_due,), execution_upgrades.add_inbox_due),
     Migration(21, "schedules", (schedules,)),
+    Migration(22, "archived_runs", (archived_runs,), _runs_finished_index),
 )

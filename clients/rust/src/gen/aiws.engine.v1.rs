@@ -3470,6 +3470,15 @@ pub enum ErrorReason {
     BackfillRangeInvalid = 203,
     /// Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
     ScheduleDeleted = 204,
+    /// The run finished and was archived under the installation's retention policy: its
+    /// rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes; and
+    /// StartRun repeating the request_id that started it: no second run is made;
+    /// FAILED_PRECONDITION). ErrorInfo metadata `run_id` names the run, `archive` the
+    /// archive file that holds it, `digest` the sha256 of what was archived (verify with
+    /// `praxis admin archive verify`), `archived_at_ms` when and `status` the state it
+    /// finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
+    /// archiving; NOT_FOUND after.
+    RunArchived = 210,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3592,6 +3601,7 @@ impl ErrorReason {
             Self::CalendarInvalid => "CALENDAR_INVALID",
             Self::BackfillRangeInvalid => "BACKFILL_RANGE_INVALID",
             Self::ScheduleDeleted => "SCHEDULE_DELETED",
+            Self::RunArchived => "RUN_ARCHIVED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3713,6 +3723,7 @@ impl ErrorReason {
             "CALENDAR_INVALID" => Some(Self::CalendarInvalid),
             "BACKFILL_RANGE_INVALID" => Some(Self::BackfillRangeInvalid),
             "SCHEDULE_DELETED" => Some(Self::ScheduleDeleted),
+            "RUN_ARCHIVED" => Some(Self::RunArchived),
             _ => None,
         }
     }

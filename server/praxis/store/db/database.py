@@ -131,6 +131,10 @@ class Database:
         self.url = url
         path = files.sqlite_path(url)
         self.guard = files.FileGuard(path) if path is not None else None
+        # Held while the file is open here: a restore never replaces it under us.
+        self._serving = files.ServingLock(path) if path is not None else None
+        if self._serving is not None:
+            self._serving.share()
         # Orders the writers of several processes on one SQLite file (see writer_turn).
         self._turn = WriterTurn(Path(path)) if path is not None else None
         # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
@@ -536,6 +540,8 @@ class Database:
         self.engine.dispose()
         if self._turn is not None:
             self._turn.close()
+        if self._serving is not None:
+            self._serving.release()
 
 
 class Rollback(Exception):  # control flow, not an error

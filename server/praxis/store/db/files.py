@@ -10,10 +10,14 @@
   restart that finds the marker but no database file, or a file of another installation,
   refuses to start instead of serving a fresh, empty install.
 - The database, its WAL and shared-memory files and the marker are kept 0600.
+- Every process that opens the file holds a shared ``flock`` on ``<db>.serving`` while
+  it has it open (:class:`ServingLock`); ``praxis admin restore`` takes it exclusively,
+  so it never replaces a file a server is using, and no server opens one being restored.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from pathlib import Path
@@ -24,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from praxis.core.rejection import Code, Rejection
 
 MARKER_SUFFIX = ".installation"
+SERVING_SUFFIX = ".serving"
 # SQLite primary result codes (https://sqlite.org/rescode.html).
 SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL = 8, 10, 11, 13
 SQLITE_CANTOPEN, SQLITE_NOTADB = 14, 26
@@ -148,3 +153,51 @@ class FileGuard:
             raise unavailable(f"the database file {self.path} was replaced by another file")
         if write and not stat.st_mode & 0o200:
             raise unavailable(f"the database file {self.path} is read-only")
+
+
+class ServingLock:
+    """A ``flock`` on ``<db>.serving``: shared by the processes using the file, exclusive
+    for a restore (see the module docstring). The lock dies with its process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.with_name(path.name + SERVING_SUFFIX)
+        self._fd: int | None = None
+
+    def share(self) -> None:
+        """Holds the lock shared until :meth:`release`.
+
+        Raises:
+            StorageError: A restore holds it: the file is being replaced.
+        """
+        self._take(fcntl.LOCK_SH, "a restore is replacing the database file {db}; start the "
+                   "server once it has finished")  # fmt: skip
+
+    def exclusive(self) -> None:
+        """Holds the lock exclusively until :meth:`release`.
+
+        Raises:
+            StorageError: A process (a server) has the database open.
+        """
+        self._take(fcntl.LOCK_EX, "a server has the database file {db} open: stop every "
+                   "server process of this data directory first")  # fmt: skip
+
+    def _take(self, mode: int, refusal: str) -> None:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:  # a read-only directory: no lock to take (nor a restore to run)
+            return
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            db = self.path.with_name(self.path.name[: -len(SERVING_SUFFIX)])
+            raise StorageError(refusal.format(db=db)) from None
+        except OSError:  # no flock on this file system
+            pass
+        self._fd = fd
+
+    def release(self) -> None:
+        """Releases the lock (closing its descriptor)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -37,6 +37,7 @@ from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, not_found
 from praxis.store.db import dialect
 from praxis.store.db.database import Database, Rollback
+from praxis.store.principals.journal import REVOKED, ROTATED, Entry, Journal, pending
 from praxis.store.principals.tables import principal_events, principals
 
 log = logging.getLogger("praxis.store")
@@ -253,9 +254,12 @@ def _decode_page_token(token: str) -> str | Rejection:
 class PrincipalStore:
     """Principal administration, and the lookups of the database-backed authority."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, journal: Journal | None = None) -> None:
         self.db = db
         self.clock = clock
+        # Revocations and rotations, also kept outside the database (journal.py): a
+        # restored backup cannot bring back a credential revoked after its snapshot.
+        self.journal = journal
         self.authority: Authority | None = None  # set when the built-in authority is adopted
         self._cache: dict[str, tuple[float, Any]] = {}
         self._generation = 0
@@ -536,6 +540,10 @@ class PrincipalStore:
                     connection, principal_id, "REVOKED", version, principal.principal_id, now,
                     reason, row.token_sha256,
                 )  # fmt: skip
+                self._journal(
+                    Entry(principal_id, REVOKED, version, row.created_at_ms, row.token_sha256,
+                          now, principal.principal_id, reason)
+                )  # fmt: skip
                 view = _view(connection.execute(_BY_ID, {"id": principal_id}).one(), now)
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
@@ -578,12 +586,82 @@ class PrincipalStore:
                     connection, principal_id, "ROTATED", version, principal.principal_id, now,
                     "", digest,
                 )  # fmt: skip
+                self._journal(
+                    Entry(principal_id, ROTATED, version, row.created_at_ms, digest, now,
+                          principal.principal_id, "")
+                )  # fmt: skip
                 view = _view(connection.execute(_BY_ID, {"id": principal_id}).one(), now)
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
             return rollback.value
         self._changed(principal_id)
         return view, token
+
+    def _journal(self, entry: Entry) -> None:
+        """Appends ``entry`` to the journal before the change commits; a journal that
+        cannot be written refuses the change (nothing is stored)."""
+        if self.journal is None:
+            return
+        try:
+            self.journal.append(entry)
+        except OSError as error:
+            raise Rollback(
+                Rejection(
+                    Code.UNAVAILABLE,
+                    "STORAGE_UNAVAILABLE",
+                    f"the principal journal {self.journal.path} cannot be written: "
+                    f"{error.strerror}; nothing was stored",
+                )
+            ) from error
+
+    def replay(self) -> list[Entry]:
+        """Re-applies the journal's revocations and rotations that the database lacks
+        (after a restore of an older snapshot); returns the entries applied.
+
+        Each one is audited again as its kind, with the original actor and time and the
+        reason prefixed ``re-applied from the principal journal``.
+        """
+        if self.journal is None:
+            return []
+        entries = pending(self.journal.entries())
+        if not entries:
+            return []  # no write transaction at start for an empty journal
+        applied: list[Entry] = []
+        with self.db.write() as connection:
+            for entry in entries:
+                row = connection.execute(_BY_ID, {"id": entry.principal_id}).first()
+                if row is None or row.created_at_ms != entry.created_at_ms:
+                    continue  # not the principal the entry was about (or absent: refused)
+                if row.version >= entry.version:
+                    continue
+                change: dict[str, Any] = {"version": entry.version}
+                if entry.kind == REVOKED:
+                    change.update(
+                        state="REVOKED",
+                        revoked_at_ms=entry.at_ms,
+                        revoked_by=entry.actor,
+                        revoke_reason=entry.reason,
+                    )
+                else:
+                    change.update(token_sha256=entry.token_sha256, token_issued_at_ms=entry.at_ms)
+                connection.execute(
+                    update(principals)
+                    .where(principals.c.principal_id == entry.principal_id)
+                    .values(**change)
+                )
+                reason = ("re-applied from the principal journal: " + entry.reason)[:MAX_REASON]
+                _event(
+                    connection, entry.principal_id, entry.kind, entry.version, entry.actor,
+                    entry.at_ms, reason, entry.token_sha256,
+                )  # fmt: skip
+                applied.append(entry)
+        self.forget()
+        if applied:
+            log.warning(
+                "principal revocations and rotations re-applied from the journal",
+                extra={"ids": sorted({entry.principal_id for entry in applied})},
+            )
+        return applied
 
     def _changed(self, principal_id: str) -> None:
         """After a revocation or rotation committed: forget the cached lookups, then run

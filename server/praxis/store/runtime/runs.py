@@ -16,6 +16,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
@@ -115,6 +116,12 @@ class RunStore:
         # segments), each called inside the command's transaction; a Rollback refuses the
         # command. Wired by the engine's reactions table (praxis.app.reactions).
         self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
+        # A run no longer in the database: (its work order, the RUN_ARCHIVED answer) when
+        # it was archived (store/retention), else None. Wired by the engine.
+        self.archived_of: Callable[[str], tuple[str, Rejection] | None] | None = None
+        # In StartRun's transaction: RUN_ARCHIVED when this principal's request_id started
+        # a run since archived (its deduplication outlives the run). Wired by the engine.
+        self.archived_request: Callable[[Connection, str, str], Rejection | None] | None = None
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -371,6 +378,12 @@ class RunStore:
             connection, {"pid": principal.principal_id, "rid": request.request_id}
         ).first()
         if row is None:
+            if self.archived_request is not None:
+                archived = self.archived_request(
+                    connection, principal.principal_id, request.request_id
+                )
+                if archived is not None:
+                    raise Rollback(archived)
             return None
         if row.request_digest != digest:
             raise Rollback(
@@ -398,8 +411,26 @@ class RunStore:
             return problem
         with self.db.read() as connection:
             record = self.unit.load(connection, run_id)
+        if record is None:
+            archived = self.archived(principal, run_id)
+            if archived is not None:
+                return archived
         denied = self.authorize_run(principal, "run.read", record, run_id)
         return denied or record  # type: ignore[return-value]  # record is set when allowed
+
+    def archived(self, principal: Principal, run_id: str) -> Rejection | None:
+        """RUN_ARCHIVED (where the run went) for a reader of an archived run's work order;
+        ``None`` when the run was never archived."""
+        if self.archived_of is None:
+            return None
+        found = self.archived_of(run_id)
+        if found is None:
+            return None
+        work_order_id, answer = found
+        evidence = guard.authorize_subject(
+            self.authority, principal, "run.read", work_order_id, self.clock.now_ms(), answer
+        )
+        return evidence if isinstance(evidence, Rejection) else answer
 
     def definition_json(self, digest: str) -> str:
         """The canonical JSON of a stored definition (a bounded document: the profile's
@@ -495,17 +526,23 @@ class RunStore:
         start = run_rows.decode_node_token(token, run_id, node_id, state)
         if isinstance(start, Rejection):
             return start
+        page: Any = None
         with self.db.read() as connection:
             row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
-            if row is None:
-                return not_found("RUN_NOT_FOUND", f"no run {run_id!r}")
-            denied = self.authorize(principal, "run.read", row.work_order_id)
-            if denied:
-                return denied
-            definition = self.definition(connection, row.definition_digest)
-            if node_id and node_id not in definition.nodes:
-                return not_found("NODE_NOT_FOUND", f"run {run_id!r} has no node {node_id!r}")
-            page = run_rows.list_nodes(connection, row, definition, node_id, status, size, start)
+            if row is not None:
+                denied = self.authorize(principal, "run.read", row.work_order_id)
+                if denied:
+                    return denied
+                definition = self.definition(connection, row.definition_digest)
+                if node_id and node_id not in definition.nodes:
+                    return not_found("NODE_NOT_FOUND", f"run {run_id!r} has no node {node_id!r}")
+                page = run_rows.list_nodes(
+                    connection, row, definition, node_id, status, size, start
+                )
+        if row is None:  # outside the read: the tombstone is read in a read of its own
+            return self.archived(principal, run_id) or not_found(
+                "RUN_NOT_FOUND", f"no run {run_id!r}"
+            )
         if isinstance(page, Rejection):
             return page
         nodes, following = page

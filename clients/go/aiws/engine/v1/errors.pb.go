@@ -308,6 +308,15 @@ const (
 	ErrorReason_BACKFILL_RANGE_INVALID ErrorReason = 203
 	// Pause, resume or backfill of a deleted schedule (FAILED_PRECONDITION).
 	ErrorReason_SCHEDULE_DELETED ErrorReason = 204
+	// The run finished and was archived under the installation's retention policy: its
+	// rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes; and
+	// StartRun repeating the request_id that started it: no second run is made;
+	// FAILED_PRECONDITION). ErrorInfo metadata `run_id` names the run, `archive` the
+	// archive file that holds it, `digest` the sha256 of what was archived (verify with
+	// `praxis admin archive verify`), `archived_at_ms` when and `status` the state it
+	// finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
+	// archiving; NOT_FOUND after.
+	ErrorReason_RUN_ARCHIVED ErrorReason = 210
 )
 
 // Enum value maps for ErrorReason.
@@ -427,6 +436,7 @@ var (
 		202: "CALENDAR_INVALID",
 		203: "BACKFILL_RANGE_INVALID",
 		204: "SCHEDULE_DELETED",
+		210: "RUN_ARCHIVED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -543,6 +553,7 @@ var (
 		"CALENDAR_INVALID":                202,
 		"BACKFILL_RANGE_INVALID":          203,
 		"SCHEDULE_DELETED":                204,
+		"RUN_ARCHIVED":                    210,
 	}
 )
 
@@ -577,7 +588,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xcb\x15\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xde\x15\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -693,7 +704,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x0fSCHEDULE_EXISTS\x10\xc9\x01\x12\x15\n" +
 	"\x10CALENDAR_INVALID\x10\xca\x01\x12\x1b\n" +
 	"\x16BACKFILL_RANGE_INVALID\x10\xcb\x01\x12\x15\n" +
-	"\x10SCHEDULE_DELETED\x10\xcc\x01Ba\n" +
+	"\x10SCHEDULE_DELETED\x10\xcc\x01\x12\x11\n" +
+	"\fRUN_ARCHIVED\x10\xd2\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -120,6 +120,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CALENDAR_INVALID: _ClassVar[ErrorReason]
     BACKFILL_RANGE_INVALID: _ClassVar[ErrorReason]
     SCHEDULE_DELETED: _ClassVar[ErrorReason]
+    RUN_ARCHIVED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -234,3 +235,4 @@ SCHEDULE_EXISTS: ErrorReason
 CALENDAR_INVALID: ErrorReason
 BACKFILL_RANGE_INVALID: ErrorReason
 SCHEDULE_DELETED: ErrorReason
+RUN_ARCHIVED: ErrorReason

@@ -982,6 +982,21 @@ public enum ErrorReason
    * <code>SCHEDULE_DELETED = 204;</code>
    */
   SCHEDULE_DELETED(204),
+  /**
+   * <pre>
+   * The run finished and was archived under the installation's retention policy: its
+   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes; and
+   * StartRun repeating the request_id that started it: no second run is made;
+   * FAILED_PRECONDITION). ErrorInfo metadata `run_id` names the run, `archive` the
+   * archive file that holds it, `digest` the sha256 of what was archived (verify with
+   * `praxis admin archive verify`), `archived_at_ms` when and `status` the state it
+   * finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
+   * archiving; NOT_FOUND after.
+   * </pre>
+   *
+   * <code>RUN_ARCHIVED = 210;</code>
+   */
+  RUN_ARCHIVED(210),
   UNRECOGNIZED(-1),
   ;
 
@@ -1957,6 +1972,21 @@ public enum ErrorReason
    * <code>SCHEDULE_DELETED = 204;</code>
    */
   public static final int SCHEDULE_DELETED_VALUE = 204;
+  /**
+   * <pre>
+   * The run finished and was archived under the installation's retention policy: its
+   * rows are no longer in the database (GetRun, GetNodeResult, ListRunNodes; and
+   * StartRun repeating the request_id that started it: no second run is made;
+   * FAILED_PRECONDITION). ErrorInfo metadata `run_id` names the run, `archive` the
+   * archive file that holds it, `digest` the sha256 of what was archived (verify with
+   * `praxis admin archive verify`), `archived_at_ms` when and `status` the state it
+   * finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
+   * archiving; NOT_FOUND after.
+   * </pre>
+   *
+   * <code>RUN_ARCHIVED = 210;</code>
+   */
+  public static final int RUN_ARCHIVED_VALUE = 210;
 
 
   public final int getNumber() {
@@ -2097,6 +2127,7 @@ public enum ErrorReason
       case 202: return CALENDAR_INVALID;
       case 203: return BACKFILL_RANGE_INVALID;
       case 204: return SCHEDULE_DELETED;
+      case 210: return RUN_ARCHIVED;
       default: return null;
     }
   }
