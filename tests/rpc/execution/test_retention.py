@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import assessment_pb2, common_pb2, handoff_pb2, run_pb2
+from aiws.engine.v1 import assessment_pb2, common_pb2, handoff_pb2, inbox_pb2, run_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, parse_principals
 from praxis.clock import TestClock
@@ -199,9 +199,12 @@ def test_referenced_runs_are_never_archived(retained: Harness) -> None:
             findings_json='{"must": "met"}',
         )
     )
+    owed = inbox_pb2.ListInboxRequest(kinds=[inbox_pb2.INBOX_ITEM_KIND_VERIFICATION])
+    assert h.client("alice").inbox.ListInbox(owed).total == 1  # never verified
     assert archive_now(h) == 1
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
         get(h, unaccepted)
+    assert h.client("alice").inbox.ListInbox(owed).total == 0  # gone with the run
 
 
 def test_registry_receipts_and_approvals_are_never_pruned(

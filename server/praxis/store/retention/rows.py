@@ -5,8 +5,10 @@ tables), like the read-only views; it is the one writer that deletes them.
 
 What is archived with a run (``RUN_TABLES``): its ``runs`` row, nodes, attempts, results,
 events, command journal, labels, traces, segments and waits (and any queue or
-reservation row, none for a finished run), and the execution log's events about those
-(``RUN_MODEL_EVENTS``: its segments started, waits satisfied, resumes).
+reservation row, none for a finished run), a verification it still owed
+(``assessments_due``: an accepted run may be archived unverified; the inbox item goes
+with it), and the execution log's events about those (``RUN_MODEL_EVENTS``: its
+segments started, waits satisfied, resumes).
 
 What is never touched: registry history, receipts and approvals; the reconciliations,
 handoffs and assessments that refer to a run (decided records, kept) and their events;
@@ -28,6 +30,7 @@ from praxis.core.run.state import TERMINAL, RunStatus
 from praxis.store.db import locks
 from praxis.store.execution.tables import (
     assessments,
+    assessments_due,
     handoffs,
     model_events,
     reconciliations,
@@ -63,6 +66,7 @@ RUN_TABLES: tuple[Table, ...] = (
     run_trace_spans,
     run_segments,
     waits,
+    assessments_due,
     ready_nodes,
     run_timers,
     contract_reservations,
