@@ -207,6 +207,8 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         metrics=bool(metrics_listen and not supervising) or args.metrics_child,
         db_pool_size=pool_size,
         client_certificates=config.client_certificates,  # mapped once principals are adopted
+        webhooks=config.webhooks,
+        notifications=config.notifications,
     )
     return settings, processes, metrics_listen
 

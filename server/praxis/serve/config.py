@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
+from praxis.core import values, webhooks
 from praxis.core.definition import Limits
 from praxis.core.records import PrincipalKind
+from praxis.deliverer import DeliveryLimits, Destination
 from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
@@ -39,6 +42,9 @@ class Config:
     metrics_listen: str | None = None
     # PostgreSQL connections per server process (None: 2 x (executor_threads + 1) + 1).
     db_pool_size: int | None = None
+    # Webhook destinations by name (never URLs from callers) and the deliverer's bounds.
+    webhooks: dict[str, Destination] = field(default_factory=dict)
+    notifications: DeliveryLimits = field(default_factory=DeliveryLimits)
 
 
 KEYS = frozenset(
@@ -53,6 +59,8 @@ KEYS = frozenset(
         "client_certificates",
         "metrics_listen",
         "db_pool_size",
+        "webhooks",
+        "notifications",
     }
 )
 
@@ -84,6 +92,11 @@ def load(path: Path) -> Config:
         problem = dialect.check_pool_size(pool_size, serving.executor_threads)
         if problem:
             raise ConfigError(f"{path}: {problem}")
+    try:
+        notifications = DeliveryLimits(**data.get("notifications", {}))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{path}: notifications: {error}") from error
+    destinations = _webhooks(path, data.get("webhooks", {}))
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -102,7 +115,33 @@ def load(path: Path) -> Config:
         },
         metrics_listen=str(data["metrics_listen"]) if data.get("metrics_listen") else None,
         db_pool_size=pool_size,
+        webhooks=destinations,
+        notifications=notifications,
     )
+
+
+def _webhooks(path: Path, declared: object) -> dict[str, Destination]:
+    """The ``webhooks`` object: name -> ``{"url": "http(s)://...", "secret": "whsec_..."}``."""
+    if not isinstance(declared, dict):
+        raise ConfigError(f"{path}: webhooks: an object of name -> destination")
+    found: dict[str, Destination] = {}
+    for name, spec in declared.items():
+        where = f"{path}: webhooks.{name}"
+        if values.identifier_problem(name) is not None:
+            raise ConfigError(f"{where}: the name is not an identifier")
+        if not isinstance(spec, dict) or set(spec) != {"url", "secret"}:
+            raise ConfigError(f"{where}: exactly the keys url and secret")
+        url, secret = spec["url"], spec["secret"]
+        parsed = urllib.parse.urlsplit(str(url))
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise ConfigError(f"{where}: url must be an http or https URL")
+        key = webhooks.secret_key(str(secret))
+        if key is None:
+            raise ConfigError(
+                f"{where}: secret must be whsec_ and the base64 of 24 to 64 random bytes"
+            )
+        found[name] = Destination(name, str(url), key)
+    return found
 
 
 def write_private(path: Path, text: str) -> None:

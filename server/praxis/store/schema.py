@@ -44,11 +44,13 @@ from praxis.store.runtime.tables import (
     RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
     contract_reservations,
+    deliveries,
     model_registrations,
     principal_reservations,
     run_commands,
     run_labels,
     run_nodes,
+    run_notifications,
     run_trace_spans,
     run_traces,
 )
@@ -118,4 +120,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         upgrades.run_work_orders,
         adds=(("runs", RUNS_LABEL_COLUMNS),),
     ),
+    Migration(18, "notifications", (run_notifications, deliveries)),
 )

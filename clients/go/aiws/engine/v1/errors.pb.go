@@ -275,6 +275,15 @@ const (
 	// A reconciliation decision carries a result it cannot take: with NOT_APPLIED, or for
 	// an attempt that completed with its own result (INVALID_ARGUMENT).
 	ErrorReason_RESULT_NOT_EXPECTED ErrorReason = 183
+	// StartRun names a webhook destination (`notify.webhooks`) that the server's
+	// `config.json` does not declare (INVALID_ARGUMENT). Nothing starts.
+	ErrorReason_NOTIFY_DESTINATION_UNKNOWN ErrorReason = 190
+	// StartRun's `notify` is malformed: a repeated or ill-formed destination name, more
+	// than 4 destinations, `reply_to` without a `subscriber`, or a `reply_template` without
+	// `reply_to` or over its bound (INVALID_ARGUMENT). Nothing starts.
+	ErrorReason_NOTIFY_INVALID ErrorReason = 191
+	// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
+	ErrorReason_DELIVERY_NOT_FOUND ErrorReason = 192
 )
 
 // Enum value maps for ErrorReason.
@@ -384,6 +393,9 @@ var (
 		181: "REF_ALREADY_RUN",
 		182: "RUN_NOT_RESUMABLE",
 		183: "RESULT_NOT_EXPECTED",
+		190: "NOTIFY_DESTINATION_UNKNOWN",
+		191: "NOTIFY_INVALID",
+		192: "DELIVERY_NOT_FOUND",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":     0,
@@ -490,6 +502,9 @@ var (
 		"REF_ALREADY_RUN":              181,
 		"RUN_NOT_RESUMABLE":            182,
 		"RESULT_NOT_EXPECTED":          183,
+		"NOTIFY_DESTINATION_UNKNOWN":   190,
+		"NOTIFY_INVALID":               191,
+		"DELIVERY_NOT_FOUND":           192,
 	}
 )
 
@@ -524,7 +539,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb8\x13\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x87\x14\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -630,7 +645,10 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x19SCHEDULE_TO_START_TIMEOUT\x10\xb4\x01\x12\x14\n" +
 	"\x0fREF_ALREADY_RUN\x10\xb5\x01\x12\x16\n" +
 	"\x11RUN_NOT_RESUMABLE\x10\xb6\x01\x12\x18\n" +
-	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01Ba\n" +
+	"\x13RESULT_NOT_EXPECTED\x10\xb7\x01\x12\x1f\n" +
+	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
+	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
+	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -110,6 +110,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REF_ALREADY_RUN: _ClassVar[ErrorReason]
     RUN_NOT_RESUMABLE: _ClassVar[ErrorReason]
     RESULT_NOT_EXPECTED: _ClassVar[ErrorReason]
+    NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
+    NOTIFY_INVALID: _ClassVar[ErrorReason]
+    DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -214,3 +217,6 @@ SCHEDULE_TO_START_TIMEOUT: ErrorReason
 REF_ALREADY_RUN: ErrorReason
 RUN_NOT_RESUMABLE: ErrorReason
 RESULT_NOT_EXPECTED: ErrorReason
+NOTIFY_DESTINATION_UNKNOWN: ErrorReason
+NOTIFY_INVALID: ErrorReason
+DELIVERY_NOT_FOUND: ErrorReason

@@ -36,7 +36,7 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\033aiws/engine/v1/errors.proto\022\016aiws.engi" +
-      "ne.v1*\270\023\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
+      "ne.v1*\207\024\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
       "SPECIFIED\020\000\022\026\n\022CREDENTIAL_MISSING\020\001\022\026\n\022C" +
       "REDENTIAL_INVALID\020\002\022\026\n\022CREDENTIAL_EXPIRE" +
       "D\020\003\022\026\n\022ACTION_NOT_GRANTED\020\n\022\022\n\016HUMAN_REQ" +
@@ -98,10 +98,12 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
       "_MISMATCH\020\240\001\022\022\n\rLABEL_INVALID\020\241\001\022\036\n\031SCHE" +
       "DULE_TO_START_TIMEOUT\020\264\001\022\024\n\017REF_ALREADY_" +
       "RUN\020\265\001\022\026\n\021RUN_NOT_RESUMABLE\020\266\001\022\030\n\023RESULT" +
-      "_NOT_EXPECTED\020\267\001Ba\n\031dev.praxis.aiws.engi" +
-      "ne.v1P\001ZBgithub.com/praxis-engine/praxis" +
-      "/clients/go/aiws/engine/v1;enginev1b\006pro" +
-      "to3"
+      "_NOT_EXPECTED\020\267\001\022\037\n\032NOTIFY_DESTINATION_U" +
+      "NKNOWN\020\276\001\022\023\n\016NOTIFY_INVALID\020\277\001\022\027\n\022DELIVE" +
+      "RY_NOT_FOUND\020\300\001Ba\n\031dev.praxis.aiws.engin" +
+      "e.v1P\001ZBgithub.com/praxis-engine/praxis/" +
+      "clients/go/aiws/engine/v1;enginev1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
