@@ -11,6 +11,7 @@ import dev.praxis.aiws.engine.v1.ContractServiceGrpc;
 import dev.praxis.aiws.engine.v1.EventServiceGrpc;
 import dev.praxis.aiws.engine.v1.HandoffServiceGrpc;
 import dev.praxis.aiws.engine.v1.InboxServiceGrpc;
+import dev.praxis.aiws.engine.v1.NotificationServiceGrpc;
 import dev.praxis.aiws.engine.v1.PrincipalServiceGrpc;
 import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
 import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
@@ -208,6 +209,7 @@ public final class DynamicInvoker {
       HandoffServiceGrpc.getServiceDescriptor(),
       PrincipalServiceGrpc.getServiceDescriptor(),
       InboxServiceGrpc.getServiceDescriptor(),
+      NotificationServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();
