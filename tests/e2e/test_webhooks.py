@@ -16,6 +16,7 @@ import pytest
 from aiws.engine.v1 import notification_pb2, run_pb2
 from praxis_client import Client, connect
 from praxis_client.worker import Worker
+from tests.support.cli_shell import Shell
 from tests.support.harness import token_of
 from tests.support.runtime import definition, node
 from tests.support.server_process import ServerProcess, free_port, write_config
@@ -132,4 +133,51 @@ def test_a_server_killed_mid_retry_loses_no_delivery_and_doubles_none(
         assert len(receiver.all()) > tried_before
     finally:
         client.close()
+        server.terminate()
+
+
+def test_a_dead_delivery_is_seen_and_redelivered_from_the_cli(
+    tmp_path: Path, receiver: Receiver
+) -> None:
+    config = write_config(
+        tmp_path / "server",
+        webhooks={"ops": {"url": receiver.url, "secret": SECRET}},
+        notifications={**LIMITS, "max_attempts": 2},
+    )
+    server = ServerProcess(config, free_port())
+    server.start()
+    shell = Shell(server.address, tmp_path)
+    try:
+        (tmp_path / "one.json").write_text(json.dumps(PLAN))
+        started = shell.ok("runs", "start", "-f", "one.json", "--notify", "ops", "--json",
+                           who="agent").json()  # fmt: skip
+        run_id = started["run"]["run_id"]
+        refused = shell.run("runs", "start", "-f", "one.json", "--notify", "elsewhere")
+        assert refused.code != 0 and "NOTIFY_DESTINATION_UNKNOWN" in refused.err
+        shell.ok("runs", "stop", run_id, "--reason", "enough")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            dead = shell.ok("deliveries", "list", "--state", "dead", "--json").json()
+            if dead.get("deliveries"):
+                break
+            time.sleep(0.1)
+        [delivery] = dead["deliveries"]
+        assert delivery["run_id"] == run_id and delivery["attempts"] == 2
+        assert str(dead["dead"]) == "1"
+        table = shell.ok("deliveries", "list").out
+        assert "0 pending, 0 failed, 1 dead" in table and "HTTP 503" in table
+        assert shell.run("deliveries", "list", who="agent").code != 0  # operators only
+        receiver.default = "ok"
+        shown = shell.ok("deliveries", "redeliver", delivery["delivery_id"]).out
+        assert f"redelivering {delivery['delivery_id']}" in shown
+        receiver.wait_for(lambda r: len(r.accepted()) == 1)
+        assert receiver.accepted()[0].delivery_id == delivery["delivery_id"]
+        assert receiver.accepted()[0].json["type"] == "run.cancelled"
+        while time.monotonic() < deadline:
+            done = shell.ok("deliveries", "list", "--run", run_id, "--json").json()
+            if done["deliveries"][0]["state"] == "DELIVERY_STATE_DELIVERED":
+                break
+            time.sleep(0.1)
+        assert done["deliveries"][0]["state"] == "DELIVERY_STATE_DELIVERED"
+    finally:
         server.terminate()

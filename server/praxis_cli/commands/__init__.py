@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from praxis_cli.commands import admin, decide, principals, registry, runs
+from praxis_cli.commands import admin, decide, deliveries, principals, registry, runs
 
-COMMAND_MODULES = (principals, decide, registry, runs, admin)
+COMMAND_MODULES = (principals, decide, registry, runs, admin, deliveries)
