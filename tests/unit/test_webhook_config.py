@@ -49,6 +49,8 @@ def test_destinations_and_bounds_are_read(tmp_path: Path) -> None:
         ({"notifications": {"threads": 3}}, "notifications"),
     ],
 )
-def test_bad_declarations_are_refused(tmp_path: Path, extra: dict[str, object], problem: str) -> None:
+def test_bad_declarations_are_refused(
+    tmp_path: Path, extra: dict[str, object], problem: str
+) -> None:
     with pytest.raises(config_module.ConfigError, match=problem):
         load(tmp_path, **extra)
