@@ -15,7 +15,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from praxis_console import auth, decisions, inbox, registry, runs, web
+from praxis_console import auth, decisions, deliveries, inbox, registry, runs, web
 from praxis_console.api import Engine
 from praxis_console.sessions import Limits, SessionStore
 
@@ -82,6 +82,7 @@ def create_app(settings: Settings, clock: Callable[[], float] = time.monotonic) 
             *runs.ROUTES,
             *registry.ROUTES,
             *decisions.ROUTES,
+            *deliveries.ROUTES,
             Mount("/static", StaticFiles(directory=web.STATIC), name="static"),
         ],
         middleware=[Middleware(web.SecurityHeaders)],
