@@ -17,6 +17,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from praxis.core import webhooks
+from praxis.deliverer import DeliveryLimits, Destination
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.serve import metrics_endpoint
@@ -33,6 +35,7 @@ from tests.support.runtime import (
     node,
     start,
 )
+from tests.support.webhooks import SECRET, Receiver
 
 RUNS = "aiws.engine.v1.RunService"
 TASKS = "aiws.engine.v1.TaskService"
@@ -342,3 +345,28 @@ def test_ready_counts_only_claimable_tasks_and_backoff_is_apart(served: Harness)
         assert (samples[ready], samples[backoff]) == (1, 0)
     finally:
         endpoint.close()
+
+
+def test_webhook_tries_are_counted_and_the_outbox_is_a_gauge(tmp_path: Path) -> None:
+    receiver = Receiver(default="fail")
+    key = webhooks.secret_key(SECRET)
+    assert key is not None
+    h = start_server(
+        tmp_path / "praxis.db",
+        metrics=True,
+        webhooks={"ops": Destination("ops", receiver.url, key)},
+        notifications=DeliveryLimits(timeout_s=2, max_attempts=1),
+    )
+    endpoint = metrics_endpoint.Endpoint("127.0.0.1:0")
+    try:
+        endpoint.watch(h.server.engine.db, h.clock)
+        dead = delta("praxis_webhook_tries_total", state="DEAD")
+        run = start(h, definition("a", a=node()), notify=run_pb2.RunNotify(webhooks=["ops"]))
+        h.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=run.run.run_id))
+        eventually(lambda: dead() == 1)
+        samples = scrape(endpoint.port)
+        assert samples[("praxis_webhook_deliveries", (("state", "DEAD"),))] == 1
+    finally:
+        endpoint.close()
+        h.close()
+        receiver.close()
