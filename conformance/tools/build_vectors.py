@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from console_vectors import AREAS as CONSOLE_AREAS  # the console's reads, WatchInbox
 from governed_vectors import AREAS as GOVERNED_AREAS  # effects, deadlines, resume
 from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
+from notify_vectors import AREAS as NOTIFY_AREAS  # StartRun.notify, NotificationService
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
     events_vectors,
@@ -2418,6 +2419,7 @@ AREAS = {
     **GOVERNED_AREAS,
     **SCHEDULE_AREAS,
     **WORK_ORDER_AREAS,
+    **NOTIFY_AREAS,
 }
 
 

@@ -34,6 +34,8 @@ from aiws.engine.v1 import (
     handoff_pb2_grpc,
     inbox_pb2,
     inbox_pb2_grpc,
+    notification_pb2,
+    notification_pb2_grpc,
     principal_pb2,
     principal_pb2_grpc,
     reconciliation_pb2,
@@ -56,6 +58,7 @@ from praxis.clock import Clock, TestClock
 from praxis.core import values
 from praxis.core.definition import Limits
 from praxis.core.retention import RetentionPolicy
+from praxis.deliverer import Deliverer, DeliveryLimits, Destination
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
@@ -66,6 +69,7 @@ from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
 from praxis.rpc.inbox import InboxServicer
+from praxis.rpc.notifications import NotificationServicer
 from praxis.rpc.observing import ObservingInterceptor
 from praxis.rpc.principals import PrincipalServicer
 from praxis.rpc.reconciliations import ReconciliationServicer
@@ -94,6 +98,7 @@ from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.events import EventStore
+from praxis.store.runtime.notifications import Notifications
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
@@ -145,6 +150,10 @@ class Settings:
     # default keeps every run for ever. archive_dir None: ``archive`` beside the database.
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     archive_dir: Path | None = None
+    # Webhook destinations by name (config.json `webhooks`), the only ones StartRun's
+    # `notify.webhooks` may name, and the deliverer's bounds (`notifications`).
+    webhooks: dict[str, Destination] = field(default_factory=dict)
+    notifications: DeliveryLimits = field(default_factory=DeliveryLimits)
 
 
 class Engine:
@@ -194,6 +203,8 @@ class Engine:
             contract_deadline=self.contracts.deadline,
             contract_work_order=self.contracts.work_order_of,
         )
+        self.runs.webhook_names = frozenset(settings.webhooks)
+        self.notifications = Notifications(self.db, authority, self.clock)
         self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
         self.registry = RegistryStore(
             self.db,
@@ -332,6 +343,17 @@ class Server:
             archive=self.engine.archive if settings.retention.active else None,
         )
         self.engine.signals.on_any(self.sweeper.wake)
+        # Webhooks: sent from a bounded pool, woken after a commit that wrote deliveries.
+        self.deliverer: Deliverer | None = None
+        if settings.webhooks:
+            self.deliverer = Deliverer(
+                self.engine.notifications,
+                settings.webhooks,
+                settings.notifications,
+                settings.clock,
+            )
+            self.engine.runs.unit.delivery_hooks.append(self.deliverer.wake.set)
+            self.engine.notifications.redeliver_hooks.append(self.deliverer.wake.set)
         self.loop = asyncio.new_event_loop()
         self._loop_thread = threading.Thread(
             target=self.loop.run_forever, name="praxis-loop", daemon=True
@@ -459,9 +481,13 @@ class Server:
         inbox_pb2_grpc.add_InboxServiceServicer_to_server(
             InboxServicer(engine.inbox, hub, blocking), server
         )
+        notification_pb2_grpc.add_NotificationServiceServicer_to_server(
+            NotificationServicer(engine.notifications), server
+        )
         names += [
             principal_pb2.DESCRIPTOR.services_by_name["PrincipalService"].full_name,
             inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,
+            notification_pb2.DESCRIPTOR.services_by_name["NotificationService"].full_name,
         ]
         return names
 
@@ -470,6 +496,8 @@ class Server:
         self._on_loop(self._start())
         if self.settings.sweeper:
             self.sweeper.start()
+        if self.deliverer is not None:
+            self.deliverer.start()
 
     async def _start(self) -> None:
         await self.grpc.start()
@@ -497,6 +525,8 @@ class Server:
         if self.loop.is_closed():
             return
         self.sweeper.stop()
+        if self.deliverer is not None:
+            self.deliverer.stop()
         if isinstance(self.settings.clock, TestClock):
             self.settings.clock.unwatch(self.engine.signals.everything)
         try:

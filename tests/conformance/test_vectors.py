@@ -46,6 +46,7 @@ from praxis.rpc.contracts import ContractServicer
 from praxis.rpc.events import EventServicer
 from praxis.rpc.handoffs import HandoffServicer
 from praxis.rpc.inbox import InboxServicer
+from praxis.rpc.notifications import NotificationServicer
 from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
@@ -174,6 +175,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.HandoffService": HandoffServicer(engine.handoffs),
         "aiws.engine.v1.InboxService": InboxServicer(engine.inbox, hub),
         "aiws.engine.v1.ScheduleService": ScheduleServicer(engine.schedules),
+        "aiws.engine.v1.NotificationService": NotificationServicer(engine.notifications),
         "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()

@@ -17,6 +17,7 @@ from aiws.engine.v1 import (
     event_pb2_grpc,
     handoff_pb2_grpc,
     inbox_pb2_grpc,
+    notification_pb2_grpc,
     principal_pb2_grpc,
     reconciliation_pb2_grpc,
     registry_pb2_grpc,
@@ -87,6 +88,7 @@ class Client:
         self.principals = principal_pb2_grpc.PrincipalServiceStub(channel)
         self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
         self.schedules = schedule_pb2_grpc.ScheduleServiceStub(channel)
+        self.notifications = notification_pb2_grpc.NotificationServiceStub(channel)
         self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
 
     def close(self) -> None:

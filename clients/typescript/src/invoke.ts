@@ -26,6 +26,7 @@ export const praxisRegistry: Registry = createRegistry(
   v1.file_aiws_engine_v1_event,
   v1.file_aiws_engine_v1_handoff,
   v1.file_aiws_engine_v1_inbox,
+  v1.file_aiws_engine_v1_notification,
   v1.file_aiws_engine_v1_principal,
   v1.file_aiws_engine_v1_reconciliation,
   v1.file_aiws_engine_v1_registry,

@@ -10,6 +10,7 @@ export * from "./gen/aiws/engine/v1/errors_pb.js";
 export * from "./gen/aiws/engine/v1/event_pb.js";
 export * from "./gen/aiws/engine/v1/handoff_pb.js";
 export * from "./gen/aiws/engine/v1/inbox_pb.js";
+export * from "./gen/aiws/engine/v1/notification_pb.js";
 export * from "./gen/aiws/engine/v1/principal_pb.js";
 export * from "./gen/aiws/engine/v1/reconciliation_pb.js";
 export * from "./gen/aiws/engine/v1/registry_pb.js";

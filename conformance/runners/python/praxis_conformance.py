@@ -456,6 +456,7 @@ def grpc_callers(
         contract_pb2,
         event_pb2,
         handoff_pb2,
+        notification_pb2,
         reconciliation_pb2,
         registry_pb2,
         run_pb2,

@@ -175,6 +175,13 @@ SCHEDULE_LATENESS = _documented(
     "How long after its scheduled time a schedule's run started (late starts).",
     buckets=_DURATION_BUCKETS,
 )
+WEBHOOK_TRIES = _documented(
+    Counter,
+    "praxis_webhook_tries",
+    "Webhook delivery tries, by the state each left its delivery in: DELIVERED, FAILED "
+    "(to be tried again) or DEAD.",
+    ["state"],
+)
 
 STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
     ("praxis_tasks_ready", "Attempts a worker can claim now (retry backoff elapsed, work "
@@ -186,6 +193,8 @@ STORED_STATE: tuple[tuple[str, str, list[str]], ...] = (
     ("praxis_runs", "Stored runs by state.", ["state"]),
     ("praxis_holds", "Holds in place, by kind.", ["kind"]),
     ("praxis_database_size_bytes", "Size of the database (SQLite: file plus WAL).", []),
+    ("praxis_webhook_deliveries", "Webhook deliveries in the outbox, by state (PENDING, "
+     "FAILED, DELIVERED, DEAD).", ["state"]),
 )  # fmt: skip
 """The scrape-time gauges: name, help, labels (read by the metrics endpoint's collector)."""
 REFERENCE += [(name, "gauge", tuple(labels), text) for name, text, labels in STORED_STATE]
@@ -305,6 +314,15 @@ def schedule_time(outcome: str, late_ms: int) -> None:
         SCHEDULE_TIMES.labels(outcome).inc()
         if outcome == "started":
             SCHEDULE_LATENESS.observe(max(late_ms, 0) / 1000)
+
+
+# --- webhooks -------------------------------------------------------------------------
+
+
+def webhook_tried(state: str) -> None:
+    """A webhook try left its delivery in ``state`` (called after it was recorded)."""
+    if ON:
+        WEBHOOK_TRIES.labels(state).inc()
 
 
 if (

@@ -11,7 +11,7 @@ import grpc
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import resume as resumes
 from praxis.core import run as core
-from praxis.core import segments
+from praxis.core import segments, webhooks
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.observability import logs
@@ -142,6 +142,11 @@ def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
         work_order_id=request.work_order_id,
         labels=dict(request.labels),
         run_timeout_ms=request.run_timeout_ms,
+        notify=webhooks.Notify(
+            tuple(request.notify.webhooks),
+            request.notify.reply_to,
+            request.notify.reply_template,
+        ),
     )
 
 

@@ -214,6 +214,8 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         principal_journal=config.principal_journal,
         retention=config.retention,
         archive_dir=config.archive_dir,
+        webhooks=config.webhooks,
+        notifications=config.notifications,
     )
     return settings, processes, metrics_listen
 

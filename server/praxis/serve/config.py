@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from praxis.authority.principals import AGENT_ACTIONS, HUMAN_ACTIONS, new_principal
+from praxis.core import values, webhooks
 from praxis.core.definition import Limits
 from praxis.core.records import PrincipalKind
 from praxis.core.retention import RetentionPolicy, parse_policy
+from praxis.deliverer import DeliveryLimits, Destination
 from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
@@ -47,6 +50,9 @@ class Config:
     # Retention and archival of finished runs (core/retention.py); default: kept for ever.
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     archive_dir: Path | None = None  # retention.archive_dir, resolved against this file
+    # Webhook destinations by name (never URLs from callers) and the deliverer's bounds.
+    webhooks: dict[str, Destination] = field(default_factory=dict)
+    notifications: DeliveryLimits = field(default_factory=DeliveryLimits)
 
 
 KEYS = frozenset(
@@ -63,6 +69,8 @@ KEYS = frozenset(
         "db_pool_size",
         "principal_journal",
         "retention",
+        "webhooks",
+        "notifications",
     }
 )
 
@@ -94,6 +102,11 @@ def load(path: Path) -> Config:
         problem = dialect.check_pool_size(pool_size, serving.executor_threads)
         if problem:
             raise ConfigError(f"{path}: {problem}")
+    try:
+        notifications = DeliveryLimits(**data.get("notifications", {}))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{path}: notifications: {error}") from error
+    destinations = _webhooks(path, data.get("webhooks", {}))
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -121,7 +134,33 @@ def load(path: Path) -> Config:
         principal_journal=journal if journal.is_absolute() else base / journal,
         retention=retention,
         archive_dir=archive_dir if archive_dir.is_absolute() else base / archive_dir,
+        webhooks=destinations,
+        notifications=notifications,
     )
+
+
+def _webhooks(path: Path, declared: object) -> dict[str, Destination]:
+    """The ``webhooks`` object: name -> ``{"url": "http(s)://...", "secret": "whsec_..."}``."""
+    if not isinstance(declared, dict):
+        raise ConfigError(f"{path}: webhooks: an object of name -> destination")
+    found: dict[str, Destination] = {}
+    for name, spec in declared.items():
+        where = f"{path}: webhooks.{name}"
+        if values.identifier_problem(name) is not None:
+            raise ConfigError(f"{where}: the name is not an identifier")
+        if not isinstance(spec, dict) or set(spec) != {"url", "secret"}:
+            raise ConfigError(f"{where}: exactly the keys url and secret")
+        url, secret = spec["url"], spec["secret"]
+        parsed = urllib.parse.urlsplit(str(url))
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise ConfigError(f"{where}: url must be an http or https URL")
+        key = webhooks.secret_key(str(secret))
+        if key is None:
+            raise ConfigError(
+                f"{where}: secret must be whsec_ and the base64 of 24 to 64 random bytes"
+            )
+        found[name] = Destination(name, str(url), key)
+    return found
 
 
 def write_private(path: Path, text: str) -> None:

@@ -56,6 +56,8 @@ class StoredStateCollector(Collector):
             families["praxis_runs"].add_metric([status], count)
         for kind, count in sorted(state.holds.items()):
             families["praxis_holds"].add_metric([kind], count)
+        for delivery_state, count in sorted(state.deliveries.items()):
+            families["praxis_webhook_deliveries"].add_metric([delivery_state], count)
         if state.database_bytes is not None:
             families["praxis_database_size_bytes"].add_metric([], state.database_bytes)
         return list(families.values())

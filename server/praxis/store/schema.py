@@ -49,11 +49,13 @@ from praxis.store.runtime.tables import (
     RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
     contract_reservations,
+    deliveries,
     model_registrations,
     principal_reservations,
     run_commands,
     run_labels,
     run_nodes,
+    run_notifications,
     run_trace_spans,
     run_traces,
 )
@@ -142,4 +144,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "inbox_due", (assessments_due,), execution_upgrades.add_inbox_due),
     Migration(21, "schedules", (schedules,)),
     Migration(22, "archived_runs", (archived_runs,), _runs_finished_index),
+    Migration(23, "notifications", (run_notifications, deliveries)),
 )

@@ -7,10 +7,13 @@ from praxis_cli.commands import (
     agent_mcp,
     decide,
     deliverables,
+    deliveries,
     principals,
     registry,
     runs,
     schedules,
 )
 
-COMMAND_MODULES = (principals, decide, registry, runs, schedules, deliverables, admin, agent_mcp)
+COMMAND_MODULES = (
+    principals, decide, registry, runs, schedules, deliverables, admin, deliveries, agent_mcp,
+)  # fmt: skip

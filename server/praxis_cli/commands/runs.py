@@ -69,6 +69,12 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     start.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
                        help="a label of the run (repeatable; at most 16)")  # fmt: skip
+    start.add_argument("--notify", action="append", default=[], metavar="DESTINATION",
+                       help="push the outcome to this webhook destination of the server's "
+                       "config (repeatable; at most 4)")  # fmt: skip
+    start.add_argument("--reply-to", action="store_true",
+                       help="post the outcome into --subscriber's events (RUN_REPLY)")  # fmt: skip
+    start.add_argument("--reply-template", default="", help="text carried by the reply")
     start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
 
     listing = leaf(runs, common, "list", _list, "list runs, newest first")
@@ -169,6 +175,12 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
         labels=parse_labels(args.label),
         run_timeout_ms=args.run_timeout,
     )
+    if args.notify or args.reply_to or args.reply_template:
+        request.notify.CopyFrom(
+            run_pb2.RunNotify(
+                webhooks=args.notify, reply_to=args.reply_to, reply_template=args.reply_template
+            )
+        )
     if args.ref:
         request.ref.CopyFrom(parse_ref(args.ref))
     else:

@@ -17,6 +17,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import admin_pb2, run_pb2, run_pb2_grpc, schedule_pb2, task_pb2, task_pb2_grpc
+from praxis.core import webhooks
+from praxis.deliverer import DeliveryLimits, Destination
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.serve import metrics_endpoint
@@ -34,6 +36,7 @@ from tests.support.runtime import (
     start,
 )
 from tests.support.schedules import create, spec
+from tests.support.webhooks import SECRET, Receiver
 
 RUNS = "aiws.engine.v1.RunService"
 TASKS = "aiws.engine.v1.TaskService"
@@ -358,3 +361,28 @@ def test_schedule_times_are_counted_by_outcome_and_late_starts_observed(served: 
     served.clock.set(T0 + 10 * minute)  # minutes 1-8 fell beyond the 1-minute window
     served.server.engine.schedules.sweep()
     assert (missed(), started(), starts(), late()) == (8, 2, 2, 60.0)
+
+
+def test_webhook_tries_are_counted_and_the_outbox_is_a_gauge(tmp_path: Path) -> None:
+    receiver = Receiver(default="fail")
+    key = webhooks.secret_key(SECRET)
+    assert key is not None
+    h = start_server(
+        tmp_path / "praxis.db",
+        metrics=True,
+        webhooks={"ops": Destination("ops", receiver.url, key)},
+        notifications=DeliveryLimits(timeout_s=2, max_attempts=1),
+    )
+    endpoint = metrics_endpoint.Endpoint("127.0.0.1:0")
+    try:
+        endpoint.watch(h.server.engine.db, h.clock)
+        dead = delta("praxis_webhook_tries_total", state="DEAD")
+        run = start(h, definition("a", a=node()), notify=run_pb2.RunNotify(webhooks=["ops"]))
+        h.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=run.run.run_id))
+        eventually(lambda: dead() == 1)
+        samples = scrape(endpoint.port)
+        assert samples[("praxis_webhook_deliveries", (("state", "DEAD"),))] == 1
+    finally:
+        endpoint.close()
+        h.close()
+        receiver.close()

@@ -3479,6 +3479,15 @@ pub enum ErrorReason {
     /// finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
     /// archiving; NOT_FOUND after.
     RunArchived = 210,
+    /// StartRun names a webhook destination (`notify.webhooks`) that the server's
+    /// `config.json` does not declare (INVALID_ARGUMENT). Nothing starts.
+    NotifyDestinationUnknown = 190,
+    /// StartRun's `notify` is malformed: a repeated or ill-formed destination name, more
+    /// than 4 destinations, `reply_to` without a `subscriber`, or a `reply_template` without
+    /// `reply_to` or over its bound (INVALID_ARGUMENT). Nothing starts.
+    NotifyInvalid = 191,
+    /// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
+    DeliveryNotFound = 192,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3602,6 +3611,9 @@ impl ErrorReason {
             Self::BackfillRangeInvalid => "BACKFILL_RANGE_INVALID",
             Self::ScheduleDeleted => "SCHEDULE_DELETED",
             Self::RunArchived => "RUN_ARCHIVED",
+            Self::NotifyDestinationUnknown => "NOTIFY_DESTINATION_UNKNOWN",
+            Self::NotifyInvalid => "NOTIFY_INVALID",
+            Self::DeliveryNotFound => "DELIVERY_NOT_FOUND",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3724,6 +3736,9 @@ impl ErrorReason {
             "BACKFILL_RANGE_INVALID" => Some(Self::BackfillRangeInvalid),
             "SCHEDULE_DELETED" => Some(Self::ScheduleDeleted),
             "RUN_ARCHIVED" => Some(Self::RunArchived),
+            "NOTIFY_DESTINATION_UNKNOWN" => Some(Self::NotifyDestinationUnknown),
+            "NOTIFY_INVALID" => Some(Self::NotifyInvalid),
+            "DELIVERY_NOT_FOUND" => Some(Self::DeliveryNotFound),
             _ => None,
         }
     }
@@ -3861,6 +3876,9 @@ pub enum EventKind {
     NodeReconciled = 14,
     /// An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
     DispatchRefused = 15,
+    /// The outcome of a run started with `notify.reply_to`, posted into its subscriber's
+    /// stream when the run reached a terminal state (RunNotify.reply_to has the payload).
+    RunReply = 16,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3885,6 +3903,7 @@ impl EventKind {
             Self::WaitExpired => "EVENT_KIND_WAIT_EXPIRED",
             Self::NodeReconciled => "EVENT_KIND_NODE_RECONCILED",
             Self::DispatchRefused => "EVENT_KIND_DISPATCH_REFUSED",
+            Self::RunReply => "EVENT_KIND_RUN_REPLY",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3906,6 +3925,7 @@ impl EventKind {
             "EVENT_KIND_WAIT_EXPIRED" => Some(Self::WaitExpired),
             "EVENT_KIND_NODE_RECONCILED" => Some(Self::NodeReconciled),
             "EVENT_KIND_DISPATCH_REFUSED" => Some(Self::DispatchRefused),
+            "EVENT_KIND_RUN_REPLY" => Some(Self::RunReply),
             _ => None,
         }
     }
@@ -8786,6 +8806,562 @@ pub mod inbox_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// Delivery is one push of a run's outcome to one webhook destination.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Delivery {
+    /// The stable id: the `webhook-id` header of every try (`msg_` and 32 hex digits).
+    #[prost(string, tag = "1")]
+    pub delivery_id: ::prost::alloc::string::String,
+    /// The run whose outcome it carries.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// The destination's name in `config.json` (never its URL or secret).
+    #[prost(string, tag = "3")]
+    pub destination: ::prost::alloc::string::String,
+    /// The event type in the body: `run.completed`, `run.failed` or `run.cancelled`.
+    #[prost(string, tag = "4")]
+    pub event_type: ::prost::alloc::string::String,
+    /// Where it stands.
+    #[prost(enumeration = "DeliveryState", tag = "5")]
+    pub state: i32,
+    /// Tries made since it was written or last redelivered.
+    #[prost(int32, tag = "6")]
+    pub attempts: i32,
+    /// When it is tried next, UTC epoch ms (0 when DELIVERED or DEAD).
+    #[prost(int64, tag = "7")]
+    pub next_attempt_at_ms: i64,
+    /// What went wrong on the last failed try (for example `HTTP 503`, `timeout`), at most
+    /// 256 characters; empty when none failed.
+    #[prost(string, tag = "8")]
+    pub last_error: ::prost::alloc::string::String,
+    /// The HTTP status of the last try, 0 when none answered.
+    #[prost(int32, tag = "9")]
+    pub last_status: i32,
+    /// When it was written (the run's terminal transition), UTC epoch ms.
+    #[prost(int64, tag = "10")]
+    pub created_at_ms: i64,
+    /// When the destination accepted it, UTC epoch ms (0 until then).
+    #[prost(int64, tag = "11")]
+    pub delivered_at_ms: i64,
+}
+/// ListDeliveriesRequest filters and pages.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListDeliveriesRequest {
+    /// Only deliveries in this state; UNSPECIFIED: every state.
+    #[prost(enumeration = "DeliveryState", tag = "1")]
+    pub state: i32,
+    /// Only deliveries of this run, when set.
+    #[prost(string, tag = "2")]
+    pub run_id: ::prost::alloc::string::String,
+    /// Only deliveries to this destination name, when set.
+    #[prost(string, tag = "3")]
+    pub destination: ::prost::alloc::string::String,
+    /// Maximum deliveries: 0 means 100; at most 1000 (else INVALID_ARGUMENT / PAGE_INVALID).
+    #[prost(int32, tag = "4")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page (same filters); empty for the first.
+    #[prost(string, tag = "5")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListDeliveriesResponse is one page.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListDeliveriesResponse {
+    /// Deliveries, newest first.
+    #[prost(message, repeated, tag = "1")]
+    pub deliveries: ::prost::alloc::vec::Vec<Delivery>,
+    /// Pass as `page_token` for the next page; empty when there is none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+    /// Deliveries in the PENDING state, over every run and destination.
+    #[prost(int64, tag = "3")]
+    pub pending: i64,
+    /// Deliveries in the FAILED state (retrying).
+    #[prost(int64, tag = "4")]
+    pub failed: i64,
+    /// Deliveries in the DEAD state.
+    #[prost(int64, tag = "5")]
+    pub dead: i64,
+}
+/// RedeliverDeliveryRequest names a delivery.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RedeliverDeliveryRequest {
+    /// The delivery id; unknown: NOT_FOUND / DELIVERY_NOT_FOUND.
+    #[prost(string, tag = "1")]
+    pub delivery_id: ::prost::alloc::string::String,
+}
+/// RedeliverDeliveryResponse carries the delivery, now PENDING.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RedeliverDeliveryResponse {
+    /// The delivery after the call.
+    #[prost(message, optional, tag = "1")]
+    pub delivery: ::core::option::Option<Delivery>,
+}
+/// DeliveryState is where a delivery stands.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum DeliveryState {
+    /// Never sent; as a filter: every state.
+    Unspecified = 0,
+    /// Due and not tried yet (or redelivered by an operator).
+    Pending = 1,
+    /// Tried and failed at least once; it will be tried again at `next_attempt_at_ms`.
+    Failed = 2,
+    /// The destination answered 2xx.
+    Delivered = 3,
+    /// Tried `max_attempts` times without success, or its destination is no longer in the
+    /// server's configuration: no more tries until an operator redelivers it.
+    Dead = 4,
+}
+impl DeliveryState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "DELIVERY_STATE_UNSPECIFIED",
+            Self::Pending => "DELIVERY_STATE_PENDING",
+            Self::Failed => "DELIVERY_STATE_FAILED",
+            Self::Delivered => "DELIVERY_STATE_DELIVERED",
+            Self::Dead => "DELIVERY_STATE_DEAD",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "DELIVERY_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "DELIVERY_STATE_PENDING" => Some(Self::Pending),
+            "DELIVERY_STATE_FAILED" => Some(Self::Failed),
+            "DELIVERY_STATE_DELIVERED" => Some(Self::Delivered),
+            "DELIVERY_STATE_DEAD" => Some(Self::Dead),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod notification_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// NotificationService shows operators the outbox of webhook deliveries (runs started
+    /// with `notify.webhooks`) and lets them deliver one again. Each delivery is written in
+    /// the same transaction as its run's terminal state and posted by the server from a
+    /// bounded pool, at least once, with a stable `delivery_id` (the `webhook-id` header),
+    /// retried with exponential backoff and jitter until its destination answers 2xx, or
+    /// until it has been tried `max_attempts` times (8 by default), when it becomes DEAD.
+    /// Reading needs the `notification.read` action, redelivering `notification.redeliver`
+    /// (both on every work order, `*`).
+    #[derive(Debug, Clone)]
+    pub struct NotificationServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl NotificationServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> NotificationServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> NotificationServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            NotificationServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// ListDeliveries pages through deliveries, newest first, with the number of
+        /// deliveries in each state.
+        pub async fn list_deliveries(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListDeliveriesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListDeliveriesResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.NotificationService/ListDeliveries",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.NotificationService",
+                        "ListDeliveries",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// RedeliverDelivery makes a delivery due now again, whatever its state (a DEAD one
+        /// above all), with a fresh count of tries and the same `delivery_id` and body, so a
+        /// receiver that had it already can drop it. Calling it again on a delivery already
+        /// due changes nothing but its due time.
+        pub async fn redeliver_delivery(
+            &mut self,
+            request: impl tonic::IntoRequest<super::RedeliverDeliveryRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RedeliverDeliveryResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.NotificationService/RedeliverDelivery",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.NotificationService",
+                        "RedeliverDelivery",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod notification_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with NotificationServiceServer.
+    #[async_trait]
+    pub trait NotificationService: std::marker::Send + std::marker::Sync + 'static {
+        /// ListDeliveries pages through deliveries, newest first, with the number of
+        /// deliveries in each state.
+        async fn list_deliveries(
+            &self,
+            request: tonic::Request<super::ListDeliveriesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListDeliveriesResponse>,
+            tonic::Status,
+        >;
+        /// RedeliverDelivery makes a delivery due now again, whatever its state (a DEAD one
+        /// above all), with a fresh count of tries and the same `delivery_id` and body, so a
+        /// receiver that had it already can drop it. Calling it again on a delivery already
+        /// due changes nothing but its due time.
+        async fn redeliver_delivery(
+            &self,
+            request: tonic::Request<super::RedeliverDeliveryRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::RedeliverDeliveryResponse>,
+            tonic::Status,
+        >;
+    }
+    /// NotificationService shows operators the outbox of webhook deliveries (runs started
+    /// with `notify.webhooks`) and lets them deliver one again. Each delivery is written in
+    /// the same transaction as its run's terminal state and posted by the server from a
+    /// bounded pool, at least once, with a stable `delivery_id` (the `webhook-id` header),
+    /// retried with exponential backoff and jitter until its destination answers 2xx, or
+    /// until it has been tried `max_attempts` times (8 by default), when it becomes DEAD.
+    /// Reading needs the `notification.read` action, redelivering `notification.redeliver`
+    /// (both on every work order, `*`).
+    #[derive(Debug)]
+    pub struct NotificationServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> NotificationServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for NotificationServiceServer<T>
+    where
+        T: NotificationService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.NotificationService/ListDeliveries" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListDeliveriesSvc<T: NotificationService>(pub Arc<T>);
+                    impl<
+                        T: NotificationService,
+                    > tonic::server::UnaryService<super::ListDeliveriesRequest>
+                    for ListDeliveriesSvc<T> {
+                        type Response = super::ListDeliveriesResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListDeliveriesRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as NotificationService>::list_deliveries(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListDeliveriesSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.NotificationService/RedeliverDelivery" => {
+                    #[allow(non_camel_case_types)]
+                    struct RedeliverDeliverySvc<T: NotificationService>(pub Arc<T>);
+                    impl<
+                        T: NotificationService,
+                    > tonic::server::UnaryService<super::RedeliverDeliveryRequest>
+                    for RedeliverDeliverySvc<T> {
+                        type Response = super::RedeliverDeliveryResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::RedeliverDeliveryRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as NotificationService>::redeliver_delivery(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = RedeliverDeliverySvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for NotificationServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.NotificationService";
+    impl<T> tonic::server::NamedService for NotificationServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
 /// Grant allows actions on work orders. A pattern is an exact name or ends in `*` (a
 /// prefix); `*` alone matches everything. A grant applies to an action when its action
 /// and work-order patterns match, its `purposes` (if any) include the action's purpose,
@@ -10086,6 +10662,12 @@ pub struct StartRunRequest {
     /// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
     #[prost(int64, tag = "20")]
     pub run_timeout_ms: i64,
+    /// Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+    /// FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+    /// again). Unset: nowhere. Part of the request: the same request_id with another
+    /// `notify` fails with REQUEST_ID_REUSED.
+    #[prost(message, optional, tag = "21")]
+    pub notify: ::core::option::Option<RunNotify>,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -10103,6 +10685,33 @@ pub mod start_run_request {
         #[prost(message, tag = "3")]
         Ref(super::WorkflowRef),
     }
+}
+/// RunNotify asks for a run's outcome to be pushed instead of polled. The outbox row of
+/// each push is written in the same transaction as the terminal state, so a push is
+/// never lost to a crash; webhooks are delivered at least once (see NotificationService).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RunNotify {
+    /// Names of webhook destinations the operator declared in the server's `config.json`
+    /// (`webhooks`), never URLs: a caller cannot make the server call an address of its
+    /// choosing. Each gets one delivery per terminal state, a POST of the outcome signed
+    /// the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+    /// At most 4 distinct names; an unknown name fails with INVALID_ARGUMENT /
+    /// NOTIFY_DESTINATION_UNKNOWN, a repeated one with NOTIFY_INVALID; nothing starts.
+    #[prost(string, repeated, tag = "1")]
+    pub webhooks: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Post the outcome into the starter's own event subscription, the `subscriber` of
+    /// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+    /// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
+    /// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
+    /// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
+    /// on it), `run_id`, `status`, `result`, `result_error`, `result_reason` and `template`.
+    #[prost(bool, tag = "2")]
+    pub reply_to: bool,
+    /// Text carried in the reply's `template` (for example "Naming run done, pick the
+    /// winner:"), at most 1,024 bytes of UTF-8; only with `reply_to`, else NOTIFY_INVALID.
+    #[prost(string, tag = "3")]
+    pub reply_template: ::prost::alloc::string::String,
 }
 /// StartRunResponse carries the run.
 #[allow(clippy::all)]

@@ -25,7 +25,7 @@ from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
-from praxis.core import gates, membership, registry, values
+from praxis.core import gates, membership, registry, values, webhooks
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
@@ -35,7 +35,7 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
-from praxis.store.runtime import listing, worker_models
+from praxis.store.runtime import listing, outbox, worker_models
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import run_timers, runs
@@ -65,6 +65,8 @@ class StartRequest:
     labels: Mapping[str, str] = field(default_factory=dict)
     run_timeout_ms: int = 0
     """The run's own deadline, from its start (0: none; its contract's still applies)."""
+    notify: webhooks.Notify = field(default_factory=webhooks.Notify)
+    """Where its outcome is pushed when it ends (:mod:`praxis.store.runtime.outbox`)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,9 @@ class RunStore:
         # In StartRun's transaction: RUN_ARCHIVED when this principal's request_id started
         # a run since archived (its deduplication outlives the run). Wired by the engine.
         self.archived_request: Callable[[Connection, str, str], Rejection | None] | None = None
+        # The webhook destination names the operator declared (config.json `webhooks`):
+        # the only names StartRun's `notify.webhooks` may use.
+        self.webhook_names: frozenset[str] = frozenset()
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -208,7 +213,9 @@ class RunStore:
     ) -> PreparedStart | Rejection:
         """What a start checks before its transaction: the request, its documents and who
         may start it where."""
-        problem = _check_start(request)
+        problem = _check_start(request) or webhooks.check_notify(
+            request.notify, request.subscriber, self.webhook_names
+        )
         if problem:
             return problem
         input_value = values.parse_document(
@@ -283,6 +290,7 @@ class RunStore:
         saved = run_rows.insert(
             connection, record, prepared.request_digest, outcome, command, now, self.snapshots
         )
+        outbox.record(connection, saved.state.run_id, request.notify)
         self.lock_budget(connection, request.contract_id, principal.principal_id, False)
         for hook in self.start_hooks:
             hook(connection, principal, saved)
@@ -779,6 +787,12 @@ def _request_digest(
         body["labels"] = dict(request.labels)
     if request.run_timeout_ms:
         body["run_timeout_ms"] = request.run_timeout_ms
+    if not request.notify.empty:
+        body["notify"] = {
+            "webhooks": list(request.notify.webhooks),
+            "reply_to": request.notify.reply_to,
+            "reply_template": request.notify.reply_template,
+        }
     return values.digest(body)
 
 

@@ -29,7 +29,7 @@ from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
 from praxis.store.db.database import Database
-from praxis.store.runtime import codec, rows
+from praxis.store.runtime import codec, outbox, rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.traces import RunTraces
 from praxis.store.wake.hub import (
@@ -63,6 +63,8 @@ class Unit:
         self.save_hooks: list[
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
         ] = []
+        # Called once after a commit that wrote webhook deliveries (praxis.deliverer).
+        self.delivery_hooks: list[Callable[[], None]] = []
 
     def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters.
@@ -125,6 +127,9 @@ class Unit:
         if not outcome.noop:
             for hook in self.save_hooks:
                 hook(connection, record, command, outcome)
+            if outbox.on_saved(connection, saved, outcome, effects, now):
+                for wake in self.delivery_hooks:
+                    Database.after_commit(connection, wake, once=True)
         return saved
 
     def definition(self, connection: Connection, digest: str) -> definitions.Definition:

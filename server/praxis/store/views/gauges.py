@@ -22,7 +22,7 @@ from praxis.core.records import Control
 from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db import files
 from praxis.store.db.database import Database
-from praxis.store.runtime.tables import ready_nodes, run_nodes, run_timers, runs
+from praxis.store.runtime.tables import deliveries, ready_nodes, run_nodes, run_timers, runs
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class StoredState:
     runs: dict[str, int] = field(default_factory=dict)
     holds: dict[str, int] = field(default_factory=dict)
     database_bytes: int | None = None
+    deliveries: dict[str, int] = field(default_factory=dict)
+    """Webhook deliveries per state (a scan of the ``deliveries_due`` index)."""
 
 
 _BACKOFF = ready_nodes.c.not_before_ms > bindparam("now")
@@ -78,6 +80,7 @@ _LEASES = (
     )
 )
 _RUNS = select(runs.c.status, func.count()).group_by(runs.c.status)
+_DELIVERIES = select(deliveries.c.state, func.count()).group_by(deliveries.c.state)
 _HOLDS = (
     select(holds.c.kind, func.count()).where(holds.c.cleared_at_ms.is_(None)).group_by(holds.c.kind)
 )
@@ -96,13 +99,14 @@ def read(db: Database, now_ms: int) -> StoredState:
         leases = int(connection.execute(_LEASES).scalar() or 0)
         by_status = {str(status): int(count) for status, count in connection.execute(_RUNS)}
         by_kind = {str(kind): int(count) for kind, count in connection.execute(_HOLDS)}
+        outbox = {str(state): int(count) for state, count in connection.execute(_DELIVERIES)}
         size: int | None = None
         if connection.dialect.name == "postgresql":
             size = int(connection.execute(text("SELECT pg_database_size(current_database())"))
                        .scalar() or 0)  # fmt: skip
     if size is None:
         size = _sqlite_bytes(db)
-    return StoredState(ready, deferred, leases, by_status, by_kind, size)
+    return StoredState(ready, deferred, leases, by_status, by_kind, size, outbox)
 
 
 def _sqlite_bytes(db: Database) -> int | None:

@@ -317,6 +317,15 @@ const (
 	// finished in. Answered for `retention.keep_archived_ms` (default 400 days) after
 	// archiving; NOT_FOUND after.
 	ErrorReason_RUN_ARCHIVED ErrorReason = 210
+	// StartRun names a webhook destination (`notify.webhooks`) that the server's
+	// `config.json` does not declare (INVALID_ARGUMENT). Nothing starts.
+	ErrorReason_NOTIFY_DESTINATION_UNKNOWN ErrorReason = 190
+	// StartRun's `notify` is malformed: a repeated or ill-formed destination name, more
+	// than 4 destinations, `reply_to` without a `subscriber`, or a `reply_template` without
+	// `reply_to` or over its bound (INVALID_ARGUMENT). Nothing starts.
+	ErrorReason_NOTIFY_INVALID ErrorReason = 191
+	// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
+	ErrorReason_DELIVERY_NOT_FOUND ErrorReason = 192
 )
 
 // Enum value maps for ErrorReason.
@@ -437,6 +446,9 @@ var (
 		203: "BACKFILL_RANGE_INVALID",
 		204: "SCHEDULE_DELETED",
 		210: "RUN_ARCHIVED",
+		190: "NOTIFY_DESTINATION_UNKNOWN",
+		191: "NOTIFY_INVALID",
+		192: "DELIVERY_NOT_FOUND",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -554,6 +566,9 @@ var (
 		"BACKFILL_RANGE_INVALID":          203,
 		"SCHEDULE_DELETED":                204,
 		"RUN_ARCHIVED":                    210,
+		"NOTIFY_DESTINATION_UNKNOWN":      190,
+		"NOTIFY_INVALID":                  191,
+		"DELIVERY_NOT_FOUND":              192,
 	}
 )
 
@@ -588,7 +603,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xde\x15\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xad\x16\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -705,7 +720,10 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x10CALENDAR_INVALID\x10\xca\x01\x12\x1b\n" +
 	"\x16BACKFILL_RANGE_INVALID\x10\xcb\x01\x12\x15\n" +
 	"\x10SCHEDULE_DELETED\x10\xcc\x01\x12\x11\n" +
-	"\fRUN_ARCHIVED\x10\xd2\x01Ba\n" +
+	"\fRUN_ARCHIVED\x10\xd2\x01\x12\x1f\n" +
+	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
+	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
+	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -57,6 +57,9 @@ const (
 	EventKind_EVENT_KIND_NODE_RECONCILED EventKind = 14
 	// An attempt was not dispatched: the budget, deadline or spending cap would be exceeded.
 	EventKind_EVENT_KIND_DISPATCH_REFUSED EventKind = 15
+	// The outcome of a run started with `notify.reply_to`, posted into its subscriber's
+	// stream when the run reached a terminal state (RunNotify.reply_to has the payload).
+	EventKind_EVENT_KIND_RUN_REPLY EventKind = 16
 )
 
 // Enum value maps for EventKind.
@@ -78,6 +81,7 @@ var (
 		13: "EVENT_KIND_WAIT_EXPIRED",
 		14: "EVENT_KIND_NODE_RECONCILED",
 		15: "EVENT_KIND_DISPATCH_REFUSED",
+		16: "EVENT_KIND_RUN_REPLY",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":      0,
@@ -96,6 +100,7 @@ var (
 		"EVENT_KIND_WAIT_EXPIRED":     13,
 		"EVENT_KIND_NODE_RECONCILED":  14,
 		"EVENT_KIND_DISPATCH_REFUSED": 15,
+		"EVENT_KIND_RUN_REPLY":        16,
 	}
 )
 
@@ -597,7 +602,7 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"subscriber\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\x03R\x06cursor\"+\n" +
 	"\x11AckEventsResponse\x12\x16\n" +
-	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xe6\x03\n" +
+	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\x80\x04\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_STARTED\x10\x01\x12\x1e\n" +
@@ -615,7 +620,8 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"\x19EVENT_KIND_WAIT_SATISFIED\x10\f\x12\x1b\n" +
 	"\x17EVENT_KIND_WAIT_EXPIRED\x10\r\x12\x1e\n" +
 	"\x1aEVENT_KIND_NODE_RECONCILED\x10\x0e\x12\x1f\n" +
-	"\x1bEVENT_KIND_DISPATCH_REFUSED\x10\x0f2\x9c\x02\n" +
+	"\x1bEVENT_KIND_DISPATCH_REFUSED\x10\x0f\x12\x18\n" +
+	"\x14EVENT_KIND_RUN_REPLY\x10\x102\x9c\x02\n" +
 	"\fEventService\x12X\n" +
 	"\n" +
 	"ListEvents\x12!.aiws.engine.v1.ListEventsRequest\x1a\".aiws.engine.v1.ListEventsResponse\"\x03\x90\x02\x01\x12`\n" +

@@ -766,7 +766,12 @@ type StartRunRequest struct {
 	// The run's own time limit from its start, in ms: past it the run fails with
 	// DEADLINE_EXCEEDED. 0 means none (a contract's deadline still applies). At most one
 	// year (31,622,400,000 ms); beyond, INVALID_ARGUMENT with TIME_INVALID.
-	RunTimeoutMs  int64 `protobuf:"varint,20,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	RunTimeoutMs int64 `protobuf:"varint,20,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	// Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+	// FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+	// again). Unset: nowhere. Part of the request: the same request_id with another
+	// `notify` fails with REQUEST_ID_REUSED.
+	Notify        *RunNotify `protobuf:"bytes,21,opt,name=notify,proto3" json:"notify,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -875,6 +880,13 @@ func (x *StartRunRequest) GetRunTimeoutMs() int64 {
 	return 0
 }
 
+func (x *StartRunRequest) GetNotify() *RunNotify {
+	if x != nil {
+		return x.Notify
+	}
+	return nil
+}
+
 type isStartRunRequest_Source interface {
 	isStartRunRequest_Source()
 }
@@ -893,6 +905,83 @@ func (*StartRunRequest_DefinitionJson) isStartRunRequest_Source() {}
 
 func (*StartRunRequest_Ref) isStartRunRequest_Source() {}
 
+// RunNotify asks for a run's outcome to be pushed instead of polled. The outbox row of
+// each push is written in the same transaction as the terminal state, so a push is
+// never lost to a crash; webhooks are delivered at least once (see NotificationService).
+type RunNotify struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Names of webhook destinations the operator declared in the server's `config.json`
+	// (`webhooks`), never URLs: a caller cannot make the server call an address of its
+	// choosing. Each gets one delivery per terminal state, a POST of the outcome signed
+	// the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+	// At most 4 distinct names; an unknown name fails with INVALID_ARGUMENT /
+	// NOTIFY_DESTINATION_UNKNOWN, a repeated one with NOTIFY_INVALID; nothing starts.
+	Webhooks []string `protobuf:"bytes,1,rep,name=webhooks,proto3" json:"webhooks,omitempty"`
+	// Post the outcome into the starter's own event subscription, the `subscriber` of
+	// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+	// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
+	// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
+	// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
+	// on it), `run_id`, `status`, `result`, `result_error`, `result_reason` and `template`.
+	ReplyTo bool `protobuf:"varint,2,opt,name=reply_to,json=replyTo,proto3" json:"reply_to,omitempty"`
+	// Text carried in the reply's `template` (for example "Naming run done, pick the
+	// winner:"), at most 1,024 bytes of UTF-8; only with `reply_to`, else NOTIFY_INVALID.
+	ReplyTemplate string `protobuf:"bytes,3,opt,name=reply_template,json=replyTemplate,proto3" json:"reply_template,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunNotify) Reset() {
+	*x = RunNotify{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunNotify) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunNotify) ProtoMessage() {}
+
+func (x *RunNotify) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunNotify.ProtoReflect.Descriptor instead.
+func (*RunNotify) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RunNotify) GetWebhooks() []string {
+	if x != nil {
+		return x.Webhooks
+	}
+	return nil
+}
+
+func (x *RunNotify) GetReplyTo() bool {
+	if x != nil {
+		return x.ReplyTo
+	}
+	return false
+}
+
+func (x *RunNotify) GetReplyTemplate() string {
+	if x != nil {
+		return x.ReplyTemplate
+	}
+	return ""
+}
+
 // StartRunResponse carries the run.
 type StartRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -906,7 +995,7 @@ type StartRunResponse struct {
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -918,7 +1007,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -931,7 +1020,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -964,7 +1053,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -976,7 +1065,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -989,7 +1078,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -1020,7 +1109,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1121,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1134,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -1075,7 +1164,7 @@ type GetNodeResultRequest struct {
 
 func (x *GetNodeResultRequest) Reset() {
 	*x = GetNodeResultRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1176,7 @@ func (x *GetNodeResultRequest) String() string {
 func (*GetNodeResultRequest) ProtoMessage() {}
 
 func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1189,7 @@ func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultRequest.ProtoReflect.Descriptor instead.
 func (*GetNodeResultRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetNodeResultRequest) GetRunId() string {
@@ -1130,7 +1219,7 @@ type GetNodeResultResponse struct {
 
 func (x *GetNodeResultResponse) Reset() {
 	*x = GetNodeResultResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1142,7 +1231,7 @@ func (x *GetNodeResultResponse) String() string {
 func (*GetNodeResultResponse) ProtoMessage() {}
 
 func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1155,7 +1244,7 @@ func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultResponse.ProtoReflect.Descriptor instead.
 func (*GetNodeResultResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetNodeResultResponse) GetPresent() bool {
@@ -1185,7 +1274,7 @@ type StopRunRequest struct {
 
 func (x *StopRunRequest) Reset() {
 	*x = StopRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1197,7 +1286,7 @@ func (x *StopRunRequest) String() string {
 func (*StopRunRequest) ProtoMessage() {}
 
 func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1210,7 +1299,7 @@ func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunRequest.ProtoReflect.Descriptor instead.
 func (*StopRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *StopRunRequest) GetRunId() string {
@@ -1238,7 +1327,7 @@ type StopRunResponse struct {
 
 func (x *StopRunResponse) Reset() {
 	*x = StopRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1250,7 +1339,7 @@ func (x *StopRunResponse) String() string {
 func (*StopRunResponse) ProtoMessage() {}
 
 func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1263,7 +1352,7 @@ func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunResponse.ProtoReflect.Descriptor instead.
 func (*StopRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StopRunResponse) GetRun() *Run {
@@ -1295,7 +1384,7 @@ type ResumeRunRequest struct {
 
 func (x *ResumeRunRequest) Reset() {
 	*x = ResumeRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1396,7 @@ func (x *ResumeRunRequest) String() string {
 func (*ResumeRunRequest) ProtoMessage() {}
 
 func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1409,7 @@ func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
 func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ResumeRunRequest) GetRunId() string {
@@ -1378,7 +1467,7 @@ type ResumeRunResponse struct {
 
 func (x *ResumeRunResponse) Reset() {
 	*x = ResumeRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1479,7 @@ func (x *ResumeRunResponse) String() string {
 func (*ResumeRunResponse) ProtoMessage() {}
 
 func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1492,7 @@ func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
 func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ResumeRunResponse) GetRun() *Run {
@@ -1437,7 +1526,7 @@ type ReviewResumeRequest struct {
 
 func (x *ReviewResumeRequest) Reset() {
 	*x = ReviewResumeRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1449,7 +1538,7 @@ func (x *ReviewResumeRequest) String() string {
 func (*ReviewResumeRequest) ProtoMessage() {}
 
 func (x *ReviewResumeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1462,7 +1551,7 @@ func (x *ReviewResumeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResumeRequest.ProtoReflect.Descriptor instead.
 func (*ReviewResumeRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ReviewResumeRequest) GetRunId() string {
@@ -1509,7 +1598,7 @@ type ResumeNode struct {
 
 func (x *ResumeNode) Reset() {
 	*x = ResumeNode{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1610,7 @@ func (x *ResumeNode) String() string {
 func (*ResumeNode) ProtoMessage() {}
 
 func (x *ResumeNode) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1623,7 @@ func (x *ResumeNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeNode.ProtoReflect.Descriptor instead.
 func (*ResumeNode) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ResumeNode) GetNodeUid() string {
@@ -1590,7 +1679,7 @@ type ResumeMaterial struct {
 
 func (x *ResumeMaterial) Reset() {
 	*x = ResumeMaterial{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1602,7 +1691,7 @@ func (x *ResumeMaterial) String() string {
 func (*ResumeMaterial) ProtoMessage() {}
 
 func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1615,7 +1704,7 @@ func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMaterial.ProtoReflect.Descriptor instead.
 func (*ResumeMaterial) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ResumeMaterial) GetEpochs() *Epochs {
@@ -1708,7 +1797,7 @@ type ReviewResumeResponse struct {
 
 func (x *ReviewResumeResponse) Reset() {
 	*x = ReviewResumeResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +1809,7 @@ func (x *ReviewResumeResponse) String() string {
 func (*ReviewResumeResponse) ProtoMessage() {}
 
 func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +1822,7 @@ func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResumeResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResumeResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReviewResumeResponse) GetMaterial() *ResumeMaterial {
@@ -1761,7 +1850,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1862,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1875,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -1807,7 +1896,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1819,7 +1908,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1832,7 +1921,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *WatchRunResponse) GetRun() *Run {
@@ -1886,7 +1975,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +1987,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,7 +2000,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListRunsRequest) GetState() RunState {
@@ -1998,7 +2087,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2099,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2112,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2059,7 +2148,7 @@ type ListRunNodesRequest struct {
 
 func (x *ListRunNodesRequest) Reset() {
 	*x = ListRunNodesRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2071,7 +2160,7 @@ func (x *ListRunNodesRequest) String() string {
 func (*ListRunNodesRequest) ProtoMessage() {}
 
 func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2084,7 +2173,7 @@ func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesRequest.ProtoReflect.Descriptor instead.
 func (*ListRunNodesRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListRunNodesRequest) GetRunId() string {
@@ -2137,7 +2226,7 @@ type ListRunNodesResponse struct {
 
 func (x *ListRunNodesResponse) Reset() {
 	*x = ListRunNodesResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2149,7 +2238,7 @@ func (x *ListRunNodesResponse) String() string {
 func (*ListRunNodesResponse) ProtoMessage() {}
 
 func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2162,7 +2251,7 @@ func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesResponse.ProtoReflect.Descriptor instead.
 func (*ListRunNodesResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListRunNodesResponse) GetNodes() []*NodeStatus {
@@ -2251,7 +2340,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"deadlineMs\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf3\x03\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -2266,11 +2355,16 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"contractId\x12\"\n" +
 	"\rwork_order_id\x18\a \x01(\tR\vworkOrderId\x12C\n" +
 	"\x06labels\x18\b \x03(\v2+.aiws.engine.v1.StartRunRequest.LabelsEntryR\x06labels\x12$\n" +
-	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMs\x1a9\n" +
+	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMs\x121\n" +
+	"\x06notify\x18\x15 \x01(\v2\x19.aiws.engine.v1.RunNotifyR\x06notify\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
-	"\x06source\"S\n" +
+	"\x06source\"i\n" +
+	"\tRunNotify\x12\x1a\n" +
+	"\bwebhooks\x18\x01 \x03(\tR\bwebhooks\x12\x19\n" +
+	"\breply_to\x18\x02 \x01(\bR\areplyTo\x12%\n" +
+	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"S\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\"U\n" +
@@ -2418,7 +2512,7 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
@@ -2427,80 +2521,82 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(*NodeStatus)(nil),            // 4: aiws.engine.v1.NodeStatus
 	(*Run)(nil),                   // 5: aiws.engine.v1.Run
 	(*StartRunRequest)(nil),       // 6: aiws.engine.v1.StartRunRequest
-	(*StartRunResponse)(nil),      // 7: aiws.engine.v1.StartRunResponse
-	(*GetRunRequest)(nil),         // 8: aiws.engine.v1.GetRunRequest
-	(*GetRunResponse)(nil),        // 9: aiws.engine.v1.GetRunResponse
-	(*GetNodeResultRequest)(nil),  // 10: aiws.engine.v1.GetNodeResultRequest
-	(*GetNodeResultResponse)(nil), // 11: aiws.engine.v1.GetNodeResultResponse
-	(*StopRunRequest)(nil),        // 12: aiws.engine.v1.StopRunRequest
-	(*StopRunResponse)(nil),       // 13: aiws.engine.v1.StopRunResponse
-	(*ResumeRunRequest)(nil),      // 14: aiws.engine.v1.ResumeRunRequest
-	(*ResumeRunResponse)(nil),     // 15: aiws.engine.v1.ResumeRunResponse
-	(*ReviewResumeRequest)(nil),   // 16: aiws.engine.v1.ReviewResumeRequest
-	(*ResumeNode)(nil),            // 17: aiws.engine.v1.ResumeNode
-	(*ResumeMaterial)(nil),        // 18: aiws.engine.v1.ResumeMaterial
-	(*ReviewResumeResponse)(nil),  // 19: aiws.engine.v1.ReviewResumeResponse
-	(*WatchRunRequest)(nil),       // 20: aiws.engine.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 21: aiws.engine.v1.WatchRunResponse
-	(*ListRunsRequest)(nil),       // 22: aiws.engine.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 23: aiws.engine.v1.ListRunsResponse
-	(*ListRunNodesRequest)(nil),   // 24: aiws.engine.v1.ListRunNodesRequest
-	(*ListRunNodesResponse)(nil),  // 25: aiws.engine.v1.ListRunNodesResponse
-	nil,                           // 26: aiws.engine.v1.Run.LabelsEntry
-	nil,                           // 27: aiws.engine.v1.StartRunRequest.LabelsEntry
-	nil,                           // 28: aiws.engine.v1.ListRunsRequest.LabelsEntry
-	(*WorkflowRef)(nil),           // 29: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),                // 30: aiws.engine.v1.Epochs
+	(*RunNotify)(nil),             // 7: aiws.engine.v1.RunNotify
+	(*StartRunResponse)(nil),      // 8: aiws.engine.v1.StartRunResponse
+	(*GetRunRequest)(nil),         // 9: aiws.engine.v1.GetRunRequest
+	(*GetRunResponse)(nil),        // 10: aiws.engine.v1.GetRunResponse
+	(*GetNodeResultRequest)(nil),  // 11: aiws.engine.v1.GetNodeResultRequest
+	(*GetNodeResultResponse)(nil), // 12: aiws.engine.v1.GetNodeResultResponse
+	(*StopRunRequest)(nil),        // 13: aiws.engine.v1.StopRunRequest
+	(*StopRunResponse)(nil),       // 14: aiws.engine.v1.StopRunResponse
+	(*ResumeRunRequest)(nil),      // 15: aiws.engine.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 16: aiws.engine.v1.ResumeRunResponse
+	(*ReviewResumeRequest)(nil),   // 17: aiws.engine.v1.ReviewResumeRequest
+	(*ResumeNode)(nil),            // 18: aiws.engine.v1.ResumeNode
+	(*ResumeMaterial)(nil),        // 19: aiws.engine.v1.ResumeMaterial
+	(*ReviewResumeResponse)(nil),  // 20: aiws.engine.v1.ReviewResumeResponse
+	(*WatchRunRequest)(nil),       // 21: aiws.engine.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 22: aiws.engine.v1.WatchRunResponse
+	(*ListRunsRequest)(nil),       // 23: aiws.engine.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 24: aiws.engine.v1.ListRunsResponse
+	(*ListRunNodesRequest)(nil),   // 25: aiws.engine.v1.ListRunNodesRequest
+	(*ListRunNodesResponse)(nil),  // 26: aiws.engine.v1.ListRunNodesResponse
+	nil,                           // 27: aiws.engine.v1.Run.LabelsEntry
+	nil,                           // 28: aiws.engine.v1.StartRunRequest.LabelsEntry
+	nil,                           // 29: aiws.engine.v1.ListRunsRequest.LabelsEntry
+	(*WorkflowRef)(nil),           // 30: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),                // 31: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
 	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
 	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
 	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	29, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	30, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
 	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	26, // 6: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
-	29, // 7: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	27, // 8: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
-	5,  // 9: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 10: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 11: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	30, // 12: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	5,  // 13: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	30, // 14: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	30, // 15: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	17, // 16: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	18, // 17: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	5,  // 18: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 19: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	29, // 20: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	28, // 21: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
-	5,  // 22: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 23: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 24: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	6,  // 25: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	8,  // 26: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	10, // 27: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	12, // 28: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	14, // 29: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	16, // 30: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	20, // 31: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	22, // 32: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	24, // 33: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	7,  // 34: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	9,  // 35: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	11, // 36: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	13, // 37: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	15, // 38: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	19, // 39: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	21, // 40: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	23, // 41: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	25, // 42: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	34, // [34:43] is the sub-list for method output_type
-	25, // [25:34] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	27, // 6: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
+	30, // 7: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	28, // 8: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
+	7,  // 9: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
+	5,  // 10: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 11: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	5,  // 12: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	31, // 13: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	5,  // 14: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	31, // 15: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	31, // 16: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	18, // 17: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	19, // 18: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	5,  // 19: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 20: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	30, // 21: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	29, // 22: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	5,  // 23: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 24: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 25: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	6,  // 26: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	9,  // 27: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	11, // 28: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	13, // 29: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	15, // 30: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	17, // 31: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	21, // 32: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	23, // 33: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	25, // 34: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	8,  // 35: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	10, // 36: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	12, // 37: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	14, // 38: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	16, // 39: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	20, // 40: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	22, // 41: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	24, // 42: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	26, // 43: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	35, // [35:44] is the sub-list for method output_type
+	26, // [26:35] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -2519,7 +2615,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -121,6 +121,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BACKFILL_RANGE_INVALID: _ClassVar[ErrorReason]
     SCHEDULE_DELETED: _ClassVar[ErrorReason]
     RUN_ARCHIVED: _ClassVar[ErrorReason]
+    NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
+    NOTIFY_INVALID: _ClassVar[ErrorReason]
+    DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -236,3 +239,6 @@ CALENDAR_INVALID: ErrorReason
 BACKFILL_RANGE_INVALID: ErrorReason
 SCHEDULE_DELETED: ErrorReason
 RUN_ARCHIVED: ErrorReason
+NOTIFY_DESTINATION_UNKNOWN: ErrorReason
+NOTIFY_INVALID: ErrorReason
+DELIVERY_NOT_FOUND: ErrorReason

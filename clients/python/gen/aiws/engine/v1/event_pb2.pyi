@@ -25,6 +25,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_WAIT_EXPIRED: _ClassVar[EventKind]
     EVENT_KIND_NODE_RECONCILED: _ClassVar[EventKind]
     EVENT_KIND_DISPATCH_REFUSED: _ClassVar[EventKind]
+    EVENT_KIND_RUN_REPLY: _ClassVar[EventKind]
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_RUN_STARTED: EventKind
 EVENT_KIND_NODE_DISPATCHED: EventKind
@@ -41,6 +42,7 @@ EVENT_KIND_WAIT_SATISFIED: EventKind
 EVENT_KIND_WAIT_EXPIRED: EventKind
 EVENT_KIND_NODE_RECONCILED: EventKind
 EVENT_KIND_DISPATCH_REFUSED: EventKind
+EVENT_KIND_RUN_REPLY: EventKind
 
 class Event(_message.Message):
     __slots__ = ("seq", "kind", "run_id", "node_uid", "at_ms", "payload_json")

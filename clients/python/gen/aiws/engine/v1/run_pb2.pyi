@@ -161,7 +161,7 @@ class Run(_message.Message):
     def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ..., node_count: _Optional[int] = ..., items_omitted: bool = ..., failed_node_ids: _Optional[_Iterable[str]] = ..., work_order_id: _Optional[str] = ..., started_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id", "work_order_id", "labels", "run_timeout_ms")
+    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id", "work_order_id", "labels", "run_timeout_ms", "notify")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -178,6 +178,7 @@ class StartRunRequest(_message.Message):
     WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    NOTIFY_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     definition_json: str
     ref: _common_pb2.WorkflowRef
@@ -187,7 +188,18 @@ class StartRunRequest(_message.Message):
     work_order_id: str
     labels: _containers.ScalarMap[str, str]
     run_timeout_ms: int
-    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., run_timeout_ms: _Optional[int] = ...) -> None: ...
+    notify: RunNotify
+    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., run_timeout_ms: _Optional[int] = ..., notify: _Optional[_Union[RunNotify, _Mapping]] = ...) -> None: ...
+
+class RunNotify(_message.Message):
+    __slots__ = ("webhooks", "reply_to", "reply_template")
+    WEBHOOKS_FIELD_NUMBER: _ClassVar[int]
+    REPLY_TO_FIELD_NUMBER: _ClassVar[int]
+    REPLY_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    webhooks: _containers.RepeatedScalarFieldContainer[str]
+    reply_to: bool
+    reply_template: str
+    def __init__(self, webhooks: _Optional[_Iterable[str]] = ..., reply_to: bool = ..., reply_template: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
     __slots__ = ("run", "created")

@@ -11,6 +11,7 @@ import dev.praxis.aiws.engine.v1.ContractServiceGrpc;
 import dev.praxis.aiws.engine.v1.EventServiceGrpc;
 import dev.praxis.aiws.engine.v1.HandoffServiceGrpc;
 import dev.praxis.aiws.engine.v1.InboxServiceGrpc;
+import dev.praxis.aiws.engine.v1.NotificationServiceGrpc;
 import dev.praxis.aiws.engine.v1.PrincipalServiceGrpc;
 import dev.praxis.aiws.engine.v1.ScheduleServiceGrpc;
 import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
@@ -210,6 +211,7 @@ public final class DynamicInvoker {
       PrincipalServiceGrpc.getServiceDescriptor(),
       InboxServiceGrpc.getServiceDescriptor(),
       ScheduleServiceGrpc.getServiceDescriptor(),
+      NotificationServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();

@@ -73,7 +73,8 @@ class DynamicInvokerTest {
   void tableHoldsEveryUnaryMethod() {
     List<String> methods = new ArrayList<>();
     DynamicInvoker.unaryMethods().forEach(methods::add);
-    assertEquals(67, methods.size(), methods.toString());
+    assertEquals(69, methods.size(), methods.toString());
+    assertTrue(methods.contains("aiws.engine.v1.NotificationService/RedeliverDelivery"));
     assertTrue(methods.contains("aiws.engine.v1.RunService/ResumeRun"));
     assertTrue(methods.contains("aiws.engine.v1.WaitService/ReviewWait"));
     assertTrue(methods.contains("aiws.engine.v1.ScheduleService/BackfillSchedule"));

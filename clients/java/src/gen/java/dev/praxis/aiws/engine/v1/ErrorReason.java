@@ -997,6 +997,33 @@ public enum ErrorReason
    * <code>RUN_ARCHIVED = 210;</code>
    */
   RUN_ARCHIVED(210),
+  /**
+   * <pre>
+   * StartRun names a webhook destination (`notify.webhooks`) that the server's
+   * `config.json` does not declare (INVALID_ARGUMENT). Nothing starts.
+   * </pre>
+   *
+   * <code>NOTIFY_DESTINATION_UNKNOWN = 190;</code>
+   */
+  NOTIFY_DESTINATION_UNKNOWN(190),
+  /**
+   * <pre>
+   * StartRun's `notify` is malformed: a repeated or ill-formed destination name, more
+   * than 4 destinations, `reply_to` without a `subscriber`, or a `reply_template` without
+   * `reply_to` or over its bound (INVALID_ARGUMENT). Nothing starts.
+   * </pre>
+   *
+   * <code>NOTIFY_INVALID = 191;</code>
+   */
+  NOTIFY_INVALID(191),
+  /**
+   * <pre>
+   * RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
+   * </pre>
+   *
+   * <code>DELIVERY_NOT_FOUND = 192;</code>
+   */
+  DELIVERY_NOT_FOUND(192),
   UNRECOGNIZED(-1),
   ;
 
@@ -1987,6 +2014,33 @@ public enum ErrorReason
    * <code>RUN_ARCHIVED = 210;</code>
    */
   public static final int RUN_ARCHIVED_VALUE = 210;
+  /**
+   * <pre>
+   * StartRun names a webhook destination (`notify.webhooks`) that the server's
+   * `config.json` does not declare (INVALID_ARGUMENT). Nothing starts.
+   * </pre>
+   *
+   * <code>NOTIFY_DESTINATION_UNKNOWN = 190;</code>
+   */
+  public static final int NOTIFY_DESTINATION_UNKNOWN_VALUE = 190;
+  /**
+   * <pre>
+   * StartRun's `notify` is malformed: a repeated or ill-formed destination name, more
+   * than 4 destinations, `reply_to` without a `subscriber`, or a `reply_template` without
+   * `reply_to` or over its bound (INVALID_ARGUMENT). Nothing starts.
+   * </pre>
+   *
+   * <code>NOTIFY_INVALID = 191;</code>
+   */
+  public static final int NOTIFY_INVALID_VALUE = 191;
+  /**
+   * <pre>
+   * RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
+   * </pre>
+   *
+   * <code>DELIVERY_NOT_FOUND = 192;</code>
+   */
+  public static final int DELIVERY_NOT_FOUND_VALUE = 192;
 
 
   public final int getNumber() {
@@ -2128,6 +2182,9 @@ public enum ErrorReason
       case 203: return BACKFILL_RANGE_INVALID;
       case 204: return SCHEDULE_DELETED;
       case 210: return RUN_ARCHIVED;
+      case 190: return NOTIFY_DESTINATION_UNKNOWN;
+      case 191: return NOTIFY_INVALID;
+      case 192: return DELIVERY_NOT_FOUND;
       default: return null;
     }
   }

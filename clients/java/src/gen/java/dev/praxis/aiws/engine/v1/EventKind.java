@@ -143,6 +143,15 @@ public enum EventKind
    * <code>EVENT_KIND_DISPATCH_REFUSED = 15;</code>
    */
   EVENT_KIND_DISPATCH_REFUSED(15),
+  /**
+   * <pre>
+   * The outcome of a run started with `notify.reply_to`, posted into its subscriber's
+   * stream when the run reached a terminal state (RunNotify.reply_to has the payload).
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_REPLY = 16;</code>
+   */
+  EVENT_KIND_RUN_REPLY(16),
   UNRECOGNIZED(-1),
   ;
 
@@ -283,6 +292,15 @@ public enum EventKind
    * <code>EVENT_KIND_DISPATCH_REFUSED = 15;</code>
    */
   public static final int EVENT_KIND_DISPATCH_REFUSED_VALUE = 15;
+  /**
+   * <pre>
+   * The outcome of a run started with `notify.reply_to`, posted into its subscriber's
+   * stream when the run reached a terminal state (RunNotify.reply_to has the payload).
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_REPLY = 16;</code>
+   */
+  public static final int EVENT_KIND_RUN_REPLY_VALUE = 16;
 
 
   public final int getNumber() {
@@ -325,6 +343,7 @@ public enum EventKind
       case 13: return EVENT_KIND_WAIT_EXPIRED;
       case 14: return EVENT_KIND_NODE_RECONCILED;
       case 15: return EVENT_KIND_DISPATCH_REFUSED;
+      case 16: return EVENT_KIND_RUN_REPLY;
       default: return null;
     }
   }

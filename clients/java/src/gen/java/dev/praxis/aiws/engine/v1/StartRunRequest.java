@@ -64,6 +64,7 @@ private static final long serialVersionUID = 0L;
             dev.praxis.aiws.engine.v1.StartRunRequest.class, dev.praxis.aiws.engine.v1.StartRunRequest.Builder.class);
   }
 
+  private int bitField0_;
   private int sourceCase_ = 0;
   @SuppressWarnings("serial")
   private java.lang.Object source_;
@@ -584,6 +585,53 @@ java.lang.String defaultValue) {
     return runTimeoutMs_;
   }
 
+  public static final int NOTIFY_FIELD_NUMBER = 21;
+  private dev.praxis.aiws.engine.v1.RunNotify notify_;
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   * @return Whether the notify field is set.
+   */
+  @java.lang.Override
+  public boolean hasNotify() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   * @return The notify.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.RunNotify getNotify() {
+    return notify_ == null ? dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance() : notify_;
+  }
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.RunNotifyOrBuilder getNotifyOrBuilder() {
+    return notify_ == null ? dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance() : notify_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -627,6 +675,9 @@ java.lang.String defaultValue) {
         8);
     if (runTimeoutMs_ != 0L) {
       output.writeInt64(20, runTimeoutMs_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(21, getNotify());
     }
     getUnknownFields().writeTo(output);
   }
@@ -673,6 +724,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(20, runTimeoutMs_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(21, getNotify());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -702,6 +757,11 @@ java.lang.String defaultValue) {
         other.internalGetLabels())) return false;
     if (getRunTimeoutMs()
         != other.getRunTimeoutMs()) return false;
+    if (hasNotify() != other.hasNotify()) return false;
+    if (hasNotify()) {
+      if (!getNotify()
+          .equals(other.getNotify())) return false;
+    }
     if (!getSourceCase().equals(other.getSourceCase())) return false;
     switch (sourceCase_) {
       case 2:
@@ -743,6 +803,10 @@ java.lang.String defaultValue) {
     hash = (37 * hash) + RUN_TIMEOUT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getRunTimeoutMs());
+    if (hasNotify()) {
+      hash = (37 * hash) + NOTIFY_FIELD_NUMBER;
+      hash = (53 * hash) + getNotify().hashCode();
+    }
     switch (sourceCase_) {
       case 2:
         hash = (37 * hash) + DEFINITION_JSON_FIELD_NUMBER;
@@ -900,13 +964,19 @@ java.lang.String defaultValue) {
 
     // Construct using dev.praxis.aiws.engine.v1.StartRunRequest.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetNotifyFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -922,6 +992,11 @@ java.lang.String defaultValue) {
       workOrderId_ = "";
       internalGetMutableLabels().clear();
       runTimeoutMs_ = 0L;
+      notify_ = null;
+      if (notifyBuilder_ != null) {
+        notifyBuilder_.dispose();
+        notifyBuilder_ = null;
+      }
       sourceCase_ = 0;
       source_ = null;
       return this;
@@ -980,6 +1055,14 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.runTimeoutMs_ = runTimeoutMs_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.notify_ = notifyBuilder_ == null
+            ? notify_
+            : notifyBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     private void buildPartialOneofs(dev.praxis.aiws.engine.v1.StartRunRequest result) {
@@ -1033,6 +1116,9 @@ java.lang.String defaultValue) {
       bitField0_ |= 0x00000080;
       if (other.getRunTimeoutMs() != 0L) {
         setRunTimeoutMs(other.getRunTimeoutMs());
+      }
+      if (other.hasNotify()) {
+        mergeNotify(other.getNotify());
       }
       switch (other.getSourceCase()) {
         case DEFINITION_JSON: {
@@ -1127,6 +1213,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000100;
               break;
             } // case 160
+            case 170: {
+              input.readMessage(
+                  internalGetNotifyFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 170
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2165,6 +2258,190 @@ java.lang.String defaultValue) {
       runTimeoutMs_ = 0L;
       onChanged();
       return this;
+    }
+
+    private dev.praxis.aiws.engine.v1.RunNotify notify_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.RunNotify, dev.praxis.aiws.engine.v1.RunNotify.Builder, dev.praxis.aiws.engine.v1.RunNotifyOrBuilder> notifyBuilder_;
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     * @return Whether the notify field is set.
+     */
+    public boolean hasNotify() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     * @return The notify.
+     */
+    public dev.praxis.aiws.engine.v1.RunNotify getNotify() {
+      if (notifyBuilder_ == null) {
+        return notify_ == null ? dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance() : notify_;
+      } else {
+        return notifyBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public Builder setNotify(dev.praxis.aiws.engine.v1.RunNotify value) {
+      if (notifyBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        notify_ = value;
+      } else {
+        notifyBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public Builder setNotify(
+        dev.praxis.aiws.engine.v1.RunNotify.Builder builderForValue) {
+      if (notifyBuilder_ == null) {
+        notify_ = builderForValue.build();
+      } else {
+        notifyBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public Builder mergeNotify(dev.praxis.aiws.engine.v1.RunNotify value) {
+      if (notifyBuilder_ == null) {
+        if (((bitField0_ & 0x00000200) != 0) &&
+          notify_ != null &&
+          notify_ != dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance()) {
+          getNotifyBuilder().mergeFrom(value);
+        } else {
+          notify_ = value;
+        }
+      } else {
+        notifyBuilder_.mergeFrom(value);
+      }
+      if (notify_ != null) {
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public Builder clearNotify() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      notify_ = null;
+      if (notifyBuilder_ != null) {
+        notifyBuilder_.dispose();
+        notifyBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public dev.praxis.aiws.engine.v1.RunNotify.Builder getNotifyBuilder() {
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return internalGetNotifyFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    public dev.praxis.aiws.engine.v1.RunNotifyOrBuilder getNotifyOrBuilder() {
+      if (notifyBuilder_ != null) {
+        return notifyBuilder_.getMessageOrBuilder();
+      } else {
+        return notify_ == null ?
+            dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance() : notify_;
+      }
+    }
+    /**
+     * <pre>
+     * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+     * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+     * again). Unset: nowhere. Part of the request: the same request_id with another
+     * `notify` fails with REQUEST_ID_REUSED.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.RunNotify, dev.praxis.aiws.engine.v1.RunNotify.Builder, dev.praxis.aiws.engine.v1.RunNotifyOrBuilder> 
+        internalGetNotifyFieldBuilder() {
+      if (notifyBuilder_ == null) {
+        notifyBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.RunNotify, dev.praxis.aiws.engine.v1.RunNotify.Builder, dev.praxis.aiws.engine.v1.RunNotifyOrBuilder>(
+                getNotify(),
+                getParentForChildren(),
+                isClean());
+        notify_ = null;
+      }
+      return notifyBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.StartRunRequest)

@@ -260,5 +260,41 @@ java.lang.String defaultValue);
    */
   long getRunTimeoutMs();
 
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   * @return Whether the notify field is set.
+   */
+  boolean hasNotify();
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   * @return The notify.
+   */
+  dev.praxis.aiws.engine.v1.RunNotify getNotify();
+  /**
+   * <pre>
+   * Where the run's outcome is pushed once it reaches a terminal state (COMPLETED,
+   * FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
+   * again). Unset: nowhere. Part of the request: the same request_id with another
+   * `notify` fails with REQUEST_ID_REUSED.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.RunNotify notify = 21;</code>
+   */
+  dev.praxis.aiws.engine.v1.RunNotifyOrBuilder getNotifyOrBuilder();
+
   dev.praxis.aiws.engine.v1.StartRunRequest.SourceCase getSourceCase();
 }
