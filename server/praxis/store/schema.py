@@ -46,6 +46,7 @@ from praxis.store.runtime.tables import (
     RUNS_GOVERNED_COLUMNS,
     RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
+    attempt_progress,
     contract_reservations,
     model_registrations,
     principal_reservations,
@@ -129,4 +130,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         registry_upgrades.add_purpose,
         adds=(("approvals", APPROVALS_ADDED_COLUMNS),),
     ),
+    Migration(20, "attempt_progress", (attempt_progress,)),
 )

@@ -333,3 +333,22 @@ run_trace_spans = Table(
     Column("span_id", String(16), nullable=False),
     Column("started_at_ms", BigInteger, nullable=False),
 )
+
+# --- migration 20: progress reported by workers (store/runtime/progress.py) ---
+#
+# One row per attempt that reported progress with a heartbeat, holding only its latest
+# report (each report overwrites the row): bounded by the attempts and by the report's
+# caps (praxis.core.progress), never by how often a worker reports. Written by
+# heartbeats only; claims and settlements never touch it.
+
+attempt_progress = Table(
+    "attempt_progress",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("data_json", Text, nullable=False),
+    Column("reported_at_ms", BigInteger, nullable=False),
+    Column("reports", BigInteger, nullable=False),
+)

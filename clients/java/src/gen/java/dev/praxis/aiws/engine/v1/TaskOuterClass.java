@@ -57,6 +57,11 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_HeartbeatRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ProgressReport_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ProgressReport_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_HeartbeatResponse_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -144,61 +149,63 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
       "els\030\002 \003(\t\022\021\n\tmax_tasks\030\003 \001(\005\022\020\n\010lease_ms" +
       "\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(\003\"9\n\022ClaimTasksRes" +
       "ponse\022#\n\005tasks\030\001 \003(\0132\024.aiws.engine.v1.Ta" +
-      "sk\"K\n\020HeartbeatRequest\022\022\n\nattempt_id\030\001 \001" +
-      "(\t\022\021\n\tworker_id\030\002 \001(\t\022\020\n\010lease_ms\030\003 \001(\003\"" +
-      "S\n\021HeartbeatResponse\022\033\n\023lease_expires_at" +
-      "_ms\030\001 \001(\003\022\021\n\tcancelled\030\002 \001(\010\022\016\n\006paused\030\003" +
-      " \001(\010\"\233\001\n\023CompleteTaskRequest\022\022\n\nattempt_" +
-      "id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\023\n\013result_js" +
-      "on\030\003 \001(\t\022-\n\006effect\030\004 \001(\0162\035.aiws.engine.v" +
-      "1.EffectOutcome\022\031\n\021cost_microcredits\030\005 \001" +
-      "(\t\"(\n\024CompleteTaskResponse\022\020\n\010replayed\030\001" +
-      " \001(\010\"\244\001\n\017FailTaskRequest\022\022\n\nattempt_id\030\001" +
-      " \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\r\n\005error\030\003 \001(\t\022\021" +
-      "\n\tretryable\030\004 \001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws" +
-      ".engine.v1.EffectOutcome\022\031\n\021cost_microcr" +
-      "edits\030\006 \001(\t\"8\n\020FailTaskResponse\022\022\n\nwill_" +
-      "retry\030\001 \001(\010\022\020\n\010replayed\030\002 \001(\010\"\201\001\n\nSettle" +
-      "ment\0227\n\010complete\030\001 \001(\0132#.aiws.engine.v1." +
-      "CompleteTaskRequestH\000\022/\n\004fail\030\002 \001(\0132\037.ai" +
-      "ws.engine.v1.FailTaskRequestH\000B\t\n\007outcom" +
-      "e\"@\n\017SettlementError\022\014\n\004code\030\001 \001(\005\022\016\n\006re" +
-      "ason\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\"\316\001\n\020Settleme" +
-      "ntResult\022\022\n\nattempt_id\030\001 \001(\t\0228\n\010complete" +
-      "\030\002 \001(\0132$.aiws.engine.v1.CompleteTaskResp" +
-      "onseH\000\0220\n\004fail\030\003 \001(\0132 .aiws.engine.v1.Fa" +
-      "ilTaskResponseH\000\0220\n\005error\030\004 \001(\0132\037.aiws.e" +
-      "ngine.v1.SettlementErrorH\000B\010\n\006result\"w\n\022" +
-      "SettleTasksRequest\022/\n\013settlements\030\001 \003(\0132" +
-      "\032.aiws.engine.v1.Settlement\0220\n\005claim\030\002 \001" +
-      "(\0132!.aiws.engine.v1.ClaimTasksRequest\"m\n" +
-      "\023SettleTasksResponse\0221\n\007results\030\001 \003(\0132 ." +
-      "aiws.engine.v1.SettlementResult\022#\n\005tasks" +
-      "\030\002 \003(\0132\024.aiws.engine.v1.Task\"\023\n\021ListMode" +
-      "lsRequest\";\n\022ListModelsResponse\022%\n\006model" +
-      "s\030\001 \003(\0132\025.aiws.engine.v1.Model*]\n\013ModelS" +
-      "ource\022\034\n\030MODEL_SOURCE_UNSPECIFIED\020\000\022\027\n\023M" +
-      "ODEL_SOURCE_CONFIG\020\001\022\027\n\023MODEL_SOURCE_WOR" +
-      "KER\020\002*z\n\013NodeEffects\022\034\n\030NODE_EFFECTS_UNS" +
-      "PECIFIED\020\000\022\025\n\021NODE_EFFECTS_NONE\020\001\022\033\n\027NOD" +
-      "E_EFFECTS_IDEMPOTENT\020\002\022\031\n\025NODE_EFFECTS_E" +
-      "XTERNAL\020\0032\220\004\n\013TaskService\022S\n\nClaimTasks\022" +
-      "!.aiws.engine.v1.ClaimTasksRequest\032\".aiw" +
-      "s.engine.v1.ClaimTasksResponse\022P\n\tHeartb" +
-      "eat\022 .aiws.engine.v1.HeartbeatRequest\032!." +
-      "aiws.engine.v1.HeartbeatResponse\022Y\n\014Comp" +
-      "leteTask\022#.aiws.engine.v1.CompleteTaskRe" +
-      "quest\032$.aiws.engine.v1.CompleteTaskRespo" +
-      "nse\022M\n\010FailTask\022\037.aiws.engine.v1.FailTas" +
-      "kRequest\032 .aiws.engine.v1.FailTaskRespon" +
-      "se\022V\n\013SettleTasks\022\".aiws.engine.v1.Settl" +
-      "eTasksRequest\032#.aiws.engine.v1.SettleTas" +
-      "ksResponse\022X\n\nListModels\022!.aiws.engine.v" +
-      "1.ListModelsRequest\032\".aiws.engine.v1.Lis" +
-      "tModelsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
-      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
-      "axis/clients/go/aiws/engine/v1;enginev1b" +
-      "\006proto3"
+      "sk\"}\n\020HeartbeatRequest\022\022\n\nattempt_id\030\001 \001" +
+      "(\t\022\021\n\tworker_id\030\002 \001(\t\022\020\n\010lease_ms\030\003 \001(\003\022" +
+      "0\n\010progress\030\004 \001(\0132\036.aiws.engine.v1.Progr" +
+      "essReport\"1\n\016ProgressReport\022\014\n\004text\030\001 \001(" +
+      "\t\022\021\n\tdata_json\030\002 \001(\t\"S\n\021HeartbeatRespons" +
+      "e\022\033\n\023lease_expires_at_ms\030\001 \001(\003\022\021\n\tcancel" +
+      "led\030\002 \001(\010\022\016\n\006paused\030\003 \001(\010\"\233\001\n\023CompleteTa" +
+      "skRequest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_" +
+      "id\030\002 \001(\t\022\023\n\013result_json\030\003 \001(\t\022-\n\006effect\030" +
+      "\004 \001(\0162\035.aiws.engine.v1.EffectOutcome\022\031\n\021" +
+      "cost_microcredits\030\005 \001(\t\"(\n\024CompleteTaskR" +
+      "esponse\022\020\n\010replayed\030\001 \001(\010\"\244\001\n\017FailTaskRe" +
+      "quest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002" +
+      " \001(\t\022\r\n\005error\030\003 \001(\t\022\021\n\tretryable\030\004 \001(\010\022-" +
+      "\n\006effect\030\005 \001(\0162\035.aiws.engine.v1.EffectOu" +
+      "tcome\022\031\n\021cost_microcredits\030\006 \001(\t\"8\n\020Fail" +
+      "TaskResponse\022\022\n\nwill_retry\030\001 \001(\010\022\020\n\010repl" +
+      "ayed\030\002 \001(\010\"\201\001\n\nSettlement\0227\n\010complete\030\001 " +
+      "\001(\0132#.aiws.engine.v1.CompleteTaskRequest" +
+      "H\000\022/\n\004fail\030\002 \001(\0132\037.aiws.engine.v1.FailTa" +
+      "skRequestH\000B\t\n\007outcome\"@\n\017SettlementErro" +
+      "r\022\014\n\004code\030\001 \001(\005\022\016\n\006reason\030\002 \001(\t\022\017\n\007messa" +
+      "ge\030\003 \001(\t\"\316\001\n\020SettlementResult\022\022\n\nattempt" +
+      "_id\030\001 \001(\t\0228\n\010complete\030\002 \001(\0132$.aiws.engin" +
+      "e.v1.CompleteTaskResponseH\000\0220\n\004fail\030\003 \001(" +
+      "\0132 .aiws.engine.v1.FailTaskResponseH\000\0220\n" +
+      "\005error\030\004 \001(\0132\037.aiws.engine.v1.Settlement" +
+      "ErrorH\000B\010\n\006result\"w\n\022SettleTasksRequest\022" +
+      "/\n\013settlements\030\001 \003(\0132\032.aiws.engine.v1.Se" +
+      "ttlement\0220\n\005claim\030\002 \001(\0132!.aiws.engine.v1" +
+      ".ClaimTasksRequest\"m\n\023SettleTasksRespons" +
+      "e\0221\n\007results\030\001 \003(\0132 .aiws.engine.v1.Sett" +
+      "lementResult\022#\n\005tasks\030\002 \003(\0132\024.aiws.engin" +
+      "e.v1.Task\"\023\n\021ListModelsRequest\";\n\022ListMo" +
+      "delsResponse\022%\n\006models\030\001 \003(\0132\025.aiws.engi" +
+      "ne.v1.Model*]\n\013ModelSource\022\034\n\030MODEL_SOUR" +
+      "CE_UNSPECIFIED\020\000\022\027\n\023MODEL_SOURCE_CONFIG\020" +
+      "\001\022\027\n\023MODEL_SOURCE_WORKER\020\002*z\n\013NodeEffect" +
+      "s\022\034\n\030NODE_EFFECTS_UNSPECIFIED\020\000\022\025\n\021NODE_" +
+      "EFFECTS_NONE\020\001\022\033\n\027NODE_EFFECTS_IDEMPOTEN" +
+      "T\020\002\022\031\n\025NODE_EFFECTS_EXTERNAL\020\0032\220\004\n\013TaskS" +
+      "ervice\022S\n\nClaimTasks\022!.aiws.engine.v1.Cl" +
+      "aimTasksRequest\032\".aiws.engine.v1.ClaimTa" +
+      "sksResponse\022P\n\tHeartbeat\022 .aiws.engine.v" +
+      "1.HeartbeatRequest\032!.aiws.engine.v1.Hear" +
+      "tbeatResponse\022Y\n\014CompleteTask\022#.aiws.eng" +
+      "ine.v1.CompleteTaskRequest\032$.aiws.engine" +
+      ".v1.CompleteTaskResponse\022M\n\010FailTask\022\037.a" +
+      "iws.engine.v1.FailTaskRequest\032 .aiws.eng" +
+      "ine.v1.FailTaskResponse\022V\n\013SettleTasks\022\"" +
+      ".aiws.engine.v1.SettleTasksRequest\032#.aiw" +
+      "s.engine.v1.SettleTasksResponse\022X\n\nListM" +
+      "odels\022!.aiws.engine.v1.ListModelsRequest" +
+      "\032\".aiws.engine.v1.ListModelsResponse\"\003\220\002" +
+      "\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgithub" +
+      ".com/praxis-engine/praxis/clients/go/aiw" +
+      "s/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -240,75 +247,81 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_HeartbeatRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatRequest_descriptor,
-        new java.lang.String[] { "AttemptId", "WorkerId", "LeaseMs", });
-    internal_static_aiws_engine_v1_HeartbeatResponse_descriptor =
+        new java.lang.String[] { "AttemptId", "WorkerId", "LeaseMs", "Progress", });
+    internal_static_aiws_engine_v1_ProgressReport_descriptor =
       getDescriptor().getMessageType(6);
+    internal_static_aiws_engine_v1_ProgressReport_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ProgressReport_descriptor,
+        new java.lang.String[] { "Text", "DataJson", });
+    internal_static_aiws_engine_v1_HeartbeatResponse_descriptor =
+      getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_HeartbeatResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatResponse_descriptor,
         new java.lang.String[] { "LeaseExpiresAtMs", "Cancelled", "Paused", });
     internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_aiws_engine_v1_CompleteTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "ResultJson", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(9);
     internal_static_aiws_engine_v1_CompleteTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor,
         new java.lang.String[] { "Replayed", });
     internal_static_aiws_engine_v1_FailTaskRequest_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(10);
     internal_static_aiws_engine_v1_FailTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "Error", "Retryable", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_FailTaskResponse_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(11);
     internal_static_aiws_engine_v1_FailTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskResponse_descriptor,
         new java.lang.String[] { "WillRetry", "Replayed", });
     internal_static_aiws_engine_v1_Settlement_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_Settlement_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Settlement_descriptor,
         new java.lang.String[] { "Complete", "Fail", "Outcome", });
     internal_static_aiws_engine_v1_SettlementError_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(13);
     internal_static_aiws_engine_v1_SettlementError_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementError_descriptor,
         new java.lang.String[] { "Code", "Reason", "Message", });
     internal_static_aiws_engine_v1_SettlementResult_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_SettlementResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementResult_descriptor,
         new java.lang.String[] { "AttemptId", "Complete", "Fail", "Error", "Result", });
     internal_static_aiws_engine_v1_SettleTasksRequest_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(15);
     internal_static_aiws_engine_v1_SettleTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksRequest_descriptor,
         new java.lang.String[] { "Settlements", "Claim", });
     internal_static_aiws_engine_v1_SettleTasksResponse_descriptor =
-      getDescriptor().getMessageType(15);
+      getDescriptor().getMessageType(16);
     internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksResponse_descriptor,
         new java.lang.String[] { "Results", "Tasks", });
     internal_static_aiws_engine_v1_ListModelsRequest_descriptor =
-      getDescriptor().getMessageType(16);
+      getDescriptor().getMessageType(17);
     internal_static_aiws_engine_v1_ListModelsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListModelsRequest_descriptor,
         new java.lang.String[] { });
     internal_static_aiws_engine_v1_ListModelsResponse_descriptor =
-      getDescriptor().getMessageType(17);
+      getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_ListModelsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListModelsResponse_descriptor,
