@@ -23,6 +23,7 @@ export {
   Uncertain,
   Worker,
   WorkerError,
+  progressReport,
   type Cost,
   type Handler,
   type TaskContext,
