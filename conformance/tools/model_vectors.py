@@ -1292,7 +1292,7 @@ def authorization_vectors() -> list[dict[str, Json]]:
     }
     material = {
         "epochs": EPOCHS,
-        "workOrderId": None,
+        "workOrderId": "default",  # an ad hoc run without a contract
         "runId": "${run}",
         "waitId": "${wait}",
         "nodeUid": "ask",
