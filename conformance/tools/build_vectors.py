@@ -22,13 +22,13 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     definition_vectors,
     events_vectors,
     fanout_vectors,
+    progress_vectors,
     runs_vectors,
     settle_vectors,
     tasks_vectors,
 )
 from schedule_vectors import AREAS as SCHEDULE_AREAS  # schedules (issue 27)
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
-from work_order_vectors import AREAS as WORK_ORDER_AREAS  # work orders contain their runs
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -68,6 +68,7 @@ from vectorlib import (  # the sibling module, after the path is set
     step,
     vector,
 )
+from work_order_vectors import AREAS as WORK_ORDER_AREAS  # work orders contain their runs
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 
@@ -2396,8 +2397,8 @@ AREAS = {
     "tasks": (
         "Tasks and leases: claims, settlement and replay, retries and backoff, lease "
         "expiry and timeouts, output contracts, size cap and cost decimals, batch "
-        "settlement (SettleTasks).",
-        lambda: tasks_vectors() + settle_vectors(),
+        "settlement (SettleTasks), progress reported with heartbeats.",
+        lambda: tasks_vectors() + settle_vectors() + progress_vectors(),
     ),
     "fanout": (
         "Fan-out and joins: numeric item order, empty and non-array fan-outs, item "

@@ -299,10 +299,13 @@ def heartbeat(
     worker: str = "w1",
     response: Json = None,
     error: tuple[str, str] | None = None,
+    progress: Json = None,
     **clock_args: Any,
 ) -> dict[str, Json]:
-    """Heartbeat of the attempt captured as ``${att}``."""
+    """Heartbeat of the attempt captured as ``${att}`` (with a ProgressReport if given)."""
     request = {"attemptId": "${" + att + "}", "workerId": worker, "leaseMs": str(lease_ms)}
+    if progress is not None:
+        request["progress"] = progress
     if error:
         return step(AGENT, "TaskService", "Heartbeat", request, error=error, **clock_args)
     return step(AGENT, "TaskService", "Heartbeat", request, response=response, **clock_args)
@@ -2478,5 +2481,86 @@ def events_vectors() -> list[dict[str, Json]]:
                 list_events("reader", error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED")),
             ],
             EVENTS,
+        ),
+    ]
+
+
+# --- progress reported with heartbeats --------------------------------------------------
+
+
+def progress_vectors() -> list[dict[str, Json]]:
+    """Progress reports: the latest per attempt shown by GetRun and ListRunNodes; reports
+    past their bounds refuse the heartbeat."""
+    shown = {
+        "attemptId": "${att}",
+        "text": "2 of 3",
+        "dataJson": '{"done":2,"total":3}',
+        "reportedAtMs": "${t0+1000}",
+        "reports": "2",
+    }
+    return [
+        vector(
+            "progress/latest-report-is-shown",
+            "A Heartbeat carrying a ProgressReport makes it the attempt's progress; a later "
+            "report replaces it (reports counts them, data_json is kept canonical), and "
+            "GetRun and ListRunNodes show it on the node.",
+            [
+                *started_and_claimed(),
+                get_run(
+                    snapshot(
+                        "AWAITING_NODES",
+                        [{**nd("a", "RUNNING", attempts=1, att="att"), "progress": None}],
+                    )
+                ),
+                heartbeat(progress={"text": "1 of 3"}, response={"cancelled": None}),
+                heartbeat(
+                    progress={"text": "2 of 3", "dataJson": '{ "total": 3, "done": 2 }'},
+                    response={"cancelled": None},
+                    advance_ms=1000,
+                ),
+                get_run(
+                    snapshot(
+                        "AWAITING_NODES",
+                        [{**nd("a", "RUNNING", attempts=1, att="att"), "progress": shown}],
+                    )
+                ),
+                list_nodes({}, response={"nodes": [{"nodeUid": "a", "progress": shown}]}),
+                complete(),
+                get_run(
+                    snapshot(
+                        "COMPLETED",
+                        [
+                            {
+                                **nd("a", "DONE", attempts=1, att="att", result=True),
+                                "progress": shown,
+                            }
+                        ],
+                    )
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
+            "progress/report-is-bounded",
+            "A ProgressReport whose text passes 512 UTF-8 bytes fails with TEXT_TOO_LONG, "
+            "whose data_json passes 1,024 bytes with DOCUMENT_TOO_LARGE, and malformed JSON "
+            "with DOCUMENT_MALFORMED; the refused heartbeat keeps nothing.",
+            [
+                *started_and_claimed(),
+                heartbeat(progress={"text": "x" * 513}, error=(INVALID, "TEXT_TOO_LONG")),
+                heartbeat(
+                    progress={"dataJson": json.dumps({"log": "y" * 1100})},
+                    error=(INVALID, "DOCUMENT_TOO_LARGE"),
+                ),
+                heartbeat(progress={"dataJson": "{oops"}, error=(INVALID, "DOCUMENT_MALFORMED")),
+                get_run(
+                    snapshot(
+                        "AWAITING_NODES",
+                        [{**nd("a", "RUNNING", attempts=1, att="att"), "progress": None}],
+                    )
+                ),
+                heartbeat(progress={"text": "x" * 512}, response={"cancelled": None}),
+            ],
+            RUNS,
         ),
     ]

@@ -663,6 +663,37 @@ def scenario_trace(ctx: Context) -> None:
     stop_cleanly(ctx, worker)
 
 
+PROGRESS_STEPS = 3
+
+
+def scenario_progress(ctx: Context) -> None:
+    """The handler reports progress while it works (``{"do":"progress"}``): WatchRun shows
+    the latest report live while the node runs, and GetRun keeps it once it settled."""
+    worker = ctx.ready_worker()
+    run = ctx.single({"do": "progress", "steps": PROGRESS_STEPS, "ms": 200, "hold_ms": 3_000})
+    last = f"step {PROGRESS_STEPS} of {PROGRESS_STEPS}"
+    live: list[run_pb2.AttemptProgress] = []
+    stream = ctx.server.client().runs.WatchRun(
+        run_pb2.WatchRunRequest(run_id=run.run_id), timeout=60
+    )
+    for message in stream:
+        status = node_of(message.run, "a")
+        if status.state == run_pb2.NODE_STATE_RUNNING and status.HasField("progress"):
+            live.append(status.progress)
+    check(bool(live), "WatchRun showed no progress while the node ran")
+    check(live[-1].text == last, f"the last report seen live is {live[-1].text!r}, not {last!r}")
+    data = json.loads(live[-1].data_json or "null")
+    check(data == {"step": PROGRESS_STEPS, "of": PROGRESS_STEPS}, f"report data {data!r}")
+    check(live[-1].reports <= PROGRESS_STEPS, f"{live[-1].reports} reports for 3 steps")
+    done = ctx.wait_ended(run.run_id)
+    expect_state(done, run_pb2.RUN_STATE_COMPLETED)
+    kept = node_of(done, "a").progress
+    check(kept.text == last and kept.attempt_id == node_of(done, "a").attempt_id, f"kept {kept}")
+    result = json.loads(done.result_json)
+    check(result == {"steps": PROGRESS_STEPS}, f"result {result}")
+    stop_cleanly(ctx, worker)
+
+
 def scenario_bad_token(ctx: Context) -> None:
     """A token that matches nobody: start fails loudly (UNAUTHENTICATED), exit non-zero."""
     worker = ctx.worker(token=BAD_TOKEN)
@@ -694,6 +725,7 @@ SCENARIOS: dict[str, Callable[[Context], None]] = {
     "graceful-shutdown-drains": scenario_drain,
     "unserializable-result": scenario_unserializable,
     "trace-continues": scenario_trace,
+    "progress-is-watched": scenario_progress,
     "bad-token-fails-start": scenario_bad_token,
 }
 

@@ -87,7 +87,17 @@ def node_summary(node: run_pb2.NodeStatus, items_done: int | None = None) -> dic
         "duration": web.format_duration(node.finished_at_ms - node.started_at_ms)
         if node.started_at_ms and node.finished_at_ms
         else "",
+        "report": worker_report(node),
     }
+
+
+def worker_report(node: run_pb2.NodeStatus) -> str:
+    """The latest progress the worker of the node's attempt reported: its text, then its
+    data (JSON); "" when it reported none."""
+    if not node.HasField("progress"):
+        return ""
+    report = node.progress
+    return " ".join(part for part in (report.text, report.data_json) if part)
 
 
 async def runs_page(request: Request) -> Response:

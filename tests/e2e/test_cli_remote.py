@@ -439,3 +439,55 @@ def test_an_uncertain_effect_is_reconciled_from_the_shell(shell: Shell) -> None:
                       "--evidence", evidence, "--digest", other)  # fmt: skip
     assert again.code == 5
     assert again.error_line().startswith("error: RECONCILIATION_NOT_PENDING: ")
+
+
+def test_runs_watch_shows_each_progress_report_live(shell: Shell) -> None:
+    (shell.home / "one.json").write_text(json.dumps(definition("a", a=node())))
+    release = threading.Event()
+
+    def handle(task: Any) -> Any:
+        task.progress("indexing", {"done": 1, "total": 2})
+        release.wait(30)
+        return "indexed"
+
+    worker = Worker(connect(shell.address, token_of("agent")), ["echo"], handle, poll_ms=200)
+    threading.Thread(target=worker.run, daemon=True).start()
+    try:
+        run_id = shell.ok("runs", "start", "-f", "one.json", "--json", who="agent").json()["run"][
+            "run_id"
+        ]
+        watchers = [
+            subprocess.Popen(
+                [PRAXIS, "runs", "watch", run_id, *extra],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=shell.env("alice"),
+            )
+            for extra in ((), ("--json",))
+        ]
+        plain, as_json = watchers
+        for watcher in watchers:
+            track(watcher)  # type: ignore[arg-type]
+        seen = []
+        assert plain.stdout is not None and as_json.stdout is not None
+        for line in plain.stdout:  # the report shows while the handler is still working
+            seen.append(line)
+            if line.startswith("  a: "):
+                break
+        assert seen[-1].strip() == 'a: indexing {"done":1,"total":2}', seen
+        for line in as_json.stdout:
+            reports = json.loads(line).get("progress")
+            if reports:
+                break
+        assert reports[0]["text"] == "indexing" and reports[0]["data"] == {"done": 1, "total": 2}
+        assert reports[0]["node_uid"] == "a" and reports[0]["reports"] == 1
+        shown = shell.ok("runs", "show", run_id).out
+        assert "PROGRESS" in shown and "indexing" in shown
+        release.set()
+        for watcher in watchers:
+            watcher.communicate(timeout=60)
+            assert watcher.returncode == 0
+    finally:
+        release.set()
+        worker.stop()

@@ -27,6 +27,7 @@ import (
 // (OpenTelemetry), so spans started from that context sit under the attempt.
 type Task struct {
 	*enginev1.Task
+	progress *progressBox // reports waiting for the next heartbeat (Progress)
 }
 
 // Input returns the task's input as raw JSON ("null" when the node has none).
@@ -438,7 +439,7 @@ func (w *Worker) dispatch(tasks []*enginev1.Task, free int) {
 	for _, t := range tasks {
 		w.wg.Add(1)
 		w.busy.Add(1)
-		go w.handle(&Task{Task: t})
+		go w.handle(newTask(t))
 	}
 	w.returnSlots(free - len(tasks))
 }
@@ -748,6 +749,7 @@ func (w *Worker) handle(task *Task) {
 	stopBeats, beatsDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(beatsDone); w.heartbeats(task, cancel, stopBeats, log) }()
 
+	ctx = context.WithValue(ctx, taskKey{}, task) // ReportProgress
 	outcome, err := w.call(attemptContext(ctx, task.GetTraceparent()), task)
 	close(stopBeats)
 	<-beatsDone
@@ -783,19 +785,36 @@ func (w *Worker) call(ctx context.Context, task *Task) (outcome Outcome, err err
 }
 
 // heartbeats extends the task's lease every LeaseMs/3 until stop is closed, cancelling
-// the handler when the server reports the attempt cancelled or gone.
+// the handler when the server reports the attempt cancelled or gone. A progress report
+// (Task.Progress) brings the next heartbeat forward, at most to ProgressInterval after
+// the previous one, and rides on it.
 func (w *Worker) heartbeats(task *Task, cancel context.CancelCauseFunc, stop <-chan struct{}, log *slog.Logger) {
 	interval := max(time.Duration(w.opts.LeaseMs)*time.Millisecond/3, 200*time.Millisecond)
-	ticker := time.NewTicker(interval)
-	defer ticker.Stop()
-	req := &enginev1.HeartbeatRequest{AttemptId: task.GetAttemptId(), WorkerId: w.opts.WorkerID, LeaseMs: w.opts.LeaseMs}
+	timer := time.NewTimer(interval)
+	defer timer.Stop()
+	due := time.Now().Add(interval)
+	var last time.Time
 	for {
 		select {
 		case <-stop:
 			return
 		case <-w.hard.Done():
 			return
-		case <-ticker.C:
+		case <-task.progress.wake:
+			soon := max(time.Until(last.Add(ProgressInterval)), 0)
+			if time.Now().Add(soon).Before(due) {
+				due = time.Now().Add(soon)
+				resetTimer(timer, soon)
+			}
+			continue
+		case <-timer.C:
+		}
+		last = time.Now()
+		due = last.Add(interval)
+		timer.Reset(interval)
+		report := task.takeProgress()
+		req := &enginev1.HeartbeatRequest{
+			AttemptId: task.GetAttemptId(), WorkerId: w.opts.WorkerID, LeaseMs: w.opts.LeaseMs, Progress: report,
 		}
 		ctx, done := context.WithTimeout(w.hard, interval)
 		resp, err := w.clients.Tasks.Heartbeat(ctx, req)
@@ -812,8 +831,17 @@ func (w *Worker) heartbeats(task *Task, cancel context.CancelCauseFunc, stop <-c
 				cancel(fmt.Errorf("%w: %s", ErrLeaseLost, reason))
 				return
 			}
+			if report != nil && code == codes.InvalidArgument {
+				log.Warn("praxis worker: progress refused; heartbeating without it", "reason", reason)
+				due = time.Now()
+				resetTimer(timer, 0) // the lease still needs extending
+				continue
+			}
 			log.Warn("praxis worker: heartbeat failed; trying again next interval",
 				"code", CodeName(code), "reason", reason, "error", err)
+			if transient(err) {
+				task.restoreProgress(report) // sent with the next heartbeat
+			}
 		}
 	}
 }

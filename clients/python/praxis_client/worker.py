@@ -25,6 +25,11 @@ what it returns or raises:
   (``external``, or undeclared) the effect is never assumed: UNCERTAIN with the error
   text, which blocks the node until a human reconciles it.
 
+``task.progress(text, data)`` reports how far the handler got (``praxis runs watch``, the
+console and ``GetRun`` show it): it rides on the attempt's next heartbeat, sent at once
+unless the previous heartbeat was less than :data:`PROGRESS_INTERVAL_S` ago, and only the
+latest report waiting is sent.
+
 ``task.cancelled`` (a :class:`threading.Event`) is set when a heartbeat learns that the
 run was stopped or the lease lost; ``async def`` handlers are also cancelled through
 ``asyncio``. A result that JSON cannot encode fails the task at once, not retryable.
@@ -33,6 +38,7 @@ run was stopped or the lease lost; ``async def`` handlers are also cancelled thr
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import logging
@@ -86,6 +92,12 @@ FATAL = frozenset(
 )
 _RETRY_SAFE = frozenset({task_pb2.NODE_EFFECTS_NONE, task_pb2.NODE_EFFECTS_IDEMPOTENT})
 MAX_ERROR_CHARS = 4000
+MAX_PROGRESS_TEXT_BYTES = 512
+"""A progress report's text, in UTF-8 bytes (the server's cap)."""
+MAX_PROGRESS_DATA_BYTES = 1024
+"""A progress report's data, as compact JSON in UTF-8 bytes (the server's cap)."""
+PROGRESS_INTERVAL_S = 1.0
+"""A progress report waits at most this long after the attempt's previous heartbeat."""
 MAX_BATCH = 100
 _NO_RESULT: Any = object()
 
@@ -183,6 +195,8 @@ class TaskContext:
     cancelled: threading.Event = field(default_factory=threading.Event)
     _on_cancel: list[Callable[[], None]] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _report: task_pb2.ProgressReport | None = field(default=None, repr=False)
+    _on_progress: Callable[[], None] | None = field(default=None, repr=False)
 
     @property
     def task(self) -> task_pb2.Task:
@@ -251,6 +265,36 @@ class TaskContext:
     def is_cancelled(self) -> bool:
         return self.cancelled.is_set()
 
+    def progress(self, text: str = "", data: Any = None) -> None:
+        """Reports progress: a short ``text`` and/or JSON-encodable ``data``.
+
+        The report replaces any earlier one not yet sent and goes with the attempt's next
+        heartbeat, at once unless the previous heartbeat was under
+        :data:`PROGRESS_INTERVAL_S` ago; the server keeps the attempt's latest report.
+        A report made as the handler returns may be dropped (settling sends none).
+
+        Raises:
+            ValueError: ``text`` is over 512 UTF-8 bytes, or ``data`` cannot be encoded
+                as JSON or is over 1,024 bytes of it.
+        """
+        report = progress_report(text, data)
+        with self._lock:
+            self._report = report
+            notify = self._on_progress
+        if notify is not None:
+            notify()
+
+    def _take_progress(self) -> task_pb2.ProgressReport | None:
+        with self._lock:
+            report, self._report = self._report, None
+        return report
+
+    def _restore_progress(self, report: task_pb2.ProgressReport | None) -> None:
+        """Keeps an unsent report for the next heartbeat, unless a newer one is waiting."""
+        with self._lock:
+            if self._report is None:
+                self._report = report
+
     def cancel(self) -> None:
         """Signals cancellation to the handler (the runtime calls this)."""
         with self._lock:
@@ -267,6 +311,43 @@ class TaskContext:
                 self._on_cancel.append(callback)
                 return
         callback()
+
+
+def progress_report(text: str = "", data: Any = None) -> task_pb2.ProgressReport:
+    """The ProgressReport of ``text`` and ``data``, checked against the server's caps.
+
+    Raises:
+        ValueError: ``text`` is over 512 UTF-8 bytes, or ``data`` is not JSON-encodable
+            (finite numbers only) or encodes to over 1,024 bytes.
+    """
+    if len(text.encode("utf-8")) > MAX_PROGRESS_TEXT_BYTES:
+        raise ValueError(f"progress text: at most {MAX_PROGRESS_TEXT_BYTES} UTF-8 bytes")
+    data_json = ""
+    if data is not None:
+        try:
+            data_json = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"progress data: not JSON-encodable ({error})") from error
+        _check_numbers(data)
+        if len(data_json.encode("utf-8")) > MAX_PROGRESS_DATA_BYTES:
+            raise ValueError(f"progress data: at most {MAX_PROGRESS_DATA_BYTES} bytes of JSON")
+    return task_pb2.ProgressReport(text=text, data_json=data_json)
+
+
+def _check_numbers(value: Any) -> None:
+    """Raises ValueError for a number the document profile refuses (a fraction, or an
+    integer past 2^53 - 1): send those as strings."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > 2**53 - 1:
+            raise ValueError("progress data: integers beyond 2^53 - 1 go as strings")
+        return
+    if isinstance(value, float):
+        raise ValueError("progress data: fractions go as strings (safe integers only)")
+    items = value.values() if isinstance(value, dict) else value
+    for item in items:
+        _check_numbers(item)
 
 
 Task = TaskContext  # the name of earlier releases
@@ -386,6 +467,7 @@ class Worker:
         self._lock = threading.Lock()
         self._in_hand: dict[str, TaskContext] = {}  # claimed and not yet settled
         self._next_beat: dict[str, float] = {}
+        self._last_beat: dict[str, float] = {}  # when each attempt's latest heartbeat went
         self._running = 0  # handlers not yet returned
         self._idle = threading.Condition(self._lock)
         self._claim_future: Any = None
@@ -635,6 +717,7 @@ class Worker:
         except ValueError:
             parsed = None
         ctx = TaskContext(proto, parsed)
+        ctx._on_progress = functools.partial(self._progress_due, proto.attempt_id)
         with self._lock:
             self._in_hand[proto.attempt_id] = ctx
             self._next_beat[proto.attempt_id] = time.monotonic() + self._beat_interval()
@@ -936,6 +1019,7 @@ class Worker:
                     )
             self._in_hand.pop(ctx.attempt_id, None)
             self._next_beat.pop(ctx.attempt_id, None)
+            self._last_beat.pop(ctx.attempt_id, None)
             self.counters.in_flight = len(self._in_hand)
             self._unsettled -= 1
             self._idle.notify_all()
@@ -958,14 +1042,29 @@ class Worker:
                 ]
                 for ctx in due:
                     self._next_beat[ctx.attempt_id] = now + self._beat_interval()
+                    self._last_beat[ctx.attempt_id] = now
             for ctx in due:
                 self._beat(ctx)
 
+    def _progress_due(self, attempt_id: str) -> None:
+        """Brings the attempt's next heartbeat forward for a progress report: at once, or
+        :data:`PROGRESS_INTERVAL_S` after its previous one (the rate limit)."""
+        with self._lock:
+            planned = self._next_beat.get(attempt_id)
+            if planned is None:
+                return  # settled or lost: the report is not sent
+            soon = max(time.monotonic(), self._last_beat.get(attempt_id, 0.0) + PROGRESS_INTERVAL_S)
+            self._next_beat[attempt_id] = min(planned, soon)
+
     def _beat(self, ctx: TaskContext) -> None:
+        report = ctx._take_progress()
         try:
             reply = self.client.tasks.Heartbeat(
                 task_pb2.HeartbeatRequest(
-                    attempt_id=ctx.attempt_id, worker_id=self.worker_id, lease_ms=self.lease_ms
+                    attempt_id=ctx.attempt_id,
+                    worker_id=self.worker_id,
+                    lease_ms=self.lease_ms,
+                    progress=report,
                 ),
                 timeout=10,
             )
@@ -974,8 +1073,13 @@ class Worker:
             if details.reason in GONE:
                 log.info("attempt %s lost: %s; cancelling", ctx.node_uid, details.reason)
                 self._cancel(ctx)
+            elif report is not None and details.code == grpc.StatusCode.INVALID_ARGUMENT:
+                log.warning("progress of %s refused (%s)", ctx.node_uid, details.reason)
+                self._beat(ctx)  # the lease still needs extending: again, without it
             else:
                 log.warning("heartbeat of %s failed (%s)", ctx.node_uid, details.code.name)
+                if details.code in TRANSIENT:
+                    ctx._restore_progress(report)  # sent with the next heartbeat
             return
         if reply.cancelled:
             log.info("attempt %s cancelled by the server", ctx.node_uid)
@@ -984,6 +1088,7 @@ class Worker:
     def _cancel(self, ctx: TaskContext) -> None:
         with self._lock:
             self._next_beat.pop(ctx.attempt_id, None)
+            self._last_beat.pop(ctx.attempt_id, None)
         ctx.cancel()
 
 
@@ -1012,4 +1117,5 @@ __all__ = [
     "Uncertain",
     "Worker",
     "WorkerError",
+    "progress_report",
 ]

@@ -131,6 +131,100 @@ pub struct TaskContext {
     proto: pb::Task,
     input: serde_json::Value,
     cancel: CancellationToken,
+    progress: Arc<ProgressSlot>,
+}
+
+/// A progress report's text at most, in UTF-8 bytes (the server's cap).
+pub const MAX_PROGRESS_TEXT_BYTES: usize = 512;
+/// A progress report's data at most, in bytes of JSON (the server's cap).
+pub const MAX_PROGRESS_DATA_BYTES: usize = 1024;
+/// A progress report waits at most this long after the attempt's previous heartbeat.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Why a progress report was refused before anything was sent (the server's caps).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgressError(String);
+
+impl fmt::Display for ProgressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "progress report refused: {}", self.0)
+    }
+}
+
+impl std::error::Error for ProgressError {}
+
+/// The report an attempt's heartbeat loop sends next, and its wake-up.
+#[derive(Debug, Default)]
+struct ProgressSlot {
+    pending: Mutex<Option<pb::ProgressReport>>,
+    wake: tokio::sync::Notify,
+}
+
+impl ProgressSlot {
+    fn take(&self) -> Option<pb::ProgressReport> {
+        self.pending.lock().expect("progress slot").take()
+    }
+    /// Keeps an unsent report for the next heartbeat, unless a newer one waits.
+    fn restore(&self, report: Option<pb::ProgressReport>) {
+        let mut pending = self.pending.lock().expect("progress slot");
+        if pending.is_none() {
+            *pending = report;
+        }
+    }
+}
+
+/// A progress report checked against the server's caps: `text` at most 512 UTF-8 bytes,
+/// `data` JSON of safe integers (no fractions) within 1,024 bytes.
+pub fn progress_report(
+    text: &str,
+    data: Option<&serde_json::Value>,
+) -> Result<pb::ProgressReport, ProgressError> {
+    if text.len() > MAX_PROGRESS_TEXT_BYTES {
+        return Err(ProgressError(format!(
+            "text is {} bytes; at most {MAX_PROGRESS_TEXT_BYTES}",
+            text.len()
+        )));
+    }
+    let data_json = match data {
+        None | Some(serde_json::Value::Null) => String::new(),
+        Some(value) => {
+            safe_numbers(value)?;
+            let json = serde_json::to_string(value).map_err(|e| ProgressError(e.to_string()))?;
+            if json.len() > MAX_PROGRESS_DATA_BYTES {
+                return Err(ProgressError(format!(
+                    "data is {} bytes of JSON; at most {MAX_PROGRESS_DATA_BYTES}",
+                    json.len()
+                )));
+            }
+            json
+        }
+    };
+    Ok(pb::ProgressReport {
+        text: text.to_owned(),
+        data_json,
+    })
+}
+
+fn safe_numbers(value: &serde_json::Value) -> Result<(), ProgressError> {
+    match value {
+        serde_json::Value::Number(n) => {
+            let safe = n
+                .as_u64()
+                .map(|v| v <= MAX_SAFE_INTEGER)
+                .or_else(|| n.as_i64().map(|v| v.unsigned_abs() <= MAX_SAFE_INTEGER));
+            if safe == Some(true) {
+                Ok(())
+            } else {
+                Err(ProgressError(format!(
+                    "{n} is not a safe integer (send it as a string)"
+                )))
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().try_for_each(safe_numbers),
+        serde_json::Value::Object(map) => map.values().try_for_each(safe_numbers),
+        _ => Ok(()),
+    }
 }
 
 impl TaskContext {
@@ -144,7 +238,22 @@ impl TaskContext {
             proto,
             input,
             cancel,
+            progress: Arc::default(),
         }
+    }
+    /// Reports progress (docs/workers.md 4a): a short `text` and/or JSON `data`. The
+    /// report replaces one not yet sent and goes with the attempt's next heartbeat,
+    /// brought forward: at once, or [`PROGRESS_INTERVAL`] after the previous one. Past
+    /// the server's caps ([`progress_report`]) it is refused and nothing is sent.
+    pub fn progress(
+        &self,
+        text: &str,
+        data: Option<serde_json::Value>,
+    ) -> Result<(), ProgressError> {
+        let report = progress_report(text, data.as_ref())?;
+        *self.progress.pending.lock().expect("progress slot") = Some(report);
+        self.progress.wake.notify_one();
+        Ok(())
     }
     /// The claimed task as the engine sent it.
     pub fn task(&self) -> &pb::Task {
@@ -916,11 +1025,13 @@ async fn run_attempt(
     tracing::debug!(target: "praxis_client::worker", %attempt_id, %node_uid, "attempt claimed");
     let ctx = TaskContext::new(task, cancel.clone());
     let retry_safe = ctx.retry_safe();
+    let progress = ctx.progress.clone();
     let mut work = AbortOnDrop(tokio::spawn(start_handler(&shared, ctx)));
     let beats = AbortOnDrop(tokio::spawn(heartbeat_loop(
         shared.clone(),
         attempt_id.clone(),
         cancel,
+        progress,
     )));
     let result = (&mut work.0).await;
     // Heartbeats go on until the settle is answered (section 4); dropping `beats` ends
@@ -1043,15 +1154,39 @@ fn to_settlement(shared: &Shared, attempt_id: &str, outcome: Outcome) -> Settlem
     }
 }
 
-async fn heartbeat_loop(shared: Arc<Shared>, attempt_id: String, cancel: CancellationToken) {
+/// Extends the attempt's lease every lease/3 until dropped; a progress report brings the
+/// next heartbeat forward (at most to [`PROGRESS_INTERVAL`] after the previous one) and
+/// rides on it.
+async fn heartbeat_loop(
+    shared: Arc<Shared>,
+    attempt_id: String,
+    cancel: CancellationToken,
+    progress: Arc<ProgressSlot>,
+) {
+    use tokio::time::Instant;
     let every = (shared.options.lease / 3).max(Duration::from_millis(200));
+    let mut due = Instant::now() + every;
+    let mut last: Option<Instant> = None;
     loop {
-        tokio::time::sleep(every).await;
+        tokio::select! {
+            _ = tokio::time::sleep_until(due) => {}
+            _ = progress.wake.notified() => {
+                let now = Instant::now();
+                let soon = last.map_or(now, |at| (at + PROGRESS_INTERVAL).max(now));
+                due = due.min(soon);
+                continue;
+            }
+        }
+        let now = Instant::now();
+        last = Some(now);
+        due = now + every;
+        let report = progress.take();
         let request = with_timeout(
             HeartbeatRequest {
                 attempt_id: attempt_id.clone(),
                 worker_id: shared.options.worker_id.clone(),
                 lease_ms: shared.lease_ms(),
+                progress: report.clone(),
             },
             every.max(Duration::from_secs(2)),
         );
@@ -1071,7 +1206,15 @@ async fn heartbeat_loop(shared: Arc<Shared>, attempt_id: String, cancel: Cancell
                     cancel.cancel();
                     return;
                 }
+                if report.is_some() && error.code == Code::InvalidArgument {
+                    tracing::warn!(target: "praxis_client::worker", %attempt_id, %error, "progress refused; heartbeating without it");
+                    due = Instant::now(); // the lease still needs extending
+                    continue;
+                }
                 tracing::warn!(target: "praxis_client::worker", %attempt_id, %error, "heartbeat failed; retrying at the next interval");
+                if is_transient(&error) {
+                    progress.restore(report); // sent with the next heartbeat
+                }
             }
         }
     }

@@ -29,6 +29,7 @@ struct State {
     settle_calls: usize,
     heartbeats: usize,
     cancel_heartbeats: bool,
+    reports: Vec<(ProgressReport, std::time::Instant)>,
 }
 
 #[derive(Clone)]
@@ -92,6 +93,9 @@ impl TaskService for Fake {
         check_token(&request)?;
         let mut s = self.state.lock().unwrap();
         s.heartbeats += 1;
+        if let Some(report) = request.get_ref().progress.clone() {
+            s.reports.push((report, std::time::Instant::now()));
+        }
         Ok(Response::new(HeartbeatResponse {
             lease_expires_at_ms: 0,
             cancelled: s.cancel_heartbeats,
@@ -466,6 +470,52 @@ async fn a_cancelled_heartbeat_cancels_the_handler_and_stop_drains() {
     let s = state.lock().unwrap();
     assert_eq!(s.failed[0].error, "cancelled");
     assert!(s.failed[0].retryable);
+}
+
+#[tokio::test]
+async fn progress_rides_on_heartbeats_brought_forward_and_rate_limited() {
+    async fn report(ctx: TaskContext) -> HandlerResult {
+        let refused = [
+            ctx.progress(&"x".repeat(513), None),
+            ctx.progress("", Some(serde_json::json!({ "r": 0.5 }))),
+            ctx.progress("", Some(serde_json::json!([1u64 << 53]))),
+            ctx.progress("", Some(serde_json::json!({ "log": "y".repeat(1100) }))),
+        ];
+        assert!(refused.iter().all(Result::is_err), "{refused:?}");
+        for step in 1..=5 {
+            ctx.progress(
+                &format!("step {step} of 5"),
+                Some(serde_json::json!({ "step": step })),
+            )
+            .unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        ctx.progress("step 6 of 5", Some(serde_json::json!({ "step": 6 })))
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        Ok(Outcome::applied(&serde_json::json!({ "done": true })))
+    }
+    let (fake, state) = fake(true, vec![task("att-p", serde_json::json!({}))]);
+    let address = serve(fake).await;
+    let clients = connect(&address, "secret").await.unwrap();
+    let options = options().lease(Duration::from_secs(60));
+    let running = Worker::new(&clients, options, report)
+        .start()
+        .await
+        .unwrap();
+    until(&state, |s| !s.completed.is_empty()).await;
+    running.stop();
+    running.wait().await.unwrap();
+    let s = state.lock().unwrap();
+    let n = s.reports.len();
+    assert!((2..=3).contains(&n), "{:?}", s.reports);
+    assert_eq!(s.reports[n - 1].0.text, "step 6 of 5");
+    assert_eq!(s.reports[n - 1].0.data_json, r#"{"step":6}"#);
+    let gap = s.reports[n - 1].1 - s.reports[n - 2].1;
+    assert!(
+        gap >= Duration::from_millis(900),
+        "not rate-limited: {gap:?}"
+    );
 }
 
 /// The trace tests below need the `otel` feature: under CI (scripts/test_rust.sh passes

@@ -26,6 +26,7 @@ export {
   functionPermitted,
   functionPolicy,
   globMatches,
+  progressReport,
   type Cost,
   type FunctionPolicy,
   type Handler,

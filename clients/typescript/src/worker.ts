@@ -142,6 +142,13 @@ export interface TaskContext {
    * lost, or a shutdown's drain timeout runs out; `signal.reason` says which.
    */
   signal: AbortSignal;
+  /**
+   * Reports progress (docs/workers.md 4a): a short `text` and/or JSON `data`. It goes with
+   * the attempt's next heartbeat, brought forward (at once, or 1 s after the previous
+   * one); a later report replaces one not yet sent. Throws a RangeError when `text` is
+   * over 512 UTF-8 bytes or `data` is not JSON of safe integers within 1,024 bytes.
+   */
+  progress(text?: string, data?: unknown): void;
 }
 
 /**
@@ -212,6 +219,37 @@ const GONE = new Set([
 ]);
 const FATAL = new Set([Code.Unauthenticated, Code.PermissionDenied, Code.InvalidArgument, Code.Unimplemented]);
 const MAX_ERROR_TEXT = 4000;
+/** A progress report's text, in UTF-8 bytes (the server's cap). */
+export const MAX_PROGRESS_TEXT_BYTES = 512;
+/** A progress report's data as compact JSON, in UTF-8 bytes (the server's cap). */
+export const MAX_PROGRESS_DATA_BYTES = 1024;
+/** A progress report waits at most this long after the attempt's previous heartbeat. */
+export const PROGRESS_INTERVAL_MS = 1000;
+
+/** A progress report checked against the server's caps; throws a RangeError past them. */
+export function progressReport(text = "", data?: unknown): { text: string; dataJson: string } {
+  const utf8 = new TextEncoder();
+  if (utf8.encode(text).length > MAX_PROGRESS_TEXT_BYTES) {
+    throw new RangeError(`progress text: at most ${MAX_PROGRESS_TEXT_BYTES} UTF-8 bytes`);
+  }
+  if (data === undefined || data === null) return { text, dataJson: "" };
+  let dataJson: string | undefined;
+  try {
+    dataJson = JSON.stringify(data, (_key, value: unknown) => {
+      if (typeof value === "number" && !Number.isSafeInteger(value)) {
+        throw new RangeError("numbers must be safe integers (send fractions as strings)");
+      }
+      return value;
+    });
+  } catch (err) {
+    throw new RangeError(`progress data: not JSON the server accepts (${(err as Error).message})`);
+  }
+  if (dataJson === undefined) throw new RangeError("progress data: not JSON-encodable");
+  if (utf8.encode(dataJson).length > MAX_PROGRESS_DATA_BYTES) {
+    throw new RangeError(`progress data: at most ${MAX_PROGRESS_DATA_BYTES} bytes of JSON`);
+  }
+  return { text, dataJson };
+}
 const RETRY_SAFE = new Set([NodeEffects.NONE, NodeEffects.IDEMPOTENT]);
 
 /** Whether the task's node declares its effects NONE or IDEMPOTENT (UNSPECIFIED is EXTERNAL). */
@@ -594,6 +632,7 @@ export class Worker {
         functionAllowed: (functionId: string) =>
           functionPermitted(functionPolicy(task.agent?.functionsJson ?? ""), functionId),
         signal: abort.signal,
+        progress: (text?: string, data?: unknown) => beats.progress(progressReport(text, data)),
       };
       // The attempt's span is the handler's parent (./tracing.ts; optional OpenTelemetry).
       returned = { value: await withAttemptContext(task.traceparent, () => this.handler(ctx)) };
@@ -619,37 +658,82 @@ export class Worker {
     if (this.claiming || this.claimAbort.signal.aborted) void this.flush();
   }
 
-  /** Heartbeats every leaseMs/3 until stopped; aborts the handler when cancelled or gone. */
-  private heartbeats(task: Task, abort: AbortController): { stop(): void } {
+  /**
+   * Heartbeats every leaseMs/3 until stopped; aborts the handler when cancelled or gone.
+   * A progress report brings the next heartbeat forward (at once, or PROGRESS_INTERVAL_MS
+   * after the previous one) and rides on it.
+   */
+  private heartbeats(
+    task: Task,
+    abort: AbortController,
+  ): { stop(): void; progress(report: { text: string; dataJson: string }): void } {
     const interval = Math.max(Math.floor(this.opts.leaseMs / 3), 200);
     let busy = false;
-    const timer = setInterval(async () => {
-      if (busy || this.hardAbort.signal.aborted) return;
+    let stopped = false;
+    let lastBeat = -Infinity;
+    let due = 0;
+    let pending: { text: string; dataJson: string } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+    const schedule = (at: number) => {
+      if (stopped) return;
+      if (timer !== undefined) clearTimeout(timer);
+      due = at;
+      timer = setTimeout(() => void beat(), Math.max(0, at - performance.now()));
+    };
+    const beat = async () => {
+      timer = undefined;
+      if (stopped || this.hardAbort.signal.aborted) return;
+      if (busy) return schedule(performance.now() + 50);
       busy = true;
+      lastBeat = performance.now();
+      const report = pending;
+      pending = undefined;
+      schedule(lastBeat + interval);
       try {
         const response = await this.client.tasks.heartbeat(
-          { attemptId: task.attemptId, workerId: this.workerId, leaseMs: BigInt(this.opts.leaseMs) },
+          {
+            attemptId: task.attemptId,
+            workerId: this.workerId,
+            leaseMs: BigInt(this.opts.leaseMs),
+            progress: report,
+          },
           { timeoutMs: interval, signal: this.hardAbort.signal },
         );
         if (response.cancelled) {
           this.log.info("the attempt was cancelled; aborting the handler", { attemptId: task.attemptId });
           abort.abort(new Error("praxis worker: the attempt was cancelled"));
-          clearInterval(timer);
+          stop();
         }
       } catch (err) {
-        const { codeName: name, reason } = errorReason(err);
+        const { code, codeName: name, reason } = errorReason(err);
         if (GONE.has(reason)) {
           this.log.info("the attempt is gone; aborting the handler", { attemptId: task.attemptId, reason });
           abort.abort(new Error(`praxis worker: the attempt's lease was lost: ${reason}`));
-          clearInterval(timer);
+          stop();
+        } else if (report !== undefined && code === Code.InvalidArgument) {
+          this.log.warn("progress refused; heartbeating without it", { attemptId: task.attemptId, reason });
+          schedule(performance.now()); // the lease still needs extending
         } else if (!this.hardAbort.signal.aborted) {
           this.log.warn("heartbeat failed; trying again next interval", { attemptId: task.attemptId, code: name, reason });
+          if (isTransient(err)) pending ??= report; // sent with the next heartbeat
         }
       } finally {
         busy = false;
       }
-    }, interval);
-    return { stop: () => clearInterval(timer) };
+    };
+    schedule(performance.now() + interval);
+    return {
+      stop,
+      progress: (report) => {
+        pending = report;
+        const soon = Math.max(performance.now(), lastBeat + PROGRESS_INTERVAL_MS);
+        if (!stopped && soon < due) schedule(soon);
+      },
+    };
   }
 
   /** Runs the single batch settler until nothing is pending (also what arrives meanwhile). */

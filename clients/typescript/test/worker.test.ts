@@ -199,6 +199,55 @@ test("the handler reads the node's provider and function policy (docs/workers.md
   assert.ok(internal.functionPermitted(internal.functionPolicy(""), "anything"));
   assert.ok(internal.globMatches("a*b*c", "axxbyyc") && !internal.globMatches("a*b", "ab.c"));
   assert.ok(internal.globMatches("*", "") && !internal.globMatches("ab*ba", "aba"));
+test("progress rides on heartbeats brought forward, coalesced and rate-limited", async () => {
+  const beats: { text: string; dataJson: string }[] = [];
+  let served = false;
+  let finished!: () => void;
+  const completed = new Promise<void>((resolve) => (finished = resolve));
+  const server = await serve({
+    async claimTasks(req, ctx) {
+      if (!served) {
+        served = true;
+        return { tasks: [{ attemptId: "att-p", nodeUid: "a", inputJson: "null" }] };
+      }
+      await idle(req.waitMs, ctx.signal);
+      return { tasks: [] };
+    },
+    heartbeat(req) {
+      if (req.progress) beats.push({ text: req.progress.text, dataJson: req.progress.dataJson });
+      return {};
+    },
+    completeTask() {
+      finished();
+      return {};
+    },
+  });
+  const client = connect(server.address, "t");
+  const refused: string[] = [];
+  const worker = new Worker(client, { models: ["m"], leaseMs: 60_000, pollMs: 100, batchSettle: false, logger: quiet }, async (ctx) => {
+    for (const bad of [() => ctx.progress("x".repeat(513)), () => ctx.progress("", { r: 0.5 }), () => ctx.progress("", { n: 1n })]) {
+      try {
+        bad();
+      } catch (err) {
+        if (err instanceof RangeError) refused.push(err.message);
+      }
+    }
+    for (let step = 1; step <= 5; step++) ctx.progress(`step ${step} of 5`, { step });
+    await new Promise((r) => setTimeout(r, 300));
+    ctx.progress("step 6 of 5", { step: 6 }); // under a second after the last beat: waits
+    await new Promise((r) => setTimeout(r, 1_500));
+    return "done";
+  });
+  await worker.start();
+  await completed;
+  await worker.stop();
+  client.close();
+  server.close();
+  assert.equal(refused.length, 3);
+  assert.deepEqual(beats, [
+    { text: "step 5 of 5", dataJson: '{"step":5}' },
+    { text: "step 6 of 5", dataJson: '{"step":6}' },
+  ]);
 });
 
 test("a bad token fails start() with UNAUTHENTICATED", async () => {

@@ -82,6 +82,30 @@ func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
 			current = fmt.Sprintf("00-%s-%s-%s", sc.TraceID(), sc.SpanID(), sc.TraceFlags())
 		}
 		return praxis.Applied(map[string]string{"traceparent": task.GetTraceparent(), "current": current}), nil
+	case "progress":
+		steps, _ := spec["steps"].(float64)
+		ms, _ := spec["ms"].(float64)
+		hold, _ := spec["hold_ms"].(float64)
+		pause := func(d float64) bool {
+			select {
+			case <-time.After(time.Duration(d) * time.Millisecond):
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		n := int(steps)
+		for step := 1; step <= n; step++ {
+			data := map[string]int{"step": step, "of": n}
+			if err := task.Progress(fmt.Sprintf("step %d of %d", step, n), data); err != nil {
+				return praxis.Outcome{}, err
+			}
+			if !pause(ms) {
+				break
+			}
+		}
+		pause(hold)
+		return praxis.Applied(map[string]int{"steps": n}), nil
 	case "unserializable":
 		return praxis.Applied(map[string]any{"a channel": make(chan int)}), nil
 	}

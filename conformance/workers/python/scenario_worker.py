@@ -58,6 +58,14 @@ def handle(task: TaskContext) -> Any:
             pass
         emit(event="cancelled", attempt_id=task.attempt_id)
         return {"hung": True}
+    if action == "progress":
+        steps = int(spec.get("steps", 1))
+        for step in range(1, steps + 1):
+            task.progress(f"step {step} of {steps}", {"step": step, "of": steps})
+            if task.cancelled.wait(spec.get("ms", 0) / 1000):
+                break
+        task.cancelled.wait(spec.get("hold_ms", 0) / 1000)
+        return {"steps": steps}
     if action == "unserializable":
         return {"a set": {1, 2, 3}}
     if action == "trace":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -12,6 +12,7 @@ from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import resume as resumes
 from praxis.core import run as core
 from praxis.core import segments, webhooks
+from praxis.core.progress import Progress
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.observability import logs
@@ -126,6 +127,28 @@ def _listed_node(run_id: str, node: core.NodeRun) -> run_pb2.NodeStatus:
     )
 
 
+def with_progress(
+    nodes: Iterable[run_pb2.NodeStatus], progress_of: Callable[[list[str]], dict[str, Progress]]
+) -> None:
+    """Fills each node's ``progress``: the latest report of its current or last attempt."""
+    listed = [node for node in nodes if node.attempt_id]
+    if not listed:
+        return
+    found = progress_of([node.attempt_id for node in listed])
+    for node in listed:
+        report = found.get(node.attempt_id)
+        if report is not None:
+            node.progress.CopyFrom(
+                run_pb2.AttemptProgress(
+                    attempt_id=report.attempt_id,
+                    text=report.text,
+                    data_json=report.data_json,
+                    reported_at_ms=report.reported_at_ms,
+                    reports=report.reports,
+                )
+            )
+
+
 def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
     """The store's start request."""
     source = request.WhichOneof("source")
@@ -235,6 +258,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         """A run snapshot with its segments (those of a run just ``created`` without
         reading them back, when the segment store can tell them)."""
         run = run_to_proto(record)
+        with_progress(run.nodes, self.store.progress_of)
         if self.segments_of is not None:
             found = None
             if created and self.started_segments is not None:
@@ -346,11 +370,13 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
                 request.page_token,
             ),
         )
-        return run_pb2.ListRunNodesResponse(
+        response = run_pb2.ListRunNodesResponse(
             nodes=[_listed_node(request.run_id, node) for node in nodes],
             next_page_token=token,
             version=version,
         )
+        with_progress(response.nodes, self.store.progress_of)
+        return response
 
     async def WatchRun(
         self, request: run_pb2.WatchRunRequest, context: grpc.aio.ServicerContext[Any, Any]

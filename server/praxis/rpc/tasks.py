@@ -12,7 +12,7 @@ import grpc
 
 from aiws.engine.v1 import common_pb2, task_pb2, task_pb2_grpc
 from praxis.clock import Clock
-from praxis.core import functions, values
+from praxis.core import functions, progress, values
 from praxis.core import run as core
 from praxis.core.rejection import Rejection, invalid
 from praxis.limits import ServingLimits
@@ -232,10 +232,15 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
     def Heartbeat(
         self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
     ) -> task_pb2.HeartbeatResponse:
+        report = None
+        if request.HasField("progress"):
+            report = unwrap(
+                context, progress.check(request.progress.text, request.progress.data_json)
+            )
         reply = unwrap(
             context,
             self.store.heartbeat(
-                principal(), request.attempt_id, request.worker_id, request.lease_ms
+                principal(), request.attempt_id, request.worker_id, request.lease_ms, report
             ),
         )
         return task_pb2.HeartbeatResponse(

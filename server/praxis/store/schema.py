@@ -48,6 +48,7 @@ from praxis.store.runtime.tables import (
     RUNS_GOVERNED_COLUMNS,
     RUNS_LABEL_COLUMNS,
     RUNTIME_TABLES,
+    attempt_progress,
     contract_reservations,
     deliveries,
     model_registrations,
@@ -145,4 +146,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(21, "schedules", (schedules,)),
     Migration(22, "archived_runs", (archived_runs,), _runs_finished_index),
     Migration(23, "notifications", (run_notifications, deliveries)),
+    Migration(24, "attempt_progress", (attempt_progress,)),
 )

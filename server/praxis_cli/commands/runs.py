@@ -41,6 +41,8 @@ _OUTCOME = {
 }
 MAX_NODE_ROWS = 10_000
 BAR_WIDTH = 30
+LIVE_REPORTS = 5  # progress reports shown under the live bar (the rest are counted)
+REPORT_CHARS = 60  # a progress report's width in ``runs show``'s table
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -94,7 +96,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
     listing.add_argument("--page-token", default="", help="continue a previous listing")
 
-    show = leaf(runs, common, "show", _show, "show a run and its nodes")
+    show = leaf(
+        runs,
+        common,
+        "show",
+        _show,
+        "show a run and its nodes, with each node's latest progress report (PROGRESS)",
+    )
     show.add_argument("run")
     show.add_argument("--node", default="", help="only this node and its fan-out items")
     show.add_argument(
@@ -109,7 +117,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         common,
         "watch",
         _watch,
-        "follow a run live until it ends; exit status: 0 completed, 8 failed, 9 cancelled",
+        "follow a run live until it ends, with each new progress report of its running "
+        "nodes' workers (--json: a `progress` list per line); exit status: 0 completed, "
+        "8 failed, 9 cancelled",
     )
     watch.add_argument("run")
 
@@ -312,6 +322,7 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
             "STARTED",
             "FINISHED",
             "RETRY AT",
+            "PROGRESS",
             "ERROR",
         ],
         [
@@ -325,6 +336,7 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
                 local_time(n.started_at_ms),
                 local_time(n.finished_at_ms),
                 local_time(n.not_before_ms),
+                _short(report_text(n).partition(": ")[2]) if n.HasField("progress") else "-",
                 n.error or "-",
             ]
             for n in nodes
@@ -337,6 +349,10 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.line("result:")
         ctx.out.line(pretty_json(run.result_json))
     return 0
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= REPORT_CHARS else text[: REPORT_CHARS - 1] + "…"
 
 
 def _elapsed(run: run_pb2.Run) -> str:
@@ -370,6 +386,33 @@ def measure(run: run_pb2.Run) -> Progress:
     return Progress(done, max(run.node_count, len(run.nodes)), fanouts)
 
 
+def reporting(run: run_pb2.Run) -> list[run_pb2.NodeStatus]:
+    """The running nodes whose workers reported progress, in snapshot order."""
+    return [
+        n for n in run.nodes if n.state == run_pb2.NODE_STATE_RUNNING and n.HasField("progress")
+    ]
+
+
+def report_text(node: run_pb2.NodeStatus) -> str:
+    """One line for a node's latest progress report: its text, then its data."""
+    report = node.progress
+    parts = [part for part in (report.text, report.data_json) if part]
+    return f"{node.node_uid}: " + (" ".join(parts) or "(empty report)")
+
+
+def report_json(node: run_pb2.NodeStatus) -> dict[str, Any]:
+    """A node's latest progress report for ``--json`` lines (data parsed)."""
+    report = node.progress
+    return {
+        "node_uid": node.node_uid,
+        "attempt_id": report.attempt_id,
+        "text": report.text,
+        "data": json.loads(report.data_json) if report.data_json else None,
+        "reported_at_ms": report.reported_at_ms,
+        "reports": report.reports,
+    }
+
+
 def _describe(run: run_pb2.Run, progress: Progress, elapsed_s: float) -> str:
     parts = [f"{progress.done}/{progress.total} nodes done"]
     parts += [f"fan-out {name}: {done}/{items} items" for name, done, items in progress.fanouts]
@@ -396,7 +439,12 @@ class _LiveView:
             return Text("waiting for the first snapshot...")
         progress = measure(self.run)
         text = _describe(self.run, progress, time.monotonic() - self.began)
-        return Text(f"{_bar(progress)} {text}")
+        lines = [f"{_bar(progress)} {text}"]
+        reports = reporting(self.run)
+        lines += [f"  {report_text(node)}" for node in reports[:LIVE_REPORTS]]
+        if len(reports) > LIVE_REPORTS:
+            lines.append(f"  ... and {len(reports) - LIVE_REPORTS} more reporting")
+        return Text("\n".join(lines))
 
 
 def follow(ctx: Any, run_id: str) -> int:
@@ -404,6 +452,7 @@ def follow(ctx: Any, run_id: str) -> int:
     began = time.monotonic()
     last: run_pb2.Run | None = None
     shown = ""
+    printed: dict[str, tuple[str, int]] = {}  # node uid -> the (attempt, report) printed
     live = None
     if ctx.out.rich:
         from rich.live import Live
@@ -429,15 +478,22 @@ def follow(ctx: Any, run_id: str) -> int:
                             {"node_id": n, "done": d, "items": i} for n, d, i in progress.fanouts
                         ],
                         "elapsed_ms": int(elapsed * 1000),
+                        "progress": [report_json(node) for node in reporting(last)],
                     }
                 )
                 continue
             text = _describe(last, progress, elapsed)
             if live is not None:
                 view.run = last
-            elif text.rsplit(" | ", 1)[0] != shown:  # print each change once
+                continue
+            if text.rsplit(" | ", 1)[0] != shown:  # print each change once
                 shown = text.rsplit(" | ", 1)[0]
                 ctx.out.line(f"progress: {_bar(progress)} {text}")
+            for node in reporting(last):  # and each new report once
+                seen = (node.progress.attempt_id, node.progress.reports)
+                if printed.get(node.node_uid) != seen:
+                    printed[node.node_uid] = seen
+                    ctx.out.line(f"  {report_text(node)}")
     finally:
         if live is not None:
             live.stop()

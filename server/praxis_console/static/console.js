@@ -30,6 +30,8 @@
       if (attempts) attempts.textContent = String(node.attempts);
       const error = row.querySelector('[data-field="error"]');
       if (error) error.textContent = node.error;
+      const report = row.querySelector('[data-field="report"]');
+      if (report && node.report != null) report.textContent = node.report;
       ["started", "finished", "duration"].forEach(function (name) {
         const field = row.querySelector('[data-field="' + name + '"]');
         const value = node[name === "duration" ? "duration" : name + "_at"];
@@ -72,6 +74,7 @@
     cell(row, n.attempts).setAttribute("data-field", "attempts");
     cell(row, n.started_at).setAttribute("data-field", "started");
     cell(row, n.finished_at).setAttribute("data-field", "finished");
+    cell(row, n.report).setAttribute("data-field", "report");
     cell(row, n.error).setAttribute("data-field", "error");
     return row;
   }

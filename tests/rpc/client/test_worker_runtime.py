@@ -300,3 +300,60 @@ def test_run_returns_after_request_stop(harness: Harness) -> None:
     worker.request_stop()
     thread.join(10)
     assert not thread.is_alive()
+
+
+def test_progress_rides_on_rate_limited_heartbeats(
+    harness: Harness, running: Callable[..., Worker]
+) -> None:
+    client = harness.client("agent")
+    tasks = CountingTasks(client)
+    client.tasks = tasks  # type: ignore[assignment]
+    release = threading.Event()
+
+    def handle(task: TaskContext) -> Any:
+        for step in range(1, 11):
+            task.progress(f"step {step} of 10", {"done": step, "total": 10})
+        release.wait(10)
+        return {"ok": True}
+
+    running(handle, client=client, lease_ms=60_000)  # regular heartbeats every 20 s
+    run = start(harness, one()).run
+
+    def shown(r: run_pb2.Run) -> bool:
+        return r.nodes[0].progress.text == "step 10 of 10"
+
+    seen = wait_for(harness, run.run_id, shown).nodes[0].progress
+    assert json.loads(seen.data_json) == {"done": 10, "total": 10}
+    assert seen.reports <= 2  # the reports waiting were coalesced, never one call each
+    assert tasks.calls["Heartbeat"] <= 2
+    release.set()
+    assert ended(harness, run.run_id).nodes[0].progress.text == "step 10 of 10"
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [
+        ("x" * 513, None),
+        ("é" * 257, None),
+        ("", {"log": "y" * 1_100}),
+        ("", {1, 2}),
+        ("", {"ratio": 0.5}),
+        ("", [2**53]),
+    ],
+)
+def test_progress_past_the_server_caps_is_refused_in_the_handler(
+    harness: Harness, running: Callable[..., Worker], text: str, data: Any
+) -> None:
+    refused: list[Exception] = []
+
+    def handle(task: TaskContext) -> Any:
+        try:
+            task.progress(text, data)
+        except ValueError as error:
+            refused.append(error)
+        task.progress("x" * 512, {"log": "y" * 1_000})  # at the caps: accepted
+        return {"ok": True}
+
+    running(handle)
+    assert ended(harness, start(harness, one()).run.run_id).state == run_pb2.RUN_STATE_COMPLETED
+    assert len(refused) == 1

@@ -10526,6 +10526,34 @@ pub struct NodeStatus {
     /// When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
     #[prost(int64, tag = "14")]
     pub finished_at_ms: i64,
+    /// The latest progress the worker of the node's current or last attempt (`attempt_id`)
+    /// reported with its heartbeats; unset when that attempt reported none. Filled by
+    /// GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+    #[prost(message, optional, tag = "15")]
+    pub progress: ::core::option::Option<AttemptProgress>,
+}
+/// AttemptProgress is the latest progress reported for one attempt (see
+/// `HeartbeatRequest.progress` in task.proto). Only the latest report is kept.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct AttemptProgress {
+    /// The attempt that reported it.
+    #[prost(string, tag = "1")]
+    pub attempt_id: ::prost::alloc::string::String,
+    /// The report's text (at most 512 UTF-8 bytes); empty when it had none.
+    #[prost(string, tag = "2")]
+    pub text: ::prost::alloc::string::String,
+    /// The report's structured data as canonical JSON (at most 1,024 bytes); empty when
+    /// it had none.
+    #[prost(string, tag = "3")]
+    pub data_json: ::prost::alloc::string::String,
+    /// When the server recorded the report, UTC epoch milliseconds.
+    #[prost(int64, tag = "4")]
+    pub reported_at_ms: i64,
+    /// How many reports the attempt has made so far (1 for the first): a watcher tells a
+    /// new report that repeats the last one's text from the same one seen again.
+    #[prost(int64, tag = "5")]
+    pub reports: i64,
 }
 /// Run is a snapshot of a run.
 #[allow(clippy::all)]
@@ -13619,6 +13647,30 @@ pub struct HeartbeatRequest {
     /// New lease duration from now: 1,000 ms to 3,600,000 ms.
     #[prost(int64, tag = "3")]
     pub lease_ms: i64,
+    /// Progress to record with this heartbeat; unset to report none. The server keeps only
+    /// the attempt's latest report (each one replaces the one before; the run's event log
+    /// does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+    /// ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+    /// past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+    /// extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+    /// on an attempt that is cancelled, superseded or settled is not kept.
+    #[prost(message, optional, tag = "4")]
+    pub progress: ::core::option::Option<ProgressReport>,
+}
+/// ProgressReport is what a worker says of an attempt while it works: a short line for
+/// humans, structured data for programs, or both (both empty clears the shown progress).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ProgressReport {
+    /// A short human-readable line (for example "indexed 40 of 120 pages"): at most 512
+    /// UTF-8 bytes, else TEXT_TOO_LONG.
+    #[prost(string, tag = "1")]
+    pub text: ::prost::alloc::string::String,
+    /// Structured progress as one JSON value under the bounded document profile (for
+    /// example `{"done":40,"total":120}`), at most 1,024 bytes, else DOCUMENT_TOO_LARGE
+    /// (other DOCUMENT_* reasons for malformed JSON); empty for none.
+    #[prost(string, tag = "2")]
+    pub data_json: ::prost::alloc::string::String,
 }
 /// HeartbeatResponse says whether to go on.
 #[allow(clippy::all)]

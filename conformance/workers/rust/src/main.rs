@@ -90,6 +90,27 @@ async fn handle(ctx: TaskContext) -> HandlerResult {
             emit(json!({"event": "cancelled", "attempt_id": ctx.attempt_id()}));
             Ok(Outcome::applied(&json!({ "hung": true })))
         }
+        "progress" => {
+            let steps = spec.get("steps").and_then(Value::as_u64).unwrap_or(1);
+            let ms = spec.get("ms").and_then(Value::as_u64).unwrap_or(0);
+            let hold = spec.get("hold_ms").and_then(Value::as_u64).unwrap_or(0);
+            for step in 1..=steps {
+                ctx.progress(
+                    &format!("step {step} of {steps}"),
+                    Some(json!({ "step": step, "of": steps })),
+                )
+                .map_err(|e| Outcome::not_applied(e.to_string(), false))?;
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                    () = ctx.cancelled() => break,
+                }
+            }
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(hold)) => {}
+                () = ctx.cancelled() => {}
+            }
+            Ok(Outcome::applied(&json!({ "steps": steps })))
+        }
         "unserializable" => Ok(Outcome::applied(&Unserializable)),
         "trace" => Ok(Outcome::applied(&json!({
             "traceparent": ctx.traceparent(),

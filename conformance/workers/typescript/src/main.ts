@@ -61,6 +61,22 @@ async function handle(ctx: TaskContext): Promise<unknown> {
           : "";
       return { traceparent: ctx.traceparent, current };
     }
+    case "progress": {
+      const steps = Number(spec.steps ?? 1);
+      const pause = async (ms: number) => {
+        try {
+          await delay(ms, undefined, { signal: ctx.signal });
+        } catch {
+          // cancelled: stop reporting
+        }
+      };
+      for (let step = 1; step <= steps && !ctx.signal.aborted; step++) {
+        ctx.progress(`step ${step} of ${steps}`, { step, of: steps });
+        await pause(Number(spec.ms ?? 0));
+      }
+      await pause(Number(spec.hold_ms ?? 0));
+      return { steps };
+    }
     case "unserializable":
       return { big: 1n };
   }

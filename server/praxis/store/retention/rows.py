@@ -7,8 +7,9 @@ What is archived with a run (``RUN_TABLES``): its ``runs`` row, nodes, attempts,
 events, command journal, labels, traces, segments and waits (and any queue or
 reservation row, none for a finished run), a verification it still owed
 (``assessments_due``: an accepted run may be archived unverified; the inbox item goes
-with it), and the execution log's events about those (``RUN_MODEL_EVENTS``: its
-segments started, waits satisfied, resumes).
+with it), its workers' last progress, its notification and webhook deliveries, and
+the execution log's events about those (``RUN_MODEL_EVENTS``: its segments started,
+waits satisfied, resumes).
 
 What is never touched: registry history, receipts and approvals; the reconciliations,
 handoffs and assessments that refer to a run (decided records, kept) and their events;
@@ -39,8 +40,10 @@ from praxis.store.execution.tables import (
 )
 from praxis.store.retention.tables import archived_runs
 from praxis.store.runtime.tables import (
+    attempt_progress,
     attempts,
     contract_reservations,
+    deliveries,
     node_results,
     principal_reservations,
     ready_nodes,
@@ -48,6 +51,7 @@ from praxis.store.runtime.tables import (
     run_events,
     run_labels,
     run_nodes,
+    run_notifications,
     run_timers,
     run_trace_spans,
     run_traces,
@@ -67,6 +71,9 @@ RUN_TABLES: tuple[Table, ...] = (
     run_segments,
     waits,
     assessments_due,
+    attempt_progress,
+    run_notifications,
+    deliveries,
     ready_nodes,
     run_timers,
     contract_reservations,

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from praxis.authority import guard
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import definition as definitions
-from praxis.core import gates, membership, registry, values, webhooks
+from praxis.core import gates, membership, progress, registry, values, webhooks
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
@@ -36,6 +36,7 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
 from praxis.store.runtime import listing, outbox, worker_models
+from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import run_timers, runs
@@ -439,6 +440,15 @@ class RunStore:
             self.authority, principal, "run.read", work_order_id, self.clock.now_ms(), answer
         )
         return evidence if isinstance(evidence, Rejection) else answer
+
+    def progress_of(self, attempt_ids: Iterable[str]) -> dict[str, progress.Progress]:
+        """The latest progress reported for each of ``attempt_ids`` that reported any
+        (for a caller already allowed to read their run); no read when none is given."""
+        wanted = [attempt_id for attempt_id in attempt_ids if attempt_id]
+        if not wanted:
+            return {}
+        with self.db.read() as connection:
+            return attempt_progress.latest(connection, wanted)
 
     def definition_json(self, digest: str) -> str:
         """The canonical JSON of a stored definition (a bounded document: the profile's

@@ -375,3 +375,22 @@ deliveries = Table(
 )
 Index("deliveries_due", deliveries.c.state, deliveries.c.next_at_ms)
 Index("deliveries_run", deliveries.c.run_id, deliveries.c.destination)
+# --- migration 24: progress reported by workers (store/runtime/progress.py) ---
+#
+# One row per attempt that reported progress with a heartbeat, holding only its latest
+# report (each report overwrites the row): bounded by the attempts and by the report's
+# caps (praxis.core.progress), never by how often a worker reports. Written by
+# heartbeats only; claims and settlements never touch it.
+
+attempt_progress = Table(
+    "attempt_progress",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("node_uid", String(200), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("data_json", Text, nullable=False),
+    Column("reported_at_ms", BigInteger, nullable=False),
+    Column("reports", BigInteger, nullable=False),
+)
+Index("attempt_progress_run", attempt_progress.c.run_id)

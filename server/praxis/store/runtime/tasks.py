@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
-from praxis.core import money, values
+from praxis.core import money, progress, values
 from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.records import Control, Principal
@@ -30,6 +30,7 @@ from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
 from praxis.store.db.database import Rollback
 from praxis.store.db.statements import Statement
+from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
@@ -333,10 +334,15 @@ class TaskStore:
         return None if value is None else int(value)
 
     def _attempt_body(
-        self, principal: Principal, attempt_id: str, build: Callable[[core.Attempt], core.Command]
+        self,
+        principal: Principal,
+        attempt_id: str,
+        build: Callable[[core.Attempt], core.Command],
+        report: progress.Report | None = None,
     ) -> Callable[[Connection, Effects], core.Reply]:
         """The transaction of one command on an attempt (heartbeat or settlement); only
-        the principal whose claim leased the attempt may act on it."""
+        the principal whose claim leased the attempt may act on it. A heartbeat's
+        ``report`` is kept when the heartbeat extended the lease (a live attempt)."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
             # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
@@ -375,6 +381,8 @@ class TaskStore:
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
             if isinstance(command, core.Heartbeat):
+                if report is not None and not outcome.noop and not outcome.reply.cancelled:
+                    attempt_progress.record(connection, attempt, report, now)
                 return _with_pause(connection, record, outcome.reply)
             return outcome.reply
 
@@ -385,6 +393,7 @@ class TaskStore:
         principal: Principal,
         attempt_id: str,
         build: Callable[[core.Attempt], core.Command],
+        report: progress.Report | None = None,
     ) -> core.Reply | Rejection:
         problem = values.check_identifier(attempt_id, "attempt_id") or self.runs.authorize(
             principal, "task.work", ""
@@ -392,14 +401,21 @@ class TaskStore:
         if problem:
             return problem
         result: core.Reply | Rejection = self.unit.transact(
-            self._attempt_body(principal, attempt_id, build)
+            self._attempt_body(principal, attempt_id, build, report)
         )
         return result
 
     def heartbeat(
-        self, principal: Principal, attempt_id: str, worker_id: str, lease_ms: int
+        self,
+        principal: Principal,
+        attempt_id: str,
+        worker_id: str,
+        lease_ms: int,
+        report: progress.Report | None = None,
     ) -> core.Reply | Rejection:
-        """Extends a lease; ``cancelled`` says the worker should stop."""
+        """Extends a lease; ``cancelled`` says the worker should stop. ``report`` (a
+        checked :class:`praxis.core.progress.Report`) becomes the attempt's latest
+        progress in the same transaction, unless the attempt is no longer live."""
         problem = check_lease(lease_ms) or values.check_identifier(worker_id, "worker_id")
         if problem:
             return problem
@@ -407,6 +423,7 @@ class TaskStore:
             principal,
             attempt_id,
             lambda attempt: core.Heartbeat(attempt, worker_id, lease_ms),
+            report,
         )
 
     def complete(self, principal: Principal, request: Settlement) -> core.Reply | Rejection:

@@ -330,7 +330,11 @@ type NodeStatus struct {
 	// than this field).
 	StartedAtMs int64 `protobuf:"varint,13,opt,name=started_at_ms,json=startedAtMs,proto3" json:"started_at_ms,omitempty"`
 	// When the node ended (DONE, FAILED or CANCELLED), UTC epoch ms; 0 while it is live.
-	FinishedAtMs  int64 `protobuf:"varint,14,opt,name=finished_at_ms,json=finishedAtMs,proto3" json:"finished_at_ms,omitempty"`
+	FinishedAtMs int64 `protobuf:"varint,14,opt,name=finished_at_ms,json=finishedAtMs,proto3" json:"finished_at_ms,omitempty"`
+	// The latest progress the worker of the node's current or last attempt (`attempt_id`)
+	// reported with its heartbeats; unset when that attempt reported none. Filled by
+	// GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+	Progress      *AttemptProgress `protobuf:"bytes,15,opt,name=progress,proto3" json:"progress,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -463,6 +467,98 @@ func (x *NodeStatus) GetFinishedAtMs() int64 {
 	return 0
 }
 
+func (x *NodeStatus) GetProgress() *AttemptProgress {
+	if x != nil {
+		return x.Progress
+	}
+	return nil
+}
+
+// AttemptProgress is the latest progress reported for one attempt (see
+// `HeartbeatRequest.progress` in task.proto). Only the latest report is kept.
+type AttemptProgress struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The attempt that reported it.
+	AttemptId string `protobuf:"bytes,1,opt,name=attempt_id,json=attemptId,proto3" json:"attempt_id,omitempty"`
+	// The report's text (at most 512 UTF-8 bytes); empty when it had none.
+	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// The report's structured data as canonical JSON (at most 1,024 bytes); empty when
+	// it had none.
+	DataJson string `protobuf:"bytes,3,opt,name=data_json,json=dataJson,proto3" json:"data_json,omitempty"`
+	// When the server recorded the report, UTC epoch milliseconds.
+	ReportedAtMs int64 `protobuf:"varint,4,opt,name=reported_at_ms,json=reportedAtMs,proto3" json:"reported_at_ms,omitempty"`
+	// How many reports the attempt has made so far (1 for the first): a watcher tells a
+	// new report that repeats the last one's text from the same one seen again.
+	Reports       int64 `protobuf:"varint,5,opt,name=reports,proto3" json:"reports,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttemptProgress) Reset() {
+	*x = AttemptProgress{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttemptProgress) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttemptProgress) ProtoMessage() {}
+
+func (x *AttemptProgress) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttemptProgress.ProtoReflect.Descriptor instead.
+func (*AttemptProgress) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *AttemptProgress) GetAttemptId() string {
+	if x != nil {
+		return x.AttemptId
+	}
+	return ""
+}
+
+func (x *AttemptProgress) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *AttemptProgress) GetDataJson() string {
+	if x != nil {
+		return x.DataJson
+	}
+	return ""
+}
+
+func (x *AttemptProgress) GetReportedAtMs() int64 {
+	if x != nil {
+		return x.ReportedAtMs
+	}
+	return 0
+}
+
+func (x *AttemptProgress) GetReports() int64 {
+	if x != nil {
+		return x.Reports
+	}
+	return 0
+}
+
 // Run is a snapshot of a run.
 type Run struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -537,7 +633,7 @@ type Run struct {
 
 func (x *Run) Reset() {
 	*x = Run{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -549,7 +645,7 @@ func (x *Run) String() string {
 func (*Run) ProtoMessage() {}
 
 func (x *Run) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[2]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -562,7 +658,7 @@ func (x *Run) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Run.ProtoReflect.Descriptor instead.
 func (*Run) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{2}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Run) GetRunId() string {
@@ -778,7 +874,7 @@ type StartRunRequest struct {
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -790,7 +886,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[3]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -803,7 +899,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{3}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *StartRunRequest) GetRequestId() string {
@@ -933,7 +1029,7 @@ type RunNotify struct {
 
 func (x *RunNotify) Reset() {
 	*x = RunNotify{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -945,7 +1041,7 @@ func (x *RunNotify) String() string {
 func (*RunNotify) ProtoMessage() {}
 
 func (x *RunNotify) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[4]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -958,7 +1054,7 @@ func (x *RunNotify) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunNotify.ProtoReflect.Descriptor instead.
 func (*RunNotify) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RunNotify) GetWebhooks() []string {
@@ -995,7 +1091,7 @@ type StartRunResponse struct {
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1007,7 +1103,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[5]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1020,7 +1116,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -1053,7 +1149,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1161,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1174,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -1109,7 +1205,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1121,7 +1217,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1134,7 +1230,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -1164,7 +1260,7 @@ type GetNodeResultRequest struct {
 
 func (x *GetNodeResultRequest) Reset() {
 	*x = GetNodeResultRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1272,7 @@ func (x *GetNodeResultRequest) String() string {
 func (*GetNodeResultRequest) ProtoMessage() {}
 
 func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1285,7 @@ func (x *GetNodeResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultRequest.ProtoReflect.Descriptor instead.
 func (*GetNodeResultRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetNodeResultRequest) GetRunId() string {
@@ -1219,7 +1315,7 @@ type GetNodeResultResponse struct {
 
 func (x *GetNodeResultResponse) Reset() {
 	*x = GetNodeResultResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1231,7 +1327,7 @@ func (x *GetNodeResultResponse) String() string {
 func (*GetNodeResultResponse) ProtoMessage() {}
 
 func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1244,7 +1340,7 @@ func (x *GetNodeResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNodeResultResponse.ProtoReflect.Descriptor instead.
 func (*GetNodeResultResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetNodeResultResponse) GetPresent() bool {
@@ -1274,7 +1370,7 @@ type StopRunRequest struct {
 
 func (x *StopRunRequest) Reset() {
 	*x = StopRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1382,7 @@ func (x *StopRunRequest) String() string {
 func (*StopRunRequest) ProtoMessage() {}
 
 func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1395,7 @@ func (x *StopRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunRequest.ProtoReflect.Descriptor instead.
 func (*StopRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StopRunRequest) GetRunId() string {
@@ -1327,7 +1423,7 @@ type StopRunResponse struct {
 
 func (x *StopRunResponse) Reset() {
 	*x = StopRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1339,7 +1435,7 @@ func (x *StopRunResponse) String() string {
 func (*StopRunResponse) ProtoMessage() {}
 
 func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1352,7 +1448,7 @@ func (x *StopRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopRunResponse.ProtoReflect.Descriptor instead.
 func (*StopRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StopRunResponse) GetRun() *Run {
@@ -1384,7 +1480,7 @@ type ResumeRunRequest struct {
 
 func (x *ResumeRunRequest) Reset() {
 	*x = ResumeRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1396,7 +1492,7 @@ func (x *ResumeRunRequest) String() string {
 func (*ResumeRunRequest) ProtoMessage() {}
 
 func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1409,7 +1505,7 @@ func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
 func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ResumeRunRequest) GetRunId() string {
@@ -1467,7 +1563,7 @@ type ResumeRunResponse struct {
 
 func (x *ResumeRunResponse) Reset() {
 	*x = ResumeRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1575,7 @@ func (x *ResumeRunResponse) String() string {
 func (*ResumeRunResponse) ProtoMessage() {}
 
 func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1492,7 +1588,7 @@ func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
 func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ResumeRunResponse) GetRun() *Run {
@@ -1526,7 +1622,7 @@ type ReviewResumeRequest struct {
 
 func (x *ReviewResumeRequest) Reset() {
 	*x = ReviewResumeRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1538,7 +1634,7 @@ func (x *ReviewResumeRequest) String() string {
 func (*ReviewResumeRequest) ProtoMessage() {}
 
 func (x *ReviewResumeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1551,7 +1647,7 @@ func (x *ReviewResumeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResumeRequest.ProtoReflect.Descriptor instead.
 func (*ReviewResumeRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ReviewResumeRequest) GetRunId() string {
@@ -1598,7 +1694,7 @@ type ResumeNode struct {
 
 func (x *ResumeNode) Reset() {
 	*x = ResumeNode{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1610,7 +1706,7 @@ func (x *ResumeNode) String() string {
 func (*ResumeNode) ProtoMessage() {}
 
 func (x *ResumeNode) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1623,7 +1719,7 @@ func (x *ResumeNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeNode.ProtoReflect.Descriptor instead.
 func (*ResumeNode) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ResumeNode) GetNodeUid() string {
@@ -1679,7 +1775,7 @@ type ResumeMaterial struct {
 
 func (x *ResumeMaterial) Reset() {
 	*x = ResumeMaterial{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1691,7 +1787,7 @@ func (x *ResumeMaterial) String() string {
 func (*ResumeMaterial) ProtoMessage() {}
 
 func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1704,7 +1800,7 @@ func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMaterial.ProtoReflect.Descriptor instead.
 func (*ResumeMaterial) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ResumeMaterial) GetEpochs() *Epochs {
@@ -1797,7 +1893,7 @@ type ReviewResumeResponse struct {
 
 func (x *ReviewResumeResponse) Reset() {
 	*x = ReviewResumeResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1809,7 +1905,7 @@ func (x *ReviewResumeResponse) String() string {
 func (*ReviewResumeResponse) ProtoMessage() {}
 
 func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1822,7 +1918,7 @@ func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResumeResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResumeResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ReviewResumeResponse) GetMaterial() *ResumeMaterial {
@@ -1850,7 +1946,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1862,7 +1958,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1875,7 +1971,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -1896,7 +1992,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1908,7 +2004,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1921,7 +2017,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WatchRunResponse) GetRun() *Run {
@@ -1975,7 +2071,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1987,7 +2083,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2000,7 +2096,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListRunsRequest) GetState() RunState {
@@ -2087,7 +2183,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2099,7 +2195,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2112,7 +2208,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2148,7 +2244,7 @@ type ListRunNodesRequest struct {
 
 func (x *ListRunNodesRequest) Reset() {
 	*x = ListRunNodesRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2160,7 +2256,7 @@ func (x *ListRunNodesRequest) String() string {
 func (*ListRunNodesRequest) ProtoMessage() {}
 
 func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2173,7 +2269,7 @@ func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesRequest.ProtoReflect.Descriptor instead.
 func (*ListRunNodesRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListRunNodesRequest) GetRunId() string {
@@ -2226,7 +2322,7 @@ type ListRunNodesResponse struct {
 
 func (x *ListRunNodesResponse) Reset() {
 	*x = ListRunNodesResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2238,7 +2334,7 @@ func (x *ListRunNodesResponse) String() string {
 func (*ListRunNodesResponse) ProtoMessage() {}
 
 func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2251,7 +2347,7 @@ func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesResponse.ProtoReflect.Descriptor instead.
 func (*ListRunNodesResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListRunNodesResponse) GetNodes() []*NodeStatus {
@@ -2284,7 +2380,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x125\n" +
 	"\x06reason\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.SegmentReasonR\x06reason\x12\"\n" +
 	"\rstarted_at_ms\x18\x03 \x01(\x03R\vstartedAtMs\x12'\n" +
-	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\xdd\x03\n" +
+	"\x0fownership_epoch\x18\x04 \x01(\x03R\x0eownershipEpoch\"\x9a\x04\n" +
 	"\n" +
 	"NodeStatus\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x17\n" +
@@ -2303,7 +2399,15 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rnot_before_ms\x18\v \x01(\x03R\vnotBeforeMs\x12*\n" +
 	"\x11fanout_items_done\x18\f \x01(\x05R\x0ffanoutItemsDone\x12\"\n" +
 	"\rstarted_at_ms\x18\r \x01(\x03R\vstartedAtMs\x12$\n" +
-	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\"\xc0\a\n" +
+	"\x0efinished_at_ms\x18\x0e \x01(\x03R\ffinishedAtMs\x12;\n" +
+	"\bprogress\x18\x0f \x01(\v2\x1f.aiws.engine.v1.AttemptProgressR\bprogress\"\xa1\x01\n" +
+	"\x0fAttemptProgress\x12\x1d\n" +
+	"\n" +
+	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1b\n" +
+	"\tdata_json\x18\x03 \x01(\tR\bdataJson\x12$\n" +
+	"\x0ereported_at_ms\x18\x04 \x01(\x03R\freportedAtMs\x12\x18\n" +
+	"\areports\x18\x05 \x01(\x03R\areports\"\xc0\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12.\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x18.aiws.engine.v1.RunStateR\x05state\x120\n" +
@@ -2512,91 +2616,93 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
 	(SegmentReason)(0),            // 2: aiws.engine.v1.SegmentReason
 	(*Segment)(nil),               // 3: aiws.engine.v1.Segment
 	(*NodeStatus)(nil),            // 4: aiws.engine.v1.NodeStatus
-	(*Run)(nil),                   // 5: aiws.engine.v1.Run
-	(*StartRunRequest)(nil),       // 6: aiws.engine.v1.StartRunRequest
-	(*RunNotify)(nil),             // 7: aiws.engine.v1.RunNotify
-	(*StartRunResponse)(nil),      // 8: aiws.engine.v1.StartRunResponse
-	(*GetRunRequest)(nil),         // 9: aiws.engine.v1.GetRunRequest
-	(*GetRunResponse)(nil),        // 10: aiws.engine.v1.GetRunResponse
-	(*GetNodeResultRequest)(nil),  // 11: aiws.engine.v1.GetNodeResultRequest
-	(*GetNodeResultResponse)(nil), // 12: aiws.engine.v1.GetNodeResultResponse
-	(*StopRunRequest)(nil),        // 13: aiws.engine.v1.StopRunRequest
-	(*StopRunResponse)(nil),       // 14: aiws.engine.v1.StopRunResponse
-	(*ResumeRunRequest)(nil),      // 15: aiws.engine.v1.ResumeRunRequest
-	(*ResumeRunResponse)(nil),     // 16: aiws.engine.v1.ResumeRunResponse
-	(*ReviewResumeRequest)(nil),   // 17: aiws.engine.v1.ReviewResumeRequest
-	(*ResumeNode)(nil),            // 18: aiws.engine.v1.ResumeNode
-	(*ResumeMaterial)(nil),        // 19: aiws.engine.v1.ResumeMaterial
-	(*ReviewResumeResponse)(nil),  // 20: aiws.engine.v1.ReviewResumeResponse
-	(*WatchRunRequest)(nil),       // 21: aiws.engine.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 22: aiws.engine.v1.WatchRunResponse
-	(*ListRunsRequest)(nil),       // 23: aiws.engine.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 24: aiws.engine.v1.ListRunsResponse
-	(*ListRunNodesRequest)(nil),   // 25: aiws.engine.v1.ListRunNodesRequest
-	(*ListRunNodesResponse)(nil),  // 26: aiws.engine.v1.ListRunNodesResponse
-	nil,                           // 27: aiws.engine.v1.Run.LabelsEntry
-	nil,                           // 28: aiws.engine.v1.StartRunRequest.LabelsEntry
-	nil,                           // 29: aiws.engine.v1.ListRunsRequest.LabelsEntry
-	(*WorkflowRef)(nil),           // 30: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),                // 31: aiws.engine.v1.Epochs
+	(*AttemptProgress)(nil),       // 5: aiws.engine.v1.AttemptProgress
+	(*Run)(nil),                   // 6: aiws.engine.v1.Run
+	(*StartRunRequest)(nil),       // 7: aiws.engine.v1.StartRunRequest
+	(*RunNotify)(nil),             // 8: aiws.engine.v1.RunNotify
+	(*StartRunResponse)(nil),      // 9: aiws.engine.v1.StartRunResponse
+	(*GetRunRequest)(nil),         // 10: aiws.engine.v1.GetRunRequest
+	(*GetRunResponse)(nil),        // 11: aiws.engine.v1.GetRunResponse
+	(*GetNodeResultRequest)(nil),  // 12: aiws.engine.v1.GetNodeResultRequest
+	(*GetNodeResultResponse)(nil), // 13: aiws.engine.v1.GetNodeResultResponse
+	(*StopRunRequest)(nil),        // 14: aiws.engine.v1.StopRunRequest
+	(*StopRunResponse)(nil),       // 15: aiws.engine.v1.StopRunResponse
+	(*ResumeRunRequest)(nil),      // 16: aiws.engine.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 17: aiws.engine.v1.ResumeRunResponse
+	(*ReviewResumeRequest)(nil),   // 18: aiws.engine.v1.ReviewResumeRequest
+	(*ResumeNode)(nil),            // 19: aiws.engine.v1.ResumeNode
+	(*ResumeMaterial)(nil),        // 20: aiws.engine.v1.ResumeMaterial
+	(*ReviewResumeResponse)(nil),  // 21: aiws.engine.v1.ReviewResumeResponse
+	(*WatchRunRequest)(nil),       // 22: aiws.engine.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 23: aiws.engine.v1.WatchRunResponse
+	(*ListRunsRequest)(nil),       // 24: aiws.engine.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 25: aiws.engine.v1.ListRunsResponse
+	(*ListRunNodesRequest)(nil),   // 26: aiws.engine.v1.ListRunNodesRequest
+	(*ListRunNodesResponse)(nil),  // 27: aiws.engine.v1.ListRunNodesResponse
+	nil,                           // 28: aiws.engine.v1.Run.LabelsEntry
+	nil,                           // 29: aiws.engine.v1.StartRunRequest.LabelsEntry
+	nil,                           // 30: aiws.engine.v1.ListRunsRequest.LabelsEntry
+	(*WorkflowRef)(nil),           // 31: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),                // 32: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
 	1,  // 1: aiws.engine.v1.NodeStatus.state:type_name -> aiws.engine.v1.NodeState
-	0,  // 2: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
-	4,  // 3: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	30, // 4: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
-	3,  // 5: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	27, // 6: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
-	30, // 7: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	28, // 8: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
-	7,  // 9: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
-	5,  // 10: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 11: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	5,  // 12: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	31, // 13: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	5,  // 14: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	31, // 15: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	31, // 16: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	18, // 17: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	19, // 18: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	5,  // 19: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 20: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	30, // 21: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	29, // 22: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
-	5,  // 23: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 24: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 25: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	6,  // 26: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	9,  // 27: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	11, // 28: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	13, // 29: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	15, // 30: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	17, // 31: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	21, // 32: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	23, // 33: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	25, // 34: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	8,  // 35: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	10, // 36: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	12, // 37: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	14, // 38: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	16, // 39: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	20, // 40: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	22, // 41: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	24, // 42: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	26, // 43: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	35, // [35:44] is the sub-list for method output_type
-	26, // [26:35] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	5,  // 2: aiws.engine.v1.NodeStatus.progress:type_name -> aiws.engine.v1.AttemptProgress
+	0,  // 3: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
+	4,  // 4: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
+	31, // 5: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	3,  // 6: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
+	28, // 7: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
+	31, // 8: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	29, // 9: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
+	8,  // 10: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
+	6,  // 11: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
+	6,  // 12: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	6,  // 13: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	32, // 14: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	6,  // 15: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	32, // 16: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	32, // 17: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	19, // 18: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	20, // 19: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	6,  // 20: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 21: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	31, // 22: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	30, // 23: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	6,  // 24: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 25: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 26: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	7,  // 27: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	10, // 28: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	12, // 29: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	14, // 30: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	16, // 31: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	18, // 32: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	22, // 33: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	24, // 34: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	26, // 35: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	9,  // 36: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	11, // 37: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	13, // 38: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	15, // 39: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	17, // 40: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	21, // 41: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	23, // 42: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	25, // 43: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	27, // 44: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	36, // [36:45] is the sub-list for method output_type
+	27, // [27:36] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -2605,7 +2711,7 @@ func file_aiws_engine_v1_run_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
-	file_aiws_engine_v1_run_proto_msgTypes[3].OneofWrappers = []any{
+	file_aiws_engine_v1_run_proto_msgTypes[4].OneofWrappers = []any{
 		(*StartRunRequest_DefinitionJson)(nil),
 		(*StartRunRequest_Ref)(nil),
 	}
@@ -2615,7 +2721,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

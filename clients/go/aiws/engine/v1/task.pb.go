@@ -605,7 +605,15 @@ type HeartbeatRequest struct {
 	// The worker holding it.
 	WorkerId string `protobuf:"bytes,2,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`
 	// New lease duration from now: 1,000 ms to 3,600,000 ms.
-	LeaseMs       int64 `protobuf:"varint,3,opt,name=lease_ms,json=leaseMs,proto3" json:"lease_ms,omitempty"`
+	LeaseMs int64 `protobuf:"varint,3,opt,name=lease_ms,json=leaseMs,proto3" json:"lease_ms,omitempty"`
+	// Progress to record with this heartbeat; unset to report none. The server keeps only
+	// the attempt's latest report (each one replaces the one before; the run's event log
+	// does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+	// ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+	// past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+	// extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+	// on an attempt that is cancelled, superseded or settled is not kept.
+	Progress      *ProgressReport `protobuf:"bytes,4,opt,name=progress,proto3" json:"progress,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -661,6 +669,72 @@ func (x *HeartbeatRequest) GetLeaseMs() int64 {
 	return 0
 }
 
+func (x *HeartbeatRequest) GetProgress() *ProgressReport {
+	if x != nil {
+		return x.Progress
+	}
+	return nil
+}
+
+// ProgressReport is what a worker says of an attempt while it works: a short line for
+// humans, structured data for programs, or both (both empty clears the shown progress).
+type ProgressReport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A short human-readable line (for example "indexed 40 of 120 pages"): at most 512
+	// UTF-8 bytes, else TEXT_TOO_LONG.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// Structured progress as one JSON value under the bounded document profile (for
+	// example `{"done":40,"total":120}`), at most 1,024 bytes, else DOCUMENT_TOO_LARGE
+	// (other DOCUMENT_* reasons for malformed JSON); empty for none.
+	DataJson      string `protobuf:"bytes,2,opt,name=data_json,json=dataJson,proto3" json:"data_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProgressReport) Reset() {
+	*x = ProgressReport{}
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProgressReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProgressReport) ProtoMessage() {}
+
+func (x *ProgressReport) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProgressReport.ProtoReflect.Descriptor instead.
+func (*ProgressReport) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ProgressReport) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ProgressReport) GetDataJson() string {
+	if x != nil {
+		return x.DataJson
+	}
+	return ""
+}
+
 // HeartbeatResponse says whether to go on.
 type HeartbeatResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -680,7 +754,7 @@ type HeartbeatResponse struct {
 
 func (x *HeartbeatResponse) Reset() {
 	*x = HeartbeatResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -692,7 +766,7 @@ func (x *HeartbeatResponse) String() string {
 func (*HeartbeatResponse) ProtoMessage() {}
 
 func (x *HeartbeatResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[6]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -705,7 +779,7 @@ func (x *HeartbeatResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HeartbeatResponse.ProtoReflect.Descriptor instead.
 func (*HeartbeatResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{6}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *HeartbeatResponse) GetLeaseExpiresAtMs() int64 {
@@ -748,7 +822,7 @@ type CompleteTaskRequest struct {
 
 func (x *CompleteTaskRequest) Reset() {
 	*x = CompleteTaskRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -760,7 +834,7 @@ func (x *CompleteTaskRequest) String() string {
 func (*CompleteTaskRequest) ProtoMessage() {}
 
 func (x *CompleteTaskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[7]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -773,7 +847,7 @@ func (x *CompleteTaskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteTaskRequest.ProtoReflect.Descriptor instead.
 func (*CompleteTaskRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{7}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CompleteTaskRequest) GetAttemptId() string {
@@ -822,7 +896,7 @@ type CompleteTaskResponse struct {
 
 func (x *CompleteTaskResponse) Reset() {
 	*x = CompleteTaskResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -834,7 +908,7 @@ func (x *CompleteTaskResponse) String() string {
 func (*CompleteTaskResponse) ProtoMessage() {}
 
 func (x *CompleteTaskResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[8]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -847,7 +921,7 @@ func (x *CompleteTaskResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteTaskResponse.ProtoReflect.Descriptor instead.
 func (*CompleteTaskResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{8}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CompleteTaskResponse) GetReplayed() bool {
@@ -879,7 +953,7 @@ type FailTaskRequest struct {
 
 func (x *FailTaskRequest) Reset() {
 	*x = FailTaskRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -891,7 +965,7 @@ func (x *FailTaskRequest) String() string {
 func (*FailTaskRequest) ProtoMessage() {}
 
 func (x *FailTaskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[9]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -904,7 +978,7 @@ func (x *FailTaskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailTaskRequest.ProtoReflect.Descriptor instead.
 func (*FailTaskRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{9}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *FailTaskRequest) GetAttemptId() string {
@@ -962,7 +1036,7 @@ type FailTaskResponse struct {
 
 func (x *FailTaskResponse) Reset() {
 	*x = FailTaskResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1048,7 @@ func (x *FailTaskResponse) String() string {
 func (*FailTaskResponse) ProtoMessage() {}
 
 func (x *FailTaskResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[10]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1061,7 @@ func (x *FailTaskResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailTaskResponse.ProtoReflect.Descriptor instead.
 func (*FailTaskResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{10}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *FailTaskResponse) GetWillRetry() bool {
@@ -1020,7 +1094,7 @@ type Settlement struct {
 
 func (x *Settlement) Reset() {
 	*x = Settlement{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1106,7 @@ func (x *Settlement) String() string {
 func (*Settlement) ProtoMessage() {}
 
 func (x *Settlement) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[11]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1119,7 @@ func (x *Settlement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Settlement.ProtoReflect.Descriptor instead.
 func (*Settlement) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{11}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Settlement) GetOutcome() isSettlement_Outcome {
@@ -1107,7 +1181,7 @@ type SettlementError struct {
 
 func (x *SettlementError) Reset() {
 	*x = SettlementError{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1119,7 +1193,7 @@ func (x *SettlementError) String() string {
 func (*SettlementError) ProtoMessage() {}
 
 func (x *SettlementError) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[12]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1132,7 +1206,7 @@ func (x *SettlementError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettlementError.ProtoReflect.Descriptor instead.
 func (*SettlementError) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{12}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SettlementError) GetCode() int32 {
@@ -1175,7 +1249,7 @@ type SettlementResult struct {
 
 func (x *SettlementResult) Reset() {
 	*x = SettlementResult{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1187,7 +1261,7 @@ func (x *SettlementResult) String() string {
 func (*SettlementResult) ProtoMessage() {}
 
 func (x *SettlementResult) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[13]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1200,7 +1274,7 @@ func (x *SettlementResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettlementResult.ProtoReflect.Descriptor instead.
 func (*SettlementResult) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{13}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SettlementResult) GetAttemptId() string {
@@ -1283,7 +1357,7 @@ type SettleTasksRequest struct {
 
 func (x *SettleTasksRequest) Reset() {
 	*x = SettleTasksRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1295,7 +1369,7 @@ func (x *SettleTasksRequest) String() string {
 func (*SettleTasksRequest) ProtoMessage() {}
 
 func (x *SettleTasksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[14]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1308,7 +1382,7 @@ func (x *SettleTasksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettleTasksRequest.ProtoReflect.Descriptor instead.
 func (*SettleTasksRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{14}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SettleTasksRequest) GetSettlements() []*Settlement {
@@ -1338,7 +1412,7 @@ type SettleTasksResponse struct {
 
 func (x *SettleTasksResponse) Reset() {
 	*x = SettleTasksResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1350,7 +1424,7 @@ func (x *SettleTasksResponse) String() string {
 func (*SettleTasksResponse) ProtoMessage() {}
 
 func (x *SettleTasksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[15]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1363,7 +1437,7 @@ func (x *SettleTasksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettleTasksResponse.ProtoReflect.Descriptor instead.
 func (*SettleTasksResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{15}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SettleTasksResponse) GetResults() []*SettlementResult {
@@ -1389,7 +1463,7 @@ type ListModelsRequest struct {
 
 func (x *ListModelsRequest) Reset() {
 	*x = ListModelsRequest{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1475,7 @@ func (x *ListModelsRequest) String() string {
 func (*ListModelsRequest) ProtoMessage() {}
 
 func (x *ListModelsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[16]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1488,7 @@ func (x *ListModelsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListModelsRequest.ProtoReflect.Descriptor instead.
 func (*ListModelsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{16}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{17}
 }
 
 // ListModelsResponse lists the known models: the configured ones, then worker
@@ -1429,7 +1503,7 @@ type ListModelsResponse struct {
 
 func (x *ListModelsResponse) Reset() {
 	*x = ListModelsResponse{}
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1515,7 @@ func (x *ListModelsResponse) String() string {
 func (*ListModelsResponse) ProtoMessage() {}
 
 func (x *ListModelsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_task_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_task_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1454,7 +1528,7 @@ func (x *ListModelsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListModelsResponse.ProtoReflect.Descriptor instead.
 func (*ListModelsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{17}
+	return file_aiws_engine_v1_task_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListModelsResponse) GetModels() []*Model {
@@ -1506,12 +1580,16 @@ const file_aiws_engine_v1_task_proto_rawDesc = "" +
 	"\blease_ms\x18\x04 \x01(\x03R\aleaseMs\x12\x17\n" +
 	"\await_ms\x18\x05 \x01(\x03R\x06waitMs\"@\n" +
 	"\x12ClaimTasksResponse\x12*\n" +
-	"\x05tasks\x18\x01 \x03(\v2\x14.aiws.engine.v1.TaskR\x05tasks\"i\n" +
+	"\x05tasks\x18\x01 \x03(\v2\x14.aiws.engine.v1.TaskR\x05tasks\"\xa5\x01\n" +
 	"\x10HeartbeatRequest\x12\x1d\n" +
 	"\n" +
 	"attempt_id\x18\x01 \x01(\tR\tattemptId\x12\x1b\n" +
 	"\tworker_id\x18\x02 \x01(\tR\bworkerId\x12\x19\n" +
-	"\blease_ms\x18\x03 \x01(\x03R\aleaseMs\"x\n" +
+	"\blease_ms\x18\x03 \x01(\x03R\aleaseMs\x12:\n" +
+	"\bprogress\x18\x04 \x01(\v2\x1e.aiws.engine.v1.ProgressReportR\bprogress\"A\n" +
+	"\x0eProgressReport\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1b\n" +
+	"\tdata_json\x18\x02 \x01(\tR\bdataJson\"x\n" +
 	"\x11HeartbeatResponse\x12-\n" +
 	"\x13lease_expires_at_ms\x18\x01 \x01(\x03R\x10leaseExpiresAtMs\x12\x1c\n" +
 	"\tcancelled\x18\x02 \x01(\bR\tcancelled\x12\x16\n" +
@@ -1596,7 +1674,7 @@ func file_aiws_engine_v1_task_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_task_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_aiws_engine_v1_task_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_aiws_engine_v1_task_proto_goTypes = []any{
 	(ModelSource)(0),             // 0: aiws.engine.v1.ModelSource
 	(NodeEffects)(0),             // 1: aiws.engine.v1.NodeEffects
@@ -1606,54 +1684,56 @@ var file_aiws_engine_v1_task_proto_goTypes = []any{
 	(*ClaimTasksRequest)(nil),    // 5: aiws.engine.v1.ClaimTasksRequest
 	(*ClaimTasksResponse)(nil),   // 6: aiws.engine.v1.ClaimTasksResponse
 	(*HeartbeatRequest)(nil),     // 7: aiws.engine.v1.HeartbeatRequest
-	(*HeartbeatResponse)(nil),    // 8: aiws.engine.v1.HeartbeatResponse
-	(*CompleteTaskRequest)(nil),  // 9: aiws.engine.v1.CompleteTaskRequest
-	(*CompleteTaskResponse)(nil), // 10: aiws.engine.v1.CompleteTaskResponse
-	(*FailTaskRequest)(nil),      // 11: aiws.engine.v1.FailTaskRequest
-	(*FailTaskResponse)(nil),     // 12: aiws.engine.v1.FailTaskResponse
-	(*Settlement)(nil),           // 13: aiws.engine.v1.Settlement
-	(*SettlementError)(nil),      // 14: aiws.engine.v1.SettlementError
-	(*SettlementResult)(nil),     // 15: aiws.engine.v1.SettlementResult
-	(*SettleTasksRequest)(nil),   // 16: aiws.engine.v1.SettleTasksRequest
-	(*SettleTasksResponse)(nil),  // 17: aiws.engine.v1.SettleTasksResponse
-	(*ListModelsRequest)(nil),    // 18: aiws.engine.v1.ListModelsRequest
-	(*ListModelsResponse)(nil),   // 19: aiws.engine.v1.ListModelsResponse
-	(EffectOutcome)(0),           // 20: aiws.engine.v1.EffectOutcome
+	(*ProgressReport)(nil),       // 8: aiws.engine.v1.ProgressReport
+	(*HeartbeatResponse)(nil),    // 9: aiws.engine.v1.HeartbeatResponse
+	(*CompleteTaskRequest)(nil),  // 10: aiws.engine.v1.CompleteTaskRequest
+	(*CompleteTaskResponse)(nil), // 11: aiws.engine.v1.CompleteTaskResponse
+	(*FailTaskRequest)(nil),      // 12: aiws.engine.v1.FailTaskRequest
+	(*FailTaskResponse)(nil),     // 13: aiws.engine.v1.FailTaskResponse
+	(*Settlement)(nil),           // 14: aiws.engine.v1.Settlement
+	(*SettlementError)(nil),      // 15: aiws.engine.v1.SettlementError
+	(*SettlementResult)(nil),     // 16: aiws.engine.v1.SettlementResult
+	(*SettleTasksRequest)(nil),   // 17: aiws.engine.v1.SettleTasksRequest
+	(*SettleTasksResponse)(nil),  // 18: aiws.engine.v1.SettleTasksResponse
+	(*ListModelsRequest)(nil),    // 19: aiws.engine.v1.ListModelsRequest
+	(*ListModelsResponse)(nil),   // 20: aiws.engine.v1.ListModelsResponse
+	(EffectOutcome)(0),           // 21: aiws.engine.v1.EffectOutcome
 }
 var file_aiws_engine_v1_task_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.Model.source:type_name -> aiws.engine.v1.ModelSource
 	3,  // 1: aiws.engine.v1.Task.agent:type_name -> aiws.engine.v1.AgentSpec
 	1,  // 2: aiws.engine.v1.Task.effects:type_name -> aiws.engine.v1.NodeEffects
 	4,  // 3: aiws.engine.v1.ClaimTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	20, // 4: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	20, // 5: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
-	9,  // 6: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
-	11, // 7: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
-	10, // 8: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
-	12, // 9: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
-	14, // 10: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
-	13, // 11: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
-	5,  // 12: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
-	15, // 13: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
-	4,  // 14: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
-	2,  // 15: aiws.engine.v1.ListModelsResponse.models:type_name -> aiws.engine.v1.Model
-	5,  // 16: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
-	7,  // 17: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
-	9,  // 18: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
-	11, // 19: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
-	16, // 20: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
-	18, // 21: aiws.engine.v1.TaskService.ListModels:input_type -> aiws.engine.v1.ListModelsRequest
-	6,  // 22: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
-	8,  // 23: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
-	10, // 24: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
-	12, // 25: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
-	17, // 26: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
-	19, // 27: aiws.engine.v1.TaskService.ListModels:output_type -> aiws.engine.v1.ListModelsResponse
-	22, // [22:28] is the sub-list for method output_type
-	16, // [16:22] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	8,  // 4: aiws.engine.v1.HeartbeatRequest.progress:type_name -> aiws.engine.v1.ProgressReport
+	21, // 5: aiws.engine.v1.CompleteTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	21, // 6: aiws.engine.v1.FailTaskRequest.effect:type_name -> aiws.engine.v1.EffectOutcome
+	10, // 7: aiws.engine.v1.Settlement.complete:type_name -> aiws.engine.v1.CompleteTaskRequest
+	12, // 8: aiws.engine.v1.Settlement.fail:type_name -> aiws.engine.v1.FailTaskRequest
+	11, // 9: aiws.engine.v1.SettlementResult.complete:type_name -> aiws.engine.v1.CompleteTaskResponse
+	13, // 10: aiws.engine.v1.SettlementResult.fail:type_name -> aiws.engine.v1.FailTaskResponse
+	15, // 11: aiws.engine.v1.SettlementResult.error:type_name -> aiws.engine.v1.SettlementError
+	14, // 12: aiws.engine.v1.SettleTasksRequest.settlements:type_name -> aiws.engine.v1.Settlement
+	5,  // 13: aiws.engine.v1.SettleTasksRequest.claim:type_name -> aiws.engine.v1.ClaimTasksRequest
+	16, // 14: aiws.engine.v1.SettleTasksResponse.results:type_name -> aiws.engine.v1.SettlementResult
+	4,  // 15: aiws.engine.v1.SettleTasksResponse.tasks:type_name -> aiws.engine.v1.Task
+	2,  // 16: aiws.engine.v1.ListModelsResponse.models:type_name -> aiws.engine.v1.Model
+	5,  // 17: aiws.engine.v1.TaskService.ClaimTasks:input_type -> aiws.engine.v1.ClaimTasksRequest
+	7,  // 18: aiws.engine.v1.TaskService.Heartbeat:input_type -> aiws.engine.v1.HeartbeatRequest
+	10, // 19: aiws.engine.v1.TaskService.CompleteTask:input_type -> aiws.engine.v1.CompleteTaskRequest
+	12, // 20: aiws.engine.v1.TaskService.FailTask:input_type -> aiws.engine.v1.FailTaskRequest
+	17, // 21: aiws.engine.v1.TaskService.SettleTasks:input_type -> aiws.engine.v1.SettleTasksRequest
+	19, // 22: aiws.engine.v1.TaskService.ListModels:input_type -> aiws.engine.v1.ListModelsRequest
+	6,  // 23: aiws.engine.v1.TaskService.ClaimTasks:output_type -> aiws.engine.v1.ClaimTasksResponse
+	9,  // 24: aiws.engine.v1.TaskService.Heartbeat:output_type -> aiws.engine.v1.HeartbeatResponse
+	11, // 25: aiws.engine.v1.TaskService.CompleteTask:output_type -> aiws.engine.v1.CompleteTaskResponse
+	13, // 26: aiws.engine.v1.TaskService.FailTask:output_type -> aiws.engine.v1.FailTaskResponse
+	18, // 27: aiws.engine.v1.TaskService.SettleTasks:output_type -> aiws.engine.v1.SettleTasksResponse
+	20, // 28: aiws.engine.v1.TaskService.ListModels:output_type -> aiws.engine.v1.ListModelsResponse
+	23, // [23:29] is the sub-list for method output_type
+	17, // [17:23] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_task_proto_init() }
@@ -1662,11 +1742,11 @@ func file_aiws_engine_v1_task_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
-	file_aiws_engine_v1_task_proto_msgTypes[11].OneofWrappers = []any{
+	file_aiws_engine_v1_task_proto_msgTypes[12].OneofWrappers = []any{
 		(*Settlement_Complete)(nil),
 		(*Settlement_Fail)(nil),
 	}
-	file_aiws_engine_v1_task_proto_msgTypes[13].OneofWrappers = []any{
+	file_aiws_engine_v1_task_proto_msgTypes[14].OneofWrappers = []any{
 		(*SettlementResult_Complete)(nil),
 		(*SettlementResult_Fail)(nil),
 		(*SettlementResult_Error)(nil),
@@ -1677,7 +1757,7 @@ func file_aiws_engine_v1_task_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_task_proto_rawDesc), len(file_aiws_engine_v1_task_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

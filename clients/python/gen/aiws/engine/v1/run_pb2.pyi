@@ -70,7 +70,7 @@ class Segment(_message.Message):
     def __init__(self, number: _Optional[int] = ..., reason: _Optional[_Union[SegmentReason, str]] = ..., started_at_ms: _Optional[int] = ..., ownership_epoch: _Optional[int] = ...) -> None: ...
 
 class NodeStatus(_message.Message):
-    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms", "fanout_items_done", "started_at_ms", "finished_at_ms")
+    __slots__ = ("node_uid", "node_id", "state", "attempts", "attempt_id", "error", "has_result", "revision", "fanout_items", "operation_id", "not_before_ms", "fanout_items_done", "started_at_ms", "finished_at_ms", "progress")
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -85,6 +85,7 @@ class NodeStatus(_message.Message):
     FANOUT_ITEMS_DONE_FIELD_NUMBER: _ClassVar[int]
     STARTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     FINISHED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     node_uid: str
     node_id: str
     state: NodeState
@@ -99,7 +100,22 @@ class NodeStatus(_message.Message):
     fanout_items_done: int
     started_at_ms: int
     finished_at_ms: int
-    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ..., started_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ...) -> None: ...
+    progress: AttemptProgress
+    def __init__(self, node_uid: _Optional[str] = ..., node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., attempts: _Optional[int] = ..., attempt_id: _Optional[str] = ..., error: _Optional[str] = ..., has_result: bool = ..., revision: _Optional[int] = ..., fanout_items: _Optional[int] = ..., operation_id: _Optional[str] = ..., not_before_ms: _Optional[int] = ..., fanout_items_done: _Optional[int] = ..., started_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., progress: _Optional[_Union[AttemptProgress, _Mapping]] = ...) -> None: ...
+
+class AttemptProgress(_message.Message):
+    __slots__ = ("attempt_id", "text", "data_json", "reported_at_ms", "reports")
+    ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    REPORTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    REPORTS_FIELD_NUMBER: _ClassVar[int]
+    attempt_id: str
+    text: str
+    data_json: str
+    reported_at_ms: int
+    reports: int
+    def __init__(self, attempt_id: _Optional[str] = ..., text: _Optional[str] = ..., data_json: _Optional[str] = ..., reported_at_ms: _Optional[int] = ..., reports: _Optional[int] = ...) -> None: ...
 
 class Run(_message.Message):
     __slots__ = ("run_id", "state", "nodes", "result_json", "result_error", "ref", "revision", "definition_digest", "version", "created_at_ms", "updated_at_ms", "finished_at_ms", "request_id", "subscriber", "contract_id", "segments", "result_reason", "node_count", "items_omitted", "failed_node_ids", "work_order_id", "started_by", "labels", "deadline_ms")

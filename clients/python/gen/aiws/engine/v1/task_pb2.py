@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from aiws.engine.v1 import common_pb2 as aiws_dot_engine_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61iws/engine/v1/task.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"Y\n\x05Model\x12\x0c\n\x04name\x18\x01 \x01(\t\x12+\n\x06source\x18\x02 \x01(\x0e\x32\x1b.aiws.engine.v1.ModelSource\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x03\"p\n\tAgentSpec\x12\r\n\x05model\x18\x01 \x01(\t\x12\x15\n\rsystem_prompt\x18\x02 \x01(\t\x12\x16\n\x0e\x66unctions_json\x18\x03 \x01(\t\x12\x13\n\x0boutput_json\x18\x04 \x01(\t\x12\x10\n\x08provider\x18\x05 \x01(\t\"\xcb\x02\n\x04Task\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x0f\n\x07node_id\x18\x04 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x05 \x01(\x05\x12\x14\n\x0coperation_id\x18\x06 \x01(\t\x12(\n\x05\x61gent\x18\x07 \x01(\x0b\x32\x19.aiws.engine.v1.AgentSpec\x12\x12\n\ninput_json\x18\x08 \x01(\t\x12\x10\n\x08template\x18\t \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\n \x01(\x03\x12\x1b\n\x13lease_expires_at_ms\x18\x0b \x01(\x03\x12\x10\n\x08revision\x18\x0c \x01(\x03\x12\x13\n\x0btraceparent\x18\r \x01(\t\x12,\n\x07\x65\x66\x66\x65\x63ts\x18\x0e \x01(\x0e\x32\x1b.aiws.engine.v1.NodeEffects\"l\n\x11\x43laimTasksRequest\x12\x11\n\tworker_id\x18\x01 \x01(\t\x12\x0e\n\x06models\x18\x02 \x03(\t\x12\x11\n\tmax_tasks\x18\x03 \x01(\x05\x12\x10\n\x08lease_ms\x18\x04 \x01(\x03\x12\x0f\n\x07wait_ms\x18\x05 \x01(\x03\"9\n\x12\x43laimTasksResponse\x12#\n\x05tasks\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Task\"K\n\x10HeartbeatRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\x10\n\x08lease_ms\x18\x03 \x01(\x03\"S\n\x11HeartbeatResponse\x12\x1b\n\x13lease_expires_at_ms\x18\x01 \x01(\x03\x12\x11\n\tcancelled\x18\x02 \x01(\x08\x12\x0e\n\x06paused\x18\x03 \x01(\x08\"\x9b\x01\n\x13\x43ompleteTaskRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\x13\n\x0bresult_json\x18\x03 \x01(\t\x12-\n\x06\x65\x66\x66\x65\x63t\x18\x04 \x01(\x0e\x32\x1d.aiws.engine.v1.EffectOutcome\x12\x19\n\x11\x63ost_microcredits\x18\x05 \x01(\t\"(\n\x14\x43ompleteTaskResponse\x12\x10\n\x08replayed\x18\x01 \x01(\x08\"\xa4\x01\n\x0f\x46\x61ilTaskRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x11\n\tretryable\x18\x04 \x01(\x08\x12-\n\x06\x65\x66\x66\x65\x63t\x18\x05 \x01(\x0e\x32\x1d.aiws.engine.v1.EffectOutcome\x12\x19\n\x11\x63ost_microcredits\x18\x06 \x01(\t\"8\n\x10\x46\x61ilTaskResponse\x12\x12\n\nwill_retry\x18\x01 \x01(\x08\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"\x81\x01\n\nSettlement\x12\x37\n\x08\x63omplete\x18\x01 \x01(\x0b\x32#.aiws.engine.v1.CompleteTaskRequestH\x00\x12/\n\x04\x66\x61il\x18\x02 \x01(\x0b\x32\x1f.aiws.engine.v1.FailTaskRequestH\x00\x42\t\n\x07outcome\"@\n\x0fSettlementError\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\"\xce\x01\n\x10SettlementResult\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x38\n\x08\x63omplete\x18\x02 \x01(\x0b\x32$.aiws.engine.v1.CompleteTaskResponseH\x00\x12\x30\n\x04\x66\x61il\x18\x03 \x01(\x0b\x32 .aiws.engine.v1.FailTaskResponseH\x00\x12\x30\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x1f.aiws.engine.v1.SettlementErrorH\x00\x42\x08\n\x06result\"w\n\x12SettleTasksRequest\x12/\n\x0bsettlements\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.Settlement\x12\x30\n\x05\x63laim\x18\x02 \x01(\x0b\x32!.aiws.engine.v1.ClaimTasksRequest\"m\n\x13SettleTasksResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .aiws.engine.v1.SettlementResult\x12#\n\x05tasks\x18\x02 \x03(\x0b\x32\x14.aiws.engine.v1.Task\"\x13\n\x11ListModelsRequest\";\n\x12ListModelsResponse\x12%\n\x06models\x18\x01 \x03(\x0b\x32\x15.aiws.engine.v1.Model*]\n\x0bModelSource\x12\x1c\n\x18MODEL_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13MODEL_SOURCE_CONFIG\x10\x01\x12\x17\n\x13MODEL_SOURCE_WORKER\x10\x02*z\n\x0bNodeEffects\x12\x1c\n\x18NODE_EFFECTS_UNSPECIFIED\x10\x00\x12\x15\n\x11NODE_EFFECTS_NONE\x10\x01\x12\x1b\n\x17NODE_EFFECTS_IDEMPOTENT\x10\x02\x12\x19\n\x15NODE_EFFECTS_EXTERNAL\x10\x03\x32\x90\x04\n\x0bTaskService\x12S\n\nClaimTasks\x12!.aiws.engine.v1.ClaimTasksRequest\x1a\".aiws.engine.v1.ClaimTasksResponse\x12P\n\tHeartbeat\x12 .aiws.engine.v1.HeartbeatRequest\x1a!.aiws.engine.v1.HeartbeatResponse\x12Y\n\x0c\x43ompleteTask\x12#.aiws.engine.v1.CompleteTaskRequest\x1a$.aiws.engine.v1.CompleteTaskResponse\x12M\n\x08\x46\x61ilTask\x12\x1f.aiws.engine.v1.FailTaskRequest\x1a .aiws.engine.v1.FailTaskResponse\x12V\n\x0bSettleTasks\x12\".aiws.engine.v1.SettleTasksRequest\x1a#.aiws.engine.v1.SettleTasksResponse\x12X\n\nListModels\x12!.aiws.engine.v1.ListModelsRequest\x1a\".aiws.engine.v1.ListModelsResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61iws/engine/v1/task.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"Y\n\x05Model\x12\x0c\n\x04name\x18\x01 \x01(\t\x12+\n\x06source\x18\x02 \x01(\x0e\x32\x1b.aiws.engine.v1.ModelSource\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x03\"p\n\tAgentSpec\x12\r\n\x05model\x18\x01 \x01(\t\x12\x15\n\rsystem_prompt\x18\x02 \x01(\t\x12\x16\n\x0e\x66unctions_json\x18\x03 \x01(\t\x12\x13\n\x0boutput_json\x18\x04 \x01(\t\x12\x10\n\x08provider\x18\x05 \x01(\t\"\xcb\x02\n\x04Task\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x0f\n\x07node_id\x18\x04 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x05 \x01(\x05\x12\x14\n\x0coperation_id\x18\x06 \x01(\t\x12(\n\x05\x61gent\x18\x07 \x01(\x0b\x32\x19.aiws.engine.v1.AgentSpec\x12\x12\n\ninput_json\x18\x08 \x01(\t\x12\x10\n\x08template\x18\t \x01(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\n \x01(\x03\x12\x1b\n\x13lease_expires_at_ms\x18\x0b \x01(\x03\x12\x10\n\x08revision\x18\x0c \x01(\x03\x12\x13\n\x0btraceparent\x18\r \x01(\t\x12,\n\x07\x65\x66\x66\x65\x63ts\x18\x0e \x01(\x0e\x32\x1b.aiws.engine.v1.NodeEffects\"l\n\x11\x43laimTasksRequest\x12\x11\n\tworker_id\x18\x01 \x01(\t\x12\x0e\n\x06models\x18\x02 \x03(\t\x12\x11\n\tmax_tasks\x18\x03 \x01(\x05\x12\x10\n\x08lease_ms\x18\x04 \x01(\x03\x12\x0f\n\x07wait_ms\x18\x05 \x01(\x03\"9\n\x12\x43laimTasksResponse\x12#\n\x05tasks\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Task\"}\n\x10HeartbeatRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\x10\n\x08lease_ms\x18\x03 \x01(\x03\x12\x30\n\x08progress\x18\x04 \x01(\x0b\x32\x1e.aiws.engine.v1.ProgressReport\"1\n\x0eProgressReport\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x11\n\tdata_json\x18\x02 \x01(\t\"S\n\x11HeartbeatResponse\x12\x1b\n\x13lease_expires_at_ms\x18\x01 \x01(\x03\x12\x11\n\tcancelled\x18\x02 \x01(\x08\x12\x0e\n\x06paused\x18\x03 \x01(\x08\"\x9b\x01\n\x13\x43ompleteTaskRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\x13\n\x0bresult_json\x18\x03 \x01(\t\x12-\n\x06\x65\x66\x66\x65\x63t\x18\x04 \x01(\x0e\x32\x1d.aiws.engine.v1.EffectOutcome\x12\x19\n\x11\x63ost_microcredits\x18\x05 \x01(\t\"(\n\x14\x43ompleteTaskResponse\x12\x10\n\x08replayed\x18\x01 \x01(\x08\"\xa4\x01\n\x0f\x46\x61ilTaskRequest\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x11\n\tworker_id\x18\x02 \x01(\t\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x11\n\tretryable\x18\x04 \x01(\x08\x12-\n\x06\x65\x66\x66\x65\x63t\x18\x05 \x01(\x0e\x32\x1d.aiws.engine.v1.EffectOutcome\x12\x19\n\x11\x63ost_microcredits\x18\x06 \x01(\t\"8\n\x10\x46\x61ilTaskResponse\x12\x12\n\nwill_retry\x18\x01 \x01(\x08\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"\x81\x01\n\nSettlement\x12\x37\n\x08\x63omplete\x18\x01 \x01(\x0b\x32#.aiws.engine.v1.CompleteTaskRequestH\x00\x12/\n\x04\x66\x61il\x18\x02 \x01(\x0b\x32\x1f.aiws.engine.v1.FailTaskRequestH\x00\x42\t\n\x07outcome\"@\n\x0fSettlementError\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\"\xce\x01\n\x10SettlementResult\x12\x12\n\nattempt_id\x18\x01 \x01(\t\x12\x38\n\x08\x63omplete\x18\x02 \x01(\x0b\x32$.aiws.engine.v1.CompleteTaskResponseH\x00\x12\x30\n\x04\x66\x61il\x18\x03 \x01(\x0b\x32 .aiws.engine.v1.FailTaskResponseH\x00\x12\x30\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x1f.aiws.engine.v1.SettlementErrorH\x00\x42\x08\n\x06result\"w\n\x12SettleTasksRequest\x12/\n\x0bsettlements\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.Settlement\x12\x30\n\x05\x63laim\x18\x02 \x01(\x0b\x32!.aiws.engine.v1.ClaimTasksRequest\"m\n\x13SettleTasksResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .aiws.engine.v1.SettlementResult\x12#\n\x05tasks\x18\x02 \x03(\x0b\x32\x14.aiws.engine.v1.Task\"\x13\n\x11ListModelsRequest\";\n\x12ListModelsResponse\x12%\n\x06models\x18\x01 \x03(\x0b\x32\x15.aiws.engine.v1.Model*]\n\x0bModelSource\x12\x1c\n\x18MODEL_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13MODEL_SOURCE_CONFIG\x10\x01\x12\x17\n\x13MODEL_SOURCE_WORKER\x10\x02*z\n\x0bNodeEffects\x12\x1c\n\x18NODE_EFFECTS_UNSPECIFIED\x10\x00\x12\x15\n\x11NODE_EFFECTS_NONE\x10\x01\x12\x1b\n\x17NODE_EFFECTS_IDEMPOTENT\x10\x02\x12\x19\n\x15NODE_EFFECTS_EXTERNAL\x10\x03\x32\x90\x04\n\x0bTaskService\x12S\n\nClaimTasks\x12!.aiws.engine.v1.ClaimTasksRequest\x1a\".aiws.engine.v1.ClaimTasksResponse\x12P\n\tHeartbeat\x12 .aiws.engine.v1.HeartbeatRequest\x1a!.aiws.engine.v1.HeartbeatResponse\x12Y\n\x0c\x43ompleteTask\x12#.aiws.engine.v1.CompleteTaskRequest\x1a$.aiws.engine.v1.CompleteTaskResponse\x12M\n\x08\x46\x61ilTask\x12\x1f.aiws.engine.v1.FailTaskRequest\x1a .aiws.engine.v1.FailTaskResponse\x12V\n\x0bSettleTasks\x12\".aiws.engine.v1.SettleTasksRequest\x1a#.aiws.engine.v1.SettleTasksResponse\x12X\n\nListModels\x12!.aiws.engine.v1.ListModelsRequest\x1a\".aiws.engine.v1.ListModelsResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,10 +35,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1'
   _globals['_TASKSERVICE'].methods_by_name['ListModels']._loaded_options = None
   _globals['_TASKSERVICE'].methods_by_name['ListModels']._serialized_options = b'\220\002\001'
-  _globals['_MODELSOURCE']._serialized_start=2090
-  _globals['_MODELSOURCE']._serialized_end=2183
-  _globals['_NODEEFFECTS']._serialized_start=2185
-  _globals['_NODEEFFECTS']._serialized_end=2307
+  _globals['_MODELSOURCE']._serialized_start=2191
+  _globals['_MODELSOURCE']._serialized_end=2284
+  _globals['_NODEEFFECTS']._serialized_start=2286
+  _globals['_NODEEFFECTS']._serialized_end=2408
   _globals['_MODEL']._serialized_start=74
   _globals['_MODEL']._serialized_end=163
   _globals['_AGENTSPEC']._serialized_start=165
@@ -50,31 +50,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CLAIMTASKSRESPONSE']._serialized_start=723
   _globals['_CLAIMTASKSRESPONSE']._serialized_end=780
   _globals['_HEARTBEATREQUEST']._serialized_start=782
-  _globals['_HEARTBEATREQUEST']._serialized_end=857
-  _globals['_HEARTBEATRESPONSE']._serialized_start=859
-  _globals['_HEARTBEATRESPONSE']._serialized_end=942
-  _globals['_COMPLETETASKREQUEST']._serialized_start=945
-  _globals['_COMPLETETASKREQUEST']._serialized_end=1100
-  _globals['_COMPLETETASKRESPONSE']._serialized_start=1102
-  _globals['_COMPLETETASKRESPONSE']._serialized_end=1142
-  _globals['_FAILTASKREQUEST']._serialized_start=1145
-  _globals['_FAILTASKREQUEST']._serialized_end=1309
-  _globals['_FAILTASKRESPONSE']._serialized_start=1311
-  _globals['_FAILTASKRESPONSE']._serialized_end=1367
-  _globals['_SETTLEMENT']._serialized_start=1370
-  _globals['_SETTLEMENT']._serialized_end=1499
-  _globals['_SETTLEMENTERROR']._serialized_start=1501
-  _globals['_SETTLEMENTERROR']._serialized_end=1565
-  _globals['_SETTLEMENTRESULT']._serialized_start=1568
-  _globals['_SETTLEMENTRESULT']._serialized_end=1774
-  _globals['_SETTLETASKSREQUEST']._serialized_start=1776
-  _globals['_SETTLETASKSREQUEST']._serialized_end=1895
-  _globals['_SETTLETASKSRESPONSE']._serialized_start=1897
-  _globals['_SETTLETASKSRESPONSE']._serialized_end=2006
-  _globals['_LISTMODELSREQUEST']._serialized_start=2008
-  _globals['_LISTMODELSREQUEST']._serialized_end=2027
-  _globals['_LISTMODELSRESPONSE']._serialized_start=2029
-  _globals['_LISTMODELSRESPONSE']._serialized_end=2088
-  _globals['_TASKSERVICE']._serialized_start=2310
-  _globals['_TASKSERVICE']._serialized_end=2838
+  _globals['_HEARTBEATREQUEST']._serialized_end=907
+  _globals['_PROGRESSREPORT']._serialized_start=909
+  _globals['_PROGRESSREPORT']._serialized_end=958
+  _globals['_HEARTBEATRESPONSE']._serialized_start=960
+  _globals['_HEARTBEATRESPONSE']._serialized_end=1043
+  _globals['_COMPLETETASKREQUEST']._serialized_start=1046
+  _globals['_COMPLETETASKREQUEST']._serialized_end=1201
+  _globals['_COMPLETETASKRESPONSE']._serialized_start=1203
+  _globals['_COMPLETETASKRESPONSE']._serialized_end=1243
+  _globals['_FAILTASKREQUEST']._serialized_start=1246
+  _globals['_FAILTASKREQUEST']._serialized_end=1410
+  _globals['_FAILTASKRESPONSE']._serialized_start=1412
+  _globals['_FAILTASKRESPONSE']._serialized_end=1468
+  _globals['_SETTLEMENT']._serialized_start=1471
+  _globals['_SETTLEMENT']._serialized_end=1600
+  _globals['_SETTLEMENTERROR']._serialized_start=1602
+  _globals['_SETTLEMENTERROR']._serialized_end=1666
+  _globals['_SETTLEMENTRESULT']._serialized_start=1669
+  _globals['_SETTLEMENTRESULT']._serialized_end=1875
+  _globals['_SETTLETASKSREQUEST']._serialized_start=1877
+  _globals['_SETTLETASKSREQUEST']._serialized_end=1996
+  _globals['_SETTLETASKSRESPONSE']._serialized_start=1998
+  _globals['_SETTLETASKSRESPONSE']._serialized_end=2107
+  _globals['_LISTMODELSREQUEST']._serialized_start=2109
+  _globals['_LISTMODELSREQUEST']._serialized_end=2128
+  _globals['_LISTMODELSRESPONSE']._serialized_start=2130
+  _globals['_LISTMODELSRESPONSE']._serialized_end=2189
+  _globals['_TASKSERVICE']._serialized_start=2411
+  _globals['_TASKSERVICE']._serialized_end=2939
 # @@protoc_insertion_point(module_scope)

@@ -105,14 +105,24 @@ class ClaimTasksResponse(_message.Message):
     def __init__(self, tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
 
 class HeartbeatRequest(_message.Message):
-    __slots__ = ("attempt_id", "worker_id", "lease_ms")
+    __slots__ = ("attempt_id", "worker_id", "lease_ms", "progress")
     ATTEMPT_ID_FIELD_NUMBER: _ClassVar[int]
     WORKER_ID_FIELD_NUMBER: _ClassVar[int]
     LEASE_MS_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     attempt_id: str
     worker_id: str
     lease_ms: int
-    def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., lease_ms: _Optional[int] = ...) -> None: ...
+    progress: ProgressReport
+    def __init__(self, attempt_id: _Optional[str] = ..., worker_id: _Optional[str] = ..., lease_ms: _Optional[int] = ..., progress: _Optional[_Union[ProgressReport, _Mapping]] = ...) -> None: ...
+
+class ProgressReport(_message.Message):
+    __slots__ = ("text", "data_json")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    data_json: str
+    def __init__(self, text: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class HeartbeatResponse(_message.Message):
     __slots__ = ("lease_expires_at_ms", "cancelled", "paused")

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMiwQIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMipQUKA1J1bhIOCgZydW5faWQYASABKAkSJwoFc3RhdGUYAiABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIpCgVub2RlcxgDIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSEwoLcmVzdWx0X2pzb24YBCABKAkSFAoMcmVzdWx0X2Vycm9yGAUgASgJEigKA3JlZhgGIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGAcgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAggASgJEg8KB3ZlcnNpb24YCSABKAMSFQoNY3JlYXRlZF9hdF9tcxgKIAEoAxIVCg11cGRhdGVkX2F0X21zGAsgASgDEhYKDmZpbmlzaGVkX2F0X21zGAwgASgDEhIKCnJlcXVlc3RfaWQYDSABKAkSEgoKc3Vic2NyaWJlchgOIAEoCRITCgtjb250cmFjdF9pZBgPIAEoCRIpCghzZWdtZW50cxgQIAMoCzIXLmFpd3MuZW5naW5lLnYxLlNlZ21lbnQSFQoNcmVzdWx0X3JlYXNvbhgRIAEoCRISCgpub2RlX2NvdW50GBIgASgFEhUKDWl0ZW1zX29taXR0ZWQYEyABKAgSFwoPZmFpbGVkX25vZGVfaWRzGBQgAygJEhUKDXdvcmtfb3JkZXJfaWQYFSABKAkSEgoKc3RhcnRlZF9ieRgWIAEoCRIvCgZsYWJlbHMYFyADKAsyHy5haXdzLmVuZ2luZS52MS5SdW4uTGFiZWxzRW50cnkSEwoLZGVhZGxpbmVfbXMYHiABKAMaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASL5AgoPU3RhcnRSdW5SZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSGQoPZGVmaW5pdGlvbl9qc29uGAIgASgJSAASKgoDcmVmGAMgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWZIABISCgppbnB1dF9qc29uGAQgASgJEhIKCnN1YnNjcmliZXIYBSABKAkSEwoLY29udHJhY3RfaWQYBiABKAkSFQoNd29ya19vcmRlcl9pZBgHIAEoCRI7CgZsYWJlbHMYCCADKAsyKy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QuTGFiZWxzRW50cnkSFgoOcnVuX3RpbWVvdXRfbXMYFCABKAMSKQoGbm90aWZ5GBUgASgLMhkuYWl3cy5lbmdpbmUudjEuUnVuTm90aWZ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCAoGc291cmNlIkcKCVJ1bk5vdGlmeRIQCgh3ZWJob29rcxgBIAMoCRIQCghyZXBseV90bxgCIAEoCBIWCg5yZXBseV90ZW1wbGF0ZRgDIAEoCSJFChBTdGFydFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIPCgdjcmVhdGVkGAIgASgIIjsKDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhoKEmluY2x1ZGVfZGVmaW5pdGlvbhgCIAEoCCJLCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPZGVmaW5pdGlvbl9qc29uGAIgASgJIjgKFEdldE5vZGVSZXN1bHRSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCSI9ChVHZXROb2RlUmVzdWx0UmVzcG9uc2USDwoHcHJlc2VudBgBIAEoCBITCgtyZXN1bHRfanNvbhgCIAEoCSIwCg5TdG9wUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKD1N0b3BSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4imwEKEFJlc3VtZVJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhYKDnJ1bl90aW1lb3V0X21zGAQgASgDEiYKBmVwb2NocxgFIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxITCgthcHByb3ZhbF9pZBgGIAEoCSJHChFSZXN1bWVSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SEAoIcmVwbGF5ZWQYAiABKAgidQoTUmV2aWV3UmVzdW1lUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJEhYKDnJ1bl90aW1lb3V0X21zGAMgASgDEiYKBmVwb2NocxgEIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocyJLCgpSZXN1bWVOb2RlEhAKCG5vZGVfdWlkGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIVCg1uZXdfb3BlcmF0aW9uGAMgASgIIpwCCg5SZXN1bWVNYXRlcmlhbBImCgZlcG9jaHMYASABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSFQoNd29ya19vcmRlcl9pZBgCIAEoCRISCgpyZWZfcnVuX2lkGAMgASgJEg4KBnJ1bl9pZBgEIAEoCRITCgtydW5fdmVyc2lvbhgFIAEoAxIQCghyZXZpc2lvbhgGIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgHIAEoCRIpCgVub2RlcxgIIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSEgoKbm9kZV9jb3VudBgJIAEoBRIOCgZyZWFzb24YCiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYCyABKAMiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq/AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMylAYKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJQCglSZXN1bWVSdW4SIC5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXF1ZXN0GiEuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVzcG9uc2USXgoMUmV2aWV3UmVzdW1lEiMuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlc3BvbnNlIgOQAgESVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkCCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRwoJUnVuTm90aWZ5EhAKCHdlYmhvb2tzGAEgAygJEhAKCHJlcGx5X3RvGAIgASgIEhYKDnJlcGx5X3RlbXBsYXRlGAMgASgJIkUKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgiOwoNR2V0UnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSGgoSaW5jbHVkZV9kZWZpbml0aW9uGAIgASgIIksKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9kZWZpbml0aW9uX2pzb24YAiABKAkiOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biKbAQoQUmVzdW1lUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOcnVuX3RpbWVvdXRfbXMYBCABKAMSJgoGZXBvY2hzGAUgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhMKC2FwcHJvdmFsX2lkGAYgASgJIkcKEVJlc3VtZVJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIQCghyZXBsYXllZBgCIAEoCCJ1ChNSZXZpZXdSZXN1bWVSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYAyABKAMSJgoGZXBvY2hzGAQgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzIksKClJlc3VtZU5vZGUSEAoIbm9kZV91aWQYASABKAkSFAoMb3BlcmF0aW9uX2lkGAIgASgJEhUKDW5ld19vcGVyYXRpb24YAyABKAginAIKDlJlc3VtZU1hdGVyaWFsEiYKBmVwb2NocxgBIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxIVCg13b3JrX29yZGVyX2lkGAIgASgJEhIKCnJlZl9ydW5faWQYAyABKAkSDgoGcnVuX2lkGAQgASgJEhMKC3J1bl92ZXJzaW9uGAUgASgDEhAKCHJldmlzaW9uGAYgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAcgASgJEikKBW5vZGVzGAggAygLMhouYWl3cy5lbmdpbmUudjEuUmVzdW1lTm9kZRISCgpub2RlX2NvdW50GAkgASgFEg4KBnJlYXNvbhgKIAEoCRIWCg5ydW5fdGltZW91dF9tcxgLIAEoAyJhChRSZXZpZXdSZXN1bWVSZXNwb25zZRIwCghtYXRlcmlhbBgBIAEoCzIeLmFpd3MuZW5naW5lLnYxLlJlc3VtZU1hdGVyaWFsEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCSIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIuwCCg9MaXN0UnVuc1JlcXVlc3QSJwoFc3RhdGUYASABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRIVCg13b3JrX29yZGVyX2lkGAQgASgJEigKA3JlZhgFIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhMKC2NvbnRyYWN0X2lkGAYgASgJEhIKCnN0YXJ0ZWRfYnkYByABKAkSGAoQY3JlYXRlZF9hZnRlcl9tcxgIIAEoAxIZChFjcmVhdGVkX2JlZm9yZV9tcxgJIAEoAxI7CgZsYWJlbHMYCiADKAsyKy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJOChBMaXN0UnVuc1Jlc3BvbnNlEiEKBHJ1bnMYASADKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIocBChNMaXN0UnVuTm9kZXNSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEigKBXN0YXRlGAMgASgOMhkuYWl3cy5lbmdpbmUudjEuTm9kZVN0YXRlEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJImsKFExpc3RSdW5Ob2Rlc1Jlc3BvbnNlEikKBW5vZGVzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDwoHdmVyc2lvbhgDIAEoAyqiAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBSr8AQoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCSqHAQoNU2VnbWVudFJlYXNvbhIeChpTRUdNRU5UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhgKFFNFR01FTlRfUkVBU09OX1NUQVJUEAESGwoXU0VHTUVOVF9SRUFTT05fUkVDT1ZFUlkQAhIfChtTRUdNRU5UX1JFQVNPTl9PV05FUl9DSEFOR0UQAzKUBgoKUnVuU2VydmljZRJNCghTdGFydFJ1bhIfLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVzcG9uc2USTAoGR2V0UnVuEh0uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVxdWVzdBoeLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlc3BvbnNlIgOQAgESYQoNR2V0Tm9kZVJlc3VsdBIkLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlc3BvbnNlIgOQAgESSgoHU3RvcFJ1bhIeLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlc3BvbnNlElAKCVJlc3VtZVJ1bhIgLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXNwb25zZRJeCgxSZXZpZXdSZXN1bWUSIy5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVzcG9uc2UiA5ACARJUCghXYXRjaFJ1bhIfLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVzcG9uc2UiA5ACATABElIKCExpc3RSdW5zEh8uYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXNwb25zZSIDkAIBEl4KDExpc3RSdW5Ob2RlcxIjLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -161,6 +161,15 @@ export type NodeStatus = Message<"aiws.engine.v1.NodeStatus"> & {
    * @generated from field: int64 finished_at_ms = 14;
    */
   finishedAtMs: bigint;
+
+  /**
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   *
+   * @generated from field: aiws.engine.v1.AttemptProgress progress = 15;
+   */
+  progress?: AttemptProgress | undefined;
 };
 
 /**
@@ -169,6 +178,58 @@ export type NodeStatus = Message<"aiws.engine.v1.NodeStatus"> & {
  */
 export const NodeStatusSchema: GenMessage<NodeStatus> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_run, 1);
+
+/**
+ * AttemptProgress is the latest progress reported for one attempt (see
+ * `HeartbeatRequest.progress` in task.proto). Only the latest report is kept.
+ *
+ * @generated from message aiws.engine.v1.AttemptProgress
+ */
+export type AttemptProgress = Message<"aiws.engine.v1.AttemptProgress"> & {
+  /**
+   * The attempt that reported it.
+   *
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * The report's text (at most 512 UTF-8 bytes); empty when it had none.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * The report's structured data as canonical JSON (at most 1,024 bytes); empty when
+   * it had none.
+   *
+   * @generated from field: string data_json = 3;
+   */
+  dataJson: string;
+
+  /**
+   * When the server recorded the report, UTC epoch milliseconds.
+   *
+   * @generated from field: int64 reported_at_ms = 4;
+   */
+  reportedAtMs: bigint;
+
+  /**
+   * How many reports the attempt has made so far (1 for the first): a watcher tells a
+   * new report that repeats the last one's text from the same one seen again.
+   *
+   * @generated from field: int64 reports = 5;
+   */
+  reports: bigint;
+};
+
+/**
+ * Describes the message aiws.engine.v1.AttemptProgress.
+ * Use `create(AttemptProgressSchema)` to create a new message.
+ */
+export const AttemptProgressSchema: GenMessage<AttemptProgress> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 2);
 
 /**
  * Run is a snapshot of a run.
@@ -367,7 +428,7 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
  * Use `create(RunSchema)` to create a new message.
  */
 export const RunSchema: GenMessage<Run> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 2);
+  messageDesc(file_aiws_engine_v1_run, 3);
 
 /**
  * StartRunRequest starts a run.
@@ -473,7 +534,7 @@ export type StartRunRequest = Message<"aiws.engine.v1.StartRunRequest"> & {
  * Use `create(StartRunRequestSchema)` to create a new message.
  */
 export const StartRunRequestSchema: GenMessage<StartRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 3);
+  messageDesc(file_aiws_engine_v1_run, 4);
 
 /**
  * RunNotify asks for a run's outcome to be pushed instead of polled. The outbox row of
@@ -521,7 +582,7 @@ export type RunNotify = Message<"aiws.engine.v1.RunNotify"> & {
  * Use `create(RunNotifySchema)` to create a new message.
  */
 export const RunNotifySchema: GenMessage<RunNotify> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 4);
+  messageDesc(file_aiws_engine_v1_run, 5);
 
 /**
  * StartRunResponse carries the run.
@@ -549,7 +610,7 @@ export type StartRunResponse = Message<"aiws.engine.v1.StartRunResponse"> & {
  * Use `create(StartRunResponseSchema)` to create a new message.
  */
 export const StartRunResponseSchema: GenMessage<StartRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 5);
+  messageDesc(file_aiws_engine_v1_run, 6);
 
 /**
  * GetRunRequest names a run.
@@ -580,7 +641,7 @@ export type GetRunRequest = Message<"aiws.engine.v1.GetRunRequest"> & {
  * Use `create(GetRunRequestSchema)` to create a new message.
  */
 export const GetRunRequestSchema: GenMessage<GetRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 6);
+  messageDesc(file_aiws_engine_v1_run, 7);
 
 /**
  * GetRunResponse carries the run.
@@ -609,7 +670,7 @@ export type GetRunResponse = Message<"aiws.engine.v1.GetRunResponse"> & {
  * Use `create(GetRunResponseSchema)` to create a new message.
  */
 export const GetRunResponseSchema: GenMessage<GetRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 7);
+  messageDesc(file_aiws_engine_v1_run, 8);
 
 /**
  * GetNodeResultRequest names a node.
@@ -637,7 +698,7 @@ export type GetNodeResultRequest = Message<"aiws.engine.v1.GetNodeResultRequest"
  * Use `create(GetNodeResultRequestSchema)` to create a new message.
  */
 export const GetNodeResultRequestSchema: GenMessage<GetNodeResultRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 8);
+  messageDesc(file_aiws_engine_v1_run, 9);
 
 /**
  * GetNodeResultResponse carries the result.
@@ -665,7 +726,7 @@ export type GetNodeResultResponse = Message<"aiws.engine.v1.GetNodeResultRespons
  * Use `create(GetNodeResultResponseSchema)` to create a new message.
  */
 export const GetNodeResultResponseSchema: GenMessage<GetNodeResultResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 9);
+  messageDesc(file_aiws_engine_v1_run, 10);
 
 /**
  * StopRunRequest stops a run.
@@ -693,7 +754,7 @@ export type StopRunRequest = Message<"aiws.engine.v1.StopRunRequest"> & {
  * Use `create(StopRunRequestSchema)` to create a new message.
  */
 export const StopRunRequestSchema: GenMessage<StopRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 10);
+  messageDesc(file_aiws_engine_v1_run, 11);
 
 /**
  * StopRunResponse carries the run.
@@ -714,7 +775,7 @@ export type StopRunResponse = Message<"aiws.engine.v1.StopRunResponse"> & {
  * Use `create(StopRunResponseSchema)` to create a new message.
  */
 export const StopRunResponseSchema: GenMessage<StopRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 11);
+  messageDesc(file_aiws_engine_v1_run, 12);
 
 /**
  * ResumeRunRequest resumes a failed or cancelled run.
@@ -771,7 +832,7 @@ export type ResumeRunRequest = Message<"aiws.engine.v1.ResumeRunRequest"> & {
  * Use `create(ResumeRunRequestSchema)` to create a new message.
  */
 export const ResumeRunRequestSchema: GenMessage<ResumeRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 12);
+  messageDesc(file_aiws_engine_v1_run, 13);
 
 /**
  * ResumeRunResponse carries the resumed run.
@@ -799,7 +860,7 @@ export type ResumeRunResponse = Message<"aiws.engine.v1.ResumeRunResponse"> & {
  * Use `create(ResumeRunResponseSchema)` to create a new message.
  */
 export const ResumeRunResponseSchema: GenMessage<ResumeRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 13);
+  messageDesc(file_aiws_engine_v1_run, 14);
 
 /**
  * ReviewResumeRequest describes a resume to review.
@@ -841,7 +902,7 @@ export type ReviewResumeRequest = Message<"aiws.engine.v1.ReviewResumeRequest"> 
  * Use `create(ReviewResumeRequestSchema)` to create a new message.
  */
 export const ReviewResumeRequestSchema: GenMessage<ReviewResumeRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 14);
+  messageDesc(file_aiws_engine_v1_run, 15);
 
 /**
  * ResumeNode is one node a resume runs again.
@@ -877,7 +938,7 @@ export type ResumeNode = Message<"aiws.engine.v1.ResumeNode"> & {
  * Use `create(ResumeNodeSchema)` to create a new message.
  */
 export const ResumeNodeSchema: GenMessage<ResumeNode> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 15);
+  messageDesc(file_aiws_engine_v1_run, 16);
 
 /**
  * ResumeMaterial is the exact subject of a human's approval of a governed resume.
@@ -969,7 +1030,7 @@ export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
  * Use `create(ResumeMaterialSchema)` to create a new message.
  */
 export const ResumeMaterialSchema: GenMessage<ResumeMaterial> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 16);
+  messageDesc(file_aiws_engine_v1_run, 17);
 
 /**
  * ReviewResumeResponse carries the material and its digest.
@@ -997,7 +1058,7 @@ export type ReviewResumeResponse = Message<"aiws.engine.v1.ReviewResumeResponse"
  * Use `create(ReviewResumeResponseSchema)` to create a new message.
  */
 export const ReviewResumeResponseSchema: GenMessage<ReviewResumeResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 17);
+  messageDesc(file_aiws_engine_v1_run, 18);
 
 /**
  * WatchRunRequest names a run to watch.
@@ -1018,7 +1079,7 @@ export type WatchRunRequest = Message<"aiws.engine.v1.WatchRunRequest"> & {
  * Use `create(WatchRunRequestSchema)` to create a new message.
  */
 export const WatchRunRequestSchema: GenMessage<WatchRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 18);
+  messageDesc(file_aiws_engine_v1_run, 19);
 
 /**
  * WatchRunResponse is one snapshot.
@@ -1039,7 +1100,7 @@ export type WatchRunResponse = Message<"aiws.engine.v1.WatchRunResponse"> & {
  * Use `create(WatchRunResponseSchema)` to create a new message.
  */
 export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 19);
+  messageDesc(file_aiws_engine_v1_run, 20);
 
 /**
  * ListRunsRequest pages through runs. Every filter given must match (empty or zero
@@ -1138,7 +1199,7 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
  * Use `create(ListRunsRequestSchema)` to create a new message.
  */
 export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 20);
+  messageDesc(file_aiws_engine_v1_run, 21);
 
 /**
  * ListRunsResponse is one page of runs.
@@ -1167,7 +1228,7 @@ export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
  * Use `create(ListRunsResponseSchema)` to create a new message.
  */
 export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 21);
+  messageDesc(file_aiws_engine_v1_run, 22);
 
 /**
  * ListRunNodesRequest pages through a run's nodes.
@@ -1216,7 +1277,7 @@ export type ListRunNodesRequest = Message<"aiws.engine.v1.ListRunNodesRequest"> 
  * Use `create(ListRunNodesRequestSchema)` to create a new message.
  */
 export const ListRunNodesRequestSchema: GenMessage<ListRunNodesRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 22);
+  messageDesc(file_aiws_engine_v1_run, 23);
 
 /**
  * ListRunNodesResponse is one page of nodes.
@@ -1251,7 +1312,7 @@ export type ListRunNodesResponse = Message<"aiws.engine.v1.ListRunNodesResponse"
  * Use `create(ListRunNodesResponseSchema)` to create a new message.
  */
 export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 23);
+  messageDesc(file_aiws_engine_v1_run, 24);
 
 /**
  * RunState is the lifecycle of a run.

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/task.proto.
  */
 export const file_aiws_engine_v1_task: GenFile = /*@__PURE__*/
-  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJZCgVNb2RlbBIMCgRuYW1lGAEgASgJEisKBnNvdXJjZRgCIAEoDjIbLmFpd3MuZW5naW5lLnYxLk1vZGVsU291cmNlEhUKDWV4cGlyZXNfYXRfbXMYAyABKAMicAoJQWdlbnRTcGVjEg0KBW1vZGVsGAEgASgJEhUKDXN5c3RlbV9wcm9tcHQYAiABKAkSFgoOZnVuY3Rpb25zX2pzb24YAyABKAkSEwoLb3V0cHV0X2pzb24YBCABKAkSEAoIcHJvdmlkZXIYBSABKAkiywIKBFRhc2sSEgoKYXR0ZW1wdF9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSDwoHbm9kZV9pZBgEIAEoCRIPCgdhdHRlbXB0GAUgASgFEhQKDG9wZXJhdGlvbl9pZBgGIAEoCRIoCgVhZ2VudBgHIAEoCzIZLmFpd3MuZW5naW5lLnYxLkFnZW50U3BlYxISCgppbnB1dF9qc29uGAggASgJEhAKCHRlbXBsYXRlGAkgASgJEhMKC2RlYWRsaW5lX21zGAogASgDEhsKE2xlYXNlX2V4cGlyZXNfYXRfbXMYCyABKAMSEAoIcmV2aXNpb24YDCABKAMSEwoLdHJhY2VwYXJlbnQYDSABKAkSLAoHZWZmZWN0cxgOIAEoDjIbLmFpd3MuZW5naW5lLnYxLk5vZGVFZmZlY3RzImwKEUNsYWltVGFza3NSZXF1ZXN0EhEKCXdvcmtlcl9pZBgBIAEoCRIOCgZtb2RlbHMYAiADKAkSEQoJbWF4X3Rhc2tzGAMgASgFEhAKCGxlYXNlX21zGAQgASgDEg8KB3dhaXRfbXMYBSABKAMiOQoSQ2xhaW1UYXNrc1Jlc3BvbnNlEiMKBXRhc2tzGAEgAygLMhQuYWl3cy5lbmdpbmUudjEuVGFzayJLChBIZWFydGJlYXRSZXF1ZXN0EhIKCmF0dGVtcHRfaWQYASABKAkSEQoJd29ya2VyX2lkGAIgASgJEhAKCGxlYXNlX21zGAMgASgDIlMKEUhlYXJ0YmVhdFJlc3BvbnNlEhsKE2xlYXNlX2V4cGlyZXNfYXRfbXMYASABKAMSEQoJY2FuY2VsbGVkGAIgASgIEg4KBnBhdXNlZBgDIAEoCCKbAQoTQ29tcGxldGVUYXNrUmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRITCgtyZXN1bHRfanNvbhgDIAEoCRItCgZlZmZlY3QYBCABKA4yHS5haXdzLmVuZ2luZS52MS5FZmZlY3RPdXRjb21lEhkKEWNvc3RfbWljcm9jcmVkaXRzGAUgASgJIigKFENvbXBsZXRlVGFza1Jlc3BvbnNlEhAKCHJlcGxheWVkGAEgASgIIqQBCg9GYWlsVGFza1JlcXVlc3QSEgoKYXR0ZW1wdF9pZBgBIAEoCRIRCgl3b3JrZXJfaWQYAiABKAkSDQoFZXJyb3IYAyABKAkSEQoJcmV0cnlhYmxlGAQgASgIEi0KBmVmZmVjdBgFIAEoDjIdLmFpd3MuZW5naW5lLnYxLkVmZmVjdE91dGNvbWUSGQoRY29zdF9taWNyb2NyZWRpdHMYBiABKAkiOAoQRmFpbFRhc2tSZXNwb25zZRISCgp3aWxsX3JldHJ5GAEgASgIEhAKCHJlcGxheWVkGAIgASgIIoEBCgpTZXR0bGVtZW50EjcKCGNvbXBsZXRlGAEgASgLMiMuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVxdWVzdEgAEi8KBGZhaWwYAiABKAsyHy5haXdzLmVuZ2luZS52MS5GYWlsVGFza1JlcXVlc3RIAEIJCgdvdXRjb21lIkAKD1NldHRsZW1lbnRFcnJvchIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIs4BChBTZXR0bGVtZW50UmVzdWx0EhIKCmF0dGVtcHRfaWQYASABKAkSOAoIY29tcGxldGUYAiABKAsyJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZUgAEjAKBGZhaWwYAyABKAsyIC5haXdzLmVuZ2luZS52MS5GYWlsVGFza1Jlc3BvbnNlSAASMAoFZXJyb3IYBCABKAsyHy5haXdzLmVuZ2luZS52MS5TZXR0bGVtZW50RXJyb3JIAEIICgZyZXN1bHQidwoSU2V0dGxlVGFza3NSZXF1ZXN0Ei8KC3NldHRsZW1lbnRzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuU2V0dGxlbWVudBIwCgVjbGFpbRgCIAEoCzIhLmFpd3MuZW5naW5lLnYxLkNsYWltVGFza3NSZXF1ZXN0Im0KE1NldHRsZVRhc2tzUmVzcG9uc2USMQoHcmVzdWx0cxgBIAMoCzIgLmFpd3MuZW5naW5lLnYxLlNldHRsZW1lbnRSZXN1bHQSIwoFdGFza3MYAiADKAsyFC5haXdzLmVuZ2luZS52MS5UYXNrIhMKEUxpc3RNb2RlbHNSZXF1ZXN0IjsKEkxpc3RNb2RlbHNSZXNwb25zZRIlCgZtb2RlbHMYASADKAsyFS5haXdzLmVuZ2luZS52MS5Nb2RlbCpdCgtNb2RlbFNvdXJjZRIcChhNT0RFTF9TT1VSQ0VfVU5TUEVDSUZJRUQQABIXChNNT0RFTF9TT1VSQ0VfQ09ORklHEAESFwoTTU9ERUxfU09VUkNFX1dPUktFUhACKnoKC05vZGVFZmZlY3RzEhwKGE5PREVfRUZGRUNUU19VTlNQRUNJRklFRBAAEhUKEU5PREVfRUZGRUNUU19OT05FEAESGwoXTk9ERV9FRkZFQ1RTX0lERU1QT1RFTlQQAhIZChVOT0RFX0VGRkVDVFNfRVhURVJOQUwQAzKQBAoLVGFza1NlcnZpY2USUwoKQ2xhaW1UYXNrcxIhLmFpd3MuZW5naW5lLnYxLkNsYWltVGFza3NSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1Jlc3BvbnNlElAKCUhlYXJ0YmVhdBIgLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5IZWFydGJlYXRSZXNwb25zZRJZCgxDb21wbGV0ZVRhc2sSIy5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuQ29tcGxldGVUYXNrUmVzcG9uc2USTQoIRmFpbFRhc2sSHy5haXdzLmVuZ2luZS52MS5GYWlsVGFza1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5GYWlsVGFza1Jlc3BvbnNlElYKC1NldHRsZVRhc2tzEiIuYWl3cy5lbmdpbmUudjEuU2V0dGxlVGFza3NSZXF1ZXN0GiMuYWl3cy5lbmdpbmUudjEuU2V0dGxlVGFza3NSZXNwb25zZRJYCgpMaXN0TW9kZWxzEiEuYWl3cy5lbmdpbmUudjEuTGlzdE1vZGVsc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5MaXN0TW9kZWxzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
+  fileDesc("ChlhaXdzL2VuZ2luZS92MS90YXNrLnByb3RvEg5haXdzLmVuZ2luZS52MSJZCgVNb2RlbBIMCgRuYW1lGAEgASgJEisKBnNvdXJjZRgCIAEoDjIbLmFpd3MuZW5naW5lLnYxLk1vZGVsU291cmNlEhUKDWV4cGlyZXNfYXRfbXMYAyABKAMicAoJQWdlbnRTcGVjEg0KBW1vZGVsGAEgASgJEhUKDXN5c3RlbV9wcm9tcHQYAiABKAkSFgoOZnVuY3Rpb25zX2pzb24YAyABKAkSEwoLb3V0cHV0X2pzb24YBCABKAkSEAoIcHJvdmlkZXIYBSABKAkiywIKBFRhc2sSEgoKYXR0ZW1wdF9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSDwoHbm9kZV9pZBgEIAEoCRIPCgdhdHRlbXB0GAUgASgFEhQKDG9wZXJhdGlvbl9pZBgGIAEoCRIoCgVhZ2VudBgHIAEoCzIZLmFpd3MuZW5naW5lLnYxLkFnZW50U3BlYxISCgppbnB1dF9qc29uGAggASgJEhAKCHRlbXBsYXRlGAkgASgJEhMKC2RlYWRsaW5lX21zGAogASgDEhsKE2xlYXNlX2V4cGlyZXNfYXRfbXMYCyABKAMSEAoIcmV2aXNpb24YDCABKAMSEwoLdHJhY2VwYXJlbnQYDSABKAkSLAoHZWZmZWN0cxgOIAEoDjIbLmFpd3MuZW5naW5lLnYxLk5vZGVFZmZlY3RzImwKEUNsYWltVGFza3NSZXF1ZXN0EhEKCXdvcmtlcl9pZBgBIAEoCRIOCgZtb2RlbHMYAiADKAkSEQoJbWF4X3Rhc2tzGAMgASgFEhAKCGxlYXNlX21zGAQgASgDEg8KB3dhaXRfbXMYBSABKAMiOQoSQ2xhaW1UYXNrc1Jlc3BvbnNlEiMKBXRhc2tzGAEgAygLMhQuYWl3cy5lbmdpbmUudjEuVGFzayJ9ChBIZWFydGJlYXRSZXF1ZXN0EhIKCmF0dGVtcHRfaWQYASABKAkSEQoJd29ya2VyX2lkGAIgASgJEhAKCGxlYXNlX21zGAMgASgDEjAKCHByb2dyZXNzGAQgASgLMh4uYWl3cy5lbmdpbmUudjEuUHJvZ3Jlc3NSZXBvcnQiMQoOUHJvZ3Jlc3NSZXBvcnQSDAoEdGV4dBgBIAEoCRIRCglkYXRhX2pzb24YAiABKAkiUwoRSGVhcnRiZWF0UmVzcG9uc2USGwoTbGVhc2VfZXhwaXJlc19hdF9tcxgBIAEoAxIRCgljYW5jZWxsZWQYAiABKAgSDgoGcGF1c2VkGAMgASgIIpsBChNDb21wbGV0ZVRhc2tSZXF1ZXN0EhIKCmF0dGVtcHRfaWQYASABKAkSEQoJd29ya2VyX2lkGAIgASgJEhMKC3Jlc3VsdF9qc29uGAMgASgJEi0KBmVmZmVjdBgEIAEoDjIdLmFpd3MuZW5naW5lLnYxLkVmZmVjdE91dGNvbWUSGQoRY29zdF9taWNyb2NyZWRpdHMYBSABKAkiKAoUQ29tcGxldGVUYXNrUmVzcG9uc2USEAoIcmVwbGF5ZWQYASABKAgipAEKD0ZhaWxUYXNrUmVxdWVzdBISCgphdHRlbXB0X2lkGAEgASgJEhEKCXdvcmtlcl9pZBgCIAEoCRINCgVlcnJvchgDIAEoCRIRCglyZXRyeWFibGUYBCABKAgSLQoGZWZmZWN0GAUgASgOMh0uYWl3cy5lbmdpbmUudjEuRWZmZWN0T3V0Y29tZRIZChFjb3N0X21pY3JvY3JlZGl0cxgGIAEoCSI4ChBGYWlsVGFza1Jlc3BvbnNlEhIKCndpbGxfcmV0cnkYASABKAgSEAoIcmVwbGF5ZWQYAiABKAgigQEKClNldHRsZW1lbnQSNwoIY29tcGxldGUYASABKAsyIy5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXF1ZXN0SAASLwoEZmFpbBgCIAEoCzIfLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVxdWVzdEgAQgkKB291dGNvbWUiQAoPU2V0dGxlbWVudEVycm9yEgwKBGNvZGUYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkizgEKEFNldHRsZW1lbnRSZXN1bHQSEgoKYXR0ZW1wdF9pZBgBIAEoCRI4Cghjb21wbGV0ZRgCIAEoCzIkLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1Jlc3BvbnNlSAASMAoEZmFpbBgDIAEoCzIgLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVzcG9uc2VIABIwCgVlcnJvchgEIAEoCzIfLmFpd3MuZW5naW5lLnYxLlNldHRsZW1lbnRFcnJvckgAQggKBnJlc3VsdCJ3ChJTZXR0bGVUYXNrc1JlcXVlc3QSLwoLc2V0dGxlbWVudHMYASADKAsyGi5haXdzLmVuZ2luZS52MS5TZXR0bGVtZW50EjAKBWNsYWltGAIgASgLMiEuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1JlcXVlc3QibQoTU2V0dGxlVGFza3NSZXNwb25zZRIxCgdyZXN1bHRzGAEgAygLMiAuYWl3cy5lbmdpbmUudjEuU2V0dGxlbWVudFJlc3VsdBIjCgV0YXNrcxgCIAMoCzIULmFpd3MuZW5naW5lLnYxLlRhc2siEwoRTGlzdE1vZGVsc1JlcXVlc3QiOwoSTGlzdE1vZGVsc1Jlc3BvbnNlEiUKBm1vZGVscxgBIAMoCzIVLmFpd3MuZW5naW5lLnYxLk1vZGVsKl0KC01vZGVsU291cmNlEhwKGE1PREVMX1NPVVJDRV9VTlNQRUNJRklFRBAAEhcKE01PREVMX1NPVVJDRV9DT05GSUcQARIXChNNT0RFTF9TT1VSQ0VfV09SS0VSEAIqegoLTm9kZUVmZmVjdHMSHAoYTk9ERV9FRkZFQ1RTX1VOU1BFQ0lGSUVEEAASFQoRTk9ERV9FRkZFQ1RTX05PTkUQARIbChdOT0RFX0VGRkVDVFNfSURFTVBPVEVOVBACEhkKFU5PREVfRUZGRUNUU19FWFRFUk5BTBADMpAECgtUYXNrU2VydmljZRJTCgpDbGFpbVRhc2tzEiEuYWl3cy5lbmdpbmUudjEuQ2xhaW1UYXNrc1JlcXVlc3QaIi5haXdzLmVuZ2luZS52MS5DbGFpbVRhc2tzUmVzcG9uc2USUAoJSGVhcnRiZWF0EiAuYWl3cy5lbmdpbmUudjEuSGVhcnRiZWF0UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkhlYXJ0YmVhdFJlc3BvbnNlElkKDENvbXBsZXRlVGFzaxIjLmFpd3MuZW5naW5lLnYxLkNvbXBsZXRlVGFza1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5Db21wbGV0ZVRhc2tSZXNwb25zZRJNCghGYWlsVGFzaxIfLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkZhaWxUYXNrUmVzcG9uc2USVgoLU2V0dGxlVGFza3MSIi5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1JlcXVlc3QaIy5haXdzLmVuZ2luZS52MS5TZXR0bGVUYXNrc1Jlc3BvbnNlElgKCkxpc3RNb2RlbHMSIS5haXdzLmVuZ2luZS52MS5MaXN0TW9kZWxzUmVxdWVzdBoiLmFpd3MuZW5naW5lLnYxLkxpc3RNb2RlbHNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
 
 /**
  * Model is one model the engine accepts in definitions.
@@ -328,6 +328,19 @@ export type HeartbeatRequest = Message<"aiws.engine.v1.HeartbeatRequest"> & {
    * @generated from field: int64 lease_ms = 3;
    */
   leaseMs: bigint;
+
+  /**
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   *
+   * @generated from field: aiws.engine.v1.ProgressReport progress = 4;
+   */
+  progress?: ProgressReport | undefined;
 };
 
 /**
@@ -336,6 +349,38 @@ export type HeartbeatRequest = Message<"aiws.engine.v1.HeartbeatRequest"> & {
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_task, 5);
+
+/**
+ * ProgressReport is what a worker says of an attempt while it works: a short line for
+ * humans, structured data for programs, or both (both empty clears the shown progress).
+ *
+ * @generated from message aiws.engine.v1.ProgressReport
+ */
+export type ProgressReport = Message<"aiws.engine.v1.ProgressReport"> & {
+  /**
+   * A short human-readable line (for example "indexed 40 of 120 pages"): at most 512
+   * UTF-8 bytes, else TEXT_TOO_LONG.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * Structured progress as one JSON value under the bounded document profile (for
+   * example `{"done":40,"total":120}`), at most 1,024 bytes, else DOCUMENT_TOO_LARGE
+   * (other DOCUMENT_* reasons for malformed JSON); empty for none.
+   *
+   * @generated from field: string data_json = 2;
+   */
+  dataJson: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ProgressReport.
+ * Use `create(ProgressReportSchema)` to create a new message.
+ */
+export const ProgressReportSchema: GenMessage<ProgressReport> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_task, 6);
 
 /**
  * HeartbeatResponse says whether to go on.
@@ -374,7 +419,7 @@ export type HeartbeatResponse = Message<"aiws.engine.v1.HeartbeatResponse"> & {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 6);
+  messageDesc(file_aiws_engine_v1_task, 7);
 
 /**
  * CompleteTaskRequest settles an attempt with a result.
@@ -423,7 +468,7 @@ export type CompleteTaskRequest = Message<"aiws.engine.v1.CompleteTaskRequest"> 
  * Use `create(CompleteTaskRequestSchema)` to create a new message.
  */
 export const CompleteTaskRequestSchema: GenMessage<CompleteTaskRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 7);
+  messageDesc(file_aiws_engine_v1_task, 8);
 
 /**
  * CompleteTaskResponse confirms the settlement.
@@ -444,7 +489,7 @@ export type CompleteTaskResponse = Message<"aiws.engine.v1.CompleteTaskResponse"
  * Use `create(CompleteTaskResponseSchema)` to create a new message.
  */
 export const CompleteTaskResponseSchema: GenMessage<CompleteTaskResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 8);
+  messageDesc(file_aiws_engine_v1_task, 9);
 
 /**
  * FailTaskRequest settles an attempt as failed.
@@ -501,7 +546,7 @@ export type FailTaskRequest = Message<"aiws.engine.v1.FailTaskRequest"> & {
  * Use `create(FailTaskRequestSchema)` to create a new message.
  */
 export const FailTaskRequestSchema: GenMessage<FailTaskRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 9);
+  messageDesc(file_aiws_engine_v1_task, 10);
 
 /**
  * FailTaskResponse says what happens next.
@@ -529,7 +574,7 @@ export type FailTaskResponse = Message<"aiws.engine.v1.FailTaskResponse"> & {
  * Use `create(FailTaskResponseSchema)` to create a new message.
  */
 export const FailTaskResponseSchema: GenMessage<FailTaskResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 10);
+  messageDesc(file_aiws_engine_v1_task, 11);
 
 /**
  * Settlement is one attempt settled within a SettleTasks batch.
@@ -566,7 +611,7 @@ export type Settlement = Message<"aiws.engine.v1.Settlement"> & {
  * Use `create(SettlementSchema)` to create a new message.
  */
 export const SettlementSchema: GenMessage<Settlement> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 11);
+  messageDesc(file_aiws_engine_v1_task, 12);
 
 /**
  * SettlementError is why one settlement of a batch was refused. It carries what a
@@ -602,7 +647,7 @@ export type SettlementError = Message<"aiws.engine.v1.SettlementError"> & {
  * Use `create(SettlementErrorSchema)` to create a new message.
  */
 export const SettlementErrorSchema: GenMessage<SettlementError> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 12);
+  messageDesc(file_aiws_engine_v1_task, 13);
 
 /**
  * SettlementResult answers one settlement, in the order of the request.
@@ -654,7 +699,7 @@ export type SettlementResult = Message<"aiws.engine.v1.SettlementResult"> & {
  * Use `create(SettlementResultSchema)` to create a new message.
  */
 export const SettlementResultSchema: GenMessage<SettlementResult> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 13);
+  messageDesc(file_aiws_engine_v1_task, 14);
 
 /**
  * SettleTasksRequest settles attempts and optionally claims the next ones.
@@ -683,7 +728,7 @@ export type SettleTasksRequest = Message<"aiws.engine.v1.SettleTasksRequest"> & 
  * Use `create(SettleTasksRequestSchema)` to create a new message.
  */
 export const SettleTasksRequestSchema: GenMessage<SettleTasksRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 14);
+  messageDesc(file_aiws_engine_v1_task, 15);
 
 /**
  * SettleTasksResponse answers each settlement and carries the claimed tasks.
@@ -711,7 +756,7 @@ export type SettleTasksResponse = Message<"aiws.engine.v1.SettleTasksResponse"> 
  * Use `create(SettleTasksResponseSchema)` to create a new message.
  */
 export const SettleTasksResponseSchema: GenMessage<SettleTasksResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 15);
+  messageDesc(file_aiws_engine_v1_task, 16);
 
 /**
  * ListModelsRequest asks for the known models; it has no fields.
@@ -726,7 +771,7 @@ export type ListModelsRequest = Message<"aiws.engine.v1.ListModelsRequest"> & {
  * Use `create(ListModelsRequestSchema)` to create a new message.
  */
 export const ListModelsRequestSchema: GenMessage<ListModelsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 16);
+  messageDesc(file_aiws_engine_v1_task, 17);
 
 /**
  * ListModelsResponse lists the known models: the configured ones, then worker
@@ -748,7 +793,7 @@ export type ListModelsResponse = Message<"aiws.engine.v1.ListModelsResponse"> & 
  * Use `create(ListModelsResponseSchema)` to create a new message.
  */
 export const ListModelsResponseSchema: GenMessage<ListModelsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_task, 17);
+  messageDesc(file_aiws_engine_v1_task, 18);
 
 /**
  * ModelSource says why the engine knows a model.

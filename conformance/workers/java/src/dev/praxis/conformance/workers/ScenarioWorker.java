@@ -72,6 +72,21 @@ public final class ScenarioWorker {
         }
         cancelled(ctx);
         return Map.of("hung", true);
+      case "progress": {
+        int steps = spec.get("steps") instanceof Number n ? n.intValue() : 1;
+        long ms = spec.get("ms") instanceof Number n ? n.longValue() : 0;
+        long hold = spec.get("hold_ms") instanceof Number n ? n.longValue() : 0;
+        try {
+          for (int step = 1; step <= steps; step++) {
+            ctx.progress("step " + step + " of " + steps, Map.of("step", step, "of", steps));
+            Thread.sleep(ms);
+          }
+          Thread.sleep(hold);
+        } catch (InterruptedException e) {
+          cancelled(ctx);
+        }
+        return Map.of("steps", steps);
+      }
       case "unserializable": {
         Map<String, Object> cyclic = new HashMap<>();
         cyclic.put("self", cyclic);

@@ -3,10 +3,15 @@ package dev.praxis.client.worker;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
 import dev.praxis.aiws.engine.v1.NodeEffects;
+import dev.praxis.aiws.engine.v1.ProgressReport;
 import dev.praxis.aiws.engine.v1.Task;
 import dev.praxis.client.Json;
 import java.lang.reflect.Type;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One claimed attempt as a handler sees it: the task, its input and its cancellation. The
@@ -15,8 +20,16 @@ import java.util.concurrent.CompletableFuture;
  * completes, and a synchronous handler's thread is interrupted.
  */
 public final class TaskContext {
+  /** A progress report's text, in UTF-8 bytes (the server's cap). */
+  public static final int MAX_PROGRESS_TEXT_BYTES = 512;
+  /** A progress report's data as JSON, in UTF-8 bytes (the server's cap). */
+  public static final int MAX_PROGRESS_DATA_BYTES = 1024;
+  private static final BigDecimal MAX_SAFE_INTEGER = BigDecimal.valueOf((1L << 53) - 1);
+
   private final Task task;
   private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
+  private final AtomicReference<ProgressReport> report = new AtomicReference<>();
+  private volatile Runnable onProgress = () -> {};
   private Thread thread;
 
   TaskContext(Task task) {
@@ -107,6 +120,82 @@ public final class TaskContext {
       throw Outcome.notApplied("input is not a " + type.getTypeName() + ": " + e.getMessage(), false)
           .asException();
     }
+  }
+
+  /**
+   * Reports progress (docs/workers.md 4a): a short {@code text} and/or JSON-encodable {@code
+   * data} (null for none). The report replaces one not yet sent and goes with the attempt's
+   * next heartbeat, brought forward: at once, or a second after the previous one.
+   *
+   * @throws IllegalArgumentException when {@code text} is over 512 UTF-8 bytes, or {@code
+   *     data} is not JSON of safe integers within 1,024 bytes; nothing is sent
+   */
+  public void progress(String text, Object data) {
+    report.set(progressReport(text, data));
+    onProgress.run();
+  }
+
+  /** Reports progress as text only: {@code progress(text, null)}. */
+  public void progress(String text) {
+    progress(text, null);
+  }
+
+  /** The report checked against the server's caps. */
+  static ProgressReport progressReport(String text, Object data) {
+    String line = text == null ? "" : text;
+    if (line.getBytes(StandardCharsets.UTF_8).length > MAX_PROGRESS_TEXT_BYTES) {
+      throw new IllegalArgumentException("progress text: at most " + MAX_PROGRESS_TEXT_BYTES + " UTF-8 bytes");
+    }
+    String json = "";
+    if (data != null) {
+      try {
+        json = Json.toJson(data);
+      } catch (Json.NotJsonException e) {
+        throw new IllegalArgumentException("progress data: not JSON (" + e.getMessage() + ")", e);
+      }
+      if (json.getBytes(StandardCharsets.UTF_8).length > MAX_PROGRESS_DATA_BYTES) {
+        throw new IllegalArgumentException("progress data: at most " + MAX_PROGRESS_DATA_BYTES + " bytes of JSON");
+      }
+      checkNumbers(Json.parse(json));
+    }
+    return ProgressReport.newBuilder().setText(line).setDataJson(json).build();
+  }
+
+  private static void checkNumbers(JsonElement element) {
+    if (element.isJsonPrimitive() && element.getAsJsonPrimitive().isNumber()) {
+      BigDecimal value = element.getAsBigDecimal();
+      if (value.stripTrailingZeros().scale() > 0 || value.abs().compareTo(MAX_SAFE_INTEGER) > 0
+          || element.getAsString().matches(".*[.eE].*")) {
+        throw new IllegalArgumentException(
+            "progress data: " + element + " is not a safe integer (send it as a string)");
+      }
+    } else if (element.isJsonArray()) {
+      element.getAsJsonArray().forEach(TaskContext::checkNumbers);
+    } else if (element.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> entry : element.getAsJsonObject().entrySet()) {
+        checkNumbers(entry.getValue());
+      }
+    }
+  }
+
+  /** The report waiting for a heartbeat, taken (null when none). */
+  ProgressReport takeProgress() {
+    return report.getAndSet(null);
+  }
+
+  /** Keeps an unsent report for the next heartbeat, unless a newer one waits. */
+  void restoreProgress(ProgressReport unsent) {
+    if (unsent != null) {
+      report.compareAndSet(null, unsent);
+    }
+  }
+
+  boolean hasProgress() {
+    return report.get() != null;
+  }
+
+  void onProgress(Runnable callback) {
+    this.onProgress = callback;
   }
 
   /** Whether the attempt was cancelled: stop work and return. */

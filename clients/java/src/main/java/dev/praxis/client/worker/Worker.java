@@ -7,6 +7,7 @@ import dev.praxis.aiws.engine.v1.EffectOutcome;
 import dev.praxis.aiws.engine.v1.FailTaskRequest;
 import dev.praxis.aiws.engine.v1.HeartbeatRequest;
 import dev.praxis.aiws.engine.v1.HeartbeatResponse;
+import dev.praxis.aiws.engine.v1.ProgressReport;
 import dev.praxis.aiws.engine.v1.SettleTasksRequest;
 import dev.praxis.aiws.engine.v1.SettleTasksResponse;
 import dev.praxis.aiws.engine.v1.Settlement;
@@ -88,6 +89,8 @@ public final class Worker implements AutoCloseable {
       Set.of(Status.Code.UNAUTHENTICATED, Status.Code.PERMISSION_DENIED,
           Status.Code.INVALID_ARGUMENT, Status.Code.UNIMPLEMENTED);
   private static final long CALL_TIMEOUT_MS = 15_000;
+  /** A progress report waits at most this long after the attempt's previous heartbeat. */
+  static final long PROGRESS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final long BACKOFF_START_MS = 100;
   private static final long BACKOFF_MAX_MS = 5_000;
 
@@ -500,6 +503,7 @@ public final class Worker implements AutoCloseable {
       inHand.put(task.getAttemptId(), attempt);
       long every = Math.max(200, leaseMs / 3);
       attempt.beat = beats.scheduleWithFixedDelay(() -> heartbeat(attempt), every, every, TimeUnit.MILLISECONDS);
+      attempt.ctx.onProgress(() -> progressDue(attempt));
       handlers.execute(() -> runHandler(attempt));
     }
     slots.release(permits - used);
@@ -511,6 +515,8 @@ public final class Worker implements AutoCloseable {
     final Task task;
     final TaskContext ctx;
     final AtomicBoolean beating = new AtomicBoolean();
+    final AtomicBoolean progressQueued = new AtomicBoolean();
+    volatile long lastBeatNanos = System.nanoTime() - PROGRESS_INTERVAL_NANOS;
     volatile ScheduledFuture<?> beat;
 
     Attempt(Task task) {
@@ -622,14 +628,45 @@ public final class Worker implements AutoCloseable {
 
   // --- heartbeats ------------------------------------------------------------------------
 
-  private void heartbeat(Attempt attempt) {
-    if (attempt.ctx.isCancelled() || !attempt.beating.compareAndSet(false, true)) {
+  /**
+   * Brings the attempt's next heartbeat forward for a progress report: at once, or {@link
+   * #PROGRESS_INTERVAL_NANOS} after its previous one (the rate limit); one is queued at most.
+   */
+  private void progressDue(Attempt attempt) {
+    if (attempt.ctx.isCancelled() || !inHand.containsKey(attempt.task.getAttemptId())
+        || !attempt.progressQueued.compareAndSet(false, true)) {
       return;
+    }
+    long wait = Math.max(0, attempt.lastBeatNanos + PROGRESS_INTERVAL_NANOS - System.nanoTime());
+    try {
+      beats.schedule(() -> progressBeat(attempt), wait, TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException stopped) {
+      attempt.progressQueued.set(false);
+    }
+  }
+
+  private void progressBeat(Attempt attempt) {
+    attempt.progressQueued.set(false);
+    if (!heartbeat(attempt) && attempt.ctx.hasProgress()) {
+      progressDue(attempt); // a heartbeat was in flight: the report goes with the next one
+    }
+  }
+
+  /** Sends one heartbeat unless one is in flight (false then), with any report waiting. */
+  private boolean heartbeat(Attempt attempt) {
+    if (attempt.ctx.isCancelled() || !attempt.beating.compareAndSet(false, true)) {
+      return false;
     }
     String attemptId = attempt.task.getAttemptId();
     LOG.fine("heartbeat " + attemptId);
-    HeartbeatRequest request = HeartbeatRequest.newBuilder().setAttemptId(attemptId)
-        .setWorkerId(workerId).setLeaseMs(leaseMs).build();
+    attempt.lastBeatNanos = System.nanoTime();
+    ProgressReport report = attempt.ctx.takeProgress();
+    HeartbeatRequest.Builder builder = HeartbeatRequest.newBuilder().setAttemptId(attemptId)
+        .setWorkerId(workerId).setLeaseMs(leaseMs);
+    if (report != null) {
+      builder.setProgress(report);
+    }
+    HeartbeatRequest request = builder.build();
     async.withDeadlineAfter(Math.max(2_000, leaseMs / 3), TimeUnit.MILLISECONDS)
         .heartbeat(request, new StreamObserver<HeartbeatResponse>() {
           @Override
@@ -647,8 +684,14 @@ public final class Worker implements AutoCloseable {
             if (error.reason().map(GONE::contains).orElse(false)) {
               LOG.info("attempt " + attemptId + ": lease gone (" + error + "); cancelling the handler");
               cancel(attempt);
+            } else if (report != null && error.code() == Status.Code.INVALID_ARGUMENT) {
+              LOG.warning("progress of " + attemptId + " refused (" + error + "); heartbeating without it");
+              beats.execute(() -> heartbeat(attempt)); // the lease still needs extending
             } else {
               LOG.warning("heartbeat of " + attemptId + " failed (" + error + "); retrying at the next interval");
+              if (isTransient(error)) {
+                attempt.ctx.restoreProgress(report); // sent with the next heartbeat
+              }
             }
           }
 
@@ -657,6 +700,7 @@ public final class Worker implements AutoCloseable {
             attempt.beating.set(false);
           }
         });
+    return true;
   }
 
   private static void cancel(Attempt attempt) {

@@ -10,6 +10,7 @@ import dev.praxis.aiws.engine.v1.FailTaskRequest;
 import dev.praxis.aiws.engine.v1.FailTaskResponse;
 import dev.praxis.aiws.engine.v1.HeartbeatRequest;
 import dev.praxis.aiws.engine.v1.HeartbeatResponse;
+import dev.praxis.aiws.engine.v1.ProgressReport;
 import dev.praxis.aiws.engine.v1.NodeEffects;
 import dev.praxis.aiws.engine.v1.SettleTasksRequest;
 import dev.praxis.aiws.engine.v1.SettleTasksResponse;
@@ -45,6 +46,8 @@ public final class FakeTaskService extends TaskServiceGrpc.TaskServiceImplBase i
     public int settleCalls;
     public int heartbeats;
     public boolean cancelHeartbeats;
+    public final List<ProgressReport> reports = new ArrayList<>();
+    public final List<Long> reportedAtNanos = new ArrayList<>();
   }
 
   private final State state = new State();
@@ -144,6 +147,10 @@ public final class FakeTaskService extends TaskServiceGrpc.TaskServiceImplBase i
   @Override
   public synchronized void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> out) {
     state.heartbeats++;
+    if (request.hasProgress()) {
+      state.reports.add(request.getProgress());
+      state.reportedAtNanos.add(System.nanoTime());
+    }
     out.onNext(HeartbeatResponse.newBuilder().setCancelled(state.cancelHeartbeats).build());
     out.onCompleted();
   }

@@ -229,6 +229,49 @@ class WorkerTest {
   }
 
   @Test
+  void progressRidesOnHeartbeatsBroughtForwardAndRateLimited() throws Exception {
+    try (FakeTaskService fake = FakeTaskService.start(true);
+        PraxisClients clients = Praxis.connect(fake.address(), "secret")) {
+      fake.offer("att-p", "{}");
+      java.util.List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Worker worker = Worker.builder(clients, "m").leaseMs(60_000).pollMs(100)
+          .handler(ctx -> {
+            for (Runnable bad : java.util.List.<Runnable>of(
+                () -> ctx.progress("x".repeat(513)),
+                () -> ctx.progress("", Map.of("r", 0.5)),
+                () -> ctx.progress("", java.util.List.of(1L << 53)))) {
+              try {
+                bad.run();
+              } catch (IllegalArgumentException e) {
+                refused.add(e.getMessage());
+              }
+            }
+            for (int step = 1; step <= 5; step++) {
+              ctx.progress("step " + step + " of 5", Map.of("step", step));
+            }
+            Thread.sleep(300);
+            ctx.progress("step 6 of 5", Map.of("step", 6));
+            Thread.sleep(1_500);
+            return "done";
+          })
+          .build();
+      worker.start();
+      fake.await(s -> !s.completed.isEmpty());
+      worker.stop();
+      assertEquals(3, refused.size(), refused.toString());
+      synchronized (fake) {
+        var reports = fake.state().reports;
+        var times = fake.state().reportedAtNanos;
+        int n = reports.size();
+        assertTrue(n >= 2 && n <= 3, "reports " + reports);
+        assertEquals("step 6 of 5", reports.get(n - 1).getText());
+        assertEquals("{\"step\":6}", reports.get(n - 1).getDataJson());
+        assertTrue(times.get(n - 1) - times.get(n - 2) >= 900_000_000L, "not rate-limited");
+      }
+    }
+  }
+
+  @Test
   void optionsAreChecked() throws Exception {
     try (PraxisClients clients = Praxis.connect("127.0.0.1:1", "t")) {
       assertThrows(IllegalArgumentException.class, () -> Worker.builder(clients).handler(c -> 1).build());

@@ -49,6 +49,7 @@ private static final long serialVersionUID = 0L;
             dev.praxis.aiws.engine.v1.HeartbeatRequest.class, dev.praxis.aiws.engine.v1.HeartbeatRequest.Builder.class);
   }
 
+  private int bitField0_;
   public static final int ATTEMPT_ID_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object attemptId_ = "";
@@ -158,6 +159,62 @@ private static final long serialVersionUID = 0L;
     return leaseMs_;
   }
 
+  public static final int PROGRESS_FIELD_NUMBER = 4;
+  private dev.praxis.aiws.engine.v1.ProgressReport progress_;
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   * @return Whether the progress field is set.
+   */
+  @java.lang.Override
+  public boolean hasProgress() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   * @return The progress.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ProgressReport getProgress() {
+    return progress_ == null ? dev.praxis.aiws.engine.v1.ProgressReport.getDefaultInstance() : progress_;
+  }
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ProgressReportOrBuilder getProgressOrBuilder() {
+    return progress_ == null ? dev.praxis.aiws.engine.v1.ProgressReport.getDefaultInstance() : progress_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -181,6 +238,9 @@ private static final long serialVersionUID = 0L;
     if (leaseMs_ != 0L) {
       output.writeInt64(3, leaseMs_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(4, getProgress());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -199,6 +259,10 @@ private static final long serialVersionUID = 0L;
     if (leaseMs_ != 0L) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(3, leaseMs_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(4, getProgress());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -221,6 +285,11 @@ private static final long serialVersionUID = 0L;
         .equals(other.getWorkerId())) return false;
     if (getLeaseMs()
         != other.getLeaseMs()) return false;
+    if (hasProgress() != other.hasProgress()) return false;
+    if (hasProgress()) {
+      if (!getProgress()
+          .equals(other.getProgress())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -239,6 +308,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + LEASE_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getLeaseMs());
+    if (hasProgress()) {
+      hash = (37 * hash) + PROGRESS_FIELD_NUMBER;
+      hash = (53 * hash) + getProgress().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -362,13 +435,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using dev.praxis.aiws.engine.v1.HeartbeatRequest.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetProgressFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -377,6 +456,11 @@ private static final long serialVersionUID = 0L;
       attemptId_ = "";
       workerId_ = "";
       leaseMs_ = 0L;
+      progress_ = null;
+      if (progressBuilder_ != null) {
+        progressBuilder_.dispose();
+        progressBuilder_ = null;
+      }
       return this;
     }
 
@@ -419,6 +503,14 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.leaseMs_ = leaseMs_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.progress_ = progressBuilder_ == null
+            ? progress_
+            : progressBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -445,6 +537,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getLeaseMs() != 0L) {
         setLeaseMs(other.getLeaseMs());
+      }
+      if (other.hasProgress()) {
+        mergeProgress(other.getProgress());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -487,6 +582,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 24
+            case 34: {
+              input.readMessage(
+                  internalGetProgressFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -730,6 +832,217 @@ private static final long serialVersionUID = 0L;
       leaseMs_ = 0L;
       onChanged();
       return this;
+    }
+
+    private dev.praxis.aiws.engine.v1.ProgressReport progress_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.ProgressReport, dev.praxis.aiws.engine.v1.ProgressReport.Builder, dev.praxis.aiws.engine.v1.ProgressReportOrBuilder> progressBuilder_;
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     * @return Whether the progress field is set.
+     */
+    public boolean hasProgress() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     * @return The progress.
+     */
+    public dev.praxis.aiws.engine.v1.ProgressReport getProgress() {
+      if (progressBuilder_ == null) {
+        return progress_ == null ? dev.praxis.aiws.engine.v1.ProgressReport.getDefaultInstance() : progress_;
+      } else {
+        return progressBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public Builder setProgress(dev.praxis.aiws.engine.v1.ProgressReport value) {
+      if (progressBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        progress_ = value;
+      } else {
+        progressBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public Builder setProgress(
+        dev.praxis.aiws.engine.v1.ProgressReport.Builder builderForValue) {
+      if (progressBuilder_ == null) {
+        progress_ = builderForValue.build();
+      } else {
+        progressBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public Builder mergeProgress(dev.praxis.aiws.engine.v1.ProgressReport value) {
+      if (progressBuilder_ == null) {
+        if (((bitField0_ & 0x00000008) != 0) &&
+          progress_ != null &&
+          progress_ != dev.praxis.aiws.engine.v1.ProgressReport.getDefaultInstance()) {
+          getProgressBuilder().mergeFrom(value);
+        } else {
+          progress_ = value;
+        }
+      } else {
+        progressBuilder_.mergeFrom(value);
+      }
+      if (progress_ != null) {
+        bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public Builder clearProgress() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      progress_ = null;
+      if (progressBuilder_ != null) {
+        progressBuilder_.dispose();
+        progressBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ProgressReport.Builder getProgressBuilder() {
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return internalGetProgressFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ProgressReportOrBuilder getProgressOrBuilder() {
+      if (progressBuilder_ != null) {
+        return progressBuilder_.getMessageOrBuilder();
+      } else {
+        return progress_ == null ?
+            dev.praxis.aiws.engine.v1.ProgressReport.getDefaultInstance() : progress_;
+      }
+    }
+    /**
+     * <pre>
+     * Progress to record with this heartbeat; unset to report none. The server keeps only
+     * the attempt's latest report (each one replaces the one before; the run's event log
+     * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+     * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+     * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+     * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+     * on an attempt that is cancelled, superseded or settled is not kept.
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.ProgressReport, dev.praxis.aiws.engine.v1.ProgressReport.Builder, dev.praxis.aiws.engine.v1.ProgressReportOrBuilder> 
+        internalGetProgressFieldBuilder() {
+      if (progressBuilder_ == null) {
+        progressBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.ProgressReport, dev.praxis.aiws.engine.v1.ProgressReport.Builder, dev.praxis.aiws.engine.v1.ProgressReportOrBuilder>(
+                getProgress(),
+                getParentForChildren(),
+                isClean());
+        progress_ = null;
+      }
+      return progressBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.HeartbeatRequest)

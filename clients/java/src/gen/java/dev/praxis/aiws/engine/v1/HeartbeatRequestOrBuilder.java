@@ -59,4 +59,49 @@ public interface HeartbeatRequestOrBuilder extends
    * @return The leaseMs.
    */
   long getLeaseMs();
+
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   * @return Whether the progress field is set.
+   */
+  boolean hasProgress();
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   * @return The progress.
+   */
+  dev.praxis.aiws.engine.v1.ProgressReport getProgress();
+  /**
+   * <pre>
+   * Progress to record with this heartbeat; unset to report none. The server keeps only
+   * the attempt's latest report (each one replaces the one before; the run's event log
+   * does not grow with them) and shows it as `NodeStatus.progress` in GetRun,
+   * ListRunNodes and WatchRun, whose watchers receive a new snapshot at once. A report
+   * past its limits refuses the whole heartbeat with INVALID_ARGUMENT (the lease is not
+   * extended): TEXT_TOO_LONG for `text`, a DOCUMENT_* reason for `data_json`. A report
+   * on an attempt that is cancelled, superseded or settled is not kept.
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.ProgressReport progress = 4;</code>
+   */
+  dev.praxis.aiws.engine.v1.ProgressReportOrBuilder getProgressOrBuilder();
 }

@@ -53,6 +53,7 @@ private static final long serialVersionUID = 0L;
             dev.praxis.aiws.engine.v1.NodeStatus.class, dev.praxis.aiws.engine.v1.NodeStatus.Builder.class);
   }
 
+  private int bitField0_;
   public static final int NODE_UID_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object nodeUid_ = "";
@@ -436,6 +437,50 @@ private static final long serialVersionUID = 0L;
     return finishedAtMs_;
   }
 
+  public static final int PROGRESS_FIELD_NUMBER = 15;
+  private dev.praxis.aiws.engine.v1.AttemptProgress progress_;
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   * @return Whether the progress field is set.
+   */
+  @java.lang.Override
+  public boolean hasProgress() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   * @return The progress.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AttemptProgress getProgress() {
+    return progress_ == null ? dev.praxis.aiws.engine.v1.AttemptProgress.getDefaultInstance() : progress_;
+  }
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder getProgressOrBuilder() {
+    return progress_ == null ? dev.praxis.aiws.engine.v1.AttemptProgress.getDefaultInstance() : progress_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -491,6 +536,9 @@ private static final long serialVersionUID = 0L;
     }
     if (finishedAtMs_ != 0L) {
       output.writeInt64(14, finishedAtMs_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(15, getProgress());
     }
     getUnknownFields().writeTo(output);
   }
@@ -552,6 +600,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(14, finishedAtMs_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(15, getProgress());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -594,6 +646,11 @@ private static final long serialVersionUID = 0L;
         != other.getStartedAtMs()) return false;
     if (getFinishedAtMs()
         != other.getFinishedAtMs()) return false;
+    if (hasProgress() != other.hasProgress()) return false;
+    if (hasProgress()) {
+      if (!getProgress()
+          .equals(other.getProgress())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -638,6 +695,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + FINISHED_AT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getFinishedAtMs());
+    if (hasProgress()) {
+      hash = (37 * hash) + PROGRESS_FIELD_NUMBER;
+      hash = (53 * hash) + getProgress().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -761,13 +822,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using dev.praxis.aiws.engine.v1.NodeStatus.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetProgressFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -787,6 +854,11 @@ private static final long serialVersionUID = 0L;
       fanoutItemsDone_ = 0;
       startedAtMs_ = 0L;
       finishedAtMs_ = 0L;
+      progress_ = null;
+      if (progressBuilder_ != null) {
+        progressBuilder_.dispose();
+        progressBuilder_ = null;
+      }
       return this;
     }
 
@@ -862,6 +934,14 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.finishedAtMs_ = finishedAtMs_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.progress_ = progressBuilder_ == null
+            ? progress_
+            : progressBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -927,6 +1007,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getFinishedAtMs() != 0L) {
         setFinishedAtMs(other.getFinishedAtMs());
+      }
+      if (other.hasProgress()) {
+        mergeProgress(other.getProgress());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1024,6 +1107,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 112
+            case 122: {
+              input.readMessage(
+                  internalGetProgressFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 122
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1928,6 +2018,181 @@ private static final long serialVersionUID = 0L;
       finishedAtMs_ = 0L;
       onChanged();
       return this;
+    }
+
+    private dev.praxis.aiws.engine.v1.AttemptProgress progress_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.AttemptProgress, dev.praxis.aiws.engine.v1.AttemptProgress.Builder, dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder> progressBuilder_;
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     * @return Whether the progress field is set.
+     */
+    public boolean hasProgress() {
+      return ((bitField0_ & 0x00004000) != 0);
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     * @return The progress.
+     */
+    public dev.praxis.aiws.engine.v1.AttemptProgress getProgress() {
+      if (progressBuilder_ == null) {
+        return progress_ == null ? dev.praxis.aiws.engine.v1.AttemptProgress.getDefaultInstance() : progress_;
+      } else {
+        return progressBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public Builder setProgress(dev.praxis.aiws.engine.v1.AttemptProgress value) {
+      if (progressBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        progress_ = value;
+      } else {
+        progressBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public Builder setProgress(
+        dev.praxis.aiws.engine.v1.AttemptProgress.Builder builderForValue) {
+      if (progressBuilder_ == null) {
+        progress_ = builderForValue.build();
+      } else {
+        progressBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public Builder mergeProgress(dev.praxis.aiws.engine.v1.AttemptProgress value) {
+      if (progressBuilder_ == null) {
+        if (((bitField0_ & 0x00004000) != 0) &&
+          progress_ != null &&
+          progress_ != dev.praxis.aiws.engine.v1.AttemptProgress.getDefaultInstance()) {
+          getProgressBuilder().mergeFrom(value);
+        } else {
+          progress_ = value;
+        }
+      } else {
+        progressBuilder_.mergeFrom(value);
+      }
+      if (progress_ != null) {
+        bitField0_ |= 0x00004000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public Builder clearProgress() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      progress_ = null;
+      if (progressBuilder_ != null) {
+        progressBuilder_.dispose();
+        progressBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AttemptProgress.Builder getProgressBuilder() {
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return internalGetProgressFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    public dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder getProgressOrBuilder() {
+      if (progressBuilder_ != null) {
+        return progressBuilder_.getMessageOrBuilder();
+      } else {
+        return progress_ == null ?
+            dev.praxis.aiws.engine.v1.AttemptProgress.getDefaultInstance() : progress_;
+      }
+    }
+    /**
+     * <pre>
+     * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+     * reported with its heartbeats; unset when that attempt reported none. Filled by
+     * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.AttemptProgress, dev.praxis.aiws.engine.v1.AttemptProgress.Builder, dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder> 
+        internalGetProgressFieldBuilder() {
+      if (progressBuilder_ == null) {
+        progressBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.AttemptProgress, dev.praxis.aiws.engine.v1.AttemptProgress.Builder, dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder>(
+                getProgress(),
+                getParentForChildren(),
+                isClean());
+        progress_ = null;
+      }
+      return progressBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.NodeStatus)

@@ -210,4 +210,37 @@ public interface NodeStatusOrBuilder extends
    * @return The finishedAtMs.
    */
   long getFinishedAtMs();
+
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   * @return Whether the progress field is set.
+   */
+  boolean hasProgress();
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   * @return The progress.
+   */
+  dev.praxis.aiws.engine.v1.AttemptProgress getProgress();
+  /**
+   * <pre>
+   * The latest progress the worker of the node's current or last attempt (`attempt_id`)
+   * reported with its heartbeats; unset when that attempt reported none. Filled by
+   * GetRun, WatchRun and ListRunNodes (not by ListRuns, StartRun or StopRun).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.AttemptProgress progress = 15;</code>
+   */
+  dev.praxis.aiws.engine.v1.AttemptProgressOrBuilder getProgressOrBuilder();
 }

@@ -37,6 +37,11 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_NodeStatus_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_AttemptProgress_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_AttemptProgress_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_Run_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -174,7 +179,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "v1\032\033aiws/engine/v1/common.proto\"x\n\007Segme" +
       "nt\022\016\n\006number\030\001 \001(\005\022-\n\006reason\030\002 \001(\0162\035.aiw" +
       "s.engine.v1.SegmentReason\022\025\n\rstarted_at_" +
-      "ms\030\003 \001(\003\022\027\n\017ownership_epoch\030\004 \001(\003\"\301\002\n\nNo" +
+      "ms\030\003 \001(\003\022\027\n\017ownership_epoch\030\004 \001(\003\"\364\002\n\nNo" +
       "deStatus\022\020\n\010node_uid\030\001 \001(\t\022\017\n\007node_id\030\002 " +
       "\001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v1.Node" +
       "State\022\020\n\010attempts\030\004 \001(\005\022\022\n\nattempt_id\030\005 " +
@@ -182,123 +187,127 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "\n\010revision\030\010 \001(\003\022\024\n\014fanout_items\030\t \001(\005\022\024" +
       "\n\014operation_id\030\n \001(\t\022\025\n\rnot_before_ms\030\013 " +
       "\001(\003\022\031\n\021fanout_items_done\030\014 \001(\005\022\025\n\rstarte" +
-      "d_at_ms\030\r \001(\003\022\026\n\016finished_at_ms\030\016 \001(\003\"\245\005" +
-      "\n\003Run\022\016\n\006run_id\030\001 \001(\t\022\'\n\005state\030\002 \001(\0162\030.a" +
-      "iws.engine.v1.RunState\022)\n\005nodes\030\003 \003(\0132\032." +
-      "aiws.engine.v1.NodeStatus\022\023\n\013result_json" +
-      "\030\004 \001(\t\022\024\n\014result_error\030\005 \001(\t\022(\n\003ref\030\006 \001(" +
-      "\0132\033.aiws.engine.v1.WorkflowRef\022\020\n\010revisi" +
-      "on\030\007 \001(\003\022\031\n\021definition_digest\030\010 \001(\t\022\017\n\007v" +
-      "ersion\030\t \001(\003\022\025\n\rcreated_at_ms\030\n \001(\003\022\025\n\ru" +
-      "pdated_at_ms\030\013 \001(\003\022\026\n\016finished_at_ms\030\014 \001" +
-      "(\003\022\022\n\nrequest_id\030\r \001(\t\022\022\n\nsubscriber\030\016 \001" +
-      "(\t\022\023\n\013contract_id\030\017 \001(\t\022)\n\010segments\030\020 \003(" +
-      "\0132\027.aiws.engine.v1.Segment\022\025\n\rresult_rea" +
-      "son\030\021 \001(\t\022\022\n\nnode_count\030\022 \001(\005\022\025\n\ritems_o" +
-      "mitted\030\023 \001(\010\022\027\n\017failed_node_ids\030\024 \003(\t\022\025\n" +
-      "\rwork_order_id\030\025 \001(\t\022\022\n\nstarted_by\030\026 \001(\t" +
-      "\022/\n\006labels\030\027 \003(\0132\037.aiws.engine.v1.Run.La" +
-      "belsEntry\022\023\n\013deadline_ms\030\036 \001(\003\032-\n\013Labels" +
-      "Entry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\371\002" +
-      "\n\017StartRunRequest\022\022\n\nrequest_id\030\001 \001(\t\022\031\n" +
-      "\017definition_json\030\002 \001(\tH\000\022*\n\003ref\030\003 \001(\0132\033." +
-      "aiws.engine.v1.WorkflowRefH\000\022\022\n\ninput_js" +
-      "on\030\004 \001(\t\022\022\n\nsubscriber\030\005 \001(\t\022\023\n\013contract" +
-      "_id\030\006 \001(\t\022\025\n\rwork_order_id\030\007 \001(\t\022;\n\006labe" +
-      "ls\030\010 \003(\0132+.aiws.engine.v1.StartRunReques" +
-      "t.LabelsEntry\022\026\n\016run_timeout_ms\030\024 \001(\003\022)\n" +
-      "\006notify\030\025 \001(\0132\031.aiws.engine.v1.RunNotify" +
-      "\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 " +
-      "\001(\t:\0028\001B\010\n\006source\"G\n\tRunNotify\022\020\n\010webhoo" +
-      "ks\030\001 \003(\t\022\020\n\010reply_to\030\002 \001(\010\022\026\n\016reply_temp" +
-      "late\030\003 \001(\t\"E\n\020StartRunResponse\022 \n\003run\030\001 " +
-      "\001(\0132\023.aiws.engine.v1.Run\022\017\n\007created\030\002 \001(" +
-      "\010\";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032\n\022in" +
-      "clude_definition\030\002 \001(\010\"K\n\016GetRunResponse" +
-      "\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027\n\017de" +
-      "finition_json\030\002 \001(\t\"8\n\024GetNodeResultRequ" +
-      "est\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(\t\"=\n" +
-      "\025GetNodeResultResponse\022\017\n\007present\030\001 \001(\010\022" +
-      "\023\n\013result_json\030\002 \001(\t\"0\n\016StopRunRequest\022\016" +
-      "\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017StopRu" +
-      "nResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1." +
-      "Run\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001 \001(\t" +
-      "\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\022\026\n\016" +
-      "run_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\0132\026.a" +
-      "iws.engine.v1.Epochs\022\023\n\013approval_id\030\006 \001(" +
-      "\t\"G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132\023.ai" +
-      "ws.engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u\n\023Re" +
-      "viewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006rea" +
-      "son\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epo" +
-      "chs\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n\nRes" +
-      "umeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operation_i" +
-      "d\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016Resum" +
-      "eMaterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine." +
-      "v1.Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_" +
-      "run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_vers" +
-      "ion\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021definitio" +
-      "n_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.eng" +
-      "ine.v1.ResumeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n" +
-      "\006reason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\"a\n" +
-      "\024ReviewResumeResponse\0220\n\010material\030\001 \001(\0132" +
-      "\036.aiws.engine.v1.ResumeMaterial\022\027\n\017mater" +
-      "ial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006r" +
-      "un_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001" +
-      " \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRe" +
-      "quest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.Ru" +
-      "nState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030" +
-      "\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(" +
-      "\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013contra" +
-      "ct_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020creat" +
-      "ed_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t" +
-      " \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.Li" +
-      "stRunsRequest.LabelsEntry\032-\n\013LabelsEntry" +
-      "\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020List" +
-      "RunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine" +
-      ".v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023Lis" +
-      "tRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node" +
-      "_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v" +
-      "1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_t" +
-      "oken\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005no" +
-      "des\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n" +
-      "\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*" +
-      "\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
-      "\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAI" +
-      "TING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n" +
-      "\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELL" +
-      "ED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNSPECI" +
-      "FIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_S" +
-      "TATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017" +
-      "NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005" +
-      "\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE" +
-      "_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022N" +
-      "ODE_STATE_WAITING\020\t*\207\001\n\rSegmentReason\022\036\n" +
-      "\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT" +
-      "_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RECOVE" +
-      "RY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006" +
-      "\n\nRunService\022M\n\010StartRun\022\037.aiws.engine.v" +
-      "1.StartRunRequest\032 .aiws.engine.v1.Start" +
-      "RunResponse\022L\n\006GetRun\022\035.aiws.engine.v1.G" +
-      "etRunRequest\032\036.aiws.engine.v1.GetRunResp" +
-      "onse\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.engine" +
-      ".v1.GetNodeResultRequest\032%.aiws.engine.v" +
-      "1.GetNodeResultResponse\"\003\220\002\001\022J\n\007StopRun\022" +
-      "\036.aiws.engine.v1.StopRunRequest\032\037.aiws.e" +
-      "ngine.v1.StopRunResponse\022P\n\tResumeRun\022 ." +
-      "aiws.engine.v1.ResumeRunRequest\032!.aiws.e" +
-      "ngine.v1.ResumeRunResponse\022^\n\014ReviewResu" +
-      "me\022#.aiws.engine.v1.ReviewResumeRequest\032" +
-      "$.aiws.engine.v1.ReviewResumeResponse\"\003\220" +
-      "\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.WatchRun" +
-      "Request\032 .aiws.engine.v1.WatchRunRespons" +
-      "e\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v1.Li" +
-      "stRunsRequest\032 .aiws.engine.v1.ListRunsR" +
-      "esponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engi" +
-      "ne.v1.ListRunNodesRequest\032$.aiws.engine." +
-      "v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev.prax" +
-      "is.aiws.engine.v1P\001ZBgithub.com/praxis-e" +
-      "ngine/praxis/clients/go/aiws/engine/v1;e" +
-      "nginev1b\006proto3"
+      "d_at_ms\030\r \001(\003\022\026\n\016finished_at_ms\030\016 \001(\003\0221\n" +
+      "\010progress\030\017 \001(\0132\037.aiws.engine.v1.Attempt" +
+      "Progress\"o\n\017AttemptProgress\022\022\n\nattempt_i" +
+      "d\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\022\021\n\tdata_json\030\003 \001(\t" +
+      "\022\026\n\016reported_at_ms\030\004 \001(\003\022\017\n\007reports\030\005 \001(" +
+      "\003\"\245\005\n\003Run\022\016\n\006run_id\030\001 \001(\t\022\'\n\005state\030\002 \001(\016" +
+      "2\030.aiws.engine.v1.RunState\022)\n\005nodes\030\003 \003(" +
+      "\0132\032.aiws.engine.v1.NodeStatus\022\023\n\013result_" +
+      "json\030\004 \001(\t\022\024\n\014result_error\030\005 \001(\t\022(\n\003ref\030" +
+      "\006 \001(\0132\033.aiws.engine.v1.WorkflowRef\022\020\n\010re" +
+      "vision\030\007 \001(\003\022\031\n\021definition_digest\030\010 \001(\t\022" +
+      "\017\n\007version\030\t \001(\003\022\025\n\rcreated_at_ms\030\n \001(\003\022" +
+      "\025\n\rupdated_at_ms\030\013 \001(\003\022\026\n\016finished_at_ms" +
+      "\030\014 \001(\003\022\022\n\nrequest_id\030\r \001(\t\022\022\n\nsubscriber" +
+      "\030\016 \001(\t\022\023\n\013contract_id\030\017 \001(\t\022)\n\010segments\030" +
+      "\020 \003(\0132\027.aiws.engine.v1.Segment\022\025\n\rresult" +
+      "_reason\030\021 \001(\t\022\022\n\nnode_count\030\022 \001(\005\022\025\n\rite" +
+      "ms_omitted\030\023 \001(\010\022\027\n\017failed_node_ids\030\024 \003(" +
+      "\t\022\025\n\rwork_order_id\030\025 \001(\t\022\022\n\nstarted_by\030\026" +
+      " \001(\t\022/\n\006labels\030\027 \003(\0132\037.aiws.engine.v1.Ru" +
+      "n.LabelsEntry\022\023\n\013deadline_ms\030\036 \001(\003\032-\n\013La" +
+      "belsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028" +
+      "\001\"\371\002\n\017StartRunRequest\022\022\n\nrequest_id\030\001 \001(" +
+      "\t\022\031\n\017definition_json\030\002 \001(\tH\000\022*\n\003ref\030\003 \001(" +
+      "\0132\033.aiws.engine.v1.WorkflowRefH\000\022\022\n\ninpu" +
+      "t_json\030\004 \001(\t\022\022\n\nsubscriber\030\005 \001(\t\022\023\n\013cont" +
+      "ract_id\030\006 \001(\t\022\025\n\rwork_order_id\030\007 \001(\t\022;\n\006" +
+      "labels\030\010 \003(\0132+.aiws.engine.v1.StartRunRe" +
+      "quest.LabelsEntry\022\026\n\016run_timeout_ms\030\024 \001(" +
+      "\003\022)\n\006notify\030\025 \001(\0132\031.aiws.engine.v1.RunNo" +
+      "tify\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005valu" +
+      "e\030\002 \001(\t:\0028\001B\010\n\006source\"G\n\tRunNotify\022\020\n\010we" +
+      "bhooks\030\001 \003(\t\022\020\n\010reply_to\030\002 \001(\010\022\026\n\016reply_" +
+      "template\030\003 \001(\t\"E\n\020StartRunResponse\022 \n\003ru" +
+      "n\030\001 \001(\0132\023.aiws.engine.v1.Run\022\017\n\007created\030" +
+      "\002 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032" +
+      "\n\022include_definition\030\002 \001(\010\"K\n\016GetRunResp" +
+      "onse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027" +
+      "\n\017definition_json\030\002 \001(\t\"8\n\024GetNodeResult" +
+      "Request\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(" +
+      "\t\"=\n\025GetNodeResultResponse\022\017\n\007present\030\001 " +
+      "\001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016StopRunReque" +
+      "st\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017St" +
+      "opRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine" +
+      ".v1.Run\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001" +
+      " \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t" +
+      "\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\013" +
+      "2\026.aiws.engine.v1.Epochs\022\023\n\013approval_id\030" +
+      "\006 \001(\t\"G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132" +
+      "\023.aiws.engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u" +
+      "\n\023ReviewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n" +
+      "\006reason\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n" +
+      "\006epochs\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n" +
+      "\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operati" +
+      "on_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016R" +
+      "esumeMaterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
+      "ine.v1.Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\n" +
+      "ref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_" +
+      "version\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021defin" +
+      "ition_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws" +
+      ".engine.v1.ResumeNode\022\022\n\nnode_count\030\t \001(" +
+      "\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(" +
+      "\003\"a\n\024ReviewResumeResponse\0220\n\010material\030\001 " +
+      "\001(\0132\036.aiws.engine.v1.ResumeMaterial\022\027\n\017m" +
+      "aterial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022" +
+      "\016\n\006run_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003r" +
+      "un\030\001 \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRu" +
+      "nsRequest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v" +
+      "1.RunState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_to" +
+      "ken\030\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030" +
+      "\005 \001(\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013co" +
+      "ntract_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020c" +
+      "reated_after_ms\030\010 \001(\003\022\031\n\021created_before_" +
+      "ms\030\t \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v" +
+      "1.ListRunsRequest.LabelsEntry\032-\n\013LabelsE" +
+      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020" +
+      "ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.en" +
+      "gine.v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n" +
+      "\023ListRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007" +
+      "node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engi" +
+      "ne.v1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npa" +
+      "ge_token\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)" +
+      "\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.NodeStatu" +
+      "s\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 " +
+      "\001(\003*\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIE" +
+      "D\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_" +
+      "AWAITING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020" +
+      "\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CAN" +
+      "CELLED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNS" +
+      "PECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NO" +
+      "DE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003" +
+      "\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAIL" +
+      "ED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_S" +
+      "TATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022" +
+      "\026\n\022NODE_STATE_WAITING\020\t*\207\001\n\rSegmentReaso" +
+      "n\022\036\n\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEG" +
+      "MENT_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RE" +
+      "COVERY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020" +
+      "\0032\224\006\n\nRunService\022M\n\010StartRun\022\037.aiws.engi" +
+      "ne.v1.StartRunRequest\032 .aiws.engine.v1.S" +
+      "tartRunResponse\022L\n\006GetRun\022\035.aiws.engine." +
+      "v1.GetRunRequest\032\036.aiws.engine.v1.GetRun" +
+      "Response\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.en" +
+      "gine.v1.GetNodeResultRequest\032%.aiws.engi" +
+      "ne.v1.GetNodeResultResponse\"\003\220\002\001\022J\n\007Stop" +
+      "Run\022\036.aiws.engine.v1.StopRunRequest\032\037.ai" +
+      "ws.engine.v1.StopRunResponse\022P\n\tResumeRu" +
+      "n\022 .aiws.engine.v1.ResumeRunRequest\032!.ai" +
+      "ws.engine.v1.ResumeRunResponse\022^\n\014Review" +
+      "Resume\022#.aiws.engine.v1.ReviewResumeRequ" +
+      "est\032$.aiws.engine.v1.ReviewResumeRespons" +
+      "e\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.Watc" +
+      "hRunRequest\032 .aiws.engine.v1.WatchRunRes" +
+      "ponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v" +
+      "1.ListRunsRequest\032 .aiws.engine.v1.ListR" +
+      "unsResponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws." +
+      "engine.v1.ListRunNodesRequest\032$.aiws.eng" +
+      "ine.v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev." +
+      "praxis.aiws.engine.v1P\001ZBgithub.com/prax" +
+      "is-engine/praxis/clients/go/aiws/engine/" +
+      "v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -316,9 +325,15 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_NodeStatus_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_NodeStatus_descriptor,
-        new java.lang.String[] { "NodeUid", "NodeId", "State", "Attempts", "AttemptId", "Error", "HasResult", "Revision", "FanoutItems", "OperationId", "NotBeforeMs", "FanoutItemsDone", "StartedAtMs", "FinishedAtMs", });
-    internal_static_aiws_engine_v1_Run_descriptor =
+        new java.lang.String[] { "NodeUid", "NodeId", "State", "Attempts", "AttemptId", "Error", "HasResult", "Revision", "FanoutItems", "OperationId", "NotBeforeMs", "FanoutItemsDone", "StartedAtMs", "FinishedAtMs", "Progress", });
+    internal_static_aiws_engine_v1_AttemptProgress_descriptor =
       getDescriptor().getMessageType(2);
+    internal_static_aiws_engine_v1_AttemptProgress_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_AttemptProgress_descriptor,
+        new java.lang.String[] { "AttemptId", "Text", "DataJson", "ReportedAtMs", "Reports", });
+    internal_static_aiws_engine_v1_Run_descriptor =
+      getDescriptor().getMessageType(3);
     internal_static_aiws_engine_v1_Run_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Run_descriptor,
@@ -330,7 +345,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
         internal_static_aiws_engine_v1_Run_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_StartRunRequest_descriptor =
-      getDescriptor().getMessageType(3);
+      getDescriptor().getMessageType(4);
     internal_static_aiws_engine_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunRequest_descriptor,
@@ -342,103 +357,103 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
         internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_RunNotify_descriptor =
-      getDescriptor().getMessageType(4);
+      getDescriptor().getMessageType(5);
     internal_static_aiws_engine_v1_RunNotify_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_RunNotify_descriptor,
         new java.lang.String[] { "Webhooks", "ReplyTo", "ReplyTemplate", });
     internal_static_aiws_engine_v1_StartRunResponse_descriptor =
-      getDescriptor().getMessageType(5);
+      getDescriptor().getMessageType(6);
     internal_static_aiws_engine_v1_StartRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunResponse_descriptor,
         new java.lang.String[] { "Run", "Created", });
     internal_static_aiws_engine_v1_GetRunRequest_descriptor =
-      getDescriptor().getMessageType(6);
+      getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_GetRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetRunRequest_descriptor,
         new java.lang.String[] { "RunId", "IncludeDefinition", });
     internal_static_aiws_engine_v1_GetRunResponse_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_aiws_engine_v1_GetRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetRunResponse_descriptor,
         new java.lang.String[] { "Run", "DefinitionJson", });
     internal_static_aiws_engine_v1_GetNodeResultRequest_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(9);
     internal_static_aiws_engine_v1_GetNodeResultRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetNodeResultRequest_descriptor,
         new java.lang.String[] { "RunId", "NodeUid", });
     internal_static_aiws_engine_v1_GetNodeResultResponse_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(10);
     internal_static_aiws_engine_v1_GetNodeResultResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetNodeResultResponse_descriptor,
         new java.lang.String[] { "Present", "ResultJson", });
     internal_static_aiws_engine_v1_StopRunRequest_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(11);
     internal_static_aiws_engine_v1_StopRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StopRunRequest_descriptor,
         new java.lang.String[] { "RunId", "Reason", });
     internal_static_aiws_engine_v1_StopRunResponse_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_StopRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StopRunResponse_descriptor,
         new java.lang.String[] { "Run", });
     internal_static_aiws_engine_v1_ResumeRunRequest_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(13);
     internal_static_aiws_engine_v1_ResumeRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeRunRequest_descriptor,
         new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", });
     internal_static_aiws_engine_v1_ResumeRunResponse_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_ResumeRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeRunResponse_descriptor,
         new java.lang.String[] { "Run", "Replayed", });
     internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(15);
     internal_static_aiws_engine_v1_ReviewResumeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor,
         new java.lang.String[] { "RunId", "Reason", "RunTimeoutMs", "Epochs", });
     internal_static_aiws_engine_v1_ResumeNode_descriptor =
-      getDescriptor().getMessageType(15);
+      getDescriptor().getMessageType(16);
     internal_static_aiws_engine_v1_ResumeNode_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeNode_descriptor,
         new java.lang.String[] { "NodeUid", "OperationId", "NewOperation", });
     internal_static_aiws_engine_v1_ResumeMaterial_descriptor =
-      getDescriptor().getMessageType(16);
+      getDescriptor().getMessageType(17);
     internal_static_aiws_engine_v1_ResumeMaterial_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeMaterial_descriptor,
         new java.lang.String[] { "Epochs", "WorkOrderId", "RefRunId", "RunId", "RunVersion", "Revision", "DefinitionDigest", "Nodes", "NodeCount", "Reason", "RunTimeoutMs", });
     internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor =
-      getDescriptor().getMessageType(17);
+      getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_ReviewResumeResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor,
         new java.lang.String[] { "Material", "MaterialDigest", });
     internal_static_aiws_engine_v1_WatchRunRequest_descriptor =
-      getDescriptor().getMessageType(18);
+      getDescriptor().getMessageType(19);
     internal_static_aiws_engine_v1_WatchRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunRequest_descriptor,
         new java.lang.String[] { "RunId", });
     internal_static_aiws_engine_v1_WatchRunResponse_descriptor =
-      getDescriptor().getMessageType(19);
+      getDescriptor().getMessageType(20);
     internal_static_aiws_engine_v1_WatchRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunResponse_descriptor,
         new java.lang.String[] { "Run", });
     internal_static_aiws_engine_v1_ListRunsRequest_descriptor =
-      getDescriptor().getMessageType(20);
+      getDescriptor().getMessageType(21);
     internal_static_aiws_engine_v1_ListRunsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsRequest_descriptor,
@@ -450,19 +465,19 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
         internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_ListRunsResponse_descriptor =
-      getDescriptor().getMessageType(21);
+      getDescriptor().getMessageType(22);
     internal_static_aiws_engine_v1_ListRunsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsResponse_descriptor,
         new java.lang.String[] { "Runs", "NextPageToken", });
     internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor =
-      getDescriptor().getMessageType(22);
+      getDescriptor().getMessageType(23);
     internal_static_aiws_engine_v1_ListRunNodesRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor,
         new java.lang.String[] { "RunId", "NodeId", "State", "PageSize", "PageToken", });
     internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor =
-      getDescriptor().getMessageType(23);
+      getDescriptor().getMessageType(24);
     internal_static_aiws_engine_v1_ListRunNodesResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor,

@@ -57,6 +57,11 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_HeartbeatRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ProgressReport_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ProgressReport_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_HeartbeatResponse_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -144,61 +149,64 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
       "er_id\030\001 \001(\t\022\016\n\006models\030\002 \003(\t\022\021\n\tmax_tasks" +
       "\030\003 \001(\005\022\020\n\010lease_ms\030\004 \001(\003\022\017\n\007wait_ms\030\005 \001(" +
       "\003\"9\n\022ClaimTasksResponse\022#\n\005tasks\030\001 \003(\0132\024" +
-      ".aiws.engine.v1.Task\"K\n\020HeartbeatRequest" +
+      ".aiws.engine.v1.Task\"}\n\020HeartbeatRequest" +
       "\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022" +
-      "\020\n\010lease_ms\030\003 \001(\003\"S\n\021HeartbeatResponse\022\033" +
-      "\n\023lease_expires_at_ms\030\001 \001(\003\022\021\n\tcancelled" +
-      "\030\002 \001(\010\022\016\n\006paused\030\003 \001(\010\"\233\001\n\023CompleteTaskR" +
-      "equest\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030" +
-      "\002 \001(\t\022\023\n\013result_json\030\003 \001(\t\022-\n\006effect\030\004 \001" +
-      "(\0162\035.aiws.engine.v1.EffectOutcome\022\031\n\021cos" +
-      "t_microcredits\030\005 \001(\t\"(\n\024CompleteTaskResp" +
-      "onse\022\020\n\010replayed\030\001 \001(\010\"\244\001\n\017FailTaskReque" +
-      "st\022\022\n\nattempt_id\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(" +
-      "\t\022\r\n\005error\030\003 \001(\t\022\021\n\tretryable\030\004 \001(\010\022-\n\006e" +
-      "ffect\030\005 \001(\0162\035.aiws.engine.v1.EffectOutco" +
-      "me\022\031\n\021cost_microcredits\030\006 \001(\t\"8\n\020FailTas" +
-      "kResponse\022\022\n\nwill_retry\030\001 \001(\010\022\020\n\010replaye" +
-      "d\030\002 \001(\010\"\201\001\n\nSettlement\0227\n\010complete\030\001 \001(\013" +
-      "2#.aiws.engine.v1.CompleteTaskRequestH\000\022" +
-      "/\n\004fail\030\002 \001(\0132\037.aiws.engine.v1.FailTaskR" +
-      "equestH\000B\t\n\007outcome\"@\n\017SettlementError\022\014" +
-      "\n\004code\030\001 \001(\005\022\016\n\006reason\030\002 \001(\t\022\017\n\007message\030" +
-      "\003 \001(\t\"\316\001\n\020SettlementResult\022\022\n\nattempt_id" +
-      "\030\001 \001(\t\0228\n\010complete\030\002 \001(\0132$.aiws.engine.v" +
-      "1.CompleteTaskResponseH\000\0220\n\004fail\030\003 \001(\0132 " +
-      ".aiws.engine.v1.FailTaskResponseH\000\0220\n\005er" +
-      "ror\030\004 \001(\0132\037.aiws.engine.v1.SettlementErr" +
-      "orH\000B\010\n\006result\"w\n\022SettleTasksRequest\022/\n\013" +
-      "settlements\030\001 \003(\0132\032.aiws.engine.v1.Settl" +
-      "ement\0220\n\005claim\030\002 \001(\0132!.aiws.engine.v1.Cl" +
-      "aimTasksRequest\"m\n\023SettleTasksResponse\0221" +
-      "\n\007results\030\001 \003(\0132 .aiws.engine.v1.Settlem" +
-      "entResult\022#\n\005tasks\030\002 \003(\0132\024.aiws.engine.v" +
-      "1.Task\"\023\n\021ListModelsRequest\";\n\022ListModel" +
-      "sResponse\022%\n\006models\030\001 \003(\0132\025.aiws.engine." +
-      "v1.Model*]\n\013ModelSource\022\034\n\030MODEL_SOURCE_" +
-      "UNSPECIFIED\020\000\022\027\n\023MODEL_SOURCE_CONFIG\020\001\022\027" +
-      "\n\023MODEL_SOURCE_WORKER\020\002*z\n\013NodeEffects\022\034" +
-      "\n\030NODE_EFFECTS_UNSPECIFIED\020\000\022\025\n\021NODE_EFF" +
-      "ECTS_NONE\020\001\022\033\n\027NODE_EFFECTS_IDEMPOTENT\020\002" +
-      "\022\031\n\025NODE_EFFECTS_EXTERNAL\020\0032\220\004\n\013TaskServ" +
-      "ice\022S\n\nClaimTasks\022!.aiws.engine.v1.Claim" +
-      "TasksRequest\032\".aiws.engine.v1.ClaimTasks" +
-      "Response\022P\n\tHeartbeat\022 .aiws.engine.v1.H" +
-      "eartbeatRequest\032!.aiws.engine.v1.Heartbe" +
-      "atResponse\022Y\n\014CompleteTask\022#.aiws.engine" +
-      ".v1.CompleteTaskRequest\032$.aiws.engine.v1" +
-      ".CompleteTaskResponse\022M\n\010FailTask\022\037.aiws" +
-      ".engine.v1.FailTaskRequest\032 .aiws.engine" +
-      ".v1.FailTaskResponse\022V\n\013SettleTasks\022\".ai" +
-      "ws.engine.v1.SettleTasksRequest\032#.aiws.e" +
-      "ngine.v1.SettleTasksResponse\022X\n\nListMode" +
-      "ls\022!.aiws.engine.v1.ListModelsRequest\032\"." +
-      "aiws.engine.v1.ListModelsResponse\"\003\220\002\001Ba" +
-      "\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.co" +
-      "m/praxis-engine/praxis/clients/go/aiws/e" +
-      "ngine/v1;enginev1b\006proto3"
+      "\020\n\010lease_ms\030\003 \001(\003\0220\n\010progress\030\004 \001(\0132\036.ai" +
+      "ws.engine.v1.ProgressReport\"1\n\016ProgressR" +
+      "eport\022\014\n\004text\030\001 \001(\t\022\021\n\tdata_json\030\002 \001(\t\"S" +
+      "\n\021HeartbeatResponse\022\033\n\023lease_expires_at_" +
+      "ms\030\001 \001(\003\022\021\n\tcancelled\030\002 \001(\010\022\016\n\006paused\030\003 " +
+      "\001(\010\"\233\001\n\023CompleteTaskRequest\022\022\n\nattempt_i" +
+      "d\030\001 \001(\t\022\021\n\tworker_id\030\002 \001(\t\022\023\n\013result_jso" +
+      "n\030\003 \001(\t\022-\n\006effect\030\004 \001(\0162\035.aiws.engine.v1" +
+      ".EffectOutcome\022\031\n\021cost_microcredits\030\005 \001(" +
+      "\t\"(\n\024CompleteTaskResponse\022\020\n\010replayed\030\001 " +
+      "\001(\010\"\244\001\n\017FailTaskRequest\022\022\n\nattempt_id\030\001 " +
+      "\001(\t\022\021\n\tworker_id\030\002 \001(\t\022\r\n\005error\030\003 \001(\t\022\021\n" +
+      "\tretryable\030\004 \001(\010\022-\n\006effect\030\005 \001(\0162\035.aiws." +
+      "engine.v1.EffectOutcome\022\031\n\021cost_microcre" +
+      "dits\030\006 \001(\t\"8\n\020FailTaskResponse\022\022\n\nwill_r" +
+      "etry\030\001 \001(\010\022\020\n\010replayed\030\002 \001(\010\"\201\001\n\nSettlem" +
+      "ent\0227\n\010complete\030\001 \001(\0132#.aiws.engine.v1.C" +
+      "ompleteTaskRequestH\000\022/\n\004fail\030\002 \001(\0132\037.aiw" +
+      "s.engine.v1.FailTaskRequestH\000B\t\n\007outcome" +
+      "\"@\n\017SettlementError\022\014\n\004code\030\001 \001(\005\022\016\n\006rea" +
+      "son\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\"\316\001\n\020Settlemen" +
+      "tResult\022\022\n\nattempt_id\030\001 \001(\t\0228\n\010complete\030" +
+      "\002 \001(\0132$.aiws.engine.v1.CompleteTaskRespo" +
+      "nseH\000\0220\n\004fail\030\003 \001(\0132 .aiws.engine.v1.Fai" +
+      "lTaskResponseH\000\0220\n\005error\030\004 \001(\0132\037.aiws.en" +
+      "gine.v1.SettlementErrorH\000B\010\n\006result\"w\n\022S" +
+      "ettleTasksRequest\022/\n\013settlements\030\001 \003(\0132\032" +
+      ".aiws.engine.v1.Settlement\0220\n\005claim\030\002 \001(" +
+      "\0132!.aiws.engine.v1.ClaimTasksRequest\"m\n\023" +
+      "SettleTasksResponse\0221\n\007results\030\001 \003(\0132 .a" +
+      "iws.engine.v1.SettlementResult\022#\n\005tasks\030" +
+      "\002 \003(\0132\024.aiws.engine.v1.Task\"\023\n\021ListModel" +
+      "sRequest\";\n\022ListModelsResponse\022%\n\006models" +
+      "\030\001 \003(\0132\025.aiws.engine.v1.Model*]\n\013ModelSo" +
+      "urce\022\034\n\030MODEL_SOURCE_UNSPECIFIED\020\000\022\027\n\023MO" +
+      "DEL_SOURCE_CONFIG\020\001\022\027\n\023MODEL_SOURCE_WORK" +
+      "ER\020\002*z\n\013NodeEffects\022\034\n\030NODE_EFFECTS_UNSP" +
+      "ECIFIED\020\000\022\025\n\021NODE_EFFECTS_NONE\020\001\022\033\n\027NODE" +
+      "_EFFECTS_IDEMPOTENT\020\002\022\031\n\025NODE_EFFECTS_EX" +
+      "TERNAL\020\0032\220\004\n\013TaskService\022S\n\nClaimTasks\022!" +
+      ".aiws.engine.v1.ClaimTasksRequest\032\".aiws" +
+      ".engine.v1.ClaimTasksResponse\022P\n\tHeartbe" +
+      "at\022 .aiws.engine.v1.HeartbeatRequest\032!.a" +
+      "iws.engine.v1.HeartbeatResponse\022Y\n\014Compl" +
+      "eteTask\022#.aiws.engine.v1.CompleteTaskReq" +
+      "uest\032$.aiws.engine.v1.CompleteTaskRespon" +
+      "se\022M\n\010FailTask\022\037.aiws.engine.v1.FailTask" +
+      "Request\032 .aiws.engine.v1.FailTaskRespons" +
+      "e\022V\n\013SettleTasks\022\".aiws.engine.v1.Settle" +
+      "TasksRequest\032#.aiws.engine.v1.SettleTask" +
+      "sResponse\022X\n\nListModels\022!.aiws.engine.v1" +
+      ".ListModelsRequest\032\".aiws.engine.v1.List" +
+      "ModelsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.e" +
+      "ngine.v1P\001ZBgithub.com/praxis-engine/pra" +
+      "xis/clients/go/aiws/engine/v1;enginev1b\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -240,75 +248,81 @@ public final class TaskOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_HeartbeatRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatRequest_descriptor,
-        new java.lang.String[] { "AttemptId", "WorkerId", "LeaseMs", });
-    internal_static_aiws_engine_v1_HeartbeatResponse_descriptor =
+        new java.lang.String[] { "AttemptId", "WorkerId", "LeaseMs", "Progress", });
+    internal_static_aiws_engine_v1_ProgressReport_descriptor =
       getDescriptor().getMessageType(6);
+    internal_static_aiws_engine_v1_ProgressReport_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ProgressReport_descriptor,
+        new java.lang.String[] { "Text", "DataJson", });
+    internal_static_aiws_engine_v1_HeartbeatResponse_descriptor =
+      getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_HeartbeatResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_HeartbeatResponse_descriptor,
         new java.lang.String[] { "LeaseExpiresAtMs", "Cancelled", "Paused", });
     internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_aiws_engine_v1_CompleteTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "ResultJson", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(9);
     internal_static_aiws_engine_v1_CompleteTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CompleteTaskResponse_descriptor,
         new java.lang.String[] { "Replayed", });
     internal_static_aiws_engine_v1_FailTaskRequest_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(10);
     internal_static_aiws_engine_v1_FailTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskRequest_descriptor,
         new java.lang.String[] { "AttemptId", "WorkerId", "Error", "Retryable", "Effect", "CostMicrocredits", });
     internal_static_aiws_engine_v1_FailTaskResponse_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(11);
     internal_static_aiws_engine_v1_FailTaskResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_FailTaskResponse_descriptor,
         new java.lang.String[] { "WillRetry", "Replayed", });
     internal_static_aiws_engine_v1_Settlement_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_Settlement_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Settlement_descriptor,
         new java.lang.String[] { "Complete", "Fail", "Outcome", });
     internal_static_aiws_engine_v1_SettlementError_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(13);
     internal_static_aiws_engine_v1_SettlementError_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementError_descriptor,
         new java.lang.String[] { "Code", "Reason", "Message", });
     internal_static_aiws_engine_v1_SettlementResult_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_SettlementResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettlementResult_descriptor,
         new java.lang.String[] { "AttemptId", "Complete", "Fail", "Error", "Result", });
     internal_static_aiws_engine_v1_SettleTasksRequest_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(15);
     internal_static_aiws_engine_v1_SettleTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksRequest_descriptor,
         new java.lang.String[] { "Settlements", "Claim", });
     internal_static_aiws_engine_v1_SettleTasksResponse_descriptor =
-      getDescriptor().getMessageType(15);
+      getDescriptor().getMessageType(16);
     internal_static_aiws_engine_v1_SettleTasksResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_SettleTasksResponse_descriptor,
         new java.lang.String[] { "Results", "Tasks", });
     internal_static_aiws_engine_v1_ListModelsRequest_descriptor =
-      getDescriptor().getMessageType(16);
+      getDescriptor().getMessageType(17);
     internal_static_aiws_engine_v1_ListModelsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListModelsRequest_descriptor,
         new java.lang.String[] { });
     internal_static_aiws_engine_v1_ListModelsResponse_descriptor =
-      getDescriptor().getMessageType(17);
+      getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_ListModelsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListModelsResponse_descriptor,
