@@ -16,6 +16,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
@@ -118,6 +119,22 @@ def test_a_deleted_database_file_is_noticed_not_recreated(server: Harness, tmp_p
         server.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id))
     assert health(server) == NOT_SERVING
     assert not (tmp_path / "praxis.db").exists()  # no empty database was created
+
+
+def test_a_connection_opened_after_the_file_is_deleted_creates_nothing(
+    server: Harness, tmp_path: Path
+) -> None:
+    # A background reader that passed the guard just before the deletion opens its
+    # connection after it: SQLite must refuse the missing file, not create an empty one
+    # (which could take the deleted file's inode and pass the guard from then on).
+    start(server, "r-1")
+    for name in ("praxis.db", "praxis.db-wal", "praxis.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    engine = server.server.engine.db.engine
+    engine.dispose()  # the next connection is a new one
+    with pytest.raises(OperationalError, match="unable to open database file"):
+        engine.connect()
+    assert not (tmp_path / "praxis.db").exists()
 
 
 def test_a_replaced_database_file_is_noticed(server: Harness, tmp_path: Path) -> None:

@@ -158,6 +158,7 @@ class Database:
         """Pins the SQLite file and its installation marker (see :mod:`files`)."""
         if self.guard is not None:
             self.guard.pin(installation_id)
+            dialect.open_existing_only(self.engine, self.guard.path)
 
     def _storage(self, ok: bool) -> None:
         if ok == self.writable:

@@ -12,7 +12,9 @@ exactly what they touch (see :mod:`praxis.store.db.locks`).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import (
     BigInteger,
@@ -155,6 +157,19 @@ def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
         driver.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def open_existing_only(engine: Engine, path: Path) -> None:
+    """Every connection ``engine`` opens from now on opens ``path`` read-write but never
+    creates it: once the file is pinned, a connection opened after it was deleted fails
+    (SQLITE_CANTOPEN, refused as STORAGE_UNAVAILABLE) instead of creating an empty
+    database, which could even take the deleted file's inode and pass the guard."""
+    uri = f"file:{quote(str(path))}?mode=rw"
+
+    @event.listens_for(engine, "do_connect")
+    def _existing(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+        cargs[:] = [uri]
+        cparams["uri"] = True
 
 
 def lock_for_write(connection: Connection, scoped: bool = False) -> None:
