@@ -1,0 +1,148 @@
+"""Issue 26 item 3: the SQL statements each command costs, kept in a test so that they
+cannot creep back.
+
+Every statement SQLite runs on any connection of the server is counted (sqlite3's trace
+callback, transaction control included: BEGIN, SAVEPOINT, COMMIT cost a step each), from
+the moment a call is sent until its answer is back, reads outside the write transaction
+included. Not counted: a new connection's PRAGMAs (one per thread, once) and credential
+lookups (cached for a quarter of a second, so their count depends on timing). The server
+runs on a test clock with no sweeper, so nothing else runs meanwhile. A budget is
+today's count: lowering it is progress (lower the number here); exceeding it fails with
+the statements of the call, so that the new one can be found.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import Engine, event
+
+from aiws.engine.v1 import run_pb2
+from tests.support.harness import Harness, start_server
+from tests.support.registry import (
+    activate_cmd,
+    approve,
+    execute,
+    propose_cmd,
+    ref,
+    registered,
+)
+from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
+
+T = TypeVar("T")
+# Statements per call today (SQLite). Lower them when a change saves statements.
+BUDGETS = {
+    "StartRun (3-node chain)": 22,
+    "ClaimTasks (one task)": 17,
+    "CompleteTask (readies the next node)": 16,
+    "CompleteTask (completes the run)": 15,
+    "3-node chain, start to end": 119,
+    "Execute PROPOSE": 8,
+    "Execute ACTIVATE": 11,
+}
+CHAIN = definition(
+    "c",
+    a=node(output=json_out(), effects="idempotent"),
+    b=node("node:a", ("a",), json_out(), effects="idempotent"),
+    c=node("node:b", ("b",), json_out(), effects="idempotent"),
+)
+
+
+class Trace:
+    """The statements of the transactions every connection opened since :func:`traced`
+    runs, flushed when each transaction ends."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+        self.total = 0  # of every counted call
+        self._lock = threading.Lock()
+
+    def connection(self) -> Callable[[str], None]:
+        """The trace callback of one new connection."""
+        pending: list[str] = []
+
+        def record(statement: str) -> None:
+            if statement.startswith(("--", "PRAGMA")):
+                return  # a trigger's sub-program; a new connection's set-up (per thread)
+            pending.append(statement)
+            if statement not in ("COMMIT", "ROLLBACK"):
+                return
+            done = list(pending)
+            pending.clear()
+            if all(s in ("BEGIN", "COMMIT") or "FROM principals" in s for s in done):
+                return  # a credential lookup: cached for CACHE_TTL_S, so timing-dependent
+            with self._lock:
+                self.statements.extend(done)
+
+        return record
+
+    def count(self, name: str, call: Callable[[], T]) -> T:
+        """``call()``, asserting that it costs at most its budget of statements."""
+        with self._lock:
+            self.statements.clear()
+        value = call()
+        with self._lock:
+            used, statements = len(self.statements), list(self.statements)
+        assert used <= BUDGETS[name], (
+            f"{name}: {used} statements, budget {BUDGETS[name]}:\n" + "\n".join(statements)
+        )
+        self.total += used
+        return value
+
+
+@pytest.fixture
+def traced(tmp_path: Path) -> Iterator[tuple[Harness, Trace]]:
+    trace = Trace()
+
+    def on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        dbapi_connection.set_trace_callback(trace.connection())
+
+    event.listen(Engine, "connect", on_connect)
+    h = start_server(tmp_path / "praxis.db", sweeper=False)
+    try:
+        yield h, trace
+    finally:
+        h.close()
+        event.remove(Engine, "connect", on_connect)
+
+
+def test_a_three_node_chain_stays_within_its_statement_budget(
+    traced: tuple[Harness, Trace],
+) -> None:
+    h, trace = traced
+    start(h, CHAIN, {"x": 1}, request_id="warm-up")  # first-use reads (definitions, models)
+    for _ in range(3):
+        for task in claim(h):
+            complete(h, task, {"ok": True})
+    trace.total = 0
+    run_id = trace.count(
+        "StartRun (3-node chain)", lambda: start(h, CHAIN, {"x": 2}, request_id="measured")
+    ).run.run_id
+    for step in ("readies the next node", "readies the next node", "completes the run"):
+        tasks = trace.count("ClaimTasks (one task)", lambda: claim(h))
+        assert len(tasks) == 1
+        trace.count(f"CompleteTask ({step})", partial(complete, h, tasks[0], {"ok": True}))
+    assert trace.total <= BUDGETS["3-node chain, start to end"], trace.total
+    assert get_run(h, run_id).state == run_pb2.RUN_STATE_COMPLETED
+
+
+def test_registry_commands_stay_within_their_statement_budgets(
+    traced: tuple[Harness, Trace],
+) -> None:
+    h, trace = traced
+    warm = registered(h, ref("wo-s", "run-w"))  # first-use reads and connections
+    execute(h, "agent", "req-w1", propose_cmd(warm, "w1", 1))
+    r = registered(h, ref("wo-s", "run-s"))
+    epochs = h.epochs("wo-s")  # read by the caller before, not part of the command
+    trace.count(
+        "Execute PROPOSE", lambda: execute(h, "agent", "req-p1", propose_cmd(r, "p1", 1), epochs)
+    )
+    command = activate_cmd(r, "p1", 1, "ap-act-1")
+    approve(h, command, "ap-act-1")
+    trace.count("Execute ACTIVATE", lambda: execute(h, "alice", "req-a1", command, epochs))
