@@ -8,6 +8,8 @@ from sqlalchemy.engine import Connection
 from praxis.core import gates
 from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.store.controls.tables import holds, work_orders
+from praxis.store.db import database
+from praxis.store.db.dialect import WRITE_OPTION
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
 
@@ -51,11 +53,24 @@ def ensure_installation(connection: Connection, new_id: str) -> str:
 
 
 def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
-    """The work order's controls (ACTIVE with epochs 1/1 when never touched)."""
+    """The work order's controls (ACTIVE with epochs 1/1 when never touched).
+
+    A write transaction reads them once: its later commands (a start's admission, then
+    its first segment) reuse what it read or saved (:func:`database.memo`)."""
+    key = ("work_order", work_order_id)
+    writing = bool(connection.get_execution_options().get(WRITE_OPTION))
+    if writing:
+        found = database.recalled(connection, key)
+        if isinstance(found, WorkOrder):
+            return found
     row = _GET_WORK_ORDER.run(connection, {"id": work_order_id}).first()
-    if row is None:
-        return WorkOrder(work_order_id)
-    return WorkOrder(work_order_id, Control(row.control), row.ownership_epoch, row.authority_epoch)
+    work_order = WorkOrder(work_order_id)
+    if row is not None:
+        control = Control(row.control)
+        work_order = WorkOrder(work_order_id, control, row.ownership_epoch, row.authority_epoch)
+    if writing:
+        database.memo(connection)[key] = work_order
+    return work_order
 
 
 def save_work_order(connection: Connection, work_order: WorkOrder, now_ms: int) -> None:
@@ -75,6 +90,7 @@ def save_work_order(connection: Connection, work_order: WorkOrder, now_ms: int) 
         connection.execute(
             work_orders.insert().values(work_order_id=work_order.work_order_id, **values)
         )
+    database.memo(connection)[("work_order", work_order.work_order_id)] = work_order
 
 
 def epochs_of(installation_id: str, work_order: WorkOrder) -> Epochs:

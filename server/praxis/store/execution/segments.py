@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from typing import Any
 
@@ -10,7 +11,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import run as runs
 from praxis.core import segments as core
-from praxis.core.records import Principal, WorkOrder
+from praxis.core.records import Principal
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
@@ -19,6 +20,7 @@ from praxis.store.execution.tables import run_segments
 from praxis.store.runtime.rows import RunRecord
 from praxis.store.runtime.tables import runs as run_table
 
+OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written
 _INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
 _SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads them
     select(run_segments)
@@ -33,29 +35,35 @@ class SegmentStore:
     def __init__(self, db: Database, incarnation: str | None = None) -> None:
         self.db = db
         self.incarnation = incarnation or uuid.uuid4().hex
+        # The START segment of each run started here, once its start committed, until
+        # the StartRun answer takes it (started()); runs started by others (schedules)
+        # are forgotten at OPENED_MAX, and then StartRun reads them instead.
+        self._opened: dict[str, core.Segment] = {}
+        self._opened_lock = threading.Lock()
 
     def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Segment 1 of a new run (a start hook of the run store).
-
-        A new run has no segments yet, so none are read; an ad hoc run has no work order
-        (its ownership epoch is the default one).
-        """
-        epoch = WorkOrder("").ownership_epoch
-        if record.work_order_id:
-            epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
+        """Segment 1 of a new run (a start hook of the run store); a new run has no
+        segments yet, so none are read."""
+        epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
         segment = core.begin([], core.Reason.START, record.state.created_at_ms, epoch,
                              self.incarnation)  # fmt: skip
         assert segment is not None
-        self._insert(connection, record.state.run_id, segment)
+        run_id = record.state.run_id
+        self._insert(connection, run_id, segment)
+        Database.after_commit(connection, lambda: self._open(run_id, segment))
+
+    def _open(self, run_id: str, segment: core.Segment) -> None:
+        with self._opened_lock:
+            if len(self._opened) >= OPENED_MAX:
+                self._opened.clear()
+            self._opened[run_id] = segment
 
     def started(self, record: RunRecord) -> list[core.Segment] | None:
-        """The segments of an ad hoc run this process has just started, as of that
-        commit, without reading them: its one START segment, which :meth:`on_start`
-        wrote from the same values; ``None`` for a run of a work order (read instead)."""
-        if record.work_order_id:
-            return None
-        segment = core.begin([], core.Reason.START, record.state.created_at_ms,
-                             WorkOrder("").ownership_epoch, self.incarnation)  # fmt: skip
+        """The segments of a run this process has just started, as of that commit,
+        without reading them (its START segment, as :meth:`on_start` wrote it), or
+        ``None`` when this process does not know them (read them instead)."""
+        with self._opened_lock:
+            segment = self._opened.pop(record.state.run_id, None)
         return None if segment is None else [segment]
 
     def recover(self, now_ms: int) -> int:
