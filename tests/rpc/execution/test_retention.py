@@ -92,9 +92,12 @@ def test_a_finished_run_is_archived_after_its_keep_and_get_run_says_where(
     info = error_details(caught.value)
     assert info.reason == "RUN_ARCHIVED"
     name = archive.period_name(h.clock.now_ms())
-    assert info.metadata["archive"] == name
-    assert info.metadata["digest"].startswith("sha256:")
+    assert info.metadata["run_id"] == done[0]
+    assert info.metadata["archive"] == name  # derived from archived_at_ms, not stored
+    assert info.metadata["archived_at_ms"] == str(h.clock.now_ms())
     assert info.metadata["status"] == "COMPLETED"
+    assert info.metadata["digest"] == h.server.engine.archive.tombstone(done[0])[1]
+    assert len(info.metadata["digest"]) == len("sha256:") + 64
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
         h.client("alice").runs.GetNodeResult(
             run_pb2.GetNodeResultRequest(run_id=done[1], node_uid="a")
