@@ -21,7 +21,6 @@ from praxis.core.retention import DAY_MS, RetentionPolicy, parse_policy
 from tests.support.execution import model_principals
 from tests.support.harness import token_of
 
-
 # conformance/tools/retention_vectors.py relies on this prefix and keep.
 RETENTION: dict[str, Any] = {"work_orders": {"archived-*": DAY_MS}}
 
