@@ -96,10 +96,10 @@ done
 import json, sys
 from pathlib import Path
 sys.path.insert(0, ".")
-from tests.support.conformance import credentials, principals_document
+from tests.support.conformance import RETENTION, credentials, principals_document
 from tests.support.server_process import write_config
 work = Path(sys.argv[1])
-write_config(work / "server")
+write_config(work / "server", retention=RETENTION)
 (work / "server" / "principals.json").write_text(json.dumps(principals_document()), encoding="utf-8")
 (work / "credentials.json").write_text(json.dumps(credentials(), indent=1), encoding="utf-8")
 PYEOF

@@ -18,6 +18,7 @@ from console_vectors import AREAS as CONSOLE_AREAS  # the console's reads, Watch
 from governed_vectors import AREAS as GOVERNED_AREAS  # effects, deadlines, resume
 from model_vectors import AREAS as MODEL_AREAS  # contracts, reconciliation, waits, ...
 from notify_vectors import AREAS as NOTIFY_AREAS  # StartRun.notify, NotificationService
+from retention_vectors import AREAS as RETENTION_AREAS  # archived runs (issue 27)
 from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, events
     definition_vectors,
     events_vectors,
@@ -2421,6 +2422,7 @@ AREAS = {
     **SCHEDULE_AREAS,
     **WORK_ORDER_AREAS,
     **NOTIFY_AREAS,
+    **RETENTION_AREAS,
 }
 
 

@@ -236,6 +236,17 @@ class Engine:
         if self.tracing is not None:
             self.runs.unit.trace = RunTraces(self.tracing)
 
+    def settle_due(self) -> bool:
+        """Test clocks only (TestClockService): sweeps the timers due at the clock's time
+        and, with a retention policy, archives the runs due; whether no timer is left."""
+        settled = self.runs.settle_due()
+        if self.settings.retention.active:
+            try:
+                self.archive.archive_due()
+            except OSError:  # as the sweeper: logged, the next change or pass retries
+                log.exception("archiving failed")
+        return settled
+
     def wake_inbox(self) -> None:
         """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
         self.signals.publish({INBOX: 0})
@@ -470,7 +481,7 @@ class Server:
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(
-                TestClockServicer(settings.clock, settings.clock.changed, engine.runs.settle_due),
+                TestClockServicer(settings.clock, settings.clock.changed, engine.settle_due),
                 server,
             )
             settings.clock.watch(hub.everything)  # every server sharing the clock wakes

@@ -54,7 +54,7 @@ from praxis.rpc.schedules import ScheduleServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
-from tests.support.conformance import authority, credentials
+from tests.support.conformance import authority, credentials, retention
 from tests.support.harness import T0, Harness
 from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, load_module, runner_module
 
@@ -82,6 +82,7 @@ def grpc_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             authority=authority(),
             clock=clock,
             listen="127.0.0.1:0",
+            retention=retention(),
         )
     )
     server.start()
@@ -156,6 +157,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
     def clock_changed() -> None:
         while engine.runs.sweep() + engine.schedules.sweep():
             pass
+        engine.archive.archive_due()  # as the server's TestClockService settles
         engine.signals.everything()
 
     hub = engine.signals
@@ -270,6 +272,7 @@ def inprocess_runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             database_url=f"sqlite:///{tmp_path_factory.mktemp('inprocess') / 'praxis.db'}",
             authority=authority(),
             clock=clock,
+            retention=retention(),
         )
     )
     loop = asyncio.new_event_loop()

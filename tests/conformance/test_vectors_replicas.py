@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from praxis.app import Server
-from tests.support.conformance import authority, credentials
+from tests.support.conformance import authority, credentials, retention
 from tests.support.harness import start_replicas
 from tests.support.postgres import Cluster
 from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, runner_module
@@ -72,8 +72,16 @@ class Replicated:
 
 
 @pytest.fixture(scope="module")
-def replicated(postgres_cluster: Cluster) -> Iterator[Replicated]:
-    harness = start_replicas(postgres_cluster.create_database(), 2, authority=authority())
+def replicated(
+    postgres_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Replicated]:
+    harness = start_replicas(
+        postgres_cluster.create_database(),
+        2,
+        authority=authority(),
+        retention=retention(),
+        archive_dir=tmp_path_factory.mktemp("archive"),  # one folder: the installation's
+    )
     calls = CallCounter()
     for server in harness.replicas:
         calls.attach(server)

@@ -6,6 +6,10 @@ verifies and hands off; ``agent2`` is a second such agent (the receiver of hando
 ``capped`` one whose grant caps its spending at 100 microcredits
 (``tests/support/execution.py``). ``scripts/conformance.sh`` writes the server's principals
 file and the runners' credentials file from here; ``tests/conformance`` uses the same.
+
+The conformance server's retention policy (``RETENTION``) archives only the runs of work
+orders ``archived-*`` (the ``retention`` vectors), one day after they finished; every
+other run is kept for ever, so no other vector is affected.
 """
 
 from __future__ import annotations
@@ -13,8 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from praxis.authority.principals import PrincipalsAuthority, parse_principals
+from praxis.core.retention import DAY_MS, RetentionPolicy, parse_policy
 from tests.support.execution import model_principals
 from tests.support.harness import token_of
+
+# conformance/tools/retention_vectors.py relies on this prefix and keep.
+RETENTION: dict[str, Any] = {"work_orders": {"archived-*": DAY_MS}}
+
+
+def retention() -> RetentionPolicy:
+    """The conformance server's retention policy (the config's ``retention``)."""
+    return parse_policy(RETENTION)
 
 
 def principals_document() -> dict[str, Any]:

@@ -29,12 +29,14 @@ class RetentionPolicy:
     archive_dir: str = "archive"  # resolved against the config's folder by the server
     batch_runs: int = 20  # runs archived per write transaction, at most
     interval_ms: int = 60_000  # how often the archiver looks for due runs
-    keep_archived_ms: int = 400 * DAY_MS  # how long a tombstone answers GetRun (0: ever)
+    # How long a tombstone answers GetRun (0: for ever); None: as long again as the runs
+    # were kept (:attr:`tombstone_keep_ms`).
+    keep_archived_ms: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         problems = []
-        if self.keep_finished_ms < 0 or self.keep_archived_ms < 0:
+        if self.keep_finished_ms < 0 or (self.keep_archived_ms or 0) < 0:
             problems.append("keep_finished_ms and keep_archived_ms must be >= 0")
         if not 1 <= self.batch_runs <= MAX_BATCH_RUNS:
             problems.append(f"batch_runs must be in [1, {MAX_BATCH_RUNS}]")
@@ -55,6 +57,16 @@ class RetentionPolicy:
         """Whether any run may ever be archived."""
         return self.keep_finished_ms > 0 or any(keep > 0 for _, keep in self.work_orders)
 
+    @property
+    def tombstone_keep_ms(self) -> int:
+        """How long an archived run's tombstone is kept (0: for ever): ``keep_archived_ms``
+        when set, else the longest keep of the policy, so every archived run answers
+        RUN_ARCHIVED at least as long again as it was kept (``keep_finished_ms`` unless a
+        work order keeps its runs longer), and the tombstones stay bounded by the policy."""
+        if self.keep_archived_ms is not None:
+            return self.keep_archived_ms
+        return max((self.keep_finished_ms, *(k for _, k in self.work_orders)), default=0)
+
     def keep_for(self, work_order_id: str) -> int:
         """How long a finished run of ``work_order_id`` is kept (0: for ever)."""
         best: tuple[int, int] | None = None  # (specificity, keep)
@@ -72,6 +84,13 @@ class RetentionPolicy:
         this is ever due (0 when nothing is archived)."""
         keeps = [k for k in (self.keep_finished_ms, *(k for _, k in self.work_orders)) if k]
         return min(keeps) if keeps else 0
+
+    def scope(self) -> tuple[str, ...] | None:
+        """The work-order patterns whose runs may be archived; ``None`` when any work
+        order's may (``keep_finished_ms`` > 0). A superset: :meth:`due` decides."""
+        if self.keep_finished_ms:
+            return None
+        return tuple(pattern for pattern, keep in self.work_orders if keep)
 
     def due(self, work_order_id: str, finished_at_ms: int, now_ms: int) -> bool:
         """Whether a run that finished at ``finished_at_ms`` is past its keep."""

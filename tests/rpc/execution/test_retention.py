@@ -19,13 +19,13 @@ from praxis.core.retention import DAY_MS, RetentionPolicy
 from praxis.store.retention import archive
 from praxis_client import error_details
 from tests.support.execution import create_contract, model_principals, settle, start_run
-from tests.support.harness import T0, Harness, expect_error
+from tests.support.harness import T0, Harness, expect_error, start_server
 from tests.support.runtime import claim, definition, json_out, node
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test on SQLite and PostgreSQL (the ``retained`` harness is this module's)."""
-    if "retained" in metafunc.fixturenames:
+    """Every test on SQLite and PostgreSQL (the ``backend`` of the ``database`` fixture)."""
+    if "backend" in metafunc.fixturenames:
         sqlite_only = metafunc.function.__name__ in SQLITE_ONLY
         backends = ("sqlite",) if sqlite_only else ("sqlite", "postgres")
         metafunc.parametrize("backend", backends, indirect=True)
@@ -92,9 +92,12 @@ def test_a_finished_run_is_archived_after_its_keep_and_get_run_says_where(
     info = error_details(caught.value)
     assert info.reason == "RUN_ARCHIVED"
     name = archive.period_name(h.clock.now_ms())
-    assert info.metadata["archive"] == name
-    assert info.metadata["digest"].startswith("sha256:")
+    assert info.metadata["run_id"] == done[0]
+    assert info.metadata["archive"] == name  # derived from archived_at_ms, not stored
+    assert info.metadata["archived_at_ms"] == str(h.clock.now_ms())
     assert info.metadata["status"] == "COMPLETED"
+    assert info.metadata["digest"] == h.server.engine.archive.tombstone(done[0])[1]
+    assert len(info.metadata["digest"]) == len("sha256:") + 64
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
         h.client("alice").runs.GetNodeResult(
             run_pb2.GetNodeResultRequest(run_id=done[1], node_uid="a")
@@ -233,17 +236,53 @@ def test_registry_receipts_and_approvals_are_never_pruned(
     assert segments_logged == 0  # the execution log's events about the runs went with them
 
 
-def test_a_tombstone_answers_for_keep_archived_ms_then_not_found(retained: Harness) -> None:
-    h = retained
+def test_a_tombstone_answers_as_long_again_as_the_longest_keep_then_not_found(
+    retained: Harness,
+) -> None:
+    h = retained  # runs kept 7 days, 30 on keep-*: tombstones kept 30 days by default
     run_id = finished(h)
     h.clock.advance(WEEK)
     assert archive_now(h) == 1
-    h.clock.advance(400 * DAY_MS - 1)
+    h.clock.advance(30 * DAY_MS - 1)
     assert archive_now(h) == 0
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
         get(h, run_id)
+    assert h.server.engine.archive.count() == 1
     h.clock.advance(1)
     archive_now(h)
     assert h.server.engine.archive.count() == 0
     with expect_error(grpc.StatusCode.NOT_FOUND, "RUN_NOT_FOUND"):
         get(h, run_id)
+
+
+def test_tombstones_expire_oldest_first_in_bounded_batches(
+    database: Path | str, tmp_path: Path
+) -> None:
+    """An explicit keep_archived_ms overrides the default; expiry deletes at most a
+    batch per transaction and stops at the first tombstone still kept."""
+    policy = RetentionPolicy(keep_finished_ms=DAY_MS, keep_archived_ms=3 * DAY_MS, batch_runs=2)
+    h = start_server(
+        database, sweeper=False, retention=policy, archive_dir=tmp_path / "archive",
+        authority=PrincipalsAuthority(parse_principals(model_principals())),
+    )  # fmt: skip
+    try:
+        old = [finished(h) for _ in range(3)]
+        h.clock.advance(DAY_MS)
+        assert archive_now(h) == 3
+        h.clock.advance(DAY_MS)
+        young = finished(h)
+        h.clock.advance(DAY_MS)
+        assert archive_now(h) == 1
+        h.clock.advance(DAY_MS)  # the first three are 3 days archived, the last 1 day
+        store = h.server.engine.archive
+        first = store.archive_batch()
+        assert (first.tombstones_expired, first.more) == (2, True)  # a full batch
+        assert store.archive_due() == 0
+        assert store.count() == 1
+        for run_id in old:
+            with expect_error(grpc.StatusCode.NOT_FOUND, "RUN_NOT_FOUND"):
+                get(h, run_id)
+        with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
+            get(h, young)
+    finally:
+        h.close()

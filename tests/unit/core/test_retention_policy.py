@@ -54,4 +54,24 @@ def test_the_digest_covers_every_row_and_the_run_id() -> None:
     assert run_digest("r", {"runs": [{"status": "COMPLETED", "run_id": "r"}]}) == digest
     assert run_digest("r2", rows) != digest
     assert run_digest("r", {"runs": [{"run_id": "r", "status": "FAILED"}]}) != digest
-    assert RetentionPolicy().keep_archived_ms == 400 * DAY_MS
+
+
+def test_tombstones_are_kept_as_long_again_as_the_runs_unless_told() -> None:
+    assert RetentionPolicy(keep_finished_ms=7 * DAY_MS).tombstone_keep_ms == 7 * DAY_MS
+    # A work order that keeps its runs longer: its tombstones answer as long again too.
+    longer = {"keep_finished_ms": 7 * DAY_MS, "work_orders": {"audit-*": 0, "keep-*": 30 * DAY_MS}}
+    assert parse_policy(longer).tombstone_keep_ms == 30 * DAY_MS
+    assert parse_policy({"work_orders": {"scratch-*": DAY_MS}}).tombstone_keep_ms == DAY_MS
+    assert RetentionPolicy().tombstone_keep_ms == 0  # nothing is archived
+    explicit = {"keep_finished_ms": 7 * DAY_MS, "keep_archived_ms": 400 * DAY_MS}
+    assert parse_policy(explicit).tombstone_keep_ms == 400 * DAY_MS
+    forever = {"keep_finished_ms": 7 * DAY_MS, "keep_archived_ms": 0}
+    assert parse_policy(forever).tombstone_keep_ms == 0
+    with pytest.raises(ValueError, match=r"^retention"):
+        parse_policy({"keep_finished_ms": DAY_MS, "keep_archived_ms": -1})
+
+
+def test_the_scope_names_the_work_orders_archived_when_the_default_keeps_for_ever() -> None:
+    assert RetentionPolicy(keep_finished_ms=DAY_MS).scope() is None  # any work order
+    policy = parse_policy({"work_orders": {"a-*": DAY_MS, "b": 2, "c-*": 0}})
+    assert policy.scope() == ("a-*", "b")

@@ -7,8 +7,9 @@
 
 ``tables`` holds every row the run had in each archived table, column by column;
 ``digest`` is :func:`praxis.core.retention.run_digest` of the run id and ``tables``, also
-kept in the run's tombstone (``archived_runs``), so a line can be verified on its own and
-against the database. Each archiving batch appends one gzip member (a valid gzip file
+kept in the run's tombstone (``archived_runs``, which names no file: the file is the day
+of its ``archived_at_ms``), so a line can be verified on its own and against the
+database. Each archiving batch appends one gzip member (a valid gzip file
 may hold several; ``gzip -dc`` reads them all) and fsyncs it before the rows are
 deleted. A crash between the two leaves lines whose runs were not deleted: the next
 batch archives them again; verification reports such lines as ``without_tombstone``.

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Table, and_, delete, exists, func, insert, or_, select
+from sqlalchemy import Table, and_, delete, exists, false, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from praxis.core.assessment import Kind
@@ -92,11 +92,17 @@ def _run_model_events(run_ids: Sequence[str]) -> Any:
 
 
 def candidates(
-    connection: Connection, cutoff_ms: int, after: tuple[int, str], limit: int
+    connection: Connection,
+    cutoff_ms: int,
+    after: tuple[int, str],
+    limit: int,
+    patterns: Sequence[str] | None = None,
 ) -> list[Any]:
     """Finished runs that finished at or before ``cutoff_ms``, after the scan cursor
-    ``after`` = (finished_at_ms, run_id), in that order (index ``runs_finished``)."""
+    ``after`` = (finished_at_ms, run_id), in that order (index ``runs_finished``); with
+    ``patterns`` (work orders, or prefixes ending in ``*``), only runs of those."""
     done, run_id = after
+    scope = [] if patterns is None else [_work_orders(patterns)]
     query = (
         select(
             runs.c.run_id,
@@ -115,11 +121,24 @@ def candidates(
                 and_(runs.c.finished_at_ms == done, runs.c.run_id > run_id),
             ),
             runs.c.status.in_(_FINISHED),
+            *scope,
         )
         .order_by(runs.c.finished_at_ms, runs.c.run_id)
         .limit(limit)
     )
     return list(connection.execute(query).all())
+
+
+def _work_orders(patterns: Sequence[str]) -> Any:
+    return or_(
+        false(),
+        *(
+            runs.c.work_order_id.startswith(p[:-1], autoescape=True)
+            if p.endswith("*")
+            else runs.c.work_order_id == p
+            for p in patterns
+        ),
+    )
 
 
 def referenced(connection: Connection, run_id: str) -> str:
@@ -220,18 +239,34 @@ def tombstone_of_request(connection: Connection, principal_id: str, request_id: 
     ).first()
 
 
-def expire_tombstones(connection: Connection, before_ms: int, limit: int) -> int:
-    """Deletes up to ``limit`` tombstones archived at or before ``before_ms``; how many."""
-    old = (
-        select(archived_runs.c.run_id)
-        .where(archived_runs.c.archived_at_ms <= before_ms)
-        .order_by(archived_runs.c.archived_at_ms, archived_runs.c.run_id)
+def expirable(connection: Connection, before_ms: int, limit: int) -> list[int]:
+    """The ``seq`` of up to ``limit`` of the oldest tombstones, archived at or before
+    ``before_ms`` (tombstones are written in time order: the scan stops at the first
+    younger one)."""
+    oldest = (
+        select(archived_runs.c.seq, archived_runs.c.archived_at_ms)
+        .order_by(archived_runs.c.seq)
         .limit(limit)
     )
-    ids = [row.run_id for row in connection.execute(old)]
-    if ids:
-        connection.execute(delete(archived_runs).where(archived_runs.c.run_id.in_(ids)))
-    return len(ids)
+    found: list[int] = []
+    for row in connection.execute(oldest):
+        if row.archived_at_ms > before_ms:
+            break
+        found.append(int(row.seq))
+    return found
+
+
+def expire_tombstones(connection: Connection, seqs: Sequence[int], before_ms: int) -> int:
+    """Deletes the tombstones ``seqs`` (still archived at or before ``before_ms``: a seq
+    another process freed meanwhile may have been reused); how many."""
+    if not seqs:
+        return 0
+    done = connection.execute(
+        delete(archived_runs).where(
+            archived_runs.c.seq.in_(list(seqs)), archived_runs.c.archived_at_ms <= before_ms
+        )
+    )
+    return int(done.rowcount)
 
 
 def count_tombstones(connection: Connection) -> int:

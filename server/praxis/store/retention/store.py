@@ -11,13 +11,14 @@ One batch (:meth:`ArchiveStore.archive_batch`):
 
 The write transaction holds the writers' turn for the deletes of ``batch_runs`` runs
 only (default 20; a run's rows are bounded by ``limits.max_run_nodes``); the archiver
-then yields the turn until its next batch. Tombstones older than ``keep_archived_ms``
-are deleted first in each pass, in batches of the same size.
+then yields the turn until its next batch. Tombstones older than the policy's
+``tombstone_keep_ms`` are deleted first in each pass, in batches of the same size.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from praxis.store.retention import archive, rows
 
 log = logging.getLogger("praxis.store")
 SCAN_FACTOR = 10  # due-run candidates read per batch, in multiples of batch_runs
+DIGEST_PREFIX = "sha256:"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,9 @@ class ArchiveStore:
         self.policy = policy
         self.directory = directory
         self._cursor: tuple[int, str] = (0, "")
+        # One batch at a time per process (the sweeper's and a test clock's settle share
+        # the scan cursor); other processes' batches are told apart by the run versions.
+        self._lock = threading.Lock()
 
     # --- GetRun of an archived run ------------------------------------------------------
 
@@ -79,7 +84,7 @@ class ArchiveStore:
         """``(archive file name, digest)`` of an archived run (verification)."""
         with self.db.read() as connection:
             row = rows.tombstone(connection, run_id)
-        return None if row is None else (row.archive, row.digest)
+        return None if row is None else (_archive_name(row), _digest_text(row.digest))
 
     # --- archiving ----------------------------------------------------------------------
 
@@ -89,6 +94,10 @@ class ArchiveStore:
         Raises:
             OSError: The archive file cannot be written; nothing was deleted.
         """
+        with self._lock:
+            return self._batch()
+
+    def _batch(self) -> BatchResult:
         now = self.clock.now_ms()
         expired = 0
         if self._cursor == (0, ""):  # a pass starts by expiring old tombstones
@@ -102,7 +111,9 @@ class ArchiveStore:
         chosen: list[tuple[Any, dict[str, Any]]] = []
         skipped = 0
         with self.db.read() as connection:
-            found = rows.candidates(connection, now - shortest, self._cursor, size * SCAN_FACTOR)
+            found = rows.candidates(
+                connection, now - shortest, self._cursor, size * SCAN_FACTOR, self.policy.scope()
+            )
             for row in found:
                 self._cursor = (int(row.finished_at_ms), str(row.run_id))
                 if not self.policy.due(row.work_order_id, row.finished_at_ms, now):
@@ -152,9 +163,7 @@ class ArchiveStore:
                         "principal_id": row.principal_id,
                         "request_id": row.request_id,
                         "status": row.status,
-                        "archive": name,
-                        "digest": line["digest"],
-                        "finished_at_ms": int(row.finished_at_ms),
+                        "digest": _digest_bytes(line["digest"]),
                         "archived_at_ms": now,
                     }
                 )
@@ -166,20 +175,32 @@ class ArchiveStore:
         return BatchResult(archived, skipped, expired, True)
 
     def _expire(self, now: int) -> int:
-        keep = self.policy.keep_archived_ms
+        keep = self.policy.tombstone_keep_ms
         if not keep:
             return 0
+        with self.db.read() as connection:  # most passes expire nothing: no write turn
+            seqs = rows.expirable(connection, now - keep, self.policy.batch_runs)
+        if not seqs:
+            return 0
         with self.db.write() as connection:
-            return rows.expire_tombstones(connection, now - keep, self.policy.batch_runs)
+            return rows.expire_tombstones(connection, seqs, now - keep)
 
     def archive_due(self, max_batches: int = 1_000_000) -> int:
-        """Runs batches until none is due (tests, benchmarks and the CLI); the runs archived."""
+        """Runs batches of a whole new pass until none is due (tests, benchmarks, a test
+        clock's settle); the runs archived. Every run due when it is called is archived
+        (or left, referenced) when it returns, by this process or another.
+
+        Raises:
+            OSError: The archive file cannot be written.
+        """
         total = 0
-        for _ in range(max_batches):
-            result = self.archive_batch()
-            total += result.archived
-            if not result.more:
-                break
+        with self._lock:
+            self._cursor = (0, "")  # a pass begun earlier may have scanned past due runs
+            for _ in range(max_batches):
+                result = self._batch()
+                total += result.archived
+                if not result.more:
+                    break
         return total
 
     def count(self) -> int:
@@ -188,17 +209,32 @@ class ArchiveStore:
             return rows.count_tombstones(connection)
 
 
+def _digest_bytes(digest: str) -> bytes:
+    """``sha256:<hex>`` as the 32 bytes a tombstone keeps."""
+    return bytes.fromhex(digest.removeprefix(DIGEST_PREFIX))
+
+
+def _digest_text(stored: bytes) -> str:
+    return DIGEST_PREFIX + bytes(stored).hex()
+
+
+def _archive_name(row: Any) -> str:
+    """The archive file of a tombstone: the UTC day it was archived."""
+    return archive.period_name(int(row.archived_at_ms))
+
+
 def _archived(row: Any) -> Rejection:
     """The RUN_ARCHIVED answer of a tombstone: where the run went."""
+    name, digest = _archive_name(row), _digest_text(row.digest)
     return Rejection(
         Code.FAILED_PRECONDITION,
         "RUN_ARCHIVED",
-        f"run {row.run_id!r} finished and was archived to {row.archive} (digest "
-        f"{row.digest}); read it from the archive",
+        f"run {row.run_id!r} finished and was archived to {name} (digest "
+        f"{digest}); read it from the archive",
         metadata=(
             ("run_id", row.run_id),
-            ("archive", row.archive),
-            ("digest", row.digest),
+            ("archive", name),
+            ("digest", digest),
             ("archived_at_ms", str(row.archived_at_ms)),
             ("status", row.status),
         ),
