@@ -181,7 +181,7 @@ def test_a_renewed_approval_leaves_the_inbox_while_its_renewal_outlives_the_wind
     model: Harness,
 ) -> None:
     old = approval(model, "ap-old", HOUR // 2)
-    other = approval(model, "ap-other", HOUR // 2)
+    approval(model, "ap-other", HOUR // 2)
     assert expiring(model) == ["ap-old", "ap-other"]
     short = renew(model, old, "ap-short", HOUR)  # within the window too: not a renewal
     assert short.proof_digest == old.proof_digest  # the same human's decision, one proof
