@@ -10,7 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from model_vectors import ACCEPT, ASSESS, CID, CWO, PASS, VERIFY, assess, completed, create_contract
+from model_vectors import (
+    ACCEPT,
+    ASSESS,
+    CID,
+    CWO,
+    DRAFT_TEXT,
+    HANDOFF_CHAIN,
+    HANDOFFS,
+    PASS,
+    VERIFY,
+    acknowledge,
+    assess,
+    claim_as,
+    completed,
+    create_contract,
+    offer,
+)
 from runtime_vectors import (
     AGENT,
     INVALID,
@@ -33,8 +49,10 @@ from vectorlib import (
     clock,
     proposed,
     ref,
+    register_cmd,
     registered,
     resume_stream,
+    review,
     step,
     stream_step,
     vector,
@@ -386,6 +404,123 @@ def owed_vectors() -> list[dict[str, Json]]:
     ]
 
 
+def handoff_inbox(offered: bool) -> Json:
+    """ListInbox of the contract's work order, handoffs only: ``${dlv}`` while offered."""
+    request = {"workOrderId": CWO, "kinds": ["INBOX_ITEM_KIND_HANDOFF"]}
+    if not offered:
+        response = {"items": None, "total": None, "counts": counts()}
+        return step("alice", "InboxService", "ListInbox", request, response=response)
+    item = {
+        "itemId": "handoff:${dlv}",
+        "kind": "INBOX_ITEM_KIND_HANDOFF",
+        "sinceMs": "${t0}",
+        "workOrderId": CWO,
+        "runId": "${run}",
+        "summary": "<any>",
+        "handoff": {
+            "deliveryId": "${dlv}",
+            "runId": "${run}",
+            "nodeUid": "a",
+            "fromPrincipalId": AGENT,
+            "toPrincipalId": "agent2",
+            "state": "HANDOFF_STATE_OFFERED",
+        },
+    }
+    response = {"items": [item], "total": "1", "counts": counts(HANDOFF=1)}
+    return step("alice", "InboxService", "ListInbox", request, response=response)
+
+
+def expiring_count(count: str | None = None, capture: str | None = None) -> Json:
+    """ListInbox of the whole installation, expiring approvals only: their count is
+    ``count``, or is captured. Approvals name no work order, so the installation-wide
+    count holds other vectors' (and languages') approvals too: the vector compares counts
+    it captured, with the clock still, never lists the items."""
+    expected: dict[str, Json] = {"kind": "INBOX_ITEM_KIND_APPROVAL_EXPIRING"}
+    if count is not None:
+        expected["count"] = count
+    pattern = [{} for _ in KINDS[:-1]] + [expected]
+    request = {"kinds": ["INBOX_ITEM_KIND_APPROVAL_EXPIRING"], "pageSize": 1}
+    return step(
+        "alice",
+        "InboxService",
+        "ListInbox",
+        request,
+        response={"counts": pattern},
+        captures={capture: f"counts.{len(KINDS) - 1}.count"} if capture else None,
+    )
+
+
+def approval_expiring(approval_id: str, md: str, expires: str, **expect: Json) -> Json:
+    """CreateApproval by alice of ``${md}`` until ``expires``."""
+    request = {"approvalId": approval_id, "materialDigest": "${" + md + "}", "expiresAtMs": expires}
+    return step("alice", "ApprovalService", "CreateApproval", request, **expect)
+
+
+HOUR_MS = 3_600_000
+
+
+def handoff_and_approval_vectors() -> list[dict[str, Json]]:
+    return [
+        vector(
+            "inbox/an-offered-handoff-waits-for-its-acknowledgement",
+            "A handoff offered and not acknowledged is a HANDOFF item of its run's work "
+            "order since it was offered, with the handoff; acknowledged, it leaves.",
+            [
+                teach(),
+                start(HANDOFF_CHAIN, workOrderId=CWO),
+                claim_as("att", op="op"),
+                complete("att", DRAFT_TEXT),
+                handoff_inbox(offered=False),
+                offer(),
+                handoff_inbox(offered=True),
+                acknowledge(),
+                handoff_inbox(offered=False),
+            ],
+            [*INBOX, *HANDOFFS],
+        ),
+        vector(
+            "inbox/an-expiring-approval-leaves-once-renewed",
+            "An unused approval enters the (installation-wide) inbox an hour before it "
+            "expires, as the test clock moves; another approval of the same material "
+            "and purpose that expires within the window does not take it out, one that "
+            "outlives the window (a renewal) does, and takes out every approval of that "
+            "material in the window. The same human's approvals of one material share "
+            "one proof, and the approval renewed stays ACTIVE.",
+            [
+                review(register_cmd("${ns}-ap-c", ref("run-c")), "md_c"),
+                review(register_cmd("${ns}-ap-a", ref("run-a")), "md_a"),
+                approval_expiring("${ns}-ap-c", "md_c", f"${{t0+{HOUR_MS}}}"),
+                approval_expiring(
+                    "${ns}-ap-a",
+                    "md_a",
+                    f"${{t0+{HOUR_MS * 3 // 2}}}",
+                    response={"approval": {"state": "APPROVAL_STATE_ACTIVE"}},
+                    captures={"proof": "approval.proofDigest"},
+                ),
+                clock(HOUR_MS // 2),  # ap-a enters: it expires in exactly an hour
+                expiring_count(capture="n"),
+                approval_expiring("${ns}-ap-a1", "md_a", f"${{t0+{HOUR_MS * 4 // 3}}}"),
+                expiring_count("${n+1}"),  # within the window: listed, renews nothing
+                approval_expiring(
+                    "${ns}-ap-a2",
+                    "md_a",
+                    f"${{t0+{HOUR_MS * 3}}}",
+                    response={"approval": {"proofDigest": "${proof}"}, "replayed": None},
+                ),
+                expiring_count("${n-1}"),  # ap-a and ap-a1 are renewed; ap-c stays
+                step(
+                    "alice",
+                    "ApprovalService",
+                    "GetApproval",
+                    {"approvalId": "${ns}-ap-a"},
+                    response={"approval": {"state": "APPROVAL_STATE_ACTIVE"}},
+                ),
+            ],
+            [*INBOX, "aiws.engine.v1.ApprovalService", *REGISTRY],
+        ),
+    ]
+
+
 def head_row(run_id: str) -> Json:
     """The expected Head of a ListRefs page (no definition)."""
     return {
@@ -527,7 +662,8 @@ AREAS = {
     "inbox": (
         "WatchInbox: the inbox's counts at once and after each change, refused like "
         "ListInbox; stuck runs: listed past the threshold, not while paused, reported by "
-        "WatchInbox with no write; the assessments a completed run under a contract owes.",
-        lambda: inbox_vectors() + stuck_vectors() + owed_vectors(),
+        "WatchInbox with no write; the assessments a completed run under a contract owes; "
+        "a handoff until acknowledged; an approval about to expire until renewed.",
+        lambda: inbox_vectors() + stuck_vectors() + owed_vectors() + handoff_and_approval_vectors(),
     ),
 }

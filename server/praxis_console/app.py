@@ -16,6 +16,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from praxis_console import (
+    approvals,
     auth,
     authorizations,
     decisions,
@@ -95,6 +96,7 @@ def create_app(settings: Settings, clock: Callable[[], float] = time.monotonic) 
             *decisions.ROUTES,
             *authorizations.ROUTES,
             *deliverables.ROUTES,
+            *approvals.ROUTES,
             *schedules.ROUTES,
             *deliveries.ROUTES,
             Mount("/static", StaticFiles(directory=web.STATIC), name="static"),

@@ -1,6 +1,6 @@
 """What a finished run is owed, acted on from the inbox: its verification and acceptance
-(AssessmentService, bound to the subject digest the page showed), the acknowledgement
-of a handoff (HandoffService), and a look at an approval about to expire."""
+(AssessmentService, bound to the subject digest the page showed) and the acknowledgement
+of a handoff (HandoffService). An approval about to expire: :mod:`praxis_console.approvals`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import (
-    approval_pb2,
     assessment_pb2,
     assessment_pb2_grpc,
     handoff_pb2,
@@ -45,11 +44,6 @@ def assessment_url(run_id: str) -> str:
 def handoff_url(delivery_id: str) -> str:
     """The page of one handoff."""
     return f"/handoffs/{quote(delivery_id, safe='')}"
-
-
-def approval_url(approval_id: str) -> str:
-    """The page of one approval."""
-    return f"/approvals/{quote(approval_id, safe='')}"
 
 
 async def assessment_page(request: Request) -> Response:
@@ -156,27 +150,9 @@ async def acknowledge_handoff(request: Request) -> Response:
     return web.redirect(handoff_url(delivery_id))
 
 
-async def approval_page(request: Request) -> Response:
-    session = web.require_session(request)
-    engine = web.console_of(request).engine
-    approval_id = request.path_params["approval_id"]
-    try:
-        found = await engine.call(
-            session.token,
-            engine.approvals.GetApproval,
-            approval_pb2.GetApprovalRequest(approval_id=approval_id[:128]),
-        )
-    except ApiError as error:
-        return web.error_page(request, error, back=("/inbox", "The inbox"))
-    a = found.approval
-    state = web.enum_name("APPROVAL_STATE_", approval_pb2.ApprovalState.Name(a.state))
-    return web.render(request, "approval.html", {"approval": a, "state": state})
-
-
 ROUTES = [
     Route("/runs/{run_id}/assessment", assessment_page, methods=["GET"]),
     Route("/runs/{run_id}/assessment", record_assessment, methods=["POST"]),
     Route("/handoffs/{delivery_id}", handoff_page, methods=["GET"]),
     Route("/handoffs/{delivery_id}/acknowledge", acknowledge_handoff, methods=["POST"]),
-    Route("/approvals/{approval_id}", approval_page, methods=["GET"]),
 ]

@@ -17,7 +17,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from aiws.engine.v1 import inbox_pb2
-from praxis_console import deliverables, web
+from praxis_console import approvals, deliverables, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
@@ -100,7 +100,7 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
     if kind == "HANDOFF":
         return deliverables.handoff_url(item.handoff.delivery_id)
     if kind == "APPROVAL_EXPIRING":
-        return deliverables.approval_url(item.approval.approval_id)
+        return approvals.approval_url(item.approval.approval_id)
     if item.hold.work_order_id:
         return f"/workorders/{quote(item.hold.work_order_id, safe='')}"
     return "/registry#holds"

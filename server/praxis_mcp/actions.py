@@ -245,13 +245,25 @@ class Praxis:
         )
         return {"task": views.task(reply.tasks[0]) if reply.tasks else None}
 
-    def heartbeat(self, attempt_id: str, lease_s: float | None) -> dict[str, Any]:
-        """Extends a task's lease; says whether to stop."""
+    def heartbeat(
+        self,
+        attempt_id: str,
+        lease_s: float | None,
+        progress: str | None = None,
+        progress_data: Any = None,
+    ) -> dict[str, Any]:
+        """Extends a task's lease, with the progress report given (``progress`` text,
+        ``progress_data`` a JSON value; neither: none, the shown one stays); says whether
+        to stop. The server checks the report's limits."""
         request = task_pb2.HeartbeatRequest(
             attempt_id=attempt_id,
             worker_id=self.worker_id,
             lease_ms=int((DEFAULT_LEASE_S if lease_s is None else lease_s) * 1000),
         )
+        if progress is not None or progress_data is not None:
+            request.progress.text = progress or ""
+            if progress_data is not None:
+                request.progress.data_json = _json_text(progress_data, "progress_data")
         reply = server_call(lambda: self.client.tasks.Heartbeat(request, timeout=CALL_TIMEOUT_S))
         return {
             "attempt_id": attempt_id,

@@ -248,15 +248,36 @@ def _task_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_WRITE,
         description="Report that a claimed task is still being worked on: extends its lease "
         "and answers whether to stop ('cancelled': the run was stopped, abandon the task) "
-        "or whether its work order is paused.",
+        "or whether its work order is paused. Optionally say how far it got: a progress "
+        "line for humans (at most 512 UTF-8 bytes) and/or progress data for programs (a "
+        "JSON value of at most 1,024 bytes), shown as the node's progress in the run "
+        "(get_run) until the next report replaces it; an empty progress with no data "
+        "clears it. A report past its limits refuses the heartbeat (the lease is not "
+        "extended).",
     )
     async def heartbeat_task(
         attempt_id: Annotated[str, Field(description="the claimed task's attempt_id")],
         lease_s: Annotated[
             float | None, Field(description=f"new lease from now (default {DEFAULT_LEASE_S})")
         ] = None,
+        progress: Annotated[
+            str | None,
+            Field(
+                description='a short line for humans, e.g. "indexed 40 of 120 pages" '
+                "(at most 512 UTF-8 bytes)"
+            ),
+        ] = None,
+        progress_data: Annotated[
+            Any,
+            Field(
+                description='structured progress, e.g. {"done": 40, "total": 120} (a JSON '
+                "value of at most 1,024 bytes)"
+            ),
+        ] = None,
     ) -> CallToolResult:
-        return await _tool(redactor, lambda: praxis.heartbeat(attempt_id, lease_s))
+        return await _tool(
+            redactor, lambda: praxis.heartbeat(attempt_id, lease_s, progress, progress_data)
+        )
 
     @server.tool(
         annotations=_WRITE,

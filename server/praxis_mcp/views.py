@@ -66,6 +66,16 @@ def proposal(message: registry_pb2.Proposal) -> dict[str, Any]:
     }
 
 
+def progress(message: run_pb2.AttemptProgress) -> dict[str, Any]:
+    """The latest progress a node's attempt reported (heartbeat_task): its text, its data
+    (a JSON value, or null) and when."""
+    return {
+        "text": message.text,
+        "data": document(message.data_json) if message.data_json else None,
+        "reported_at_ms": message.reported_at_ms,
+    }
+
+
 def run(message: run_pb2.Run) -> dict[str, Any]:
     """A run's state, its first :data:`MAX_NODES` nodes and, once it ended, its outcome."""
     nodes = [
@@ -74,6 +84,7 @@ def run(message: run_pb2.Run) -> dict[str, Any]:
             "state": enum_name(run_pb2.NodeState, node.state, "NODE_STATE_"),
             "attempts": node.attempts,
             **({"error": clip(node.error)} if node.error else {}),
+            **({"progress": progress(node.progress)} if node.HasField("progress") else {}),
         }
         for node in message.nodes[:MAX_NODES]
     ]

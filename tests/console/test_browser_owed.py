@@ -1,17 +1,21 @@
 """What a finished run is owed, in a real headless Chromium: the inbox lists the
 verification and acceptance of a completed run under a contract, a handoff addressed to
 the signed-in human and an approval about to expire; each links to a page that settles
-it, and the inbox empties live as they are settled."""
+it, and the inbox empties live as they are settled; an expiring approval is settled by
+renewing it."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 
+import grpc
+import pytest
 from playwright.sync_api import Page, expect
 
 from aiws.engine.v1 import approval_pb2, common_pb2, contract_pb2, handoff_pb2, run_pb2, task_pb2
-from tests.support.console import Console, shot
+from tests.support.console import Console, csrf_of, shot
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
 
@@ -110,3 +114,69 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     page.locator("#inbox-items tr", has_text="ap-owed").get_by_role("link").click()
     expect(page.locator("#approval-state")).to_have_text("ACTIVE")
     expect(page.locator("main")).to_contain_text("use it before then")
+
+
+def _expiring(console: Console, approval_id: str, purpose: str = "") -> approval_pb2.Approval:
+    return (
+        console.harness.client("alice")
+        .approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id, material_digest="sha256:" + "cd" * 32,
+                expires_at_ms=int(time.time() * 1000) + 1_200_000, purpose=purpose,
+            )
+        )
+        .approval
+    )  # fmt: skip
+
+
+def test_an_expiring_approval_is_renewed_from_its_page(page: Page, console: Console) -> None:
+    old = _expiring(console, "ap-renew-me", purpose="payments")
+    page.goto("/signin")
+    page.get_by_label("Bearer token").fill(token_of("alice"))
+    page.get_by_label("Bearer token").press("Enter")
+    rows = page.locator("#inbox-items tr", has_text="ap-renew-me")
+    expect(rows).to_have_count(1)
+    rows.get_by_role("link").click()
+    expect(page.locator("#material")).to_have_text(old.material_digest)
+    expect(page.locator("#purpose")).to_have_text("payments")
+    page.get_by_label("Renewal lasts").select_option("3d")
+    page.get_by_role("button", name="Renew").click()
+    expect(page).to_have_url(re.compile(r"/approvals/console-[0-9a-f]+-renewal\?renewed_from="))
+    expect(page.locator("#renewed")).to_contain_text("ap-renew-me")
+    expect(page.locator("#approval-state")).to_have_text("ACTIVE")
+    expect(page.locator("#material")).to_have_text(old.material_digest)
+    expect(page.locator("#purpose")).to_have_text("payments")
+    expect(page.locator("#approver")).to_have_text("alice")
+    shot(page, "32-approval-renewed")
+    renewal_id = page.url.split("/approvals/", 1)[1].split("?", 1)[0]
+    renewal = (
+        console.harness.client("alice")
+        .approvals.GetApproval(approval_pb2.GetApprovalRequest(approval_id=renewal_id))
+        .approval
+    )
+    assert renewal.expires_at_ms - int(time.time() * 1000) > 71 * 3_600_000
+    assert renewal.proof_digest == old.proof_digest  # one human's decision, one proof
+    page.goto("/inbox")
+    expect(page.locator("#inbox-items tr", has_text="ap-renew-me")).to_have_count(0)
+
+
+def test_renewing_needs_the_sessions_csrf_token(console: Console) -> None:
+    _expiring(console, "ap-csrf")
+    alice = console.signed_in("alice")
+    csrf = csrf_of(alice.get("/approvals/ap-csrf").text)
+    form = {"term": "1d", "renewal_id": "console-ap-csrf-renewal"}
+    assert alice.post("/approvals/ap-csrf/renew", data=form).status_code == 403
+    lookup = approval_pb2.GetApprovalRequest(approval_id="console-ap-csrf-renewal")
+    with pytest.raises(grpc.RpcError):  # nothing was created by the refused request
+        console.harness.client("alice").approvals.GetApproval(lookup)
+    renewed = alice.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": csrf})
+    assert renewed.status_code == 303
+    again = alice.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": csrf})
+    assert again.status_code == 303  # a resubmitted form shows the renewal it made
+    assert console.harness.client("alice").approvals.GetApproval(lookup).approval.approver_id == (
+        "alice"
+    )
+    bob = console.signed_in("bob")
+    bob_csrf = csrf_of(bob.get("/approvals/ap-csrf").text)
+    taken = bob.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": bob_csrf})
+    assert taken.status_code == 409  # the id names alice's renewal: bob's is refused

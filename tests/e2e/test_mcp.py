@@ -17,6 +17,8 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from aiws.engine.v1 import run_pb2
+from praxis_client import connect
 from tests.support.cli_shell import POLICY, PRAXIS, V1, V2, Shell, digest_of
 from tests.support.harness import token_of
 from tests.support.server_process import free_port
@@ -156,6 +158,27 @@ def test_a_task_is_claimed_and_settled_and_the_run_followed(shell: Shell) -> Non
             assert task["functions"] == {"allow": ["search.*"], "deny": []}
             beat = await bot.call("heartbeat_task", attempt_id=task["attempt_id"], lease_s=60)
             assert beat["cancelled"] is False
+            await bot.call("heartbeat_task", attempt_id=task["attempt_id"],
+                           progress="indexed 40 of 120 pages",
+                           progress_data={"done": 40, "total": 120})  # fmt: skip
+            with connect(shell.address, token_of("agent")) as client:
+                node = client.runs.GetRun(run_pb2.GetRunRequest(run_id=run["run_id"])).run.nodes[0]
+            assert node.progress.attempt_id == task["attempt_id"]
+            assert node.progress.text == "indexed 40 of 120 pages"
+            assert json.loads(node.progress.data_json) == {"done": 40, "total": 120}
+            assert node.progress.reports == 1
+            [shown] = (await bot.call("get_run", run_id=run["run_id"]))["nodes"]
+            assert shown["progress"]["text"] == "indexed 40 of 120 pages"
+            assert shown["progress"]["data"] == {"done": 40, "total": 120}
+            too_long = await bot.refused(
+                "heartbeat_task", attempt_id=task["attempt_id"], progress="é" * 257
+            )  # 514 UTF-8 bytes
+            assert (too_long["code"], too_long["reason"]) == ("INVALID_ARGUMENT", "TEXT_TOO_LONG")
+            too_big = await bot.refused(
+                "heartbeat_task", attempt_id=task["attempt_id"], progress_data={"x": "y" * 1100}
+            )
+            assert too_big["code"] == "INVALID_ARGUMENT"
+            assert too_big["reason"] == "DOCUMENT_TOO_LARGE"
             settled = await bot.call(
                 "complete_task",
                 attempt_id=task["attempt_id"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from praxis_cli.commands import (
     admin,
     agent_mcp,
+    approvals,
     decide,
     deliverables,
     deliveries,
@@ -15,5 +16,6 @@ from praxis_cli.commands import (
 )
 
 COMMAND_MODULES = (
-    principals, decide, registry, runs, schedules, deliverables, admin, deliveries, agent_mcp,
+    principals, decide, registry, runs, schedules, deliverables, approvals, admin, deliveries,
+    agent_mcp,
 )  # fmt: skip

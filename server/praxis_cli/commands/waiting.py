@@ -109,7 +109,8 @@ def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
         elif kind == "approval":
             expires = local_time(item.approval.expires_at_ms)
             lines.append(
-                f"  approval {item.approval.approval_id}: use it before {expires}, or approve again"
+                f"  praxis approvals renew {item.approval.approval_id}  (or use it before "
+                f"{expires})"
             )
     return ["", "to settle them:", *lines] if lines else []
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from aiws.engine.v1 import admin_pb2, common_pb2, principal_pb2, reconciliation_pb2, wait_pb2
+from aiws.engine.v1 import (
+    admin_pb2,
+    approval_pb2,
+    common_pb2,
+    principal_pb2,
+    reconciliation_pb2,
+    wait_pb2,
+)
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis.core.run import operation_id
 from praxis_client import connect
@@ -165,17 +172,38 @@ def test_bad_requests_and_authorization(model: Harness) -> None:
 
 
 def test_only_a_command_that_wrote_wakes_the_inbox(harness: Harness) -> None:
-    """Registry commit hooks (the inbox wake-up) run once per committed command; a
-    replayed or refused command wrote nothing and wakes nobody."""
+    """Registry commit hooks (the inbox wake-up) run once per committed command or new
+    approval (an approval may enter the inbox, or renew one there); a replayed or refused
+    command or approval wrote nothing and wakes nobody."""
     woken: list[int] = []
     harness.server.engine.registry.commit_hooks.append(lambda: woken.append(1))
     r = registered(harness)
-    assert len(woken) == 1
+    assert len(woken) == 2  # the approval, then the REGISTER
     command = propose_cmd(r, "p-wake", 1, variant(2))
     execute(harness, "agent", "req-wake", command)
-    assert len(woken) == 2
+    assert len(woken) == 3
     execute(harness, "agent", "req-wake", command)  # the retry replays its receipt
-    assert len(woken) == 2
+    assert len(woken) == 3
     with expect_error(grpc.StatusCode.ABORTED, "BASE_REVISION_STALE"):
         execute(harness, "agent", "req-stale", propose_cmd(r, "p-stale", 7, variant(3)))
-    assert len(woken) == 2
+    assert len(woken) == 3
+    approval = (
+        harness.client("alice")
+        .approvals.GetApproval(
+            approval_pb2.GetApprovalRequest(approval_id=f"ap-reg-{r.work_order_id}-{r.run_id}")
+        )
+        .approval
+    )
+    again = approval_pb2.CreateApprovalRequest(
+        approval_id=approval.approval_id,
+        material_digest=approval.material_digest,
+        expires_at_ms=approval.expires_at_ms,
+    )
+    assert harness.client("alice").approvals.CreateApproval(again).replayed
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "DIGEST_INVALID"):
+        harness.client("alice").approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id="ap-bad", material_digest="sha256:x", expires_at_ms=1
+            )
+        )
+    assert len(woken) == 3

@@ -154,3 +154,74 @@ def test_an_unused_approval_enters_the_inbox_an_hour_before_it_expires(model: Ha
     assert inbox(model).items[0].since_ms == later.expires_at_ms - HOUR
     model.clock.advance(HOUR)
     assert inbox(model).total == 0
+
+
+def renew(
+    h: Harness, old: approval_pb2.Approval, approval_id: str, ttl_ms: int, who: str = "alice"
+) -> approval_pb2.Approval:
+    """Approves ``old``'s material and purpose again, as ``who``, for ``ttl_ms``."""
+    return (
+        h.client(who)
+        .approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id, material_digest=old.material_digest,
+                expires_at_ms=h.clock.now_ms() + ttl_ms, purpose=old.purpose,
+            )
+        )
+        .approval
+    )  # fmt: skip
+
+
+def expiring(h: Harness) -> list[str]:
+    listed = inbox(h, kinds=[pb.INBOX_ITEM_KIND_APPROVAL_EXPIRING])
+    return [item.approval.approval_id for item in listed.items]
+
+
+def test_a_renewed_approval_leaves_the_inbox_while_its_renewal_outlives_the_window(
+    model: Harness,
+) -> None:
+    old = approval(model, "ap-old", HOUR // 2)
+    approval(model, "ap-other", HOUR // 2)
+    assert expiring(model) == ["ap-old", "ap-other"]
+    short = renew(model, old, "ap-short", HOUR)  # within the window too: not a renewal
+    assert short.proof_digest == old.proof_digest  # the same human's decision, one proof
+    assert expiring(model) == ["ap-old", "ap-other", "ap-short"]
+    renewed = renew(model, old, "ap-new", 3 * HOUR)
+    assert renewed.state == approval_pb2.APPROVAL_STATE_ACTIVE
+    # ap-short is renewed too (same material and purpose); the old approvals stay usable
+    assert expiring(model) == ["ap-other"]
+    got = model.client("alice").approvals.GetApproval(
+        approval_pb2.GetApprovalRequest(approval_id="ap-old")
+    )
+    assert got.approval.state == approval_pb2.APPROVAL_STATE_ACTIVE
+    model.clock.advance(2 * HOUR + 1)  # the renewal is within its last hour: listed alone
+    assert expiring(model) == ["ap-new"]
+
+
+def test_a_renewal_must_be_for_the_same_purpose_by_any_human(model: Harness) -> None:
+    old = approval(model, "ap-old", HOUR // 2)
+    model.client("alice").approvals.CreateApproval(
+        approval_pb2.CreateApprovalRequest(
+            approval_id="ap-purpose", material_digest=old.material_digest,
+            expires_at_ms=model.clock.now_ms() + 3 * HOUR, purpose="payments",
+        )
+    )  # fmt: skip
+    assert expiring(model) == ["ap-old"]
+    renew(model, old, "ap-bob", 3 * HOUR, who="bob")  # another human's approval renews it
+    assert expiring(model) == []
+
+
+def test_watch_inbox_sees_an_approval_enter_and_its_renewal_take_it_out(
+    model: Harness,
+) -> None:
+    from tests.rpc.views.test_console_reads import Watcher, counted
+
+    watcher = Watcher(model)
+    try:
+        assert watcher.wait_for(1).total == 0
+        old = approval(model, "ap-old", HOUR // 2)  # no clock change: the commit wakes it
+        assert counted(watcher.wait_for(2)) == {"INBOX_ITEM_KIND_APPROVAL_EXPIRING": 1}
+        renew(model, old, "ap-new", 3 * HOUR)
+        assert watcher.wait_for(3).total == 0
+    finally:
+        watcher.close()

@@ -1497,7 +1497,10 @@ pub mod approval_service_client {
         /// Idempotent by approval id: the same id with the same content returns the existing
         /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
         /// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-        /// WaitService.ReviewWait.
+        /// WaitService.ReviewWait. Approving material again while an earlier approval of it is
+        /// unused is allowed, and is how an approval about to expire is renewed (see
+        /// `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+        /// material share one proof, so using either uses both.
         pub async fn create_approval(
             &mut self,
             request: impl tonic::IntoRequest<super::CreateApprovalRequest>,
@@ -1571,7 +1574,10 @@ pub mod approval_service_server {
         /// Idempotent by approval id: the same id with the same content returns the existing
         /// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
         /// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-        /// WaitService.ReviewWait.
+        /// WaitService.ReviewWait. Approving material again while an earlier approval of it is
+        /// unused is allowed, and is how an approval about to expire is renewed (see
+        /// `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+        /// material share one proof, so using either uses both.
         async fn create_approval(
             &self,
             request: tonic::Request<super::CreateApprovalRequest>,
@@ -8339,8 +8345,11 @@ pub enum InboxItemKind {
     /// (HandoffService.AcknowledgeHandoff).
     Handoff = 9,
     /// An approval nobody has used yet that expires within an hour: use it (activate,
-    /// reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
-    /// work order: listed only when no `work_order_id` is asked for.
+    /// reconcile, resume, satisfy) before it expires, or renew it: approve the same
+    /// material digest for the same purpose again (CreateApproval) with a later expiry. It
+    /// is no longer listed once another active approval of the same material and purpose
+    /// expires after its hour, as well as once used or expired. Approvals name no work
+    /// order: listed only when no `work_order_id` is asked for.
     ApprovalExpiring = 10,
 }
 impl InboxItemKind {

@@ -559,6 +559,9 @@ class RegistryStore:
                 # The same approver and material: the same proof, read with it.
                 return approval_view(row), True
             INSERT["approvals"].run(connection, row_values)
+            # A new approval may enter the inbox, or renew one there (the commit hooks
+            # wake WatchInbox).
+            self._after_commit(connection)
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
             if row.consumed_at_ms is None:

@@ -7,18 +7,22 @@ acknowledge and approvals about to expire, each read from an index in the inbox'
   :class:`praxis.store.execution.assessments.AssessmentStore`).
 - A handoff is owed while OFFERED: its receiver acknowledges it.
 - An approval is about to expire when it is unconsumed and expires within
-  :data:`EXPIRING_MS`: whoever asked for it should use it, or ask again. Approvals name
-  no work order, so they are listed only in the installation-wide inbox. The read walks
-  ``approvals_expiry`` from now, past the consumed ones: at most the approvals of the
-  next seven days (their longest lifetime).
+  :data:`EXPIRING_MS`: whoever asked for it should use it, or renew it (approve the same
+  material again). It is no longer owed once another active approval of the same
+  material digest and purpose expires after the window (it was renewed), as well as
+  when it is consumed or expired. Approvals name no work order, so they are listed only
+  in the installation-wide inbox. The read walks ``approvals_expiry`` from now, past the
+  consumed and renewed ones: at most the approvals of the next seven days (their longest
+  lifetime).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import and_, exists, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from praxis.core import handoff
 from praxis.store.execution.handoffs import handoff_of
@@ -92,9 +96,11 @@ def offered_handoffs(
 def expiring_approvals(
     connection: Connection, now_ms: int, limit: int
 ) -> tuple[list[ExpiringApproval], int]:
-    """The unconsumed approvals expiring within :data:`EXPIRING_MS`, soonest first, and
-    when the inbox next changes by the clock alone: the earliest of the listed ones'
-    expiry and the next approval's entry into the window (0: none known)."""
+    """The unconsumed approvals expiring within :data:`EXPIRING_MS` and not renewed,
+    soonest first, and when the inbox next changes by the clock alone: the earliest of
+    the listed ones' expiry and the next approval's entry into the window (0: none known;
+    a renewal entering the window is such an approval, so the one it renewed comes back
+    then too)."""
     query = (
         select(approvals)
         .add_columns(
@@ -102,7 +108,11 @@ def expiring_approvals(
             consumed_proofs.c.request_id.label("consumed_by_request_id"),
         )
         .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
-        .where(approvals.c.expires_at_ms > now_ms, consumed_proofs.c.proof_digest.is_(None))
+        .where(
+            approvals.c.expires_at_ms > now_ms,
+            consumed_proofs.c.proof_digest.is_(None),
+            ~_renewed(now_ms + EXPIRING_MS),
+        )
         .order_by(approvals.c.expires_at_ms, approvals.c.approval_id)
     )
     found: list[ExpiringApproval] = []
@@ -114,3 +124,23 @@ def expiring_approvals(
         found.append(ExpiringApproval(approval_view(row), row.expires_at_ms - EXPIRING_MS))
     leaving = found[0].approval.record.expires_at_ms if found else 0
     return found, min((t for t in (leaving, entering) if t), default=0)
+
+
+def _renewed(window_end_ms: int) -> ColumnElement[bool]:
+    """Whether another active approval of the same material digest and purpose expires
+    after the window: the approval was renewed, and the renewal is the one to use."""
+    other = approvals.alias("renewal")
+    used = consumed_proofs.alias("renewal_used")
+    return exists(
+        select(other.c.approval_id)
+        .outerjoin(used, used.c.proof_digest == other.c.proof_digest)
+        .where(
+            and_(
+                other.c.material_digest == approvals.c.material_digest,
+                other.c.purpose == approvals.c.purpose,
+                other.c.approval_id != approvals.c.approval_id,
+                other.c.expires_at_ms > window_end_ms,
+                used.c.proof_digest.is_(None),
+            )
+        )
+    )

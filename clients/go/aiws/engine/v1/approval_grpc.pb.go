@@ -36,7 +36,10 @@ type ApprovalServiceClient interface {
 	// Idempotent by approval id: the same id with the same content returns the existing
 	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
 	// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-	// WaitService.ReviewWait.
+	// WaitService.ReviewWait. Approving material again while an earlier approval of it is
+	// unused is allowed, and is how an approval about to expire is renewed (see
+	// `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+	// material share one proof, so using either uses both.
 	CreateApproval(ctx context.Context, in *CreateApprovalRequest, opts ...grpc.CallOption) (*CreateApprovalResponse, error)
 	// GetApproval returns an approval and whether it is still usable.
 	GetApproval(ctx context.Context, in *GetApprovalRequest, opts ...grpc.CallOption) (*GetApprovalResponse, error)
@@ -83,7 +86,10 @@ type ApprovalServiceServer interface {
 	// Idempotent by approval id: the same id with the same content returns the existing
 	// approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
 	// may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-	// WaitService.ReviewWait.
+	// WaitService.ReviewWait. Approving material again while an earlier approval of it is
+	// unused is allowed, and is how an approval about to expire is renewed (see
+	// `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+	// material share one proof, so using either uses both.
 	CreateApproval(context.Context, *CreateApprovalRequest) (*CreateApprovalResponse, error)
 	// GetApproval returns an approval and whether it is still usable.
 	GetApproval(context.Context, *GetApprovalRequest) (*GetApprovalResponse, error)

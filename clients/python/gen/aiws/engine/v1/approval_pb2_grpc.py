@@ -61,7 +61,10 @@ class ApprovalServiceServicer(object):
         Idempotent by approval id: the same id with the same content returns the existing
         approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
         may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-        WaitService.ReviewWait.
+        WaitService.ReviewWait. Approving material again while an earlier approval of it is
+        unused is allowed, and is how an approval about to expire is renewed (see
+        `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+        material share one proof, so using either uses both.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

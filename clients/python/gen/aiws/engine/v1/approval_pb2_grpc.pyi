@@ -42,7 +42,10 @@ class ApprovalServiceStub:
     Idempotent by approval id: the same id with the same content returns the existing
     approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
     may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-    WaitService.ReviewWait.
+    WaitService.ReviewWait. Approving material again while an earlier approval of it is
+    unused is allowed, and is how an approval about to expire is renewed (see
+    `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+    material share one proof, so using either uses both.
     """
     GetApproval: _grpc.UnaryUnaryMultiCallable[_approval_pb2.GetApprovalRequest, _approval_pb2.GetApprovalResponse]
     """GetApproval returns an approval and whether it is still usable."""
@@ -61,7 +64,10 @@ class ApprovalServiceAsyncStub(ApprovalServiceStub):
     Idempotent by approval id: the same id with the same content returns the existing
     approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
     may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-    WaitService.ReviewWait.
+    WaitService.ReviewWait. Approving material again while an earlier approval of it is
+    unused is allowed, and is how an approval about to expire is renewed (see
+    `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+    material share one proof, so using either uses both.
     """
     GetApproval: _aio.UnaryUnaryMultiCallable[_approval_pb2.GetApprovalRequest, _approval_pb2.GetApprovalResponse]  # type: ignore[assignment]
     """GetApproval returns an approval and whether it is still usable."""
@@ -83,7 +89,10 @@ class ApprovalServiceServicer(metaclass=_abc_1.ABCMeta):
         Idempotent by approval id: the same id with the same content returns the existing
         approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
         may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-        WaitService.ReviewWait.
+        WaitService.ReviewWait. Approving material again while an earlier approval of it is
+        unused is allowed, and is how an approval about to expire is renewed (see
+        `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+        material share one proof, so using either uses both.
         """
 
     @_abc_1.abstractmethod

@@ -537,8 +537,11 @@ export enum InboxItemKind {
 
   /**
    * An approval nobody has used yet that expires within an hour: use it (activate,
-   * reconcile, resume, satisfy) before it expires, or approve again. Approvals name no
-   * work order: listed only when no `work_order_id` is asked for.
+   * reconcile, resume, satisfy) before it expires, or renew it: approve the same
+   * material digest for the same purpose again (CreateApproval) with a later expiry. It
+   * is no longer listed once another active approval of the same material and purpose
+   * expires after its hour, as well as once used or expired. Approvals name no work
+   * order: listed only when no `work_order_id` is asked for.
    *
    * @generated from enum value: INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;
    */

@@ -155,7 +155,10 @@ public final class ApprovalServiceGrpc {
      * Idempotent by approval id: the same id with the same content returns the existing
      * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
      * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-     * WaitService.ReviewWait.
+     * WaitService.ReviewWait. Approving material again while an earlier approval of it is
+     * unused is allowed, and is how an approval about to expire is renewed (see
+     * `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+     * material share one proof, so using either uses both.
      * </pre>
      */
     default void createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request,
@@ -218,7 +221,10 @@ public final class ApprovalServiceGrpc {
      * Idempotent by approval id: the same id with the same content returns the existing
      * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
      * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-     * WaitService.ReviewWait.
+     * WaitService.ReviewWait. Approving material again while an earlier approval of it is
+     * unused is allowed, and is how an approval about to expire is renewed (see
+     * `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+     * material share one proof, so using either uses both.
      * </pre>
      */
     public void createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request,
@@ -267,7 +273,10 @@ public final class ApprovalServiceGrpc {
      * Idempotent by approval id: the same id with the same content returns the existing
      * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
      * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-     * WaitService.ReviewWait.
+     * WaitService.ReviewWait. Approving material again while an earlier approval of it is
+     * unused is allowed, and is how an approval about to expire is renewed (see
+     * `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+     * material share one proof, so using either uses both.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.CreateApprovalResponse createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request) throws io.grpc.StatusException {
@@ -314,7 +323,10 @@ public final class ApprovalServiceGrpc {
      * Idempotent by approval id: the same id with the same content returns the existing
      * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
      * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-     * WaitService.ReviewWait.
+     * WaitService.ReviewWait. Approving material again while an earlier approval of it is
+     * unused is allowed, and is how an approval about to expire is renewed (see
+     * `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+     * material share one proof, so using either uses both.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.CreateApprovalResponse createApproval(dev.praxis.aiws.engine.v1.CreateApprovalRequest request) {
@@ -361,7 +373,10 @@ public final class ApprovalServiceGrpc {
      * Idempotent by approval id: the same id with the same content returns the existing
      * approval; with different content it fails with APPROVAL_ALREADY_EXISTS. The material
      * may come from RegistryService.Review, ReconciliationService.ReviewReconciliation or
-     * WaitService.ReviewWait.
+     * WaitService.ReviewWait. Approving material again while an earlier approval of it is
+     * unused is allowed, and is how an approval about to expire is renewed (see
+     * `INBOX_ITEM_KIND_APPROVAL_EXPIRING`): the same approver's approvals of the same
+     * material share one proof, so using either uses both.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.CreateApprovalResponse> createApproval(

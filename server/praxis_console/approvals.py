@@ -1,0 +1,111 @@
+"""An approval's page, reached from the inbox when it is about to expire, and its renewal:
+the same material digest and purpose approved again by the signed-in human with a new
+expiry (ApprovalService.CreateApproval), after which the page shows the new approval.
+
+The approval renewed stays as it was; it leaves the inbox because its renewal outlives
+its last hour. The same human approving the same material shares one proof, so using
+either approval uses both. A consumed approval is not renewed (nothing is left to use).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from aiws.engine.v1 import approval_pb2 as pb
+from praxis_console import web
+from praxis_console.api import ApiError, Engine
+from praxis_console.sessions import Session
+
+HOUR_MS = 3_600_000
+TERMS = {"4h": 4 * HOUR_MS, "1d": 24 * HOUR_MS, "3d": 72 * HOUR_MS, "6d": 144 * HOUR_MS}
+"""The renewal's lifetimes offered (the server allows at most 7 days)."""
+DEFAULT_TERM = "1d"
+
+
+def approval_url(approval_id: str) -> str:
+    """The page of one approval."""
+    return f"/approvals/{quote(approval_id, safe='')}"
+
+
+async def _get(engine: Engine, session: Session, approval_id: str) -> Any:
+    request = pb.GetApprovalRequest(approval_id=approval_id[:128])
+    return (await engine.call(session.token, engine.approvals.GetApproval, request)).approval
+
+
+async def approval_page(request: Request) -> Response:
+    session = web.require_session(request)
+    engine = web.console_of(request).engine
+    try:
+        a = await _get(engine, session, request.path_params["approval_id"])
+    except ApiError as error:
+        return web.error_page(request, error, back=("/inbox", "The inbox"))
+    context = {
+        "approval": a,
+        "state": web.enum_name("APPROVAL_STATE_", pb.ApprovalState.Name(a.state)),
+        "renewable": a.state != pb.APPROVAL_STATE_CONSUMED,
+        "renewal_id": web.new_request_id() + "-renewal",
+        "terms": list(TERMS),
+        "default_term": DEFAULT_TERM,
+        "renewed_from": request.query_params.get("renewed_from", "")[:128],
+    }
+    return web.render(request, "approval.html", context)
+
+
+async def renew(request: Request) -> Response:
+    """Approves the approval's material and purpose again (the ones read now, never ones
+    sent by the form) for the term chosen. A resubmitted form names the same renewal id:
+    an existing renewal of the same material by the same human is shown, not refused."""
+    session, form = await web.checked_form(request)
+    engine = web.console_of(request).engine
+    old_id = request.path_params["approval_id"]
+    back = (approval_url(old_id), "The approval")
+    term = TERMS.get(web.field_text(form, "term", 8))
+    renewal_id = web.field_text(form, "renewal_id", 128)
+    if term is None or not renewal_id:
+        error = ApiError("INVALID_ARGUMENT", "ENUM_INVALID", "choose how long the renewal lasts")
+        return web.error_page(request, error, back=back)
+    try:
+        old = await _get(engine, session, old_id)
+        if old.state == pb.APPROVAL_STATE_CONSUMED:
+            raise ApiError(
+                "FAILED_PRECONDITION",
+                "APPROVAL_CONSUMED",
+                f"approval {old.approval_id} was used by request {old.consumed_by_request_id}: "
+                "there is nothing left to renew",
+            )
+        create = pb.CreateApprovalRequest(
+            approval_id=renewal_id,
+            material_digest=old.material_digest,
+            expires_at_ms=int(time.time() * 1000) + term,
+            work_order_id=web.field_text(form, "work_order_id", 128),
+            purpose=old.purpose,
+        )
+        await _create(engine, session, create)
+    except ApiError as error:
+        return web.error_page(request, error, back=back)
+    return web.redirect(f"{approval_url(renewal_id)}?renewed_from={quote(old_id, safe='')}")
+
+
+async def _create(engine: Engine, session: Session, create: pb.CreateApprovalRequest) -> None:
+    try:
+        await engine.call(session.token, engine.approvals.CreateApproval, create)
+    except ApiError as error:
+        if error.reason != "APPROVAL_ALREADY_EXISTS":
+            raise
+        existing = await _get(engine, session, create.approval_id)
+        if existing.material_digest != create.material_digest:
+            raise
+        if existing.approver_id != session.principal_id:
+            raise
+
+
+ROUTES = [
+    Route("/approvals/{approval_id}", approval_page, methods=["GET"]),
+    Route("/approvals/{approval_id}/renew", renew, methods=["POST"]),
+]
