@@ -3,7 +3,9 @@
 A backup taken under a write load restores to a server that serves every write
 acknowledged before the backup began and passes ``integrity_check``; a snapshot of a newer
 schema, or of another installation, is refused; a principal revoked or rotated after the
-snapshot stays so after the restore (the principal journal).
+snapshot stays so after the restore (the principal journal); a restored database holds an
+installation-wide restore hold from its first moment (unless ``--no-hold``), which refuses
+starts and registry commands until an admin clears it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import common_pb2, principal_pb2, run_pb2
-from praxis_client import connect
+from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, principal_pb2, registry_pb2, run_pb2
+from praxis_client import Client, connect
+from tests.support.cli_shell import Shell
 from tests.support.crash import PLAN
-from tests.support.harness import token_of
+from tests.support.harness import expect_error, token_of
+from tests.support.registry import command_ref, ref, register_cmd
 from tests.support.server_process import ServerProcess, free_port, write_config
 
 
@@ -221,6 +225,121 @@ def test_a_credential_revoked_or_rotated_after_the_snapshot_stays_refused(
     # A second start re-applies nothing more (the database has caught up).
     server.start()
     assert _lists_runs(server.address, fresh) is None
+    assert server.terminate() == 0
+
+
+def _start(client: Client, request_id: str) -> run_pb2.StartRunResponse:
+    return client.runs.StartRun(  # type: ignore[no-any-return]
+        run_pb2.StartRunRequest(request_id=request_id, definition_json=json.dumps(PLAN)),
+        timeout=10,
+    )
+
+
+def _register(client: Client, request_id: str, approve: bool) -> registry_pb2.ExecuteResponse:
+    """Registers ``wo-restored/run-1`` (approved first by alice when ``approve``)."""
+    command = register_cmd(ref("wo-restored"), f"ap-{request_id}")
+    epochs = client.registry.GetEpochs(
+        registry_pb2.GetEpochsRequest(work_order_id="wo-restored"), timeout=10
+    ).epochs
+    if approve:
+        review = client.registry.Review(
+            registry_pb2.ReviewRequest(epochs=epochs, command=command), timeout=10
+        )
+        client.approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id=f"ap-{request_id}",
+                material_digest=review.material_digest,
+                expires_at_ms=int(time.time() * 1000) + 600_000,
+                work_order_id=command_ref(command).work_order_id,
+            ),
+            timeout=10,
+        )
+    return client.registry.Execute(  # type: ignore[no-any-return]
+        registry_pb2.ExecuteRequest(epochs=epochs, request_id=request_id, command=command),
+        timeout=10,
+    )
+
+
+def _holds(database: Path) -> list[tuple[str, str, str, str]]:
+    with sqlite3.connect(database) as connection:
+        return list(
+            connection.execute(
+                "SELECT kind, work_order_id, placed_by, reason FROM holds "
+                "WHERE cleared_at_ms IS NULL"
+            )
+        )
+
+
+def test_a_restore_places_a_restore_hold_that_refuses_work_until_cleared(
+    tmp_path: Path,
+) -> None:
+    config = write_config(tmp_path / "data")
+    server = ServerProcess(config, free_port())
+    server.start()
+    client = connect(server.address, token_of("alice"))
+    started = _start(client, "before-backup").run.run_id
+    client.close()
+    snapshot = tmp_path / "snap.db"
+    taken = admin("backup", "--config", str(config), "--to", str(snapshot))
+    assert taken.returncode == 0, taken.stderr
+    taken_at_ms = json.loads(taken.stdout)["manifest"]["taken_at_ms"]
+    assert server.terminate() == 0
+
+    restored = admin("restore", "--config", str(config), "--from", str(snapshot))
+    assert restored.returncode == 0, restored.stderr
+    hold = json.loads(restored.stdout)["hold"]
+    assert (hold["kind"], hold["work_order_id"], hold["placed_by"]) == (
+        "RESTORE", "", "praxis-admin-restore",
+    )  # fmt: skip
+    assert str(snapshot.resolve()) in hold["reason"] and str(taken_at_ms) in hold["reason"]
+    database = tmp_path / "data" / "praxis.db"
+    # In the file itself before any server opened it (it was written into the copy).
+    assert _holds(database) == [("RESTORE", "", "praxis-admin-restore", hold["reason"])]
+    assert integrity(database) == ["ok"]
+    assert not list((tmp_path / "data").glob("praxis.db.restoring*"))
+
+    server.start()
+    client = connect(server.address, token_of("alice"))
+    listed = client.admin.ListHolds(admin_pb2.ListHoldsRequest(), timeout=10).holds
+    assert [(h.kind, h.work_order_id, h.placed_by, h.reason) for h in listed] == [
+        (admin_pb2.HOLD_KIND_RESTORE, "", "praxis-admin-restore", hold["reason"])
+    ]
+    client.runs.GetRun(run_pb2.GetRunRequest(run_id=started), timeout=10)  # reads are served
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RESTORE_HOLD"):
+        _start(client, "after-restore")
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RESTORE_HOLD"):
+        _register(client, "register-held", approve=False)
+
+    # The remote command line clears it over ClearHold, as an admin.
+    shell = Shell(server.address, tmp_path)
+    listing = shell.ok("holds", "list", "--json").json()["holds"]
+    assert [h["placed_by"] for h in listing] == ["praxis-admin-restore"]
+    shell.ok("holds", "clear")
+    assert client.admin.ListHolds(admin_pb2.ListHoldsRequest(), timeout=10).holds == []
+    assert _start(client, "after-restore").run.run_id
+    assert _register(client, "register-cleared", approve=True).receipt.head_revision == 1
+    client.close()
+    assert server.terminate() == 0
+
+
+def test_a_restore_with_no_hold_places_none(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "data")
+    server = ServerProcess(config, free_port())
+    server.start()
+    taken = admin("backup", "--config", str(config), "--to", str(tmp_path / "snap.db"))
+    assert taken.returncode == 0, taken.stderr
+    assert server.terminate() == 0
+    restored = admin(
+        "restore", "--config", str(config), "--from", str(tmp_path / "snap.db"), "--no-hold"
+    )
+    assert restored.returncode == 0, restored.stderr
+    assert json.loads(restored.stdout)["hold"] is None
+    assert _holds(tmp_path / "data" / "praxis.db") == []
+    server.start()
+    client = connect(server.address, token_of("alice"))
+    assert client.admin.ListHolds(admin_pb2.ListHoldsRequest(), timeout=10).holds == []
+    assert _start(client, "no-hold").run.run_id
+    client.close()
     assert server.terminate() == 0
 
 

@@ -2,14 +2,15 @@
 
 ``praxis admin backup --to FILE`` snapshots the SQLite database of a data directory
 while its server runs; ``praxis admin restore --from FILE`` puts a snapshot back into a
-stopped data directory (:mod:`praxis.store.db.backup`; docs/operations.md, "Backup and
-restore"). ``praxis admin archive list|verify`` lists the archive files of the retention
-policy and verifies every archived run against its digest and its tombstone
-(:mod:`praxis.store.retention`). They read the files directly, so they run on the
-server's machine, as the user that runs it. Output: one JSON document on stdout; a
-failure is one line ``error: <REASON>: <message>`` on stderr, exit 2 (cannot succeed as
-asked), 6 (SERVER_RUNNING: may succeed once the server is stopped) or 1 (an I/O error,
-or ARCHIVE_INVALID: an archive that fails verification).
+stopped data directory and places an installation-wide restore hold in it, unless
+``--no-hold`` (:mod:`praxis.store.db.backup`, :mod:`praxis.store.controls.restore_hold`;
+docs/operations.md, "Backup and restore"). ``praxis admin archive list|verify`` lists
+the archive files of the retention policy and verifies every archived run against its
+digest and its tombstone (:mod:`praxis.store.retention`). They read the files
+directly, so they run on the server's machine, as the user that runs it. Output: one
+JSON document on stdout; a failure is one line ``error: <REASON>: <message>`` on stderr,
+exit 2 (cannot succeed as asked), 6 (SERVER_RUNNING: may succeed once the server is
+stopped) or 1 (an I/O error, or ARCHIVE_INVALID: an archive that fails verification).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from praxis.clock import SystemClock
+from praxis.core.records import Hold
 from praxis.serve import config as config_module
 from praxis.serve import startup
+from praxis.store.controls.restore_hold import RestoreHold
 from praxis.store.db import backup, files
 from praxis.store.db.database import Database
 from praxis.store.retention import archive
@@ -67,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
         "--allow-other-installation",
         action="store_true",
         help="restore a snapshot of another installation over this one",
+    )
+    restore.add_argument(
+        "--no-hold",
+        action="store_true",
+        help="place no restore hold (by default the restored database holds one, placed "
+        "by praxis-admin-restore, until an admin clears it)",
     )
     return parser
 
@@ -135,6 +144,37 @@ def _database(args: argparse.Namespace) -> Path:
     return database
 
 
+def _hold_json(hold: Hold | None) -> dict[str, Any] | None:
+    if hold is None:
+        return None
+    return {
+        "kind": hold.kind.value,
+        "work_order_id": hold.work_order_id,
+        "reason": hold.reason,
+        "placed_at_ms": hold.placed_at_ms,
+        "placed_by": hold.placed_by,
+    }
+
+
+def _restore(args: argparse.Namespace, database: Path, now_ms: int) -> dict[str, Any]:
+    """``restore``: the snapshot in place, with its restore hold unless ``--no-hold``."""
+    hold = None if args.no_hold else RestoreHold(args.source.resolve(), now_ms)
+    manifest, aside = backup.restore(
+        args.source,
+        database,
+        MIGRATIONS[-1].version,
+        now_ms,
+        args.allow_other_installation,
+        prepare=hold,
+    )
+    return {
+        "restored": str(database),
+        "previous": str(aside) if aside else None,
+        "manifest": json.loads(manifest.to_json()),
+        "hold": _hold_json(hold.placed if hold else None),
+    }
+
+
 def main(argv: list[str]) -> int:
     """Runs ``praxis admin ...``; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -153,15 +193,7 @@ def main(argv: list[str]) -> int:
             manifest = backup.backup(database, args.to, server_version(), now_ms)
             result = {"snapshot": str(args.to), "manifest": json.loads(manifest.to_json())}
         else:
-            newest = MIGRATIONS[-1].version
-            manifest, aside = backup.restore(
-                args.source, database, newest, now_ms, args.allow_other_installation
-            )
-            result = {
-                "restored": str(database),
-                "previous": str(aside) if aside else None,
-                "manifest": json.loads(manifest.to_json()),
-            }
+            result = _restore(args, database, now_ms)
     except backup.BackupError as error:
         return startup.report(error.reason, str(error), _EXIT.get(error.reason, 2))
     print(json.dumps(result, sort_keys=True), flush=True)

@@ -13,7 +13,10 @@ installation id, time, the snapshot's size and SHA-256, row counts per table).
   than the server's (the server could not serve it) and, unless told, another
   installation's snapshot. It replaces the database only while no process has it open
   (:class:`~praxis.store.db.files.ServingLock`), moving the current file (and its WAL)
-  aside as ``<db>.before-restore-<ms>``, never deleting it.
+  aside as ``<db>.before-restore-<ms>``, never deleting it. A ``prepare`` step may write
+  into the checked copy (``<db>.restoring``) before it is swapped in: the restore hold
+  (:mod:`praxis.store.controls.restore_hold`) is there from the restored file's first
+  moment.
 
 Principals revoked or rotated after the snapshot stay so: the principal journal, kept
 outside the snapshot, is re-applied at the next start
@@ -26,6 +29,7 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -252,15 +256,22 @@ def _installation_of(database: Path) -> str | None:
     return None
 
 
+Prepare = Callable[[Path, Manifest], None]
+"""Writes into a restore's checked copy (its path; the snapshot's manifest) before the
+copy replaces the database; raises :class:`BackupError` or ``OSError`` to abandon it."""
+
+
 def restore(
     snapshot: Path,
     database: Path,
     newest_schema: int,
     now_ms: int,
     allow_other_installation: bool = False,
+    prepare: Prepare | None = None,
 ) -> tuple[Manifest, Path | None]:
     """Replaces ``database`` by ``snapshot``; returns the manifest and where the previous
-    file was moved (``None`` when there was none).
+    file was moved (``None`` when there was none). ``prepare``, if given, writes into the
+    copy first (under the same exclusive lock); when it fails nothing is replaced.
 
     Raises:
         BackupError: MANIFEST_INVALID, SNAPSHOT_INVALID, SCHEMA_NEWER (the snapshot's
@@ -289,16 +300,27 @@ def restore(
     except StorageError as error:
         raise BackupError("SERVER_RUNNING", str(error)) from error
     try:
-        return manifest, _replace(snapshot, database, manifest, now_ms)
+        return manifest, _replace(snapshot, database, manifest, now_ms, prepare)
     except OSError as error:
         raise BackupError("RESTORE_FAILED", f"cannot restore into {database}: {error}") from error
     finally:
         lock.release()
 
 
-def _replace(snapshot: Path, database: Path, manifest: Manifest, now_ms: int) -> Path | None:
+def _discard(incoming: Path, with_copy: bool = True) -> None:
+    """Removes a restore's copy and its journals. A restore that died while preparing its
+    copy may have left the copy's journal: a hot journal beside a fresh copy would be
+    rolled back into it."""
+    for suffix in ("-journal", "-wal", "-shm", *(("",) if with_copy else ())):
+        incoming.with_name(incoming.name + suffix).unlink(missing_ok=True)
+
+
+def _replace(
+    snapshot: Path, database: Path, manifest: Manifest, now_ms: int, prepare: Prepare | None
+) -> Path | None:
     database.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     incoming = database.with_name(database.name + ".restoring")
+    _discard(incoming, with_copy=False)
     fd = os.open(incoming, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out, snapshot.open("rb") as source:
         while chunk := source.read(_CHUNK):
@@ -308,6 +330,13 @@ def _replace(snapshot: Path, database: Path, manifest: Manifest, now_ms: int) ->
     if _sha256(incoming) != manifest.sha256:
         incoming.unlink()
         raise OSError(f"the copy of {snapshot} does not match its manifest")
+    if prepare is not None:
+        try:
+            prepare(incoming, manifest)
+            _fsync(incoming)
+        except BaseException:
+            _discard(incoming)
+            raise
     aside: Path | None = None
     # Every file of the current database moves aside (a WAL left behind would be replayed
     # into the restored file), the database first; a crash midway leaves no database

@@ -11,6 +11,7 @@ exactly what they touch (see :mod:`praxis.store.db.locks`).
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
-from sqlalchemy.pool import QueuePool
+from sqlalchemy.pool import NullPool, QueuePool
 
 from praxis.store.db import locks
 
@@ -170,6 +171,30 @@ def open_existing_only(engine: Engine, path: Path) -> None:
     def _existing(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
         cargs[:] = [uri]
         cparams["uri"] = True
+
+
+def offline_sqlite_engine(path: Path) -> Engine:
+    """An engine on the existing SQLite file ``path`` that no server has open (a file
+    being prepared offline, such as a restore's copy): one connection at a time, never
+    creating the file, ``synchronous=FULL`` and ``foreign_keys=ON``, and the file's own
+    journal mode left as it is (a snapshot's rollback journal: no WAL beside the file
+    that would have to follow it when it is renamed)."""
+    uri = f"file:{quote(str(path))}?mode=rw"
+    engine = create_engine("sqlite://", poolclass=NullPool, creator=lambda: _connect(uri))
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        driver: Any = connection.connection.driver_connection
+        driver.execute("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _connect(uri: str) -> Any:
+    connection = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
 
 
 def lock_for_write(connection: Connection, scoped: bool = False) -> None:
