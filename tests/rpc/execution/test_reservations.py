@@ -56,6 +56,10 @@ def test_two_runs_on_one_contract_race_for_the_last_of_the_budget(model: Harness
     assert len(claimed) == 1  # without the reservation both would run: 50 + 50 > 60
     [(name, winner)] = claimed
     [loser] = [run_id for run_id in racers if run_id != winner.run_id]
+    if run_of(model, loser).state == run_pb2.RUN_STATE_RUNNING:
+        # Over two replicas the loser's claim may have found the other run's row locked
+        # by the winner's claim (SKIP LOCKED) and claimed nothing: the next claim refuses it.
+        assert claim(model, worker="w2", max_tasks=1) == []
     refused = run_of(model, loser)
     assert (refused.state, refused.result_reason) == (run_pb2.RUN_STATE_FAILED, "BUDGET_EXCEEDED")
     assert reserved(model) == Decimal(50)
