@@ -199,6 +199,8 @@ test("the handler reads the node's provider and function policy (docs/workers.md
   assert.ok(internal.functionPermitted(internal.functionPolicy(""), "anything"));
   assert.ok(internal.globMatches("a*b*c", "axxbyyc") && !internal.globMatches("a*b", "ab.c"));
   assert.ok(internal.globMatches("*", "") && !internal.globMatches("ab*ba", "aba"));
+});
+
 test("progress rides on heartbeats brought forward, coalesced and rate-limited", async () => {
   const beats: { text: string; dataJson: string }[] = [];
   let served = false;
