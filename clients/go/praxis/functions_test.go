@@ -7,7 +7,7 @@ import (
 )
 
 func TestTheTaskCarriesTheProviderAndTheFunctionPolicy(t *testing.T) {
-	task := &Task{&enginev1.Task{Agent: &enginev1.AgentSpec{
+	task := &Task{Task: &enginev1.Task{Agent: &enginev1.AgentSpec{
 		Model:         "m",
 		Provider:      "acme",
 		FunctionsJson: `{"allow":["calc","web.*"],"deny":["*.fetch"]}`,
@@ -20,7 +20,7 @@ func TestTheTaskCarriesTheProviderAndTheFunctionPolicy(t *testing.T) {
 			t.Errorf("FunctionAllowed(%q) = %v, want %v", id, got, want)
 		}
 	}
-	old := &Task{&enginev1.Task{Agent: &enginev1.AgentSpec{Model: "m"}}}
+	old := &Task{Task: &enginev1.Task{Agent: &enginev1.AgentSpec{Model: "m"}}}
 	if !old.FunctionAllowed("anything") || old.Provider() != "" {
 		t.Fatal("no policy sent means every function")
 	}
