@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from praxis.store.db import dialect
 from praxis.store.db.files import MARKER_SUFFIX, ServingLock, StorageError
 
 FORMAT = 1
@@ -69,11 +70,6 @@ class Manifest:
 def manifest_path(snapshot: Path) -> Path:
     """Where the manifest of ``snapshot`` lives."""
     return snapshot.with_name(snapshot.name + MANIFEST_SUFFIX)
-
-
-def _uri(path: Path, mode: str) -> str:
-    """A SQLite URI of ``path`` that never creates it (any character in the path quoted)."""
-    return f"{path.resolve().as_uri()}?mode={mode}"
 
 
 def _sha256(path: Path) -> str:
@@ -116,7 +112,7 @@ def _inspect(path: Path) -> _Inspection:
         BackupError: SNAPSHOT_INVALID: not a sound Praxis database.
     """
     try:
-        connection = sqlite3.connect(_uri(path, "ro"), uri=True)
+        connection = sqlite3.connect(dialect.sqlite_uri(path, "ro"), uri=True)
     except sqlite3.Error as error:
         raise BackupError("SNAPSHOT_INVALID", f"{path} cannot be opened: {error}") from error
     try:
@@ -164,7 +160,7 @@ def backup(source: Path, target: Path, server_version: str, now_ms: int) -> Mani
     partial.unlink(missing_ok=True)
     try:
         # Never creates the source (it exists); reads only. One step: one read transaction.
-        origin = sqlite3.connect(_uri(source, "rw"), uri=True, timeout=30)
+        origin = sqlite3.connect(dialect.sqlite_uri(source, "rw"), uri=True, timeout=30)
         try:
             copy = sqlite3.connect(partial)
             try:

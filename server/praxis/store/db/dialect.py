@@ -15,7 +15,6 @@ import sqlite3
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import (
     BigInteger,
@@ -160,12 +159,18 @@ def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
     return engine
 
 
+def sqlite_uri(path: Path, mode: str) -> str:
+    """A SQLite URI of ``path`` that never creates it (``mode`` ``ro`` or ``rw``; any
+    character of the path quoted)."""
+    return f"{path.resolve().as_uri()}?mode={mode}"
+
+
 def open_existing_only(engine: Engine, path: Path) -> None:
     """Every connection ``engine`` opens from now on opens ``path`` read-write but never
     creates it: once the file is pinned, a connection opened after it was deleted fails
     (SQLITE_CANTOPEN, refused as STORAGE_UNAVAILABLE) instead of creating an empty
     database, which could even take the deleted file's inode and pass the guard."""
-    uri = f"file:{quote(str(path))}?mode=rw"
+    uri = sqlite_uri(path, "rw")
 
     @event.listens_for(engine, "do_connect")
     def _existing(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
@@ -179,7 +184,7 @@ def offline_sqlite_engine(path: Path) -> Engine:
     creating the file, ``synchronous=FULL`` and ``foreign_keys=ON``, and the file's own
     journal mode left as it is (a snapshot's rollback journal: no WAL beside the file
     that would have to follow it when it is renamed)."""
-    uri = f"file:{quote(str(path))}?mode=rw"
+    uri = sqlite_uri(path, "rw")
     engine = create_engine("sqlite://", poolclass=NullPool, creator=lambda: _connect(uri))
 
     @event.listens_for(engine, "begin")
