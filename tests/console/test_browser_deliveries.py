@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from aiws.engine.v1 import run_pb2
+from aiws.engine.v1 import notification_pb2, run_pb2
 from praxis.clock import SystemClock
 from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
@@ -19,7 +19,7 @@ from praxis_console.serve import ConsoleThread, Listen
 from tests.support.console import Console, shot
 from tests.support.harness import start_server, token_of
 from tests.support.runtime import definition, node
-from tests.support.webhooks import SECRET, Receiver
+from tests.support.webhooks import SECRET, Receiver, wait_state
 
 
 @pytest.fixture(scope="module")
@@ -71,16 +71,12 @@ def test_a_dead_delivery_is_shown_and_redelivered(
     )
     run_id = started.run.run_id
     console.harness.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=run_id))
-    receiver.wait_for(lambda r: len(r.all()) == 1)
+    wait_state(console.harness, run_id, notification_pb2.DELIVERY_STATE_DEAD)
 
     sign_in(page, console, "alice")
     page.get_by_role("link", name="Deliveries").click()
     expect(page).to_have_url(f"{console.base_url}/deliveries")
     row = page.locator("#deliveries tr", has_text=run_id)
-    for _ in range(50):  # the try's outcome is recorded just after the receiver answered
-        if page.locator('.count[data-state="DEAD"]').inner_text() == "1":
-            break
-        page.reload()
     expect(page.locator('.count[data-state="DEAD"]')).to_have_text("1")
     expect(row).to_have_attribute("data-state", "DEAD")
     expect(row).to_contain_text("HTTP 503")
@@ -96,10 +92,9 @@ def test_a_dead_delivery_is_shown_and_redelivered(
     expect(page).to_have_url(f"{console.base_url}/deliveries?state=DEAD")
     receiver.wait_for(lambda r: len(r.accepted()) == 1)
     assert receiver.accepted()[0].delivery_id == delivery_id
-    for _ in range(50):
-        page.goto("/deliveries?state=DELIVERED")
-        if page.locator("#deliveries tr[data-delivery]").count() == 1:
-            break
+    wait_state(console.harness, run_id, notification_pb2.DELIVERY_STATE_DELIVERED)
+    page.goto("/deliveries?state=DELIVERED")
+    expect(page.locator("#deliveries tr[data-delivery]")).to_have_count(1)
     expect(page.locator("#deliveries tr", has_text=run_id)).to_have_attribute(
         "data-state", "DELIVERED"
     )

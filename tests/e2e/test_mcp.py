@@ -263,6 +263,8 @@ def test_streamable_http_on_loopback_only(shell: Shell) -> None:
                 break
             except OSError:
                 time.sleep(0.2)
+        else:
+            raise AssertionError(f"praxis mcp --http did not listen on {port}")
 
         async def flow() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:

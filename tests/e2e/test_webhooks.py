@@ -173,6 +173,7 @@ def test_a_dead_delivery_is_seen_and_redelivered_from_the_cli(
         receiver.wait_for(lambda r: len(r.accepted()) == 1)
         assert receiver.accepted()[0].delivery_id == delivery["delivery_id"]
         assert receiver.accepted()[0].json["type"] == "run.cancelled"
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             done = shell.ok("deliveries", "list", "--run", run_id, "--json").json()
             if done["deliveries"][0]["state"] == "DELIVERY_STATE_DELIVERED":

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from aiws.engine.v1 import notification_pb2
+from tests.support.harness import Harness
+
 SECRET = "whsec_" + base64.b64encode(b"praxis-test-webhook-key-32-bytes").decode()
 
 
@@ -122,3 +125,21 @@ class Receiver:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def deliveries(h: Harness, **fields: object) -> notification_pb2.ListDeliveriesResponse:
+    """``ListDeliveries`` as alice (an operator), with these filters."""
+    return h.client("alice").notifications.ListDeliveries(  # type: ignore[no-any-return]
+        notification_pb2.ListDeliveriesRequest(**fields)  # type: ignore[arg-type]
+    )
+
+
+def wait_state(h: Harness, run_id: str, state: int) -> notification_pb2.Delivery:
+    """The run's first delivery once it is in ``state`` (15 s at most)."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        found = deliveries(h, run_id=run_id).deliveries
+        if found and found[0].state == state:
+            return found[0]
+        time.sleep(0.02)
+    raise AssertionError(deliveries(h, run_id=run_id))

@@ -4,7 +4,6 @@ redelivered; ``reply_to`` posts the outcome into the starter's subscription."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
 from tests.support.harness import T0, Harness, expect_error, start_server
 from tests.support.runtime import definition, drive, node, start
-from tests.support.webhooks import SECRET, Receiver, signed_correctly
+from tests.support.webhooks import SECRET, Receiver, deliveries, signed_correctly, wait_state
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -51,22 +50,6 @@ def harness(database: Path | str, receiver: Receiver) -> Iterator[Harness]:
 
 def notify(**fields: object) -> run_pb2.RunNotify:
     return run_pb2.RunNotify(**fields)  # type: ignore[arg-type]
-
-
-def deliveries(h: Harness, **fields: object) -> notification_pb2.ListDeliveriesResponse:
-    return h.client("alice").notifications.ListDeliveries(  # type: ignore[no-any-return]
-        notification_pb2.ListDeliveriesRequest(**fields)  # type: ignore[arg-type]
-    )
-
-
-def wait_state(h: Harness, run_id: str, state: int) -> notification_pb2.Delivery:
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        found = deliveries(h, run_id=run_id).deliveries
-        if found and found[0].state == state:
-            return found[0]
-        time.sleep(0.02)
-    raise AssertionError(deliveries(h, run_id=run_id))
 
 
 def test_an_unknown_or_malformed_destination_starts_nothing(harness: Harness) -> None:

@@ -109,6 +109,7 @@ def test_watchers_see_each_report_live(harness: Harness) -> None:
     deadline = time.monotonic() + 5
     while not seen and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert seen, "WatchRun sent no first message"
     beat(harness, task, "step 1")
     beat(harness, task, "step 2")
     assert reported.wait(5), seen
