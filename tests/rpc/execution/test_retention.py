@@ -11,16 +11,26 @@ from pathlib import Path
 import grpc
 import pytest
 
-from aiws.engine.v1 import assessment_pb2, common_pb2, handoff_pb2, inbox_pb2, run_pb2
+from aiws.engine.v1 import (
+    assessment_pb2,
+    common_pb2,
+    handoff_pb2,
+    inbox_pb2,
+    notification_pb2,
+    run_pb2,
+)
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, parse_principals
 from praxis.clock import TestClock
+from praxis.core import webhooks
 from praxis.core.retention import DAY_MS, RetentionPolicy
+from praxis.deliverer import DeliveryLimits, Destination
 from praxis.store.retention import archive
 from praxis_client import error_details
 from tests.support.execution import create_contract, model_principals, settle, start_run
 from tests.support.harness import T0, Harness, expect_error, start_server
 from tests.support.runtime import claim, definition, json_out, node
+from tests.support.webhooks import SECRET, Receiver, wait_state
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -286,3 +296,39 @@ def test_tombstones_expire_oldest_first_in_bounded_batches(
             get(h, young)
     finally:
         h.close()
+
+
+def test_a_run_with_a_webhook_not_yet_delivered_is_not_archived(
+    database: Path | str, tmp_path: Path
+) -> None:
+    receiver = Receiver(default="fail")
+    key = webhooks.secret_key(SECRET)
+    assert key is not None
+    h = start_server(
+        database,
+        sweeper=False,
+        retention=RetentionPolicy(keep_finished_ms=WEEK),
+        archive_dir=tmp_path / "archive",
+        webhooks={"ops": Destination("ops", receiver.url, key)},
+        # Failed tries are retried a day later, up to 100 times: the push stays owed.
+        notifications=DeliveryLimits(
+            timeout_s=2, max_attempts=100, backoff_base_ms=DAY_MS, backoff_cap_ms=DAY_MS
+        ),
+    )
+    try:
+        run_id = finished(h, notify=run_pb2.RunNotify(webhooks=["ops"]))
+        failed = wait_state(h, run_id, notification_pb2.DELIVERY_STATE_FAILED)
+        h.clock.advance(WEEK + 1)
+        assert archive_now(h) == 0
+        assert get(h, run_id).state == run_pb2.RUN_STATE_COMPLETED
+        receiver.default = "ok"
+        h.client("alice").notifications.RedeliverDelivery(
+            notification_pb2.RedeliverDeliveryRequest(delivery_id=failed.delivery_id)
+        )
+        wait_state(h, run_id, notification_pb2.DELIVERY_STATE_DELIVERED)
+        assert archive_now(h) == 1  # delivered, it may go
+        with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_ARCHIVED"):
+            get(h, run_id)
+    finally:
+        h.close()
+        receiver.close()

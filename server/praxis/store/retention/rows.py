@@ -39,6 +39,7 @@ from praxis.store.execution.tables import (
     waits,
 )
 from praxis.store.retention.tables import archived_runs
+from praxis.store.runtime.outbox import FAILED, PENDING
 from praxis.store.runtime.tables import (
     attempt_progress,
     attempts,
@@ -143,7 +144,8 @@ def _work_orders(patterns: Sequence[str]) -> Any:
 
 def referenced(connection: Connection, run_id: str) -> str:
     """Why the run may not be archived ('' when it may): a pending reconciliation, an
-    unacknowledged handoff, or (a completed run under a contract) no acceptance yet."""
+    unacknowledged handoff, a webhook not yet delivered (pending or failed, to be tried
+    again), or (a completed run under a contract) no acceptance yet."""
     if connection.execute(
         select(
             exists().where(
@@ -161,6 +163,12 @@ def referenced(connection: Connection, run_id: str) -> str:
         )
     ).scalar():
         return "an unacknowledged handoff"
+    if connection.execute(
+        select(
+            exists().where(deliveries.c.run_id == run_id, deliveries.c.state.in_((PENDING, FAILED)))
+        )
+    ).scalar():
+        return "a webhook not yet delivered"
     row = connection.execute(
         select(runs.c.status, runs.c.contract_id).where(runs.c.run_id == run_id)
     ).first()

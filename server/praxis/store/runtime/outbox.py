@@ -236,7 +236,11 @@ def settle(
         values_ = {"state": FAILED, "next_at_ms": retry_at_ms}
     changed = connection.execute(
         update(deliveries)
-        .where(deliveries.c.seq == taken.seq, deliveries.c.attempts == taken.attempts)
+        .where(
+            deliveries.c.seq == taken.seq,
+            deliveries.c.attempts == taken.attempts,
+            deliveries.c.next_at_ms == taken.next_at_ms,  # this try's lease, not a later one's
+        )
         .values(
             last_status=status,
             last_error=error[:MAX_ERROR_CHARS],
