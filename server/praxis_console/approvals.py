@@ -22,6 +22,8 @@ from praxis_console import web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
+TTL_MS = 60 * 60 * 1000  # an approval the console creates to act at once expires in an hour
+
 HOUR_MS = 3_600_000
 TERMS = {"4h": 4 * HOUR_MS, "1d": 24 * HOUR_MS, "3d": 72 * HOUR_MS, "6d": 144 * HOUR_MS}
 """The renewal's lifetimes offered (the server allows at most 7 days)."""
@@ -79,27 +81,29 @@ async def renew(request: Request) -> Response:
                 f"approval {old.approval_id} was used by request {old.consumed_by_request_id}: "
                 "there is nothing left to renew",
             )
-        create = pb.CreateApprovalRequest(
+        renewal = pb.CreateApprovalRequest(
             approval_id=renewal_id,
             material_digest=old.material_digest,
             expires_at_ms=int(time.time() * 1000) + term,
             work_order_id=web.field_text(form, "work_order_id", 128),
             purpose=old.purpose,
         )
-        await _create(engine, session, create)
+        await create(engine, session, renewal)
     except ApiError as error:
         return web.error_page(request, error, back=back)
     return web.redirect(f"{approval_url(renewal_id)}?renewed_from={quote(old_id, safe='')}")
 
 
-async def _create(engine: Engine, session: Session, create: pb.CreateApprovalRequest) -> None:
+async def create(engine: Engine, session: Session, request: pb.CreateApprovalRequest) -> None:
+    """Records the signed-in human's approval; a form sent twice finds the approval its
+    first sending created (same id, material and approver) and takes it as done."""
     try:
-        await engine.call(session.token, engine.approvals.CreateApproval, create)
+        await engine.call(session.token, engine.approvals.CreateApproval, request)
     except ApiError as error:
         if error.reason != "APPROVAL_ALREADY_EXISTS":
             raise
-        existing = await _get(engine, session, create.approval_id)
-        if existing.material_digest != create.material_digest:
+        existing = await _get(engine, session, request.approval_id)
+        if existing.material_digest != request.material_digest:
             raise
         if existing.approver_id != session.principal_id:
             raise

@@ -14,11 +14,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2, wait_pb2
-from praxis_console import web
+from praxis_console import approvals, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
-APPROVAL_TTL_MS = 60 * 60 * 1000
 PAYLOAD_LIMIT = 256 * 1024
 
 
@@ -132,13 +131,13 @@ async def authorize(request: Request) -> Response:
     request_id = web.field_text(form, "request_id", 128)
     approval_id = f"{request_id}-approval"
     try:
-        await engine.call(
-            session.token,
-            engine.approvals.CreateApproval,
+        await approvals.create(
+            engine,
+            session,
             approval_pb2.CreateApprovalRequest(
                 approval_id=approval_id,
                 material_digest=web.field_text(form, "material_digest", 128),
-                expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+                expires_at_ms=int(time.time() * 1000) + approvals.TTL_MS,
                 work_order_id=web.field_text(form, "work_order_id", 128),
                 purpose=web.field_text(form, "purpose", 128),
             ),

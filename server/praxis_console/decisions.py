@@ -18,11 +18,10 @@ from aiws.engine.v1 import (
     registry_pb2,
     run_pb2,
 )
-from praxis_console import diff, web
+from praxis_console import approvals, diff, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
-APPROVAL_TTL_MS = 60 * 60 * 1000
 DECISIONS = ("RECONCILIATION_DECISION_APPLIED", "RECONCILIATION_DECISION_NOT_APPLIED")
 CONTRACTS_PAGE = 100
 
@@ -187,13 +186,13 @@ async def reconcile(request: Request) -> Response:
     approval_id = f"{request_id}-approval"
     try:
         _run, epochs = await _run_epochs(engine, session, run_id)
-        await engine.call(
-            session.token,
-            engine.approvals.CreateApproval,
+        await approvals.create(
+            engine,
+            session,
             approval_pb2.CreateApprovalRequest(
                 approval_id=approval_id,
                 material_digest=web.field_text(form, "material_digest", 128),
-                expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+                expires_at_ms=int(time.time() * 1000) + approvals.TTL_MS,
                 work_order_id=web.field_text(form, "work_order_id", 128),
             ),
         )

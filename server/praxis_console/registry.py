@@ -17,11 +17,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
-from praxis_console import diff, graph, web
+from praxis_console import approvals, diff, graph, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
-APPROVAL_TTL_MS = 60 * 60 * 1000
 HISTORY_PAGE = 100
 REFS_PAGE = 100
 
@@ -161,11 +160,11 @@ async def approve(request: Request) -> Response:
     create = approval_pb2.CreateApprovalRequest(
         approval_id=approval_id,
         material_digest=web.field_text(form, "material_digest", 128),
-        expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+        expires_at_ms=int(time.time() * 1000) + approvals.TTL_MS,
         work_order_id=ref.work_order_id,
     )
     try:
-        await engine.call(session.token, engine.approvals.CreateApproval, create)
+        await approvals.create(engine, session, create)
     except ApiError as error:
         return web.error_page(request, error)
     return web.redirect(
@@ -216,13 +215,13 @@ async def reject(request: Request) -> Response:
             engine.registry.Review,
             registry_pb2.ReviewRequest(epochs=epochs, command=command),
         )
-        await engine.call(
-            session.token,
-            engine.approvals.CreateApproval,
+        await approvals.create(
+            engine,
+            session,
             approval_pb2.CreateApprovalRequest(
                 approval_id=approval_id,
                 material_digest=review.material_digest,
-                expires_at_ms=int(time.time() * 1000) + APPROVAL_TTL_MS,
+                expires_at_ms=int(time.time() * 1000) + approvals.TTL_MS,
                 work_order_id=ref.work_order_id,
             ),
         )

@@ -7,13 +7,15 @@ digest, and the run page lists what each wait authorises."""
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 
 from playwright.sync_api import Page, expect
 
-from aiws.engine.v1 import run_pb2, task_pb2
+from aiws.engine.v1 import run_pb2, task_pb2, wait_pb2
 from praxis.core.run import operation_id
-from tests.support.console import Console, shot
+from tests.support.console import Console, csrf_of, shot
 from tests.support.harness import token_of
 
 MODEL = "m-authorize"
@@ -94,3 +96,38 @@ def test_an_authorization_is_reviewed_and_approved_from_the_console(
         )
     )
     assert [t.operation_id for t in claimed.tasks] == [op]
+
+
+def test_an_authorize_form_sent_twice_satisfies_the_wait_once(console: Console) -> None:
+    agent = console.harness.client("agent")
+    agent.tasks.ClaimTasks(  # the engine learns the model
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-a", models=[MODEL], max_tasks=1, lease_ms=1_000, wait_ms=0
+        )
+    )
+    run_id = agent.runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="authorize-twice", definition_json=json.dumps(GATED), input_json="null"
+        )
+    ).run.run_id
+    wait_id = (
+        console.harness.client("alice")
+        .waits.ListWaits(wait_pb2.ListWaitsRequest(run_id=run_id))
+        .waits[0]
+        .wait_id
+    )
+    alice = console.signed_in("alice")
+    url = f"/runs/{run_id}/waits/{wait_id}"
+    csrf = csrf_of(alice.get(url).text)
+    reviewed = alice.post(
+        f"{url}/review", data={"csrf_token": csrf, "payload_json": '{"ok": true}'}
+    )
+    assert reviewed.status_code == 200
+    hidden = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', reviewed.text)
+    form = {name: html.unescape(value) for name, value in hidden}
+    # The second sending (a double click, a retry) finds the approval the first created
+    # under the same id, though its expiry is computed anew, and the wait already satisfied.
+    for _ in range(2):
+        assert alice.post(f"{url}/authorize", data=form).status_code == 303
+    wait = console.harness.client("alice").waits.GetWait(wait_pb2.GetWaitRequest(wait_id=wait_id))
+    assert wait.wait.state == wait_pb2.WAIT_STATE_SATISFIED
