@@ -17,7 +17,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from aiws.engine.v1 import inbox_pb2
-from praxis_console import approvals, deliverables, web
+from praxis_console import approvals, authorizations, deliverables, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
@@ -90,7 +90,7 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
         r = item.reconciliation
         return f"/runs/{quote(r.run_id, safe='')}/reconciliations/{quote(r.attempt_id, safe='')}"
     if kind == "AUTHORIZATION":
-        return f"/runs/{quote(item.wait.run_id, safe='')}/waits/{quote(item.wait.wait_id, safe='')}"
+        return authorizations.wait_url(item.wait.run_id, item.wait.wait_id)
     if kind == "HUMAN_INPUT":
         return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
     if kind == "STUCK_RUN":  # the run page: its ready node, and Stop

@@ -125,6 +125,10 @@ def test_the_inbox_fills_and_empties(shell: Shell) -> None:
     waits = shell.ok("wait", "list", run["run_id"], "--json").json()["waits"]
     bad = shell.run("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": "yes"}')
     assert bad.code == 2 and bad.error_line().startswith("error: WAIT_PAYLOAD_INVALID: ")
+    digest = shell.run(
+        "wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}', "--digest", "sha256:0"
+    )  # a human-input wait approves nothing: a digest is a mistake, not silently dropped
+    assert digest.code == 2 and "--digest applies to authorization waits only" in digest.err
     shell.ok("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}')
     again = shell.ok("wait", "satisfy", waits[0]["wait_id"], "--payload", '{"ok": true}')
     assert "(replayed)" in again.out  # the same payload again: the receipt replays

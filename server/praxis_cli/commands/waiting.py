@@ -238,6 +238,8 @@ def satisfy(ctx: Any, args: argparse.Namespace) -> int:
             approval_id = _authorization(ctx, args, payload)
             if not approval_id:
                 return 0  # the material was shown; nothing was approved or satisfied
+        elif args.digest:
+            raise usage("--digest applies to authorization waits only")
     elif args.digest:
         raise usage("give --digest (approve here) or --approval (approved before), not both")
     # Derived from the wait, the payload and the approval: a retry replays its receipt,
