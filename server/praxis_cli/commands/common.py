@@ -59,19 +59,35 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _duration(text: str) -> int | None:
+    """``90s``, ``10m``, ``2h``, ``7d`` in milliseconds, or ``None`` for anything else."""
+    match = _DURATION.match(text.strip())
+    return None if match is None else int(match.group(1)) * _UNITS[match.group(2)]
+
+
+def duration_ms(text: str, field: str) -> int:
+    """``90s``, ``15m``, ``1h``, ``1d`` or plain ms."""
+    if text.isdigit():
+        return int(text)
+    found = _duration(text)
+    if found is None:
+        raise usage(f"{field}: {text!r} is not a duration (90s, 15m, 1h, 1d)", "TIME_INVALID")
+    return found
+
+
 def parse_past_moment(text: str, field: str) -> int:
     """A duration ago (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
-    match = _DURATION.match(text.strip())
-    if match:
-        return now_ms() - int(match.group(1)) * _UNITS[match.group(2)]
+    ago = _duration(text)
+    if ago is not None:
+        return now_ms() - ago
     return parse_moment(text, field)
 
 
 def parse_moment(text: str, field: str) -> int:
     """A duration from now (``90s``, ``10m``, ``2h``, ``7d``), an ISO time or epoch ms."""
-    match = _DURATION.match(text.strip())
-    if match:
-        return now_ms() + int(match.group(1)) * _UNITS[match.group(2)]
+    ahead = _duration(text)
+    if ahead is not None:
+        return now_ms() + ahead
     if text.isdigit():
         return int(text)
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
 from aiws.engine.v1 import schedule_pb2
@@ -11,6 +10,7 @@ from praxis_cli.commands.common import (
     approval_args,
     check_digest,
     create_approval,
+    duration_ms,
     group,
     json_argument,
     leaf,
@@ -21,7 +21,6 @@ from praxis_cli.commands.common import (
     read_text,
     ref_text,
 )
-from praxis_cli.errors import usage
 from praxis_cli.output import enum_name, local_time, to_dict
 
 _OVERLAPS: dict[str, Any] = {
@@ -30,8 +29,6 @@ _OVERLAPS: dict[str, Any] = {
     "allow-all": schedule_pb2.OVERLAP_POLICY_ALLOW_ALL,
     "cancel-other": schedule_pb2.OVERLAP_POLICY_CANCEL_OTHER,
 }
-_DURATION = re.compile(r"^(\d+)(ms|s|m|h|d)$")
-_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -89,16 +86,6 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
                           help="the range start: 7d (ago), ISO time or epoch ms")  # fmt: skip
     backfill.add_argument("--to", dest="end", default="0s",
                           help="the range's end, exclusive (default now)")  # fmt: skip
-
-
-def duration_ms(text: str, field: str) -> int:
-    """``90s``, ``15m``, ``1h``, ``1d`` or plain ms."""
-    if text.isdigit():
-        return int(text)
-    match = _DURATION.match(text.strip())
-    if not match:
-        raise usage(f"{field}: {text!r} is not a duration (90s, 15m, 1h, 1d)", "TIME_INVALID")
-    return int(match.group(1)) * _UNITS[match.group(2)]
 
 
 def _spec(args: argparse.Namespace) -> schedule_pb2.ScheduleSpec:
