@@ -343,12 +343,20 @@ class ScheduleStore:
         found = calendars.times(calendar, start_ms, end_ms, core.MAX_BACKFILL_TIMES + 1)
         if not found or len(found) > core.MAX_BACKFILL_TIMES:
             return _bad_range(f"the range must hold 1 to {core.MAX_BACKFILL_TIMES} times")
-        prepared = []
-        for at in found:
-            one = self._prepare(record, at)
-            if isinstance(one, Rejection):
-                return one
-            prepared.append((at, one))
+        # One check for every time: only the request id differs (a request's digest
+        # leaves it out), so the definition, input and grants are checked once.
+        one = self._prepare(record, found[0])
+        if isinstance(one, Rejection):
+            return one
+        prepared = [
+            (
+                at,
+                replace(
+                    one, request=replace(one.request, request_id=core.request_id(schedule_id, at))
+                ),
+            )
+            for at in found
+        ]
 
         def transaction(connection: Connection, effects: Effects) -> tuple[list[str], int]:
             locks.key(connection, f"schedule:{schedule_id}")
@@ -361,7 +369,7 @@ class ScheduleStore:
                 run_ids.append(run_id)
                 started += int(new)
             after = current.advanced(started_count=current.started_count + started)
-            if started and max(found) >= current.last_scheduled_ms:
+            if started and found[-1] >= current.last_scheduled_ms:
                 after = replace(after, last_run_id=run_ids[-1], last_scheduled_ms=found[-1])
             rows.save(connection, current, after)
             return run_ids, started
@@ -478,7 +486,7 @@ class ScheduleStore:
                 return False
             after = record.advanced(
                 next_ms=step.next_ms,
-                buffered_ms=step.buffered_ms if not step.from_buffer else 0,
+                buffered_ms=step.buffered_ms,
                 missed_count=record.missed_count + step.missed,
                 failed_count=record.failed_count + 1,
                 last_error_reason=refusal.reason,
