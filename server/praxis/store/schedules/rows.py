@@ -6,12 +6,14 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import calendar as calendars
 from praxis.core import schedule as core
 from praxis.core.records import Principal, PrincipalKind, Ref
+from praxis.core.run.state import TERMINAL
+from praxis.store.runtime.tables import runs
 from praxis.store.schedules.tables import schedules
 
 
@@ -163,7 +165,8 @@ def save(connection: Connection, before: ScheduleRecord, after: ScheduleRecord) 
 
 
 def due(connection: Connection, now: int, limit: int) -> list[str]:
-    """Active schedules with a time due by ``now`` or a buffered time, in time order."""
+    """Active schedules with a time due by ``now`` or a buffered time whose last run has
+    ended, in time order."""
     active = schedules.c.state == core.State.ACTIVE.name
     timed = connection.execute(
         select(schedules.c.schedule_id)
@@ -171,9 +174,18 @@ def due(connection: Connection, now: int, limit: int) -> list[str]:
         .order_by(schedules.c.next_ms)
         .limit(limit)
     ).scalars()
+    # A buffered time is due once the last run has ended (or is gone, archived): the
+    # schedules whose run still runs are left out, so that they never crowd out of the
+    # limit one whose run has ended.
+    ended = [status.value for status in TERMINAL]
     buffered = connection.execute(
         select(schedules.c.schedule_id)
-        .where(active, schedules.c.buffered_ms > 0)
+        .select_from(schedules.outerjoin(runs, runs.c.run_id == schedules.c.last_run_id))
+        .where(
+            active,
+            schedules.c.buffered_ms > 0,
+            or_(runs.c.run_id.is_(None), runs.c.status.in_(ended)),
+        )
         .order_by(schedules.c.buffered_ms)
         .limit(limit)
     ).scalars()
