@@ -42,6 +42,8 @@ def test_an_expiring_approval_is_renewed_from_the_cli(shell: Shell) -> None:
 
     named = shell.ok("approvals", "renew", "ap-1", "--approval-id", "ap-2", "--json").json()
     assert named["approval"]["approval_id"] == "ap-2" and not named["replayed"]
+    retried = shell.ok("approvals", "renew", "ap-1", "--approval-id", "ap-2", "--json").json()
+    assert retried["approval"] == named["approval"] and retried["replayed"]  # not a conflict
     too_late = shell.run("approvals", "renew", "ap-1", "--approval-id", "ap-3", "--expires", "8d")
     assert too_late.code == 2 and too_late.error_line().startswith("error: TIME_INVALID: ")
     missing = shell.run("approvals", "renew", "ap-none")

@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 
 from aiws.engine.v1 import approval_pb2 as pb
-from praxis_cli.commands.common import group, leaf, parse_moment
+from praxis_cli.commands.common import existing_approval, group, leaf, parse_moment
 from praxis_cli.errors import CONFLICT, CliError
 from praxis_cli.output import enum_name, local_time, to_dict
 
@@ -116,10 +116,14 @@ def _renew(ctx: Any, args: argparse.Namespace) -> int:
 def _renewal(
     ctx: Any, args: argparse.Namespace, old: pb.Approval, expires_at_ms: int
 ) -> tuple[pb.Approval, bool]:
-    """The renewal, and whether it existed already: a named id is created (or replayed
-    by the server); a derived one is reused while it is an active approval of the same
-    material, so a retried renewal does not mint a second one."""
+    """The renewal, and whether it existed already: a named id that already approves the
+    same material is that renewal (a retry: its expiry, computed anew, would differ); a
+    derived one is reused while it is an active approval of the same material, so a
+    retried renewal does not mint a second one."""
     if args.approval_id:
+        named = existing_approval(ctx, args.approval_id, old.material_digest)
+        if named is not None:
+            return named, True
         return _create(ctx, args, old, args.approval_id, expires_at_ms)
     token = ctx.connection().token or ""
     for round_ in range(_MAX_ROUNDS):
