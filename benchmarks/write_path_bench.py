@@ -46,7 +46,7 @@ row come from the same phase, and where a phase has rounds the two sides alterna
 
 ``--quick`` shrinks every workload and window for a smoke run (about a minute;
 its figures are not the table's); ``--rows 1,4`` runs only the phases those rows need (a
-full run takes about 5 minutes on the 2-core machine). Results go to stdout (measure,
+full run takes about 3 minutes on the 2-core machine). Results go to stdout (measure,
 value, the issue's "today", target, met) and ``benchmarks/results/write_path.json``:
 every row's value and samples, each phase's raw rounds, duration and load average, the
 load average at the start and end, the commit, the server processes of each row and the
