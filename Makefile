@@ -107,3 +107,4 @@ bench: setup
 	$(PY) benchmarks/observability_bench.py
 	$(PY) benchmarks/retention_bench.py
 	$(PY) benchmarks/pg_replicas_bench.py  # prints a skip when PostgreSQL is not installed
+	$(PY) benchmarks/write_path_bench.py  # issue 26's table from one run (~3 min)

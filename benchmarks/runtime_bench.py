@@ -22,6 +22,7 @@ Results go to stdout and ``benchmarks/results/runtime.json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import multiprocessing
@@ -31,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -154,12 +156,16 @@ def wait_all(client: Any, run_ids: list[str], after: int = 0, timeout_s: float =
     return after
 
 
-def praxis_throughput(client: Any, round_: int = 0, after: int = 0) -> dict[str, Any]:
-    """One round of the workload; ``after``: the event cursor the previous round ended at
-    (returned as ``cursor``)."""
+def praxis_throughput(
+    client: Any, round_: int = 0, runs: int = RUNS, after: int = 0
+) -> dict[str, Any]:
+    """``runs`` runs, half 10-node chains and half fan-outs, started one after another
+    and awaited: node completions per second and run latency. ``after``: the event
+    cursor the previous round on this server ended at (the next is returned as
+    ``cursor``)."""
     began = time.monotonic()
     run_ids = []
-    for index in range(RUNS):
+    for index in range(runs):
         document = CHAIN10 if index % 2 == 0 else FANOUT10
         run_ids.append(
             client.runs.StartRun(
@@ -170,11 +176,11 @@ def praxis_throughput(client: Any, round_: int = 0, after: int = 0) -> dict[str,
         )
     cursor = wait_all(client, run_ids, after)
     elapsed = time.monotonic() - began
-    runs = [client.runs.GetRun(run_pb2.GetRunRequest(run_id=r)).run for r in run_ids]
-    latencies = [run.finished_at_ms - run.created_at_ms for run in runs]
-    completions = RUNS * 10
+    finished = [client.runs.GetRun(run_pb2.GetRunRequest(run_id=r)).run for r in run_ids]
+    latencies = [run.finished_at_ms - run.created_at_ms for run in finished]
+    completions = runs * 10
     return {
-        "runs": RUNS,
+        "runs": runs,
         "node_completions": completions,
         "seconds": round(elapsed, 3),
         "completions_per_s": round(completions / elapsed, 1),
@@ -202,6 +208,55 @@ def chain_latency(client: Any, count: int = 50) -> dict[str, Any]:
     }
 
 
+# --- the server and its workers -------------------------------------------------------
+
+
+@contextlib.contextmanager
+def serve(directory: Path, processes: int, **config: Any) -> Iterator[ServerProcess]:
+    """A ``praxis serve --processes N`` subprocess on a fresh SQLite database in
+    ``directory`` (``write_config``'s, with ``config``), terminated on exit."""
+    server = ServerProcess(
+        write_config(directory, **config), free_port(), "--processes", str(processes)
+    )
+    server.start(timeout_s=90)
+    try:
+        yield server
+    finally:
+        server.terminate()
+
+
+@contextlib.contextmanager
+def served(directory: Path, processes: int) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
+    """``serve`` with ``WORKERS`` worker processes (spawned) long-polling it: yields the
+    server, an agent's client and the workers' pids once every worker is up."""
+    with serve(directory, processes) as server:
+        context = multiprocessing.get_context("spawn")
+        stop = context.Event()
+        counter, ready = context.Value("i", 0), context.Value("i", 0)
+        workers = [
+            context.Process(
+                target=worker_main, args=(server.address, f"w{i}", stop, counter, ready)
+            )
+            for i in range(WORKERS)
+        ]
+        for process in workers:
+            process.start()
+        client = connect(server.address, token_of("agent"))
+        try:
+            # The first baseline must not share the machine with the workers' start-up
+            # (spawned interpreters importing grpc): it read ~4x low when it did.
+            deadline = time.monotonic() + 60
+            while ready.value < WORKERS and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(1.0)  # let the workers start long-polling
+            yield server, client, tuple(p.pid for p in workers if p.pid is not None)
+        finally:
+            stop.set()
+            for process in workers:
+                process.join(timeout=30)
+            client.close()
+
+
 # --- DBOS ------------------------------------------------------------------------------
 
 
@@ -224,8 +279,8 @@ def _dbos_workflow() -> Any:
     return workflow
 
 
-def dbos_baseline(directory: Path, round_: int = 0) -> dict[str, Any]:
-    """200 DBOS workflows of 10 steps on a (fresh) SQLite system database."""
+def dbos_baseline(directory: Path, round_: int = 0, runs: int = RUNS) -> dict[str, Any]:
+    """``runs`` (200) DBOS workflows of 10 steps on a (fresh) SQLite system database."""
     from dbos import DBOS, DBOSConfig
 
     config: DBOSConfig = {
@@ -238,17 +293,17 @@ def dbos_baseline(directory: Path, round_: int = 0) -> dict[str, Any]:
     DBOS.launch()
     try:
         began = time.monotonic()
-        handles = [DBOS.start_workflow(workflow, index) for index in range(RUNS)]
+        handles = [DBOS.start_workflow(workflow, index) for index in range(runs)]
         results = [handle.get_result() for handle in handles]
         elapsed = time.monotonic() - began
     finally:
         DBOS.destroy()
-    assert results == [index + 10 for index in range(RUNS)]
+    assert results == [index + 10 for index in range(runs)]
     return {
-        "workflows": RUNS,
-        "steps": RUNS * 10,
+        "workflows": runs,
+        "steps": runs * 10,
         "seconds": round(elapsed, 3),
-        "steps_per_s": round(RUNS * 10 / elapsed, 1),
+        "steps_per_s": round(runs * 10 / elapsed, 1),
     }
 
 
@@ -350,37 +405,14 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as raw:
         directory = Path(raw)
-        server = ServerProcess(
-            write_config(directory / "server"), free_port(), "--processes", str(args.processes)
-        )
-        server.start(timeout_s=90)
-        context = multiprocessing.get_context("spawn")
-        stop = context.Event()
-        counter, ready = context.Value("i", 0), context.Value("i", 0)
-        workers = [
-            context.Process(
-                target=worker_main, args=(server.address, f"w{i}", stop, counter, ready)
-            )
-            for i in range(WORKERS)
-        ]
-        for process in workers:
-            process.start()
-        client = connect(server.address, token_of("agent"))
         rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
         noops: list[float] = []
         cursor = 0  # of the event stream, carried from round to round
-        pids = tuple(process.pid for process in workers if process.pid is not None)
-        noop_cpu, praxis_cpu = (
-            CpuMeter(server.process.pid, pids),
-            CpuMeter(server.process.pid, pids),
-        )
-        try:
-            # The first baseline must not share the machine with the workers' start-up
-            # (spawned interpreters importing grpc): it read ~4x low when it did.
-            deadline = time.monotonic() + 60
-            while ready.value < WORKERS and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(1.0)  # let the workers start long-polling
+        with served(directory / "server", args.processes) as (server, client, pids):
+            noop_cpu, praxis_cpu = (
+                CpuMeter(server.process.pid, pids),
+                CpuMeter(server.process.pid, pids),
+            )
             # Praxis, the no-op baseline and DBOS alternate, so that all see the same load.
             for round_ in range(ROUNDS):
                 noops.append(
@@ -395,12 +427,6 @@ def main() -> int:
                     peer = pool.submit(dbos_baseline, directory, round_).result()
                 rounds.append((praxis, peer))
             latency = chain_latency(client)
-        finally:
-            stop.set()
-            for process in workers:
-                process.join(timeout=30)
-            client.close()
-            server.terminate()
         small = large = 0.0
         if not args.skip_claim_cost:
             small = claim_cost(directory, 1_000)

@@ -98,6 +98,26 @@ def merged(windows: list[dict[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def bench_pair(
+    address: str, clients: int, seconds: float, pid: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """No-op calls and StartRun calls from ``clients`` clients in alternating windows
+    (``seconds / 2`` of no-op and ``seconds`` of StartRun in all): both rates, with the
+    CPU per call of server ``pid`` and of the clients."""
+    noops: list[dict[str, Any]] = []
+    starts: list[dict[str, Any]] = []
+    noop_cpu, start_cpu = CpuMeter(pid), CpuMeter(pid)
+    for _ in range(ROUNDS):
+        window = noop_cpu.measure(lambda: bench_noop(address, clients, seconds / 2 / ROUNDS))
+        window["seconds"] = window["calls"] / window["calls_per_s"]
+        noops.append(window)
+        starts.append(start_cpu.measure(lambda: bench_start(address, clients, seconds / ROUNDS)))
+    noop = {**merged(noops), **noop_cpu.report()}
+    started = {**merged(starts), **start_cpu.report()}
+    started["cpu_bound_ratio"] = cpu_bound_ratio(noop_cpu, start_cpu)
+    return noop, started
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
@@ -118,24 +138,9 @@ def main() -> int:
         )
         server.start(timeout_s=90)
         try:
-            pid = server.process.pid
-            noops: list[dict[str, Any]] = []
-            starts: list[dict[str, Any]] = []
-            noop_cpu, start_cpu = CpuMeter(pid), CpuMeter(pid)
-            for _ in range(ROUNDS):
-                window = noop_cpu.measure(
-                    lambda: bench_noop(server.address, args.clients, args.seconds / 2 / ROUNDS)
-                )
-                window["seconds"] = window["calls"] / window["calls_per_s"]
-                noops.append(window)
-                starts.append(
-                    start_cpu.measure(
-                        lambda: bench_start(server.address, args.clients, args.seconds / ROUNDS)
-                    )
-                )
-            noop = {**merged(noops), **noop_cpu.report()}
-            started = {**merged(starts), **start_cpu.report()}
-            started["cpu_bound_ratio"] = cpu_bound_ratio(noop_cpu, start_cpu)
+            noop, started = bench_pair(
+                server.address, args.clients, args.seconds, server.process.pid
+            )
         finally:
             server.terminate()
     ratio = started["calls_per_s"] / noop["calls_per_s"]
