@@ -260,14 +260,14 @@ def runtime(sizes: Sizes, directory: Path, rows: frozenset[int]) -> Found:
         for round_ in range(sizes.rounds):
             for processes in settings[:: 1 if round_ % 2 == 0 else -1]:
                 progress(f"  round {round_ + 1}/{sizes.rounds}, --processes {processes}")
-                found = runtime_round(
+                result = runtime_round(
                     setups[processes], round_, sizes, directory,
                     with_noop=processes == 2 and bool(rows & {4, 5}),
                     with_dbos=processes == 2 and 8 in rows,
                     after=cursors[processes],
                 )  # fmt: skip
-                cursors[processes] = found.pop("cursor")
-                measured[processes].append(found)
+                cursors[processes] = result.pop("cursor")
+                measured[processes].append(result)
     two = measured[2]
     found: dict[int, dict[str, Any]] = {}
     if 1 in rows:
