@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Table, and_, delete, exists, false, func, insert, or_, select
+from sqlalchemy import Table, and_, bindparam, delete, exists, false, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from praxis.core.assessment import Kind
@@ -29,6 +29,7 @@ from praxis.core.effects import ReconciliationState
 from praxis.core.handoff import State as HandoffState
 from praxis.core.run.state import TERMINAL, RunStatus
 from praxis.store.db import locks
+from praxis.store.db.statements import Statement
 from praxis.store.execution.tables import (
     assessments,
     assessments_due,
@@ -238,13 +239,17 @@ def tombstone(connection: Connection, run_id: str) -> Any:
 
 
 def tombstone_of_request(connection: Connection, principal_id: str, request_id: str) -> Any:
-    """The tombstone of the run this principal's request started, or ``None``."""
-    return connection.execute(
-        select(archived_runs).where(
-            archived_runs.c.principal_id == principal_id,
-            archived_runs.c.request_id == request_id,
-        )
-    ).first()
+    """The tombstone of the run this principal's request started, or ``None`` (every
+    StartRun of a new request id asks, in its transaction: a prepared statement)."""
+    return _TOMBSTONE_OF_REQUEST.run(connection, {"pid": principal_id, "rid": request_id}).first()
+
+
+_TOMBSTONE_OF_REQUEST = Statement(
+    select(archived_runs).where(
+        archived_runs.c.principal_id == bindparam("pid"),
+        archived_runs.c.request_id == bindparam("rid"),
+    )
+)
 
 
 def expirable(connection: Connection, before_ms: int, limit: int) -> list[int]:
