@@ -19,12 +19,13 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Row, func, select, update
+from sqlalchemy import Row, bindparam, func, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
 from praxis.core import values, webhooks
 from praxis.store.db import locks
+from praxis.store.db.statements import Statement
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.tables import deliveries, run_events, run_notifications
 
@@ -111,14 +112,18 @@ def on_saved(
 
 
 def _notify_of(connection: Connection, run_id: str) -> webhooks.Notify | None:
-    row = connection.execute(
-        select(run_notifications).where(run_notifications.c.run_id == run_id)
-    ).first()
+    row = _NOTIFY_OF.run(connection, {"run_id": run_id}).first()
     if row is None:
         return None
     return webhooks.Notify(
         tuple(json.loads(row.webhooks_json)), bool(row.reply_to), row.reply_template
     )
+
+
+# Read in every run's terminal transaction: a prepared statement.
+_NOTIFY_OF = Statement(
+    select(run_notifications).where(run_notifications.c.run_id == bindparam("run_id"))
+)
 
 
 def _data(saved: RunRecord) -> dict[str, values.JsonValue]:

@@ -111,6 +111,12 @@ _LOCK_ATTEMPT_RUN = Statement(
 )
 _LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
 _LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
+_ITEM_RESULTS = Statement(  # a fan-out's results in item order (its join's input)
+    select(node_results.c.result_json)
+    .where(node_results.c.run_id == bindparam("run_id"))
+    .where(node_results.c.node_id == bindparam("node_id"), node_results.c.item >= 0)
+    .order_by(node_results.c.item)
+)
 _UPDATE_NODE = Statement(
     update(run_nodes)
     .where(run_nodes.c.run_id == bindparam("b_run_id"))
@@ -751,12 +757,7 @@ def node_value(connection: Connection, state: core.RunState, node_id: str) -> va
     """A node's result: its stored value, or its items' results in item order."""
     spec = state.definition.nodes.get(node_id)
     if spec is not None and spec.fanout is not None:
-        rows = connection.execute(
-            select(node_results.c.result_json)
-            .where(node_results.c.run_id == state.run_id, node_results.c.node_id == node_id)
-            .where(node_results.c.item >= 0)
-            .order_by(node_results.c.item)
-        ).all()
+        rows = _ITEM_RESULTS.run(connection, {"run_id": state.run_id, "node_id": node_id})
         return [json.loads(row.result_json) for row in rows]
     text = result_text(connection, state.run_id, node_id)
     return None if text is None else json.loads(text)
