@@ -199,8 +199,12 @@ class PrincipalsAuthority:
             return _denied(
                 Code.UNAUTHENTICATED, "CREDENTIAL_MISSING", "send 'authorization: Bearer <token>'"
             )
-        record = self._by_hash.get(hash_token(token))
-        if record is None or not hmac.compare_digest(record.token_sha256, hash_token(token)):
+        return self.authenticate_digest(hash_token(token), now_ms)
+
+    def authenticate_digest(self, digest: str, now_ms: int) -> Principal | Rejection:
+        """Resolves the digest of a bearer token (:func:`hash_token`) to a principal."""
+        record = self._by_hash.get(digest)
+        if record is None or not hmac.compare_digest(record.token_sha256, digest):
             return _denied(Code.UNAUTHENTICATED, "CREDENTIAL_INVALID", "unknown credential")
         if record.expires_at_ms and record.expires_at_ms <= now_ms:
             return _denied(Code.UNAUTHENTICATED, "CREDENTIAL_EXPIRED", "the credential expired")

@@ -64,13 +64,14 @@ class StoredPrincipalsAuthority:
 
     def authenticate(self, token: str | None, now_ms: int) -> Principal | Rejection:
         """Resolves a bearer token to a current principal."""
-        found = self._source.by_token_hash(hash_token(token)) if token else None
+        digest = hash_token(token) if token else ""
+        found = self._source.by_token_hash(digest) if token else None
         if found is None:
             return self._nobody.authenticate(token, now_ms)
         record, revoked = found
         if revoked:
             return _REVOKED
-        return self._over(record).authenticate(token, now_ms)
+        return self._over(record).authenticate_digest(digest, now_ms)
 
     def principal_of(self, principal_id: str, now_ms: int) -> Principal | Rejection:
         """The current principal of this id (a client certificate's), as it is now.
