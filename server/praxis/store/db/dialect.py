@@ -146,7 +146,6 @@ def _sqlite_engine(url: str, synchronous: str, pool_size: int) -> Engine:
         # temporary file created, written and unlinked per statement: a third of the
         # write path's system calls (statements are bounded, so is the memory).
         cursor.execute("PRAGMA temp_store=MEMORY")
-        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")
