@@ -101,6 +101,8 @@ def test_raw_rows_equal_sqlalchemy_rows_on_postgres(
     driver = statements._driver
     monkeypatch.setattr(statements, "_driver", lambda c: raw_calls.append(1) or driver(c))
     with pg.write() as connection:
+        assert len(raw_calls) == 1  # the transaction's own lock (praxis.store.db.locks)
+        raw_calls.clear()
         INSERT.run_many(connection, [_row("a"), _row("b", "n"), _row("c", not_before=9)])
         inserted = INSERT.run(connection, _row("d", work_order="held"))
         assert inserted.inserted_primary_key == (4,)

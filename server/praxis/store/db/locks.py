@@ -37,6 +37,8 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.engine import Connection
 
+from praxis.store.db.statements import Statement
+
 log = logging.getLogger("praxis.store")
 
 GLOBAL_NAMESPACE = 0x50524158  # "PRAX": (namespace, 0) is the installation's lock
@@ -51,6 +53,9 @@ _MIGRATE = text("SELECT pg_advisory_lock(:ns, :key)")
 _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
+# The installation's lock, the first statement of every write transaction (prepared).
+_GLOBAL = Statement(text(f"SELECT pg_advisory_xact_lock({GLOBAL_NAMESPACE}, 0)"))
+_GLOBAL_SHARED = Statement(text(f"SELECT pg_advisory_xact_lock_shared({GLOBAL_NAMESPACE}, 0)"))
 _RUNS_SKIP_ROWS = text(
     "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
@@ -92,8 +97,7 @@ def postgres(connection: Connection) -> bool:
 def take_global(connection: Connection, scoped: bool) -> None:
     """The installation's lock: shared for scoped commands, exclusive otherwise."""
     if postgres(connection):
-        mode = "pg_advisory_xact_lock_shared" if scoped else "pg_advisory_xact_lock"
-        connection.exec_driver_sql(f"SELECT {mode}({GLOBAL_NAMESPACE}, 0)")
+        (_GLOBAL_SHARED if scoped else _GLOBAL).run(connection, {})
 
 
 def _advisory(connection: Connection, namespace: int, name: str) -> None:
@@ -169,9 +173,11 @@ def key(connection: Connection, name: str) -> None:
 # so the event query (a later snapshot) sees it if it committed. Writers never wait on
 # these locks (shared locks do not conflict); a reader holds nothing.
 
-_BEFORE_EVENTS = text(
-    "SELECT pg_advisory_xact_lock_shared("
-    "CASE WHEN is_called THEN last_value ELSE last_value - 1 END) FROM run_events_seq_seq"
+_BEFORE_EVENTS = Statement(
+    text(
+        "SELECT pg_advisory_xact_lock_shared("
+        "CASE WHEN is_called THEN last_value ELSE last_value - 1 END) FROM run_events_seq_seq"
+    )
 )
 _LAST_SEQ = text(
     "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM run_events_seq_seq"
@@ -202,7 +208,7 @@ def before_events(connection: Connection) -> None:
     held = connection.info.get(_EVENTS_LOCKED)
     if root is not None and held is not None and held[0] is root and held[1] in (None, nested):
         return  # already held by this transaction (or this very savepoint)
-    connection.execute(_BEFORE_EVENTS)
+    _BEFORE_EVENTS.run(connection, {})
     connection.info[_EVENTS_LOCKED] = (root, nested)
 
 

@@ -681,17 +681,8 @@ class RunStore:
         """
         now = self.clock.now_ms()
         with self.db.read() as connection:
-            due = (
-                connection.execute(
-                    select(run_timers.c.run_id)
-                    .where(run_timers.c.due_ms <= now)
-                    .order_by(run_timers.c.due_ms)
-                    .limit(limit)
-                )
-                .scalars()
-                .all()
-            )
-        run_ids = list(dict.fromkeys(due))
+            due = _DUE_TIMERS.run(connection, {"now": now, "limit": limit}).all()
+        run_ids = list(dict.fromkeys(row.run_id for row in due))
         if not run_ids:
             return 0
 
@@ -806,6 +797,12 @@ def _request_digest(
     return values.digest(body)
 
 
+_DUE_TIMERS = Statement(  # every sweep asks
+    select(run_timers.c.run_id)
+    .where(run_timers.c.due_ms <= bindparam("now"))
+    .order_by(run_timers.c.due_ms)
+    .limit(bindparam("limit"))
+)
 _EXISTING = Statement(
     select(runs.c.run_id, runs.c.request_digest).where(
         runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")

@@ -6,13 +6,14 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import calendar as calendars
 from praxis.core import schedule as core
 from praxis.core.records import Principal, PrincipalKind, Ref
 from praxis.core.run.state import TERMINAL
+from praxis.store.db.statements import Statement
 from praxis.store.runtime.tables import runs
 from praxis.store.schedules.tables import schedules
 
@@ -166,30 +167,34 @@ def save(connection: Connection, before: ScheduleRecord, after: ScheduleRecord) 
 
 def due(connection: Connection, now: int, limit: int) -> list[str]:
     """Active schedules with a time due by ``now`` or a buffered time whose last run has
-    ended, in time order."""
-    active = schedules.c.state == core.State.ACTIVE.name
-    timed = connection.execute(
-        select(schedules.c.schedule_id)
-        .where(active, schedules.c.next_ms > 0, schedules.c.next_ms <= now)
-        .order_by(schedules.c.next_ms)
-        .limit(limit)
-    ).scalars()
-    # A buffered time is due once the last run has ended (or is gone, archived): the
-    # schedules whose run still runs are left out, so that they never crowd out of the
-    # limit one whose run has ended.
-    ended = [status.value for status in TERMINAL]
-    buffered = connection.execute(
-        select(schedules.c.schedule_id)
-        .select_from(schedules.outerjoin(runs, runs.c.run_id == schedules.c.last_run_id))
-        .where(
-            active,
-            schedules.c.buffered_ms > 0,
-            or_(runs.c.run_id.is_(None), runs.c.status.in_(ended)),
-        )
-        .order_by(schedules.c.buffered_ms)
-        .limit(limit)
-    ).scalars()
-    return list(dict.fromkeys([*timed, *buffered]))
+    ended, in time order (every sweep asks: prepared statements)."""
+    timed = _DUE_TIMED.run(connection, {"now": now, "limit": limit})
+    buffered = _DUE_BUFFERED.run(connection, {"limit": limit, "ended": _ENDED})
+    return list(dict.fromkeys([row.schedule_id for row in [*timed, *buffered]]))
+
+
+_ACTIVE = schedules.c.state == core.State.ACTIVE.name
+_ENDED = sorted(status.value for status in TERMINAL)
+_DUE_TIMED = Statement(
+    select(schedules.c.schedule_id)
+    .where(_ACTIVE, schedules.c.next_ms > 0, schedules.c.next_ms <= bindparam("now"))
+    .order_by(schedules.c.next_ms)
+    .limit(bindparam("limit"))
+)
+# A buffered time is due once the last run has ended (or is gone, archived): the
+# schedules whose run still runs are left out, so that they never crowd out of the limit
+# one whose run has ended.
+_DUE_BUFFERED = Statement(
+    select(schedules.c.schedule_id)
+    .select_from(schedules.outerjoin(runs, runs.c.run_id == schedules.c.last_run_id))
+    .where(
+        _ACTIVE,
+        schedules.c.buffered_ms > 0,
+        or_(runs.c.run_id.is_(None), runs.c.status.in_(bindparam("ended", expanding=True))),
+    )
+    .order_by(schedules.c.buffered_ms)
+    .limit(bindparam("limit"))
+)
 
 
 def page(
