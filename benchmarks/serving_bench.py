@@ -267,11 +267,13 @@ class Workers:
             ]
 
     def close(self) -> None:
+        """Stops the workers: closing the channels cancels their long polls (waiting
+        them out took 20 s)."""
         self.stop.set()
-        for thread in self.threads:
-            thread.join(timeout=10)
         for item in self.channels:
             item.close()
+        for thread in self.threads:
+            thread.join(timeout=10)
 
 
 def chain_p50(address: str, count: int, prefix: str) -> float:
