@@ -49,7 +49,8 @@ its figures are not the table's); ``--rows 1,4`` runs only the phases those rows
 full run takes about 3 minutes on the 2-core machine). Results go to stdout (measure,
 value, the issue's "today", target, met) and ``benchmarks/results/write_path.json``:
 every row's value and samples, each phase's raw rounds, duration and load average, the
-load average at the start and end, the commit, the server processes of each row and the
+load average at the start and end, the commit of the server code measured (where the
+interpreter's ``praxis`` package comes from), the server processes of each row and the
 command. Progress and the reused benches' own lines go to stderr; no other bench's
 results file is written.
 
@@ -76,6 +77,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import praxis
 from benchmarks import pg_replicas_bench, registry_bench, startrun_bench
 from benchmarks.registry_bench import CpuMeter, bench_noop
 from benchmarks.runtime_bench import dbos_baseline, praxis_throughput, serve, served
@@ -83,7 +85,6 @@ from benchmarks.serving_bench import idle_workers
 from praxis.serve.processes import default_processes
 from tests.support.postgres import Cluster, binaries
 
-ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).parent / "results" / "write_path.json"
 NO_POSTGRES = "not measured: no PostgreSQL"
 CLIENTS = 8  # no-op threads and durable clients of rows 4, 6 and 7
@@ -345,9 +346,14 @@ PHASES: list[tuple[str, frozenset[int], Callable[[Sizes, Path, frozenset[int]], 
 
 
 def commit() -> dict[str, Any]:
+    """The commit of the server code measured: the checkout this interpreter's ``praxis``
+    package comes from (the servers run ``python -m praxis.serve.cli``), which need not
+    be the one this script is in."""
+    server_code = Path(praxis.__file__).resolve().parent
+
     def git(*args: str) -> str:
         return subprocess.run(
-            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
+            ["git", *args], cwd=server_code, capture_output=True, text=True, check=False
         ).stdout.strip()
 
     return {
