@@ -80,18 +80,20 @@ def percentile(samples: list[float], fraction: float) -> float:
 # --- workers (separate processes) ------------------------------------------------------
 
 
+def result_of(node_id: str) -> Any:
+    """What the benchmark's agent answers for a node (it does no work)."""
+    if node_id == "split":
+        return {"items": list(range(8))}
+    return [] if node_id == "join" else {"ok": True}
+
+
 def settlement(task: Any, name: str) -> task_pb2.Settlement:
-    """The completion of one claimed task (the benchmark's agent does no work)."""
-    result: Any = {"ok": True}
-    if task.node_id == "split":
-        result = {"items": list(range(8))}
-    elif task.node_id == "join":
-        result = []
+    """The completion of one claimed task."""
     return task_pb2.Settlement(
         complete=task_pb2.CompleteTaskRequest(
             attempt_id=task.attempt_id,
             worker_id=name,
-            result_json=json.dumps(result),
+            result_json=json.dumps(result_of(task.node_id)),
             effect=common_pb2.EFFECT_OUTCOME_APPLIED,
         )
     )

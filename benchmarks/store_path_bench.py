@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.runtime_bench import CHAIN10, FANOUT10
+from benchmarks.runtime_bench import CHAIN10, FANOUT10, result_of
 from praxis.app import Engine, Settings
 from praxis.clock import SystemClock
 from praxis.core import run as core
@@ -39,13 +39,6 @@ from tests.support.harness import authority
 
 RESULTS = Path(__file__).parent / "results" / "store_path.json"
 AGENT = Principal("agent", PrincipalKind.AGENT)
-
-
-def result_of(node_id: str) -> Any:
-    """What the benchmark's agent answers (as ``runtime_bench.settlement``)."""
-    if node_id == "split":
-        return {"items": list(range(8))}
-    return [] if node_id == "join" else {"ok": True}
 
 
 def one_round(engine: Engine, round_: int, runs: int) -> dict[str, Any]:
