@@ -9,6 +9,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import event_pb2, run_pb2
+from praxis.core import run as core
 from tests.support.harness import Harness, expect_error
 from tests.support.runtime import claim, complete, definition, diamond, drive, node, start
 
@@ -17,6 +18,14 @@ pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 def kinds(events: list[event_pb2.Event]) -> list[str]:
     return [event_pb2.EventKind.Name(e.kind)[len("EVENT_KIND_") :] for e in events]
+
+
+def test_every_run_event_kind_has_its_event_kind_on_the_wire() -> None:
+    names = event_pb2.EventKind.DESCRIPTOR.values_by_name
+    wire = {name for name in names if name != "EVENT_KIND_UNSPECIFIED"}
+    assert wire == {"EVENT_KIND_" + kind for kind in core.EVENT_KINDS}
+    with pytest.raises(ValueError, match="unknown run event kind"):
+        core.Event("NODE_VANISHED")
 
 
 def test_watch_run_streams_snapshots_until_the_run_ends(harness: Harness) -> None:

@@ -8,7 +8,15 @@ import json
 import grpc
 import pytest
 
-from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, contract_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import (
+    admin_pb2,
+    approval_pb2,
+    common_pb2,
+    contract_pb2,
+    event_pb2,
+    run_pb2,
+    task_pb2,
+)
 from tests.support.harness import Harness, expect_error
 from tests.support.runtime import (
     claim,
@@ -124,6 +132,26 @@ def test_resume_of_a_failed_ad_hoc_run_reruns_only_what_failed(harness: Harness)
     }
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RUN_NOT_RESUMABLE"):
         resume(harness, run.run_id, "resume-2")
+
+
+def test_the_events_of_an_unclaimed_node_and_a_resume_are_served(harness: Harness) -> None:
+    run = start(harness, CHAIN).run
+    expire(harness, HOUR)
+    assert get_run(harness, run.run_id).state == run_pb2.RUN_STATE_FAILED
+    resume(harness, run.run_id)
+    page = harness.client("agent").events.ListEvents(
+        event_pb2.ListEventsRequest(run_id=run.run_id, limit=100)
+    )
+    kinds = [event_pb2.EventKind.Name(event.kind) for event in page.events]
+    assert kinds == [
+        "EVENT_KIND_RUN_STARTED",
+        "EVENT_KIND_NODE_UNCLAIMED",
+        "EVENT_KIND_NODE_FAILED",
+        "EVENT_KIND_RUN_FAILED",
+        "EVENT_KIND_RUN_RESUMED",
+    ]
+    unclaimed = json.loads(page.events[1].payload_json)
+    assert unclaimed["model"] == "echo" and page.events[1].node_uid == "a"
 
 
 def test_resume_needs_a_reason_and_a_resumable_run(harness: Harness) -> None:

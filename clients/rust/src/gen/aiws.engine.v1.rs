@@ -3885,6 +3885,11 @@ pub enum EventKind {
     /// The outcome of a run started with `notify.reply_to`, posted into its subscriber's
     /// stream when the run reached a terminal state (RunNotify.reply_to has the payload).
     RunReply = 16,
+    /// A ready node no worker claimed before its schedule-to-start deadline (payload: model,
+    /// schedule_to_start_ms); its failure follows as NODE_FAILED.
+    NodeUnclaimed = 17,
+    /// A failed or cancelled run was resumed (payload: by, reason, nodes run again).
+    RunResumed = 18,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3910,6 +3915,8 @@ impl EventKind {
             Self::NodeReconciled => "EVENT_KIND_NODE_RECONCILED",
             Self::DispatchRefused => "EVENT_KIND_DISPATCH_REFUSED",
             Self::RunReply => "EVENT_KIND_RUN_REPLY",
+            Self::NodeUnclaimed => "EVENT_KIND_NODE_UNCLAIMED",
+            Self::RunResumed => "EVENT_KIND_RUN_RESUMED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3932,6 +3939,8 @@ impl EventKind {
             "EVENT_KIND_NODE_RECONCILED" => Some(Self::NodeReconciled),
             "EVENT_KIND_DISPATCH_REFUSED" => Some(Self::DispatchRefused),
             "EVENT_KIND_RUN_REPLY" => Some(Self::RunReply),
+            "EVENT_KIND_NODE_UNCLAIMED" => Some(Self::NodeUnclaimed),
+            "EVENT_KIND_RUN_RESUMED" => Some(Self::RunResumed),
             _ => None,
         }
     }

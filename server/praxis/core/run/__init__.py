@@ -79,6 +79,7 @@ from praxis.core.run.queues import (
     timer_entry,
 )
 from praxis.core.run.state import (
+    EVENT_KINDS,
     LIVE,
     REQUIRED,
     STARTING,
@@ -104,6 +105,7 @@ from praxis.core.run.work import (
 )
 
 __all__ = [
+    "EVENT_KINDS",
     "LIVE",
     "REQUIRED",
     "RUN_TIMER",

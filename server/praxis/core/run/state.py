@@ -251,6 +251,31 @@ class Attempt:
     """The principal whose claim leased the attempt ('' for attempts older than that)."""
 
 
+EVENT_KINDS: frozenset[str] = frozenset(
+    {
+        "RUN_STARTED",
+        "NODE_DISPATCHED",
+        "NODE_COMPLETED",
+        "NODE_FAILED",
+        "NODE_EXPANDED",
+        "RUN_COMPLETED",
+        "RUN_FAILED",
+        "RUN_CANCELLED",
+        "RUN_REVISED",
+        "NODE_BLOCKED",
+        "NODE_WAITING",
+        "WAIT_SATISFIED",
+        "WAIT_EXPIRED",
+        "NODE_RECONCILED",
+        "DISPATCH_REFUSED",
+        "RUN_REPLY",
+        "NODE_UNCLAIMED",
+        "RUN_RESUMED",
+    }
+)
+"""Every kind of run event (``EventKind`` on the wire is ``EVENT_KIND_`` + the kind)."""
+
+
 @dataclass(frozen=True)
 class Event:
     """A run event to append (the store assigns its sequence number)."""
@@ -258,6 +283,10 @@ class Event:
     kind: str
     node_uid: str = ""
     payload: Mapping[str, values.JsonValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:  # every kind has its EventKind on the wire
+            raise ValueError(f"unknown run event kind {self.kind!r}")
 
 
 def reservation(definition: Definition, node_id: str) -> Decimal:

@@ -60,6 +60,11 @@ const (
 	// The outcome of a run started with `notify.reply_to`, posted into its subscriber's
 	// stream when the run reached a terminal state (RunNotify.reply_to has the payload).
 	EventKind_EVENT_KIND_RUN_REPLY EventKind = 16
+	// A ready node no worker claimed before its schedule-to-start deadline (payload: model,
+	// schedule_to_start_ms); its failure follows as NODE_FAILED.
+	EventKind_EVENT_KIND_NODE_UNCLAIMED EventKind = 17
+	// A failed or cancelled run was resumed (payload: by, reason, nodes run again).
+	EventKind_EVENT_KIND_RUN_RESUMED EventKind = 18
 )
 
 // Enum value maps for EventKind.
@@ -82,6 +87,8 @@ var (
 		14: "EVENT_KIND_NODE_RECONCILED",
 		15: "EVENT_KIND_DISPATCH_REFUSED",
 		16: "EVENT_KIND_RUN_REPLY",
+		17: "EVENT_KIND_NODE_UNCLAIMED",
+		18: "EVENT_KIND_RUN_RESUMED",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":      0,
@@ -101,6 +108,8 @@ var (
 		"EVENT_KIND_NODE_RECONCILED":  14,
 		"EVENT_KIND_DISPATCH_REFUSED": 15,
 		"EVENT_KIND_RUN_REPLY":        16,
+		"EVENT_KIND_NODE_UNCLAIMED":   17,
+		"EVENT_KIND_RUN_RESUMED":      18,
 	}
 )
 
@@ -602,7 +611,7 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"subscriber\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\x03R\x06cursor\"+\n" +
 	"\x11AckEventsResponse\x12\x16\n" +
-	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\x80\x04\n" +
+	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xbb\x04\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_STARTED\x10\x01\x12\x1e\n" +
@@ -621,7 +630,9 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"\x17EVENT_KIND_WAIT_EXPIRED\x10\r\x12\x1e\n" +
 	"\x1aEVENT_KIND_NODE_RECONCILED\x10\x0e\x12\x1f\n" +
 	"\x1bEVENT_KIND_DISPATCH_REFUSED\x10\x0f\x12\x18\n" +
-	"\x14EVENT_KIND_RUN_REPLY\x10\x102\x9c\x02\n" +
+	"\x14EVENT_KIND_RUN_REPLY\x10\x10\x12\x1d\n" +
+	"\x19EVENT_KIND_NODE_UNCLAIMED\x10\x11\x12\x1a\n" +
+	"\x16EVENT_KIND_RUN_RESUMED\x10\x122\x9c\x02\n" +
 	"\fEventService\x12X\n" +
 	"\n" +
 	"ListEvents\x12!.aiws.engine.v1.ListEventsRequest\x1a\".aiws.engine.v1.ListEventsResponse\"\x03\x90\x02\x01\x12`\n" +

@@ -152,6 +152,23 @@ public enum EventKind
    * <code>EVENT_KIND_RUN_REPLY = 16;</code>
    */
   EVENT_KIND_RUN_REPLY(16),
+  /**
+   * <pre>
+   * A ready node no worker claimed before its schedule-to-start deadline (payload: model,
+   * schedule_to_start_ms); its failure follows as NODE_FAILED.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_UNCLAIMED = 17;</code>
+   */
+  EVENT_KIND_NODE_UNCLAIMED(17),
+  /**
+   * <pre>
+   * A failed or cancelled run was resumed (payload: by, reason, nodes run again).
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_RESUMED = 18;</code>
+   */
+  EVENT_KIND_RUN_RESUMED(18),
   UNRECOGNIZED(-1),
   ;
 
@@ -301,6 +318,23 @@ public enum EventKind
    * <code>EVENT_KIND_RUN_REPLY = 16;</code>
    */
   public static final int EVENT_KIND_RUN_REPLY_VALUE = 16;
+  /**
+   * <pre>
+   * A ready node no worker claimed before its schedule-to-start deadline (payload: model,
+   * schedule_to_start_ms); its failure follows as NODE_FAILED.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_UNCLAIMED = 17;</code>
+   */
+  public static final int EVENT_KIND_NODE_UNCLAIMED_VALUE = 17;
+  /**
+   * <pre>
+   * A failed or cancelled run was resumed (payload: by, reason, nodes run again).
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_RESUMED = 18;</code>
+   */
+  public static final int EVENT_KIND_RUN_RESUMED_VALUE = 18;
 
 
   public final int getNumber() {
@@ -344,6 +378,8 @@ public enum EventKind
       case 14: return EVENT_KIND_NODE_RECONCILED;
       case 15: return EVENT_KIND_DISPATCH_REFUSED;
       case 16: return EVENT_KIND_RUN_REPLY;
+      case 17: return EVENT_KIND_NODE_UNCLAIMED;
+      case 18: return EVENT_KIND_RUN_RESUMED;
       default: return null;
     }
   }
