@@ -299,6 +299,8 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         # The runtime: any command saved an outcome, inside its transaction.
         (runs.unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
         (runs.unit.save_hooks, engine.assessments.on_save),  # a contract's run completed
+        # The runtime: a transaction readied attempts, just before its COMMIT.
+        (runs.unit.ready_hooks, engine.tasks.hand_off),  # leased to a parked long poll
         # Principals: a revocation or rotation committed (after the commit).
         (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
     )

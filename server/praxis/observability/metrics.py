@@ -98,6 +98,18 @@ CLAIMED = _documented(
     "Attempts leased to workers, by model.",
     ["model"],
 )
+HANDED_OFF = _documented(
+    Counter,
+    "praxis_tasks_handed_off",
+    "Attempts leased to a long poll parked in the server process by the commit that "
+    "readied them (no claim of their own); included in praxis_tasks_claimed_total.",
+)
+RETURNED = _documented(
+    Counter,
+    "praxis_tasks_returned",
+    "Attempts handed to a long poll that went away before it was answered, given back "
+    "ready (not counted against their node's retry policy).",
+)
 RETRIES = _documented(
     Counter,
     "praxis_retries",
@@ -259,6 +271,8 @@ def observe_run(before: core.RunState, outcome: core.Outcome) -> None:
         kind = event.kind
         if kind == "NODE_DISPATCHED":
             CLAIMED.labels(_model(state, event.node_uid)).inc()
+        elif kind == "NODE_RETURNED":
+            RETURNED.inc()
         elif kind == "NODE_FAILED" and event.payload.get("will_retry") is True:
             RETRIES.labels(_model(state, event.node_uid)).inc()
         elif kind in _RUN_ENDS and before.status not in core.TERMINAL:
@@ -280,6 +294,12 @@ def observe_run(before: core.RunState, outcome: core.Outcome) -> None:
         started = node.started_at_ms or node.finished_at_ms
         seconds = max(0, node.finished_at_ms - started) / 1000
         NODE_SECONDS.labels(_model(state, uid), node.status.value).observe(seconds)
+
+
+def handed_off(attempts: int) -> None:
+    """A commit leased ``attempts`` to parked long polls (after its COMMIT)."""
+    if ON:
+        HANDED_OFF.inc(attempts)
 
 
 # --- the database ---------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import time
@@ -19,6 +20,7 @@ from praxis.limits import ServingLimits
 from praxis.rpc.auth import Credential, credential, principal
 from praxis.rpc.errors import code_number, unwrap
 from praxis.rpc.serving import Blocking, Gates, abort_async
+from praxis.store.runtime.matching import Waiter
 from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
 
@@ -150,18 +152,17 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             result: list[TaskView] | Rejection = await self.blocking.run(claim)
             return result
         deadline = time.monotonic() + wait_ms / 1000
+        request = Claim(worker_id, models, max_tasks, lease_ms, caller.principal_id)
         with self.gates.long_polls.held(caller.principal_id) as refused:
             if refused is not None:
                 return refused
             if subscribed is not None:
                 return await self._wait_for_work(
-                    subscribed, checked, claim, deadline, models, max_tasks, subscribed.is_set
+                    subscribed, checked, claim, deadline, request, subscribed.is_set
                 )
             topics = [*(work_topic(model) for model in models), checked.topic]
             with self.hub.subscribe(topics) as work:
-                return await self._wait_for_work(
-                    work, checked, claim, deadline, models, max_tasks, True
-                )
+                return await self._wait_for_work(work, checked, claim, deadline, request, True)
 
     async def _wait_for_work(
         self,
@@ -169,11 +170,12 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         checked: Credential,
         claim: Callable[[], list[TaskView] | Rejection],
         deadline: float,
-        models: list[str],
-        max_tasks: int,
+        request: Claim,
         claim_first: bool,
     ) -> list[TaskView] | Rejection:
-        """Claims whenever ``work`` is woken, until tasks come or ``deadline`` passes."""
+        """Claims whenever ``work`` is woken, until tasks come or ``deadline`` passes;
+        while it sleeps a commit may hand it tasks (:meth:`_parked`)."""
+        models, max_tasks = request.models, request.max_tasks
         claiming, skipped = claim_first, False
         while True:
             if claiming:
@@ -203,7 +205,42 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 upcoming = CONTENDED_RETRY_S  # ready rows of a run another transaction held
             elif upcoming <= 0:
                 upcoming = self.hub.recheck_s()  # ready rows no claim takes: paused work orders
-            claiming = await work.wait(min(remaining, upcoming))
+            claiming, handed = await self._parked(work, checked, request, min(remaining, upcoming))
+            if handed:
+                return handed
+
+    async def _parked(
+        self, work: Subscription, checked: Credential, request: Claim, timeout_s: float
+    ) -> tuple[bool, list[TaskView]]:
+        """Waits like ``work.wait`` while parked for a hand-off of ready work
+        (:mod:`praxis.store.runtime.matching`): whether a wake-up came, and the tasks a
+        commit handed this poll. A poll cancelled meanwhile (its caller went away) gives
+        back what it was or is being handed."""
+        loop = asyncio.get_running_loop()
+        decided = asyncio.Event()
+
+        def wake() -> None:  # on the loop
+            decided.set()
+            work.nudge()
+
+        def wake_from_any_thread() -> None:
+            loop.call_soon_threadsafe(wake)
+
+        waiter = self.store.waiters.park(
+            Waiter(
+                request, checked.principal, lambda: checked.problem() is None, wake_from_any_thread
+            )
+        )
+        try:
+            woken = await work.wait(timeout_s)
+            handed = self.store.waiters.leave(waiter)
+            while handed is None:  # a commit is leasing to it right now: await its end
+                await decided.wait()
+                handed = self.store.waiters.leave(waiter)
+        except BaseException:
+            self.store.waiters.abandon(waiter)
+            raise
+        return woken, handed
 
     def _until_backoff_ends(self, models: list[str]) -> float:
         """Seconds until the earliest retry backoff of ``models`` ends, at most the recheck."""

@@ -154,3 +154,28 @@ def test_the_declaration_is_part_of_the_node_and_checked() -> None:
     refused = d.parse(wait, None)
     assert isinstance(refused, Rejection)
     assert [v.field for v in refused.violations] == ["definition_json.nodes.w.effects"]
+
+
+@pytest.mark.parametrize("declared", [*UNSAFE, pytest.param({"effects": "none"}, id="none")])
+def test_an_attempt_given_back_undelivered_is_ready_again_and_not_counted(
+    declared: dict[str, str],
+) -> None:
+    sim = Sim(definition("a", a=node(retry={"attempts": 1}, **declared)))
+    given = sim.dispatch("a", "w1")
+    sim.ok(core.Return("a", given.attempt_id, "w1"))
+    assert sim.attempts[given.attempt_id].status is core.AttemptStatus.CANCELLED
+    assert sim.status("a") is core.NodeStatus.READY and blocked_events(sim) == []
+    assert [e.payload["attempt_id"] for e in sim.events if e.kind == "NODE_RETURNED"] == [
+        given.attempt_id
+    ]
+    late = sim.apply(core.Complete(given, "w1", "x", core.Effect.APPLIED))
+    assert isinstance(late, Rejection) and late.reason == "ATTEMPT_SUPERSEDED"
+    again = sim.apply(core.Return("a", given.attempt_id, "w1"))
+    assert isinstance(again, Rejection) and again.reason == "ATTEMPT_SUPERSEDED"
+    second = sim.dispatch("a", "w2")
+    assert second.number == 2 and second.attempt_id != given.attempt_id
+    other = sim.apply(core.Return("a", second.attempt_id, "w1"))  # not its worker's
+    assert isinstance(other, Rejection) and other.reason == "ATTEMPT_SUPERSEDED"
+    # the one counted attempt of `attempts: 1` fails: no retry is left
+    sim.ok(core.Fail(second, "w2", "boom", True, core.Effect.NOT_APPLIED))
+    assert sim.status("a") is core.NodeStatus.FAILED

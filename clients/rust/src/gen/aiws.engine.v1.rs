@@ -3890,6 +3890,10 @@ pub enum EventKind {
     NodeUnclaimed = 17,
     /// A failed or cancelled run was resumed (payload: by, reason, nodes run again).
     RunResumed = 18,
+    /// An attempt handed to a waiting long poll was given back undelivered, because the
+    /// poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
+    /// again and the attempt does not count against its retry policy.
+    NodeReturned = 19,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3917,6 +3921,7 @@ impl EventKind {
             Self::RunReply => "EVENT_KIND_RUN_REPLY",
             Self::NodeUnclaimed => "EVENT_KIND_NODE_UNCLAIMED",
             Self::RunResumed => "EVENT_KIND_RUN_RESUMED",
+            Self::NodeReturned => "EVENT_KIND_NODE_RETURNED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3941,6 +3946,7 @@ impl EventKind {
             "EVENT_KIND_RUN_REPLY" => Some(Self::RunReply),
             "EVENT_KIND_NODE_UNCLAIMED" => Some(Self::NodeUnclaimed),
             "EVENT_KIND_RUN_RESUMED" => Some(Self::RunResumed),
+            "EVENT_KIND_NODE_RETURNED" => Some(Self::NodeReturned),
             _ => None,
         }
     }

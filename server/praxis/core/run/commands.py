@@ -43,6 +43,17 @@ class Dispatch:
 
 
 @dataclass(frozen=True)
+class Return:
+    """Give back an attempt that was leased but never delivered (the long poll it was
+    handed to went away first): its node is ready again, the attempt is cancelled and
+    does not count against the node's retry policy."""
+
+    uid: str
+    attempt_id: str
+    worker_id: str
+
+
+@dataclass(frozen=True)
 class Heartbeat:
     """Extend the lease of a live attempt."""
 
@@ -161,6 +172,7 @@ class Resume:
 Command = (
     Start
     | Dispatch
+    | Return
     | Heartbeat
     | Complete
     | Fail

@@ -22,6 +22,7 @@ from praxis.core.run.commands import (
     Reconcile,
     Reply,
     Resume,
+    Return,
     Revise,
     SatisfyWait,
     Start,
@@ -32,6 +33,7 @@ from praxis.core.run.graph import (
     block,
     cancel,
     check_result,
+    ended_attempt,
     finish,
     node_done,
     promote,
@@ -151,6 +153,38 @@ def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
     )
     settle(work)
     return work.outcome(Reply(lease_expires_at_ms=dispatched.lease_expires_at_ms))
+
+
+def _return(work: Work, command: Return) -> Outcome | Rejection:
+    node = work.nodes.get(command.uid)
+    if (
+        work.status in TERMINAL
+        or node is None
+        or node.status is not NodeStatus.RUNNING
+        or node.attempt_id != command.attempt_id
+        or node.worker_id != command.worker_id
+    ):
+        return precondition("ATTEMPT_SUPERSEDED", "the attempt was superseded or cancelled")
+    work.attempts.append(ended_attempt(work, node, AttemptStatus.CANCELLED))
+    work.set(
+        replace(
+            node,
+            status=NodeStatus.READY,
+            lease_expires_at_ms=0,
+            deadline_ms=0,
+            not_before_ms=0,
+            attempt_base=node.attempt_base + 1,  # never delivered: not a try of its policy
+        )
+    )
+    work.emit(
+        "NODE_RETURNED",
+        node.uid,
+        attempt=node.attempts,
+        attempt_id=node.attempt_id,
+        worker_id=command.worker_id,
+    )
+    settle(work)
+    return work.outcome()
 
 
 def lease_base(work: Work) -> int:
@@ -601,6 +635,7 @@ def same_operation(spec: Node, node: NodeRun) -> bool:
 
 _HANDLERS: dict[type, Callable[[Work, Any], Outcome | Rejection]] = {
     Dispatch: _dispatch,
+    Return: _return,
     Heartbeat: _heartbeat,
     Complete: _complete,
     Fail: _fail,

@@ -271,6 +271,7 @@ EVENT_KINDS: frozenset[str] = frozenset(
         "RUN_REPLY",
         "NODE_UNCLAIMED",
         "RUN_RESUMED",
+        "NODE_RETURNED",
     }
 )
 """Every kind of run event (``EventKind`` on the wire is ``EVENT_KIND_`` + the kind)."""

@@ -42,6 +42,7 @@ log = logging.getLogger("praxis.store")
 T = TypeVar("T")
 MAX_BATCH = 128  # a full SettleTasks batch (100) plus its claim fits one COMMIT
 _AFTER_COMMIT = "praxis_after_commit"
+_BEFORE_COMMIT = "praxis_before_commit"
 _MEMO = "praxis_memo"
 PG_RETRIES = 5
 _RETRY_STATES = frozenset({"23505", "40001", "40P01"})  # unique, serialization, deadlock
@@ -59,6 +60,38 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
             callback()
         except Exception:
             log.exception("after-commit callback failed")
+
+
+Ending = Callable[[bool], None]
+"""What a before-commit hook returns: called with whether the COMMIT succeeded."""
+
+
+def _before_commit(connection: Connection) -> list[Ending]:
+    """Runs the transaction's before-commit hooks (:meth:`Database.before_commit`), each in
+    its own SAVEPOINT: a hook that fails is logged and its writes are undone (it undoes
+    its own in-memory state before raising); the commands of the transaction keep theirs."""
+    hooks: dict[Callable[..., Ending], list[object]] = connection.info.pop(_BEFORE_COMMIT, {})
+    endings: list[Ending] = []
+    for hook, items in hooks.items():
+        savepoint = statements.Savepoint(connection)
+        try:
+            ending = hook(connection, items)
+        except Exception:
+            log.exception("a before-commit hook failed; its writes are undone")
+            savepoint.rollback()
+            continue
+        endings.append(ending)
+        savepoint.commit()
+    return endings
+
+
+def _end(endings: list[Ending], committed: bool) -> None:
+    """Tells the before-commit hooks whether their transaction committed."""
+    for ending in endings:
+        try:
+            ending(committed)
+        except Exception:
+            log.exception("a before-commit hook's ending failed")
 
 
 def memo(connection: Connection) -> dict[object, object]:
@@ -82,6 +115,7 @@ def recalled(connection: Connection, key: object) -> object:
 def _forget(connection: Connection) -> None:
     """Drops what a transaction left on its (pooled, reused) DBAPI connection's info."""
     connection.info.pop(_AFTER_COMMIT, None)
+    connection.info.pop(_BEFORE_COMMIT, None)
     connection.info.pop(_MEMO, None)
 
 
@@ -316,6 +350,7 @@ class Database:
             for index in indexes:
                 answers[index] = failure
             return
+        endings: list[Ending] = []
         try:
             callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
             for index in indexes:
@@ -326,11 +361,13 @@ class Database:
                     again.append(index)
                 else:
                     answers[index] = problem
+            endings = _before_commit(connection)
             transaction.commit()
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
         except Exception as error:
             if transaction.is_active:
                 transaction.rollback()
+            _end(endings, False)
             failure = self._failed(error)
             for index in indexes:
                 answers[index] = failure
@@ -341,6 +378,7 @@ class Database:
             metrics.transaction(len(indexes), started)
         self._storage(True)
         _run(callbacks)
+        _end(endings, True)
         for index in again:
             try:
                 answers[index] = self._transact_alone(bodies[index], scoped)
@@ -375,9 +413,11 @@ class Database:
     def _attempt(self, body: Callable[[Connection], T], scoped: bool) -> T:
         started = time.perf_counter()
         connection, transaction = self._begin_write(scoped)
+        endings: list[Ending] = []
         try:
             try:
                 value = body(connection)
+                endings = _before_commit(connection)
                 transaction.commit()
             except Rollback as rollback:
                 transaction.rollback()
@@ -385,6 +425,7 @@ class Database:
             except BaseException:
                 if transaction.is_active:
                     transaction.rollback()
+                _end(endings, False)
                 raise
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
         finally:
@@ -393,7 +434,24 @@ class Database:
             metrics.transaction(1, started)
         self._storage(True)
         _run(callbacks)
+        _end(endings, True)
         return value
+
+    @staticmethod
+    def before_commit(
+        connection: Connection, hook: Callable[[Connection, list[object]], Ending], item: object
+    ) -> None:
+        """Runs ``hook`` once in the write transaction of ``connection``, after its last
+        command and before its COMMIT, with every ``item`` registered for it there.
+
+        A command registers at its end (the ready-work hand-off,
+        :mod:`praxis.store.runtime.matching`, passes the effects of each command that
+        readied an attempt). The hook runs in its own SAVEPOINT and returns what is called
+        once the COMMIT succeeded (``True``) or failed (``False``), after the after-commit
+        callbacks.
+        """
+        hooks: dict[object, list[object]] = connection.info.setdefault(_BEFORE_COMMIT, {})
+        hooks.setdefault(hook, []).append(item)
 
     @staticmethod
     def after_commit(
@@ -435,12 +493,14 @@ class Database:
                 item.done.set()
             return lambda: None
         committed = False
+        endings: list[Ending] = []
         try:
             with connection.begin():
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
                 for item in batch:
                     item.value, item.error = _in_savepoint(connection, item.body, callbacks)
+                endings = _before_commit(connection)
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
             committed = True
         except Exception as error:  # the COMMIT failed: nothing of the batch is durable
@@ -459,6 +519,7 @@ class Database:
             if committed and not any(files.classify(i.error) for i in batch if i.error):
                 self._storage(True)
             _run(callbacks)
+            _end(endings, committed)
             for item in batch:
                 item.done.set()
 

@@ -10,9 +10,11 @@ requests they check.
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,22 +27,27 @@ from praxis.core import run as core
 from praxis.core.contract import Allowance
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.observability import metrics
 from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
-from praxis.store.db.database import Rollback
+from praxis.store.db.database import Ending, Rollback
 from praxis.store.db.statements import Statement
+from praxis.store.runtime import matching
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tables import attempts, ready_nodes
 
+log = logging.getLogger("praxis.tasks")
 MIN_LEASE_MS = 1_000
 MAX_LEASE_MS = 3_600_000
 MAX_WAIT_MS = 60_000
 MAX_TASKS = 100
 MAX_SETTLEMENTS = 100
+MAX_HANDOFFS = 32
+"""Parked long polls one commit hands ready work to (the rest are woken to claim)."""
 MAX_BATCH_INPUT_BYTES = 3 * 1024 * 1024
 """The tasks one ClaimTasks or SettleTasks response carries, in bytes of their inputs,
 templates and agent specs (at least one task); ready tasks past it stay ready."""
@@ -126,6 +133,10 @@ class TaskStore:
         ] = []
         # What a run's contract still allows (the execution model's contracts).
         self.allowance_of = allowance_of or _unlimited
+        # The long polls of this process parked for a hand-off, and the one thread that
+        # gives back what a vanished poll was handed (never the committing writer's).
+        self.waiters: matching.Waiters[Claim, TaskView] = matching.Waiters(self._give_back_later)
+        self._returns = ThreadPoolExecutor(1, thread_name_prefix="praxis-give-back")
 
     def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
         """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
@@ -206,6 +217,92 @@ class TaskStore:
             return tasks
 
         return transaction
+
+    # --- the hand-off of ready work to parked long polls (praxis.store.runtime.matching) ---
+
+    def hand_off(self, connection: Connection, readied: list[Any]) -> Ending:
+        """Leases the attempts the transaction's commands readied (``readied``: their
+        :class:`Effects`) to long polls parked in this process, oldest first, each with a
+        claim of its own inside this transaction, just before its COMMIT; at most
+        :data:`MAX_HANDOFFS` polls a commit, the rest are woken as before. Returns what
+        hands each poll its tasks once the COMMIT succeeded (or parks it again)."""
+        ready: Counter[str] = Counter()
+        for fx in readied:
+            ready.update(fx.ready)
+        for _run, _uid, model in (e for fx in readied for e in fx.leased):
+            ready[model] -= 1  # the transaction's own claim took one (settle-and-claim)
+        offers: list[tuple[matching.Waiter[Claim, TaskView], list[TaskView], Effects]] = []
+        try:
+            for model, count in ready.items():
+                while count > 0 and len(offers) < MAX_HANDOFFS:
+                    waiter = self.waiters.take(model)
+                    if waiter is None:
+                        break
+                    fx = self.unit.effects()
+                    tasks = self._lease_to(connection, waiter, fx)
+                    offers.append((waiter, tasks, fx))
+                    if not tasks:
+                        break  # nothing of the model is claimable now (a backoff, a pause)
+                    count -= sum(1 for task in tasks if task.agent.model == model)
+        except BaseException:
+            for waiter, _tasks, _fx in offers:
+                self.waiters.decide(waiter, [])
+            raise
+        handed = {entry for _w, _t, fx in offers for entry in fx.leased}
+        for fx in readied:  # the commit's wake-ups skip what a parked poll got
+            fx.leased.extend(entry for entry in fx.made_ready if entry in handed)
+
+        def ending(committed: bool) -> None:
+            for waiter, tasks, fx in offers:
+                self.waiters.decide(waiter, tasks if committed else [])
+                if committed and tasks:
+                    self.unit.announce(fx)  # the runs' watchers see the dispatch
+                    metrics.handed_off(len(tasks))
+
+        return ending
+
+    def _lease_to(
+        self, connection: Connection, waiter: matching.Waiter[Claim, TaskView], fx: Effects
+    ) -> list[TaskView]:
+        """What ``waiter``'s own claim would lease now, inside this transaction; nothing
+        when its credential or grant no longer allows it (its poll finds out itself)."""
+        if self.runs.authorize(waiter.principal, "task.work", "") or not waiter.may_lease():
+            return []
+        try:
+            tasks: list[TaskView] = self._claim_body(waiter.claim)(connection, fx)
+        except Rollback:  # the model cap refused its registration, before any write
+            return []
+        return tasks
+
+    def _give_back_later(self, worker_id: str, tasks: list[TaskView]) -> None:
+        self._returns.submit(self.give_back, worker_id, tasks)
+
+    def give_back(self, worker_id: str, tasks: list[TaskView]) -> None:
+        """Returns attempts handed to a poll that went away before it was answered: each
+        node is ready again (:class:`praxis.core.run.Return`), unless something else
+        already superseded its attempt. One transaction."""
+
+        def transaction(connection: Connection, effects: Effects) -> None:
+            now = self.clock.now_ms()
+            for task in tasks:
+                record = self.unit.lock_load(connection, task.run_id)
+                if record is None:
+                    continue
+                command = core.Return(task.node_uid, task.attempt_id, worker_id)
+                outcome = core.apply(record.state, command, now, self.limits)
+                if not isinstance(outcome, Rejection):
+                    self.unit.save(connection, record, outcome, effects, command, now)
+
+        try:
+            self.unit.transact(transaction)
+        except Exception:  # the leases expire instead, as any lost claim's would
+            log.exception("giving back %d attempts of %s failed", len(tasks), worker_id)
+        else:
+            log.info(
+                "gave back %d attempts handed to a long poll of %s that went away",
+                len(tasks),
+                worker_id,
+            )
 
     def _lock_candidates(
         self,

@@ -28,7 +28,7 @@ from praxis.core import definition as definitions
 from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
-from praxis.store.db.database import Database
+from praxis.store.db.database import Database, Ending
 from praxis.store.runtime import codec, outbox, rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.traces import RunTraces
@@ -65,6 +65,10 @@ class Unit:
         ] = []
         # Called once after a commit that wrote webhook deliveries (praxis.deliverer).
         self.delivery_hooks: list[Callable[[], None]] = []
+        # Called once before the COMMIT of a transaction whose commands readied attempts,
+        # with the effects of each such command (Database.before_commit): the hand-off of
+        # ready work to parked long polls (praxis.store.runtime.matching).
+        self.ready_hooks: list[Callable[[Connection, list[Any]], Ending]] = []
 
     def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters.
@@ -72,9 +76,19 @@ class Unit:
         ``scoped`` (the default): ``body`` locks the runs it writes (:meth:`lock_load`).
         """
         effects = self.effects()
-        result = self.db.transact(lambda connection: body(connection, effects), scoped=scoped)
-        self.announce(effects)
+        result = self.db.transact(functools.partial(self._command, body, effects), scoped=scoped)
+        self._announce([effects])
         return result
+
+    def _command(
+        self, body: Callable[[Connection, Effects], Any], effects: Effects, connection: Connection
+    ) -> Any:
+        """One command's body; one that readied attempts registers the ready hooks."""
+        value = body(connection, effects)
+        if effects.ready:
+            for hook in self.ready_hooks:
+                Database.before_commit(connection, hook, effects)
+        return value
 
     def transact_many(
         self, bodies: list[Callable[[Connection, Effects], Any]], keys: list[str] | None = None
@@ -88,17 +102,13 @@ class Unit:
         effects = [self.effects() for _ in bodies]
         answers = self.db.transact_many(
             [
-                functools.partial(lambda body, fx, connection: body(connection, fx), body, fx)
+                functools.partial(self._command, body, fx)
                 for body, fx in zip(bodies, effects, strict=True)
             ],
             scoped=True,
             keys=keys,
         )
-        made_ready = set().union(*(fx.made_ready for fx in effects))
-        taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
-        self.signals.publish(
-            without_taken(merged(wakes_of(fx) for fx in effects), [m for _, _, m in taken])
-        )
+        self._announce(effects)
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer
@@ -111,6 +121,16 @@ class Unit:
     def announce(self, effects: Effects) -> None:
         """Wakes the waiters of every server process after a commit."""
         self.signals.publish(wakes_of(effects))
+
+    def _announce(self, effects: list[Effects]) -> None:
+        """Wakes the waiters of a transaction's commands, less one wake-up per attempt
+        they readied that the same commit leased (a settle-and-claim taking the node it
+        readied, a hand-off to a parked long poll): no waiter wakes to find it gone."""
+        made_ready = set().union(*(fx.made_ready for fx in effects))
+        taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
+        self.signals.publish(
+            without_taken(merged(wakes_of(fx) for fx in effects), [m for _, _, m in taken])
+        )
 
     def save(
         self,

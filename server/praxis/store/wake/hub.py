@@ -163,6 +163,10 @@ class Subscription:
             self._future = None
         return self._set
 
+    def nudge(self) -> None:
+        """Wakes this waiter for a reason of its own (not a topic's); on the event loop."""
+        self._wake(False, "")
+
     def pass_on(self) -> None:
         """Hands one counted wake-up of each of this waiter's work topics to another."""
         self._counted.clear()

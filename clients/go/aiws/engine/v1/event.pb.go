@@ -65,6 +65,10 @@ const (
 	EventKind_EVENT_KIND_NODE_UNCLAIMED EventKind = 17
 	// A failed or cancelled run was resumed (payload: by, reason, nodes run again).
 	EventKind_EVENT_KIND_RUN_RESUMED EventKind = 18
+	// An attempt handed to a waiting long poll was given back undelivered, because the
+	// poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
+	// again and the attempt does not count against its retry policy.
+	EventKind_EVENT_KIND_NODE_RETURNED EventKind = 19
 )
 
 // Enum value maps for EventKind.
@@ -89,6 +93,7 @@ var (
 		16: "EVENT_KIND_RUN_REPLY",
 		17: "EVENT_KIND_NODE_UNCLAIMED",
 		18: "EVENT_KIND_RUN_RESUMED",
+		19: "EVENT_KIND_NODE_RETURNED",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":      0,
@@ -110,6 +115,7 @@ var (
 		"EVENT_KIND_RUN_REPLY":        16,
 		"EVENT_KIND_NODE_UNCLAIMED":   17,
 		"EVENT_KIND_RUN_RESUMED":      18,
+		"EVENT_KIND_NODE_RETURNED":    19,
 	}
 )
 
@@ -611,7 +617,7 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"subscriber\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\x03R\x06cursor\"+\n" +
 	"\x11AckEventsResponse\x12\x16\n" +
-	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xbb\x04\n" +
+	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xd9\x04\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_STARTED\x10\x01\x12\x1e\n" +
@@ -632,7 +638,8 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"\x1bEVENT_KIND_DISPATCH_REFUSED\x10\x0f\x12\x18\n" +
 	"\x14EVENT_KIND_RUN_REPLY\x10\x10\x12\x1d\n" +
 	"\x19EVENT_KIND_NODE_UNCLAIMED\x10\x11\x12\x1a\n" +
-	"\x16EVENT_KIND_RUN_RESUMED\x10\x122\x9c\x02\n" +
+	"\x16EVENT_KIND_RUN_RESUMED\x10\x12\x12\x1c\n" +
+	"\x18EVENT_KIND_NODE_RETURNED\x10\x132\x9c\x02\n" +
 	"\fEventService\x12X\n" +
 	"\n" +
 	"ListEvents\x12!.aiws.engine.v1.ListEventsRequest\x1a\".aiws.engine.v1.ListEventsResponse\"\x03\x90\x02\x01\x12`\n" +

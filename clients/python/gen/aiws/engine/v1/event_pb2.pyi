@@ -28,6 +28,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_RUN_REPLY: _ClassVar[EventKind]
     EVENT_KIND_NODE_UNCLAIMED: _ClassVar[EventKind]
     EVENT_KIND_RUN_RESUMED: _ClassVar[EventKind]
+    EVENT_KIND_NODE_RETURNED: _ClassVar[EventKind]
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_RUN_STARTED: EventKind
 EVENT_KIND_NODE_DISPATCHED: EventKind
@@ -47,6 +48,7 @@ EVENT_KIND_DISPATCH_REFUSED: EventKind
 EVENT_KIND_RUN_REPLY: EventKind
 EVENT_KIND_NODE_UNCLAIMED: EventKind
 EVENT_KIND_RUN_RESUMED: EventKind
+EVENT_KIND_NODE_RETURNED: EventKind
 
 class Event(_message.Message):
     __slots__ = ("seq", "kind", "run_id", "node_uid", "at_ms", "payload_json")

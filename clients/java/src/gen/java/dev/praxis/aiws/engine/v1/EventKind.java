@@ -169,6 +169,16 @@ public enum EventKind
    * <code>EVENT_KIND_RUN_RESUMED = 18;</code>
    */
   EVENT_KIND_RUN_RESUMED(18),
+  /**
+   * <pre>
+   * An attempt handed to a waiting long poll was given back undelivered, because the
+   * poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
+   * again and the attempt does not count against its retry policy.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_RETURNED = 19;</code>
+   */
+  EVENT_KIND_NODE_RETURNED(19),
   UNRECOGNIZED(-1),
   ;
 
@@ -335,6 +345,16 @@ public enum EventKind
    * <code>EVENT_KIND_RUN_RESUMED = 18;</code>
    */
   public static final int EVENT_KIND_RUN_RESUMED_VALUE = 18;
+  /**
+   * <pre>
+   * An attempt handed to a waiting long poll was given back undelivered, because the
+   * poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
+   * again and the attempt does not count against its retry policy.
+   * </pre>
+   *
+   * <code>EVENT_KIND_NODE_RETURNED = 19;</code>
+   */
+  public static final int EVENT_KIND_NODE_RETURNED_VALUE = 19;
 
 
   public final int getNumber() {
@@ -380,6 +400,7 @@ public enum EventKind
       case 16: return EVENT_KIND_RUN_REPLY;
       case 17: return EVENT_KIND_NODE_UNCLAIMED;
       case 18: return EVENT_KIND_RUN_RESUMED;
+      case 19: return EVENT_KIND_NODE_RETURNED;
       default: return null;
     }
   }
