@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import select
@@ -102,4 +103,41 @@ def test_a_callback_added_once_runs_once_per_group_commit(tmp_path: Path) -> Non
     woken.clear()
     assert db.transact_many([refused, refused]) == ["refused", "refused"]
     assert woken == []
+    db.close()
+
+
+def test_a_before_commit_hook_runs_once_before_the_commit_and_learns_its_outcome(
+    tmp_path: Path,
+) -> None:
+    db = database(tmp_path)
+
+    def tables(connection: Connection) -> None:
+        connection.exec_driver_sql("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        connection.exec_driver_sql(
+            "CREATE TABLE child (pid INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)"
+        )
+
+    db.transact(tables)
+    ended: list[tuple[tuple[object, ...], bool]] = []
+
+    def hook(connection: Connection, items: list[object]) -> Callable[[bool], None]:
+        controls.put_meta(connection, "hooked", ",".join(str(item) for item in items))
+        return lambda committed: ended.append((tuple(items), committed))
+
+    def command(item: str, orphan: bool = False) -> Callable[[Connection], str]:
+        def body(connection: Connection) -> str:
+            if orphan:  # a deferred foreign key: the COMMIT itself fails
+                connection.exec_driver_sql("INSERT INTO child (pid) VALUES (99)")
+            db.before_commit(connection, hook, item)
+            return item
+
+        return body
+
+    assert db.transact_many([command("a"), command("b")]) == ["a", "b"]
+    assert ended == [(("a", "b"), True)]  # once, with both commands' items
+    [failed] = db.transact_many([command("c", orphan=True)])
+    assert isinstance(failed, Exception) and "FOREIGN KEY" in str(failed)
+    assert ended[-1] == (("c",), False)
+    with db.read() as reader:
+        assert reader.execute(select(meta.c.value).where(meta.c.key == "hooked")).scalar() == "a,b"
     db.close()

@@ -67,22 +67,9 @@ Ending = Callable[[bool], None]
 
 
 def _before_commit(connection: Connection) -> list[Ending]:
-    """Runs the transaction's before-commit hooks (:meth:`Database.before_commit`), each in
-    its own SAVEPOINT: a hook that fails is logged and its writes are undone (it undoes
-    its own in-memory state before raising); the commands of the transaction keep theirs."""
+    """Runs the transaction's before-commit hooks (:meth:`Database.before_commit`)."""
     hooks: dict[Callable[..., Ending], list[object]] = connection.info.pop(_BEFORE_COMMIT, {})
-    endings: list[Ending] = []
-    for hook, items in hooks.items():
-        savepoint = statements.Savepoint(connection)
-        try:
-            ending = hook(connection, items)
-        except Exception:
-            log.exception("a before-commit hook failed; its writes are undone")
-            savepoint.rollback()
-            continue
-        endings.append(ending)
-        savepoint.commit()
-    return endings
+    return [hook(connection, items) for hook, items in hooks.items()]
 
 
 def _end(endings: list[Ending], committed: bool) -> None:
@@ -446,9 +433,10 @@ class Database:
 
         A command registers at its end (the ready-work hand-off,
         :mod:`praxis.store.runtime.matching`, passes the effects of each command that
-        readied an attempt). The hook runs in its own SAVEPOINT and returns what is called
-        once the COMMIT succeeded (``True``) or failed (``False``), after the after-commit
-        callbacks.
+        readied an attempt). The hook returns what is called once the COMMIT succeeded
+        (``True``) or failed (``False``), after the after-commit callbacks. A hook that
+        writes does so in a SAVEPOINT of its own and undoes it rather than raise: an error
+        it raises fails the whole transaction, as a failed COMMIT would.
         """
         hooks: dict[object, list[object]] = connection.info.setdefault(_BEFORE_COMMIT, {})
         hooks.setdefault(hook, []).append(item)

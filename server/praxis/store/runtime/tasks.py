@@ -32,7 +32,7 @@ from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
 from praxis.store.db.database import Ending, Rollback
-from praxis.store.db.statements import Statement
+from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import matching
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
@@ -229,25 +229,33 @@ class TaskStore:
         ready: Counter[str] = Counter()
         for fx in readied:
             ready.update(fx.ready)
-        for _run, _uid, model in (e for fx in readied for e in fx.leased):
-            ready[model] -= 1  # the transaction's own claim took one (settle-and-claim)
+        made_ready = set().union(*(fx.made_ready for fx in readied))
+        for _run, _uid, model in (e for fx in readied for e in fx.leased if e in made_ready):
+            ready[model] -= 1  # the transaction's own claim took it (settle-and-claim)
         offers: list[tuple[matching.Waiter[Claim, TaskView], list[TaskView], Effects]] = []
+        savepoint: Savepoint | None = None  # opened once there is a poll to serve
         try:
-            for model, count in ready.items():
+            for model, count in (+ready).items():  # the models with attempts still ready
                 while count > 0 and len(offers) < MAX_HANDOFFS:
                     waiter = self.waiters.take(model)
                     if waiter is None:
                         break
+                    savepoint = savepoint or Savepoint(connection)
                     fx = self.unit.effects()
                     tasks = self._lease_to(connection, waiter, fx)
                     offers.append((waiter, tasks, fx))
                     if not tasks:
                         break  # nothing of the model is claimable now (a backoff, a pause)
                     count -= sum(1 for task in tasks if task.agent.model == model)
-        except BaseException:
+            if savepoint is not None:
+                savepoint.commit()
+        except Exception:  # a claim's bug or a lost lock race: the polls wait on, woken
+            log.exception("handing ready work to parked long polls failed; they are woken")
             for waiter, _tasks, _fx in offers:
                 self.waiters.decide(waiter, [])
-            raise
+            if savepoint is not None:
+                savepoint.rollback()  # raises when the transaction itself is gone
+            return _nothing
         handed = {entry for _w, _t, fx in offers for entry in fx.leased}
         for fx in readied:  # the commit's wake-ups skip what a parked poll got
             fx.leased.extend(entry for entry in fx.made_ready if entry in handed)
@@ -661,6 +669,10 @@ def _claimable(record: RunRecord, node: core.NodeRun, now: int) -> bool:
         and node.status is core.NodeStatus.READY
         and node.not_before_ms <= now
     )
+
+
+def _nothing(committed: bool) -> None:
+    """The ending of a hand-off that handed nothing."""
 
 
 def _unlimited(_connection: Connection, _record: RunRecord) -> Allowance | None:

@@ -65,9 +65,9 @@ class Unit:
         ] = []
         # Called once after a commit that wrote webhook deliveries (praxis.deliverer).
         self.delivery_hooks: list[Callable[[], None]] = []
-        # Called once before the COMMIT of a transaction whose commands readied attempts,
-        # with the effects of each such command (Database.before_commit): the hand-off of
-        # ready work to parked long polls (praxis.store.runtime.matching).
+        # Called once before the COMMIT of a transaction whose commands readied or leased
+        # attempts, with the effects of each such command (Database.before_commit): the
+        # hand-off of ready work to parked long polls (praxis.store.runtime.matching).
         self.ready_hooks: list[Callable[[Connection, list[Any]], Ending]] = []
 
     def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
@@ -83,9 +83,10 @@ class Unit:
     def _command(
         self, body: Callable[[Connection, Effects], Any], effects: Effects, connection: Connection
     ) -> Any:
-        """One command's body; one that readied attempts registers the ready hooks."""
+        """One command's body; one that readied or leased attempts registers the ready
+        hooks (what a settle-and-claim's own claim leased is not handed to another)."""
         value = body(connection, effects)
-        if effects.ready:
+        if effects.ready or effects.leased:
             for hook in self.ready_hooks:
                 Database.before_commit(connection, hook, effects)
         return value
