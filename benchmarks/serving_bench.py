@@ -225,6 +225,7 @@ class Workers:
 
     def __init__(self, address: str, count: int) -> None:
         self.stop = threading.Event()
+        self.received: dict[tuple[str, str], float] = {}  # (run, node) -> when it arrived
         self.channels = [channel(address) for _ in range(max(1, count // 50 + 1))]
         self.threads = [
             threading.Thread(target=self._loop, args=(index,), daemon=True)
@@ -252,6 +253,9 @@ class Workers:
                 if not self.stop.is_set():
                     raise
                 return
+            arrived = time.perf_counter()
+            for task in response.tasks:
+                self.received[(task.run_id, task.node_id)] = arrived
             for result in response.results:
                 assert result.WhichOneof("result") == "complete", result
             settlements = [
@@ -276,7 +280,17 @@ class Workers:
             thread.join(timeout=10)
 
 
-def chain_p50(address: str, count: int, prefix: str) -> float:
+def chain_p50(
+    address: str,
+    count: int,
+    prefix: str,
+    workers: Workers | None = None,
+    steps: dict[str, float] | None = None,
+) -> float:
+    """The median time from StartRun to the end of WatchRun of a 3-node chain; with
+    ``workers`` and ``steps``, also the median time from StartRun until each node's task
+    reached a worker (``steps``: node id -> ms)."""
+    reached: dict[str, list[float]] = {node_id: [] for node_id in CHAIN3["nodes"]}
     with channel(address) as ch:
         runs = run_pb2_grpc.RunServiceStub(ch)
         samples = []
@@ -294,6 +308,11 @@ def chain_p50(address: str, count: int, prefix: str) -> float:
                 last = update.run
             assert last.state == run_pb2.RUN_STATE_COMPLETED, last
             samples.append((time.perf_counter() - began) * 1000)
+            if workers is not None:
+                for node_id, times in reached.items():
+                    times.append((workers.received[(run.run_id, node_id)] - began) * 1000)
+    if steps is not None and workers is not None:
+        steps.update({node_id: round(statistics.median(t), 2) for node_id, t in reached.items()})
     return round(statistics.median(samples), 2)
 
 
@@ -335,7 +354,8 @@ def idle_workers(server: ServerProcess, count: int, chains: int) -> dict[str, An
             noop = statistics.median(
                 timed(lambda: health.Check(health_pb2.HealthCheckRequest()), 500)
             )
-        chain = chain_p50(address, chains, "workers")
+        steps: dict[str, float] = {}
+        chain = chain_p50(address, chains, "workers", workers, steps)
     finally:
         workers.close()
     ratio = chain / noop
@@ -343,6 +363,7 @@ def idle_workers(server: ServerProcess, count: int, chains: int) -> dict[str, An
         "idle_workers": count,
         "chains": chains,
         "chain_p50_ms": chain,
+        "node_at_worker_p50_ms": steps,  # from StartRun until each node's task arrived
         "noop_p50_ms": round(noop, 3),
         "round_trips": round(ratio, 1),
         "target_met": ratio <= 30,

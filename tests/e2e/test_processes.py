@@ -57,8 +57,11 @@ def _gone(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().split()[2] == "Z"  # a zombie is gone too
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):  # reaped between the two checks
+        return True
+    return state == "Z"  # a zombie is gone too
 
 
 def _wait_until(condition: Callable[[], bool], timeout_s: float) -> bool:
