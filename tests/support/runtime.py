@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from aiws.engine.v1 import common_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import common_pb2, event_pb2, run_pb2, task_pb2
 from tests.support.harness import Harness
 from tests.support.registry import approve, execute, ref, register_cmd
 
@@ -155,6 +155,14 @@ TERMINAL = (
     run_pb2.RUN_STATE_FAILED,
     run_pb2.RUN_STATE_CANCELLED,
 )
+
+
+def event_kinds(h: Harness, run_id: str) -> list[str]:
+    """The kinds of a run's events, in order, without the ``EVENT_KIND_`` prefix."""
+    page = h.client("agent").events.ListEvents(
+        event_pb2.ListEventsRequest(run_id=run_id, limit=1000)
+    )
+    return [event_pb2.EventKind.Name(e.kind).removeprefix("EVENT_KIND_") for e in page.events]
 
 
 def states(run: run_pb2.Run) -> dict[str, str]:

@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 import pytest
 
-from aiws.engine.v1 import event_pb2, task_pb2
+from aiws.engine.v1 import task_pb2
 from praxis.store.runtime.matching import Waiter
 from praxis.store.runtime.tasks import Claim
 from tests.support.harness import Harness, expect_error
@@ -23,6 +23,7 @@ from tests.support.runtime import (
     claim,
     complete,
     definition,
+    event_kinds,
     get_run,
     json_out,
     node,
@@ -154,15 +155,7 @@ def test_what_a_poll_that_went_away_was_handed_is_given_back_at_once(
     run = start(harness, CHAIN).run
     until(lambda: states(get_run(harness, run.run_id))["a"] == "READY")
     [given] = handed
-    page = harness.client("agent").events.ListEvents(
-        event_pb2.ListEventsRequest(run_id=run.run_id, limit=100)
-    )
-    kinds = [event_pb2.EventKind.Name(e.kind) for e in page.events]
-    assert kinds == [
-        "EVENT_KIND_RUN_STARTED",
-        "EVENT_KIND_NODE_DISPATCHED",
-        "EVENT_KIND_NODE_RETURNED",
-    ]
+    assert event_kinds(harness, run.run_id) == ["RUN_STARTED", "NODE_DISPATCHED", "NODE_RETURNED"]
     [task] = claim(harness)  # ready again, for another worker, as a new attempt
     assert (task.node_uid, task.attempt) == ("a", 2) and task.attempt_id != given.attempt_id
     stale = task_pb2.Task(attempt_id=given.attempt_id)
