@@ -96,7 +96,7 @@ def test_ready_work_is_leased_to_a_parked_poll_by_the_commit_that_readied_it(
     assert next_task.node_uid == "b" and counted == [2]
 
 
-def test_a_settle_and_claim_keeps_the_node_it_readied_on_sqlite(harness: Harness) -> None:
+def test_who_gets_the_node_a_settle_and_claim_readied(harness: Harness) -> None:
     run = start(harness, CHAIN).run
     [a] = claim(harness)
     other = poll(harness, "w-other")

@@ -77,7 +77,7 @@ class Unit:
         """
         effects = self.effects()
         result = self.db.transact(functools.partial(self._command, body, effects), scoped=scoped)
-        self._announce([effects])
+        self.announce(effects)
         return result
 
     def _command(
@@ -109,7 +109,7 @@ class Unit:
             scoped=True,
             keys=keys,
         )
-        self._announce(effects)
+        self.announce(*effects)
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer
@@ -119,14 +119,11 @@ class Unit:
         """A new transaction's effects, keeping the states it writes once committed."""
         return Effects(cache=self.snapshots, trace=self.trace)
 
-    def announce(self, effects: Effects) -> None:
-        """Wakes the waiters of every server process after a commit."""
-        self.signals.publish(wakes_of(effects))
-
-    def _announce(self, effects: list[Effects]) -> None:
-        """Wakes the waiters of a transaction's commands, less one wake-up per attempt
-        they readied that the same commit leased (a settle-and-claim taking the node it
-        readied, a hand-off to a parked long poll): no waiter wakes to find it gone."""
+    def announce(self, *effects: Effects) -> None:
+        """Wakes the waiters of every server process after a commit of commands with
+        ``effects``, less one wake-up per attempt they readied that the same commit leased
+        (a settle-and-claim taking the node it readied, a hand-off to a parked long poll):
+        no waiter wakes to find it gone."""
         made_ready = set().union(*(fx.made_ready for fx in effects))
         taken = [entry for fx in effects for entry in fx.leased if entry in made_ready]
         self.signals.publish(
