@@ -104,6 +104,7 @@ def _forget(connection: Connection) -> None:
     connection.info.pop(_AFTER_COMMIT, None)
     connection.info.pop(_BEFORE_COMMIT, None)
     connection.info.pop(_MEMO, None)
+    connection.info.pop(statements.SAVEPOINTS, None)
 
 
 def _in_savepoint(

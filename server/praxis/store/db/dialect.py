@@ -80,12 +80,31 @@ def make_engine(
     """
     if url.startswith("sqlite"):
         return _sqlite_engine(url, synchronous, pool_size)
+    # psycopg prepares nothing itself: the hot path's statements are prepared by
+    # praxis.store.db.libpq, whose names psycopg's own cache would deallocate (it sends
+    # DEALLOCATE ALL after a ROLLBACK once it has prepared anything).
+    connect_args = {"prepare_threshold": None}
     if pg_pool_size is not None:
-        engine = create_engine(url, pool_size=pg_pool_size, max_overflow=0)
+        engine = create_engine(
+            url, pool_size=pg_pool_size, max_overflow=0, connect_args=connect_args
+        )
     else:
-        engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size)
+        engine = create_engine(
+            url, pool_size=pool_size, max_overflow=pool_size, connect_args=connect_args
+        )
     _ping_when_idle(engine)
+    _answer_pipelines_first(engine)
     return engine
+
+
+def _answer_pipelines_first(engine: Engine) -> None:
+    """Ends a :func:`praxis.store.db.libpq.pipeline` in progress on a connection before
+    SQLAlchemy sends a statement through psycopg's cursor, which knows nothing of it."""
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(connection: Connection, *_args: Any) -> None:
+        libpq.interrupt(connection.connection.driver_connection)
 
 
 IDLE_PING_S = 1.0

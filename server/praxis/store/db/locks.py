@@ -37,6 +37,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.engine import Connection
 
+from praxis.store.db import statements
 from praxis.store.db.statements import Statement
 
 log = logging.getLogger("praxis.store")
@@ -204,7 +205,7 @@ def before_events(connection: Connection) -> None:
     """
     if not postgres(connection):
         return
-    root, nested = connection.get_transaction(), connection.get_nested_transaction()
+    root, nested = connection.get_transaction(), statements.current_savepoint(connection)
     held = connection.info.get(_EVENTS_LOCKED)
     if root is not None and held is not None and held[0] is root and held[1] in (None, nested):
         return  # already held by this transaction (or this very savepoint)

@@ -80,7 +80,8 @@ class _Plan:
     """One statement compiled for SQLite for one parameter shape."""
 
     __slots__ = (
-        "defaults", "expanding", "named", "names", "returns_key", "returns_rows", "row_type", "sql"
+        "defaults", "expanding", "named", "names", "numbered", "returns_key", "returns_rows",
+        "row_type", "sql",
     )  # fmt: skip
 
     def __init__(self, sql: str, names: tuple[str, ...], expanding: frozenset[str],
@@ -90,6 +91,8 @@ class _Plan:
         self.expanding = expanding
         self.defaults = defaults
         self.named = named  # parameters by name (psycopg), not by position (sqlite3)
+        # PostgreSQL: the SQL with $1..$n for the names, as libpq prepares it (see libpq).
+        self.numbered = _numbered(sql, names) if named else b""
         self.returns_key = False  # an INSERT that returns its generated key (PostgreSQL)
         self.returns_rows = False  # a SELECT (or RETURNING) whose rows the caller reads
         self.row_type: Any = None
@@ -130,6 +133,10 @@ class Statement:
         plan = self._plan(connection, params)
         if plan is None:
             return connection.execute(self.element, dict(params))
+        if plan.named:
+            answered = _libpq_run(connection, plan, params)
+            if answered is not None:
+                return answered
         cursor = _driver(connection).cursor()
         try:
             if plan.named:
@@ -164,6 +171,8 @@ class Statement:
         plan = self._plan(connection, rows[0])
         if plan is None or plan.expanding:
             connection.execute(self.element, [dict(row) for row in rows])
+            return
+        if plan.named and _libpq_run_many(connection, plan, rows):
             return
         cursor = _driver(connection).cursor()
         try:
@@ -227,6 +236,68 @@ def _sql(plan: _Plan, params: Params) -> str:
     return _POSTCOMPILE.sub(lambda match: ", ".join("?" * len(params[match.group(1)])), plan.sql)
 
 
+def _numbered(sql: str, names: tuple[str, ...]) -> bytes:
+    """Pyformat SQL (``%(name)s``, ``%%``) as libpq takes it (``$1``, ``%``)."""
+    numbers = {name: f"${index}" for index, name in enumerate(names, 1)}
+    return "%".join(
+        _PYFORMAT.sub(lambda match: numbers[match.group(1)], part) for part in sql.split("%%")
+    ).encode()
+
+
+def _libpq_run(connection: Connection, plan: _Plan, params: Params) -> Rows | None:
+    """Runs a PostgreSQL plan through :mod:`libpq`; ``None``: its values are not all of
+    the types it sends (psycopg's cursor runs it)."""
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+    driver = _driver(connection)
+    found = libpq.session(driver)
+    sent = libpq.arguments(plan.arguments(params)) if found is not None else None
+    if sent is None or found is None:
+        libpq.interrupt(driver)
+        return None
+    wanted = plan.returns_rows or plan.returns_key
+    try:
+        result = libpq.execute(driver, found, plan.numbered, sent, wanted)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _wrapped(connection, plan.sql, params, error) from error
+    if result is None:
+        return Rows([], -1)  # queued in a pipeline: answered at its end
+    rowcount = result.command_tuples
+    rowcount = -1 if rowcount is None else rowcount
+    if not wanted:
+        return Rows([], rowcount)
+    if plan.row_type is None:
+        plan.row_type = collections.namedtuple(  # type: ignore[misc]  # dynamic row type
+            "Row", libpq.columns(result), rename=True
+        )
+    rows = libpq.load(found, result, plan.row_type._make)
+    if plan.returns_key:  # INSERT ... RETURNING its serial key, as SQLAlchemy
+        return Rows([], rowcount, rows[0][0] if rows else None)
+    return Rows(rows, rowcount)
+
+
+def _libpq_run_many(connection: Connection, plan: _Plan, rows: Sequence[Params]) -> bool:
+    """:meth:`Statement.run_many` through :mod:`libpq`, in one pipeline; ``False``:
+    nothing was sent (a value of a type it does not send)."""
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+    driver = _driver(connection)
+    found = libpq.session(driver)
+    if found is None:
+        return False
+    batch = [libpq.arguments(plan.arguments(row)) for row in rows]
+    if any(sent is None for sent in batch):
+        libpq.interrupt(driver)
+        return False
+    try:
+        with libpq.pipeline(driver, found):
+            for sent in batch:
+                libpq.execute(driver, found, plan.numbered, sent, False)  # type: ignore[arg-type]  # checked above
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _wrapped(connection, plan.sql, None, error) from error
+    return True
+
+
 def _driver(connection: Connection) -> Any:
     """The ``sqlite3`` or psycopg connection under ``connection`` (inside its transaction)."""
     return connection.connection.driver_connection
@@ -277,44 +348,91 @@ def pipelined(connection: Connection) -> Iterator[None]:
     if connection.dialect.name != "postgresql":
         yield
         return
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+    driver = _driver(connection)
+    found = libpq.session(driver)
     try:
-        with _driver(connection).pipeline():
+        with libpq.pipeline(driver, found) if found is not None else driver.pipeline():
             yield
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, "(pipelined statements)", None, error) from error
 
 
+SAVEPOINTS = "praxis_savepoints"
+"""``connection.info`` key: the savepoints open in the connection's transaction."""
+
+
+def current_savepoint(connection: Connection) -> Savepoint | None:
+    """The innermost :class:`Savepoint` open on ``connection`` (``None``: none)."""
+    open_ = connection.info.get(SAVEPOINTS)
+    return open_[-1] if open_ else None
+
+
 class Savepoint:
     """A SAVEPOINT around one command of a group commit.
 
-    On SQLite it is three raw statements on the transaction's own DBAPI connection
-    (SQLAlchemy's nested transaction costs several times that per command); elsewhere it
-    is ``Connection.begin_nested()``. Savepoints of a batch are sequential, never nested,
-    so one name serves.
+    Raw statements on the transaction's own DBAPI connection (SQLAlchemy's nested
+    transaction costs several times that per command): on SQLite through ``sqlite3``, on
+    PostgreSQL through :mod:`libpq` (prepared once per connection, like any hot-path
+    statement), elsewhere ``Connection.begin_nested()``. SQLAlchemy does not see them:
+    :func:`current_savepoint` says which is open (the events lock is scoped by it,
+    :func:`praxis.store.db.locks.before_events`). Savepoints of a batch are sequential,
+    never nested, so one name serves.
     """
 
-    __slots__ = ("_driver", "_nested")
+    __slots__ = ("_connection", "_driver", "_nested")
 
     def __init__(self, connection: Connection) -> None:
+        self._connection = connection
         self._driver: Any = None
         self._nested: Any = None
         if connection.dialect.name == "sqlite":
             self._driver = _driver(connection)
             self._driver.execute("SAVEPOINT praxis_command")
-        else:
+        elif not _libpq_command(connection, b"SAVEPOINT praxis_command"):
             self._nested = connection.begin_nested()
+        connection.info.setdefault(SAVEPOINTS, []).append(self)
 
     def commit(self) -> None:
         """Keeps the command's writes (in the enclosing transaction)."""
+        self._close()
         if self._nested is not None:
             self._nested.commit()
-        else:
+        elif self._driver is not None:
             self._driver.execute("RELEASE SAVEPOINT praxis_command")
+        else:
+            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command")
 
     def rollback(self) -> None:
         """Undoes the command's writes; raises when the transaction itself is gone."""
+        self._close()
         if self._nested is not None:
             self._nested.rollback()
-        else:
+        elif self._driver is not None:
             self._driver.execute("ROLLBACK TO SAVEPOINT praxis_command")
             self._driver.execute("RELEASE SAVEPOINT praxis_command")
+        else:
+            _libpq_command(self._connection, b"ROLLBACK TO SAVEPOINT praxis_command")
+            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command")
+
+    def _close(self) -> None:
+        open_ = self._connection.info.get(SAVEPOINTS)
+        if open_ and open_[-1] is self:
+            open_.pop()
+
+
+def _libpq_command(connection: Connection, sql: bytes) -> bool:
+    """Runs a statement without parameters through :mod:`libpq`; ``False``: not possible
+    on this connection (its encoding), nothing was sent."""
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+    driver = _driver(connection)
+    found = libpq.session(driver)
+    if found is None:
+        return False
+    try:
+        libpq.execute(driver, found, sql, [], False)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _wrapped(connection, sql.decode(), None, error) from error
+    return True

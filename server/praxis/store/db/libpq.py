@@ -1,0 +1,233 @@
+"""Hot-path statements on PostgreSQL, sent straight through libpq (issue 26, item 4).
+
+psycopg's cursor spends ~28 µs of Python on each statement here (query conversion,
+parameter adaptation, its prepared-statement bookkeeping, its pipeline's generators);
+the same prepared statement sent through the connection's ``pgconn`` costs ~10 µs, and
+a command runs twenty to thirty. This module does only that, on the psycopg connection
+of the caller's transaction (SQLAlchemy's BEGIN, SAVEPOINTs and COMMIT are untouched):
+
+- each SQL text is prepared once per connection (``praxis_<n>``), in the same round
+  trip as its first execution; parameters go as text, rows are loaded by psycopg's own
+  loaders (the same Python values as through its cursor);
+- a statement that finds no transaction open (the first of a write or a read) sends its
+  ``BEGIN`` in the same round trip, where psycopg would send it alone first;
+- :func:`pipeline`: the block's statements are sent without waiting and answered
+  together at its end (libpq's pipeline mode), or earlier when one of them reads rows.
+
+Values of other types than ``str``, ``int``, ``bool`` and ``None`` (and a ``str`` holding
+a NUL, which libpq's text parameters cannot carry) are not handled: :func:`arguments`
+says so and the caller runs that statement through psycopg's cursor instead. Errors are
+psycopg's (with their SQLSTATE), raised as its cursor would raise them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from psycopg import errors, generators, pq
+from psycopg.adapt import Transformer
+
+Arguments = list[bytes | None]
+
+_IDLE = pq.TransactionStatus.IDLE
+_FATAL = pq.ExecStatus.FATAL_ERROR
+_SYNC = pq.ExecStatus.PIPELINE_SYNC
+_PIPELINE_OFF = pq.PipelineStatus.OFF
+_BEGIN = b"BEGIN"
+
+
+def arguments(values: Sequence[Any]) -> Arguments | None:
+    """The text form of each value, or ``None`` when one is not handled here."""
+    sent: Arguments = []
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            if "\x00" in value:
+                return None  # libpq would cut it there: psycopg refuses it clearly
+            sent.append(value.encode())
+        elif kind is int:
+            sent.append(b"%d" % value)
+        elif value is None:
+            sent.append(None)
+        elif kind is bool:
+            sent.append(b"t" if value else b"f")
+        else:
+            return None
+    return sent
+
+
+class _Session:
+    """What one psycopg connection has prepared, and its pipeline in progress."""
+
+    __slots__ = ("__weakref__", "names", "owed", "piping", "preparing", "transformer")
+
+    def __init__(self, driver: Any) -> None:
+        self.names: dict[bytes, bytes] = {}
+        self.preparing: dict[bytes, bytes] = {}  # sent in the pipeline, not yet answered
+        self.transformer = Transformer(driver)
+        self.piping = False
+        # In a pipeline: what each command sent and not yet answered was (the name a
+        # PREPARE registers once it succeeded, or None).
+        self.owed: list[tuple[bytes, bytes] | None] = []
+
+
+_sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
+
+
+def session(driver: Any) -> _Session | None:
+    """The session of a psycopg connection; ``None`` when its client encoding is not
+    UTF-8 (parameters are encoded here as UTF-8)."""
+    found = _sessions.get(driver)
+    if found is None:
+        if driver.info.encoding != "utf-8":
+            return None
+        found = _sessions[driver] = _Session(driver)
+    return found
+
+
+def execute(
+    driver: Any, found: _Session, sql: bytes, sent: Arguments, rows: bool
+) -> pq.abc.PGresult | None:
+    """Runs ``sql`` with ``sent``; returns its result, or ``None`` when it was queued in a
+    :func:`pipeline` (unless ``rows``: the caller reads its rows, so it is answered now;
+    outside a pipeline every statement is answered at once)."""
+    pgconn = driver.pgconn
+    name = found.names.get(sql)
+    begin = pgconn.transaction_status == _IDLE and not driver.autocommit
+    if name is not None and not begin and not found.piping:  # the common case
+        pgconn.send_query_prepared(name, sent)
+        return _one(found, driver.wait(generators.execute(pgconn)))
+    queued = found.piping and not rows
+    with pipeline(driver, found):
+        if begin:
+            pgconn.send_query_params(_BEGIN, None)
+            found.owed.append(None)
+        if name is None:
+            name = found.preparing.get(sql)
+        if name is None:
+            name = found.preparing[sql] = b"praxis_%d" % (len(found.names) + len(found.preparing))
+            pgconn.send_prepare(name, sql)
+            found.owed.append((sql, name))
+        pgconn.send_query_prepared(name, sent)
+        if queued:
+            found.owed.append(None)
+            return None
+        return _drain(driver, found, answer=True)
+    raise AssertionError("unreachable")  # the block returns
+
+
+@contextlib.contextmanager
+def pipeline(driver: Any, found: _Session) -> Iterator[None]:
+    """Sends the block's statements together; raises the first error at its end.
+
+    A block inside a block joins it. :func:`interrupt` ends it early (before anything
+    is sent on the connection another way)."""
+    if found.piping:
+        yield
+        return
+    pgconn = driver.pgconn
+    pgconn.enter_pipeline_mode()
+    found.piping = True
+    try:
+        yield
+        if found.piping and found.owed:
+            _drain(driver, found, answer=False)
+    finally:
+        _leave(driver, found)
+
+
+def interrupt(driver: Any) -> None:
+    """Answers and ends the pipeline in progress on ``driver``, if any (before a
+    statement is sent through psycopg's cursor, which knows nothing of it)."""
+    found = _sessions.get(driver)
+    if found is None or not found.piping:
+        return
+    try:
+        if found.owed:
+            _drain(driver, found, answer=False)
+    finally:
+        _leave(driver, found)
+
+
+def _leave(driver: Any, found: _Session) -> None:
+    if not found.piping:
+        return
+    found.piping = False
+    pgconn = driver.pgconn
+    try:
+        if found.owed:  # an error left answers unread: read them, keep nothing
+            _drain(driver, found, answer=False, quiet=True)
+        if pgconn.pipeline_status != _PIPELINE_OFF:
+            pgconn.exit_pipeline_mode()
+    except Exception:
+        found.owed.clear()
+        driver.close()  # never hand psycopg a connection in an unknown state
+        raise
+
+
+def _drain(
+    driver: Any, found: _Session, answer: bool, quiet: bool = False
+) -> pq.abc.PGresult | None:
+    """Syncs the pipeline and reads every answer owed. ``answer``: the last command
+    sent is the caller's, whose result is returned. Raises the first error (unless
+    ``quiet``), once every answer is read."""
+    pgconn = driver.pgconn
+    owed, found.owed = found.owed, []
+    if answer:
+        owed.append(None)
+    pgconn.pipeline_sync()
+    driver.wait(generators.send(pgconn))
+    first: Exception | None = None
+    last: pq.abc.PGresult | None = None
+    for prepared in owed:
+        results = driver.wait(generators.fetch_many(pgconn))
+        last = results[-1] if results else None
+        failed = next((r for r in results if r.status == _FATAL), None)
+        if failed is not None and first is None:
+            first = _error(found, failed)
+        if prepared is not None:
+            del found.preparing[prepared[0]]
+            if failed is None and results:
+                found.names[prepared[0]] = prepared[1]
+            elif first is None:
+                first = errors.InternalError("a statement could not be prepared")
+    while True:  # up to the sync
+        results = driver.wait(generators.fetch_many(pgconn))
+        if results and results[0].status == _SYNC:
+            break
+    if first is not None and not quiet:
+        raise first
+    return last
+
+
+def _one(found: _Session, results: list[pq.abc.PGresult]) -> pq.abc.PGresult:
+    for result in results:
+        if result.status == _FATAL:
+            raise _error(found, result)
+    if len(results) != 1:
+        raise errors.InternalError(f"{len(results)} results for one statement")
+    return results[0]
+
+
+def _error(found: _Session, result: pq.abc.PGresult) -> Exception:
+    error = errors.error_from_result(result, encoding="utf-8")
+    if isinstance(error, errors.InvalidSqlStatementName):  # deallocated behind our back
+        found.names.clear()  # prepared again by the next transaction
+    return error
+
+
+def load(found: _Session, result: pq.abc.PGresult, make_row: Any) -> list[Any]:
+    """The rows of ``result``, each built by ``make_row`` from a list of its values."""
+    transformer = found.transformer
+    transformer.set_pgresult(result)
+    rows: list[Any] = transformer.load_rows(0, result.ntuples, make_row)
+    transformer.set_pgresult(None)
+    return rows
+
+
+def columns(result: pq.abc.PGresult) -> list[str]:
+    """The names of ``result``'s columns."""
+    return [(result.fname(index) or b"").decode() for index in range(result.nfields)]
