@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import contextlib
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from psycopg import errors, generators, pq
 from psycopg.adapt import Transformer
 
 Arguments = list[bytes | None]
+Sink = Callable[[pq.abc.PGresult], None]
 
 _IDLE = pq.TransactionStatus.IDLE
 _FATAL = pq.ExecStatus.FATAL_ERROR
@@ -62,16 +63,19 @@ def arguments(values: Sequence[Any]) -> Arguments | None:
 class _Session:
     """What one psycopg connection has prepared, and its pipeline in progress."""
 
-    __slots__ = ("__weakref__", "names", "owed", "piping", "preparing", "transformer")
+    __slots__ = ("__weakref__", "names", "owed", "piping", "prelude", "preparing", "transformer")
 
     def __init__(self, driver: Any) -> None:
         self.names: dict[bytes, bytes] = {}
         self.preparing: dict[bytes, bytes] = {}  # sent in the pipeline, not yet answered
         self.transformer = Transformer(driver)
         self.piping = False
-        # In a pipeline: what each command sent and not yet answered was (the name a
-        # PREPARE registers once it succeeded, or None).
-        self.owed: list[tuple[bytes, bytes] | None] = []
+        # Commands without parameters whose answers nobody waits for (SAVEPOINT,
+        # RELEASE): sent with the transaction's next statement, in its round trip.
+        self.prelude: list[bytes] = []
+        # In a pipeline: what each command sent and not yet answered was: the name a
+        # PREPARE registers once it succeeded, a statement's sink, or None.
+        self.owed: list[tuple[bytes, bytes] | Sink | None] = []
 
 
 _sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
@@ -89,22 +93,32 @@ def session(driver: Any) -> _Session | None:
 
 
 def execute(
-    driver: Any, found: _Session, sql: bytes, sent: Arguments, rows: bool
+    driver: Any,
+    found: _Session,
+    sql: bytes,
+    sent: Arguments,
+    rows: bool,
+    sink: Sink | None = None,
 ) -> pq.abc.PGresult | None:
     """Runs ``sql`` with ``sent``; returns its result, or ``None`` when it was queued in a
-    :func:`pipeline` (unless ``rows``: the caller reads its rows, so it is answered now;
-    outside a pipeline every statement is answered at once)."""
+    :func:`pipeline`. Outside a pipeline every statement is answered at once; inside, one
+    whose ``rows`` the caller reads is answered now, unless it gave a ``sink``: then it is
+    queued too and ``sink`` gets its result once the pipeline is answered (if no
+    statement of it failed)."""
     pgconn = driver.pgconn
     name = found.names.get(sql)
     begin = pgconn.transaction_status == _IDLE and not driver.autocommit
-    if name is not None and not begin and not found.piping:  # the common case
+    if begin:
+        found.prelude.clear()  # of a transaction that has ended
+    if name is not None and not begin and not found.piping and not found.prelude:
         pgconn.send_query_prepared(name, sent)
         return _one(found, driver.wait(generators.execute(pgconn)))
-    queued = found.piping and not rows
+    queued = found.piping and (not rows or sink is not None)
     with pipeline(driver, found):
         if begin:
             pgconn.send_query_params(_BEGIN, None)
             found.owed.append(None)
+        _send_prelude(pgconn, found)
         if name is None:
             name = found.preparing.get(sql)
         if name is None:
@@ -113,7 +127,7 @@ def execute(
             found.owed.append((sql, name))
         pgconn.send_query_prepared(name, sent)
         if queued:
-            found.owed.append(None)
+            found.owed.append(sink)
             return None
         return _drain(driver, found, answer=True)
     raise AssertionError("unreachable")  # the block returns
@@ -139,11 +153,33 @@ def pipeline(driver: Any, found: _Session) -> Iterator[None]:
         _leave(driver, found)
 
 
+def defer(found: _Session, command: bytes) -> None:
+    """Sends ``command`` (no parameters, an answer nobody waits for) with the next
+    statement of the transaction, in its round trip; dropped if the transaction ends
+    first (a SAVEPOINT or its RELEASE: nothing to keep or undo then). An error it
+    meets is raised by that next statement."""
+    found.prelude.append(command)
+
+
+def _send_prelude(pgconn: Any, found: _Session) -> None:
+    for command in found.prelude:
+        pgconn.send_query_params(command, None)
+        found.owed.append(None)
+    found.prelude.clear()
+
+
 def interrupt(driver: Any) -> None:
-    """Answers and ends the pipeline in progress on ``driver``, if any (before a
-    statement is sent through psycopg's cursor, which knows nothing of it)."""
+    """Sends what :func:`defer` holds, and answers and ends the pipeline in progress on
+    ``driver``, if any (before a statement is sent through psycopg's cursor, which
+    knows nothing of either)."""
     found = _sessions.get(driver)
-    if found is None or not found.piping:
+    if found is None:
+        return
+    if found.prelude and driver.pgconn.transaction_status != _IDLE:
+        with pipeline(driver, found):
+            _send_prelude(driver.pgconn, found)
+    found.prelude.clear()
+    if not found.piping:
         return
     try:
         if found.owed:
@@ -182,12 +218,18 @@ def _drain(
     driver.wait(generators.send(pgconn))
     first: Exception | None = None
     last: pq.abc.PGresult | None = None
-    for prepared in owed:
+    sinks: list[tuple[Sink, pq.abc.PGresult]] = []
+    for entry in owed:
         results = driver.wait(generators.fetch_many(pgconn))
         last = results[-1] if results else None
         failed = next((r for r in results if r.status == _FATAL), None)
         if failed is not None and first is None:
             first = _error(found, failed)
+        if callable(entry):
+            if last is not None:
+                sinks.append((entry, last))
+            continue
+        prepared = entry
         if prepared is not None:
             del found.preparing[prepared[0]]
             if failed is None and results:
@@ -198,8 +240,12 @@ def _drain(
         results = driver.wait(generators.fetch_many(pgconn))
         if results and results[0].status == _SYNC:
             break
-    if first is not None and not quiet:
+    if first is not None:
+        if quiet:
+            return None
         raise first
+    for sink, result in sinks:
+        sink(result)
     return last
 
 

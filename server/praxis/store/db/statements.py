@@ -8,24 +8,27 @@ Core statement built once at import; on SQLite it compiles it once per parameter
 parameter tuple straight to the ``sqlite3`` cursor of the connection's transaction. Rows
 come back as named tuples (``row.run_id`` as with SQLAlchemy rows).
 
-On PostgreSQL it does the same with the psycopg cursor (the SQL compiled for psycopg,
-parameters by name); a driver error is raised as SQLAlchemy's ``DBAPIError`` (a lost
-connection invalidated), as ``Connection.execute`` would. Parameter sets of
-:meth:`Statement.run_many` go to psycopg's ``executemany``, which pipelines them (one
-round trip, not one per row).
+On PostgreSQL it sends the SQL compiled for psycopg straight through libpq
+(:mod:`praxis.store.db.libpq`: prepared once per connection, parameters as text, rows
+loaded by psycopg's loaders); a driver error is raised as SQLAlchemy's ``DBAPIError`` (a
+lost connection invalidated), as ``Connection.execute`` would. Parameter sets of
+:meth:`Statement.run_many` travel in one pipeline (one round trip, not one per row), as
+do the statements of a :func:`pipelined` block.
 
 It is an optimisation only: on any other dialect, for a statement whose column types
 process values (none of the hot tables' types do), or whose parameters expand (``IN``
 lists, on PostgreSQL), it runs the same statement through ``Connection.execute``, with
 the same result surface. The
-transaction is the caller's: BEGIN, SAVEPOINTs and COMMIT stay SQLAlchemy's, on the same
-DBAPI connection, so every command is still one transaction with the same durability.
+transaction is the caller's (SQLAlchemy's BEGIN and COMMIT; on PostgreSQL the BEGIN
+travels with the transaction's first statement), on the same DBAPI connection, so every
+command is still one transaction with the same durability.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -126,15 +129,19 @@ class Statement:
         self._plans: dict[tuple[str, ...], _Plan | None] = {}
         self._lock = threading.Lock()
 
-    def run(self, connection: Connection, params: Params | None = None) -> Any:
+    def run(self, connection: Connection, params: Params | None = None, later: bool = False) -> Any:
         """Executes once with ``params``; returns rows (``first``, ``all``, ``scalar``,
-        ``rowcount``, iteration) like ``Connection.execute``."""
+        ``rowcount``, iteration) like ``Connection.execute``.
+
+        ``later``: inside a :func:`pipelined` block on PostgreSQL, the statement travels
+        with the block's others and its rows (and ``rowcount``) are there once the block
+        has ended; elsewhere it runs at once, as without it."""
         params = params or {}
         plan = self._plan(connection, params)
         if plan is None:
             return connection.execute(self.element, dict(params))
         if plan.named:
-            answered = _libpq_run(connection, plan, params)
+            answered = _libpq_run(connection, plan, params, later)
             if answered is not None:
                 return answered
         cursor = _driver(connection).cursor()
@@ -244,9 +251,13 @@ def _numbered(sql: str, names: tuple[str, ...]) -> bytes:
     ).encode()
 
 
-def _libpq_run(connection: Connection, plan: _Plan, params: Params) -> Rows | None:
+def _libpq_run(
+    connection: Connection, plan: _Plan, params: Params, later: bool = False
+) -> Rows | None:
     """Runs a PostgreSQL plan through :mod:`libpq`; ``None``: its values are not all of
-    the types it sends (psycopg's cursor runs it)."""
+    the types it sends (psycopg's cursor runs it). Inside a pipeline a statement whose
+    rows are not read now (``later``, or none) is queued and its rows filled in when
+    the pipeline is answered."""
     from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
 
     driver = _driver(connection)
@@ -256,24 +267,36 @@ def _libpq_run(connection: Connection, plan: _Plan, params: Params) -> Rows | No
         libpq.interrupt(driver)
         return None
     wanted = plan.returns_rows or plan.returns_key
+    answer = Rows([], -1)
+    sink = None
+    if found.piping and (later or not wanted):
+        sink = functools.partial(_fill, answer, found, plan)
     try:
-        result = libpq.execute(driver, found, plan.numbered, sent, wanted)
+        result = libpq.execute(driver, found, plan.numbered, sent, wanted, sink)
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, plan.sql, params, error) from error
-    if result is None:
-        return Rows([], -1)  # queued in a pipeline: answered at its end
+    if result is not None:
+        _fill(answer, found, plan, result)
+    return answer
+
+
+def _fill(answer: Rows, found: Any, plan: _Plan, result: Any) -> None:
+    """Sets ``answer`` from a libpq ``result`` of ``plan``."""
+    from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
     rowcount = result.command_tuples
-    rowcount = -1 if rowcount is None else rowcount
-    if not wanted:
-        return Rows([], rowcount)
+    answer.rowcount = -1 if rowcount is None else rowcount
+    if not (plan.returns_rows or plan.returns_key):
+        return
     if plan.row_type is None:
         plan.row_type = collections.namedtuple(  # type: ignore[misc]  # dynamic row type
             "Row", libpq.columns(result), rename=True
         )
     rows = libpq.load(found, result, plan.row_type._make)
     if plan.returns_key:  # INSERT ... RETURNING its serial key, as SQLAlchemy
-        return Rows([], rowcount, rows[0][0] if rows else None)
-    return Rows(rows, rowcount)
+        answer.lastrowid = rows[0][0] if rows else None
+    else:
+        answer._rows = rows
 
 
 def _libpq_run_many(connection: Connection, plan: _Plan, rows: Sequence[Params]) -> bool:
@@ -337,13 +360,15 @@ def _wrapped(connection: Connection, sql: str, arguments: Any, error: Exception)
 def pipelined(connection: Connection) -> Iterator[None]:
     """Sends the block's statements without waiting for each answer (PostgreSQL).
 
-    psycopg's pipeline mode: the statements of the block travel together and their
-    answers come back together at its end (one round trip for the block instead of one
-    per statement), or earlier when a :class:`Statement` reads rows. For writes whose
-    answers nobody reads: inside the block ``rowcount`` is unknown (-1) and a statement
-    run through SQLAlchemy returns no rows. A failure is raised when the block ends
-    (as ``DBAPIError``), and the transaction then rolls back as with any failed
-    statement. Elsewhere (SQLite) it does nothing.
+    libpq's pipeline mode (:func:`praxis.store.db.libpq.pipeline`): the statements of
+    the block travel together and their answers come back together at its end (one
+    round trip for the block instead of one per statement), or earlier when a
+    :class:`Statement` reads rows (unless run with ``later``) or a statement goes
+    through SQLAlchemy. What a :class:`Statement` returned inside the block (its
+    ``rowcount``, and its rows when run with ``later``) is filled in when the block
+    ends. A failure is raised when the block ends (as ``DBAPIError``), and the
+    transaction then rolls back as with any failed statement. Elsewhere (SQLite) it
+    does nothing: every statement has run when it returns.
     """
     if connection.dialect.name != "postgresql":
         yield
@@ -374,8 +399,9 @@ class Savepoint:
 
     Raw statements on the transaction's own DBAPI connection (SQLAlchemy's nested
     transaction costs several times that per command): on SQLite through ``sqlite3``, on
-    PostgreSQL through :mod:`libpq` (prepared once per connection, like any hot-path
-    statement), elsewhere ``Connection.begin_nested()``. SQLAlchemy does not see them:
+    PostgreSQL through :mod:`libpq` (SAVEPOINT and RELEASE travel with the next
+    statement, :func:`praxis.store.db.libpq.defer`), elsewhere
+    ``Connection.begin_nested()``. SQLAlchemy does not see them:
     :func:`current_savepoint` says which is open (the events lock is scoped by it,
     :func:`praxis.store.db.locks.before_events`). Savepoints of a batch are sequential,
     never nested, so one name serves.
@@ -390,7 +416,7 @@ class Savepoint:
         if connection.dialect.name == "sqlite":
             self._driver = _driver(connection)
             self._driver.execute("SAVEPOINT praxis_command")
-        elif not _libpq_command(connection, b"SAVEPOINT praxis_command"):
+        elif not _libpq_command(connection, b"SAVEPOINT praxis_command", deferred=True):
             self._nested = connection.begin_nested()
         connection.info.setdefault(SAVEPOINTS, []).append(self)
 
@@ -402,7 +428,7 @@ class Savepoint:
         elif self._driver is not None:
             self._driver.execute("RELEASE SAVEPOINT praxis_command")
         else:
-            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command")
+            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command", deferred=True)
 
     def rollback(self) -> None:
         """Undoes the command's writes; raises when the transaction itself is gone."""
@@ -414,7 +440,7 @@ class Savepoint:
             self._driver.execute("RELEASE SAVEPOINT praxis_command")
         else:
             _libpq_command(self._connection, b"ROLLBACK TO SAVEPOINT praxis_command")
-            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command")
+            _libpq_command(self._connection, b"RELEASE SAVEPOINT praxis_command", deferred=True)
 
     def _close(self) -> None:
         open_ = self._connection.info.get(SAVEPOINTS)
@@ -422,15 +448,19 @@ class Savepoint:
             open_.pop()
 
 
-def _libpq_command(connection: Connection, sql: bytes) -> bool:
-    """Runs a statement without parameters through :mod:`libpq`; ``False``: not possible
-    on this connection (its encoding), nothing was sent."""
+def _libpq_command(connection: Connection, sql: bytes, deferred: bool = False) -> bool:
+    """Runs a statement without parameters through :mod:`libpq` (``deferred``: with the
+    transaction's next statement, :func:`praxis.store.db.libpq.defer`); ``False``: not
+    possible on this connection (its encoding), nothing was sent."""
     from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
 
     driver = _driver(connection)
     found = libpq.session(driver)
     if found is None:
         return False
+    if deferred:
+        libpq.defer(found, sql)
+        return True
     try:
         libpq.execute(driver, found, sql, [], False)
     except connection.dialect.loaded_dbapi.Error as error:

@@ -255,11 +255,15 @@ def load(
     return load_row(connection, row, definitions, cache)
 
 
-def lock_attempt_run(connection: Connection, attempt_id: str) -> Any:
-    """Locks the run of an attempt (waits for its holder) and returns its ``runs`` row as
-    of the lock (:func:`load_row` makes the record), in one round trip; ``None`` when
-    there is no such attempt (PostgreSQL only: SQLite's writer holds every run)."""
-    return _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}).first()
+def lock_attempt_run(connection: Connection, attempt_id: str) -> tuple[Any, core.Attempt | None]:
+    """Locks the run of an attempt (waits for its holder), then reads the attempt under
+    the lock, in one round trip: the run's ``runs`` row as of the lock (:func:`load_row`
+    makes the record; ``None`` when there is no such attempt) and the attempt
+    (PostgreSQL only: SQLite's writer holds every run)."""
+    with statements.pipelined(connection):
+        locked = _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}, later=True)
+        loaded = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}, later=True)
+    return locked.first(), _attempt_of(loaded.first())
 
 
 def load_row(
@@ -541,19 +545,13 @@ def save(
         columns["status"] = state.status.value
     if state.deadline_ms != record.state.deadline_ms:  # a resume sets it anew
         columns["deadline_ms"] = state.deadline_ms
-    changed = _UPDATE_RUN.run(connection, columns).rowcount
-    if changed != 1:
-        raise Rollback(
-            Rejection(
-                Code.ABORTED,
-                "VERSION_CONFLICT",
-                f"run {state.run_id} changed concurrently; retry the request",
-            )
-        )
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
-    # Writes whose answers nothing reads: one round trip on PostgreSQL, not one each.
+    # Writes whose answers nothing reads before the end: one round trip on PostgreSQL,
+    # not one each; the version check reads the run's update once they are answered.
     with statements.pipelined(connection):
+        changed = _UPDATE_RUN.run(connection, columns)
+        _check_version(state, changed.rowcount, answered=False)  # SQLite: answered now
         if result_row is not None:  # nothing reads it in this command: no round trip of its own
             _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
@@ -564,6 +562,7 @@ def save(
             uids.add(core.RUN_TIMER)  # the run's deadline was set, changed or ended
         _write_effects(connection, saved, outcome, uids, record.state)
         run_log.append(connection, state, command, now)
+    _check_version(state, changed.rowcount, answered=True)
     database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
     if effects.cache is not None:
         Database.after_commit(connection, functools.partial(effects.cache.remember, state))
@@ -574,6 +573,21 @@ def save(
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
     return saved
+
+
+def _check_version(state: core.RunState, updated: int, answered: bool) -> None:
+    """Rolls the command back when its update of the run's row (at the version it read)
+    changed no row: another command saved the run first. ``answered``: the update has
+    been answered (a pipelined one has a ``rowcount`` of -1 until then)."""
+    if updated == 1 or (updated == -1 and not answered):
+        return
+    raise Rollback(
+        Rejection(
+            Code.ABORTED,
+            "VERSION_CONFLICT",
+            f"run {state.run_id} changed concurrently; retry the request",
+        )
+    )
 
 
 def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Outcome) -> None:
@@ -731,7 +745,10 @@ def _upsert_attempt(connection: Connection, attempt: core.Attempt) -> None:
 
 def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
     """One attempt record, or ``None``."""
-    row = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}).first()
+    return _attempt_of(_LOAD_ATTEMPT.run(connection, {"aid": attempt_id}).first())
+
+
+def _attempt_of(row: Any) -> core.Attempt | None:
     if row is None:
         return None
     return core.Attempt(

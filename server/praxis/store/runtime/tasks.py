@@ -451,8 +451,10 @@ class TaskStore:
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
             # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
-            row = run_rows.lock_attempt_run(connection, attempt_id) if self.db.postgres else None
-            attempt = run_rows.load_attempt(connection, attempt_id)  # read under the lock
+            if self.db.postgres:  # the attempt read under the lock
+                row, attempt = run_rows.lock_attempt_run(connection, attempt_id)
+            else:
+                row, attempt = None, run_rows.load_attempt(connection, attempt_id)
             if (
                 attempt is not None
                 and self.db.postgres
