@@ -16,6 +16,7 @@ from sqlalchemy import insert
 from aiws.engine.v1 import common_pb2, event_pb2, registry_pb2, run_pb2, task_pb2
 from praxis.store.db import locks
 from praxis.store.db.database import Database
+from praxis.store.db.statements import Savepoint
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.tables import run_events
 from praxis_client import Client, connect
@@ -173,15 +174,16 @@ def test_a_work_order_held_open_does_not_delay_another(single: Harness) -> None:
 
 
 def test_an_unscoped_command_still_runs_alone(single: Harness) -> None:
-    """Commands that do not lock what they touch take the installation's lock exclusive."""
+    """Commands that do not lock what they touch take the installation's lock exclusive
+    (with their first statement, as scoped ones take it shared)."""
     run_b = start(single, definition("a", a=node())).run.run_id
-    held = Held(single.server.engine.db, lambda _connection: None)  # scoped: shared
+    held = Held(single.server.engine.db, _select_one)  # scoped: shared
     try:
         db = single.server.engine.db
         done = threading.Event()
 
         def unscoped() -> None:
-            db.transact(lambda _connection: None)
+            db.transact(_select_one)
             done.set()
 
         thread = threading.Thread(target=unscoped)
@@ -192,6 +194,10 @@ def test_an_unscoped_command_still_runs_alone(single: Harness) -> None:
         held.close()
     assert done.wait(HELD_S)
     thread.join()
+
+
+def _select_one(connection: Any) -> None:
+    connection.exec_driver_sql("SELECT 1")
 
 
 def _event(run_id: str) -> dict[str, Any]:
@@ -261,7 +267,7 @@ def test_a_transaction_takes_the_event_order_lock_once(url: str) -> None:
 
         def in_savepoint(connection: Any) -> None:
             connection.execute(insert(run_events), [_event(run_id)])  # moves the sequence
-            nested = connection.begin_nested()
+            nested = Savepoint(connection)  # the project's savepoints (statements.py)
             locks.before_events(connection)
             seen["inside"] = list(connection.exec_driver_sql(_MY_EVENT_LOCKS).scalars())
             nested.rollback()

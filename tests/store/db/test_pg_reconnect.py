@@ -1,10 +1,11 @@
 """A pooled PostgreSQL connection that died is replaced without failing a command.
 
 The engine does not ping every checkout (``pool_pre_ping`` costs a round trip per
-command): a write whose pooled connection is dead fails at its first statement (the
-installation's lock), before anything of it ran, and begins again once on a fresh
-connection; a connection idle for ``dialect.IDLE_PING_S`` is pinged at checkout. A
-disconnect later in a transaction is never retried: the command fails as UNAVAILABLE.
+command): a write whose pooled connection is dead fails in its first round trip (its
+BEGIN, the installation's lock and, for a command, its first statement travel together),
+before anything of it ran, and begins again once on a fresh connection; a connection
+idle for ``dialect.IDLE_PING_S`` is pinged at checkout. A disconnect later in a
+transaction is never retried: the command fails as UNAVAILABLE.
 """
 
 from __future__ import annotations
@@ -71,7 +72,28 @@ def test_a_write_on_a_terminated_pooled_connection_begins_again(
 
     second = db.transact(body, scoped=True)
     assert second != first  # a fresh connection
-    assert calls == [1]  # the body ran once: the dead connection failed before it
+    assert calls == [1, 1]  # its first statement found the connection dead: again
+
+
+@pytest.mark.parametrize("bodies", [1, 2])
+def test_a_command_whose_first_raw_statement_finds_the_connection_dead_begins_again(
+    db: Database, cluster: Cluster, monkeypatch: pytest.MonkeyPatch, bodies: int
+) -> None:
+    """The same through a raw statement (praxis.store.db.libpq), alone or as the first
+    of a group of commands sharing one transaction (bodies of one run)."""
+    monkeypatch.setattr(dialect, "IDLE_PING_S", 3600.0)
+    first = db.transact(_backend, scoped=True)
+    _terminate(cluster, first)
+    calls: list[int] = []
+
+    def body(connection: Connection) -> None:
+        calls.append(1)
+        assert run_rows.load_attempt(connection, "a1") is None
+
+    answers = db.transact_many([body] * bodies, scoped=True, keys=["r1"] * bodies)
+    assert answers == [None] * bodies
+    assert len(calls) == bodies + 1  # the first body ran twice, the others once
+    assert db.transact(_backend, scoped=True) != first
 
 
 def test_an_exclusive_write_on_a_terminated_pooled_connection_begins_again(

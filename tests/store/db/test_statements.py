@@ -109,8 +109,9 @@ def pg(postgres_cluster: Cluster) -> Iterator[Database]:
 def test_raw_rows_equal_sqlalchemy_rows_on_postgres(
     pg: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On PostgreSQL the psycopg cursor answers as SQLAlchemy does; the expanding
-    ``IN`` list goes through SQLAlchemy, the rest do not."""
+    """On PostgreSQL libpq answers as SQLAlchemy does, the expanding ``IN`` list (sent
+    as an array, ``= ANY``) included; an empty list matches nothing, and ``NOT IN`` is
+    ``<> ALL``."""
     raw_calls = []
     driver = statements._driver
     monkeypatch.setattr(statements, "_driver", lambda c: raw_calls.append(1) or driver(c))
@@ -129,7 +130,20 @@ def test_raw_rows_equal_sqlalchemy_rows_on_postgres(
         assert [tuple(r) for r in raw] == [tuple(r) for r in through] == [(1, "a"), (2, "b")]
         uids = Statement(select(ready_nodes.c.node_uid).where(ready_nodes.c.seq > bindparam("s")))
         assert uids.run(connection, {"s": 2}).scalars() == ["c", "d"]
-        assert len(raw_calls) == 4
+        assert len(raw_calls) == 5
+        assert READY.run(connection, {"models": [], "now": 5, "limit": 10}).all() == []
+        others = Statement(
+            select(ready_nodes.c.node_uid)
+            .where(ready_nodes.c.node_uid.not_in(bindparam("uids", expanding=True)))
+            .order_by(ready_nodes.c.seq)
+        )
+        assert others.run(connection, {"uids": ["a", "b", "c"]}).scalars() == ["d"]
+        assert others.run(connection, {"uids": []}).scalars() == ["a", "b", "c", "d"]
+        odd = 'q"\\{,}'  # what an array literal must quote
+        INSERT.run(connection, _row(odd))
+        assert others.run(connection, {"uids": ["a", "b", "c", "d"]}).scalars() == [odd]
+        assert others.run(connection, {"uids": ["a", "b", "c", "d", odd]}).scalars() == []
+        assert len(raw_calls) == 11
 
 
 def test_a_postgres_driver_error_is_a_dbapi_error(pg: Database) -> None:

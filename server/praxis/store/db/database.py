@@ -53,6 +53,25 @@ def _retryable(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", "") in _RETRY_STATES
 
 
+def _nothing_ran(error: BaseException) -> bool:
+    """Whether a transaction failed in the round trip that carried its ``BEGIN``, on a
+    connection found dead: nothing of it ran (:data:`praxis.store.db.libpq.NOTHING_RAN`)."""
+    found = error.orig if isinstance(error, DBAPIError) else error  # raw: from an event
+    return bool(getattr(found, "praxis_nothing_ran", False))
+
+
+def _roll_back(transaction: RootTransaction, error: BaseException) -> None:
+    """Rolls back a transaction that failed with ``error``; when ``error`` found its
+    connection dead before anything ran, the rollback's own failure is not news."""
+    if not transaction.is_active:
+        return
+    try:
+        transaction.rollback()
+    except Exception:
+        if not _nothing_ran(error):
+            raise
+
+
 def _run(callbacks: list[Callable[[], None]]) -> None:
     """Runs after-commit callbacks; one that fails is logged and does not undo anything."""
     for callback in callbacks:
@@ -100,11 +119,15 @@ def recalled(connection: Connection, key: object) -> object:
 
 
 def _forget(connection: Connection) -> None:
-    """Drops what a transaction left on its (pooled, reused) DBAPI connection's info."""
+    """Drops what a transaction left on its (pooled, reused) DBAPI connection's info.
+    An invalidated connection's is dropped with it (reading it would reconnect)."""
+    if connection.closed or connection.invalidated:
+        return
     connection.info.pop(_AFTER_COMMIT, None)
     connection.info.pop(_BEFORE_COMMIT, None)
     connection.info.pop(_MEMO, None)
     connection.info.pop(statements.SAVEPOINTS, None)
+    statements.ended(connection)
 
 
 def _in_savepoint(
@@ -127,8 +150,8 @@ def _in_savepoint(
         del callbacks[registered:]
         return rollback.value, None  # type: ignore[return-value]  # the body's answer
     except Exception as error:  # handed to its caller
-        connection.info.pop(_MEMO, None)
-        try:
+        try:  # a connection lost meanwhile fails both: the transaction ends with error
+            connection.info.pop(_MEMO, None)
             savepoint.rollback()
         except Exception:
             raise error from None
@@ -286,13 +309,19 @@ class Database:
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
-        """One command in one PostgreSQL transaction, retried when it lost a race."""
+        """One command in one PostgreSQL transaction, retried when it lost a race (and
+        once when its first round trip found its pooled connection dead)."""
+        fresh = True
         for attempt in range(PG_RETRIES + 1):
             try:
                 return self._attempt(body, scoped)
             except Exception as error:
                 if attempt < PG_RETRIES and _retryable(error):
                     log.debug("retrying a transaction that lost a race: %s", error)
+                    continue
+                if fresh and _nothing_ran(error):
+                    log.info("a pooled connection was gone; beginning again: %s", error)
+                    fresh = False
                     continue
                 failure = self._failed(error)
                 if failure is error:
@@ -324,15 +353,19 @@ class Database:
         indexes: list[int],
         scoped: bool,
         answers: list[T | BaseException],
+        fresh: bool = True,
     ) -> None:
         """Runs ``bodies[i]`` for ``i`` in ``indexes`` in one PostgreSQL transaction, each in
         its own SAVEPOINT. A body that lost a race is rolled back to its savepoint and run
         again alone after the COMMIT (its retry then sees the winner's row); a failed
-        COMMIT, or a connection lost mid-way, gives every body of the group that error."""
+        COMMIT, or a connection lost mid-way, gives every body of the group that error,
+        unless the transaction's first round trip found the connection dead (``fresh``:
+        the group then begins again once)."""
         started = time.perf_counter()
         again: list[int] = []
+        retry = False
         try:
-            connection, transaction = self._begin_write(scoped)
+            connection, transaction = self._begin_write(scoped, deferred=True)
         except Exception as error:
             failure = self._failed(error)
             for index in indexes:
@@ -353,17 +386,22 @@ class Database:
             transaction.commit()
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
         except Exception as error:
-            if transaction.is_active:
-                transaction.rollback()
+            _roll_back(transaction, error)
             _end(endings, False)
-            failure = self._failed(error)
-            for index in indexes:
-                answers[index] = failure
-            return
+            retry = fresh and _nothing_ran(error)
+            if not retry:
+                failure = self._failed(error)
+                for index in indexes:
+                    answers[index] = failure
+                return
+            log.info("a pooled connection was gone; beginning again: %s", error)
         finally:
             _forget(connection)
             connection.close()
             metrics.transaction(len(indexes), started)
+        if retry:
+            self._transact_group(bodies, indexes, scoped, answers, fresh=False)
+            return
         self._storage(True)
         _run(callbacks)
         _end(endings, True)
@@ -373,19 +411,24 @@ class Database:
             except Exception as error:
                 answers[index] = error
 
-    def _begin_write(self, scoped: bool) -> tuple[Connection, RootTransaction]:
+    def _begin_write(
+        self, scoped: bool, deferred: bool = False
+    ) -> tuple[Connection, RootTransaction]:
         """A write connection in its transaction, holding the installation's lock.
 
         On PostgreSQL the lock is the transaction's first statement, the first use of a
         pooled connection: when that connection turns out to be dead (the server
         restarted, its backend was terminated), nothing of the command has run, so it
         begins again once on a fresh connection (the pool replaced the dead ones).
+        ``deferred``: the lock travels with the command's first statement instead, in
+        its round trip; the command's caller then begins again when that round trip
+        finds the connection dead (:func:`_nothing_ran`).
         """
         for attempt in (1, 2):
             connection = self.engine.connect().execution_options(**{dialect.WRITE_OPTION: True})
             try:
                 transaction = connection.begin()
-                dialect.lock_for_write(connection, scoped)
+                dialect.lock_for_write(connection, scoped, deferred)
                 return connection, transaction
             except DBAPIError as error:
                 connection.close()
@@ -400,7 +443,7 @@ class Database:
 
     def _attempt(self, body: Callable[[Connection], T], scoped: bool) -> T:
         started = time.perf_counter()
-        connection, transaction = self._begin_write(scoped)
+        connection, transaction = self._begin_write(scoped, deferred=True)
         endings: list[Ending] = []
         try:
             try:
@@ -410,9 +453,8 @@ class Database:
             except Rollback as rollback:
                 transaction.rollback()
                 return rollback.value  # type: ignore[return-value]  # the body's answer
-            except BaseException:
-                if transaction.is_active:
-                    transaction.rollback()
+            except BaseException as error:
+                _roll_back(transaction, error)
                 _end(endings, False)
                 raise
             callbacks = connection.info.pop(_AFTER_COMMIT, [])

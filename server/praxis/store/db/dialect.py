@@ -221,13 +221,14 @@ def _connect(uri: str) -> Any:
     return connection
 
 
-def lock_for_write(connection: Connection, scoped: bool = False) -> None:
+def lock_for_write(connection: Connection, scoped: bool = False, deferred: bool = False) -> None:
     """Serializes write transactions across processes (a no-op where BEGIN already does).
 
     ``scoped``: the command locks what it touches itself (PostgreSQL: the installation's
-    lock is taken shared, see :mod:`praxis.store.db.locks`).
+    lock is taken shared, see :mod:`praxis.store.db.locks`). ``deferred``: the lock
+    travels with the transaction's first statement (:func:`locks.take_global`).
     """
-    locks.take_global(connection, scoped)
+    locks.take_global(connection, scoped, deferred)
 
 
 def insert_missing(connection: Connection, table: Table) -> Insert:

@@ -14,8 +14,9 @@ of the caller's transaction (SQLAlchemy's BEGIN, SAVEPOINTs and COMMIT are untou
 - :func:`pipeline`: the block's statements are sent without waiting and answered
   together at its end (libpq's pipeline mode), or earlier when one of them reads rows.
 
-Values of other types than ``str``, ``int``, ``bool`` and ``None`` (and a ``str`` holding
-a NUL, which libpq's text parameters cannot carry) are not handled: :func:`arguments`
+Values of other types than ``str``, ``int``, ``bool``, ``None`` and lists of text or
+integers (and a ``str`` holding a NUL, which libpq's text parameters cannot carry) are not
+handled: :func:`arguments`
 says so and the caller runs that statement through psycopg's cursor instead. Errors are
 psycopg's (with their SQLSTATE), raised as its cursor would raise them.
 """
@@ -37,6 +38,12 @@ _IDLE = pq.TransactionStatus.IDLE
 _FATAL = pq.ExecStatus.FATAL_ERROR
 _SYNC = pq.ExecStatus.PIPELINE_SYNC
 _PIPELINE_OFF = pq.PipelineStatus.OFF
+_BAD = pq.ConnStatus.BAD
+
+NOTHING_RAN = "praxis_nothing_ran"
+"""Set (``True``) on the error of a round trip that carried its transaction's ``BEGIN``
+and found the connection gone: nothing of the transaction ran, so it may begin again on
+another connection (:class:`praxis.store.db.database.Database` does, once)."""
 _BEGIN = b"BEGIN"
 
 
@@ -55,15 +62,39 @@ def arguments(values: Sequence[Any]) -> Arguments | None:
             sent.append(None)
         elif kind is bool:
             sent.append(b"t" if value else b"f")
+        elif kind is list or kind is tuple:
+            literal = _array(value)
+            if literal is None:
+                return None
+            sent.append(literal)
         else:
             return None
     return sent
 
 
+def _array(values: Sequence[Any]) -> bytes | None:
+    """A list of text or integers as a PostgreSQL array literal (``{"a","b\\"c"}``)."""
+    items: list[str] = []
+    for value in values:
+        kind = type(value)
+        if kind is str and "\x00" not in value:
+            items.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+        elif kind is int:
+            items.append(str(value))
+        elif value is None:
+            items.append("NULL")
+        else:
+            return None
+    return ("{" + ",".join(items) + "}").encode()
+
+
 class _Session:
     """What one psycopg connection has prepared, and its pipeline in progress."""
 
-    __slots__ = ("__weakref__", "names", "owed", "piping", "prelude", "preparing", "transformer")
+    __slots__ = (
+        "__weakref__", "beginning", "names", "owed", "piping", "prelude", "preparing",
+        "transformer",
+    )  # fmt: skip
 
     def __init__(self, driver: Any) -> None:
         self.names: dict[bytes, bytes] = {}
@@ -73,6 +104,9 @@ class _Session:
         # Commands without parameters whose answers nobody waits for (SAVEPOINT,
         # RELEASE): sent with the transaction's next statement, in its round trip.
         self.prelude: list[bytes] = []
+        # The pipeline being answered carries its transaction's BEGIN: if the connection
+        # turns out to be gone, nothing of the transaction had run (see NOTHING_RAN).
+        self.beginning = False
         # In a pipeline: what each command sent and not yet answered was: the name a
         # PREPARE registers once it succeeded, a statement's sink, or None.
         self.owed: list[tuple[bytes, bytes] | Sink | None] = []
@@ -108,8 +142,6 @@ def execute(
     pgconn = driver.pgconn
     name = found.names.get(sql)
     begin = pgconn.transaction_status == _IDLE and not driver.autocommit
-    if begin:
-        found.prelude.clear()  # of a transaction that has ended
     if name is not None and not begin and not found.piping and not found.prelude:
         pgconn.send_query_prepared(name, sent)
         return _one(found, driver.wait(generators.execute(pgconn)))
@@ -118,6 +150,7 @@ def execute(
         if begin:
             pgconn.send_query_params(_BEGIN, None)
             found.owed.append(None)
+            found.beginning = True
         _send_prelude(pgconn, found)
         if name is None:
             name = found.preparing.get(sql)
@@ -155,10 +188,17 @@ def pipeline(driver: Any, found: _Session) -> Iterator[None]:
 
 def defer(found: _Session, command: bytes) -> None:
     """Sends ``command`` (no parameters, an answer nobody waits for) with the next
-    statement of the transaction, in its round trip; dropped if the transaction ends
-    first (a SAVEPOINT or its RELEASE: nothing to keep or undo then). An error it
-    meets is raised by that next statement."""
+    statement of the transaction, in its round trip (after its ``BEGIN``); dropped if
+    the transaction ends first (:func:`forget`: a lock, a SAVEPOINT or its RELEASE have
+    nothing to keep or undo then). An error it meets is raised by that next statement."""
     found.prelude.append(command)
+
+
+def forget(driver: Any) -> None:
+    """Drops what :func:`defer` holds for a transaction that has ended."""
+    found = _sessions.get(driver)
+    if found is not None:
+        found.prelude.clear()
 
 
 def _send_prelude(pgconn: Any, found: _Session) -> None:
@@ -175,10 +215,14 @@ def interrupt(driver: Any) -> None:
     found = _sessions.get(driver)
     if found is None:
         return
-    if found.prelude and driver.pgconn.transaction_status != _IDLE:
+    if found.prelude:
+        pgconn = driver.pgconn
         with pipeline(driver, found):
-            _send_prelude(driver.pgconn, found)
-    found.prelude.clear()
+            if pgconn.transaction_status == _IDLE and not driver.autocommit:
+                pgconn.send_query_params(_BEGIN, None)  # psycopg would begin after it
+                found.owed.append(None)
+                found.beginning = True
+            _send_prelude(pgconn, found)
     if not found.piping:
         return
     try:
@@ -193,6 +237,10 @@ def _leave(driver: Any, found: _Session) -> None:
         return
     found.piping = False
     pgconn = driver.pgconn
+    if pgconn.status == _BAD:  # gone: the error that found it is on its way up
+        found.owed.clear()
+        found.beginning = False
+        return
     try:
         if found.owed:  # an error left answers unread: read them, keep nothing
             _drain(driver, found, answer=False, quiet=True)
@@ -212,8 +260,19 @@ def _drain(
     ``quiet``), once every answer is read."""
     pgconn = driver.pgconn
     owed, found.owed = found.owed, []
+    beginning, found.beginning = found.beginning, False
     if answer:
         owed.append(None)
+    try:
+        return _answers(driver, found, owed, quiet)
+    except Exception as error:
+        if beginning and pgconn.status == _BAD:
+            setattr(error, NOTHING_RAN, True)
+        raise
+
+
+def _answers(driver: Any, found: _Session, owed: list[Any], quiet: bool) -> pq.abc.PGresult | None:
+    pgconn = driver.pgconn
     pgconn.pipeline_sync()
     driver.wait(generators.send(pgconn))
     first: Exception | None = None

@@ -55,8 +55,10 @@ _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
 _RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
 # The installation's lock, the first statement of every write transaction (prepared).
-_GLOBAL = Statement(text(f"SELECT pg_advisory_xact_lock({GLOBAL_NAMESPACE}, 0)"))
-_GLOBAL_SHARED = Statement(text(f"SELECT pg_advisory_xact_lock_shared({GLOBAL_NAMESPACE}, 0)"))
+_GLOBAL_SQL = f"SELECT pg_advisory_xact_lock({GLOBAL_NAMESPACE}, 0)"
+_GLOBAL_SHARED_SQL = f"SELECT pg_advisory_xact_lock_shared({GLOBAL_NAMESPACE}, 0)"
+_GLOBAL = Statement(text(_GLOBAL_SQL))
+_GLOBAL_SHARED = Statement(text(_GLOBAL_SHARED_SQL))
 _RUNS_SKIP_ROWS = text(
     "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
 ).bindparams(bindparam("rids", expanding=True))
@@ -95,10 +97,19 @@ def postgres(connection: Connection) -> bool:
     return connection.dialect.name == "postgresql"
 
 
-def take_global(connection: Connection, scoped: bool) -> None:
-    """The installation's lock: shared for scoped commands, exclusive otherwise."""
-    if postgres(connection):
-        (_GLOBAL_SHARED if scoped else _GLOBAL).run(connection, {})
+def take_global(connection: Connection, scoped: bool, deferred: bool = False) -> None:
+    """The installation's lock: shared for scoped commands, exclusive otherwise.
+
+    ``deferred``: sent with the transaction's first statement, in its round trip
+    (:func:`praxis.store.db.statements.defer`), before it; a transaction that sends no
+    statement never takes it (and has nothing to protect)."""
+    if not postgres(connection):
+        return
+    if deferred and statements.defer(
+        connection, (_GLOBAL_SHARED_SQL if scoped else _GLOBAL_SQL).encode()
+    ):
+        return
+    (_GLOBAL_SHARED if scoped else _GLOBAL).run(connection, {})
 
 
 def _advisory(connection: Connection, namespace: int, name: str) -> None:
@@ -201,7 +212,9 @@ def before_events(connection: Connection) -> None:
     Once per transaction: the key taken first is below every value the transaction takes
     afterwards, so a claim that dispatches many tasks (one save each) locks once. A lock
     taken inside a SAVEPOINT counts only for that savepoint (rolling it back releases
-    the lock); one taken outside any savepoint counts for the whole transaction.
+    the lock); one taken outside any savepoint counts for the whole transaction. The
+    savepoints are :class:`~praxis.store.db.statements.Savepoint` s (the only kind the
+    stores open; SQLAlchemy's ``begin_nested`` is not seen here).
     """
     if not postgres(connection):
         return

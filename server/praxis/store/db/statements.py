@@ -36,10 +36,11 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, StatementError
-from sqlalchemy.sql.expression import Executable
+from sqlalchemy.sql.expression import Executable, TextClause
 
 Params = Mapping[str, Any]
 _POSTCOMPILE = re.compile(r"__\[POSTCOMPILE_(\w+)\]")
+_PG_IN = re.compile(r"(NOT )?IN \(__\[POSTCOMPILE_(\w+)\]\)")
 _PYFORMAT = re.compile(r"%\((\w+)\)s")
 _RAW_DIALECTS = frozenset({"sqlite", "postgresql"})
 
@@ -214,13 +215,20 @@ class Statement:
         ):
             return None
         named = connection.dialect.name == "postgresql"
+        sql = compiled.string
+        arrays: set[str] = set()
         if named:  # pyformat: the names in the order they appear (no positiontup)
-            if compiled.escaped_bind_names or _POSTCOMPILE.search(compiled.string):
-                return None  # escaped or expanding (IN) parameters: let SQLAlchemy run it
-            names = tuple(dict.fromkeys(_PYFORMAT.findall(compiled.string)))
-            if any(name not in binds or binds[name].expanding for name in names):
+            if not isinstance(element, TextClause):  # (a text's rows are not known here)
+                sql = _PG_IN.sub(lambda match: _any(match, arrays), sql)  # IN lists: arrays
+            if compiled.escaped_bind_names or _POSTCOMPILE.search(sql):
+                return None  # escaped or other expanding parameters: let SQLAlchemy run it
+            names = tuple(dict.fromkeys(_PYFORMAT.findall(sql)))
+            if any(
+                name not in binds or (binds[name].expanding and name not in arrays)
+                for name in names
+            ):
                 return None
-        expanding = frozenset(name for name in names if binds[name].expanding)
+        expanding = frozenset(n for n in names if binds[n].expanding and n not in arrays)
         defaults = {
             name: binds[name].effective_value
             for name in names
@@ -228,13 +236,21 @@ class Statement:
         }
         if any(name not in params and name not in defaults for name in names):
             return None  # a default SQLAlchemy would compute: let it
-        plan = _Plan(compiled.string, names, expanding, defaults, named)
+        plan = _Plan(sql, names, expanding, defaults, named)
         returning = getattr(compiled, "implicit_returning", None) or []
         if named and len(returning) > 1:
             return None  # a composite generated key: let SQLAlchemy build it
         plan.returns_key = named and len(returning) == 1
         plan.returns_rows = bool(compiled._result_columns) and not plan.returns_key
         return plan
+
+
+def _any(match: re.Match[str], arrays: set[str]) -> str:
+    """``x IN (<list>)`` as ``x = ANY(<array>)`` (``NOT IN``: ``<> ALL``), for PostgreSQL:
+    one prepared statement whatever the list's length (an empty one matches nothing, as
+    SQLAlchemy's empty ``IN``)."""
+    arrays.add(match.group(2))
+    return f"{'<> ALL' if match.group(1) else '= ANY'}(%({match.group(2)})s)"
 
 
 def _sql(plan: _Plan, params: Params) -> str:
@@ -446,6 +462,22 @@ class Savepoint:
         open_ = self._connection.info.get(SAVEPOINTS)
         if open_ and open_[-1] is self:
             open_.pop()
+
+
+def ended(connection: Connection) -> None:
+    """Forgets what the transaction of ``connection`` deferred and never sent (it has
+    committed or rolled back)."""
+    if connection.dialect.name == "postgresql":
+        from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
+
+        libpq.forget(_driver(connection))
+
+
+def defer(connection: Connection, sql: bytes) -> bool:
+    """Sends a statement without parameters (PostgreSQL) with the transaction's next
+    statement (:func:`praxis.store.db.libpq.defer`); ``False``: not possible on this
+    connection, nothing was sent."""
+    return _libpq_command(connection, sql, deferred=True)
 
 
 def _libpq_command(connection: Connection, sql: bytes, deferred: bool = False) -> bool:
