@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, text
+from sqlalchemy import Engine, text
 from sqlalchemy.engine import Connection
 
 from praxis.store.db import statements
@@ -59,9 +59,10 @@ _GLOBAL_SQL = f"SELECT pg_advisory_xact_lock({GLOBAL_NAMESPACE}, 0)"
 _GLOBAL_SHARED_SQL = f"SELECT pg_advisory_xact_lock_shared({GLOBAL_NAMESPACE}, 0)"
 _GLOBAL = Statement(text(_GLOBAL_SQL))
 _GLOBAL_SHARED = Statement(text(_GLOBAL_SHARED_SQL))
-_RUNS_SKIP_ROWS = text(
-    "SELECT * FROM runs WHERE run_id IN :rids ORDER BY run_id FOR UPDATE SKIP LOCKED"
-).bindparams(bindparam("rids", expanding=True))
+_RUNS_SKIP_ROWS = Statement(
+    text("SELECT * FROM runs WHERE run_id = ANY(:rids) ORDER BY run_id FOR UPDATE SKIP LOCKED"),
+    rows=True,
+)
 
 
 @contextmanager
@@ -143,7 +144,7 @@ def runs_skip_locked_rows(connection: Connection, run_ids: Iterable[str]) -> dic
     wanted = sorted(set(run_ids))
     if not postgres(connection) or not wanted:
         return {run_id: None for run_id in wanted}
-    return {row.run_id: row for row in connection.execute(_RUNS_SKIP_ROWS, {"rids": wanted})}
+    return {row.run_id: row for row in _RUNS_SKIP_ROWS.run(connection, {"rids": wanted})}
 
 
 def budget(connection: Connection, contract_id: str, principal_id: str) -> None:

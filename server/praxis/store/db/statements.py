@@ -125,8 +125,9 @@ class _Plan:
 class Statement:
     """A statement built once; raw on SQLite, through SQLAlchemy elsewhere."""
 
-    def __init__(self, element: Executable) -> None:
+    def __init__(self, element: Executable, rows: bool = False) -> None:
         self.element = element
+        self.rows = rows  # a text statement whose rows are read (a Core one says so itself)
         self._plans: dict[tuple[str, ...], _Plan | None] = {}
         self._lock = threading.Lock()
 
@@ -241,7 +242,7 @@ class Statement:
         if named and len(returning) > 1:
             return None  # a composite generated key: let SQLAlchemy build it
         plan.returns_key = named and len(returning) == 1
-        plan.returns_rows = bool(compiled._result_columns) and not plan.returns_key
+        plan.returns_rows = (bool(compiled._result_columns) or self.rows) and not plan.returns_key
         return plan
 
 
@@ -285,7 +286,7 @@ def _libpq_run(
     wanted = plan.returns_rows or plan.returns_key
     answer = Rows([], -1)
     sink = None
-    if found.piping and (later or not wanted):
+    if found.piping and (later or not plan.returns_rows):
         sink = functools.partial(_fill, answer, found, plan)
     try:
         result = libpq.execute(driver, found, plan.numbered, sent, wanted, sink)
@@ -381,10 +382,11 @@ def pipelined(connection: Connection) -> Iterator[None]:
     round trip for the block instead of one per statement), or earlier when a
     :class:`Statement` reads rows (unless run with ``later``) or a statement goes
     through SQLAlchemy. What a :class:`Statement` returned inside the block (its
-    ``rowcount``, and its rows when run with ``later``) is filled in when the block
-    ends. A failure is raised when the block ends (as ``DBAPIError``), and the
-    transaction then rolls back as with any failed statement. Elsewhere (SQLite) it
-    does nothing: every statement has run when it returns.
+    ``rowcount``, the key an INSERT returns, and its rows when run with ``later``) is
+    filled in when the block ends: code inside the block must not decide on them. A
+    failure is raised when the block ends (as ``DBAPIError``), and the transaction then
+    rolls back as with any failed statement. Elsewhere (SQLite) it does nothing: every
+    statement has run when it returns.
     """
     if connection.dialect.name != "postgresql":
         yield

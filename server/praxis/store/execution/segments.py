@@ -13,6 +13,7 @@ from praxis.core import run as runs
 from praxis.core import segments as core
 from praxis.core.records import Principal
 from praxis.store.controls import rows as controls
+from praxis.store.db import statements
 from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
 from praxis.store.execution import requests
@@ -106,6 +107,10 @@ class SegmentStore:
             self._insert(connection, run_id, segment)
 
     def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
+        with statements.pipelined(connection):  # one round trip on PostgreSQL
+            self._insert_rows(connection, run_id, segment)
+
+    def _insert_rows(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         _INSERT_SEGMENT.run(
             connection,
             {

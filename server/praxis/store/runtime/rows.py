@@ -414,6 +414,23 @@ def insert(
     """
     state = outcome.state
     save_definition(connection, state.definition)
+    with statements.pipelined(connection):  # one round trip on PostgreSQL
+        _insert_rows(connection, record, request_digest, outcome, command, now)
+    database.memo(connection)[("run", state.run_id)] = state
+    if cache is not None:
+        Database.after_commit(connection, functools.partial(cache.remember, state))
+    return record
+
+
+def _insert_rows(
+    connection: Connection,
+    record: RunRecord,
+    request_digest: str,
+    outcome: core.Outcome,
+    command: core.Start,
+    now: int,
+) -> None:
+    state = outcome.state
     _INSERT["runs"].run(
         connection,
         {
@@ -461,10 +478,6 @@ def insert(
     uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
     _write_effects(connection, record, outcome, uids, None)
     run_log.append(connection, state, command, now)
-    database.memo(connection)[("run", state.run_id)] = state
-    if cache is not None:
-        Database.after_commit(connection, functools.partial(cache.remember, state))
-    return record
 
 
 def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
