@@ -601,7 +601,7 @@ class TaskStore:
         if not self.db.postgres or len(attempt_ids) < 2:
             return [""] * len(attempt_ids)
         with self.db.read() as connection:
-            rows = connection.execute(_RUNS_OF, {"ids": list(set(attempt_ids))}).all()
+            rows = _RUNS_OF.run(connection, {"ids": sorted(set(attempt_ids))}).all()
         known: dict[str, str] = {row.attempt_id: row.run_id for row in rows}
         return [known.get(attempt_id, "") for attempt_id in attempt_ids]
 
@@ -718,8 +718,10 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
-_RUNS_OF = select(attempts.c.attempt_id, attempts.c.run_id).where(
-    attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
+_RUNS_OF = Statement(
+    select(attempts.c.attempt_id, attempts.c.run_id).where(
+        attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
+    )
 )
 _NEXT_READY = Statement(  # every long poll reads it before it waits
     select(func.min(ready_nodes.c.not_before_ms)).where(
