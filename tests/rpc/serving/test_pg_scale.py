@@ -43,7 +43,9 @@ def single(url: str) -> Iterator[Harness]:
 
 
 class Held:
-    """A scoped write transaction that holds ``lock`` open until released."""
+    """A scoped write transaction that holds ``lock`` open until released (then runs a
+    statement: a lock travels with the transaction's next statement, as the statements
+    it protects always follow it)."""
 
     def __init__(self, db: Database, lock: Callable[[Any], None]) -> None:
         self.locked = threading.Event()
@@ -51,6 +53,7 @@ class Held:
 
         def body(connection: Any) -> None:
             lock(connection)
+            _select_one(connection)
             self.locked.set()
             self.release.wait(HELD_S)
 
@@ -177,7 +180,7 @@ def test_an_unscoped_command_still_runs_alone(single: Harness) -> None:
     """Commands that do not lock what they touch take the installation's lock exclusive
     (with their first statement, as scoped ones take it shared)."""
     run_b = start(single, definition("a", a=node())).run.run_id
-    held = Held(single.server.engine.db, _select_one)  # scoped: shared
+    held = Held(single.server.engine.db, lambda _connection: None)  # scoped: shared
     try:
         db = single.server.engine.db
         done = threading.Event()

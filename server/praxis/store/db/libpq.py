@@ -4,21 +4,25 @@ psycopg's cursor spends ~28 µs of Python on each statement here (query conversi
 parameter adaptation, its prepared-statement bookkeeping, its pipeline's generators);
 the same prepared statement sent through the connection's ``pgconn`` costs ~10 µs, and
 a command runs twenty to thirty. This module does only that, on the psycopg connection
-of the caller's transaction (SQLAlchemy's BEGIN, SAVEPOINTs and COMMIT are untouched):
+of the caller's transaction (SQLAlchemy's BEGIN and COMMIT stay its own):
 
 - each SQL text is prepared once per connection (``praxis_<n>``), in the same round
-  trip as its first execution; parameters go as text, rows are loaded by psycopg's own
-  loaders (the same Python values as through its cursor);
+  trip as its first execution; parameters go as text (a list as an array literal), rows
+  are loaded by psycopg's own loaders (the same Python values as through its cursor);
 - a statement that finds no transaction open (the first of a write or a read) sends its
   ``BEGIN`` in the same round trip, where psycopg would send it alone first;
+- :func:`defer`: a statement nobody waits for (a lock, a SAVEPOINT) travels with the
+  transaction's next one;
 - :func:`pipeline`: the block's statements are sent without waiting and answered
   together at its end (libpq's pipeline mode), or earlier when one of them reads rows.
 
-Values of other types than ``str``, ``int``, ``bool``, ``None`` and lists of text or
-integers (and a ``str`` holding a NUL, which libpq's text parameters cannot carry) are not
-handled: :func:`arguments`
-says so and the caller runs that statement through psycopg's cursor instead. Errors are
-psycopg's (with their SQLSTATE), raised as its cursor would raise them.
+A round trip that carried its transaction's ``BEGIN`` and found the connection gone
+marks its error (:data:`NOTHING_RAN`): nothing of the transaction ran, and the caller may
+begin again. Values of other types than ``str``, ``int``, ``bool``, ``None`` and lists of
+text or integers (and a ``str`` holding a NUL, which libpq's text parameters cannot
+carry) are not handled: :func:`arguments` says so and the caller runs that statement
+through psycopg's cursor instead. Errors are psycopg's (with their SQLSTATE), raised as
+its cursor would raise them.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ class _Session:
         self.piping = False
         # Commands without parameters whose answers nobody waits for (SAVEPOINT,
         # RELEASE): sent with the transaction's next statement, in its round trip.
-        self.prelude: list[bytes] = []
+        self.prelude: list[tuple[bytes, Arguments | None]] = []
         # The pipeline being answered carries its transaction's BEGIN: if the connection
         # turns out to be gone, nothing of the transaction had run (see NOTHING_RAN).
         self.beginning = False
@@ -186,12 +190,12 @@ def pipeline(driver: Any, found: _Session) -> Iterator[None]:
         _leave(driver, found)
 
 
-def defer(found: _Session, command: bytes) -> None:
-    """Sends ``command`` (no parameters, an answer nobody waits for) with the next
+def defer(found: _Session, command: bytes, sent: Arguments | None = None) -> None:
+    """Sends ``command`` (with ``sent``, an answer nobody waits for) with the next
     statement of the transaction, in its round trip (after its ``BEGIN``); dropped if
     the transaction ends first (:func:`forget`: a lock, a SAVEPOINT or its RELEASE have
     nothing to keep or undo then). An error it meets is raised by that next statement."""
-    found.prelude.append(command)
+    found.prelude.append((command, sent))
 
 
 def forget(driver: Any) -> None:
@@ -202,8 +206,8 @@ def forget(driver: Any) -> None:
 
 
 def _send_prelude(pgconn: Any, found: _Session) -> None:
-    for command in found.prelude:
-        pgconn.send_query_params(command, None)
+    for command, sent in found.prelude:
+        pgconn.send_query_params(command, sent)
         found.owed.append(None)
     found.prelude.clear()
 

@@ -22,6 +22,10 @@ installation's advisory lock (:data:`GLOBAL`) in one of two modes:
 - every other command (administration, principals, contracts, handoffs, ...) takes it
   **exclusive**, as before: it runs alone, which is rarely and always correct.
 
+The installation's lock and the advisory locks travel with the transaction's next
+statement, in its round trip (:func:`praxis.store.db.statements.defer`): the server takes
+each just before the statement it protects, in the order they were asked for.
+
 Idempotency does not rest on these locks: request ids, consumed approvals and settled
 attempts are unique keys, and a transaction that loses a race on one is retried by
 :class:`praxis.store.db.database.Database` and then sees the winner's row (a replay).
@@ -53,7 +57,9 @@ _TRY_MIGRATE = text("SELECT pg_try_advisory_lock(:ns, :key)")
 _MIGRATE = text("SELECT pg_advisory_lock(:ns, :key)")
 _UNMIGRATE = text("SELECT pg_advisory_unlock(:ns, :key)")
 _LOCK = text("SELECT pg_advisory_xact_lock(:ns, hashtext(:key))")
-_RUN = text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE")
+# The same, sent with the transaction's next statement (statements.defer).
+_LOCK_DEFERRED = b"SELECT pg_advisory_xact_lock($1::integer, hashtext($2::text))"
+_RUN = Statement(text("SELECT 1 FROM runs WHERE run_id = :rid FOR UPDATE"))
 # The installation's lock, the first statement of every write transaction (prepared).
 _GLOBAL_SQL = f"SELECT pg_advisory_xact_lock({GLOBAL_NAMESPACE}, 0)"
 _GLOBAL_SHARED_SQL = f"SELECT pg_advisory_xact_lock_shared({GLOBAL_NAMESPACE}, 0)"
@@ -116,7 +122,8 @@ def take_global(connection: Connection, scoped: bool, deferred: bool = False) ->
 def _advisory(connection: Connection, namespace: int, name: str) -> None:
     # The namespace is the first of two int4 keys (hashtext gives the second); a hash
     # collision only makes two commands wait for each other, never lets one through.
-    if postgres(connection):
+    # Sent with the transaction's next statement (the one it protects), in its round trip.
+    if postgres(connection) and not statements.defer(connection, _LOCK_DEFERRED, (namespace, name)):
         connection.execute(_LOCK, {"ns": namespace, "key": name})
 
 
@@ -129,7 +136,7 @@ def work_order(connection: Connection, work_order_id: str) -> None:
 def run(connection: Connection, run_id: str) -> None:
     """Locks one run's row until the transaction ends (waits for its holder)."""
     if postgres(connection):
-        connection.execute(_RUN, {"rid": run_id})
+        _RUN.run(connection, {"rid": run_id})
 
 
 def runs_skip_locked(connection: Connection, run_ids: Iterable[str]) -> set[str]:

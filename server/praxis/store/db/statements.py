@@ -475,28 +475,32 @@ def ended(connection: Connection) -> None:
         libpq.forget(_driver(connection))
 
 
-def defer(connection: Connection, sql: bytes) -> bool:
-    """Sends a statement without parameters (PostgreSQL) with the transaction's next
-    statement (:func:`praxis.store.db.libpq.defer`); ``False``: not possible on this
-    connection, nothing was sent."""
-    return _libpq_command(connection, sql, deferred=True)
+def defer(connection: Connection, sql: bytes, values: Sequence[Any] = ()) -> bool:
+    """Sends a statement whose answer nobody reads (PostgreSQL; ``$1``... for
+    ``values``) with the transaction's next statement, in its round trip
+    (:func:`praxis.store.db.libpq.defer`); ``False``: not possible on this connection,
+    nothing was sent."""
+    return _libpq_command(connection, sql, deferred=True, values=values)
 
 
-def _libpq_command(connection: Connection, sql: bytes, deferred: bool = False) -> bool:
-    """Runs a statement without parameters through :mod:`libpq` (``deferred``: with the
-    transaction's next statement, :func:`praxis.store.db.libpq.defer`); ``False``: not
-    possible on this connection (its encoding), nothing was sent."""
+def _libpq_command(
+    connection: Connection, sql: bytes, deferred: bool = False, values: Sequence[Any] = ()
+) -> bool:
+    """Runs a statement through :mod:`libpq` (``deferred``: with the transaction's next
+    statement, :func:`praxis.store.db.libpq.defer`); ``False``: not possible on this
+    connection (its encoding, a value's type), nothing was sent."""
     from praxis.store.db import libpq  # psycopg: installed with PostgreSQL only
 
     driver = _driver(connection)
     found = libpq.session(driver)
-    if found is None:
+    sent = libpq.arguments(values) if found is not None else None
+    if found is None or sent is None:
         return False
     if deferred:
-        libpq.defer(found, sql)
+        libpq.defer(found, sql, sent or None)
         return True
     try:
-        libpq.execute(driver, found, sql, [], False)
+        libpq.execute(driver, found, sql, sent, False)
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, sql.decode(), None, error) from error
     return True
