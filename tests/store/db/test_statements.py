@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -264,6 +266,19 @@ def test_statements_deallocated_behind_its_back_are_prepared_again(pg1: Database
         _uids(connection)  # the one statement that finds its name gone
     with pg1.read() as connection:
         assert _uids(connection) == []
+
+
+def test_a_closed_connection_leaves_nothing_behind(pg1: Database) -> None:
+    """What libpq keeps per connection goes with it (no connection stays alive)."""
+    from praxis.store.db import libpq
+
+    with pg1.read() as connection:
+        assert _uids(connection) == []
+        driver = weakref.ref(connection.connection.driver_connection)
+        assert libpq._sessions.get(driver()) is not None
+    pg1.engine.dispose()  # closes the pooled connection
+    gc.collect()
+    assert driver() is None  # and its session went with it (weakly keyed)
 
 
 @pytest.mark.parametrize("database", ["db", "pg1"])

@@ -96,17 +96,20 @@ class _Session:
     """What one psycopg connection has prepared, and its pipeline in progress."""
 
     __slots__ = (
-        "__weakref__", "beginning", "names", "owed", "piping", "prelude", "preparing",
+        "__weakref__", "beginning", "made", "names", "owed", "piping", "prelude", "preparing",
         "transformer",
     )  # fmt: skip
 
     def __init__(self, driver: Any) -> None:
         self.names: dict[bytes, bytes] = {}
         self.preparing: dict[bytes, bytes] = {}  # sent in the pipeline, not yet answered
-        self.transformer = Transformer(driver)
+        self.made = 0  # names given so far: a name is never given twice
+        # From the connection's adapters, not the connection: a session must not keep its
+        # connection alive (sessions are weakly keyed by it).
+        self.transformer = Transformer(driver.adapters)
         self.piping = False
-        # Commands without parameters whose answers nobody waits for (SAVEPOINT,
-        # RELEASE): sent with the transaction's next statement, in its round trip.
+        # Commands whose answers nobody waits for (locks, SAVEPOINT, RELEASE), with
+        # their parameters: sent with the transaction's next statement, in its round trip.
         self.prelude: list[tuple[bytes, Arguments | None]] = []
         # The pipeline being answered carries its transaction's BEGIN: if the connection
         # turns out to be gone, nothing of the transaction had run (see NOTHING_RAN).
@@ -159,7 +162,8 @@ def execute(
         if name is None:
             name = found.preparing.get(sql)
         if name is None:
-            name = found.preparing[sql] = b"praxis_%d" % (len(found.names) + len(found.preparing))
+            name = found.preparing[sql] = b"praxis_%d" % found.made
+            found.made += 1
             pgconn.send_prepare(name, sql)
             found.owed.append((sql, name))
         pgconn.send_query_prepared(name, sent)
