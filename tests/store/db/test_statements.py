@@ -100,7 +100,8 @@ def test_other_dialects_go_through_sqlalchemy(
 
 @pytest.fixture
 def pg(postgres_cluster: Cluster) -> Iterator[Database]:
-    database = Database(postgres_cluster.create_database(), pool_size=4)
+    """PostgreSQL with one pooled connection: every transaction reuses it."""
+    database = Database(postgres_cluster.create_database(), pool_size=1)
     metadata.create_all(database.engine, tables=[ready_nodes])
     try:
         yield database
@@ -159,17 +160,6 @@ def test_a_postgres_driver_error_is_a_dbapi_error(pg: Database) -> None:
     assert not failed.value.connection_invalidated
 
 
-@pytest.fixture
-def pg1(postgres_cluster: Cluster) -> Iterator[Database]:
-    """PostgreSQL with one pooled connection: every transaction reuses it."""
-    database = Database(postgres_cluster.create_database(), pool_size=1)
-    metadata.create_all(database.engine, tables=[ready_nodes])
-    try:
-        yield database
-    finally:
-        database.close()
-
-
 UIDS = Statement(select(ready_nodes.c.node_uid).order_by(ready_nodes.c.seq))
 VALUES = Table(
     "raw_values",
@@ -185,11 +175,11 @@ def _uids(connection: Connection) -> list[str]:
     return list(UIDS.run(connection).scalars())
 
 
-def test_libpq_sends_and_loads_values_as_psycopg_does(pg1: Database) -> None:
+def test_libpq_sends_and_loads_values_as_psycopg_does(pg: Database) -> None:
     """Text (non-ASCII, quotes, percent signs, backslashes), 64-bit integers, booleans
     and NULL go through libpq's text parameters and come back as through SQLAlchemy;
     SQL with a literal ``%`` (``%%`` in psycopg's format) is sent as ``%``."""
-    VALUES.create(pg1.engine)
+    VALUES.create(pg.engine)
     odd = "ü→✓ 'quoted' 100% %(x)s \\ \t {a,b}"
     rows = [
         {"k": 1, "t": odd, "n": 2**62, "b": True},
@@ -197,7 +187,7 @@ def test_libpq_sends_and_loads_values_as_psycopg_does(pg1: Database) -> None:
         {"k": 3, "t": None, "n": None, "b": None},
     ]
     percent = Statement(select(VALUES.c.k).where(VALUES.c.t == literal_column("'a%b'")))
-    with pg1.write() as connection:
+    with pg.write() as connection:
         Statement(VALUES.insert()).run_many(connection, rows[:2])
         Statement(VALUES.insert()).run(connection, rows[2])
         raw = Statement(select(VALUES).order_by(VALUES.c.k)).run(connection).all()
@@ -207,21 +197,21 @@ def test_libpq_sends_and_loads_values_as_psycopg_does(pg1: Database) -> None:
         assert percent.run(connection).scalars() == [2]
 
 
-def test_a_string_with_a_nul_is_refused_and_nothing_is_stored(pg1: Database) -> None:
+def test_a_string_with_a_nul_is_refused_and_nothing_is_stored(pg: Database) -> None:
     """libpq's text parameters end at a NUL: such a value goes to psycopg, which
     refuses it with a clear error, instead of being cut short."""
-    with pytest.raises(DBAPIError, match="NUL"), pg1.write() as connection:
+    with pytest.raises(DBAPIError, match="NUL"), pg.write() as connection:
         INSERT.run(connection, _row("a\x00b"))
-    with pg1.read() as connection:
+    with pg.read() as connection:
         assert _uids(connection) == []
 
 
 def test_a_failed_pipeline_fails_its_transaction_and_the_connection_serves_on(
-    pg1: Database,
+    pg: Database,
 ) -> None:
     with (
         pytest.raises(DBAPIError) as failed,
-        pg1.write() as connection,
+        pg.write() as connection,
         statements.pipelined(connection),
     ):
         INSERT.run(connection, {**_row("a"), "seq": 1})
@@ -229,59 +219,59 @@ def test_a_failed_pipeline_fails_its_transaction_and_the_connection_serves_on(
         INSERT.run(connection, {**_row("c"), "seq": 3})  # never runs
     assert getattr(failed.value.orig, "sqlstate", "") == "23505"
     # the same connection (a pool of one)
-    with pg1.write() as connection, statements.pipelined(connection):
+    with pg.write() as connection, statements.pipelined(connection):
         INSERT.run_many(connection, [_row("d"), _row("e")])
-    with pg1.read() as connection:
+    with pg.read() as connection:
         assert _uids(connection) == ["d", "e"]
 
 
 def test_a_statement_through_sqlalchemy_inside_a_pipeline_sees_what_came_before(
-    pg1: Database,
+    pg: Database,
 ) -> None:
-    with pg1.write() as connection, statements.pipelined(connection):
+    with pg.write() as connection, statements.pipelined(connection):
         INSERT.run_many(connection, [_row("a"), _row("b")])
         seen = connection.execute(select(ready_nodes.c.node_uid).order_by("seq")).scalars()
         assert list(seen) == ["a", "b"]
         INSERT.run(connection, _row("c"))
-    with pg1.read() as connection:
+    with pg.read() as connection:
         assert _uids(connection) == ["a", "b", "c"]
 
 
-def test_a_statement_that_cannot_be_prepared_is_prepared_once_it_can(pg1: Database) -> None:
+def test_a_statement_that_cannot_be_prepared_is_prepared_once_it_can(pg: Database) -> None:
     """A failed PREPARE leaves no name behind: once its table exists it runs."""
     later = Table("later", MetaData(), Column("k", Integer, primary_key=True))
     count = Statement(select(func.count()).select_from(later))
-    with pytest.raises(DBAPIError, match="later"), pg1.read() as connection:
+    with pytest.raises(DBAPIError, match="later"), pg.read() as connection:
         count.run(connection)
-    later.create(pg1.engine)
-    with pg1.read() as connection:
+    later.create(pg.engine)
+    with pg.read() as connection:
         assert count.run(connection).scalar() == 0
 
 
-def test_statements_deallocated_behind_its_back_are_prepared_again(pg1: Database) -> None:
-    with pg1.read() as connection:
+def test_statements_deallocated_behind_its_back_are_prepared_again(pg: Database) -> None:
+    with pg.read() as connection:
         assert _uids(connection) == []
         connection.exec_driver_sql("DEALLOCATE ALL")
-    with pytest.raises(DBAPIError, match="does not exist"), pg1.read() as connection:
+    with pytest.raises(DBAPIError, match="does not exist"), pg.read() as connection:
         _uids(connection)  # the one statement that finds its name gone
-    with pg1.read() as connection:
+    with pg.read() as connection:
         assert _uids(connection) == []
 
 
-def test_a_closed_connection_leaves_nothing_behind(pg1: Database) -> None:
+def test_a_closed_connection_leaves_nothing_behind(pg: Database) -> None:
     """What libpq keeps per connection goes with it (no connection stays alive)."""
     from praxis.store.db import libpq
 
-    with pg1.read() as connection:
+    with pg.read() as connection:
         assert _uids(connection) == []
         driver = weakref.ref(connection.connection.driver_connection)
         assert libpq._sessions.get(driver()) is not None
-    pg1.engine.dispose()  # closes the pooled connection
+    pg.engine.dispose()  # closes the pooled connection
     gc.collect()
     assert driver() is None  # and its session went with it (weakly keyed)
 
 
-@pytest.mark.parametrize("database", ["db", "pg1"])
+@pytest.mark.parametrize("database", ["db", "pg"])
 def test_a_savepoint_rolls_back_only_its_command(
     database: str, request: pytest.FixtureRequest
 ) -> None:

@@ -108,23 +108,20 @@ class SegmentStore:
 
     def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         with statements.pipelined(connection):  # one round trip on PostgreSQL
-            self._insert_rows(connection, run_id, segment)
-
-    def _insert_rows(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
-        _INSERT_SEGMENT.run(
-            connection,
-            {
-                "run_id": run_id,
-                "number": segment.number,
-                "reason": segment.reason.value,
-                "started_at_ms": segment.started_at_ms,
-                "ownership_epoch": segment.ownership_epoch,
-                "incarnation": self.incarnation,
-            },
-        )
-        requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
-                          number=segment.number, reason=segment.reason.value,
-                          ownership_epoch=segment.ownership_epoch)  # fmt: skip
+            _INSERT_SEGMENT.run(
+                connection,
+                {
+                    "run_id": run_id,
+                    "number": segment.number,
+                    "reason": segment.reason.value,
+                    "started_at_ms": segment.started_at_ms,
+                    "ownership_epoch": segment.ownership_epoch,
+                    "incarnation": self.incarnation,
+                },
+            )
+            requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
+                              number=segment.number, reason=segment.reason.value,
+                              ownership_epoch=segment.ownership_epoch)  # fmt: skip
 
     def list(self, run_id: str) -> list[core.Segment]:
         """A run's segments, oldest first."""

@@ -415,69 +415,57 @@ def insert(
     state = outcome.state
     save_definition(connection, state.definition)
     with statements.pipelined(connection):  # one round trip on PostgreSQL
-        _insert_rows(connection, record, request_digest, outcome, command, now)
+        _INSERT["runs"].run(
+            connection,
+            {
+                "run_id": state.run_id,
+                "principal_id": record.principal_id,
+                "request_id": record.request_id,
+                "request_digest": request_digest,
+                "status": state.status.value,
+                "work_order_id": record.work_order_id,
+                "ref_run_id": record.ref_run_id,
+                "revision": state.revision,
+                "version": state.version,
+                "definition_digest": state.definition.digest,
+                "input_json": record.input_json,
+                "subscriber": record.subscriber,
+                "contract_id": record.contract_id,
+                "result_json": "",
+                "result_error": state.result_error,
+                "result_reason": state.result_reason,
+                "node_count": len(state.nodes),
+                "created_at_ms": state.created_at_ms,
+                "updated_at_ms": state.updated_at_ms,
+                "finished_at_ms": state.finished_at_ms,
+                "deadline_ms": state.deadline_ms,
+                "labels_json": record.labels_json,
+            },
+        )
+        if record.labels_json:
+            _INSERT["run_labels"].run_many(
+                connection,
+                [
+                    {"run_id": state.run_id, "key": key, "value": value,
+                     "created_at_ms": state.created_at_ms}
+                    for key, value in record.labels.items()
+                ],
+            )  # fmt: skip
+        _INSERT["run_nodes"].run_many(
+            connection,
+            [
+                run_codec.node_row(state.run_id, state.nodes[uid])
+                for uid in core.ordered_uids(state.definition, state.nodes)
+            ],
+        )
+        # A new run has no ready, timer or attempt rows yet: nothing to delete first.
+        uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
+        _write_effects(connection, record, outcome, uids, None)
+        run_log.append(connection, state, command, now)
     database.memo(connection)[("run", state.run_id)] = state
     if cache is not None:
         Database.after_commit(connection, functools.partial(cache.remember, state))
     return record
-
-
-def _insert_rows(
-    connection: Connection,
-    record: RunRecord,
-    request_digest: str,
-    outcome: core.Outcome,
-    command: core.Start,
-    now: int,
-) -> None:
-    state = outcome.state
-    _INSERT["runs"].run(
-        connection,
-        {
-            "run_id": state.run_id,
-            "principal_id": record.principal_id,
-            "request_id": record.request_id,
-            "request_digest": request_digest,
-            "status": state.status.value,
-            "work_order_id": record.work_order_id,
-            "ref_run_id": record.ref_run_id,
-            "revision": state.revision,
-            "version": state.version,
-            "definition_digest": state.definition.digest,
-            "input_json": record.input_json,
-            "subscriber": record.subscriber,
-            "contract_id": record.contract_id,
-            "result_json": "",
-            "result_error": state.result_error,
-            "result_reason": state.result_reason,
-            "node_count": len(state.nodes),
-            "created_at_ms": state.created_at_ms,
-            "updated_at_ms": state.updated_at_ms,
-            "finished_at_ms": state.finished_at_ms,
-            "deadline_ms": state.deadline_ms,
-            "labels_json": record.labels_json,
-        },
-    )
-    if record.labels_json:
-        _INSERT["run_labels"].run_many(
-            connection,
-            [
-                {"run_id": state.run_id, "key": key, "value": value,
-                 "created_at_ms": state.created_at_ms}
-                for key, value in record.labels.items()
-            ],
-        )  # fmt: skip
-    _INSERT["run_nodes"].run_many(
-        connection,
-        [
-            run_codec.node_row(state.run_id, state.nodes[uid])
-            for uid in core.ordered_uids(state.definition, state.nodes)
-        ],
-    )
-    # A new run has no ready, timer or attempt rows yet: nothing to delete first.
-    uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
-    _write_effects(connection, record, outcome, uids, None)
-    run_log.append(connection, state, command, now)
 
 
 def drop_ready(connection: Connection, run_id: str, uid: str) -> None:
