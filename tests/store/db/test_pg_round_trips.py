@@ -129,3 +129,27 @@ def test_round_trips_per_command_stay_within_their_budgets(engine: Engine, waits
     over = {name: places for name, places in measured.items() if len(places) > BUDGETS[name]}
     assert not over, over
     assert {name: len(places) for name, places in measured.items()} == BUDGETS
+
+
+def test_without_libpq_the_same_commands_run_through_psycopg(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection libpq does not serve (its client encoding is not UTF-8) runs every
+    statement, savepoint, lock and pipeline through psycopg's cursor instead."""
+    from praxis.store.db import libpq
+
+    monkeypatch.setattr(libpq, "session", lambda _driver: None)
+    claim = Claim("w", ["echo"], 8, 30_000)
+    started = engine.runs.start(AGENT, StartRequest("r1", CHAIN))
+    assert not isinstance(started, Exception)
+    for _ in range(3):  # a, b, c: each settlement readies the next node
+        settled = engine.tasks.settle_many(AGENT, [], claim)
+        assert isinstance(settled, tuple), settled
+        (task,) = settled[1]
+        done = Settlement(task.attempt_id, "w", core.Effect.APPLIED, "0", '{"ok": true}')
+        answered = engine.tasks.settle_many(AGENT, [done, done], None)
+        assert isinstance(answered, tuple), answered
+        replies = answered[0]
+        assert all(isinstance(reply, core.Reply) for reply in replies), replies
+    run = engine.runs.get_run(AGENT, started[0].state.run_id)  # type: ignore[index]
+    assert run.state.status is core.RunStatus.COMPLETED  # type: ignore[union-attr]

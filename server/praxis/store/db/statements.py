@@ -396,7 +396,9 @@ def pipelined(connection: Connection) -> Iterator[None]:
     driver = _driver(connection)
     found = libpq.session(driver)
     try:
-        with libpq.pipeline(driver, found) if found is not None else driver.pipeline():
+        # Without libpq (a connection whose encoding it does not serve) the statements
+        # run one by one: each answered at once, its rowcount known.
+        with libpq.pipeline(driver, found) if found is not None else contextlib.nullcontext():
             yield
     except connection.dialect.loaded_dbapi.Error as error:
         raise _wrapped(connection, "(pipelined statements)", None, error) from error
