@@ -31,7 +31,7 @@ from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability.tracing import TraceContext
 from praxis.store.controls import rows as controls
-from praxis.store.db import locks
+from praxis.store.db import locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
@@ -383,16 +383,21 @@ class RunStore:
     def _existing(
         self, connection: Connection, principal: Principal, request: StartRequest, digest: str
     ) -> RunRecord | None:
-        row = _EXISTING.run(
-            connection, {"pid": principal.principal_id, "rid": request.request_id}
-        ).first()
+        # Both reads in one round trip on PostgreSQL (the archived check is needed only
+        # when no run answers, which is every new request).
+        with statements.pipelined(connection):
+            found = _EXISTING.run(
+                connection, {"pid": principal.principal_id, "rid": request.request_id}, later=True
+            )
+            archived = (
+                self.archived_request(connection, principal.principal_id, request.request_id)
+                if self.archived_request is not None
+                else None
+            )
+        row = found.first()
         if row is None:
-            if self.archived_request is not None:
-                archived = self.archived_request(
-                    connection, principal.principal_id, request.request_id
-                )
-                if archived is not None:
-                    raise Rollback(archived)
+            if archived is not None:
+                raise Rollback(archived)
             return None
         if row.request_digest != digest:
             raise Rollback(
