@@ -85,6 +85,7 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     expect(rows.filter(has_text="Expiring approval")).to_contain_text("ap-owed")
     shot(page, "30-inbox-owed")
 
+    _live(page)
     rows.filter(has_text="Verification").get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/runs/{run_id}/assessment")
     expect(page.locator("#accepted")).to_have_text("not accepted")
@@ -103,6 +104,7 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     page.goto("/inbox")
     expect(page.locator('.count[data-kind="ACCEPTANCE"]')).to_have_text("0")
     expect(page.locator('.count[data-kind="VERIFICATION"]')).to_have_text("0")
+    _live(page)
     page.locator("#inbox-items tr", has_text="Handoff").get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/handoffs/{delivery}")
     expect(page.locator("#handoff-state")).to_have_text("OFFERED")
@@ -111,9 +113,16 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
 
     page.goto("/inbox")
     expect(page.locator('.count[data-kind="HANDOFF"]')).to_have_text("0")
+    _live(page)
     page.locator("#inbox-items tr", has_text="ap-owed").get_by_role("link").click()
     expect(page.locator("#approval-state")).to_have_text("ACTIVE")
     expect(page.locator("main")).to_contain_text("use it before then")
+
+
+def _live(page: Page) -> None:
+    """Waits for the inbox's live view to have drawn its first snapshot: it redraws the
+    rows, and a click landing while they are replaced would be lost."""
+    expect(page.locator("#inbox")).to_have_attribute("data-version", re.compile(r"[1-9]"))
 
 
 def _expiring(console: Console, approval_id: str, purpose: str = "") -> approval_pb2.Approval:
@@ -136,6 +145,7 @@ def test_an_expiring_approval_is_renewed_from_its_page(page: Page, console: Cons
     page.get_by_label("Bearer token").press("Enter")
     rows = page.locator("#inbox-items tr", has_text="ap-renew-me")
     expect(rows).to_have_count(1)
+    _live(page)
     rows.get_by_role("link").click()
     expect(page.locator("#material")).to_have_text(old.material_digest)
     expect(page.locator("#purpose")).to_have_text("payments")
