@@ -131,6 +131,9 @@ class Settings:
     # (certificate chain PEM, private key PEM[, client CA PEM: require mutual TLS])
     tls: tuple[bytes, bytes] | tuple[bytes, bytes, bytes | None] | None = None
     reuse_port: bool = False  # SO_REUSEPORT: several processes serve one port
+    # Other server processes write the same SQLite file (``--processes N``): decide
+    # heartbeats and settlements ahead of the writers' turn (praxis.store.runtime.ahead).
+    decide_ahead: bool = False
     recover: bool = True  # start RECOVERY segments (once per installation start)
     sweeper: bool = True  # run the sweeper (one process per installation is enough)
     broadcast: bool = True  # exchange wake-ups with the other processes on this machine
@@ -205,7 +208,11 @@ class Engine:
         )
         self.runs.webhook_names = frozenset(settings.webhooks)
         self.notifications = Notifications(self.db, authority, self.clock)
-        self.tasks = TaskStore(self.runs, allowance_of=self.contracts.allowance)
+        self.tasks = TaskStore(
+            self.runs,
+            allowance_of=self.contracts.allowance,
+            decide_ahead=settings.decide_ahead and not self.db.postgres,
+        )
         self.registry = RegistryStore(
             self.db,
             authority,

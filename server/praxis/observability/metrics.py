@@ -104,6 +104,15 @@ HANDED_OFF = _documented(
     "Attempts leased to a long poll parked in the server process by the commit that "
     "readied them (no claim of their own); included in praxis_tasks_claimed_total.",
 )
+DECISIONS_AHEAD = _documented(
+    Counter,
+    "praxis_decisions_ahead",
+    "Heartbeats and settlements decided on a read snapshot before the writers' turn "
+    "(SQLite, several server processes), by outcome: current (the run was still at that "
+    "version inside the turn) or stale (it had moved on, and the command decided again "
+    "inside the turn).",
+    ["outcome"],
+)
 RETURNED = _documented(
     Counter,
     "praxis_tasks_returned",
@@ -300,6 +309,13 @@ def handed_off(attempts: int) -> None:
     """A commit leased ``attempts`` to parked long polls (after its COMMIT)."""
     if ON:
         HANDED_OFF.inc(attempts)
+
+
+def decided_ahead(current: bool) -> None:
+    """A committed command on an attempt used its decision made ahead of the writers'
+    turn (``current``) or decided again inside it."""
+    if ON:
+        DECISIONS_AHEAD.labels("current" if current else "stale").inc()
 
 
 # --- the database ---------------------------------------------------------------------

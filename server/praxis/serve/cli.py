@@ -203,6 +203,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         tls=security.tls_of(args),
         serving=config.serving,
         reuse_port=child is not None,
+        decide_ahead=processes > 1,
         recover=child is None,
         sweeper=child in (None, 0),
         wake_dir=wake_dir_for(database_url, args.data_dir)

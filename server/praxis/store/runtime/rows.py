@@ -69,6 +69,7 @@ read page by page with ``ListRunNodes``."""
 # Hot-path statements, built once and run on the raw SQLite cursor
 # (praxis.store.db.statements); each is keyed by primary key or a unique index.
 _LOAD_RUN = Statement(select(runs).where(runs.c.run_id == bindparam("rid")))
+_RUN_VERSION = Statement(select(runs.c.version).where(runs.c.run_id == bindparam("rid")))
 _UPDATE_RUN = Statement(
     update(runs).where(
         runs.c.run_id == bindparam("rid"), runs.c.version == bindparam("expected_version")
@@ -253,6 +254,12 @@ def load(
     if row is None:
         return None
     return load_row(connection, row, definitions, cache)
+
+
+def version(connection: Connection, run_id: str) -> int | None:
+    """The run's stored version, or ``None`` when there is no such run."""
+    found = _RUN_VERSION.run(connection, {"rid": run_id}).scalar()
+    return None if found is None else int(found)
 
 
 def lock_attempt_run(connection: Connection, attempt_id: str) -> tuple[Any, core.Attempt | None]:

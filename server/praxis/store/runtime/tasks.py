@@ -10,6 +10,7 @@ requests they check.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections import Counter, defaultdict
@@ -31,9 +32,9 @@ from praxis.observability import metrics
 from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
-from praxis.store.db.database import Ending, Rollback
+from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.statements import Savepoint, Statement
-from praxis.store.runtime import matching
+from praxis.store.runtime import ahead, matching
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
@@ -112,6 +113,7 @@ class TaskStore:
         self,
         runs: RunStore,
         allowance_of: Callable[[Connection, RunRecord], Allowance | None] | None = None,
+        decide_ahead: bool = False,
     ) -> None:
         self.runs = runs
         self.unit = runs.unit
@@ -126,6 +128,9 @@ class TaskStore:
         # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
         # commit need not wake it (a sweep that changes nothing, another replica's claim).
         self.claims_skipped = 0
+        # Whether heartbeats and settlements are decided ahead of the writers' turn: where
+        # other processes write the same SQLite file (praxis.store.runtime.ahead).
+        self.decide_ahead = decide_ahead
         # Execution-model hooks (contracts, reconciliations), called inside a settlement's
         # transaction; a Rollback refuses it. Wired by the engine's reactions table.
         self.settle_hooks: list[
@@ -438,49 +443,100 @@ class TaskStore:
             value = _NEXT_READY.run(connection, {"models": models}).scalar()
         return None if value is None else int(value)
 
+    def _decide(
+        self,
+        connection: Connection,
+        principal: Principal,
+        attempt_id: str,
+        build: Callable[[core.Attempt], core.Command],
+        earlier: dict[str, RunRecord | None] | None = None,
+    ) -> ahead.Decided | None:
+        """The decision of one command on an attempt (heartbeat or settlement): its run
+        loaded and the reducer applied; only the principal whose claim leased the attempt
+        may act on it. Raises Rollback with the refusal. ``earlier``: the runs earlier
+        commands of a batch decided (deciding ahead); ``None`` when this command must
+        decide inside the turn instead."""
+        # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
+        if self.db.postgres:  # the attempt read under the lock
+            row, attempt = run_rows.lock_attempt_run(connection, attempt_id)
+        else:
+            row, attempt = None, run_rows.load_attempt(connection, attempt_id)
+        if (
+            attempt is not None
+            and self.db.postgres
+            and (row is None or attempt.run_id != row.run_id)
+        ):
+            # Committed after the lock's statement read attempts (no claim returns
+            # an attempt id before its commit; a guessed one could): lock, read again.
+            locks.run(connection, attempt.run_id)
+            attempt, row = run_rows.load_attempt(connection, attempt_id), None
+        if attempt is None:
+            raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
+        if attempt.principal_id and attempt.principal_id != principal.principal_id:
+            raise Rollback(
+                Rejection(
+                    Code.PERMISSION_DENIED,
+                    "ATTEMPT_NOT_YOURS",
+                    f"attempt {attempt_id!r} was claimed by another principal",
+                )
+            )
+        follows = earlier is not None and attempt.run_id in earlier
+        record = earlier[attempt.run_id] if earlier is not None and follows else None
+        if follows and record is None:
+            return None
+        record = record or self.unit.load(connection, attempt.run_id, row)
+        if record is None:
+            raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
+        command, now = build(attempt), self.clock.now_ms()
+        outcome = core.apply(record.state, command, now, self.limits)
+        if isinstance(outcome, Rejection):
+            raise Rollback(outcome)
+        return ahead.Decided(attempt, record, command, now, outcome, follows)
+
+    def _decide_ahead(
+        self,
+        principal: Principal,
+        commands: list[tuple[str, Callable[[core.Attempt], core.Command]]],
+    ) -> list[ahead.Decided | None]:
+        """Each command's decision on a read snapshot, before the batch queues for the
+        writers' turn (:mod:`praxis.store.runtime.ahead`); ``None`` where the command
+        decides inside the turn (a refusal, which the turn gives again; all of them when
+        no other process shares the turn, and on PostgreSQL)."""
+        if not self.decide_ahead:
+            return [None] * len(commands)
+        decided: list[ahead.Decided | None] = []
+        earlier: dict[str, RunRecord | None] = {}
+        with self.db.read() as connection:
+            for attempt_id, build in commands:
+                try:
+                    found = self._decide(connection, principal, attempt_id, build, earlier)
+                except Rollback:
+                    found = None
+                decided.append(found)
+                if found is not None:
+                    earlier[found.attempt.run_id] = ahead.next_state(found)
+        return decided
+
     def _attempt_body(
         self,
         principal: Principal,
         attempt_id: str,
         build: Callable[[core.Attempt], core.Command],
         report: progress.Report | None = None,
+        decided: ahead.Decided | None = None,
     ) -> Callable[[Connection, Effects], core.Reply]:
-        """The transaction of one command on an attempt (heartbeat or settlement); only
-        the principal whose claim leased the attempt may act on it. A heartbeat's
-        ``report`` is kept when the heartbeat extended the lease (a live attempt)."""
+        """The transaction of one command on an attempt: ``decided`` ahead of the turn when
+        its run is still at that version, else decided here. A heartbeat's ``report`` is
+        kept when the heartbeat extended the lease (a live attempt)."""
 
         def transaction(connection: Connection, effects: Effects) -> core.Reply:
-            # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
-            if self.db.postgres:  # the attempt read under the lock
-                row, attempt = run_rows.lock_attempt_run(connection, attempt_id)
-            else:
-                row, attempt = None, run_rows.load_attempt(connection, attempt_id)
-            if (
-                attempt is not None
-                and self.db.postgres
-                and (row is None or attempt.run_id != row.run_id)
-            ):
-                # Committed after the lock's statement read attempts (no claim returns
-                # an attempt id before its commit; a guessed one could): lock, read again.
-                locks.run(connection, attempt.run_id)
-                attempt, row = run_rows.load_attempt(connection, attempt_id), None
-            if attempt is None:
-                raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
-            if attempt.principal_id and attempt.principal_id != principal.principal_id:
-                raise Rollback(
-                    Rejection(
-                        Code.PERMISSION_DENIED,
-                        "ATTEMPT_NOT_YOURS",
-                        f"attempt {attempt_id!r} was claimed by another principal",
-                    )
-                )
-            record = self.unit.load(connection, attempt.run_id, row)
-            if record is None:
-                raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
-            command, now = build(attempt), self.clock.now_ms()
-            outcome = core.apply(record.state, command, now, self.limits)
-            if isinstance(outcome, Rejection):
-                raise Rollback(outcome)
+            current = decided is not None and ahead.still_current(connection, decided)
+            if decided is not None and metrics.ON:  # counted once committed
+                Database.after_commit(connection, functools.partial(metrics.decided_ahead, current))
+            found = decided if current else self._decide(connection, principal, attempt_id, build)
+            assert found is not None  # deciding inside the turn returns a decision or raises
+            attempt, record, command, now = found.attempt, found.record, found.command, found.now
+            outcome = found.outcome
             spends = any(a.cost_microcredits not in ("", "0") for a in outcome.attempts)
             if spends or record.contract_id:
                 self.runs.lock_budget(connection, record.contract_id, record.principal_id, spends)
@@ -507,8 +563,9 @@ class TaskStore:
         )
         if problem:
             return problem
+        [decided] = self._decide_ahead(principal, [(attempt_id, build)])
         result: core.Reply | Rejection = self.unit.transact(
-            self._attempt_body(principal, attempt_id, build, report)
+            self._attempt_body(principal, attempt_id, build, report, decided)
         )
         return result
 
@@ -571,7 +628,7 @@ class TaskStore:
         if problem:
             return problem
         replies: list[core.Reply | Rejection] = []
-        bodies: list[Callable[[Connection, Effects], Any]] = []
+        commands: list[tuple[str, Callable[[core.Attempt], core.Command]]] = []
         slots: list[int] = []
         for index, request in enumerate(requests):
             build = self._completion(request) if request.completed else self._failure(request)
@@ -583,7 +640,13 @@ class TaskStore:
             assert not isinstance(build, Rejection)
             replies.append(core.Reply())  # replaced by the body's answer below
             slots.append(index)
-            bodies.append(self._attempt_body(principal, request.attempt_id, build))
+            commands.append((request.attempt_id, build))
+        bodies: list[Callable[[Connection, Effects], Any]] = [
+            self._attempt_body(principal, attempt_id, build, None, decided)
+            for (attempt_id, build), decided in zip(
+                commands, self._decide_ahead(principal, commands), strict=True
+            )
+        ]
         keys = self._runs_of([requests[index].attempt_id for index in slots])
         if claim is not None:
             bodies.append(self._claim_body(replace(claim, principal_id=principal.principal_id)))
