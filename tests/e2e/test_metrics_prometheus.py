@@ -19,7 +19,7 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from aiws.engine.v1 import run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from tests.support.harness import token_of
 from tests.support.runtime import definition, node
 from tests.support.server_process import ServerProcess, free_port, track, write_config
@@ -265,3 +265,26 @@ def test_prometheus_sees_the_request_rate_queue_depth_and_leases(
     assert _scalar(prometheus, "praxis_leases_outstanding") == 2
     claimed = _scalar(prometheus, 'sum(praxis_tasks_claimed_total{model="echo"})')
     assert claimed == 2
+
+
+def test_the_processes_of_several_decide_settlements_ahead_of_the_writers_turn(
+    two_processes: tuple[ServerProcess, int],
+) -> None:
+    server, metrics_port = two_processes
+    tasks, _runs = _start_and_claim(server.address, 3)
+    with grpc.insecure_channel(server.address) as channel:
+        stub = task_pb2_grpc.TaskServiceStub(channel)
+        for task in tasks:
+            stub.CompleteTask(
+                task_pb2.CompleteTaskRequest(
+                    attempt_id=task.attempt_id,
+                    worker_id="w1",
+                    result_json='"done"',
+                    effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+                ),
+                metadata=_metadata("agent"),
+            )
+    samples = scrape(metrics_port)
+    # Nothing else wrote those runs: each decision made ahead was still current.
+    assert samples[("praxis_decisions_ahead_total", (("outcome", "current"),))] == 2
+    assert ("praxis_decisions_ahead_total", (("outcome", "stale"),)) not in samples

@@ -80,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--child-index", type=int, help=argparse.SUPPRESS)  # set by --processes
     serve.add_argument("--heartbeat-fd", type=int, help=argparse.SUPPRESS)  # set by --processes
+    # Set by --processes: how many server processes the parent started, this one included.
+    serve.add_argument("--siblings", type=int, default=1, help=argparse.SUPPRESS)
     console_module.add_serve_arguments(serve)
     serve.add_argument(
         "--metrics-listen",
@@ -139,10 +141,13 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
     return config_module.load(path)
 
 
-def _child_argv(args: argparse.Namespace, index: int, listen: str, heartbeat_fd: int) -> list[str]:
-    """The command line of child ``index`` of ``--processes``."""
+def _child_argv(
+    args: argparse.Namespace, processes: int, index: int, listen: str, heartbeat_fd: int
+) -> list[str]:
+    """The command line of child ``index`` of ``processes`` (``--processes``)."""
     argv = ["serve", "--data-dir", str(args.data_dir), "--listen", listen]
     argv += ["--processes", "1", "--child-index", str(index), "--log-level", args.log_level]
+    argv += ["--siblings", str(processes)]
     argv += ["--heartbeat-fd", str(heartbeat_fd)]
     argv += ["--config", str(args.config or args.data_dir / "config.json")]
     if args.test_clock is not None:  # one server process (and the --console child)
@@ -203,7 +208,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         tls=security.tls_of(args),
         serving=config.serving,
         reuse_port=child is not None,
-        decide_ahead=processes > 1,
+        decide_ahead=args.siblings > 1,
         recover=child is None,
         sweeper=child in (None, 0),
         wake_dir=wake_dir_for(database_url, args.data_dir)
@@ -306,7 +311,9 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
         if isinstance(web, int):
             return web
         return supervise(
-            lambda index, listen, fd: child_command(_child_argv(args, index, listen, fd)),
+            lambda index, listen, fd: child_command(
+                _child_argv(args, processes, index, listen, fd)
+            ),
             processes,
             args.listen,
             {"metrics_port": endpoint.port} if endpoint is not None else None,

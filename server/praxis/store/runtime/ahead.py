@@ -25,7 +25,8 @@ Only where several server processes share the turn (``praxis serve --processes N
 :attr:`praxis.app.Settings.decide_ahead`): there the decisions of one process run while
 another holds the turn. A lone process gains nothing (its own interpreter runs the
 decisions either way) and pays for the read: 10% fewer completions per second in one
-process, 6% more with two (issue 26's session-16 note). PostgreSQL has no writers' turn
+process; with two, a settlement holds the turn about a quarter less and 5% more complete
+per second (issue 26's session-16 note). PostgreSQL has no writers' turn
 (commands of different runs run in parallel, each locking its run): it decides inside
 the transaction, under the run's lock.
 """
