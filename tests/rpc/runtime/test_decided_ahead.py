@@ -157,3 +157,23 @@ def test_a_lone_process_decides_inside_the_turn(tmp_path: Path) -> None:
         assert (current(), stale()) == (0, 0)
     finally:
         h.close()
+
+
+def test_a_replay_in_a_batch_leaves_the_next_decision_of_its_run_current(
+    served: Harness,
+) -> None:
+    start(served, wide(3))
+    tasks = {t.node_uid: t for t in claim(served)}
+    complete(served, tasks["n0"], {"ok": "n0"})
+    current, stale = counted("current"), counted("stale")
+    response = served.client("agent").tasks.SettleTasks(
+        task_pb2.SettleTasksRequest(
+            settlements=[
+                completion(tasks["n0"], {"ok": "n0"}),  # a replay: a no-op outcome
+                completion(tasks["n1"], {"ok": "n1"}),
+                completion(tasks["n2"], {"ok": "n2"}),
+            ]
+        )
+    )
+    assert [r.complete.replayed for r in response.results] == [True, False, False]
+    assert (current(), stale()) == (3, 0)

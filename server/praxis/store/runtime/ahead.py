@@ -67,12 +67,8 @@ def still_current(connection: Connection, decided: Decided) -> bool:
 
 
 def next_state(decided: Decided) -> RunRecord | None:
-    """The run a later command of the batch on the same run decides on: the state this
-    decision leads to, or ``None`` when the later one must decide inside the turn (the run
-    ended, where a save also writes the run's result)."""
-    outcome = decided.outcome
-    if outcome.noop:
-        return decided.record
-    if outcome.state.status in core.TERMINAL:
-        return None
-    return replace(decided.record, state=outcome.state)
+    """The run a later command of the batch on the same run decides on, after a decision
+    that changed it: the state it leads to, or ``None`` when the later one must decide
+    inside the turn (the run ended, where a save also writes the run's result)."""
+    state = decided.outcome.state
+    return None if state.status in core.TERMINAL else replace(decided.record, state=state)

@@ -480,11 +480,13 @@ class TaskStore:
                     f"attempt {attempt_id!r} was claimed by another principal",
                 )
             )
-        follows = earlier is not None and attempt.run_id in earlier
-        record = earlier[attempt.run_id] if earlier is not None and follows else None
-        if follows and record is None:
-            return None
-        record = record or self.unit.load(connection, attempt.run_id, row)
+        record, follows = None, earlier is not None and attempt.run_id in earlier
+        if earlier is not None and follows:
+            record = earlier[attempt.run_id]
+            if record is None:
+                return None  # its run ended earlier in the batch: decided inside the turn
+        if record is None:
+            record = self.unit.load(connection, attempt.run_id, row)
         if record is None:
             raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
         command, now = build(attempt), self.clock.now_ms()
@@ -513,7 +515,7 @@ class TaskStore:
                 except Rollback:
                     found = None
                 decided.append(found)
-                if found is not None:
+                if found is not None and not found.outcome.noop:  # a no-op changes nothing
                     earlier[found.attempt.run_id] = ahead.next_state(found)
         return decided
 
