@@ -13,6 +13,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
@@ -21,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from tests.support.harness import token_of
-from tests.support.runtime import definition, node
+from tests.support.runtime import definition, json_out, node
 from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 PROMETHEUS = Path("/usr/bin/prometheus")
@@ -288,3 +289,78 @@ def test_the_processes_of_several_decide_settlements_ahead_of_the_writers_turn(
     # Nothing else wrote those runs: each decision made ahead was still current.
     assert samples[("praxis_decisions_ahead_total", (("outcome", "current"),))] == 2
     assert ("praxis_decisions_ahead_total", (("outcome", "stale"),)) not in samples
+
+
+def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
+    two_processes: tuple[ServerProcess, int],
+) -> None:
+    """Settlements of one run's items, decided ahead in two processes at once: those
+    whose run moved on meanwhile decide again inside the turn, and every result lands."""
+    server, metrics_port = two_processes
+    items = 24
+    fanout = definition(
+        "join",
+        split=node(output=json_out({"type": "object", "properties": {"items": {"type": "array"}}})),
+        each=node("fanout_item", ("split",), json_out(), fanout={"over": "node:split.items"}),
+        join=node("node:each", ("each",), json_out({"type": "array"})),
+    )
+    claim = task_pb2.ClaimTasksRequest(
+        worker_id="w1", models=["echo"], max_tasks=100, lease_ms=600_000
+    )
+    with grpc.insecure_channel(server.address) as channel:
+        runs, tasks = run_pb2_grpc.RunServiceStub(channel), task_pb2_grpc.TaskServiceStub(channel)
+        request = run_pb2.StartRunRequest(request_id="fan", definition_json=json.dumps(fanout))
+        run_id = runs.StartRun(request, metadata=_metadata("alice")).run.run_id
+        [split] = tasks.ClaimTasks(claim, metadata=_metadata("agent")).tasks
+        tasks.CompleteTask(
+            _completion(split, {"items": list(range(items))}), metadata=_metadata("agent")
+        )
+        claimed = list(tasks.ClaimTasks(claim, metadata=_metadata("agent")).tasks)
+    assert len(claimed) == items
+    before = scrape(metrics_port)
+
+    def settle(part: list[task_pb2.Task]) -> None:
+        options = [("grpc.use_local_subchannel_pool", 1)]  # its own connection
+        with grpc.insecure_channel(server.address, options=options) as channel:
+            response = task_pb2_grpc.TaskServiceStub(channel).SettleTasks(
+                task_pb2.SettleTasksRequest(
+                    settlements=[
+                        task_pb2.Settlement(complete=_completion(task, {"item": task.node_uid}))
+                        for task in part
+                    ]
+                ),
+                metadata=_metadata("agent"),
+            )
+        assert [r.WhichOneof("result") for r in response.results] == ["complete"] * len(part)
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(settle, [claimed[index::4] for index in range(4)]))
+    after = scrape(metrics_port)
+    key = "praxis_decisions_ahead_total"
+    decided = sum(
+        after.get((key, (("outcome", outcome),)), 0) - before.get((key, (("outcome", outcome),)), 0)
+        for outcome in ("current", "stale")
+    )
+    assert decided == items  # each settlement was decided ahead, then used or made again
+    with grpc.insecure_channel(server.address) as channel:
+        [join] = (
+            task_pb2_grpc.TaskServiceStub(channel)
+            .ClaimTasks(claim, metadata=_metadata("agent"))
+            .tasks
+        )
+        assert join.run_id == run_id
+    by_item = {task.node_uid: {"item": task.node_uid} for task in claimed}
+    assert json.loads(join.input_json) == [by_item[uid] for uid in sorted(by_item, key=_item_index)]
+
+
+def _item_index(uid: str) -> int:
+    return int(uid.rsplit("#", 1)[1])  # an item's uid: "<node>#<index>"
+
+
+def _completion(task: task_pb2.Task, result: object) -> task_pb2.CompleteTaskRequest:
+    return task_pb2.CompleteTaskRequest(
+        attempt_id=task.attempt_id,
+        worker_id="w1",
+        result_json=json.dumps(result),
+        effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+    )
