@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -93,13 +92,15 @@ def _rpcs(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], method:
     )
 
 
-def _multiprocess_dirs() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("praxis-metrics-*"))
-
-
 @pytest.fixture
-def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, int]]:
-    before = _multiprocess_dirs()
+def two_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[ServerProcess, int]]:
+    # The server's own temporary directory: another suite running on the machine makes
+    # its multiprocess directories elsewhere.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     metrics_port = free_port()
     server = ServerProcess(
         write_config(tmp_path / "data"),
@@ -111,7 +112,7 @@ def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, int]]:
     )
     server.start(timeout_s=60)
     try:
-        (private,) = _multiprocess_dirs() - before  # the parent's PROMETHEUS_MULTIPROC_DIR
+        (private,) = scratch.glob("praxis-metrics-*")  # the parent's PROMETHEUS_MULTIPROC_DIR
         assert private.stat().st_mode & 0o077 == 0
         yield server, metrics_port
     finally:
