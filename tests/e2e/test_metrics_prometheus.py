@@ -343,6 +343,8 @@ def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
         for outcome in ("current", "stale")
     )
     assert decided == items  # each settlement was decided ahead, then used or made again
+    turn = "praxis_db_writer_turn_held_seconds_total"
+    assert after[(turn, ())] > before[(turn, ())]  # summed over both processes
     with grpc.insecure_channel(server.address) as channel:
         [join] = (
             task_pb2_grpc.TaskServiceStub(channel)

@@ -170,6 +170,20 @@ COMMIT_SECONDS = _documented(
     "Time of one write transaction, from taking the write lock to the end of its COMMIT.",
     buckets=_LATENCY_BUCKETS,
 )
+TURN_WAITED = _documented(
+    Counter,
+    "praxis_db_writer_turn_wait_seconds",
+    "Time spent waiting for the writers' turn (SQLite: the flock the server processes of "
+    "one database file take in turn before each write transaction). Summed over the "
+    "processes, its rate is how many of them wait on average.",
+)
+TURN_HELD = _documented(
+    Counter,
+    "praxis_db_writer_turn_held_seconds",
+    "Time the writers' turn was held (SQLite), from taking it to the end of the COMMIT. "
+    "Summed over the processes of one file, its rate is the fraction of the time someone "
+    "writes: near 1, another server process adds little.",
+)
 APPROVALS = _documented(
     Counter,
     "praxis_approvals_consumed",
@@ -327,6 +341,13 @@ def transaction(commands: int, started: float) -> None:
         COMMIT_SECONDS.observe(time.perf_counter() - started)
         TRANSACTIONS.inc()
         BATCH.observe(commands)
+
+
+def writer_turn(waited_s: float, held_s: float) -> None:
+    """The writers' turn was waited for ``waited_s`` and then held ``held_s`` seconds."""
+    if ON:
+        TURN_WAITED.inc(waited_s)
+        TURN_HELD.inc(held_s)
 
 
 # --- the registry ---------------------------------------------------------------------

@@ -169,6 +169,12 @@ def test_write_transactions_and_group_commits_are_counted(served: Harness) -> No
     assert transactions() >= 1 and commands() >= 1 and latency() == transactions()
 
 
+def test_the_writers_turn_is_timed(served: Harness) -> None:
+    held = delta("praxis_db_writer_turn_held_seconds_total")
+    start(served, diamond(), {})
+    assert 0 < held() < 10  # a StartRun's transaction held the turn for a while
+
+
 def test_registry_commands_and_consumed_approvals_are_counted(served: Harness) -> None:
     applied = delta("praxis_registry_commands_total", action="registry.register", outcome="applied")
     replayed = delta(

@@ -18,8 +18,11 @@ import contextlib
 import fcntl
 import logging
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from praxis.observability import metrics
 
 log = logging.getLogger("praxis.store")
 SUFFIX = ".writer"
@@ -49,15 +52,18 @@ class WriterTurn:
         if fd is None:
             yield
             return
+        asked = time.perf_counter()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError:  # no flock on this file system: SQLite alone orders writers
             yield
             return
+        taken = time.perf_counter()
         try:
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
+            metrics.writer_turn(taken - asked, time.perf_counter() - taken)
 
     def close(self) -> None:
         """Closes the file (releasing any turn)."""
