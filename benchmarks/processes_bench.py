@@ -44,6 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiws.engine.v1 import run_pb2
+from benchmarks.registry_bench import server_cpu_s
 from benchmarks.runtime_bench import CHAIN10, FANOUT10, RUNS, WORKERS, serve, wait_all, worker_main
 from praxis_client import connect
 from tests.support.harness import token_of
@@ -104,12 +105,6 @@ def children(pid: int) -> list[int]:
     return found or [pid]
 
 
-def cpu_s(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 # --- a server with its load placed evenly ---------------------------------------------
 
 
@@ -119,6 +114,7 @@ def placed(directory: Path, processes: int) -> Iterator[dict[str, Any]]:
     connections spread evenly over its processes."""
     with serve(directory, processes) as server:
         port = int(server.address.rsplit(":", 1)[1])
+        assert server.process is not None and server.process.pid is not None
         servers = children(server.process.pid)
         context = multiprocessing.get_context("spawn")
         counter, ready = context.Value("i", 0), context.Value("i", 0)
@@ -126,6 +122,7 @@ def placed(directory: Path, processes: int) -> Iterator[dict[str, Any]]:
         kept: dict[int, list[Any]] = {pid: [] for pid in servers}
         known: set[int] = set()
         tries = 0
+        clients: list[Any] = []  # the starters' and the watcher's, closed at the end
         try:
             while min(len(workers) for workers in kept.values()) < share:
                 tries += 1
@@ -137,6 +134,7 @@ def placed(directory: Path, processes: int) -> Iterator[dict[str, Any]]:
                     args=(server.address, f"w{tries}", stop, counter, ready),
                 )
                 process.start()
+                assert process.pid is not None
                 owner = _wait_owner(process.pid, servers, port, known)
                 if len(kept[owner]) < share:
                     kept[owner].append((process, stop))
@@ -145,6 +143,7 @@ def placed(directory: Path, processes: int) -> Iterator[dict[str, Any]]:
                     process.join(timeout=30)
             starters = _place_starters(server.address, servers, port, known)
             watcher = connect(server.address, token_of("agent"))
+            clients += [*starters, watcher]
             time.sleep(1.0)  # let the workers start long-polling
             yield {
                 "server": server,
@@ -154,6 +153,8 @@ def placed(directory: Path, processes: int) -> Iterator[dict[str, Any]]:
                 "workers_started": tries,
             }
         finally:
+            for client in clients:
+                client.close()
             for workers in kept.values():
                 for _process, stop in workers:
                     stop.set()
@@ -175,10 +176,10 @@ def _wait_owner(pid: int, servers: list[int], port: int, known: set[int]) -> int
 def _place_starters(address: str, servers: list[int], port: int, known: set[int]) -> list[Any]:
     share = max(1, CONNECTIONS // len(servers))
     placed_on: dict[int, list[Any]] = {pid: [] for pid in servers}
-    spare = []
-    for _ in range(PLACE_TRIES):
-        if min(len(clients) for clients in placed_on.values()) >= share:
-            break
+    spare: list[Any] = []
+    while min(len(clients) for clients in placed_on.values()) < share:
+        if len(spare) + sum(map(len, placed_on.values())) >= PLACE_TRIES:
+            raise RuntimeError(f"could not place {CONNECTIONS} starter connections evenly")
         client = connect(
             address, token_of("agent"), options=[("grpc.use_local_subchannel_pool", 1)]
         )
@@ -186,8 +187,6 @@ def _place_starters(address: str, servers: list[int], port: int, known: set[int]
             client.runs.GetRun(run_pb2.GetRunRequest(run_id="run_none"))
         owner = _wait_owner(os.getpid(), servers, port, known)
         (placed_on[owner] if len(placed_on[owner]) < share else spare).append(client)
-    else:
-        raise RuntimeError(f"could not place {CONNECTIONS} starter connections evenly")
     for client in spare:
         client.close()
     return [client for clients in placed_on.values() for client in clients]
@@ -204,7 +203,7 @@ def one_round(setup: dict[str, Any], round_: int, after: int) -> dict[str, Any]:
         )
         return str(starters[index % len(starters)].runs.StartRun(request).run.run_id)
 
-    before = [cpu_s(pid) for pid in servers]
+    before = [server_cpu_s(pid) for pid in servers]
     began = time.monotonic()
     with ThreadPoolExecutor(STARTERS) as pool:
         run_ids = list(pool.map(start, range(RUNS)))
@@ -216,7 +215,8 @@ def one_round(setup: dict[str, Any], round_: int, after: int) -> dict[str, Any]:
         "start_phase_s": round(started - began, 3),
         "seconds": round(elapsed, 3),
         "server_cores_busy": [
-            round((cpu_s(pid) - cpu) / elapsed, 2) for pid, cpu in zip(servers, before, strict=True)
+            round((server_cpu_s(pid) - cpu) / elapsed, 2)
+            for pid, cpu in zip(servers, before, strict=True)
         ],
         "cursor": cursor,
     }

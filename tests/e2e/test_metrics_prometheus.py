@@ -19,9 +19,9 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
+from aiws.engine.v1 import run_pb2, run_pb2_grpc, task_pb2, task_pb2_grpc
 from tests.support.harness import token_of
-from tests.support.runtime import definition, json_out, node
+from tests.support.runtime import completion, definition, json_out, node
 from tests.support.server_process import ServerProcess, free_port, track, write_config
 
 PROMETHEUS = Path("/usr/bin/prometheus")
@@ -277,15 +277,7 @@ def test_the_processes_of_several_decide_settlements_ahead_of_the_writers_turn(
     with grpc.insecure_channel(server.address) as channel:
         stub = task_pb2_grpc.TaskServiceStub(channel)
         for task in tasks:
-            stub.CompleteTask(
-                task_pb2.CompleteTaskRequest(
-                    attempt_id=task.attempt_id,
-                    worker_id="w1",
-                    result_json='"done"',
-                    effect=common_pb2.EFFECT_OUTCOME_APPLIED,
-                ),
-                metadata=_metadata("agent"),
-            )
+            stub.CompleteTask(completion(task, "done").complete, metadata=_metadata("agent"))
     samples = scrape(metrics_port)
     # Nothing else wrote those runs: each decision made ahead was still current.
     assert samples[("praxis_decisions_ahead_total", (("outcome", "current"),))] == 2
@@ -314,7 +306,7 @@ def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
         run_id = runs.StartRun(request, metadata=_metadata("alice")).run.run_id
         [split] = tasks.ClaimTasks(claim, metadata=_metadata("agent")).tasks
         tasks.CompleteTask(
-            _completion(split, {"items": list(range(items))}), metadata=_metadata("agent")
+            completion(split, {"items": list(range(items))}).complete, metadata=_metadata("agent")
         )
         claimed = list(tasks.ClaimTasks(claim, metadata=_metadata("agent")).tasks)
     assert len(claimed) == items
@@ -325,10 +317,7 @@ def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
         with grpc.insecure_channel(server.address, options=options) as channel:
             response = task_pb2_grpc.TaskServiceStub(channel).SettleTasks(
                 task_pb2.SettleTasksRequest(
-                    settlements=[
-                        task_pb2.Settlement(complete=_completion(task, {"item": task.node_uid}))
-                        for task in part
-                    ]
+                    settlements=[completion(task, {"item": task.node_uid}) for task in part]
                 ),
                 metadata=_metadata("agent"),
             )
@@ -358,12 +347,3 @@ def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
 
 def _item_index(uid: str) -> int:
     return int(uid.rsplit("#", 1)[1])  # an item's uid: "<node>#<index>"
-
-
-def _completion(task: task_pb2.Task, result: object) -> task_pb2.CompleteTaskRequest:
-    return task_pb2.CompleteTaskRequest(
-        attempt_id=task.attempt_id,
-        worker_id="w1",
-        result_json=json.dumps(result),
-        effect=common_pb2.EFFECT_OUTCOME_APPLIED,
-    )

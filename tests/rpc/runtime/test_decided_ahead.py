@@ -130,7 +130,7 @@ def test_a_decision_still_current_is_used_and_answers_as_deciding_in_the_turn(
     served: Harness,
 ) -> None:
     run = start(served, wide(2)).run
-    first, second = sorted(claim(served), key=lambda task: task.node_uid)
+    first, _second = sorted(claim(served), key=lambda task: task.node_uid)
     current, stale = counted("current"), counted("stale")
     assert complete(served, first, {"ok": 1}).replayed is False
     assert complete(served, first, {"ok": 1}).replayed is True  # a no-op outcome, ahead too
@@ -144,7 +144,6 @@ def test_a_decision_still_current_is_used_and_answers_as_deciding_in_the_turn(
     after = get_run(served, run.run_id)
     assert after.state == run_pb2.RUN_STATE_RUNNING
     assert states(after) == {"n0": "DONE", "n1": "RUNNING", "out": "PENDING"}
-    assert {first.node_uid, second.node_uid} == {"n0", "n1"}
 
 
 def test_a_lone_process_decides_inside_the_turn(tmp_path: Path) -> None:

@@ -480,11 +480,10 @@ class TaskStore:
                     f"attempt {attempt_id!r} was claimed by another principal",
                 )
             )
-        record, follows = None, earlier is not None and attempt.run_id in earlier
-        if earlier is not None and follows:
-            record = earlier[attempt.run_id]
-            if record is None:
-                return None  # its run ended earlier in the batch: decided inside the turn
+        follows = earlier is not None and attempt.run_id in earlier
+        record = earlier.get(attempt.run_id) if earlier else None
+        if follows and record is None:
+            return None  # its run ended earlier in the batch: decided inside the turn
         if record is None:
             record = self.unit.load(connection, attempt.run_id, row)
         if record is None:
