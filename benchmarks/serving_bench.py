@@ -15,7 +15,8 @@ serve`` with its default processes (one per core; ``--processes`` chooses):
    Target: with / without <= 1.5.
 3. Idle workers: p50 of the same chain while 50 workers long-poll for work (each settles
    what it ran and claims the next in one ``SettleTasks`` round trip, as the worker
-   runtimes do), in no-op round trips (health ``Check`` p50) of the same run.
+   runtimes do), in no-op round trips (health ``Check`` p50 of 25 calls after each chain,
+   so that a change of the machine's load weighs on both).
    Target: <= 30. Measured again on a server with ``synchronous=NORMAL`` (no flush per
    commit), which shows how much of the chain is the disk rather than serving.
 
@@ -286,10 +287,11 @@ def chain_p50(
     prefix: str,
     workers: Workers | None = None,
     steps: dict[str, float] | None = None,
+    between: Callable[[], None] | None = None,
 ) -> float:
     """The median time from StartRun to the end of WatchRun of a 3-node chain; with
     ``workers`` and ``steps``, also the median time from StartRun until each node's task
-    reached a worker (``steps``: node id -> ms)."""
+    reached a worker (``steps``: node id -> ms). ``between`` runs after each chain."""
     reached: dict[str, list[float]] = {node_id: [] for node_id in CHAIN3["nodes"]}
     with channel(address) as ch:
         runs = run_pb2_grpc.RunServiceStub(ch)
@@ -308,6 +310,8 @@ def chain_p50(
                 last = update.run
             assert last.state == run_pb2.RUN_STATE_COMPLETED, last
             samples.append((time.perf_counter() - began) * 1000)
+            if between is not None:
+                between()
             if workers is not None:
                 for node_id, times in reached.items():
                     times.append((workers.received[(run.run_id, node_id)] - began) * 1000)
@@ -351,11 +355,15 @@ def idle_workers(server: ServerProcess, count: int, chains: int) -> dict[str, An
         chain_p50(address, 5, "warm-workers")
         with channel(address) as ch:
             health = health_pb2_grpc.HealthStub(ch)
-            noop = statistics.median(
-                timed(lambda: health.Check(health_pb2.HealthCheckRequest()), 500)
-            )
-        steps: dict[str, float] = {}
-        chain = chain_p50(address, chains, "workers", workers, steps)
+            noops: list[float] = []
+
+            def baseline() -> None:  # between the chains: the machine's load weighs on both
+                noops.extend(timed(lambda: health.Check(health_pb2.HealthCheckRequest()), 25))
+
+            baseline()
+            steps: dict[str, float] = {}
+            chain = chain_p50(address, chains, "workers", workers, steps, baseline)
+            noop = statistics.median(noops)
     finally:
         workers.close()
     ratio = chain / noop
