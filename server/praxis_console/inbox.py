@@ -120,8 +120,9 @@ async def inbox_page(request: Request) -> Response:
     engine = web.console_of(request).engine
     kind = request.query_params.get("kind", "")
     kind = kind if kind in KINDS else ""
+    token = request.query_params.get("page_token", "")
     try:
-        found = await read_inbox(engine, session, kind, request.query_params.get("page_token", ""))
+        found = await read_inbox(engine, session, kind, token)
     except ApiError as error:
         if error.reason == "ACTION_NOT_GRANTED":
             # Where sign-in lands: say what the console is for and who may use it,
@@ -138,6 +139,7 @@ async def inbox_page(request: Request) -> Response:
             "total": found.total,
             "kind": kind,
             "next_page_token": found.next_page_token,
+            "page_token": token,  # a later page: its live view leaves its rows alone
             "labels": LABELS,
         },
     )

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from aiws.engine.v1 import approval_pb2, common_pb2, contract_pb2, handoff_pb2, run_pb2, task_pb2
-from tests.support.console import Console, csrf_of, shot
+from tests.support.console import Console, csrf_of, expiring_approval, shot
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
 
@@ -85,7 +85,6 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     expect(rows.filter(has_text="Expiring approval")).to_contain_text("ap-owed")
     shot(page, "30-inbox-owed")
 
-    _live(page)
     rows.filter(has_text="Verification").get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/runs/{run_id}/assessment")
     expect(page.locator("#accepted")).to_have_text("not accepted")
@@ -104,7 +103,6 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     page.goto("/inbox")
     expect(page.locator('.count[data-kind="ACCEPTANCE"]')).to_have_text("0")
     expect(page.locator('.count[data-kind="VERIFICATION"]')).to_have_text("0")
-    _live(page)
     page.locator("#inbox-items tr", has_text="Handoff").get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/handoffs/{delivery}")
     expect(page.locator("#handoff-state")).to_have_text("OFFERED")
@@ -113,39 +111,18 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
 
     page.goto("/inbox")
     expect(page.locator('.count[data-kind="HANDOFF"]')).to_have_text("0")
-    _live(page)
     page.locator("#inbox-items tr", has_text="ap-owed").get_by_role("link").click()
     expect(page.locator("#approval-state")).to_have_text("ACTIVE")
     expect(page.locator("main")).to_contain_text("use it before then")
 
 
-def _live(page: Page) -> None:
-    """Waits for the inbox's live view to have drawn its first snapshot: it redraws the
-    rows, and a click landing while they are replaced would be lost."""
-    expect(page.locator("#inbox")).to_have_attribute("data-version", re.compile(r"[1-9]"))
-
-
-def _expiring(console: Console, approval_id: str, purpose: str = "") -> approval_pb2.Approval:
-    return (
-        console.harness.client("alice")
-        .approvals.CreateApproval(
-            approval_pb2.CreateApprovalRequest(
-                approval_id=approval_id, material_digest="sha256:" + "cd" * 32,
-                expires_at_ms=int(time.time() * 1000) + 1_200_000, purpose=purpose,
-            )
-        )
-        .approval
-    )  # fmt: skip
-
-
 def test_an_expiring_approval_is_renewed_from_its_page(page: Page, console: Console) -> None:
-    old = _expiring(console, "ap-renew-me", purpose="payments")
+    old = expiring_approval(console, "ap-renew-me", purpose="payments")
     page.goto("/signin")
     page.get_by_label("Bearer token").fill(token_of("alice"))
     page.get_by_label("Bearer token").press("Enter")
     rows = page.locator("#inbox-items tr", has_text="ap-renew-me")
     expect(rows).to_have_count(1)
-    _live(page)
     rows.get_by_role("link").click()
     expect(page.locator("#material")).to_have_text(old.material_digest)
     expect(page.locator("#purpose")).to_have_text("payments")
@@ -171,7 +148,7 @@ def test_an_expiring_approval_is_renewed_from_its_page(page: Page, console: Cons
 
 
 def test_renewing_needs_the_sessions_csrf_token(console: Console) -> None:
-    _expiring(console, "ap-csrf")
+    expiring_approval(console, "ap-csrf")
     alice = console.signed_in("alice")
     csrf = csrf_of(alice.get("/approvals/ap-csrf").text)
     form = {"term": "1d", "renewal_id": "console-ap-csrf-renewal"}

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 
 import httpx
 from playwright.sync_api import Page
 
-from aiws.engine.v1 import registry_pb2
+from aiws.engine.v1 import approval_pb2, registry_pb2
 from praxis_console.serve import ConsoleThread
 from tests.support.harness import Harness, token_of
 from tests.support.paths import ROOT
@@ -127,3 +128,17 @@ class Console:
         response = client.post("/signin", data={"token": token or token_of(principal_id)})
         assert response.status_code == 303, response.text
         return client
+
+
+def expiring_approval(console: Console, approval_id: str, purpose: str = "") -> approval_pb2.Approval:
+    """An approval of alice's expiring in 20 minutes: an ``APPROVAL_EXPIRING`` inbox item."""
+    return (
+        console.harness.client("alice")
+        .approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id=approval_id, material_digest="sha256:" + "cd" * 32,
+                expires_at_ms=int(time.time() * 1000) + 1_200_000, purpose=purpose,
+            )
+        )
+        .approval
+    )  # fmt: skip

@@ -170,31 +170,67 @@
   }
 
   // --- the inbox -------------------------------------------------------------------
+  function setText(el, text) {
+    const value = text == null ? "" : String(text);
+    if (el.textContent !== value) el.textContent = value;
+  }
+
+  function inboxRow(id) {
+    const row = document.createElement("tr");
+    row.setAttribute("data-item", id);
+    cell(row, "");
+    const tag = document.createElement("span");
+    cell(row, "").appendChild(tag);
+    const link = document.createElement("a");
+    cell(row, "").appendChild(link);
+    cell(row, "");
+    cell(row, "");
+    return row;
+  }
+
+  // Writes only what changed: a row stays the same element while its item is listed, so
+  // a click on it is never lost to a redraw.
+  function fillInboxRow(row, i) {
+    setText(row.cells[0], i.since);
+    const tag = row.cells[1].querySelector("span");
+    const tagClass = "tag kind-" + i.kind.toLowerCase();
+    if (tag.className !== tagClass) tag.className = tagClass;
+    setText(tag, i.label);
+    const link = row.cells[2].querySelector("a");
+    if (link.getAttribute("href") !== i.href) link.setAttribute("href", i.href);
+    setText(link, i.summary || i.id);
+    setText(row.cells[3], i.work_order_id);
+    setText(row.cells[4], i.run_id);
+  }
+
+  function updateInboxRows(body, items) {
+    const listed = new Map();
+    Array.prototype.forEach.call(body.rows, function (row) {
+      listed.set(row.getAttribute("data-item"), row);
+    });
+    items.forEach(function (i, index) {
+      let row = listed.get(i.id);
+      if (row) listed.delete(i.id);
+      else row = inboxRow(i.id);
+      fillInboxRow(row, i);
+      const here = body.rows[index];
+      if (here !== row) body.insertBefore(row, here || null);
+    });
+    listed.forEach(function (row) { row.remove(); });
+  }
+
   function inboxPage(root) {
+    // A later page ("Newer items") keeps its rows; its live view updates the counts.
+    const firstPage = !root.hasAttribute("data-later");
     const source = new EventSource(root.getAttribute("data-live"));
     source.onopen = function () { setStatus("Live"); };
     source.onerror = function () { setStatus("Reconnecting…"); };
     source.addEventListener("inbox", function (message) {
       const inbox = JSON.parse(message.data);
-      const body = document.getElementById("inbox-items");
-      while (body.firstChild) body.removeChild(body.firstChild);
-      inbox.items.forEach(function (i) {
-        const row = document.createElement("tr");
-        row.setAttribute("data-item", i.id);
-        cell(row, i.since);
-        const tag = document.createElement("span");
-        tag.className = "tag kind-" + i.kind.toLowerCase();
-        tag.textContent = i.label;
-        cell(row, "").appendChild(tag);
-        const link = document.createElement("a");
-        link.href = i.href;
-        link.textContent = i.summary || i.id;
-        cell(row, "").appendChild(link);
-        cell(row, i.work_order_id);
-        cell(row, i.run_id);
-        body.appendChild(row);
-      });
-      document.getElementById("inbox-empty").hidden = inbox.items.length > 0;
+      if (firstPage) {
+        updateInboxRows(document.getElementById("inbox-items"), inbox.items);
+        document.getElementById("inbox-empty").hidden = inbox.items.length > 0;
+      }
       inbox.counts.forEach(function (c) {
         const el = document.querySelector('.count[data-kind="' + c.kind + '"]');
         if (el) el.textContent = String(c.count);
