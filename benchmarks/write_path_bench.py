@@ -144,7 +144,7 @@ class Sizes:
 
 
 FULL = Sizes(
-    runs=200, rounds=3, noop_s=3.0, pg_runs=100, pg_rounds=2, idle_workers=50, chains=40,
+    runs=200, rounds=3, noop_s=3.0, pg_runs=100, pg_rounds=4, idle_workers=50, chains=40,
     seconds=8.0,
 )  # fmt: skip
 QUICK = Sizes(
