@@ -130,7 +130,9 @@ class Console:
         return client
 
 
-def expiring_approval(console: Console, approval_id: str, purpose: str = "") -> approval_pb2.Approval:
+def expiring_approval(
+    console: Console, approval_id: str, purpose: str = ""
+) -> approval_pb2.Approval:
     """An approval of alice's expiring in 20 minutes: an ``APPROVAL_EXPIRING`` inbox item."""
     return (
         console.harness.client("alice")
