@@ -48,8 +48,15 @@ def encode(command: core.Command) -> dict[str, values.JsonValue]:
     if isinstance(command, core.Revise):
         return {"kind": kind, "definition": command.definition.digest,
                 "revision": command.revision, "sources": dict(command.source_results)}  # fmt: skip
+    if isinstance(command, core.Resume) and command.definition is not None:
+        return {"kind": kind, "reason": command.reason, "by": command.by,
+                "deadline_ms": command.deadline_ms, "definition": command.definition.digest,
+                "revision": command.revision}  # fmt: skip
     plain: dict[str, Any] = {"kind": kind}
     for name, value in vars(command).items():
+        if isinstance(command, core.Resume) and name in ("definition", "revision"):
+            continue  # a plain resume: written as before agent replacement
+
         plain[name] = _plain(value)
     return plain
 
@@ -87,6 +94,8 @@ def decode(document: Mapping[str, Any], definitions: Mapping[str, Definition]) -
         )
     if kind == "Revise":
         return core.Revise(definitions[body["definition"]], body["revision"], body["sources"])
+    if kind == "Resume" and "definition" in body:
+        body["definition"] = definitions[body["definition"]]
     if "attempt" in body:
         attempt = dict(body["attempt"])
         attempt["status"] = core.AttemptStatus(attempt["status"])

@@ -124,6 +124,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
+    REAPPROVAL_REQUIRED: _ClassVar[ErrorReason]
+    REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
+    RUN_AT_HEAD: _ClassVar[ErrorReason]
+    RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -242,3 +246,7 @@ RUN_ARCHIVED: ErrorReason
 NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
+REAPPROVAL_REQUIRED: ErrorReason
+REPLACEMENT_CONFLICT: ErrorReason
+RUN_AT_HEAD: ErrorReason
+RUN_NOT_GOVERNED: ErrorReason

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkCCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRwoJUnVuTm90aWZ5EhAKCHdlYmhvb2tzGAEgAygJEhAKCHJlcGx5X3RvGAIgASgIEhYKDnJlcGx5X3RlbXBsYXRlGAMgASgJIkUKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgiOwoNR2V0UnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSGgoSaW5jbHVkZV9kZWZpbml0aW9uGAIgASgIIksKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9kZWZpbml0aW9uX2pzb24YAiABKAkiOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biKbAQoQUmVzdW1lUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOcnVuX3RpbWVvdXRfbXMYBCABKAMSJgoGZXBvY2hzGAUgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhMKC2FwcHJvdmFsX2lkGAYgASgJIkcKEVJlc3VtZVJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIQCghyZXBsYXllZBgCIAEoCCJ1ChNSZXZpZXdSZXN1bWVSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYAyABKAMSJgoGZXBvY2hzGAQgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzIksKClJlc3VtZU5vZGUSEAoIbm9kZV91aWQYASABKAkSFAoMb3BlcmF0aW9uX2lkGAIgASgJEhUKDW5ld19vcGVyYXRpb24YAyABKAginAIKDlJlc3VtZU1hdGVyaWFsEiYKBmVwb2NocxgBIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxIVCg13b3JrX29yZGVyX2lkGAIgASgJEhIKCnJlZl9ydW5faWQYAyABKAkSDgoGcnVuX2lkGAQgASgJEhMKC3J1bl92ZXJzaW9uGAUgASgDEhAKCHJldmlzaW9uGAYgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAcgASgJEikKBW5vZGVzGAggAygLMhouYWl3cy5lbmdpbmUudjEuUmVzdW1lTm9kZRISCgpub2RlX2NvdW50GAkgASgFEg4KBnJlYXNvbhgKIAEoCRIWCg5ydW5fdGltZW91dF9tcxgLIAEoAyJhChRSZXZpZXdSZXN1bWVSZXNwb25zZRIwCghtYXRlcmlhbBgBIAEoCzIeLmFpd3MuZW5naW5lLnYxLlJlc3VtZU1hdGVyaWFsEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCSIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIuwCCg9MaXN0UnVuc1JlcXVlc3QSJwoFc3RhdGUYASABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRIVCg13b3JrX29yZGVyX2lkGAQgASgJEigKA3JlZhgFIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhMKC2NvbnRyYWN0X2lkGAYgASgJEhIKCnN0YXJ0ZWRfYnkYByABKAkSGAoQY3JlYXRlZF9hZnRlcl9tcxgIIAEoAxIZChFjcmVhdGVkX2JlZm9yZV9tcxgJIAEoAxI7CgZsYWJlbHMYCiADKAsyKy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJOChBMaXN0UnVuc1Jlc3BvbnNlEiEKBHJ1bnMYASADKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIocBChNMaXN0UnVuTm9kZXNSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEigKBXN0YXRlGAMgASgOMhkuYWl3cy5lbmdpbmUudjEuTm9kZVN0YXRlEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJImsKFExpc3RSdW5Ob2Rlc1Jlc3BvbnNlEikKBW5vZGVzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDwoHdmVyc2lvbhgDIAEoAyqiAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBSr8AQoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCSqHAQoNU2VnbWVudFJlYXNvbhIeChpTRUdNRU5UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhgKFFNFR01FTlRfUkVBU09OX1NUQVJUEAESGwoXU0VHTUVOVF9SRUFTT05fUkVDT1ZFUlkQAhIfChtTRUdNRU5UX1JFQVNPTl9PV05FUl9DSEFOR0UQAzKUBgoKUnVuU2VydmljZRJNCghTdGFydFJ1bhIfLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVzcG9uc2USTAoGR2V0UnVuEh0uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVxdWVzdBoeLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlc3BvbnNlIgOQAgESYQoNR2V0Tm9kZVJlc3VsdBIkLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlc3BvbnNlIgOQAgESSgoHU3RvcFJ1bhIeLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlc3BvbnNlElAKCVJlc3VtZVJ1bhIgLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXNwb25zZRJeCgxSZXZpZXdSZXN1bWUSIy5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVzcG9uc2UiA5ACARJUCghXYXRjaFJ1bhIfLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVzcG9uc2UiA5ACATABElIKCExpc3RSdW5zEh8uYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXNwb25zZSIDkAIBEl4KDExpc3RSdW5Ob2RlcxIjLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkCCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRwoJUnVuTm90aWZ5EhAKCHdlYmhvb2tzGAEgAygJEhAKCHJlcGx5X3RvGAIgASgIEhYKDnJlcGx5X3RlbXBsYXRlGAMgASgJIkUKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgiOwoNR2V0UnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSGgoSaW5jbHVkZV9kZWZpbml0aW9uGAIgASgIIksKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9kZWZpbml0aW9uX2pzb24YAiABKAkiOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biKsAQoQUmVzdW1lUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOcnVuX3RpbWVvdXRfbXMYBCABKAMSJgoGZXBvY2hzGAUgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhMKC2FwcHJvdmFsX2lkGAYgASgJEg8KB3RvX2hlYWQYByABKAgiRwoRUmVzdW1lUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhAKCHJlcGxheWVkGAIgASgIIoYBChNSZXZpZXdSZXN1bWVSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYAyABKAMSJgoGZXBvY2hzGAQgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEg8KB3RvX2hlYWQYBSABKAgipQEKClJlc3VtZU5vZGUSEAoIbm9kZV91aWQYASABKAkSFAoMb3BlcmF0aW9uX2lkGAIgASgJEhUKDW5ld19vcGVyYXRpb24YAyABKAgSFgoObmVlZHNfYXBwcm92YWwYBCABKAgSFgoOZWZmZWN0X2FwcGxpZWQYBSABKAgSEgoKYXV0aG9yaXplZBgGIAEoCBIUCgxpbnB1dF9kaWdlc3QYByABKAkiewoMUmVzdW1lQ2hhbmdlEg8KB25vZGVfaWQYASABKAkSKAoFc3RhdGUYAiABKA4yGS5haXdzLmVuZ2luZS52MS5Ob2RlU3RhdGUSFwoPb2xkX3NwZWNfZGlnZXN0GAMgASgJEhcKD25ld19zcGVjX2RpZ2VzdBgEIAEoCSLGAwoOUmVzdW1lTWF0ZXJpYWwSJgoGZXBvY2hzGAEgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEgoKcmVmX3J1bl9pZBgDIAEoCRIOCgZydW5faWQYBCABKAkSEwoLcnVuX3ZlcnNpb24YBSABKAMSEAoIcmV2aXNpb24YBiABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYByABKAkSKQoFbm9kZXMYCCADKAsyGi5haXdzLmVuZ2luZS52MS5SZXN1bWVOb2RlEhIKCm5vZGVfY291bnQYCSABKAUSDgoGcmVhc29uGAogASgJEhYKDnJ1bl90aW1lb3V0X21zGAsgASgDEi0KCXJlYXBwcm92ZRgMIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSFwoPcmVhcHByb3ZlX2NvdW50GA0gASgFEhMKC3RvX3JldmlzaW9uGA4gASgDEhwKFHRvX2RlZmluaXRpb25fZGlnZXN0GA8gASgJEi0KB2NoYW5nZXMYECADKAsyHC5haXdzLmVuZ2luZS52MS5SZXN1bWVDaGFuZ2UiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq/AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMylAYKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJQCglSZXN1bWVSdW4SIC5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXF1ZXN0GiEuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVzcG9uc2USXgoMUmV2aWV3UmVzdW1lEiMuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlc3BvbnNlIgOQAgESVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -820,11 +820,20 @@ export type ResumeRunRequest = Message<"aiws.engine.v1.ResumeRunRequest"> & {
   epochs?: Epochs | undefined;
 
   /**
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    *
    * @generated from field: string approval_id = 6;
    */
   approvalId: string;
+
+  /**
+   * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+   * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+   *
+   * @generated from field: bool to_head = 7;
+   */
+  toHead: boolean;
 };
 
 /**
@@ -895,6 +904,13 @@ export type ReviewResumeRequest = Message<"aiws.engine.v1.ReviewResumeRequest"> 
    * @generated from field: aiws.engine.v1.Epochs epochs = 4;
    */
   epochs?: Epochs | undefined;
+
+  /**
+   * Review a resume onto the ref's current head (agent replacement; governed runs only).
+   *
+   * @generated from field: bool to_head = 5;
+   */
+  toHead: boolean;
 };
 
 /**
@@ -926,11 +942,42 @@ export type ResumeNode = Message<"aiws.engine.v1.ResumeNode"> & {
 
   /**
    * True when that is a new operation id: its last effect was not settled as not
-   * applied and its effects are not declared retry-safe.
+   * applied and its effects are not declared retry-safe, or the head replaces its spec.
    *
    * @generated from field: bool new_operation = 3;
    */
   newOperation: boolean;
+
+  /**
+   * True when running it again needs this approval of its exact action: its last effect
+   * was applied (`effect_applied`) or an authorization wait's approval covered its
+   * action (`authorized`).
+   *
+   * @generated from field: bool needs_approval = 4;
+   */
+  needsApproval: boolean;
+
+  /**
+   * Its last settled effect was APPLIED.
+   *
+   * @generated from field: bool effect_applied = 5;
+   */
+  effectApplied: boolean;
+
+  /**
+   * An approval of an authorization wait of the run covered its action.
+   *
+   * @generated from field: bool authorized = 6;
+   */
+  authorized: boolean;
+
+  /**
+   * With `needs_approval`: `sha256:<hex>` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   *
+   * @generated from field: string input_digest = 7;
+   */
+  inputDigest: string;
 };
 
 /**
@@ -941,7 +988,51 @@ export const ResumeNodeSchema: GenMessage<ResumeNode> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_run, 16);
 
 /**
- * ResumeMaterial is the exact subject of a human's approval of a governed resume.
+ * ResumeChange is one node the ref's head changes, in a resume onto the head.
+ *
+ * @generated from message aiws.engine.v1.ResumeChange
+ */
+export type ResumeChange = Message<"aiws.engine.v1.ResumeChange"> & {
+  /**
+   * The node id.
+   *
+   * @generated from field: string node_id = 1;
+   */
+  nodeId: string;
+
+  /**
+   * Its state in the run: FAILED or CANCELLED (it runs again under the head's spec and
+   * a new operation id), or PENDING (it never ran and will run under the head's spec).
+   *
+   * @generated from field: aiws.engine.v1.NodeState state = 2;
+   */
+  state: NodeState;
+
+  /**
+   * Its spec digest in the run's revision.
+   *
+   * @generated from field: string old_spec_digest = 3;
+   */
+  oldSpecDigest: string;
+
+  /**
+   * Its spec digest in the head.
+   *
+   * @generated from field: string new_spec_digest = 4;
+   */
+  newSpecDigest: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeChange.
+ * Use `create(ResumeChangeSchema)` to create a new message.
+ */
+export const ResumeChangeSchema: GenMessage<ResumeChange> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 17);
+
+/**
+ * ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+ * run, of a run that runs an applied or authorized action again, of a resume onto a head.
  *
  * @generated from message aiws.engine.v1.ResumeMaterial
  */
@@ -1023,6 +1114,44 @@ export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
    * @generated from field: int64 run_timeout_ms = 11;
    */
   runTimeoutMs: bigint;
+
+  /**
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   *
+   * @generated from field: repeated aiws.engine.v1.ResumeNode reapprove = 12;
+   */
+  reapprove: ResumeNode[];
+
+  /**
+   * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+   *
+   * @generated from field: int32 reapprove_count = 13;
+   */
+  reapproveCount: number;
+
+  /**
+   * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+   *
+   * @generated from field: int64 to_revision = 14;
+   */
+  toRevision: bigint;
+
+  /**
+   * With `to_head`: the digest of the head's definition.
+   *
+   * @generated from field: string to_definition_digest = 15;
+   */
+  toDefinitionDigest: string;
+
+  /**
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   *
+   * @generated from field: repeated aiws.engine.v1.ResumeChange changes = 16;
+   */
+  changes: ResumeChange[];
 };
 
 /**
@@ -1030,7 +1159,7 @@ export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
  * Use `create(ResumeMaterialSchema)` to create a new message.
  */
 export const ResumeMaterialSchema: GenMessage<ResumeMaterial> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 17);
+  messageDesc(file_aiws_engine_v1_run, 18);
 
 /**
  * ReviewResumeResponse carries the material and its digest.
@@ -1058,7 +1187,7 @@ export type ReviewResumeResponse = Message<"aiws.engine.v1.ReviewResumeResponse"
  * Use `create(ReviewResumeResponseSchema)` to create a new message.
  */
 export const ReviewResumeResponseSchema: GenMessage<ReviewResumeResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 18);
+  messageDesc(file_aiws_engine_v1_run, 19);
 
 /**
  * WatchRunRequest names a run to watch.
@@ -1079,7 +1208,7 @@ export type WatchRunRequest = Message<"aiws.engine.v1.WatchRunRequest"> & {
  * Use `create(WatchRunRequestSchema)` to create a new message.
  */
 export const WatchRunRequestSchema: GenMessage<WatchRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 19);
+  messageDesc(file_aiws_engine_v1_run, 20);
 
 /**
  * WatchRunResponse is one snapshot.
@@ -1100,7 +1229,7 @@ export type WatchRunResponse = Message<"aiws.engine.v1.WatchRunResponse"> & {
  * Use `create(WatchRunResponseSchema)` to create a new message.
  */
 export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 20);
+  messageDesc(file_aiws_engine_v1_run, 21);
 
 /**
  * ListRunsRequest pages through runs. Every filter given must match (empty or zero
@@ -1199,7 +1328,7 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
  * Use `create(ListRunsRequestSchema)` to create a new message.
  */
 export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 21);
+  messageDesc(file_aiws_engine_v1_run, 22);
 
 /**
  * ListRunsResponse is one page of runs.
@@ -1228,7 +1357,7 @@ export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
  * Use `create(ListRunsResponseSchema)` to create a new message.
  */
 export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 22);
+  messageDesc(file_aiws_engine_v1_run, 23);
 
 /**
  * ListRunNodesRequest pages through a run's nodes.
@@ -1277,7 +1406,7 @@ export type ListRunNodesRequest = Message<"aiws.engine.v1.ListRunNodesRequest"> 
  * Use `create(ListRunNodesRequestSchema)` to create a new message.
  */
 export const ListRunNodesRequestSchema: GenMessage<ListRunNodesRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 23);
+  messageDesc(file_aiws_engine_v1_run, 24);
 
 /**
  * ListRunNodesResponse is one page of nodes.
@@ -1312,7 +1441,7 @@ export type ListRunNodesResponse = Message<"aiws.engine.v1.ListRunNodesResponse"
  * Use `create(ListRunNodesResponseSchema)` to create a new message.
  */
 export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 24);
+  messageDesc(file_aiws_engine_v1_run, 25);
 
 /**
  * RunState is the lifecycle of a run.
@@ -1570,8 +1699,15 @@ export const RunService: GenService<{
    * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
    * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
    * `approval_id`, a human's approval of the material ReviewResume returns (which pins
-   * the run at its version). A repeated request_id with the same request returns the
-   * run with `replayed = true`.
+   * the run at its version). So is running again, in any run, a node whose last effect
+   * was APPLIED or whose action an authorization wait's approval covered: without
+   * `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+   * the material lists each such action with its operation and input digest
+   * (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+   * head (agent replacement): the nodes the head changes run under their new spec with
+   * new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+   * the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+   * request_id with the same request returns the run with `replayed = true`.
    *
    * @generated from rpc aiws.engine.v1.RunService.ResumeRun
    */
@@ -1582,7 +1718,9 @@ export const RunService: GenService<{
   },
   /**
    * ReviewResume returns the exact material a human approves before a governed run is
-   * resumed, and its digest. It writes nothing.
+   * resumed (or before any run runs an applied or authorized action again), and its
+   * digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+   * the node-level diff between the run's revision and the head. It writes nothing.
    *
    * @generated from rpc aiws.engine.v1.RunService.ReviewResume
    */

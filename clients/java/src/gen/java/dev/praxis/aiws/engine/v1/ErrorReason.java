@@ -1024,6 +1024,49 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   DELIVERY_NOT_FOUND(192),
+  /**
+   * <pre>
+   * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+   * last effect was APPLIED or whose action an authorization wait's approval covered:
+   * such an action runs again only with a fresh human approval of the ReviewResume
+   * material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+   * violation `nodes.&lt;uid&gt;` names each such node (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REAPPROVAL_REQUIRED = 240;</code>
+   */
+  REAPPROVAL_REQUIRED(240),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+   * (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+   * input or fan-out, or reads the output from another node. One BadRequest field
+   * violation `nodes.&lt;id&gt;` (or `output`) names each; register a new ref for such a change
+   * (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REPLACEMENT_CONFLICT = 241;</code>
+   */
+  REPLACEMENT_CONFLICT(241),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+   * revision: there is nothing to replace; activate the fixing revision first, or resume
+   * without `to_head` (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_AT_HEAD = 242;</code>
+   */
+  RUN_AT_HEAD(242),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+   * that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_GOVERNED = 243;</code>
+   */
+  RUN_NOT_GOVERNED(243),
   UNRECOGNIZED(-1),
   ;
 
@@ -2041,6 +2084,49 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   public static final int DELIVERY_NOT_FOUND_VALUE = 192;
+  /**
+   * <pre>
+   * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+   * last effect was APPLIED or whose action an authorization wait's approval covered:
+   * such an action runs again only with a fresh human approval of the ReviewResume
+   * material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+   * violation `nodes.&lt;uid&gt;` names each such node (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REAPPROVAL_REQUIRED = 240;</code>
+   */
+  public static final int REAPPROVAL_REQUIRED_VALUE = 240;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+   * (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+   * input or fan-out, or reads the output from another node. One BadRequest field
+   * violation `nodes.&lt;id&gt;` (or `output`) names each; register a new ref for such a change
+   * (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REPLACEMENT_CONFLICT = 241;</code>
+   */
+  public static final int REPLACEMENT_CONFLICT_VALUE = 241;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+   * revision: there is nothing to replace; activate the fixing revision first, or resume
+   * without `to_head` (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_AT_HEAD = 242;</code>
+   */
+  public static final int RUN_AT_HEAD_VALUE = 242;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+   * that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_GOVERNED = 243;</code>
+   */
+  public static final int RUN_NOT_GOVERNED_VALUE = 243;
 
 
   public final int getNumber() {
@@ -2185,6 +2271,10 @@ public enum ErrorReason
       case 190: return NOTIFY_DESTINATION_UNKNOWN;
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
+      case 240: return REAPPROVAL_REQUIRED;
+      case 241: return REPLACEMENT_CONFLICT;
+      case 242: return RUN_AT_HEAD;
+      case 243: return RUN_NOT_GOVERNED;
       default: return null;
     }
   }
