@@ -11,7 +11,7 @@ import grpc
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import resume as resumes
 from praxis.core import run as core
-from praxis.core import segments, webhooks
+from praxis.core import segments, values, webhooks
 from praxis.core.progress import Progress
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
@@ -243,6 +243,8 @@ def resume_material_to_proto(material: resumes.Material) -> run_pb2.ResumeMateri
                 state=NODE_STATES[change.status],
                 old_spec_digest=change.old_spec_digest,
                 new_spec_digest=change.new_spec_digest,
+                old_node_json=values.canonical_json(change.old_document),
+                new_node_json=values.canonical_json(change.new_document),
             )
             for change in material.changes
         ],

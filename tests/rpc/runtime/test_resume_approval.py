@@ -212,6 +212,8 @@ def test_a_failed_node_is_replaced_by_the_heads_spec_on_a_resume_to_the_head(
     [change] = m.changes
     assert (change.node_id, change.state) == ("draft", run_pb2.NODE_STATE_FAILED)
     assert change.old_spec_digest != change.new_spec_digest
+    assert json.loads(change.old_node_json)["agent"]["model"] == "echo"  # what a human compares
+    assert json.loads(change.new_node_json)["agent"]["model"] == "echo2"
     assert [(n.node_uid, n.new_operation) for n in m.nodes] == [
         ("draft", True),
         ("report", False),

@@ -10977,6 +10977,12 @@ pub struct ResumeChange {
     /// Its spec digest in the head.
     #[prost(string, tag = "4")]
     pub new_spec_digest: ::prost::alloc::string::String,
+    /// Its entry in the run's definition (`nodes.<id>`), as JSON: what a human compares.
+    #[prost(string, tag = "5")]
+    pub old_node_json: ::prost::alloc::string::String,
+    /// Its entry in the head's definition, as JSON.
+    #[prost(string, tag = "6")]
+    pub new_node_json: ::prost::alloc::string::String,
 }
 /// ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
 /// run, of a run that runs an applied or authorized action again, of a resume onto a head.

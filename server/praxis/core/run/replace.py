@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from praxis.core import values
 from praxis.core.definition import Definition, Node
 from praxis.core.rejection import Code, FieldViolation, Rejection
 from praxis.core.run.state import NodeStatus, RunState
@@ -32,12 +33,16 @@ class Change:
         status: Its status in the run (FAILED, CANCELLED, or PENDING when it never ran).
         old_spec_digest: Its spec digest in the run's revision.
         new_spec_digest: Its spec digest in the head.
+        old_document: Its entry in the run's definition document, as written there.
+        new_document: Its entry in the head's definition document.
     """
 
     node_id: str
     status: NodeStatus
     old_spec_digest: str
     new_spec_digest: str
+    old_document: values.JsonValue = None
+    new_document: values.JsonValue = None
 
 
 def changes(state: RunState, head: Definition) -> tuple[Change, ...]:
@@ -50,8 +55,14 @@ def changes(state: RunState, head: Definition) -> tuple[Change, ...]:
             continue
         node = state.nodes.get(node_id)
         status = node.status if node is not None else NodeStatus.PENDING
-        found.append(Change(node_id, status, old.spec_digest, new.spec_digest))
+        documents = (_document(state.definition, node_id), _document(head, node_id))
+        found.append(Change(node_id, status, old.spec_digest, new.spec_digest, *documents))
     return tuple(found)
+
+
+def _document(definition: Definition, node_id: str) -> values.JsonValue:
+    nodes = definition.document.get("nodes") if isinstance(definition.document, dict) else None
+    return nodes.get(node_id) if isinstance(nodes, dict) else None
 
 
 def conflicts(state: RunState, head: Definition) -> Rejection | None:

@@ -1814,6 +1814,10 @@ type ResumeChange struct {
 	OldSpecDigest string `protobuf:"bytes,3,opt,name=old_spec_digest,json=oldSpecDigest,proto3" json:"old_spec_digest,omitempty"`
 	// Its spec digest in the head.
 	NewSpecDigest string `protobuf:"bytes,4,opt,name=new_spec_digest,json=newSpecDigest,proto3" json:"new_spec_digest,omitempty"`
+	// Its entry in the run's definition (`nodes.<id>`), as JSON: what a human compares.
+	OldNodeJson string `protobuf:"bytes,5,opt,name=old_node_json,json=oldNodeJson,proto3" json:"old_node_json,omitempty"`
+	// Its entry in the head's definition, as JSON.
+	NewNodeJson   string `protobuf:"bytes,6,opt,name=new_node_json,json=newNodeJson,proto3" json:"new_node_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1872,6 +1876,20 @@ func (x *ResumeChange) GetOldSpecDigest() string {
 func (x *ResumeChange) GetNewSpecDigest() string {
 	if x != nil {
 		return x.NewSpecDigest
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetOldNodeJson() string {
+	if x != nil {
+		return x.OldNodeJson
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetNewNodeJson() string {
+	if x != nil {
+		return x.NewNodeJson
 	}
 	return ""
 }
@@ -2701,12 +2719,14 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\n" +
 	"authorized\x18\x06 \x01(\bR\n" +
 	"authorized\x12!\n" +
-	"\finput_digest\x18\a \x01(\tR\vinputDigest\"\xa8\x01\n" +
+	"\finput_digest\x18\a \x01(\tR\vinputDigest\"\xf0\x01\n" +
 	"\fResumeChange\x12\x17\n" +
 	"\anode_id\x18\x01 \x01(\tR\x06nodeId\x12/\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x19.aiws.engine.v1.NodeStateR\x05state\x12&\n" +
 	"\x0fold_spec_digest\x18\x03 \x01(\tR\roldSpecDigest\x12&\n" +
-	"\x0fnew_spec_digest\x18\x04 \x01(\tR\rnewSpecDigest\"\x80\x05\n" +
+	"\x0fnew_spec_digest\x18\x04 \x01(\tR\rnewSpecDigest\x12\"\n" +
+	"\rold_node_json\x18\x05 \x01(\tR\voldNodeJson\x12\"\n" +
+	"\rnew_node_json\x18\x06 \x01(\tR\vnewNodeJson\"\x80\x05\n" +
 	"\x0eResumeMaterial\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\"\n" +
 	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x1c\n" +

@@ -330,16 +330,20 @@ class ResumeNode(_message.Message):
     def __init__(self, node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., new_operation: bool = ..., needs_approval: bool = ..., effect_applied: bool = ..., authorized: bool = ..., input_digest: _Optional[str] = ...) -> None: ...
 
 class ResumeChange(_message.Message):
-    __slots__ = ("node_id", "state", "old_spec_digest", "new_spec_digest")
+    __slots__ = ("node_id", "state", "old_spec_digest", "new_spec_digest", "old_node_json", "new_node_json")
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     OLD_SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
     NEW_SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    OLD_NODE_JSON_FIELD_NUMBER: _ClassVar[int]
+    NEW_NODE_JSON_FIELD_NUMBER: _ClassVar[int]
     node_id: str
     state: NodeState
     old_spec_digest: str
     new_spec_digest: str
-    def __init__(self, node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., old_spec_digest: _Optional[str] = ..., new_spec_digest: _Optional[str] = ...) -> None: ...
+    old_node_json: str
+    new_node_json: str
+    def __init__(self, node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., old_spec_digest: _Optional[str] = ..., new_spec_digest: _Optional[str] = ..., old_node_json: _Optional[str] = ..., new_node_json: _Optional[str] = ...) -> None: ...
 
 class ResumeMaterial(_message.Message):
     __slots__ = ("epochs", "work_order_id", "ref_run_id", "run_id", "run_version", "revision", "definition_digest", "nodes", "node_count", "reason", "run_timeout_ms", "reapprove", "reapprove_count", "to_revision", "to_definition_digest", "changes")

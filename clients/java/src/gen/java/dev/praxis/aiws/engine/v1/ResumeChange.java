@@ -36,6 +36,8 @@ private static final long serialVersionUID = 0L;
     state_ = 0;
     oldSpecDigest_ = "";
     newSpecDigest_ = "";
+    oldNodeJson_ = "";
+    newNodeJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -220,6 +222,100 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int OLD_NODE_JSON_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object oldNodeJson_ = "";
+  /**
+   * <pre>
+   * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+   * </pre>
+   *
+   * <code>string old_node_json = 5;</code>
+   * @return The oldNodeJson.
+   */
+  @java.lang.Override
+  public java.lang.String getOldNodeJson() {
+    java.lang.Object ref = oldNodeJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      oldNodeJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+   * </pre>
+   *
+   * <code>string old_node_json = 5;</code>
+   * @return The bytes for oldNodeJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getOldNodeJsonBytes() {
+    java.lang.Object ref = oldNodeJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      oldNodeJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int NEW_NODE_JSON_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object newNodeJson_ = "";
+  /**
+   * <pre>
+   * Its entry in the head's definition, as JSON.
+   * </pre>
+   *
+   * <code>string new_node_json = 6;</code>
+   * @return The newNodeJson.
+   */
+  @java.lang.Override
+  public java.lang.String getNewNodeJson() {
+    java.lang.Object ref = newNodeJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      newNodeJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Its entry in the head's definition, as JSON.
+   * </pre>
+   *
+   * <code>string new_node_json = 6;</code>
+   * @return The bytes for newNodeJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getNewNodeJsonBytes() {
+    java.lang.Object ref = newNodeJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      newNodeJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -246,6 +342,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(newSpecDigest_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, newSpecDigest_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(oldNodeJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, oldNodeJson_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(newNodeJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, newNodeJson_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -267,6 +369,12 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(newSpecDigest_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, newSpecDigest_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(oldNodeJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, oldNodeJson_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(newNodeJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(6, newNodeJson_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -290,6 +398,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getOldSpecDigest())) return false;
     if (!getNewSpecDigest()
         .equals(other.getNewSpecDigest())) return false;
+    if (!getOldNodeJson()
+        .equals(other.getOldNodeJson())) return false;
+    if (!getNewNodeJson()
+        .equals(other.getNewNodeJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -309,6 +421,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getOldSpecDigest().hashCode();
     hash = (37 * hash) + NEW_SPEC_DIGEST_FIELD_NUMBER;
     hash = (53 * hash) + getNewSpecDigest().hashCode();
+    hash = (37 * hash) + OLD_NODE_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getOldNodeJson().hashCode();
+    hash = (37 * hash) + NEW_NODE_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getNewNodeJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -448,6 +564,8 @@ private static final long serialVersionUID = 0L;
       state_ = 0;
       oldSpecDigest_ = "";
       newSpecDigest_ = "";
+      oldNodeJson_ = "";
+      newNodeJson_ = "";
       return this;
     }
 
@@ -493,6 +611,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.newSpecDigest_ = newSpecDigest_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.oldNodeJson_ = oldNodeJson_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.newNodeJson_ = newNodeJson_;
+      }
     }
 
     @java.lang.Override
@@ -523,6 +647,16 @@ private static final long serialVersionUID = 0L;
       if (!other.getNewSpecDigest().isEmpty()) {
         newSpecDigest_ = other.newSpecDigest_;
         bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (!other.getOldNodeJson().isEmpty()) {
+        oldNodeJson_ = other.oldNodeJson_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (!other.getNewNodeJson().isEmpty()) {
+        newNodeJson_ = other.newNodeJson_;
+        bitField0_ |= 0x00000020;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -571,6 +705,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              oldNodeJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 50: {
+              newNodeJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -936,6 +1080,190 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       newSpecDigest_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object oldNodeJson_ = "";
+    /**
+     * <pre>
+     * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+     * </pre>
+     *
+     * <code>string old_node_json = 5;</code>
+     * @return The oldNodeJson.
+     */
+    public java.lang.String getOldNodeJson() {
+      java.lang.Object ref = oldNodeJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        oldNodeJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+     * </pre>
+     *
+     * <code>string old_node_json = 5;</code>
+     * @return The bytes for oldNodeJson.
+     */
+    public com.google.protobuf.ByteString
+        getOldNodeJsonBytes() {
+      java.lang.Object ref = oldNodeJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        oldNodeJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+     * </pre>
+     *
+     * <code>string old_node_json = 5;</code>
+     * @param value The oldNodeJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOldNodeJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      oldNodeJson_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+     * </pre>
+     *
+     * <code>string old_node_json = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearOldNodeJson() {
+      oldNodeJson_ = getDefaultInstance().getOldNodeJson();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+     * </pre>
+     *
+     * <code>string old_node_json = 5;</code>
+     * @param value The bytes for oldNodeJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOldNodeJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      oldNodeJson_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object newNodeJson_ = "";
+    /**
+     * <pre>
+     * Its entry in the head's definition, as JSON.
+     * </pre>
+     *
+     * <code>string new_node_json = 6;</code>
+     * @return The newNodeJson.
+     */
+    public java.lang.String getNewNodeJson() {
+      java.lang.Object ref = newNodeJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        newNodeJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its entry in the head's definition, as JSON.
+     * </pre>
+     *
+     * <code>string new_node_json = 6;</code>
+     * @return The bytes for newNodeJson.
+     */
+    public com.google.protobuf.ByteString
+        getNewNodeJsonBytes() {
+      java.lang.Object ref = newNodeJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        newNodeJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its entry in the head's definition, as JSON.
+     * </pre>
+     *
+     * <code>string new_node_json = 6;</code>
+     * @param value The newNodeJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNewNodeJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      newNodeJson_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its entry in the head's definition, as JSON.
+     * </pre>
+     *
+     * <code>string new_node_json = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearNewNodeJson() {
+      newNodeJson_ = getDefaultInstance().getNewNodeJson();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its entry in the head's definition, as JSON.
+     * </pre>
+     *
+     * <code>string new_node_json = 6;</code>
+     * @param value The bytes for newNodeJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNewNodeJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      newNodeJson_ = value;
+      bitField0_ |= 0x00000020;
       onChanged();
       return this;
     }

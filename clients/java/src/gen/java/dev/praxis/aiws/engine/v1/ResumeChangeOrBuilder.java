@@ -90,4 +90,44 @@ public interface ResumeChangeOrBuilder extends
    */
   com.google.protobuf.ByteString
       getNewSpecDigestBytes();
+
+  /**
+   * <pre>
+   * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+   * </pre>
+   *
+   * <code>string old_node_json = 5;</code>
+   * @return The oldNodeJson.
+   */
+  java.lang.String getOldNodeJson();
+  /**
+   * <pre>
+   * Its entry in the run's definition (`nodes.&lt;id&gt;`), as JSON: what a human compares.
+   * </pre>
+   *
+   * <code>string old_node_json = 5;</code>
+   * @return The bytes for oldNodeJson.
+   */
+  com.google.protobuf.ByteString
+      getOldNodeJsonBytes();
+
+  /**
+   * <pre>
+   * Its entry in the head's definition, as JSON.
+   * </pre>
+   *
+   * <code>string new_node_json = 6;</code>
+   * @return The newNodeJson.
+   */
+  java.lang.String getNewNodeJson();
+  /**
+   * <pre>
+   * Its entry in the head's definition, as JSON.
+   * </pre>
+   *
+   * <code>string new_node_json = 6;</code>
+   * @return The bytes for newNodeJson.
+   */
+  com.google.protobuf.ByteString
+      getNewNodeJsonBytes();
 }

@@ -250,79 +250,81 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "d\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\022\026\n\016needs_" +
       "approval\030\004 \001(\010\022\026\n\016effect_applied\030\005 \001(\010\022\022" +
       "\n\nauthorized\030\006 \001(\010\022\024\n\014input_digest\030\007 \001(\t" +
-      "\"{\n\014ResumeChange\022\017\n\007node_id\030\001 \001(\t\022(\n\005sta" +
-      "te\030\002 \001(\0162\031.aiws.engine.v1.NodeState\022\027\n\017o" +
-      "ld_spec_digest\030\003 \001(\t\022\027\n\017new_spec_digest\030" +
-      "\004 \001(\t\"\306\003\n\016ResumeMaterial\022&\n\006epochs\030\001 \001(\013" +
-      "2\026.aiws.engine.v1.Epochs\022\025\n\rwork_order_i" +
-      "d\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 " +
-      "\001(\t\022\023\n\013run_version\030\005 \001(\003\022\020\n\010revision\030\006 \001" +
-      "(\003\022\031\n\021definition_digest\030\007 \001(\t\022)\n\005nodes\030\010" +
-      " \003(\0132\032.aiws.engine.v1.ResumeNode\022\022\n\nnode" +
-      "_count\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_time" +
-      "out_ms\030\013 \001(\003\022-\n\treapprove\030\014 \003(\0132\032.aiws.e" +
-      "ngine.v1.ResumeNode\022\027\n\017reapprove_count\030\r" +
-      " \001(\005\022\023\n\013to_revision\030\016 \001(\003\022\034\n\024to_definiti" +
-      "on_digest\030\017 \001(\t\022-\n\007changes\030\020 \003(\0132\034.aiws." +
-      "engine.v1.ResumeChange\"a\n\024ReviewResumeRe" +
-      "sponse\0220\n\010material\030\001 \001(\0132\036.aiws.engine.v" +
-      "1.ResumeMaterial\022\027\n\017material_digest\030\002 \001(" +
-      "\t\"!\n\017WatchRunRequest\022\016\n\006run_id\030\001 \001(\t\"4\n\020" +
-      "WatchRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.eng" +
-      "ine.v1.Run\"\354\002\n\017ListRunsRequest\022\'\n\005state\030" +
-      "\001 \001(\0162\030.aiws.engine.v1.RunState\022\021\n\tpage_" +
-      "size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\022\025\n\rwork_o" +
-      "rder_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132\033.aiws.engine" +
-      ".v1.WorkflowRef\022\023\n\013contract_id\030\006 \001(\t\022\022\n\n" +
-      "started_by\030\007 \001(\t\022\030\n\020created_after_ms\030\010 \001" +
-      "(\003\022\031\n\021created_before_ms\030\t \001(\003\022;\n\006labels\030" +
-      "\n \003(\0132+.aiws.engine.v1.ListRunsRequest.L" +
-      "abelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r" +
-      "\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRunsResponse\022!\n" +
-      "\004runs\030\001 \003(\0132\023.aiws.engine.v1.Run\022\027\n\017next" +
-      "_page_token\030\002 \001(\t\"\207\001\n\023ListRunNodesReques" +
-      "t\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_id\030\002 \001(\t\022(\n\005st" +
-      "ate\030\003 \001(\0162\031.aiws.engine.v1.NodeState\022\021\n\t" +
-      "page_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\"k\n\024L" +
-      "istRunNodesResponse\022)\n\005nodes\030\001 \003(\0132\032.aiw" +
-      "s.engine.v1.NodeStatus\022\027\n\017next_page_toke" +
-      "n\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\242\001\n\010RunState\022\031\n" +
-      "\025RUN_STATE_UNSPECIFIED\020\000\022\025\n\021RUN_STATE_RU" +
-      "NNING\020\001\022\034\n\030RUN_STATE_AWAITING_NODES\020\002\022\027\n" +
-      "\023RUN_STATE_COMPLETED\020\003\022\024\n\020RUN_STATE_FAIL" +
-      "ED\020\004\022\027\n\023RUN_STATE_CANCELLED\020\005*\374\001\n\tNodeSt" +
-      "ate\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022\026\n\022NODE_" +
-      "STATE_PENDING\020\001\022\024\n\020NODE_STATE_READY\020\002\022\026\n" +
-      "\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_STATE_DONE" +
-      "\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NODE_STATE_" +
-      "CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKED\020\007\022\027\n\023N" +
-      "ODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STATE_WAITI" +
-      "NG\020\t*\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON" +
-      "_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001" +
-      "\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT" +
-      "_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n" +
-      "\010StartRun\022\037.aiws.engine.v1.StartRunReque" +
-      "st\032 .aiws.engine.v1.StartRunResponse\022L\n\006" +
-      "GetRun\022\035.aiws.engine.v1.GetRunRequest\032\036." +
-      "aiws.engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGe" +
-      "tNodeResult\022$.aiws.engine.v1.GetNodeResu" +
-      "ltRequest\032%.aiws.engine.v1.GetNodeResult" +
-      "Response\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v" +
-      "1.StopRunRequest\032\037.aiws.engine.v1.StopRu" +
-      "nResponse\022P\n\tResumeRun\022 .aiws.engine.v1." +
-      "ResumeRunRequest\032!.aiws.engine.v1.Resume" +
-      "RunResponse\022^\n\014ReviewResume\022#.aiws.engin" +
-      "e.v1.ReviewResumeRequest\032$.aiws.engine.v" +
-      "1.ReviewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022" +
-      "\037.aiws.engine.v1.WatchRunRequest\032 .aiws." +
-      "engine.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010Lis" +
-      "tRuns\022\037.aiws.engine.v1.ListRunsRequest\032 " +
-      ".aiws.engine.v1.ListRunsResponse\"\003\220\002\001\022^\n" +
-      "\014ListRunNodes\022#.aiws.engine.v1.ListRunNo" +
-      "desRequest\032$.aiws.engine.v1.ListRunNodes" +
-      "Response\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine." +
-      "v1P\001ZBgithub.com/praxis-engine/praxis/cl" +
-      "ients/go/aiws/engine/v1;enginev1b\006proto3"
+      "\"\251\001\n\014ResumeChange\022\017\n\007node_id\030\001 \001(\t\022(\n\005st" +
+      "ate\030\002 \001(\0162\031.aiws.engine.v1.NodeState\022\027\n\017" +
+      "old_spec_digest\030\003 \001(\t\022\027\n\017new_spec_digest" +
+      "\030\004 \001(\t\022\025\n\rold_node_json\030\005 \001(\t\022\025\n\rnew_nod" +
+      "e_json\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022&\n\006epoch" +
+      "s\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022\025\n\rwork_" +
+      "order_id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006ru" +
+      "n_id\030\004 \001(\t\022\023\n\013run_version\030\005 \001(\003\022\020\n\010revis" +
+      "ion\030\006 \001(\003\022\031\n\021definition_digest\030\007 \001(\t\022)\n\005" +
+      "nodes\030\010 \003(\0132\032.aiws.engine.v1.ResumeNode\022" +
+      "\022\n\nnode_count\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n\016r" +
+      "un_timeout_ms\030\013 \001(\003\022-\n\treapprove\030\014 \003(\0132\032" +
+      ".aiws.engine.v1.ResumeNode\022\027\n\017reapprove_" +
+      "count\030\r \001(\005\022\023\n\013to_revision\030\016 \001(\003\022\034\n\024to_d" +
+      "efinition_digest\030\017 \001(\t\022-\n\007changes\030\020 \003(\0132" +
+      "\034.aiws.engine.v1.ResumeChange\"a\n\024ReviewR" +
+      "esumeResponse\0220\n\010material\030\001 \001(\0132\036.aiws.e" +
+      "ngine.v1.ResumeMaterial\022\027\n\017material_dige" +
+      "st\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006run_id\030\001 " +
+      "\001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001 \001(\0132\023.a" +
+      "iws.engine.v1.Run\"\354\002\n\017ListRunsRequest\022\'\n" +
+      "\005state\030\001 \001(\0162\030.aiws.engine.v1.RunState\022\021" +
+      "\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\022\025\n" +
+      "\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132\033.aiws" +
+      ".engine.v1.WorkflowRef\022\023\n\013contract_id\030\006 " +
+      "\001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020created_after" +
+      "_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t \001(\003\022;\n\006" +
+      "labels\030\n \003(\0132+.aiws.engine.v1.ListRunsRe" +
+      "quest.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030" +
+      "\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRunsResp" +
+      "onse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine.v1.Run\022" +
+      "\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023ListRunNode" +
+      "sRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_id\030\002 \001(" +
+      "\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v1.NodeSt" +
+      "ate\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001" +
+      "(\t\"k\n\024ListRunNodesResponse\022)\n\005nodes\030\001 \003(" +
+      "\0132\032.aiws.engine.v1.NodeStatus\022\027\n\017next_pa" +
+      "ge_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\242\001\n\010RunS" +
+      "tate\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022\025\n\021RUN_S" +
+      "TATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAITING_NOD" +
+      "ES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n\020RUN_STA" +
+      "TE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELLED\020\005*\374\001\n" +
+      "\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022\026" +
+      "\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_REA" +
+      "DY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_STA" +
+      "TE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NODE" +
+      "_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKED" +
+      "\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STAT" +
+      "E_WAITING\020\t*\207\001\n\rSegmentReason\022\036\n\032SEGMENT" +
+      "_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_" +
+      "START\020\001\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033" +
+      "SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunSer" +
+      "vice\022M\n\010StartRun\022\037.aiws.engine.v1.StartR" +
+      "unRequest\032 .aiws.engine.v1.StartRunRespo" +
+      "nse\022L\n\006GetRun\022\035.aiws.engine.v1.GetRunReq" +
+      "uest\032\036.aiws.engine.v1.GetRunResponse\"\003\220\002" +
+      "\001\022a\n\rGetNodeResult\022$.aiws.engine.v1.GetN" +
+      "odeResultRequest\032%.aiws.engine.v1.GetNod" +
+      "eResultResponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.e" +
+      "ngine.v1.StopRunRequest\032\037.aiws.engine.v1" +
+      ".StopRunResponse\022P\n\tResumeRun\022 .aiws.eng" +
+      "ine.v1.ResumeRunRequest\032!.aiws.engine.v1" +
+      ".ResumeRunResponse\022^\n\014ReviewResume\022#.aiw" +
+      "s.engine.v1.ReviewResumeRequest\032$.aiws.e" +
+      "ngine.v1.ReviewResumeResponse\"\003\220\002\001\022T\n\010Wa" +
+      "tchRun\022\037.aiws.engine.v1.WatchRunRequest\032" +
+      " .aiws.engine.v1.WatchRunResponse\"\003\220\002\0010\001" +
+      "\022R\n\010ListRuns\022\037.aiws.engine.v1.ListRunsRe" +
+      "quest\032 .aiws.engine.v1.ListRunsResponse\"" +
+      "\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engine.v1.Li" +
+      "stRunNodesRequest\032$.aiws.engine.v1.ListR" +
+      "unNodesResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -448,7 +450,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ResumeChange_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeChange_descriptor,
-        new java.lang.String[] { "NodeId", "State", "OldSpecDigest", "NewSpecDigest", });
+        new java.lang.String[] { "NodeId", "State", "OldSpecDigest", "NewSpecDigest", "OldNodeJson", "NewNodeJson", });
     internal_static_aiws_engine_v1_ResumeMaterial_descriptor =
       getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_ResumeMaterial_fieldAccessorTable = new
