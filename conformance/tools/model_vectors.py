@@ -1429,8 +1429,7 @@ def authorization_vectors() -> list[dict[str, Json]]:
         ),
         vector(
             "wait/authorization-refuses-an-expired-approval",
-            "An approval that has expired fails with APPROVAL_EXPIRED and the wait stays "
-            "pending.",
+            "An approval that has expired fails with APPROVAL_EXPIRED and the wait stays pending.",
             [
                 *authorizing,
                 review_wait(),
@@ -1488,7 +1487,9 @@ def authorization_vectors() -> list[dict[str, Json]]:
                     principal="payer",
                     response={"material": {"purpose": "payments"}, "materialDigest": "<any>"},
                 ),
-                approve_for("${ns}-ap0", "", principal="payer", error=(DENIED, "PURPOSE_NOT_GRANTED")),
+                approve_for(
+                    "${ns}-ap0", "", principal="payer", error=(DENIED, "PURPOSE_NOT_GRANTED")
+                ),
                 approve_for("${ns}-ap1", ""),
                 satisfy(
                     '{"ok":true}',
