@@ -29,6 +29,7 @@ from praxis.core.records import Epochs, Principal, Ref
 from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, precondition
 from praxis.core.run import replace as replace_run
 from praxis.store.controls import rows as controls
+from praxis.store.db import locks
 from praxis.store.db.database import Rollback
 from praxis.store.execution import approved, authorizations, requests
 from praxis.store.registry.rows import load_head
@@ -162,6 +163,10 @@ class ResumeStore:
                 replay = self.runs.unit.load(connection, key)
                 assert replay is not None
                 return replay, True
+            if request.to_head:  # the head it reads must stay the head: as registry commands
+                # do, serialize with them, the work order's lock before the run's
+                known = self.runs.unit.load(connection, request.run_id)
+                locks.work_order(connection, known.work_order_id if known else "")
             self.runs.unit.lock_load(connection, request.run_id)
             found = self._material(connection, principal, request)
             if isinstance(found, Rejection):
