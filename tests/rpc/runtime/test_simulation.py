@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from aiws.engine.v1 import common_pb2, event_pb2, run_pb2
 from aiws.engine.v1 import simulation_pb2 as pb
@@ -129,3 +131,15 @@ def test_simulating_needs_a_read_grant_on_the_work_order(harness: Harness) -> No
         simulate(harness, "scoped", ref=ref())  # wo-1: the same answer as a missing ref
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
         simulate(harness, "scoped", ref=common_pb2.WorkflowRef(work_order_id="wo-1", run_id="x"))
+
+
+def test_the_request_in_the_docs_runs_as_documented(harness: Harness) -> None:
+    """docs/core.md's proto-JSON request: a's first attempt fails, the retry completes."""
+    page = (Path(__file__).parents[3] / "docs" / "core.md").read_text(encoding="utf-8")
+    section = page.split("## Simulating from any language", 1)[1]
+    block = section.split("```json\n", 1)[1].split("```", 1)[0]
+    request = json_format.Parse(block, pb.SimulateRunRequest())
+    done = harness.client("agent").simulations.SimulateRun(request)
+    assert done.end == pb.SIMULATION_END_RUN_ENDED and done.result_json == '"done"'
+    dispatched = [s for s in done.steps if s.action == pb.SIMULATION_STEP_ACTION_DISPATCH]
+    assert [(s.attempt, s.input_json) for s in dispatched] == [(1, '"tides"'), (2, '"tides"')]
