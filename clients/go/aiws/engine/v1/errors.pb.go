@@ -345,6 +345,13 @@ const (
 	// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
 	// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
 	ErrorReason_RUN_NOT_GOVERNED ErrorReason = 243
+	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
+	// worker's outcome names a wait node or an answer an agent node, a duration is
+	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+	// violation names the entry, e.g. `script[3].node`).
+	ErrorReason_SCRIPT_INVALID ErrorReason = 300
+	// SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+	ErrorReason_SIMULATION_INVALID ErrorReason = 301
 )
 
 // Enum value maps for ErrorReason.
@@ -472,6 +479,8 @@ var (
 		241: "REPLACEMENT_CONFLICT",
 		242: "RUN_AT_HEAD",
 		243: "RUN_NOT_GOVERNED",
+		300: "SCRIPT_INVALID",
+		301: "SIMULATION_INVALID",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -596,6 +605,8 @@ var (
 		"REPLACEMENT_CONFLICT":            241,
 		"RUN_AT_HEAD":                     242,
 		"RUN_NOT_GOVERNED":                243,
+		"SCRIPT_INVALID":                  300,
+		"SIMULATION_INVALID":              301,
 	}
 )
 
@@ -630,7 +641,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x8b\x17\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb9\x17\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -754,7 +765,9 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x13REAPPROVAL_REQUIRED\x10\xf0\x01\x12\x19\n" +
 	"\x14REPLACEMENT_CONFLICT\x10\xf1\x01\x12\x10\n" +
 	"\vRUN_AT_HEAD\x10\xf2\x01\x12\x15\n" +
-	"\x10RUN_NOT_GOVERNED\x10\xf3\x01Ba\n" +
+	"\x10RUN_NOT_GOVERNED\x10\xf3\x01\x12\x13\n" +
+	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
+	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

@@ -128,6 +128,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
     RUN_AT_HEAD: _ClassVar[ErrorReason]
     RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
+    SCRIPT_INVALID: _ClassVar[ErrorReason]
+    SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -250,3 +252,5 @@ REAPPROVAL_REQUIRED: ErrorReason
 REPLACEMENT_CONFLICT: ErrorReason
 RUN_AT_HEAD: ErrorReason
 RUN_NOT_GOVERNED: ErrorReason
+SCRIPT_INVALID: ErrorReason
+SIMULATION_INVALID: ErrorReason

@@ -1067,6 +1067,25 @@ public enum ErrorReason
    * <code>RUN_NOT_GOVERNED = 243;</code>
    */
   RUN_NOT_GOVERNED(243),
+  /**
+   * <pre>
+   * SimulateRun's script cannot drive the definition: an entry names no node of it, a
+   * worker's outcome names a wait node or an answer an agent node, a duration is
+   * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+   * violation names the entry, e.g. `script[3].node`).
+   * </pre>
+   *
+   * <code>SCRIPT_INVALID = 300;</code>
+   */
+  SCRIPT_INVALID(300),
+  /**
+   * <pre>
+   * SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>SIMULATION_INVALID = 301;</code>
+   */
+  SIMULATION_INVALID(301),
   UNRECOGNIZED(-1),
   ;
 
@@ -2127,6 +2146,25 @@ public enum ErrorReason
    * <code>RUN_NOT_GOVERNED = 243;</code>
    */
   public static final int RUN_NOT_GOVERNED_VALUE = 243;
+  /**
+   * <pre>
+   * SimulateRun's script cannot drive the definition: an entry names no node of it, a
+   * worker's outcome names a wait node or an answer an agent node, a duration is
+   * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+   * violation names the entry, e.g. `script[3].node`).
+   * </pre>
+   *
+   * <code>SCRIPT_INVALID = 300;</code>
+   */
+  public static final int SCRIPT_INVALID_VALUE = 300;
+  /**
+   * <pre>
+   * SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>SIMULATION_INVALID = 301;</code>
+   */
+  public static final int SIMULATION_INVALID_VALUE = 301;
 
 
   public final int getNumber() {
@@ -2275,6 +2313,8 @@ public enum ErrorReason
       case 241: return REPLACEMENT_CONFLICT;
       case 242: return RUN_AT_HEAD;
       case 243: return RUN_NOT_GOVERNED;
+      case 300: return SCRIPT_INVALID;
+      case 301: return SIMULATION_INVALID;
       default: return null;
     }
   }
