@@ -119,8 +119,18 @@ def test_an_applied_authorised_action_does_not_run_again_on_an_agents_resume(
     assert again.input_digest == digest(OK)  # the wait's payload is charge's input
     assert [n.needs_approval for n in material.material.nodes] == [True]
     # An agent cannot approve it; a human's approval of that material lets the agent resume.
+    with pytest.raises(grpc.RpcError) as refused:
+        model.client("agent").approvals.CreateApproval(
+            approval_pb2.CreateApprovalRequest(
+                approval_id="ap-by-agent",
+                material_digest=material.material_digest,
+                expires_at_ms=model.clock.now_ms() + 600_000,
+            )
+        )
+    denied = error_details(refused.value)
+    assert (denied.code, denied.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED")
     with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "APPROVAL_NOT_FOUND"):
-        resume(model, run.run_id, "agent-resume-2", approval_id="ap-none")
+        resume(model, run.run_id, "agent-resume-2", approval_id="ap-by-agent")
     approve_resume(model, material, "ap-again")
     resumed = resume(model, run.run_id, "agent-resume-3", approval_id="ap-again")
     assert resumed.run.state == run_pb2.RUN_STATE_RUNNING
