@@ -199,6 +199,7 @@ class ResumeStore:
                 reason=request.reason,
                 approval_id=request.approval_id,
                 material_digest=material.digest(),
+                **({"to_revision": material.to_revision} if material.to_revision else {}),
             )
             requests.remember(connection, scope[1], scope[0], scope[2], digest, record.state.run_id)
             return saved, False
