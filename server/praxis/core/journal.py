@@ -48,15 +48,15 @@ def encode(command: core.Command) -> dict[str, values.JsonValue]:
     if isinstance(command, core.Revise):
         return {"kind": kind, "definition": command.definition.digest,
                 "revision": command.revision, "sources": dict(command.source_results)}  # fmt: skip
-    if isinstance(command, core.Resume) and command.definition is not None:
-        return {"kind": kind, "reason": command.reason, "by": command.by,
-                "deadline_ms": command.deadline_ms, "definition": command.definition.digest,
-                "revision": command.revision}  # fmt: skip
+    if isinstance(command, core.Resume):
+        body = {"kind": kind, "reason": command.reason, "by": command.by,
+                "deadline_ms": command.deadline_ms}  # fmt: skip
+        if command.definition is not None:  # onto a head; a plain resume is written as before
+            body["definition"] = command.definition.digest
+            body["revision"] = command.revision
+        return body
     plain: dict[str, Any] = {"kind": kind}
     for name, value in vars(command).items():
-        if isinstance(command, core.Resume) and name in ("definition", "revision"):
-            continue  # a plain resume: written as before agent replacement
-
         plain[name] = _plain(value)
     return plain
 
