@@ -286,9 +286,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))
         if request.dry_run:  # nothing was stored: no segments to read
-            return run_pb2.StartRunResponse(
-                run=run_to_proto(record), created=created, dry_run=True
-            )
+            return run_pb2.StartRunResponse(run=run_to_proto(record), created=created, dry_run=True)
         logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(run=self._snapshot(record, created), created=created)
 

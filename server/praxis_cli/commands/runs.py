@@ -78,8 +78,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
                        help="post the outcome into --subscriber's events (RUN_REPLY)")  # fmt: skip
     start.add_argument("--reply-template", default="", help="text carried by the reply")
     start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
-    start.add_argument("--dry-run", action="store_true",
-                       help="check it and say what a start would answer; store nothing")  # fmt: skip
+    start.add_argument(
+        "--dry-run", action="store_true", help="check it and say what a start would answer"
+    )
 
     listing = leaf(runs, common, "list", _list, "list runs, newest first")
     listing.add_argument("--state", choices=sorted(_STATES), help="only runs in this state")
