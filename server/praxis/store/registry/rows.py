@@ -54,6 +54,13 @@ _HEAD = Statement(
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
+_REVISION = Statement(
+    select(revisions.c.definition_json).where(
+        revisions.c.work_order_id == bindparam("wo"),
+        revisions.c.run_id == bindparam("run"),
+        revisions.c.revision == bindparam("revision"),
+    )
+)
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
     proposals.c.run_id == bindparam("run"),
@@ -110,6 +117,14 @@ class ApprovalView:
     record: ApprovalRecord
     consumed_at_ms: int
     consumed_by_request_id: str
+
+
+def load_revision(connection: Connection, ref: Ref, revision: int) -> values.JsonValue:
+    """The definition of one (immutable) revision of a ref, or ``None`` when it has none."""
+    row = _REVISION.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
+    ).first()
+    return None if row is None else json.loads(row.definition_json)
 
 
 def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
