@@ -229,8 +229,9 @@ carries it whole)."""
 
 def _wait_summary(view: WaitView) -> str:
     """The wait's question on one line (whitespace folded, cut to
-    :data:`SUMMARY_QUESTION_CHARS` with ``…``) when it asks one; otherwise the wait and, for an authorization, the actions it authorises
-    (node and operation id; the first three)."""
+    :data:`SUMMARY_QUESTION_CHARS` with ``…``) when it asks one; otherwise the wait and,
+    for an authorization, the actions it authorises (node and operation id; the first
+    three)."""
     assert view.spec.wait is not None
     question = " ".join(view.spec.wait.question.split())
     if question:
