@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -96,19 +96,19 @@ def _field(schema: Any, name: str, required: bool, choices: tuple[str, ...], *, 
         return Field("json", name, name, "", required)
     label = str(schema.get("title") or name)
     help_text = str(schema.get("description") or "")
-    base = {"name": name, "label": label, "help": help_text, "required": required}
+    base = Field("json", name, label, help_text, required)
     enum = schema.get("enum")
     types = _types(schema)
     if isinstance(enum, list) and enum:
-        return Field("choice", choices=tuple(enum), **base)
+        return replace(base, kind="choice", choices=tuple(enum))
     if types == ["string"]:
         if choices:
-            return Field("choice", choices=choices, other=True, **base)
-        return Field("text", **base)
+            return replace(base, kind="choice", choices=choices, other=True)
+        return replace(base, kind="text")
     if types == ["boolean"]:
-        return Field("boolean", **base)
+        return replace(base, kind="boolean")
     if types in (["integer"], ["number"]):
-        return Field("integer", **base)
+        return replace(base, kind="integer")
     properties = schema.get("properties")
     if top and types == ["object"] and isinstance(properties, dict) and properties:
         wanted = schema.get("required", [])
@@ -117,8 +117,8 @@ def _field(schema: Any, name: str, required: bool, choices: tuple[str, ...], *, 
             _field(child, str(key), key in wanted, (), top=False)
             for key, child in properties.items()
         )
-        return Field("object", fields=fields, **base)
-    return Field("json", **base)
+        return replace(base, kind="object", fields=fields)
+    return base
 
 
 def value_of(field: Field, text: str) -> Any:
