@@ -79,7 +79,11 @@ def _material(material: Any) -> dict[str, Any]:
         "expires_at_ms": material.expires_at_ms,
         "purpose": material.purpose,
         "payload_digest": material.payload_digest,
-        "actions": action_rows(material.actions),
+        # The input is shown beside each action; the material binds its digest.
+        "actions": [
+            {key: value for key, value in row.items() if key != "input"}
+            for row in action_rows(material.actions)
+        ],
         "epochs": {
             "installation_id": material.epochs.installation_id,
             "ownership_epoch": material.epochs.ownership_epoch,
