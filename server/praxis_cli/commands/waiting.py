@@ -12,7 +12,13 @@ from typing import Any
 from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as ib
 from aiws.engine.v1 import reconciliation_pb2 as rc
-from praxis_cli.commands.common import check_digest, create_approval, epochs_of, json_argument
+from praxis_cli.commands.common import (
+    check_digest,
+    create_approval,
+    epochs_of,
+    json_argument,
+    pretty_json,
+)
 from praxis_cli.errors import usage
 from praxis_cli.output import enum_name, local_time, to_dict
 from praxis_client import answers
@@ -426,6 +432,7 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
         )
         ctx.out.line("authorises:")
         ctx.out.table(_ACTION_COLUMNS, [_action_row(a) for a in m.actions])
+        _action_inputs(ctx, m.actions)
         ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
         ctx.out.line(
             f"approve and satisfy with: praxis wait satisfy {args.wait_id} --payload "
@@ -438,6 +445,16 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
 
 
 _ACTION_COLUMNS = ["NODE", "MODEL", "OPERATION", "INPUT DIGEST", "SPEC DIGEST"]
+
+
+def _action_inputs(ctx: Any, actions: Sequence[wait_pb2.AuthorizedAction]) -> None:
+    """The input each reviewed action will carry, indented for reading (its digest is in
+    the table and the material)."""
+    for action in actions:
+        if action.input_json:
+            ctx.out.line(f"input of {action.node_uid}:")
+            for line in pretty_json(action.input_json).splitlines():
+                ctx.out.line(f"  {line}")
 
 
 def _action_row(action: wait_pb2.AuthorizedAction) -> list[str]:
