@@ -234,14 +234,14 @@ def _wait_row(w: wait_pb2.Wait) -> list[str]:
 _WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
 
 
-def _question(ctx: Any, wait: wait_pb2.Wait) -> None:
-    """The wait's question, as the person reads it, and its choices."""
-    if not wait.question and not wait.choices:
+def _question(ctx: Any, wait: wait_pb2.Wait, choices: bool = True) -> None:
+    """The wait's question, as the person reads it, and (``choices``) its choices."""
+    if not wait.question and not (choices and wait.choices):
         return
     ctx.out.line("question:", "bold")
     for line in (wait.question or "-").splitlines() or [""]:
         ctx.out.line(f"  {line}")
-    if wait.choices:
+    if choices and wait.choices:
         ctx.out.line("choices: " + ", ".join(wait.choices))
     ctx.out.line()
 
@@ -276,7 +276,7 @@ def answer(ctx: Any, args: argparse.Namespace) -> int:
             raise usage(
                 "no terminal to ask on: give the answer with --value TEXT or --payload JSON"
             )
-        _question(ctx, wait)
+        _question(ctx, wait, choices=False)  # the form lists them
         payload = json.dumps(_asked(ctx, field), ensure_ascii=False)
     response = ctx.call(
         ctx.client.waits.SatisfyWait,
@@ -319,10 +319,10 @@ def _asked(ctx: Any, field: answers.Field) -> Any:
         optional = "" if child.required else ", optional: Enter to leave out"
         if child.kind == "choice" or child.help:
             ctx.out.line(f"{child.name}:{' ' + child.help if child.help else ''}")
+        if child.kind == "choice":
+            _list_choices(ctx, child)
         while True:
-            if child.kind == "choice":
-                _list_choices(ctx, child)
-            hint = _KIND_HINTS.get(child.kind, "a number from the list")
+            hint = _hint(child)
             text = _read(f"{child.name} ({hint}{optional}): ")
             if not text.strip() and not child.required:
                 break
@@ -337,14 +337,20 @@ def _asked(ctx: Any, field: answers.Field) -> Any:
 
 
 def _ask_one(ctx: Any, field: answers.Field, name: str) -> Any:
+    if field.kind == "choice":
+        _list_choices(ctx, field)
     while True:
-        if field.kind == "choice":
-            _list_choices(ctx, field)
-        text = _read(f"{name} ({_KIND_HINTS.get(field.kind, 'a number from the list')}): ")
+        text = _read(f"{name} ({_hint(field)}): ")
         try:
             return answers.value_of(field, text)
         except answers.AnswerError as error:
             ctx.out.line(f"  {error}", "red")
+
+
+def _hint(field: answers.Field) -> str:
+    if field.kind == "choice":
+        return "a number from the list" + (", or another answer" if field.other else "")
+    return _KIND_HINTS.get(field.kind, "JSON")
 
 
 def _list_choices(ctx: Any, field: answers.Field) -> None:

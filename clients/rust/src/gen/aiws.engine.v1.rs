@@ -8179,8 +8179,10 @@ pub struct InboxItem {
     /// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
-    /// A one-line description for lists; for an authorization, the nodes and operation
-    /// ids it authorises (the first three) and its purpose.
+    /// A one-line description for lists; for a human_input wait that asks a question, the
+    /// question on one line (whitespace folded, at most 200 characters, ending `…` when
+    /// cut; the item's wait carries it whole); for an authorization, the nodes and
+    /// operation ids it authorises (the first three) and its purpose.
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
