@@ -68,6 +68,7 @@ def test_bounds_of_the_question_and_choices() -> None:
 
 
 def test_only_a_human_input_wait_asks() -> None:
+    assert wait_of(asking(question="now?")).question == "now?"
     timer = asking(question="now?")
     timer["nodes"]["ask"]["kind"] = "timer"
     assert "definition_json.nodes.ask.wait.question" in problems(timer)
