@@ -79,7 +79,8 @@ for `serve`, see
 """
 
 
-ANSWERING = """## Answering a question
+ANSWERING = (
+    """## Answering a question
 
 An agent asks a person through a `human_input` wait (MCP `ask_human`, or a wait node with
 `wait.question` and `wait.choices`). `praxis inbox` shows the question as the item's
@@ -110,7 +111,10 @@ answer (a number from the list): 3
 answer (a number from the list): 1
 answered wait wait_d4630dc88d6e8a4f3e858cf071038cad: "eu-west"
 $ praxis wait answer wait_d4630dc88d6e8a4f3e858cf071038cad --payload '"ap-south"'
-error: WAIT_PAYLOAD_INVALID: the payload does not match the wait's schema: $: value is not one of the enum values
+"""
+    + "error: WAIT_PAYLOAD_INVALID: the payload does not match the wait's schema: $: value is "
+    + "not one of the enum values"
+    + """
   payload_json: $: value is not one of the enum values
 ```
 
@@ -119,6 +123,7 @@ JSON`: without `--digest` it prints the exact action (node, model, operation, in
 digest, spec digest), the input each action will carry, indented, and the material
 digest to approve.
 """
+)
 
 
 def _walk(
