@@ -58,6 +58,7 @@ def test_a_question_asked_over_mcp_is_answered_from_a_terminal(shell: Shell) -> 
 
             inbox = shell.ok("inbox", "--kind", "human-input").out
             assert " ".join(QUESTION.split()) in inbox
+            assert f"praxis wait answer {wait_id}" in inbox
             shown = shell.ok("wait", "show", wait_id).out
             assert "Which region gets release 1.2?" in shown and "Pick <b>one</b> & say" in shown
             assert "choices: eu-west, us-east" in shown
@@ -89,6 +90,9 @@ def test_a_question_asked_over_mcp_is_answered_from_a_terminal(shell: Shell) -> 
 
             answer = await call("get_answer", run_id=asked["run_id"], timeout_s=20)
             assert (answer["answered"], answer["answer"]) == (True, "us-east")
+            again = shell.run("wait", "answer", wait_id)  # said before asking anything
+            assert again.code == 5
+            assert again.error_line().startswith("error: WAIT_ALREADY_SATISFIED: ")
 
     anyio.run(flow)
 

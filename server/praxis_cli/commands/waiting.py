@@ -19,7 +19,7 @@ from praxis_cli.commands.common import (
     json_argument,
     pretty_json,
 )
-from praxis_cli.errors import usage
+from praxis_cli.errors import CONFLICT, CliError, usage
 from praxis_cli.output import enum_name, local_time, to_dict
 from praxis_client import answers
 
@@ -112,6 +112,8 @@ def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
             lines.append(
                 f"  praxis assess show {item.run_id} && praxis assess {verb} {item.run_id}"
             )
+        elif kind == "wait" and item.kind == ib.INBOX_ITEM_KIND_HUMAN_INPUT:
+            lines.append(f"  praxis wait answer {item.wait.wait_id}")
         elif kind == "handoff":
             receiver = item.handoff.to_principal_id
             lines.append(f"  praxis handoffs ack {item.handoff.delivery_id}  (as {receiver})")
@@ -266,6 +268,10 @@ def answer(ctx: Any, args: argparse.Namespace) -> int:
             f"wait {args.wait_id} is not a human-input wait: satisfy it with "
             f"`praxis wait satisfy {args.wait_id}`"
         )
+    closed = _CLOSED.get(wait.state)
+    if closed:
+        state = enum_name(wait_pb2.WaitState.Name(wait.state), "WAIT_STATE_")
+        raise CliError(closed, f"wait {args.wait_id} is {state}: it takes no answer", CONFLICT)
     field = answers.form(wait.schema_json, wait.choices)
     if args.payload is not None:
         payload = json_argument(args.payload, None, "the answer")
@@ -290,6 +296,17 @@ def answer(ctx: Any, args: argparse.Namespace) -> int:
         replayed = " (replayed)" if response.replayed else ""
         ctx.out.line(f"answered wait {args.wait_id}: {payload}{replayed}")
     return 0
+
+
+_CLOSED = {
+    wait_pb2.WAIT_STATE_NOT_OPEN: "WAIT_NOT_OPEN",
+    wait_pb2.WAIT_STATE_SATISFIED: "WAIT_ALREADY_SATISFIED",
+    wait_pb2.WAIT_STATE_EXPIRED: "WAIT_EXPIRED",
+    wait_pb2.WAIT_STATE_DEFAULTED: "WAIT_EXPIRED",
+    wait_pb2.WAIT_STATE_CANCELLED: "RUN_TERMINAL",
+}
+"""A wait that takes no answer, and the reason SatisfyWait would refuse it with: said
+before asking anything (the server decides again when an answer is sent)."""
 
 
 def _given(field: answers.Field, text: str) -> Any:
