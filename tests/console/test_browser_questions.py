@@ -37,7 +37,7 @@ from tests.support.console import (
     shot,
 )
 from tests.support.harness import token_of
-from tests.support.registry import activate_cmd, approve, execute, ref, reject_cmd
+from tests.support.registry import activate_cmd, approve, execute, ref
 
 QUESTION = "Which region gets release 1.2?\nPick <b>one</b> & tell the team."
 Call = Callable[..., Awaitable[dict[str, Any]]]
@@ -104,6 +104,7 @@ def test_a_question_asked_over_mcp_is_answered_from_the_console(
     sign_in(page, console)
     row = page.locator("#inbox-items tr", has_text=run_id)
     expect(row).to_contain_text("Which region gets release 1.2? Pick <b>one</b> & tell")
+    shot(page, "question-0-inbox")
     row.get_by_role("link").click()
 
     expect(page.locator("#wait-state")).to_have_text("PENDING")
@@ -112,6 +113,14 @@ def test_a_question_asked_over_mcp_is_answered_from_the_console(
     expect(question.locator("b")).to_have_count(0)
     expect(page.get_by_role("radio")).to_have_count(2)
     shot(page, "question-1-wait")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the form fits
+    for box in (page.locator(".question"), page.locator("form[data-answer-form]")):
+        found = box.bounding_box()
+        assert found is not None and found["x"] >= 0 and found["x"] + found["width"] <= 390
+    for value in page.locator("dd.id-value").all():  # ids on one line, in their own box
+        assert value.evaluate("e => e.getClientRects()[0].height < 30"), value.inner_text()
+    shot(page, "question-1-wait-390px")
+    page.set_viewport_size({"width": 1366, "height": 900})
 
     page.get_by_role("radio", name="us-east").check()
     page.get_by_role("button", name="Send the answer").click()
@@ -267,10 +276,9 @@ def test_a_decided_proposals_page_shows_its_change_and_the_decision(
     page.goto("/registry/wo-decided/r1/proposals/rival")
     expect(page.locator("#superseded")).to_contain_text("revision 2")
     expect(page.locator("#diff tr.row-same").first).to_be_visible()
-    command = reject_cmd(r, "rival", "superseded by add-check", "ap-rival")
-    approve(h, command, "ap-rival", epochs=h.epochs("wo-decided"))
-    execute(h, "alice", "req-rival", command)
-    page.reload()
+    shot(page, "proposal-superseded")
+    page.get_by_label("Reason for rejecting").fill("superseded by add-check")
+    page.get_by_role("button", name="Reject").click()
     expect(page.locator("#proposal-state")).to_have_text("REJECTED")
     expect(page.locator("#rejection-reason")).to_have_text("superseded by add-check")
     expect(page.locator("#diff-summary")).to_have_text("1 line removed, 18 added.")
