@@ -283,3 +283,25 @@ def test_a_decided_proposals_page_shows_its_change_and_the_decision(
     expect(page.locator("#rejection-reason")).to_have_text("superseded by add-check")
     expect(page.locator("#diff-summary")).to_have_text("1 line removed, 18 added.")
     shot(page, "proposal-decided-rejected")
+
+
+def test_a_free_answer_beside_the_choices(page: Page, console: Console) -> None:
+    run_id = start(
+        console,
+        "questions-other",
+        {
+            "question": "Who reviews it?",
+            "schema": {"type": "string"},
+            "choices": ["Ana", "Bo"],
+        },
+    )
+    sign_in(page, console)
+    [wait] = waits_of(console, run_id)
+    page.goto(f"/runs/{run_id}/waits/{wait.wait_id}")
+    form = page.locator("form[data-answer-form]")
+    expect(form.get_by_role("radio")).to_have_count(2)
+    form.get_by_label("Another answer").fill("Cy, from legal")
+    form.get_by_role("button", name="Send the answer").click()
+    expect(page.locator("#wait-state")).to_have_text("SATISFIED")
+    [wait] = waits_of(console, run_id)
+    assert json.loads(wait.payload_json) == "Cy, from legal"

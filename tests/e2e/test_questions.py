@@ -137,3 +137,33 @@ def test_an_object_answer_is_asked_one_field_at_a_time(shell: Shell) -> None:
             assert json.loads(given["payload_json"]) == {"approve": True, "copies": 3}
 
     anyio.run(flow)
+
+
+def test_without_a_terminal_the_answer_is_given_by_value(shell: Shell) -> None:
+    asking = {
+        "version": 1,
+        "nodes": {
+            "ask": {
+                "kind": "human_input",
+                "wait": {
+                    "expires_in_ms": 600_000,
+                    "on_expiry": "fail",
+                    "question": "Publish now?",
+                    "schema": {"type": "boolean"},
+                },
+            }
+        },
+        "output": {"from": "node:ask"},
+    }
+    (shell.home / "ask.json").write_text(json.dumps(asking))
+    run = shell.ok("runs", "start", "-f", "ask.json", "--json", who="agent").json()["run"]
+    wait_id = the_wait(shell, run["run_id"])["wait_id"]
+    piped = shell.run("wait", "answer", wait_id, stdin="yes\n")  # stdin is not a terminal
+    assert piped.code == 2 and piped.error_line().startswith("error: USAGE: ")
+    both = shell.run("wait", "answer", wait_id, "--value", "yes", "--payload", "true")
+    assert both.code == 2 and both.error_line().startswith("error: USAGE: ")
+    assert the_wait(shell, run["run_id"])["state"] == "WAIT_STATE_PENDING"
+    done = shell.ok("wait", "answer", wait_id, "--value", "yes", "--json").json()
+    assert (done["wait"]["state"], done["wait"]["payload_json"]) == ("WAIT_STATE_SATISFIED", "true")
+    again = shell.run("wait", "answer", wait_id, "--payload", "true")
+    assert again.code == 5 and again.error_line().startswith("error: WAIT_ALREADY_SATISFIED: ")
