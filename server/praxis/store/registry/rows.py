@@ -119,14 +119,6 @@ class ApprovalView:
     consumed_by_request_id: str
 
 
-def load_revision(connection: Connection, ref: Ref, revision: int) -> values.JsonValue:
-    """The definition of one (immutable) revision of a ref, or ``None`` when it has none."""
-    row = _REVISION.run(
-        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
-    ).first()
-    return None if row is None else json.loads(row.definition_json)
-
-
 def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
     """The head of a ref with its definition, or ``None``."""
     row = _HEAD.run(connection, {"wo": ref.work_order_id, "run": ref.run_id}).first()
@@ -149,6 +141,14 @@ def revision_digest(connection: Connection, ref: Ref, revision: int) -> str:
         connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
     ).first()
     return "" if row is None else str(row.definition_digest or "")
+
+
+def revision_definition(connection: Connection, ref: Ref, revision: int) -> values.JsonValue | None:
+    """The definition document a ref's revision holds, or ``None`` when there is none."""
+    row = _REVISION.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
+    ).first()
+    return None if row is None else json.loads(row.definition_json)
 
 
 class Texts:

@@ -49,10 +49,10 @@ from praxis.store.registry.rows import (
     load_approval,
     load_head,
     load_proposal,
-    load_revision,
     proposal_of,
     receipt_to_json,
     replayed,
+    revision_definition,
     save_head,
     save_proposal,
 )
@@ -622,7 +622,9 @@ class RegistryStore:
         with self.db.read() as connection:
             proposal = load_proposal(connection, ref, proposal_id)
             base = (
-                None if proposal is None else load_revision(connection, ref, proposal.base_revision)
+                None
+                if proposal is None
+                else revision_definition(connection, ref, proposal.base_revision)
             )
         if proposal is None:
             return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
