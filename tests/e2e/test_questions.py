@@ -20,7 +20,11 @@ from tests.support.cli_shell import PRAXIS, Shell
 from tests.support.terminal import Terminal
 
 Call = Callable[..., Awaitable[dict[str, Any]]]
-QUESTION = "Which region gets release 1.2?\nPick <b>one</b> & say why later."
+QUESTION = (
+    "Which region gets release 1.2?\nPick <b>one</b> & say why later. The customers in "
+    "both regions asked for it this week, and run_7f3a9c0e2b4d4e6f8a1b2c3d4e5f6a7b has "
+    "the numbers."
+)
 
 
 @asynccontextmanager
@@ -77,6 +81,7 @@ def test_a_question_asked_over_mcp_is_answered_from_a_terminal(shell: Shell) -> 
             term = Terminal([PRAXIS, "wait", "answer", wait_id], shell.env("alice"), shell.home)
             term.expect("Which region gets release 1.2?")
             term.expect("Pick <b>one</b> & say why later.")
+            term.expect("run_7f3a9c0e2b4d4e6f8a1b2c3d4e5f6a7b")  # wrapped at words only
             term.expect("1) eu-west")
             term.expect("2) us-east")
             term.expect("answer (a number from the list): ")

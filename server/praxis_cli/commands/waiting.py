@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -241,8 +243,13 @@ def _question(ctx: Any, wait: wait_pb2.Wait, choices: bool = True) -> None:
     if not wait.question and not (choices and wait.choices):
         return
     ctx.out.line("question:", "bold")
+    # Wrapped at words to the terminal's width (the standard library's idea of it); a
+    # word longer than a line is never broken.
+    width = max(20, shutil.get_terminal_size().columns - 2)
     for line in (wait.question or "-").splitlines() or [""]:
-        ctx.out.line(f"  {line}")
+        wrapped = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+        for part in wrapped or [""]:
+            ctx.out.line(f"  {part}")
     if choices and wait.choices:
         ctx.out.line("choices: " + ", ".join(wait.choices))
     ctx.out.line()
