@@ -61,6 +61,16 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_GetHandoffResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListHandoffsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListHandoffsResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -88,20 +98,28 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
       "nse\022(\n\007handoff\030\001 \001(\0132\027.aiws.engine.v1.Ha" +
       "ndoff\"(\n\021GetHandoffRequest\022\023\n\013delivery_i" +
       "d\030\001 \001(\t\">\n\022GetHandoffResponse\022(\n\007handoff" +
-      "\030\001 \001(\0132\027.aiws.engine.v1.Handoff*h\n\014Hando" +
-      "ffState\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031" +
-      "\n\025HANDOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STA" +
-      "TE_ACKNOWLEDGED\020\0022\265\002\n\016HandoffService\022\\\n\r" +
-      "CreateHandoff\022$.aiws.engine.v1.CreateHan" +
-      "doffRequest\032%.aiws.engine.v1.CreateHando" +
-      "ffResponse\022k\n\022AcknowledgeHandoff\022).aiws." +
-      "engine.v1.AcknowledgeHandoffRequest\032*.ai" +
-      "ws.engine.v1.AcknowledgeHandoffResponse\022" +
-      "X\n\nGetHandoff\022!.aiws.engine.v1.GetHandof" +
-      "fRequest\032\".aiws.engine.v1.GetHandoffResp" +
-      "onse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001" +
-      "ZBgithub.com/praxis-engine/praxis/client" +
-      "s/go/aiws/engine/v1;enginev1b\006proto3"
+      "\030\001 \001(\0132\027.aiws.engine.v1.Handoff\"i\n\023ListH" +
+      "andoffsRequest\022+\n\005state\030\001 \001(\0162\034.aiws.eng" +
+      "ine.v1.HandoffState\022\021\n\tpage_size\030\002 \001(\005\022\022" +
+      "\n\npage_token\030\003 \001(\t\"Z\n\024ListHandoffsRespon" +
+      "se\022)\n\010handoffs\030\001 \003(\0132\027.aiws.engine.v1.Ha" +
+      "ndoff\022\027\n\017next_page_token\030\002 \001(\t*h\n\014Handof" +
+      "fState\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031\n" +
+      "\025HANDOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STAT" +
+      "E_ACKNOWLEDGED\020\0022\225\003\n\016HandoffService\022\\\n\rC" +
+      "reateHandoff\022$.aiws.engine.v1.CreateHand" +
+      "offRequest\032%.aiws.engine.v1.CreateHandof" +
+      "fResponse\022k\n\022AcknowledgeHandoff\022).aiws.e" +
+      "ngine.v1.AcknowledgeHandoffRequest\032*.aiw" +
+      "s.engine.v1.AcknowledgeHandoffResponse\022X" +
+      "\n\nGetHandoff\022!.aiws.engine.v1.GetHandoff" +
+      "Request\032\".aiws.engine.v1.GetHandoffRespo" +
+      "nse\"\003\220\002\001\022^\n\014ListHandoffs\022#.aiws.engine.v" +
+      "1.ListHandoffsRequest\032$.aiws.engine.v1.L" +
+      "istHandoffsResponse\"\003\220\002\001Ba\n\031dev.praxis.a" +
+      "iws.engine.v1P\001ZBgithub.com/praxis-engin" +
+      "e/praxis/clients/go/aiws/engine/v1;engin" +
+      "ev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -149,6 +167,18 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetHandoffResponse_descriptor,
         new java.lang.String[] { "Handoff", });
+    internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor =
+      getDescriptor().getMessageType(7);
+    internal_static_aiws_engine_v1_ListHandoffsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor,
+        new java.lang.String[] { "State", "PageSize", "PageToken", });
+    internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor =
+      getDescriptor().getMessageType(8);
+    internal_static_aiws_engine_v1_ListHandoffsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor,
+        new java.lang.String[] { "Handoffs", "NextPageToken", });
     descriptor.resolveAllFeaturesImmutable();
   }
 
