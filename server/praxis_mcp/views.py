@@ -9,12 +9,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
 from praxis_mcp.limits import MAX_NODES, clip
 
 RUN_ENDED = frozenset(
     {run_pb2.RUN_STATE_COMPLETED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED}
 )
+WAIT_OPEN = frozenset({wait_pb2.WAIT_STATE_NOT_OPEN, wait_pb2.WAIT_STATE_PENDING})
+
+RUN_URI = "praxis://runs/{run_id}"
+"""The MCP resource of a run (its :func:`run` summary); subscribe to hear when it changes."""
+WAIT_URI = "praxis://waits/{wait_id}"
+"""The MCP resource of a wait (its :func:`wait`); subscribe to hear when it is answered."""
+
+
+def run_uri(run_id: str) -> str:
+    """The resource URI of a run."""
+    return RUN_URI.format(run_id=run_id)
+
+
+def wait_uri(wait_id: str) -> str:
+    """The resource URI of a wait."""
+    return WAIT_URI.format(wait_id=wait_id)
 
 
 def document(text: str) -> Any:
@@ -90,6 +106,7 @@ def run(message: run_pb2.Run) -> dict[str, Any]:
     ]
     summary: dict[str, Any] = {
         "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
         "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
         "ended": message.state in RUN_ENDED,
         "version": message.version,
@@ -129,4 +146,66 @@ def task(message: task_pb2.Task) -> dict[str, Any]:
         "effects": enum_name(task_pb2.NodeEffects, message.effects, "NODE_EFFECTS_"),
         "deadline_ms": message.deadline_ms,
         "lease_expires_at_ms": message.lease_expires_at_ms,
+    }
+
+
+def run_line(message: run_pb2.Run) -> dict[str, Any]:
+    """A run as a listing shows it: no nodes, no result (read them with get_run)."""
+    line: dict[str, Any] = {
+        "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
+        "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
+        "ended": message.state in RUN_ENDED,
+        "version": message.version,
+        "work_order_id": message.work_order_id,
+        "started_by": message.started_by,
+        "labels": dict(message.labels),
+        "created_at_ms": message.created_at_ms,
+    }
+    if message.ref.run_id:
+        line["ref"] = {"work_order_id": message.ref.work_order_id, "run_id": message.ref.run_id}
+    return line
+
+
+def wait(message: wait_pb2.Wait) -> dict[str, Any]:
+    """A wait: what it asks (its schema's ``title`` is the question), its state and, once
+    satisfied, the answer and who gave it."""
+    schema = document(message.schema_json)
+    out: dict[str, Any] = {
+        "wait_id": message.wait_id,
+        "resource": wait_uri(message.wait_id),
+        "run_id": message.run_id,
+        "node_uid": message.node_uid,
+        "kind": enum_name(wait_pb2.WaitKind, message.kind, "WAIT_KIND_"),
+        "state": enum_name(wait_pb2.WaitState, message.state, "WAIT_STATE_"),
+        "open": message.state in WAIT_OPEN,
+        "question": clip(str(schema.get("title", ""))) if isinstance(schema, dict) else "",
+        "schema": schema,
+        "opened_at_ms": message.opened_at_ms,
+        "expires_at_ms": message.expires_at_ms,
+    }
+    if message.state == wait_pb2.WAIT_STATE_SATISFIED:
+        out.update(
+            answer=document(message.payload_json),
+            satisfied_by=message.satisfied_by,
+            satisfied_at_ms=message.satisfied_at_ms,
+        )
+    if message.state == wait_pb2.WAIT_STATE_DEFAULTED:
+        out["answer"] = document(message.default_json)
+    return out
+
+
+def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
+    """A handoff of a node's outputs: from whom, of what, and whether acknowledged."""
+    return {
+        "delivery_id": message.delivery_id,
+        "run_id": message.run_id,
+        "node_uid": message.node_uid,
+        "from_principal_id": message.from_principal_id,
+        "to_principal_id": message.to_principal_id,
+        "outputs_digest": message.outputs_digest,
+        "note": clip(message.note),
+        "state": enum_name(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
+        "created_at_ms": message.created_at_ms,
+        "acknowledged_at_ms": message.acknowledged_at_ms,
     }

@@ -1,0 +1,143 @@
+"""The two ways an MCP client subscribes to a run or a wait, both served by
+:class:`~praxis_mcp.watch.Watches`:
+
+- ``subscriptions/listen`` (protocol 2026-07-28): the resources named in the stream's
+  filter are watched while the stream is open; each change is published on the
+  server's subscription bus, which sends ``notifications/resources/updated`` on the
+  streams that asked for that URI.
+- ``resources/subscribe`` / ``resources/unsubscribe`` (earlier protocol versions, what
+  most hosts speak today): the resource is watched until unsubscribed, its run ends or
+  its wait settles, and ``notifications/resources/updated`` goes to the session that
+  subscribed.
+
+A subscription that cannot be watched is refused with an MCP error whose ``data`` is the
+refusal as tools report it (``{"code", "reason", "message"}``): a resource the agent may
+not read or that does not exist carries the server's reason; past the bound of watches,
+``WATCH_LIMIT_REACHED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    EmptyResult,
+    SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+    UnsubscribeRequestParams,
+)
+
+from praxis_mcp.actions import Refused
+from praxis_mcp.watch import Target, TooManyWatches, Watches, target_of
+
+
+def _refusal(problem: Refused | TooManyWatches) -> MCPError:
+    if isinstance(problem, Refused):
+        data = problem.as_dict()
+        return MCPError(INVALID_PARAMS, f"{data['reason']}: {data['message']}", {"error": data})
+    data = {"code": "RESOURCE_EXHAUSTED", "reason": "WATCH_LIMIT_REACHED", "message": str(problem)}
+    return MCPError(INTERNAL_ERROR, f"WATCH_LIMIT_REACHED: {problem}", {"error": data})
+
+
+class Subscriptions:
+    """Serves both kinds of subscription over one set of :class:`Watches`."""
+
+    def __init__(self, watches: Watches) -> None:
+        self.watches = watches
+        self.bus = InMemorySubscriptionBus()
+        self._listen = ListenHandler(self.bus, max_subscriptions=watches.limit)
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._legacy: dict[tuple[int, str], anyio.CancelScope] = {}
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[dict[str, Any]]:
+        """The server's lifespan: the task group that ``resources/subscribe`` watches run in."""
+        async with anyio.create_task_group() as tasks:
+            self._tasks = tasks
+            try:
+                yield {}
+            finally:
+                self._tasks = None
+                tasks.cancel_scope.cancel()
+
+    async def _open(self, uris: list[str]) -> list[Target]:
+        """The Praxis resources among ``uris``, checked and reserved (other URIs are not
+        this server's to watch, and never change)."""
+        targets = [target for target in map(target_of, uris) if target is not None]
+        try:
+            self.watches.reserve(len(targets))
+        except TooManyWatches as problem:
+            raise _refusal(problem) from None
+        try:
+            for target in targets:
+                await self.watches.check(target)
+        except Refused as problem:
+            self.watches.release(len(targets))
+            raise _refusal(problem) from None
+        return targets
+
+    async def _publish(self, uri: str) -> None:
+        await self.bus.publish(ResourceUpdated(uri=uri))
+
+    async def listen(
+        self, ctx: Any, params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
+        """``subscriptions/listen``: watches the stream's resources while it is open."""
+        targets = await self._open(list(params.notifications.resource_subscriptions or ()))
+        try:
+            async with anyio.create_task_group() as tasks:
+                for target in targets:
+                    tasks.start_soon(self.watches.follow, target, self._publish)
+                try:
+                    ended = await self._listen(ctx, params)
+                finally:
+                    tasks.cancel_scope.cancel()
+        finally:
+            self.watches.release(len(targets))
+        return ended
+
+    async def subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        """``resources/subscribe``: watches one resource for the session that asked."""
+        uri = str(params.uri)
+        if target_of(uri) is None:
+            raise MCPError(INVALID_PARAMS, f"{uri} is not a run or wait resource of Praxis")
+        key = (id(ctx.session), uri)
+        if key in self._legacy or self._tasks is None:
+            return EmptyResult()
+        [target] = await self._open([uri])
+        scope = anyio.CancelScope()
+        self._legacy[key] = scope
+        session = ctx.session
+
+        async def tell(updated: str) -> None:
+            try:
+                await session.send_resource_updated(updated)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                scope.cancel()  # the session is gone: nobody is left to tell
+
+        async def watch() -> None:
+            try:
+                with scope:
+                    await self.watches.follow(target, tell)
+            finally:
+                self.watches.release(1)
+                if self._legacy.get(key) is scope:
+                    del self._legacy[key]
+
+        self._tasks.start_soon(watch)
+        return EmptyResult()
+
+    async def unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
+        """``resources/unsubscribe``: ends the session's watch of the resource."""
+        scope = self._legacy.pop((id(ctx.session), str(params.uri)), None)
+        if scope is not None:
+            scope.cancel()
+        return EmptyResult()
