@@ -21,7 +21,7 @@ from mcp.client.subscriptions import ResourceUpdated
 from mcp.shared.exceptions import MCPError
 from mcp_types import ResourceUpdatedNotification
 
-from aiws.engine.v1 import handoff_pb2, run_pb2
+from aiws.engine.v1 import event_pb2, handoff_pb2, run_pb2
 from praxis.authority.principals import hash_token
 from praxis_client import connect
 from tests.support.cli_shell import POLICY, PRAXIS, V1, V2, Shell, digest_of
@@ -295,7 +295,7 @@ def test_streamable_http_on_loopback_only(shell: Shell) -> None:
 
 # --- finding work and being told (issue 39) ------------------------------------------
 
-COURIER_GRANTS = ["registry.read", "run.*", "task.*", "wait.read", "handoff.*"]
+COURIER_GRANTS = ["registry.read", "run.*", "task.*", "wait.read", "handoff.*", "event.read"]
 
 
 @pytest.fixture
@@ -357,8 +357,14 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
             assert bot.calls == calls_after_asking  # at most two allowed; none needed
 
             # A run's end: subscribed before its one task is done, told when it ends.
-            started = await bot.call("start_run", definition=PLAN, input={"text": "hi"},
-                                     labels={"batch": "b7"})  # fmt: skip
+            started = await bot.call(
+                "start_run",
+                definition=PLAN,
+                input={"text": "hi"},
+                labels={"batch": "b7"},
+                reply_subscriber="courier-replies",
+                reply_template="Batch b7 done:",
+            )
             async with bot.client.listen(resource_subscriptions=[started["resource"]]) as events:
                 task = (await bot.call("claim_task", models=["echo"], wait_s=10))["task"]
                 await bot.call("complete_task", attempt_id=task["attempt_id"], result="done",
@@ -368,6 +374,15 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
                     await updated(events, started["resource"])
                     run = await read_json(bot.client, started["resource"])
             assert (run["state"], run["result"]) == ("completed", "done")
+            # The reply it asked for is posted into its event subscription.
+            with connect(team.address, token_of("courier")) as client:
+                events = client.events.ListEvents(
+                    event_pb2.ListEventsRequest(subscriber="courier-replies")
+                ).events
+            [reply] = [event for event in events if event.kind == event_pb2.EVENT_KIND_RUN_REPLY]
+            posted = json.loads(reply.payload_json)
+            assert (posted["run_id"], posted["template"]) == (started["run_id"], "Batch b7 done:")
+            assert posted["result"] == "done"
 
             # Its runs are found by label and state; a subscription to a run it may not
             # see is refused with the server's reason.
@@ -451,7 +466,10 @@ def test_refusals_name_the_tools_parameters(team: Shell) -> None:
     run_async(flow)
 
 
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # on purpose
 def test_streamable_http_subscription_tells_of_a_human_answer(team: Shell) -> None:
+    """Over HTTP, a host of the earlier protocol (resources/subscribe, what most hosts
+    speak today) and one of the current protocol (a listen stream) are both told."""
     port = free_port()
     process = subprocess.Popen(
         [PRAXIS, "mcp", "--http", str(port)],
@@ -492,7 +510,19 @@ def test_streamable_http_subscription_tells_of_a_human_answer(team: Shell) -> No
                     "satisfied",
                     "yes",
                     "alice",
-                )
+                )  # one tool call after asking (list_waits): within the two allowed
+            # A host of the current protocol: a listen stream over HTTP, no tool call.
+            async with Client(url, read_timeout_seconds=60) as client:
+                asked = await client.call_tool("ask_human", {"question": "And deploy?"})
+                assert isinstance(asked.structured_content, dict)
+                uri = asked.structured_content["resource"]
+                async with client.listen(resource_subscriptions=[uri]) as events:
+                    [wait] = team.ok("wait", "list", asked.structured_content["run_id"],
+                                     "--json").json()["waits"]  # fmt: skip
+                    team.ok("wait", "satisfy", wait["wait_id"], "--payload", '"no"')
+                    await updated(events, uri)
+                run = await read_json(client, uri)
+                assert (run["state"], run["result"]) == ("completed", "no")
 
         run_async(flow)
     finally:
