@@ -47,6 +47,13 @@ def _refusal(problem: Refused | TooManyWatches) -> MCPError:
     return MCPError(INTERNAL_ERROR, f"WATCH_LIMIT_REACHED: {problem}", {"error": data})
 
 
+def _connection_of(ctx: Any) -> int:
+    """The identity of the client connection a request came on. The SDK builds a new
+    session object per request around the connection, which it keeps private; a
+    subscription and its unsubscribe are matched on the connection."""
+    return id(getattr(ctx.session, "_connection", ctx.session))
+
+
 class Subscriptions:
     """Serves both kinds of subscription over one set of :class:`Watches`."""
 
@@ -55,7 +62,7 @@ class Subscriptions:
         self.bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self.bus, max_subscriptions=watches.limit)
         self._tasks: anyio.abc.TaskGroup | None = None
-        self._legacy: dict[tuple[int, str], anyio.CancelScope] = {}
+        self._legacy: dict[tuple[int, str], tuple[anyio.CancelScope, anyio.Event]] = {}
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[dict[str, Any]]:
@@ -109,12 +116,12 @@ class Subscriptions:
         uri = str(params.uri)
         if target_of(uri) is None:
             raise MCPError(INVALID_PARAMS, f"{uri} is not a run or wait resource of Praxis")
-        key = (id(ctx.session), uri)
+        key = (_connection_of(ctx), uri)
         if key in self._legacy or self._tasks is None:
             return EmptyResult()
         [target] = await self._open([uri])
-        scope = anyio.CancelScope()
-        self._legacy[key] = scope
+        scope, ended = anyio.CancelScope(), anyio.Event()
+        self._legacy[key] = (scope, ended)
         session = ctx.session
 
         async def tell(updated: str) -> None:
@@ -129,15 +136,19 @@ class Subscriptions:
                     await self.watches.follow(target, tell)
             finally:
                 self.watches.release(1)
-                if self._legacy.get(key) is scope:
+                if self._legacy.get(key, (None,))[0] is scope:
                     del self._legacy[key]
+                ended.set()
 
         self._tasks.start_soon(watch)
         return EmptyResult()
 
     async def unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
-        """``resources/unsubscribe``: ends the session's watch of the resource."""
-        scope = self._legacy.pop((id(ctx.session), str(params.uri)), None)
-        if scope is not None:
+        """``resources/unsubscribe``: ends the session's watch of the resource, and
+        answers once its place is given back."""
+        found = self._legacy.pop((_connection_of(ctx), str(params.uri)), None)
+        if found is not None:
+            scope, ended = found
             scope.cancel()
+            await ended.wait()
         return EmptyResult()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -24,6 +25,8 @@ from mcp_types import ResourceUpdatedNotification
 from aiws.engine.v1 import event_pb2, handoff_pb2, run_pb2
 from praxis.authority.principals import hash_token
 from praxis_client import connect
+from praxis_mcp.actions import Praxis
+from praxis_mcp.server import Redactor, build
 from tests.support.cli_shell import POLICY, PRAXIS, V1, V2, Shell, digest_of
 from tests.support.harness import principals_document, token_of
 from tests.support.server_process import ServerProcess, free_port, write_config
@@ -541,3 +544,60 @@ def wait_listening(port: int) -> None:
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"nothing listens on {port}")
+
+
+async def listened_once_given_back(client: Client, uris: list[str]) -> None:
+    """Opens a listen stream on ``uris`` once the place of a closed one is given back (the
+    server learns of a closed stream a moment after the client closed it)."""
+    with anyio.fail_after(10):
+        while True:
+            try:
+                async with client.listen(resource_subscriptions=uris):
+                    return
+            except MCPError as refused:
+                assert refused.error.data["error"]["reason"] == "WATCH_LIMIT_REACHED"
+                await anyio.sleep(0.1)
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # on purpose
+def test_watches_are_bounded_and_end_with_their_subscription(team: Shell) -> None:
+    """Past the bound a subscription is refused, never queued; a watch ends (its stream
+    and thread) with its listen stream or its unsubscribe, and its place is given back."""
+    with connect(team.address, token_of("courier")) as praxis_client:
+        praxis = Praxis(praxis_client, "bounded")
+        uris = []
+        for number in range(2):
+            run = praxis.start_run("", "", PLAN, {"n": number}, f"bound-{number}", "")
+            uris.append(run["resource"])
+        threads = threading.active_count()
+
+        async def modern() -> None:
+            async with Client(build(praxis, Redactor([]), max_watches=1)) as client:
+                with pytest.raises(MCPError) as refused:
+                    async with client.listen(resource_subscriptions=uris):
+                        pass
+                assert refused.value.error.data["error"]["reason"] == "WATCH_LIMIT_REACHED"
+                async with client.listen(resource_subscriptions=uris[:1]):
+                    with pytest.raises(MCPError) as second:
+                        async with client.listen(resource_subscriptions=uris[1:]):
+                            pass
+                    assert second.value.error.data["error"]["reason"] == "WATCH_LIMIT_REACHED"
+                await listened_once_given_back(client, uris[1:])
+
+        async def legacy() -> None:
+            server = build(praxis, Redactor([]), max_watches=1)
+            async with Client(server, mode="legacy") as client:
+                await client.subscribe_resource(uris[0])
+                with pytest.raises(MCPError) as refused:
+                    await client.subscribe_resource(uris[1])
+                assert refused.value.error.data["error"]["reason"] == "WATCH_LIMIT_REACHED"
+                await client.unsubscribe_resource(uris[0])
+                await client.subscribe_resource(uris[1])
+                await client.unsubscribe_resource(uris[1])
+
+        anyio.run(modern)
+        anyio.run(legacy)
+        deadline = time.monotonic() + 10
+        while threading.active_count() > threads and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert threading.active_count() <= threads  # every watch's thread has ended
