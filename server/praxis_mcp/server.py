@@ -131,7 +131,7 @@ _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_worl
 def build(praxis: Praxis, redactor: Redactor, max_watches: int = MAX_WATCHES) -> MCPServer:
     """The MCP server with every Praxis tool, resource and prompt bound to ``praxis``,
     and resource subscriptions bounded by ``max_watches``."""
-    subscriptions = Subscriptions(Watches(praxis, max_watches))
+    subscriptions = Subscriptions(Watches(praxis, max_watches), redactor.text)
     server = MCPServer(
         "praxis",
         instructions=INSTRUCTIONS,

@@ -18,7 +18,7 @@ not read or that does not exist carries the server's reason; past the bound of w
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -39,12 +39,15 @@ from praxis_mcp.actions import Refused
 from praxis_mcp.watch import Target, TooManyWatches, Watches, target_of
 
 
-def _refusal(problem: Refused | TooManyWatches) -> MCPError:
+def _refusal(problem: Refused | TooManyWatches, redact: Callable[[str], str]) -> MCPError:
     if isinstance(problem, Refused):
-        data = problem.as_dict()
-        return MCPError(INVALID_PARAMS, f"{data['reason']}: {data['message']}", {"error": data})
-    data = {"code": "RESOURCE_EXHAUSTED", "reason": "WATCH_LIMIT_REACHED", "message": str(problem)}
-    return MCPError(INTERNAL_ERROR, f"WATCH_LIMIT_REACHED: {problem}", {"error": data})
+        code, data = INVALID_PARAMS, problem.as_dict()
+    else:
+        code = INTERNAL_ERROR
+        data = {"code": "RESOURCE_EXHAUSTED", "reason": "WATCH_LIMIT_REACHED", "message": ""}
+        data["message"] = str(problem)
+    data = {key: redact(value) if isinstance(value, str) else value for key, value in data.items()}
+    return MCPError(code, f"{data['reason']}: {data['message']}", {"error": data})
 
 
 def _connection_of(ctx: Any) -> int:
@@ -57,8 +60,9 @@ def _connection_of(ctx: Any) -> int:
 class Subscriptions:
     """Serves both kinds of subscription over one set of :class:`Watches`."""
 
-    def __init__(self, watches: Watches) -> None:
+    def __init__(self, watches: Watches, redact: Callable[[str], str]) -> None:
         self.watches = watches
+        self.redact = redact
         self.bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self.bus, max_subscriptions=watches.limit)
         self._tasks: anyio.abc.TaskGroup | None = None
@@ -82,13 +86,13 @@ class Subscriptions:
         try:
             self.watches.reserve(len(targets))
         except TooManyWatches as problem:
-            raise _refusal(problem) from None
+            raise _refusal(problem, self.redact) from None
         try:
             for target in targets:
                 await self.watches.check(target)
         except Refused as problem:
             self.watches.release(len(targets))
-            raise _refusal(problem) from None
+            raise _refusal(problem, self.redact) from None
         return targets
 
     async def _publish(self, uri: str) -> None:

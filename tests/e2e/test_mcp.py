@@ -398,6 +398,9 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
                 async with bot.client.listen(resource_subscriptions=["praxis://runs/run_nope"]):
                     pass
             assert refused.value.error.data["error"]["reason"] == "RUN_NOT_FOUND"
+            with pytest.raises(MCPError) as unread:
+                await bot.client.read_resource("praxis://waits/wait_nope")
+            assert "WAIT_NOT_FOUND" in unread.value.error.message
 
     run_async(flow)
 

@@ -134,6 +134,15 @@ def test_watches_are_bounded_and_given_back() -> None:
     assert watches.active == 2
 
 
+PROMPT_ARGUMENTS = {
+    "work_the_inbox": {"work_order_id": "wo-7"},
+    "propose_a_revision": {"work_order_id": "wo-7", "run_id": "plan", "change": "add a review"},
+}
+# Words of the prompts that look like tool names and are parameters or answer fields.
+NOT_TOOLS = {"work_order_id", "run_id", "node_uid", "delivery_id", "handoffs_to_acknowledge",
+             "open_waits", "not_applied", "proposal_id", "field_violations"}  # fmt: skip
+
+
 def test_docs_name_every_tool_resource_and_prompt() -> None:
     server = build(Praxis(None, "w"), Redactor([]))  # type: ignore[arg-type]  # never called
 
@@ -143,6 +152,12 @@ def test_docs_name_every_tool_resource_and_prompt() -> None:
             templates = await client.list_resource_templates()
             uris = {template.uri_template for template in templates.resource_templates}
             prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
+            for name, arguments in PROMPT_ARGUMENTS.items():
+                got = await client.get_prompt(name, arguments)
+                text = got.messages[0].content.text  # type: ignore[union-attr]
+                named = set(re.findall(r"\b[a-z]+_[a-z_]+\b", text)) - NOT_TOOLS
+                assert named <= tools, (name, named - tools)  # it names real tools only
+                assert all(value in text for value in arguments.values())
             return tools, uris, prompts
 
     tools, uris, prompts = anyio.run(listed)
