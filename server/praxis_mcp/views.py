@@ -196,7 +196,8 @@ def wait(message: wait_pb2.Wait) -> dict[str, Any]:
 
 
 def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
-    """A handoff of a node's outputs: from whom, of what, and whether acknowledged."""
+    """A handoff of a node's outputs: from whom, of what work (the ref and revision the
+    node ran under; no ref for an ad hoc run), and whether acknowledged."""
     return {
         "delivery_id": message.delivery_id,
         "run_id": message.run_id,
@@ -205,6 +206,13 @@ def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
         "to_principal_id": message.to_principal_id,
         "outputs_digest": message.outputs_digest,
         "note": clip(message.note),
+        "ref": (
+            {"work_order_id": message.ref.work_order_id, "run_id": message.ref.run_id}
+            if message.ref.run_id
+            else None
+        ),
+        "revision": message.revision,
+        "definition_digest": message.definition_digest,
         "state": enum_name(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
         "created_at_ms": message.created_at_ms,
         "acknowledged_at_ms": message.acknowledged_at_ms,
