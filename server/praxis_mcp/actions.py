@@ -20,6 +20,7 @@ import grpc
 from aiws.engine.v1 import (
     common_pb2,
     contract_pb2,
+    event_pb2,
     handoff_pb2,
     registry_pb2,
     run_pb2,
@@ -33,6 +34,7 @@ from praxis_mcp.limits import (
     DEFAULT_LEASE_S,
     MAX_LISTED,
     MAX_QUESTION,
+    MAX_SCANNED_EVENTS,
     MAX_SCANNED_RUNS,
     bounded_wait,
 )
@@ -65,7 +67,7 @@ PARAMETERS: dict[str, str] = {
     "wait_ms": "wait_s",
     "notify.reply_template": "reply_template",
     "notify": "reply",
-    "subscriber": "reply_subscriber",
+    "subscriber": "reply",
     "labels": "labels",
 }
 """The request fields the server names in a refusal, as the tools' own parameters: an
@@ -229,20 +231,20 @@ class Praxis:
         request_id: str | None,
         contract_id: str,
         labels: dict[str, str] | None = None,
-        reply_subscriber: str = "",
+        reply: bool = False,
         reply_template: str = "",
     ) -> dict[str, Any]:
         """Starts a governed run of a ref's head, or an ad hoc run of ``definition``; with
-        ``reply_subscriber``, asks for its outcome to be posted into that event
-        subscription (``RunNotify.reply_to``) each time it ends."""
+        ``reply``, asks for its outcome to be posted into the agent's reply subscription
+        (``RunNotify.reply_to``) each time it ends."""
         request = run_pb2.StartRunRequest(
             request_id=request_id or f"mcp-run-{uuid.uuid4().hex}",
             input_json=_json_text(run_input, "input"),
             contract_id=contract_id,
             labels=labels or {},
         )
-        if reply_subscriber or reply_template:
-            request.subscriber = reply_subscriber
+        if reply or reply_template:
+            request.subscriber = self.reply_subscriber
             request.notify.reply_to = True
             request.notify.reply_template = reply_template
         if definition is not None:
@@ -250,8 +252,8 @@ class Praxis:
             request.work_order_id = work_order_id
         else:
             request.ref.CopyFrom(common_pb2.WorkflowRef(work_order_id=work_order_id, run_id=run_id))
-        reply = server_call(lambda: self.client.runs.StartRun(request, timeout=CALL_TIMEOUT_S))
-        return {**views.run(reply.run), "created": reply.created}
+        started = server_call(lambda: self.client.runs.StartRun(request, timeout=CALL_TIMEOUT_S))
+        return {**views.run(started.run), "created": started.created}
 
     def list_runs(
         self,
@@ -275,6 +277,62 @@ class Praxis:
             "runs": [views.run_line(found) for found in reply.runs],
             "next_page_token": reply.next_page_token,
         }
+
+    @property
+    def reply_subscriber(self) -> str:
+        """The event subscription the replies of the agent's runs are posted into
+        (``start_run`` with ``reply``): named after its worker id, so replies wait for it
+        across restarts of its host, and never chosen by the agent."""
+        return f"mcp-replies.{self.worker_id}"
+
+    def get_replies(self) -> dict[str, Any]:
+        """The replies in the agent's subscription past its acknowledged position, oldest
+        first: at most MAX_LISTED, reading at most MAX_SCANNED_EVENTS events."""
+        position = self.reply_position()
+        replies: list[dict[str, Any]] = []
+        after, scanned, more = position, 0, False
+        while scanned < MAX_SCANNED_EVENTS:
+            request = event_pb2.ListEventsRequest(
+                after=after, limit=1000, subscriber=self.reply_subscriber
+            )
+            page = server_call(
+                lambda request=request: self.client.events.ListEvents(  # type: ignore[misc]
+                    request, timeout=CALL_TIMEOUT_S
+                )
+            )
+            for event in page.events:
+                scanned += 1
+                if event.kind == event_pb2.EVENT_KIND_RUN_REPLY:
+                    if len(replies) == MAX_LISTED:
+                        more = True
+                        break
+                    replies.append(views.reply(event))
+            if more or not page.events or page.next_after <= after:
+                break
+            after = page.next_after
+        return {
+            "replies": replies,
+            "acknowledged_through": position,
+            "more": more or scanned >= MAX_SCANNED_EVENTS,
+            "resource": views.REPLIES_URI,
+        }
+
+    def acknowledge_replies(self, through_seq: int) -> dict[str, Any]:
+        """Marks every reply up to ``through_seq`` (a reply's ``seq``) as handled."""
+        if through_seq <= 0:
+            raise Invalid("through_seq must be the seq of a reply get_replies answered")
+        return {"acknowledged_through": self._acknowledge_events(through_seq)}
+
+    def reply_position(self) -> int:
+        """The acknowledged position of the agent's reply subscription (an
+        acknowledgement of 0, which never moves a position back, answers it)."""
+        return self._acknowledge_events(0)
+
+    def _acknowledge_events(self, cursor: int) -> int:
+        request = event_pb2.AckEventsRequest(subscriber=self.reply_subscriber, cursor=cursor)
+        reply = server_call(lambda: self.client.events.AckEvents(request, timeout=CALL_TIMEOUT_S))
+        position: int = reply.cursor
+        return position
 
     def principal_id(self) -> str:
         """The agent's own principal id, as the server authenticates its token (read once:

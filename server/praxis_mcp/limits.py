@@ -29,6 +29,11 @@ MAX_SCANNED_RUNS = 50
 """Live runs ``list_waits`` (and ``get_inbox``) look into when no run is named: the
 agent's newest ones; ``runs_omitted`` says when there were more."""
 
+MAX_SCANNED_EVENTS = 5_000
+"""Events of the agent's reply subscription ``get_replies`` reads past its acknowledged
+position (a reply run's other events are in the same subscription); ``more`` says when
+it stopped there."""
+
 MAX_WATCHES = 32
 """Resources watched at once for subscribers, over every session of the process. Each
 watch is one task holding one ``WatchRun`` stream (and one thread); a subscription past

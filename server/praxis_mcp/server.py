@@ -52,7 +52,8 @@ To find work: get_inbox (handoffs to acknowledge, questions still open), list_ru
 list_waits, list_handoffs. To be told instead of polling: subscribe to a run's resource
 (praxis://runs/RUN_ID, in start_run's and ask_human's answers) or a wait's
 (praxis://waits/WAIT_ID); a notifications/resources/updated arrives when it changes
-(a run ended, a human answered), then read the resource."""
+(a run ended, a human answered), then read the resource. start_run with reply posts the
+run's outcome into praxis://replies, which outlives this session."""
 
 REDACTED = "[redacted]"
 
@@ -230,9 +231,10 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         "work_order_id and run_id) or of an inline definition (ad hoc; give definition, "
         "and work_order_id to file it under one). Needs the run.start grant on the work "
         "order. Give request_id to make a retry return the same run instead of a second "
-        "one; labels let list_runs find it again. Give reply_subscriber to ask for a "
-        "reply: the run's outcome is posted into that event subscription each time it "
-        "ends (with reply_template's text). Answers the run's state, version (for "
+        "one; labels let list_runs find it again. Give reply true to ask for a reply: "
+        "the run's outcome (with reply_template's text) is posted into this agent's "
+        "replies each time it ends, kept until acknowledged (get_replies, or subscribe to "
+        "praxis://replies to be told). Answers the run's state, version (for "
         "wait_for_run) and resource: subscribe to it to be told when the run changes.",
     )
     async def start_run(
@@ -250,15 +252,15 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
             dict[str, str] | None,
             Field(description="labels of the run (at most 16), for list_runs' filter"),
         ] = None,
-        reply_subscriber: Annotated[
-            str,
+        reply: Annotated[
+            bool,
             Field(
-                description="an event subscriber name: the run's outcome (state, result, "
-                "reply_template) is posted into its event stream each time the run ends"
+                description="post the run's outcome into this agent's replies each time "
+                "it ends (get_replies, praxis://replies)"
             ),
-        ] = "",
+        ] = False,
         reply_template: Annotated[
-            str, Field(description="text carried in the reply (at most 1,024 bytes)")
+            str, Field(description="text carried in the reply, at most 1,024 bytes (implies reply)")
         ] = "",
     ) -> CallToolResult:
         return await _tool(
@@ -271,7 +273,7 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
                 request_id,
                 contract_id,
                 labels,
-                reply_subscriber,
+                reply,
                 reply_template,
             ),
         )
@@ -524,6 +526,27 @@ def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> N
     ) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.acknowledge_handoff(delivery_id))
 
+    @server.tool(
+        annotations=_READ,
+        description="The replies of runs this agent started with reply: each run's "
+        "outcome (status, result or error, the reply_template text), oldest first, "
+        f"{MAX_LISTED} at most, until acknowledged with acknowledge_replies. Subscribe to "
+        "praxis://replies to be told when one arrives instead of calling this again. "
+        "Needs event.read and event.ack.",
+    )
+    async def get_replies() -> CallToolResult:
+        return await _tool(redactor, praxis.get_replies)
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Acknowledge the replies up to and including through_seq (a reply's "
+        "seq): get_replies no longer answers them.",
+    )
+    async def acknowledge_replies(
+        through_seq: Annotated[int, Field(description="the seq of the last reply handled")],
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.acknowledge_replies(through_seq))
+
 
 def _read(redactor: Redactor, call: Callable[[], dict[str, Any]]) -> Awaitable[str]:
     """A resource's JSON text, or its refusal as a resource error naming the reason."""
@@ -561,6 +584,17 @@ def _resources(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
     )
     async def wait_resource(wait_id: str) -> str:
         return await _read(redactor, lambda: praxis.get_wait(wait_id))
+
+    @server.resource(
+        views.REPLIES_URI,
+        name="replies",
+        mime_type="application/json",
+        description="The replies of runs this agent started with reply, as get_replies "
+        "answers them. Subscribe to it to receive notifications/resources/updated when a "
+        "reply arrives.",
+    )
+    async def replies_resource() -> str:
+        return await _read(redactor, praxis.get_replies)
 
 
 WORK_THE_INBOX = """Work your Praxis inbox{scope}.

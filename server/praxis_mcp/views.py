@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiws.engine.v1 import handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
+from aiws.engine.v1 import event_pb2, handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
 from praxis_mcp.limits import MAX_NODES, clip
 
 RUN_ENDED = frozenset(
@@ -21,6 +21,10 @@ RUN_URI = "praxis://runs/{run_id}"
 """The MCP resource of a run (its :func:`run` summary); subscribe to hear when it changes."""
 WAIT_URI = "praxis://waits/{wait_id}"
 """The MCP resource of a wait (its :func:`wait`); subscribe to hear when it is answered."""
+
+REPLIES_URI = "praxis://replies"
+"""The MCP resource of the agent's replies (:func:`reply`, runs started with ``reply``);
+subscribe to hear when one arrives."""
 
 
 def run_uri(run_id: str) -> str:
@@ -216,4 +220,22 @@ def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
         "state": enum_name(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
         "created_at_ms": message.created_at_ms,
         "acknowledged_at_ms": message.acknowledged_at_ms,
+    }
+
+
+def reply(message: event_pb2.Event) -> dict[str, Any]:
+    """A run's reply (a ``RUN_REPLY`` event): the run's outcome and the reply's template."""
+    posted = document(message.payload_json)
+    posted = posted if isinstance(posted, dict) else {}
+    return {
+        "seq": message.seq,
+        "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
+        "status": str(posted.get("status", "")).removeprefix("RUN_STATE_").lower(),
+        "result": posted.get("result"),
+        "result_error": clip(str(posted.get("result_error") or "")),
+        "result_reason": posted.get("result_reason", ""),
+        "template": posted.get("template", ""),
+        "delivery_id": posted.get("delivery_id", ""),
+        "at_ms": message.at_ms,
     }

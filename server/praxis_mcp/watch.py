@@ -9,7 +9,8 @@ subscription past that bound is refused, never queued. Nothing is held per tool 
 ``wait_for_run`` and ``get_answer`` keep their own bounded waits.
 
 A run's resource is updated at each new version of the run (the last one when it ends);
-a wait's, at each change of its state (opened, answered, expired, cancelled). A
+a wait's, at each change of its state (opened, answered, expired, cancelled); the
+agent's replies', at each reply posted into its subscription (``StreamEvents``). A
 subscription to a run that already ended, or to a wait already settled, is updated once
 at once, so a subscriber that came late still hears it.
 """
@@ -28,7 +29,7 @@ import anyio.from_thread
 import anyio.to_thread
 import grpc
 
-from aiws.engine.v1 import run_pb2, wait_pb2
+from aiws.engine.v1 import event_pb2, run_pb2, wait_pb2
 from praxis_mcp import views
 from praxis_mcp.actions import Praxis, server_call
 from praxis_mcp.limits import MAX_WATCHES
@@ -45,13 +46,16 @@ Notify = Callable[[str], Awaitable[None]]
 class Target:
     """A resource a subscriber may follow: a run or a wait."""
 
-    kind: Literal["run", "wait"]
+    kind: Literal["run", "wait", "replies"]
     ident: str
     uri: str
 
 
 def target_of(uri: str) -> Target | None:
-    """The run or wait a resource URI names, or ``None`` when it names neither."""
+    """The run or wait a resource URI names (or the agent's replies), or ``None`` when it
+    names none of them."""
+    if uri == views.REPLIES_URI:
+        return Target("replies", "", uri)
     for kind, template in (("run", views.RUN_URI), ("wait", views.WAIT_URI)):
         prefix = template.split("{", 1)[0]
         ident = uri.removeprefix(prefix)
@@ -87,24 +91,50 @@ class Follow:
         try:
             if self.target.kind == "run":
                 self._follow_run(changed)
-            else:
+            elif self.target.kind == "wait":
                 self._follow_wait(changed)
+            else:
+                self._follow_replies(changed)
         except Exception:  # a bug or a refusal ends this watch only, logged
             if not self._stopped.is_set():
                 logger.exception("watch of %s ended", self.target.uri)
 
+    def _open(self, call: Any) -> Any:
+        with self._lock:
+            self._call = call
+            if self._stopped.is_set():
+                call.cancel()
+        return call
+
     def _snapshots(self, run_id: str) -> Iterator[run_pb2.Run]:
         """The run's snapshots from WatchRun, following again after an outage."""
         while not self._stopped.is_set():
-            call = self.praxis.client.runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id))
-            with self._lock:
-                self._call = call
-                if self._stopped.is_set():
-                    call.cancel()
+            request = run_pb2.WatchRunRequest(run_id=run_id)
+            call = self._open(self.praxis.client.runs.WatchRun(request))
             try:
                 for reply in call:
                     yield reply.run
                 return  # the stream ends when the run ends
+            except grpc.RpcError as error:
+                if self._stopped.is_set() or error.code() != grpc.StatusCode.UNAVAILABLE:
+                    return
+            self._stopped.wait(RETRY_S)
+
+    def _follow_replies(self, changed: Callable[[], None]) -> None:
+        """Each reply posted into the agent's subscription past its acknowledged
+        position (and those already waiting there, once at once)."""
+        after = 0  # the server starts after the subscriber's acknowledged position
+        while not self._stopped.is_set():
+            request = event_pb2.StreamEventsRequest(
+                after=after, subscriber=self.praxis.reply_subscriber
+            )
+            call = self._open(self.praxis.client.events.StreamEvents(request))
+            try:
+                for reply in call:
+                    after = reply.event.seq
+                    if reply.event.kind == event_pb2.EVENT_KIND_RUN_REPLY:
+                        changed()
+                return
             except grpc.RpcError as error:
                 if self._stopped.is_set() or error.code() != grpc.StatusCode.UNAVAILABLE:
                     return
@@ -170,6 +200,9 @@ class Watches:
     async def check(self, target: Target) -> None:
         """Refuses (:class:`~praxis_mcp.actions.Refused`) a target the agent may not read
         or that does not exist, before anyone is told it is watched."""
+        if target.kind == "replies":
+            await anyio.to_thread.run_sync(self.praxis.reply_position)
+            return
         read = self.praxis.get_run if target.kind == "run" else self.praxis.get_wait
         await anyio.to_thread.run_sync(read, target.ident)
 

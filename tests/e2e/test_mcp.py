@@ -22,7 +22,7 @@ from mcp.client.subscriptions import ResourceUpdated
 from mcp.shared.exceptions import MCPError
 from mcp_types import ResourceUpdatedNotification
 
-from aiws.engine.v1 import event_pb2, handoff_pb2, run_pb2
+from aiws.engine.v1 import handoff_pb2, run_pb2
 from praxis.authority.principals import hash_token
 from praxis_client import connect
 from praxis_mcp.actions import Praxis
@@ -49,6 +49,8 @@ TOOLS = {
     "list_waits",
     "list_handoffs",
     "acknowledge_handoff",
+    "get_replies",
+    "acknowledge_replies",
 }
 
 
@@ -298,7 +300,8 @@ def test_streamable_http_on_loopback_only(shell: Shell) -> None:
 
 # --- finding work and being told (issue 39) ------------------------------------------
 
-COURIER_GRANTS = ["registry.read", "run.*", "task.*", "wait.read", "handoff.*", "event.read"]
+COURIER_GRANTS = ["registry.read", "run.*", "task.*", "wait.read", "handoff.*", "event.*"]
+REPLIES = "praxis://replies"
 
 
 @pytest.fixture
@@ -359,33 +362,39 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
             assert (run["state"], run["result"]) == ("completed", True)
             assert bot.calls == calls_after_asking  # at most two allowed; none needed
 
-            # A run's end: subscribed before its one task is done, told when it ends.
+            # A run's end and its reply: subscribed before its one task is done, told
+            # when it ends and when the reply it asked for is posted.
             started = await bot.call(
                 "start_run",
                 definition=PLAN,
                 input={"text": "hi"},
                 labels={"batch": "b7"},
-                reply_subscriber="courier-replies",
+                reply=True,
                 reply_template="Batch b7 done:",
             )
-            async with bot.client.listen(resource_subscriptions=[started["resource"]]) as events:
+            watched = [started["resource"], REPLIES]
+            async with bot.client.listen(resource_subscriptions=watched) as events:
                 task = (await bot.call("claim_task", models=["echo"], wait_s=10))["task"]
                 await bot.call("complete_task", attempt_id=task["attempt_id"], result="done",
                                effect="applied")  # fmt: skip
-                run = {"ended": False}
-                while not run["ended"]:
-                    await updated(events, started["resource"])
-                    run = await read_json(bot.client, started["resource"])
+                told: set[str] = set()
+                with anyio.fail_after(60):
+                    async for event in events:
+                        if isinstance(event, ResourceUpdated):
+                            told.add(event.uri)
+                        run = await read_json(bot.client, started["resource"])
+                        if run["ended"] and REPLIES in told:
+                            break
             assert (run["state"], run["result"]) == ("completed", "done")
-            # The reply it asked for is posted into its event subscription.
-            with connect(team.address, token_of("courier")) as client:
-                events = client.events.ListEvents(
-                    event_pb2.ListEventsRequest(subscriber="courier-replies")
-                ).events
-            [reply] = [event for event in events if event.kind == event_pb2.EVENT_KIND_RUN_REPLY]
-            posted = json.loads(reply.payload_json)
-            assert (posted["run_id"], posted["template"]) == (started["run_id"], "Batch b7 done:")
-            assert posted["result"] == "done"
+            [reply] = (await read_json(bot.client, REPLIES))["replies"]
+            assert (reply["run_id"], reply["status"], reply["result"], reply["template"]) == (
+                started["run_id"],
+                "completed",
+                "done",
+                "Batch b7 done:",
+            )
+            await bot.call("acknowledge_replies", through_seq=reply["seq"])
+            assert (await bot.call("get_replies"))["replies"] == []
 
             # Its runs are found by label and state; a subscription to a run it may not
             # see is refused with the server's reason.

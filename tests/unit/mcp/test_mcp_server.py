@@ -106,7 +106,7 @@ def test_refusals_name_the_tools_parameters_not_the_request_fields() -> None:
         "work_order_id",
         "definition.nodes.a",
         "labels[bad key]",
-        "reply_subscriber",
+        "reply",
         "other_field",
     ]
     assert shown["message"] == "work_order_id must be an identifier; definition.nodes.a is bad"
@@ -119,6 +119,7 @@ def test_refusals_name_the_tools_parameters_not_the_request_fields() -> None:
 def test_resource_uris_name_a_run_or_a_wait() -> None:
     assert target_of("praxis://runs/run_1") == Target("run", "run_1", "praxis://runs/run_1")
     assert target_of("praxis://waits/w_1") == Target("wait", "w_1", "praxis://waits/w_1")
+    assert target_of("praxis://replies") == Target("replies", "", "praxis://replies")
     for other in ("praxis://runs/", "praxis://runs/a/b", "file:///etc/passwd", "praxis://x/1"):
         assert target_of(other) is None
 
@@ -151,6 +152,7 @@ def test_docs_name_every_tool_resource_and_prompt() -> None:
             tools = {tool.name for tool in (await client.list_tools()).tools}
             templates = await client.list_resource_templates()
             uris = {template.uri_template for template in templates.resource_templates}
+            uris |= {str(resource.uri) for resource in (await client.list_resources()).resources}
             prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
             for name, arguments in PROMPT_ARGUMENTS.items():
                 got = await client.get_prompt(name, arguments)
@@ -162,7 +164,7 @@ def test_docs_name_every_tool_resource_and_prompt() -> None:
 
     tools, uris, prompts = anyio.run(listed)
     assert {"get_inbox", "list_runs", "list_waits", "list_handoffs", "acknowledge_handoff"} <= tools
-    assert uris == {"praxis://runs/{run_id}", "praxis://waits/{wait_id}"}
+    assert uris == {"praxis://runs/{run_id}", "praxis://waits/{wait_id}", "praxis://replies"}
     assert prompts == {"work_the_inbox", "propose_a_revision"}
     text = (Path(__file__).parents[3] / "docs" / "agents.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", text, re.MULTILINE))
