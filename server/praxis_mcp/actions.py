@@ -417,18 +417,20 @@ class Praxis:
         return views.handoff(reply.handoff)
 
     def get_inbox(self, work_order_id: str) -> dict[str, Any]:
-        """What waits on the agent: handoffs offered to it, and the open waits (questions
-        to humans) of its live runs."""
-        handoffs = self.list_handoffs("offered", "")
-        waits = self.list_waits("", work_order_id, "pending")
-        return {
-            "principal_id": self.principal_id(),
-            "handoffs_to_acknowledge": handoffs["handoffs"],
-            "handoffs_more": bool(handoffs["next_page_token"]),
-            "open_waits": waits["waits"],
-            "runs_read": waits["runs_read"],
-            "runs_omitted": waits["runs_omitted"],
-        }
+        """What waits on the agent: handoffs offered to it, the open waits (questions to
+        humans) of its live runs and the replies it has not acknowledged. A part its grants
+        do not cover is answered as its refusal (``{"error": ...}``), the others still."""
+        inbox: dict[str, Any] = {"principal_id": self.principal_id()}
+        handoffs = _or_refusal(lambda: self.list_handoffs("offered", ""))
+        waits = _or_refusal(lambda: self.list_waits("", work_order_id, "pending"))
+        replies = _or_refusal(self.get_replies)
+        inbox["handoffs_to_acknowledge"] = handoffs.get("handoffs", handoffs)
+        inbox["open_waits"] = waits.get("waits", waits)
+        inbox["replies"] = replies.get("replies", replies)
+        inbox["more"] = bool(
+            handoffs.get("next_page_token") or waits.get("runs_omitted") or replies.get("more")
+        )
+        return inbox
 
     def get_run(self, run_id: str) -> dict[str, Any]:
         """A run's summary."""
@@ -609,6 +611,14 @@ class Praxis:
                 result_error=summary.get("result_error", ""),
             )
         return out
+
+
+def _or_refusal(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``call()``, or its refusal as ``{"error": ...}``."""
+    try:
+        return call()
+    except Refused as refused:
+        return {"error": refused.as_dict()}
 
 
 def _enum(enum: Any, name: str, prefix: str, parameter: str) -> Any:

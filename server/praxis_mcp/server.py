@@ -446,9 +446,11 @@ def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> N
     @server.tool(
         annotations=_READ,
         description="What waits on this agent: the handoffs offered to it (acknowledge them "
-        "with acknowledge_handoff) and the open waits (questions to humans) of the runs it "
-        f"started that have not ended (its newest {MAX_SCANNED_RUNS}). Give work_order_id "
-        "unless the agent may read runs on every work order. Reads only.",
+        "with acknowledge_handoff), the open waits (questions to humans) of the runs it "
+        f"started that have not ended (its newest {MAX_SCANNED_RUNS}) and the replies of "
+        "its runs it has not acknowledged. Give work_order_id unless the agent may read "
+        "runs on every work order. A part its grants do not cover is answered as its "
+        "refusal ({'error': ...}); the others still. Reads only.",
     )
     async def get_inbox(
         work_order_id: Annotated[
@@ -600,11 +602,13 @@ def _resources(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
 WORK_THE_INBOX = """Work your Praxis inbox{scope}.
 
 1. Call get_inbox{args}. For each handoff in handoffs_to_acknowledge, read its run with
-   get_run (the node {{node_uid}} is yours now), then call acknowledge_handoff with its
-   delivery_id once you take responsibility for its outputs.
-2. For each open wait in open_waits, nothing is yours to do: a human answers it. Subscribe
+   get_run (its node_uid names the node whose outputs are now yours), then call
+   acknowledge_handoff with its delivery_id once you take responsibility for them.
+2. For each reply in replies, act on the run's outcome (its result, or its result_error)
+   as its template says, then call acknowledge_replies with the seq of the last one done.
+3. For each open wait in open_waits, nothing is yours to do: a human answers it. Subscribe
    to its resource (or its run's) to be told when it is answered, instead of asking again.
-3. If you serve models, claim_task with them and do each task: heartbeat_task while you
+4. If you serve models, claim_task with them and do each task: heartbeat_task while you
    work, then complete_task or fail_task, saying honestly what happened to the outside
    world (applied, not_applied, uncertain).
 Report what you acknowledged and what still waits on a human."""

@@ -232,6 +232,12 @@ def test_a_refused_call_is_the_servers_reason(shell: Shell) -> None:
             assert (error["code"], error["reason"]) == ("PERMISSION_DENIED", "ACTION_NOT_GRANTED")
             missing = await bot.refused("get_definition", work_order_id="wo-9", run_id="r")
             assert (missing["code"], missing["reason"]) == ("NOT_FOUND", "REF_NOT_FOUND")
+            # get_inbox answers the parts its grants cover and names the refusal of the
+            # others: this principal may read neither runs nor events.
+            inbox = await bot.call("get_inbox")
+            assert inbox["principal_id"] == "reader" and inbox["handoffs_to_acknowledge"] == []
+            assert inbox["open_waits"]["error"]["reason"] == "ACTION_NOT_GRANTED"
+            assert inbox["replies"]["error"]["reason"] == "ACTION_NOT_GRANTED"
         async with agent(shell, "agent", shell.home / "mcp.err") as bot:
             bad = await bot.refused("start_run", definition={"version": 1, "nodes": {}}, input={})
             assert (bad["code"], bad["reason"]) == ("INVALID_ARGUMENT", "DEFINITION_INVALID")
@@ -426,6 +432,7 @@ def test_the_agent_finds_its_waits_and_handoffs_and_acknowledges_one(team: Shell
             )
             assert open_wait["state"] == "pending" and inbox["principal_id"] == "courier"
             assert inbox["handoffs_to_acknowledge"] == []
+            assert (inbox["replies"], inbox["more"]) == ([], False)
 
             started = await bot.call("start_run", definition=PLAN, input={"text": "hi"})
             task = (await bot.call("claim_task", models=["echo"], wait_s=10))["task"]

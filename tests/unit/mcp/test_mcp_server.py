@@ -141,7 +141,8 @@ PROMPT_ARGUMENTS = {
 }
 # Words of the prompts that look like tool names and are parameters or answer fields.
 NOT_TOOLS = {"work_order_id", "run_id", "node_uid", "delivery_id", "handoffs_to_acknowledge",
-             "open_waits", "not_applied", "proposal_id", "field_violations"}  # fmt: skip
+             "open_waits", "not_applied", "proposal_id", "field_violations",
+             "result_error"}  # fmt: skip
 
 
 def test_docs_name_every_tool_resource_and_prompt() -> None:
