@@ -295,11 +295,7 @@ class Praxis:
             request = event_pb2.ListEventsRequest(
                 after=after, limit=1000, subscriber=self.reply_subscriber
             )
-            page = server_call(
-                lambda request=request: self.client.events.ListEvents(  # type: ignore[misc]
-                    request, timeout=CALL_TIMEOUT_S
-                )
-            )
+            page = self._events(request)
             for event in page.events:
                 scanned += 1
                 if event.kind == event_pb2.EVENT_KIND_RUN_REPLY:
@@ -316,6 +312,12 @@ class Praxis:
             "more": more or scanned >= MAX_SCANNED_EVENTS,
             "resource": views.REPLIES_URI,
         }
+
+    def _events(self, request: event_pb2.ListEventsRequest) -> event_pb2.ListEventsResponse:
+        page: event_pb2.ListEventsResponse = server_call(
+            lambda: self.client.events.ListEvents(request, timeout=CALL_TIMEOUT_S)
+        )
+        return page
 
     def acknowledge_replies(self, through_seq: int) -> dict[str, Any]:
         """Marks every reply up to ``through_seq`` (a reply's ``seq``) as handled."""

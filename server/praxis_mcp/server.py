@@ -48,10 +48,10 @@ PERMISSION_DENIED, PROPOSAL_NOT_PENDING). An agent may read and propose plan cha
 and follow the runs it is granted, do tasks of its models and ask a human; it can never
 approve, activate or reject a change: a human does that in Praxis.
 
-To find work: get_inbox (handoffs to acknowledge, questions still open), list_runs,
-list_waits, list_handoffs. To be told instead of polling: subscribe to a run's resource
-(praxis://runs/RUN_ID, in start_run's and ask_human's answers) or a wait's
-(praxis://waits/WAIT_ID); a notifications/resources/updated arrives when it changes
+To find work: get_inbox (handoffs to acknowledge, questions still open, replies of your
+runs), list_runs, list_waits, list_handoffs. To be told instead of polling: subscribe to
+a run's resource (praxis://runs/RUN_ID, in start_run's and ask_human's answers) or a
+wait's (praxis://waits/WAIT_ID); a notifications/resources/updated arrives when it changes
 (a run ended, a human answered), then read the resource. start_run with reply posts the
 run's outcome into praxis://replies, which outlives this session."""
 
@@ -166,15 +166,17 @@ WorkOrder = Annotated[str, Field(description="the work order (mission) id")]
 PageToken = Annotated[
     str, Field(description="next_page_token of the previous answer; empty for the first page")
 ]
-RefRun = Annotated[str, Field(description="the run id of the ref (WORK_ORDER/RUN)")]
+RefRun = Annotated[
+    str, Field(description="the ref's run id: with work_order_id, it names the plan")
+]
 
 
 def _registry_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
     @server.tool(
         annotations=_READ,
-        description="Read the active definition (head revision) of a registry ref "
-        "WORK_ORDER/RUN: its revision number, digest, the definition document and whether a "
-        "run executes it. Reads only; needs the registry.read grant.",
+        description="Read the active definition (head revision) of a registry ref, named "
+        "by work_order_id and run_id: its revision number, digest, the definition "
+        "document and whether a run executes it. Reads only; needs the registry.read grant.",
     )
     async def get_definition(work_order_id: WorkOrder, run_id: RefRun) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.get_definition(work_order_id, run_id))
