@@ -401,6 +401,9 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
             )
             await bot.call("acknowledge_replies", through_seq=reply["seq"])
             assert (await bot.call("get_replies"))["replies"] == []
+            # A late subscriber to a run that already ended is told at once.
+            async with bot.client.listen(resource_subscriptions=[started["resource"]]) as events:
+                await updated(events, started["resource"])
 
             # Its runs are found by label and state; a subscription to a run it may not
             # see is refused with the server's reason.
