@@ -1,4 +1,4 @@
-"""The two ways an MCP client subscribes to a run or a wait, both served by
+"""The two ways an MCP client subscribes to a run, a wait or its replies, both served by
 :class:`~praxis_mcp.watch.Watches`:
 
 - ``subscriptions/listen`` (protocol 2026-07-28): the resources named in the stream's
@@ -7,7 +7,7 @@
   streams that asked for that URI.
 - ``resources/subscribe`` / ``resources/unsubscribe`` (earlier protocol versions, what
   most hosts speak today): the resource is watched until unsubscribed, its run ends or
-  its wait settles, and ``notifications/resources/updated`` goes to the session that
+  its wait settles, and ``notifications/resources/updated`` goes to the connection that
   subscribed.
 
 A subscription that cannot be watched is refused with an MCP error whose ``data`` is the
@@ -116,16 +116,24 @@ class Subscriptions:
         return ended
 
     async def subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
-        """``resources/subscribe``: watches one resource for the session that asked."""
+        """``resources/subscribe``: watches one resource for the connection that asked."""
         uri = str(params.uri)
         if target_of(uri) is None:
-            raise MCPError(INVALID_PARAMS, f"{uri} is not a run or wait resource of Praxis")
+            raise MCPError(INVALID_PARAMS, f"{uri} is not a resource of Praxis one can follow")
+        tasks = self._tasks
+        if tasks is None:  # only outside the server's lifespan: never silently
+            raise MCPError(INTERNAL_ERROR, "the server is not running its subscriptions")
         key = (_connection_of(ctx), uri)
-        if key in self._legacy or self._tasks is None:
+        if key in self._legacy:  # already watched for this connection
             return EmptyResult()
-        [target] = await self._open([uri])
         scope, ended = anyio.CancelScope(), anyio.Event()
-        self._legacy[key] = (scope, ended)
+        self._legacy[key] = (scope, ended)  # before any await: a second subscribe is a no-op
+        try:
+            [target] = await self._open([uri])
+        except MCPError:
+            self._legacy.pop(key, None)
+            ended.set()  # an unsubscribe that came meanwhile has nothing to wait for
+            raise
         session = ctx.session
 
         async def tell(updated: str) -> None:
@@ -144,11 +152,11 @@ class Subscriptions:
                     del self._legacy[key]
                 ended.set()
 
-        self._tasks.start_soon(watch)
+        tasks.start_soon(watch)
         return EmptyResult()
 
     async def unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
-        """``resources/unsubscribe``: ends the session's watch of the resource, and
+        """``resources/unsubscribe``: ends the connection's watch of the resource, and
         answers once its place is given back."""
         found = self._legacy.pop((_connection_of(ctx), str(params.uri)), None)
         if found is not None:
