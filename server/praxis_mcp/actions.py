@@ -164,6 +164,18 @@ class Praxis:
         )
         return views.head(reply.head)
 
+    def list_refs(self, work_order_id: str, page_token: str) -> dict[str, Any]:
+        """One page (at most MAX_LISTED) of the registered refs (plans) the agent may
+        read, by work order then run id, each with its head revision (no definition)."""
+        request = registry_pb2.ListRefsRequest(
+            work_order_id=work_order_id, page_size=MAX_LISTED, page_token=page_token
+        )
+        reply = server_call(lambda: self.client.registry.ListRefs(request, timeout=CALL_TIMEOUT_S))
+        return {
+            "refs": [views.ref_line(head) for head in reply.heads],
+            "next_page_token": reply.next_page_token,
+        }
+
     def propose_revision(
         self,
         work_order_id: str,

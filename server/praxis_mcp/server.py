@@ -49,7 +49,7 @@ and follow the runs it is granted, do tasks of its models and ask a human; it ca
 approve, activate or reject a change: a human does that in Praxis.
 
 To find work: get_inbox (handoffs to acknowledge, questions still open, replies of your
-runs), list_runs, list_waits, list_handoffs. To be told instead of polling: subscribe to
+runs), list_refs, list_runs, list_waits, list_handoffs. To be told instead of polling: subscribe to
 a run's resource (praxis://runs/RUN_ID, in start_run's and ask_human's answers) or a
 wait's (praxis://waits/WAIT_ID); a notifications/resources/updated arrives when it changes
 (a run ended, a human answered), then read the resource. start_run with reply posts the
@@ -180,6 +180,22 @@ def _registry_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> No
     )
     async def get_definition(work_order_id: WorkOrder, run_id: RefRun) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.get_definition(work_order_id, run_id))
+
+    @server.tool(
+        annotations=_READ,
+        description=f"List the registered plans (refs) this agent may read, {MAX_LISTED} "
+        "per call, by work order then run id: each ref's work_order_id and run_id (the "
+        "two parameters that name it in get_definition, propose_revision and start_run) "
+        "and its head revision. Without work_order_id the agent needs registry.read on "
+        "every work order. Reads only.",
+    )
+    async def list_refs(
+        work_order_id: Annotated[
+            str, Field(description="only refs of this work order (empty: every one)")
+        ] = "",
+        page_token: PageToken = "",
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.list_refs(work_order_id, page_token))
 
     @server.tool(
         annotations=_WRITE,

@@ -67,6 +67,21 @@ def head(message: registry_pb2.Head) -> dict[str, Any]:
     }
 
 
+def ref_line(message: registry_pb2.Head) -> dict[str, Any]:
+    """A ref as a listing shows it: its head's revision, not its definition (get_definition
+    reads that)."""
+    return {
+        "work_order_id": message.ref.work_order_id,
+        "run_id": message.ref.run_id,
+        "revision": message.revision,
+        "definition_digest": message.definition_digest,
+        "execution_binding": enum_name(
+            registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
+        ),
+        "updated_at_ms": message.updated_at_ms,
+    }
+
+
 def proposal(message: registry_pb2.Proposal) -> dict[str, Any]:
     """A proposal and its review state (without its definition: the agent sent it)."""
     return {

@@ -45,6 +45,7 @@ TOOLS = {
     "ask_human",
     "get_answer",
     "get_inbox",
+    "list_refs",
     "list_runs",
     "list_waits",
     "list_handoffs",
@@ -114,6 +115,10 @@ def test_the_agent_proposes_and_a_human_activates_from_the_cli(shell: Shell) -> 
             assert all(len(tool.description or "") > 60 for tool in listed.tools)
             head = await bot.call("get_definition", work_order_id="wo-1", run_id="run-1")
             assert (head["revision"], head["definition"]) == (1, V1)
+            listed = await bot.call("list_refs", work_order_id="wo-1")
+            assert [(r["work_order_id"], r["run_id"], r["revision"]) for r in listed["refs"]] == [
+                ("wo-1", "run-1", 1)
+            ]
             proposed = await bot.call(
                 "propose_revision",
                 work_order_id="wo-1",
