@@ -308,7 +308,8 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_READ,
         description="Wait until a run changes (its version passes after_version) or ends, "
         f"for at most timeout_s seconds (at most {MAX_WAIT_S:g}); answers the run and "
-        "'changed'. Call again to keep following it. Reads only.",
+        "'changed'. Call again to keep following it, or rather subscribe to the run's "
+        "resource (praxis://runs/RUN_ID) to be told without calling. Reads only.",
     )
     async def wait_for_run(
         run_id: Annotated[str, Field(description="the run id")],
@@ -444,7 +445,8 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_READ,
         description="Receive the answer to ask_human, waiting up to timeout_s seconds (at "
         f"most {MAX_WAIT_S:g}): 'answered' with the answer, still 'pending', or how it ended "
-        "unanswered (expired, cancelled). Reads only.",
+        "unanswered (expired, cancelled). Rather than calling again, subscribe to the "
+        "resource ask_human answered to be told when the human answers. Reads only.",
     )
     async def get_answer(
         run_id: Annotated[str, Field(description="the run_id ask_human answered")],
