@@ -86,13 +86,15 @@ class Agent:
 
 
 @asynccontextmanager
-async def agent(shell: Shell, who: str, errlog: Path) -> AsyncIterator[Agent]:
-    """``praxis mcp`` over stdio as ``who``, its stderr written to ``errlog``."""
+async def agent(shell: Shell, who: str, errlog: Path, **options: Any) -> AsyncIterator[Agent]:
+    """``praxis mcp`` over stdio as ``who``, its stderr written to ``errlog`` (``options``
+    go to the client: ``mode``, ``message_handler``)."""
     params = StdioServerParameters(
         command=PRAXIS, args=["mcp", "--worker-id", "mcp-test"], env=shell.env(who), cwd=shell.home
     )
     with errlog.open("a", encoding="utf-8") as log:
-        async with Client(stdio_client(params, errlog=log), read_timeout_seconds=90) as client:
+        transport = stdio_client(params, errlog=log)
+        async with Client(transport, read_timeout_seconds=90, **options) as client:
             session = Agent(client)
             yield session
             assert not any(token_of(who) in text for text in session.seen)
@@ -115,8 +117,8 @@ def test_the_agent_proposes_and_a_human_activates_from_the_cli(shell: Shell) -> 
             assert all(len(tool.description or "") > 60 for tool in listed.tools)
             head = await bot.call("get_definition", work_order_id="wo-1", run_id="run-1")
             assert (head["revision"], head["definition"]) == (1, V1)
-            listed = await bot.call("list_refs", work_order_id="wo-1")
-            assert [(r["work_order_id"], r["run_id"], r["revision"]) for r in listed["refs"]] == [
+            refs = await bot.call("list_refs", work_order_id="wo-1")
+            assert [(r["work_order_id"], r["run_id"], r["revision"]) for r in refs["refs"]] == [
                 ("wo-1", "run-1", 1)
             ]
             proposed = await bot.call(
@@ -368,8 +370,10 @@ def test_the_agent_is_told_of_the_answer_and_the_run_end_without_polling(team: S
             async with bot.client.listen(resource_subscriptions=[uri]) as events:
                 [wait] = team.ok("wait", "list", asked["run_id"], "--json").json()["waits"]
                 team.ok("wait", "satisfy", wait["wait_id"], "--payload", "true")
-                await updated(events, uri)  # told: no tool call in between
-                run = await read_json(bot.client, uri)
+                run: dict[str, Any] = {"ended": False}
+                while not run["ended"]:  # told: no tool call in between
+                    await updated(events, uri)
+                    run = await read_json(bot.client, uri)
             assert (run["state"], run["result"]) == ("completed", True)
             assert bot.calls == calls_after_asking  # at most two allowed; none needed
 
@@ -497,6 +501,40 @@ def test_refusals_name_the_tools_parameters(team: Shell) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # on purpose
+def test_a_stdio_host_of_the_earlier_protocol_is_told_of_an_answer(team: Shell) -> None:
+    """What Claude Desktop and most hosts speak today: resources/subscribe over stdio."""
+    told: list[str] = []
+    arrived = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, ResourceUpdatedNotification):
+            told.append(message.params.uri)
+            arrived.set()
+
+    async def flow() -> None:
+        nonlocal arrived
+        errlog = team.home / "mcp.err"
+        async with agent(team, "courier", errlog, mode="legacy", message_handler=on_message) as bot:
+            asked = await bot.call(
+                "ask_human", question="Merge it?", answer_schema={"type": "boolean"}
+            )
+            await bot.client.subscribe_resource(asked["resource"])
+            [wait] = team.ok("wait", "list", asked["run_id"], "--json").json()["waits"]
+            team.ok("wait", "satisfy", wait["wait_id"], "--payload", "false")
+            run: dict[str, Any] = {"ended": False}
+            with anyio.fail_after(60):
+                while not run["ended"]:  # each version is told; the answer ends the run
+                    await arrived.wait()
+                    arrived = anyio.Event()
+                    run = await read_json(bot.client, asked["resource"])
+            assert set(told) == {asked["resource"]}
+            assert (run["state"], run["result"]) == ("completed", False)
+            assert bot.calls == 1  # ask_human only
+
+    run_async(flow)
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # on purpose
 def test_streamable_http_subscription_tells_of_a_human_answer(team: Shell) -> None:
     """Over HTTP, a host of the earlier protocol (resources/subscribe, what most hosts
     speak today) and one of the current protocol (a listen stream) are both told."""
@@ -550,8 +588,10 @@ def test_streamable_http_subscription_tells_of_a_human_answer(team: Shell) -> No
                     [wait] = team.ok("wait", "list", asked.structured_content["run_id"],
                                      "--json").json()["waits"]  # fmt: skip
                     team.ok("wait", "satisfy", wait["wait_id"], "--payload", '"no"')
-                    await updated(events, uri)
-                run = await read_json(client, uri)
+                    run: dict[str, Any] = {"ended": False}
+                    while not run["ended"]:
+                        await updated(events, uri)
+                        run = await read_json(client, uri)
                 assert (run["state"], run["result"]) == ("completed", "no")
 
         run_async(flow)
