@@ -31,7 +31,7 @@ import grpc
 
 from aiws.engine.v1 import event_pb2, run_pb2, wait_pb2
 from praxis_mcp import views
-from praxis_mcp.actions import Praxis, server_call
+from praxis_mcp.actions import Praxis, Refused, server_call
 from praxis_mcp.limits import MAX_WATCHES
 
 RETRY_S = 1.0
@@ -68,6 +68,11 @@ class TooManyWatches(Exception):
     """More resources would be watched at once than :data:`MAX_WATCHES`."""
 
 
+class _Lost(Exception):
+    """The server ended a followed stream with a refusal (a revoked grant, its stream
+    limits): the subscriber is told once, and reading the resource says why."""
+
+
 class Follow:
     """Follows one target in a worker thread until its run ends, its wait settles or
     :meth:`stop` is called (from any thread)."""
@@ -95,6 +100,9 @@ class Follow:
                 self._follow_wait(changed)
             else:
                 self._follow_replies(changed)
+        except (_Lost, Refused) as lost:
+            logger.warning("watch of %s ended: %s", self.target.uri, lost)
+            changed()
         except Exception:  # a bug or a refusal ends this watch only, logged
             if not self._stopped.is_set():
                 logger.exception("watch of %s ended", self.target.uri)
@@ -116,8 +124,10 @@ class Follow:
                     yield reply.run
                 return  # the stream ends when the run ends
             except grpc.RpcError as error:
-                if self._stopped.is_set() or error.code() != grpc.StatusCode.UNAVAILABLE:
+                if self._stopped.is_set():
                     return
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise _Lost(error.code().name) from None
             self._stopped.wait(RETRY_S)
 
     def _follow_replies(self, changed: Callable[[], None]) -> None:
@@ -136,8 +146,10 @@ class Follow:
                         changed()
                 return
             except grpc.RpcError as error:
-                if self._stopped.is_set() or error.code() != grpc.StatusCode.UNAVAILABLE:
+                if self._stopped.is_set():
                     return
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise _Lost(error.code().name) from None
             self._stopped.wait(RETRY_S)
 
     def _follow_run(self, changed: Callable[[], None]) -> None:

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import anyio
 import grpc
 import pytest
 from mcp import Client
 
+from aiws.engine.v1 import run_pb2
 from praxis_client import CallError
 from praxis_mcp import limits
 from praxis_mcp.actions import Praxis, Refused, in_parameters, parameter_of
 from praxis_mcp.server import REDACTED, Redactor, _answer, build, check_loopback
-from praxis_mcp.watch import Target, TooManyWatches, Watches, target_of
+from praxis_mcp.watch import Follow, Target, TooManyWatches, Watches, target_of
 
 TOKEN = "prx_secret-token-value"
 
@@ -172,3 +176,30 @@ def test_docs_name_every_tool_resource_and_prompt() -> None:
     assert tools | prompts == documented - {"praxis"}
     assert all(f"| `{uri}` |" in text for uri in uris)
     assert "WORK_ORDER/RUN`:" not in text  # tools take work_order_id and run_id
+
+
+class _Denied(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.PERMISSION_DENIED
+
+
+class _Stream:
+    """A WatchRun stream: one snapshot (version 3, running), then the server's refusal."""
+
+    def __iter__(self) -> Iterator[Any]:
+        yield run_pb2.WatchRunResponse(run=run_pb2.Run(run_id="r", version=3, state=1))
+        raise _Denied()
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_watch_the_server_ends_with_a_refusal_tells_its_subscriber_once() -> None:
+    """A revoked grant or the server's stream limit ends a watch: the subscriber is told,
+    and reading the resource says why (never a watch that goes silent)."""
+    client = SimpleNamespace(runs=SimpleNamespace(WatchRun=lambda request: _Stream()))
+    told: list[str] = []
+    Follow(Praxis(client, "w"), Target("run", "r", "praxis://runs/r")).run(  # type: ignore[arg-type]
+        lambda: told.append("told")
+    )
+    assert told == ["told"]
