@@ -1,6 +1,8 @@
-"""``praxis mcp`` driven by the ``mcp`` package's own client over stdio, against a real
-server process: a proposal a human then activates from the CLI, a task claimed and
-settled, a question a human answers, and refusals that are the server's (issue 24)."""
+"""``praxis mcp`` driven by the ``mcp`` package's own client over stdio and streamable
+HTTP, against a real server process: a proposal a human then activates from the CLI, a
+task claimed and settled, a question a human answers, and refusals that are the server's
+(issue 24); an agent that finds its work and is told, by subscription, of a human's
+answer, of a run's end and of its replies, within a bound of watches (issue 39)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """The MCP layer's own decisions: refusals shaped from the server's ErrorInfo, the token
-redacted from answers and logs, HTTP on loopback only (issue 24)."""
+redacted from answers and logs, HTTP on loopback only (issue 24); refusals naming the
+tools' parameters, resource URIs, the bound of watches, a watch ended by a refusal, and
+docs/agents.md naming every tool, resource and prompt (issue 39)."""
 
 from __future__ import annotations
 
