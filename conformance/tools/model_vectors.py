@@ -392,6 +392,24 @@ def contracts_vectors() -> list[dict[str, Json]]:
             CONTRACTS,
         ),
         vector(
+            "contract/a-reported-cost-is-stored-exactly-as-reported",
+            "A cost is the worker's own figure in the one accounting unit, not an invoice, "
+            "a token count or a currency conversion: a 27-digit cost (more than a double "
+            "holds) is charged exactly as reported, and the remaining budget is the exact "
+            "difference.",
+            [
+                create_contract("1000000000000000000"),
+                teach(),
+                start(SINGLE, contractId=CID),
+                claim_as("att"),
+                complete("att", "{}", cost="123456789012345678.123456789"),
+                get_contract(
+                    spent("123456789012345678.123456789", "876543210987654321.876543211")
+                ),
+            ],
+            CONTRACTS,
+        ),
+        vector(
             "contract/a-refused-cost-charges-nothing",
             "A non-canonical cost is refused and charges nothing; the canonical retry of the "
             "same settlement is charged once.",
@@ -1863,8 +1881,107 @@ def waits_vectors() -> list[dict[str, Json]]:
                     "that also names an agent",
                     {**wait_node(), "agent": {"model": model()}},
                 ),
+                (
+                    "question-too-long",
+                    "whose question is longer than 4,096 characters",
+                    wait_node(question="?" * 4_097),
+                ),
+                (
+                    "choice-outside-schema",
+                    "whose choice does not match its schema",
+                    wait_node(choices=["ship"]),
+                ),
+                (
+                    "repeated-choice",
+                    "whose choices repeat one",
+                    {
+                        "kind": "human_input",
+                        "wait": {"expires_in_ms": EXPIRES, "on_expiry": "fail", "choices": ["a", "a"]},
+                    },
+                ),
+                (
+                    "timer-question",
+                    "of kind timer that asks a question",
+                    wait_node("timer", question="Now?"),
+                ),
             ]
         ],
+        *question_vectors(),
+    ]
+
+
+QUESTION = 'Ship the <b>draft</b> to "Acme" now?\nIt costs $5 & 3 pages — café.'
+CHOICES = ["ship", "hold", "ask legal"]
+
+
+def question_vectors() -> list[dict[str, Json]]:
+    """A human_input wait carries the question a person reads, and its choices."""
+    asking = definition(
+        "use",
+        ask={
+            "kind": "human_input",
+            "wait": {
+                "expires_in_ms": EXPIRES,
+                "on_expiry": "fail",
+                "question": QUESTION,
+                "choices": CHOICES,
+            },
+        },
+        use=node("node:ask", ("ask",), json_out({"type": "string"})),
+    )
+    enum = canonical({"enum": CHOICES, "type": "string"})
+    asked = wait_of(
+        openedAtMs="${t0}",
+        expiresAtMs=f"${{t0+{EXPIRES}}}",
+        schemaJson=enum,
+        question=QUESTION,
+        choices=CHOICES,
+    )
+    plain = wait_of(question=None, choices=None)
+    return [
+        vector(
+            "wait/the-question-travels",
+            "A human_input wait's question (plain text, kept byte for byte: markup, quotes, "
+            "a line break, an ampersand and non-ASCII are not interpreted) and its "
+            "choices come back from ListWaits, GetWait and SatisfyWait; with choices and no "
+            "schema the "
+            "schema is a string enum of the choices, so an answer outside them is refused "
+            "(WAIT_PAYLOAD_INVALID) and a choice satisfies the wait.",
+            [
+                teach(),
+                start(asking),
+                list_waits([asked], captures={"wait": "waits.0.waitId"}),
+                step(
+                    AGENT,
+                    "WaitService",
+                    "GetWait",
+                    {"waitId": "${wait}"},
+                    response={"wait": {**asked, "waitId": "${wait}"}},
+                ),
+                satisfy('"maybe"', error=(INVALID, "WAIT_PAYLOAD_INVALID")),
+                satisfy(
+                    '"ask legal"',
+                    request_id="${ns}-s2",
+                    response={
+                        "wait": {
+                            "waitId": "${wait}",
+                            "state": "WAIT_STATE_SATISFIED",
+                            "payloadJson": '"ask legal"',
+                            "question": QUESTION,
+                            "choices": CHOICES,
+                        },
+                        "replayed": None,
+                    },
+                ),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/a-wait-without-a-question-has-none",
+            "A wait whose definition asks no question has an empty question and no choices.",
+            [teach(), start(waiting()), list_waits([plain])],
+            WAITS,
+        ),
     ]
 
 
@@ -2229,15 +2346,20 @@ def handoffs_vectors() -> list[dict[str, Json]]:
         "state": "HANDOFF_STATE_OFFERED",
         "createdAtMs": "${t0}",
         "acknowledgedAtMs": None,
+        "ref": None,
+        "revision": None,
+        "definitionDigest": "${dd}",
     }
     return [
         vector(
             "handoff/a-finished-nodes-outputs-are-offered",
             "CreateHandoff of a finished node records an offer from the caller to the "
-            "receiver with the digest of the node's result and the node's operation id; "
-            "GetHandoff reads it back.",
+            "receiver with the digest of the node's result, the node's operation id and "
+            "the work it comes from (an ad hoc run: no ref, revision 0, the run's "
+            "definition digest); GetHandoff reads it back.",
             [
                 *drafted(),
+                get_run({"runId": "${run}"}, captures={"dd": "run.definitionDigest"}),
                 offer(response={"handoff": offered, "replayed": None}),
                 step(
                     AGENT,
@@ -2324,6 +2446,37 @@ def handoffs_vectors() -> list[dict[str, Json]]:
                 offer(error=(FAILED, "NODE_NOT_DONE")),
             ],
             HANDOFFS,
+        ),
+        vector(
+            "handoff/names-the-revision-of-the-work-it-hands-off",
+            "A handoff of a governed run's node names the run's ref, the registry revision "
+            "the node ran under and that revision's definition digest.",
+            [
+                teach(),
+                *registered(text=canonical(HANDOFF_CHAIN), tag="h"),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": REF},
+                    response={"created": True, "run": {"runId": "<any>", "revision": "1"}},
+                    captures={"run": "run.runId", "dd": "run.definitionDigest"},
+                ),
+                claim_as("att", op="op"),
+                complete("att", DRAFT_TEXT),
+                offer(
+                    response={
+                        "handoff": {
+                            "runId": "${run}",
+                            "operationId": "${op}",
+                            "ref": REF,
+                            "revision": "1",
+                            "definitionDigest": "${dd}",
+                        }
+                    }
+                ),
+            ],
+            [*HANDOFFS, "aiws.engine.v1.RegistryService", "aiws.engine.v1.ApprovalService"],
         ),
         vector(
             "handoff/bad-offers-are-refused",
