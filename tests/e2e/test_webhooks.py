@@ -105,6 +105,7 @@ def test_a_receiver_that_fails_then_times_out_then_recovers_gets_the_outcome_sig
         server.terminate()
 
 
+@pytest.mark.serial  # a server SIGKILLed mid-retry: the machine to itself (make test-python)
 @pytest.mark.slow
 def test_a_server_killed_mid_retry_loses_no_delivery_and_doubles_none(
     tmp_path: Path, receiver: Receiver
