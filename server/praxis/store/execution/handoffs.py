@@ -64,8 +64,11 @@ class HandoffStore:
 
         def transaction(connection: Connection) -> tuple[core.Handoff, bool]:
             key = requests.replayed(
-                connection, principal.principal_id, "handoff", request_id, digest
-            )
+                connection, principal.principal_id, "handoff", request_id, digest,
+                lambda _key: self.runs.authorize_run(
+                    principal, "handoff.create", self.runs.unit.load(connection, run_id), run_id
+                ),
+            )  # fmt: skip
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
             record = self.runs.unit.load(connection, run_id)
