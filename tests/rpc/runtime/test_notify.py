@@ -135,6 +135,15 @@ def test_operators_only_and_bad_input(harness: Harness) -> None:
         harness.client("agent").notifications.RedeliverDelivery(
             notification_pb2.RedeliverDeliveryRequest(delivery_id="msg_x")
         )
+    # A human's grant, as docs/operations.md says: an agent granted "*" is refused too.
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "HUMAN_REQUIRED"):
+        harness.client("rogue").notifications.ListDeliveries(
+            notification_pb2.ListDeliveriesRequest()
+        )
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "HUMAN_REQUIRED"):
+        harness.client("rogue").notifications.RedeliverDelivery(
+            notification_pb2.RedeliverDeliveryRequest(delivery_id="msg_x")
+        )
     with expect_error(grpc.StatusCode.NOT_FOUND, "DELIVERY_NOT_FOUND"):
         harness.client("alice").notifications.RedeliverDelivery(
             notification_pb2.RedeliverDeliveryRequest(delivery_id="msg_nothing")
