@@ -4,6 +4,7 @@ redelivered; ``reply_to`` posts the outcome into the starter's subscription."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,11 +16,26 @@ from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
 from tests.support.harness import T0, Harness, expect_error, start_server
 from tests.support.runtime import definition, drive, node, start
-from tests.support.webhooks import SECRET, Receiver, deliveries, signed_correctly, wait_state
+from tests.support.webhooks import (
+    SECRET,
+    Receiver,
+    deliveries,
+    logged_secrets,
+    signed_correctly,
+    wait_state,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 PLAN = definition("a", a=node())
+
+
+@pytest.fixture(autouse=True)
+def no_secret_in_any_log(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Every log record of these webhook tests is searched for the signing secret."""
+    caplog.set_level(logging.DEBUG)
+    yield
+    assert logged_secrets(caplog.records) == []
 
 
 @pytest.fixture
