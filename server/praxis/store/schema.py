@@ -59,6 +59,7 @@ from praxis.store.runtime.tables import (
     run_notifications,
     run_trace_spans,
     run_traces,
+    subscriptions,
 )
 from praxis.store.schedules.tables import schedules
 
@@ -147,4 +148,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(22, "archived_runs", (archived_runs,), _runs_finished_index),
     Migration(23, "notifications", (run_notifications, deliveries)),
     Migration(24, "attempt_progress", (attempt_progress,)),
+    Migration(25, "subscriptions", (subscriptions,), upgrades.own_subscriptions),
 )

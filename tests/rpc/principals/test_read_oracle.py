@@ -88,8 +88,8 @@ def test_a_missing_run_and_anothers_run_answer_alike(
     run = start_run(model, SINGLE)  # the agent's, in the default work order
     call = READS[read]
     for name, client in callers.items():
-        present = refusal(lambda: call(client, run.run_id))
-        absent = refusal(lambda: call(client, "run_absent"))
+        present = refusal(lambda c=client: call(c, run.run_id))
+        absent = refusal(lambda c=client: call(c, "run_absent"))
         assert (present, absent) == (DENIED, DENIED), (read, name)
     # A caller whose grant covers every work order learns that the run does not exist.
     assert refusal(lambda: call(model.client("alice"), "run_absent"))[0] == (

@@ -35,7 +35,7 @@ from praxis.store.db import locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
-from praxis.store.runtime import listing, outbox, worker_models
+from praxis.store.runtime import listing, outbox, subscriptions, worker_models
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
@@ -260,6 +260,12 @@ class RunStore:
         existing = self._existing(connection, principal, request, prepared.request_digest)
         if existing is not None:
             return existing, False
+        if request.subscriber:  # events and a reply go only into the caller's own
+            refused = subscriptions.claim(
+                connection, self.authority, principal, request.subscriber, self.clock.now_ms()
+            )
+            if refused:
+                raise Rollback(refused)
         definition, revision = prepared.parsed, 0
         if request.ref is None:
             admit(connection, work_order_id)

@@ -124,6 +124,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
+    SUBSCRIPTION_NOT_GRANTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -242,3 +243,4 @@ RUN_ARCHIVED: ErrorReason
 NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
+SUBSCRIPTION_NOT_GRANTED: ErrorReason

@@ -1024,6 +1024,18 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   DELIVERY_NOT_FOUND(192),
+  /**
+   * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  SUBSCRIPTION_NOT_GRANTED(230),
   UNRECOGNIZED(-1),
   ;
 
@@ -2041,6 +2053,18 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   public static final int DELIVERY_NOT_FOUND_VALUE = 192;
+  /**
+   * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  public static final int SUBSCRIPTION_NOT_GRANTED_VALUE = 230;
 
 
   public final int getNumber() {
@@ -2185,6 +2209,7 @@ public enum ErrorReason
       case 190: return NOTIFY_DESTINATION_UNKNOWN;
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
+      case 230: return SUBSCRIPTION_NOT_GRANTED;
       default: return null;
     }
   }
