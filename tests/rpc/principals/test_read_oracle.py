@@ -20,15 +20,16 @@ import pytest
 from aiws.engine.v1 import (
     assessment_pb2,
     common_pb2,
+    handoff_pb2,
     principal_pb2,
     reconciliation_pb2,
     run_pb2,
     wait_pb2,
 )
 from praxis_client import Client, connect, error_details
-from tests.support.execution import start_run
+from tests.support.execution import settle, start_run
 from tests.support.harness import T0, Harness
-from tests.support.runtime import definition, json_out, node
+from tests.support.runtime import claim, definition, json_out, node
 
 DENIED = (grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED")
 SINGLE = definition("a", a=node(output=json_out()))
@@ -95,3 +96,24 @@ def test_a_missing_run_and_anothers_run_answer_alike(
     assert refusal(lambda: call(model.client("alice"), "run_absent"))[0] == (
         grpc.StatusCode.NOT_FOUND
     )
+
+
+def test_acknowledging_a_handoff_answers_alike(model: Harness, callers: dict[str, Client]) -> None:
+    run = start_run(model, SINGLE)
+    [task] = claim(model)
+    settle(model, task, {"draft": "text"})
+    offered = model.client("agent").handoffs.CreateHandoff(
+        handoff_pb2.CreateHandoffRequest(
+            request_id="h-1", run_id=run.run_id, node_uid="a", to_principal_id="agent2"
+        )
+    )
+
+    def acknowledge(client: Client, delivery_id: str) -> Any:
+        return client.handoffs.AcknowledgeHandoff(
+            handoff_pb2.AcknowledgeHandoffRequest(delivery_id=delivery_id)
+        )
+
+    for name, client in callers.items():
+        present = refusal(lambda c=client: acknowledge(c, offered.handoff.delivery_id))
+        absent = refusal(lambda c=client: acknowledge(c, "dlv_absent"))
+        assert (present, absent) == (DENIED, DENIED), name

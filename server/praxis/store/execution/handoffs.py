@@ -123,9 +123,15 @@ class HandoffStore:
                     or missing
                 )
             record = self.runs.unit.load(connection, found.run_id)
-            self._authorize(
-                principal, "handoff.acknowledge", record.work_order_id if record else ""
-            )
+            if record is None:  # its run was archived: installation-wide
+                self._authorize(principal, "handoff.acknowledge", "")
+            else:  # the answer of a missing handoff to anyone it does not cover
+                missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+                denied = self.runs.authorize_run(
+                    principal, "handoff.acknowledge", record, found.run_id, missing
+                )
+                if denied:
+                    raise Rollback(denied)
             now = self.clock.now_ms()
             acknowledged = core.acknowledge(found, principal.principal_id, now)
             if isinstance(acknowledged, Rejection):
