@@ -27,6 +27,8 @@ from aiws.engine.v1 import (
     reconciliation_pb2,
     registry_pb2,
     run_pb2,
+    schedule_pb2,
+    task_pb2,
     wait_pb2,
 )
 from praxis_client import Client, connect, error_details
@@ -34,6 +36,7 @@ from tests.support.execution import run_of, settle, start_run
 from tests.support.harness import ROUND_ROBIN, T0, Harness
 from tests.support.registry import ref, register_cmd
 from tests.support.runtime import claim, definition, json_out, node
+from tests.support.schedules import spec
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -309,5 +312,54 @@ def test_an_approval_replay_checks_todays_grant(model: Harness, fading: Client) 
         model,
         lambda: approve("ap-1"),
         lambda: approve("ap-2"),
+        (grpc.StatusCode.PERMISSION_DENIED, "GRANT_OUTSIDE_WINDOW"),
+    )
+
+
+def test_a_schedule_replay_checks_todays_grant(model: Harness, fading: Client) -> None:
+    found = spec("sch-fade")
+
+    def create(schedule_id: str) -> schedule_pb2.CreateScheduleResponse:
+        found.schedule_id = schedule_id
+        return fading.schedules.CreateSchedule(  # type: ignore[no-any-return]
+            schedule_pb2.CreateScheduleRequest(spec=found)
+        )
+
+    assert not create("sch-fade").replayed
+    assert create("sch-fade").replayed
+    assert_replay_refused(
+        model,
+        lambda: create("sch-fade"),
+        lambda: create("sch-fresh"),
+        (grpc.StatusCode.PERMISSION_DENIED, "GRANT_OUTSIDE_WINDOW"),
+    )
+
+
+def test_a_settlement_replay_checks_todays_grant(model: Harness, fading: Client) -> None:
+    start_run(model, SINGLE)
+    start_run(model, SINGLE)
+    claimed = fading.tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-fade", models=["echo"], max_tasks=2, lease_ms=3_600_000
+        )
+    ).tasks
+    [first, second] = claimed
+
+    def complete(task: task_pb2.Task) -> task_pb2.CompleteTaskResponse:
+        return fading.tasks.CompleteTask(  # type: ignore[no-any-return]
+            task_pb2.CompleteTaskRequest(
+                attempt_id=task.attempt_id,
+                worker_id="w-fade",
+                result_json='{"ok": true}',
+                effect=common_pb2.EFFECT_OUTCOME_APPLIED,
+            )
+        )
+
+    assert not complete(first).replayed
+    assert complete(first).replayed
+    assert_replay_refused(
+        model,
+        lambda: complete(first),
+        lambda: complete(second),
         (grpc.StatusCode.PERMISSION_DENIED, "GRANT_OUTSIDE_WINDOW"),
     )
