@@ -94,7 +94,7 @@ def test_a_principal_granted_every_subscription_may_use_one(model: Harness) -> N
     assert len({event.run_id for event in events_of(model, "session-ops")}) == 2
 
 
-def test_migration_25_gives_each_used_name_to_its_earliest_starter(model: Harness) -> None:
+def test_migration_26_gives_each_used_name_to_its_earliest_starter(model: Harness) -> None:
     start(model, "agent", "first", "session-old")
     model.clock.advance(1_000)
     start(model, "alice", "later", "session-old")  # granted: routed into the agent's
@@ -102,7 +102,7 @@ def test_migration_25_gives_each_used_name_to_its_earliest_starter(model: Harnes
     db = model.server.engine.db
 
     def redo(connection: Connection) -> None:
-        connection.execute(delete(subscriptions))  # as before migration 25
+        connection.execute(delete(subscriptions))  # as before migration 26
         upgrades.own_subscriptions(connection)
 
     db.transact(redo)

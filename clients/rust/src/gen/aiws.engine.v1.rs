@@ -4473,6 +4473,19 @@ pub struct Handoff {
     /// When it was acknowledged (0 until then).
     #[prost(int64, tag = "11")]
     pub acknowledged_at_ms: i64,
+    /// The work the outputs come from, bound at the offer and never changed after: for a
+    /// governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+    /// run).
+    #[prost(message, optional, tag = "12")]
+    pub r#ref: ::core::option::Option<WorkflowRef>,
+    /// The registry revision the node ran under (0 for an ad hoc run). A run revised after
+    /// the node finished keeps this revision: it is the node's, not the run's latest.
+    #[prost(int64, tag = "13")]
+    pub revision: i64,
+    /// `sha256:<hex>` of the definition that revision holds (for an ad hoc run, of the
+    /// run's definition): what the receiver can compare against the registry's history.
+    #[prost(string, tag = "14")]
+    pub definition_digest: ::prost::alloc::string::String,
 }
 /// CreateHandoffRequest offers a node's outputs.
 #[allow(clippy::all)]

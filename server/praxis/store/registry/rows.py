@@ -54,6 +54,13 @@ _HEAD = Statement(
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
+_REVISION_DIGEST = Statement(
+    select(revisions.c.definition_digest).where(
+        revisions.c.work_order_id == bindparam("wo"),
+        revisions.c.run_id == bindparam("run"),
+        revisions.c.revision == bindparam("revision"),
+    )
+)
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
     proposals.c.run_id == bindparam("run"),
@@ -126,6 +133,14 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
         updated_at_ms=row.updated_at_ms,
         bound_run_id=row.bound_run_id,
     )
+
+
+def revision_digest(connection: Connection, ref: Ref, revision: int) -> str:
+    """The digest of the definition a ref's revision holds ("" when there is none)."""
+    found = _REVISION_DIGEST.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
+    ).scalar()
+    return str(found or "")
 
 
 class Texts:

@@ -223,7 +223,7 @@ subscriptions = Table(
     Column("principal_id", String(128), nullable=False),
     Column("created_at_ms", BigInteger, nullable=False),
 )
-"""Migration 25: who made each subscription (the first StartRun naming it as its
+"""Migration 26: who made each subscription (the first StartRun naming it as its
 ``subscriber``, or the first AckEvents of it): only that principal, or one granted
 ``subscription.any``, may route runs into it or move its position."""
 

@@ -1,4 +1,4 @@
-"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14, 15 and 17.
+"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14, 15, 17 and 26.
 
 Migration 7: run nodes move from one JSON snapshot per run to one row each.
 
@@ -31,7 +31,7 @@ order of its contract, or the default work order when it has none
 (:data:`praxis.core.membership.DEFAULT_WORK_ORDER`), and its ready rows the same, so
 that the work order's controls act on it from then on.
 
-Migration 25 (:func:`own_subscriptions`): every subscription has an owner. A subscriber
+Migration 26 (:func:`own_subscriptions`): every subscription has an owner. A subscriber
 name that runs were started with before it belongs to the principal that started the
 earliest of them; a name only acknowledged (AckEvents) and never started with stays
 unowned until its next use makes it the user's.
