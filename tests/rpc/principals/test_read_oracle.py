@@ -1,4 +1,5 @@
-"""One answer for "no such run" and "not yours" on every read of one run (issue 37).
+"""One answer for "no such run" and "not yours" on every read of one run, and on the
+commands that name one (issue 37).
 
 ``docs/security.md`` promises that a caller whose grants do not cover a stored subject gets
 ``PERMISSION_DENIED`` / ``ACTION_NOT_GRANTED`` whether it exists or not, and that a grant
@@ -40,6 +41,11 @@ READS: dict[str, Callable[[Client, str], Any]] = {
         run_pb2.GetNodeResultRequest(run_id=r, node_uid="a")
     ),
     "ListRunNodes": lambda c, r: c.runs.ListRunNodes(run_pb2.ListRunNodesRequest(run_id=r)),
+    "WatchRun": lambda c, r: next(iter(c.runs.WatchRun(run_pb2.WatchRunRequest(run_id=r)))),
+    "ReviewResume": lambda c, r: c.runs.ReviewResume(
+        run_pb2.ReviewResumeRequest(run_id=r, reason="again")
+    ),
+    "StopRun": lambda c, r: c.runs.StopRun(run_pb2.StopRunRequest(run_id=r, reason="stop")),
     "ListReconciliations": lambda c, r: c.reconciliations.ListReconciliations(
         reconciliation_pb2.ListReconciliationsRequest(run_id=r)
     ),
