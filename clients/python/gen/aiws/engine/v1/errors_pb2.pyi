@@ -125,6 +125,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
     SUBSCRIPTION_NOT_GRANTED: _ClassVar[ErrorReason]
+    SCRIPT_INVALID: _ClassVar[ErrorReason]
+    SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CREDENTIAL_MISSING: ErrorReason
 CREDENTIAL_INVALID: ErrorReason
@@ -244,3 +246,5 @@ NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
 SUBSCRIPTION_NOT_GRANTED: ErrorReason
+SCRIPT_INVALID: ErrorReason
+SIMULATION_INVALID: ErrorReason
