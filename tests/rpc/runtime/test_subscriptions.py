@@ -115,3 +115,22 @@ def test_migration_26_gives_each_used_name_to_its_earliest_starter(model: Harnes
     assert owners == {"session-old": "agent", "session-other": "agent2"}
     with expect_error(DENIED, "SUBSCRIPTION_NOT_GRANTED"):
         start(model, "agent2", "steal", "session-old")
+
+
+def test_a_dry_run_is_refused_alike_and_makes_no_subscription(model: Harness) -> None:
+    start(model, "agent", "owned-dry", "session-dry")
+
+    def dry(principal: str, request_id: str, subscriber: str) -> run_pb2.StartRunResponse:
+        return model.client(principal).runs.StartRun(  # type: ignore[no-any-return]
+            run_pb2.StartRunRequest(
+                request_id=request_id,
+                definition_json=json.dumps(PLAN),
+                subscriber=subscriber,
+                dry_run=True,
+            )
+        )
+
+    with expect_error(DENIED, "SUBSCRIPTION_NOT_GRANTED"):
+        dry("agent2", "dry-1", "session-dry")
+    dry("agent2", "dry-2", "session-unmade")  # rolled back: the name stays unmade
+    start(model, "agent", "takes-it", "session-unmade")
