@@ -6307,17 +6307,27 @@ pub struct ExecuteRequest {
     /// The command.
     #[prost(message, optional, tag = "3")]
     pub command: ::core::option::Option<RegistryCommand>,
+    /// A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+    /// digest, the compare-and-swap on the base revision, the definition) and the receipt
+    /// it would return, refusals included, with nothing stored: no revision, head, event or
+    /// receipt, the approval is not consumed and the request_id stays unused. A request_id
+    /// already used answers its original receipt (`replayed = true`), as a real retry would.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// ExecuteResponse carries the command's receipt.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ExecuteResponse {
-    /// The receipt of the committed command.
+    /// The receipt of the committed command (of a dry run: the receipt it would have).
     #[prost(message, optional, tag = "1")]
     pub receipt: ::core::option::Option<Receipt>,
     /// True when this is a retry that returned the original receipt and changed nothing.
     #[prost(bool, tag = "2")]
     pub replayed: bool,
+    /// True when the request was a dry run: nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetHeadRequest names a ref.
 #[allow(clippy::all)]
