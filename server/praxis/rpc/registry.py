@@ -250,11 +250,17 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
         executed = unwrap(
             context,
             self.store.execute(
-                principal(), epochs_from_proto(request.epochs), request.request_id, command
+                principal(),
+                epochs_from_proto(request.epochs),
+                request.request_id,
+                command,
+                request.dry_run,
             ),
         )
         return registry_pb2.ExecuteResponse(
-            receipt=receipt_to_proto(executed.receipt), replayed=executed.replayed
+            receipt=receipt_to_proto(executed.receipt),
+            replayed=executed.replayed,
+            dry_run=request.dry_run,
         )
 
     def GetHead(

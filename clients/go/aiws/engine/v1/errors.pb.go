@@ -326,6 +326,12 @@ const (
 	ErrorReason_NOTIFY_INVALID ErrorReason = 191
 	// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
 	ErrorReason_DELIVERY_NOT_FOUND ErrorReason = 192
+	// StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+	// subscription that another principal made, and the caller holds no
+	// `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+	// The same answer whoever made it: the refusal tells only that the name is not the
+	// caller's to use.
+	ErrorReason_SUBSCRIPTION_NOT_GRANTED ErrorReason = 230
 	// ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
 	// last effect was APPLIED or whose action an authorization wait's approval covered:
 	// such an action runs again only with a fresh human approval of the ReviewResume
@@ -475,6 +481,7 @@ var (
 		190: "NOTIFY_DESTINATION_UNKNOWN",
 		191: "NOTIFY_INVALID",
 		192: "DELIVERY_NOT_FOUND",
+		230: "SUBSCRIPTION_NOT_GRANTED",
 		240: "REAPPROVAL_REQUIRED",
 		241: "REPLACEMENT_CONFLICT",
 		242: "RUN_AT_HEAD",
@@ -601,6 +608,7 @@ var (
 		"NOTIFY_DESTINATION_UNKNOWN":      190,
 		"NOTIFY_INVALID":                  191,
 		"DELIVERY_NOT_FOUND":              192,
+		"SUBSCRIPTION_NOT_GRANTED":        230,
 		"REAPPROVAL_REQUIRED":             240,
 		"REPLACEMENT_CONFLICT":            241,
 		"RUN_AT_HEAD":                     242,
@@ -641,7 +649,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xb9\x17\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd8\x17\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -761,7 +769,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\fRUN_ARCHIVED\x10\xd2\x01\x12\x1f\n" +
 	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
 	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
-	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x18\n" +
+	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x1d\n" +
+	"\x18SUBSCRIPTION_NOT_GRANTED\x10\xe6\x01\x12\x18\n" +
 	"\x13REAPPROVAL_REQUIRED\x10\xf0\x01\x12\x19\n" +
 	"\x14REPLACEMENT_CONFLICT\x10\xf1\x01\x12\x10\n" +
 	"\vRUN_AT_HEAD\x10\xf2\x01\x12\x15\n" +

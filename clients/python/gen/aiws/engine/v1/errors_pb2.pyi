@@ -124,6 +124,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
+    SUBSCRIPTION_NOT_GRANTED: _ClassVar[ErrorReason]
     REAPPROVAL_REQUIRED: _ClassVar[ErrorReason]
     REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
     RUN_AT_HEAD: _ClassVar[ErrorReason]
@@ -248,6 +249,7 @@ RUN_ARCHIVED: ErrorReason
 NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
+SUBSCRIPTION_NOT_GRANTED: ErrorReason
 REAPPROVAL_REQUIRED: ErrorReason
 REPLACEMENT_CONFLICT: ErrorReason
 RUN_AT_HEAD: ErrorReason

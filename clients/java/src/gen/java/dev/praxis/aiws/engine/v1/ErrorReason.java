@@ -1026,6 +1026,18 @@ public enum ErrorReason
   DELIVERY_NOT_FOUND(192),
   /**
    * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  SUBSCRIPTION_NOT_GRANTED(230),
+  /**
+   * <pre>
    * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
    * last effect was APPLIED or whose action an authorization wait's approval covered:
    * such an action runs again only with a fresh human approval of the ReviewResume
@@ -2105,6 +2117,18 @@ public enum ErrorReason
   public static final int DELIVERY_NOT_FOUND_VALUE = 192;
   /**
    * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  public static final int SUBSCRIPTION_NOT_GRANTED_VALUE = 230;
+  /**
+   * <pre>
    * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
    * last effect was APPLIED or whose action an authorization wait's approval covered:
    * such an action runs again only with a fresh human approval of the ReviewResume
@@ -2309,6 +2333,7 @@ public enum ErrorReason
       case 190: return NOTIFY_DESTINATION_UNKNOWN;
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
+      case 230: return SUBSCRIPTION_NOT_GRANTED;
       case 240: return REAPPROVAL_REQUIRED;
       case 241: return REPLACEMENT_CONFLICT;
       case 242: return RUN_AT_HEAD;
