@@ -132,7 +132,7 @@ def generate() -> str:
             insecure=config.ENV_INSECURE,
             config=config.ENV_CONFIG,
             default=config.DEFAULT_ADDRESS,
-        )
+        ).rstrip("\n")  # the table's rows follow at once: a blank line would end it
     ]
     out += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODES]
     out += [
