@@ -253,6 +253,57 @@ class Definition:
     document: values.JsonValue
 
 
+MAX_WARNED_NODES = 100
+"""Node ids one :class:`DefinitionWarning` lists (its ``node_count`` says how many in all)."""
+
+
+@dataclass(frozen=True)
+class DefinitionWarning:
+    """Something about an accepted definition its author may not expect; never a refusal.
+
+    Attributes:
+        kind: ``EFFECTS_UNDECLARED`` (the only kind so far).
+        node_ids: The nodes concerned, sorted, at most :data:`MAX_WARNED_NODES`.
+        node_count: How many nodes it concerns in all.
+        message: What it means and what to do, for a person.
+    """
+
+    kind: str
+    node_ids: tuple[str, ...]
+    node_count: int
+    message: str
+
+
+def warnings(document: values.JsonValue) -> tuple[DefinitionWarning, ...]:
+    """What to tell the author of a definition :func:`parse` accepted: the agent nodes
+    that declare no ``effects``, which are treated as ``external`` (a crash, timeout,
+    lost lease or stop during an attempt blocks the node as UNCERTAIN until a human
+    reconciles it, where ``none`` or ``idempotent`` would retry it)."""
+    nodes = document.get("nodes") if isinstance(document, dict) else None
+    if not isinstance(nodes, dict):
+        return ()
+    silent = sorted(  # sorted: a stored definition's keys are in canonical order anyway
+        node_id
+        for node_id, node in nodes.items()
+        if isinstance(node, dict) and node.get("kind", "agent") == "agent" and "effects" not in node
+    )
+    if not silent:
+        return ()
+    shown = ", ".join(silent[:5]) + (f" and {len(silent) - 5} more" if len(silent) > 5 else "")
+    message = (
+        f"{len(silent)} agent node(s) declare no effects ({shown}), so they are treated as "
+        "external: a crash, timeout, lost lease or stop during an attempt, or an uncaught "
+        "exception in the worker, blocks the node as UNCERTAIN until a human reconciles "
+        'it. Declare "effects": "none" or "idempotent" to retry such attempts '
+        'automatically, or "external" to keep this (docs/definitions.md).'
+    )
+    return (
+        DefinitionWarning(
+            "EFFECTS_UNDECLARED", tuple(silent[:MAX_WARNED_NODES]), len(silent), message
+        ),
+    )
+
+
 def node_id_problem(node_id: str) -> str | None:
     """Why ``node_id`` cannot name a node (ids exclude ``#``, ``.`` and ``/``)."""
     if any(char in node_id for char in "#./"):

@@ -25,6 +25,7 @@ from praxis_cli.commands.common import (
     leaf,
     parse_ref,
     ref_text,
+    show_warnings,
 )
 from praxis_cli.commands.material import show_material
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
@@ -288,8 +289,12 @@ def _execute(
             raise
         raise _reused(request_id, chosen) from error
     receipt = response.receipt
+    show_warnings(ctx, response.warnings)
     if ctx.out.as_json:
-        ctx.out.json({"receipt": to_dict(receipt), "replayed": response.replayed})
+        warnings = [to_dict(w) for w in response.warnings]
+        ctx.out.json(
+            {"receipt": to_dict(receipt), "replayed": response.replayed, "warnings": warnings}
+        )
         return 0
     action = enum_name(registry_pb2.RegistryAction.Name(receipt.action), "REGISTRY_ACTION_")
     ctx.out.fields(
@@ -418,6 +423,7 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
             bool(args.request_id),
         )
     if not args.digest:
+        show_warnings(ctx, review.warnings)
         show_material(ctx, review, {})
         if not ctx.out.as_json:
             ctx.out.line(

@@ -218,12 +218,14 @@ class RunNotify(_message.Message):
     def __init__(self, webhooks: _Optional[_Iterable[str]] = ..., reply_to: bool = ..., reply_template: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
-    __slots__ = ("run", "created")
+    __slots__ = ("run", "created", "warnings")
     RUN_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     run: Run
     created: bool
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+    warnings: _containers.RepeatedCompositeFieldContainer[_common_pb2.DefinitionWarning]
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ...) -> None: ...
 
 class GetRunRequest(_message.Message):
     __slots__ = ("run_id", "include_definition")

@@ -251,67 +251,70 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       "\r\n\005at_ms\030\t \001(\003\022\016\n\006digest\030\n \001(\t\022\016\n\006reason" +
       "\030\013 \001(\t\"i\n\rReviewRequest\022&\n\006epochs\030\001 \001(\0132" +
       "\026.aiws.engine.v1.Epochs\0220\n\007command\030\002 \001(\013" +
-      "2\037.aiws.engine.v1.RegistryCommand\"[\n\016Rev" +
-      "iewResponse\0220\n\010material\030\001 \001(\0132\036.aiws.eng" +
-      "ine.v1.ReviewMaterial\022\027\n\017material_digest" +
-      "\030\002 \001(\t\"~\n\016ExecuteRequest\022&\n\006epochs\030\001 \001(\013" +
-      "2\026.aiws.engine.v1.Epochs\022\022\n\nrequest_id\030\002" +
-      " \001(\t\0220\n\007command\030\003 \001(\0132\037.aiws.engine.v1.R" +
-      "egistryCommand\"M\n\017ExecuteResponse\022(\n\007rec" +
-      "eipt\030\001 \001(\0132\027.aiws.engine.v1.Receipt\022\020\n\010r" +
-      "eplayed\030\002 \001(\010\":\n\016GetHeadRequest\022(\n\003ref\030\001" +
-      " \001(\0132\033.aiws.engine.v1.WorkflowRef\"5\n\017Get" +
-      "HeadResponse\022\"\n\004head\030\001 \001(\0132\024.aiws.engine" +
-      ".v1.Head\"S\n\022GetProposalRequest\022(\n\003ref\030\001 " +
-      "\001(\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013prop" +
-      "osal_id\030\002 \001(\t\"A\n\023GetProposalResponse\022*\n\010" +
-      "proposal\030\001 \001(\0132\030.aiws.engine.v1.Proposal" +
-      "\"\\\n\022ListHistoryRequest\022(\n\003ref\030\001 \001(\0132\033.ai" +
-      "ws.engine.v1.WorkflowRef\022\r\n\005after\030\002 \001(\003\022" +
-      "\r\n\005limit\030\003 \001(\005\"i\n\023ListHistoryResponse\022,\n" +
-      "\006events\030\001 \003(\0132\034.aiws.engine.v1.HistoryEv" +
-      "ent\022\022\n\nnext_after\030\002 \001(\003\022\020\n\010has_more\030\003 \001(" +
-      "\010\")\n\020GetEpochsRequest\022\025\n\rwork_order_id\030\001" +
-      " \001(\t\";\n\021GetEpochsResponse\022&\n\006epochs\030\001 \001(" +
-      "\0132\026.aiws.engine.v1.Epochs\"O\n\017ListRefsReq" +
-      "uest\022\025\n\rwork_order_id\030\001 \001(\t\022\021\n\tpage_size" +
-      "\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"P\n\020ListRefsRe" +
-      "sponse\022#\n\005heads\030\001 \003(\0132\024.aiws.engine.v1.H" +
-      "ead\022\027\n\017next_page_token\030\002 \001(\t*\246\001\n\016Registr" +
-      "yAction\022\037\n\033REGISTRY_ACTION_UNSPECIFIED\020\000" +
-      "\022\034\n\030REGISTRY_ACTION_REGISTER\020\001\022\033\n\027REGIST" +
-      "RY_ACTION_PROPOSE\020\002\022\034\n\030REGISTRY_ACTION_A" +
-      "CTIVATE\020\003\022\032\n\026REGISTRY_ACTION_REJECT\020\004*q\n" +
-      "\020ExecutionBinding\022!\n\035EXECUTION_BINDING_U" +
-      "NSPECIFIED\020\000\022\035\n\031EXECUTION_BINDING_UNBOUN" +
-      "D\020\001\022\033\n\027EXECUTION_BINDING_BOUND\020\002*\206\001\n\rPro" +
-      "posalState\022\036\n\032PROPOSAL_STATE_UNSPECIFIED" +
-      "\020\000\022\032\n\026PROPOSAL_STATE_PENDING\020\001\022\034\n\030PROPOS" +
-      "AL_STATE_ACTIVATED\020\002\022\033\n\027PROPOSAL_STATE_R" +
-      "EJECTED\020\003*\333\001\n\020HistoryEventKind\022\"\n\036HISTOR" +
-      "Y_EVENT_KIND_UNSPECIFIED\020\000\022!\n\035HISTORY_EV" +
-      "ENT_KIND_REGISTERED\020\001\022\037\n\033HISTORY_EVENT_K" +
-      "IND_PROPOSED\020\002\022 \n\034HISTORY_EVENT_KIND_ACT" +
-      "IVATED\020\003\022\037\n\033HISTORY_EVENT_KIND_REJECTED\020" +
-      "\004\022\034\n\030HISTORY_EVENT_KIND_BOUND\020\0052\341\004\n\017Regi" +
-      "stryService\022L\n\006Review\022\035.aiws.engine.v1.R" +
-      "eviewRequest\032\036.aiws.engine.v1.ReviewResp" +
-      "onse\"\003\220\002\001\022J\n\007Execute\022\036.aiws.engine.v1.Ex" +
-      "ecuteRequest\032\037.aiws.engine.v1.ExecuteRes" +
-      "ponse\022O\n\007GetHead\022\036.aiws.engine.v1.GetHea" +
-      "dRequest\032\037.aiws.engine.v1.GetHeadRespons" +
-      "e\"\003\220\002\001\022[\n\013GetProposal\022\".aiws.engine.v1.G" +
-      "etProposalRequest\032#.aiws.engine.v1.GetPr" +
-      "oposalResponse\"\003\220\002\001\022[\n\013ListHistory\022\".aiw" +
-      "s.engine.v1.ListHistoryRequest\032#.aiws.en" +
-      "gine.v1.ListHistoryResponse\"\003\220\002\001\022U\n\tGetE" +
-      "pochs\022 .aiws.engine.v1.GetEpochsRequest\032" +
-      "!.aiws.engine.v1.GetEpochsResponse\"\003\220\002\001\022" +
-      "R\n\010ListRefs\022\037.aiws.engine.v1.ListRefsReq" +
-      "uest\032 .aiws.engine.v1.ListRefsResponse\"\003" +
-      "\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgith" +
-      "ub.com/praxis-engine/praxis/clients/go/a" +
-      "iws/engine/v1;enginev1b\006proto3"
+      "2\037.aiws.engine.v1.RegistryCommand\"\220\001\n\016Re" +
+      "viewResponse\0220\n\010material\030\001 \001(\0132\036.aiws.en" +
+      "gine.v1.ReviewMaterial\022\027\n\017material_diges" +
+      "t\030\002 \001(\t\0223\n\010warnings\030\003 \003(\0132!.aiws.engine." +
+      "v1.DefinitionWarning\"~\n\016ExecuteRequest\022&" +
+      "\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022\022" +
+      "\n\nrequest_id\030\002 \001(\t\0220\n\007command\030\003 \001(\0132\037.ai" +
+      "ws.engine.v1.RegistryCommand\"\202\001\n\017Execute" +
+      "Response\022(\n\007receipt\030\001 \001(\0132\027.aiws.engine." +
+      "v1.Receipt\022\020\n\010replayed\030\002 \001(\010\0223\n\010warnings" +
+      "\030\003 \003(\0132!.aiws.engine.v1.DefinitionWarnin" +
+      "g\":\n\016GetHeadRequest\022(\n\003ref\030\001 \001(\0132\033.aiws." +
+      "engine.v1.WorkflowRef\"5\n\017GetHeadResponse" +
+      "\022\"\n\004head\030\001 \001(\0132\024.aiws.engine.v1.Head\"S\n\022" +
+      "GetProposalRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.e" +
+      "ngine.v1.WorkflowRef\022\023\n\013proposal_id\030\002 \001(" +
+      "\t\"A\n\023GetProposalResponse\022*\n\010proposal\030\001 \001" +
+      "(\0132\030.aiws.engine.v1.Proposal\"\\\n\022ListHist" +
+      "oryRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v1" +
+      ".WorkflowRef\022\r\n\005after\030\002 \001(\003\022\r\n\005limit\030\003 \001" +
+      "(\005\"i\n\023ListHistoryResponse\022,\n\006events\030\001 \003(" +
+      "\0132\034.aiws.engine.v1.HistoryEvent\022\022\n\nnext_" +
+      "after\030\002 \001(\003\022\020\n\010has_more\030\003 \001(\010\")\n\020GetEpoc" +
+      "hsRequest\022\025\n\rwork_order_id\030\001 \001(\t\";\n\021GetE" +
+      "pochsResponse\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
+      "ine.v1.Epochs\"O\n\017ListRefsRequest\022\025\n\rwork" +
+      "_order_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npa" +
+      "ge_token\030\003 \001(\t\"P\n\020ListRefsResponse\022#\n\005he" +
+      "ads\030\001 \003(\0132\024.aiws.engine.v1.Head\022\027\n\017next_" +
+      "page_token\030\002 \001(\t*\246\001\n\016RegistryAction\022\037\n\033R" +
+      "EGISTRY_ACTION_UNSPECIFIED\020\000\022\034\n\030REGISTRY" +
+      "_ACTION_REGISTER\020\001\022\033\n\027REGISTRY_ACTION_PR" +
+      "OPOSE\020\002\022\034\n\030REGISTRY_ACTION_ACTIVATE\020\003\022\032\n" +
+      "\026REGISTRY_ACTION_REJECT\020\004*q\n\020ExecutionBi" +
+      "nding\022!\n\035EXECUTION_BINDING_UNSPECIFIED\020\000" +
+      "\022\035\n\031EXECUTION_BINDING_UNBOUND\020\001\022\033\n\027EXECU" +
+      "TION_BINDING_BOUND\020\002*\206\001\n\rProposalState\022\036" +
+      "\n\032PROPOSAL_STATE_UNSPECIFIED\020\000\022\032\n\026PROPOS" +
+      "AL_STATE_PENDING\020\001\022\034\n\030PROPOSAL_STATE_ACT" +
+      "IVATED\020\002\022\033\n\027PROPOSAL_STATE_REJECTED\020\003*\333\001" +
+      "\n\020HistoryEventKind\022\"\n\036HISTORY_EVENT_KIND" +
+      "_UNSPECIFIED\020\000\022!\n\035HISTORY_EVENT_KIND_REG" +
+      "ISTERED\020\001\022\037\n\033HISTORY_EVENT_KIND_PROPOSED" +
+      "\020\002\022 \n\034HISTORY_EVENT_KIND_ACTIVATED\020\003\022\037\n\033" +
+      "HISTORY_EVENT_KIND_REJECTED\020\004\022\034\n\030HISTORY" +
+      "_EVENT_KIND_BOUND\020\0052\341\004\n\017RegistryService\022" +
+      "L\n\006Review\022\035.aiws.engine.v1.ReviewRequest" +
+      "\032\036.aiws.engine.v1.ReviewResponse\"\003\220\002\001\022J\n" +
+      "\007Execute\022\036.aiws.engine.v1.ExecuteRequest" +
+      "\032\037.aiws.engine.v1.ExecuteResponse\022O\n\007Get" +
+      "Head\022\036.aiws.engine.v1.GetHeadRequest\032\037.a" +
+      "iws.engine.v1.GetHeadResponse\"\003\220\002\001\022[\n\013Ge" +
+      "tProposal\022\".aiws.engine.v1.GetProposalRe" +
+      "quest\032#.aiws.engine.v1.GetProposalRespon" +
+      "se\"\003\220\002\001\022[\n\013ListHistory\022\".aiws.engine.v1." +
+      "ListHistoryRequest\032#.aiws.engine.v1.List" +
+      "HistoryResponse\"\003\220\002\001\022U\n\tGetEpochs\022 .aiws" +
+      ".engine.v1.GetEpochsRequest\032!.aiws.engin" +
+      "e.v1.GetEpochsResponse\"\003\220\002\001\022R\n\010ListRefs\022" +
+      "\037.aiws.engine.v1.ListRefsRequest\032 .aiws." +
+      "engine.v1.ListRefsResponse\"\003\220\002\001Ba\n\031dev.p" +
+      "raxis.aiws.engine.v1P\001ZBgithub.com/praxi" +
+      "s-engine/praxis/clients/go/aiws/engine/v" +
+      "1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -413,7 +416,7 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ReviewResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResponse_descriptor,
-        new java.lang.String[] { "Material", "MaterialDigest", });
+        new java.lang.String[] { "Material", "MaterialDigest", "Warnings", });
     internal_static_aiws_engine_v1_ExecuteRequest_descriptor =
       getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_ExecuteRequest_fieldAccessorTable = new
@@ -425,7 +428,7 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ExecuteResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ExecuteResponse_descriptor,
-        new java.lang.String[] { "Receipt", "Replayed", });
+        new java.lang.String[] { "Receipt", "Replayed", "Warnings", });
     internal_static_aiws_engine_v1_GetHeadRequest_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_GetHeadRequest_fieldAccessorTable = new
