@@ -79,3 +79,16 @@ def test_console_doc_describes_every_page_of_the_console() -> None:
     assert "/schedules" in routes
     for route in sorted(routes):
         assert f"(`{route}`)" in pages, f"docs/console.md has no page bullet for {route}"
+
+
+def test_the_system_diagram_is_drawn_from_its_source() -> None:
+    """docs/system.svg (make diagram) has exactly the nodes and edges of docs/system.dot."""
+    source = (ROOT / "docs" / "system.dot").read_text(encoding="utf-8")
+    drawn = (ROOT / "docs" / "system.svg").read_text(encoding="utf-8")
+    titles = set(re.findall(r"<title>([^<]*)</title>", drawn))
+    declared = set(re.findall(r"^\s+(\w+)\s+\[label=", source, flags=re.MULTILINE))
+    assert declared and declared <= titles, declared - titles
+    edges = {t for t in titles if "&#45;&gt;" in t or "->" in t}
+    assert len(edges) == 16, sorted(edges)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](docs/system.svg)" in readme and "make diagram" in readme
