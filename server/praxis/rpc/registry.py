@@ -72,7 +72,7 @@ def warnings_to_proto(document: values.JsonValue) -> list[common_pb2.DefinitionW
     """The warnings of an accepted definition document (RegistryService, StartRun)."""
     return [
         common_pb2.DefinitionWarning(
-            kind=common_pb2.DefinitionWarningKind.Value(f"DEFINITION_WARNING_KIND_{w.kind}"),
+            kind=f"DEFINITION_WARNING_KIND_{w.kind}",  # the enum value's name
             node_ids=list(w.node_ids),
             node_count=w.node_count,
             message=w.message,
