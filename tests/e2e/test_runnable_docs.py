@@ -39,7 +39,14 @@ MARKER = re.compile(
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 QUIET = ("--processes", "1", "--log-level", "WARNING")
-SHOWN = {"README.md": ["COMPLETED", "durable agents: why / durable agents: how"]}
+SHOWN = {
+    "README.md": [
+        "COMPLETED",
+        "durable agents: why / durable agents: how",
+        "yes: the original receipt",
+        "revoked",
+    ]
+}
 """What a page's blocks print when they did what the page says (beyond exiting 0)."""
 
 
@@ -109,10 +116,12 @@ def _script(body: str) -> str:
     )
 
 
-def _environment() -> dict[str, str]:
-    keep = ("HOME", "LANG", "LC_ALL", "TMPDIR")
+def _environment(home: Path) -> dict[str, str]:
+    """A fresh terminal's: no PRAXIS_* variables, the page's folder as home (a profile
+    that `praxis login` stores stays in it)."""
+    keep = ("LANG", "LC_ALL", "TMPDIR")
     env = {key: os.environ[key] for key in keep if key in os.environ}
-    env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+    env.update(PATH="/usr/local/bin:/usr/bin:/bin", HOME=str(home))
     return env
 
 
@@ -141,7 +150,7 @@ def test_the_runnable_blocks_of_a_page_run_in_order(page: Path, tmp_path: Path) 
                 process = subprocess.Popen(
                     ["bash", "-c", _script(body)],
                     cwd=tmp_path,
-                    env=_environment(),
+                    env=_environment(tmp_path),
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
                     text=True,
@@ -154,7 +163,7 @@ def test_the_runnable_blocks_of_a_page_run_in_order(page: Path, tmp_path: Path) 
             done = subprocess.run(
                 ["bash", "-c", _script(body)],
                 cwd=tmp_path,
-                env=_environment(),
+                env=_environment(tmp_path),
                 capture_output=True,
                 text=True,
                 timeout=180,

@@ -3,7 +3,7 @@ use praxis_client::worker::{HandlerResult, Outcome, TaskContext, Worker, WorkerO
 /// The handler: {"text": ...} -> {"summary": its first 100 characters}. Everything else
 /// is the runtime's job.
 pub async fn summarise(ctx: TaskContext) -> HandlerResult {
-    let text = ctx.input().get("text").and_then(|t| t.as_str()).unwrap_or_default();
+    let text = ctx.input()["text"].as_str().unwrap_or_default();
     if text.is_empty() {
         return Err(Outcome::not_applied("no text to summarise", false).into());
     }

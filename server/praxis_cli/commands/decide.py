@@ -231,6 +231,7 @@ def _material(
 def _review(ctx: Any, args: argparse.Namespace) -> int:
     proposal, epochs, command = _decision(ctx, args, args.reject)
     review = _material(ctx, epochs, command)
+    show_warnings(ctx, review.warnings)
     show_material(ctx, review, {"summary": proposal.summary} if proposal.summary else {})
     if not ctx.out.as_json:
         flag = f" --reject {json.dumps(args.reject)}" if args.reject is not None else ""
