@@ -6,7 +6,9 @@ A page marks a fenced block with an HTML comment on the line before it:
 * ``<!-- runnable: sh ... -->``: a bash script, run with ``set -euo pipefail``; the
   variables it sets reach the page's later blocks, as in one terminal;
 * ``<!-- runnable: background ... -->``: a command left running (a worker), started like
-  an ``sh`` block; the page goes on once it has printed its first line.
+  an ``sh`` block; the page goes on once it has printed its first line;
+* ``<!-- runnable: python ... -->``: a Python program, run by the ``python`` of the
+  page's terminal (the repository's ``.venv`` once a block has activated it).
 
 The server is ``praxis serve`` with its defaults, as ``make serve`` runs it, in a fresh
 folder beside a link to the repository's ``.venv``; the only change to what a page shows
@@ -32,7 +34,7 @@ from tests.support.paths import ROOT
 from tests.support.server_process import free_port, track
 
 MARKER = re.compile(
-    r"^<!-- runnable: (?P<kind>file|sh|background)(?: (?P<name>[\w.-]+))?[^\n]*-->\n"
+    r"^<!-- runnable: (?P<kind>file|sh|background|python)(?: (?P<name>[\w.-]+))?[^\n]*-->\n"
     r"```[\w-]*\n(?P<body>.*?)^```$",
     re.MULTILINE | re.DOTALL,
 )
@@ -45,6 +47,7 @@ SHOWN = {
         "durable agents: why / durable agents: how",
         "yes: the original receipt",
         "revoked",
+        "installation_id",
     ]
 }
 """What a page's blocks print when they did what the page says (beyond exiting 0)."""
@@ -69,7 +72,8 @@ RUNNABLE = [page for page in PAGES if blocks(page)]
 
 def test_the_readme_quickstart_is_marked_runnable() -> None:
     kinds = [block.kind for block in blocks(ROOT / "README.md")]
-    assert kinds.count("file") >= 2 and "background" in kinds and kinds.count("sh") >= 2
+    assert kinds.count("file") >= 2 and "background" in kinds and kinds.count("sh") >= 3
+    assert "python" in kinds
     names = [block.name for block in blocks(ROOT / "README.md") if block.kind == "file"]
     assert {"plan.json", "worker.py"} <= set(names)
 
@@ -146,6 +150,9 @@ def test_the_runnable_blocks_of_a_page_run_in_order(page: Path, tmp_path: Path) 
             if block.kind == "file":
                 (tmp_path / block.name).write_text(body, encoding="utf-8")
                 continue
+            if block.kind == "python":
+                (tmp_path / f".block-{index}.py").write_text(body, encoding="utf-8")
+                body = f"python .block-{index}.py"
             if block.kind == "background":
                 process = subprocess.Popen(
                     ["bash", "-c", _script(body)],
