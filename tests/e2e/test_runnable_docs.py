@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import signal
 import subprocess
 import time
@@ -138,6 +139,7 @@ def _first_line(process: subprocess.Popen[str], timeout_s: float) -> str:
 
 @pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_runnable_blocks_of_a_page_run_in_order(page: Path, tmp_path: Path) -> None:
+    assert shutil.which("jq"), "the pages use jq: scripts/install_docs_tools.sh installs it"
     port = free_port()
     address = f"127.0.0.1:{port}"
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
