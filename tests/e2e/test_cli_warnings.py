@@ -26,6 +26,13 @@ def test_runs_start_and_register_print_the_effects_warning(shell: Shell) -> None
 
     reviewed = shell.ok("register", "wo-w/plan", "-f", "plan.json")
     assert reviewed.err.startswith("warning: EFFECTS_UNDECLARED: ")
+    material = shell.ok("register", "wo-w/plan", "-f", "plan.json", "--json").json()
+    assert [w["node_ids"] for w in material["warnings"]] == [["a"]]
+    registered = shell.ok(
+        "register", "wo-w/plan", "-f", "plan.json", "--digest", material["material_digest"]
+    )
+    assert registered.err.startswith("warning: EFFECTS_UNDECLARED: ")
+    assert "committed:" in registered.out
     document["nodes"]["a"]["effects"] = "external"
     (shell.home / "quiet.json").write_text(json.dumps(document))
     quiet = shell.ok("runs", "start", "-f", "quiet.json", who="agent")
