@@ -315,35 +315,40 @@ class Praxis:
         expires_in_s: float | None,
         work_order_id: str,
         request_id: str | None,
+        choices: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Starts a one-node run whose node is a ``human_input`` wait on ``question``."""
+        """Starts a one-node run whose node is a ``human_input`` wait asking ``question``
+        (``wait.question``), offering ``choices`` (``wait.choices``; the server checks
+        them against the schema)."""
         if not question.strip() or len(question) > MAX_QUESTION:
             raise Invalid(f"question must be 1 to {MAX_QUESTION} characters")
-        schema = dict(answer_schema or {"type": "string"})
-        schema.setdefault("title", question)
         expires = DEFAULT_ASK_EXPIRY_S if expires_in_s is None else expires_in_s
+        wait: dict[str, Any] = {
+            "expires_in_ms": int(expires * 1000),
+            "on_expiry": "fail",
+            "question": question,
+        }
+        if choices:
+            wait["choices"] = list(choices)
+        if answer_schema is not None or not choices:
+            # Without a schema, choices make the schema a string enum of them (server side).
+            wait["schema"] = dict(answer_schema or {"type": "string"})
         plan = {
             "version": 1,
-            "nodes": {
-                ASK_NODE: {
-                    "kind": "human_input",
-                    "wait": {
-                        "expires_in_ms": int(expires * 1000),
-                        "schema": schema,
-                        "on_expiry": "fail",
-                    },
-                }
-            },
+            "nodes": {ASK_NODE: {"kind": "human_input", "wait": wait}},
             "output": {"from": f"node:{ASK_NODE}"},
         }
         started = self.start_run(
             work_order_id, "", plan, {"question": question}, request_id, contract_id=""
         )
-        return {
+        out = {
             "run_id": started["run_id"],
             "state": "pending" if not started["ended"] else started["state"],
             "question": question,
         }
+        if choices:
+            out["choices"] = list(choices)
+        return out
 
     def get_answer(self, run_id: str, timeout_s: float) -> dict[str, Any]:
         """The answer of an ``ask_human`` run, waiting up to ``timeout_s`` for it."""

@@ -320,14 +320,24 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_WRITE,
         description="Ask a human a question: starts a run whose one node waits for human "
         "input (it shows in the human's inbox: praxis inbox, the console). Answers its "
-        "run_id; get the answer with get_answer. The answer must match answer_schema (a "
-        "JSON schema; default: a string). Needs the run.start grant; it cannot answer "
-        "itself.",
+        "run_id; get the answer with get_answer. The human reads the question as plain "
+        "text. The answer must match answer_schema (a JSON schema; default: a string, or "
+        "one of the choices when choices are given). Needs the run.start grant; it cannot "
+        "answer itself.",
     )
     async def ask_human(
-        question: Annotated[str, Field(description="the question (at most 4,096 characters)")],
+        question: Annotated[
+            str, Field(description="the question, plain text (at most 4,096 characters)")
+        ],
         answer_schema: Annotated[
             dict[str, Any] | None, Field(description="JSON schema of the answer")
+        ] = None,
+        choices: Annotated[
+            list[str] | None,
+            Field(
+                description="answers the human picks from (at most 20 distinct strings of "
+                "at most 200 characters; each must match answer_schema)"
+            ),
         ] = None,
         expires_in_s: Annotated[
             float | None,
@@ -341,7 +351,7 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         return await _tool(
             redactor,
             lambda: praxis.ask_human(
-                question, answer_schema, expires_in_s, work_order_id, request_id
+                question, answer_schema, expires_in_s, work_order_id, request_id, choices
             ),
         )
 

@@ -300,11 +300,13 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     def GetProposal(
         self, request: registry_pb2.GetProposalRequest, context: grpc.ServicerContext
     ) -> registry_pb2.GetProposalResponse:
-        proposal = unwrap(
+        proposal, base = unwrap(
             context,
             self.store.get_proposal(principal(), ref_from_proto(request.ref), request.proposal_id),
         )
-        return registry_pb2.GetProposalResponse(proposal=proposal_to_proto(proposal))
+        message = proposal_to_proto(proposal)
+        message.base_definition_json = _json(base)
+        return registry_pb2.GetProposalResponse(proposal=message)
 
     def ListHistory(
         self, request: registry_pb2.ListHistoryRequest, context: grpc.ServicerContext

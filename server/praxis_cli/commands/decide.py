@@ -177,6 +177,25 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     satisfy.add_argument("--request-id", help="idempotency key (default: derived)")
     approval_args(satisfy)
+    answering = leaf(
+        waits,
+        common,
+        "answer",
+        waiting.answer,
+        "answer a human-input wait: shows its question and asks for the answer by the "
+        "form its schema asks for (text, a choice, yes or no, a whole number, one field "
+        "per property, or JSON), or takes it from --value or --payload; the server refuses "
+        "an answer that breaks the schema, with the reasons, and stores nothing",
+    )
+    answering.add_argument("wait_id")
+    answering.add_argument(
+        "--value", help="the answer as typed: a text, a choice, yes/no or a whole number"
+    )
+    answering.add_argument(
+        "--payload",
+        help="the answer as a JSON document (--json is the output flag: print the wait as JSON)",
+    )
+    answering.add_argument("--request-id", help="idempotency key (default: derived)")
     show = leaf(waits, common, "show", waiting.wait_show, "show one wait")
     show.add_argument("wait_id")
     listing = leaf(waits, common, "list", waiting.wait_list, "list a run's waits")

@@ -6151,6 +6151,11 @@ pub struct Proposal {
     /// The principal that activated or rejected it.
     #[prost(string, tag = "14")]
     pub decided_by: ::prost::alloc::string::String,
+    /// The definition of the revision it was proposed against (`base_revision`), as
+    /// recorded then: returned by GetProposal only (empty in inbox items and other lists),
+    /// so that the change it proposed reads the same before and after it is decided.
+    #[prost(string, tag = "15")]
+    pub base_definition_json: ::prost::alloc::string::String,
 }
 /// HistoryEvent is one immutable entry in a ref's history.
 #[allow(clippy::all)]
@@ -7363,6 +7368,18 @@ pub struct Wait {
     /// The digest of the material that approval approved (a WaitMaterial's).
     #[prost(string, tag = "17")]
     pub material_digest: ::prost::alloc::string::String,
+    /// The question a `human_input` wait asks a person, as its definition states it
+    /// (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+    /// never interpreted as markup. Empty when the definition asks none, and for other
+    /// kinds.
+    #[prost(string, tag = "18")]
+    pub question: ::prost::alloc::string::String,
+    /// The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+    /// most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+    /// A person picks one; when the definition names choices and no schema, the schema is
+    /// a string enum of exactly these choices. Empty when it offers none.
+    #[prost(string, repeated, tag = "19")]
+    pub choices: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
 }
 /// AuthorizedAction is one action an `authorization` wait authorises: an agent node
 /// that depends directly on the wait (nodes further down, and other waits, are not
@@ -7393,6 +7410,12 @@ pub struct AuthorizedAction {
     /// True when the node fans out (its operation and input are per item).
     #[prost(bool, tag = "6")]
     pub fanout: bool,
+    /// The input the node's task will carry, as JSON, for a person to read: the document
+    /// whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+    /// empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+    /// covers `input_digest` only).
+    #[prost(string, tag = "7")]
+    pub input_json: ::prost::alloc::string::String,
 }
 /// WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
 /// satisfaction; CreateApproval binds to the digest of exactly these fields.
@@ -8245,8 +8268,10 @@ pub struct InboxItem {
     /// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
-    /// A one-line description for lists; for an authorization, the nodes and operation
-    /// ids it authorises (the first three) and its purpose.
+    /// A one-line description for lists; for a human_input wait that asks a question, the
+    /// question on one line (whitespace folded, at most 200 characters, ending `…` when
+    /// cut; the item's wait carries it whole); for an authorization, the nodes and
+    /// operation ids it authorises (the first three) and its purpose.
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
@@ -10809,6 +10834,14 @@ pub struct StartRunRequest {
     /// `notify` fails with REQUEST_ID_REUSED.
     #[prost(message, optional, tag = "21")]
     pub notify: ::core::option::Option<RunNotify>,
+    /// A dry run: every check a start makes (grants, the definition, the contract, its
+    /// budget and deadline, the work order's controls and holds, labels, `notify`) and the
+    /// answer it would give, refusals included, with nothing stored: no run, no event, no
+    /// reservation, no notification, and the request_id stays unused. A request_id that
+    /// already started a run answers that run (`created = false`), as a real retry would.
+    /// The answered run's id is a fresh one no run will ever have.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -10866,10 +10899,14 @@ pub struct StartRunResponse {
     pub created: bool,
     /// What the starter should know about the definition the run applies (inline or the
     /// ref's head): for now, its agent nodes that declare no `effects`
-    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-    /// same warnings.
+    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+    /// start, with the same warnings); a retry answers the same warnings.
     #[prost(message, repeated, tag = "3")]
     pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
+    /// True when the request was a dry run: `run` is what a start would have answered, and
+    /// nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetRunRequest names a run.
 #[allow(clippy::all)]

@@ -52,6 +52,7 @@ from praxis.store.registry.rows import (
     proposal_of,
     receipt_to_json,
     replayed,
+    revision_definition,
     save_head,
     save_proposal,
 )
@@ -608,8 +609,9 @@ class RegistryStore:
 
     def get_proposal(
         self, principal: Principal, ref: Ref, proposal_id: str
-    ) -> registry.Proposal | Rejection:
-        """One proposal."""
+    ) -> tuple[registry.Proposal, values.JsonValue] | Rejection:
+        """One proposal, with the definition of the revision it was proposed against
+        (``None`` when that revision is missing, which a stored proposal never has)."""
         problem = (
             registry.check_ref(ref, "ref")
             or values.check_identifier(proposal_id, "proposal_id")
@@ -619,9 +621,14 @@ class RegistryStore:
             return problem
         with self.db.read() as connection:
             proposal = load_proposal(connection, ref, proposal_id)
+            base = (
+                None
+                if proposal is None
+                else revision_definition(connection, ref, proposal.base_revision)
+            )
         if proposal is None:
             return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
-        return proposal
+        return proposal, base
 
     def list_history(
         self, principal: Principal, ref: Ref, after: int, limit: int

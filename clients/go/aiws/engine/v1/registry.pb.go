@@ -1165,9 +1165,13 @@ type Proposal struct {
 	// The rejection reason (REJECTED only).
 	RejectionReason string `protobuf:"bytes,13,opt,name=rejection_reason,json=rejectionReason,proto3" json:"rejection_reason,omitempty"`
 	// The principal that activated or rejected it.
-	DecidedBy     string `protobuf:"bytes,14,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DecidedBy string `protobuf:"bytes,14,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
+	// The definition of the revision it was proposed against (`base_revision`), as
+	// recorded then: returned by GetProposal only (empty in inbox items and other lists),
+	// so that the change it proposed reads the same before and after it is decided.
+	BaseDefinitionJson string `protobuf:"bytes,15,opt,name=base_definition_json,json=baseDefinitionJson,proto3" json:"base_definition_json,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Proposal) Reset() {
@@ -1294,6 +1298,13 @@ func (x *Proposal) GetRejectionReason() string {
 func (x *Proposal) GetDecidedBy() string {
 	if x != nil {
 		return x.DecidedBy
+	}
+	return ""
+}
+
+func (x *Proposal) GetBaseDefinitionJson() string {
+	if x != nil {
+		return x.BaseDefinitionJson
 	}
 	return ""
 }
@@ -2321,7 +2332,7 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\rupdated_at_ms\x18\b \x01(\x03R\vupdatedAtMs\x1a@\n" +
 	"\x12PolicyDigestsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xad\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdf\x04\n" +
 	"\bProposal\x12-\n" +
 	"\x03ref\x18\x01 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\x12\x1f\n" +
 	"\vproposal_id\x18\x02 \x01(\tR\n" +
@@ -2340,7 +2351,8 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x12activated_revision\x18\f \x01(\x03R\x11activatedRevision\x12)\n" +
 	"\x10rejection_reason\x18\r \x01(\tR\x0frejectionReason\x12\x1d\n" +
 	"\n" +
-	"decided_by\x18\x0e \x01(\tR\tdecidedBy\"\xea\x02\n" +
+	"decided_by\x18\x0e \x01(\tR\tdecidedBy\x120\n" +
+	"\x14base_definition_json\x18\x0f \x01(\tR\x12baseDefinitionJson\"\xea\x02\n" +
 	"\fHistoryEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x124\n" +
 	"\x04kind\x18\x02 \x01(\x0e2 .aiws.engine.v1.HistoryEventKindR\x04kind\x12-\n" +

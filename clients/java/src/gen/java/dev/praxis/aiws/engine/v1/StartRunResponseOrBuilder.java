@@ -51,8 +51,8 @@ public interface StartRunResponseOrBuilder extends
    * <pre>
    * What the starter should know about the definition the run applies (inline or the
    * ref's head): for now, its agent nodes that declare no `effects`
-   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-   * same warnings.
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -63,8 +63,8 @@ public interface StartRunResponseOrBuilder extends
    * <pre>
    * What the starter should know about the definition the run applies (inline or the
    * ref's head): for now, its agent nodes that declare no `effects`
-   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-   * same warnings.
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -74,8 +74,8 @@ public interface StartRunResponseOrBuilder extends
    * <pre>
    * What the starter should know about the definition the run applies (inline or the
    * ref's head): for now, its agent nodes that declare no `effects`
-   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-   * same warnings.
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -85,8 +85,8 @@ public interface StartRunResponseOrBuilder extends
    * <pre>
    * What the starter should know about the definition the run applies (inline or the
    * ref's head): for now, its agent nodes that declare no `effects`
-   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-   * same warnings.
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -97,12 +97,23 @@ public interface StartRunResponseOrBuilder extends
    * <pre>
    * What the starter should know about the definition the run applies (inline or the
    * ref's head): for now, its agent nodes that declare no `effects`
-   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started; a retry answers the
-   * same warnings.
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
    */
   dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * True when the request was a dry run: `run` is what a start would have answered, and
+   * nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }
