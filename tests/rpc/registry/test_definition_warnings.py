@@ -116,3 +116,9 @@ def test_a_governed_start_warns_of_the_heads_nodes(harness: Harness) -> None:
         run_pb2.StartRunRequest(request_id="gov-1", ref=r, input_json=json.dumps("x"))
     )
     assert list(only(response.warnings).node_ids) == ["a", "z"]
+
+
+def test_a_dry_run_start_answers_the_same_warnings(harness: Harness) -> None:
+    response = start(harness, mixed(), request_id="warn-dry", dry_run=True)
+    assert response.dry_run
+    assert list(only(response.warnings).node_ids) == ["a", "z"]
