@@ -916,6 +916,12 @@ SERVER_RULES = (
         r"does not match the wait's schema$",
     ),
     ServerRule(
+        "choices match",
+        "Each of a `human_input` wait's `choices` matches its `schema`.",
+        r"^\.nodes\.[^.]+\.wait\.choices\[\d+\]$",
+        r"the choice does not match the wait's schema$",
+    ),
+    ServerRule(
         "known models",
         "Each `agent.model` is a model the engine knows: listed in the server's config "
         "(`models`) or claimed by a worker in the last 10 minutes. Only this problem: "

@@ -290,6 +290,17 @@ BEYOND_THE_SCHEMA: dict[str, Any] = {
             },
         }
     ),
+    "choices match": _doc(
+        a={
+            "kind": "human_input",
+            "wait": {
+                "expires_in_ms": 1000,
+                "schema": {"type": "string", "enum": ["ship"]},
+                "on_expiry": "fail",
+                "choices": ["ship", "hold"],
+            },
+        }
+    ),
 }
 
 
@@ -329,7 +340,11 @@ def test_the_schema_states_the_validators_limits() -> None:
     assert retry["backoff_ms"]["default"] == default.backoff_ms
     assert retry["max_backoff_ms"]["default"] == default.max_backoff_ms
     assert retry["backoff_ms"]["maximum"] == definition.MAX_BACKOFF_MS
-    assert defs["wait"]["properties"]["expires_in_ms"]["maximum"] == definition.MAX_WAIT_MS
+    wait = defs["wait"]["properties"]
+    assert wait["expires_in_ms"]["maximum"] == definition.MAX_WAIT_MS
+    assert wait["question"]["maxLength"] == definition.MAX_QUESTION_CHARS
+    assert wait["choices"]["maxItems"] == definition.MAX_CHOICES
+    assert wait["choices"]["items"]["maxLength"] == definition.MAX_CHOICE_CHARS
     assert defs["agent"]["properties"]["provider"]["maxLength"] == definition.MAX_PROVIDER_CHARS
     top = json.loads(SCHEMA_PATH.read_text())["properties"]
     assert top["nodes"]["maxProperties"] == definition.DEFAULT_LIMITS.max_nodes
