@@ -266,13 +266,18 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
         executed = unwrap(
             context,
             self.store.execute(
-                principal(), epochs_from_proto(request.epochs), request.request_id, command
+                principal(),
+                epochs_from_proto(request.epochs),
+                request.request_id,
+                command,
+                request.dry_run,
             ),
         )
         return registry_pb2.ExecuteResponse(
             receipt=receipt_to_proto(executed.receipt),
             replayed=executed.replayed,
             warnings=warnings_to_proto(command.definition),  # None for ACTIVATE, REJECT
+            dry_run=request.dry_run,
         )
 
     def GetHead(

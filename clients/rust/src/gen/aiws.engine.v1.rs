@@ -4604,6 +4604,36 @@ pub struct GetHandoffResponse {
     #[prost(message, optional, tag = "1")]
     pub handoff: ::core::option::Option<Handoff>,
 }
+/// ListHandoffsRequest pages through the handoffs addressed to the caller.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListHandoffsRequest {
+    /// Only handoffs in this state (OFFERED: those still to acknowledge); unspecified
+    /// means any.
+    #[prost(enumeration = "HandoffState", tag = "1")]
+    pub state: i32,
+    /// Maximum handoffs to return: 0 means 100; at most 500, else INVALID_ARGUMENT /
+    /// PAGE_INVALID.
+    #[prost(int32, tag = "2")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first. A token is valid
+    /// only with the same `state` (else INVALID_ARGUMENT / PAGE_INVALID).
+    #[prost(string, tag = "3")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListHandoffsResponse is one page of the caller's handoffs.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListHandoffsResponse {
+    /// Handoffs addressed to the caller, oldest first (by `created_at_ms`, then
+    /// `delivery_id`).
+    #[prost(message, repeated, tag = "1")]
+    pub handoffs: ::prost::alloc::vec::Vec<Handoff>,
+    /// Pass as `page_token` (with the same `state`) for the next page; empty when there is
+    /// none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
 /// HandoffState is the lifecycle of a handoff.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
@@ -4818,6 +4848,38 @@ pub mod handoff_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.HandoffService", "GetHandoff"));
             self.inner.unary(req, path, codec).await
         }
+        /// ListHandoffs pages through the handoffs addressed to the caller (whose
+        /// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        /// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        /// handoff is listed only when the caller may read its run (`run.read` on the run's
+        /// work order, as GetHandoff): the others are left out, so a page may be short while
+        /// `next_page_token` is set.
+        pub async fn list_handoffs(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListHandoffsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListHandoffsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.HandoffService/ListHandoffs",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.HandoffService", "ListHandoffs"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -4858,6 +4920,19 @@ pub mod handoff_service_server {
             request: tonic::Request<super::GetHandoffRequest>,
         ) -> std::result::Result<
             tonic::Response<super::GetHandoffResponse>,
+            tonic::Status,
+        >;
+        /// ListHandoffs pages through the handoffs addressed to the caller (whose
+        /// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        /// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        /// handoff is listed only when the caller may read its run (`run.read` on the run's
+        /// work order, as GetHandoff): the others are left out, so a page may be short while
+        /// `next_page_token` is set.
+        async fn list_handoffs(
+            &self,
+            request: tonic::Request<super::ListHandoffsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListHandoffsResponse>,
             tonic::Status,
         >;
     }
@@ -5062,6 +5137,51 @@ pub mod handoff_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetHandoffSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.HandoffService/ListHandoffs" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListHandoffsSvc<T: HandoffService>(pub Arc<T>);
+                    impl<
+                        T: HandoffService,
+                    > tonic::server::UnaryService<super::ListHandoffsRequest>
+                    for ListHandoffsSvc<T> {
+                        type Response = super::ListHandoffsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListHandoffsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as HandoffService>::list_handoffs(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListHandoffsSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -6235,12 +6355,19 @@ pub struct ExecuteRequest {
     /// The command.
     #[prost(message, optional, tag = "3")]
     pub command: ::core::option::Option<RegistryCommand>,
+    /// A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+    /// digest, the compare-and-swap on the base revision, the definition) and the receipt
+    /// it would return, refusals included, with nothing stored: no revision, head, event or
+    /// receipt, the approval is not consumed and the request_id stays unused. A request_id
+    /// already used answers its original receipt (`replayed = true`), as a real retry would.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// ExecuteResponse carries the command's receipt.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ExecuteResponse {
-    /// The receipt of the committed command.
+    /// The receipt of the committed command (of a dry run: the receipt it would have).
     #[prost(message, optional, tag = "1")]
     pub receipt: ::core::option::Option<Receipt>,
     /// True when this is a retry that returned the original receipt and changed nothing.
@@ -6248,10 +6375,13 @@ pub struct ExecuteResponse {
     pub replayed: bool,
     /// What the author should know about the definition the command carries (REGISTER and
     /// PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-    /// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-    /// a retry answers the same warnings.
+    /// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+    /// dry run: would be); a retry answers the same warnings.
     #[prost(message, repeated, tag = "3")]
     pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
+    /// True when the request was a dry run: nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetHeadRequest names a ref.
 #[allow(clippy::all)]

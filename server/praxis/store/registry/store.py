@@ -181,11 +181,17 @@ class RegistryStore:
     # --- commands ---------------------------------------------------------------------
 
     def execute(
-        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+        self,
+        principal: Principal,
+        epochs: Epochs,
+        request_id: str,
+        command: registry.Command,
+        dry_run: bool = False,
     ) -> Executed | Rejection:
-        """Authorizes and commits one command, or replays its receipt."""
-        result = self._execute(principal, epochs, request_id, command)
-        if metrics.ON:
+        """Authorizes and commits one command, or replays its receipt (a dry run: the
+        same answer, with everything it wrote rolled back)."""
+        result = self._execute(principal, epochs, request_id, command, dry_run)
+        if metrics.ON and not dry_run:
             outcome = result.reason if isinstance(result, Rejection) else "applied"
             if isinstance(result, Executed) and result.replayed:
                 outcome = "replayed"
@@ -193,7 +199,12 @@ class RegistryStore:
         return result
 
     def _execute(
-        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+        self,
+        principal: Principal,
+        epochs: Epochs,
+        request_id: str,
+        command: registry.Command,
+        dry_run: bool,
     ) -> Executed | Rejection:
         problem = values.check_identifier(request_id, "request_id") or registry.validate(command)
         if problem:
@@ -262,7 +273,12 @@ class RegistryStore:
             self._after_commit(connection)
             return Executed(self._save(connection, outcome, texts), replayed=False)
 
-        result: Executed | Rejection = self.db.transact(transaction, scoped=True)
+        def rolled_back(connection: Connection) -> Executed | Rejection:
+            raise Rollback(transaction(connection))
+
+        result: Executed | Rejection = self.db.transact(
+            rolled_back if dry_run else transaction, scoped=True
+        )
         return result
 
     def _after_commit(self, connection: Connection) -> None:

@@ -1574,7 +1574,13 @@ type ExecuteRequest struct {
 	// Chosen once by the caller and reused on every retry of this command.
 	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// The command.
-	Command       *RegistryCommand `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	Command *RegistryCommand `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	// A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+	// digest, the compare-and-swap on the base revision, the definition) and the receipt
+	// it would return, refusals included, with nothing stored: no revision, head, event or
+	// receipt, the approval is not consumed and the request_id stays unused. A request_id
+	// already used answers its original receipt (`replayed = true`), as a real retry would.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1630,18 +1636,27 @@ func (x *ExecuteRequest) GetCommand() *RegistryCommand {
 	return nil
 }
 
+func (x *ExecuteRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 // ExecuteResponse carries the command's receipt.
 type ExecuteResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The receipt of the committed command.
+	// The receipt of the committed command (of a dry run: the receipt it would have).
 	Receipt *Receipt `protobuf:"bytes,1,opt,name=receipt,proto3" json:"receipt,omitempty"`
 	// True when this is a retry that returned the original receipt and changed nothing.
 	Replayed bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
 	// What the author should know about the definition the command carries (REGISTER and
 	// PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-	// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-	// a retry answers the same warnings.
-	Warnings      []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+	// dry run: would be); a retry answers the same warnings.
+	Warnings []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// True when the request was a dry run: nothing was stored.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1695,6 +1710,13 @@ func (x *ExecuteResponse) GetWarnings() []*DefinitionWarning {
 		return x.Warnings
 	}
 	return nil
+}
+
+func (x *ExecuteResponse) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
 }
 
 // GetHeadRequest names a ref.
@@ -2375,16 +2397,18 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x0eReviewResponse\x12:\n" +
 	"\bmaterial\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ReviewMaterialR\bmaterial\x12'\n" +
 	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\x12=\n" +
-	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\"\x9a\x01\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\"\xb3\x01\n" +
 	"\x0eExecuteRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x02 \x01(\tR\trequestId\x129\n" +
-	"\acommand\x18\x03 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\"\x9f\x01\n" +
+	"\acommand\x18\x03 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"\xb8\x01\n" +
 	"\x0fExecuteResponse\x121\n" +
 	"\areceipt\x18\x01 \x01(\v2\x17.aiws.engine.v1.ReceiptR\areceipt\x12\x1a\n" +
 	"\breplayed\x18\x02 \x01(\bR\breplayed\x12=\n" +
-	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\"?\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"?\n" +
 	"\x0eGetHeadRequest\x12-\n" +
 	"\x03ref\x18\x01 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\";\n" +
 	"\x0fGetHeadResponse\x12(\n" +

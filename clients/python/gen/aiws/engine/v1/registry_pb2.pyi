@@ -313,24 +313,28 @@ class ReviewResponse(_message.Message):
     def __init__(self, material: _Optional[_Union[ReviewMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ...) -> None: ...
 
 class ExecuteRequest(_message.Message):
-    __slots__ = ("epochs", "request_id", "command")
+    __slots__ = ("epochs", "request_id", "command", "dry_run")
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     request_id: str
     command: RegistryCommand
-    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ..., dry_run: bool = ...) -> None: ...
 
 class ExecuteResponse(_message.Message):
-    __slots__ = ("receipt", "replayed", "warnings")
+    __slots__ = ("receipt", "replayed", "warnings", "dry_run")
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     receipt: Receipt
     replayed: bool
     warnings: _containers.RepeatedCompositeFieldContainer[_common_pb2.DefinitionWarning]
-    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ..., dry_run: bool = ...) -> None: ...
 
 class GetHeadRequest(_message.Message):
     __slots__ = ("ref",)

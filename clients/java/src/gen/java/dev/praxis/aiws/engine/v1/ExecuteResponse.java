@@ -53,7 +53,7 @@ private static final long serialVersionUID = 0L;
   private dev.praxis.aiws.engine.v1.Receipt receipt_;
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -65,7 +65,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -77,7 +77,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -109,8 +109,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -123,8 +123,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -138,8 +138,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -152,8 +152,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -166,8 +166,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -176,6 +176,21 @@ private static final long serialVersionUID = 0L;
   public dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
       int index) {
     return warnings_.get(index);
+  }
+
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * True when the request was a dry run: nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -201,6 +216,9 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < warnings_.size(); i++) {
       output.writeMessage(3, warnings_.get(i));
     }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -221,6 +239,10 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < warnings_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, warnings_.get(i));
+    }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -246,6 +268,8 @@ private static final long serialVersionUID = 0L;
         != other.getReplayed()) return false;
     if (!getWarningsList()
         .equals(other.getWarningsList())) return false;
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -268,6 +292,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + WARNINGS_FIELD_NUMBER;
       hash = (53 * hash) + getWarningsList().hashCode();
     }
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -423,6 +450,7 @@ private static final long serialVersionUID = 0L;
         warningsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000004);
+      dryRun_ = false;
       return this;
     }
 
@@ -479,6 +507,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.replayed_ = replayed_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -525,6 +556,9 @@ private static final long serialVersionUID = 0L;
             warningsBuilder_.addAllMessages(other.warnings_);
           }
         }
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -577,6 +611,11 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 26
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -599,7 +638,7 @@ private static final long serialVersionUID = 0L;
         dev.praxis.aiws.engine.v1.Receipt, dev.praxis.aiws.engine.v1.Receipt.Builder, dev.praxis.aiws.engine.v1.ReceiptOrBuilder> receiptBuilder_;
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -610,7 +649,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -625,7 +664,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -645,7 +684,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -663,7 +702,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -688,7 +727,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -705,7 +744,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -717,7 +756,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -732,7 +771,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -811,8 +850,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -828,8 +867,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -845,8 +884,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -862,8 +901,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -886,8 +925,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -907,8 +946,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -930,8 +969,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -954,8 +993,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -975,8 +1014,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -996,8 +1035,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1018,8 +1057,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1038,8 +1077,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1058,8 +1097,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1072,8 +1111,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1089,8 +1128,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1107,8 +1146,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1121,8 +1160,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1136,8 +1175,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * What the author should know about the definition the command carries (REGISTER and
      * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-     * a retry answers the same warnings.
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -1159,6 +1198,50 @@ private static final long serialVersionUID = 0L;
         warnings_ = null;
       }
       return warningsBuilder_;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      dryRun_ = false;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.ExecuteResponse)

@@ -12,7 +12,7 @@ public interface ExecuteResponseOrBuilder extends
 
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -21,7 +21,7 @@ public interface ExecuteResponseOrBuilder extends
   boolean hasReceipt();
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -30,7 +30,7 @@ public interface ExecuteResponseOrBuilder extends
   dev.praxis.aiws.engine.v1.Receipt getReceipt();
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -51,8 +51,8 @@ public interface ExecuteResponseOrBuilder extends
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -63,8 +63,8 @@ public interface ExecuteResponseOrBuilder extends
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -74,8 +74,8 @@ public interface ExecuteResponseOrBuilder extends
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -85,8 +85,8 @@ public interface ExecuteResponseOrBuilder extends
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
@@ -97,12 +97,22 @@ public interface ExecuteResponseOrBuilder extends
    * <pre>
    * What the author should know about the definition the command carries (REGISTER and
    * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
-   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed;
-   * a retry answers the same warnings.
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
    */
   dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * True when the request was a dry run: nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }
