@@ -3548,6 +3548,12 @@ pub enum ErrorReason {
     NotifyInvalid = 191,
     /// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
     DeliveryNotFound = 192,
+    /// StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+    /// subscription that another principal made, and the caller holds no
+    /// `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+    /// The same answer whoever made it: the refusal tells only that the name is not the
+    /// caller's to use.
+    SubscriptionNotGranted = 230,
     /// SimulateRun's script cannot drive the definition: an entry names no node of it, a
     /// worker's outcome names a wait node or an answer an agent node, a duration is
     /// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -3681,6 +3687,7 @@ impl ErrorReason {
             Self::NotifyDestinationUnknown => "NOTIFY_DESTINATION_UNKNOWN",
             Self::NotifyInvalid => "NOTIFY_INVALID",
             Self::DeliveryNotFound => "DELIVERY_NOT_FOUND",
+            Self::SubscriptionNotGranted => "SUBSCRIPTION_NOT_GRANTED",
             Self::ScriptInvalid => "SCRIPT_INVALID",
             Self::SimulationInvalid => "SIMULATION_INVALID",
         }
@@ -3808,6 +3815,7 @@ impl ErrorReason {
             "NOTIFY_DESTINATION_UNKNOWN" => Some(Self::NotifyDestinationUnknown),
             "NOTIFY_INVALID" => Some(Self::NotifyInvalid),
             "DELIVERY_NOT_FOUND" => Some(Self::DeliveryNotFound),
+            "SUBSCRIPTION_NOT_GRANTED" => Some(Self::SubscriptionNotGranted),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
             "SIMULATION_INVALID" => Some(Self::SimulationInvalid),
             _ => None,
@@ -3895,7 +3903,10 @@ pub struct StreamEventsResponse {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct AckEventsRequest {
-    /// The subscriber name.
+    /// The subscriber name. The first AckEvents (or StartRun) naming it makes the
+    /// subscription the caller's; moving another principal's position fails with
+    /// PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+    /// `subscription.any` on every work order.
     #[prost(string, tag = "1")]
     pub subscriber: ::prost::alloc::string::String,
     /// Every event with `seq` up to and including this one is processed.
@@ -10930,7 +10941,13 @@ pub struct StartRunRequest {
     /// Any JSON document; nodes whose input is `run_input` read it. Empty means `null`.
     #[prost(string, tag = "4")]
     pub input_json: ::prost::alloc::string::String,
-    /// A subscriber name whose event stream receives this run's events.
+    /// A subscriber name (an identifier) whose event stream receives this run's events,
+    /// and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+    /// it: the first StartRun naming it (or the first AckEvents of it) makes it the
+    /// caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+    /// SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+    /// `subscription.any` on every work order: an agent cannot push events or a reply into
+    /// another's session. A repeated request_id returns its run before this check.
     #[prost(string, tag = "5")]
     pub subscriber: ::prost::alloc::string::String,
     /// The contract governing the run, if any. An ad hoc run belongs to the contract's
@@ -11005,7 +11022,9 @@ pub struct RunNotify {
     #[prost(string, repeated, tag = "1")]
     pub webhooks: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
     /// Post the outcome into the starter's own event subscription, the `subscriber` of
-    /// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+    /// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+    /// the caller's own or one it is granted, else PERMISSION_DENIED /
+    /// SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
     /// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
     /// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
     /// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
