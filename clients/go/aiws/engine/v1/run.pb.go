@@ -1107,6 +1107,11 @@ type StartRunResponse struct {
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// False when the request_id had already started this run.
 	Created bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// What the starter should know about the definition the run applies (inline or the
+	// ref's head): for now, its agent nodes that declare no `effects`
+	// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+	// start, with the same warnings); a retry answers the same warnings.
+	Warnings []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// True when the request was a dry run: `run` is what a start would have answered, and
 	// nothing was stored.
 	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
@@ -1156,6 +1161,13 @@ func (x *StartRunResponse) GetCreated() bool {
 		return x.Created
 	}
 	return false
+}
+
+func (x *StartRunResponse) GetWarnings() []*DefinitionWarning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
 }
 
 func (x *StartRunResponse) GetDryRun() bool {
@@ -2701,10 +2713,11 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\tRunNotify\x12\x1a\n" +
 	"\bwebhooks\x18\x01 \x03(\tR\bwebhooks\x12\x19\n" +
 	"\breply_to\x18\x02 \x01(\bR\areplyTo\x12%\n" +
-	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"l\n" +
+	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"\xab\x01\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\x12\x17\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\x12=\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\x12\x17\n" +
 	"\adry_run\x182 \x01(\bR\x06dryRun\"U\n" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
@@ -2906,7 +2919,8 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	nil,                           // 30: aiws.engine.v1.StartRunRequest.LabelsEntry
 	nil,                           // 31: aiws.engine.v1.ListRunsRequest.LabelsEntry
 	(*WorkflowRef)(nil),           // 32: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),                // 33: aiws.engine.v1.Epochs
+	(*DefinitionWarning)(nil),     // 33: aiws.engine.v1.DefinitionWarning
+	(*Epochs)(nil),                // 34: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
@@ -2921,47 +2935,48 @@ var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	30, // 9: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
 	8,  // 10: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
 	6,  // 11: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	6,  // 12: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	6,  // 13: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	33, // 14: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	6,  // 15: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	33, // 16: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	1,  // 17: aiws.engine.v1.ResumeChange.state:type_name -> aiws.engine.v1.NodeState
-	33, // 18: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	19, // 19: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	19, // 20: aiws.engine.v1.ResumeMaterial.reapprove:type_name -> aiws.engine.v1.ResumeNode
-	20, // 21: aiws.engine.v1.ResumeMaterial.changes:type_name -> aiws.engine.v1.ResumeChange
-	21, // 22: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	6,  // 23: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 24: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	32, // 25: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	31, // 26: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
-	6,  // 27: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 28: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 29: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	7,  // 30: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	10, // 31: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	12, // 32: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	14, // 33: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	16, // 34: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	18, // 35: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	23, // 36: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	25, // 37: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	27, // 38: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	9,  // 39: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	11, // 40: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	13, // 41: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	15, // 42: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	17, // 43: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	22, // 44: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	24, // 45: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	26, // 46: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	28, // 47: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	39, // [39:48] is the sub-list for method output_type
-	30, // [30:39] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	33, // 12: aiws.engine.v1.StartRunResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
+	6,  // 13: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	6,  // 14: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	34, // 15: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	6,  // 16: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	34, // 17: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	1,  // 18: aiws.engine.v1.ResumeChange.state:type_name -> aiws.engine.v1.NodeState
+	34, // 19: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	19, // 20: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	19, // 21: aiws.engine.v1.ResumeMaterial.reapprove:type_name -> aiws.engine.v1.ResumeNode
+	20, // 22: aiws.engine.v1.ResumeMaterial.changes:type_name -> aiws.engine.v1.ResumeChange
+	21, // 23: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	6,  // 24: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 25: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	32, // 26: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	31, // 27: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	6,  // 28: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 29: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 30: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	7,  // 31: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	10, // 32: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	12, // 33: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	14, // 34: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	16, // 35: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	18, // 36: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	23, // 37: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	25, // 38: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	27, // 39: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	9,  // 40: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	11, // 41: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	13, // 42: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	15, // 43: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	17, // 44: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	22, // 45: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	24, // 46: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	26, // 47: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	28, // 48: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	40, // [40:49] is the sub-list for method output_type
+	31, // [31:40] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }

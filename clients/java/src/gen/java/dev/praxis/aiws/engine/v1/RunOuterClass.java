@@ -225,107 +225,108 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "tify\022\017\n\007dry_run\0302 \001(\010\032-\n\013LabelsEntry\022\013\n\003" +
       "key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\010\n\006source\"G" +
       "\n\tRunNotify\022\020\n\010webhooks\030\001 \003(\t\022\020\n\010reply_t" +
-      "o\030\002 \001(\010\022\026\n\016reply_template\030\003 \001(\t\"V\n\020Start" +
+      "o\030\002 \001(\010\022\026\n\016reply_template\030\003 \001(\t\"\213\001\n\020Star" +
+      "tRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine." +
+      "v1.Run\022\017\n\007created\030\002 \001(\010\0223\n\010warnings\030\003 \003(" +
+      "\0132!.aiws.engine.v1.DefinitionWarning\022\017\n\007" +
+      "dry_run\0302 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id" +
+      "\030\001 \001(\t\022\032\n\022include_definition\030\002 \001(\010\"K\n\016Ge" +
+      "tRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine." +
+      "v1.Run\022\027\n\017definition_json\030\002 \001(\t\"8\n\024GetNo" +
+      "deResultRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_" +
+      "uid\030\002 \001(\t\"=\n\025GetNodeResultResponse\022\017\n\007pr" +
+      "esent\030\001 \001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016Stop" +
+      "RunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001" +
+      "(\t\"3\n\017StopRunResponse\022 \n\003run\030\001 \001(\0132\023.aiw" +
+      "s.engine.v1.Run\"\254\001\n\020ResumeRunRequest\022\016\n\006" +
+      "run_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reas" +
+      "on\030\003 \001(\t\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epoc" +
+      "hs\030\005 \001(\0132\026.aiws.engine.v1.Epochs\022\023\n\013appr" +
+      "oval_id\030\006 \001(\t\022\017\n\007to_head\030\007 \001(\010\"G\n\021Resume" +
       "RunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v" +
-      "1.Run\022\017\n\007created\030\002 \001(\010\022\017\n\007dry_run\0302 \001(\010\"" +
-      ";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032\n\022incl" +
-      "ude_definition\030\002 \001(\010\"K\n\016GetRunResponse\022 " +
-      "\n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027\n\017defi" +
-      "nition_json\030\002 \001(\t\"8\n\024GetNodeResultReques" +
-      "t\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(\t\"=\n\025G" +
-      "etNodeResultResponse\022\017\n\007present\030\001 \001(\010\022\023\n" +
-      "\013result_json\030\002 \001(\t\"0\n\016StopRunRequest\022\016\n\006" +
-      "run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017StopRunR" +
-      "esponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Ru" +
-      "n\"\254\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001 \001(\t\022\022" +
-      "\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\022\026\n\016ru" +
-      "n_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\0132\026.aiw" +
-      "s.engine.v1.Epochs\022\023\n\013approval_id\030\006 \001(\t\022" +
-      "\017\n\007to_head\030\007 \001(\010\"G\n\021ResumeRunResponse\022 \n" +
-      "\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\020\n\010repla" +
-      "yed\030\002 \001(\010\"\206\001\n\023ReviewResumeRequest\022\016\n\006run" +
-      "_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022\026\n\016run_timeout" +
-      "_ms\030\003 \001(\003\022&\n\006epochs\030\004 \001(\0132\026.aiws.engine." +
-      "v1.Epochs\022\017\n\007to_head\030\005 \001(\010\"\245\001\n\nResumeNod" +
-      "e\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operation_id\030\002 \001(" +
-      "\t\022\025\n\rnew_operation\030\003 \001(\010\022\026\n\016needs_approv" +
-      "al\030\004 \001(\010\022\026\n\016effect_applied\030\005 \001(\010\022\022\n\nauth" +
-      "orized\030\006 \001(\010\022\024\n\014input_digest\030\007 \001(\t\"\251\001\n\014R" +
-      "esumeChange\022\017\n\007node_id\030\001 \001(\t\022(\n\005state\030\002 " +
-      "\001(\0162\031.aiws.engine.v1.NodeState\022\027\n\017old_sp" +
-      "ec_digest\030\003 \001(\t\022\027\n\017new_spec_digest\030\004 \001(\t" +
-      "\022\025\n\rold_node_json\030\005 \001(\t\022\025\n\rnew_node_json" +
-      "\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022&\n\006epochs\030\001 \001(" +
-      "\0132\026.aiws.engine.v1.Epochs\022\025\n\rwork_order_" +
-      "id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004" +
-      " \001(\t\022\023\n\013run_version\030\005 \001(\003\022\020\n\010revision\030\006 " +
-      "\001(\003\022\031\n\021definition_digest\030\007 \001(\t\022)\n\005nodes\030" +
-      "\010 \003(\0132\032.aiws.engine.v1.ResumeNode\022\022\n\nnod" +
-      "e_count\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_tim" +
-      "eout_ms\030\013 \001(\003\022-\n\treapprove\030\014 \003(\0132\032.aiws." +
-      "engine.v1.ResumeNode\022\027\n\017reapprove_count\030" +
-      "\r \001(\005\022\023\n\013to_revision\030\016 \001(\003\022\034\n\024to_definit" +
-      "ion_digest\030\017 \001(\t\022-\n\007changes\030\020 \003(\0132\034.aiws" +
-      ".engine.v1.ResumeChange\"a\n\024ReviewResumeR" +
-      "esponse\0220\n\010material\030\001 \001(\0132\036.aiws.engine." +
-      "v1.ResumeMaterial\022\027\n\017material_digest\030\002 \001" +
-      "(\t\"!\n\017WatchRunRequest\022\016\n\006run_id\030\001 \001(\t\"4\n" +
-      "\020WatchRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.en" +
-      "gine.v1.Run\"\354\002\n\017ListRunsRequest\022\'\n\005state" +
-      "\030\001 \001(\0162\030.aiws.engine.v1.RunState\022\021\n\tpage" +
-      "_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\022\025\n\rwork_" +
-      "order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132\033.aiws.engin" +
-      "e.v1.WorkflowRef\022\023\n\013contract_id\030\006 \001(\t\022\022\n" +
-      "\nstarted_by\030\007 \001(\t\022\030\n\020created_after_ms\030\010 " +
-      "\001(\003\022\031\n\021created_before_ms\030\t \001(\003\022;\n\006labels" +
-      "\030\n \003(\0132+.aiws.engine.v1.ListRunsRequest." +
-      "LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022" +
-      "\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRunsResponse\022!" +
-      "\n\004runs\030\001 \003(\0132\023.aiws.engine.v1.Run\022\027\n\017nex" +
-      "t_page_token\030\002 \001(\t\"\207\001\n\023ListRunNodesReque" +
-      "st\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_id\030\002 \001(\t\022(\n\005s" +
-      "tate\030\003 \001(\0162\031.aiws.engine.v1.NodeState\022\021\n" +
-      "\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\"k\n\024" +
-      "ListRunNodesResponse\022)\n\005nodes\030\001 \003(\0132\032.ai" +
-      "ws.engine.v1.NodeStatus\022\027\n\017next_page_tok" +
-      "en\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\242\001\n\010RunState\022\031" +
-      "\n\025RUN_STATE_UNSPECIFIED\020\000\022\025\n\021RUN_STATE_R" +
-      "UNNING\020\001\022\034\n\030RUN_STATE_AWAITING_NODES\020\002\022\027" +
-      "\n\023RUN_STATE_COMPLETED\020\003\022\024\n\020RUN_STATE_FAI" +
-      "LED\020\004\022\027\n\023RUN_STATE_CANCELLED\020\005*\374\001\n\tNodeS" +
-      "tate\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022\026\n\022NODE" +
-      "_STATE_PENDING\020\001\022\024\n\020NODE_STATE_READY\020\002\022\026" +
-      "\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_STATE_DON" +
-      "E\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NODE_STATE" +
-      "_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKED\020\007\022\027\n\023" +
-      "NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STATE_WAIT" +
-      "ING\020\t*\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASO" +
-      "N_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020" +
-      "\001\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMEN" +
-      "T_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M" +
-      "\n\010StartRun\022\037.aiws.engine.v1.StartRunRequ" +
-      "est\032 .aiws.engine.v1.StartRunResponse\022L\n" +
-      "\006GetRun\022\035.aiws.engine.v1.GetRunRequest\032\036" +
-      ".aiws.engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rG" +
-      "etNodeResult\022$.aiws.engine.v1.GetNodeRes" +
-      "ultRequest\032%.aiws.engine.v1.GetNodeResul" +
-      "tResponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine." +
-      "v1.StopRunRequest\032\037.aiws.engine.v1.StopR" +
-      "unResponse\022P\n\tResumeRun\022 .aiws.engine.v1" +
-      ".ResumeRunRequest\032!.aiws.engine.v1.Resum" +
-      "eRunResponse\022^\n\014ReviewResume\022#.aiws.engi" +
-      "ne.v1.ReviewResumeRequest\032$.aiws.engine." +
-      "v1.ReviewResumeResponse\"\003\220\002\001\022T\n\010WatchRun" +
-      "\022\037.aiws.engine.v1.WatchRunRequest\032 .aiws" +
-      ".engine.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010Li" +
-      "stRuns\022\037.aiws.engine.v1.ListRunsRequest\032" +
-      " .aiws.engine.v1.ListRunsResponse\"\003\220\002\001\022^" +
-      "\n\014ListRunNodes\022#.aiws.engine.v1.ListRunN" +
-      "odesRequest\032$.aiws.engine.v1.ListRunNode" +
-      "sResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine" +
-      ".v1P\001ZBgithub.com/praxis-engine/praxis/c" +
-      "lients/go/aiws/engine/v1;enginev1b\006proto" +
-      "3"
+      "1.Run\022\020\n\010replayed\030\002 \001(\010\"\206\001\n\023ReviewResume" +
+      "Request\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022" +
+      "\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epochs\030\004 \001(\0132" +
+      "\026.aiws.engine.v1.Epochs\022\017\n\007to_head\030\005 \001(\010" +
+      "\"\245\001\n\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014ope" +
+      "ration_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\022\026" +
+      "\n\016needs_approval\030\004 \001(\010\022\026\n\016effect_applied" +
+      "\030\005 \001(\010\022\022\n\nauthorized\030\006 \001(\010\022\024\n\014input_dige" +
+      "st\030\007 \001(\t\"\251\001\n\014ResumeChange\022\017\n\007node_id\030\001 \001" +
+      "(\t\022(\n\005state\030\002 \001(\0162\031.aiws.engine.v1.NodeS" +
+      "tate\022\027\n\017old_spec_digest\030\003 \001(\t\022\027\n\017new_spe" +
+      "c_digest\030\004 \001(\t\022\025\n\rold_node_json\030\005 \001(\t\022\025\n" +
+      "\rnew_node_json\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022" +
+      "&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022" +
+      "\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001" +
+      "(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_version\030\005 \001(\003\022" +
+      "\020\n\010revision\030\006 \001(\003\022\031\n\021definition_digest\030\007" +
+      " \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.engine.v1.Res" +
+      "umeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n\006reason\030\n " +
+      "\001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\022-\n\treapprove" +
+      "\030\014 \003(\0132\032.aiws.engine.v1.ResumeNode\022\027\n\017re" +
+      "approve_count\030\r \001(\005\022\023\n\013to_revision\030\016 \001(\003" +
+      "\022\034\n\024to_definition_digest\030\017 \001(\t\022-\n\007change" +
+      "s\030\020 \003(\0132\034.aiws.engine.v1.ResumeChange\"a\n" +
+      "\024ReviewResumeResponse\0220\n\010material\030\001 \001(\0132" +
+      "\036.aiws.engine.v1.ResumeMaterial\022\027\n\017mater" +
+      "ial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006r" +
+      "un_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001" +
+      " \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRe" +
+      "quest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.Ru" +
+      "nState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030" +
+      "\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(" +
+      "\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013contra" +
+      "ct_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020creat" +
+      "ed_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t" +
+      " \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.Li" +
+      "stRunsRequest.LabelsEntry\032-\n\013LabelsEntry" +
+      "\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020List" +
+      "RunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine" +
+      ".v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023Lis" +
+      "tRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node" +
+      "_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v" +
+      "1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_t" +
+      "oken\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005no" +
+      "des\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n" +
+      "\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*" +
+      "\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
+      "\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAI" +
+      "TING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n" +
+      "\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELL" +
+      "ED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNSPECI" +
+      "FIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_S" +
+      "TATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017" +
+      "NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005" +
+      "\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE" +
+      "_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022N" +
+      "ODE_STATE_WAITING\020\t*\207\001\n\rSegmentReason\022\036\n" +
+      "\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT" +
+      "_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RECOVE" +
+      "RY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006" +
+      "\n\nRunService\022M\n\010StartRun\022\037.aiws.engine.v" +
+      "1.StartRunRequest\032 .aiws.engine.v1.Start" +
+      "RunResponse\022L\n\006GetRun\022\035.aiws.engine.v1.G" +
+      "etRunRequest\032\036.aiws.engine.v1.GetRunResp" +
+      "onse\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.engine" +
+      ".v1.GetNodeResultRequest\032%.aiws.engine.v" +
+      "1.GetNodeResultResponse\"\003\220\002\001\022J\n\007StopRun\022" +
+      "\036.aiws.engine.v1.StopRunRequest\032\037.aiws.e" +
+      "ngine.v1.StopRunResponse\022P\n\tResumeRun\022 ." +
+      "aiws.engine.v1.ResumeRunRequest\032!.aiws.e" +
+      "ngine.v1.ResumeRunResponse\022^\n\014ReviewResu" +
+      "me\022#.aiws.engine.v1.ReviewResumeRequest\032" +
+      "$.aiws.engine.v1.ReviewResumeResponse\"\003\220" +
+      "\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.WatchRun" +
+      "Request\032 .aiws.engine.v1.WatchRunRespons" +
+      "e\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v1.Li" +
+      "stRunsRequest\032 .aiws.engine.v1.ListRunsR" +
+      "esponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engi" +
+      "ne.v1.ListRunNodesRequest\032$.aiws.engine." +
+      "v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev.prax" +
+      "is.aiws.engine.v1P\001ZBgithub.com/praxis-e" +
+      "ngine/praxis/clients/go/aiws/engine/v1;e" +
+      "nginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -385,7 +386,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_StartRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunResponse_descriptor,
-        new java.lang.String[] { "Run", "Created", "DryRun", });
+        new java.lang.String[] { "Run", "Created", "Warnings", "DryRun", });
     internal_static_aiws_engine_v1_GetRunRequest_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_GetRunRequest_fieldAccessorTable = new
