@@ -16,7 +16,7 @@ from praxis_cli.errors import EXIT_CODES
 
 WIDTH = "100"
 _COMMON_USAGE = (
-    "[-h] [--json] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--insecure] "
+    "[-h] [--json] [--wide] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--insecure] "
     "[--profile PROFILE] [--timeout SECONDS] "
 )
 
@@ -64,6 +64,46 @@ terminal or `NO_COLOR` is set; `--json` prints JSON documents (one per line for
 epoch milliseconds. Tables show times in local time. Decimal amounts are strings and are
 printed exactly as the server sent them.
 
+On a terminal a table fits its width (`COLUMNS`, else the terminal's size): an id is
+never broken nor shortened, so it can be copied whole; free text (an error, a summary, a
+reason) is cut with `…`; if that is not enough, the less needed columns are left out and
+named under the table. `--wide` prints every column in full (so does output into a pipe),
+`--json` every field. `praxis runs show` prints sections: the run's facts, a table of
+its nodes that fits, then a section for each node with a progress report, a retry time
+or an error, in full (long values wrap between words under their label).
+
+```
+$ praxis runs list
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ RUN                               ┃ STATE     ┃ NODES ┃ ERROR                     ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ run-6f1c0e9a2b7d4c55a0e3b1f29d8c7 │ CANCELLED │ 1     │ stopped by the on-call h… │
+│ run-0b9e4d2c1a8f4e7b9c6d5a3e2f1b0 │ RUNNING   │ 1     │ -                         │
+└───────────────────────────────────┴───────────┴───────┴───────────────────────────┘
+(not shown at this width: WORK ORDER, REF, REVISION, CREATED, FINISHED; --wide shows
+them)
+```
+
+## Shell completion and typing mistakes
+
+`praxis completion bash|zsh|fish` prints a completion script of every command, flag and
+choice, made by [shtab](https://github.com/iterative/shtab) from the command definitions
+themselves:
+
+```sh
+eval "$(praxis completion bash)"     # in ~/.bashrc
+eval "$(praxis completion zsh)"      # in ~/.zshrc, after compinit
+praxis completion fish > ~/.config/fish/completions/praxis.fish
+```
+
+A mistyped command, flag or choice is refused (`error: USAGE`, exit 2) with the closest
+one: `praxis rnus list` says `did you mean 'runs'?`, `praxis runs list --stae running`
+says `'--stae': did you mean --state?`.
+
+A refused credential (`CREDENTIAL_MISSING`, `CREDENTIAL_INVALID`, `CREDENTIAL_EXPIRED`,
+`CREDENTIAL_REVOKED`, exit 4) says how to give one: set `{token}`, pass `--token TOKEN`,
+or store a profile once with `praxis login`.
+
 ## Errors and exit codes
 
 A failure prints one line to stderr, `error: <REASON>: <message>`, followed by one
@@ -75,8 +115,7 @@ for `serve`, see
 [its start-up refusals and exit codes](operations.md#start-up-refusals-and-exit-codes)).
 
 | Exit code | Meaning |
-|---|---|
-"""
+|---|---|"""
 
 
 def _walk(
@@ -92,7 +131,8 @@ def _walk(
 
 
 def _own_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    common = {"--json", "--address", "--token", "--tls-roots", "--insecure", "--profile"}
+    common = {"--json", "--wide", "--address", "--token", "--tls-roots", "--insecure"}
+    common |= {"--profile"}
     common |= {"--timeout", "-h"}
     return [
         action
@@ -137,7 +177,7 @@ def generate() -> str:
     out += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODES]
     out += [
         "",
-        "Every command also takes `--json`, `--address`, `--token`, `--tls-roots`, "
+        "Every command also takes `--json`, `--wide`, `--address`, `--token`, `--tls-roots`, "
         "`--insecure`, `--profile` and `--timeout SECONDS` (default 30), before or after "
         "its name.",
         "",

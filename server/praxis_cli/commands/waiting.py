@@ -12,7 +12,7 @@ from aiws.engine.v1 import inbox_pb2 as ib
 from aiws.engine.v1 import reconciliation_pb2 as rc
 from praxis_cli.commands.common import check_digest, create_approval, epochs_of, json_argument
 from praxis_cli.errors import usage
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
 INBOX_KINDS = {
     "proposal": ib.INBOX_ITEM_KIND_PROPOSAL,
@@ -51,10 +51,18 @@ def inbox(ctx: Any, args: argparse.Namespace) -> int:
     counts = ", ".join(
         f"{enum_name(ib.InboxItemKind.Name(c.kind), 'INBOX_ITEM_KIND_').lower()} {c.count}"
         for c in response.counts
+        if c.count  # the kinds with something waiting
     )
-    ctx.out.line(f"{response.total} waiting ({counts})")
+    ctx.out.line(f"{response.total} waiting" + (f" ({counts})" if counts else ""))
     ctx.out.table(
-        ["SINCE", "KIND", "WORK ORDER", "RUN", "ITEM", "SUMMARY"],
+        [
+            Column("SINCE", optional=True),
+            Column("KIND"),
+            ident("WORK ORDER", optional=True),
+            ident("RUN"),
+            ident("ITEM"),
+            free_text("SUMMARY"),
+        ],
         [
             [
                 local_time(i.since_ms),
@@ -222,7 +230,15 @@ def _wait_row(w: wait_pb2.Wait) -> list[str]:
     ]
 
 
-_WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
+_WAIT_COLUMNS = [
+    ident("WAIT"),
+    ident("RUN"),
+    ident("NODE"),
+    Column("KIND"),
+    Column("STATE"),
+    Column("EXPIRES", optional=True),
+    ident("SATISFIED BY", optional=True),
+]
 
 
 def satisfy(ctx: Any, args: argparse.Namespace) -> int:
@@ -312,7 +328,13 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
     return str(approval.approval_id)
 
 
-_ACTION_COLUMNS = ["NODE", "MODEL", "OPERATION", "INPUT DIGEST", "SPEC DIGEST"]
+_ACTION_COLUMNS = [
+    ident("NODE"),
+    ident("MODEL"),
+    ident("OPERATION"),
+    ident("INPUT DIGEST"),
+    ident("SPEC DIGEST", optional=True),
+]
 
 
 def _action_row(action: wait_pb2.AuthorizedAction) -> list[str]:
