@@ -352,7 +352,7 @@ def wait_show(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(wait))
         return 0
-    rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
+    rows = list(zip((c.header for c in _WAIT_COLUMNS), _wait_row(wait), strict=True))
     ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
     if wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION:
         ctx.out.fields(
