@@ -25,8 +25,8 @@ READY = re.compile(r'^\{"listening": "127\.0\.0\.1:\d+", "port": \d+, "processes
 
 def _start(data: Path, *extra: str, stderr: int | None = None) -> subprocess.Popen[str]:
     argv = [*SERVE, "--data-dir", str(data), "--listen", "127.0.0.1:0", "--processes", "1"]
-    return track(subprocess.Popen([*argv, *extra], stdout=subprocess.PIPE, text=True,
-                                  stderr=stderr if stderr is not None else subprocess.PIPE))  # fmt: skip
+    err = stderr if stderr is not None else subprocess.PIPE
+    return track(subprocess.Popen([*argv, *extra], stdout=subprocess.PIPE, stderr=err, text=True))
 
 
 def _stop(process: subprocess.Popen[str]) -> None:
