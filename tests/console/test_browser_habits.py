@@ -55,9 +55,10 @@ def sign_in(page: Page, console: Console) -> None:
     expect(page).to_have_url(f"{console.base_url}/inbox")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def known_model(console: Console) -> None:
-    """The model becomes known (an empty claim); nobody claims its work."""
+    """The model becomes known (an empty claim, once, before any run of it); nobody
+    claims its work."""
     console.harness.client("agent").tasks.ClaimTasks(
         task_pb2.ClaimTasksRequest(
             worker_id="w-habits", models=[MODEL], max_tasks=1, lease_ms=1_000, wait_ms=0
@@ -189,11 +190,11 @@ def test_the_runs_page_searches_by_id_label_ref_and_state(
     page.goto("/runs")
     assert found(labelled.run_id) == {labelled.run_id}
     assert found("team=search") == {labelled.run_id, stopped.run_id}
+    doc_shot(page, "habits-runs-search")
     assert found("team=search cancelled") == {stopped.run_id}
     assert found("label:team=billing") == {other.run_id}
     assert found("wo-habits-search/nightly") == {governed.run_id}
     assert found(f"{labelled.run_id} cancelled") == set()  # the id, but not in that state
-    doc_shot(page, "habits-runs-search")
     assert found("run_does_not_exist") == set()
     expect(page.locator("#runs-empty")).to_contain_text("No run matches")
     expect(page.locator("#runs-empty")).to_contain_text("run_does_not_exist")

@@ -56,8 +56,9 @@ def test_on_a_terminal_a_block_with_url_link_and_next_commands(tmp_path: Path) -
     process = _start(tmp_path / "data", "--console", "127.0.0.1:0", stderr=follower)
     os.close(follower)
     try:
-        _ready_line(process)
+        ready = json.loads(_ready_line(process))
         shown = _read_until(leader, "praxis inbox").replace("\r\n", "\n")
+        assert f"Praxis serves gRPC on {ready['listening']}." in shown, shown  # the real port
         tokens = json.loads((tmp_path / "data" / "credentials.json").read_text())
         for principal in tokens.values():
             assert principal["token"] not in shown  # never the token itself

@@ -30,11 +30,11 @@ def next_commands(args: argparse.Namespace) -> list[tuple[str, str]]:
     ]
 
 
-def lines(args: argparse.Namespace, console_url: str, signin_link: str) -> list[str]:
-    """The block printed on a terminal."""
+def lines(args: argparse.Namespace, serving: str, console_url: str, signin_link: str) -> list[str]:
+    """The block printed on a terminal (``serving``: the servers' ``host:port``)."""
     out = [
         "",
-        f"Praxis serves gRPC on {args.listen}.",
+        f"Praxis serves gRPC on {serving}.",
         f"  Console   {console_url}",
     ]
     if signin_link:
@@ -50,13 +50,13 @@ def lines(args: argparse.Namespace, console_url: str, signin_link: str) -> list[
     return [*out, ""]
 
 
-def show(args: argparse.Namespace, console_url: str, signin_link: str) -> None:
+def show(args: argparse.Namespace, serving: str, console_url: str, signin_link: str) -> None:
     """Prints the block on a terminal, else logs one line; nothing above INFO."""
     if not log.isEnabledFor(logging.INFO):
         return
     stream = logs.console()
     if stream.isatty():
-        print("\n".join(lines(args, console_url, signin_link)), file=stream, flush=True)
+        print("\n".join(lines(args, serving, console_url, signin_link)), file=stream, flush=True)
         return
     log.info(
         "console at %s: sign in with a human principal's token",

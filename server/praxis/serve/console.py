@@ -227,10 +227,12 @@ def sidecar(args: argparse.Namespace, sock: socket.socket, token: str = "") -> S
         print(json.dumps({"console": line["console"]}), file=logs.console(), flush=True)
         if not shown:  # once, not at every restart of the console
             shown.append(True)
-            banner.show(args, str(line["console"]), str(line.get("signin_link", "")))
+            link = str(line.get("signin_link", ""))
+            banner.show(args, car.address, str(line["console"]), link)
 
     env = {"PRAXIS_TOKEN": token} if token else {}
-    return Sidecar("console", argv, ready, pass_fds=(sock.fileno(),), env=env)
+    car = Sidecar("console", argv, ready, pass_fds=(sock.fileno(),), env=env)
+    return car
 
 
 def add_serve_arguments(serve: argparse.ArgumentParser) -> None:

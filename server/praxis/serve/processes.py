@@ -419,6 +419,11 @@ class Sidecar:
         self._delay = 1.0
         self._restart_at: float | None = None
 
+    @property
+    def address(self) -> str:
+        """The servers' ``host:port`` it was started with ('' before)."""
+        return self._address
+
     def _spawn(self) -> None:
         env = {k: v for k, v in os.environ.items() if k != MULTIPROC_ENV}  # no server metrics
         env.update(self.env)
