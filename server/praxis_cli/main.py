@@ -173,6 +173,7 @@ def build_parser() -> Parser:
     )
     for module in COMMAND_MODULES:
         module.register(commands, common)
+    parser.set_defaults(command_tree=parser)  # what `praxis completion` completes
     return parser
 
 

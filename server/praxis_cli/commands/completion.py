@@ -32,9 +32,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _completion(ctx: Any, args: argparse.Namespace) -> int:
-    from praxis_cli.main import build_parser
-
-    script = shtab.complete(build_parser(), shell=args.shell)
+    script = shtab.complete(args.command_tree, shell=args.shell)
     ctx.out.stream.write(script if script.endswith("\n") else script + "\n")
     ctx.out.stream.flush()
     return 0
