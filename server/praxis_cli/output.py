@@ -91,7 +91,6 @@ def enum_name(text: str, prefix: str) -> str:
 
 ColumnKind = Literal["id", "text", "value"]
 MIN_TEXT = 12  # a free-text column is never cut narrower than this (or its header)
-ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,7 @@ async def _run_by_id(
             session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=wanted.run_id)
         )
     except ApiError as error:
-        if error.code == "NOT_FOUND":
+        if error.code in ("NOT_FOUND", "INVALID_ARGUMENT"):  # no run has that id
             return []
         raise
     run = got.run
