@@ -73,15 +73,44 @@ its nodes that fits, then a section for each node with a progress report, a retr
 or an error, in full (long values wrap between words under their label).
 
 ```
-$ praxis runs list
-┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
-┃ RUN                               ┃ STATE     ┃ NODES ┃ ERROR                     ┃
-┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
-│ run-6f1c0e9a2b7d4c55a0e3b1f29d8c7 │ CANCELLED │ 1     │ stopped by the on-call h… │
-│ run-0b9e4d2c1a8f4e7b9c6d5a3e2f1b0 │ RUNNING   │ 1     │ -                         │
-└───────────────────────────────────┴───────────┴───────┴───────────────────────────┘
-(not shown at this width: WORK ORDER, REF, REVISION, CREATED, FINISHED; --wide shows
-them)
+$ praxis runs list                      # COLUMNS=80
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓
+┃ RUN                                  ┃ STATE     ┃ NODES ┃ ERROR             ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━━━━━━━━━━━┩
+│ run_4e87b80c72ed4a18981d8c4e47e3bdeb │ RUNNING   │ 1     │ -                 │
+│ run_011e619ec0d4492f960651e8d93b4532 │ CANCELLED │ 1     │ stopped by the o… │
+└──────────────────────────────────────┴───────────┴───────┴───────────────────┘
+(not shown at this width: WORK ORDER, REF, REVISION, CREATED, FINISHED; --wide
+shows them)
+$ praxis runs show run_011e619ec0d4492f960651e8d93b4532
+Run run_011e619ec0d4492f960651e8d93b4532
+state:      CANCELLED
+work order: default
+started by: alice
+labels:     team=search
+ref:        -
+definition: sha256:9d28869d817c1186899147d37c657113ed2c8cee20880876981ec917268916f5
+progress:   0/1 nodes done
+created:    2026-12-07 12:56:20.857 UTC
+updated:    2026-12-07 12:56:24.704 UTC
+finished:   2026-12-07 12:56:24.704 UTC
+elapsed:    3.847s
+error:      stopped by the on-call human because the upstream search index was
+            being rebuilt and every answer would have been stale for the next
+            several hours
+
+Nodes (1)
+┏━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┓
+┃ NODE ┃ STATE     ┃ ATTEMPTS ┃ FAN-OUT ┃ STARTED ┃
+┡━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━┩
+│ a    │ CANCELLED │ 0        │ -       │ -       │
+└──────┴───────────┴──────────┴─────────┴─────────┘
+(not shown at this width: FINISHED; --wide shows them)
+
+Node a
+error: run cancelled: stopped by the on-call human because the upstream search
+       index was being rebuilt and every answer would have been stale for the
+       next several hours
 ```
 
 ## Shell completion and typing mistakes
