@@ -29,13 +29,17 @@ LONG_REASON = (
 )
 
 
-def in_terminal(shell: Shell, *args: str, who: str | None = "alice") -> list[str]:
+def in_terminal(
+    shell: Shell, *args: str, who: str | None = "alice", colour: bool = True
+) -> list[str]:
     """``praxis ARGS`` with its stdout on a real pseudo-terminal 80 columns wide; the lines
     as the terminal receives them (escape sequences removed)."""
     leader, follower = os.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, COLUMNS, 0, 0))
     env = shell.env(who) | {"COLUMNS": str(COLUMNS), "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
+    if not colour:
+        env["NO_COLOR"] = "1"  # plain aligned columns, still fitted to the terminal
     process = subprocess.Popen(
         [PRAXIS, *args], stdout=follower, stderr=subprocess.PIPE, env=env, cwd=shell.home
     )
@@ -80,6 +84,11 @@ def test_runs_list_fits_80_columns_with_ids_whole_and_text_cut(shell: Shell) -> 
         assert any(run_id in line for line in lines), (run_id, lines)
     assert any("…" in line for line in lines), lines  # the long reason, cut
     assert not any(LONG_REASON in line for line in lines)
+
+    plain = in_terminal(shell, "runs", "list", colour=False)  # NO_COLOR: no box, same fit
+    assert all(cell_len(line) <= COLUMNS for line in plain), plain
+    assert plain[0].startswith("RUN ") and any(stopped in line for line in plain), plain
+    assert any("…" in line for line in plain), plain
 
     wide = in_terminal(shell, "runs", "list", "--wide")  # every column, every text whole
     assert any(LONG_REASON in line for line in wide), wide
