@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 from praxis_cli.errors import USAGE, CliError
 
 _SUGGESTIONS = "_praxis_suggestions"  # namespace attribute: unknown flag -> closest known one
+_LEAF = "_praxis_leaf"  # namespace attribute: the innermost command that saw unknown words
 
 
 def closest(word: str, known: Iterable[str]) -> str | None:
@@ -51,6 +52,8 @@ class Parser(argparse.ArgumentParser):
                     suggestions[extra] = near
         if suggestions:
             setattr(parsed, _SUGGESTIONS, suggestions)
+        if extras and not hasattr(parsed, _LEAF):
+            setattr(parsed, _LEAF, self.prog)
         return parsed, extras
 
     def parse_args(  # type: ignore[override]
@@ -58,11 +61,14 @@ class Parser(argparse.ArgumentParser):
     ) -> argparse.Namespace:
         parsed, extras = self.parse_known_args(args, namespace)
         suggestions: dict[str, str] = getattr(parsed, _SUGGESTIONS, {})
-        if hasattr(parsed, _SUGGESTIONS):
-            delattr(parsed, _SUGGESTIONS)
+        leaf: str = getattr(parsed, _LEAF, self.prog)
+        for name in (_SUGGESTIONS, _LEAF):
+            if hasattr(parsed, name):
+                delattr(parsed, name)
         if extras:
             hints = [f"{extra!r}: did you mean {suggestions[extra]}?" for extra in extras
                      if extra in suggestions]  # fmt: skip
-            self.error(f"unrecognized arguments: {' '.join(extras)}" + "".join(
-                f"; {hint}" for hint in hints))  # fmt: skip
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            message += "".join(f"; {hint}" for hint in hints)
+            raise CliError("USAGE", f"{message} (see '{leaf} --help')", USAGE)
         return parsed

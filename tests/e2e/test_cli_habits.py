@@ -187,6 +187,7 @@ def test_a_mistyped_command_or_flag_names_the_closest(tmp_path: Path) -> None:
     unknown = subprocess.run([PRAXIS, "runs", "list", "--zzzzzz"], capture_output=True,
                              text=True, timeout=60)  # fmt: skip
     assert unknown.returncode == 2 and "did you mean" not in unknown.stderr
+    assert "(see 'praxis runs list --help')" in unknown.stderr  # the command's own help
 
 
 def test_credential_errors_say_how_to_give_a_token(shell: Shell) -> None:
