@@ -14,9 +14,10 @@ from praxis_cli.commands import (
     registry,
     runs,
     schedules,
+    simulate,
 )
 
 COMMAND_MODULES = (
     principals, decide, registry, runs, schedules, deliverables, approvals, admin, deliveries,
-    agent_mcp, completion,
+    agent_mcp, simulate, completion,
 )  # fmt: skip
