@@ -202,6 +202,7 @@ def test_the_runs_page_searches_by_id_label_ref_and_state(
     page.get_by_label("Search").fill("state:sleeping")
     page.get_by_label("Search").press("Enter")
     expect(page.locator("#search-problem")).to_contain_text("not a run state")
+    doc_shot(page, "habits-runs-search-problem")
     page.goto("/runs")
     page.locator('a.tag[href*="team%3Dbilling"]').first.click()  # a label links to its search
     expect(page.get_by_label("Search")).to_have_value("team=billing")
@@ -220,6 +221,7 @@ def test_a_stopped_ad_hoc_run_is_resumed_from_its_page(
     doc_shot(page, "habits-run-resume")
     page.get_by_role("button", name="Resume run").click()
     expect(page.locator("#resume-outcome")).to_be_visible()
+    doc_shot(page, "habits-run-resumed")
     assert state_of(h, run.run_id) in ("RUN_STATE_RUNNING", "RUN_STATE_AWAITING_NODES")
     expect(page.get_by_role("button", name="Resume run")).to_have_count(0)
 
