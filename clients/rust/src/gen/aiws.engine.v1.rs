@@ -10744,6 +10744,14 @@ pub struct StartRunRequest {
     /// `notify` fails with REQUEST_ID_REUSED.
     #[prost(message, optional, tag = "21")]
     pub notify: ::core::option::Option<RunNotify>,
+    /// A dry run: every check a start makes (grants, the definition, the contract, its
+    /// budget and deadline, the work order's controls and holds, labels, `notify`) and the
+    /// answer it would give, refusals included, with nothing stored: no run, no event, no
+    /// reservation, no notification, and the request_id stays unused. A request_id that
+    /// already started a run answers that run (`created = false`), as a real retry would.
+    /// The answered run's id is a fresh one no run will ever have.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -10799,6 +10807,10 @@ pub struct StartRunResponse {
     /// False when the request_id had already started this run.
     #[prost(bool, tag = "2")]
     pub created: bool,
+    /// True when the request was a dry run: `run` is what a start would have answered, and
+    /// nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetRunRequest names a run.
 #[allow(clippy::all)]
