@@ -843,7 +843,13 @@ type StartRunRequest struct {
 	Source isStartRunRequest_Source `protobuf_oneof:"source"`
 	// Any JSON document; nodes whose input is `run_input` read it. Empty means `null`.
 	InputJson string `protobuf:"bytes,4,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
-	// A subscriber name whose event stream receives this run's events.
+	// A subscriber name (an identifier) whose event stream receives this run's events,
+	// and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+	// it: the first StartRun naming it (or the first AckEvents of it) makes it the
+	// caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+	// SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+	// `subscription.any` on every work order: an agent cannot push events or a reply into
+	// another's session. A repeated request_id returns its run before this check.
 	Subscriber string `protobuf:"bytes,5,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
 	// The contract governing the run, if any. An ad hoc run belongs to the contract's
 	// work order; a governed run's contract must govern its ref's work order.
@@ -1028,7 +1034,9 @@ type RunNotify struct {
 	// NOTIFY_DESTINATION_UNKNOWN, a repeated one with NOTIFY_INVALID; nothing starts.
 	Webhooks []string `protobuf:"bytes,1,rep,name=webhooks,proto3" json:"webhooks,omitempty"`
 	// Post the outcome into the starter's own event subscription, the `subscriber` of
-	// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+	// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+	// the caller's own or one it is granted, else PERMISSION_DENIED /
+	// SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
 	// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
 	// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
 	// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup

@@ -474,7 +474,13 @@ export type StartRunRequest = Message<"aiws.engine.v1.StartRunRequest"> & {
   inputJson: string;
 
   /**
-   * A subscriber name whose event stream receives this run's events.
+   * A subscriber name (an identifier) whose event stream receives this run's events,
+   * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+   * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+   * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+   * `subscription.any` on every work order: an agent cannot push events or a reply into
+   * another's session. A repeated request_id returns its run before this check.
    *
    * @generated from field: string subscriber = 5;
    */
@@ -570,7 +576,9 @@ export type RunNotify = Message<"aiws.engine.v1.RunNotify"> & {
 
   /**
    * Post the outcome into the starter's own event subscription, the `subscriber` of
-   * this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+   * this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+   * the caller's own or one it is granted, else PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
    * EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
    * the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
    * and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
