@@ -31,13 +31,23 @@ PLAN = {
 }
 # Whether anything makes the page itself wider than the window (a table scrolling in its
 # own box does not).
-OVERFLOW = """() => ({page: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+OVERFLOW = """() => {
+const inScrollBox = (e) => {
+  for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+    if (getComputedStyle(p).overflowX !== "visible") return true;
+  }
+  return false;
+};
+return {page: document.documentElement.scrollWidth, body: document.body.scrollWidth,
   window: window.innerWidth,
   wide: Array.from(document.querySelectorAll("body *")).filter((e) => {
     const r = e.getBoundingClientRect();
-    return r.width > 0 && r.right > window.innerWidth + 0.5
-      && !e.closest("table.list, table.diff, pre, figure.dag");
-  }).map((e) => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className).slice(0, 5)})"""
+    return r.width > 0 && r.right > window.innerWidth + 0.5 && !inScrollBox(e);
+  }).map((e) => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className).slice(0, 5),
+  broken: Array.from(document.querySelectorAll("h1 code, dl.facts dd code")).filter(
+    (e) => e.getClientRects().length > 1)
+    .map((e) => e.textContent)};
+}"""
 
 
 def doc_shot(page: Page, name: str) -> None:
@@ -333,6 +343,7 @@ def test_a_phone_width_has_no_page_overflow(
         assert measured["page"] <= PHONE["width"], measured
         assert measured["body"] <= PHONE["width"], measured
         assert measured["wide"] == [], measured
+        assert measured["broken"] == [], measured  # an id on one line (it may scroll)
         name = "run" if where == "RUN" else where.strip("/")
         doc_shot(page, f"habits-phone-{name}")
     finally:
