@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PYTEST_WORKERS ?= auto
 BUF := tools/node_modules/.bin/buf
 
-.PHONY: setup tools generate checkgenerate lint breaking test test-python test-python-parallel test-python-serial test-fast test-clients package-go-ts conformance bench ci ci-clients serve example example-runtime package-python
+.PHONY: diagram setup tools generate checkgenerate lint breaking test test-python test-python-parallel test-python-serial test-fast test-clients package-go-ts conformance bench ci ci-clients serve example example-runtime package-python
 
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	python3 -m venv $(VENV)
@@ -23,14 +23,16 @@ tools/node_modules/.installed: tools/package.json tools/package-lock.json
 tools: tools/node_modules/.installed
 
 ## generate: regenerate every client's code from proto/ (Python, TypeScript, Go, Java, Rust)
+## and docs/definitions.md from docs/definition.schema.json
 generate: setup tools
 	./scripts/generate_python.sh
 	./scripts/generate_ts_go.sh
 	./scripts/generate_java_rust.sh
+	$(PY) scripts/definitions_doc.py
 
 ## checkgenerate: regenerate and fail on any difference from what is committed
 GENERATED := clients/python/gen clients/typescript/src/gen clients/go/aiws \
-	clients/java/src/gen clients/rust/src/gen
+	clients/java/src/gen clients/rust/src/gen docs/definitions.md
 checkgenerate: generate
 	@changes=$$(git status --porcelain -- $(GENERATED)); \
 	if [ -n "$$changes" ]; then echo "$$changes"; \
@@ -40,8 +42,8 @@ checkgenerate: generate
 lint: setup tools
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
-	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client
-	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client
+	$(VENV)/bin/ruff check server tests benchmarks examples conformance clients/python/praxis_client scripts/definitions_doc.py
+	$(VENV)/bin/ruff format --check server tests benchmarks examples conformance clients/python/praxis_client scripts/definitions_doc.py
 	$(VENV)/bin/mypy server/praxis server/praxis_cli server/praxis_console server/praxis_mcp clients/python/praxis_client
 	$(VENV)/bin/lint-imports --no-cache
 
@@ -106,6 +108,11 @@ ci: checkgenerate
 # ci-clients: the clients' lanes, then conformance.
 ci-clients: setup test-clients
 	$(MAKE) --no-print-directory conformance
+
+## diagram: docs/system.svg from docs/system.dot (Debian's graphviz: apt-get install graphviz);
+## the SVG is committed, so readers and CI need no graphviz
+diagram:
+	dot -Tsvg docs/system.dot -o docs/system.svg
 
 ## serve: run the service on 127.0.0.1:50051 with an embedded SQLite file
 serve: setup

@@ -241,6 +241,12 @@ class Output:
         else:
             print(text, file=self.stream, flush=True)
 
+    def warn(self, kind: str, message: str) -> None:
+        """A warning on stderr, ``warning: KIND: message`` wrapped at 80 columns: stdout
+        (and ``--json``) stays what scripts read."""
+        text = textwrap.fill(f"warning: {kind}: {message}", width=80, subsequent_indent="  ")
+        print(text, file=sys.stderr, flush=True)
+
     def fields(self, rows: Sequence[tuple[str, Any]]) -> None:
         """``name: value`` lines, aligned; on a terminal a long value wraps between words
         under its first line (an id, a word of its own, is never broken)."""

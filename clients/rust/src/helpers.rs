@@ -331,6 +331,7 @@ pub async fn review_approve_execute(
         epochs: Some(epochs),
         request_id: options.request_id.unwrap_or_else(|| random_id("execute")),
         command: Some(command),
+        dry_run: false,
     };
     retry(|| {
         let mut r = registry.clone();

@@ -28,6 +28,25 @@ pub struct Epochs {
     #[prost(int64, tag = "3")]
     pub authority_epoch: i64,
 }
+/// DefinitionWarning is something about an accepted definition that its author may not
+/// expect. It never refuses anything: the call that answers it succeeded.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DefinitionWarning {
+    /// What the warning is about.
+    #[prost(enumeration = "DefinitionWarningKind", tag = "1")]
+    pub kind: i32,
+    /// The node ids it concerns, sorted: at most 100 (`node_count` says how many
+    /// there are in all).
+    #[prost(string, repeated, tag = "2")]
+    pub node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// How many nodes it concerns in all.
+    #[prost(int32, tag = "3")]
+    pub node_count: i32,
+    /// What it means and what to do about it, in a sentence or two for a person.
+    #[prost(string, tag = "4")]
+    pub message: ::prost::alloc::string::String,
+}
 /// PrincipalKind is the verified kind of an authenticated principal. It comes from the
 /// principal's record, never from the request.
 #[allow(clippy::all)]
@@ -102,6 +121,41 @@ impl EffectOutcome {
             "EFFECT_OUTCOME_APPLIED" => Some(Self::Applied),
             "EFFECT_OUTCOME_NOT_APPLIED" => Some(Self::NotApplied),
             "EFFECT_OUTCOME_UNCERTAIN" => Some(Self::Uncertain),
+            _ => None,
+        }
+    }
+}
+/// DefinitionWarningKind names what a DefinitionWarning is about.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum DefinitionWarningKind {
+    /// Never sent.
+    Unspecified = 0,
+    /// Agent nodes that declare no `effects` (docs/definitions.md). Praxis treats them as
+    /// `external`: an attempt that ends without the worker's report (a crash, a timeout, a
+    /// lost lease, a stopped run) and an uncaught exception in a worker's handler leave the
+    /// node BLOCKED with an UNCERTAIN effect until a human reconciles it, instead of being
+    /// retried. Declaring `"effects": "none"` or `"idempotent"` makes such attempts retry
+    /// automatically; `"external"` keeps the default and silences the warning.
+    EffectsUndeclared = 1,
+}
+impl DefinitionWarningKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "DEFINITION_WARNING_KIND_UNSPECIFIED",
+            Self::EffectsUndeclared => "DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "DEFINITION_WARNING_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED" => Some(Self::EffectsUndeclared),
             _ => None,
         }
     }
@@ -6293,6 +6347,11 @@ pub struct ReviewResponse {
     /// `sha256:<hex>` of the material's canonical JSON; pass it to CreateApproval.
     #[prost(string, tag = "2")]
     pub material_digest: ::prost::alloc::string::String,
+    /// What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+    /// and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
 }
 /// ExecuteRequest commits one command.
 #[allow(clippy::all)]
@@ -6317,7 +6376,7 @@ pub struct ExecuteRequest {
 }
 /// ExecuteResponse carries the command's receipt.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ExecuteResponse {
     /// The receipt of the committed command (of a dry run: the receipt it would have).
     #[prost(message, optional, tag = "1")]
@@ -6325,6 +6384,12 @@ pub struct ExecuteResponse {
     /// True when this is a retry that returned the original receipt and changed nothing.
     #[prost(bool, tag = "2")]
     pub replayed: bool,
+    /// What the author should know about the definition the command carries (REGISTER and
+    /// PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+    /// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+    /// dry run: would be); a retry answers the same warnings.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
     /// True when the request was a dry run: nothing was stored.
     #[prost(bool, tag = "50")]
     pub dry_run: bool,
@@ -10981,6 +11046,12 @@ pub struct StartRunResponse {
     /// False when the request_id had already started this run.
     #[prost(bool, tag = "2")]
     pub created: bool,
+    /// What the starter should know about the definition the run applies (inline or the
+    /// ref's head): for now, its agent nodes that declare no `effects`
+    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+    /// start, with the same warnings); a retry answers the same warnings.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
     /// True when the request was a dry run: `run` is what a start would have answered, and
     /// nothing was stored.
     #[prost(bool, tag = "50")]
