@@ -92,11 +92,11 @@ def test_a_failed_governed_run_is_resumed_onto_the_head_from_the_console(
     page.goto("/signin")
     page.get_by_label("Bearer token").fill(token_of("alice"))
     page.get_by_label("Bearer token").press("Enter")
-    page.goto(f"/runs/{run_id}/resume")
-    page.get_by_label("Why is it resumed?").fill("the charge node says the currency now")
-    page.get_by_label("Resume onto the ref's current head").check()
+    page.goto(f"/runs/{run_id}")
+    page.locator("#resume-reason").fill("the charge node says the currency now")
+    page.get_by_label("Onto the ref's current head").check()
     shot(page, "resume-1-form")
-    page.get_by_role("button", name="Review the resume").click()
+    page.get_by_role("button", name="Review and resume").click()
 
     expect(page.locator("#to-revision")).to_have_text("2")
     again = page.locator("#reapprove tbody tr")
@@ -112,7 +112,7 @@ def test_a_failed_governed_run_is_resumed_onto_the_head_from_the_console(
     shot(page, "resume-2-review")
 
     page.get_by_role("button", name="Approve and resume").click()
-    expect(page).to_have_url(f"{console.base_url}/runs/{run_id}")
+    expect(page).to_have_url(f"{console.base_url}/runs/{run_id}?resumed=1")
     run = h.client("alice").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
     assert (run.state, run.revision) == (run_pb2.RUN_STATE_RUNNING, 2)
     retry = _claim(h)
@@ -140,16 +140,41 @@ def test_an_ad_hoc_run_with_nothing_to_approve_again_resumes_without_an_approval
     run_id = started.run.run_id
     _fetch_done_charge_failed(h, run_id, common_pb2.EFFECT_OUTCOME_NOT_APPLIED)
     client = console.signed_in("alice")
-    text = get_page(client, f"/runs/{run_id}/resume?reason=retry")
-    assert 'id="material-digest"' not in text and 'id="reapprove"' not in text
-    assert 'name="needs_approval" value="0"' in text
-    request_id = text.split('name="request_id" value="', 1)[1].split('"', 1)[0]
+    text = get_page(client, f"/runs/{run_id}")
     posted = client.post(
         f"/runs/{run_id}/resume",
-        data={"csrf_token": csrf_of(text), "request_id": request_id, "reason": "retry",
-              "to_head": "0", "needs_approval": "0", "material_digest": "",
-              "work_order_id": "", "epochs": "{}"},
-    )  # fmt: skip
+        data={"csrf_token": csrf_of(text), "request_id": "console-plain", "reason": "retry"},
+    )
     assert posted.status_code == 303, posted.text[:2000]
+    assert posted.headers["location"].endswith("?resumed=1")  # resumed at once, no review
     run = h.client("alice").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
     assert run.state == run_pb2.RUN_STATE_RUNNING
+
+
+def test_an_ad_hoc_run_that_runs_an_applied_action_again_goes_to_its_review(
+    console: Console,
+) -> None:
+    h = console.harness
+    h.client("agent").tasks.ClaimTasks(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-r", models=[MODEL], max_tasks=1, lease_ms=1_000, wait_ms=0
+        )
+    )
+    started = h.client("agent").runs.StartRun(
+        run_pb2.StartRunRequest(
+            request_id="resume-ad-hoc-applied", definition_json=json.dumps(CHAIN), input_json="{}"
+        )
+    )
+    run_id = started.run.run_id
+    _fetch_done_charge_failed(h, run_id, common_pb2.EFFECT_OUTCOME_APPLIED)
+    client = console.signed_in("alice")
+    text = get_page(client, f"/runs/{run_id}")
+    posted = client.post(
+        f"/runs/{run_id}/resume",
+        data={"csrf_token": csrf_of(text), "request_id": "console-applied", "reason": "again"},
+    )
+    assert posted.status_code == 303 and "/resume?reason=again" in posted.headers["location"]
+    review = get_page(client, posted.headers["location"])
+    assert 'id="reapprove"' in review and "its effect was applied" in review
+    run = h.client("alice").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id)).run
+    assert run.state == run_pb2.RUN_STATE_FAILED  # nothing resumed without the approval
