@@ -220,9 +220,7 @@ class RunState:
         return self.tally.get((node_id, status), 0)
 
 
-TIMED = frozenset(
-    {NodeStatus.READY, NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.STOPPING}
-)
+TIMED = frozenset({NodeStatus.READY, NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.STOPPING})
 """The statuses whose nodes may have a timer: schedule-to-start, lease and timeout, wait
 expiry."""
 

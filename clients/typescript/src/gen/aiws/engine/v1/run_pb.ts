@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkCCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRwoJUnVuTm90aWZ5EhAKCHdlYmhvb2tzGAEgAygJEhAKCHJlcGx5X3RvGAIgASgIEhYKDnJlcGx5X3RlbXBsYXRlGAMgASgJIkUKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgiOwoNR2V0UnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSGgoSaW5jbHVkZV9kZWZpbml0aW9uGAIgASgIIksKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9kZWZpbml0aW9uX2pzb24YAiABKAkiOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biKbAQoQUmVzdW1lUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOcnVuX3RpbWVvdXRfbXMYBCABKAMSJgoGZXBvY2hzGAUgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhMKC2FwcHJvdmFsX2lkGAYgASgJIkcKEVJlc3VtZVJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIQCghyZXBsYXllZBgCIAEoCCJ1ChNSZXZpZXdSZXN1bWVSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYAyABKAMSJgoGZXBvY2hzGAQgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzIksKClJlc3VtZU5vZGUSEAoIbm9kZV91aWQYASABKAkSFAoMb3BlcmF0aW9uX2lkGAIgASgJEhUKDW5ld19vcGVyYXRpb24YAyABKAginAIKDlJlc3VtZU1hdGVyaWFsEiYKBmVwb2NocxgBIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxIVCg13b3JrX29yZGVyX2lkGAIgASgJEhIKCnJlZl9ydW5faWQYAyABKAkSDgoGcnVuX2lkGAQgASgJEhMKC3J1bl92ZXJzaW9uGAUgASgDEhAKCHJldmlzaW9uGAYgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAcgASgJEikKBW5vZGVzGAggAygLMhouYWl3cy5lbmdpbmUudjEuUmVzdW1lTm9kZRISCgpub2RlX2NvdW50GAkgASgFEg4KBnJlYXNvbhgKIAEoCRIWCg5ydW5fdGltZW91dF9tcxgLIAEoAyJhChRSZXZpZXdSZXN1bWVSZXNwb25zZRIwCghtYXRlcmlhbBgBIAEoCzIeLmFpd3MuZW5naW5lLnYxLlJlc3VtZU1hdGVyaWFsEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCSIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIuwCCg9MaXN0UnVuc1JlcXVlc3QSJwoFc3RhdGUYASABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRIVCg13b3JrX29yZGVyX2lkGAQgASgJEigKA3JlZhgFIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhMKC2NvbnRyYWN0X2lkGAYgASgJEhIKCnN0YXJ0ZWRfYnkYByABKAkSGAoQY3JlYXRlZF9hZnRlcl9tcxgIIAEoAxIZChFjcmVhdGVkX2JlZm9yZV9tcxgJIAEoAxI7CgZsYWJlbHMYCiADKAsyKy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJOChBMaXN0UnVuc1Jlc3BvbnNlEiEKBHJ1bnMYASADKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIocBChNMaXN0UnVuTm9kZXNSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEigKBXN0YXRlGAMgASgOMhkuYWl3cy5lbmdpbmUudjEuTm9kZVN0YXRlEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJImsKFExpc3RSdW5Ob2Rlc1Jlc3BvbnNlEikKBW5vZGVzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDwoHdmVyc2lvbhgDIAEoAyqiAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBSr8AQoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCSqHAQoNU2VnbWVudFJlYXNvbhIeChpTRUdNRU5UX1JFQVNPTl9VTlNQRUNJRklFRBAAEhgKFFNFR01FTlRfUkVBU09OX1NUQVJUEAESGwoXU0VHTUVOVF9SRUFTT05fUkVDT1ZFUlkQAhIfChtTRUdNRU5UX1JFQVNPTl9PV05FUl9DSEFOR0UQAzKUBgoKUnVuU2VydmljZRJNCghTdGFydFJ1bhIfLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVzcG9uc2USTAoGR2V0UnVuEh0uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVxdWVzdBoeLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlc3BvbnNlIgOQAgESYQoNR2V0Tm9kZVJlc3VsdBIkLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXF1ZXN0GiUuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlc3BvbnNlIgOQAgESSgoHU3RvcFJ1bhIeLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXF1ZXN0Gh8uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlc3BvbnNlElAKCVJlc3VtZVJ1bhIgLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlcXVlc3QaIS5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXNwb25zZRJeCgxSZXZpZXdSZXN1bWUSIy5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVzcG9uc2UiA5ACARJUCghXYXRjaFJ1bhIfLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLldhdGNoUnVuUmVzcG9uc2UiA5ACATABElIKCExpc3RSdW5zEh8uYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXNwb25zZSIDkAIBEl4KDExpc3RSdW5Ob2RlcxIjLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkCCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZzb3VyY2UiRwoJUnVuTm90aWZ5EhAKCHdlYmhvb2tzGAEgAygJEhAKCHJlcGx5X3RvGAIgASgIEhYKDnJlcGx5X3RlbXBsYXRlGAMgASgJIkUKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgiOwoNR2V0UnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSGgoSaW5jbHVkZV9kZWZpbml0aW9uGAIgASgIIksKDkdldFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIXCg9kZWZpbml0aW9uX2pzb24YAiABKAkiOAoUR2V0Tm9kZVJlc3VsdFJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJIj0KFUdldE5vZGVSZXN1bHRSZXNwb25zZRIPCgdwcmVzZW50GAEgASgIEhMKC3Jlc3VsdF9qc29uGAIgASgJIjAKDlN0b3BSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoPU3RvcFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biKbAQoQUmVzdW1lUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOcnVuX3RpbWVvdXRfbXMYBCABKAMSJgoGZXBvY2hzGAUgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhMKC2FwcHJvdmFsX2lkGAYgASgJIkcKEVJlc3VtZVJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIQCghyZXBsYXllZBgCIAEoCCJ1ChNSZXZpZXdSZXN1bWVSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYAyABKAMSJgoGZXBvY2hzGAQgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzIksKClJlc3VtZU5vZGUSEAoIbm9kZV91aWQYASABKAkSFAoMb3BlcmF0aW9uX2lkGAIgASgJEhUKDW5ld19vcGVyYXRpb24YAyABKAginAIKDlJlc3VtZU1hdGVyaWFsEiYKBmVwb2NocxgBIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxIVCg13b3JrX29yZGVyX2lkGAIgASgJEhIKCnJlZl9ydW5faWQYAyABKAkSDgoGcnVuX2lkGAQgASgJEhMKC3J1bl92ZXJzaW9uGAUgASgDEhAKCHJldmlzaW9uGAYgASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GAcgASgJEikKBW5vZGVzGAggAygLMhouYWl3cy5lbmdpbmUudjEuUmVzdW1lTm9kZRISCgpub2RlX2NvdW50GAkgASgFEg4KBnJlYXNvbhgKIAEoCRIWCg5ydW5fdGltZW91dF9tcxgLIAEoAyJhChRSZXZpZXdSZXN1bWVSZXNwb25zZRIwCghtYXRlcmlhbBgBIAEoCzIeLmFpd3MuZW5naW5lLnYxLlJlc3VtZU1hdGVyaWFsEhcKD21hdGVyaWFsX2RpZ2VzdBgCIAEoCSIhCg9XYXRjaFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJIjQKEFdhdGNoUnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuIuwCCg9MaXN0UnVuc1JlcXVlc3QSJwoFc3RhdGUYASABKA4yGC5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRIVCg13b3JrX29yZGVyX2lkGAQgASgJEigKA3JlZhgFIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhMKC2NvbnRyYWN0X2lkGAYgASgJEhIKCnN0YXJ0ZWRfYnkYByABKAkSGAoQY3JlYXRlZF9hZnRlcl9tcxgIIAEoAxIZChFjcmVhdGVkX2JlZm9yZV9tcxgJIAEoAxI7CgZsYWJlbHMYCiADKAsyKy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJOChBMaXN0UnVuc1Jlc3BvbnNlEiEKBHJ1bnMYASADKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIocBChNMaXN0UnVuTm9kZXNSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEigKBXN0YXRlGAMgASgOMhkuYWl3cy5lbmdpbmUudjEuTm9kZVN0YXRlEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJImsKFExpc3RSdW5Ob2Rlc1Jlc3BvbnNlEikKBW5vZGVzGAEgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDwoHdmVyc2lvbhgDIAEoAyrtAQoIUnVuU3RhdGUSGQoVUlVOX1NUQVRFX1VOU1BFQ0lGSUVEEAASFQoRUlVOX1NUQVRFX1JVTk5JTkcQARIcChhSVU5fU1RBVEVfQVdBSVRJTkdfTk9ERVMQAhIXChNSVU5fU1RBVEVfQ09NUExFVEVEEAMSFAoQUlVOX1NUQVRFX0ZBSUxFRBAEEhcKE1JVTl9TVEFURV9DQU5DRUxMRUQQBRIYChRSVU5fU1RBVEVfQ09NUExFVElORxAGEhUKEVJVTl9TVEFURV9GQUlMSU5HEAcSGAoUUlVOX1NUQVRFX0NBTkNFTExJTkcQCCqVAgoJTm9kZVN0YXRlEhoKFk5PREVfU1RBVEVfVU5TUEVDSUZJRUQQABIWChJOT0RFX1NUQVRFX1BFTkRJTkcQARIUChBOT0RFX1NUQVRFX1JFQURZEAISFgoSTk9ERV9TVEFURV9SVU5OSU5HEAMSEwoPTk9ERV9TVEFURV9ET05FEAQSFQoRTk9ERV9TVEFURV9GQUlMRUQQBRIYChROT0RFX1NUQVRFX0NBTkNFTExFRBAGEhYKEk5PREVfU1RBVEVfQkxPQ0tFRBAHEhcKE05PREVfU1RBVEVfRVhQQU5ERUQQCBIWChJOT0RFX1NUQVRFX1dBSVRJTkcQCRIXChNOT0RFX1NUQVRFX1NUT1BQSU5HEAoqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMylAYKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJQCglSZXN1bWVSdW4SIC5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXF1ZXN0GiEuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVzcG9uc2USXgoMUmV2aWV3UmVzdW1lEiMuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlc3BvbnNlIgOQAgESVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -261,7 +261,7 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   nodes: NodeStatus[];
 
   /**
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    *
    * @generated from field: string result_json = 4;
    */
@@ -317,7 +317,8 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   updatedAtMs: bigint;
 
   /**
-   * When it ended (0 while live).
+   * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+   * FAILING and CANCELLING included).
    *
    * @generated from field: int64 finished_at_ms = 12;
    */
@@ -414,9 +415,10 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   /**
    * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
    * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-   * stop, and those of nodes with undeclared or external effects become
-   * reconciliations.
+   * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+   * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+   * whose lease then runs out silent on a node with undeclared or external effects
+   * becomes a reconciliation). Not enforced once the run's outcome is decided.
    *
    * @generated from field: int64 deadline_ms = 30;
    */
@@ -1315,7 +1317,13 @@ export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@_
   messageDesc(file_aiws_engine_v1_run, 24);
 
 /**
- * RunState is the lifecycle of a run.
+ * RunState is the lifecycle of a run. Its outcome is decided by the output node
+ * finishing, a required node failing, the deadline passing or a stop; until the work
+ * it started has settled (each running attempt asked to stop has reported or run out
+ * its lease, and for a completion each uncertain effect was reconciled) the run is
+ * COMPLETING, FAILING or CANCELLING, and only then COMPLETED, FAILED or CANCELLED: the
+ * terminal event, the outcome's webhooks and replies, acceptance and `finished_at_ms`
+ * come at that real end.
  *
  * @generated from enum aiws.engine.v1.RunState
  */
@@ -1362,6 +1370,34 @@ export enum RunState {
    * @generated from enum value: RUN_STATE_CANCELLED = 5;
    */
   CANCELLED = 5,
+
+  /**
+   * The output node finished (`result_json` holds its result) but work of other
+   * branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+   * awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+   * becomes COMPLETED once each has settled, without running any of them again.
+   *
+   * @generated from enum value: RUN_STATE_COMPLETING = 6;
+   */
+  COMPLETING = 6,
+
+  /**
+   * The run failed (`result_error` and `result_reason` say why) and attempts asked to
+   * stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+   * its lease ran out.
+   *
+   * @generated from enum value: RUN_STATE_FAILING = 7;
+   */
+  FAILING = 7,
+
+  /**
+   * The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+   * report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+   * out. An uncertain effect left behind stays a reconciliation in the inbox.
+   *
+   * @generated from enum value: RUN_STATE_CANCELLING = 8;
+   */
+  CANCELLING = 8,
 }
 
 /**
@@ -1445,6 +1481,18 @@ export enum NodeState {
    * @generated from enum value: NODE_STATE_WAITING = 9;
    */
   WAITING = 9,
+
+  /**
+   * A running attempt asked to stop (its run's outcome was decided, or its fan-out
+   * group failed): the worker's heartbeats answer `cancelled` without extending the
+   * lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+   * CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+   * BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+   * effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+   *
+   * @generated from enum value: NODE_STATE_STOPPING = 10;
+   */
+  STOPPING = 10,
 }
 
 /**
@@ -1548,11 +1596,17 @@ export const RunService: GenService<{
     output: typeof GetNodeResultResponseSchema;
   },
   /**
-   * StopRun cancels a run and its live attempts. Workers learn it on their next
-   * heartbeat and their late results are rejected. A running attempt of a node whose
-   * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-   * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-   * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+   * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+   * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+   * answers `cancelled`), and the worker's report still settles it until its lease runs
+   * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+   * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+   * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+   * node BLOCKED for a reconciliation) when its node's effects are not declared
+   * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+   * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+   * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+   * it unchanged. It needs `run.stop` on the run's work order.
    *
    * @generated from rpc aiws.engine.v1.RunService.StopRun
    */
@@ -1562,7 +1616,7 @@ export const RunService: GenService<{
     output: typeof StopRunResponseSchema;
   },
   /**
-   * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+   * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
    * nodes keep their results; its failed and cancelled nodes run again with new
    * attempts, under their operation id where repeating the effect is safe (the node
    * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -1592,7 +1646,8 @@ export const RunService: GenService<{
     output: typeof ReviewResumeResponseSchema;
   },
   /**
-   * WatchRun streams a snapshot now and after every change until the run ends.
+   * WatchRun streams a snapshot now and after every change until the run ends (reaches
+   * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
    *
    * @generated from rpc aiws.engine.v1.RunService.WatchRun
    */

@@ -271,43 +271,45 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "ge_token\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)" +
       "\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.NodeStatu" +
       "s\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 " +
-      "\001(\003*\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIE" +
+      "\001(\003*\355\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIE" +
       "D\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_" +
       "AWAITING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020" +
       "\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CAN" +
-      "CELLED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNS" +
-      "PECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NO" +
-      "DE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003" +
-      "\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAIL" +
-      "ED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_S" +
-      "TATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022" +
-      "\026\n\022NODE_STATE_WAITING\020\t*\207\001\n\rSegmentReaso" +
-      "n\022\036\n\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEG" +
-      "MENT_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RE" +
-      "COVERY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020" +
-      "\0032\224\006\n\nRunService\022M\n\010StartRun\022\037.aiws.engi" +
-      "ne.v1.StartRunRequest\032 .aiws.engine.v1.S" +
-      "tartRunResponse\022L\n\006GetRun\022\035.aiws.engine." +
-      "v1.GetRunRequest\032\036.aiws.engine.v1.GetRun" +
-      "Response\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.en" +
-      "gine.v1.GetNodeResultRequest\032%.aiws.engi" +
-      "ne.v1.GetNodeResultResponse\"\003\220\002\001\022J\n\007Stop" +
-      "Run\022\036.aiws.engine.v1.StopRunRequest\032\037.ai" +
-      "ws.engine.v1.StopRunResponse\022P\n\tResumeRu" +
-      "n\022 .aiws.engine.v1.ResumeRunRequest\032!.ai" +
-      "ws.engine.v1.ResumeRunResponse\022^\n\014Review" +
-      "Resume\022#.aiws.engine.v1.ReviewResumeRequ" +
-      "est\032$.aiws.engine.v1.ReviewResumeRespons" +
-      "e\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.Watc" +
-      "hRunRequest\032 .aiws.engine.v1.WatchRunRes" +
-      "ponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v" +
-      "1.ListRunsRequest\032 .aiws.engine.v1.ListR" +
-      "unsResponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws." +
-      "engine.v1.ListRunNodesRequest\032$.aiws.eng" +
-      "ine.v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev." +
-      "praxis.aiws.engine.v1P\001ZBgithub.com/prax" +
-      "is-engine/praxis/clients/go/aiws/engine/" +
-      "v1;enginev1b\006proto3"
+      "CELLED\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RU" +
+      "N_STATE_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLIN" +
+      "G\020\010*\225\002\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIF" +
+      "IED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_ST" +
+      "ATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017N" +
+      "ODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022" +
+      "\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_" +
+      "BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NO" +
+      "DE_STATE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPIN" +
+      "G\020\n*\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON_" +
+      "UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022" +
+      "\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_" +
+      "REASON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010" +
+      "StartRun\022\037.aiws.engine.v1.StartRunReques" +
+      "t\032 .aiws.engine.v1.StartRunResponse\022L\n\006G" +
+      "etRun\022\035.aiws.engine.v1.GetRunRequest\032\036.a" +
+      "iws.engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGet" +
+      "NodeResult\022$.aiws.engine.v1.GetNodeResul" +
+      "tRequest\032%.aiws.engine.v1.GetNodeResultR" +
+      "esponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1" +
+      ".StopRunRequest\032\037.aiws.engine.v1.StopRun" +
+      "Response\022P\n\tResumeRun\022 .aiws.engine.v1.R" +
+      "esumeRunRequest\032!.aiws.engine.v1.ResumeR" +
+      "unResponse\022^\n\014ReviewResume\022#.aiws.engine" +
+      ".v1.ReviewResumeRequest\032$.aiws.engine.v1" +
+      ".ReviewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037" +
+      ".aiws.engine.v1.WatchRunRequest\032 .aiws.e" +
+      "ngine.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010List" +
+      "Runs\022\037.aiws.engine.v1.ListRunsRequest\032 ." +
+      "aiws.engine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014" +
+      "ListRunNodes\022#.aiws.engine.v1.ListRunNod" +
+      "esRequest\032$.aiws.engine.v1.ListRunNodesR" +
+      "esponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v" +
+      "1P\001ZBgithub.com/praxis-engine/praxis/cli" +
+      "ents/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
