@@ -34,7 +34,8 @@ done under orphan branches) each RUNNING node becomes STOPPING (heartbeats answe
 ``cancelled``) and its worker's report still settles it until the lease runs out
 (NOT_APPLIED: cancelled; a completion: DONE with its result and effect; UNCERTAIN:
 blocked). Meanwhile the run is COMPLETING, FAILING or CANCELLING; it ends once nothing
-is unsettled (a completion also waits for its blocked orphans' reconciliations). A ready node no worker claims within its ``schedule_to_start_ms`` fails
+is unsettled (a completion also waits for its blocked orphans' reconciliations). A
+ready node no worker claims within its ``schedule_to_start_ms`` fails
 (SCHEDULE_TO_START_TIMEOUT); a run past its deadline fails (DEADLINE_EXCEEDED).
 :class:`Resume` runs a failed or cancelled run again from where it stopped.
 """
