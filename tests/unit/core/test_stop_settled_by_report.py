@@ -41,6 +41,13 @@ def test_a_stop_is_settled_by_each_report_and_only_silence_becomes_uncertain() -
     assert sim.status("out") is core.NodeStatus.CANCELLED
     assert not stop.attempts and not uncertain(sim)  # nothing opens at the stop
     assert not kinds(sim, "RUN_CANCELLED") and sim.state.finished_at_ms == 0
+    [ending] = kinds(sim, "RUN_ENDING")
+    assert ending.payload == {
+        "status": "CANCELLED",
+        "result_error": "operator",
+        "stopping": 3,
+        "blocked": 0,
+    }
     for attempt in (a, b, c):
         beat = sim.ok(core.Heartbeat(sim.attempts[attempt.attempt_id], "w", LEASE))
         assert beat.reply.cancelled

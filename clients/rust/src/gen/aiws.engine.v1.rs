@@ -3896,6 +3896,12 @@ pub enum EventKind {
     /// poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
     /// again and the attempt does not count against its retry policy.
     NodeReturned = 19,
+    /// The run's outcome was decided while work it started is unsettled, so it is
+    /// COMPLETING, FAILING or CANCELLING (payload: `status`, the terminal state it will
+    /// reach; `result_error`; `stopping`, the running attempts asked to stop; `blocked`,
+    /// for a completion the uncertain effects awaiting a reconciliation). Its
+    /// RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED follows once that work has settled.
+    RunEnding = 20,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3924,6 +3930,7 @@ impl EventKind {
             Self::NodeUnclaimed => "EVENT_KIND_NODE_UNCLAIMED",
             Self::RunResumed => "EVENT_KIND_RUN_RESUMED",
             Self::NodeReturned => "EVENT_KIND_NODE_RETURNED",
+            Self::RunEnding => "EVENT_KIND_RUN_ENDING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3949,6 +3956,7 @@ impl EventKind {
             "EVENT_KIND_NODE_UNCLAIMED" => Some(Self::NodeUnclaimed),
             "EVENT_KIND_RUN_RESUMED" => Some(Self::RunResumed),
             "EVENT_KIND_NODE_RETURNED" => Some(Self::NodeReturned),
+            "EVENT_KIND_RUN_ENDING" => Some(Self::RunEnding),
             _ => None,
         }
     }

@@ -377,6 +377,14 @@ def finish(work: Work, status: RunStatus, error: str) -> None:
     for node in [work.nodes[uid] for uid in ordered_uids(work.definition, work.nodes)]:
         if node.status in LIVE and node.status is not NodeStatus.BLOCKED:
             cancel(work, node, why)
+    if unsettled(work):
+        work.emit(
+            "RUN_ENDING",
+            status=status.value,
+            result_error=error,
+            stopping=work.count(NodeStatus.STOPPING),
+            blocked=work.count(NodeStatus.BLOCKED) if status is RunStatus.COMPLETED else 0,
+        )
     conclude(work)
 
 

@@ -298,6 +298,7 @@ EVENT_KINDS: frozenset[str] = frozenset(
         "NODE_UNCLAIMED",
         "RUN_RESUMED",
         "NODE_RETURNED",
+        "RUN_ENDING",
     }
 )
 """Every kind of run event (``EventKind`` on the wire is ``EVENT_KIND_`` + the kind)."""
