@@ -65,9 +65,7 @@ def test_a_run_completing_under_a_running_orphan_shows_what_it_waits_for(
     expect(settling).to_be_visible()
     expect(settling).to_contain_text("becomes COMPLETED")
     expect(settling).to_contain_text("1 attempt(s) asked to stop")
-    expect(page.locator('#nodes tr[data-uid="side"] [data-field="state"]')).to_have_text(
-        "STOPPING"
-    )
+    expect(page.locator('#nodes tr[data-uid="side"] [data-field="state"]')).to_have_text("STOPPING")
     expect(page.locator("#stop-run")).to_have_count(0)  # the outcome is decided
     shot(page, "40-run-completing")
     complete(h, tasks["side"], {"posted": True})  # the orphan's worker reports
