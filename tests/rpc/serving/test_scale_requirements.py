@@ -1,7 +1,7 @@
 """Issue 8's "done when" items that had no test of their own (found by an audit):
 
 - a ``SettleTasks`` batch mixing a valid settlement with a lease-expired attempt, an
-  attempt settled_early by a stop and another principal's attempt answers each on its own;
+  attempt already settled after a stop and another principal's attempt answers each on its own;
 - long polls past the *total* limit (not only the per-principal one) are refused with
   ``RESOURCE_EXHAUSTED`` / ``LONG_POLL_LIMIT_REACHED`` and scope ``total``;
 - ``WatchRun`` of a wide run streams the summary (``items_omitted``), not every item;
