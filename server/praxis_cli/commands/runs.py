@@ -540,7 +540,8 @@ def _stop(ctx: Any, args: argparse.Namespace) -> int:
     else:
         ctx.out.line(f"run {run.run_id} {state_name(run.state)}")
         if run.state in ENDING:
-            ctx.out.line(f"waiting for {settling(run)}; follow: praxis runs watch {run.run_id}")
+            ctx.out.line(f"waiting for {settling(run)}")
+            ctx.out.line(f"follow it: praxis runs watch {run.run_id}")
     return 0
 
 
