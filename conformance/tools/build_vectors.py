@@ -29,6 +29,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
     tasks_vectors,
 )
 from schedule_vectors import AREAS as SCHEDULE_AREAS  # schedules (issue 27)
+from simulation_vectors import AREAS as SIMULATION_AREAS  # dry runs (issue 42)
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
 from vectorlib import (  # the sibling module, after the path is set
     D1,
@@ -2423,6 +2424,7 @@ AREAS = {
     **WORK_ORDER_AREAS,
     **NOTIFY_AREAS,
     **RETENTION_AREAS,
+    **SIMULATION_AREAS,
 }
 
 

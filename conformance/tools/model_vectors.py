@@ -392,6 +392,24 @@ def contracts_vectors() -> list[dict[str, Json]]:
             CONTRACTS,
         ),
         vector(
+            "contract/a-reported-cost-is-stored-exactly-as-reported",
+            "A cost is the worker's own figure in the one accounting unit, not an invoice, "
+            "a token count or a currency conversion: a 27-digit cost (more than a double "
+            "holds) is charged exactly as reported, and the remaining budget is the exact "
+            "difference.",
+            [
+                create_contract("1000000000000000000"),
+                teach(),
+                start(SINGLE, contractId=CID),
+                claim_as("att"),
+                complete("att", "{}", cost="123456789012345678.123456789"),
+                get_contract(
+                    spent("123456789012345678.123456789", "876543210987654321.876543211")
+                ),
+            ],
+            CONTRACTS,
+        ),
+        vector(
             "contract/a-refused-cost-charges-nothing",
             "A non-canonical cost is refused and charges nothing; the canonical retry of the "
             "same settlement is charged once.",
@@ -2229,15 +2247,20 @@ def handoffs_vectors() -> list[dict[str, Json]]:
         "state": "HANDOFF_STATE_OFFERED",
         "createdAtMs": "${t0}",
         "acknowledgedAtMs": None,
+        "ref": None,
+        "revision": None,
+        "definitionDigest": "${dd}",
     }
     return [
         vector(
             "handoff/a-finished-nodes-outputs-are-offered",
             "CreateHandoff of a finished node records an offer from the caller to the "
-            "receiver with the digest of the node's result and the node's operation id; "
-            "GetHandoff reads it back.",
+            "receiver with the digest of the node's result, the node's operation id and "
+            "the work it comes from (an ad hoc run: no ref, revision 0, the run's "
+            "definition digest); GetHandoff reads it back.",
             [
                 *drafted(),
+                get_run({"runId": "${run}"}, captures={"dd": "run.definitionDigest"}),
                 offer(response={"handoff": offered, "replayed": None}),
                 step(
                     AGENT,
@@ -2324,6 +2347,37 @@ def handoffs_vectors() -> list[dict[str, Json]]:
                 offer(error=(FAILED, "NODE_NOT_DONE")),
             ],
             HANDOFFS,
+        ),
+        vector(
+            "handoff/names-the-revision-of-the-work-it-hands-off",
+            "A handoff of a governed run's node names the run's ref, the registry revision "
+            "the node ran under and that revision's definition digest.",
+            [
+                teach(),
+                *registered(text=canonical(HANDOFF_CHAIN), tag="h"),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-gov", "ref": REF},
+                    response={"created": True, "run": {"runId": "<any>", "revision": "1"}},
+                    captures={"run": "run.runId", "dd": "run.definitionDigest"},
+                ),
+                claim_as("att", op="op"),
+                complete("att", DRAFT_TEXT),
+                offer(
+                    response={
+                        "handoff": {
+                            "runId": "${run}",
+                            "operationId": "${op}",
+                            "ref": REF,
+                            "revision": "1",
+                            "definitionDigest": "${dd}",
+                        }
+                    }
+                ),
+            ],
+            [*HANDOFFS, "aiws.engine.v1.RegistryService", "aiws.engine.v1.ApprovalService"],
         ),
         vector(
             "handoff/bad-offers-are-refused",

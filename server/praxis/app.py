@@ -46,6 +46,8 @@ from aiws.engine.v1 import (
     run_pb2_grpc,
     schedule_pb2,
     schedule_pb2_grpc,
+    simulation_pb2,
+    simulation_pb2_grpc,
     task_pb2,
     task_pb2_grpc,
     wait_pb2,
@@ -78,6 +80,7 @@ from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.schedules import ScheduleServicer
 from praxis.rpc.serving import Blocking, Gates
+from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
@@ -100,6 +103,7 @@ from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.notifications import Notifications
 from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.simulation import SimulationStore
 from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
 from praxis.store.schedules.store import ScheduleStore
@@ -224,6 +228,9 @@ class Engine:
         )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.events = EventStore(self.db, authority, self.clock)
+        self.simulations = SimulationStore(
+            self.db, authority, self.clock, settings.limits, settings.profile
+        )
         self.reconciliations = ReconciliationStore(self.runs, self.registry)
         self.resumes = ResumeStore(self.runs, self.registry)
         self.waits = WaitStore(self.runs, self.installation_id)
@@ -474,6 +481,9 @@ class Server:
         schedule_pb2_grpc.add_ScheduleServiceServicer_to_server(
             ScheduleServicer(engine.schedules), server
         )
+        simulation_pb2_grpc.add_SimulationServiceServicer_to_server(
+            SimulationServicer(engine.simulations), server
+        )
         names = [
             schedule_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name,
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
@@ -487,6 +497,7 @@ class Server:
             wait_pb2.DESCRIPTOR.services_by_name["WaitService"].full_name,
             assessment_pb2.DESCRIPTOR.services_by_name["AssessmentService"].full_name,
             handoff_pb2.DESCRIPTOR.services_by_name["HandoffService"].full_name,
+            simulation_pb2.DESCRIPTOR.services_by_name["SimulationService"].full_name,
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(

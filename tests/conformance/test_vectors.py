@@ -51,6 +51,7 @@ from praxis.rpc.reconciliations import ReconciliationServicer
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.schedules import ScheduleServicer
+from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
@@ -178,6 +179,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.InboxService": InboxServicer(engine.inbox, hub),
         "aiws.engine.v1.ScheduleService": ScheduleServicer(engine.schedules),
         "aiws.engine.v1.NotificationService": NotificationServicer(engine.notifications),
+        "aiws.engine.v1.SimulationService": SimulationServicer(engine.simulations),
         "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()

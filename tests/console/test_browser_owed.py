@@ -106,6 +106,8 @@ def test_the_owed_decisions_are_listed_and_settled(page: Page, console: Console)
     page.locator("#inbox-items tr", has_text="Handoff").get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/handoffs/{delivery}")
     expect(page.locator("#handoff-state")).to_have_text("OFFERED")
+    expect(page.locator("#work")).to_have_text("ad hoc run")  # the work it comes from
+    shot(page, "31-handoff-offered")
     page.get_by_role("button", name="Acknowledge").click()
     expect(page.locator("#handoff-state")).to_have_text("ACKNOWLEDGED")
 

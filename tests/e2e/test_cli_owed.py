@@ -85,6 +85,8 @@ def test_a_finished_runs_assessments_and_handoff_are_settled_from_the_cli(shell:
     assert f"accepted run {run_id}" in shell.ok("assess", "accept", run_id).out
     acknowledged = shell.ok("handoffs", "ack", offered.delivery_id, who="bob").out
     assert "ACKNOWLEDGED" in acknowledged
+    assert "ad hoc run" in acknowledged  # the work it comes from
+    assert offered.definition_digest in acknowledged
     assert "0 waiting" in shell.ok("inbox").out
     summary = shell.ok("assess", "show", run_id).out
     assert "accepted" in summary and "yes" in summary

@@ -26,6 +26,7 @@ type Clients struct {
 	Waits           enginev1.WaitServiceClient
 	Assessments     enginev1.AssessmentServiceClient
 	Handoffs        enginev1.HandoffServiceClient
+	Simulations     enginev1.SimulationServiceClient // dry runs by the server's pure core
 	TestClock       testingv1.TestClockServiceClient // served only by a server in test-clock mode
 }
 
@@ -55,6 +56,7 @@ func Connect(address, token string, opts ...grpc.DialOption) (*Clients, error) {
 		Waits:           enginev1.NewWaitServiceClient(conn),
 		Assessments:     enginev1.NewAssessmentServiceClient(conn),
 		Handoffs:        enginev1.NewHandoffServiceClient(conn),
+		Simulations:     enginev1.NewSimulationServiceClient(conn),
 		TestClock:       testingv1.NewTestClockServiceClient(conn),
 	}, nil
 }

@@ -23,6 +23,7 @@ from aiws.engine.v1 import (
     registry_pb2_grpc,
     run_pb2_grpc,
     schedule_pb2_grpc,
+    simulation_pb2_grpc,
     task_pb2_grpc,
     wait_pb2_grpc,
 )
@@ -65,6 +66,7 @@ SERVICE_NAMES = (
     "waits",
     "assessments",
     "handoffs",
+    "simulations",
     "test_clock",
 )
 
@@ -85,6 +87,7 @@ class Client:
         self.waits = wait_pb2_grpc.WaitServiceStub(channel)
         self.assessments = assessment_pb2_grpc.AssessmentServiceStub(channel)
         self.handoffs = handoff_pb2_grpc.HandoffServiceStub(channel)
+        self.simulations = simulation_pb2_grpc.SimulationServiceStub(channel)
         self.principals = principal_pb2_grpc.PrincipalServiceStub(channel)
         self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
         self.schedules = schedule_pb2_grpc.ScheduleServiceStub(channel)

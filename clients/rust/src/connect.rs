@@ -13,6 +13,7 @@ use crate::aiws::engine::v1::{
     handoff_service_client::HandoffServiceClient,
     reconciliation_service_client::ReconciliationServiceClient,
     registry_service_client::RegistryServiceClient, run_service_client::RunServiceClient,
+    simulation_service_client::SimulationServiceClient,
     task_service_client::TaskServiceClient, wait_service_client::WaitServiceClient,
 };
 use crate::auth::{BearerToken, InvalidToken};
@@ -23,7 +24,7 @@ pub type AuthChannel = InterceptedService<Channel, BearerToken>;
 
 /// The typed client of every engine service over one channel, named as in every Praxis
 /// client (`registry`, `approvals`, `admin`, `runs`, `tasks`, `events`, `contracts`,
-/// `reconciliations`, `waits`, `assessments`, `handoffs`, `test_clock`). Clients are cheap
+/// `reconciliations`, `waits`, `assessments`, `handoffs`, `simulations`, `test_clock`). Clients are cheap
 /// to clone; calls take `&mut self`, so clone one per concurrent task.
 #[derive(Clone, Debug)]
 pub struct Clients {
@@ -49,6 +50,8 @@ pub struct Clients {
     pub assessments: AssessmentServiceClient<AuthChannel>,
     /// `aiws.engine.v1.HandoffService`.
     pub handoffs: HandoffServiceClient<AuthChannel>,
+    /// `aiws.engine.v1.SimulationService`: dry runs by the server's pure core.
+    pub simulations: SimulationServiceClient<AuthChannel>,
     /// `aiws.engine.testing.v1.TestClockService`; only on a server in test-clock mode.
     pub test_clock: TestClockServiceClient<AuthChannel>,
     /// Calls any unary RPC by name with proto-JSON.
@@ -71,6 +74,7 @@ impl Clients {
             waits: WaitServiceClient::new(authed.clone()),
             assessments: AssessmentServiceClient::new(authed.clone()),
             handoffs: HandoffServiceClient::new(authed.clone()),
+            simulations: SimulationServiceClient::new(authed.clone()),
             test_clock: TestClockServiceClient::new(authed.clone()),
             dynamic: DynamicClient::new(authed),
         }

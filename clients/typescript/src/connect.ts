@@ -13,6 +13,7 @@ import {
   ReconciliationService,
   RegistryService,
   RunService,
+  SimulationService,
   TaskService,
   WaitService,
 } from "./v1.js";
@@ -36,6 +37,8 @@ export interface PraxisClients {
   waits: Client<typeof WaitService>;
   assessments: Client<typeof AssessmentService>;
   handoffs: Client<typeof HandoffService>;
+  /** Dry runs of a definition by the server's pure core. */
+  simulations: Client<typeof SimulationService>;
   /** Served only by a server started in test-clock mode. */
   testClock: Client<typeof TestClockService>;
   /** invokeJson on this connection. */
@@ -84,6 +87,7 @@ export function connect(address: string, token?: string, options: ConnectOptions
     waits: createClient(WaitService, transport),
     assessments: createClient(AssessmentService, transport),
     handoffs: createClient(HandoffService, transport),
+    simulations: createClient(SimulationService, transport),
     testClock: createClient(TestClockService, transport),
     invokeJson: (service, method, request, callOptions) =>
       invokeJson(transport, service, method, request, callOptions),

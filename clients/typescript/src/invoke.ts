@@ -32,6 +32,7 @@ export const praxisRegistry: Registry = createRegistry(
   v1.file_aiws_engine_v1_registry,
   v1.file_aiws_engine_v1_run,
   v1.file_aiws_engine_v1_schedule,
+  v1.file_aiws_engine_v1_simulation,
   v1.file_aiws_engine_v1_task,
   v1.file_aiws_engine_v1_wait,
   testingv1.file_aiws_engine_testing_v1_clock,

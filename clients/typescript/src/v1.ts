@@ -16,5 +16,6 @@ export * from "./gen/aiws/engine/v1/reconciliation_pb.js";
 export * from "./gen/aiws/engine/v1/registry_pb.js";
 export * from "./gen/aiws/engine/v1/run_pb.js";
 export * from "./gen/aiws/engine/v1/schedule_pb.js";
+export * from "./gen/aiws/engine/v1/simulation_pb.js";
 export * from "./gen/aiws/engine/v1/task_pb.js";
 export * from "./gen/aiws/engine/v1/wait_pb.js";

@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from praxis.core import values
+from praxis.core.records import Ref
 from praxis.core.rejection import Code, Rejection, invalid, precondition
 
 MAX_NOTE = values.MAX_TEXT_BYTES  # UTF-8 bytes
@@ -22,6 +23,19 @@ class State(enum.Enum):
 
     OFFERED = "OFFERED"
     ACKNOWLEDGED = "ACKNOWLEDGED"
+
+
+@dataclass(frozen=True)
+class Work:
+    """The revision of the work a handoff's outputs come from, bound at the offer.
+
+    ``ref`` is ``None`` for an ad hoc run (whose revision is 0); ``definition_digest``
+    is the digest of the definition the node ran under.
+    """
+
+    ref: Ref | None
+    revision: int
+    definition_digest: str
 
 
 @dataclass(frozen=True)
@@ -38,6 +52,9 @@ class Handoff:
     state: State = State.OFFERED
     created_at_ms: int = 0
     acknowledged_at_ms: int = 0
+    work: Work | None = None
+    """The revision of the work handed off; ``None`` only for a handoff offered before
+    handoffs recorded it and whose run is no longer there to tell."""
 
 
 def delivery_id(principal_id: str, request_id: str) -> str:

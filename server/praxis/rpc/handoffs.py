@@ -20,7 +20,7 @@ _STATES = {
 
 def handoff_to_proto(handoff: core.Handoff) -> pb.Handoff:
     """One handoff."""
-    return pb.Handoff(
+    message = pb.Handoff(
         delivery_id=handoff.delivery_id,
         run_id=handoff.run_id,
         node_uid=handoff.node_uid,
@@ -33,6 +33,14 @@ def handoff_to_proto(handoff: core.Handoff) -> pb.Handoff:
         created_at_ms=handoff.created_at_ms,
         acknowledged_at_ms=handoff.acknowledged_at_ms,
     )
+    work = handoff.work
+    if work is not None:
+        if work.ref is not None:
+            message.ref.work_order_id = work.ref.work_order_id
+            message.ref.run_id = work.ref.run_id
+        message.revision = work.revision
+        message.definition_digest = work.definition_digest
+    return message
 
 
 class HandoffServicer(handoff_pb2_grpc.HandoffServiceServicer):

@@ -24,7 +24,12 @@ from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db.metadata import meta
 from praxis.store.db.migrations import Migration
 from praxis.store.execution import upgrades as execution_upgrades
-from praxis.store.execution.tables import EXECUTION_TABLES, assessments_due, wait_approvals
+from praxis.store.execution.tables import (
+    EXECUTION_TABLES,
+    HANDOFFS_REVISION_COLUMNS,
+    assessments_due,
+    wait_approvals,
+)
 from praxis.store.principals.tables import principal_events, principals
 from praxis.store.registry import upgrades as registry_upgrades
 from praxis.store.registry.tables import (
@@ -147,4 +152,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(22, "archived_runs", (archived_runs,), _runs_finished_index),
     Migration(23, "notifications", (run_notifications, deliveries)),
     Migration(24, "attempt_progress", (attempt_progress,)),
+    Migration(
+        25,
+        "handoff_revisions",
+        (),
+        execution_upgrades.add_handoff_revisions,
+        adds=(("handoffs", HANDOFFS_REVISION_COLUMNS),),
+    ),
 )

@@ -13,9 +13,10 @@ from praxis_cli.commands import (
     registry,
     runs,
     schedules,
+    simulate,
 )
 
 COMMAND_MODULES = (
     principals, decide, registry, runs, schedules, deliverables, approvals, admin, deliveries,
-    agent_mcp,
+    agent_mcp, simulate,
 )  # fmt: skip

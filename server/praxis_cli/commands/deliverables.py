@@ -133,6 +133,13 @@ def _acknowledge(ctx: Any, args: argparse.Namespace) -> int:
     return _print_handoff(ctx, found)
 
 
+def _work(found: handoff_pb2.Handoff) -> str:
+    """The revision of the work handed off: ``WO/RUN@REVISION``, or ``ad hoc run``."""
+    if found.HasField("ref"):
+        return f"{found.ref.work_order_id}/{found.ref.run_id}@{found.revision}"
+    return "ad hoc run" if found.definition_digest else "-"
+
+
 def _print_handoff(ctx: Any, found: handoff_pb2.Handoff) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(found))
@@ -142,6 +149,8 @@ def _print_handoff(ctx: Any, found: handoff_pb2.Handoff) -> int:
             ("delivery", found.delivery_id),
             ("run", found.run_id),
             ("node", found.node_uid),
+            ("work", _work(found)),
+            ("definition", found.definition_digest or "-"),
             ("from", found.from_principal_id),
             ("to", found.to_principal_id),
             ("outputs", found.outputs_digest),

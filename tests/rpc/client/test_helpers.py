@@ -40,6 +40,7 @@ def test_connect_exposes_every_service_under_the_canonical_names(harness: Harnes
         "waits": "WaitServiceStub",
         "assessments": "AssessmentServiceStub",
         "handoffs": "HandoffServiceStub",
+        "simulations": "SimulationServiceStub",
         "test_clock": "TestClockServiceStub",
     }
 

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import json
+
 import grpc
 import pytest
 
 from aiws.engine.v1 import handoff_pb2 as pb
+from aiws.engine.v1 import registry_pb2
 from tests.support.execution import settle, start_run
 from tests.support.harness import Harness, expect_error
-from tests.support.runtime import claim, definition, json_out, node
+from tests.support.registry import activate_cmd, approve, execute, proposed, ref
+from tests.support.runtime import (
+    GOVERNED_PLAN,
+    claim,
+    complete,
+    definition,
+    get_run,
+    governed,
+    json_out,
+    node,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
@@ -59,6 +72,48 @@ def test_a_handoff_is_offered_then_acknowledged_once(model: Harness) -> None:
         pb.GetHandoffRequest(delivery_id=handoff.delivery_id)
     )
     assert read.handoff.acknowledged_at_ms == acknowledged_at
+
+
+def test_an_ad_hoc_handoff_names_its_runs_definition(model: Harness) -> None:
+    run = start_run(model, CHAIN)
+    [a] = claim(model)
+    settle(model, a, {"draft": "text"})
+    handoff = offer(model, run.run_id, "a").handoff
+    assert not handoff.HasField("ref") and handoff.revision == 0
+    assert handoff.definition_digest == run.definition_digest
+
+
+def test_a_governed_handoff_names_the_revision_its_node_ran_under(model: Harness) -> None:
+    """A node finished under revision 1 is handed off after the run moved to revision 2:
+    the handoff names revision 1 and its digest, as the registry's history has them."""
+    run = governed(model)
+    [research] = claim(model)
+    complete(model, research, {})
+    revised = json.loads(json.dumps(GOVERNED_PLAN))
+    revised["nodes"]["report"]["agent"]["system_prompt"] = "cite sources"
+    proposed(model, ref(), "p1", 1, revised)
+    command = activate_cmd(ref(), "p1", 1, "ap-p1")
+    approve(model, command, "ap-p1")
+    execute(model, "alice", "act-p1", command)
+    revised_run = get_run(model, run.run_id)
+    assert revised_run.revision == 2
+    handoff = offer(model, run.run_id, "research").handoff
+    assert (handoff.ref.work_order_id, handoff.ref.run_id) == ("wo-1", "run-1")
+    assert handoff.revision == 1
+    assert handoff.definition_digest == run.definition_digest  # revision 1's
+    head = model.client("alice").registry.GetHead(registry_pb2.GetHeadRequest(ref=ref())).head
+    assert head.definition_digest == revised_run.definition_digest != run.definition_digest
+    [draft] = claim(model)
+    complete(model, draft, {})
+    later = offer(model, run.run_id, "draft", request_id="h-2").handoff
+    assert (later.revision, later.definition_digest) == (2, head.definition_digest)
+    read = model.client("agent2").handoffs.GetHandoff(
+        pb.GetHandoffRequest(delivery_id=handoff.delivery_id)
+    )
+    assert (read.handoff.revision, read.handoff.definition_digest) == (
+        1,
+        handoff.definition_digest,
+    )
 
 
 def test_bad_handoffs(model: Harness) -> None:

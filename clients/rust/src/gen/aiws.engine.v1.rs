@@ -3494,6 +3494,13 @@ pub enum ErrorReason {
     NotifyInvalid = 191,
     /// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
     DeliveryNotFound = 192,
+    /// SimulateRun's script cannot drive the definition: an entry names no node of it, a
+    /// worker's outcome names a wait node or an answer an agent node, a duration is
+    /// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+    /// violation names the entry, e.g. `script\[3\].node`).
+    ScriptInvalid = 300,
+    /// SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+    SimulationInvalid = 301,
 }
 impl ErrorReason {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -3620,6 +3627,8 @@ impl ErrorReason {
             Self::NotifyDestinationUnknown => "NOTIFY_DESTINATION_UNKNOWN",
             Self::NotifyInvalid => "NOTIFY_INVALID",
             Self::DeliveryNotFound => "DELIVERY_NOT_FOUND",
+            Self::ScriptInvalid => "SCRIPT_INVALID",
+            Self::SimulationInvalid => "SIMULATION_INVALID",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -3745,6 +3754,8 @@ impl ErrorReason {
             "NOTIFY_DESTINATION_UNKNOWN" => Some(Self::NotifyDestinationUnknown),
             "NOTIFY_INVALID" => Some(Self::NotifyInvalid),
             "DELIVERY_NOT_FOUND" => Some(Self::DeliveryNotFound),
+            "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
+            "SIMULATION_INVALID" => Some(Self::SimulationInvalid),
             _ => None,
         }
     }
@@ -4472,6 +4483,19 @@ pub struct Handoff {
     /// When it was acknowledged (0 until then).
     #[prost(int64, tag = "11")]
     pub acknowledged_at_ms: i64,
+    /// The work the outputs come from, bound at the offer and never changed after: for a
+    /// governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+    /// run).
+    #[prost(message, optional, tag = "12")]
+    pub r#ref: ::core::option::Option<WorkflowRef>,
+    /// The registry revision the node ran under (0 for an ad hoc run). A run revised after
+    /// the node finished keeps this revision: it is the node's, not the run's latest.
+    #[prost(int64, tag = "13")]
+    pub revision: i64,
+    /// `sha256:<hex>` of the definition that revision holds (for an ad hoc run, of the
+    /// run's definition): what the receiver can compare against the registry's history.
+    #[prost(string, tag = "14")]
+    pub definition_digest: ::prost::alloc::string::String,
 }
 /// CreateHandoffRequest offers a node's outputs.
 #[allow(clippy::all)]
@@ -13584,6 +13608,606 @@ pub mod schedule_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.ScheduleService";
     impl<T> tonic::server::NamedService for ScheduleServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// ScriptedOutcome is one outcome for one node; a node's outcomes are used in order, one
+/// per attempt (or per answer, per reconciliation).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ScriptedOutcome {
+    /// The node: a fan-out item's uid (`each#2`) applies to that item only; a node id to
+    /// the node and, after the uid's own outcomes, to each of its items.
+    #[prost(string, tag = "1")]
+    pub node: ::prost::alloc::string::String,
+    /// What happens.
+    #[prost(enumeration = "ScriptedOutcomeKind", tag = "2")]
+    pub kind: i32,
+    /// COMPLETE and UNCERTAIN: the attempt's result; ANSWER: the wait's payload (JSON).
+    #[prost(string, tag = "3")]
+    pub result_json: ::prost::alloc::string::String,
+    /// FAIL and UNCERTAIN without a result: the worker's error text.
+    #[prost(string, tag = "4")]
+    pub error: ::prost::alloc::string::String,
+    /// FAIL: whether the failure may be retried under the node's retry policy.
+    #[prost(bool, tag = "5")]
+    pub retryable: bool,
+    /// The attempt's reported cost (canonical decimal, the contract's unit; default 0).
+    #[prost(string, tag = "6")]
+    pub cost_microcredits: ::prost::alloc::string::String,
+    /// How long the attempt (or the human) takes; the clock moves on by this much.
+    #[prost(int64, tag = "7")]
+    pub duration_ms: i64,
+    /// RECONCILE: the human's decision (true: the effect was applied).
+    #[prost(bool, tag = "8")]
+    pub applied: bool,
+}
+/// SimulateRunRequest is a definition, an input, a clock and a script.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct SimulateRunRequest {
+    /// With `ref`: the revision to simulate (0: the head).
+    #[prost(int64, tag = "3")]
+    pub revision: i64,
+    /// The run's input (JSON; default null), given to nodes that read `run_input`.
+    #[prost(string, tag = "4")]
+    pub input_json: ::prost::alloc::string::String,
+    /// When the simulated run starts, UTC epoch milliseconds (required).
+    #[prost(int64, tag = "5")]
+    pub start_at_ms: i64,
+    /// The outcomes, at most 1,000.
+    #[prost(message, repeated, tag = "6")]
+    pub script: ::prost::alloc::vec::Vec<ScriptedOutcome>,
+    /// With `definition_json`: the work order whose `run.read` grant the call needs
+    /// (default: the default work order). With `ref`: empty or the ref's.
+    #[prost(string, tag = "7")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Each attempt's lease (default 60000; 1000 to 3600000).
+    #[prost(int64, tag = "8")]
+    pub lease_ms: i64,
+    /// The run's timeout from its start (0: none), as StartRun's `run_timeout_ms`.
+    #[prost(int64, tag = "9")]
+    pub run_timeout_ms: i64,
+    /// What to simulate.
+    #[prost(oneof = "simulate_run_request::Source", tags = "1, 2")]
+    pub source: ::core::option::Option<simulate_run_request::Source>,
+}
+/// Nested message and enum types in `SimulateRunRequest`.
+pub mod simulate_run_request {
+    /// What to simulate.
+    #[allow(clippy::all)]
+    #[derive(Clone, PartialEq, Eq, Hash, ::prost::Oneof)]
+    pub enum Source {
+        /// A definition document (JSON), checked like StartRun's (models are not checked:
+        /// a simulation needs no worker).
+        #[prost(string, tag = "1")]
+        DefinitionJson(::prost::alloc::string::String),
+        /// A registry ref: its head's definition, or `revision`'s.
+        #[prost(message, tag = "2")]
+        Ref(super::WorkflowRef),
+    }
+}
+/// SimulationStep is one command and what it produced.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct SimulationStep {
+    /// When it happened on the simulated clock, UTC epoch milliseconds.
+    #[prost(int64, tag = "1")]
+    pub at_ms: i64,
+    /// What it did.
+    #[prost(enumeration = "SimulationStepAction", tag = "2")]
+    pub action: i32,
+    /// The node (empty for the run's own steps).
+    #[prost(string, tag = "3")]
+    pub node_uid: ::prost::alloc::string::String,
+    /// The attempt number (0 when none).
+    #[prost(int32, tag = "4")]
+    pub attempt: i32,
+    /// The run's state after the step.
+    #[prost(enumeration = "RunState", tag = "5")]
+    pub state: i32,
+    /// The events the step appended, in order (`seq` counts from 1 over the whole
+    /// simulation; `run_id` is the simulated run's).
+    #[prost(message, repeated, tag = "6")]
+    pub events: ::prost::alloc::vec::Vec<Event>,
+    /// DISPATCH: the input the attempt receives (JSON).
+    #[prost(string, tag = "7")]
+    pub input_json: ::prost::alloc::string::String,
+    /// REFUSED: the `ErrorReason` name of the refusal.
+    #[prost(string, tag = "8")]
+    pub refusal_reason: ::prost::alloc::string::String,
+}
+/// SimulateRunResponse is everything the simulation observed.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct SimulateRunResponse {
+    /// Every step, in order.
+    #[prost(message, repeated, tag = "1")]
+    pub steps: ::prost::alloc::vec::Vec<SimulationStep>,
+    /// The run as it stands at the end (its id is `run_simulated`).
+    #[prost(message, optional, tag = "2")]
+    pub run: ::core::option::Option<Run>,
+    /// Why the simulation stopped.
+    #[prost(enumeration = "SimulationEnd", tag = "3")]
+    pub end: i32,
+    /// NEEDS_SCRIPT: the node whose next outcome the script lacks.
+    #[prost(string, tag = "4")]
+    pub waiting_on: ::prost::alloc::string::String,
+    /// The run's result when it completed (JSON), else empty.
+    #[prost(string, tag = "5")]
+    pub result_json: ::prost::alloc::string::String,
+}
+/// ScriptedOutcomeKind is what a scripted outcome does.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ScriptedOutcomeKind {
+    /// Never sent; refused with ENUM_INVALID.
+    Unspecified = 0,
+    /// The worker completes the attempt with `result_json`; its effect was applied.
+    Complete = 1,
+    /// The worker fails the attempt with `error` (`retryable` or not); nothing was applied.
+    Fail = 2,
+    /// The worker cannot tell whether the effect happened: it completes with `result_json`
+    /// (or fails, when `result_json` is empty) with an UNCERTAIN effect.
+    Uncertain = 3,
+    /// The worker never reports: the attempt's lease (or its timeout) runs out. A
+    /// `duration_ms` at or past the lease means the same.
+    LeaseLost = 4,
+    /// A human (or a service) satisfies the wait node with `result_json` as its payload.
+    Answer = 5,
+    /// A human decides a blocked node's uncertain effect: `applied` or not.
+    Reconcile = 6,
+}
+impl ScriptedOutcomeKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "SCRIPTED_OUTCOME_KIND_UNSPECIFIED",
+            Self::Complete => "SCRIPTED_OUTCOME_KIND_COMPLETE",
+            Self::Fail => "SCRIPTED_OUTCOME_KIND_FAIL",
+            Self::Uncertain => "SCRIPTED_OUTCOME_KIND_UNCERTAIN",
+            Self::LeaseLost => "SCRIPTED_OUTCOME_KIND_LEASE_LOST",
+            Self::Answer => "SCRIPTED_OUTCOME_KIND_ANSWER",
+            Self::Reconcile => "SCRIPTED_OUTCOME_KIND_RECONCILE",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SCRIPTED_OUTCOME_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "SCRIPTED_OUTCOME_KIND_COMPLETE" => Some(Self::Complete),
+            "SCRIPTED_OUTCOME_KIND_FAIL" => Some(Self::Fail),
+            "SCRIPTED_OUTCOME_KIND_UNCERTAIN" => Some(Self::Uncertain),
+            "SCRIPTED_OUTCOME_KIND_LEASE_LOST" => Some(Self::LeaseLost),
+            "SCRIPTED_OUTCOME_KIND_ANSWER" => Some(Self::Answer),
+            "SCRIPTED_OUTCOME_KIND_RECONCILE" => Some(Self::Reconcile),
+            _ => None,
+        }
+    }
+}
+/// SimulationStepAction is what one step did.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum SimulationStepAction {
+    /// Never sent.
+    Unspecified = 0,
+    /// The run started.
+    Start = 1,
+    /// A node was leased to the simulated worker (or its lease was refused by a limit).
+    Dispatch = 2,
+    /// The worker completed an attempt.
+    Complete = 3,
+    /// The worker failed an attempt.
+    Fail = 4,
+    /// Time ran to a timer: a lease, timeout, wait expiry, backoff or deadline.
+    Expire = 5,
+    /// A wait was answered.
+    Answer = 6,
+    /// A blocked node's effect was reconciled.
+    Reconcile = 7,
+    /// The engine refused the scripted settlement or answer (`refusal_reason` says why);
+    /// nothing changed. A refused result is followed by its attempt's lease running out.
+    Refused = 8,
+}
+impl SimulationStepAction {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "SIMULATION_STEP_ACTION_UNSPECIFIED",
+            Self::Start => "SIMULATION_STEP_ACTION_START",
+            Self::Dispatch => "SIMULATION_STEP_ACTION_DISPATCH",
+            Self::Complete => "SIMULATION_STEP_ACTION_COMPLETE",
+            Self::Fail => "SIMULATION_STEP_ACTION_FAIL",
+            Self::Expire => "SIMULATION_STEP_ACTION_EXPIRE",
+            Self::Answer => "SIMULATION_STEP_ACTION_ANSWER",
+            Self::Reconcile => "SIMULATION_STEP_ACTION_RECONCILE",
+            Self::Refused => "SIMULATION_STEP_ACTION_REFUSED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SIMULATION_STEP_ACTION_UNSPECIFIED" => Some(Self::Unspecified),
+            "SIMULATION_STEP_ACTION_START" => Some(Self::Start),
+            "SIMULATION_STEP_ACTION_DISPATCH" => Some(Self::Dispatch),
+            "SIMULATION_STEP_ACTION_COMPLETE" => Some(Self::Complete),
+            "SIMULATION_STEP_ACTION_FAIL" => Some(Self::Fail),
+            "SIMULATION_STEP_ACTION_EXPIRE" => Some(Self::Expire),
+            "SIMULATION_STEP_ACTION_ANSWER" => Some(Self::Answer),
+            "SIMULATION_STEP_ACTION_RECONCILE" => Some(Self::Reconcile),
+            "SIMULATION_STEP_ACTION_REFUSED" => Some(Self::Refused),
+            _ => None,
+        }
+    }
+}
+/// SimulationEnd is why a simulation stopped.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum SimulationEnd {
+    /// Never sent.
+    Unspecified = 0,
+    /// The run ended (COMPLETED, FAILED or CANCELLED).
+    RunEnded = 1,
+    /// A ready or blocked node has no scripted outcome left (`waiting_on` names it): what
+    /// its worker or its human does next is not in the script.
+    NeedsScript = 2,
+    /// The simulation made 10,000 moves without the run ending.
+    StepLimit = 3,
+}
+impl SimulationEnd {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "SIMULATION_END_UNSPECIFIED",
+            Self::RunEnded => "SIMULATION_END_RUN_ENDED",
+            Self::NeedsScript => "SIMULATION_END_NEEDS_SCRIPT",
+            Self::StepLimit => "SIMULATION_END_STEP_LIMIT",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SIMULATION_END_UNSPECIFIED" => Some(Self::Unspecified),
+            "SIMULATION_END_RUN_ENDED" => Some(Self::RunEnded),
+            "SIMULATION_END_NEEDS_SCRIPT" => Some(Self::NeedsScript),
+            "SIMULATION_END_STEP_LIMIT" => Some(Self::StepLimit),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod simulation_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// SimulationService answers "what would this definition do with this input and these
+    /// outcomes?" from the server's pure core, in any language: the same reducer that runs
+    /// real runs, driven by a script instead of workers and humans, on a given clock. It
+    /// writes nothing and needs only `run.read` on the work order it names.
+    #[derive(Debug, Clone)]
+    pub struct SimulationServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl SimulationServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> SimulationServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> SimulationServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            SimulationServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// SimulateRun plays a run of a definition (inline or a ref's revision) forward from
+        /// `start_at_ms`: each ready node, in definition order (fan-out items in item order),
+        /// is leased to one simulated worker and settled with the next scripted outcome for it;
+        /// open waits are answered and blocked nodes reconciled where the script says so; when
+        /// nothing else can happen, time runs to the next timer (a retry's backoff, a wait's
+        /// expiry, a lease, a deadline). Attempts run one after another, each taking its
+        /// outcome's `duration_ms`. The same request always gives the same answer.
+        pub async fn simulate_run(
+            &mut self,
+            request: impl tonic::IntoRequest<super::SimulateRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SimulateRunResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.SimulationService/SimulateRun",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.SimulationService", "SimulateRun"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod simulation_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with SimulationServiceServer.
+    #[async_trait]
+    pub trait SimulationService: std::marker::Send + std::marker::Sync + 'static {
+        /// SimulateRun plays a run of a definition (inline or a ref's revision) forward from
+        /// `start_at_ms`: each ready node, in definition order (fan-out items in item order),
+        /// is leased to one simulated worker and settled with the next scripted outcome for it;
+        /// open waits are answered and blocked nodes reconciled where the script says so; when
+        /// nothing else can happen, time runs to the next timer (a retry's backoff, a wait's
+        /// expiry, a lease, a deadline). Attempts run one after another, each taking its
+        /// outcome's `duration_ms`. The same request always gives the same answer.
+        async fn simulate_run(
+            &self,
+            request: tonic::Request<super::SimulateRunRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::SimulateRunResponse>,
+            tonic::Status,
+        >;
+    }
+    /// SimulationService answers "what would this definition do with this input and these
+    /// outcomes?" from the server's pure core, in any language: the same reducer that runs
+    /// real runs, driven by a script instead of workers and humans, on a given clock. It
+    /// writes nothing and needs only `run.read` on the work order it names.
+    #[derive(Debug)]
+    pub struct SimulationServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> SimulationServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for SimulationServiceServer<T>
+    where
+        T: SimulationService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.SimulationService/SimulateRun" => {
+                    #[allow(non_camel_case_types)]
+                    struct SimulateRunSvc<T: SimulationService>(pub Arc<T>);
+                    impl<
+                        T: SimulationService,
+                    > tonic::server::UnaryService<super::SimulateRunRequest>
+                    for SimulateRunSvc<T> {
+                        type Response = super::SimulateRunResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::SimulateRunRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as SimulationService>::simulate_run(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = SimulateRunSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for SimulationServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.SimulationService";
+    impl<T> tonic::server::NamedService for SimulationServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

@@ -11,11 +11,12 @@ from sqlalchemy.engine import Connection
 from praxis.core import handoff as core
 from praxis.core import run as runs
 from praxis.core import values
-from praxis.core.records import Principal
+from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import handoffs
+from praxis.store.registry import rows as registry_rows
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.runs import RunStore
 from praxis.store.wake.hub import INBOX
@@ -84,18 +85,20 @@ class HandoffStore:
             if node.item >= 0:
                 text = run_rows.result_text(connection, run_id, node_uid)
                 outputs = values.digest(None if text is None else json.loads(text))
+            work = _work_of(connection, record, node.revision)
             connection.execute(
                 handoffs.insert().values(
                     delivery_id=delivery, run_id=run_id, node_uid=node_uid,
                     from_principal_id=principal.principal_id, to_principal_id=to_principal_id,
                     outputs_digest=outputs, note=note, state=core.State.OFFERED.value,
-                    created_at_ms=now, acknowledged_at_ms=0,
+                    created_at_ms=now, acknowledged_at_ms=0, **_work_columns(work),
                 )
             )  # fmt: skip
             Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "HANDOFF_OFFERED", delivery, now, run_id=run_id, node_uid=node_uid,
                 to_principal_id=to_principal_id, outputs_digest=outputs,
+                **_work_columns(work),
             )  # fmt: skip
             requests.remember(
                 connection, principal.principal_id, "handoff", request_id, digest, delivery
@@ -156,6 +159,28 @@ class HandoffStore:
         return record if isinstance(record, Rejection) else found
 
 
+def _work_of(connection: Connection, record: run_rows.RunRecord, revision: int) -> core.Work:
+    """The revision of the work a node of ``record`` ran under: the run's own definition
+    when the node ran under the run's current revision (always so for an ad hoc run),
+    else the registry's record of that earlier revision of the run's ref."""
+    if not record.ref_run_id:
+        return core.Work(None, revision, record.state.definition.digest)
+    ref = Ref(record.work_order_id, record.ref_run_id)
+    if revision == record.state.revision:
+        return core.Work(ref, revision, record.state.definition.digest)
+    return core.Work(ref, revision, registry_rows.revision_digest(connection, ref, revision))
+
+
+def _work_columns(work: core.Work) -> dict[str, str | int]:
+    """A handoff row's (and its event's) columns for ``work``."""
+    return {
+        "ref_work_order_id": work.ref.work_order_id if work.ref else "",
+        "ref_run_id": work.ref.run_id if work.ref else "",
+        "revision": work.revision,
+        "definition_digest": work.definition_digest,
+    }
+
+
 def _load(connection: Connection, delivery_id: str) -> core.Handoff | None:
     row: Any = connection.execute(
         select(handoffs).where(handoffs.c.delivery_id == delivery_id)
@@ -176,4 +201,10 @@ def handoff_of(row: Any) -> core.Handoff:
         state=core.State(row.state),
         created_at_ms=row.created_at_ms,
         acknowledged_at_ms=row.acknowledged_at_ms,
+        work=None if row.revision < 0 else _work_of_row(row),
     )
+
+
+def _work_of_row(row: Any) -> core.Work:
+    ref = Ref(row.ref_work_order_id, row.ref_run_id) if row.ref_run_id else None
+    return core.Work(ref, row.revision, row.definition_digest)

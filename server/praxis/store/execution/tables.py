@@ -9,7 +9,17 @@ log: every write of this module appends one event in the same transaction.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    text,
+)
 
 from praxis.store.db.metadata import metadata
 
@@ -108,7 +118,15 @@ handoffs = Table(
     Column("state", String(16), nullable=False),
     Column("created_at_ms", BigInteger, nullable=False),
     Column("acknowledged_at_ms", BigInteger, nullable=False),
+    # Added by migration 25 (``HANDOFFS_REVISION_COLUMNS``): the revision of the work the
+    # outputs come from (``praxis.core.handoff.Work``); ``revision`` -1 on a handoff made
+    # before whose run was gone when the migration ran.
+    Column("ref_work_order_id", String(128), nullable=False, server_default=text("''")),
+    Column("ref_run_id", String(128), nullable=False, server_default=text("''")),
+    Column("revision", BigInteger, nullable=False, server_default=text("-1")),
+    Column("definition_digest", String(80), nullable=False, server_default=text("''")),
 )
+HANDOFFS_REVISION_COLUMNS = ("ref_work_order_id", "ref_run_id", "revision", "definition_digest")
 
 run_segments = Table(
     "run_segments",

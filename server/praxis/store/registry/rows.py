@@ -54,6 +54,20 @@ _HEAD = Statement(
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
+_REVISION = Statement(
+    select(revisions.c.definition_json).where(
+        revisions.c.work_order_id == bindparam("wo"),
+        revisions.c.run_id == bindparam("run"),
+        revisions.c.revision == bindparam("revision"),
+    )
+)
+_REVISION_DIGEST = Statement(
+    select(revisions.c.definition_digest).where(
+        revisions.c.work_order_id == bindparam("wo"),
+        revisions.c.run_id == bindparam("run"),
+        revisions.c.revision == bindparam("revision"),
+    )
+)
 _PROPOSAL_WHERE = and_(
     proposals.c.work_order_id == bindparam("wo"),
     proposals.c.run_id == bindparam("run"),
@@ -126,6 +140,22 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
         updated_at_ms=row.updated_at_ms,
         bound_run_id=row.bound_run_id,
     )
+
+
+def revision_digest(connection: Connection, ref: Ref, revision: int) -> str:
+    """The digest of the definition a ref's revision holds ("" when there is none)."""
+    found = _REVISION_DIGEST.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
+    ).scalar()
+    return str(found or "")
+
+
+def revision_definition(connection: Connection, ref: Ref, revision: int) -> values.JsonValue | None:
+    """The definition document a ref's revision holds, or ``None`` when there is none."""
+    found = _REVISION.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
+    ).scalar()
+    return None if found is None else json.loads(found)
 
 
 class Texts:

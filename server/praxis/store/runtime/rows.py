@@ -27,6 +27,7 @@ from praxis.core import run as core
 from praxis.core import values
 from praxis.core.definition import Definition
 from praxis.core.rejection import Code, Rejection, invalid
+from praxis.core.run import inputs
 from praxis.observability import metrics
 from praxis.store.db import database, locks, statements
 from praxis.store.db.database import Database, Rollback
@@ -809,9 +810,9 @@ def gather_input(
     node: core.NodeRun,
     cache: dict[tuple[str, str], values.JsonValue],
 ) -> values.JsonValue:
-    """The input of a node: run input, a dependency's result, a join or a fan-out item."""
+    """The input of a node: run input, a dependency's result, a join or a fan-out item
+    (:func:`praxis.core.run.inputs.node_input`, reading results from the rows)."""
     state = record.state
-    spec = state.definition.nodes[node.node_id]
 
     def value(node_id: str) -> values.JsonValue:
         key = (state.run_id, node_id)
@@ -819,18 +820,10 @@ def gather_input(
             cache[key] = node_value(connection, state, node_id)
         return cache[key]
 
-    kind = spec.source.kind
-    if kind == "run_input":
+    def run_input() -> values.JsonValue:
         return json.loads(record.input_json) if record.input_json else None
-    if kind == "node":
-        return value(spec.source.nodes[0])
-    if kind == "join":
-        return {node_id: value(node_id) for node_id in spec.source.nodes}
-    assert spec.fanout is not None
-    found = value(spec.fanout.node)
-    for key in spec.fanout.path:
-        found = found[key]
-    return found[node.item]
+
+    return inputs.node_input(state, node, run_input, value)
 
 
 # --- node listing ---------------------------------------------------------------------

@@ -326,6 +326,13 @@ const (
 	ErrorReason_NOTIFY_INVALID ErrorReason = 191
 	// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
 	ErrorReason_DELIVERY_NOT_FOUND ErrorReason = 192
+	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
+	// worker's outcome names a wait node or an answer an agent node, a duration is
+	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+	// violation names the entry, e.g. `script[3].node`).
+	ErrorReason_SCRIPT_INVALID ErrorReason = 300
+	// SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+	ErrorReason_SIMULATION_INVALID ErrorReason = 301
 )
 
 // Enum value maps for ErrorReason.
@@ -449,6 +456,8 @@ var (
 		190: "NOTIFY_DESTINATION_UNKNOWN",
 		191: "NOTIFY_INVALID",
 		192: "DELIVERY_NOT_FOUND",
+		300: "SCRIPT_INVALID",
+		301: "SIMULATION_INVALID",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":        0,
@@ -569,6 +578,8 @@ var (
 		"NOTIFY_DESTINATION_UNKNOWN":      190,
 		"NOTIFY_INVALID":                  191,
 		"DELIVERY_NOT_FOUND":              192,
+		"SCRIPT_INVALID":                  300,
+		"SIMULATION_INVALID":              301,
 	}
 )
 
@@ -603,7 +614,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xad\x16\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xdb\x16\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -723,7 +734,9 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\fRUN_ARCHIVED\x10\xd2\x01\x12\x1f\n" +
 	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
 	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
-	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01Ba\n" +
+	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x13\n" +
+	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
+	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (

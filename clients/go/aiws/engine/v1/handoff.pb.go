@@ -99,6 +99,16 @@ type Handoff struct {
 	CreatedAtMs int64 `protobuf:"varint,10,opt,name=created_at_ms,json=createdAtMs,proto3" json:"created_at_ms,omitempty"`
 	// When it was acknowledged (0 until then).
 	AcknowledgedAtMs int64 `protobuf:"varint,11,opt,name=acknowledged_at_ms,json=acknowledgedAtMs,proto3" json:"acknowledged_at_ms,omitempty"`
+	// The work the outputs come from, bound at the offer and never changed after: for a
+	// governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+	// run).
+	Ref *WorkflowRef `protobuf:"bytes,12,opt,name=ref,proto3" json:"ref,omitempty"`
+	// The registry revision the node ran under (0 for an ad hoc run). A run revised after
+	// the node finished keeps this revision: it is the node's, not the run's latest.
+	Revision int64 `protobuf:"varint,13,opt,name=revision,proto3" json:"revision,omitempty"`
+	// `sha256:<hex>` of the definition that revision holds (for an ad hoc run, of the
+	// run's definition): what the receiver can compare against the registry's history.
+	DefinitionDigest string `protobuf:"bytes,14,opt,name=definition_digest,json=definitionDigest,proto3" json:"definition_digest,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -208,6 +218,27 @@ func (x *Handoff) GetAcknowledgedAtMs() int64 {
 		return x.AcknowledgedAtMs
 	}
 	return 0
+}
+
+func (x *Handoff) GetRef() *WorkflowRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
+func (x *Handoff) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *Handoff) GetDefinitionDigest() string {
+	if x != nil {
+		return x.DefinitionDigest
+	}
+	return ""
 }
 
 // CreateHandoffRequest offers a node's outputs.
@@ -535,7 +566,7 @@ var File_aiws_engine_v1_handoff_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_handoff_proto_rawDesc = "" +
 	"\n" +
-	"\x1caiws/engine/v1/handoff.proto\x12\x0eaiws.engine.v1\"\x94\x03\n" +
+	"\x1caiws/engine/v1/handoff.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\x8c\x04\n" +
 	"\aHandoff\x12\x1f\n" +
 	"\vdelivery_id\x18\x01 \x01(\tR\n" +
 	"deliveryId\x12\x15\n" +
@@ -549,7 +580,10 @@ const file_aiws_engine_v1_handoff_proto_rawDesc = "" +
 	"\x05state\x18\t \x01(\x0e2\x1c.aiws.engine.v1.HandoffStateR\x05state\x12\"\n" +
 	"\rcreated_at_ms\x18\n" +
 	" \x01(\x03R\vcreatedAtMs\x12,\n" +
-	"\x12acknowledged_at_ms\x18\v \x01(\x03R\x10acknowledgedAtMs\"\xa3\x01\n" +
+	"\x12acknowledged_at_ms\x18\v \x01(\x03R\x10acknowledgedAtMs\x12-\n" +
+	"\x03ref\x18\f \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\x12\x1a\n" +
+	"\brevision\x18\r \x01(\x03R\brevision\x12+\n" +
+	"\x11definition_digest\x18\x0e \x01(\tR\x10definitionDigest\"\xa3\x01\n" +
 	"\x14CreateHandoffRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12\x15\n" +
@@ -604,23 +638,25 @@ var file_aiws_engine_v1_handoff_proto_goTypes = []any{
 	(*AcknowledgeHandoffResponse)(nil), // 5: aiws.engine.v1.AcknowledgeHandoffResponse
 	(*GetHandoffRequest)(nil),          // 6: aiws.engine.v1.GetHandoffRequest
 	(*GetHandoffResponse)(nil),         // 7: aiws.engine.v1.GetHandoffResponse
+	(*WorkflowRef)(nil),                // 8: aiws.engine.v1.WorkflowRef
 }
 var file_aiws_engine_v1_handoff_proto_depIdxs = []int32{
 	0, // 0: aiws.engine.v1.Handoff.state:type_name -> aiws.engine.v1.HandoffState
-	1, // 1: aiws.engine.v1.CreateHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	1, // 2: aiws.engine.v1.AcknowledgeHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	1, // 3: aiws.engine.v1.GetHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	2, // 4: aiws.engine.v1.HandoffService.CreateHandoff:input_type -> aiws.engine.v1.CreateHandoffRequest
-	4, // 5: aiws.engine.v1.HandoffService.AcknowledgeHandoff:input_type -> aiws.engine.v1.AcknowledgeHandoffRequest
-	6, // 6: aiws.engine.v1.HandoffService.GetHandoff:input_type -> aiws.engine.v1.GetHandoffRequest
-	3, // 7: aiws.engine.v1.HandoffService.CreateHandoff:output_type -> aiws.engine.v1.CreateHandoffResponse
-	5, // 8: aiws.engine.v1.HandoffService.AcknowledgeHandoff:output_type -> aiws.engine.v1.AcknowledgeHandoffResponse
-	7, // 9: aiws.engine.v1.HandoffService.GetHandoff:output_type -> aiws.engine.v1.GetHandoffResponse
-	7, // [7:10] is the sub-list for method output_type
-	4, // [4:7] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	8, // 1: aiws.engine.v1.Handoff.ref:type_name -> aiws.engine.v1.WorkflowRef
+	1, // 2: aiws.engine.v1.CreateHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	1, // 3: aiws.engine.v1.AcknowledgeHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	1, // 4: aiws.engine.v1.GetHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	2, // 5: aiws.engine.v1.HandoffService.CreateHandoff:input_type -> aiws.engine.v1.CreateHandoffRequest
+	4, // 6: aiws.engine.v1.HandoffService.AcknowledgeHandoff:input_type -> aiws.engine.v1.AcknowledgeHandoffRequest
+	6, // 7: aiws.engine.v1.HandoffService.GetHandoff:input_type -> aiws.engine.v1.GetHandoffRequest
+	3, // 8: aiws.engine.v1.HandoffService.CreateHandoff:output_type -> aiws.engine.v1.CreateHandoffResponse
+	5, // 9: aiws.engine.v1.HandoffService.AcknowledgeHandoff:output_type -> aiws.engine.v1.AcknowledgeHandoffResponse
+	7, // 10: aiws.engine.v1.HandoffService.GetHandoff:output_type -> aiws.engine.v1.GetHandoffResponse
+	8, // [8:11] is the sub-list for method output_type
+	5, // [5:8] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_handoff_proto_init() }
@@ -628,6 +664,7 @@ func file_aiws_engine_v1_handoff_proto_init() {
 	if File_aiws_engine_v1_handoff_proto != nil {
 		return
 	}
+	file_aiws_engine_v1_common_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -1,3 +1,4 @@
+from aiws.engine.v1 import common_pb2 as _common_pb2
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -16,7 +17,7 @@ HANDOFF_STATE_OFFERED: HandoffState
 HANDOFF_STATE_ACKNOWLEDGED: HandoffState
 
 class Handoff(_message.Message):
-    __slots__ = ("delivery_id", "run_id", "node_uid", "operation_id", "from_principal_id", "to_principal_id", "outputs_digest", "note", "state", "created_at_ms", "acknowledged_at_ms")
+    __slots__ = ("delivery_id", "run_id", "node_uid", "operation_id", "from_principal_id", "to_principal_id", "outputs_digest", "note", "state", "created_at_ms", "acknowledged_at_ms", "ref", "revision", "definition_digest")
     DELIVERY_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +29,9 @@ class Handoff(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     ACKNOWLEDGED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    DEFINITION_DIGEST_FIELD_NUMBER: _ClassVar[int]
     delivery_id: str
     run_id: str
     node_uid: str
@@ -39,7 +43,10 @@ class Handoff(_message.Message):
     state: HandoffState
     created_at_ms: int
     acknowledged_at_ms: int
-    def __init__(self, delivery_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., from_principal_id: _Optional[str] = ..., to_principal_id: _Optional[str] = ..., outputs_digest: _Optional[str] = ..., note: _Optional[str] = ..., state: _Optional[_Union[HandoffState, str]] = ..., created_at_ms: _Optional[int] = ..., acknowledged_at_ms: _Optional[int] = ...) -> None: ...
+    ref: _common_pb2.WorkflowRef
+    revision: int
+    definition_digest: str
+    def __init__(self, delivery_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., from_principal_id: _Optional[str] = ..., to_principal_id: _Optional[str] = ..., outputs_digest: _Optional[str] = ..., note: _Optional[str] = ..., state: _Optional[_Union[HandoffState, str]] = ..., created_at_ms: _Optional[int] = ..., acknowledged_at_ms: _Optional[int] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ...) -> None: ...
 
 class CreateHandoffRequest(_message.Message):
     __slots__ = ("request_id", "run_id", "node_uid", "to_principal_id", "note")

@@ -4,13 +4,15 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { WorkflowRef } from "./common_pb.js";
+import { file_aiws_engine_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file aiws/engine/v1/handoff.proto.
  */
 export const file_aiws_engine_v1_handoff: GenFile = /*@__PURE__*/
-  fileDesc("ChxhaXdzL2VuZ2luZS92MS9oYW5kb2ZmLnByb3RvEg5haXdzLmVuZ2luZS52MSKQAgoHSGFuZG9mZhITCgtkZWxpdmVyeV9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSFAoMb3BlcmF0aW9uX2lkGAQgASgJEhkKEWZyb21fcHJpbmNpcGFsX2lkGAUgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgGIAEoCRIWCg5vdXRwdXRzX2RpZ2VzdBgHIAEoCRIMCgRub3RlGAggASgJEisKBXN0YXRlGAkgASgOMhwuYWl3cy5lbmdpbmUudjEuSGFuZG9mZlN0YXRlEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSGgoSYWNrbm93bGVkZ2VkX2F0X21zGAsgASgDInMKFENyZWF0ZUhhbmRvZmZSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJEhAKCG5vZGVfdWlkGAMgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgEIAEoCRIMCgRub3RlGAUgASgJIlMKFUNyZWF0ZUhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZhIQCghyZXBsYXllZBgCIAEoCCIwChlBY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIkYKGkFja25vd2xlZGdlSGFuZG9mZlJlc3BvbnNlEigKB2hhbmRvZmYYASABKAsyFy5haXdzLmVuZ2luZS52MS5IYW5kb2ZmIigKEUdldEhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIj4KEkdldEhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZipoCgxIYW5kb2ZmU3RhdGUSHQoZSEFORE9GRl9TVEFURV9VTlNQRUNJRklFRBAAEhkKFUhBTkRPRkZfU1RBVEVfT0ZGRVJFRBABEh4KGkhBTkRPRkZfU1RBVEVfQUNLTk9XTEVER0VEEAIytQIKDkhhbmRvZmZTZXJ2aWNlElwKDUNyZWF0ZUhhbmRvZmYSJC5haXdzLmVuZ2luZS52MS5DcmVhdGVIYW5kb2ZmUmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUhhbmRvZmZSZXNwb25zZRJrChJBY2tub3dsZWRnZUhhbmRvZmYSKS5haXdzLmVuZ2luZS52MS5BY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0GiouYWl3cy5lbmdpbmUudjEuQWNrbm93bGVkZ2VIYW5kb2ZmUmVzcG9uc2USWAoKR2V0SGFuZG9mZhIhLmFpd3MuZW5naW5lLnYxLkdldEhhbmRvZmZSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuR2V0SGFuZG9mZlJlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw");
+  fileDesc("ChxhaXdzL2VuZ2luZS92MS9oYW5kb2ZmLnByb3RvEg5haXdzLmVuZ2luZS52MSLnAgoHSGFuZG9mZhITCgtkZWxpdmVyeV9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSFAoMb3BlcmF0aW9uX2lkGAQgASgJEhkKEWZyb21fcHJpbmNpcGFsX2lkGAUgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgGIAEoCRIWCg5vdXRwdXRzX2RpZ2VzdBgHIAEoCRIMCgRub3RlGAggASgJEisKBXN0YXRlGAkgASgOMhwuYWl3cy5lbmdpbmUudjEuSGFuZG9mZlN0YXRlEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSGgoSYWNrbm93bGVkZ2VkX2F0X21zGAsgASgDEigKA3JlZhgMIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGA0gASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GA4gASgJInMKFENyZWF0ZUhhbmRvZmZSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJEhAKCG5vZGVfdWlkGAMgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgEIAEoCRIMCgRub3RlGAUgASgJIlMKFUNyZWF0ZUhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZhIQCghyZXBsYXllZBgCIAEoCCIwChlBY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIkYKGkFja25vd2xlZGdlSGFuZG9mZlJlc3BvbnNlEigKB2hhbmRvZmYYASABKAsyFy5haXdzLmVuZ2luZS52MS5IYW5kb2ZmIigKEUdldEhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIj4KEkdldEhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZipoCgxIYW5kb2ZmU3RhdGUSHQoZSEFORE9GRl9TVEFURV9VTlNQRUNJRklFRBAAEhkKFUhBTkRPRkZfU1RBVEVfT0ZGRVJFRBABEh4KGkhBTkRPRkZfU1RBVEVfQUNLTk9XTEVER0VEEAIytQIKDkhhbmRvZmZTZXJ2aWNlElwKDUNyZWF0ZUhhbmRvZmYSJC5haXdzLmVuZ2luZS52MS5DcmVhdGVIYW5kb2ZmUmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUhhbmRvZmZSZXNwb25zZRJrChJBY2tub3dsZWRnZUhhbmRvZmYSKS5haXdzLmVuZ2luZS52MS5BY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0GiouYWl3cy5lbmdpbmUudjEuQWNrbm93bGVkZ2VIYW5kb2ZmUmVzcG9uc2USWAoKR2V0SGFuZG9mZhIhLmFpd3MuZW5naW5lLnYxLkdldEhhbmRvZmZSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuR2V0SGFuZG9mZlJlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
 
 /**
  * Handoff is one transfer of outputs and responsibility.
@@ -94,6 +96,31 @@ export type Handoff = Message<"aiws.engine.v1.Handoff"> & {
    * @generated from field: int64 acknowledged_at_ms = 11;
    */
   acknowledgedAtMs: bigint;
+
+  /**
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   *
+   * @generated from field: aiws.engine.v1.WorkflowRef ref = 12;
+   */
+  ref?: WorkflowRef | undefined;
+
+  /**
+   * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+   * the node finished keeps this revision: it is the node's, not the run's latest.
+   *
+   * @generated from field: int64 revision = 13;
+   */
+  revision: bigint;
+
+  /**
+   * `sha256:<hex>` of the definition that revision holds (for an ad hoc run, of the
+   * run's definition): what the receiver can compare against the registry's history.
+   *
+   * @generated from field: string definition_digest = 14;
+   */
+  definitionDigest: string;
 };
 
 /**

@@ -14,6 +14,7 @@ import dev.praxis.aiws.engine.v1.InboxServiceGrpc;
 import dev.praxis.aiws.engine.v1.NotificationServiceGrpc;
 import dev.praxis.aiws.engine.v1.PrincipalServiceGrpc;
 import dev.praxis.aiws.engine.v1.ScheduleServiceGrpc;
+import dev.praxis.aiws.engine.v1.SimulationServiceGrpc;
 import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
 import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
 import dev.praxis.aiws.engine.v1.RunServiceGrpc;
@@ -212,6 +213,7 @@ public final class DynamicInvoker {
       InboxServiceGrpc.getServiceDescriptor(),
       ScheduleServiceGrpc.getServiceDescriptor(),
       NotificationServiceGrpc.getServiceDescriptor(),
+      SimulationServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();

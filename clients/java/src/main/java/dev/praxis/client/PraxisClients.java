@@ -10,6 +10,7 @@ import dev.praxis.aiws.engine.v1.HandoffServiceGrpc;
 import dev.praxis.aiws.engine.v1.ReconciliationServiceGrpc;
 import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
 import dev.praxis.aiws.engine.v1.RunServiceGrpc;
+import dev.praxis.aiws.engine.v1.SimulationServiceGrpc;
 import dev.praxis.aiws.engine.v1.TaskServiceGrpc;
 import dev.praxis.aiws.engine.v1.WaitServiceGrpc;
 import io.grpc.CallCredentials;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * same bearer token, named as in every Praxis client: {@code registry()}, {@code
  * approvals()}, {@code admin()}, {@code runs()}, {@code tasks()}, {@code events()}, {@code
  * contracts()}, {@code reconciliations()}, {@code waits()}, {@code assessments()}, {@code
- * handoffs()}, {@code testClock()}. Close it to shut the channel down when {@link
+ * handoffs()}, {@code simulations()}, {@code testClock()}. Close it to shut the channel down when {@link
  * Praxis#connect} opened it. For asynchronous calls, build {@code *Grpc.newStub(channel())}
  * stubs with {@link #credentials()}.
  */
@@ -41,6 +42,7 @@ public final class PraxisClients implements AutoCloseable {
   private final WaitServiceGrpc.WaitServiceBlockingStub waits;
   private final AssessmentServiceGrpc.AssessmentServiceBlockingStub assessments;
   private final HandoffServiceGrpc.HandoffServiceBlockingStub handoffs;
+  private final SimulationServiceGrpc.SimulationServiceBlockingStub simulations;
   private final TestClockServiceGrpc.TestClockServiceBlockingStub testClock;
 
   /**
@@ -68,6 +70,7 @@ public final class PraxisClients implements AutoCloseable {
     this.waits = WaitServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials);
     this.assessments = AssessmentServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials);
     this.handoffs = HandoffServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials);
+    this.simulations = SimulationServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials);
     this.testClock = TestClockServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials);
   }
 
@@ -124,6 +127,11 @@ public final class PraxisClients implements AutoCloseable {
   /** {@code aiws.engine.v1.HandoffService}. */
   public HandoffServiceGrpc.HandoffServiceBlockingStub handoffs() {
     return handoffs;
+  }
+
+  /** {@code aiws.engine.v1.SimulationService}: dry runs by the server's pure core. */
+  public SimulationServiceGrpc.SimulationServiceBlockingStub simulations() {
+    return simulations;
   }
 
   /** {@code aiws.engine.testing.v1.TestClockService}; only on a server in test-clock mode. */

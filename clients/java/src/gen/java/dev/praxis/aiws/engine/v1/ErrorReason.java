@@ -1024,6 +1024,25 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   DELIVERY_NOT_FOUND(192),
+  /**
+   * <pre>
+   * SimulateRun's script cannot drive the definition: an entry names no node of it, a
+   * worker's outcome names a wait node or an answer an agent node, a duration is
+   * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+   * violation names the entry, e.g. `script[3].node`).
+   * </pre>
+   *
+   * <code>SCRIPT_INVALID = 300;</code>
+   */
+  SCRIPT_INVALID(300),
+  /**
+   * <pre>
+   * SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>SIMULATION_INVALID = 301;</code>
+   */
+  SIMULATION_INVALID(301),
   UNRECOGNIZED(-1),
   ;
 
@@ -2041,6 +2060,25 @@ public enum ErrorReason
    * <code>DELIVERY_NOT_FOUND = 192;</code>
    */
   public static final int DELIVERY_NOT_FOUND_VALUE = 192;
+  /**
+   * <pre>
+   * SimulateRun's script cannot drive the definition: an entry names no node of it, a
+   * worker's outcome names a wait node or an answer an agent node, a duration is
+   * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
+   * violation names the entry, e.g. `script[3].node`).
+   * </pre>
+   *
+   * <code>SCRIPT_INVALID = 300;</code>
+   */
+  public static final int SCRIPT_INVALID_VALUE = 300;
+  /**
+   * <pre>
+   * SimulateRun's `revision` is negative, or set without a `ref` (INVALID_ARGUMENT).
+   * </pre>
+   *
+   * <code>SIMULATION_INVALID = 301;</code>
+   */
+  public static final int SIMULATION_INVALID_VALUE = 301;
 
 
   public final int getNumber() {
@@ -2185,6 +2223,8 @@ public enum ErrorReason
       case 190: return NOTIFY_DESTINATION_UNKNOWN;
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
+      case 300: return SCRIPT_INVALID;
+      case 301: return SIMULATION_INVALID;
       default: return null;
     }
   }

@@ -41,6 +41,7 @@ private static final long serialVersionUID = 0L;
     outputsDigest_ = "";
     note_ = "";
     state_ = 0;
+    definitionDigest_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -56,6 +57,7 @@ private static final long serialVersionUID = 0L;
             dev.praxis.aiws.engine.v1.Handoff.class, dev.praxis.aiws.engine.v1.Handoff.Builder.class);
   }
 
+  private int bitField0_;
   public static final int DELIVERY_ID_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object deliveryId_ = "";
@@ -488,6 +490,115 @@ private static final long serialVersionUID = 0L;
     return acknowledgedAtMs_;
   }
 
+  public static final int REF_FIELD_NUMBER = 12;
+  private dev.praxis.aiws.engine.v1.WorkflowRef ref_;
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   * @return Whether the ref field is set.
+   */
+  @java.lang.Override
+  public boolean hasRef() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   * @return The ref.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkflowRef getRef() {
+    return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+  }
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder() {
+    return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+  }
+
+  public static final int REVISION_FIELD_NUMBER = 13;
+  private long revision_ = 0L;
+  /**
+   * <pre>
+   * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+   * the node finished keeps this revision: it is the node's, not the run's latest.
+   * </pre>
+   *
+   * <code>int64 revision = 13;</code>
+   * @return The revision.
+   */
+  @java.lang.Override
+  public long getRevision() {
+    return revision_;
+  }
+
+  public static final int DEFINITION_DIGEST_FIELD_NUMBER = 14;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object definitionDigest_ = "";
+  /**
+   * <pre>
+   * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+   * run's definition): what the receiver can compare against the registry's history.
+   * </pre>
+   *
+   * <code>string definition_digest = 14;</code>
+   * @return The definitionDigest.
+   */
+  @java.lang.Override
+  public java.lang.String getDefinitionDigest() {
+    java.lang.Object ref = definitionDigest_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      definitionDigest_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+   * run's definition): what the receiver can compare against the registry's history.
+   * </pre>
+   *
+   * <code>string definition_digest = 14;</code>
+   * @return The bytes for definitionDigest.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getDefinitionDigestBytes() {
+    java.lang.Object ref = definitionDigest_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      definitionDigest_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -535,6 +646,15 @@ private static final long serialVersionUID = 0L;
     if (acknowledgedAtMs_ != 0L) {
       output.writeInt64(11, acknowledgedAtMs_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(12, getRef());
+    }
+    if (revision_ != 0L) {
+      output.writeInt64(13, revision_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(definitionDigest_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 14, definitionDigest_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -580,6 +700,17 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(11, acknowledgedAtMs_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, getRef());
+    }
+    if (revision_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(13, revision_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(definitionDigest_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(14, definitionDigest_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -616,6 +747,15 @@ private static final long serialVersionUID = 0L;
         != other.getCreatedAtMs()) return false;
     if (getAcknowledgedAtMs()
         != other.getAcknowledgedAtMs()) return false;
+    if (hasRef() != other.hasRef()) return false;
+    if (hasRef()) {
+      if (!getRef()
+          .equals(other.getRef())) return false;
+    }
+    if (getRevision()
+        != other.getRevision()) return false;
+    if (!getDefinitionDigest()
+        .equals(other.getDefinitionDigest())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -651,6 +791,15 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + ACKNOWLEDGED_AT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getAcknowledgedAtMs());
+    if (hasRef()) {
+      hash = (37 * hash) + REF_FIELD_NUMBER;
+      hash = (53 * hash) + getRef().hashCode();
+    }
+    hash = (37 * hash) + REVISION_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getRevision());
+    hash = (37 * hash) + DEFINITION_DIGEST_FIELD_NUMBER;
+    hash = (53 * hash) + getDefinitionDigest().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -774,13 +923,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using dev.praxis.aiws.engine.v1.Handoff.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetRefFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -797,6 +952,13 @@ private static final long serialVersionUID = 0L;
       state_ = 0;
       createdAtMs_ = 0L;
       acknowledgedAtMs_ = 0L;
+      ref_ = null;
+      if (refBuilder_ != null) {
+        refBuilder_.dispose();
+        refBuilder_ = null;
+      }
+      revision_ = 0L;
+      definitionDigest_ = "";
       return this;
     }
 
@@ -863,6 +1025,20 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.acknowledgedAtMs_ = acknowledgedAtMs_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.ref_ = refBuilder_ == null
+            ? ref_
+            : refBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.revision_ = revision_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.definitionDigest_ = definitionDigest_;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -925,6 +1101,17 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getAcknowledgedAtMs() != 0L) {
         setAcknowledgedAtMs(other.getAcknowledgedAtMs());
+      }
+      if (other.hasRef()) {
+        mergeRef(other.getRef());
+      }
+      if (other.getRevision() != 0L) {
+        setRevision(other.getRevision());
+      }
+      if (!other.getDefinitionDigest().isEmpty()) {
+        definitionDigest_ = other.definitionDigest_;
+        bitField0_ |= 0x00002000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1007,6 +1194,23 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 88
+            case 98: {
+              input.readMessage(
+                  internalGetRefFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 98
+            case 104: {
+              revision_ = input.readInt64();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 104
+            case 114: {
+              definitionDigest_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 114
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1915,6 +2119,325 @@ private static final long serialVersionUID = 0L;
     public Builder clearAcknowledgedAtMs() {
       bitField0_ = (bitField0_ & ~0x00000400);
       acknowledgedAtMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private dev.praxis.aiws.engine.v1.WorkflowRef ref_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder> refBuilder_;
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     * @return Whether the ref field is set.
+     */
+    public boolean hasRef() {
+      return ((bitField0_ & 0x00000800) != 0);
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     * @return The ref.
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRef getRef() {
+      if (refBuilder_ == null) {
+        return ref_ == null ? dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+      } else {
+        return refBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public Builder setRef(dev.praxis.aiws.engine.v1.WorkflowRef value) {
+      if (refBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ref_ = value;
+      } else {
+        refBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public Builder setRef(
+        dev.praxis.aiws.engine.v1.WorkflowRef.Builder builderForValue) {
+      if (refBuilder_ == null) {
+        ref_ = builderForValue.build();
+      } else {
+        refBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public Builder mergeRef(dev.praxis.aiws.engine.v1.WorkflowRef value) {
+      if (refBuilder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0) &&
+          ref_ != null &&
+          ref_ != dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance()) {
+          getRefBuilder().mergeFrom(value);
+        } else {
+          ref_ = value;
+        }
+      } else {
+        refBuilder_.mergeFrom(value);
+      }
+      if (ref_ != null) {
+        bitField0_ |= 0x00000800;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public Builder clearRef() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      ref_ = null;
+      if (refBuilder_ != null) {
+        refBuilder_.dispose();
+        refBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRef.Builder getRefBuilder() {
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return internalGetRefFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder() {
+      if (refBuilder_ != null) {
+        return refBuilder_.getMessageOrBuilder();
+      } else {
+        return ref_ == null ?
+            dev.praxis.aiws.engine.v1.WorkflowRef.getDefaultInstance() : ref_;
+      }
+    }
+    /**
+     * <pre>
+     * The work the outputs come from, bound at the offer and never changed after: for a
+     * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+     * run).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder> 
+        internalGetRefFieldBuilder() {
+      if (refBuilder_ == null) {
+        refBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.WorkflowRef, dev.praxis.aiws.engine.v1.WorkflowRef.Builder, dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder>(
+                getRef(),
+                getParentForChildren(),
+                isClean());
+        ref_ = null;
+      }
+      return refBuilder_;
+    }
+
+    private long revision_ ;
+    /**
+     * <pre>
+     * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+     * the node finished keeps this revision: it is the node's, not the run's latest.
+     * </pre>
+     *
+     * <code>int64 revision = 13;</code>
+     * @return The revision.
+     */
+    @java.lang.Override
+    public long getRevision() {
+      return revision_;
+    }
+    /**
+     * <pre>
+     * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+     * the node finished keeps this revision: it is the node's, not the run's latest.
+     * </pre>
+     *
+     * <code>int64 revision = 13;</code>
+     * @param value The revision to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRevision(long value) {
+
+      revision_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+     * the node finished keeps this revision: it is the node's, not the run's latest.
+     * </pre>
+     *
+     * <code>int64 revision = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRevision() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      revision_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object definitionDigest_ = "";
+    /**
+     * <pre>
+     * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+     * run's definition): what the receiver can compare against the registry's history.
+     * </pre>
+     *
+     * <code>string definition_digest = 14;</code>
+     * @return The definitionDigest.
+     */
+    public java.lang.String getDefinitionDigest() {
+      java.lang.Object ref = definitionDigest_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        definitionDigest_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+     * run's definition): what the receiver can compare against the registry's history.
+     * </pre>
+     *
+     * <code>string definition_digest = 14;</code>
+     * @return The bytes for definitionDigest.
+     */
+    public com.google.protobuf.ByteString
+        getDefinitionDigestBytes() {
+      java.lang.Object ref = definitionDigest_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        definitionDigest_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+     * run's definition): what the receiver can compare against the registry's history.
+     * </pre>
+     *
+     * <code>string definition_digest = 14;</code>
+     * @param value The definitionDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDefinitionDigest(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      definitionDigest_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+     * run's definition): what the receiver can compare against the registry's history.
+     * </pre>
+     *
+     * <code>string definition_digest = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDefinitionDigest() {
+      definitionDigest_ = getDefaultInstance().getDefinitionDigest();
+      bitField0_ = (bitField0_ & ~0x00002000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+     * run's definition): what the receiver can compare against the registry's history.
+     * </pre>
+     *
+     * <code>string definition_digest = 14;</code>
+     * @param value The bytes for definitionDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDefinitionDigestBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      definitionDigest_ = value;
+      bitField0_ |= 0x00002000;
       onChanged();
       return this;
     }

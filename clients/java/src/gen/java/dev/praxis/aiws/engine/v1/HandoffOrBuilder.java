@@ -208,4 +208,70 @@ public interface HandoffOrBuilder extends
    * @return The acknowledgedAtMs.
    */
   long getAcknowledgedAtMs();
+
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   * @return Whether the ref field is set.
+   */
+  boolean hasRef();
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   * @return The ref.
+   */
+  dev.praxis.aiws.engine.v1.WorkflowRef getRef();
+  /**
+   * <pre>
+   * The work the outputs come from, bound at the offer and never changed after: for a
+   * governed run, the registry ref whose revision the node ran under (unset for an ad hoc
+   * run).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkflowRef ref = 12;</code>
+   */
+  dev.praxis.aiws.engine.v1.WorkflowRefOrBuilder getRefOrBuilder();
+
+  /**
+   * <pre>
+   * The registry revision the node ran under (0 for an ad hoc run). A run revised after
+   * the node finished keeps this revision: it is the node's, not the run's latest.
+   * </pre>
+   *
+   * <code>int64 revision = 13;</code>
+   * @return The revision.
+   */
+  long getRevision();
+
+  /**
+   * <pre>
+   * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+   * run's definition): what the receiver can compare against the registry's history.
+   * </pre>
+   *
+   * <code>string definition_digest = 14;</code>
+   * @return The definitionDigest.
+   */
+  java.lang.String getDefinitionDigest();
+  /**
+   * <pre>
+   * `sha256:&lt;hex&gt;` of the definition that revision holds (for an ad hoc run, of the
+   * run's definition): what the receiver can compare against the registry's history.
+   * </pre>
+   *
+   * <code>string definition_digest = 14;</code>
+   * @return The bytes for definitionDigest.
+   */
+  com.google.protobuf.ByteString
+      getDefinitionDigestBytes();
 }

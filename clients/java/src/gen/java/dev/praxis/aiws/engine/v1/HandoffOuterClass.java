@@ -71,48 +71,52 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\034aiws/engine/v1/handoff.proto\022\016aiws.eng" +
-      "ine.v1\"\220\002\n\007Handoff\022\023\n\013delivery_id\030\001 \001(\t\022" +
-      "\016\n\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001(\t\022\024\n\014ope" +
-      "ration_id\030\004 \001(\t\022\031\n\021from_principal_id\030\005 \001" +
-      "(\t\022\027\n\017to_principal_id\030\006 \001(\t\022\026\n\016outputs_d" +
-      "igest\030\007 \001(\t\022\014\n\004note\030\010 \001(\t\022+\n\005state\030\t \001(\016" +
-      "2\034.aiws.engine.v1.HandoffState\022\025\n\rcreate" +
-      "d_at_ms\030\n \001(\003\022\032\n\022acknowledged_at_ms\030\013 \001(" +
-      "\003\"s\n\024CreateHandoffRequest\022\022\n\nrequest_id\030" +
-      "\001 \001(\t\022\016\n\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001(\t\022" +
-      "\027\n\017to_principal_id\030\004 \001(\t\022\014\n\004note\030\005 \001(\t\"S" +
-      "\n\025CreateHandoffResponse\022(\n\007handoff\030\001 \001(\013" +
-      "2\027.aiws.engine.v1.Handoff\022\020\n\010replayed\030\002 " +
-      "\001(\010\"0\n\031AcknowledgeHandoffRequest\022\023\n\013deli" +
-      "very_id\030\001 \001(\t\"F\n\032AcknowledgeHandoffRespo" +
-      "nse\022(\n\007handoff\030\001 \001(\0132\027.aiws.engine.v1.Ha" +
-      "ndoff\"(\n\021GetHandoffRequest\022\023\n\013delivery_i" +
-      "d\030\001 \001(\t\">\n\022GetHandoffResponse\022(\n\007handoff" +
-      "\030\001 \001(\0132\027.aiws.engine.v1.Handoff*h\n\014Hando" +
-      "ffState\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031" +
-      "\n\025HANDOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STA" +
-      "TE_ACKNOWLEDGED\020\0022\265\002\n\016HandoffService\022\\\n\r" +
-      "CreateHandoff\022$.aiws.engine.v1.CreateHan" +
-      "doffRequest\032%.aiws.engine.v1.CreateHando" +
-      "ffResponse\022k\n\022AcknowledgeHandoff\022).aiws." +
-      "engine.v1.AcknowledgeHandoffRequest\032*.ai" +
-      "ws.engine.v1.AcknowledgeHandoffResponse\022" +
-      "X\n\nGetHandoff\022!.aiws.engine.v1.GetHandof" +
-      "fRequest\032\".aiws.engine.v1.GetHandoffResp" +
-      "onse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001" +
-      "ZBgithub.com/praxis-engine/praxis/client" +
-      "s/go/aiws/engine/v1;enginev1b\006proto3"
+      "ine.v1\032\033aiws/engine/v1/common.proto\"\347\002\n\007" +
+      "Handoff\022\023\n\013delivery_id\030\001 \001(\t\022\016\n\006run_id\030\002" +
+      " \001(\t\022\020\n\010node_uid\030\003 \001(\t\022\024\n\014operation_id\030\004" +
+      " \001(\t\022\031\n\021from_principal_id\030\005 \001(\t\022\027\n\017to_pr" +
+      "incipal_id\030\006 \001(\t\022\026\n\016outputs_digest\030\007 \001(\t" +
+      "\022\014\n\004note\030\010 \001(\t\022+\n\005state\030\t \001(\0162\034.aiws.eng" +
+      "ine.v1.HandoffState\022\025\n\rcreated_at_ms\030\n \001" +
+      "(\003\022\032\n\022acknowledged_at_ms\030\013 \001(\003\022(\n\003ref\030\014 " +
+      "\001(\0132\033.aiws.engine.v1.WorkflowRef\022\020\n\010revi" +
+      "sion\030\r \001(\003\022\031\n\021definition_digest\030\016 \001(\t\"s\n" +
+      "\024CreateHandoffRequest\022\022\n\nrequest_id\030\001 \001(" +
+      "\t\022\016\n\006run_id\030\002 \001(\t\022\020\n\010node_uid\030\003 \001(\t\022\027\n\017t" +
+      "o_principal_id\030\004 \001(\t\022\014\n\004note\030\005 \001(\t\"S\n\025Cr" +
+      "eateHandoffResponse\022(\n\007handoff\030\001 \001(\0132\027.a" +
+      "iws.engine.v1.Handoff\022\020\n\010replayed\030\002 \001(\010\"" +
+      "0\n\031AcknowledgeHandoffRequest\022\023\n\013delivery" +
+      "_id\030\001 \001(\t\"F\n\032AcknowledgeHandoffResponse\022" +
+      "(\n\007handoff\030\001 \001(\0132\027.aiws.engine.v1.Handof" +
+      "f\"(\n\021GetHandoffRequest\022\023\n\013delivery_id\030\001 " +
+      "\001(\t\">\n\022GetHandoffResponse\022(\n\007handoff\030\001 \001" +
+      "(\0132\027.aiws.engine.v1.Handoff*h\n\014HandoffSt" +
+      "ate\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031\n\025HA" +
+      "NDOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STATE_A" +
+      "CKNOWLEDGED\020\0022\265\002\n\016HandoffService\022\\\n\rCrea" +
+      "teHandoff\022$.aiws.engine.v1.CreateHandoff" +
+      "Request\032%.aiws.engine.v1.CreateHandoffRe" +
+      "sponse\022k\n\022AcknowledgeHandoff\022).aiws.engi" +
+      "ne.v1.AcknowledgeHandoffRequest\032*.aiws.e" +
+      "ngine.v1.AcknowledgeHandoffResponse\022X\n\nG" +
+      "etHandoff\022!.aiws.engine.v1.GetHandoffReq" +
+      "uest\032\".aiws.engine.v1.GetHandoffResponse" +
+      "\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgi" +
+      "thub.com/praxis-engine/praxis/clients/go" +
+      "/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
+          dev.praxis.aiws.engine.v1.Common.getDescriptor(),
         });
     internal_static_aiws_engine_v1_Handoff_descriptor =
       getDescriptor().getMessageType(0);
     internal_static_aiws_engine_v1_Handoff_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Handoff_descriptor,
-        new java.lang.String[] { "DeliveryId", "RunId", "NodeUid", "OperationId", "FromPrincipalId", "ToPrincipalId", "OutputsDigest", "Note", "State", "CreatedAtMs", "AcknowledgedAtMs", });
+        new java.lang.String[] { "DeliveryId", "RunId", "NodeUid", "OperationId", "FromPrincipalId", "ToPrincipalId", "OutputsDigest", "Note", "State", "CreatedAtMs", "AcknowledgedAtMs", "Ref", "Revision", "DefinitionDigest", });
     internal_static_aiws_engine_v1_CreateHandoffRequest_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_CreateHandoffRequest_fieldAccessorTable = new
@@ -150,6 +154,7 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
         internal_static_aiws_engine_v1_GetHandoffResponse_descriptor,
         new java.lang.String[] { "Handoff", });
     descriptor.resolveAllFeaturesImmutable();
+    dev.praxis.aiws.engine.v1.Common.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)
