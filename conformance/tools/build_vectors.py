@@ -189,6 +189,33 @@ def registry_vectors() -> list[dict[str, object]]:
             [review(reg, response={"material": register_material, "materialDigest": "<any>"})],
         ),
         vector(
+            "register/a-dry-run-answers-the-receipt-and-stores-nothing",
+            "Execute of an approved REGISTER with dryRun answers the receipt of revision 1 "
+            "with dryRun set; the ref stays unregistered, and the same request id and "
+            "approval then really register it.",
+            [
+                *approved(reg, "${ns}-ap1", "md"),
+                step(
+                    "alice",
+                    "RegistryService",
+                    "Execute",
+                    {"epochs": EPOCHS, "requestId": "${ns}-req1", "command": reg, "dryRun": True},
+                    response={
+                        "receipt": {"headRevision": "1", "headDigest": D1},
+                        "replayed": None,
+                        "dryRun": True,
+                    },
+                ),
+                get_head(error=("NOT_FOUND", "REF_NOT_FOUND")),
+                execute(
+                    "alice",
+                    "${ns}-req1",
+                    reg,
+                    response={"receipt": {"headRevision": "1"}, "replayed": None, "dryRun": None},
+                ),
+            ],
+        ),
+        vector(
             "register/review-is-deterministic-and-writes-nothing",
             "Reviewing twice gives the same digest, and the ref stays unregistered.",
             [

@@ -1881,8 +1881,107 @@ def waits_vectors() -> list[dict[str, Json]]:
                     "that also names an agent",
                     {**wait_node(), "agent": {"model": model()}},
                 ),
+                (
+                    "question-too-long",
+                    "whose question is longer than 4,096 characters",
+                    wait_node(question="?" * 4_097),
+                ),
+                (
+                    "choice-outside-schema",
+                    "whose choice does not match its schema",
+                    wait_node(choices=["ship"]),
+                ),
+                (
+                    "repeated-choice",
+                    "whose choices repeat one",
+                    {
+                        "kind": "human_input",
+                        "wait": {"expires_in_ms": EXPIRES, "on_expiry": "fail", "choices": ["a", "a"]},
+                    },
+                ),
+                (
+                    "timer-question",
+                    "of kind timer that asks a question",
+                    wait_node("timer", question="Now?"),
+                ),
             ]
         ],
+        *question_vectors(),
+    ]
+
+
+QUESTION = 'Ship the <b>draft</b> to "Acme" now?\nIt costs $5 & 3 pages — café.'
+CHOICES = ["ship", "hold", "ask legal"]
+
+
+def question_vectors() -> list[dict[str, Json]]:
+    """A human_input wait carries the question a person reads, and its choices."""
+    asking = definition(
+        "use",
+        ask={
+            "kind": "human_input",
+            "wait": {
+                "expires_in_ms": EXPIRES,
+                "on_expiry": "fail",
+                "question": QUESTION,
+                "choices": CHOICES,
+            },
+        },
+        use=node("node:ask", ("ask",), json_out({"type": "string"})),
+    )
+    enum = canonical({"enum": CHOICES, "type": "string"})
+    asked = wait_of(
+        openedAtMs="${t0}",
+        expiresAtMs=f"${{t0+{EXPIRES}}}",
+        schemaJson=enum,
+        question=QUESTION,
+        choices=CHOICES,
+    )
+    plain = wait_of(question=None, choices=None)
+    return [
+        vector(
+            "wait/the-question-travels",
+            "A human_input wait's question (plain text, kept byte for byte: markup, quotes, "
+            "a line break, an ampersand and non-ASCII are not interpreted) and its "
+            "choices come back from ListWaits, GetWait and SatisfyWait; with choices and no "
+            "schema the "
+            "schema is a string enum of the choices, so an answer outside them is refused "
+            "(WAIT_PAYLOAD_INVALID) and a choice satisfies the wait.",
+            [
+                teach(),
+                start(asking),
+                list_waits([asked], captures={"wait": "waits.0.waitId"}),
+                step(
+                    AGENT,
+                    "WaitService",
+                    "GetWait",
+                    {"waitId": "${wait}"},
+                    response={"wait": {**asked, "waitId": "${wait}"}},
+                ),
+                satisfy('"maybe"', error=(INVALID, "WAIT_PAYLOAD_INVALID")),
+                satisfy(
+                    '"ask legal"',
+                    request_id="${ns}-s2",
+                    response={
+                        "wait": {
+                            "waitId": "${wait}",
+                            "state": "WAIT_STATE_SATISFIED",
+                            "payloadJson": '"ask legal"',
+                            "question": QUESTION,
+                            "choices": CHOICES,
+                        },
+                        "replayed": None,
+                    },
+                ),
+            ],
+            WAITS,
+        ),
+        vector(
+            "wait/a-wait-without-a-question-has-none",
+            "A wait whose definition asks no question has an empty question and no choices.",
+            [teach(), start(waiting()), list_waits([plain])],
+            WAITS,
+        ),
     ]
 
 

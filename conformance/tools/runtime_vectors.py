@@ -466,6 +466,31 @@ def runs_vectors() -> list[dict[str, Json]]:
             RUNS,
         ),
         vector(
+            "run/a-dry-run-start-answers-and-stores-nothing",
+            "StartRun with dry_run answers the RUNNING run a start would make (its node "
+            "READY) with dryRun set; its run id names no run, and the same request id "
+            "then really starts a run.",
+            [
+                teach(),
+                step(
+                    AGENT,
+                    "RunService",
+                    "StartRun",
+                    {"requestId": "${ns}-start", "definitionJson": document_text(ONE),
+                     "dryRun": True},
+                    response={
+                        "created": True,
+                        "dryRun": True,
+                        "run": {"state": "RUN_STATE_RUNNING", "nodes": [nd("a", "READY")]},
+                    },
+                    captures={"dry": "run.runId"},
+                ),
+                get_run(rid="${dry}", error=("NOT_FOUND", "RUN_NOT_FOUND")),
+                start(ONE, run={"runId": "<any>", "state": "RUN_STATE_RUNNING"}),
+            ],
+            RUNS,
+        ),
+        vector(
             "run/get-run-returns-the-same-snapshot",
             "GetRun of a fresh run returns the snapshot StartRun returned.",
             [

@@ -79,6 +79,53 @@ for `serve`, see
 """
 
 
+ANSWERING = (
+    """## Answering a question
+
+An agent asks a person through a `human_input` wait (MCP `ask_human`, or a wait node with
+`wait.question` and `wait.choices`). `praxis inbox` shows the question as the item's
+summary; `praxis wait show WAIT` prints it whole, line breaks kept, with its choices; and
+`praxis wait answer WAIT` asks for the answer in the terminal by the form the answer's
+JSON schema asks for (the rules of `praxis_client.answers`, the same as the console's):
+a numbered list for an `enum` or the wait's choices (type the number or the text; a free
+string also takes another answer), a line of text for a `string`, yes or no for a
+`boolean`, a whole number written plainly for an `integer` or `number` (within
+±9007199254740991; not `1.5`, `1e3`, `+1` or `01`), one prompt per property for an
+`object` (Enter leaves an optional one out), and a JSON document otherwise. A text that is
+not a value of its field's kind is asked again with the reason. Outside a terminal, give
+the answer with `--value TEXT` (by the same rules) or `--payload JSON` (`--json` stays the
+output flag). An answer the schema refuses is refused by the server with
+`WAIT_PAYLOAD_INVALID` and one indented line per reason (exit code 2), and nothing is
+stored. At 80 columns:
+
+```
+$ praxis wait answer wait_d4630dc88d6e8a4f3e858cf071038cad
+question:
+  Which region gets release 1.2?
+  The EU customers asked first.
+
+  1) eu-west
+  2) us-east
+answer (a number from the list): 3
+  choose one of: eu-west, us-east
+answer (a number from the list): 1
+answered wait wait_d4630dc88d6e8a4f3e858cf071038cad: "eu-west"
+$ praxis wait answer wait_d4630dc88d6e8a4f3e858cf071038cad --payload '"ap-south"'
+"""
+    + "error: WAIT_PAYLOAD_INVALID: the payload does not match the wait's schema: $: value is "
+    + "not one of the enum values"
+    + """
+  payload_json: $: value is not one of the enum values
+```
+
+An authorization wait is reviewed and approved with `praxis wait satisfy WAIT --payload
+JSON`: without `--digest` it prints the exact action (node, model, operation, input
+digest, spec digest), the input each action will carry, indented, and the material
+digest to approve.
+"""
+)
+
+
 def _walk(
     parser: argparse.ArgumentParser, path: tuple[str, ...]
 ) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
@@ -141,6 +188,7 @@ def generate() -> str:
         "`--insecure`, `--profile` and `--timeout SECONDS` (default 30), before or after "
         "its name.",
         "",
+        ANSWERING,
         "## Commands",
         "",
     ]

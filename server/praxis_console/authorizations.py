@@ -1,11 +1,15 @@
-"""Authorization waits: the exact action a wait authorises, reviewed, approved and
-satisfied in one place (WaitService.ReviewWait, ApprovalService.CreateApproval,
-WaitService.SatisfyWait with the approval)."""
+"""A wait's page. A human-input wait: its question and the form its answer's schema asks
+for, answered with WaitService.SatisfyWait (:mod:`praxis_console.questions`). An
+authorization wait: the exact action it authorises (node, model, operation, input digest
+and the input itself once reviewed), reviewed, approved and satisfied in one place
+(WaitService.ReviewWait, ApprovalService.CreateApproval, WaitService.SatisfyWait with the
+approval)."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -14,7 +18,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2, wait_pb2
-from praxis_console import approvals, web
+from praxis_client import answers
+from praxis_console import approvals, questions, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
@@ -24,6 +29,11 @@ PAYLOAD_LIMIT = 256 * 1024
 def wait_url(run_id: str, wait_id: str) -> str:
     """The page of one wait of a run."""
     return f"/runs/{quote(run_id, safe='')}/waits/{quote(wait_id, safe='')}"
+
+
+def run_waits_url(run_id: str) -> str:
+    """The waits section of a run's page."""
+    return f"/runs/{quote(run_id, safe='')}#waits"
 
 
 async def _wait(engine: Engine, session: Session, run_id: str, wait_id: str) -> Any:
@@ -44,9 +54,20 @@ def action_rows(actions: Any) -> list[dict[str, Any]]:
             "operation": a.operation_id or ("per item (fan-out)" if a.fanout else ""),
             "input_digest": a.input_digest,
             "spec_digest": a.spec_digest,
+            "input": pretty(a.input_json),
         }
         for a in actions
     ]
+
+
+def pretty(document: str) -> str:
+    """A JSON document indented for reading (empty stays empty)."""
+    if not document:
+        return ""
+    try:
+        return json.dumps(json.loads(document), indent=2, ensure_ascii=False)
+    except ValueError:
+        return document
 
 
 def _material(material: Any) -> dict[str, Any]:
@@ -58,7 +79,11 @@ def _material(material: Any) -> dict[str, Any]:
         "expires_at_ms": material.expires_at_ms,
         "purpose": material.purpose,
         "payload_digest": material.payload_digest,
-        "actions": action_rows(material.actions),
+        # The input is shown beside each action; the material binds its digest.
+        "actions": [
+            {key: value for key, value in row.items() if key != "input"}
+            for row in action_rows(material.actions)
+        ],
         "epochs": {
             "installation_id": material.epochs.installation_id,
             "ownership_epoch": material.epochs.ownership_epoch,
@@ -76,8 +101,12 @@ def _context(wait: Any, **extra: Any) -> dict[str, Any]:
         "pending": wait.state == wait_pb2.WAIT_STATE_PENDING,
         "actions": action_rows(wait.authorizes),
         "review": None,
-        "payload": wait.payload_json or "{}",
+        "payload": wait.payload_json or "",
+        "payload_shown": pretty(wait.payload_json),
         "request_id": web.new_request_id(),
+        "answer_form": questions.form_of(wait),
+        "refusal": None,
+        "texts": {},
         **extra,
     }
 
@@ -157,7 +186,50 @@ async def authorize(request: Request) -> Response:
     return web.redirect(wait_url(run_id, wait_id))
 
 
+async def answer(request: Request) -> Response:
+    """Sends the answer the wait's form holds; when it is refused (before sending, or by
+    the server) the wait's page shows the reasons beside the answer as typed, and nothing
+    is stored."""
+    session, form = await web.checked_form(request)
+    engine = web.console_of(request).engine
+    run_id, wait_id = request.path_params["run_id"], request.path_params["wait_id"]
+    texts = questions.texts_of(form)
+    back = run_waits_url(run_id) if form.get("back") == "run" else wait_url(run_id, wait_id)
+    try:
+        wait = await _wait(engine, session, run_id, wait_id)
+    except ApiError as error:
+        return web.error_page(request, error, back=(back, "Back"))
+    field = questions.form_of(wait)
+    if field is None:
+        refused = ApiError("FAILED_PRECONDITION", "WAIT_NOT_OPEN", "the wait takes no answer")
+        return _refused(request, wait, refused, texts)
+    try:
+        payload = json.dumps(questions.value_from(field, texts), ensure_ascii=False)
+    except answers.AnswerError as error:
+        refused = ApiError(
+            "INVALID_ARGUMENT",
+            "WAIT_PAYLOAD_INVALID",
+            "the answer was not sent",
+            (("answer", str(error)),),
+        )
+        return _refused(request, wait, refused, texts)
+    satisfy = wait_pb2.SatisfyWaitRequest(
+        request_id=questions.request_id(wait_id, payload), wait_id=wait_id, payload_json=payload
+    )
+    try:
+        await engine.call(session.token, engine.waits.SatisfyWait, satisfy)
+    except ApiError as error:
+        return _refused(request, wait, error, texts)
+    return web.redirect(back)
+
+
+def _refused(request: Request, wait: Any, error: ApiError, texts: Mapping[str, str]) -> Response:
+    context = _context(wait, refusal=error, texts=texts)
+    return web.render(request, "wait.html", context, web.HTTP_STATUS.get(error.code, 502))
+
+
 ROUTES = [
+    Route("/runs/{run_id}/waits/{wait_id}/answer", answer, methods=["POST"]),
     Route("/runs/{run_id}/waits/{wait_id}", wait_page, methods=["GET"]),
     Route("/runs/{run_id}/waits/{wait_id}/review", review, methods=["POST"]),
     Route("/runs/{run_id}/waits/{wait_id}/authorize", authorize, methods=["POST"]),

@@ -89,10 +89,8 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
     if kind == "RECONCILIATION":
         r = item.reconciliation
         return f"/runs/{quote(r.run_id, safe='')}/reconciliations/{quote(r.attempt_id, safe='')}"
-    if kind == "AUTHORIZATION":
+    if kind in ("AUTHORIZATION", "HUMAN_INPUT"):  # the question or action, and its form
         return authorizations.wait_url(item.wait.run_id, item.wait.wait_id)
-    if kind == "HUMAN_INPUT":
-        return f"/runs/{quote(item.wait.run_id, safe='')}#waits"
     if kind == "STUCK_RUN":  # the run page: its ready node, and Stop
         return f"/runs/{quote(item.stuck_run.run_id, safe='')}"
     if kind in ("ACCEPTANCE", "VERIFICATION"):

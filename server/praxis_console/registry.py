@@ -95,10 +95,14 @@ async def proposal_page(request: Request) -> Response:
         except ApiError as error:
             review_error = error
     approval = await _approval(engine, session, request.query_params.get("approval", ""))
-    base_json = review.material.base_definition_json if review else ""
-    candidate_json = review.material.candidate_definition_json if review else ""
-    if not review:
-        candidate_json = proposal.definition_json
+    # The base as GetProposal recorded it: the revision the proposal was made against,
+    # whether it is pending, superseded by another activation, activated or rejected.
+    base_json = proposal.base_definition_json
+    candidate_json = proposal.definition_json
+    if review:
+        base_json = review.material.base_definition_json
+        candidate_json = review.material.candidate_definition_json
+    superseded = await _superseded(engine, session, proposal) if pending and not review else 0
     base_nodes = graph.parse_nodes(base_json)
     candidate_nodes = graph.parse_nodes(candidate_json)
     change = graph.change(base_nodes, candidate_nodes)
@@ -112,6 +116,7 @@ async def proposal_page(request: Request) -> Response:
                 "PROPOSAL_STATE_", registry_pb2.ProposalState.Name(proposal.state)
             ),
             "pending": pending,
+            "superseded": superseded,
             "epochs": epochs,
             "review": review,
             "review_error": review_error,
@@ -129,6 +134,20 @@ async def proposal_page(request: Request) -> Response:
             "outcome": request.query_params.get("outcome", ""),
         },
     )
+
+
+async def _superseded(engine: Engine, session: Session, proposal: Any) -> int:
+    """The head's revision when it moved past the proposal's base (0: it did not)."""
+    try:
+        head = await engine.call(
+            session.token,
+            engine.registry.GetHead,
+            registry_pb2.GetHeadRequest(ref=proposal.ref),
+        )
+    except ApiError:
+        return 0
+    revision: int = head.head.revision
+    return revision if revision > proposal.base_revision else 0
 
 
 def _marks(change: graph.Change, *, before: bool) -> dict[str, str]:

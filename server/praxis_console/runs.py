@@ -23,7 +23,7 @@ from aiws.engine.v1 import (
     wait_pb2,
 )
 from praxis_client.helpers import ENDING, ENDS_AS, unsettled
-from praxis_console import graph, web
+from praxis_console import graph, questions, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 from praxis_console.timeline import Timeline
@@ -223,6 +223,7 @@ async def run_page(request: Request) -> Response:
             "cursor": timeline.cursor,
             "reconciliations": reconciliations.reconciliations,
             "waits": waits.waits,
+            "answer_forms": {w.wait_id: questions.form_of(w) for w in waits.waits},
             "enum_name": web.enum_name,
             "reconciliation_state": reconciliation_pb2.ReconciliationState.Name,
             "wait_state": wait_pb2.WaitState.Name,
@@ -488,26 +489,10 @@ async def stop_run(request: Request) -> Response:
     return web.redirect(f"{url}?stop={outcome}")
 
 
-async def satisfy_wait(request: Request) -> Response:
-    session, form = await web.checked_form(request)
-    engine = web.console_of(request).engine
-    satisfy = wait_pb2.SatisfyWaitRequest(
-        request_id=web.field_text(form, "request_id", 128),
-        wait_id=web.field_text(form, "wait_id", 128),
-        payload_json=web.field_text(form, "payload_json", 256 * 1024),
-    )
-    try:
-        satisfied = await engine.call(session.token, engine.waits.SatisfyWait, satisfy)
-    except ApiError as error:
-        return web.error_page(request, error)
-    return web.redirect(f"/runs/{satisfied.wait.run_id}")
-
-
 ROUTES = [
     Route("/runs", runs_page, methods=["GET"]),
     Route("/runs", start_run, methods=["POST"]),
     Route("/runs/{run_id}", run_page, methods=["GET"]),
     Route("/runs/{run_id}/live", run_live, methods=["GET"]),
     Route("/runs/{run_id}/stop", stop_run, methods=["POST"]),
-    Route("/waits/satisfy", satisfy_wait, methods=["POST"]),
 ]

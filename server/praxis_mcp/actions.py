@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -16,13 +17,25 @@ from typing import Any, TypeVar
 
 import grpc
 
-from aiws.engine.v1 import common_pb2, registry_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import (
+    common_pb2,
+    contract_pb2,
+    event_pb2,
+    handoff_pb2,
+    registry_pb2,
+    run_pb2,
+    task_pb2,
+    wait_pb2,
+)
 from praxis_client import CallError, Client, error_details, to_json
 from praxis_mcp import views
 from praxis_mcp.limits import (
     DEFAULT_ASK_EXPIRY_S,
     DEFAULT_LEASE_S,
+    MAX_LISTED,
     MAX_QUESTION,
+    MAX_SCANNED_EVENTS,
+    MAX_SCANNED_RUNS,
     bounded_wait,
 )
 
@@ -41,6 +54,48 @@ ASK_NODE = "answer"
 T = TypeVar("T")
 
 
+PARAMETERS: dict[str, str] = {
+    "ref.work_order_id": "work_order_id",
+    "ref.run_id": "run_id",
+    "definition_json": "definition",
+    "input_json": "input",
+    "result_json": "result",
+    "payload_json": "answer",
+    "progress.text": "progress",
+    "progress.data_json": "progress_data",
+    "lease_ms": "lease_s",
+    "wait_ms": "wait_s",
+    "notify.reply_template": "reply_template",
+    "notify": "reply",
+    "subscriber": "reply",
+    "labels": "labels",
+}
+"""The request fields the server names in a refusal, as the tools' own parameters: an
+agent sees ``work_order_id``, never ``ref.work_order_id``, a field no tool schema has.
+A path under a document keeps its tail (``definition_json.nodes.a`` is
+``definition.nodes.a``)."""
+
+_BY_LENGTH = sorted(PARAMETERS, key=len, reverse=True)
+_FIELD_PATTERN = re.compile(  # field-like names only: "notify" or "labels" in prose stay
+    r"(?<![\w.])("
+    + "|".join(re.escape(name) for name in _BY_LENGTH if "_" in name or "." in name)
+    + r")(?![\w])"
+)
+
+
+def parameter_of(field: str) -> str:
+    """The tool parameter a server field path names (the path itself when none does)."""
+    for name in _BY_LENGTH:
+        if field == name or field.startswith(name + ".") or field.startswith(name + "["):
+            return PARAMETERS[name] + field[len(name) :]
+    return field
+
+
+def in_parameters(text: str) -> str:
+    """``text`` with every server field path it names replaced by the tool parameter."""
+    return _FIELD_PATTERN.sub(lambda found: PARAMETERS[found.group(1)], text)
+
+
 class Refused(Exception):
     """The server refused a call: its code, ``ErrorInfo`` reason and message."""
 
@@ -49,16 +104,18 @@ class Refused(Exception):
         self.error = error
 
     def as_dict(self) -> dict[str, Any]:
-        """The refusal as the tool reports it."""
+        """The refusal as the tool reports it, naming the tool's parameters (``run_id``,
+        ``definition``) where the server names its request fields."""
         error = self.error
         out: dict[str, Any] = {
             "code": error.code.name,
             "reason": error.reason,
-            "message": error.message,
+            "message": in_parameters(error.message),
         }
         if error.field_violations:
             out["field_violations"] = [
-                {"field": name, "description": text} for name, text in error.field_violations
+                {"field": parameter_of(name), "description": in_parameters(text)}
+                for name, text in error.field_violations
             ]
         return out
 
@@ -93,6 +150,7 @@ class Praxis:
 
     client: Client
     worker_id: str
+    _principal_id: str = ""
 
     # -- registry ---------------------------------------------------------------------
 
@@ -105,6 +163,18 @@ class Praxis:
             )
         )
         return views.head(reply.head)
+
+    def list_refs(self, work_order_id: str, page_token: str) -> dict[str, Any]:
+        """One page (at most MAX_LISTED) of the registered refs (plans) the agent may
+        read, by work order then run id, each with its head revision (no definition)."""
+        request = registry_pb2.ListRefsRequest(
+            work_order_id=work_order_id, page_size=MAX_LISTED, page_token=page_token
+        )
+        reply = server_call(lambda: self.client.registry.ListRefs(request, timeout=CALL_TIMEOUT_S))
+        return {
+            "refs": [views.ref_line(head) for head in reply.heads],
+            "next_page_token": reply.next_page_token,
+        }
 
     def propose_revision(
         self,
@@ -172,20 +242,209 @@ class Praxis:
         run_input: Any,
         request_id: str | None,
         contract_id: str,
+        labels: dict[str, str] | None = None,
+        reply: bool = False,
+        reply_template: str = "",
     ) -> dict[str, Any]:
-        """Starts a governed run of a ref's head, or an ad hoc run of ``definition``."""
+        """Starts a governed run of a ref's head, or an ad hoc run of ``definition``; with
+        ``reply``, asks for its outcome to be posted into the agent's reply subscription
+        (``RunNotify.reply_to``) each time it ends."""
         request = run_pb2.StartRunRequest(
             request_id=request_id or f"mcp-run-{uuid.uuid4().hex}",
             input_json=_json_text(run_input, "input"),
             contract_id=contract_id,
+            labels=labels or {},
         )
+        if reply or reply_template:
+            request.subscriber = self.reply_subscriber
+            request.notify.reply_to = True
+            request.notify.reply_template = reply_template
         if definition is not None:
             request.definition_json = _json_text(definition, "definition")
             request.work_order_id = work_order_id
         else:
             request.ref.CopyFrom(common_pb2.WorkflowRef(work_order_id=work_order_id, run_id=run_id))
-        reply = server_call(lambda: self.client.runs.StartRun(request, timeout=CALL_TIMEOUT_S))
-        return {**views.run(reply.run), "created": reply.created}
+        started = server_call(lambda: self.client.runs.StartRun(request, timeout=CALL_TIMEOUT_S))
+        return {**views.run(started.run), "created": started.created}
+
+    def list_runs(
+        self,
+        work_order_id: str,
+        labels: dict[str, str],
+        state: str,
+        mine: bool,
+        page_token: str,
+    ) -> dict[str, Any]:
+        """One page (at most MAX_LISTED) of the runs the agent may read, newest first."""
+        request = run_pb2.ListRunsRequest(
+            state=_enum(run_pb2.RunState, state, "RUN_STATE_", "state"),
+            page_size=MAX_LISTED,
+            page_token=page_token,
+            work_order_id=work_order_id,
+            started_by=self.principal_id() if mine else "",
+            labels=labels,
+        )
+        reply = self._runs(request)
+        return {
+            "runs": [views.run_line(found) for found in reply.runs],
+            "next_page_token": reply.next_page_token,
+        }
+
+    @property
+    def reply_subscriber(self) -> str:
+        """The event subscription the replies of the agent's runs are posted into
+        (``start_run`` with ``reply``): named after its worker id, so replies wait for it
+        across restarts of its host, and never chosen by the agent."""
+        return f"mcp-replies.{self.worker_id}"
+
+    def get_replies(self) -> dict[str, Any]:
+        """The replies in the agent's subscription past its acknowledged position, oldest
+        first: at most MAX_LISTED, reading at most MAX_SCANNED_EVENTS events."""
+        position = self.reply_position()
+        replies: list[dict[str, Any]] = []
+        after, scanned, more = position, 0, False
+        while scanned < MAX_SCANNED_EVENTS:
+            request = event_pb2.ListEventsRequest(
+                after=after, limit=1000, subscriber=self.reply_subscriber
+            )
+            page = self._events(request)
+            for event in page.events:
+                scanned += 1
+                if event.kind == event_pb2.EVENT_KIND_RUN_REPLY:
+                    if len(replies) == MAX_LISTED:
+                        more = True
+                        break
+                    replies.append(views.reply(event))
+            if more or not page.events or page.next_after <= after:
+                break
+            after = page.next_after
+        return {
+            "replies": replies,
+            "acknowledged_through": position,
+            "more": more or scanned >= MAX_SCANNED_EVENTS,
+            "resource": views.REPLIES_URI,
+        }
+
+    def _events(self, request: event_pb2.ListEventsRequest) -> event_pb2.ListEventsResponse:
+        page: event_pb2.ListEventsResponse = server_call(
+            lambda: self.client.events.ListEvents(request, timeout=CALL_TIMEOUT_S)
+        )
+        return page
+
+    def acknowledge_replies(self, through_seq: int) -> dict[str, Any]:
+        """Marks every reply up to ``through_seq`` (a reply's ``seq``) as handled."""
+        if through_seq <= 0:
+            raise Invalid("through_seq must be the seq of a reply get_replies answered")
+        return {"acknowledged_through": self._acknowledge_events(through_seq)}
+
+    def reply_position(self) -> int:
+        """The acknowledged position of the agent's reply subscription (an
+        acknowledgement of 0, which never moves a position back, answers it)."""
+        return self._acknowledge_events(0)
+
+    def _acknowledge_events(self, cursor: int) -> int:
+        request = event_pb2.AckEventsRequest(subscriber=self.reply_subscriber, cursor=cursor)
+        reply = server_call(lambda: self.client.events.AckEvents(request, timeout=CALL_TIMEOUT_S))
+        position: int = reply.cursor
+        return position
+
+    def principal_id(self) -> str:
+        """The agent's own principal id, as the server authenticates its token (read once:
+        a token names one principal for its life)."""
+        if not self._principal_id:
+            reply = server_call(
+                lambda: self.client.contracts.GetSpending(
+                    contract_pb2.GetSpendingRequest(), timeout=CALL_TIMEOUT_S
+                )
+            )
+            self._principal_id = reply.principal_id
+        return self._principal_id
+
+    # -- waits and handoffs -----------------------------------------------------------
+
+    def list_waits(self, run_id: str, work_order_id: str, state: str) -> dict[str, Any]:
+        """The waits of one run, or of the agent's newest live runs (at most
+        MAX_SCANNED_RUNS, of ``work_order_id`` when given), in ``state`` (``any``: all)."""
+        wanted = _enum(wait_pb2.WaitState, state, "WAIT_STATE_", "state") or None
+        if run_id:
+            run_ids, omitted = [run_id], False
+        else:
+            run_ids, omitted = self._live_runs(work_order_id)
+        waits = []
+        for each in run_ids:
+            found = self._waits_of(each)
+            waits += [views.wait(w) for w in found if wanted is None or w.state == wanted]
+        return {"waits": waits, "runs_read": len(run_ids), "runs_omitted": omitted}
+
+    def _live_runs(self, work_order_id: str) -> tuple[list[str], bool]:
+        """The agent's newest runs that have not ended (at most MAX_SCANNED_RUNS) and
+        whether there were more."""
+        found: list[str] = []
+        for state in (run_pb2.RUN_STATE_RUNNING, run_pb2.RUN_STATE_AWAITING_NODES):
+            request = run_pb2.ListRunsRequest(
+                state=state,
+                page_size=MAX_SCANNED_RUNS + 1,
+                work_order_id=work_order_id,
+                started_by=self.principal_id(),
+            )
+            found += [run.run_id for run in self._runs(request).runs]
+        return found[:MAX_SCANNED_RUNS], len(found) > MAX_SCANNED_RUNS
+
+    def _runs(self, request: run_pb2.ListRunsRequest) -> run_pb2.ListRunsResponse:
+        reply: run_pb2.ListRunsResponse = server_call(
+            lambda: self.client.runs.ListRuns(request, timeout=CALL_TIMEOUT_S)
+        )
+        return reply
+
+    def _waits_of(self, run_id: str) -> list[wait_pb2.Wait]:
+        request = wait_pb2.ListWaitsRequest(run_id=run_id)
+        reply = server_call(lambda: self.client.waits.ListWaits(request, timeout=CALL_TIMEOUT_S))
+        return list(reply.waits)
+
+    def get_wait(self, wait_id: str) -> dict[str, Any]:
+        """One wait."""
+        request = wait_pb2.GetWaitRequest(wait_id=wait_id)
+        reply = server_call(lambda: self.client.waits.GetWait(request, timeout=CALL_TIMEOUT_S))
+        return views.wait(reply.wait)
+
+    def list_handoffs(self, state: str, page_token: str) -> dict[str, Any]:
+        """One page of the handoffs addressed to the agent, oldest first."""
+        request = handoff_pb2.ListHandoffsRequest(
+            state=_enum(handoff_pb2.HandoffState, state, "HANDOFF_STATE_", "state"),
+            page_size=MAX_LISTED,
+            page_token=page_token,
+        )
+        reply = server_call(
+            lambda: self.client.handoffs.ListHandoffs(request, timeout=CALL_TIMEOUT_S)
+        )
+        return {
+            "handoffs": [views.handoff(found) for found in reply.handoffs],
+            "next_page_token": reply.next_page_token,
+        }
+
+    def acknowledge_handoff(self, delivery_id: str) -> dict[str, Any]:
+        """The agent's acceptance of responsibility for a handoff addressed to it."""
+        request = handoff_pb2.AcknowledgeHandoffRequest(delivery_id=delivery_id)
+        reply = server_call(
+            lambda: self.client.handoffs.AcknowledgeHandoff(request, timeout=CALL_TIMEOUT_S)
+        )
+        return views.handoff(reply.handoff)
+
+    def get_inbox(self, work_order_id: str) -> dict[str, Any]:
+        """What waits on the agent: handoffs offered to it, the open waits (questions to
+        humans) of its live runs and the replies it has not acknowledged. A part its grants
+        do not cover is answered as its refusal (``{"error": ...}``), the others still."""
+        inbox: dict[str, Any] = {"principal_id": self.principal_id()}
+        handoffs = _or_refusal(lambda: self.list_handoffs("offered", ""))
+        waits = _or_refusal(lambda: self.list_waits("", work_order_id, "pending"))
+        replies = _or_refusal(self.get_replies)
+        inbox["handoffs_to_acknowledge"] = handoffs.get("handoffs", handoffs)
+        inbox["open_waits"] = waits.get("waits", waits)
+        inbox["replies"] = replies.get("replies", replies)
+        inbox["more"] = bool(
+            handoffs.get("next_page_token") or waits.get("runs_omitted") or replies.get("more")
+        )
+        return inbox
 
     def get_run(self, run_id: str) -> dict[str, Any]:
         """A run's summary."""
@@ -315,35 +574,41 @@ class Praxis:
         expires_in_s: float | None,
         work_order_id: str,
         request_id: str | None,
+        choices: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Starts a one-node run whose node is a ``human_input`` wait on ``question``."""
+        """Starts a one-node run whose node is a ``human_input`` wait asking ``question``
+        (``wait.question``), offering ``choices`` (``wait.choices``; the server checks
+        them against the schema)."""
         if not question.strip() or len(question) > MAX_QUESTION:
             raise Invalid(f"question must be 1 to {MAX_QUESTION} characters")
-        schema = dict(answer_schema or {"type": "string"})
-        schema.setdefault("title", question)
         expires = DEFAULT_ASK_EXPIRY_S if expires_in_s is None else expires_in_s
+        wait: dict[str, Any] = {
+            "expires_in_ms": int(expires * 1000),
+            "on_expiry": "fail",
+            "question": question,
+        }
+        if choices:
+            wait["choices"] = list(choices)
+        if answer_schema is not None or not choices:
+            # Without a schema, choices make the schema a string enum of them (server side).
+            wait["schema"] = dict(answer_schema or {"type": "string"})
         plan = {
             "version": 1,
-            "nodes": {
-                ASK_NODE: {
-                    "kind": "human_input",
-                    "wait": {
-                        "expires_in_ms": int(expires * 1000),
-                        "schema": schema,
-                        "on_expiry": "fail",
-                    },
-                }
-            },
+            "nodes": {ASK_NODE: {"kind": "human_input", "wait": wait}},
             "output": {"from": f"node:{ASK_NODE}"},
         }
         started = self.start_run(
             work_order_id, "", plan, {"question": question}, request_id, contract_id=""
         )
-        return {
+        out = {
             "run_id": started["run_id"],
             "state": "pending" if not started["ended"] else started["state"],
             "question": question,
+            "resource": started["resource"],
         }
+        if choices:
+            out["choices"] = list(choices)
+        return out
 
     def get_answer(self, run_id: str, timeout_s: float) -> dict[str, Any]:
         """The answer of an ``ask_human`` run, waiting up to ``timeout_s`` for it."""
@@ -365,6 +630,26 @@ class Praxis:
                 result_error=summary.get("result_error", ""),
             )
         return out
+
+
+def _or_refusal(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``call()``, or its refusal as ``{"error": ...}``."""
+    try:
+        return call()
+    except Refused as refused:
+        return {"error": refused.as_dict()}
+
+
+def _enum(enum: Any, name: str, prefix: str, parameter: str) -> Any:
+    """The number of a short enum name (``running``; ``""`` or ``any``: unspecified)."""
+    if name in ("", "any"):
+        return 0
+    try:
+        number: int = enum.Value(prefix + name.upper())
+    except ValueError:
+        names = [n.removeprefix(prefix).lower() for n in enum.keys()[1:]]
+        raise Invalid(f"{parameter} must be one of any, {', '.join(names)}") from None
+    return number
 
 
 def _effect(name: str) -> common_pb2.EffectOutcome:

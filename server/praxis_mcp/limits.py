@@ -21,6 +21,24 @@ error); longer ones end with a marker saying how many were cut."""
 MAX_QUESTION = 4_096
 """Characters of a question ``ask_human`` accepts."""
 
+MAX_LISTED = 50
+"""Items a listing tool answers per call (``list_runs``, ``list_handoffs``); past it, a
+``next_page_token`` continues."""
+
+MAX_SCANNED_RUNS = 50
+"""Live runs ``list_waits`` (and ``get_inbox``) look into when no run is named: the
+agent's newest ones; ``runs_omitted`` says when there were more."""
+
+MAX_SCANNED_EVENTS = 5_000
+"""Events of the agent's reply subscription ``get_replies`` reads past its acknowledged
+position (a reply run's other events are in the same subscription); ``more`` says when
+it stopped there."""
+
+MAX_WATCHES = 32
+"""Resources watched at once for subscribers, over every session of the process. Each
+watch is one task holding one ``WatchRun`` stream (and one thread); a subscription past
+the bound is refused, never queued."""
+
 DEFAULT_LEASE_S = 300
 """How long a claimed task is leased when the caller does not say (5 minutes)."""
 

@@ -17,18 +17,43 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server import MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.exceptions import ResourceError
+from mcp_types import (
+    CallToolResult,
+    SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
+    TextContent,
+    ToolAnnotations,
+    UnsubscribeRequestParams,
+)
 from pydantic import Field
 
+from praxis_mcp import views
 from praxis_mcp.actions import Invalid, Praxis, Refused
-from praxis_mcp.limits import DEFAULT_ASK_EXPIRY_S, DEFAULT_LEASE_S, MAX_WAIT_S
+from praxis_mcp.limits import (
+    DEFAULT_ASK_EXPIRY_S,
+    DEFAULT_LEASE_S,
+    MAX_LISTED,
+    MAX_SCANNED_RUNS,
+    MAX_WAIT_S,
+    MAX_WATCHES,
+)
+from praxis_mcp.subscribe import Subscriptions
+from praxis_mcp.watch import Watches
 
 INSTRUCTIONS = """\
 Praxis is the system of record for this agent's work. These tools act as one agent
 principal: Praxis decides what it may do, and a refusal names its reason (for example
 PERMISSION_DENIED, PROPOSAL_NOT_PENDING). An agent may read and propose plan changes, start
 and follow the runs it is granted, do tasks of its models and ask a human; it can never
-approve, activate or reject a change: a human does that in Praxis."""
+approve, activate or reject a change: a human does that in Praxis.
+
+To find work: get_inbox (handoffs to acknowledge, questions still open, replies of your
+runs), list_refs, list_runs, list_waits, list_handoffs. To be told instead of polling: subscribe to
+a run's resource (praxis://runs/RUN_ID, in start_run's and ask_human's answers) or a
+wait's (praxis://waits/WAIT_ID); a notifications/resources/updated arrives when it changes
+(a run ended, a human answered), then read the resource. start_run with reply posts the
+run's outcome into praxis://replies, which outlives this session."""
 
 REDACTED = "[redacted]"
 
@@ -104,29 +129,73 @@ _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
-def build(praxis: Praxis, redactor: Redactor) -> MCPServer:
-    """The MCP server with every Praxis tool bound to ``praxis``."""
-    server = MCPServer("praxis", instructions=INSTRUCTIONS, log_level="WARNING")
+def build(praxis: Praxis, redactor: Redactor, max_watches: int = MAX_WATCHES) -> MCPServer:
+    """The MCP server with every Praxis tool, resource and prompt bound to ``praxis``,
+    and resource subscriptions bounded by ``max_watches``."""
+    subscriptions = Subscriptions(Watches(praxis, max_watches), redactor.text)
+    server = MCPServer(
+        "praxis",
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        subscriptions=subscriptions.bus,
+        lifespan=lambda _server: subscriptions.running(),
+    )
     _registry_tools(server, praxis, redactor)
     _run_tools(server, praxis, redactor)
     _task_tools(server, praxis, redactor)
     _human_tools(server, praxis, redactor)
+    _discovery_tools(server, praxis, redactor)
+    _resources(server, praxis, redactor)
+    _prompts(server)
+    # MCPServer serves neither resources/subscribe nor a listen stream that starts watches:
+    # both are added on its protocol-level server (which has no public accessor).
+    lowlevel = server._lowlevel_server
+    lowlevel.add_request_handler(
+        "subscriptions/listen", SubscriptionsListenRequestParams, subscriptions.listen
+    )
+    lowlevel.add_request_handler(
+        "resources/subscribe", SubscribeRequestParams, subscriptions.subscribe
+    )
+    lowlevel.add_request_handler(
+        "resources/unsubscribe", UnsubscribeRequestParams, subscriptions.unsubscribe
+    )
     return server
 
 
 WorkOrder = Annotated[str, Field(description="the work order (mission) id")]
-RefRun = Annotated[str, Field(description="the run id of the ref (WORK_ORDER/RUN)")]
+PageToken = Annotated[
+    str, Field(description="next_page_token of the previous answer; empty for the first page")
+]
+RefRun = Annotated[
+    str, Field(description="the ref's run id: with work_order_id, it names the plan")
+]
 
 
 def _registry_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
     @server.tool(
         annotations=_READ,
-        description="Read the active definition (head revision) of a registry ref "
-        "WORK_ORDER/RUN: its revision number, digest, the definition document and whether a "
-        "run executes it. Reads only; needs the registry.read grant.",
+        description="Read the active definition (head revision) of a registry ref, named "
+        "by work_order_id and run_id: its revision number, digest, the definition "
+        "document and whether a run executes it. Reads only; needs the registry.read grant.",
     )
     async def get_definition(work_order_id: WorkOrder, run_id: RefRun) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.get_definition(work_order_id, run_id))
+
+    @server.tool(
+        annotations=_READ,
+        description=f"List the registered plans (refs) this agent may read, {MAX_LISTED} "
+        "per call, by work order then run id: each ref's work_order_id and run_id (the "
+        "two parameters that name it in get_definition, propose_revision and start_run) "
+        "and its head revision. Without work_order_id the agent needs registry.read on "
+        "every work order. Reads only.",
+    )
+    async def list_refs(
+        work_order_id: Annotated[
+            str, Field(description="only refs of this work order (empty: every one)")
+        ] = "",
+        page_token: PageToken = "",
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.list_refs(work_order_id, page_token))
 
     @server.tool(
         annotations=_WRITE,
@@ -180,7 +249,11 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         "work_order_id and run_id) or of an inline definition (ad hoc; give definition, "
         "and work_order_id to file it under one). Needs the run.start grant on the work "
         "order. Give request_id to make a retry return the same run instead of a second "
-        "one. Answers the run's state and version (for wait_for_run).",
+        "one; labels let list_runs find it again. Give reply true to ask for a reply: "
+        "the run's outcome (with reply_template's text) is posted into this agent's "
+        "replies each time it ends, kept until acknowledged (get_replies, or subscribe to "
+        "praxis://replies to be told). Answers the run's state, version (for "
+        "wait_for_run) and resource: subscribe to it to be told when the run changes.",
     )
     async def start_run(
         work_order_id: Annotated[str, Field(description="the work order")] = "",
@@ -193,11 +266,33 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
             str | None, Field(description="chosen once; a retry with it returns the same run")
         ] = None,
         contract_id: Annotated[str, Field(description="the contract governing the run")] = "",
+        labels: Annotated[
+            dict[str, str] | None,
+            Field(description="labels of the run (at most 16), for list_runs' filter"),
+        ] = None,
+        reply: Annotated[
+            bool,
+            Field(
+                description="post the run's outcome into this agent's replies each time "
+                "it ends (get_replies, praxis://replies)"
+            ),
+        ] = False,
+        reply_template: Annotated[
+            str, Field(description="text carried in the reply, at most 1,024 bytes (implies reply)")
+        ] = "",
     ) -> CallToolResult:
         return await _tool(
             redactor,
             lambda: praxis.start_run(
-                work_order_id, run_id, definition, input, request_id, contract_id
+                work_order_id,
+                run_id,
+                definition,
+                input,
+                request_id,
+                contract_id,
+                labels,
+                reply,
+                reply_template,
             ),
         )
 
@@ -213,7 +308,8 @@ def _run_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_READ,
         description="Wait until a run changes (its version passes after_version) or ends, "
         f"for at most timeout_s seconds (at most {MAX_WAIT_S:g}); answers the run and "
-        "'changed'. Call again to keep following it. Reads only.",
+        "'changed'. Call again to keep following it, or rather subscribe to the run's "
+        "resource (praxis://runs/RUN_ID) to be told without calling. Reads only.",
     )
     async def wait_for_run(
         run_id: Annotated[str, Field(description="the run id")],
@@ -322,14 +418,24 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_WRITE,
         description="Ask a human a question: starts a run whose one node waits for human "
         "input (it shows in the human's inbox: praxis inbox, the console). Answers its "
-        "run_id; get the answer with get_answer. The answer must match answer_schema (a "
-        "JSON schema; default: a string). Needs the run.start grant; it cannot answer "
-        "itself.",
+        "run_id; get the answer with get_answer. The human reads the question as plain "
+        "text. The answer must match answer_schema (a JSON schema; default: a string, or "
+        "one of the choices when choices are given). Needs the run.start grant; it cannot "
+        "answer itself.",
     )
     async def ask_human(
-        question: Annotated[str, Field(description="the question (at most 4,096 characters)")],
+        question: Annotated[
+            str, Field(description="the question, plain text (at most 4,096 characters)")
+        ],
         answer_schema: Annotated[
             dict[str, Any] | None, Field(description="JSON schema of the answer")
+        ] = None,
+        choices: Annotated[
+            list[str] | None,
+            Field(
+                description="answers the human picks from (at most 20 distinct strings of "
+                "at most 200 characters; each must match answer_schema)"
+            ),
         ] = None,
         expires_in_s: Annotated[
             float | None,
@@ -343,7 +449,7 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         return await _tool(
             redactor,
             lambda: praxis.ask_human(
-                question, answer_schema, expires_in_s, work_order_id, request_id
+                question, answer_schema, expires_in_s, work_order_id, request_id, choices
             ),
         )
 
@@ -351,13 +457,227 @@ def _human_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
         annotations=_READ,
         description="Receive the answer to ask_human, waiting up to timeout_s seconds (at "
         f"most {MAX_WAIT_S:g}): 'answered' with the answer, still 'pending', or how it ended "
-        "unanswered (expired, cancelled). Reads only.",
+        "unanswered (expired, cancelled). Rather than calling again, subscribe to the "
+        "resource ask_human answered to be told when the human answers. Reads only.",
     )
     async def get_answer(
         run_id: Annotated[str, Field(description="the run_id ask_human answered")],
         timeout_s: Annotated[float, Field(description=f"at most {MAX_WAIT_S:g}")] = 30,
     ) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.get_answer(run_id, timeout_s))
+
+
+RunStateName = Literal["any", "running", "awaiting_nodes", "completed", "failed", "cancelled"]
+WaitStateName = Literal[
+    "any", "not_open", "pending", "satisfied", "expired", "defaulted", "cancelled"
+]
+HandoffStateName = Literal["any", "offered", "acknowledged"]
+
+
+def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.tool(
+        annotations=_READ,
+        description="What waits on this agent: the handoffs offered to it (acknowledge them "
+        "with acknowledge_handoff), the open waits (questions to humans) of the runs it "
+        f"started that have not ended (its newest {MAX_SCANNED_RUNS}) and the replies of "
+        "its runs it has not acknowledged. Give work_order_id unless the agent may read "
+        "runs on every work order. A part its grants do not cover is answered as its "
+        "refusal ({'error': ...}); the others still. Reads only.",
+    )
+    async def get_inbox(
+        work_order_id: Annotated[
+            str, Field(description="only runs of this work order (empty: every one)")
+        ] = "",
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.get_inbox(work_order_id))
+
+    @server.tool(
+        annotations=_READ,
+        description=f"List the runs this agent may read, newest first, {MAX_LISTED} per "
+        "call: of a work order, carrying labels, in a state, or only those it started "
+        "(mine). Without work_order_id the agent needs run.read on every work order. Each "
+        "run comes with its resource URI. Reads only.",
+    )
+    async def list_runs(
+        work_order_id: Annotated[
+            str, Field(description="only runs of this work order (empty: every one)")
+        ] = "",
+        labels: Annotated[
+            dict[str, str] | None,
+            Field(description="only runs carrying every one of these labels and values"),
+        ] = None,
+        state: Annotated[RunStateName, Field(description="only runs in this state")] = "any",
+        mine: Annotated[bool, Field(description="only runs this agent started")] = False,
+        page_token: PageToken = "",
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.list_runs(work_order_id, labels or {}, state, mine, page_token),
+        )
+
+    @server.tool(
+        annotations=_READ,
+        description="List waits (human input, timers, authorizations) in a state (default "
+        "pending: open, waiting for a human): those of one run, or of the runs this agent "
+        f"started that have not ended (its newest {MAX_SCANNED_RUNS}; give work_order_id "
+        "unless it may read runs on every work order). Each carries its question and choices; "
+        "once satisfied, the answer. Each comes with its resource URI. "
+        "Reads only.",
+    )
+    async def list_waits(
+        run_id: Annotated[str, Field(description="only this run's waits")] = "",
+        work_order_id: Annotated[
+            str, Field(description="only runs of this work order (without run_id)")
+        ] = "",
+        state: Annotated[WaitStateName, Field(description="only waits in this state")] = (
+            "pending"
+        ),
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.list_waits(run_id, work_order_id, state))
+
+    @server.tool(
+        annotations=_READ,
+        description="List the handoffs addressed to this agent (a finished node's outputs, "
+        f"and the responsibility for them, offered by another principal), oldest first, "
+        f"{MAX_LISTED} per call; state offered lists those still to acknowledge. Reads only.",
+    )
+    async def list_handoffs(
+        state: Annotated[HandoffStateName, Field(description="only handoffs in this state")] = (
+            "offered"
+        ),
+        page_token: PageToken = "",
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.list_handoffs(state, page_token))
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Acknowledge a handoff addressed to this agent: it accepts "
+        "responsibility for the node's outputs. Only the receiver may, and only once "
+        "(HANDOFF_ALREADY_ACKNOWLEDGED); answers the handoff, now acknowledged.",
+    )
+    async def acknowledge_handoff(
+        delivery_id: Annotated[str, Field(description="the handoff's delivery_id")],
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.acknowledge_handoff(delivery_id))
+
+    @server.tool(
+        annotations=_READ,
+        description="The replies of runs this agent started with reply: each run's "
+        "outcome (status, result or error, the reply_template text), oldest first, "
+        f"{MAX_LISTED} at most, until acknowledged with acknowledge_replies. Subscribe to "
+        "praxis://replies to be told when one arrives instead of calling this again. "
+        "Needs event.read and event.ack.",
+    )
+    async def get_replies() -> CallToolResult:
+        return await _tool(redactor, praxis.get_replies)
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Acknowledge the replies up to and including through_seq (a reply's "
+        "seq): get_replies no longer answers them.",
+    )
+    async def acknowledge_replies(
+        through_seq: Annotated[int, Field(description="the seq of the last reply handled")],
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.acknowledge_replies(through_seq))
+
+
+def _read(redactor: Redactor, call: Callable[[], dict[str, Any]]) -> Awaitable[str]:
+    """A resource's JSON text, or its refusal as a resource error naming the reason."""
+
+    async def run() -> str:
+        try:
+            value = await anyio.to_thread.run_sync(call)
+        except Refused as refused:
+            problem = refused.as_dict()
+            text = redactor.text(f"{problem['reason']}: {problem['message']}")
+            raise ResourceError(text) from None
+        return redactor.text(json.dumps(value, ensure_ascii=False, sort_keys=True))
+
+    return run()
+
+
+def _resources(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
+    @server.resource(
+        views.RUN_URI,
+        name="run",
+        mime_type="application/json",
+        description="A run as get_run answers it. Subscribe to it to receive "
+        "notifications/resources/updated at each change of the run, the last when it ends.",
+    )
+    async def run_resource(run_id: str) -> str:
+        return await _read(redactor, lambda: praxis.get_run(run_id))
+
+    @server.resource(
+        views.WAIT_URI,
+        name="wait",
+        mime_type="application/json",
+        description="A wait: its question, schema, state and, once a human satisfied it, "
+        "the answer. Subscribe to it to receive notifications/resources/updated when its "
+        "state changes (opened, answered, expired, cancelled).",
+    )
+    async def wait_resource(wait_id: str) -> str:
+        return await _read(redactor, lambda: praxis.get_wait(wait_id))
+
+    @server.resource(
+        views.REPLIES_URI,
+        name="replies",
+        mime_type="application/json",
+        description="The replies of runs this agent started with reply, as get_replies "
+        "answers them. Subscribe to it to receive notifications/resources/updated when a "
+        "reply arrives.",
+    )
+    async def replies_resource() -> str:
+        return await _read(redactor, praxis.get_replies)
+
+
+WORK_THE_INBOX = """Work your Praxis inbox{scope}.
+
+1. Call get_inbox{args}. For each handoff in handoffs_to_acknowledge, read its run with
+   get_run (its node_uid names the node whose outputs are now yours), then call
+   acknowledge_handoff with its delivery_id once you take responsibility for them.
+2. For each reply in replies, act on the run's outcome (its result, or its result_error)
+   as its template says, then call acknowledge_replies with the seq of the last one done.
+3. For each open wait in open_waits, nothing is yours to do: a human answers it. Subscribe
+   to its resource (or its run's) to be told when it is answered, instead of asking again.
+4. If you serve models, claim_task with them and do each task: heartbeat_task while you
+   work, then complete_task or fail_task, saying honestly what happened to the outside
+   world (applied, not_applied, uncertain).
+Report what you acknowledged and what still waits on a human."""
+
+PROPOSE_A_REVISION = """Propose a revision of the Praxis plan {work_order_id}/{run_id}: {change}
+
+1. Call get_definition with work_order_id "{work_order_id}" and run_id "{run_id}"; note
+   its revision.
+2. Write the new definition: change only what the request asks, keep every other node,
+   its effects and its output contract as they are.
+3. Call propose_revision with the whole new definition and a summary a human reviewer
+   can judge in one read (what changes and why). A refusal names what is wrong
+   (field_violations name the definition's paths): fix it and propose again.
+4. You cannot activate it: tell the user the proposal_id, and that a human reviews it
+   (praxis review, the console). get_proposal tells you when it is decided."""
+
+
+def _prompts(server: MCPServer) -> None:
+    @server.prompt(
+        name="work_the_inbox",
+        title="Work the inbox",
+        description="Find and do what waits on this agent: acknowledge handoffs, follow "
+        "open questions by subscription, claim tasks.",
+    )
+    def work_the_inbox(work_order_id: str = "") -> str:
+        scope = f" on work order {work_order_id}" if work_order_id else ""
+        args = f' with work_order_id "{work_order_id}"' if work_order_id else ""
+        return WORK_THE_INBOX.format(scope=scope, args=args)
+
+    @server.prompt(
+        name="propose_a_revision",
+        title="Propose a revision",
+        description="Change a plan the governed way: read its head, propose a new revision "
+        "with a summary, and leave the decision to a human.",
+    )
+    def propose_a_revision(work_order_id: str, run_id: str, change: str) -> str:
+        return PROPOSE_A_REVISION.format(work_order_id=work_order_id, run_id=run_id, change=change)
 
 
 def check_loopback(host: str) -> None:

@@ -9,12 +9,32 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiws.engine.v1 import registry_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import event_pb2, handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
 from praxis_mcp.limits import MAX_NODES, clip
 
 RUN_ENDED = frozenset(
     {run_pb2.RUN_STATE_COMPLETED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED}
 )
+WAIT_OPEN = frozenset({wait_pb2.WAIT_STATE_NOT_OPEN, wait_pb2.WAIT_STATE_PENDING})
+
+RUN_URI = "praxis://runs/{run_id}"
+"""The MCP resource of a run (its :func:`run` summary); subscribe to hear when it changes."""
+WAIT_URI = "praxis://waits/{wait_id}"
+"""The MCP resource of a wait (its :func:`wait`); subscribe to hear when it is answered."""
+
+REPLIES_URI = "praxis://replies"
+"""The MCP resource of the agent's replies (:func:`reply`, runs started with ``reply``);
+subscribe to hear when one arrives."""
+
+
+def run_uri(run_id: str) -> str:
+    """The resource URI of a run."""
+    return RUN_URI.format(run_id=run_id)
+
+
+def wait_uri(wait_id: str) -> str:
+    """The resource URI of a wait."""
+    return WAIT_URI.format(wait_id=wait_id)
 
 
 def document(text: str) -> Any:
@@ -43,6 +63,21 @@ def head(message: registry_pb2.Head) -> dict[str, Any]:
             registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
         ),
         "bound_run_id": message.bound_run_id,
+        "updated_at_ms": message.updated_at_ms,
+    }
+
+
+def ref_line(message: registry_pb2.Head) -> dict[str, Any]:
+    """A ref as a listing shows it: its head's revision, not its definition (get_definition
+    reads that)."""
+    return {
+        "work_order_id": message.ref.work_order_id,
+        "run_id": message.ref.run_id,
+        "revision": message.revision,
+        "definition_digest": message.definition_digest,
+        "execution_binding": enum_name(
+            registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
+        ),
         "updated_at_ms": message.updated_at_ms,
     }
 
@@ -90,6 +125,7 @@ def run(message: run_pb2.Run) -> dict[str, Any]:
     ]
     summary: dict[str, Any] = {
         "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
         "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
         "ended": message.state in RUN_ENDED,
         "version": message.version,
@@ -129,4 +165,93 @@ def task(message: task_pb2.Task) -> dict[str, Any]:
         "effects": enum_name(task_pb2.NodeEffects, message.effects, "NODE_EFFECTS_"),
         "deadline_ms": message.deadline_ms,
         "lease_expires_at_ms": message.lease_expires_at_ms,
+    }
+
+
+def run_line(message: run_pb2.Run) -> dict[str, Any]:
+    """A run as a listing shows it: no nodes, no result (read them with get_run)."""
+    line: dict[str, Any] = {
+        "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
+        "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
+        "ended": message.state in RUN_ENDED,
+        "version": message.version,
+        "work_order_id": message.work_order_id,
+        "started_by": message.started_by,
+        "labels": dict(message.labels),
+        "created_at_ms": message.created_at_ms,
+    }
+    if message.ref.run_id:
+        line["ref"] = {"work_order_id": message.ref.work_order_id, "run_id": message.ref.run_id}
+    return line
+
+
+def wait(message: wait_pb2.Wait) -> dict[str, Any]:
+    """A wait: what it asks (its question and choices), its state and, once satisfied,
+    the answer and who gave it."""
+    schema = document(message.schema_json)
+    out: dict[str, Any] = {
+        "wait_id": message.wait_id,
+        "resource": wait_uri(message.wait_id),
+        "run_id": message.run_id,
+        "node_uid": message.node_uid,
+        "kind": enum_name(wait_pb2.WaitKind, message.kind, "WAIT_KIND_"),
+        "state": enum_name(wait_pb2.WaitState, message.state, "WAIT_STATE_"),
+        "open": message.state in WAIT_OPEN,
+        "question": clip(message.question),
+        "choices": list(message.choices),
+        "schema": schema,
+        "opened_at_ms": message.opened_at_ms,
+        "expires_at_ms": message.expires_at_ms,
+    }
+    if message.state == wait_pb2.WAIT_STATE_SATISFIED:
+        out.update(
+            answer=document(message.payload_json),
+            satisfied_by=message.satisfied_by,
+            satisfied_at_ms=message.satisfied_at_ms,
+        )
+    if message.state == wait_pb2.WAIT_STATE_DEFAULTED:
+        out["answer"] = document(message.default_json)
+    return out
+
+
+def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
+    """A handoff of a node's outputs: from whom, of what work (the ref and revision the
+    node ran under; no ref for an ad hoc run), and whether acknowledged."""
+    return {
+        "delivery_id": message.delivery_id,
+        "run_id": message.run_id,
+        "node_uid": message.node_uid,
+        "from_principal_id": message.from_principal_id,
+        "to_principal_id": message.to_principal_id,
+        "outputs_digest": message.outputs_digest,
+        "note": clip(message.note),
+        "ref": (
+            {"work_order_id": message.ref.work_order_id, "run_id": message.ref.run_id}
+            if message.ref.run_id
+            else None
+        ),
+        "revision": message.revision,
+        "definition_digest": message.definition_digest,
+        "state": enum_name(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
+        "created_at_ms": message.created_at_ms,
+        "acknowledged_at_ms": message.acknowledged_at_ms,
+    }
+
+
+def reply(message: event_pb2.Event) -> dict[str, Any]:
+    """A run's reply (a ``RUN_REPLY`` event): the run's outcome and the reply's template."""
+    posted = document(message.payload_json)
+    posted = posted if isinstance(posted, dict) else {}
+    return {
+        "seq": message.seq,
+        "run_id": message.run_id,
+        "resource": run_uri(message.run_id),
+        "status": str(posted.get("status", "")).removeprefix("RUN_STATE_").lower(),
+        "result": posted.get("result"),
+        "result_error": clip(str(posted.get("result_error") or "")),
+        "result_reason": posted.get("result_reason", ""),
+        "template": posted.get("template", ""),
+        "delivery_id": posted.get("delivery_id", ""),
+        "at_ms": message.at_ms,
     }

@@ -77,6 +77,7 @@ def test_an_authorization_is_reviewed_and_approved_from_the_console(
     expect(page.locator("#material")).to_contain_text(input_digest)
     expect(page.locator("#material")).to_contain_text(op)
     expect(actions).to_contain_text(input_digest)
+    expect(actions.locator(".action-input")).to_have_text('{\n  "ok": true\n}')  # readable
     digest = page.locator("#material-digest").inner_text()
     shot(page, "authorization-2-review")
 

@@ -77,3 +77,19 @@ def test_a_reused_request_id_says_what_to_do(shell: Shell) -> None:
     line = activation.error_line()
     assert line.startswith("error: REQUEST_ID_REUSED: "), line
     assert "--request-id 'mine'" in line and "different command" in line, line
+
+
+def test_a_decision_is_dry_run_then_made(shell: Shell) -> None:
+    (shell.home / "v1.json").write_text(json.dumps(V1))
+    (shell.home / "v2.json").write_text(json.dumps(V2))
+    register = ("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY)
+    shell.ok(*register, "--digest", digest_of(shell.ok(*register).out))
+    proposed = shell.ok("propose", "wo-1/run-1", "p-1", "-f", "v2.json", "--dry-run", who="agent")
+    assert "dry run: would commit" in proposed.out, proposed.out
+    assert not shell.ok("inbox", "--json").json().get("items")  # nothing was proposed
+    shell.ok("propose", "wo-1/run-1", "p-1", "-f", "v2.json", who="agent")
+    approval = _approve(shell, "wo-1/run-1", "p-1")
+    tried = shell.ok("activate", "wo-1/run-1", "p-1", "--approval", approval, "--dry-run", "--json")
+    assert tried.json()["dry_run"] is True and tried.json()["receipt"]["head_revision"] == 2
+    made = shell.ok("activate", "wo-1/run-1", "p-1", "--approval", approval)  # not consumed
+    assert re.search(r"committed:\s+ACTIVATE", made.out) and "replayed:   no" in made.out, made.out

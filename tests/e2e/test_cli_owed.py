@@ -83,7 +83,14 @@ def test_a_finished_runs_assessments_and_handoff_are_settled_from_the_cli(shell:
     refused = shell.run("assess", "accept", run_id, "--subject", "sha256:" + "0" * 64)
     assert refused.code != 0 and "SUBJECT_CHANGED" in refused.err, refused
     assert f"accepted run {run_id}" in shell.ok("assess", "accept", run_id).out
+    listed = shell.ok("handoffs", "list", who="bob").out  # the receiver finds it
+    assert offered.delivery_id in listed and "OFFERED" in listed and "ad hoc run" in listed
+    assert all(len(line) <= 80 for line in listed.splitlines()), listed
+    assert offered.delivery_id not in shell.ok("handoffs", "list").out  # not alice's
     acknowledged = shell.ok("handoffs", "ack", offered.delivery_id, who="bob").out
+    assert shell.ok("handoffs", "list", "--json", who="bob").json().get("handoffs", []) == []
+    done = shell.ok("handoffs", "list", "--state", "acknowledged", "--json", who="bob").json()
+    assert [h["delivery_id"] for h in done["handoffs"]] == [offered.delivery_id]
     assert "ACKNOWLEDGED" in acknowledged
     assert "ad hoc run" in acknowledged  # the work it comes from
     assert offered.definition_digest in acknowledged

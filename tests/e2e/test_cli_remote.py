@@ -165,6 +165,7 @@ def test_an_authorization_is_reviewed_approved_and_satisfied_from_the_shell(
     reviewed = shell.ok("wait", "satisfy", wait["wait_id"], "--payload", '{"ok": true}').out
     digest = digest_of(reviewed)
     assert "op_" in reviewed and "sha256:" in reviewed
+    assert 'input of charge:\n  {\n    "ok": true\n  }' in reviewed  # readable input
     assert shell.ok("wait", "show", wait["wait_id"], "--json").json()["state"] == (
         "WAIT_STATE_PENDING"
     )

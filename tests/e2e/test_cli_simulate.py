@@ -54,3 +54,12 @@ def test_a_script_that_is_not_a_list_of_outcomes_is_refused_before_sending(shell
     (shell.home / "zzz.json").write_text('[{"node": "zzz", "kind": "COMPLETE"}]', encoding="utf-8")
     refused = shell.run("simulate", "-f", "plan.json", "--script", "zzz.json", who="agent")
     assert refused.code != 0 and "SCRIPT_INVALID" in refused.err, refused
+
+
+def test_runs_start_dry_run_stores_nothing(shell: Shell) -> None:
+    (shell.home / "plan.json").write_text(json.dumps(CHAIN), encoding="utf-8")
+    said = shell.ok("runs", "start", "-f", "plan.json", "--dry-run", who="agent").out
+    assert "dry run: would start a run" in said and "nothing was stored" in said
+    answer = shell.ok("runs", "start", "-f", "plan.json", "--dry-run", "--json", who="agent")
+    assert answer.json()["dry_run"] is True
+    assert not shell.ok("runs", "list", "--json", who="agent").json().get("runs")

@@ -44,6 +44,9 @@ class Action:
     spec_digest: str
     input_digest: str
     fanout: bool
+    input_json: str = ""
+    """The input whose digest is ``input_digest``, for a person to read (ReviewWait
+    only); outside the material's digest, which binds it through ``input_digest``."""
 
     def document(self) -> dict[str, values.JsonValue]:
         """The action as the material's digest covers it."""
@@ -117,18 +120,21 @@ def input_known(state: RunState, node: Node, wait_node_id: str) -> bool:
 
 
 def actions(
-    state: RunState, wait_node_id: str, input_digests: dict[str, str]
+    state: RunState, wait_node_id: str, inputs: dict[str, values.JsonValue]
 ) -> tuple[Action, ...]:
-    """The authorised actions of the wait in ``state``; ``input_digests`` holds the input
-    digest of each node whose input is known (see :func:`input_known`)."""
+    """The authorised actions of the wait in ``state``; ``inputs`` holds the input of
+    each node whose input is known (see :func:`input_known`)."""
     return tuple(
         Action(
             node_uid=node.node_id,
             model=node.agent.model,
             operation_id="" if node.fanout else operation_id(state.run_id, node.node_id),
             spec_digest=node.spec_digest,
-            input_digest=input_digests.get(node.node_id, ""),
+            input_digest=values.digest(inputs[node.node_id]) if node.node_id in inputs else "",
             fanout=node.fanout is not None,
+            input_json=(
+                values.canonical_json(inputs[node.node_id]) if node.node_id in inputs else ""
+            ),
         )
         for node in authorised(state.definition, wait_node_id)
     )

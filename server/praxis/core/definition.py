@@ -27,6 +27,17 @@ only order them::
                          "on_expiry": "fail" | "default", "default": {...},
                          "purpose": "payments"}}
 
+A ``human_input`` wait may carry the ``question`` a person reads (plain text, at most
+:data:`MAX_QUESTION_CHARS` characters) and ``choices``: up to :data:`MAX_CHOICES`
+distinct strings of at most :data:`MAX_CHOICE_CHARS` characters offered as one-click
+answers. Every choice must match the wait's schema; a wait with choices and no schema
+takes ``{"type": "string", "enum": choices}``, so that the answer is one of them::
+
+    "ask": {"kind": "human_input",
+            "wait": {"expires_in_ms": 3600000, "on_expiry": "fail",
+                     "question": "Ship the draft to the customer?",
+                     "choices": ["ship", "hold"]}}
+
 The payload that satisfies a wait (or its default) becomes the node's result. Only an
 ``authorization`` wait may declare a ``purpose`` (:mod:`praxis.core.purposes`):
 satisfying it and approving it then need grants that cover that purpose (see
@@ -85,7 +96,15 @@ EFFECTS = ("none", "idempotent", "external")
 ``external``."""
 RETRY_SAFE = frozenset({"none", "idempotent"})
 WAIT_KINDS = ("human_input", "timer", "authorization")
-_WAIT_KEYS = frozenset({"expires_in_ms", "schema", "on_expiry", "default", "purpose"})
+_WAIT_KEYS = frozenset(
+    {"expires_in_ms", "schema", "on_expiry", "default", "purpose", "question", "choices"}
+)
+MAX_QUESTION_CHARS = 4_096
+"""Characters of a ``human_input`` wait's ``question``."""
+MAX_CHOICES = 20
+"""Choices a ``human_input`` wait offers."""
+MAX_CHOICE_CHARS = 200
+"""Characters of one choice."""
 MAX_WAIT_MS = 90 * 24 * 3600 * 1000
 _AGENT_KEYS = frozenset({"model", "system_prompt", "provider", "functions", "output"})
 _INPUT_KEYS = frozenset({"from", "template"})
@@ -176,6 +195,8 @@ class WaitSpec:
         on_expiry: ``fail`` or ``default``.
         default: The result taken on expiry when ``on_expiry`` is ``default``.
         purpose: The purpose an ``authorization`` wait declares (empty: none).
+        question: The question a ``human_input`` wait asks a person (empty: none).
+        choices: The answers a ``human_input`` wait offers (empty: none).
     """
 
     expires_in_ms: int
@@ -183,6 +204,8 @@ class WaitSpec:
     on_expiry: str
     default: values.JsonValue = None
     purpose: str = ""
+    question: str = ""
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -482,18 +505,22 @@ def _parse_wait_node(
     wait = _parse_wait(raw.get("wait"), f"{path}.wait", p)
     if wait is not None and wait.purpose and kind != "authorization":
         p.add(f"{path}.wait.purpose", "only an authorization wait declares a purpose")
+    if wait is not None and (wait.question or wait.choices) and kind != "human_input":
+        key = "question" if wait.question else "choices"
+        p.add(f"{path}.wait.{key}", "only a human_input wait asks a question")
     if wait is None or len(p.items) > before:
         return None
     agent = Agent(model="", output=OutputContract("json", wait.schema))
     # The purpose joins the digest only when declared: the digests of the waits written
     # before purposes existed stay what they were.
     purpose = [wait.purpose] if wait.purpose else []
+    asked = [{"question": wait.question, "choices": list(wait.choices)}] if _asks(wait) else []
     spec = {
         "kind": kind,
         "source": {"kind": source.kind, "nodes": list(source.nodes)},
         "template": template,
         "depends_on": sorted(depends_on),
-        "wait": [wait.expires_in_ms, wait.schema, wait.on_expiry, wait.default, *purpose],
+        "wait": [wait.expires_in_ms, wait.schema, wait.on_expiry, wait.default, *purpose, *asked],
     }
     return Node(
         node_id,
@@ -540,7 +567,46 @@ def _parse_wait(raw: values.JsonValue, path: str, p: _Problems) -> WaitSpec | No
     if wrong or not isinstance(purpose, str):
         p.add(f"{path}.purpose", wrong or "purpose must be a string")
         purpose = ""
-    return WaitSpec(expires, schema, str(on_expiry), raw.get("default"), purpose)
+    question = _parse_question(raw.get("question", ""), f"{path}.question", p)
+    choices = _parse_choices(raw.get("choices", []), f"{path}.choices", p)
+    if choices and "schema" not in raw:
+        schema = {"type": "string", "enum": list(choices)}
+    elif choices and not jsonschema.schema_problems(schema, ""):
+        for index, choice in enumerate(choices):
+            if jsonschema.validate(choice, schema):
+                p.add(f"{path}.choices[{index}]", "the choice does not match the wait's schema")
+    return WaitSpec(expires, schema, str(on_expiry), raw.get("default"), purpose, question, choices)
+
+
+def _asks(wait: WaitSpec) -> bool:
+    # The question joins a wait's digest only when asked, like the purpose: the digests
+    # of the waits written before questions existed stay what they were.
+    return bool(wait.question or wait.choices)
+
+
+def _parse_question(raw: values.JsonValue, path: str, p: _Problems) -> str:
+    if not isinstance(raw, str):
+        p.add(path, "question must be a string")
+        return ""
+    if len(raw) > MAX_QUESTION_CHARS:
+        p.add(path, f"a question has at most {MAX_QUESTION_CHARS} characters")
+        return ""
+    return raw
+
+
+def _parse_choices(raw: values.JsonValue, path: str, p: _Problems) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) > MAX_CHOICES:
+        p.add(path, f"choices must be a list of at most {MAX_CHOICES} strings")
+        return ()
+    problems = len(p.items)
+    for index, choice in enumerate(raw):
+        if not isinstance(choice, str) or not choice.strip() or len(choice) > MAX_CHOICE_CHARS:
+            p.add(f"{path}[{index}]", f"a choice is a string of 1 to {MAX_CHOICE_CHARS} characters")
+    if len(set(map(str, raw))) != len(raw):
+        p.add(path, "choices must be distinct")
+    if len(p.items) > problems:
+        return ()
+    return tuple(str(choice) for choice in raw)
 
 
 def _parse_agent(

@@ -8,6 +8,7 @@ from aiws.engine.v1 import handoff_pb2 as pb
 from aiws.engine.v1 import handoff_pb2_grpc
 from praxis.core import handoff as core
 from praxis.core import run as runs
+from praxis.core.rejection import invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.store.execution.handoffs import HandoffStore
@@ -16,6 +17,8 @@ _STATES = {
     core.State.OFFERED: pb.HANDOFF_STATE_OFFERED,
     core.State.ACKNOWLEDGED: pb.HANDOFF_STATE_ACKNOWLEDGED,
 }
+
+_STATE_OF = {number: state for state, number in _STATES.items()}
 
 
 def handoff_to_proto(handoff: core.Handoff) -> pb.Handoff:
@@ -76,3 +79,17 @@ class HandoffServicer(handoff_pb2_grpc.HandoffServiceServicer):
     ) -> pb.GetHandoffResponse:
         handoff = unwrap(context, self.store.get(principal(), request.delivery_id))
         return pb.GetHandoffResponse(handoff=handoff_to_proto(handoff))
+
+    def ListHandoffs(
+        self, request: pb.ListHandoffsRequest, context: grpc.ServicerContext
+    ) -> pb.ListHandoffsResponse:
+        state = _STATE_OF.get(request.state)
+        if state is None and request.state != pb.HANDOFF_STATE_UNSPECIFIED:
+            unwrap(context, invalid("ENUM_INVALID", "state", "unknown handoff state"))
+        listed, token = unwrap(
+            context,
+            self.store.list_addressed(principal(), state, request.page_size, request.page_token),
+        )
+        return pb.ListHandoffsResponse(
+            handoffs=[handoff_to_proto(handoff) for handoff in listed], next_page_token=token
+        )

@@ -250,11 +250,17 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
         executed = unwrap(
             context,
             self.store.execute(
-                principal(), epochs_from_proto(request.epochs), request.request_id, command
+                principal(),
+                epochs_from_proto(request.epochs),
+                request.request_id,
+                command,
+                request.dry_run,
             ),
         )
         return registry_pb2.ExecuteResponse(
-            receipt=receipt_to_proto(executed.receipt), replayed=executed.replayed
+            receipt=receipt_to_proto(executed.receipt),
+            replayed=executed.replayed,
+            dry_run=request.dry_run,
         )
 
     def GetHead(
@@ -282,11 +288,13 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     def GetProposal(
         self, request: registry_pb2.GetProposalRequest, context: grpc.ServicerContext
     ) -> registry_pb2.GetProposalResponse:
-        proposal = unwrap(
+        proposal, base = unwrap(
             context,
             self.store.get_proposal(principal(), ref_from_proto(request.ref), request.proposal_id),
         )
-        return registry_pb2.GetProposalResponse(proposal=proposal_to_proto(proposal))
+        message = proposal_to_proto(proposal)
+        message.base_definition_json = _json(base)
+        return registry_pb2.GetProposalResponse(proposal=message)
 
     def ListHistory(
         self, request: registry_pb2.ListHistoryRequest, context: grpc.ServicerContext

@@ -174,6 +174,7 @@ def start_from_proto(request: run_pb2.StartRunRequest) -> StartRequest:
             request.notify.reply_to,
             request.notify.reply_template,
         ),
+        dry_run=request.dry_run,
     )
 
 
@@ -288,6 +289,8 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             parent = current_rpc() or metadata_context(context.invocation_metadata())
             start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))
+        if request.dry_run:  # nothing was stored: no segments to read
+            return run_pb2.StartRunResponse(run=run_to_proto(record), created=created, dry_run=True)
         logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(run=self._snapshot(record, created), created=created)
 

@@ -44,6 +44,8 @@ def wait_to_proto(view: WaitView) -> pb.Wait:
         authorizes=[action_to_proto(action) for action in view.actions],
         approval_id=view.approval_id,
         material_digest=view.material_digest,
+        question=wait.question,
+        choices=wait.choices,
     )
 
 
@@ -56,6 +58,7 @@ def action_to_proto(action: authz.Action) -> pb.AuthorizedAction:
         spec_digest=action.spec_digest,
         input_digest=action.input_digest,
         fanout=action.fanout,
+        input_json=action.input_json,
     )
 
 

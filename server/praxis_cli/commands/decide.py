@@ -81,6 +81,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     activate = leaf(commands, common, "activate", _activate, "make an approved proposal the head")
     _proposal_args(activate)
     activate.add_argument("--approval", required=True, help="the approval id 'approve' printed")
+    activate.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     activate.add_argument(
         "--request-id",
         help="idempotency key (default: derived from the decision; a retry replays the receipt)",
@@ -90,6 +91,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     _proposal_args(reject)
     reject.add_argument("--reason", required=True, help="why (part of the approved material)")
     reject.add_argument("--approval", required=True, help="the approval id of the rejection")
+    reject.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     reject.add_argument(
         "--request-id",
         help="idempotency key (default: derived from the decision; a retry replays the receipt)",
@@ -127,6 +129,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     propose.add_argument("-f", "--file", required=True, help="the candidate (JSON; - for stdin)")
     propose.add_argument("--base", type=int, help="the base revision (default: the head's)")
     propose.add_argument("--summary", default="", help="why the change is proposed")
+    propose.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     propose.add_argument(
         "--request-id",
         help="idempotency key (default: derived from the candidate; a retry replays the receipt)",
@@ -176,6 +179,25 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     satisfy.add_argument("--request-id", help="idempotency key (default: derived)")
     approval_args(satisfy)
+    answering = leaf(
+        waits,
+        common,
+        "answer",
+        waiting.answer,
+        "answer a human-input wait: shows its question and asks for the answer by the "
+        "form its schema asks for (text, a choice, yes or no, a whole number, one field "
+        "per property, or JSON), or takes it from --value or --payload; the server refuses "
+        "an answer that breaks the schema, with the reasons, and stores nothing",
+    )
+    answering.add_argument("wait_id")
+    answering.add_argument(
+        "--value", help="the answer as typed: a text, a choice, yes/no or a whole number"
+    )
+    answering.add_argument(
+        "--payload",
+        help="the answer as a JSON document (--json is the output flag: print the wait as JSON)",
+    )
+    answering.add_argument("--request-id", help="idempotency key (default: derived)")
     show = leaf(waits, common, "show", waiting.wait_show, "show one wait")
     show.add_argument("wait_id")
     listing = leaf(waits, common, "list", waiting.wait_list, "list a run's waits")
@@ -261,6 +283,9 @@ def _approve(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+DRY_RUN_HELP = "check it and show the receipt it would get; store nothing"
+
+
 def request_id_of(verb: str, command: registry_pb2.RegistryCommand) -> str:
     """The request id of a decision when the caller names none: derived from the whole
     command (ref, proposal, revisions, reason, approval), so that a retry of the same
@@ -276,25 +301,29 @@ def _execute(
     request_id: str,
     command: registry_pb2.RegistryCommand,
     chosen: bool,
+    dry_run: bool = False,
 ) -> int:
-    """Executes ``command``; ``chosen`` when the caller gave the request id."""
+    """Executes ``command``; ``chosen`` when the caller gave the request id; ``dry_run``:
+    checks it and shows the receipt it would get, storing nothing."""
+    request = registry_pb2.ExecuteRequest(
+        epochs=epochs, request_id=request_id, command=command, dry_run=dry_run
+    )
     try:
-        response = ctx.call(
-            ctx.client.registry.Execute,
-            registry_pb2.ExecuteRequest(epochs=epochs, request_id=request_id, command=command),
-        )
+        response = ctx.call(ctx.client.registry.Execute, request)
     except grpc.RpcError as error:
         if from_rpc(error).reason != "REQUEST_ID_REUSED":
             raise
         raise _reused(request_id, chosen) from error
     receipt = response.receipt
     if ctx.out.as_json:
-        ctx.out.json({"receipt": to_dict(receipt), "replayed": response.replayed})
+        found = {"receipt": to_dict(receipt), "replayed": response.replayed}
+        ctx.out.json(found | ({"dry_run": True} if response.dry_run else {}))
         return 0
     action = enum_name(registry_pb2.RegistryAction.Name(receipt.action), "REGISTRY_ACTION_")
+    said = "dry run: would commit" if response.dry_run else "committed"
     ctx.out.fields(
         [
-            ("committed", f"{action} of {ref_text(receipt.ref)}"),
+            (said, f"{action} of {ref_text(receipt.ref)}"),
             ("head", f"revision {receipt.head_revision} {receipt.head_digest}"),
             ("proposal", receipt.proposal_id or "-"),
             ("approval", receipt.approval_id or "-"),
@@ -339,7 +368,7 @@ def _decide(ctx: Any, args: argparse.Namespace, reject_reason: str | None) -> in
     _, epochs, command = _decision(ctx, args, reject_reason, args.approval)
     request_id = args.request_id or request_id_of(verb, command)
     try:
-        return _execute(ctx, epochs, request_id, command, bool(args.request_id))
+        return _execute(ctx, epochs, request_id, command, bool(args.request_id), args.dry_run)
     except grpc.RpcError as error:
         problem = from_rpc(error)
         if problem.reason not in ("APPROVAL_CONSUMED", "APPROVAL_MISMATCH"):
@@ -459,6 +488,5 @@ def _propose(ctx: Any, args: argparse.Namespace) -> int:
         )
     )
     request_id = args.request_id or request_id_of("propose", command)
-    return _execute(
-        ctx, epochs_of(ctx, ref.work_order_id), request_id, command, bool(args.request_id)
-    )
+    epochs = epochs_of(ctx, ref.work_order_id)
+    return _execute(ctx, epochs, request_id, command, bool(args.request_id), args.dry_run)

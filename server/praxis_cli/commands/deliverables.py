@@ -1,4 +1,5 @@
-"""What a human owes a finished run: ``assess show|accept|verify`` and ``handoffs show|ack``.
+"""What a human owes a finished run: ``assess show|accept|verify`` and
+``handoffs list|show|ack``.
 
 Assessments are bound to the run's subject digest: ``accept`` and ``verify`` read the
 current one (GetAcceptance) unless ``--subject`` names the one the human looked at, in
@@ -51,6 +52,17 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
                              else pb.ASSESSMENT_KIND_VERIFICATION)  # fmt: skip
 
     handoffs = group(commands, "handoffs", "handoffs of a node's outputs and responsibility")
+    listing = leaf(
+        handoffs, common, "list", _list_handoffs, "list the handoffs addressed to you, oldest first"
+    )
+    listing.add_argument(
+        "--state",
+        choices=sorted(_HANDOFF_STATES),
+        default="offered",
+        help="only handoffs in this state (default offered: still to acknowledge)",
+    )
+    listing.add_argument("--limit", type=int, default=0, help="page size (server default 100)")
+    listing.add_argument("--page-token", default="", help="continue a previous listing")
     get = leaf(handoffs, common, "show", _show_handoff, "show a handoff")
     get.add_argument("delivery")
     ack = leaf(handoffs, common, "ack", _acknowledge, "acknowledge a handoff addressed to you")
@@ -117,6 +129,33 @@ def _record(ctx: Any, args: argparse.Namespace) -> int:
     said = _SAID[(a.kind, a.verdict)]
     replayed = " (replayed)" if response.replayed else ""
     ctx.out.line(f"{said} run {a.run_id}: {a.assessment_id}{replayed}")
+    return 0
+
+
+_HANDOFF_STATES = {
+    "any": handoff_pb2.HANDOFF_STATE_UNSPECIFIED,
+    "offered": handoff_pb2.HANDOFF_STATE_OFFERED,
+    "acknowledged": handoff_pb2.HANDOFF_STATE_ACKNOWLEDGED,
+}
+
+
+def _list_handoffs(ctx: Any, args: argparse.Namespace) -> int:
+    request = handoff_pb2.ListHandoffsRequest(
+        state=_HANDOFF_STATES[args.state], page_size=args.limit, page_token=args.page_token
+    )
+    response = ctx.call(ctx.client.handoffs.ListHandoffs, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    for h in response.handoffs:  # three short lines each: ids are long and never broken
+        state = enum_name(handoff_pb2.HandoffState.Name(h.state), "HANDOFF_STATE_")
+        ctx.out.line(f"{h.delivery_id}  {state}  from {h.from_principal_id}")
+        ctx.out.line(f"  run {h.run_id}, node {h.node_uid}")
+        ctx.out.line(f"  work {_work(h)}, offered {local_time(h.created_at_ms)}")
+    if not response.handoffs:
+        ctx.out.line("no handoffs")
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
 
 

@@ -82,6 +82,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
                        help="post the outcome into --subscriber's events (RUN_REPLY)")  # fmt: skip
     start.add_argument("--reply-template", default="", help="text carried by the reply")
     start.add_argument("--watch", action="store_true", help="then watch it (exit: its outcome)")
+    start.add_argument(
+        "--dry-run", action="store_true", help="check it and say what a start would answer"
+    )
 
     listing = leaf(runs, common, "list", _list, "list runs, newest first")
     listing.add_argument("--state", choices=sorted(_STATES), help="only runs in this state")
@@ -188,6 +191,7 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
         work_order_id=args.work_order,
         labels=parse_labels(args.label),
         run_timeout_ms=args.run_timeout,
+        dry_run=args.dry_run,
     )
     if args.notify or args.reply_to or args.reply_template:
         request.notify.CopyFrom(
@@ -201,6 +205,13 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
         request.definition_json = json_argument(None, args.file, "the definition")
     response = ctx.call(ctx.client.runs.StartRun, request)
     run = response.run
+    if response.dry_run:
+        if ctx.out.as_json:
+            ctx.out.json({"run": to_dict(run), "created": response.created, "dry_run": True})
+        else:
+            would = "would start" if response.created else "already started (same request id)"
+            ctx.out.line(f"dry run: {would} a run ({state_name(run.state)}); nothing was stored")
+        return 0
     if args.watch:
         if not ctx.out.as_json:
             ctx.out.line(f"started run {run.run_id}")

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import shutil
+import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from aiws.engine.v1 import common_pb2, run_pb2, wait_pb2
 from aiws.engine.v1 import inbox_pb2 as ib
 from aiws.engine.v1 import reconciliation_pb2 as rc
-from praxis_cli.commands.common import check_digest, create_approval, epochs_of, json_argument
-from praxis_cli.errors import usage
+from praxis_cli.commands.common import (
+    check_digest,
+    create_approval,
+    epochs_of,
+    json_argument,
+    pretty_json,
+)
+from praxis_cli.errors import CONFLICT, CliError, usage
 from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_client import answers
 
 INBOX_KINDS = {
     "proposal": ib.INBOX_ITEM_KIND_PROPOSAL,
@@ -103,6 +114,8 @@ def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
             lines.append(
                 f"  praxis assess show {item.run_id} && praxis assess {verb} {item.run_id}"
             )
+        elif kind == "wait" and item.kind == ib.INBOX_ITEM_KIND_HUMAN_INPUT:
+            lines.append(f"  praxis wait answer {item.wait.wait_id}")
         elif kind == "handoff":
             receiver = item.handoff.to_principal_id
             lines.append(f"  praxis handoffs ack {item.handoff.delivery_id}  (as {receiver})")
@@ -225,6 +238,159 @@ def _wait_row(w: wait_pb2.Wait) -> list[str]:
 _WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
 
 
+def _question(ctx: Any, wait: wait_pb2.Wait, choices: bool = True) -> None:
+    """The wait's question, as the person reads it, and (``choices``) its choices."""
+    if not wait.question and not (choices and wait.choices):
+        return
+    ctx.out.line("question:", "bold")
+    # Wrapped at words to the terminal's width (the standard library's idea of it); a
+    # word longer than a line is never broken.
+    width = max(20, shutil.get_terminal_size().columns - 2)
+    for line in (wait.question or "-").splitlines() or [""]:
+        wrapped = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+        for part in wrapped or [""]:
+            ctx.out.line(f"  {part}")
+    if choices and wait.choices:
+        ctx.out.line("choices: " + ", ".join(wait.choices))
+    ctx.out.line()
+
+
+def _request_id(args: argparse.Namespace, payload: str, approval_id: str) -> str:
+    # Derived from the wait, the payload and the approval: a retry replays its receipt,
+    # while another payload is answered on its own merits (say, the wait is already
+    # satisfied) instead of REQUEST_ID_REUSED.
+    named = f"\x00{approval_id}" if approval_id else ""
+    digest = hashlib.sha256(f"{args.wait_id}\x00{payload}{named}".encode()).hexdigest()
+    return str(args.request_id or f"cli-satisfy-{digest[:32]}")
+
+
+def answer(ctx: Any, args: argparse.Namespace) -> int:
+    """Answers a human_input wait: from --json or --value, or asked field by field in a
+    terminal by the form its schema asks for."""
+    if args.value is not None and args.payload is not None:
+        raise usage("give --value or --payload, not both")
+    wait = ctx.call(ctx.client.waits.GetWait, wait_pb2.GetWaitRequest(wait_id=args.wait_id)).wait
+    if wait.kind != wait_pb2.WAIT_KIND_HUMAN_INPUT:
+        raise usage(
+            f"wait {args.wait_id} is not a human-input wait: satisfy it with "
+            f"`praxis wait satisfy {args.wait_id}`"
+        )
+    closed = _CLOSED.get(wait.state)
+    if closed:
+        state = enum_name(wait_pb2.WaitState.Name(wait.state), "WAIT_STATE_")
+        raise CliError(closed, f"wait {args.wait_id} is {state}: it takes no answer", CONFLICT)
+    field = answers.form(wait.schema_json, wait.choices)
+    if args.payload is not None:
+        payload = json_argument(args.payload, None, "the answer")
+    elif args.value is not None:
+        payload = json.dumps(_given(field, args.value), ensure_ascii=False)
+    else:
+        if not sys.stdin.isatty():
+            raise usage(
+                "no terminal to ask on: give the answer with --value TEXT or --payload JSON"
+            )
+        _question(ctx, wait, choices=False)  # the form lists them
+        payload = json.dumps(_asked(ctx, field), ensure_ascii=False)
+    response = ctx.call(
+        ctx.client.waits.SatisfyWait,
+        wait_pb2.SatisfyWaitRequest(
+            request_id=_request_id(args, payload, ""), wait_id=args.wait_id, payload_json=payload
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json({"wait": to_dict(response.wait), "replayed": response.replayed})
+    else:
+        replayed = " (replayed)" if response.replayed else ""
+        ctx.out.line(f"answered wait {args.wait_id}: {payload}{replayed}")
+    return 0
+
+
+_CLOSED = {
+    wait_pb2.WAIT_STATE_NOT_OPEN: "WAIT_NOT_OPEN",
+    wait_pb2.WAIT_STATE_SATISFIED: "WAIT_ALREADY_SATISFIED",
+    wait_pb2.WAIT_STATE_EXPIRED: "WAIT_EXPIRED",
+    wait_pb2.WAIT_STATE_DEFAULTED: "WAIT_EXPIRED",
+    wait_pb2.WAIT_STATE_CANCELLED: "RUN_TERMINAL",
+}
+"""A wait that takes no answer, and the reason SatisfyWait would refuse it with: said
+before asking anything (the server decides again when an answer is sent)."""
+
+
+def _given(field: answers.Field, text: str) -> Any:
+    if field.kind == "object":
+        raise usage("this answer is an object: give it with --payload, or answer in a terminal")
+    try:
+        return answers.value_of(field, text)
+    except answers.AnswerError as error:
+        raise usage(f"--value: {error}", "WAIT_PAYLOAD_INVALID") from None
+
+
+_KIND_HINTS = {
+    "text": "text",
+    "boolean": "yes or no",
+    "integer": "a whole number",
+    "json": "JSON",
+}
+
+
+def _asked(ctx: Any, field: answers.Field) -> Any:
+    """The answer asked for in the terminal, a field at a time; a text that is not a
+    value of its field's kind is asked again with the reason."""
+    if field.kind != "object":
+        return _ask_one(ctx, field, "answer")
+    texts: dict[str, str] = {}
+    for child in field.fields:
+        optional = "" if child.required else ", optional: Enter to leave out"
+        if child.kind == "choice" or child.help:
+            ctx.out.line(f"{child.name}:{' ' + child.help if child.help else ''}")
+        if child.kind == "choice":
+            _list_choices(ctx, child)
+        while True:
+            hint = _hint(child)
+            text = _read(f"{child.name} ({hint}{optional}): ")
+            if not text.strip() and not child.required:
+                break
+            try:
+                answers.value_of(child, text)
+            except answers.AnswerError as error:
+                ctx.out.line(f"  {error}", "red")
+                continue
+            texts[child.name] = text
+            break
+    return answers.object_value(field, texts)
+
+
+def _ask_one(ctx: Any, field: answers.Field, name: str) -> Any:
+    if field.kind == "choice":
+        _list_choices(ctx, field)
+    while True:
+        text = _read(f"{name} ({_hint(field)}): ")
+        try:
+            return answers.value_of(field, text)
+        except answers.AnswerError as error:
+            ctx.out.line(f"  {error}", "red")
+
+
+def _hint(field: answers.Field) -> str:
+    if field.kind == "choice":
+        return "a number from the list" + (", or another answer" if field.other else "")
+    return _KIND_HINTS.get(field.kind, "JSON")
+
+
+def _list_choices(ctx: Any, field: answers.Field) -> None:
+    for index, label in enumerate(field.choice_labels(), 1):
+        ctx.out.line(f"  {index}) {label}")
+    if field.other:
+        ctx.out.line("  or type another answer")
+
+
+def _read(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        raise usage("no answer given: nothing was sent") from None
+
+
 def satisfy(ctx: Any, args: argparse.Namespace) -> int:
     payload = json_argument(args.payload, args.file, "the payload")
     if not payload:
@@ -242,12 +408,7 @@ def satisfy(ctx: Any, args: argparse.Namespace) -> int:
             raise usage("--digest applies to authorization waits only")
     elif args.digest:
         raise usage("give --digest (approve here) or --approval (approved before), not both")
-    # Derived from the wait, the payload and the approval: a retry replays its receipt,
-    # while another payload is answered on its own merits (say, the wait is already
-    # satisfied) instead of REQUEST_ID_REUSED.
-    named = f"\x00{approval_id}" if approval_id else ""
-    digest = hashlib.sha256(f"{args.wait_id}\x00{payload}{named}".encode()).hexdigest()
-    request_id = args.request_id or f"cli-satisfy-{digest[:32]}"
+    request_id = _request_id(args, payload, approval_id)
     response = ctx.call(
         ctx.client.waits.SatisfyWait,
         wait_pb2.SatisfyWaitRequest(
@@ -301,6 +462,7 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
         )
         ctx.out.line("authorises:")
         ctx.out.table(_ACTION_COLUMNS, [_action_row(a) for a in m.actions])
+        _action_inputs(ctx, m.actions)
         ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
         ctx.out.line(
             f"approve and satisfy with: praxis wait satisfy {args.wait_id} --payload "
@@ -313,6 +475,16 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
 
 
 _ACTION_COLUMNS = ["NODE", "MODEL", "OPERATION", "INPUT DIGEST", "SPEC DIGEST"]
+
+
+def _action_inputs(ctx: Any, actions: Sequence[wait_pb2.AuthorizedAction]) -> None:
+    """The input each reviewed action will carry, indented for reading (its digest is in
+    the table and the material)."""
+    for action in actions:
+        if action.input_json:
+            ctx.out.line(f"input of {action.node_uid}:")
+            for line in pretty_json(action.input_json).splitlines():
+                ctx.out.line(f"  {line}")
 
 
 def _action_row(action: wait_pb2.AuthorizedAction) -> list[str]:
@@ -331,6 +503,7 @@ def wait_show(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(wait))
         return 0
     rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
+    _question(ctx, wait)
     ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
     if wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION:
         ctx.out.fields(

@@ -251,6 +251,43 @@
     });
   }
 
+  // --- answer forms: a JSON field is checked before the form is sent -----------------
+  function jsonProblem(text) {
+    try {
+      JSON.parse(text, function (key, value) {
+        if (typeof value === "number" && !Number.isSafeInteger(value)) {
+          throw new Error("numbers are whole, within ±9007199254740991 (use a decimal string for fractions)");
+        }
+        return value;
+      });
+      return "";
+    } catch (error) {
+      return error instanceof SyntaxError ? "not JSON: " + error.message : error.message;
+    }
+  }
+
+  function checkJsonFields(form, event) {
+    let first = null;
+    form.querySelectorAll('textarea[data-kind="json"]').forEach(function (field) {
+      const problem = field.value.trim() === "" && !field.required ? "" : jsonProblem(field.value);
+      const shown = field.parentElement.querySelector(".json-problem");
+      field.setCustomValidity(problem);
+      field.setAttribute("aria-invalid", problem ? "true" : "false");
+      if (shown) { shown.textContent = problem; shown.hidden = !problem; }
+      if (problem && !first) first = field;
+    });
+    if (first) { event.preventDefault(); first.focus(); }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-answer-form]").forEach(function (form) {
+      form.addEventListener("submit", function (event) { checkJsonFields(form, event); });
+      form.querySelectorAll('textarea[data-kind="json"]').forEach(function (field) {
+        field.addEventListener("input", function () { field.setCustomValidity(""); });
+      });
+    });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     if (!window.EventSource) return;
     const run = document.querySelector("#run[data-live]");

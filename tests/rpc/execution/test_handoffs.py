@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from aiws.engine.v1 import handoff_pb2 as pb
-from aiws.engine.v1 import registry_pb2
+from aiws.engine.v1 import registry_pb2, run_pb2
 from tests.support.execution import settle, start_run
 from tests.support.harness import Harness, expect_error
 from tests.support.registry import activate_cmd, approve, execute, proposed, ref
@@ -132,3 +132,49 @@ def test_bad_handoffs(model: Harness) -> None:
         acknowledge(model, "dlv_missing")
     with expect_error(grpc.StatusCode.NOT_FOUND, "HANDOFF_NOT_FOUND"):
         model.client("agent").handoffs.GetHandoff(pb.GetHandoffRequest(delivery_id="dlv_x"))
+
+
+def listed(h: Harness, principal: str = "agent2", **fields: object) -> pb.ListHandoffsResponse:
+    return h.client(principal).handoffs.ListHandoffs(  # type: ignore[no-any-return]
+        pb.ListHandoffsRequest(**fields)  # type: ignore[arg-type]
+    )
+
+
+def test_a_receiver_lists_the_handoffs_addressed_to_it(model: Harness) -> None:
+    offered = []
+    for number in range(3):
+        run = start_run(model, CHAIN)
+        [a] = [task for task in claim(model) if task.run_id == run.run_id]
+        settle(model, a, {"draft": number})
+        offered.append(offer(model, run.run_id, "a", request_id=f"h-{number}").handoff)
+        model.clock.advance(10)
+    ids = [handoff.delivery_id for handoff in offered]
+    assert [h.delivery_id for h in listed(model).handoffs] == ids  # oldest first
+    assert listed(model, "agent").handoffs == []  # the sender is not the receiver
+    acknowledge(model, ids[0])
+    pending = listed(model, state=pb.HANDOFF_STATE_OFFERED)
+    assert [h.delivery_id for h in pending.handoffs] == ids[1:]
+    done = listed(model, state=pb.HANDOFF_STATE_ACKNOWLEDGED).handoffs
+    assert [(h.delivery_id, h.state) for h in done] == [(ids[0], pb.HANDOFF_STATE_ACKNOWLEDGED)]
+    first = listed(model, page_size=2)
+    assert [h.delivery_id for h in first.handoffs] == ids[:2] and first.next_page_token
+    rest = listed(model, page_size=2, page_token=first.next_page_token)
+    assert [h.delivery_id for h in rest.handoffs] == ids[2:] and not rest.next_page_token
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "PAGE_INVALID"):
+        listed(model, state=pb.HANDOFF_STATE_OFFERED, page_token=first.next_page_token)
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "PAGE_INVALID"):
+        listed(model, page_size=501)
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
+        listed(model, state=7)
+
+
+def test_a_handoff_on_a_run_the_receiver_may_not_read_is_not_listed(model: Harness) -> None:
+    for number, work_order in enumerate(("wo-a1", "wo-b1")):
+        run = start_run(model, CHAIN, work_order_id=work_order)
+        [a] = [task for task in claim(model) if task.run_id == run.run_id]
+        settle(model, a, {"draft": number})
+        offer(model, run.run_id, "a", request_id=f"s-{number}", to="scoped")
+    [shown] = listed(model, "scoped").handoffs  # `scoped` reads wo-a* only
+    assert shown.run_id and shown.to_principal_id == "scoped"
+    read = model.client("alice").runs
+    assert read.GetRun(run_pb2.GetRunRequest(run_id=shown.run_id)).run.work_order_id == "wo-a1"

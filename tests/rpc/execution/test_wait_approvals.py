@@ -68,6 +68,10 @@ def approval(h: Harness, approval_id: str) -> approval_pb2.Approval:
     return h.client("alice").approvals.GetApproval(request).approval
 
 
+def _fields(action: pb.AuthorizedAction) -> dict[str, Any]:
+    return {field.name: value for field, value in action.ListFields()}
+
+
 def sha256(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -105,6 +109,7 @@ def test_an_authorization_is_satisfied_only_with_the_approval_of_its_exact_actio
         pending.spec_digest,
     )
     assert action.input_digest == sha256('{"ok":true}')  # the input is the payload
+    assert action.input_json == '{"ok":true}'  # shown to the reviewer, bound by its digest
     assert review_wait(model, wait.wait_id, OK).material_digest == review.material_digest
     # The approval of another payload is refused and consumes nothing.
     approve_wait(model, wait.wait_id, {"ok": False}, "ap-other")
@@ -118,7 +123,8 @@ def test_an_authorization_is_satisfied_only_with_the_approval_of_its_exact_actio
     done = satisfy_wait(model, wait.wait_id, OK, "ap-1", request_id="s-1")
     assert done.wait.state == pb.WAIT_STATE_SATISFIED and not done.replayed
     assert (done.wait.approval_id, done.wait.material_digest) == ("ap-1", review.material_digest)
-    assert list(done.wait.authorizes) == list(material.actions)
+    approved = [pb.AuthorizedAction(**{**_fields(a), "input_json": ""}) for a in material.actions]
+    assert list(done.wait.authorizes) == approved  # the input itself: ReviewWait only
     again = satisfy_wait(model, wait.wait_id, OK, "ap-1", request_id="s-1")
     assert again.replayed and again.wait.approval_id == "ap-1"
     consumed = approval(model, "ap-1")

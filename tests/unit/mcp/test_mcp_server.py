@@ -1,17 +1,28 @@
 """The MCP layer's own decisions: refusals shaped from the server's ErrorInfo, the token
-redacted from answers and logs, HTTP on loopback only (issue 24)."""
+redacted from answers and logs, HTTP on loopback only (issue 24); refusals naming the
+tools' parameters, resource URIs, the bound of watches, a watch ended by a refusal, and
+docs/agents.md naming every tool, resource and prompt (issue 39)."""
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import anyio
 import grpc
 import pytest
+from mcp import Client
 
+from aiws.engine.v1 import run_pb2
 from praxis_client import CallError
 from praxis_mcp import limits
-from praxis_mcp.actions import Refused
-from praxis_mcp.server import REDACTED, Redactor, _answer, check_loopback
+from praxis_mcp.actions import Praxis, Refused, in_parameters, parameter_of
+from praxis_mcp.server import REDACTED, Redactor, _answer, build, check_loopback
+from praxis_mcp.watch import Follow, Target, TooManyWatches, Watches, target_of
 
 TOKEN = "prx_secret-token-value"
 
@@ -83,3 +94,114 @@ def test_limits_cut_texts_and_waits() -> None:
     assert limits.clip("short") == "short"
     assert limits.bounded_wait(3600) == limits.MAX_WAIT_S
     assert limits.bounded_wait(-1) == 0.0
+
+
+def test_refusals_name_the_tools_parameters_not_the_request_fields() -> None:
+    refused = Refused(
+        CallError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "IDENTIFIER_INVALID",
+            "engine.aiws",
+            "ref.work_order_id must be an identifier; definition_json.nodes.a is bad",
+            (("ref.work_order_id", "not an identifier"), ("definition_json.nodes.a", "x"),
+             ("labels[bad key]", "y"), ("subscriber", "z"), ("other_field", "w")),
+        )
+    )  # fmt: skip
+    shown = refused.as_dict()
+    assert [v["field"] for v in shown["field_violations"]] == [
+        "work_order_id",
+        "definition.nodes.a",
+        "labels[bad key]",
+        "reply",
+        "other_field",
+    ]
+    assert shown["message"] == "work_order_id must be an identifier; definition.nodes.a is bad"
+    assert in_parameters("an event subscriber, notify and labels in prose") == (
+        "an event subscriber, notify and labels in prose"
+    )
+    assert parameter_of("ref.run_id") == "run_id"
+
+
+def test_resource_uris_name_a_run_or_a_wait() -> None:
+    assert target_of("praxis://runs/run_1") == Target("run", "run_1", "praxis://runs/run_1")
+    assert target_of("praxis://waits/w_1") == Target("wait", "w_1", "praxis://waits/w_1")
+    assert target_of("praxis://replies") == Target("replies", "", "praxis://replies")
+    for other in ("praxis://runs/", "praxis://runs/a/b", "file:///etc/passwd", "praxis://x/1"):
+        assert target_of(other) is None
+
+
+def test_watches_are_bounded_and_given_back() -> None:
+    watches = Watches(Praxis(None, "w"), limit=2)  # type: ignore[arg-type]  # never called
+    watches.reserve(2)
+    with pytest.raises(TooManyWatches):
+        watches.reserve(1)
+    assert watches.active == 2  # a refused reservation takes nothing
+    watches.release(1)
+    watches.reserve(1)
+    assert watches.active == 2
+
+
+PROMPT_ARGUMENTS = {
+    "work_the_inbox": {"work_order_id": "wo-7"},
+    "propose_a_revision": {"work_order_id": "wo-7", "run_id": "plan", "change": "add a review"},
+}
+# Words of the prompts that look like tool names and are parameters or answer fields.
+NOT_TOOLS = {"work_order_id", "run_id", "node_uid", "delivery_id", "handoffs_to_acknowledge",
+             "open_waits", "not_applied", "proposal_id", "field_violations",
+             "result_error"}  # fmt: skip
+
+
+def test_docs_name_every_tool_resource_and_prompt() -> None:
+    server = build(Praxis(None, "w"), Redactor([]))  # type: ignore[arg-type]  # never called
+
+    async def listed() -> tuple[set[str], set[str], set[str]]:
+        async with Client(server) as client:
+            tools = {tool.name for tool in (await client.list_tools()).tools}
+            templates = await client.list_resource_templates()
+            uris = {template.uri_template for template in templates.resource_templates}
+            uris |= {str(resource.uri) for resource in (await client.list_resources()).resources}
+            prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
+            for name, arguments in PROMPT_ARGUMENTS.items():
+                got = await client.get_prompt(name, arguments)
+                text = got.messages[0].content.text  # type: ignore[union-attr]
+                named = set(re.findall(r"\b[a-z]+_[a-z_]+\b", text)) - NOT_TOOLS
+                assert named <= tools, (name, named - tools)  # it names real tools only
+                assert all(value in text for value in arguments.values())
+            return tools, uris, prompts
+
+    tools, uris, prompts = anyio.run(listed)
+    assert {"get_inbox", "list_runs", "list_waits", "list_handoffs", "acknowledge_handoff"} <= tools
+    assert uris == {"praxis://runs/{run_id}", "praxis://waits/{wait_id}", "praxis://replies"}
+    assert prompts == {"work_the_inbox", "propose_a_revision"}
+    text = (Path(__file__).parents[3] / "docs" / "agents.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", text, re.MULTILINE))
+    assert tools | prompts == documented - {"praxis"}
+    assert all(f"| `{uri}` |" in text for uri in uris)
+    assert "WORK_ORDER/RUN`:" not in text  # tools take work_order_id and run_id
+
+
+class _Denied(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.PERMISSION_DENIED
+
+
+class _Stream:
+    """A WatchRun stream: one snapshot (version 3, running), then the server's refusal."""
+
+    def __iter__(self) -> Iterator[Any]:
+        yield run_pb2.WatchRunResponse(run=run_pb2.Run(run_id="r", version=3, state=1))
+        raise _Denied()
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_watch_the_server_ends_with_a_refusal_tells_its_subscriber_once() -> None:
+    """A revoked grant or the server's stream limit ends a watch: the subscriber is told,
+    and reading the resource says why (never a watch that goes silent)."""
+    client = SimpleNamespace(runs=SimpleNamespace(WatchRun=lambda request: _Stream()))
+    told: list[str] = []
+    Follow(Praxis(client, "w"), Target("run", "r", "praxis://runs/r")).run(  # type: ignore[arg-type]
+        lambda: told.append("told")
+    )
+    assert told == ["told"]

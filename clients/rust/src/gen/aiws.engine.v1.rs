@@ -4560,6 +4560,36 @@ pub struct GetHandoffResponse {
     #[prost(message, optional, tag = "1")]
     pub handoff: ::core::option::Option<Handoff>,
 }
+/// ListHandoffsRequest pages through the handoffs addressed to the caller.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListHandoffsRequest {
+    /// Only handoffs in this state (OFFERED: those still to acknowledge); unspecified
+    /// means any.
+    #[prost(enumeration = "HandoffState", tag = "1")]
+    pub state: i32,
+    /// Maximum handoffs to return: 0 means 100; at most 500, else INVALID_ARGUMENT /
+    /// PAGE_INVALID.
+    #[prost(int32, tag = "2")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first. A token is valid
+    /// only with the same `state` (else INVALID_ARGUMENT / PAGE_INVALID).
+    #[prost(string, tag = "3")]
+    pub page_token: ::prost::alloc::string::String,
+}
+/// ListHandoffsResponse is one page of the caller's handoffs.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListHandoffsResponse {
+    /// Handoffs addressed to the caller, oldest first (by `created_at_ms`, then
+    /// `delivery_id`).
+    #[prost(message, repeated, tag = "1")]
+    pub handoffs: ::prost::alloc::vec::Vec<Handoff>,
+    /// Pass as `page_token` (with the same `state`) for the next page; empty when there is
+    /// none.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
 /// HandoffState is the lifecycle of a handoff.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
@@ -4774,6 +4804,38 @@ pub mod handoff_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.HandoffService", "GetHandoff"));
             self.inner.unary(req, path, codec).await
         }
+        /// ListHandoffs pages through the handoffs addressed to the caller (whose
+        /// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        /// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        /// handoff is listed only when the caller may read its run (`run.read` on the run's
+        /// work order, as GetHandoff): the others are left out, so a page may be short while
+        /// `next_page_token` is set.
+        pub async fn list_handoffs(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListHandoffsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListHandoffsResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.HandoffService/ListHandoffs",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.HandoffService", "ListHandoffs"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -4814,6 +4876,19 @@ pub mod handoff_service_server {
             request: tonic::Request<super::GetHandoffRequest>,
         ) -> std::result::Result<
             tonic::Response<super::GetHandoffResponse>,
+            tonic::Status,
+        >;
+        /// ListHandoffs pages through the handoffs addressed to the caller (whose
+        /// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        /// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        /// handoff is listed only when the caller may read its run (`run.read` on the run's
+        /// work order, as GetHandoff): the others are left out, so a page may be short while
+        /// `next_page_token` is set.
+        async fn list_handoffs(
+            &self,
+            request: tonic::Request<super::ListHandoffsRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListHandoffsResponse>,
             tonic::Status,
         >;
     }
@@ -5018,6 +5093,51 @@ pub mod handoff_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetHandoffSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.HandoffService/ListHandoffs" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListHandoffsSvc<T: HandoffService>(pub Arc<T>);
+                    impl<
+                        T: HandoffService,
+                    > tonic::server::UnaryService<super::ListHandoffsRequest>
+                    for ListHandoffsSvc<T> {
+                        type Response = super::ListHandoffsResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListHandoffsRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as HandoffService>::list_handoffs(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListHandoffsSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -6107,6 +6227,11 @@ pub struct Proposal {
     /// The principal that activated or rejected it.
     #[prost(string, tag = "14")]
     pub decided_by: ::prost::alloc::string::String,
+    /// The definition of the revision it was proposed against (`base_revision`), as
+    /// recorded then: returned by GetProposal only (empty in inbox items and other lists),
+    /// so that the change it proposed reads the same before and after it is decided.
+    #[prost(string, tag = "15")]
+    pub base_definition_json: ::prost::alloc::string::String,
 }
 /// HistoryEvent is one immutable entry in a ref's history.
 #[allow(clippy::all)]
@@ -6181,17 +6306,27 @@ pub struct ExecuteRequest {
     /// The command.
     #[prost(message, optional, tag = "3")]
     pub command: ::core::option::Option<RegistryCommand>,
+    /// A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+    /// digest, the compare-and-swap on the base revision, the definition) and the receipt
+    /// it would return, refusals included, with nothing stored: no revision, head, event or
+    /// receipt, the approval is not consumed and the request_id stays unused. A request_id
+    /// already used answers its original receipt (`replayed = true`), as a real retry would.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// ExecuteResponse carries the command's receipt.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ExecuteResponse {
-    /// The receipt of the committed command.
+    /// The receipt of the committed command (of a dry run: the receipt it would have).
     #[prost(message, optional, tag = "1")]
     pub receipt: ::core::option::Option<Receipt>,
     /// True when this is a retry that returned the original receipt and changed nothing.
     #[prost(bool, tag = "2")]
     pub replayed: bool,
+    /// True when the request was a dry run: nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetHeadRequest names a ref.
 #[allow(clippy::all)]
@@ -7308,6 +7443,18 @@ pub struct Wait {
     /// The digest of the material that approval approved (a WaitMaterial's).
     #[prost(string, tag = "17")]
     pub material_digest: ::prost::alloc::string::String,
+    /// The question a `human_input` wait asks a person, as its definition states it
+    /// (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+    /// never interpreted as markup. Empty when the definition asks none, and for other
+    /// kinds.
+    #[prost(string, tag = "18")]
+    pub question: ::prost::alloc::string::String,
+    /// The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+    /// most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+    /// A person picks one; when the definition names choices and no schema, the schema is
+    /// a string enum of exactly these choices. Empty when it offers none.
+    #[prost(string, repeated, tag = "19")]
+    pub choices: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
 }
 /// AuthorizedAction is one action an `authorization` wait authorises: an agent node
 /// that depends directly on the wait (nodes further down, and other waits, are not
@@ -7338,6 +7485,12 @@ pub struct AuthorizedAction {
     /// True when the node fans out (its operation and input are per item).
     #[prost(bool, tag = "6")]
     pub fanout: bool,
+    /// The input the node's task will carry, as JSON, for a person to read: the document
+    /// whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+    /// empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+    /// covers `input_digest` only).
+    #[prost(string, tag = "7")]
+    pub input_json: ::prost::alloc::string::String,
 }
 /// WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
 /// satisfaction; CreateApproval binds to the digest of exactly these fields.
@@ -8190,8 +8343,10 @@ pub struct InboxItem {
     /// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
     #[prost(string, tag = "5")]
     pub run_id: ::prost::alloc::string::String,
-    /// A one-line description for lists; for an authorization, the nodes and operation
-    /// ids it authorises (the first three) and its purpose.
+    /// A one-line description for lists; for a human_input wait that asks a question, the
+    /// question on one line (whitespace folded, at most 200 characters, ending `…` when
+    /// cut; the item's wait carries it whole); for an authorization, the nodes and
+    /// operation ids it authorises (the first three) and its purpose.
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
@@ -10756,6 +10911,14 @@ pub struct StartRunRequest {
     /// `notify` fails with REQUEST_ID_REUSED.
     #[prost(message, optional, tag = "21")]
     pub notify: ::core::option::Option<RunNotify>,
+    /// A dry run: every check a start makes (grants, the definition, the contract, its
+    /// budget and deadline, the work order's controls and holds, labels, `notify`) and the
+    /// answer it would give, refusals included, with nothing stored: no run, no event, no
+    /// reservation, no notification, and the request_id stays unused. A request_id that
+    /// already started a run answers that run (`created = false`), as a real retry would.
+    /// The answered run's id is a fresh one no run will ever have.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
     /// Where the definition comes from.
     #[prost(oneof = "start_run_request::Source", tags = "2, 3")]
     pub source: ::core::option::Option<start_run_request::Source>,
@@ -10811,6 +10974,10 @@ pub struct StartRunResponse {
     /// False when the request_id had already started this run.
     #[prost(bool, tag = "2")]
     pub created: bool,
+    /// True when the request was a dry run: `run` is what a start would have answered, and
+    /// nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// GetRunRequest names a run.
 #[allow(clippy::all)]

@@ -43,12 +43,12 @@ def material(
     spec = state.definition.nodes[uid]
     assert spec.wait is not None
     cache: dict[tuple[str, str], values.JsonValue] = {(state.run_id, uid): payload}
-    inputs: dict[str, str] = {}
+    inputs: dict[str, values.JsonValue] = {}
     for node in authz.authorised(state.definition, uid):
         current = state.nodes.get(node.node_id)
         if current is not None and authz.input_known(state, node, uid):
             found = run_rows.gather_input(connection, record, current, cache)
-            inputs[node.node_id] = values.digest(found)
+            inputs[node.node_id] = found
     work_order = controls.load_work_order(connection, record.work_order_id)
     return authz.Material(
         epochs=controls.epochs_of(installation_id, work_order),

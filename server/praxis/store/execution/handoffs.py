@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import handoff as core
@@ -13,12 +13,14 @@ from praxis.core import run as runs
 from praxis.core import values
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid, not_found
+from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import handoffs
 from praxis.store.registry import rows as registry_rows
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.tables import runs as run_table
 from praxis.store.wake.hub import INBOX
 
 
@@ -157,6 +159,51 @@ class HandoffStore:
             return self.runs.authorize_run(principal, "run.read", None, "", missing) or missing
         record = self.runs.get_run(principal, found.run_id)
         return record if isinstance(record, Rejection) else found
+
+    def list_addressed(
+        self, principal: Principal, state: core.State | None, page_size: int, page_token: str
+    ) -> tuple[list[core.Handoff], str] | Rejection:
+        """One page of the handoffs addressed to ``principal``, oldest first, and the next
+        page's token: only those whose run it may read (``run.read``), so a page may be
+        short while a token is set."""
+        problem = paging.check_page_size(page_size)
+        if problem:
+            return problem
+        query_scope = paging.scope("handoffs", principal.principal_id, state.value if state else "")
+        after = paging.decode(page_token, query_scope, 2) if page_token else None
+        if isinstance(after, Rejection):
+            return after
+        limit = page_size or paging.DEFAULT_PAGE
+        query = (
+            select(handoffs, run_table.c.work_order_id)
+            .join(run_table, run_table.c.run_id == handoffs.c.run_id)
+            .where(handoffs.c.to_principal_id == principal.principal_id)
+            .order_by(handoffs.c.created_at_ms, handoffs.c.delivery_id)
+            .limit(limit + 1)
+        )
+        if state is not None:
+            query = query.where(handoffs.c.state == state.value)
+        if after is not None:
+            since, delivery = int(after[0]), after[1]
+            query = query.where(
+                or_(
+                    handoffs.c.created_at_ms > since,
+                    and_(handoffs.c.created_at_ms == since, handoffs.c.delivery_id > delivery),
+                )
+            )
+        with self.runs.db.read() as connection:
+            rows = list(connection.execute(query))
+        more, rows = len(rows) > limit, rows[:limit]
+        listed = [
+            handoff_of(row)
+            for row in rows
+            if self.runs.authorize(principal, "run.read", row.work_order_id) is None
+        ]
+        token = ""
+        if more:
+            last = rows[-1]
+            token = paging.encode([str(last.created_at_ms), last.delivery_id], query_scope)
+        return listed, token
 
 
 def _work_of(connection: Connection, record: run_rows.RunRecord, revision: int) -> core.Work:

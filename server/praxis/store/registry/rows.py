@@ -55,14 +55,7 @@ _HEAD = Statement(
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
 _REVISION = Statement(
-    select(revisions.c.definition_json).where(
-        revisions.c.work_order_id == bindparam("wo"),
-        revisions.c.run_id == bindparam("run"),
-        revisions.c.revision == bindparam("revision"),
-    )
-)
-_REVISION_DIGEST = Statement(
-    select(revisions.c.definition_digest).where(
+    select(revisions.c.definition_json, revisions.c.definition_digest).where(
         revisions.c.work_order_id == bindparam("wo"),
         revisions.c.run_id == bindparam("run"),
         revisions.c.revision == bindparam("revision"),
@@ -144,18 +137,18 @@ def load_head(connection: Connection, ref: Ref) -> registry.Head | None:
 
 def revision_digest(connection: Connection, ref: Ref, revision: int) -> str:
     """The digest of the definition a ref's revision holds ("" when there is none)."""
-    found = _REVISION_DIGEST.run(
+    row = _REVISION.run(
         connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
-    ).scalar()
-    return str(found or "")
+    ).first()
+    return "" if row is None else str(row.definition_digest or "")
 
 
 def revision_definition(connection: Connection, ref: Ref, revision: int) -> values.JsonValue | None:
     """The definition document a ref's revision holds, or ``None`` when there is none."""
-    found = _REVISION.run(
+    row = _REVISION.run(
         connection, {"wo": ref.work_order_id, "run": ref.run_id, "revision": revision}
-    ).scalar()
-    return None if found is None else json.loads(found)
+    ).first()
+    return None if row is None else json.loads(row.definition_json)
 
 
 class Texts:

@@ -52,6 +52,7 @@ from praxis.store.registry.rows import (
     proposal_of,
     receipt_to_json,
     replayed,
+    revision_definition,
     save_head,
     save_proposal,
 )
@@ -180,11 +181,17 @@ class RegistryStore:
     # --- commands ---------------------------------------------------------------------
 
     def execute(
-        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+        self,
+        principal: Principal,
+        epochs: Epochs,
+        request_id: str,
+        command: registry.Command,
+        dry_run: bool = False,
     ) -> Executed | Rejection:
-        """Authorizes and commits one command, or replays its receipt."""
-        result = self._execute(principal, epochs, request_id, command)
-        if metrics.ON:
+        """Authorizes and commits one command, or replays its receipt (a dry run: the
+        same answer, with everything it wrote rolled back)."""
+        result = self._execute(principal, epochs, request_id, command, dry_run)
+        if metrics.ON and not dry_run:
             outcome = result.reason if isinstance(result, Rejection) else "applied"
             if isinstance(result, Executed) and result.replayed:
                 outcome = "replayed"
@@ -192,7 +199,12 @@ class RegistryStore:
         return result
 
     def _execute(
-        self, principal: Principal, epochs: Epochs, request_id: str, command: registry.Command
+        self,
+        principal: Principal,
+        epochs: Epochs,
+        request_id: str,
+        command: registry.Command,
+        dry_run: bool,
     ) -> Executed | Rejection:
         problem = values.check_identifier(request_id, "request_id") or registry.validate(command)
         if problem:
@@ -261,7 +273,12 @@ class RegistryStore:
             self._after_commit(connection)
             return Executed(self._save(connection, outcome, texts), replayed=False)
 
-        result: Executed | Rejection = self.db.transact(transaction, scoped=True)
+        def rolled_back(connection: Connection) -> Executed | Rejection:
+            raise Rollback(transaction(connection))
+
+        result: Executed | Rejection = self.db.transact(
+            rolled_back if dry_run else transaction, scoped=True
+        )
         return result
 
     def _after_commit(self, connection: Connection) -> None:
@@ -608,8 +625,9 @@ class RegistryStore:
 
     def get_proposal(
         self, principal: Principal, ref: Ref, proposal_id: str
-    ) -> registry.Proposal | Rejection:
-        """One proposal."""
+    ) -> tuple[registry.Proposal, values.JsonValue] | Rejection:
+        """One proposal, with the definition of the revision it was proposed against
+        (``None`` when that revision is missing, which a stored proposal never has)."""
         problem = (
             registry.check_ref(ref, "ref")
             or values.check_identifier(proposal_id, "proposal_id")
@@ -619,9 +637,14 @@ class RegistryStore:
             return problem
         with self.db.read() as connection:
             proposal = load_proposal(connection, ref, proposal_id)
+            base = (
+                None
+                if proposal is None
+                else revision_definition(connection, ref, proposal.base_revision)
+            )
         if proposal is None:
             return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
-        return proposal
+        return proposal, base
 
     def list_history(
         self, principal: Principal, ref: Ref, after: int, limit: int

@@ -68,6 +68,8 @@ class StartRequest:
     """The run's own deadline, from its start (0: none; its contract's still applies)."""
     notify: webhooks.Notify = field(default_factory=webhooks.Notify)
     """Where its outcome is pushed when it ends (:mod:`praxis.store.runtime.outbox`)."""
+    dry_run: bool = False
+    """Check and answer as a start would, then roll everything back."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +200,8 @@ class RunStore:
     def start(
         self, principal: Principal, request: StartRequest
     ) -> tuple[RunRecord, bool] | Rejection:
-        """Starts a run, or returns the one this principal's request_id already started."""
+        """Starts a run, or returns the one this principal's request_id already started
+        (a dry run: the same answer, with everything it wrote rolled back)."""
         prepared = self.prepare_start(principal, request)
         if isinstance(prepared, Rejection):
             return prepared
@@ -206,7 +209,9 @@ class RunStore:
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
             return self.start_in(connection, effects, principal, prepared)
 
-        result: tuple[RunRecord, bool] | Rejection = self.unit.transact(transaction)
+        result: tuple[RunRecord, bool] | Rejection = self.unit.transact(
+            transaction, dry_run=request.dry_run
+        )
         return result
 
     def prepare_start(

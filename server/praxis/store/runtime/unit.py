@@ -28,7 +28,7 @@ from praxis.core import definition as definitions
 from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
-from praxis.store.db.database import Database, Ending
+from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.runtime import codec, outbox, rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.traces import RunTraces
@@ -70,12 +70,18 @@ class Unit:
         # hand-off of ready work to parked long polls (praxis.store.runtime.matching).
         self.ready_hooks: list[Callable[[Connection, list[Any]], Ending]] = []
 
-    def transact(self, body: Callable[[Connection, Effects], Any], scoped: bool = True) -> Any:
+    def transact(
+        self, body: Callable[[Connection, Effects], Any], scoped: bool = True, dry_run: bool = False
+    ) -> Any:
         """Runs ``body`` as one group-committed write transaction, then wakes waiters.
 
         ``scoped`` (the default): ``body`` locks the runs it writes (:meth:`lock_load`).
+        ``dry_run``: ``body`` runs, then everything it wrote is rolled back (with its
+        after-commit callbacks) and its answer returned; nobody is woken.
         """
         effects = self.effects()
+        if dry_run:
+            return self.db.transact(functools.partial(_rolled_back, body, effects), scoped=scoped)
         result = self.db.transact(functools.partial(self._command, body, effects), scoped=scoped)
         self.announce(effects)
         return result
@@ -203,3 +209,10 @@ def wakes_of(effects: Effects) -> dict[str, int]:
     if effects.runs and not effects.run_ids:
         wakes["run:*"] = 0
     return wakes
+
+
+def _rolled_back(
+    body: Callable[[Connection, Effects], Any], effects: Effects, connection: Connection
+) -> Any:
+    """A dry run's body: its answer, with its writes undone (:class:`Rollback`)."""
+    raise Rollback(body(connection, effects))

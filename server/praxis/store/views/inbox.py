@@ -222,9 +222,21 @@ class InboxStore:
         return items
 
 
+SUMMARY_QUESTION_CHARS = 200
+"""Characters of a question kept in an inbox item's one-line summary (the item's wait
+carries it whole)."""
+
+
 def _wait_summary(view: WaitView) -> str:
-    """The wait and, for an authorization, the actions it authorises (node and operation
-    id; the first three)."""
+    """The wait's question on one line (whitespace folded, cut to
+    :data:`SUMMARY_QUESTION_CHARS` with ``…``) when it asks one; otherwise the wait and,
+    for an authorization, the actions it authorises (node and operation id; the first
+    three)."""
+    assert view.spec.wait is not None
+    question = " ".join(view.spec.wait.question.split())
+    if question:
+        cut = len(question) > SUMMARY_QUESTION_CHARS
+        return question[: SUMMARY_QUESTION_CHARS - 1] + "…" if cut else question
     text = f"{view.spec.kind} wait on {view.node_uid} of run {view.run_id}"
     if view.spec.kind != "authorization":
         return text

@@ -562,6 +562,130 @@ func (x *GetHandoffResponse) GetHandoff() *Handoff {
 	return nil
 }
 
+// ListHandoffsRequest pages through the handoffs addressed to the caller.
+type ListHandoffsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Only handoffs in this state (OFFERED: those still to acknowledge); unspecified
+	// means any.
+	State HandoffState `protobuf:"varint,1,opt,name=state,proto3,enum=aiws.engine.v1.HandoffState" json:"state,omitempty"`
+	// Maximum handoffs to return: 0 means 100; at most 500, else INVALID_ARGUMENT /
+	// PAGE_INVALID.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The `next_page_token` of the previous page; empty for the first. A token is valid
+	// only with the same `state` (else INVALID_ARGUMENT / PAGE_INVALID).
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListHandoffsRequest) Reset() {
+	*x = ListHandoffsRequest{}
+	mi := &file_aiws_engine_v1_handoff_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListHandoffsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListHandoffsRequest) ProtoMessage() {}
+
+func (x *ListHandoffsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_handoff_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListHandoffsRequest.ProtoReflect.Descriptor instead.
+func (*ListHandoffsRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_handoff_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ListHandoffsRequest) GetState() HandoffState {
+	if x != nil {
+		return x.State
+	}
+	return HandoffState_HANDOFF_STATE_UNSPECIFIED
+}
+
+func (x *ListHandoffsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListHandoffsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListHandoffsResponse is one page of the caller's handoffs.
+type ListHandoffsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Handoffs addressed to the caller, oldest first (by `created_at_ms`, then
+	// `delivery_id`).
+	Handoffs []*Handoff `protobuf:"bytes,1,rep,name=handoffs,proto3" json:"handoffs,omitempty"`
+	// Pass as `page_token` (with the same `state`) for the next page; empty when there is
+	// none.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListHandoffsResponse) Reset() {
+	*x = ListHandoffsResponse{}
+	mi := &file_aiws_engine_v1_handoff_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListHandoffsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListHandoffsResponse) ProtoMessage() {}
+
+func (x *ListHandoffsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_handoff_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListHandoffsResponse.ProtoReflect.Descriptor instead.
+func (*ListHandoffsResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_handoff_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ListHandoffsResponse) GetHandoffs() []*Handoff {
+	if x != nil {
+		return x.Handoffs
+	}
+	return nil
+}
+
+func (x *ListHandoffsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_handoff_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_handoff_proto_rawDesc = "" +
@@ -603,16 +727,25 @@ const file_aiws_engine_v1_handoff_proto_rawDesc = "" +
 	"\vdelivery_id\x18\x01 \x01(\tR\n" +
 	"deliveryId\"G\n" +
 	"\x12GetHandoffResponse\x121\n" +
-	"\ahandoff\x18\x01 \x01(\v2\x17.aiws.engine.v1.HandoffR\ahandoff*h\n" +
+	"\ahandoff\x18\x01 \x01(\v2\x17.aiws.engine.v1.HandoffR\ahandoff\"\x85\x01\n" +
+	"\x13ListHandoffsRequest\x122\n" +
+	"\x05state\x18\x01 \x01(\x0e2\x1c.aiws.engine.v1.HandoffStateR\x05state\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"s\n" +
+	"\x14ListHandoffsResponse\x123\n" +
+	"\bhandoffs\x18\x01 \x03(\v2\x17.aiws.engine.v1.HandoffR\bhandoffs\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*h\n" +
 	"\fHandoffState\x12\x1d\n" +
 	"\x19HANDOFF_STATE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15HANDOFF_STATE_OFFERED\x10\x01\x12\x1e\n" +
-	"\x1aHANDOFF_STATE_ACKNOWLEDGED\x10\x022\xb5\x02\n" +
+	"\x1aHANDOFF_STATE_ACKNOWLEDGED\x10\x022\x95\x03\n" +
 	"\x0eHandoffService\x12\\\n" +
 	"\rCreateHandoff\x12$.aiws.engine.v1.CreateHandoffRequest\x1a%.aiws.engine.v1.CreateHandoffResponse\x12k\n" +
 	"\x12AcknowledgeHandoff\x12).aiws.engine.v1.AcknowledgeHandoffRequest\x1a*.aiws.engine.v1.AcknowledgeHandoffResponse\x12X\n" +
 	"\n" +
-	"GetHandoff\x12!.aiws.engine.v1.GetHandoffRequest\x1a\".aiws.engine.v1.GetHandoffResponse\"\x03\x90\x02\x01Ba\n" +
+	"GetHandoff\x12!.aiws.engine.v1.GetHandoffRequest\x1a\".aiws.engine.v1.GetHandoffResponse\"\x03\x90\x02\x01\x12^\n" +
+	"\fListHandoffs\x12#.aiws.engine.v1.ListHandoffsRequest\x1a$.aiws.engine.v1.ListHandoffsResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -628,7 +761,7 @@ func file_aiws_engine_v1_handoff_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_handoff_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_aiws_engine_v1_handoff_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_aiws_engine_v1_handoff_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_aiws_engine_v1_handoff_proto_goTypes = []any{
 	(HandoffState)(0),                  // 0: aiws.engine.v1.HandoffState
 	(*Handoff)(nil),                    // 1: aiws.engine.v1.Handoff
@@ -638,25 +771,31 @@ var file_aiws_engine_v1_handoff_proto_goTypes = []any{
 	(*AcknowledgeHandoffResponse)(nil), // 5: aiws.engine.v1.AcknowledgeHandoffResponse
 	(*GetHandoffRequest)(nil),          // 6: aiws.engine.v1.GetHandoffRequest
 	(*GetHandoffResponse)(nil),         // 7: aiws.engine.v1.GetHandoffResponse
-	(*WorkflowRef)(nil),                // 8: aiws.engine.v1.WorkflowRef
+	(*ListHandoffsRequest)(nil),        // 8: aiws.engine.v1.ListHandoffsRequest
+	(*ListHandoffsResponse)(nil),       // 9: aiws.engine.v1.ListHandoffsResponse
+	(*WorkflowRef)(nil),                // 10: aiws.engine.v1.WorkflowRef
 }
 var file_aiws_engine_v1_handoff_proto_depIdxs = []int32{
-	0, // 0: aiws.engine.v1.Handoff.state:type_name -> aiws.engine.v1.HandoffState
-	8, // 1: aiws.engine.v1.Handoff.ref:type_name -> aiws.engine.v1.WorkflowRef
-	1, // 2: aiws.engine.v1.CreateHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	1, // 3: aiws.engine.v1.AcknowledgeHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	1, // 4: aiws.engine.v1.GetHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
-	2, // 5: aiws.engine.v1.HandoffService.CreateHandoff:input_type -> aiws.engine.v1.CreateHandoffRequest
-	4, // 6: aiws.engine.v1.HandoffService.AcknowledgeHandoff:input_type -> aiws.engine.v1.AcknowledgeHandoffRequest
-	6, // 7: aiws.engine.v1.HandoffService.GetHandoff:input_type -> aiws.engine.v1.GetHandoffRequest
-	3, // 8: aiws.engine.v1.HandoffService.CreateHandoff:output_type -> aiws.engine.v1.CreateHandoffResponse
-	5, // 9: aiws.engine.v1.HandoffService.AcknowledgeHandoff:output_type -> aiws.engine.v1.AcknowledgeHandoffResponse
-	7, // 10: aiws.engine.v1.HandoffService.GetHandoff:output_type -> aiws.engine.v1.GetHandoffResponse
-	8, // [8:11] is the sub-list for method output_type
-	5, // [5:8] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	0,  // 0: aiws.engine.v1.Handoff.state:type_name -> aiws.engine.v1.HandoffState
+	10, // 1: aiws.engine.v1.Handoff.ref:type_name -> aiws.engine.v1.WorkflowRef
+	1,  // 2: aiws.engine.v1.CreateHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	1,  // 3: aiws.engine.v1.AcknowledgeHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	1,  // 4: aiws.engine.v1.GetHandoffResponse.handoff:type_name -> aiws.engine.v1.Handoff
+	0,  // 5: aiws.engine.v1.ListHandoffsRequest.state:type_name -> aiws.engine.v1.HandoffState
+	1,  // 6: aiws.engine.v1.ListHandoffsResponse.handoffs:type_name -> aiws.engine.v1.Handoff
+	2,  // 7: aiws.engine.v1.HandoffService.CreateHandoff:input_type -> aiws.engine.v1.CreateHandoffRequest
+	4,  // 8: aiws.engine.v1.HandoffService.AcknowledgeHandoff:input_type -> aiws.engine.v1.AcknowledgeHandoffRequest
+	6,  // 9: aiws.engine.v1.HandoffService.GetHandoff:input_type -> aiws.engine.v1.GetHandoffRequest
+	8,  // 10: aiws.engine.v1.HandoffService.ListHandoffs:input_type -> aiws.engine.v1.ListHandoffsRequest
+	3,  // 11: aiws.engine.v1.HandoffService.CreateHandoff:output_type -> aiws.engine.v1.CreateHandoffResponse
+	5,  // 12: aiws.engine.v1.HandoffService.AcknowledgeHandoff:output_type -> aiws.engine.v1.AcknowledgeHandoffResponse
+	7,  // 13: aiws.engine.v1.HandoffService.GetHandoff:output_type -> aiws.engine.v1.GetHandoffResponse
+	9,  // 14: aiws.engine.v1.HandoffService.ListHandoffs:output_type -> aiws.engine.v1.ListHandoffsResponse
+	11, // [11:15] is the sub-list for method output_type
+	7,  // [7:11] is the sub-list for method input_type
+	7,  // [7:7] is the sub-list for extension type_name
+	7,  // [7:7] is the sub-list for extension extendee
+	0,  // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_handoff_proto_init() }
@@ -671,7 +810,7 @@ func file_aiws_engine_v1_handoff_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_handoff_proto_rawDesc), len(file_aiws_engine_v1_handoff_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   7,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,6 +22,7 @@ const (
 	HandoffService_CreateHandoff_FullMethodName      = "/aiws.engine.v1.HandoffService/CreateHandoff"
 	HandoffService_AcknowledgeHandoff_FullMethodName = "/aiws.engine.v1.HandoffService/AcknowledgeHandoff"
 	HandoffService_GetHandoff_FullMethodName         = "/aiws.engine.v1.HandoffService/GetHandoff"
+	HandoffService_ListHandoffs_FullMethodName       = "/aiws.engine.v1.HandoffService/ListHandoffs"
 )
 
 // HandoffServiceClient is the client API for HandoffService service.
@@ -42,6 +43,13 @@ type HandoffServiceClient interface {
 	AcknowledgeHandoff(ctx context.Context, in *AcknowledgeHandoffRequest, opts ...grpc.CallOption) (*AcknowledgeHandoffResponse, error)
 	// GetHandoff returns one handoff.
 	GetHandoff(ctx context.Context, in *GetHandoffRequest, opts ...grpc.CallOption) (*GetHandoffResponse, error)
+	// ListHandoffs pages through the handoffs addressed to the caller (whose
+	// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+	// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+	// handoff is listed only when the caller may read its run (`run.read` on the run's
+	// work order, as GetHandoff): the others are left out, so a page may be short while
+	// `next_page_token` is set.
+	ListHandoffs(ctx context.Context, in *ListHandoffsRequest, opts ...grpc.CallOption) (*ListHandoffsResponse, error)
 }
 
 type handoffServiceClient struct {
@@ -82,6 +90,16 @@ func (c *handoffServiceClient) GetHandoff(ctx context.Context, in *GetHandoffReq
 	return out, nil
 }
 
+func (c *handoffServiceClient) ListHandoffs(ctx context.Context, in *ListHandoffsRequest, opts ...grpc.CallOption) (*ListHandoffsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListHandoffsResponse)
+	err := c.cc.Invoke(ctx, HandoffService_ListHandoffs_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HandoffServiceServer is the server API for HandoffService service.
 // All implementations must embed UnimplementedHandoffServiceServer
 // for forward compatibility.
@@ -100,6 +118,13 @@ type HandoffServiceServer interface {
 	AcknowledgeHandoff(context.Context, *AcknowledgeHandoffRequest) (*AcknowledgeHandoffResponse, error)
 	// GetHandoff returns one handoff.
 	GetHandoff(context.Context, *GetHandoffRequest) (*GetHandoffResponse, error)
+	// ListHandoffs pages through the handoffs addressed to the caller (whose
+	// `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+	// MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+	// handoff is listed only when the caller may read its run (`run.read` on the run's
+	// work order, as GetHandoff): the others are left out, so a page may be short while
+	// `next_page_token` is set.
+	ListHandoffs(context.Context, *ListHandoffsRequest) (*ListHandoffsResponse, error)
 	mustEmbedUnimplementedHandoffServiceServer()
 }
 
@@ -118,6 +143,9 @@ func (UnimplementedHandoffServiceServer) AcknowledgeHandoff(context.Context, *Ac
 }
 func (UnimplementedHandoffServiceServer) GetHandoff(context.Context, *GetHandoffRequest) (*GetHandoffResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetHandoff not implemented")
+}
+func (UnimplementedHandoffServiceServer) ListHandoffs(context.Context, *ListHandoffsRequest) (*ListHandoffsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListHandoffs not implemented")
 }
 func (UnimplementedHandoffServiceServer) mustEmbedUnimplementedHandoffServiceServer() {}
 func (UnimplementedHandoffServiceServer) testEmbeddedByValue()                        {}
@@ -194,6 +222,24 @@ func _HandoffService_GetHandoff_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HandoffService_ListHandoffs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListHandoffsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HandoffServiceServer).ListHandoffs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HandoffService_ListHandoffs_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HandoffServiceServer).ListHandoffs(ctx, req.(*ListHandoffsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HandoffService_ServiceDesc is the grpc.ServiceDesc for HandoffService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -212,6 +258,10 @@ var HandoffService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetHandoff",
 			Handler:    _HandoffService_GetHandoff_Handler,
+		},
+		{
+			MethodName: "ListHandoffs",
+			Handler:    _HandoffService_ListHandoffs_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

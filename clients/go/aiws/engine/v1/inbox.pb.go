@@ -140,8 +140,10 @@ type InboxItem struct {
 	// The run concerned: the ref's run id for a proposal, the run for reconciliations,
 	// waits, stuck runs, assessments and handoffs; empty for holds and approvals.
 	RunId string `protobuf:"bytes,5,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	// A one-line description for lists; for an authorization, the nodes and operation
-	// ids it authorises (the first three) and its purpose.
+	// A one-line description for lists; for a human_input wait that asks a question, the
+	// question on one line (whitespace folded, at most 200 characters, ending `…` when
+	// cut; the item's wait carries it whole); for an authorization, the nodes and
+	// operation ids it authorises (the first three) and its purpose.
 	Summary string `protobuf:"bytes,6,opt,name=summary,proto3" json:"summary,omitempty"`
 	// The record itself.
 	//

@@ -1165,9 +1165,13 @@ type Proposal struct {
 	// The rejection reason (REJECTED only).
 	RejectionReason string `protobuf:"bytes,13,opt,name=rejection_reason,json=rejectionReason,proto3" json:"rejection_reason,omitempty"`
 	// The principal that activated or rejected it.
-	DecidedBy     string `protobuf:"bytes,14,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DecidedBy string `protobuf:"bytes,14,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
+	// The definition of the revision it was proposed against (`base_revision`), as
+	// recorded then: returned by GetProposal only (empty in inbox items and other lists),
+	// so that the change it proposed reads the same before and after it is decided.
+	BaseDefinitionJson string `protobuf:"bytes,15,opt,name=base_definition_json,json=baseDefinitionJson,proto3" json:"base_definition_json,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Proposal) Reset() {
@@ -1294,6 +1298,13 @@ func (x *Proposal) GetRejectionReason() string {
 func (x *Proposal) GetDecidedBy() string {
 	if x != nil {
 		return x.DecidedBy
+	}
+	return ""
+}
+
+func (x *Proposal) GetBaseDefinitionJson() string {
+	if x != nil {
+		return x.BaseDefinitionJson
 	}
 	return ""
 }
@@ -1552,7 +1563,13 @@ type ExecuteRequest struct {
 	// Chosen once by the caller and reused on every retry of this command.
 	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// The command.
-	Command       *RegistryCommand `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	Command *RegistryCommand `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	// A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+	// digest, the compare-and-swap on the base revision, the definition) and the receipt
+	// it would return, refusals included, with nothing stored: no revision, head, event or
+	// receipt, the approval is not consumed and the request_id stays unused. A request_id
+	// already used answers its original receipt (`replayed = true`), as a real retry would.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1608,13 +1625,22 @@ func (x *ExecuteRequest) GetCommand() *RegistryCommand {
 	return nil
 }
 
+func (x *ExecuteRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 // ExecuteResponse carries the command's receipt.
 type ExecuteResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The receipt of the committed command.
+	// The receipt of the committed command (of a dry run: the receipt it would have).
 	Receipt *Receipt `protobuf:"bytes,1,opt,name=receipt,proto3" json:"receipt,omitempty"`
 	// True when this is a retry that returned the original receipt and changed nothing.
-	Replayed      bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	Replayed bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// True when the request was a dry run: nothing was stored.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1659,6 +1685,13 @@ func (x *ExecuteResponse) GetReceipt() *Receipt {
 func (x *ExecuteResponse) GetReplayed() bool {
 	if x != nil {
 		return x.Replayed
+	}
+	return false
+}
+
+func (x *ExecuteResponse) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
 	}
 	return false
 }
@@ -2298,7 +2331,7 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\rupdated_at_ms\x18\b \x01(\x03R\vupdatedAtMs\x1a@\n" +
 	"\x12PolicyDigestsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xad\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdf\x04\n" +
 	"\bProposal\x12-\n" +
 	"\x03ref\x18\x01 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\x12\x1f\n" +
 	"\vproposal_id\x18\x02 \x01(\tR\n" +
@@ -2317,7 +2350,8 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x12activated_revision\x18\f \x01(\x03R\x11activatedRevision\x12)\n" +
 	"\x10rejection_reason\x18\r \x01(\tR\x0frejectionReason\x12\x1d\n" +
 	"\n" +
-	"decided_by\x18\x0e \x01(\tR\tdecidedBy\"\xea\x02\n" +
+	"decided_by\x18\x0e \x01(\tR\tdecidedBy\x120\n" +
+	"\x14base_definition_json\x18\x0f \x01(\tR\x12baseDefinitionJson\"\xea\x02\n" +
 	"\fHistoryEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x124\n" +
 	"\x04kind\x18\x02 \x01(\x0e2 .aiws.engine.v1.HistoryEventKindR\x04kind\x12-\n" +
@@ -2339,15 +2373,17 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\acommand\x18\x02 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\"u\n" +
 	"\x0eReviewResponse\x12:\n" +
 	"\bmaterial\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ReviewMaterialR\bmaterial\x12'\n" +
-	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\x9a\x01\n" +
+	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\xb3\x01\n" +
 	"\x0eExecuteRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x02 \x01(\tR\trequestId\x129\n" +
-	"\acommand\x18\x03 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\"`\n" +
+	"\acommand\x18\x03 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"y\n" +
 	"\x0fExecuteResponse\x121\n" +
 	"\areceipt\x18\x01 \x01(\v2\x17.aiws.engine.v1.ReceiptR\areceipt\x12\x1a\n" +
-	"\breplayed\x18\x02 \x01(\bR\breplayed\"?\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"?\n" +
 	"\x0eGetHeadRequest\x12-\n" +
 	"\x03ref\x18\x01 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\";\n" +
 	"\x0fGetHeadResponse\x12(\n" +

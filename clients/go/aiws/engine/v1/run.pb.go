@@ -903,7 +903,14 @@ type StartRunRequest struct {
 	// FAILED or CANCELLED), each time it does (a resumed run that ends again notifies
 	// again). Unset: nowhere. Part of the request: the same request_id with another
 	// `notify` fails with REQUEST_ID_REUSED.
-	Notify        *RunNotify `protobuf:"bytes,21,opt,name=notify,proto3" json:"notify,omitempty"`
+	Notify *RunNotify `protobuf:"bytes,21,opt,name=notify,proto3" json:"notify,omitempty"`
+	// A dry run: every check a start makes (grants, the definition, the contract, its
+	// budget and deadline, the work order's controls and holds, labels, `notify`) and the
+	// answer it would give, refusals included, with nothing stored: no run, no event, no
+	// reservation, no notification, and the request_id stays unused. A request_id that
+	// already started a run answers that run (`created = false`), as a real retry would.
+	// The answered run's id is a fresh one no run will ever have.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1019,6 +1026,13 @@ func (x *StartRunRequest) GetNotify() *RunNotify {
 	return nil
 }
 
+func (x *StartRunRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 type isStartRunRequest_Source interface {
 	isStartRunRequest_Source()
 }
@@ -1120,7 +1134,10 @@ type StartRunResponse struct {
 	// The run.
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// False when the request_id had already started this run.
-	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	Created bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// True when the request was a dry run: `run` is what a start would have answered, and
+	// nothing was stored.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1165,6 +1182,13 @@ func (x *StartRunResponse) GetRun() *Run {
 func (x *StartRunResponse) GetCreated() bool {
 	if x != nil {
 		return x.Created
+	}
+	return false
+}
+
+func (x *StartRunResponse) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
 	}
 	return false
 }
@@ -2480,7 +2504,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"deadlineMs\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf3\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8c\x04\n" +
 	"\x0fStartRunRequest\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12)\n" +
@@ -2496,7 +2520,8 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\rwork_order_id\x18\a \x01(\tR\vworkOrderId\x12C\n" +
 	"\x06labels\x18\b \x03(\v2+.aiws.engine.v1.StartRunRequest.LabelsEntryR\x06labels\x12$\n" +
 	"\x0erun_timeout_ms\x18\x14 \x01(\x03R\frunTimeoutMs\x121\n" +
-	"\x06notify\x18\x15 \x01(\v2\x19.aiws.engine.v1.RunNotifyR\x06notify\x1a9\n" +
+	"\x06notify\x18\x15 \x01(\v2\x19.aiws.engine.v1.RunNotifyR\x06notify\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
@@ -2504,10 +2529,11 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\tRunNotify\x12\x1a\n" +
 	"\bwebhooks\x18\x01 \x03(\tR\bwebhooks\x12\x19\n" +
 	"\breply_to\x18\x02 \x01(\bR\areplyTo\x12%\n" +
-	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"S\n" +
+	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"l\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\"U\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"U\n" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
 	"\x12include_definition\x18\x02 \x01(\bR\x11includeDefinition\"`\n" +

@@ -242,8 +242,18 @@ type Wait struct {
 	ApprovalId string `protobuf:"bytes,16,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
 	// The digest of the material that approval approved (a WaitMaterial's).
 	MaterialDigest string `protobuf:"bytes,17,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The question a `human_input` wait asks a person, as its definition states it
+	// (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+	// never interpreted as markup. Empty when the definition asks none, and for other
+	// kinds.
+	Question string `protobuf:"bytes,18,opt,name=question,proto3" json:"question,omitempty"`
+	// The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+	// most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+	// A person picks one; when the definition names choices and no schema, the schema is
+	// a string enum of exactly these choices. Empty when it offers none.
+	Choices       []string `protobuf:"bytes,19,rep,name=choices,proto3" json:"choices,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Wait) Reset() {
@@ -395,6 +405,20 @@ func (x *Wait) GetMaterialDigest() string {
 	return ""
 }
 
+func (x *Wait) GetQuestion() string {
+	if x != nil {
+		return x.Question
+	}
+	return ""
+}
+
+func (x *Wait) GetChoices() []string {
+	if x != nil {
+		return x.Choices
+	}
+	return nil
+}
+
 // AuthorizedAction is one action an `authorization` wait authorises: an agent node
 // that depends directly on the wait (nodes further down, and other waits, are not
 // included).
@@ -416,7 +440,12 @@ type AuthorizedAction struct {
 	// node that also reads a node not yet done, or a wait still open.
 	InputDigest string `protobuf:"bytes,5,opt,name=input_digest,json=inputDigest,proto3" json:"input_digest,omitempty"`
 	// True when the node fans out (its operation and input are per item).
-	Fanout        bool `protobuf:"varint,6,opt,name=fanout,proto3" json:"fanout,omitempty"`
+	Fanout bool `protobuf:"varint,6,opt,name=fanout,proto3" json:"fanout,omitempty"`
+	// The input the node's task will carry, as JSON, for a person to read: the document
+	// whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+	// empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+	// covers `input_digest` only).
+	InputJson     string `protobuf:"bytes,7,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -491,6 +520,13 @@ func (x *AuthorizedAction) GetFanout() bool {
 		return x.Fanout
 	}
 	return false
+}
+
+func (x *AuthorizedAction) GetInputJson() string {
+	if x != nil {
+		return x.InputJson
+	}
+	return ""
 }
 
 // WaitMaterial is the exact subject of a human's approval of an `authorization` wait's
@@ -1041,7 +1077,7 @@ var File_aiws_engine_v1_wait_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"\n" +
-	"\x19aiws/engine/v1/wait.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\x87\x05\n" +
+	"\x19aiws/engine/v1/wait.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\xbd\x05\n" +
 	"\x04Wait\x12\x17\n" +
 	"\await_id\x18\x01 \x01(\tR\x06waitId\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -1065,7 +1101,9 @@ const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"authorizes\x12\x1f\n" +
 	"\vapproval_id\x18\x10 \x01(\tR\n" +
 	"approvalId\x12'\n" +
-	"\x0fmaterial_digest\x18\x11 \x01(\tR\x0ematerialDigest\"\xc2\x01\n" +
+	"\x0fmaterial_digest\x18\x11 \x01(\tR\x0ematerialDigest\x12\x1a\n" +
+	"\bquestion\x18\x12 \x01(\tR\bquestion\x12\x18\n" +
+	"\achoices\x18\x13 \x03(\tR\achoices\"\xe1\x01\n" +
 	"\x10AuthorizedAction\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12!\n" +
@@ -1073,7 +1111,9 @@ const file_aiws_engine_v1_wait_proto_rawDesc = "" +
 	"\vspec_digest\x18\x04 \x01(\tR\n" +
 	"specDigest\x12!\n" +
 	"\finput_digest\x18\x05 \x01(\tR\vinputDigest\x12\x16\n" +
-	"\x06fanout\x18\x06 \x01(\bR\x06fanout\"\xce\x02\n" +
+	"\x06fanout\x18\x06 \x01(\bR\x06fanout\x12\x1d\n" +
+	"\n" +
+	"input_json\x18\a \x01(\tR\tinputJson\"\xce\x02\n" +
 	"\fWaitMaterial\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\"\n" +
 	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x15\n" +

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from aiws.engine.v1 import common_pb2 as aiws_dot_engine_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x61iws/engine/v1/handoff.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"\xe7\x02\n\x07Handoff\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x14\n\x0coperation_id\x18\x04 \x01(\t\x12\x19\n\x11\x66rom_principal_id\x18\x05 \x01(\t\x12\x17\n\x0fto_principal_id\x18\x06 \x01(\t\x12\x16\n\x0eoutputs_digest\x18\x07 \x01(\t\x12\x0c\n\x04note\x18\x08 \x01(\t\x12+\n\x05state\x18\t \x01(\x0e\x32\x1c.aiws.engine.v1.HandoffState\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x1a\n\x12\x61\x63knowledged_at_ms\x18\x0b \x01(\x03\x12(\n\x03ref\x18\x0c \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRef\x12\x10\n\x08revision\x18\r \x01(\x03\x12\x19\n\x11\x64\x65\x66inition_digest\x18\x0e \x01(\t\"s\n\x14\x43reateHandoffRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x17\n\x0fto_principal_id\x18\x04 \x01(\t\x12\x0c\n\x04note\x18\x05 \x01(\t\"S\n\x15\x43reateHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"0\n\x19\x41\x63knowledgeHandoffRequest\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\"F\n\x1a\x41\x63knowledgeHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff\"(\n\x11GetHandoffRequest\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\">\n\x12GetHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff*h\n\x0cHandoffState\x12\x1d\n\x19HANDOFF_STATE_UNSPECIFIED\x10\x00\x12\x19\n\x15HANDOFF_STATE_OFFERED\x10\x01\x12\x1e\n\x1aHANDOFF_STATE_ACKNOWLEDGED\x10\x02\x32\xb5\x02\n\x0eHandoffService\x12\\\n\rCreateHandoff\x12$.aiws.engine.v1.CreateHandoffRequest\x1a%.aiws.engine.v1.CreateHandoffResponse\x12k\n\x12\x41\x63knowledgeHandoff\x12).aiws.engine.v1.AcknowledgeHandoffRequest\x1a*.aiws.engine.v1.AcknowledgeHandoffResponse\x12X\n\nGetHandoff\x12!.aiws.engine.v1.GetHandoffRequest\x1a\".aiws.engine.v1.GetHandoffResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x61iws/engine/v1/handoff.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"\xe7\x02\n\x07Handoff\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x14\n\x0coperation_id\x18\x04 \x01(\t\x12\x19\n\x11\x66rom_principal_id\x18\x05 \x01(\t\x12\x17\n\x0fto_principal_id\x18\x06 \x01(\t\x12\x16\n\x0eoutputs_digest\x18\x07 \x01(\t\x12\x0c\n\x04note\x18\x08 \x01(\t\x12+\n\x05state\x18\t \x01(\x0e\x32\x1c.aiws.engine.v1.HandoffState\x12\x15\n\rcreated_at_ms\x18\n \x01(\x03\x12\x1a\n\x12\x61\x63knowledged_at_ms\x18\x0b \x01(\x03\x12(\n\x03ref\x18\x0c \x01(\x0b\x32\x1b.aiws.engine.v1.WorkflowRef\x12\x10\n\x08revision\x18\r \x01(\x03\x12\x19\n\x11\x64\x65\x66inition_digest\x18\x0e \x01(\t\"s\n\x14\x43reateHandoffRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12\x17\n\x0fto_principal_id\x18\x04 \x01(\t\x12\x0c\n\x04note\x18\x05 \x01(\t\"S\n\x15\x43reateHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"0\n\x19\x41\x63knowledgeHandoffRequest\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\"F\n\x1a\x41\x63knowledgeHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff\"(\n\x11GetHandoffRequest\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\">\n\x12GetHandoffResponse\x12(\n\x07handoff\x18\x01 \x01(\x0b\x32\x17.aiws.engine.v1.Handoff\"i\n\x13ListHandoffsRequest\x12+\n\x05state\x18\x01 \x01(\x0e\x32\x1c.aiws.engine.v1.HandoffState\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"Z\n\x14ListHandoffsResponse\x12)\n\x08handoffs\x18\x01 \x03(\x0b\x32\x17.aiws.engine.v1.Handoff\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*h\n\x0cHandoffState\x12\x1d\n\x19HANDOFF_STATE_UNSPECIFIED\x10\x00\x12\x19\n\x15HANDOFF_STATE_OFFERED\x10\x01\x12\x1e\n\x1aHANDOFF_STATE_ACKNOWLEDGED\x10\x02\x32\x95\x03\n\x0eHandoffService\x12\\\n\rCreateHandoff\x12$.aiws.engine.v1.CreateHandoffRequest\x1a%.aiws.engine.v1.CreateHandoffResponse\x12k\n\x12\x41\x63knowledgeHandoff\x12).aiws.engine.v1.AcknowledgeHandoffRequest\x1a*.aiws.engine.v1.AcknowledgeHandoffResponse\x12X\n\nGetHandoff\x12!.aiws.engine.v1.GetHandoffRequest\x1a\".aiws.engine.v1.GetHandoffResponse\"\x03\x90\x02\x01\x12^\n\x0cListHandoffs\x12#.aiws.engine.v1.ListHandoffsRequest\x1a$.aiws.engine.v1.ListHandoffsResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,8 +35,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1'
   _globals['_HANDOFFSERVICE'].methods_by_name['GetHandoff']._loaded_options = None
   _globals['_HANDOFFSERVICE'].methods_by_name['GetHandoff']._serialized_options = b'\220\002\001'
-  _globals['_HANDOFFSTATE']._serialized_start=869
-  _globals['_HANDOFFSTATE']._serialized_end=973
+  _globals['_HANDOFFSERVICE'].methods_by_name['ListHandoffs']._loaded_options = None
+  _globals['_HANDOFFSERVICE'].methods_by_name['ListHandoffs']._serialized_options = b'\220\002\001'
+  _globals['_HANDOFFSTATE']._serialized_start=1068
+  _globals['_HANDOFFSTATE']._serialized_end=1172
   _globals['_HANDOFF']._serialized_start=78
   _globals['_HANDOFF']._serialized_end=437
   _globals['_CREATEHANDOFFREQUEST']._serialized_start=439
@@ -51,6 +53,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETHANDOFFREQUEST']._serialized_end=803
   _globals['_GETHANDOFFRESPONSE']._serialized_start=805
   _globals['_GETHANDOFFRESPONSE']._serialized_end=867
-  _globals['_HANDOFFSERVICE']._serialized_start=976
-  _globals['_HANDOFFSERVICE']._serialized_end=1285
+  _globals['_LISTHANDOFFSREQUEST']._serialized_start=869
+  _globals['_LISTHANDOFFSREQUEST']._serialized_end=974
+  _globals['_LISTHANDOFFSRESPONSE']._serialized_start=976
+  _globals['_LISTHANDOFFSRESPONSE']._serialized_end=1066
+  _globals['_HANDOFFSERVICE']._serialized_start=1175
+  _globals['_HANDOFFSERVICE']._serialized_end=1580
 # @@protoc_insertion_point(module_scope)

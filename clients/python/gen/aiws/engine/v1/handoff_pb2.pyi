@@ -1,8 +1,9 @@
 from aiws.engine.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -93,3 +94,21 @@ class GetHandoffResponse(_message.Message):
     HANDOFF_FIELD_NUMBER: _ClassVar[int]
     handoff: Handoff
     def __init__(self, handoff: _Optional[_Union[Handoff, _Mapping]] = ...) -> None: ...
+
+class ListHandoffsRequest(_message.Message):
+    __slots__ = ("state", "page_size", "page_token")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    state: HandoffState
+    page_size: int
+    page_token: str
+    def __init__(self, state: _Optional[_Union[HandoffState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListHandoffsResponse(_message.Message):
+    __slots__ = ("handoffs", "next_page_token")
+    HANDOFFS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    handoffs: _containers.RepeatedCompositeFieldContainer[Handoff]
+    next_page_token: str
+    def __init__(self, handoffs: _Optional[_Iterable[_Union[Handoff, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -53,6 +53,11 @@ class HandoffServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffResponse.FromString,
                 _registered_method=True)
+        self.ListHandoffs = channel.unary_unary(
+                '/aiws.engine.v1.HandoffService/ListHandoffs',
+                request_serializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsResponse.FromString,
+                _registered_method=True)
 
 
 class HandoffServiceServicer(object):
@@ -86,6 +91,18 @@ class HandoffServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListHandoffs(self, request, context):
+        """ListHandoffs pages through the handoffs addressed to the caller (whose
+        `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        handoff is listed only when the caller may read its run (`run.read` on the run's
+        work order, as GetHandoff): the others are left out, so a page may be short while
+        `next_page_token` is set.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandoffServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -103,6 +120,11 @@ def add_HandoffServiceServicer_to_server(servicer, server):
                     servicer.GetHandoff,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffResponse.SerializeToString,
+            ),
+            'ListHandoffs': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListHandoffs,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -190,6 +212,33 @@ class HandoffService(object):
             '/aiws.engine.v1.HandoffService/GetHandoff',
             aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_handoff__pb2.GetHandoffResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListHandoffs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.HandoffService/ListHandoffs',
+            aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_handoff__pb2.ListHandoffsResponse.FromString,
             options,
             channel_credentials,
             insecure,

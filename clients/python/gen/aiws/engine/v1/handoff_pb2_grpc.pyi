@@ -48,6 +48,14 @@ class HandoffServiceStub:
     """
     GetHandoff: _grpc.UnaryUnaryMultiCallable[_handoff_pb2.GetHandoffRequest, _handoff_pb2.GetHandoffResponse]
     """GetHandoff returns one handoff."""
+    ListHandoffs: _grpc.UnaryUnaryMultiCallable[_handoff_pb2.ListHandoffsRequest, _handoff_pb2.ListHandoffsResponse]
+    """ListHandoffs pages through the handoffs addressed to the caller (whose
+    `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+    MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+    handoff is listed only when the caller may read its run (`run.read` on the run's
+    work order, as GetHandoff): the others are left out, so a page may be short while
+    `next_page_token` is set.
+    """
 
 @_typing.type_check_only
 class HandoffServiceAsyncStub(HandoffServiceStub):
@@ -69,6 +77,14 @@ class HandoffServiceAsyncStub(HandoffServiceStub):
     """
     GetHandoff: _aio.UnaryUnaryMultiCallable[_handoff_pb2.GetHandoffRequest, _handoff_pb2.GetHandoffResponse]  # type: ignore[assignment]
     """GetHandoff returns one handoff."""
+    ListHandoffs: _aio.UnaryUnaryMultiCallable[_handoff_pb2.ListHandoffsRequest, _handoff_pb2.ListHandoffsResponse]  # type: ignore[assignment]
+    """ListHandoffs pages through the handoffs addressed to the caller (whose
+    `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+    MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+    handoff is listed only when the caller may read its run (`run.read` on the run's
+    work order, as GetHandoff): the others are left out, so a page may be short while
+    `next_page_token` is set.
+    """
 
 class HandoffServiceServicer(metaclass=_abc_1.ABCMeta):
     """HandoffService transfers a finished node's outputs and the responsibility for them
@@ -105,5 +121,19 @@ class HandoffServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_handoff_pb2.GetHandoffResponse, _abc.Awaitable[_handoff_pb2.GetHandoffResponse]]:
         """GetHandoff returns one handoff."""
+
+    @_abc_1.abstractmethod
+    def ListHandoffs(
+        self,
+        request: _handoff_pb2.ListHandoffsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_handoff_pb2.ListHandoffsResponse, _abc.Awaitable[_handoff_pb2.ListHandoffsResponse]]:
+        """ListHandoffs pages through the handoffs addressed to the caller (whose
+        `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+        MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+        handoff is listed only when the caller may read its run (`run.read` on the run's
+        work order, as GetHandoff): the others are left out, so a page may be short while
+        `next_page_token` is set.
+        """
 
 def add_HandoffServiceServicer_to_server(servicer: HandoffServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -235,7 +235,7 @@ class Head(_message.Message):
     def __init__(self, ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., definition_json: _Optional[str] = ..., policy_digests: _Optional[_Mapping[str, str]] = ..., execution_binding: _Optional[_Union[ExecutionBinding, str]] = ..., bound_run_id: _Optional[str] = ..., updated_at_ms: _Optional[int] = ...) -> None: ...
 
 class Proposal(_message.Message):
-    __slots__ = ("ref", "proposal_id", "base_revision", "definition_json", "candidate_digest", "proposal_digest", "proposed_by", "summary", "state", "created_at_ms", "decided_at_ms", "activated_revision", "rejection_reason", "decided_by")
+    __slots__ = ("ref", "proposal_id", "base_revision", "definition_json", "candidate_digest", "proposal_digest", "proposed_by", "summary", "state", "created_at_ms", "decided_at_ms", "activated_revision", "rejection_reason", "decided_by", "base_definition_json")
     REF_FIELD_NUMBER: _ClassVar[int]
     PROPOSAL_ID_FIELD_NUMBER: _ClassVar[int]
     BASE_REVISION_FIELD_NUMBER: _ClassVar[int]
@@ -250,6 +250,7 @@ class Proposal(_message.Message):
     ACTIVATED_REVISION_FIELD_NUMBER: _ClassVar[int]
     REJECTION_REASON_FIELD_NUMBER: _ClassVar[int]
     DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
+    BASE_DEFINITION_JSON_FIELD_NUMBER: _ClassVar[int]
     ref: _common_pb2.WorkflowRef
     proposal_id: str
     base_revision: int
@@ -264,7 +265,8 @@ class Proposal(_message.Message):
     activated_revision: int
     rejection_reason: str
     decided_by: str
-    def __init__(self, ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., proposal_id: _Optional[str] = ..., base_revision: _Optional[int] = ..., definition_json: _Optional[str] = ..., candidate_digest: _Optional[str] = ..., proposal_digest: _Optional[str] = ..., proposed_by: _Optional[str] = ..., summary: _Optional[str] = ..., state: _Optional[_Union[ProposalState, str]] = ..., created_at_ms: _Optional[int] = ..., decided_at_ms: _Optional[int] = ..., activated_revision: _Optional[int] = ..., rejection_reason: _Optional[str] = ..., decided_by: _Optional[str] = ...) -> None: ...
+    base_definition_json: str
+    def __init__(self, ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., proposal_id: _Optional[str] = ..., base_revision: _Optional[int] = ..., definition_json: _Optional[str] = ..., candidate_digest: _Optional[str] = ..., proposal_digest: _Optional[str] = ..., proposed_by: _Optional[str] = ..., summary: _Optional[str] = ..., state: _Optional[_Union[ProposalState, str]] = ..., created_at_ms: _Optional[int] = ..., decided_at_ms: _Optional[int] = ..., activated_revision: _Optional[int] = ..., rejection_reason: _Optional[str] = ..., decided_by: _Optional[str] = ..., base_definition_json: _Optional[str] = ...) -> None: ...
 
 class HistoryEvent(_message.Message):
     __slots__ = ("seq", "kind", "ref", "revision", "proposal_id", "principal_id", "approval_id", "request_id", "at_ms", "digest", "reason")
@@ -309,22 +311,26 @@ class ReviewResponse(_message.Message):
     def __init__(self, material: _Optional[_Union[ReviewMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ...) -> None: ...
 
 class ExecuteRequest(_message.Message):
-    __slots__ = ("epochs", "request_id", "command")
+    __slots__ = ("epochs", "request_id", "command", "dry_run")
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     request_id: str
     command: RegistryCommand
-    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ..., dry_run: bool = ...) -> None: ...
 
 class ExecuteResponse(_message.Message):
-    __slots__ = ("receipt", "replayed")
+    __slots__ = ("receipt", "replayed", "dry_run")
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     receipt: Receipt
     replayed: bool
-    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ..., dry_run: bool = ...) -> None: ...
 
 class GetHeadRequest(_message.Message):
     __slots__ = ("ref",)

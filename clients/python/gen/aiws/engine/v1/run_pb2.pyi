@@ -185,7 +185,7 @@ class Run(_message.Message):
     def __init__(self, run_id: _Optional[str] = ..., state: _Optional[_Union[RunState, str]] = ..., nodes: _Optional[_Iterable[_Union[NodeStatus, _Mapping]]] = ..., result_json: _Optional[str] = ..., result_error: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., version: _Optional[int] = ..., created_at_ms: _Optional[int] = ..., updated_at_ms: _Optional[int] = ..., finished_at_ms: _Optional[int] = ..., request_id: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., segments: _Optional[_Iterable[_Union[Segment, _Mapping]]] = ..., result_reason: _Optional[str] = ..., node_count: _Optional[int] = ..., items_omitted: bool = ..., failed_node_ids: _Optional[_Iterable[str]] = ..., work_order_id: _Optional[str] = ..., started_by: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id", "work_order_id", "labels", "run_timeout_ms", "notify")
+    __slots__ = ("request_id", "definition_json", "ref", "input_json", "subscriber", "contract_id", "work_order_id", "labels", "run_timeout_ms", "notify", "dry_run")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +203,7 @@ class StartRunRequest(_message.Message):
     LABELS_FIELD_NUMBER: _ClassVar[int]
     RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     NOTIFY_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     definition_json: str
     ref: _common_pb2.WorkflowRef
@@ -213,7 +214,8 @@ class StartRunRequest(_message.Message):
     labels: _containers.ScalarMap[str, str]
     run_timeout_ms: int
     notify: RunNotify
-    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., run_timeout_ms: _Optional[int] = ..., notify: _Optional[_Union[RunNotify, _Mapping]] = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, request_id: _Optional[str] = ..., definition_json: _Optional[str] = ..., ref: _Optional[_Union[_common_pb2.WorkflowRef, _Mapping]] = ..., input_json: _Optional[str] = ..., subscriber: _Optional[str] = ..., contract_id: _Optional[str] = ..., work_order_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., run_timeout_ms: _Optional[int] = ..., notify: _Optional[_Union[RunNotify, _Mapping]] = ..., dry_run: bool = ...) -> None: ...
 
 class RunNotify(_message.Message):
     __slots__ = ("webhooks", "reply_to", "reply_template")
@@ -226,12 +228,14 @@ class RunNotify(_message.Message):
     def __init__(self, webhooks: _Optional[_Iterable[str]] = ..., reply_to: bool = ..., reply_template: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
-    __slots__ = ("run", "created")
+    __slots__ = ("run", "created", "dry_run")
     RUN_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     run: Run
     created: bool
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ..., dry_run: bool = ...) -> None: ...
 
 class GetRunRequest(_message.Message):
     __slots__ = ("run_id", "include_definition")

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from aiws.engine.v1 import common_pb2 as aiws_dot_engine_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61iws/engine/v1/wait.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"\xcc\x03\n\x04Wait\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12&\n\x04kind\x18\x04 \x01(\x0e\x32\x18.aiws.engine.v1.WaitKind\x12(\n\x05state\x18\x05 \x01(\x0e\x32\x19.aiws.engine.v1.WaitState\x12\x14\n\x0copened_at_ms\x18\x06 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x07 \x01(\x03\x12\x13\n\x0bschema_json\x18\x08 \x01(\t\x12-\n\ton_expiry\x18\t \x01(\x0e\x32\x1a.aiws.engine.v1.WaitExpiry\x12\x14\n\x0c\x64\x65\x66\x61ult_json\x18\n \x01(\t\x12\x14\n\x0cpayload_json\x18\x0b \x01(\t\x12\x14\n\x0csatisfied_by\x18\x0c \x01(\t\x12\x17\n\x0fsatisfied_at_ms\x18\r \x01(\x03\x12\x0f\n\x07purpose\x18\x0e \x01(\t\x12\x34\n\nauthorizes\x18\x0f \x03(\x0b\x32 .aiws.engine.v1.AuthorizedAction\x12\x13\n\x0b\x61pproval_id\x18\x10 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x11 \x01(\t\"\x84\x01\n\x10\x41uthorizedAction\x12\x10\n\x08node_uid\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12\x14\n\x0coperation_id\x18\x03 \x01(\t\x12\x13\n\x0bspec_digest\x18\x04 \x01(\t\x12\x14\n\x0cinput_digest\x18\x05 \x01(\t\x12\x0e\n\x06\x66\x61nout\x18\x06 \x01(\x08\"\xf3\x01\n\x0cWaitMaterial\x12&\n\x06\x65pochs\x18\x01 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06run_id\x18\x03 \x01(\t\x12\x0f\n\x07wait_id\x18\x04 \x01(\t\x12\x10\n\x08node_uid\x18\x05 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x03\x12\x0f\n\x07purpose\x18\x07 \x01(\t\x12\x16\n\x0epayload_digest\x18\x08 \x01(\t\x12\x31\n\x07\x61\x63tions\x18\t \x03(\x0b\x32 .aiws.engine.v1.AuthorizedAction\"!\n\x0eGetWaitRequest\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\"5\n\x0fGetWaitResponse\x12\"\n\x04wait\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Wait\"\"\n\x10ListWaitsRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"8\n\x11ListWaitsResponse\x12#\n\x05waits\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Wait\":\n\x11ReviewWaitRequest\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\x12\x14\n\x0cpayload_json\x18\x02 \x01(\t\"]\n\x12ReviewWaitResponse\x12.\n\x08material\x18\x01 \x01(\x0b\x32\x1c.aiws.engine.v1.WaitMaterial\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\"d\n\x12SatisfyWaitRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0f\n\x07wait_id\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x13\n\x0b\x61pproval_id\x18\x04 \x01(\t\"K\n\x13SatisfyWaitResponse\x12\"\n\x04wait\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Wait\x12\x10\n\x08replayed\x18\x02 \x01(\x08*r\n\x08WaitKind\x12\x19\n\x15WAIT_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15WAIT_KIND_HUMAN_INPUT\x10\x01\x12\x13\n\x0fWAIT_KIND_TIMER\x10\x02\x12\x1b\n\x17WAIT_KIND_AUTHORIZATION\x10\x03*\xbe\x01\n\tWaitState\x12\x1a\n\x16WAIT_STATE_UNSPECIFIED\x10\x00\x12\x17\n\x13WAIT_STATE_NOT_OPEN\x10\x01\x12\x16\n\x12WAIT_STATE_PENDING\x10\x02\x12\x18\n\x14WAIT_STATE_SATISFIED\x10\x03\x12\x16\n\x12WAIT_STATE_EXPIRED\x10\x04\x12\x18\n\x14WAIT_STATE_DEFAULTED\x10\x05\x12\x18\n\x14WAIT_STATE_CANCELLED\x10\x06*X\n\nWaitExpiry\x12\x1b\n\x17WAIT_EXPIRY_UNSPECIFIED\x10\x00\x12\x14\n\x10WAIT_EXPIRY_FAIL\x10\x01\x12\x17\n\x13WAIT_EXPIRY_DEFAULT\x10\x02\x32\xe7\x02\n\x0bWaitService\x12O\n\x07GetWait\x12\x1e.aiws.engine.v1.GetWaitRequest\x1a\x1f.aiws.engine.v1.GetWaitResponse\"\x03\x90\x02\x01\x12U\n\tListWaits\x12 .aiws.engine.v1.ListWaitsRequest\x1a!.aiws.engine.v1.ListWaitsResponse\"\x03\x90\x02\x01\x12X\n\nReviewWait\x12!.aiws.engine.v1.ReviewWaitRequest\x1a\".aiws.engine.v1.ReviewWaitResponse\"\x03\x90\x02\x01\x12V\n\x0bSatisfyWait\x12\".aiws.engine.v1.SatisfyWaitRequest\x1a#.aiws.engine.v1.SatisfyWaitResponseBa\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61iws/engine/v1/wait.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"\xef\x03\n\x04Wait\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\x12\x10\n\x08node_uid\x18\x03 \x01(\t\x12&\n\x04kind\x18\x04 \x01(\x0e\x32\x18.aiws.engine.v1.WaitKind\x12(\n\x05state\x18\x05 \x01(\x0e\x32\x19.aiws.engine.v1.WaitState\x12\x14\n\x0copened_at_ms\x18\x06 \x01(\x03\x12\x15\n\rexpires_at_ms\x18\x07 \x01(\x03\x12\x13\n\x0bschema_json\x18\x08 \x01(\t\x12-\n\ton_expiry\x18\t \x01(\x0e\x32\x1a.aiws.engine.v1.WaitExpiry\x12\x14\n\x0c\x64\x65\x66\x61ult_json\x18\n \x01(\t\x12\x14\n\x0cpayload_json\x18\x0b \x01(\t\x12\x14\n\x0csatisfied_by\x18\x0c \x01(\t\x12\x17\n\x0fsatisfied_at_ms\x18\r \x01(\x03\x12\x0f\n\x07purpose\x18\x0e \x01(\t\x12\x34\n\nauthorizes\x18\x0f \x03(\x0b\x32 .aiws.engine.v1.AuthorizedAction\x12\x13\n\x0b\x61pproval_id\x18\x10 \x01(\t\x12\x17\n\x0fmaterial_digest\x18\x11 \x01(\t\x12\x10\n\x08question\x18\x12 \x01(\t\x12\x0f\n\x07\x63hoices\x18\x13 \x03(\t\"\x98\x01\n\x10\x41uthorizedAction\x12\x10\n\x08node_uid\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12\x14\n\x0coperation_id\x18\x03 \x01(\t\x12\x13\n\x0bspec_digest\x18\x04 \x01(\t\x12\x14\n\x0cinput_digest\x18\x05 \x01(\t\x12\x0e\n\x06\x66\x61nout\x18\x06 \x01(\x08\x12\x12\n\ninput_json\x18\x07 \x01(\t\"\xf3\x01\n\x0cWaitMaterial\x12&\n\x06\x65pochs\x18\x01 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06run_id\x18\x03 \x01(\t\x12\x0f\n\x07wait_id\x18\x04 \x01(\t\x12\x10\n\x08node_uid\x18\x05 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x03\x12\x0f\n\x07purpose\x18\x07 \x01(\t\x12\x16\n\x0epayload_digest\x18\x08 \x01(\t\x12\x31\n\x07\x61\x63tions\x18\t \x03(\x0b\x32 .aiws.engine.v1.AuthorizedAction\"!\n\x0eGetWaitRequest\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\"5\n\x0fGetWaitResponse\x12\"\n\x04wait\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Wait\"\"\n\x10ListWaitsRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"8\n\x11ListWaitsResponse\x12#\n\x05waits\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Wait\":\n\x11ReviewWaitRequest\x12\x0f\n\x07wait_id\x18\x01 \x01(\t\x12\x14\n\x0cpayload_json\x18\x02 \x01(\t\"]\n\x12ReviewWaitResponse\x12.\n\x08material\x18\x01 \x01(\x0b\x32\x1c.aiws.engine.v1.WaitMaterial\x12\x17\n\x0fmaterial_digest\x18\x02 \x01(\t\"d\n\x12SatisfyWaitRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0f\n\x07wait_id\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x13\n\x0b\x61pproval_id\x18\x04 \x01(\t\"K\n\x13SatisfyWaitResponse\x12\"\n\x04wait\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Wait\x12\x10\n\x08replayed\x18\x02 \x01(\x08*r\n\x08WaitKind\x12\x19\n\x15WAIT_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15WAIT_KIND_HUMAN_INPUT\x10\x01\x12\x13\n\x0fWAIT_KIND_TIMER\x10\x02\x12\x1b\n\x17WAIT_KIND_AUTHORIZATION\x10\x03*\xbe\x01\n\tWaitState\x12\x1a\n\x16WAIT_STATE_UNSPECIFIED\x10\x00\x12\x17\n\x13WAIT_STATE_NOT_OPEN\x10\x01\x12\x16\n\x12WAIT_STATE_PENDING\x10\x02\x12\x18\n\x14WAIT_STATE_SATISFIED\x10\x03\x12\x16\n\x12WAIT_STATE_EXPIRED\x10\x04\x12\x18\n\x14WAIT_STATE_DEFAULTED\x10\x05\x12\x18\n\x14WAIT_STATE_CANCELLED\x10\x06*X\n\nWaitExpiry\x12\x1b\n\x17WAIT_EXPIRY_UNSPECIFIED\x10\x00\x12\x14\n\x10WAIT_EXPIRY_FAIL\x10\x01\x12\x17\n\x13WAIT_EXPIRY_DEFAULT\x10\x02\x32\xe7\x02\n\x0bWaitService\x12O\n\x07GetWait\x12\x1e.aiws.engine.v1.GetWaitRequest\x1a\x1f.aiws.engine.v1.GetWaitResponse\"\x03\x90\x02\x01\x12U\n\tListWaits\x12 .aiws.engine.v1.ListWaitsRequest\x1a!.aiws.engine.v1.ListWaitsResponse\"\x03\x90\x02\x01\x12X\n\nReviewWait\x12!.aiws.engine.v1.ReviewWaitRequest\x1a\".aiws.engine.v1.ReviewWaitResponse\"\x03\x90\x02\x01\x12V\n\x0bSatisfyWait\x12\".aiws.engine.v1.SatisfyWaitRequest\x1a#.aiws.engine.v1.SatisfyWaitResponseBa\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,34 +39,34 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WAITSERVICE'].methods_by_name['ListWaits']._serialized_options = b'\220\002\001'
   _globals['_WAITSERVICE'].methods_by_name['ReviewWait']._loaded_options = None
   _globals['_WAITSERVICE'].methods_by_name['ReviewWait']._serialized_options = b'\220\002\001'
-  _globals['_WAITKIND']._serialized_start=1436
-  _globals['_WAITKIND']._serialized_end=1550
-  _globals['_WAITSTATE']._serialized_start=1553
-  _globals['_WAITSTATE']._serialized_end=1743
-  _globals['_WAITEXPIRY']._serialized_start=1745
-  _globals['_WAITEXPIRY']._serialized_end=1833
+  _globals['_WAITKIND']._serialized_start=1491
+  _globals['_WAITKIND']._serialized_end=1605
+  _globals['_WAITSTATE']._serialized_start=1608
+  _globals['_WAITSTATE']._serialized_end=1798
+  _globals['_WAITEXPIRY']._serialized_start=1800
+  _globals['_WAITEXPIRY']._serialized_end=1888
   _globals['_WAIT']._serialized_start=75
-  _globals['_WAIT']._serialized_end=535
-  _globals['_AUTHORIZEDACTION']._serialized_start=538
-  _globals['_AUTHORIZEDACTION']._serialized_end=670
-  _globals['_WAITMATERIAL']._serialized_start=673
-  _globals['_WAITMATERIAL']._serialized_end=916
-  _globals['_GETWAITREQUEST']._serialized_start=918
-  _globals['_GETWAITREQUEST']._serialized_end=951
-  _globals['_GETWAITRESPONSE']._serialized_start=953
-  _globals['_GETWAITRESPONSE']._serialized_end=1006
-  _globals['_LISTWAITSREQUEST']._serialized_start=1008
-  _globals['_LISTWAITSREQUEST']._serialized_end=1042
-  _globals['_LISTWAITSRESPONSE']._serialized_start=1044
-  _globals['_LISTWAITSRESPONSE']._serialized_end=1100
-  _globals['_REVIEWWAITREQUEST']._serialized_start=1102
-  _globals['_REVIEWWAITREQUEST']._serialized_end=1160
-  _globals['_REVIEWWAITRESPONSE']._serialized_start=1162
-  _globals['_REVIEWWAITRESPONSE']._serialized_end=1255
-  _globals['_SATISFYWAITREQUEST']._serialized_start=1257
-  _globals['_SATISFYWAITREQUEST']._serialized_end=1357
-  _globals['_SATISFYWAITRESPONSE']._serialized_start=1359
-  _globals['_SATISFYWAITRESPONSE']._serialized_end=1434
-  _globals['_WAITSERVICE']._serialized_start=1836
-  _globals['_WAITSERVICE']._serialized_end=2195
+  _globals['_WAIT']._serialized_end=570
+  _globals['_AUTHORIZEDACTION']._serialized_start=573
+  _globals['_AUTHORIZEDACTION']._serialized_end=725
+  _globals['_WAITMATERIAL']._serialized_start=728
+  _globals['_WAITMATERIAL']._serialized_end=971
+  _globals['_GETWAITREQUEST']._serialized_start=973
+  _globals['_GETWAITREQUEST']._serialized_end=1006
+  _globals['_GETWAITRESPONSE']._serialized_start=1008
+  _globals['_GETWAITRESPONSE']._serialized_end=1061
+  _globals['_LISTWAITSREQUEST']._serialized_start=1063
+  _globals['_LISTWAITSREQUEST']._serialized_end=1097
+  _globals['_LISTWAITSRESPONSE']._serialized_start=1099
+  _globals['_LISTWAITSRESPONSE']._serialized_end=1155
+  _globals['_REVIEWWAITREQUEST']._serialized_start=1157
+  _globals['_REVIEWWAITREQUEST']._serialized_end=1215
+  _globals['_REVIEWWAITRESPONSE']._serialized_start=1217
+  _globals['_REVIEWWAITRESPONSE']._serialized_end=1310
+  _globals['_SATISFYWAITREQUEST']._serialized_start=1312
+  _globals['_SATISFYWAITREQUEST']._serialized_end=1412
+  _globals['_SATISFYWAITRESPONSE']._serialized_start=1414
+  _globals['_SATISFYWAITRESPONSE']._serialized_end=1489
+  _globals['_WAITSERVICE']._serialized_start=1891
+  _globals['_WAITSERVICE']._serialized_end=2250
 # @@protoc_insertion_point(module_scope)

@@ -46,7 +46,7 @@ WAIT_EXPIRY_FAIL: WaitExpiry
 WAIT_EXPIRY_DEFAULT: WaitExpiry
 
 class Wait(_message.Message):
-    __slots__ = ("wait_id", "run_id", "node_uid", "kind", "state", "opened_at_ms", "expires_at_ms", "schema_json", "on_expiry", "default_json", "payload_json", "satisfied_by", "satisfied_at_ms", "purpose", "authorizes", "approval_id", "material_digest")
+    __slots__ = ("wait_id", "run_id", "node_uid", "kind", "state", "opened_at_ms", "expires_at_ms", "schema_json", "on_expiry", "default_json", "payload_json", "satisfied_by", "satisfied_at_ms", "purpose", "authorizes", "approval_id", "material_digest", "question", "choices")
     WAIT_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
@@ -64,6 +64,8 @@ class Wait(_message.Message):
     AUTHORIZES_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
     wait_id: str
     run_id: str
     node_uid: str
@@ -81,23 +83,27 @@ class Wait(_message.Message):
     authorizes: _containers.RepeatedCompositeFieldContainer[AuthorizedAction]
     approval_id: str
     material_digest: str
-    def __init__(self, wait_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., kind: _Optional[_Union[WaitKind, str]] = ..., state: _Optional[_Union[WaitState, str]] = ..., opened_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., schema_json: _Optional[str] = ..., on_expiry: _Optional[_Union[WaitExpiry, str]] = ..., default_json: _Optional[str] = ..., payload_json: _Optional[str] = ..., satisfied_by: _Optional[str] = ..., satisfied_at_ms: _Optional[int] = ..., purpose: _Optional[str] = ..., authorizes: _Optional[_Iterable[_Union[AuthorizedAction, _Mapping]]] = ..., approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ...) -> None: ...
+    question: str
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, wait_id: _Optional[str] = ..., run_id: _Optional[str] = ..., node_uid: _Optional[str] = ..., kind: _Optional[_Union[WaitKind, str]] = ..., state: _Optional[_Union[WaitState, str]] = ..., opened_at_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ..., schema_json: _Optional[str] = ..., on_expiry: _Optional[_Union[WaitExpiry, str]] = ..., default_json: _Optional[str] = ..., payload_json: _Optional[str] = ..., satisfied_by: _Optional[str] = ..., satisfied_at_ms: _Optional[int] = ..., purpose: _Optional[str] = ..., authorizes: _Optional[_Iterable[_Union[AuthorizedAction, _Mapping]]] = ..., approval_id: _Optional[str] = ..., material_digest: _Optional[str] = ..., question: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AuthorizedAction(_message.Message):
-    __slots__ = ("node_uid", "model", "operation_id", "spec_digest", "input_digest", "fanout")
+    __slots__ = ("node_uid", "model", "operation_id", "spec_digest", "input_digest", "fanout", "input_json")
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
     INPUT_DIGEST_FIELD_NUMBER: _ClassVar[int]
     FANOUT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_JSON_FIELD_NUMBER: _ClassVar[int]
     node_uid: str
     model: str
     operation_id: str
     spec_digest: str
     input_digest: str
     fanout: bool
-    def __init__(self, node_uid: _Optional[str] = ..., model: _Optional[str] = ..., operation_id: _Optional[str] = ..., spec_digest: _Optional[str] = ..., input_digest: _Optional[str] = ..., fanout: bool = ...) -> None: ...
+    input_json: str
+    def __init__(self, node_uid: _Optional[str] = ..., model: _Optional[str] = ..., operation_id: _Optional[str] = ..., spec_digest: _Optional[str] = ..., input_digest: _Optional[str] = ..., fanout: bool = ..., input_json: _Optional[str] = ...) -> None: ...
 
 class WaitMaterial(_message.Message):
     __slots__ = ("epochs", "work_order_id", "run_id", "wait_id", "node_uid", "expires_at_ms", "purpose", "payload_digest", "actions")

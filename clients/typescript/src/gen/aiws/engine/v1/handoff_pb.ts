@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/handoff.proto.
  */
 export const file_aiws_engine_v1_handoff: GenFile = /*@__PURE__*/
-  fileDesc("ChxhaXdzL2VuZ2luZS92MS9oYW5kb2ZmLnByb3RvEg5haXdzLmVuZ2luZS52MSLnAgoHSGFuZG9mZhITCgtkZWxpdmVyeV9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSFAoMb3BlcmF0aW9uX2lkGAQgASgJEhkKEWZyb21fcHJpbmNpcGFsX2lkGAUgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgGIAEoCRIWCg5vdXRwdXRzX2RpZ2VzdBgHIAEoCRIMCgRub3RlGAggASgJEisKBXN0YXRlGAkgASgOMhwuYWl3cy5lbmdpbmUudjEuSGFuZG9mZlN0YXRlEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSGgoSYWNrbm93bGVkZ2VkX2F0X21zGAsgASgDEigKA3JlZhgMIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGA0gASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GA4gASgJInMKFENyZWF0ZUhhbmRvZmZSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJEhAKCG5vZGVfdWlkGAMgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgEIAEoCRIMCgRub3RlGAUgASgJIlMKFUNyZWF0ZUhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZhIQCghyZXBsYXllZBgCIAEoCCIwChlBY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIkYKGkFja25vd2xlZGdlSGFuZG9mZlJlc3BvbnNlEigKB2hhbmRvZmYYASABKAsyFy5haXdzLmVuZ2luZS52MS5IYW5kb2ZmIigKEUdldEhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIj4KEkdldEhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZipoCgxIYW5kb2ZmU3RhdGUSHQoZSEFORE9GRl9TVEFURV9VTlNQRUNJRklFRBAAEhkKFUhBTkRPRkZfU1RBVEVfT0ZGRVJFRBABEh4KGkhBTkRPRkZfU1RBVEVfQUNLTk9XTEVER0VEEAIytQIKDkhhbmRvZmZTZXJ2aWNlElwKDUNyZWF0ZUhhbmRvZmYSJC5haXdzLmVuZ2luZS52MS5DcmVhdGVIYW5kb2ZmUmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkNyZWF0ZUhhbmRvZmZSZXNwb25zZRJrChJBY2tub3dsZWRnZUhhbmRvZmYSKS5haXdzLmVuZ2luZS52MS5BY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0GiouYWl3cy5lbmdpbmUudjEuQWNrbm93bGVkZ2VIYW5kb2ZmUmVzcG9uc2USWAoKR2V0SGFuZG9mZhIhLmFpd3MuZW5naW5lLnYxLkdldEhhbmRvZmZSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuR2V0SGFuZG9mZlJlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
+  fileDesc("ChxhaXdzL2VuZ2luZS92MS9oYW5kb2ZmLnByb3RvEg5haXdzLmVuZ2luZS52MSLnAgoHSGFuZG9mZhITCgtkZWxpdmVyeV9pZBgBIAEoCRIOCgZydW5faWQYAiABKAkSEAoIbm9kZV91aWQYAyABKAkSFAoMb3BlcmF0aW9uX2lkGAQgASgJEhkKEWZyb21fcHJpbmNpcGFsX2lkGAUgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgGIAEoCRIWCg5vdXRwdXRzX2RpZ2VzdBgHIAEoCRIMCgRub3RlGAggASgJEisKBXN0YXRlGAkgASgOMhwuYWl3cy5lbmdpbmUudjEuSGFuZG9mZlN0YXRlEhUKDWNyZWF0ZWRfYXRfbXMYCiABKAMSGgoSYWNrbm93bGVkZ2VkX2F0X21zGAsgASgDEigKA3JlZhgMIAEoCzIbLmFpd3MuZW5naW5lLnYxLldvcmtmbG93UmVmEhAKCHJldmlzaW9uGA0gASgDEhkKEWRlZmluaXRpb25fZGlnZXN0GA4gASgJInMKFENyZWF0ZUhhbmRvZmZSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJEhAKCG5vZGVfdWlkGAMgASgJEhcKD3RvX3ByaW5jaXBhbF9pZBgEIAEoCRIMCgRub3RlGAUgASgJIlMKFUNyZWF0ZUhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZhIQCghyZXBsYXllZBgCIAEoCCIwChlBY2tub3dsZWRnZUhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIkYKGkFja25vd2xlZGdlSGFuZG9mZlJlc3BvbnNlEigKB2hhbmRvZmYYASABKAsyFy5haXdzLmVuZ2luZS52MS5IYW5kb2ZmIigKEUdldEhhbmRvZmZSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIj4KEkdldEhhbmRvZmZSZXNwb25zZRIoCgdoYW5kb2ZmGAEgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZiJpChNMaXN0SGFuZG9mZnNSZXF1ZXN0EisKBXN0YXRlGAEgASgOMhwuYWl3cy5lbmdpbmUudjEuSGFuZG9mZlN0YXRlEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIloKFExpc3RIYW5kb2Zmc1Jlc3BvbnNlEikKCGhhbmRvZmZzGAEgAygLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqaAoMSGFuZG9mZlN0YXRlEh0KGUhBTkRPRkZfU1RBVEVfVU5TUEVDSUZJRUQQABIZChVIQU5ET0ZGX1NUQVRFX09GRkVSRUQQARIeChpIQU5ET0ZGX1NUQVRFX0FDS05PV0xFREdFRBACMpUDCg5IYW5kb2ZmU2VydmljZRJcCg1DcmVhdGVIYW5kb2ZmEiQuYWl3cy5lbmdpbmUudjEuQ3JlYXRlSGFuZG9mZlJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5DcmVhdGVIYW5kb2ZmUmVzcG9uc2USawoSQWNrbm93bGVkZ2VIYW5kb2ZmEikuYWl3cy5lbmdpbmUudjEuQWNrbm93bGVkZ2VIYW5kb2ZmUmVxdWVzdBoqLmFpd3MuZW5naW5lLnYxLkFja25vd2xlZGdlSGFuZG9mZlJlc3BvbnNlElgKCkdldEhhbmRvZmYSIS5haXdzLmVuZ2luZS52MS5HZXRIYW5kb2ZmUmVxdWVzdBoiLmFpd3MuZW5naW5lLnYxLkdldEhhbmRvZmZSZXNwb25zZSIDkAIBEl4KDExpc3RIYW5kb2ZmcxIjLmFpd3MuZW5naW5lLnYxLkxpc3RIYW5kb2Zmc1JlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5MaXN0SGFuZG9mZnNSZXNwb25zZSIDkAIBQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM", [file_aiws_engine_v1_common]);
 
 /**
  * Handoff is one transfer of outputs and responsibility.
@@ -292,6 +292,74 @@ export const GetHandoffResponseSchema: GenMessage<GetHandoffResponse> = /*@__PUR
   messageDesc(file_aiws_engine_v1_handoff, 6);
 
 /**
+ * ListHandoffsRequest pages through the handoffs addressed to the caller.
+ *
+ * @generated from message aiws.engine.v1.ListHandoffsRequest
+ */
+export type ListHandoffsRequest = Message<"aiws.engine.v1.ListHandoffsRequest"> & {
+  /**
+   * Only handoffs in this state (OFFERED: those still to acknowledge); unspecified
+   * means any.
+   *
+   * @generated from field: aiws.engine.v1.HandoffState state = 1;
+   */
+  state: HandoffState;
+
+  /**
+   * Maximum handoffs to return: 0 means 100; at most 500, else INVALID_ARGUMENT /
+   * PAGE_INVALID.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * The `next_page_token` of the previous page; empty for the first. A token is valid
+   * only with the same `state` (else INVALID_ARGUMENT / PAGE_INVALID).
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListHandoffsRequest.
+ * Use `create(ListHandoffsRequestSchema)` to create a new message.
+ */
+export const ListHandoffsRequestSchema: GenMessage<ListHandoffsRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_handoff, 7);
+
+/**
+ * ListHandoffsResponse is one page of the caller's handoffs.
+ *
+ * @generated from message aiws.engine.v1.ListHandoffsResponse
+ */
+export type ListHandoffsResponse = Message<"aiws.engine.v1.ListHandoffsResponse"> & {
+  /**
+   * Handoffs addressed to the caller, oldest first (by `created_at_ms`, then
+   * `delivery_id`).
+   *
+   * @generated from field: repeated aiws.engine.v1.Handoff handoffs = 1;
+   */
+  handoffs: Handoff[];
+
+  /**
+   * Pass as `page_token` (with the same `state`) for the next page; empty when there is
+   * none.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ListHandoffsResponse.
+ * Use `create(ListHandoffsResponseSchema)` to create a new message.
+ */
+export const ListHandoffsResponseSchema: GenMessage<ListHandoffsResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_handoff, 8);
+
+/**
  * HandoffState is the lifecycle of a handoff.
  *
  * @generated from enum aiws.engine.v1.HandoffState
@@ -366,6 +434,21 @@ export const HandoffService: GenService<{
     methodKind: "unary";
     input: typeof GetHandoffRequestSchema;
     output: typeof GetHandoffResponseSchema;
+  },
+  /**
+   * ListHandoffs pages through the handoffs addressed to the caller (whose
+   * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+   * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+   * handoff is listed only when the caller may read its run (`run.read` on the run's
+   * work order, as GetHandoff): the others are left out, so a page may be short while
+   * `next_page_token` is set.
+   *
+   * @generated from rpc aiws.engine.v1.HandoffService.ListHandoffs
+   */
+  listHandoffs: {
+    methodKind: "unary";
+    input: typeof ListHandoffsRequestSchema;
+    output: typeof ListHandoffsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_handoff, 0);

@@ -72,8 +72,10 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   runId: string;
 
   /**
-   * A one-line description for lists; for an authorization, the nodes and operation
-   * ids it authorises (the first three) and its purpose.
+   * A one-line description for lists; for a human_input wait that asks a question, the
+   * question on one line (whitespace folded, at most 200 characters, ending `…` when
+   * cut; the item's wait carries it whole); for an authorization, the nodes and
+   * operation ids it authorises (the first three) and its purpose.
    *
    * @generated from field: string summary = 6;
    */

@@ -39,6 +39,7 @@ private static final long serialVersionUID = 0L;
     operationId_ = "";
     specDigest_ = "";
     inputDigest_ = "";
+    inputJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -314,6 +315,59 @@ private static final long serialVersionUID = 0L;
     return fanout_;
   }
 
+  public static final int INPUT_JSON_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object inputJson_ = "";
+  /**
+   * <pre>
+   * The input the node's task will carry, as JSON, for a person to read: the document
+   * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+   * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+   * covers `input_digest` only).
+   * </pre>
+   *
+   * <code>string input_json = 7;</code>
+   * @return The inputJson.
+   */
+  @java.lang.Override
+  public java.lang.String getInputJson() {
+    java.lang.Object ref = inputJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      inputJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The input the node's task will carry, as JSON, for a person to read: the document
+   * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+   * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+   * covers `input_digest` only).
+   * </pre>
+   *
+   * <code>string input_json = 7;</code>
+   * @return The bytes for inputJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getInputJsonBytes() {
+    java.lang.Object ref = inputJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      inputJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -346,6 +400,9 @@ private static final long serialVersionUID = 0L;
     if (fanout_ != false) {
       output.writeBool(6, fanout_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(inputJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, inputJson_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -374,6 +431,9 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(6, fanout_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(inputJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, inputJson_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -401,6 +461,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getInputDigest())) return false;
     if (getFanout()
         != other.getFanout()) return false;
+    if (!getInputJson()
+        .equals(other.getInputJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -425,6 +487,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + FANOUT_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getFanout());
+    hash = (37 * hash) + INPUT_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getInputJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -568,6 +632,7 @@ private static final long serialVersionUID = 0L;
       specDigest_ = "";
       inputDigest_ = "";
       fanout_ = false;
+      inputJson_ = "";
       return this;
     }
 
@@ -619,6 +684,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.fanout_ = fanout_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.inputJson_ = inputJson_;
+      }
     }
 
     @java.lang.Override
@@ -660,6 +728,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getFanout() != false) {
         setFanout(other.getFanout());
+      }
+      if (!other.getInputJson().isEmpty()) {
+        inputJson_ = other.inputJson_;
+        bitField0_ |= 0x00000040;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -717,6 +790,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 48
+            case 58: {
+              inputJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1259,6 +1337,113 @@ private static final long serialVersionUID = 0L;
     public Builder clearFanout() {
       bitField0_ = (bitField0_ & ~0x00000020);
       fanout_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object inputJson_ = "";
+    /**
+     * <pre>
+     * The input the node's task will carry, as JSON, for a person to read: the document
+     * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+     * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+     * covers `input_digest` only).
+     * </pre>
+     *
+     * <code>string input_json = 7;</code>
+     * @return The inputJson.
+     */
+    public java.lang.String getInputJson() {
+      java.lang.Object ref = inputJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        inputJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The input the node's task will carry, as JSON, for a person to read: the document
+     * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+     * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+     * covers `input_digest` only).
+     * </pre>
+     *
+     * <code>string input_json = 7;</code>
+     * @return The bytes for inputJson.
+     */
+    public com.google.protobuf.ByteString
+        getInputJsonBytes() {
+      java.lang.Object ref = inputJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        inputJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The input the node's task will carry, as JSON, for a person to read: the document
+     * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+     * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+     * covers `input_digest` only).
+     * </pre>
+     *
+     * <code>string input_json = 7;</code>
+     * @param value The inputJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setInputJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      inputJson_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The input the node's task will carry, as JSON, for a person to read: the document
+     * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+     * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+     * covers `input_digest` only).
+     * </pre>
+     *
+     * <code>string input_json = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearInputJson() {
+      inputJson_ = getDefaultInstance().getInputJson();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The input the node's task will carry, as JSON, for a person to read: the document
+     * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+     * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+     * covers `input_digest` only).
+     * </pre>
+     *
+     * <code>string input_json = 7;</code>
+     * @param value The bytes for inputJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setInputJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      inputJson_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

@@ -129,4 +129,30 @@ public interface AuthorizedActionOrBuilder extends
    * @return The fanout.
    */
   boolean getFanout();
+
+  /**
+   * <pre>
+   * The input the node's task will carry, as JSON, for a person to read: the document
+   * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+   * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+   * covers `input_digest` only).
+   * </pre>
+   *
+   * <code>string input_json = 7;</code>
+   * @return The inputJson.
+   */
+  java.lang.String getInputJson();
+  /**
+   * <pre>
+   * The input the node's task will carry, as JSON, for a person to read: the document
+   * whose digest is `input_digest`. Set by ReviewWait when `input_digest` is known;
+   * empty elsewhere (GetWait, ListWaits, the inbox, and the material's digest, which
+   * covers `input_digest` only).
+   * </pre>
+   *
+   * <code>string input_json = 7;</code>
+   * @return The bytes for inputJson.
+   */
+  com.google.protobuf.ByteString
+      getInputJsonBytes();
 }

@@ -172,6 +172,25 @@ private static final long serialVersionUID = 0L;
     return command_ == null ? dev.praxis.aiws.engine.v1.RegistryCommand.getDefaultInstance() : command_;
   }
 
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+   * digest, the compare-and-swap on the base revision, the definition) and the receipt
+   * it would return, refusals included, with nothing stored: no revision, head, event or
+   * receipt, the approval is not consumed and the request_id stays unused. A request_id
+   * already used answers its original receipt (`replayed = true`), as a real retry would.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -195,6 +214,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(3, getCommand());
     }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -214,6 +236,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, getCommand());
+    }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -242,6 +268,8 @@ private static final long serialVersionUID = 0L;
       if (!getCommand()
           .equals(other.getCommand())) return false;
     }
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -263,6 +291,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + COMMAND_FIELD_NUMBER;
       hash = (53 * hash) + getCommand().hashCode();
     }
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -416,6 +447,7 @@ private static final long serialVersionUID = 0L;
         commandBuilder_.dispose();
         commandBuilder_ = null;
       }
+      dryRun_ = false;
       return this;
     }
 
@@ -465,6 +497,9 @@ private static final long serialVersionUID = 0L;
             : commandBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -490,6 +525,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasCommand()) {
         mergeCommand(other.getCommand());
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -536,6 +574,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -957,6 +1000,62 @@ private static final long serialVersionUID = 0L;
         command_ = null;
       }
       return commandBuilder_;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+     * digest, the compare-and-swap on the base revision, the definition) and the receipt
+     * it would return, refusals included, with nothing stored: no revision, head, event or
+     * receipt, the approval is not consumed and the request_id stays unused. A request_id
+     * already used answers its original receipt (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+     * digest, the compare-and-swap on the base revision, the definition) and the receipt
+     * it would return, refusals included, with nothing stored: no revision, head, event or
+     * receipt, the approval is not consumed and the request_id stays unused. A request_id
+     * already used answers its original receipt (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+     * digest, the compare-and-swap on the base revision, the definition) and the receipt
+     * it would return, refusals included, with nothing stored: no revision, head, event or
+     * receipt, the approval is not consumed and the request_id stays unused. A request_id
+     * already used answers its original receipt (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      dryRun_ = false;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.ExecuteRequest)

@@ -83,4 +83,18 @@ public interface ExecuteRequestOrBuilder extends
    * <code>.aiws.engine.v1.RegistryCommand command = 3;</code>
    */
   dev.praxis.aiws.engine.v1.RegistryCommandOrBuilder getCommandOrBuilder();
+
+  /**
+   * <pre>
+   * A dry run: every check Execute makes (grants, epochs, holds, the approval and its
+   * digest, the compare-and-swap on the base revision, the definition) and the receipt
+   * it would return, refusals included, with nothing stored: no revision, head, event or
+   * receipt, the approval is not consumed and the request_id stays unused. A request_id
+   * already used answers its original receipt (`replayed = true`), as a real retry would.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }

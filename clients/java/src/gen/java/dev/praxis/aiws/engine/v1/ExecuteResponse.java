@@ -52,7 +52,7 @@ private static final long serialVersionUID = 0L;
   private dev.praxis.aiws.engine.v1.Receipt receipt_;
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -64,7 +64,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -76,7 +76,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -101,6 +101,21 @@ private static final long serialVersionUID = 0L;
     return replayed_;
   }
 
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * True when the request was a dry run: nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -121,6 +136,9 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       output.writeBool(2, replayed_);
     }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -137,6 +155,10 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, replayed_);
+    }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -160,6 +182,8 @@ private static final long serialVersionUID = 0L;
     }
     if (getReplayed()
         != other.getReplayed()) return false;
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -178,6 +202,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + REPLAYED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getReplayed());
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -325,6 +352,7 @@ private static final long serialVersionUID = 0L;
         receiptBuilder_ = null;
       }
       replayed_ = false;
+      dryRun_ = false;
       return this;
     }
 
@@ -368,6 +396,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.replayed_ = replayed_;
       }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -388,6 +419,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getReplayed() != false) {
         setReplayed(other.getReplayed());
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -427,6 +461,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -449,7 +488,7 @@ private static final long serialVersionUID = 0L;
         dev.praxis.aiws.engine.v1.Receipt, dev.praxis.aiws.engine.v1.Receipt.Builder, dev.praxis.aiws.engine.v1.ReceiptOrBuilder> receiptBuilder_;
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -460,7 +499,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -475,7 +514,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -495,7 +534,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -513,7 +552,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -538,7 +577,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -555,7 +594,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -567,7 +606,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -582,7 +621,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The receipt of the committed command.
+     * The receipt of the committed command (of a dry run: the receipt it would have).
      * </pre>
      *
      * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -641,6 +680,50 @@ private static final long serialVersionUID = 0L;
     public Builder clearReplayed() {
       bitField0_ = (bitField0_ & ~0x00000002);
       replayed_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      dryRun_ = false;
       onChanged();
       return this;
     }

@@ -12,7 +12,7 @@ public interface ExecuteResponseOrBuilder extends
 
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -21,7 +21,7 @@ public interface ExecuteResponseOrBuilder extends
   boolean hasReceipt();
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -30,7 +30,7 @@ public interface ExecuteResponseOrBuilder extends
   dev.praxis.aiws.engine.v1.Receipt getReceipt();
   /**
    * <pre>
-   * The receipt of the committed command.
+   * The receipt of the committed command (of a dry run: the receipt it would have).
    * </pre>
    *
    * <code>.aiws.engine.v1.Receipt receipt = 1;</code>
@@ -46,4 +46,14 @@ public interface ExecuteResponseOrBuilder extends
    * @return The replayed.
    */
   boolean getReplayed();
+
+  /**
+   * <pre>
+   * True when the request was a dry run: nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }

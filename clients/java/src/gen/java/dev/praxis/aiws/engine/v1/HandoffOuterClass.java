@@ -61,6 +61,16 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_GetHandoffResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListHandoffsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ListHandoffsResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -91,20 +101,28 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
       "(\n\007handoff\030\001 \001(\0132\027.aiws.engine.v1.Handof" +
       "f\"(\n\021GetHandoffRequest\022\023\n\013delivery_id\030\001 " +
       "\001(\t\">\n\022GetHandoffResponse\022(\n\007handoff\030\001 \001" +
-      "(\0132\027.aiws.engine.v1.Handoff*h\n\014HandoffSt" +
-      "ate\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031\n\025HA" +
-      "NDOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STATE_A" +
-      "CKNOWLEDGED\020\0022\265\002\n\016HandoffService\022\\\n\rCrea" +
-      "teHandoff\022$.aiws.engine.v1.CreateHandoff" +
-      "Request\032%.aiws.engine.v1.CreateHandoffRe" +
-      "sponse\022k\n\022AcknowledgeHandoff\022).aiws.engi" +
-      "ne.v1.AcknowledgeHandoffRequest\032*.aiws.e" +
-      "ngine.v1.AcknowledgeHandoffResponse\022X\n\nG" +
-      "etHandoff\022!.aiws.engine.v1.GetHandoffReq" +
-      "uest\032\".aiws.engine.v1.GetHandoffResponse" +
-      "\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgi" +
-      "thub.com/praxis-engine/praxis/clients/go" +
-      "/aiws/engine/v1;enginev1b\006proto3"
+      "(\0132\027.aiws.engine.v1.Handoff\"i\n\023ListHando" +
+      "ffsRequest\022+\n\005state\030\001 \001(\0162\034.aiws.engine." +
+      "v1.HandoffState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npa" +
+      "ge_token\030\003 \001(\t\"Z\n\024ListHandoffsResponse\022)" +
+      "\n\010handoffs\030\001 \003(\0132\027.aiws.engine.v1.Handof" +
+      "f\022\027\n\017next_page_token\030\002 \001(\t*h\n\014HandoffSta" +
+      "te\022\035\n\031HANDOFF_STATE_UNSPECIFIED\020\000\022\031\n\025HAN" +
+      "DOFF_STATE_OFFERED\020\001\022\036\n\032HANDOFF_STATE_AC" +
+      "KNOWLEDGED\020\0022\225\003\n\016HandoffService\022\\\n\rCreat" +
+      "eHandoff\022$.aiws.engine.v1.CreateHandoffR" +
+      "equest\032%.aiws.engine.v1.CreateHandoffRes" +
+      "ponse\022k\n\022AcknowledgeHandoff\022).aiws.engin" +
+      "e.v1.AcknowledgeHandoffRequest\032*.aiws.en" +
+      "gine.v1.AcknowledgeHandoffResponse\022X\n\nGe" +
+      "tHandoff\022!.aiws.engine.v1.GetHandoffRequ" +
+      "est\032\".aiws.engine.v1.GetHandoffResponse\"" +
+      "\003\220\002\001\022^\n\014ListHandoffs\022#.aiws.engine.v1.Li" +
+      "stHandoffsRequest\032$.aiws.engine.v1.ListH" +
+      "andoffsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -153,6 +171,18 @@ public final class HandoffOuterClass extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_GetHandoffResponse_descriptor,
         new java.lang.String[] { "Handoff", });
+    internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor =
+      getDescriptor().getMessageType(7);
+    internal_static_aiws_engine_v1_ListHandoffsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListHandoffsRequest_descriptor,
+        new java.lang.String[] { "State", "PageSize", "PageToken", });
+    internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor =
+      getDescriptor().getMessageType(8);
+    internal_static_aiws_engine_v1_ListHandoffsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ListHandoffsResponse_descriptor,
+        new java.lang.String[] { "Handoffs", "NextPageToken", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Common.getDescriptor();
   }

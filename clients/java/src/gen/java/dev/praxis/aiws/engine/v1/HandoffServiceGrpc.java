@@ -112,6 +112,38 @@ public final class HandoffServiceGrpc {
     return getGetHandoffMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListHandoffsRequest,
+      dev.praxis.aiws.engine.v1.ListHandoffsResponse> getListHandoffsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListHandoffs",
+      requestType = dev.praxis.aiws.engine.v1.ListHandoffsRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ListHandoffsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListHandoffsRequest,
+      dev.praxis.aiws.engine.v1.ListHandoffsResponse> getListHandoffsMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ListHandoffsRequest, dev.praxis.aiws.engine.v1.ListHandoffsResponse> getListHandoffsMethod;
+    if ((getListHandoffsMethod = HandoffServiceGrpc.getListHandoffsMethod) == null) {
+      synchronized (HandoffServiceGrpc.class) {
+        if ((getListHandoffsMethod = HandoffServiceGrpc.getListHandoffsMethod) == null) {
+          HandoffServiceGrpc.getListHandoffsMethod = getListHandoffsMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ListHandoffsRequest, dev.praxis.aiws.engine.v1.ListHandoffsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListHandoffs"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListHandoffsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ListHandoffsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new HandoffServiceMethodDescriptorSupplier("ListHandoffs"))
+              .build();
+        }
+      }
+    }
+    return getListHandoffsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -213,6 +245,21 @@ public final class HandoffServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetHandoffResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetHandoffMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListHandoffs pages through the handoffs addressed to the caller (whose
+     * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+     * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+     * handoff is listed only when the caller may read its run (`run.read` on the run's
+     * work order, as GetHandoff): the others are left out, so a page may be short while
+     * `next_page_token` is set.
+     * </pre>
+     */
+    default void listHandoffs(dev.praxis.aiws.engine.v1.ListHandoffsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListHandoffsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListHandoffsMethod(), responseObserver);
+    }
   }
 
   /**
@@ -289,6 +336,22 @@ public final class HandoffServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetHandoffMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ListHandoffs pages through the handoffs addressed to the caller (whose
+     * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+     * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+     * handoff is listed only when the caller may read its run (`run.read` on the run's
+     * work order, as GetHandoff): the others are left out, so a page may be short while
+     * `next_page_token` is set.
+     * </pre>
+     */
+    public void listHandoffs(dev.praxis.aiws.engine.v1.ListHandoffsRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListHandoffsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListHandoffsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -345,6 +408,21 @@ public final class HandoffServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getGetHandoffMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ListHandoffs pages through the handoffs addressed to the caller (whose
+     * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+     * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+     * handoff is listed only when the caller may read its run (`run.read` on the run's
+     * work order, as GetHandoff): the others are left out, so a page may be short while
+     * `next_page_token` is set.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListHandoffsResponse listHandoffs(dev.praxis.aiws.engine.v1.ListHandoffsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getListHandoffsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -400,6 +478,21 @@ public final class HandoffServiceGrpc {
     public dev.praxis.aiws.engine.v1.GetHandoffResponse getHandoff(dev.praxis.aiws.engine.v1.GetHandoffRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetHandoffMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ListHandoffs pages through the handoffs addressed to the caller (whose
+     * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+     * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+     * handoff is listed only when the caller may read its run (`run.read` on the run's
+     * work order, as GetHandoff): the others are left out, so a page may be short while
+     * `next_page_token` is set.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ListHandoffsResponse listHandoffs(dev.praxis.aiws.engine.v1.ListHandoffsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListHandoffsMethod(), getCallOptions(), request);
     }
   }
 
@@ -460,11 +553,28 @@ public final class HandoffServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetHandoffMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ListHandoffs pages through the handoffs addressed to the caller (whose
+     * `to_principal_id` is the caller), oldest first, so that a receiver (an agent over
+     * MCP, a worker) finds what it is asked to acknowledge without reading the inbox. A
+     * handoff is listed only when the caller may read its run (`run.read` on the run's
+     * work order, as GetHandoff): the others are left out, so a page may be short while
+     * `next_page_token` is set.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ListHandoffsResponse> listHandoffs(
+        dev.praxis.aiws.engine.v1.ListHandoffsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListHandoffsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CREATE_HANDOFF = 0;
   private static final int METHODID_ACKNOWLEDGE_HANDOFF = 1;
   private static final int METHODID_GET_HANDOFF = 2;
+  private static final int METHODID_LIST_HANDOFFS = 3;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -494,6 +604,10 @@ public final class HandoffServiceGrpc {
         case METHODID_GET_HANDOFF:
           serviceImpl.getHandoff((dev.praxis.aiws.engine.v1.GetHandoffRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetHandoffResponse>) responseObserver);
+          break;
+        case METHODID_LIST_HANDOFFS:
+          serviceImpl.listHandoffs((dev.praxis.aiws.engine.v1.ListHandoffsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ListHandoffsResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -534,6 +648,13 @@ public final class HandoffServiceGrpc {
               dev.praxis.aiws.engine.v1.GetHandoffRequest,
               dev.praxis.aiws.engine.v1.GetHandoffResponse>(
                 service, METHODID_GET_HANDOFF)))
+        .addMethod(
+          getListHandoffsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ListHandoffsRequest,
+              dev.praxis.aiws.engine.v1.ListHandoffsResponse>(
+                service, METHODID_LIST_HANDOFFS)))
         .build();
   }
 
@@ -585,6 +706,7 @@ public final class HandoffServiceGrpc {
               .addMethod(getCreateHandoffMethod())
               .addMethod(getAcknowledgeHandoffMethod())
               .addMethod(getGetHandoffMethod())
+              .addMethod(getListHandoffsMethod())
               .build();
         }
       }

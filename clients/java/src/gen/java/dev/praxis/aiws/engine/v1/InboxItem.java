@@ -301,8 +301,10 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object summary_ = "";
   /**
    * <pre>
-   * A one-line description for lists; for an authorization, the nodes and operation
-   * ids it authorises (the first three) and its purpose.
+   * A one-line description for lists; for a human_input wait that asks a question, the
+   * question on one line (whitespace folded, at most 200 characters, ending `…` when
+   * cut; the item's wait carries it whole); for an authorization, the nodes and
+   * operation ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -323,8 +325,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * A one-line description for lists; for an authorization, the nodes and operation
-   * ids it authorises (the first three) and its purpose.
+   * A one-line description for lists; for a human_input wait that asks a question, the
+   * question on one line (whitespace folded, at most 200 characters, ending `…` when
+   * cut; the item's wait carries it whole); for an authorization, the nodes and
+   * operation ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -1826,8 +1830,10 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object summary_ = "";
     /**
      * <pre>
-     * A one-line description for lists; for an authorization, the nodes and operation
-     * ids it authorises (the first three) and its purpose.
+     * A one-line description for lists; for a human_input wait that asks a question, the
+     * question on one line (whitespace folded, at most 200 characters, ending `…` when
+     * cut; the item's wait carries it whole); for an authorization, the nodes and
+     * operation ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1847,8 +1853,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists; for an authorization, the nodes and operation
-     * ids it authorises (the first three) and its purpose.
+     * A one-line description for lists; for a human_input wait that asks a question, the
+     * question on one line (whitespace folded, at most 200 characters, ending `…` when
+     * cut; the item's wait carries it whole); for an authorization, the nodes and
+     * operation ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1869,8 +1877,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists; for an authorization, the nodes and operation
-     * ids it authorises (the first three) and its purpose.
+     * A one-line description for lists; for a human_input wait that asks a question, the
+     * question on one line (whitespace folded, at most 200 characters, ending `…` when
+     * cut; the item's wait carries it whole); for an authorization, the nodes and
+     * operation ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1887,8 +1897,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists; for an authorization, the nodes and operation
-     * ids it authorises (the first three) and its purpose.
+     * A one-line description for lists; for a human_input wait that asks a question, the
+     * question on one line (whitespace folded, at most 200 characters, ending `…` when
+     * cut; the item's wait carries it whole); for an authorization, the nodes and
+     * operation ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>
@@ -1902,8 +1914,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * A one-line description for lists; for an authorization, the nodes and operation
-     * ids it authorises (the first three) and its purpose.
+     * A one-line description for lists; for a human_input wait that asks a question, the
+     * question on one line (whitespace folded, at most 200 characters, ending `…` when
+     * cut; the item's wait carries it whole); for an authorization, the nodes and
+     * operation ids it authorises (the first three) and its purpose.
      * </pre>
      *
      * <code>string summary = 6;</code>

@@ -109,8 +109,10 @@ public interface InboxItemOrBuilder extends
 
   /**
    * <pre>
-   * A one-line description for lists; for an authorization, the nodes and operation
-   * ids it authorises (the first three) and its purpose.
+   * A one-line description for lists; for a human_input wait that asks a question, the
+   * question on one line (whitespace folded, at most 200 characters, ending `…` when
+   * cut; the item's wait carries it whole); for an authorization, the nodes and
+   * operation ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>
@@ -119,8 +121,10 @@ public interface InboxItemOrBuilder extends
   java.lang.String getSummary();
   /**
    * <pre>
-   * A one-line description for lists; for an authorization, the nodes and operation
-   * ids it authorises (the first three) and its purpose.
+   * A one-line description for lists; for a human_input wait that asks a question, the
+   * question on one line (whitespace folded, at most 200 characters, ending `…` when
+   * cut; the item's wait carries it whole); for an authorization, the nodes and
+   * operation ids it authorises (the first three) and its purpose.
    * </pre>
    *
    * <code>string summary = 6;</code>

@@ -41,6 +41,7 @@ private static final long serialVersionUID = 0L;
     state_ = 0;
     rejectionReason_ = "";
     decidedBy_ = "";
+    baseDefinitionJson_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -557,6 +558,57 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int BASE_DEFINITION_JSON_FIELD_NUMBER = 15;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object baseDefinitionJson_ = "";
+  /**
+   * <pre>
+   * The definition of the revision it was proposed against (`base_revision`), as
+   * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+   * so that the change it proposed reads the same before and after it is decided.
+   * </pre>
+   *
+   * <code>string base_definition_json = 15;</code>
+   * @return The baseDefinitionJson.
+   */
+  @java.lang.Override
+  public java.lang.String getBaseDefinitionJson() {
+    java.lang.Object ref = baseDefinitionJson_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      baseDefinitionJson_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The definition of the revision it was proposed against (`base_revision`), as
+   * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+   * so that the change it proposed reads the same before and after it is decided.
+   * </pre>
+   *
+   * <code>string base_definition_json = 15;</code>
+   * @return The bytes for baseDefinitionJson.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getBaseDefinitionJsonBytes() {
+    java.lang.Object ref = baseDefinitionJson_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      baseDefinitionJson_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -612,6 +664,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(decidedBy_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 14, decidedBy_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(baseDefinitionJson_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 15, baseDefinitionJson_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -670,6 +725,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(decidedBy_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(14, decidedBy_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(baseDefinitionJson_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(15, baseDefinitionJson_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -715,6 +773,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getRejectionReason())) return false;
     if (!getDecidedBy()
         .equals(other.getDecidedBy())) return false;
+    if (!getBaseDefinitionJson()
+        .equals(other.getBaseDefinitionJson())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -760,6 +820,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getRejectionReason().hashCode();
     hash = (37 * hash) + DECIDED_BY_FIELD_NUMBER;
     hash = (53 * hash) + getDecidedBy().hashCode();
+    hash = (37 * hash) + BASE_DEFINITION_JSON_FIELD_NUMBER;
+    hash = (53 * hash) + getBaseDefinitionJson().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -919,6 +981,7 @@ private static final long serialVersionUID = 0L;
       activatedRevision_ = 0L;
       rejectionReason_ = "";
       decidedBy_ = "";
+      baseDefinitionJson_ = "";
       return this;
     }
 
@@ -998,6 +1061,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.decidedBy_ = decidedBy_;
       }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.baseDefinitionJson_ = baseDefinitionJson_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1069,6 +1135,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getDecidedBy().isEmpty()) {
         decidedBy_ = other.decidedBy_;
         bitField0_ |= 0x00002000;
+        onChanged();
+      }
+      if (!other.getBaseDefinitionJson().isEmpty()) {
+        baseDefinitionJson_ = other.baseDefinitionJson_;
+        bitField0_ |= 0x00004000;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1169,6 +1240,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 114
+            case 122: {
+              baseDefinitionJson_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 122
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2322,6 +2398,108 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       decidedBy_ = value;
       bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object baseDefinitionJson_ = "";
+    /**
+     * <pre>
+     * The definition of the revision it was proposed against (`base_revision`), as
+     * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+     * so that the change it proposed reads the same before and after it is decided.
+     * </pre>
+     *
+     * <code>string base_definition_json = 15;</code>
+     * @return The baseDefinitionJson.
+     */
+    public java.lang.String getBaseDefinitionJson() {
+      java.lang.Object ref = baseDefinitionJson_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        baseDefinitionJson_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The definition of the revision it was proposed against (`base_revision`), as
+     * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+     * so that the change it proposed reads the same before and after it is decided.
+     * </pre>
+     *
+     * <code>string base_definition_json = 15;</code>
+     * @return The bytes for baseDefinitionJson.
+     */
+    public com.google.protobuf.ByteString
+        getBaseDefinitionJsonBytes() {
+      java.lang.Object ref = baseDefinitionJson_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        baseDefinitionJson_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The definition of the revision it was proposed against (`base_revision`), as
+     * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+     * so that the change it proposed reads the same before and after it is decided.
+     * </pre>
+     *
+     * <code>string base_definition_json = 15;</code>
+     * @param value The baseDefinitionJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBaseDefinitionJson(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      baseDefinitionJson_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The definition of the revision it was proposed against (`base_revision`), as
+     * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+     * so that the change it proposed reads the same before and after it is decided.
+     * </pre>
+     *
+     * <code>string base_definition_json = 15;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBaseDefinitionJson() {
+      baseDefinitionJson_ = getDefaultInstance().getBaseDefinitionJson();
+      bitField0_ = (bitField0_ & ~0x00004000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The definition of the revision it was proposed against (`base_revision`), as
+     * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+     * so that the change it proposed reads the same before and after it is decided.
+     * </pre>
+     *
+     * <code>string base_definition_json = 15;</code>
+     * @param value The bytes for baseDefinitionJson to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBaseDefinitionJsonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      baseDefinitionJson_ = value;
+      bitField0_ |= 0x00004000;
       onChanged();
       return this;
     }

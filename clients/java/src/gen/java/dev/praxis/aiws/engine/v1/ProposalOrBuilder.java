@@ -255,4 +255,28 @@ public interface ProposalOrBuilder extends
    */
   com.google.protobuf.ByteString
       getDecidedByBytes();
+
+  /**
+   * <pre>
+   * The definition of the revision it was proposed against (`base_revision`), as
+   * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+   * so that the change it proposed reads the same before and after it is decided.
+   * </pre>
+   *
+   * <code>string base_definition_json = 15;</code>
+   * @return The baseDefinitionJson.
+   */
+  java.lang.String getBaseDefinitionJson();
+  /**
+   * <pre>
+   * The definition of the revision it was proposed against (`base_revision`), as
+   * recorded then: returned by GetProposal only (empty in inbox items and other lists),
+   * so that the change it proposed reads the same before and after it is decided.
+   * </pre>
+   *
+   * <code>string base_definition_json = 15;</code>
+   * @return The bytes for baseDefinitionJson.
+   */
+  com.google.protobuf.ByteString
+      getBaseDefinitionJsonBytes();
 }

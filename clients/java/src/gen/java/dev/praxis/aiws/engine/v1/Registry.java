@@ -232,8 +232,8 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       "\n\021execution_binding\030\006 \001(\0162 .aiws.engine." +
       "v1.ExecutionBinding\022\024\n\014bound_run_id\030\007 \001(" +
       "\t\022\025\n\rupdated_at_ms\030\010 \001(\003\0324\n\022PolicyDigest" +
-      "sEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\370" +
-      "\002\n\010Proposal\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v" +
+      "sEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\226" +
+      "\003\n\010Proposal\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v" +
       "1.WorkflowRef\022\023\n\013proposal_id\030\002 \001(\t\022\025\n\rba" +
       "se_revision\030\003 \001(\003\022\027\n\017definition_json\030\004 \001" +
       "(\t\022\030\n\020candidate_digest\030\005 \001(\t\022\027\n\017proposal" +
@@ -242,76 +242,78 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       ".v1.ProposalState\022\025\n\rcreated_at_ms\030\n \001(\003" +
       "\022\025\n\rdecided_at_ms\030\013 \001(\003\022\032\n\022activated_rev" +
       "ision\030\014 \001(\003\022\030\n\020rejection_reason\030\r \001(\t\022\022\n" +
-      "\ndecided_by\030\016 \001(\t\"\212\002\n\014HistoryEvent\022\013\n\003se" +
-      "q\030\001 \001(\003\022.\n\004kind\030\002 \001(\0162 .aiws.engine.v1.H" +
-      "istoryEventKind\022(\n\003ref\030\003 \001(\0132\033.aiws.engi" +
-      "ne.v1.WorkflowRef\022\020\n\010revision\030\004 \001(\003\022\023\n\013p" +
-      "roposal_id\030\005 \001(\t\022\024\n\014principal_id\030\006 \001(\t\022\023" +
-      "\n\013approval_id\030\007 \001(\t\022\022\n\nrequest_id\030\010 \001(\t\022" +
-      "\r\n\005at_ms\030\t \001(\003\022\016\n\006digest\030\n \001(\t\022\016\n\006reason" +
-      "\030\013 \001(\t\"i\n\rReviewRequest\022&\n\006epochs\030\001 \001(\0132" +
-      "\026.aiws.engine.v1.Epochs\0220\n\007command\030\002 \001(\013" +
-      "2\037.aiws.engine.v1.RegistryCommand\"[\n\016Rev" +
-      "iewResponse\0220\n\010material\030\001 \001(\0132\036.aiws.eng" +
-      "ine.v1.ReviewMaterial\022\027\n\017material_digest" +
-      "\030\002 \001(\t\"~\n\016ExecuteRequest\022&\n\006epochs\030\001 \001(\013" +
-      "2\026.aiws.engine.v1.Epochs\022\022\n\nrequest_id\030\002" +
-      " \001(\t\0220\n\007command\030\003 \001(\0132\037.aiws.engine.v1.R" +
-      "egistryCommand\"M\n\017ExecuteResponse\022(\n\007rec" +
-      "eipt\030\001 \001(\0132\027.aiws.engine.v1.Receipt\022\020\n\010r" +
-      "eplayed\030\002 \001(\010\":\n\016GetHeadRequest\022(\n\003ref\030\001" +
-      " \001(\0132\033.aiws.engine.v1.WorkflowRef\"5\n\017Get" +
-      "HeadResponse\022\"\n\004head\030\001 \001(\0132\024.aiws.engine" +
-      ".v1.Head\"S\n\022GetProposalRequest\022(\n\003ref\030\001 " +
-      "\001(\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013prop" +
-      "osal_id\030\002 \001(\t\"A\n\023GetProposalResponse\022*\n\010" +
-      "proposal\030\001 \001(\0132\030.aiws.engine.v1.Proposal" +
-      "\"\\\n\022ListHistoryRequest\022(\n\003ref\030\001 \001(\0132\033.ai" +
-      "ws.engine.v1.WorkflowRef\022\r\n\005after\030\002 \001(\003\022" +
-      "\r\n\005limit\030\003 \001(\005\"i\n\023ListHistoryResponse\022,\n" +
-      "\006events\030\001 \003(\0132\034.aiws.engine.v1.HistoryEv" +
-      "ent\022\022\n\nnext_after\030\002 \001(\003\022\020\n\010has_more\030\003 \001(" +
-      "\010\")\n\020GetEpochsRequest\022\025\n\rwork_order_id\030\001" +
-      " \001(\t\";\n\021GetEpochsResponse\022&\n\006epochs\030\001 \001(" +
-      "\0132\026.aiws.engine.v1.Epochs\"O\n\017ListRefsReq" +
-      "uest\022\025\n\rwork_order_id\030\001 \001(\t\022\021\n\tpage_size" +
-      "\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"P\n\020ListRefsRe" +
-      "sponse\022#\n\005heads\030\001 \003(\0132\024.aiws.engine.v1.H" +
-      "ead\022\027\n\017next_page_token\030\002 \001(\t*\246\001\n\016Registr" +
-      "yAction\022\037\n\033REGISTRY_ACTION_UNSPECIFIED\020\000" +
-      "\022\034\n\030REGISTRY_ACTION_REGISTER\020\001\022\033\n\027REGIST" +
-      "RY_ACTION_PROPOSE\020\002\022\034\n\030REGISTRY_ACTION_A" +
-      "CTIVATE\020\003\022\032\n\026REGISTRY_ACTION_REJECT\020\004*q\n" +
-      "\020ExecutionBinding\022!\n\035EXECUTION_BINDING_U" +
-      "NSPECIFIED\020\000\022\035\n\031EXECUTION_BINDING_UNBOUN" +
-      "D\020\001\022\033\n\027EXECUTION_BINDING_BOUND\020\002*\206\001\n\rPro" +
-      "posalState\022\036\n\032PROPOSAL_STATE_UNSPECIFIED" +
-      "\020\000\022\032\n\026PROPOSAL_STATE_PENDING\020\001\022\034\n\030PROPOS" +
-      "AL_STATE_ACTIVATED\020\002\022\033\n\027PROPOSAL_STATE_R" +
-      "EJECTED\020\003*\333\001\n\020HistoryEventKind\022\"\n\036HISTOR" +
-      "Y_EVENT_KIND_UNSPECIFIED\020\000\022!\n\035HISTORY_EV" +
-      "ENT_KIND_REGISTERED\020\001\022\037\n\033HISTORY_EVENT_K" +
-      "IND_PROPOSED\020\002\022 \n\034HISTORY_EVENT_KIND_ACT" +
-      "IVATED\020\003\022\037\n\033HISTORY_EVENT_KIND_REJECTED\020" +
-      "\004\022\034\n\030HISTORY_EVENT_KIND_BOUND\020\0052\341\004\n\017Regi" +
-      "stryService\022L\n\006Review\022\035.aiws.engine.v1.R" +
-      "eviewRequest\032\036.aiws.engine.v1.ReviewResp" +
-      "onse\"\003\220\002\001\022J\n\007Execute\022\036.aiws.engine.v1.Ex" +
-      "ecuteRequest\032\037.aiws.engine.v1.ExecuteRes" +
-      "ponse\022O\n\007GetHead\022\036.aiws.engine.v1.GetHea" +
-      "dRequest\032\037.aiws.engine.v1.GetHeadRespons" +
-      "e\"\003\220\002\001\022[\n\013GetProposal\022\".aiws.engine.v1.G" +
-      "etProposalRequest\032#.aiws.engine.v1.GetPr" +
-      "oposalResponse\"\003\220\002\001\022[\n\013ListHistory\022\".aiw" +
-      "s.engine.v1.ListHistoryRequest\032#.aiws.en" +
-      "gine.v1.ListHistoryResponse\"\003\220\002\001\022U\n\tGetE" +
-      "pochs\022 .aiws.engine.v1.GetEpochsRequest\032" +
-      "!.aiws.engine.v1.GetEpochsResponse\"\003\220\002\001\022" +
-      "R\n\010ListRefs\022\037.aiws.engine.v1.ListRefsReq" +
-      "uest\032 .aiws.engine.v1.ListRefsResponse\"\003" +
-      "\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgith" +
-      "ub.com/praxis-engine/praxis/clients/go/a" +
-      "iws/engine/v1;enginev1b\006proto3"
+      "\ndecided_by\030\016 \001(\t\022\034\n\024base_definition_jso" +
+      "n\030\017 \001(\t\"\212\002\n\014HistoryEvent\022\013\n\003seq\030\001 \001(\003\022.\n" +
+      "\004kind\030\002 \001(\0162 .aiws.engine.v1.HistoryEven" +
+      "tKind\022(\n\003ref\030\003 \001(\0132\033.aiws.engine.v1.Work" +
+      "flowRef\022\020\n\010revision\030\004 \001(\003\022\023\n\013proposal_id" +
+      "\030\005 \001(\t\022\024\n\014principal_id\030\006 \001(\t\022\023\n\013approval" +
+      "_id\030\007 \001(\t\022\022\n\nrequest_id\030\010 \001(\t\022\r\n\005at_ms\030\t" +
+      " \001(\003\022\016\n\006digest\030\n \001(\t\022\016\n\006reason\030\013 \001(\t\"i\n\r" +
+      "ReviewRequest\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
+      "ine.v1.Epochs\0220\n\007command\030\002 \001(\0132\037.aiws.en" +
+      "gine.v1.RegistryCommand\"[\n\016ReviewRespons" +
+      "e\0220\n\010material\030\001 \001(\0132\036.aiws.engine.v1.Rev" +
+      "iewMaterial\022\027\n\017material_digest\030\002 \001(\t\"\217\001\n" +
+      "\016ExecuteRequest\022&\n\006epochs\030\001 \001(\0132\026.aiws.e" +
+      "ngine.v1.Epochs\022\022\n\nrequest_id\030\002 \001(\t\0220\n\007c" +
+      "ommand\030\003 \001(\0132\037.aiws.engine.v1.RegistryCo" +
+      "mmand\022\017\n\007dry_run\0302 \001(\010\"^\n\017ExecuteRespons" +
+      "e\022(\n\007receipt\030\001 \001(\0132\027.aiws.engine.v1.Rece" +
+      "ipt\022\020\n\010replayed\030\002 \001(\010\022\017\n\007dry_run\0302 \001(\010\":" +
+      "\n\016GetHeadRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.eng" +
+      "ine.v1.WorkflowRef\"5\n\017GetHeadResponse\022\"\n" +
+      "\004head\030\001 \001(\0132\024.aiws.engine.v1.Head\"S\n\022Get" +
+      "ProposalRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.engi" +
+      "ne.v1.WorkflowRef\022\023\n\013proposal_id\030\002 \001(\t\"A" +
+      "\n\023GetProposalResponse\022*\n\010proposal\030\001 \001(\0132" +
+      "\030.aiws.engine.v1.Proposal\"\\\n\022ListHistory" +
+      "Request\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v1.Wo" +
+      "rkflowRef\022\r\n\005after\030\002 \001(\003\022\r\n\005limit\030\003 \001(\005\"" +
+      "i\n\023ListHistoryResponse\022,\n\006events\030\001 \003(\0132\034" +
+      ".aiws.engine.v1.HistoryEvent\022\022\n\nnext_aft" +
+      "er\030\002 \001(\003\022\020\n\010has_more\030\003 \001(\010\")\n\020GetEpochsR" +
+      "equest\022\025\n\rwork_order_id\030\001 \001(\t\";\n\021GetEpoc" +
+      "hsResponse\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine" +
+      ".v1.Epochs\"O\n\017ListRefsRequest\022\025\n\rwork_or" +
+      "der_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_" +
+      "token\030\003 \001(\t\"P\n\020ListRefsResponse\022#\n\005heads" +
+      "\030\001 \003(\0132\024.aiws.engine.v1.Head\022\027\n\017next_pag" +
+      "e_token\030\002 \001(\t*\246\001\n\016RegistryAction\022\037\n\033REGI" +
+      "STRY_ACTION_UNSPECIFIED\020\000\022\034\n\030REGISTRY_AC" +
+      "TION_REGISTER\020\001\022\033\n\027REGISTRY_ACTION_PROPO" +
+      "SE\020\002\022\034\n\030REGISTRY_ACTION_ACTIVATE\020\003\022\032\n\026RE" +
+      "GISTRY_ACTION_REJECT\020\004*q\n\020ExecutionBindi" +
+      "ng\022!\n\035EXECUTION_BINDING_UNSPECIFIED\020\000\022\035\n" +
+      "\031EXECUTION_BINDING_UNBOUND\020\001\022\033\n\027EXECUTIO" +
+      "N_BINDING_BOUND\020\002*\206\001\n\rProposalState\022\036\n\032P" +
+      "ROPOSAL_STATE_UNSPECIFIED\020\000\022\032\n\026PROPOSAL_" +
+      "STATE_PENDING\020\001\022\034\n\030PROPOSAL_STATE_ACTIVA" +
+      "TED\020\002\022\033\n\027PROPOSAL_STATE_REJECTED\020\003*\333\001\n\020H" +
+      "istoryEventKind\022\"\n\036HISTORY_EVENT_KIND_UN" +
+      "SPECIFIED\020\000\022!\n\035HISTORY_EVENT_KIND_REGIST" +
+      "ERED\020\001\022\037\n\033HISTORY_EVENT_KIND_PROPOSED\020\002\022" +
+      " \n\034HISTORY_EVENT_KIND_ACTIVATED\020\003\022\037\n\033HIS" +
+      "TORY_EVENT_KIND_REJECTED\020\004\022\034\n\030HISTORY_EV" +
+      "ENT_KIND_BOUND\020\0052\341\004\n\017RegistryService\022L\n\006" +
+      "Review\022\035.aiws.engine.v1.ReviewRequest\032\036." +
+      "aiws.engine.v1.ReviewResponse\"\003\220\002\001\022J\n\007Ex" +
+      "ecute\022\036.aiws.engine.v1.ExecuteRequest\032\037." +
+      "aiws.engine.v1.ExecuteResponse\022O\n\007GetHea" +
+      "d\022\036.aiws.engine.v1.GetHeadRequest\032\037.aiws" +
+      ".engine.v1.GetHeadResponse\"\003\220\002\001\022[\n\013GetPr" +
+      "oposal\022\".aiws.engine.v1.GetProposalReque" +
+      "st\032#.aiws.engine.v1.GetProposalResponse\"" +
+      "\003\220\002\001\022[\n\013ListHistory\022\".aiws.engine.v1.Lis" +
+      "tHistoryRequest\032#.aiws.engine.v1.ListHis" +
+      "toryResponse\"\003\220\002\001\022U\n\tGetEpochs\022 .aiws.en" +
+      "gine.v1.GetEpochsRequest\032!.aiws.engine.v" +
+      "1.GetEpochsResponse\"\003\220\002\001\022R\n\010ListRefs\022\037.a" +
+      "iws.engine.v1.ListRefsRequest\032 .aiws.eng" +
+      "ine.v1.ListRefsResponse\"\003\220\002\001Ba\n\031dev.prax" +
+      "is.aiws.engine.v1P\001ZBgithub.com/praxis-e" +
+      "ngine/praxis/clients/go/aiws/engine/v1;e" +
+      "nginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -395,7 +397,7 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_Proposal_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Proposal_descriptor,
-        new java.lang.String[] { "Ref", "ProposalId", "BaseRevision", "DefinitionJson", "CandidateDigest", "ProposalDigest", "ProposedBy", "Summary", "State", "CreatedAtMs", "DecidedAtMs", "ActivatedRevision", "RejectionReason", "DecidedBy", });
+        new java.lang.String[] { "Ref", "ProposalId", "BaseRevision", "DefinitionJson", "CandidateDigest", "ProposalDigest", "ProposedBy", "Summary", "State", "CreatedAtMs", "DecidedAtMs", "ActivatedRevision", "RejectionReason", "DecidedBy", "BaseDefinitionJson", });
     internal_static_aiws_engine_v1_HistoryEvent_descriptor =
       getDescriptor().getMessageType(9);
     internal_static_aiws_engine_v1_HistoryEvent_fieldAccessorTable = new
@@ -419,13 +421,13 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ExecuteRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ExecuteRequest_descriptor,
-        new java.lang.String[] { "Epochs", "RequestId", "Command", });
+        new java.lang.String[] { "Epochs", "RequestId", "Command", "DryRun", });
     internal_static_aiws_engine_v1_ExecuteResponse_descriptor =
       getDescriptor().getMessageType(13);
     internal_static_aiws_engine_v1_ExecuteResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ExecuteResponse_descriptor,
-        new java.lang.String[] { "Receipt", "Replayed", });
+        new java.lang.String[] { "Receipt", "Replayed", "DryRun", });
     internal_static_aiws_engine_v1_GetHeadRequest_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_GetHeadRequest_fieldAccessorTable = new

@@ -209,7 +209,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       " \001(\t\022/\n\006labels\030\027 \003(\0132\037.aiws.engine.v1.Ru" +
       "n.LabelsEntry\022\023\n\013deadline_ms\030\036 \001(\003\032-\n\013La" +
       "belsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028" +
-      "\001\"\371\002\n\017StartRunRequest\022\022\n\nrequest_id\030\001 \001(" +
+      "\001\"\212\003\n\017StartRunRequest\022\022\n\nrequest_id\030\001 \001(" +
       "\t\022\031\n\017definition_json\030\002 \001(\tH\000\022*\n\003ref\030\003 \001(" +
       "\0132\033.aiws.engine.v1.WorkflowRefH\000\022\022\n\ninpu" +
       "t_json\030\004 \001(\t\022\022\n\nsubscriber\030\005 \001(\t\022\023\n\013cont" +
@@ -217,99 +217,100 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "labels\030\010 \003(\0132+.aiws.engine.v1.StartRunRe" +
       "quest.LabelsEntry\022\026\n\016run_timeout_ms\030\024 \001(" +
       "\003\022)\n\006notify\030\025 \001(\0132\031.aiws.engine.v1.RunNo" +
-      "tify\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005valu" +
-      "e\030\002 \001(\t:\0028\001B\010\n\006source\"G\n\tRunNotify\022\020\n\010we" +
-      "bhooks\030\001 \003(\t\022\020\n\010reply_to\030\002 \001(\010\022\026\n\016reply_" +
-      "template\030\003 \001(\t\"E\n\020StartRunResponse\022 \n\003ru" +
-      "n\030\001 \001(\0132\023.aiws.engine.v1.Run\022\017\n\007created\030" +
-      "\002 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032" +
-      "\n\022include_definition\030\002 \001(\010\"K\n\016GetRunResp" +
-      "onse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027" +
-      "\n\017definition_json\030\002 \001(\t\"8\n\024GetNodeResult" +
-      "Request\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(" +
-      "\t\"=\n\025GetNodeResultResponse\022\017\n\007present\030\001 " +
-      "\001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016StopRunReque" +
-      "st\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017St" +
-      "opRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine" +
-      ".v1.Run\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001" +
-      " \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t" +
-      "\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\013" +
-      "2\026.aiws.engine.v1.Epochs\022\023\n\013approval_id\030" +
-      "\006 \001(\t\"G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132" +
-      "\023.aiws.engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u" +
-      "\n\023ReviewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n" +
-      "\006reason\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n" +
-      "\006epochs\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n" +
-      "\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operati" +
-      "on_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016R" +
-      "esumeMaterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
-      "ine.v1.Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\n" +
-      "ref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_" +
-      "version\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021defin" +
-      "ition_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws" +
-      ".engine.v1.ResumeNode\022\022\n\nnode_count\030\t \001(" +
-      "\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(" +
-      "\003\"a\n\024ReviewResumeResponse\0220\n\010material\030\001 " +
-      "\001(\0132\036.aiws.engine.v1.ResumeMaterial\022\027\n\017m" +
-      "aterial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022" +
-      "\016\n\006run_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003r" +
-      "un\030\001 \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRu" +
-      "nsRequest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v" +
-      "1.RunState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_to" +
-      "ken\030\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030" +
-      "\005 \001(\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013co" +
-      "ntract_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020c" +
-      "reated_after_ms\030\010 \001(\003\022\031\n\021created_before_" +
-      "ms\030\t \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v" +
-      "1.ListRunsRequest.LabelsEntry\032-\n\013LabelsE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020" +
-      "ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.en" +
-      "gine.v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n" +
-      "\023ListRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007" +
-      "node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engi" +
-      "ne.v1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npa" +
-      "ge_token\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)" +
-      "\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.NodeStatu" +
-      "s\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 " +
-      "\001(\003*\355\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIE" +
-      "D\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_" +
-      "AWAITING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020" +
-      "\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CAN" +
-      "CELLED\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RU" +
-      "N_STATE_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLIN" +
-      "G\020\010*\225\002\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIF" +
-      "IED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_ST" +
-      "ATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017N" +
-      "ODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022" +
-      "\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_" +
-      "BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NO" +
-      "DE_STATE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPIN" +
-      "G\020\n*\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON_" +
-      "UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022" +
-      "\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_" +
-      "REASON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010" +
-      "StartRun\022\037.aiws.engine.v1.StartRunReques" +
-      "t\032 .aiws.engine.v1.StartRunResponse\022L\n\006G" +
-      "etRun\022\035.aiws.engine.v1.GetRunRequest\032\036.a" +
-      "iws.engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGet" +
-      "NodeResult\022$.aiws.engine.v1.GetNodeResul" +
-      "tRequest\032%.aiws.engine.v1.GetNodeResultR" +
-      "esponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1" +
-      ".StopRunRequest\032\037.aiws.engine.v1.StopRun" +
-      "Response\022P\n\tResumeRun\022 .aiws.engine.v1.R" +
-      "esumeRunRequest\032!.aiws.engine.v1.ResumeR" +
-      "unResponse\022^\n\014ReviewResume\022#.aiws.engine" +
-      ".v1.ReviewResumeRequest\032$.aiws.engine.v1" +
-      ".ReviewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037" +
-      ".aiws.engine.v1.WatchRunRequest\032 .aiws.e" +
-      "ngine.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010List" +
-      "Runs\022\037.aiws.engine.v1.ListRunsRequest\032 ." +
-      "aiws.engine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014" +
-      "ListRunNodes\022#.aiws.engine.v1.ListRunNod" +
-      "esRequest\032$.aiws.engine.v1.ListRunNodesR" +
-      "esponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v" +
-      "1P\001ZBgithub.com/praxis-engine/praxis/cli" +
-      "ents/go/aiws/engine/v1;enginev1b\006proto3"
+      "tify\022\017\n\007dry_run\0302 \001(\010\032-\n\013LabelsEntry\022\013\n\003" +
+      "key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\010\n\006source\"G" +
+      "\n\tRunNotify\022\020\n\010webhooks\030\001 \003(\t\022\020\n\010reply_t" +
+      "o\030\002 \001(\010\022\026\n\016reply_template\030\003 \001(\t\"V\n\020Start" +
+      "RunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v" +
+      "1.Run\022\017\n\007created\030\002 \001(\010\022\017\n\007dry_run\0302 \001(\010\"" +
+      ";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032\n\022incl" +
+      "ude_definition\030\002 \001(\010\"K\n\016GetRunResponse\022 " +
+      "\n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027\n\017defi" +
+      "nition_json\030\002 \001(\t\"8\n\024GetNodeResultReques" +
+      "t\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(\t\"=\n\025G" +
+      "etNodeResultResponse\022\017\n\007present\030\001 \001(\010\022\023\n" +
+      "\013result_json\030\002 \001(\t\"0\n\016StopRunRequest\022\016\n\006" +
+      "run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017StopRunR" +
+      "esponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Ru" +
+      "n\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001 \001(\t\022\022" +
+      "\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\022\026\n\016ru" +
+      "n_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\0132\026.aiw" +
+      "s.engine.v1.Epochs\022\023\n\013approval_id\030\006 \001(\t\"" +
+      "G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws" +
+      ".engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u\n\023Revi" +
+      "ewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reaso" +
+      "n\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epoch" +
+      "s\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n\nResum" +
+      "eNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operation_id\030" +
+      "\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016ResumeM" +
+      "aterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1" +
+      ".Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_ru" +
+      "n_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_versio" +
+      "n\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021definition_" +
+      "digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.engin" +
+      "e.v1.ResumeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n\006r" +
+      "eason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\"a\n\024R" +
+      "eviewResumeResponse\0220\n\010material\030\001 \001(\0132\036." +
+      "aiws.engine.v1.ResumeMaterial\022\027\n\017materia" +
+      "l_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006run" +
+      "_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001 \001" +
+      "(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRequ" +
+      "est\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.RunS" +
+      "tate\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 " +
+      "\001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132" +
+      "\033.aiws.engine.v1.WorkflowRef\022\023\n\013contract" +
+      "_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020created" +
+      "_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t \001" +
+      "(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.List" +
+      "RunsRequest.LabelsEntry\032-\n\013LabelsEntry\022\013" +
+      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRu" +
+      "nsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine.v" +
+      "1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023ListR" +
+      "unNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_i" +
+      "d\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v1." +
+      "NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_tok" +
+      "en\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005node" +
+      "s\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n\017n" +
+      "ext_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\355\001" +
+      "\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022\025\n" +
+      "\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAITI" +
+      "NG_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n\020R" +
+      "UN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELLED" +
+      "\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_STAT" +
+      "E_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*\225\002" +
+      "\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022" +
+      "\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_RE" +
+      "ADY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_ST" +
+      "ATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NOD" +
+      "E_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKE" +
+      "D\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STA" +
+      "TE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*\207\001" +
+      "\n\rSegmentReason\022\036\n\032SEGMENT_REASON_UNSPEC" +
+      "IFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027SEG" +
+      "MENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REASON" +
+      "_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010StartR" +
+      "un\022\037.aiws.engine.v1.StartRunRequest\032 .ai" +
+      "ws.engine.v1.StartRunResponse\022L\n\006GetRun\022" +
+      "\035.aiws.engine.v1.GetRunRequest\032\036.aiws.en" +
+      "gine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNodeRe" +
+      "sult\022$.aiws.engine.v1.GetNodeResultReque" +
+      "st\032%.aiws.engine.v1.GetNodeResultRespons" +
+      "e\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.StopR" +
+      "unRequest\032\037.aiws.engine.v1.StopRunRespon" +
+      "se\022P\n\tResumeRun\022 .aiws.engine.v1.ResumeR" +
+      "unRequest\032!.aiws.engine.v1.ResumeRunResp" +
+      "onse\022^\n\014ReviewResume\022#.aiws.engine.v1.Re" +
+      "viewResumeRequest\032$.aiws.engine.v1.Revie" +
+      "wResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws." +
+      "engine.v1.WatchRunRequest\032 .aiws.engine." +
+      "v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037" +
+      ".aiws.engine.v1.ListRunsRequest\032 .aiws.e" +
+      "ngine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014ListRu" +
+      "nNodes\022#.aiws.engine.v1.ListRunNodesRequ" +
+      "est\032$.aiws.engine.v1.ListRunNodesRespons" +
+      "e\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBg" +
+      "ithub.com/praxis-engine/praxis/clients/g" +
+      "o/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -351,7 +352,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunRequest_descriptor,
-        new java.lang.String[] { "RequestId", "DefinitionJson", "Ref", "InputJson", "Subscriber", "ContractId", "WorkOrderId", "Labels", "RunTimeoutMs", "Notify", "Source", });
+        new java.lang.String[] { "RequestId", "DefinitionJson", "Ref", "InputJson", "Subscriber", "ContractId", "WorkOrderId", "Labels", "RunTimeoutMs", "Notify", "DryRun", "Source", });
     internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_descriptor =
       internal_static_aiws_engine_v1_StartRunRequest_descriptor.getNestedType(0);
     internal_static_aiws_engine_v1_StartRunRequest_LabelsEntry_fieldAccessorTable = new
@@ -369,7 +370,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_StartRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunResponse_descriptor,
-        new java.lang.String[] { "Run", "Created", });
+        new java.lang.String[] { "Run", "Created", "DryRun", });
     internal_static_aiws_engine_v1_GetRunRequest_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_GetRunRequest_fieldAccessorTable = new

@@ -632,6 +632,26 @@ java.lang.String defaultValue) {
     return notify_ == null ? dev.praxis.aiws.engine.v1.RunNotify.getDefaultInstance() : notify_;
   }
 
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * A dry run: every check a start makes (grants, the definition, the contract, its
+   * budget and deadline, the work order's controls and holds, labels, `notify`) and the
+   * answer it would give, refusals included, with nothing stored: no run, no event, no
+   * reservation, no notification, and the request_id stays unused. A request_id that
+   * already started a run answers that run (`created = false`), as a real retry would.
+   * The answered run's id is a fresh one no run will ever have.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -678,6 +698,9 @@ java.lang.String defaultValue) {
     }
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(21, getNotify());
+    }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -728,6 +751,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(21, getNotify());
     }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -762,6 +789,8 @@ java.lang.String defaultValue) {
       if (!getNotify()
           .equals(other.getNotify())) return false;
     }
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getSourceCase().equals(other.getSourceCase())) return false;
     switch (sourceCase_) {
       case 2:
@@ -807,6 +836,9 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + NOTIFY_FIELD_NUMBER;
       hash = (53 * hash) + getNotify().hashCode();
     }
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     switch (sourceCase_) {
       case 2:
         hash = (37 * hash) + DEFINITION_JSON_FIELD_NUMBER;
@@ -997,6 +1029,7 @@ java.lang.String defaultValue) {
         notifyBuilder_.dispose();
         notifyBuilder_ = null;
       }
+      dryRun_ = false;
       sourceCase_ = 0;
       source_ = null;
       return this;
@@ -1062,6 +1095,9 @@ java.lang.String defaultValue) {
             : notifyBuilder_.build();
         to_bitField0_ |= 0x00000001;
       }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1119,6 +1155,9 @@ java.lang.String defaultValue) {
       }
       if (other.hasNotify()) {
         mergeNotify(other.getNotify());
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       switch (other.getSourceCase()) {
         case DEFINITION_JSON: {
@@ -1220,6 +1259,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000200;
               break;
             } // case 170
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2442,6 +2486,65 @@ java.lang.String defaultValue) {
         notify_ = null;
       }
       return notifyBuilder_;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * A dry run: every check a start makes (grants, the definition, the contract, its
+     * budget and deadline, the work order's controls and holds, labels, `notify`) and the
+     * answer it would give, refusals included, with nothing stored: no run, no event, no
+     * reservation, no notification, and the request_id stays unused. A request_id that
+     * already started a run answers that run (`created = false`), as a real retry would.
+     * The answered run's id is a fresh one no run will ever have.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * A dry run: every check a start makes (grants, the definition, the contract, its
+     * budget and deadline, the work order's controls and holds, labels, `notify`) and the
+     * answer it would give, refusals included, with nothing stored: no run, no event, no
+     * reservation, no notification, and the request_id stays unused. A request_id that
+     * already started a run answers that run (`created = false`), as a real retry would.
+     * The answered run's id is a fresh one no run will ever have.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A dry run: every check a start makes (grants, the definition, the contract, its
+     * budget and deadline, the work order's controls and holds, labels, `notify`) and the
+     * answer it would give, refusals included, with nothing stored: no run, no event, no
+     * reservation, no notification, and the request_id stays unused. A request_id that
+     * already started a run answers that run (`created = false`), as a real retry would.
+     * The answered run's id is a fresh one no run will ever have.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      dryRun_ = false;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.StartRunRequest)

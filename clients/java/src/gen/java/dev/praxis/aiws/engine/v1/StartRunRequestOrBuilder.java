@@ -296,5 +296,20 @@ java.lang.String defaultValue);
    */
   dev.praxis.aiws.engine.v1.RunNotifyOrBuilder getNotifyOrBuilder();
 
+  /**
+   * <pre>
+   * A dry run: every check a start makes (grants, the definition, the contract, its
+   * budget and deadline, the work order's controls and holds, labels, `notify`) and the
+   * answer it would give, refusals included, with nothing stored: no run, no event, no
+   * reservation, no notification, and the request_id stays unused. A request_id that
+   * already started a run answers that run (`created = false`), as a real retry would.
+   * The answered run's id is a fresh one no run will ever have.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
+
   dev.praxis.aiws.engine.v1.StartRunRequest.SourceCase getSourceCase();
 }

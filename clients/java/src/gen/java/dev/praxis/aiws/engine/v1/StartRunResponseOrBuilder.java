@@ -46,4 +46,15 @@ public interface StartRunResponseOrBuilder extends
    * @return The created.
    */
   boolean getCreated();
+
+  /**
+   * <pre>
+   * True when the request was a dry run: `run` is what a start would have answered, and
+   * nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }

@@ -46,6 +46,9 @@ private static final long serialVersionUID = 0L;
     authorizes_ = java.util.Collections.emptyList();
     approvalId_ = "";
     materialDigest_ = "";
+    question_ = "";
+    choices_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -734,6 +737,124 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int QUESTION_FIELD_NUMBER = 18;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object question_ = "";
+  /**
+   * <pre>
+   * The question a `human_input` wait asks a person, as its definition states it
+   * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+   * never interpreted as markup. Empty when the definition asks none, and for other
+   * kinds.
+   * </pre>
+   *
+   * <code>string question = 18;</code>
+   * @return The question.
+   */
+  @java.lang.Override
+  public java.lang.String getQuestion() {
+    java.lang.Object ref = question_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      question_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The question a `human_input` wait asks a person, as its definition states it
+   * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+   * never interpreted as markup. Empty when the definition asks none, and for other
+   * kinds.
+   * </pre>
+   *
+   * <code>string question = 18;</code>
+   * @return The bytes for question.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getQuestionBytes() {
+    java.lang.Object ref = question_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      question_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CHOICES_FIELD_NUMBER = 19;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList choices_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @return A list containing the choices.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getChoicesList() {
+    return choices_;
+  }
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @return The count of choices.
+   */
+  public int getChoicesCount() {
+    return choices_.size();
+  }
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @param index The index of the element to return.
+   * @return The choices at the given index.
+   */
+  public java.lang.String getChoices(int index) {
+    return choices_.get(index);
+  }
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the choices at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getChoicesBytes(int index) {
+    return choices_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -798,6 +919,12 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 17, materialDigest_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(question_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 18, question_);
+    }
+    for (int i = 0; i < choices_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 19, choices_.getRaw(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -866,6 +993,17 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(17, materialDigest_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(question_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(18, question_);
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < choices_.size(); i++) {
+        dataSize += computeStringSizeNoTag(choices_.getRaw(i));
+      }
+      size += dataSize;
+      size += 2 * getChoicesList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -912,6 +1050,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getApprovalId())) return false;
     if (!getMaterialDigest()
         .equals(other.getMaterialDigest())) return false;
+    if (!getQuestion()
+        .equals(other.getQuestion())) return false;
+    if (!getChoicesList()
+        .equals(other.getChoicesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -962,6 +1104,12 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getApprovalId().hashCode();
     hash = (37 * hash) + MATERIAL_DIGEST_FIELD_NUMBER;
     hash = (53 * hash) + getMaterialDigest().hashCode();
+    hash = (37 * hash) + QUESTION_FIELD_NUMBER;
+    hash = (53 * hash) + getQuestion().hashCode();
+    if (getChoicesCount() > 0) {
+      hash = (37 * hash) + CHOICES_FIELD_NUMBER;
+      hash = (53 * hash) + getChoicesList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1120,6 +1268,9 @@ private static final long serialVersionUID = 0L;
       bitField0_ = (bitField0_ & ~0x00004000);
       approvalId_ = "";
       materialDigest_ = "";
+      question_ = "";
+      choices_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -1213,6 +1364,13 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00010000) != 0)) {
         result.materialDigest_ = materialDigest_;
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.question_ = question_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        choices_.makeImmutable();
+        result.choices_ = choices_;
       }
     }
 
@@ -1320,6 +1478,21 @@ private static final long serialVersionUID = 0L;
       if (!other.getMaterialDigest().isEmpty()) {
         materialDigest_ = other.materialDigest_;
         bitField0_ |= 0x00010000;
+        onChanged();
+      }
+      if (!other.getQuestion().isEmpty()) {
+        question_ = other.question_;
+        bitField0_ |= 0x00020000;
+        onChanged();
+      }
+      if (!other.choices_.isEmpty()) {
+        if (choices_.isEmpty()) {
+          choices_ = other.choices_;
+          bitField0_ |= 0x00040000;
+        } else {
+          ensureChoicesIsMutable();
+          choices_.addAll(other.choices_);
+        }
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1441,6 +1614,17 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00010000;
               break;
             } // case 138
+            case 146: {
+              question_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 146
+            case 154: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureChoicesIsMutable();
+              choices_.add(s);
+              break;
+            } // case 154
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3095,6 +3279,287 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       materialDigest_ = value;
       bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object question_ = "";
+    /**
+     * <pre>
+     * The question a `human_input` wait asks a person, as its definition states it
+     * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+     * never interpreted as markup. Empty when the definition asks none, and for other
+     * kinds.
+     * </pre>
+     *
+     * <code>string question = 18;</code>
+     * @return The question.
+     */
+    public java.lang.String getQuestion() {
+      java.lang.Object ref = question_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        question_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The question a `human_input` wait asks a person, as its definition states it
+     * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+     * never interpreted as markup. Empty when the definition asks none, and for other
+     * kinds.
+     * </pre>
+     *
+     * <code>string question = 18;</code>
+     * @return The bytes for question.
+     */
+    public com.google.protobuf.ByteString
+        getQuestionBytes() {
+      java.lang.Object ref = question_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        question_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The question a `human_input` wait asks a person, as its definition states it
+     * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+     * never interpreted as markup. Empty when the definition asks none, and for other
+     * kinds.
+     * </pre>
+     *
+     * <code>string question = 18;</code>
+     * @param value The question to set.
+     * @return This builder for chaining.
+     */
+    public Builder setQuestion(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      question_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The question a `human_input` wait asks a person, as its definition states it
+     * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+     * never interpreted as markup. Empty when the definition asks none, and for other
+     * kinds.
+     * </pre>
+     *
+     * <code>string question = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearQuestion() {
+      question_ = getDefaultInstance().getQuestion();
+      bitField0_ = (bitField0_ & ~0x00020000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The question a `human_input` wait asks a person, as its definition states it
+     * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+     * never interpreted as markup. Empty when the definition asks none, and for other
+     * kinds.
+     * </pre>
+     *
+     * <code>string question = 18;</code>
+     * @param value The bytes for question to set.
+     * @return This builder for chaining.
+     */
+    public Builder setQuestionBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      question_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList choices_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureChoicesIsMutable() {
+      if (!choices_.isModifiable()) {
+        choices_ = new com.google.protobuf.LazyStringArrayList(choices_);
+      }
+      bitField0_ |= 0x00040000;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @return A list containing the choices.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getChoicesList() {
+      choices_.makeImmutable();
+      return choices_;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @return The count of choices.
+     */
+    public int getChoicesCount() {
+      return choices_.size();
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param index The index of the element to return.
+     * @return The choices at the given index.
+     */
+    public java.lang.String getChoices(int index) {
+      return choices_.get(index);
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the choices at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getChoicesBytes(int index) {
+      return choices_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param index The index to set the value at.
+     * @param value The choices to set.
+     * @return This builder for chaining.
+     */
+    public Builder setChoices(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureChoicesIsMutable();
+      choices_.set(index, value);
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param value The choices to add.
+     * @return This builder for chaining.
+     */
+    public Builder addChoices(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureChoicesIsMutable();
+      choices_.add(value);
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param values The choices to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllChoices(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureChoicesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, choices_);
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearChoices() {
+      choices_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00040000);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+     * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+     * A person picks one; when the definition names choices and no schema, the schema is
+     * a string enum of exactly these choices. Empty when it offers none.
+     * </pre>
+     *
+     * <code>repeated string choices = 19;</code>
+     * @param value The bytes of the choices to add.
+     * @return This builder for chaining.
+     */
+    public Builder addChoicesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureChoicesIsMutable();
+      choices_.add(value);
+      bitField0_ |= 0x00040000;
       onChanged();
       return this;
     }

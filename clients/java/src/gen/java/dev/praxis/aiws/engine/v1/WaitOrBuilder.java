@@ -359,4 +359,83 @@ public interface WaitOrBuilder extends
    */
   com.google.protobuf.ByteString
       getMaterialDigestBytes();
+
+  /**
+   * <pre>
+   * The question a `human_input` wait asks a person, as its definition states it
+   * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+   * never interpreted as markup. Empty when the definition asks none, and for other
+   * kinds.
+   * </pre>
+   *
+   * <code>string question = 18;</code>
+   * @return The question.
+   */
+  java.lang.String getQuestion();
+  /**
+   * <pre>
+   * The question a `human_input` wait asks a person, as its definition states it
+   * (`wait.question`): plain text of at most 4,096 characters, to be shown as text,
+   * never interpreted as markup. Empty when the definition asks none, and for other
+   * kinds.
+   * </pre>
+   *
+   * <code>string question = 18;</code>
+   * @return The bytes for question.
+   */
+  com.google.protobuf.ByteString
+      getQuestionBytes();
+
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @return A list containing the choices.
+   */
+  java.util.List<java.lang.String>
+      getChoicesList();
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @return The count of choices.
+   */
+  int getChoicesCount();
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @param index The index of the element to return.
+   * @return The choices at the given index.
+   */
+  java.lang.String getChoices(int index);
+  /**
+   * <pre>
+   * The answers a `human_input` wait offers (`wait.choices`), in definition order: at
+   * most 20 distinct strings of at most 200 characters, each matching `schema_json`.
+   * A person picks one; when the definition names choices and no schema, the schema is
+   * a string enum of exactly these choices. Empty when it offers none.
+   * </pre>
+   *
+   * <code>repeated string choices = 19;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the choices at the given index.
+   */
+  com.google.protobuf.ByteString
+      getChoicesBytes(int index);
 }

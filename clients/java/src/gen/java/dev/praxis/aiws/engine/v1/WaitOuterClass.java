@@ -91,7 +91,7 @@ public final class WaitOuterClass extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\031aiws/engine/v1/wait.proto\022\016aiws.engine" +
-      ".v1\032\033aiws/engine/v1/common.proto\"\314\003\n\004Wai" +
+      ".v1\032\033aiws/engine/v1/common.proto\"\357\003\n\004Wai" +
       "t\022\017\n\007wait_id\030\001 \001(\t\022\016\n\006run_id\030\002 \001(\t\022\020\n\010no" +
       "de_uid\030\003 \001(\t\022&\n\004kind\030\004 \001(\0162\030.aiws.engine" +
       ".v1.WaitKind\022(\n\005state\030\005 \001(\0162\031.aiws.engin" +
@@ -103,51 +103,52 @@ public final class WaitOuterClass extends com.google.protobuf.GeneratedFile {
       "isfied_at_ms\030\r \001(\003\022\017\n\007purpose\030\016 \001(\t\0224\n\na" +
       "uthorizes\030\017 \003(\0132 .aiws.engine.v1.Authori" +
       "zedAction\022\023\n\013approval_id\030\020 \001(\t\022\027\n\017materi" +
-      "al_digest\030\021 \001(\t\"\204\001\n\020AuthorizedAction\022\020\n\010" +
-      "node_uid\030\001 \001(\t\022\r\n\005model\030\002 \001(\t\022\024\n\014operati" +
-      "on_id\030\003 \001(\t\022\023\n\013spec_digest\030\004 \001(\t\022\024\n\014inpu" +
-      "t_digest\030\005 \001(\t\022\016\n\006fanout\030\006 \001(\010\"\363\001\n\014WaitM" +
-      "aterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1" +
-      ".Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\016\n\006run_id" +
-      "\030\003 \001(\t\022\017\n\007wait_id\030\004 \001(\t\022\020\n\010node_uid\030\005 \001(" +
-      "\t\022\025\n\rexpires_at_ms\030\006 \001(\003\022\017\n\007purpose\030\007 \001(" +
-      "\t\022\026\n\016payload_digest\030\010 \001(\t\0221\n\007actions\030\t \003" +
-      "(\0132 .aiws.engine.v1.AuthorizedAction\"!\n\016" +
-      "GetWaitRequest\022\017\n\007wait_id\030\001 \001(\t\"5\n\017GetWa" +
-      "itResponse\022\"\n\004wait\030\001 \001(\0132\024.aiws.engine.v" +
-      "1.Wait\"\"\n\020ListWaitsRequest\022\016\n\006run_id\030\001 \001" +
-      "(\t\"8\n\021ListWaitsResponse\022#\n\005waits\030\001 \003(\0132\024" +
-      ".aiws.engine.v1.Wait\":\n\021ReviewWaitReques" +
-      "t\022\017\n\007wait_id\030\001 \001(\t\022\024\n\014payload_json\030\002 \001(\t" +
-      "\"]\n\022ReviewWaitResponse\022.\n\010material\030\001 \001(\013" +
-      "2\034.aiws.engine.v1.WaitMaterial\022\027\n\017materi" +
-      "al_digest\030\002 \001(\t\"d\n\022SatisfyWaitRequest\022\022\n" +
-      "\nrequest_id\030\001 \001(\t\022\017\n\007wait_id\030\002 \001(\t\022\024\n\014pa" +
-      "yload_json\030\003 \001(\t\022\023\n\013approval_id\030\004 \001(\t\"K\n" +
-      "\023SatisfyWaitResponse\022\"\n\004wait\030\001 \001(\0132\024.aiw" +
-      "s.engine.v1.Wait\022\020\n\010replayed\030\002 \001(\010*r\n\010Wa" +
-      "itKind\022\031\n\025WAIT_KIND_UNSPECIFIED\020\000\022\031\n\025WAI" +
-      "T_KIND_HUMAN_INPUT\020\001\022\023\n\017WAIT_KIND_TIMER\020" +
-      "\002\022\033\n\027WAIT_KIND_AUTHORIZATION\020\003*\276\001\n\tWaitS" +
-      "tate\022\032\n\026WAIT_STATE_UNSPECIFIED\020\000\022\027\n\023WAIT" +
-      "_STATE_NOT_OPEN\020\001\022\026\n\022WAIT_STATE_PENDING\020" +
-      "\002\022\030\n\024WAIT_STATE_SATISFIED\020\003\022\026\n\022WAIT_STAT" +
-      "E_EXPIRED\020\004\022\030\n\024WAIT_STATE_DEFAULTED\020\005\022\030\n" +
-      "\024WAIT_STATE_CANCELLED\020\006*X\n\nWaitExpiry\022\033\n" +
-      "\027WAIT_EXPIRY_UNSPECIFIED\020\000\022\024\n\020WAIT_EXPIR" +
-      "Y_FAIL\020\001\022\027\n\023WAIT_EXPIRY_DEFAULT\020\0022\347\002\n\013Wa" +
-      "itService\022O\n\007GetWait\022\036.aiws.engine.v1.Ge" +
-      "tWaitRequest\032\037.aiws.engine.v1.GetWaitRes" +
-      "ponse\"\003\220\002\001\022U\n\tListWaits\022 .aiws.engine.v1" +
-      ".ListWaitsRequest\032!.aiws.engine.v1.ListW" +
-      "aitsResponse\"\003\220\002\001\022X\n\nReviewWait\022!.aiws.e" +
-      "ngine.v1.ReviewWaitRequest\032\".aiws.engine" +
-      ".v1.ReviewWaitResponse\"\003\220\002\001\022V\n\013SatisfyWa" +
-      "it\022\".aiws.engine.v1.SatisfyWaitRequest\032#" +
-      ".aiws.engine.v1.SatisfyWaitResponseBa\n\031d" +
-      "ev.praxis.aiws.engine.v1P\001ZBgithub.com/p" +
-      "raxis-engine/praxis/clients/go/aiws/engi" +
-      "ne/v1;enginev1b\006proto3"
+      "al_digest\030\021 \001(\t\022\020\n\010question\030\022 \001(\t\022\017\n\007cho" +
+      "ices\030\023 \003(\t\"\230\001\n\020AuthorizedAction\022\020\n\010node_" +
+      "uid\030\001 \001(\t\022\r\n\005model\030\002 \001(\t\022\024\n\014operation_id" +
+      "\030\003 \001(\t\022\023\n\013spec_digest\030\004 \001(\t\022\024\n\014input_dig" +
+      "est\030\005 \001(\t\022\016\n\006fanout\030\006 \001(\010\022\022\n\ninput_json\030" +
+      "\007 \001(\t\"\363\001\n\014WaitMaterial\022&\n\006epochs\030\001 \001(\0132\026" +
+      ".aiws.engine.v1.Epochs\022\025\n\rwork_order_id\030" +
+      "\002 \001(\t\022\016\n\006run_id\030\003 \001(\t\022\017\n\007wait_id\030\004 \001(\t\022\020" +
+      "\n\010node_uid\030\005 \001(\t\022\025\n\rexpires_at_ms\030\006 \001(\003\022" +
+      "\017\n\007purpose\030\007 \001(\t\022\026\n\016payload_digest\030\010 \001(\t" +
+      "\0221\n\007actions\030\t \003(\0132 .aiws.engine.v1.Autho" +
+      "rizedAction\"!\n\016GetWaitRequest\022\017\n\007wait_id" +
+      "\030\001 \001(\t\"5\n\017GetWaitResponse\022\"\n\004wait\030\001 \001(\0132" +
+      "\024.aiws.engine.v1.Wait\"\"\n\020ListWaitsReques" +
+      "t\022\016\n\006run_id\030\001 \001(\t\"8\n\021ListWaitsResponse\022#" +
+      "\n\005waits\030\001 \003(\0132\024.aiws.engine.v1.Wait\":\n\021R" +
+      "eviewWaitRequest\022\017\n\007wait_id\030\001 \001(\t\022\024\n\014pay" +
+      "load_json\030\002 \001(\t\"]\n\022ReviewWaitResponse\022.\n" +
+      "\010material\030\001 \001(\0132\034.aiws.engine.v1.WaitMat" +
+      "erial\022\027\n\017material_digest\030\002 \001(\t\"d\n\022Satisf" +
+      "yWaitRequest\022\022\n\nrequest_id\030\001 \001(\t\022\017\n\007wait" +
+      "_id\030\002 \001(\t\022\024\n\014payload_json\030\003 \001(\t\022\023\n\013appro" +
+      "val_id\030\004 \001(\t\"K\n\023SatisfyWaitResponse\022\"\n\004w" +
+      "ait\030\001 \001(\0132\024.aiws.engine.v1.Wait\022\020\n\010repla" +
+      "yed\030\002 \001(\010*r\n\010WaitKind\022\031\n\025WAIT_KIND_UNSPE" +
+      "CIFIED\020\000\022\031\n\025WAIT_KIND_HUMAN_INPUT\020\001\022\023\n\017W" +
+      "AIT_KIND_TIMER\020\002\022\033\n\027WAIT_KIND_AUTHORIZAT" +
+      "ION\020\003*\276\001\n\tWaitState\022\032\n\026WAIT_STATE_UNSPEC" +
+      "IFIED\020\000\022\027\n\023WAIT_STATE_NOT_OPEN\020\001\022\026\n\022WAIT" +
+      "_STATE_PENDING\020\002\022\030\n\024WAIT_STATE_SATISFIED" +
+      "\020\003\022\026\n\022WAIT_STATE_EXPIRED\020\004\022\030\n\024WAIT_STATE" +
+      "_DEFAULTED\020\005\022\030\n\024WAIT_STATE_CANCELLED\020\006*X" +
+      "\n\nWaitExpiry\022\033\n\027WAIT_EXPIRY_UNSPECIFIED\020" +
+      "\000\022\024\n\020WAIT_EXPIRY_FAIL\020\001\022\027\n\023WAIT_EXPIRY_D" +
+      "EFAULT\020\0022\347\002\n\013WaitService\022O\n\007GetWait\022\036.ai" +
+      "ws.engine.v1.GetWaitRequest\032\037.aiws.engin" +
+      "e.v1.GetWaitResponse\"\003\220\002\001\022U\n\tListWaits\022 " +
+      ".aiws.engine.v1.ListWaitsRequest\032!.aiws." +
+      "engine.v1.ListWaitsResponse\"\003\220\002\001\022X\n\nRevi" +
+      "ewWait\022!.aiws.engine.v1.ReviewWaitReques" +
+      "t\032\".aiws.engine.v1.ReviewWaitResponse\"\003\220" +
+      "\002\001\022V\n\013SatisfyWait\022\".aiws.engine.v1.Satis" +
+      "fyWaitRequest\032#.aiws.engine.v1.SatisfyWa" +
+      "itResponseBa\n\031dev.praxis.aiws.engine.v1P" +
+      "\001ZBgithub.com/praxis-engine/praxis/clien" +
+      "ts/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -159,13 +160,13 @@ public final class WaitOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_Wait_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Wait_descriptor,
-        new java.lang.String[] { "WaitId", "RunId", "NodeUid", "Kind", "State", "OpenedAtMs", "ExpiresAtMs", "SchemaJson", "OnExpiry", "DefaultJson", "PayloadJson", "SatisfiedBy", "SatisfiedAtMs", "Purpose", "Authorizes", "ApprovalId", "MaterialDigest", });
+        new java.lang.String[] { "WaitId", "RunId", "NodeUid", "Kind", "State", "OpenedAtMs", "ExpiresAtMs", "SchemaJson", "OnExpiry", "DefaultJson", "PayloadJson", "SatisfiedBy", "SatisfiedAtMs", "Purpose", "Authorizes", "ApprovalId", "MaterialDigest", "Question", "Choices", });
     internal_static_aiws_engine_v1_AuthorizedAction_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_AuthorizedAction_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_AuthorizedAction_descriptor,
-        new java.lang.String[] { "NodeUid", "Model", "OperationId", "SpecDigest", "InputDigest", "Fanout", });
+        new java.lang.String[] { "NodeUid", "Model", "OperationId", "SpecDigest", "InputDigest", "Fanout", "InputJson", });
     internal_static_aiws_engine_v1_WaitMaterial_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_aiws_engine_v1_WaitMaterial_fieldAccessorTable = new
