@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import postgres
 from tests.support.execution import start_model_harness
 from tests.support.harness import Harness, start_replicas, start_server
 from tests.support.postgres import Cluster, required_binaries
@@ -45,9 +46,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before any fixture of the test: whether it may reach PostgreSQL. One that does
+    without the ``postgres`` marker (a cluster asked for by ``request.getfixturevalue``)
+    fails instead of slipping into ``-m "not postgres"`` (``tests/support/postgres.py``)."""
+    postgres.expect_marked(item.get_closest_marker("postgres") is not None)
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Cluster]:
-    """The session's PostgreSQL cluster."""
+    """The session's PostgreSQL cluster: one per pytest-xdist worker (each worker is a
+    session of its own), so workers never share a cluster, a port or a database."""
     cluster = Cluster(required_binaries())
     try:
         yield cluster

@@ -15,6 +15,7 @@ from runtime_vectors import (
     AGENT,
     FAILED,
     INVALID,
+    ONE,
     RUNS,
     claim,
     claim_one,
@@ -33,7 +34,7 @@ from runtime_vectors import (
     task,
     teach,
 )
-from vectorlib import EPOCHS, REF, approve, registered, step, vector
+from vectorlib import EPOCHS, REF, approve, clock, registered, step, vector
 
 Json = Any
 
@@ -554,7 +555,45 @@ def governed_vectors() -> list[dict[str, Json]]:
             ],
             GOVERNED,
         ),
+        replay_checked(),
     ]
+
+
+LAPSED = "lapsed"
+"""A human whose grant of every action ended at 1800000000000 (the conformance server's
+first clock reading) and who keeps only reads after it."""
+BEFORE_T0 = "1799999990000"
+
+
+def replay_checked() -> dict[str, Json]:
+    """Every replay checks today's grant (issue 37): the vector "replay checked"."""
+
+    def resume_as_lapsed(request_id: str, **expect: Json) -> dict[str, Json]:
+        request = {"runId": "${run}", "requestId": request_id, "reason": "again"}
+        return step(LAPSED, "RunService", "ResumeRun", request, **expect)
+
+    denied = ("PERMISSION_DENIED", "ACTION_NOT_GRANTED")
+    return vector(
+        "governed/replay-checked-against-todays-grant",
+        "A ResumeRun repeated with its request_id after the caller's grant lapsed (lapsed "
+        "keeps only reads) is refused as a fresh call is, not answered from the stored "
+        "result. The clock is first set before the grant's end, then back.",
+        [
+            step("alice", "TestClockService", "SetTime", {"nowMs": BEFORE_T0}),
+            teach(),
+            start(ONE, principal=LAPSED, request_id="${ns}-lapsed"),
+            stop(principal=LAPSED, response={"run": {"state": "RUN_STATE_CANCELLED"}}),
+            resume_as_lapsed("${ns}-resume", response={"run": {"state": "RUN_STATE_RUNNING"}}),
+            resume_as_lapsed(
+                "${ns}-resume", response={"run": {"state": "RUN_STATE_RUNNING"}, "replayed": True}
+            ),
+            clock(set_offset_ms=0),  # back to t0: the grant is over
+            resume_as_lapsed("${ns}-resume", error=denied),
+            resume_as_lapsed("${ns}-resume-fresh", error=denied),
+            get_run({"runId": "${run}"}, principal=LAPSED),  # reads are still granted
+        ],
+        [*RUNS, "aiws.engine.testing.v1.TestClockService"],
+    )
 
 
 AREAS = {

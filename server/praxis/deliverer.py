@@ -19,10 +19,12 @@ writer's turn. A process that dies mid-try leaves the row leased; once the lease
 
 from __future__ import annotations
 
+import http.client
 import logging
 import random
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,6 +50,14 @@ class Destination:
     name: str
     url: str
     key: bytes = field(repr=False)
+
+
+def destination_problem(destination: Destination) -> str | None:
+    """Why the sender cannot use a destination (naming it, never quoting its URL or
+    secret), or ``None``: the one check, made on the config at start-up (and by a future
+    live reload), when the deliverer is built, and before every try."""
+    problem = webhooks.url_problem(destination.url)
+    return f"webhooks.{destination.name}: {problem}" if problem else None
 
 
 @dataclass(frozen=True)
@@ -89,33 +99,66 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
 
 
+@dataclass(frozen=True)
+class Tried:
+    """One try's outcome: the HTTP status (0: none), the error ("" when delivered), and
+    whether no retry can fix it (the delivery is DEAD at once)."""
+
+    status: int
+    error: str
+    final: bool = False
+
+
 def post(destination: Destination, delivery_id: str, body: bytes, now_s: int, timeout_s: float
-         ) -> tuple[int, str]:  # fmt: skip
-    """One signed POST; (HTTP status or 0, error text or "" when delivered)."""
-    request = urllib.request.Request(destination.url, data=body, method="POST")
+         ) -> Tried:  # fmt: skip
+    """One signed POST. Its error text never quotes the URL or the secret."""
+    try:
+        request = urllib.request.Request(destination.url, data=body, method="POST")
+    except ValueError:
+        return Tried(0, "the destination's url cannot be sent to", final=True)
     request.add_header("content-type", "application/json")
     request.add_header("user-agent", "praxis-webhooks/1")
     for name, value in webhooks.headers(destination.key, delivery_id, now_s, body).items():
         request.add_header(name, value)
+    tried = _send_request(request, timeout_s)
+    return Tried(tried.status, _without_url(tried.error, destination.url), tried.final)
+
+
+def _send_request(request: urllib.request.Request, timeout_s: float) -> Tried:
     try:
         with _OPENER.open(request, timeout=timeout_s) as response:
             response.read(READ_LIMIT)
             status = int(response.status)
     except urllib.error.HTTPError as error:
         error.close()
-        return int(error.code), f"HTTP {error.code}"
+        return Tried(int(error.code), f"HTTP {error.code}")
     except TimeoutError:
-        return 0, "timeout"
+        return Tried(0, "timeout")
     except urllib.error.URLError as error:
         reason = error.reason
         if isinstance(reason, TimeoutError):
-            return 0, "timeout"
-        return 0, f"connection: {reason}"
-    except (OSError, ValueError) as error:
-        return 0, f"connection: {error}"
+            return Tried(0, "timeout")
+        return Tried(0, f"connection: {reason}")
+    except OSError as error:
+        return Tried(0, f"connection: {error}")
+    except (http.client.InvalidURL, ValueError) as error:
+        # The request cannot be made at all (its text may quote the URL: not kept).
+        return Tried(0, f"the destination's url cannot be sent to ({type(error).__name__})", True)
+    except http.client.HTTPException as error:  # a broken answer: the receiver may recover
+        return Tried(0, f"connection: {type(error).__name__}")
     if 200 <= status < 300:
-        return status, ""
-    return status, f"HTTP {status}"
+        return Tried(status, "")
+    return Tried(status, f"HTTP {status}")
+
+
+def _without_url(error: str, url: str) -> str:
+    """An error text with the URL (and its host part) cut out: what is stored and shown
+    names the destination, never its address."""
+    netloc = urllib.parse.urlsplit(url).netloc
+    for text in (url, netloc):
+        if text:
+            error = error.replace(text, "<destination>")
+    return error
 
 
 class Deliverer:
@@ -129,6 +172,10 @@ class Deliverer:
         clock: Clock,
         rng: random.Random | None = None,
     ) -> None:
+        for destination in destinations.values():
+            problem = destination_problem(destination)
+            if problem:
+                raise ValueError(problem)
         self.store = store
         self.destinations = destinations
         self.limits = limits
@@ -206,17 +253,19 @@ class Deliverer:
 
     def _try(self, delivery: DeliveryRow) -> None:
         destination = self.destinations.get(delivery.destination)
+        unusable = None if destination is None else destination_problem(destination)
         if destination is None:
             status, error, retry = 0, "destination not configured", None
+        elif unusable:  # no retry can fix it: DEAD at once, with the reason
+            status, error, retry = 0, unusable, None
         else:
             now_s = self.clock.now_ms() // 1000
             body = delivery.body.encode("utf-8")
-            status, error = post(
-                destination, delivery.delivery_id, body, now_s, self.limits.timeout_s
-            )
+            tried = post(destination, delivery.delivery_id, body, now_s, self.limits.timeout_s)
+            status, error = tried.status, tried.error
             backoff = self.limits.backoff
             retry = None
-            if error and not backoff.dead(delivery.attempts):
+            if error and not tried.final and not backoff.dead(delivery.attempts):
                 retry = self.clock.now_ms() + backoff.delay_ms(delivery.attempts, self.rng.random())
         state = self.store.settle(delivery, status, error, retry)
         if state is not None:

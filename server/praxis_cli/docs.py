@@ -64,6 +64,11 @@ terminal or `NO_COLOR` is set; `--json` prints JSON documents (one per line for
 epoch milliseconds. Tables show times in local time. Decimal amounts are strings and are
 printed exactly as the server sent them.
 
+A warning about a definition (`runs start`, `register`, `propose`, `review`: for now,
+agent nodes that declare no `effects`; see [definitions.md](definitions.md)) goes to
+stderr as `warning: <KIND>: <message>`, wrapped at 80 columns, and in `--json` output as
+`warnings`; it never changes the exit status.
+
 ## Errors and exit codes
 
 A failure prints one line to stderr, `error: <REASON>: <message>`, followed by one
@@ -179,7 +184,7 @@ def generate() -> str:
             insecure=config.ENV_INSECURE,
             config=config.ENV_CONFIG,
             default=config.DEFAULT_ADDRESS,
-        )
+        ).rstrip("\n")  # the table's rows follow at once: a blank line would end it
     ]
     out += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODES]
     out += [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TextIO
@@ -109,6 +110,12 @@ class Output:
             self.console.print(text, style=style, markup=False, highlight=False)
         else:
             print(text, file=self.stream, flush=True)
+
+    def warn(self, kind: str, message: str) -> None:
+        """A warning on stderr, ``warning: KIND: message`` wrapped at 80 columns: stdout
+        (and ``--json``) stays what scripts read."""
+        text = textwrap.fill(f"warning: {kind}: {message}", width=80, subsequent_indent="  ")
+        print(text, file=sys.stderr, flush=True)
 
     def fields(self, rows: Sequence[tuple[str, Any]]) -> None:
         """``name: value`` lines, aligned."""

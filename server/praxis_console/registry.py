@@ -120,6 +120,17 @@ async def proposal_page(request: Request) -> Response:
             "epochs": epochs,
             "review": review,
             "review_error": review_error,
+            "warnings": [
+                {
+                    "kind": web.enum_name(
+                        "DEFINITION_WARNING_KIND_", common_pb2.DefinitionWarningKind.Name(w.kind)
+                    ),
+                    "message": w.message,
+                    "node_ids": list(w.node_ids),
+                    "node_count": w.node_count,
+                }
+                for w in (review.warnings if review else [])
+            ],
             "diff": diff.side_by_side(base_json, candidate_json),
             "change": change,
             "before": graph.layout(base_nodes, _marks(change, before=True)),

@@ -293,9 +293,14 @@ class Praxis:
     @property
     def reply_subscriber(self) -> str:
         """The event subscription the replies of the agent's runs are posted into
-        (``start_run`` with ``reply``): named after its worker id, so replies wait for it
-        across restarts of its host, and never chosen by the agent."""
-        return f"mcp-replies.{self.worker_id}"
+        (``start_run`` with ``reply``): named after its principal and worker id, so
+        replies wait for it across restarts of its host, two principals on one host
+        never share one (subscriptions have an owner), and the agent never chooses it.
+        A name past the 128-character identifier bound keeps a digest of the rest."""
+        name = f"mcp-replies.{self.principal_id()}.{self.worker_id}"
+        if len(name) <= 128:
+            return name
+        return name[:95] + "." + hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
 
     def get_replies(self) -> dict[str, Any]:
         """The replies in the agent's subscription past its acknowledged position, oldest

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import (
     CallToolResult,
     SubscribeRequestParams,
@@ -693,6 +694,28 @@ def check_loopback(host: str) -> None:
         raise ValueError(f"{host} is not a loopback address: HTTP is served on loopback only")
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+"""The names a local client reaches a loopback endpoint by, beside the host it listens on."""
+
+
+def transport_security(host: str) -> TransportSecuritySettings:
+    """The Host and Origin checks of the HTTP endpoint, for every loopback ``host``.
+
+    A web page the agent's user opens can resolve its own name to a loopback address (DNS
+    rebinding) and post to the endpoint: its requests carry that name in ``Host`` and its
+    origin in ``Origin``. Only the listening host and the usual loopback names are let
+    through (HTTP 421 for another Host, 403 for another Origin), whichever loopback
+    address serves (the SDK checks only 127.0.0.1, localhost and ::1 by itself).
+    """
+    literal = f"[{host}]" if ":" in host else host
+    names = dict.fromkeys((literal, *LOOPBACK_NAMES))  # ordered, without repeats
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in names],
+        allowed_origins=[f"http://{name}:*" for name in names],
+    )
+
+
 def serve(
     praxis: Praxis,
     token: str | None,
@@ -709,4 +732,4 @@ def serve(
         server.run("stdio")
         return
     check_loopback(host)
-    server.run("streamable-http", host=host, port=port)
+    server.run("streamable-http", host=host, port=port, transport_security=transport_security(host))

@@ -223,3 +223,28 @@ def _assert_labels_inside(page: Page, node: str, text: re.Pattern[str], when: st
     assert any(text.search(p["text"]) for p in found["parts"]), found
     for part in found["parts"]:
         _assert_inside(part["box"], found["rect"], (when, part["text"]))
+
+
+def test_the_review_page_warns_of_nodes_that_declare_no_effects(
+    page: Page, console: Console
+) -> None:
+    """The reviewer sees which candidate nodes would block as UNCERTAIN after a crash."""
+    h = console.harness
+    register(h, "wo-effects", "plan", chain(2))
+    candidate = chain(3)
+    candidate["nodes"]["s1"]["effects"] = "none"
+    propose(h, "wo-effects", "plan", "p-effects", candidate)
+    sign_in(page, console)
+    page.goto("/registry/wo-effects/plan/proposals/p-effects")
+    warning = page.locator('[data-warning="EFFECTS_UNDECLARED"]')
+    expect(warning).to_have_count(1)
+    expect(warning).to_contain_text("2 agent node(s) declare no effects")
+    expect(warning.locator("code")).to_have_text(["s2", "s3"])
+    shot(page, "21-review-effects-warning")
+    quiet = chain(4)
+    for node in quiet["nodes"].values():
+        node["effects"] = "external"
+    propose(h, "wo-effects", "plan", "p-quiet", quiet)
+    page.goto("/registry/wo-effects/plan/proposals/p-quiet")
+    expect(page.locator("#material-digest")).to_have_count(1)
+    expect(page.locator("[data-warning]")).to_have_count(0)

@@ -27,6 +27,8 @@ from tests.support.server_process import ServerProcess, free_port, track, write_
 PROMETHEUS = Path("/usr/bin/prometheus")
 ONE_NODE = definition("a", a=node())
 RUNS = "aiws.engine.v1.RunService"
+# Prometheus scraping two server processes under load: the machine to itself (make test-python).
+pytestmark = pytest.mark.serial
 
 
 def _metadata(principal_id: str) -> list[tuple[str, str]]:

@@ -38,6 +38,7 @@ def slow_handle(task: Task) -> object:
     return handle(task)
 
 
+@pytest.mark.serial  # a SIGKILL loop under load: the machine to itself (make test-python)
 @pytest.mark.slow
 def test_sigkill_one_of_three_replicas_during_fifty_runs(
     tmp_path: Path, postgres_cluster: Cluster

@@ -209,6 +209,7 @@ def _latencies(first: grpc.Channel, second: grpc.Channel, trials: int, settle: b
     return found
 
 
+@pytest.mark.serial  # measures wake-up latency in milliseconds: the machine to itself
 def test_a_commit_in_one_process_wakes_a_long_poll_in_another_within_10_ms(
     tmp_path: Path,
 ) -> None:
@@ -280,6 +281,7 @@ def _listens(pid: int, port: int) -> bool:
     return False
 
 
+@pytest.mark.serial  # a stopped child, SIGKILLed on a liveness timeout: the machine to itself
 def test_a_hung_child_is_killed_and_replaced(tmp_path: Path) -> None:
     """Issue 25 item 10: a child whose event loop stops answering (here SIGSTOP) misses
     its heartbeats; within LIVENESS_TIMEOUT_S the parent SIGKILLs it, logs a warning

@@ -169,6 +169,7 @@ def check_store(db: Path, seen: list[registry_pb2.Receipt]) -> None:
         assert consumed == decided
 
 
+@pytest.mark.serial  # a SIGKILL loop under load: the machine to itself (make test-python)
 @pytest.mark.slow
 def test_sigkill_during_activations_leaves_nothing_partial(tmp_path: Path) -> None:
     server = ServerProcess(write_config(tmp_path), free_port())

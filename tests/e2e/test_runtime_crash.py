@@ -30,6 +30,7 @@ def slow_handle(task: Task) -> object:
     return handle(task)
 
 
+@pytest.mark.serial  # a SIGKILL loop under load: the machine to itself (make test-python)
 @pytest.mark.slow
 def test_sigkill_during_fifty_runs_with_live_workers(tmp_path: Path) -> None:
     server = ServerProcess(write_config(tmp_path), free_port())

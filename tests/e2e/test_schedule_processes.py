@@ -8,6 +8,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import schedule_pb2
 from praxis_client import Client, connect
@@ -40,6 +42,7 @@ def _wait(client: Client, now_ms: int, timeout_s: float = 30) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.serial  # SIGKILLs two processes in turn: the machine to itself (make test-python)
 def test_a_week_of_hourly_times_starts_each_once_across_two_processes_and_sigkills(
     tmp_path: Path,
 ) -> None:

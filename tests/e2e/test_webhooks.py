@@ -22,6 +22,13 @@ from tests.support.runtime import definition, node
 from tests.support.server_process import ServerProcess, free_port, write_config
 from tests.support.webhooks import SECRET, Receiver, signed_correctly
 
+
+def logged_secrets_in(text: str) -> list[str]:
+    """The lines of ``text`` that carry the webhook secret (either form)."""
+    needles = (SECRET, SECRET.removeprefix("whsec_"))
+    return [line for line in text.splitlines() if any(n in line for n in needles)]
+
+
 PLAN = definition("a", a=node())
 LIMITS = {"timeout_s": 1, "backoff_base_ms": 100, "backoff_cap_ms": 400, "max_attempts": 50}
 
@@ -103,8 +110,12 @@ def test_a_receiver_that_fails_then_times_out_then_recovers_gets_the_outcome_sig
         client.close()
     finally:
         server.terminate()
+    # Every line the server logged (its stderr) is free of the signing secret.
+    assert server.process is not None and server.process.stderr is not None
+    assert logged_secrets_in(server.process.stderr.read()) == []
 
 
+@pytest.mark.serial  # a server SIGKILLed mid-retry: the machine to itself (make test-python)
 @pytest.mark.slow
 def test_a_server_killed_mid_retry_loses_no_delivery_and_doubles_none(
     tmp_path: Path, receiver: Receiver

@@ -13,6 +13,7 @@ module. Fixtures live in the ``conftest.py`` files.
 - ``console``: state for the web console's tests and a console in front of a server.
 - ``conformance`` and ``vectors``: the conformance principals, runner and vectors.
 - ``run_sim``: the run reducer driven by hand, without I/O.
+- ``inbox``: a WatchInbox stream read on a thread, and its counts by kind.
 - ``crash``: the workload of the crash tests.
 - ``paths``: the repository's folders.
 - ``upgrades``: what the upgrade test compares of a database written by an older server.

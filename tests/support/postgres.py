@@ -5,6 +5,14 @@ folder, listens on a free loopback port, and is stopped at the end of the sessio
 ``postgres_cluster`` fixture of ``tests/conftest.py``). Each test gets a fresh database.
 ``.ci/run`` installs the package and sets ``PRAXIS_REQUIRE_POSTGRES=1``, which turns a
 missing installation into a failure instead of a reported skip.
+
+Under pytest-xdist every worker is a process of its own with its own session, so each
+worker starts its own cluster (own folder, own port) and no two workers share a database.
+
+A test that reaches PostgreSQL must be marked ``postgres`` (``tests/conftest.py`` marks it
+from its fixtures and its ``backend`` parameter), or ``-m "not postgres"`` would let it
+into the SQLite half: :func:`required_binaries` and :meth:`Cluster.create_database` fail
+such a test instead of serving it (:func:`expect_marked`).
 """
 
 from __future__ import annotations
@@ -23,11 +31,31 @@ import pytest
 from tests.support.server_process import free_port
 
 _databases = itertools.count()
+_marked = True  # whether the running test may reach PostgreSQL; True outside pytest
+
+
+def expect_marked(marked: bool) -> None:
+    """Records whether the test about to run is marked ``postgres`` (tests/conftest.py
+    calls this before each test's fixtures are set up)."""
+    global _marked
+    _marked = marked
+
+
+def _check_marked() -> None:
+    """Fails a test that reaches PostgreSQL without the ``postgres`` marker: one that asks
+    for the cluster by ``request.getfixturevalue``, which no marker hook can see."""
+    if not _marked:
+        pytest.fail(
+            "this test reaches PostgreSQL but is not marked postgres: ask for the cluster "
+            "as a fixture argument or parametrize `backend` (tests/conftest.py marks both)",
+            pytrace=False,
+        )
 
 
 def required_binaries() -> Path:
     """The PostgreSQL binaries; without them the test is skipped, or fails when
     ``PRAXIS_REQUIRE_POSTGRES=1`` (CI installs them)."""
+    _check_marked()
     bin_dir = binaries()
     if bin_dir is None:
         message = "PostgreSQL is not installed (apt-get install postgresql; CI does)"
@@ -82,6 +110,7 @@ class Cluster:
     def create_database(self) -> str:
         import psycopg
 
+        _check_marked()
         name = f"t{next(_databases)}_{int(time.time() * 1000) % 100000}"
         with psycopg.connect(
             f"host=127.0.0.1 port={self.port} user=praxis dbname=postgres", autocommit=True

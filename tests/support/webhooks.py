@@ -7,6 +7,7 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
@@ -19,6 +20,20 @@ from aiws.engine.v1 import notification_pb2
 from tests.support.harness import Harness
 
 SECRET = "whsec_" + base64.b64encode(b"praxis-test-webhook-key-32-bytes").decode()
+
+
+def logged_secrets(records: list[logging.LogRecord], *hidden: str) -> list[str]:
+    """The log records (message, fields and traceback) that carry any of ``hidden``, or
+    the webhook test secret in either form."""
+    needles = (*hidden, SECRET, SECRET.removeprefix("whsec_"))
+    found = []
+    for record in records:
+        text = record.getMessage() + str(record.__dict__)
+        if record.exc_info:
+            text += logging.Formatter().formatException(record.exc_info)
+        if any(needle in text for needle in needles):
+            found.append(text)
+    return found
 
 
 def new_secret() -> str:

@@ -38,6 +38,10 @@ def test_destinations_and_bounds_are_read(tmp_path: Path) -> None:
     [
         ({"webhooks": {"ops": {"url": "ftp://x/", "secret": SECRET}}}, "url"),
         ({"webhooks": {"ops": {"url": "http:///nohost", "secret": SECRET}}}, "url"),
+        ({"webhooks": {"ops": {"url": "http://u:pw@x/", "secret": SECRET}}}, "credentials"),
+        ({"webhooks": {"ops": {"url": "http://x:port/", "secret": SECRET}}}, "port"),
+        ({"webhooks": {"ops": {"url": "http://x/a b", "secret": SECRET}}}, "spaces"),
+        ({"webhooks": {"ops": {"url": 7, "secret": SECRET}}}, "string"),
         ({"webhooks": {"ops": {"url": "http://x/", "secret": "plain"}}}, "secret"),
         ({"webhooks": {"ops": {"url": "http://x/"}}}, "url and secret"),
         ({"webhooks": {"bad name": {"url": "http://x/", "secret": SECRET}}}, "identifier"),
@@ -54,3 +58,11 @@ def test_bad_declarations_are_refused(
 ) -> None:
     with pytest.raises(config_module.ConfigError, match=problem):
         load(tmp_path, **extra)
+
+
+def test_a_refusal_names_the_destination_never_its_credentials(tmp_path: Path) -> None:
+    url = "http://hooks:hunter2@127.0.0.1/hook"  # the issue's: credentials and no port
+    with pytest.raises(config_module.ConfigError) as refused:
+        load(tmp_path, webhooks={"ops": {"url": url, "secret": SECRET}})
+    assert "webhooks.ops: url must not carry credentials" in str(refused.value)
+    assert "hunter2" not in str(refused.value) and SECRET not in str(refused.value)

@@ -1,15 +1,13 @@
 use praxis_client::worker::{HandlerResult, Outcome, TaskContext, Worker, WorkerOptions};
-use serde::Deserialize;
 
-#[derive(Deserialize)]
-struct Input {
-    text: String,
-}
-
-/// The handler: everything else is the runtime's job.
+/// The handler: {"text": ...} -> {"summary": its first 100 characters}. Everything else
+/// is the runtime's job.
 pub async fn summarise(ctx: TaskContext) -> HandlerResult {
-    let input: Input = ctx.input_as()?; // a mismatch fails the node, not retryable
-    let summary: String = input.text.chars().take(100).collect();
+    let text = ctx.input()["text"].as_str().unwrap_or_default();
+    if text.is_empty() {
+        return Err(Outcome::not_applied("no text to summarise", false).into());
+    }
+    let summary: String = text.chars().take(100).collect();
     Ok(Outcome::applied(&serde_json::json!({ "summary": summary })).with_cost("12.5".parse()?))
 }
 

@@ -332,6 +332,7 @@ pub async fn review_approve_execute(
         request_id: options.request_id.unwrap_or_else(|| random_id("execute")),
         dry_run: false,
         command: Some(command),
+        dry_run: false,
     };
     retry(|| {
         let mut r = registry.clone();

@@ -272,10 +272,16 @@ async fn input_mismatch_and_unserialisable_results_fail_without_retry() {
             Err(serde::ser::Error::custom("Bad cannot be encoded"))
         }
     }
+    #[derive(serde::Deserialize)]
+    struct Input {
+        #[allow(dead_code)]
+        text: String,
+    }
     async fn handler(ctx: TaskContext) -> HandlerResult {
         if ctx.attempt_id() == "att-bad" {
             return Ok(Outcome::applied(&Bad));
         }
+        let _input: Input = ctx.input_as()?; // a mismatch: NOT_APPLIED, not retryable
         example::summarise(ctx).await
     }
     let (fake, state) = fake(
@@ -283,6 +289,7 @@ async fn input_mismatch_and_unserialisable_results_fail_without_retry() {
         vec![
             task("att-bad", serde_json::json!({})),
             task("att-mismatch", serde_json::json!({ "text": 3 })),
+            task("att-empty", serde_json::json!({ "text": "" })),
         ],
     );
     let address = serve(fake).await;
@@ -291,10 +298,18 @@ async fn input_mismatch_and_unserialisable_results_fail_without_retry() {
         .start()
         .await
         .unwrap();
-    until(&state, |s| s.failed.len() == 2).await;
+    until(&state, |s| s.failed.len() == 3).await;
     running.stop();
     running.wait().await.unwrap();
     let s = state.lock().unwrap();
+    let empty = s
+        .failed
+        .iter()
+        .find(|f| f.attempt_id == "att-empty")
+        .unwrap();
+    assert!(!empty.retryable);
+    assert_eq!(empty.effect, EffectOutcome::NotApplied as i32);
+    assert_eq!(empty.error, "no text to summarise"); // the README example's own refusal
     let bad = s.failed.iter().find(|f| f.attempt_id == "att-bad").unwrap();
     assert!(!bad.retryable);
     assert!(

@@ -49,7 +49,8 @@ test("the README worker (examples/worker.ts) completes a task and stops on SIGTE
     async claimTasks(req, ctx) {
       if (!served && req.models[0] === "summarise") {
         served = true;
-        return { tasks: [{ attemptId: "att-1", nodeUid: "a", inputJson: '{"text":"hello"}' }] };
+        const text = "é".repeat(150);
+        return { tasks: [{ attemptId: "att-1", nodeUid: "a", inputJson: JSON.stringify({ text }) }] };
       }
       await idle(req.waitMs, ctx.signal);
       return { tasks: [] };
@@ -64,8 +65,8 @@ test("the README worker (examples/worker.ts) completes a task and stops on SIGTE
   // @ts-ignore -- the example is compiled next to this test (tsconfig.test.json)
   const running = import("../examples/worker.js");
   const req = await completed;
-  assert.equal(req.resultJson, '{"summary":"HELLO"}');
-  assert.equal(req.costMicrocredits, "3");
+  assert.equal(req.resultJson, JSON.stringify({ summary: "é".repeat(100) }));
+  assert.equal(req.costMicrocredits, "12.5");
   assert.equal(req.effect, EffectOutcome.APPLIED);
   process.emit("SIGTERM");
   await running;

@@ -2,7 +2,8 @@
 
 Document shape::
 
-    {"version": 1,
+    {"$schema": "<address of docs/definition.schema.json, optional, for editors>",
+     "version": 1,
      "default_functions": <policy, optional>,
      "nodes": {"<id>": {
          "agent": {"model": "echo", "system_prompt": "...", "provider": "...",
@@ -56,6 +57,11 @@ safe default), block instead, with the effect UNCERTAIN, until a human reconcile
 :func:`parse` reports every problem in one ``DEFINITION_INVALID`` rejection whose field
 violations name each one; when the only problems are unknown models the reason is
 ``MODEL_UNKNOWN`` and the violations list the models the engine knows.
+
+``docs/definition.schema.json`` states the same format as a JSON Schema (draft 2020-12)
+for editors and for ``docs/definitions.md``; :data:`SERVER_RULES` lists the rules this
+module checks beyond it (tests/unit/docs/test_definition_schema.py holds them to one
+verdict on every definition of the conformance vectors and the tests).
 """
 
 from __future__ import annotations
@@ -75,7 +81,7 @@ MAX_PROVIDER_CHARS = 256
 """Characters of a node's ``agent.provider`` (the provider its worker runs the model with)."""
 MAX_BACKOFF_MS = 24 * 3600 * 1000
 
-_TOP_KEYS = frozenset({"version", "nodes", "output", "default_functions"})
+_TOP_KEYS = frozenset({"$schema", "version", "nodes", "output", "default_functions"})
 _NODE_KEYS = frozenset(
     {
         "agent",
@@ -270,6 +276,57 @@ class Definition:
     document: values.JsonValue
 
 
+MAX_WARNED_NODES = 100
+"""Node ids one :class:`DefinitionWarning` lists (its ``node_count`` says how many in all)."""
+
+
+@dataclass(frozen=True)
+class DefinitionWarning:
+    """Something about an accepted definition its author may not expect; never a refusal.
+
+    Attributes:
+        kind: ``EFFECTS_UNDECLARED`` (the only kind so far).
+        node_ids: The nodes concerned, sorted, at most :data:`MAX_WARNED_NODES`.
+        node_count: How many nodes it concerns in all.
+        message: What it means and what to do, for a person.
+    """
+
+    kind: str
+    node_ids: tuple[str, ...]
+    node_count: int
+    message: str
+
+
+def warnings(document: values.JsonValue) -> tuple[DefinitionWarning, ...]:
+    """What to tell the author of a definition :func:`parse` accepted: the agent nodes
+    that declare no ``effects``, which are treated as ``external`` (a crash, timeout,
+    lost lease or stop during an attempt blocks the node as UNCERTAIN until a human
+    reconciles it, where ``none`` or ``idempotent`` would retry it)."""
+    nodes = document.get("nodes") if isinstance(document, dict) else None
+    if not isinstance(nodes, dict):
+        return ()
+    silent = sorted(  # sorted: a stored definition's keys are in canonical order anyway
+        node_id
+        for node_id, node in nodes.items()
+        if isinstance(node, dict) and node.get("kind", "agent") == "agent" and "effects" not in node
+    )
+    if not silent:
+        return ()
+    shown = ", ".join(silent[:5]) + (f" and {len(silent) - 5} more" if len(silent) > 5 else "")
+    message = (
+        f"{len(silent)} agent node(s) declare no effects ({shown}), so they are treated as "
+        "external: a crash, timeout, lost lease or stop during an attempt, or an uncaught "
+        "exception in the worker, blocks the node as UNCERTAIN until a human reconciles "
+        'it. Declare "effects": "none" or "idempotent" to retry such attempts '
+        'automatically, or "external" to keep this (docs/definitions.md).'
+    )
+    return (
+        DefinitionWarning(
+            "EFFECTS_UNDECLARED", tuple(silent[:MAX_WARNED_NODES]), len(silent), message
+        ),
+    )
+
+
 def node_id_problem(node_id: str) -> str | None:
     """Why ``node_id`` cannot name a node (ids exclude ``#``, ``.`` and ``/``)."""
     if any(char in node_id for char in "#./"):
@@ -315,6 +372,8 @@ def parse(
     for key in document:
         if key not in _TOP_KEYS:
             problems.add(f".{key}", f"unknown key {key!r}")
+    if not isinstance(document.get("$schema", ""), str):  # for editors; ignored here
+        problems.add(".$schema", "$schema must be a string (the schema's address)")
     raw_nodes = document.get("nodes")
     if not isinstance(raw_nodes, dict) or not raw_nodes:
         problems.add(".nodes", "nodes must be a non-empty object keyed by node id")
@@ -760,6 +819,127 @@ def _parse_retry(raw: values.JsonValue, path: str, p: _Problems) -> RetryPolicy:
 
 
 # --- graph rules ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerRule:
+    """A rule :func:`parse` (or the document parser before it) checks that the JSON Schema
+    of the format (``docs/definition.schema.json``) cannot state.
+
+    Attributes:
+        name: A short name, the rule's heading in ``docs/definitions.md``.
+        text: The rule, for the reader.
+        field: A regular expression the violation's field path matches, after the
+            request field (``.nodes.a.depends_on``).
+        problem: A regular expression the violation's description matches.
+    """
+
+    name: str
+    text: str
+    field: str
+    problem: str
+
+
+SERVER_RULES = (
+    ServerRule(
+        "bounded document",
+        "The text is one JSON object of the bounded profile: at most 1 MiB of UTF-8 (the "
+        "server's document cap), nested at most 64 deep, integers only (no fraction or "
+        "exponent) within +/-(2^53 - 1), no duplicate keys (DOCUMENT_* reasons).",
+        r"^$",
+        r"^DOCUMENT_",
+    ),
+    ServerRule(
+        "dependencies exist",
+        "Every `depends_on` entry names another node of the definition.",
+        r"^\.nodes\.[^.]+\.depends_on$",
+        r"which is not a node$|cannot depend on itself$",
+    ),
+    ServerRule(
+        "no cycle",
+        "The `depends_on` graph has no cycle (the violation names one).",
+        r"^\.nodes$",
+        r"has a cycle",
+    ),
+    ServerRule(
+        "inputs are dependencies",
+        "Each `node:<id>` of `input.from` names a node of the definition that the node "
+        "lists in `depends_on`.",
+        r"^\.nodes\.[^.]+\.input\.from$",
+        r"which is not a node$|but does not depend on it$",
+    ),
+    ServerRule(
+        "fan-out items need a fan-out",
+        "`input.from: fanout_item` is only for a node with a `fanout`.",
+        r"^\.nodes\.[^.]+\.input\.from$",
+        r"^fanout_item needs a fanout",
+    ),
+    ServerRule(
+        "dependencies are consumed",
+        "Every dependency is read by `input.from` or `fanout.over`; only a wait node with "
+        "no `input` may list dependencies just to be ordered after them.",
+        r"^\.nodes\.[^.]+\.depends_on$",
+        r"is not consumed by the input or the fan-out$",
+    ),
+    ServerRule(
+        "fan-out sources",
+        "`fanout.over` names a node of the definition that the node depends on; that node is "
+        "not a fan-out itself; where its output schema declares the type at the path, the "
+        "type is an array.",
+        r"^\.nodes\.[^.]+\.fanout\.over$",
+        r"which is not a node$|but does not depend on it$|fan-out over a fan-out|not an array$",
+    ),
+    ServerRule(
+        "read results are typed JSON",
+        "A node that another node reads (by `input.from` or `fanout.over`) declares "
+        '`"output": {"type": "json", "schema": {...}}` with a `type` (a wait node: a '
+        "`wait.schema` with a `type`).",
+        r"^\.nodes\.[^.]+\.agent\.output$",
+        r"must declare",
+    ),
+    ServerRule(
+        "the output is a node",
+        "`output.from` names a node of this definition.",
+        r"^\.output\.from$",
+        r"does not name a node of this definition$",
+    ),
+    ServerRule(
+        "backoff order",
+        "`retry.max_backoff_ms` is at least `retry.backoff_ms`.",
+        r"^\.nodes\.[^.]+\.retry\.max_backoff_ms$",
+        r"^must be an integer in \[",
+    ),
+    ServerRule(
+        "wait defaults match",
+        "A wait's `default` matches its `schema`.",
+        r"^\.nodes\.[^.]+\.wait\.default$",
+        r"does not match the wait's schema$",
+    ),
+    ServerRule(
+        "choices match",
+        "Each of a `human_input` wait's `choices` matches its `schema`.",
+        r"^\.nodes\.[^.]+\.wait\.choices\[\d+\]$",
+        r"the choice does not match the wait's schema$",
+    ),
+    ServerRule(
+        "known models",
+        "Each `agent.model` is a model the engine knows: listed in the server's config "
+        "(`models`) or claimed by a worker in the last 10 minutes. Only this problem: "
+        "MODEL_UNKNOWN, listing the known models; with others: one more violation of "
+        "DEFINITION_INVALID. (A definition is checked for this when a run starts or a "
+        "ref is registered or proposed.)",
+        r"^\.nodes\.[^.]+\.agent\.model$",
+        r"is unknown; known models",
+    ),
+    ServerRule(
+        "node cap",
+        "At most the server's `max_nodes` nodes (10,000 unless its operator sets another "
+        "cap); the schema states the default.",
+        r"^\.nodes$",
+        r"nodes exceed the cap of",
+    ),
+)
+"""Every rule beyond the JSON Schema, in the order docs/definitions.md lists them."""
 
 
 def _check_graph(nodes: dict[str, Node], raw_nodes: dict[str, object], p: _Problems) -> None:

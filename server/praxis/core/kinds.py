@@ -21,6 +21,8 @@ HUMAN_ONLY_ACTIONS: frozenset[str] = frozenset(
         "reconcile.decide",  # Reconcile an UNCERTAIN effect
         "assess.accept",  # RecordAssessment of kind ACCEPTANCE
         "wait.authorize",  # SatisfyWait on an authorization wait (needs wait.satisfy)
+        "notification.read",  # ListDeliveries (destinations, errors, run ids of every run)
+        "notification.redeliver",  # RedeliverDelivery (sends a webhook body again)
     }
 )
 

@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import urllib.parse
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -158,6 +159,37 @@ def _civil(days: int) -> tuple[int, int, int]:
     d = doy - (153 * mp + 2) // 5 + 1
     m = mp + 3 if mp < 10 else mp - 9
     return y + (m <= 2), m, d
+
+
+def url_problem(url: str) -> str | None:
+    """Why the sender cannot use ``url`` as a destination, or ``None`` when it can.
+
+    The sender posts to exactly this URL (no redirects, no proxy): an ``http`` or
+    ``https`` scheme, a host, a numeric port in 1..65535 when one is given, no spaces or
+    control characters, and no credentials: a ``user:password@`` part is never sent (the
+    signature authenticates the sender; put a receiver's token in the path or query), and
+    such a URL must not sit in the config to be echoed. The answer never quotes the URL,
+    so it can be logged and shown as it is.
+    """
+    if any(ord(char) <= 0x20 or ord(char) == 0x7F for char in url):
+        return "url must not contain spaces or control characters"
+    try:
+        parsed = urllib.parse.urlsplit(url)
+        port = parsed.port
+    except ValueError:
+        return "url is not a URL the sender can use (its host or port does not parse)"
+    if parsed.scheme not in ("http", "https"):
+        return "url must be an http or https URL"
+    if parsed.username is not None or parsed.password is not None or "@" in parsed.netloc:
+        return (
+            "url must not carry credentials (user:password@host): they are never sent; the "
+            "signature authenticates the sender, and a receiver's token goes in the path"
+        )
+    if not parsed.hostname:
+        return "url must name a host"
+    if port == 0:
+        return "url's port must be in 1..65535"
+    return None
 
 
 def secret_key(secret: str) -> bytes | None:

@@ -12,7 +12,7 @@ from aiws.engine.v1 import (
     registry_pb2_grpc,
 )
 from praxis.clock import Clock
-from praxis.core import registry, values
+from praxis.core import definition, registry, values
 from praxis.core.records import Epochs, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
@@ -66,6 +66,19 @@ def epochs_to_proto(epochs: Epochs) -> common_pb2.Epochs:
         ownership_epoch=epochs.ownership_epoch,
         authority_epoch=epochs.authority_epoch,
     )
+
+
+def warnings_to_proto(document: values.JsonValue) -> list[common_pb2.DefinitionWarning]:
+    """The warnings of an accepted definition document (RegistryService, StartRun)."""
+    return [
+        common_pb2.DefinitionWarning(
+            kind=f"DEFINITION_WARNING_KIND_{w.kind}",  # the enum value's name
+            node_ids=list(w.node_ids),
+            node_count=w.node_count,
+            message=w.message,
+        )
+        for w in definition.warnings(document)
+    ]
 
 
 def command_from_proto(
@@ -239,8 +252,11 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
             context,
             self.store.review(principal(), epochs_from_proto(request.epochs), command),
         )
+        warned = material.action is not registry.Action.REJECT
         return registry_pb2.ReviewResponse(
-            material=material_to_proto(material), material_digest=material.digest()
+            material=material_to_proto(material),
+            material_digest=material.digest(),
+            warnings=warnings_to_proto(material.candidate_definition) if warned else [],
         )
 
     def Execute(
@@ -260,6 +276,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
         return registry_pb2.ExecuteResponse(
             receipt=receipt_to_proto(executed.receipt),
             replayed=executed.replayed,
+            warnings=warnings_to_proto(command.definition),  # None for ACTIVATE, REJECT
             dry_run=request.dry_run,
         )
 

@@ -19,7 +19,7 @@ from praxis.observability import logs
 from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import abort, unwrap
-from praxis.rpc.registry import epochs_from_proto, epochs_to_proto
+from praxis.rpc.registry import epochs_from_proto, epochs_to_proto, warnings_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.execution.resumes import ResumeRequest, ResumeStore
 from praxis.store.runtime.listing import RunFilter
@@ -289,10 +289,15 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             parent = current_rpc() or metadata_context(context.invocation_metadata())
             start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))
+        warnings = warnings_to_proto(record.state.definition.document)
         if request.dry_run:  # nothing was stored: no segments to read
-            return run_pb2.StartRunResponse(run=run_to_proto(record), created=created, dry_run=True)
+            return run_pb2.StartRunResponse(
+                run=run_to_proto(record), created=created, dry_run=True, warnings=warnings
+            )
         logs.add(run_id=record.state.run_id)
-        return run_pb2.StartRunResponse(run=self._snapshot(record, created), created=created)
+        return run_pb2.StartRunResponse(
+            run=self._snapshot(record, created), created=created, warnings=warnings
+        )
 
     def GetRun(
         self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from praxis.core import values, webhooks
 from praxis.core.definition import Limits
 from praxis.core.records import PrincipalKind
 from praxis.core.retention import RetentionPolicy, parse_policy
-from praxis.deliverer import DeliveryLimits, Destination
+from praxis.deliverer import DeliveryLimits, Destination, destination_problem
 from praxis.limits import ServingLimits
 from praxis.store.db import dialect
 
@@ -106,7 +105,7 @@ def load(path: Path) -> Config:
         notifications = DeliveryLimits(**data.get("notifications", {}))
     except (TypeError, ValueError) as error:
         raise ConfigError(f"{path}: notifications: {error}") from error
-    destinations = _webhooks(path, data.get("webhooks", {}))
+    destinations = webhook_destinations(path, data.get("webhooks", {}))
     base = path.parent
     database = str(data["database_url"])
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
@@ -139,8 +138,16 @@ def load(path: Path) -> Config:
     )
 
 
-def _webhooks(path: Path, declared: object) -> dict[str, Destination]:
-    """The ``webhooks`` object: name -> ``{"url": "http(s)://...", "secret": "whsec_..."}``."""
+def webhook_destinations(path: Path, declared: object) -> dict[str, Destination]:
+    """The ``webhooks`` object: name -> ``{"url": "http(s)://...", "secret": "whsec_..."}``.
+
+    The one check of declared destinations, at start-up (and for a future live reload of
+    the config): a destination the sender could not use refuses them all. A refusal names
+    the destination and the rule it breaks, never its URL or secret.
+
+    Raises:
+        ConfigError: A destination that is malformed or that the sender cannot use.
+    """
     if not isinstance(declared, dict):
         raise ConfigError(f"{path}: webhooks: an object of name -> destination")
     found: dict[str, Destination] = {}
@@ -151,9 +158,11 @@ def _webhooks(path: Path, declared: object) -> dict[str, Destination]:
         if not isinstance(spec, dict) or set(spec) != {"url", "secret"}:
             raise ConfigError(f"{where}: exactly the keys url and secret")
         url, secret = spec["url"], spec["secret"]
-        parsed = urllib.parse.urlsplit(str(url))
-        if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise ConfigError(f"{where}: url must be an http or https URL")
+        if not isinstance(url, str):
+            raise ConfigError(f"{where}: url must be a string")
+        problem = destination_problem(Destination(name, url, b""))
+        if problem:  # names the destination, never quotes its URL
+            raise ConfigError(f"{path}: {problem}")
         key = webhooks.secret_key(str(secret))
         if key is None:
             raise ConfigError(

@@ -64,6 +64,7 @@ from praxis.store.runtime.tables import (
     run_notifications,
     run_trace_spans,
     run_traces,
+    subscriptions,
 )
 from praxis.store.schedules.tables import schedules
 
@@ -159,4 +160,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         execution_upgrades.add_handoff_revisions,
         adds=(("handoffs", HANDOFFS_REVISION_COLUMNS),),
     ),
+    Migration(26, "subscriptions", (subscriptions,), upgrades.own_subscriptions),
 )

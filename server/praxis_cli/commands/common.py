@@ -207,3 +207,10 @@ def check_digest(expected: str, actual: str) -> None:
             f"the material now has digest {actual}, not the reviewed {expected}: review again",
             CONFLICT,
         )
+
+
+def show_warnings(ctx: Any, warnings: Any) -> None:
+    """Prints each ``DefinitionWarning`` of an answer on stderr (never a failure)."""
+    for warning in warnings:
+        kind = common_pb2.DefinitionWarningKind.Name(warning.kind)
+        ctx.out.warn(kind.removeprefix("DEFINITION_WARNING_KIND_"), warning.message)

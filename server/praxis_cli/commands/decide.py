@@ -25,6 +25,7 @@ from praxis_cli.commands.common import (
     leaf,
     parse_ref,
     ref_text,
+    show_warnings,
 )
 from praxis_cli.commands.material import show_material
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
@@ -252,6 +253,7 @@ def _material(
 def _review(ctx: Any, args: argparse.Namespace) -> int:
     proposal, epochs, command = _decision(ctx, args, args.reject)
     review = _material(ctx, epochs, command)
+    show_warnings(ctx, review.warnings)
     show_material(ctx, review, {"summary": proposal.summary} if proposal.summary else {})
     if not ctx.out.as_json:
         flag = f" --reject {json.dumps(args.reject)}" if args.reject is not None else ""
@@ -315,8 +317,10 @@ def _execute(
             raise
         raise _reused(request_id, chosen) from error
     receipt = response.receipt
+    show_warnings(ctx, response.warnings)
     if ctx.out.as_json:
-        found = {"receipt": to_dict(receipt), "replayed": response.replayed}
+        warnings = [to_dict(w) for w in response.warnings]
+        found = {"receipt": to_dict(receipt), "replayed": response.replayed, "warnings": warnings}
         ctx.out.json(found | ({"dry_run": True} if response.dry_run else {}))
         return 0
     action = enum_name(registry_pb2.RegistryAction.Name(receipt.action), "REGISTRY_ACTION_")
@@ -447,6 +451,7 @@ def _register(ctx: Any, args: argparse.Namespace) -> int:
             bool(args.request_id),
         )
     if not args.digest:
+        show_warnings(ctx, review.warnings)
         show_material(ctx, review, {})
         if not ctx.out.as_json:
             ctx.out.line(

@@ -91,6 +91,7 @@ def show_material(ctx: Any, review: registry_pb2.ReviewResponse, extra: dict[str
                 **extra,
                 "material": to_dict(material),
                 "material_digest": review.material_digest,
+                "warnings": [to_dict(warning) for warning in review.warnings],
                 "diff": diff,
                 "dag_change": change,
             }

@@ -23,6 +23,7 @@ from praxis_cli.commands.common import (
     parse_past_moment,
     parse_ref,
     pretty_json,
+    show_warnings,
 )
 from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
 from praxis_cli.output import enum_name, local_time, to_dict
@@ -205,9 +206,14 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
         request.definition_json = json_argument(None, args.file, "the definition")
     response = ctx.call(ctx.client.runs.StartRun, request)
     run = response.run
+    show_warnings(ctx, response.warnings)
     if response.dry_run:
         if ctx.out.as_json:
-            ctx.out.json({"run": to_dict(run), "created": response.created, "dry_run": True})
+            warnings = [to_dict(w) for w in response.warnings]
+            ctx.out.json(
+                {"run": to_dict(run), "created": response.created, "dry_run": True}
+                | {"warnings": warnings}
+            )
         else:
             would = "would start" if response.created else "already started (same request id)"
             ctx.out.line(f"dry run: {would} a run ({state_name(run.state)}); nothing was stored")
@@ -217,7 +223,8 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
             ctx.out.line(f"started run {run.run_id}")
         return follow(ctx, run.run_id)
     if ctx.out.as_json:
-        ctx.out.json({"run": to_dict(run), "created": response.created})
+        warnings = [to_dict(w) for w in response.warnings]
+        ctx.out.json({"run": to_dict(run), "created": response.created, "warnings": warnings})
     else:
         verb = "started" if response.created else "already started (same request id)"
         ctx.out.line(f"{verb} run {run.run_id} ({state_name(run.state)})")

@@ -32,8 +32,20 @@ def snippet() -> str:
     return found.group(1)
 
 
+def start_snippet() -> str:
+    """The README's "Start a run and wait for it" block."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"## Start a run and wait for it\s*```python\n(.*?)```", text, re.DOTALL)
+    assert found, "the start-a-run snippet is missing from the README"
+    return found.group(1)
+
+
+def start(h: Harness, run_input: object, request_id: str) -> str:
+    return start_run(h, run_input, request_id)
+
+
 def start_run(h: Harness, run_input: object, request_id: str) -> str:
-    document = definition("a", a=node(output=json_out(), model="summariser"))
+    document = definition("a", a=node(output=json_out(), model="summarise"))
     request = run_pb2.StartRunRequest(
         request_id=request_id,
         definition_json=json.dumps(document),
@@ -83,3 +95,28 @@ def test_the_snippet_is_the_handler_plus_at_most_ten_lines() -> None:
     start = next(i for i, line in enumerate(lines) if line.startswith("def handle"))
     end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
     assert len(lines) - (end - start) <= 10
+
+
+def test_the_readme_run_completes_with_the_readme_worker(harness: Harness, tmp_path: Path) -> None:
+    """The README's own definition and its worker agree: the run completes with the
+    worker's result (the node's output contract accepts what the worker returns)."""
+    program = tmp_path / "worker.py"
+    program.write_text(snippet(), encoding="utf-8")
+    env = {**os.environ, "PRAXIS_ADDRESS": harness.address, "PRAXIS_TOKEN": token_of("agent")}
+    process = subprocess.Popen(
+        [sys.executable, str(program)], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        start(harness, {"text": "warm-up"}, "readme-warm-up")  # the engine learns the model
+        code = start_snippet().replace('"127.0.0.1:50051"', repr(harness.address))
+        code = code.replace('"..."', '"the README run"')
+        printed: list[object] = []
+        namespace = {"token": token_of("agent"), "print": printed.append}
+        exec(compile(code, "README.md", "exec"), namespace)  # the block as written
+        assert printed == [{"summary": "the README run"}]
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -4,6 +4,7 @@ redelivered; ``reply_to`` posts the outcome into the starter's subscription."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,11 +16,26 @@ from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
 from tests.support.harness import T0, Harness, expect_error, start_server
 from tests.support.runtime import claim, complete, definition, drive, fail, node, start
-from tests.support.webhooks import SECRET, Receiver, deliveries, signed_correctly, wait_state
+from tests.support.webhooks import (
+    SECRET,
+    Receiver,
+    deliveries,
+    logged_secrets,
+    signed_correctly,
+    wait_state,
+)
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 PLAN = definition("a", a=node())
+
+
+@pytest.fixture(autouse=True)
+def no_secret_in_any_log(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Every log record of these webhook tests is searched for the signing secret."""
+    caplog.set_level(logging.DEBUG)
+    yield
+    assert logged_secrets(caplog.records) == []
 
 
 @pytest.fixture
@@ -133,6 +149,15 @@ def test_operators_only_and_bad_input(harness: Harness) -> None:
         )
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
         harness.client("agent").notifications.RedeliverDelivery(
+            notification_pb2.RedeliverDeliveryRequest(delivery_id="msg_x")
+        )
+    # A human's grant, as docs/operations.md says: an agent granted "*" is refused too.
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "HUMAN_REQUIRED"):
+        harness.client("rogue").notifications.ListDeliveries(
+            notification_pb2.ListDeliveriesRequest()
+        )
+    with expect_error(grpc.StatusCode.PERMISSION_DENIED, "HUMAN_REQUIRED"):
+        harness.client("rogue").notifications.RedeliverDelivery(
             notification_pb2.RedeliverDeliveryRequest(delivery_id="msg_x")
         )
     with expect_error(grpc.StatusCode.NOT_FOUND, "DELIVERY_NOT_FOUND"):

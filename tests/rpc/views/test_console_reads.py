@@ -4,7 +4,6 @@ events, the inbox watch, and paged lists of refs and contracts."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +24,7 @@ from aiws.engine.v1 import inbox_pb2 as pb
 from praxis_client import connect
 from tests.support.execution import create_contract, fail_task, settle, start_run
 from tests.support.harness import Harness, expect_error
+from tests.support.inbox import Watcher, counted
 from tests.support.registry import proposed, ref, registered
 from tests.support.runtime import claim, definition, diamond, json_out, node
 
@@ -129,51 +129,11 @@ def test_settling_events_carry_the_effect_outcome(model: Harness) -> None:
 # --- WatchInbox ---------------------------------------------------------------------------
 
 
-class Watcher:
-    """Reads a WatchInbox stream on a thread (the test's own, not the server's)."""
-
-    def __init__(self, h: Harness, principal_id: str = "alice", **fields: Any) -> None:
-        self.messages: list[pb.WatchInboxResponse] = []
-        self.error: grpc.RpcError | None = None
-        self._changed = threading.Condition()
-        self.call = h.client(principal_id).inbox.WatchInbox(pb.WatchInboxRequest(**fields))
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        try:
-            for message in self.call:
-                with self._changed:
-                    self.messages.append(message)
-                    self._changed.notify_all()
-        except grpc.RpcError as error:
-            with self._changed:
-                self.error = error
-                self._changed.notify_all()
-
-    def wait_for(self, count: int, timeout_s: float = 10.0) -> pb.WatchInboxResponse:
-        deadline = time.monotonic() + timeout_s
-        with self._changed:
-            while len(self.messages) < count:
-                left = deadline - time.monotonic()
-                assert left > 0, f"only {len(self.messages)} messages: {self.messages}"
-                self._changed.wait(left)
-            return self.messages[count - 1]
-
-    def close(self) -> None:
-        self.call.cancel()
-        self._thread.join(5)
-
-
 @pytest.fixture
 def watching(model: Harness) -> Iterator[Watcher]:
     watcher = Watcher(model)
     yield watcher
     watcher.close()
-
-
-def counted(message: pb.WatchInboxResponse) -> dict[str, int]:
-    return {pb.InboxItemKind.Name(c.kind): c.count for c in message.counts if c.count}
 
 
 def test_watch_inbox_sends_counts_at_once_and_on_each_change(

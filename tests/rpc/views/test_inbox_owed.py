@@ -11,6 +11,7 @@ from aiws.engine.v1 import approval_pb2, assessment_pb2, handoff_pb2, run_pb2
 from aiws.engine.v1 import inbox_pb2 as pb
 from tests.support.execution import create_contract, run_of, settle, start_run
 from tests.support.harness import Harness
+from tests.support.inbox import Watcher, counted
 from tests.support.registry import activate_cmd, approve, execute, proposed, registered
 from tests.support.runtime import claim, definition, json_out, node
 
@@ -214,8 +215,6 @@ def test_a_renewal_must_be_for_the_same_purpose_by_any_human(model: Harness) -> 
 def test_watch_inbox_sees_an_approval_enter_and_its_renewal_take_it_out(
     model: Harness,
 ) -> None:
-    from tests.rpc.views.test_console_reads import Watcher, counted
-
     watcher = Watcher(model)
     try:
         assert watcher.wait_for(1).total == 0

@@ -10,18 +10,20 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import grpc
 import pytest
 from mcp import Client
+from mcp.server import MCPServer
+from starlette.testclient import TestClient
 
 from aiws.engine.v1 import run_pb2
 from praxis_client import CallError
 from praxis_mcp import limits
 from praxis_mcp.actions import Praxis, Refused, in_parameters, parameter_of
-from praxis_mcp.server import REDACTED, Redactor, _answer, build, check_loopback
+from praxis_mcp.server import REDACTED, Redactor, _answer, build, check_loopback, serve
 from praxis_mcp.watch import Follow, Target, TooManyWatches, Watches, target_of
 
 TOKEN = "prx_secret-token-value"
@@ -94,6 +96,35 @@ def test_limits_cut_texts_and_waits() -> None:
     assert limits.clip("short") == "short"
     assert limits.bounded_wait(3600) == limits.MAX_WAIT_S
     assert limits.bounded_wait(-1) == 0.0
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
+def test_every_loopback_host_gets_the_host_and_origin_checks(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``praxis mcp --http --host HOST`` serves refuses a rebinding page's Host (421)
+    and Origin (403), whichever loopback address it listens on (issue 37)."""
+    served: dict[str, Any] = {}
+
+    def run(self: MCPServer, transport: str, **options: Any) -> None:
+        served.update(options, server=self, transport=transport)
+
+    monkeypatch.setattr(MCPServer, "run", run)
+    serve(Praxis(client=cast(Any, None), worker_id="w1"), TOKEN, "http", host, 8765)
+    assert (served["transport"], served["host"]) == ("streamable-http", host)
+    app = served["server"].streamable_http_app(
+        transport_security=served.get("transport_security"), host=host
+    )
+    own = f"[{host}]:8765" if ":" in host else f"{host}:8765"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    with TestClient(app, base_url=f"http://{own}") as http:
+        assert (
+            http.post("/mcp", json=body, headers={"host": "rebind.example:8765"}).status_code == 421
+        )
+        foreign = {"host": own, "origin": "http://rebind.example:8765"}
+        assert http.post("/mcp", json=body, headers=foreign).status_code == 403
+        local = {"host": own, "origin": f"http://{own}"}
+        assert http.post("/mcp", json=body, headers=local).status_code not in (403, 421)
 
 
 def test_refusals_name_the_tools_parameters_not_the_request_fields() -> None:

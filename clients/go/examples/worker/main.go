@@ -6,21 +6,22 @@ import (
 	"context"
 	"log"
 	"os"
-	"strings"
 
 	"github.com/praxis-engine/praxis/clients/go/praxis"
 )
 
-// handle does one task. ctx is cancelled when the run is stopped or the lease is lost.
+// handle does one task: {"text": ...} -> {"summary": its first 100 characters}.
+// ctx is cancelled when the run is stopped or the lease is lost.
 func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
 	var in struct {
 		Text string `json:"text"`
 	}
-	if err := task.DecodeInput(&in); err != nil {
-		return praxis.NotApplied("the input is not {\"text\": ...}", false), nil
+	if err := task.DecodeInput(&in); err != nil || in.Text == "" {
+		return praxis.NotApplied("no text to summarise", false), nil
 	}
-	summary := strings.ToUpper(in.Text) // the real work: call a model, a tool, an API ...
-	return praxis.Applied(map[string]string{"summary": summary}).WithCost("3"), nil
+	summary := []rune(in.Text) // the real work: call a model, a tool, an API ...
+	summary = summary[:min(len(summary), 100)]
+	return praxis.Applied(map[string]string{"summary": string(summary)}).WithCost("12.5"), nil
 }
 
 func main() {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -29,7 +30,7 @@ func (f *fakeTasks) ClaimTasks(ctx context.Context, req *enginev1.ClaimTasksRequ
 	f.mu.Unlock()
 	if first {
 		return &enginev1.ClaimTasksResponse{Tasks: []*enginev1.Task{{
-			AttemptId: "att-1", NodeUid: "a", InputJson: `{"text":"hello"}`,
+			AttemptId: "att-1", NodeUid: "a", InputJson: `{"text":"` + strings.Repeat("é", 150) + `"}`,
 		}}}, nil
 	}
 	select {
@@ -62,7 +63,7 @@ func TestReadmeWorkerRuns(t *testing.T) {
 	go func() { defer close(stopped); main() }()
 	select {
 	case req := <-fake.completed:
-		if req.GetResultJson() != `{"summary":"HELLO"}` || req.GetCostMicrocredits() != "3" ||
+		if req.GetResultJson() != `{"summary":"`+strings.Repeat("é", 100)+`"}` || req.GetCostMicrocredits() != "12.5" ||
 			req.GetEffect() != enginev1.EffectOutcome_EFFECT_OUTCOME_APPLIED || req.GetAttemptId() != "att-1" {
 			t.Errorf("completed with %v", req)
 		}

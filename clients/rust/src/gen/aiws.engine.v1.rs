@@ -28,6 +28,25 @@ pub struct Epochs {
     #[prost(int64, tag = "3")]
     pub authority_epoch: i64,
 }
+/// DefinitionWarning is something about an accepted definition that its author may not
+/// expect. It never refuses anything: the call that answers it succeeded.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DefinitionWarning {
+    /// What the warning is about.
+    #[prost(enumeration = "DefinitionWarningKind", tag = "1")]
+    pub kind: i32,
+    /// The node ids it concerns, sorted: at most 100 (`node_count` says how many
+    /// there are in all).
+    #[prost(string, repeated, tag = "2")]
+    pub node_ids: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// How many nodes it concerns in all.
+    #[prost(int32, tag = "3")]
+    pub node_count: i32,
+    /// What it means and what to do about it, in a sentence or two for a person.
+    #[prost(string, tag = "4")]
+    pub message: ::prost::alloc::string::String,
+}
 /// PrincipalKind is the verified kind of an authenticated principal. It comes from the
 /// principal's record, never from the request.
 #[allow(clippy::all)]
@@ -102,6 +121,41 @@ impl EffectOutcome {
             "EFFECT_OUTCOME_APPLIED" => Some(Self::Applied),
             "EFFECT_OUTCOME_NOT_APPLIED" => Some(Self::NotApplied),
             "EFFECT_OUTCOME_UNCERTAIN" => Some(Self::Uncertain),
+            _ => None,
+        }
+    }
+}
+/// DefinitionWarningKind names what a DefinitionWarning is about.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum DefinitionWarningKind {
+    /// Never sent.
+    Unspecified = 0,
+    /// Agent nodes that declare no `effects` (docs/definitions.md). Praxis treats them as
+    /// `external`: an attempt that ends without the worker's report (a crash, a timeout, a
+    /// lost lease, a stopped run) and an uncaught exception in a worker's handler leave the
+    /// node BLOCKED with an UNCERTAIN effect until a human reconciles it, instead of being
+    /// retried. Declaring `"effects": "none"` or `"idempotent"` makes such attempts retry
+    /// automatically; `"external"` keeps the default and silences the warning.
+    EffectsUndeclared = 1,
+}
+impl DefinitionWarningKind {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "DEFINITION_WARNING_KIND_UNSPECIFIED",
+            Self::EffectsUndeclared => "DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "DEFINITION_WARNING_KIND_UNSPECIFIED" => Some(Self::Unspecified),
+            "DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED" => Some(Self::EffectsUndeclared),
             _ => None,
         }
     }
@@ -3494,6 +3548,12 @@ pub enum ErrorReason {
     NotifyInvalid = 191,
     /// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
     DeliveryNotFound = 192,
+    /// StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+    /// subscription that another principal made, and the caller holds no
+    /// `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+    /// The same answer whoever made it: the refusal tells only that the name is not the
+    /// caller's to use.
+    SubscriptionNotGranted = 230,
     /// SimulateRun's script cannot drive the definition: an entry names no node of it, a
     /// worker's outcome names a wait node or an answer an agent node, a duration is
     /// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -3627,6 +3687,7 @@ impl ErrorReason {
             Self::NotifyDestinationUnknown => "NOTIFY_DESTINATION_UNKNOWN",
             Self::NotifyInvalid => "NOTIFY_INVALID",
             Self::DeliveryNotFound => "DELIVERY_NOT_FOUND",
+            Self::SubscriptionNotGranted => "SUBSCRIPTION_NOT_GRANTED",
             Self::ScriptInvalid => "SCRIPT_INVALID",
             Self::SimulationInvalid => "SIMULATION_INVALID",
         }
@@ -3754,6 +3815,7 @@ impl ErrorReason {
             "NOTIFY_DESTINATION_UNKNOWN" => Some(Self::NotifyDestinationUnknown),
             "NOTIFY_INVALID" => Some(Self::NotifyInvalid),
             "DELIVERY_NOT_FOUND" => Some(Self::DeliveryNotFound),
+            "SUBSCRIPTION_NOT_GRANTED" => Some(Self::SubscriptionNotGranted),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
             "SIMULATION_INVALID" => Some(Self::SimulationInvalid),
             _ => None,
@@ -3843,7 +3905,10 @@ pub struct StreamEventsResponse {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct AckEventsRequest {
-    /// The subscriber name.
+    /// The subscriber name. The first AckEvents (or StartRun) naming it makes the
+    /// subscription the caller's; moving another principal's position fails with
+    /// PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+    /// `subscription.any` on every work order.
     #[prost(string, tag = "1")]
     pub subscriber: ::prost::alloc::string::String,
     /// Every event with `seq` up to and including this one is processed.
@@ -6292,6 +6357,11 @@ pub struct ReviewResponse {
     /// `sha256:<hex>` of the material's canonical JSON; pass it to CreateApproval.
     #[prost(string, tag = "2")]
     pub material_digest: ::prost::alloc::string::String,
+    /// What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+    /// and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
 }
 /// ExecuteRequest commits one command.
 #[allow(clippy::all)]
@@ -6316,7 +6386,7 @@ pub struct ExecuteRequest {
 }
 /// ExecuteResponse carries the command's receipt.
 #[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+#[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ExecuteResponse {
     /// The receipt of the committed command (of a dry run: the receipt it would have).
     #[prost(message, optional, tag = "1")]
@@ -6324,6 +6394,12 @@ pub struct ExecuteResponse {
     /// True when this is a retry that returned the original receipt and changed nothing.
     #[prost(bool, tag = "2")]
     pub replayed: bool,
+    /// What the author should know about the definition the command carries (REGISTER and
+    /// PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+    /// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+    /// dry run: would be); a retry answers the same warnings.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
     /// True when the request was a dry run: nothing was stored.
     #[prost(bool, tag = "50")]
     pub dry_run: bool,
@@ -10877,7 +10953,13 @@ pub struct StartRunRequest {
     /// Any JSON document; nodes whose input is `run_input` read it. Empty means `null`.
     #[prost(string, tag = "4")]
     pub input_json: ::prost::alloc::string::String,
-    /// A subscriber name whose event stream receives this run's events.
+    /// A subscriber name (an identifier) whose event stream receives this run's events,
+    /// and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+    /// it: the first StartRun naming it (or the first AckEvents of it) makes it the
+    /// caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+    /// SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+    /// `subscription.any` on every work order: an agent cannot push events or a reply into
+    /// another's session. A repeated request_id returns its run before this check.
     #[prost(string, tag = "5")]
     pub subscriber: ::prost::alloc::string::String,
     /// The contract governing the run, if any. An ad hoc run belongs to the contract's
@@ -10952,7 +11034,9 @@ pub struct RunNotify {
     #[prost(string, repeated, tag = "1")]
     pub webhooks: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
     /// Post the outcome into the starter's own event subscription, the `subscriber` of
-    /// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+    /// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+    /// the caller's own or one it is granted, else PERMISSION_DENIED /
+    /// SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
     /// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
     /// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
     /// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
@@ -10974,6 +11058,12 @@ pub struct StartRunResponse {
     /// False when the request_id had already started this run.
     #[prost(bool, tag = "2")]
     pub created: bool,
+    /// What the starter should know about the definition the run applies (inline or the
+    /// ref's head): for now, its agent nodes that declare no `effects`
+    /// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+    /// start, with the same warnings); a retry answers the same warnings.
+    #[prost(message, repeated, tag = "3")]
+    pub warnings: ::prost::alloc::vec::Vec<DefinitionWarning>,
     /// True when the request was a dry run: `run` is what a start would have answered, and
     /// nothing was stored.
     #[prost(bool, tag = "50")]

@@ -159,6 +159,14 @@ def backup(source: Path, target: Path, server_version: str, now_ms: int) -> Mani
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
+        # The copy is the whole database: 0600 from its first byte, whatever the umask
+        # (SQLite opens an existing empty file as an empty database, and makes its
+        # journal with the file's mode).
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # exactly, under any umask
+        finally:
+            os.close(fd)
         # Never creates the source (it exists); reads only. One step: one read transaction.
         origin = sqlite3.connect(dialect.sqlite_uri(source, "rw"), uri=True, timeout=30)
         try:
@@ -170,7 +178,6 @@ def backup(source: Path, target: Path, server_version: str, now_ms: int) -> Mani
                 copy.close()
         finally:
             origin.close()
-        os.chmod(partial, 0o600)
         _fsync(partial)
         found = _inspect(partial)
         manifest = Manifest(

@@ -118,8 +118,11 @@ class AssessmentStore:
 
         def transaction(connection: Connection) -> tuple[core.Assessment, bool]:
             key = requests.replayed(
-                connection, principal.principal_id, "assess", request_id, digest
-            )
+                connection, principal.principal_id, "assess", request_id, digest,
+                lambda _key: self.runs.authorize_run(
+                    principal, kind.value, self.runs.unit.load(connection, run_id), run_id
+                ),
+            )  # fmt: skip
             if key is not None:
                 return _load(connection, key), True
             record = self.runs.unit.load(connection, run_id)

@@ -67,8 +67,11 @@ class HandoffStore:
 
         def transaction(connection: Connection) -> tuple[core.Handoff, bool]:
             key = requests.replayed(
-                connection, principal.principal_id, "handoff", request_id, digest
-            )
+                connection, principal.principal_id, "handoff", request_id, digest,
+                lambda _key: self.runs.authorize_run(
+                    principal, "handoff.create", self.runs.unit.load(connection, run_id), run_id
+                ),
+            )  # fmt: skip
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
             record = self.runs.unit.load(connection, run_id)
@@ -125,9 +128,15 @@ class HandoffStore:
                     or missing
                 )
             record = self.runs.unit.load(connection, found.run_id)
-            self._authorize(
-                principal, "handoff.acknowledge", record.work_order_id if record else ""
-            )
+            if record is None:  # its run was archived: installation-wide
+                self._authorize(principal, "handoff.acknowledge", "")
+            else:  # the answer of a missing handoff to anyone it does not cover
+                missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
+                denied = self.runs.authorize_run(
+                    principal, "handoff.acknowledge", record, found.run_id, missing
+                )
+                if denied:
+                    raise Rollback(denied)
             now = self.clock.now_ms()
             acknowledged = core.acknowledge(found, principal.principal_id, now)
             if isinstance(acknowledged, Rejection):

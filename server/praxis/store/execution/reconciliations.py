@@ -237,6 +237,17 @@ class ReconciliationStore:
         )
         return material, view, record
 
+    def _granted(
+        self, connection: Connection, principal: Principal, attempt_id: str
+    ) -> Rejection | None:
+        """Whether ``reconcile.decide`` on the attempt's run is still granted (a replay's
+        check: the answer a fresh decision gets for the caller's grants)."""
+        row = connection.execute(
+            select(reconciliations.c.run_id).where(reconciliations.c.attempt_id == attempt_id)
+        ).first()
+        record = None if row is None else self.runs.unit.load(connection, row.run_id)
+        return self.runs.authorize_run(principal, "reconcile.decide", record, attempt_id)
+
     def _supplied(
         self, view: ReconciliationView, record: RunRecord, text: str
     ) -> values.JsonValue | Rejection:
@@ -282,7 +293,10 @@ class ReconciliationStore:
             connection: Connection, signals: Effects
         ) -> tuple[ReconciliationView, bool]:
             scope = ("reconcile", principal.principal_id, request.request_id)
-            key = requests.replayed(connection, scope[1], scope[0], scope[2], digest)
+            key = requests.replayed(
+                connection, scope[1], scope[0], scope[2], digest,
+                lambda _key: self._granted(connection, principal, request.attempt_id),
+            )  # fmt: skip
             if key is not None:
                 return self._load_view(connection, key), True
             now = self.clock.now_ms()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -31,13 +32,29 @@ def append(
     )
 
 
+Check = Callable[[str], Rejection | None]
+"""Today's grant check of a replay, given the stored result's key: the refusal a fresh
+request by the same caller would get for its grants (``None``: still covered)."""
+
+
 def replayed(
-    connection: Connection, principal_id: str, scope: str, request_id: str, digest: str
+    connection: Connection,
+    principal_id: str,
+    scope: str,
+    request_id: str,
+    digest: str,
+    check: Check,
 ) -> str | None:
     """The result key of an earlier request with this id, or ``None`` for a new one.
 
+    Every command that replays by request id asks here, and a replay answers only a
+    caller whose grants cover the command today: ``check`` runs on the stored result's
+    key before anything is returned, so a lapsed or narrowed grant gets the refusal a
+    fresh call would get, never the stored answer.
+
     Raises:
-        Rollback: REQUEST_ID_REUSED when the id was used for a different request.
+        Rollback: REQUEST_ID_REUSED when the id was used for a different request; the
+            refusal of ``check`` when the caller's grants no longer cover the command.
     """
     row = connection.execute(
         select(model_requests.c.request_digest, model_requests.c.result_key).where(
@@ -56,7 +73,11 @@ def replayed(
                 f"request_id {request_id!r} was already used for a different request",
             )
         )
-    return str(row.result_key)
+    key = str(row.result_key)
+    denied = check(key)
+    if denied is not None:
+        raise Rollback(denied)
+    return key
 
 
 def remember(

@@ -110,7 +110,10 @@ class ResumeStore:
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
             scope = ("resume", principal.principal_id, request.request_id)
-            key = requests.replayed(connection, scope[1], scope[0], scope[2], digest)
+            key = requests.replayed(
+                connection, scope[1], scope[0], scope[2], digest,
+                lambda run_id: self._granted(connection, principal, run_id),
+            )  # fmt: skip
             if key is not None:
                 replay = self.runs.unit.load(connection, key)
                 assert replay is not None
@@ -147,6 +150,13 @@ class ResumeStore:
 
         result: tuple[RunRecord, bool] | Rejection = self.runs.unit.transact(transaction)
         return result
+
+    def _granted(
+        self, connection: Connection, principal: Principal, run_id: str
+    ) -> Rejection | None:
+        """Whether ``run.resume`` on the run is still granted (a replay's check)."""
+        record = self.runs.unit.load(connection, run_id)
+        return self.runs.authorize_run(principal, "run.resume", record, run_id)
 
     def _approve(
         self,

@@ -256,9 +256,6 @@ class WaitStore:
 
         def transaction(connection: Connection, effects: Effects) -> tuple[WaitView, bool]:
             now = self.clock.now_ms()
-            replay = requests.replayed(
-                connection, principal.principal_id, "wait", request_id, digest
-            )
             row = _row(connection, wait)
             if row is None:
                 missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
@@ -268,9 +265,13 @@ class WaitStore:
                 )
             record = self.runs.unit.lock_load(connection, row.run_id)
             assert record is not None
+            spec = record.state.definition.nodes[row.node_uid]
+            replay = requests.replayed(
+                connection, principal.principal_id, "wait", request_id, digest,
+                lambda _key: self._refusal(principal, record, spec, now),
+            )  # fmt: skip
             if replay is not None:
                 return self._view(connection, record, row, now), True
-            spec = record.state.definition.nodes[row.node_uid]
             self._authorize(principal, record, spec, now)
             if approval_id and spec.kind != authz.KIND:
                 raise Rollback(_not_applicable("only an authorization wait takes an approval"))
@@ -290,16 +291,23 @@ class WaitStore:
         return result
 
     def _authorize(self, principal: Principal, record: RunRecord, spec: Node, now: int) -> None:
+        problem = self._refusal(principal, record, spec, now)
+        if problem:
+            raise Rollback(problem)
+
+    def _refusal(
+        self, principal: Principal, record: RunRecord, spec: Node, now: int
+    ) -> Rejection | None:
+        """Why the caller may not satisfy this wait now (``None``: it may)."""
         purpose = spec.wait.purpose if spec.wait else ""
         evidence = self.authority.authorize(
             principal, "wait.satisfy", record.work_order_id, now, purpose
         )
         if isinstance(evidence, Rejection):
-            raise Rollback(evidence)
+            return evidence
         if spec.kind == authz.KIND:
-            problem = kinds.check_kind("wait.authorize", evidence.kind)
-            if problem:
-                raise Rollback(problem)
+            return kinds.check_kind("wait.authorize", evidence.kind)
+        return None
 
     def _approval(
         self,

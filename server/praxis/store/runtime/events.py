@@ -14,6 +14,7 @@ from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid
 from praxis.store.db import dialect, locks
 from praxis.store.db.database import Database, Rollback
+from praxis.store.runtime import subscriptions
 from praxis.store.runtime.tables import event_subscribers, run_events
 
 LIST_DEFAULT = 100
@@ -131,6 +132,9 @@ class EventStore:
 
         def transaction(connection: Connection) -> int:
             locks.key(connection, "subscriber:" + subscriber)
+            refused = subscriptions.claim(connection, self.authority, principal, subscriber, now)
+            if refused:
+                raise Rollback(refused)
             last = connection.execute(select(func.max(run_events.c.seq))).scalar() or 0
             if cursor > last:
                 raise Rollback(

@@ -35,7 +35,7 @@ from praxis.store.db import locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
-from praxis.store.runtime import listing, outbox, worker_models
+from praxis.store.runtime import listing, outbox, subscriptions, worker_models
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
@@ -265,6 +265,12 @@ class RunStore:
         existing = self._existing(connection, principal, request, prepared.request_digest)
         if existing is not None:
             return existing, False
+        if request.subscriber:  # events and a reply go only into the caller's own
+            refused = subscriptions.claim(
+                connection, self.authority, principal, request.subscriber, self.clock.now_ms()
+            )
+            if refused:
+                raise Rollback(refused)
         definition, revision = prepared.parsed, 0
         if request.ref is None:
             admit(connection, work_order_id)
@@ -486,6 +492,23 @@ class RunStore:
         )
         return found if isinstance(found, Rejection) else None
 
+    def authorize_read(
+        self, principal: Principal, work_order_id: str | None, run_id: str
+    ) -> Rejection | None:
+        """``run.read`` on a run of ``work_order_id`` (``None``: no such run), answered
+        without an oracle: "no such run" and "not yours" (any grant that does not cover it:
+        action, purpose or window) are one PERMISSION_DENIED, and only a caller whose
+        grant covers every work order learns RUN_NOT_FOUND."""
+        found = guard.authorize_subject(
+            self.authority,
+            principal,
+            "run.read",
+            work_order_id,
+            self.clock.now_ms(),
+            not_found("RUN_NOT_FOUND", f"no run {run_id!r}"),
+        )
+        return found if isinstance(found, Rejection) else None
+
     def get_node_result(
         self, principal: Principal, run_id: str, uid: str
     ) -> tuple[bool, str] | Rejection:
@@ -558,7 +581,7 @@ class RunStore:
         with self.db.read() as connection:
             row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
             if row is not None:
-                denied = self.authorize(principal, "run.read", row.work_order_id)
+                denied = self.authorize_read(principal, row.work_order_id, run_id)
                 if denied:
                     return denied
                 definition = self.definition(connection, row.definition_digest)
@@ -568,9 +591,11 @@ class RunStore:
                     connection, row, definition, node_id, status, size, start
                 )
         if row is None:  # outside the read: the tombstone is read in a read of its own
-            return self.archived(principal, run_id) or not_found(
-                "RUN_NOT_FOUND", f"no run {run_id!r}"
+            missing = self.archived(principal, run_id) or self.authorize_read(
+                principal, None, run_id
             )
+            assert missing is not None  # a missing run is always refused
+            return missing
         if isinstance(page, Rejection):
             return page
         nodes, following = page

@@ -216,6 +216,17 @@ event_subscribers = Table(
     Column("updated_at_ms", BigInteger, nullable=False),
 )
 
+subscriptions = Table(
+    "subscriptions",
+    metadata,
+    Column("subscriber", String(128), primary_key=True),
+    Column("principal_id", String(128), nullable=False),
+    Column("created_at_ms", BigInteger, nullable=False),
+)
+"""Migration 26: who made each subscription (the first StartRun naming it as its
+``subscriber``, or the first AckEvents of it): only that principal, or one granted
+``subscription.any``, may route runs into it or move its position."""
+
 RUNTIME_TABLES = (
     runs,
     run_definitions,

@@ -1,4 +1,4 @@
-"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14, 15 and 17.
+"""The runtime's upgrade steps: the extra work of migrations 7, 9, 12, 14, 15, 17 and 26.
 
 Migration 7: run nodes move from one JSON snapshot per run to one row each.
 
@@ -31,6 +31,11 @@ order of its contract, or the default work order when it has none
 (:data:`praxis.core.membership.DEFAULT_WORK_ORDER`), and its ready rows the same, so
 that the work order's controls act on it from then on.
 
+Migration 26 (:func:`own_subscriptions`): every subscription has an owner. A subscriber
+name that runs were started with before it belongs to the principal that started the
+earliest of them; a name only acknowledged (AckEvents) and never started with stays
+unowned until its next use makes it the user's.
+
 Each step is correct on a table created at any version: it adds a column only where it
 is missing (a table created after the migration was written already has it).
 """
@@ -58,6 +63,7 @@ from praxis.store.runtime.tables import (
     ready_nodes,
     run_nodes,
     runs,
+    subscriptions,
 )
 
 _BATCH = 200
@@ -155,4 +161,25 @@ def run_work_orders(connection: Connection) -> None:
         update(ready_nodes)
         .where(ready_nodes.c.work_order_id == "")
         .values(work_order_id=func.coalesce(of_run, DEFAULT_WORK_ORDER))
+    )
+
+
+def own_subscriptions(connection: Connection) -> None:
+    """Gives each subscriber name already used by runs the starter of its earliest run."""
+    earliest = (
+        select(runs.c.subscriber, func.min(runs.c.created_at_ms).label("at"))
+        .where(runs.c.subscriber != "")
+        .group_by(runs.c.subscriber)
+        .subquery()
+    )
+    first = (
+        select(runs.c.subscriber, func.min(runs.c.principal_id), earliest.c.at)
+        .join(
+            earliest,
+            (runs.c.subscriber == earliest.c.subscriber) & (runs.c.created_at_ms == earliest.c.at),
+        )
+        .group_by(runs.c.subscriber, earliest.c.at)
+    )
+    connection.execute(
+        subscriptions.insert().from_select(["subscriber", "principal_id", "created_at_ms"], first)
     )

@@ -137,6 +137,60 @@ func (EffectOutcome) EnumDescriptor() ([]byte, []int) {
 	return file_aiws_engine_v1_common_proto_rawDescGZIP(), []int{1}
 }
 
+// DefinitionWarningKind names what a DefinitionWarning is about.
+type DefinitionWarningKind int32
+
+const (
+	// Never sent.
+	DefinitionWarningKind_DEFINITION_WARNING_KIND_UNSPECIFIED DefinitionWarningKind = 0
+	// Agent nodes that declare no `effects` (docs/definitions.md). Praxis treats them as
+	// `external`: an attempt that ends without the worker's report (a crash, a timeout, a
+	// lost lease, a stopped run) and an uncaught exception in a worker's handler leave the
+	// node BLOCKED with an UNCERTAIN effect until a human reconciles it, instead of being
+	// retried. Declaring `"effects": "none"` or `"idempotent"` makes such attempts retry
+	// automatically; `"external"` keeps the default and silences the warning.
+	DefinitionWarningKind_DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED DefinitionWarningKind = 1
+)
+
+// Enum value maps for DefinitionWarningKind.
+var (
+	DefinitionWarningKind_name = map[int32]string{
+		0: "DEFINITION_WARNING_KIND_UNSPECIFIED",
+		1: "DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED",
+	}
+	DefinitionWarningKind_value = map[string]int32{
+		"DEFINITION_WARNING_KIND_UNSPECIFIED":        0,
+		"DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED": 1,
+	}
+)
+
+func (x DefinitionWarningKind) Enum() *DefinitionWarningKind {
+	p := new(DefinitionWarningKind)
+	*p = x
+	return p
+}
+
+func (x DefinitionWarningKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DefinitionWarningKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_aiws_engine_v1_common_proto_enumTypes[2].Descriptor()
+}
+
+func (DefinitionWarningKind) Type() protoreflect.EnumType {
+	return &file_aiws_engine_v1_common_proto_enumTypes[2]
+}
+
+func (x DefinitionWarningKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DefinitionWarningKind.Descriptor instead.
+func (DefinitionWarningKind) EnumDescriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_common_proto_rawDescGZIP(), []int{2}
+}
+
 // WorkflowRef names one registry entry: the definition lineage of a run within a work
 // order. Both parts are identifiers: 1 to 128 characters of letters, digits and
 // `-_.:@`, or any other non-control Unicode letter; they never change once chosen.
@@ -260,6 +314,81 @@ func (x *Epochs) GetAuthorityEpoch() int64 {
 	return 0
 }
 
+// DefinitionWarning is something about an accepted definition that its author may not
+// expect. It never refuses anything: the call that answers it succeeded.
+type DefinitionWarning struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the warning is about.
+	Kind DefinitionWarningKind `protobuf:"varint,1,opt,name=kind,proto3,enum=aiws.engine.v1.DefinitionWarningKind" json:"kind,omitempty"`
+	// The node ids it concerns, sorted: at most 100 (`node_count` says how many
+	// there are in all).
+	NodeIds []string `protobuf:"bytes,2,rep,name=node_ids,json=nodeIds,proto3" json:"node_ids,omitempty"`
+	// How many nodes it concerns in all.
+	NodeCount int32 `protobuf:"varint,3,opt,name=node_count,json=nodeCount,proto3" json:"node_count,omitempty"`
+	// What it means and what to do about it, in a sentence or two for a person.
+	Message       string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DefinitionWarning) Reset() {
+	*x = DefinitionWarning{}
+	mi := &file_aiws_engine_v1_common_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DefinitionWarning) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DefinitionWarning) ProtoMessage() {}
+
+func (x *DefinitionWarning) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_common_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DefinitionWarning.ProtoReflect.Descriptor instead.
+func (*DefinitionWarning) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_common_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *DefinitionWarning) GetKind() DefinitionWarningKind {
+	if x != nil {
+		return x.Kind
+	}
+	return DefinitionWarningKind_DEFINITION_WARNING_KIND_UNSPECIFIED
+}
+
+func (x *DefinitionWarning) GetNodeIds() []string {
+	if x != nil {
+		return x.NodeIds
+	}
+	return nil
+}
+
+func (x *DefinitionWarning) GetNodeCount() int32 {
+	if x != nil {
+		return x.NodeCount
+	}
+	return 0
+}
+
+func (x *DefinitionWarning) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_aiws_engine_v1_common_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_common_proto_rawDesc = "" +
@@ -271,7 +400,13 @@ const file_aiws_engine_v1_common_proto_rawDesc = "" +
 	"\x06Epochs\x12'\n" +
 	"\x0finstallation_id\x18\x01 \x01(\tR\x0einstallationId\x12'\n" +
 	"\x0fownership_epoch\x18\x02 \x01(\x03R\x0eownershipEpoch\x12'\n" +
-	"\x0fauthority_epoch\x18\x03 \x01(\x03R\x0eauthorityEpoch*\x7f\n" +
+	"\x0fauthority_epoch\x18\x03 \x01(\x03R\x0eauthorityEpoch\"\xa2\x01\n" +
+	"\x11DefinitionWarning\x129\n" +
+	"\x04kind\x18\x01 \x01(\x0e2%.aiws.engine.v1.DefinitionWarningKindR\x04kind\x12\x19\n" +
+	"\bnode_ids\x18\x02 \x03(\tR\anodeIds\x12\x1d\n" +
+	"\n" +
+	"node_count\x18\x03 \x01(\x05R\tnodeCount\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage*\x7f\n" +
 	"\rPrincipalKind\x12\x1e\n" +
 	"\x1aPRINCIPAL_KIND_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PRINCIPAL_KIND_HUMAN\x10\x01\x12\x18\n" +
@@ -281,7 +416,10 @@ const file_aiws_engine_v1_common_proto_rawDesc = "" +
 	"\x1aEFFECT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EFFECT_OUTCOME_APPLIED\x10\x01\x12\x1e\n" +
 	"\x1aEFFECT_OUTCOME_NOT_APPLIED\x10\x02\x12\x1c\n" +
-	"\x18EFFECT_OUTCOME_UNCERTAIN\x10\x03Ba\n" +
+	"\x18EFFECT_OUTCOME_UNCERTAIN\x10\x03*p\n" +
+	"\x15DefinitionWarningKind\x12'\n" +
+	"#DEFINITION_WARNING_KIND_UNSPECIFIED\x10\x00\x12.\n" +
+	"*DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED\x10\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -296,20 +434,23 @@ func file_aiws_engine_v1_common_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_common_proto_rawDescData
 }
 
-var file_aiws_engine_v1_common_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_aiws_engine_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_aiws_engine_v1_common_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_aiws_engine_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_aiws_engine_v1_common_proto_goTypes = []any{
-	(PrincipalKind)(0),  // 0: aiws.engine.v1.PrincipalKind
-	(EffectOutcome)(0),  // 1: aiws.engine.v1.EffectOutcome
-	(*WorkflowRef)(nil), // 2: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),      // 3: aiws.engine.v1.Epochs
+	(PrincipalKind)(0),         // 0: aiws.engine.v1.PrincipalKind
+	(EffectOutcome)(0),         // 1: aiws.engine.v1.EffectOutcome
+	(DefinitionWarningKind)(0), // 2: aiws.engine.v1.DefinitionWarningKind
+	(*WorkflowRef)(nil),        // 3: aiws.engine.v1.WorkflowRef
+	(*Epochs)(nil),             // 4: aiws.engine.v1.Epochs
+	(*DefinitionWarning)(nil),  // 5: aiws.engine.v1.DefinitionWarning
 }
 var file_aiws_engine_v1_common_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	2, // 0: aiws.engine.v1.DefinitionWarning.kind:type_name -> aiws.engine.v1.DefinitionWarningKind
+	1, // [1:1] is the sub-list for method output_type
+	1, // [1:1] is the sub-list for method input_type
+	1, // [1:1] is the sub-list for extension type_name
+	1, // [1:1] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_common_proto_init() }
@@ -322,8 +463,8 @@ func file_aiws_engine_v1_common_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_common_proto_rawDesc), len(file_aiws_engine_v1_common_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   2,
+			NumEnums:      3,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

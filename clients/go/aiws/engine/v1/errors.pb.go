@@ -326,6 +326,12 @@ const (
 	ErrorReason_NOTIFY_INVALID ErrorReason = 191
 	// RedeliverDelivery names a delivery that does not exist (NOT_FOUND).
 	ErrorReason_DELIVERY_NOT_FOUND ErrorReason = 192
+	// StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+	// subscription that another principal made, and the caller holds no
+	// `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+	// The same answer whoever made it: the refusal tells only that the name is not the
+	// caller's to use.
+	ErrorReason_SUBSCRIPTION_NOT_GRANTED ErrorReason = 230
 	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
 	// worker's outcome names a wait node or an answer an agent node, a duration is
 	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -456,6 +462,7 @@ var (
 		190: "NOTIFY_DESTINATION_UNKNOWN",
 		191: "NOTIFY_INVALID",
 		192: "DELIVERY_NOT_FOUND",
+		230: "SUBSCRIPTION_NOT_GRANTED",
 		300: "SCRIPT_INVALID",
 		301: "SIMULATION_INVALID",
 	}
@@ -578,6 +585,7 @@ var (
 		"NOTIFY_DESTINATION_UNKNOWN":      190,
 		"NOTIFY_INVALID":                  191,
 		"DELIVERY_NOT_FOUND":              192,
+		"SUBSCRIPTION_NOT_GRANTED":        230,
 		"SCRIPT_INVALID":                  300,
 		"SIMULATION_INVALID":              301,
 	}
@@ -614,7 +622,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xdb\x16\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xfa\x16\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -734,7 +742,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\fRUN_ARCHIVED\x10\xd2\x01\x12\x1f\n" +
 	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
 	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
-	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x13\n" +
+	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x1d\n" +
+	"\x18SUBSCRIPTION_NOT_GRANTED\x10\xe6\x01\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
 	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

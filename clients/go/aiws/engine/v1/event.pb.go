@@ -492,7 +492,10 @@ func (x *StreamEventsResponse) GetEvent() *Event {
 // AckEventsRequest records a subscriber's position.
 type AckEventsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The subscriber name.
+	// The subscriber name. The first AckEvents (or StartRun) naming it makes the
+	// subscription the caller's; moving another principal's position fails with
+	// PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+	// `subscription.any` on every work order.
 	Subscriber string `protobuf:"bytes,1,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
 	// Every event with `seq` up to and including this one is processed.
 	Cursor        int64 `protobuf:"varint,2,opt,name=cursor,proto3" json:"cursor,omitempty"`

@@ -1507,8 +1507,12 @@ type ReviewResponse struct {
 	Material *ReviewMaterial `protobuf:"bytes,1,opt,name=material,proto3" json:"material,omitempty"`
 	// `sha256:<hex>` of the material's canonical JSON; pass it to CreateApproval.
 	MaterialDigest string `protobuf:"bytes,2,opt,name=material_digest,json=materialDigest,proto3" json:"material_digest,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+	// and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+	// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+	Warnings      []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReviewResponse) Reset() {
@@ -1553,6 +1557,13 @@ func (x *ReviewResponse) GetMaterialDigest() string {
 		return x.MaterialDigest
 	}
 	return ""
+}
+
+func (x *ReviewResponse) GetWarnings() []*DefinitionWarning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
 }
 
 // ExecuteRequest commits one command.
@@ -1639,6 +1650,11 @@ type ExecuteResponse struct {
 	Receipt *Receipt `protobuf:"bytes,1,opt,name=receipt,proto3" json:"receipt,omitempty"`
 	// True when this is a retry that returned the original receipt and changed nothing.
 	Replayed bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// What the author should know about the definition the command carries (REGISTER and
+	// PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+	// `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+	// dry run: would be); a retry answers the same warnings.
+	Warnings []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// True when the request was a dry run: nothing was stored.
 	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1687,6 +1703,13 @@ func (x *ExecuteResponse) GetReplayed() bool {
 		return x.Replayed
 	}
 	return false
+}
+
+func (x *ExecuteResponse) GetWarnings() []*DefinitionWarning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
 }
 
 func (x *ExecuteResponse) GetDryRun() bool {
@@ -2370,19 +2393,21 @@ const file_aiws_engine_v1_registry_proto_rawDesc = "" +
 	"\x06reason\x18\v \x01(\tR\x06reason\"z\n" +
 	"\rReviewRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x129\n" +
-	"\acommand\x18\x02 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\"u\n" +
+	"\acommand\x18\x02 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\"\xb4\x01\n" +
 	"\x0eReviewResponse\x12:\n" +
 	"\bmaterial\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ReviewMaterialR\bmaterial\x12'\n" +
-	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"\xb3\x01\n" +
+	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\x12=\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\"\xb3\x01\n" +
 	"\x0eExecuteRequest\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x02 \x01(\tR\trequestId\x129\n" +
 	"\acommand\x18\x03 \x01(\v2\x1f.aiws.engine.v1.RegistryCommandR\acommand\x12\x17\n" +
-	"\adry_run\x182 \x01(\bR\x06dryRun\"y\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"\xb8\x01\n" +
 	"\x0fExecuteResponse\x121\n" +
 	"\areceipt\x18\x01 \x01(\v2\x17.aiws.engine.v1.ReceiptR\areceipt\x12\x1a\n" +
-	"\breplayed\x18\x02 \x01(\bR\breplayed\x12\x17\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\x12=\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\x12\x17\n" +
 	"\adry_run\x182 \x01(\bR\x06dryRun\"?\n" +
 	"\x0eGetHeadRequest\x12-\n" +
 	"\x03ref\x18\x01 \x01(\v2\x1b.aiws.engine.v1.WorkflowRefR\x03ref\";\n" +
@@ -2496,6 +2521,7 @@ var file_aiws_engine_v1_registry_proto_goTypes = []any{
 	nil,                         // 31: aiws.engine.v1.Head.PolicyDigestsEntry
 	(*WorkflowRef)(nil),         // 32: aiws.engine.v1.WorkflowRef
 	(*Epochs)(nil),              // 33: aiws.engine.v1.Epochs
+	(*DefinitionWarning)(nil),   // 34: aiws.engine.v1.DefinitionWarning
 }
 var file_aiws_engine_v1_registry_proto_depIdxs = []int32{
 	32, // 0: aiws.engine.v1.RegisterCommand.ref:type_name -> aiws.engine.v1.WorkflowRef
@@ -2523,36 +2549,38 @@ var file_aiws_engine_v1_registry_proto_depIdxs = []int32{
 	33, // 22: aiws.engine.v1.ReviewRequest.epochs:type_name -> aiws.engine.v1.Epochs
 	8,  // 23: aiws.engine.v1.ReviewRequest.command:type_name -> aiws.engine.v1.RegistryCommand
 	9,  // 24: aiws.engine.v1.ReviewResponse.material:type_name -> aiws.engine.v1.ReviewMaterial
-	33, // 25: aiws.engine.v1.ExecuteRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	8,  // 26: aiws.engine.v1.ExecuteRequest.command:type_name -> aiws.engine.v1.RegistryCommand
-	10, // 27: aiws.engine.v1.ExecuteResponse.receipt:type_name -> aiws.engine.v1.Receipt
-	32, // 28: aiws.engine.v1.GetHeadRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	11, // 29: aiws.engine.v1.GetHeadResponse.head:type_name -> aiws.engine.v1.Head
-	32, // 30: aiws.engine.v1.GetProposalRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	12, // 31: aiws.engine.v1.GetProposalResponse.proposal:type_name -> aiws.engine.v1.Proposal
-	32, // 32: aiws.engine.v1.ListHistoryRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	13, // 33: aiws.engine.v1.ListHistoryResponse.events:type_name -> aiws.engine.v1.HistoryEvent
-	33, // 34: aiws.engine.v1.GetEpochsResponse.epochs:type_name -> aiws.engine.v1.Epochs
-	11, // 35: aiws.engine.v1.ListRefsResponse.heads:type_name -> aiws.engine.v1.Head
-	14, // 36: aiws.engine.v1.RegistryService.Review:input_type -> aiws.engine.v1.ReviewRequest
-	16, // 37: aiws.engine.v1.RegistryService.Execute:input_type -> aiws.engine.v1.ExecuteRequest
-	18, // 38: aiws.engine.v1.RegistryService.GetHead:input_type -> aiws.engine.v1.GetHeadRequest
-	20, // 39: aiws.engine.v1.RegistryService.GetProposal:input_type -> aiws.engine.v1.GetProposalRequest
-	22, // 40: aiws.engine.v1.RegistryService.ListHistory:input_type -> aiws.engine.v1.ListHistoryRequest
-	24, // 41: aiws.engine.v1.RegistryService.GetEpochs:input_type -> aiws.engine.v1.GetEpochsRequest
-	26, // 42: aiws.engine.v1.RegistryService.ListRefs:input_type -> aiws.engine.v1.ListRefsRequest
-	15, // 43: aiws.engine.v1.RegistryService.Review:output_type -> aiws.engine.v1.ReviewResponse
-	17, // 44: aiws.engine.v1.RegistryService.Execute:output_type -> aiws.engine.v1.ExecuteResponse
-	19, // 45: aiws.engine.v1.RegistryService.GetHead:output_type -> aiws.engine.v1.GetHeadResponse
-	21, // 46: aiws.engine.v1.RegistryService.GetProposal:output_type -> aiws.engine.v1.GetProposalResponse
-	23, // 47: aiws.engine.v1.RegistryService.ListHistory:output_type -> aiws.engine.v1.ListHistoryResponse
-	25, // 48: aiws.engine.v1.RegistryService.GetEpochs:output_type -> aiws.engine.v1.GetEpochsResponse
-	27, // 49: aiws.engine.v1.RegistryService.ListRefs:output_type -> aiws.engine.v1.ListRefsResponse
-	43, // [43:50] is the sub-list for method output_type
-	36, // [36:43] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	34, // 25: aiws.engine.v1.ReviewResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
+	33, // 26: aiws.engine.v1.ExecuteRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	8,  // 27: aiws.engine.v1.ExecuteRequest.command:type_name -> aiws.engine.v1.RegistryCommand
+	10, // 28: aiws.engine.v1.ExecuteResponse.receipt:type_name -> aiws.engine.v1.Receipt
+	34, // 29: aiws.engine.v1.ExecuteResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
+	32, // 30: aiws.engine.v1.GetHeadRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	11, // 31: aiws.engine.v1.GetHeadResponse.head:type_name -> aiws.engine.v1.Head
+	32, // 32: aiws.engine.v1.GetProposalRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	12, // 33: aiws.engine.v1.GetProposalResponse.proposal:type_name -> aiws.engine.v1.Proposal
+	32, // 34: aiws.engine.v1.ListHistoryRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	13, // 35: aiws.engine.v1.ListHistoryResponse.events:type_name -> aiws.engine.v1.HistoryEvent
+	33, // 36: aiws.engine.v1.GetEpochsResponse.epochs:type_name -> aiws.engine.v1.Epochs
+	11, // 37: aiws.engine.v1.ListRefsResponse.heads:type_name -> aiws.engine.v1.Head
+	14, // 38: aiws.engine.v1.RegistryService.Review:input_type -> aiws.engine.v1.ReviewRequest
+	16, // 39: aiws.engine.v1.RegistryService.Execute:input_type -> aiws.engine.v1.ExecuteRequest
+	18, // 40: aiws.engine.v1.RegistryService.GetHead:input_type -> aiws.engine.v1.GetHeadRequest
+	20, // 41: aiws.engine.v1.RegistryService.GetProposal:input_type -> aiws.engine.v1.GetProposalRequest
+	22, // 42: aiws.engine.v1.RegistryService.ListHistory:input_type -> aiws.engine.v1.ListHistoryRequest
+	24, // 43: aiws.engine.v1.RegistryService.GetEpochs:input_type -> aiws.engine.v1.GetEpochsRequest
+	26, // 44: aiws.engine.v1.RegistryService.ListRefs:input_type -> aiws.engine.v1.ListRefsRequest
+	15, // 45: aiws.engine.v1.RegistryService.Review:output_type -> aiws.engine.v1.ReviewResponse
+	17, // 46: aiws.engine.v1.RegistryService.Execute:output_type -> aiws.engine.v1.ExecuteResponse
+	19, // 47: aiws.engine.v1.RegistryService.GetHead:output_type -> aiws.engine.v1.GetHeadResponse
+	21, // 48: aiws.engine.v1.RegistryService.GetProposal:output_type -> aiws.engine.v1.GetProposalResponse
+	23, // 49: aiws.engine.v1.RegistryService.ListHistory:output_type -> aiws.engine.v1.ListHistoryResponse
+	25, // 50: aiws.engine.v1.RegistryService.GetEpochs:output_type -> aiws.engine.v1.GetEpochsResponse
+	27, // 51: aiws.engine.v1.RegistryService.ListRefs:output_type -> aiws.engine.v1.ListRefsResponse
+	45, // [45:52] is the sub-list for method output_type
+	38, // [38:45] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_registry_proto_init() }

@@ -879,7 +879,13 @@ type StartRunRequest struct {
 	Source isStartRunRequest_Source `protobuf_oneof:"source"`
 	// Any JSON document; nodes whose input is `run_input` read it. Empty means `null`.
 	InputJson string `protobuf:"bytes,4,opt,name=input_json,json=inputJson,proto3" json:"input_json,omitempty"`
-	// A subscriber name whose event stream receives this run's events.
+	// A subscriber name (an identifier) whose event stream receives this run's events,
+	// and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+	// it: the first StartRun naming it (or the first AckEvents of it) makes it the
+	// caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+	// SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+	// `subscription.any` on every work order: an agent cannot push events or a reply into
+	// another's session. A repeated request_id returns its run before this check.
 	Subscriber string `protobuf:"bytes,5,opt,name=subscriber,proto3" json:"subscriber,omitempty"`
 	// The contract governing the run, if any. An ad hoc run belongs to the contract's
 	// work order; a governed run's contract must govern its ref's work order.
@@ -1064,7 +1070,9 @@ type RunNotify struct {
 	// NOTIFY_DESTINATION_UNKNOWN, a repeated one with NOTIFY_INVALID; nothing starts.
 	Webhooks []string `protobuf:"bytes,1,rep,name=webhooks,proto3" json:"webhooks,omitempty"`
 	// Post the outcome into the starter's own event subscription, the `subscriber` of
-	// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+	// this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+	// the caller's own or one it is granted, else PERMISSION_DENIED /
+	// SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
 	// EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
 	// the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
 	// and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup
@@ -1135,6 +1143,11 @@ type StartRunResponse struct {
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// False when the request_id had already started this run.
 	Created bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// What the starter should know about the definition the run applies (inline or the
+	// ref's head): for now, its agent nodes that declare no `effects`
+	// (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+	// start, with the same warnings); a retry answers the same warnings.
+	Warnings []*DefinitionWarning `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// True when the request was a dry run: `run` is what a start would have answered, and
 	// nothing was stored.
 	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
@@ -1184,6 +1197,13 @@ func (x *StartRunResponse) GetCreated() bool {
 		return x.Created
 	}
 	return false
+}
+
+func (x *StartRunResponse) GetWarnings() []*DefinitionWarning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
 }
 
 func (x *StartRunResponse) GetDryRun() bool {
@@ -2529,10 +2549,11 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\tRunNotify\x12\x1a\n" +
 	"\bwebhooks\x18\x01 \x03(\tR\bwebhooks\x12\x19\n" +
 	"\breply_to\x18\x02 \x01(\bR\areplyTo\x12%\n" +
-	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"l\n" +
+	"\x0ereply_template\x18\x03 \x01(\tR\rreplyTemplate\"\xab\x01\n" +
 	"\x10StartRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\x12\x17\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\x12=\n" +
+	"\bwarnings\x18\x03 \x03(\v2!.aiws.engine.v1.DefinitionWarningR\bwarnings\x12\x17\n" +
 	"\adry_run\x182 \x01(\bR\x06dryRun\"U\n" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
@@ -2717,7 +2738,8 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	nil,                           // 29: aiws.engine.v1.StartRunRequest.LabelsEntry
 	nil,                           // 30: aiws.engine.v1.ListRunsRequest.LabelsEntry
 	(*WorkflowRef)(nil),           // 31: aiws.engine.v1.WorkflowRef
-	(*Epochs)(nil),                // 32: aiws.engine.v1.Epochs
+	(*DefinitionWarning)(nil),     // 32: aiws.engine.v1.DefinitionWarning
+	(*Epochs)(nil),                // 33: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
@@ -2732,44 +2754,45 @@ var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	29, // 9: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
 	8,  // 10: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
 	6,  // 11: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	6,  // 12: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
-	6,  // 13: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	32, // 14: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	6,  // 15: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	32, // 16: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	32, // 17: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	19, // 18: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	20, // 19: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	6,  // 20: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 21: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	31, // 22: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	30, // 23: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
-	6,  // 24: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 25: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 26: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	7,  // 27: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	10, // 28: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	12, // 29: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	14, // 30: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	16, // 31: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	18, // 32: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	22, // 33: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	24, // 34: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	26, // 35: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	9,  // 36: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	11, // 37: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	13, // 38: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	15, // 39: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	17, // 40: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	21, // 41: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	23, // 42: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	25, // 43: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	27, // 44: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	36, // [36:45] is the sub-list for method output_type
-	27, // [27:36] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	32, // 12: aiws.engine.v1.StartRunResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
+	6,  // 13: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
+	6,  // 14: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
+	33, // 15: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	6,  // 16: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
+	33, // 17: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	33, // 18: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	19, // 19: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	20, // 20: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	6,  // 21: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 22: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	31, // 23: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	30, // 24: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	6,  // 25: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 26: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 27: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	7,  // 28: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	10, // 29: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	12, // 30: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	14, // 31: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	16, // 32: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	18, // 33: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	22, // 34: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	24, // 35: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	26, // 36: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	9,  // 37: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	11, // 38: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	13, // 39: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	15, // 40: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	17, // 41: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	21, // 42: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	23, // 43: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	25, // 44: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	27, // 45: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	37, // [37:46] is the sub-list for method output_type
+	28, // [28:37] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61iws/engine/v1/common.proto\x12\x0e\x61iws.engine.v1\"4\n\x0bWorkflowRef\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\"S\n\x06\x45pochs\x12\x17\n\x0finstallation_id\x18\x01 \x01(\t\x12\x17\n\x0fownership_epoch\x18\x02 \x01(\x03\x12\x17\n\x0f\x61uthority_epoch\x18\x03 \x01(\x03*\x7f\n\rPrincipalKind\x12\x1e\n\x1aPRINCIPAL_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14PRINCIPAL_KIND_HUMAN\x10\x01\x12\x18\n\x14PRINCIPAL_KIND_AGENT\x10\x02\x12\x1a\n\x16PRINCIPAL_KIND_SERVICE\x10\x03*\x89\x01\n\rEffectOutcome\x12\x1e\n\x1a\x45\x46\x46\x45\x43T_OUTCOME_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45\x46\x46\x45\x43T_OUTCOME_APPLIED\x10\x01\x12\x1e\n\x1a\x45\x46\x46\x45\x43T_OUTCOME_NOT_APPLIED\x10\x02\x12\x1c\n\x18\x45\x46\x46\x45\x43T_OUTCOME_UNCERTAIN\x10\x03\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61iws/engine/v1/common.proto\x12\x0e\x61iws.engine.v1\"4\n\x0bWorkflowRef\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06run_id\x18\x02 \x01(\t\"S\n\x06\x45pochs\x12\x17\n\x0finstallation_id\x18\x01 \x01(\t\x12\x17\n\x0fownership_epoch\x18\x02 \x01(\x03\x12\x17\n\x0f\x61uthority_epoch\x18\x03 \x01(\x03\"\x7f\n\x11\x44\x65\x66initionWarning\x12\x33\n\x04kind\x18\x01 \x01(\x0e\x32%.aiws.engine.v1.DefinitionWarningKind\x12\x10\n\x08node_ids\x18\x02 \x03(\t\x12\x12\n\nnode_count\x18\x03 \x01(\x05\x12\x0f\n\x07message\x18\x04 \x01(\t*\x7f\n\rPrincipalKind\x12\x1e\n\x1aPRINCIPAL_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14PRINCIPAL_KIND_HUMAN\x10\x01\x12\x18\n\x14PRINCIPAL_KIND_AGENT\x10\x02\x12\x1a\n\x16PRINCIPAL_KIND_SERVICE\x10\x03*\x89\x01\n\rEffectOutcome\x12\x1e\n\x1a\x45\x46\x46\x45\x43T_OUTCOME_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x45\x46\x46\x45\x43T_OUTCOME_APPLIED\x10\x01\x12\x1e\n\x1a\x45\x46\x46\x45\x43T_OUTCOME_NOT_APPLIED\x10\x02\x12\x1c\n\x18\x45\x46\x46\x45\x43T_OUTCOME_UNCERTAIN\x10\x03*p\n\x15\x44\x65\x66initionWarningKind\x12\'\n#DEFINITION_WARNING_KIND_UNSPECIFIED\x10\x00\x12.\n*DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED\x10\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,12 +32,16 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'aiws.engine.v1.common_pb2',
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.praxis.aiws.engine.v1P\001ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1'
-  _globals['_PRINCIPALKIND']._serialized_start=186
-  _globals['_PRINCIPALKIND']._serialized_end=313
-  _globals['_EFFECTOUTCOME']._serialized_start=316
-  _globals['_EFFECTOUTCOME']._serialized_end=453
+  _globals['_PRINCIPALKIND']._serialized_start=315
+  _globals['_PRINCIPALKIND']._serialized_end=442
+  _globals['_EFFECTOUTCOME']._serialized_start=445
+  _globals['_EFFECTOUTCOME']._serialized_end=582
+  _globals['_DEFINITIONWARNINGKIND']._serialized_start=584
+  _globals['_DEFINITIONWARNINGKIND']._serialized_end=696
   _globals['_WORKFLOWREF']._serialized_start=47
   _globals['_WORKFLOWREF']._serialized_end=99
   _globals['_EPOCHS']._serialized_start=101
   _globals['_EPOCHS']._serialized_end=184
+  _globals['_DEFINITIONWARNING']._serialized_start=186
+  _globals['_DEFINITIONWARNING']._serialized_end=313
 # @@protoc_insertion_point(module_scope)

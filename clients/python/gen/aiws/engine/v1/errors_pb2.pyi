@@ -124,6 +124,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_DESTINATION_UNKNOWN: _ClassVar[ErrorReason]
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
+    SUBSCRIPTION_NOT_GRANTED: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
     SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -244,5 +245,6 @@ RUN_ARCHIVED: ErrorReason
 NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
+SUBSCRIPTION_NOT_GRANTED: ErrorReason
 SCRIPT_INVALID: ErrorReason
 SIMULATION_INVALID: ErrorReason

@@ -303,12 +303,14 @@ class ReviewRequest(_message.Message):
     def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ...) -> None: ...
 
 class ReviewResponse(_message.Message):
-    __slots__ = ("material", "material_digest")
+    __slots__ = ("material", "material_digest", "warnings")
     MATERIAL_FIELD_NUMBER: _ClassVar[int]
     MATERIAL_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     material: ReviewMaterial
     material_digest: str
-    def __init__(self, material: _Optional[_Union[ReviewMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ...) -> None: ...
+    warnings: _containers.RepeatedCompositeFieldContainer[_common_pb2.DefinitionWarning]
+    def __init__(self, material: _Optional[_Union[ReviewMaterial, _Mapping]] = ..., material_digest: _Optional[str] = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ...) -> None: ...
 
 class ExecuteRequest(_message.Message):
     __slots__ = ("epochs", "request_id", "command", "dry_run")
@@ -323,14 +325,16 @@ class ExecuteRequest(_message.Message):
     def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., request_id: _Optional[str] = ..., command: _Optional[_Union[RegistryCommand, _Mapping]] = ..., dry_run: bool = ...) -> None: ...
 
 class ExecuteResponse(_message.Message):
-    __slots__ = ("receipt", "replayed", "dry_run")
+    __slots__ = ("receipt", "replayed", "warnings", "dry_run")
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     receipt: Receipt
     replayed: bool
+    warnings: _containers.RepeatedCompositeFieldContainer[_common_pb2.DefinitionWarning]
     dry_run: bool
-    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ..., dry_run: bool = ...) -> None: ...
+    def __init__(self, receipt: _Optional[_Union[Receipt, _Mapping]] = ..., replayed: bool = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ..., dry_run: bool = ...) -> None: ...
 
 class GetHeadRequest(_message.Message):
     __slots__ = ("ref",)

@@ -228,14 +228,16 @@ class RunNotify(_message.Message):
     def __init__(self, webhooks: _Optional[_Iterable[str]] = ..., reply_to: bool = ..., reply_template: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
-    __slots__ = ("run", "created", "dry_run")
+    __slots__ = ("run", "created", "warnings", "dry_run")
     RUN_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     run: Run
     created: bool
+    warnings: _containers.RepeatedCompositeFieldContainer[_common_pb2.DefinitionWarning]
     dry_run: bool
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ..., dry_run: bool = ...) -> None: ...
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ..., warnings: _Optional[_Iterable[_Union[_common_pb2.DefinitionWarning, _Mapping]]] = ..., dry_run: bool = ...) -> None: ...
 
 class GetRunRequest(_message.Message):
     __slots__ = ("run_id", "include_definition")

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/common.proto.
  */
 export const file_aiws_engine_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChthaXdzL2VuZ2luZS92MS9jb21tb24ucHJvdG8SDmFpd3MuZW5naW5lLnYxIjQKC1dvcmtmbG93UmVmEhUKDXdvcmtfb3JkZXJfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJIlMKBkVwb2NocxIXCg9pbnN0YWxsYXRpb25faWQYASABKAkSFwoPb3duZXJzaGlwX2Vwb2NoGAIgASgDEhcKD2F1dGhvcml0eV9lcG9jaBgDIAEoAyp/Cg1QcmluY2lwYWxLaW5kEh4KGlBSSU5DSVBBTF9LSU5EX1VOU1BFQ0lGSUVEEAASGAoUUFJJTkNJUEFMX0tJTkRfSFVNQU4QARIYChRQUklOQ0lQQUxfS0lORF9BR0VOVBACEhoKFlBSSU5DSVBBTF9LSU5EX1NFUlZJQ0UQAyqJAQoNRWZmZWN0T3V0Y29tZRIeChpFRkZFQ1RfT1VUQ09NRV9VTlNQRUNJRklFRBAAEhoKFkVGRkVDVF9PVVRDT01FX0FQUExJRUQQARIeChpFRkZFQ1RfT1VUQ09NRV9OT1RfQVBQTElFRBACEhwKGEVGRkVDVF9PVVRDT01FX1VOQ0VSVEFJThADQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM");
+  fileDesc("ChthaXdzL2VuZ2luZS92MS9jb21tb24ucHJvdG8SDmFpd3MuZW5naW5lLnYxIjQKC1dvcmtmbG93UmVmEhUKDXdvcmtfb3JkZXJfaWQYASABKAkSDgoGcnVuX2lkGAIgASgJIlMKBkVwb2NocxIXCg9pbnN0YWxsYXRpb25faWQYASABKAkSFwoPb3duZXJzaGlwX2Vwb2NoGAIgASgDEhcKD2F1dGhvcml0eV9lcG9jaBgDIAEoAyJ/ChFEZWZpbml0aW9uV2FybmluZxIzCgRraW5kGAEgASgOMiUuYWl3cy5lbmdpbmUudjEuRGVmaW5pdGlvbldhcm5pbmdLaW5kEhAKCG5vZGVfaWRzGAIgAygJEhIKCm5vZGVfY291bnQYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSp/Cg1QcmluY2lwYWxLaW5kEh4KGlBSSU5DSVBBTF9LSU5EX1VOU1BFQ0lGSUVEEAASGAoUUFJJTkNJUEFMX0tJTkRfSFVNQU4QARIYChRQUklOQ0lQQUxfS0lORF9BR0VOVBACEhoKFlBSSU5DSVBBTF9LSU5EX1NFUlZJQ0UQAyqJAQoNRWZmZWN0T3V0Y29tZRIeChpFRkZFQ1RfT1VUQ09NRV9VTlNQRUNJRklFRBAAEhoKFkVGRkVDVF9PVVRDT01FX0FQUExJRUQQARIeChpFRkZFQ1RfT1VUQ09NRV9OT1RfQVBQTElFRBACEhwKGEVGRkVDVF9PVVRDT01FX1VOQ0VSVEFJThADKnAKFURlZmluaXRpb25XYXJuaW5nS2luZBInCiNERUZJTklUSU9OX1dBUk5JTkdfS0lORF9VTlNQRUNJRklFRBAAEi4KKkRFRklOSVRJT05fV0FSTklOR19LSU5EX0VGRkVDVFNfVU5ERUNMQVJFRBABQmEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFQAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM");
 
 /**
  * WorkflowRef names one registry entry: the definition lineage of a run within a work
@@ -78,6 +78,50 @@ export type Epochs = Message<"aiws.engine.v1.Epochs"> & {
  */
 export const EpochsSchema: GenMessage<Epochs> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_common, 1);
+
+/**
+ * DefinitionWarning is something about an accepted definition that its author may not
+ * expect. It never refuses anything: the call that answers it succeeded.
+ *
+ * @generated from message aiws.engine.v1.DefinitionWarning
+ */
+export type DefinitionWarning = Message<"aiws.engine.v1.DefinitionWarning"> & {
+  /**
+   * What the warning is about.
+   *
+   * @generated from field: aiws.engine.v1.DefinitionWarningKind kind = 1;
+   */
+  kind: DefinitionWarningKind;
+
+  /**
+   * The node ids it concerns, sorted: at most 100 (`node_count` says how many
+   * there are in all).
+   *
+   * @generated from field: repeated string node_ids = 2;
+   */
+  nodeIds: string[];
+
+  /**
+   * How many nodes it concerns in all.
+   *
+   * @generated from field: int32 node_count = 3;
+   */
+  nodeCount: number;
+
+  /**
+   * What it means and what to do about it, in a sentence or two for a person.
+   *
+   * @generated from field: string message = 4;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.DefinitionWarning.
+ * Use `create(DefinitionWarningSchema)` to create a new message.
+ */
+export const DefinitionWarningSchema: GenMessage<DefinitionWarning> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_common, 2);
 
 /**
  * PrincipalKind is the verified kind of an authenticated principal. It comes from the
@@ -162,4 +206,36 @@ export enum EffectOutcome {
  */
 export const EffectOutcomeSchema: GenEnum<EffectOutcome> = /*@__PURE__*/
   enumDesc(file_aiws_engine_v1_common, 1);
+
+/**
+ * DefinitionWarningKind names what a DefinitionWarning is about.
+ *
+ * @generated from enum aiws.engine.v1.DefinitionWarningKind
+ */
+export enum DefinitionWarningKind {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: DEFINITION_WARNING_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Agent nodes that declare no `effects` (docs/definitions.md). Praxis treats them as
+   * `external`: an attempt that ends without the worker's report (a crash, a timeout, a
+   * lost lease, a stopped run) and an uncaught exception in a worker's handler leave the
+   * node BLOCKED with an UNCERTAIN effect until a human reconciles it, instead of being
+   * retried. Declaring `"effects": "none"` or `"idempotent"` makes such attempts retry
+   * automatically; `"external"` keeps the default and silences the warning.
+   *
+   * @generated from enum value: DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED = 1;
+   */
+  EFFECTS_UNDECLARED = 1,
+}
+
+/**
+ * Describes the enum aiws.engine.v1.DefinitionWarningKind.
+ */
+export const DefinitionWarningKindSchema: GenEnum<DefinitionWarningKind> = /*@__PURE__*/
+  enumDesc(file_aiws_engine_v1_common, 2);
 

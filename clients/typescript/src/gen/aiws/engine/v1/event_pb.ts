@@ -207,7 +207,10 @@ export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@_
  */
 export type AckEventsRequest = Message<"aiws.engine.v1.AckEventsRequest"> & {
   /**
-   * The subscriber name.
+   * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+   * subscription the caller's; moving another principal's position fails with
+   * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+   * `subscription.any` on every work order.
    *
    * @generated from field: string subscriber = 1;
    */

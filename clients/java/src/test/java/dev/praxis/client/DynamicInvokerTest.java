@@ -73,7 +73,9 @@ class DynamicInvokerTest {
   void tableHoldsEveryUnaryMethod() {
     List<String> methods = new ArrayList<>();
     DynamicInvoker.unaryMethods().forEach(methods::add);
-    assertEquals(69, methods.size(), methods.toString());
+    assertEquals(71, methods.size(), methods.toString());
+    assertTrue(methods.contains("aiws.engine.v1.SimulationService/SimulateRun"));
+    assertTrue(methods.contains("aiws.engine.v1.HandoffService/ListHandoffs"));
     assertTrue(methods.contains("aiws.engine.v1.NotificationService/RedeliverDelivery"));
     assertTrue(methods.contains("aiws.engine.v1.RunService/ResumeRun"));
     assertTrue(methods.contains("aiws.engine.v1.WaitService/ReviewWait"));

@@ -10,11 +10,13 @@ public final class SummariseWorker {
   static Worker worker(PraxisClients clients) {
     return Worker.builder(clients, "summarise")
         .concurrency(4)
-        .handler(ctx -> {
-          Map<?, ?> input = (Map<?, ?>) ctx.input();
-          String text = String.valueOf(input.get("text"));
-          String summary = text.substring(0, Math.min(100, text.length()));
-          return Outcome.applied(Map.of("summary", summary)).withCost("12.5");
+        .handler(ctx -> { // {"text": ...} -> {"summary": its first 100 characters}
+          Object text = ctx.input() instanceof Map<?, ?> input ? input.get("text") : null;
+          if (!(text instanceof String s) || s.isEmpty()) {
+            return Outcome.notApplied("no text to summarise", false);
+          }
+          int end = s.offsetByCodePoints(0, Math.min(100, s.codePointCount(0, s.length())));
+          return Outcome.applied(Map.of("summary", s.substring(0, end))).withCost("12.5");
         })
         .build();
   }

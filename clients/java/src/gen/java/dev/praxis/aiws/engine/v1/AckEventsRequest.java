@@ -53,7 +53,10 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object subscriber_ = "";
   /**
    * <pre>
-   * The subscriber name.
+   * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+   * subscription the caller's; moving another principal's position fails with
+   * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+   * `subscription.any` on every work order.
    * </pre>
    *
    * <code>string subscriber = 1;</code>
@@ -74,7 +77,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The subscriber name.
+   * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+   * subscription the caller's; moving another principal's position fails with
+   * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+   * `subscription.any` on every work order.
    * </pre>
    *
    * <code>string subscriber = 1;</code>
@@ -435,7 +441,10 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object subscriber_ = "";
     /**
      * <pre>
-     * The subscriber name.
+     * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+     * subscription the caller's; moving another principal's position fails with
+     * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+     * `subscription.any` on every work order.
      * </pre>
      *
      * <code>string subscriber = 1;</code>
@@ -455,7 +464,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The subscriber name.
+     * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+     * subscription the caller's; moving another principal's position fails with
+     * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+     * `subscription.any` on every work order.
      * </pre>
      *
      * <code>string subscriber = 1;</code>
@@ -476,7 +488,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The subscriber name.
+     * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+     * subscription the caller's; moving another principal's position fails with
+     * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+     * `subscription.any` on every work order.
      * </pre>
      *
      * <code>string subscriber = 1;</code>
@@ -493,7 +508,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The subscriber name.
+     * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+     * subscription the caller's; moving another principal's position fails with
+     * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+     * `subscription.any` on every work order.
      * </pre>
      *
      * <code>string subscriber = 1;</code>
@@ -507,7 +525,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The subscriber name.
+     * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+     * subscription the caller's; moving another principal's position fails with
+     * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+     * `subscription.any` on every work order.
      * </pre>
      *
      * <code>string subscriber = 1;</code>

@@ -12,7 +12,10 @@ public interface AckEventsRequestOrBuilder extends
 
   /**
    * <pre>
-   * The subscriber name.
+   * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+   * subscription the caller's; moving another principal's position fails with
+   * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+   * `subscription.any` on every work order.
    * </pre>
    *
    * <code>string subscriber = 1;</code>
@@ -21,7 +24,10 @@ public interface AckEventsRequestOrBuilder extends
   java.lang.String getSubscriber();
   /**
    * <pre>
-   * The subscriber name.
+   * The subscriber name. The first AckEvents (or StartRun) naming it makes the
+   * subscription the caller's; moving another principal's position fails with
+   * PERMISSION_DENIED / SUBSCRIPTION_NOT_GRANTED unless the caller's grant covers
+   * `subscription.any` on every work order.
    * </pre>
    *
    * <code>string subscriber = 1;</code>

@@ -36,6 +36,11 @@ public final class Common extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_Epochs_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_DefinitionWarning_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_DefinitionWarning_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -49,16 +54,23 @@ public final class Common extends com.google.protobuf.GeneratedFile {
       "ne.v1\"4\n\013WorkflowRef\022\025\n\rwork_order_id\030\001 " +
       "\001(\t\022\016\n\006run_id\030\002 \001(\t\"S\n\006Epochs\022\027\n\017install" +
       "ation_id\030\001 \001(\t\022\027\n\017ownership_epoch\030\002 \001(\003\022" +
-      "\027\n\017authority_epoch\030\003 \001(\003*\177\n\rPrincipalKin" +
-      "d\022\036\n\032PRINCIPAL_KIND_UNSPECIFIED\020\000\022\030\n\024PRI" +
-      "NCIPAL_KIND_HUMAN\020\001\022\030\n\024PRINCIPAL_KIND_AG" +
-      "ENT\020\002\022\032\n\026PRINCIPAL_KIND_SERVICE\020\003*\211\001\n\rEf" +
-      "fectOutcome\022\036\n\032EFFECT_OUTCOME_UNSPECIFIE" +
-      "D\020\000\022\032\n\026EFFECT_OUTCOME_APPLIED\020\001\022\036\n\032EFFEC" +
-      "T_OUTCOME_NOT_APPLIED\020\002\022\034\n\030EFFECT_OUTCOM" +
-      "E_UNCERTAIN\020\003Ba\n\031dev.praxis.aiws.engine." +
-      "v1P\001ZBgithub.com/praxis-engine/praxis/cl" +
-      "ients/go/aiws/engine/v1;enginev1b\006proto3"
+      "\027\n\017authority_epoch\030\003 \001(\003\"\177\n\021DefinitionWa" +
+      "rning\0223\n\004kind\030\001 \001(\0162%.aiws.engine.v1.Def" +
+      "initionWarningKind\022\020\n\010node_ids\030\002 \003(\t\022\022\n\n" +
+      "node_count\030\003 \001(\005\022\017\n\007message\030\004 \001(\t*\177\n\rPri" +
+      "ncipalKind\022\036\n\032PRINCIPAL_KIND_UNSPECIFIED" +
+      "\020\000\022\030\n\024PRINCIPAL_KIND_HUMAN\020\001\022\030\n\024PRINCIPA" +
+      "L_KIND_AGENT\020\002\022\032\n\026PRINCIPAL_KIND_SERVICE" +
+      "\020\003*\211\001\n\rEffectOutcome\022\036\n\032EFFECT_OUTCOME_U" +
+      "NSPECIFIED\020\000\022\032\n\026EFFECT_OUTCOME_APPLIED\020\001" +
+      "\022\036\n\032EFFECT_OUTCOME_NOT_APPLIED\020\002\022\034\n\030EFFE" +
+      "CT_OUTCOME_UNCERTAIN\020\003*p\n\025DefinitionWarn" +
+      "ingKind\022\'\n#DEFINITION_WARNING_KIND_UNSPE" +
+      "CIFIED\020\000\022.\n*DEFINITION_WARNING_KIND_EFFE" +
+      "CTS_UNDECLARED\020\001Ba\n\031dev.praxis.aiws.engi" +
+      "ne.v1P\001ZBgithub.com/praxis-engine/praxis" +
+      "/clients/go/aiws/engine/v1;enginev1b\006pro" +
+      "to3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -76,6 +88,12 @@ public final class Common extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_Epochs_descriptor,
         new java.lang.String[] { "InstallationId", "OwnershipEpoch", "AuthorityEpoch", });
+    internal_static_aiws_engine_v1_DefinitionWarning_descriptor =
+      getDescriptor().getMessageType(2);
+    internal_static_aiws_engine_v1_DefinitionWarning_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_DefinitionWarning_descriptor,
+        new java.lang.String[] { "Kind", "NodeIds", "NodeCount", "Message", });
     descriptor.resolveAllFeaturesImmutable();
   }
 

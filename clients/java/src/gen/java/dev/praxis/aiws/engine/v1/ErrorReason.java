@@ -1026,6 +1026,18 @@ public enum ErrorReason
   DELIVERY_NOT_FOUND(192),
   /**
    * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  SUBSCRIPTION_NOT_GRANTED(230),
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2062,6 +2074,18 @@ public enum ErrorReason
   public static final int DELIVERY_NOT_FOUND_VALUE = 192;
   /**
    * <pre>
+   * StartRun's `subscriber` (with or without `notify.reply_to`) or AckEvents names a
+   * subscription that another principal made, and the caller holds no
+   * `subscription.any` grant (PERMISSION_DENIED). Nothing starts and no position moves.
+   * The same answer whoever made it: the refusal tells only that the name is not the
+   * caller's to use.
+   * </pre>
+   *
+   * <code>SUBSCRIPTION_NOT_GRANTED = 230;</code>
+   */
+  public static final int SUBSCRIPTION_NOT_GRANTED_VALUE = 230;
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2223,6 +2247,7 @@ public enum ErrorReason
       case 190: return NOTIFY_DESTINATION_UNKNOWN;
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
+      case 230: return SUBSCRIPTION_NOT_GRANTED;
       case 300: return SCRIPT_INVALID;
       case 301: return SIMULATION_INVALID;
       default: return null;

@@ -32,6 +32,7 @@ private static final long serialVersionUID = 0L;
     super(builder);
   }
   private ExecuteResponse() {
+    warnings_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -101,6 +102,82 @@ private static final long serialVersionUID = 0L;
     return replayed_;
   }
 
+  public static final int WARNINGS_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> warnings_;
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> getWarningsList() {
+    return warnings_;
+  }
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+      getWarningsOrBuilderList() {
+    return warnings_;
+  }
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public int getWarningsCount() {
+    return warnings_.size();
+  }
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index) {
+    return warnings_.get(index);
+  }
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+      int index) {
+    return warnings_.get(index);
+  }
+
   public static final int DRY_RUN_FIELD_NUMBER = 50;
   private boolean dryRun_ = false;
   /**
@@ -136,6 +213,9 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       output.writeBool(2, replayed_);
     }
+    for (int i = 0; i < warnings_.size(); i++) {
+      output.writeMessage(3, warnings_.get(i));
+    }
     if (dryRun_ != false) {
       output.writeBool(50, dryRun_);
     }
@@ -155,6 +235,10 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, replayed_);
+    }
+    for (int i = 0; i < warnings_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(3, warnings_.get(i));
     }
     if (dryRun_ != false) {
       size += com.google.protobuf.CodedOutputStream
@@ -182,6 +266,8 @@ private static final long serialVersionUID = 0L;
     }
     if (getReplayed()
         != other.getReplayed()) return false;
+    if (!getWarningsList()
+        .equals(other.getWarningsList())) return false;
     if (getDryRun()
         != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
@@ -202,6 +288,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + REPLAYED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getReplayed());
+    if (getWarningsCount() > 0) {
+      hash = (37 * hash) + WARNINGS_FIELD_NUMBER;
+      hash = (53 * hash) + getWarningsList().hashCode();
+    }
     hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getDryRun());
@@ -340,6 +430,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessage
               .alwaysUseFieldBuilders) {
         internalGetReceiptFieldBuilder();
+        internalGetWarningsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -352,6 +443,13 @@ private static final long serialVersionUID = 0L;
         receiptBuilder_ = null;
       }
       replayed_ = false;
+      if (warningsBuilder_ == null) {
+        warnings_ = java.util.Collections.emptyList();
+      } else {
+        warnings_ = null;
+        warningsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000004);
       dryRun_ = false;
       return this;
     }
@@ -379,9 +477,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.praxis.aiws.engine.v1.ExecuteResponse buildPartial() {
       dev.praxis.aiws.engine.v1.ExecuteResponse result = new dev.praxis.aiws.engine.v1.ExecuteResponse(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.praxis.aiws.engine.v1.ExecuteResponse result) {
+      if (warningsBuilder_ == null) {
+        if (((bitField0_ & 0x00000004) != 0)) {
+          warnings_ = java.util.Collections.unmodifiableList(warnings_);
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.warnings_ = warnings_;
+      } else {
+        result.warnings_ = warningsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.praxis.aiws.engine.v1.ExecuteResponse result) {
@@ -396,7 +507,7 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.replayed_ = replayed_;
       }
-      if (((from_bitField0_ & 0x00000004) != 0)) {
+      if (((from_bitField0_ & 0x00000008) != 0)) {
         result.dryRun_ = dryRun_;
       }
       result.bitField0_ |= to_bitField0_;
@@ -419,6 +530,32 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getReplayed() != false) {
         setReplayed(other.getReplayed());
+      }
+      if (warningsBuilder_ == null) {
+        if (!other.warnings_.isEmpty()) {
+          if (warnings_.isEmpty()) {
+            warnings_ = other.warnings_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureWarningsIsMutable();
+            warnings_.addAll(other.warnings_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.warnings_.isEmpty()) {
+          if (warningsBuilder_.isEmpty()) {
+            warningsBuilder_.dispose();
+            warningsBuilder_ = null;
+            warnings_ = other.warnings_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+            warningsBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetWarningsFieldBuilder() : null;
+          } else {
+            warningsBuilder_.addAllMessages(other.warnings_);
+          }
+        }
       }
       if (other.getDryRun() != false) {
         setDryRun(other.getDryRun());
@@ -461,9 +598,22 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
+            case 26: {
+              dev.praxis.aiws.engine.v1.DefinitionWarning m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.DefinitionWarning.parser(),
+                      extensionRegistry);
+              if (warningsBuilder_ == null) {
+                ensureWarningsIsMutable();
+                warnings_.add(m);
+              } else {
+                warningsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 26
             case 400: {
               dryRun_ = input.readBool();
-              bitField0_ |= 0x00000004;
+              bitField0_ |= 0x00000008;
               break;
             } // case 400
             default: {
@@ -684,6 +834,372 @@ private static final long serialVersionUID = 0L;
       return this;
     }
 
+    private java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> warnings_ =
+      java.util.Collections.emptyList();
+    private void ensureWarningsIsMutable() {
+      if (!((bitField0_ & 0x00000004) != 0)) {
+        warnings_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.DefinitionWarning>(warnings_);
+        bitField0_ |= 0x00000004;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> warningsBuilder_;
+
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> getWarningsList() {
+      if (warningsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(warnings_);
+      } else {
+        return warningsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public int getWarningsCount() {
+      if (warningsBuilder_ == null) {
+        return warnings_.size();
+      } else {
+        return warningsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index) {
+      if (warningsBuilder_ == null) {
+        return warnings_.get(index);
+      } else {
+        return warningsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder setWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.set(index, value);
+        onChanged();
+      } else {
+        warningsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder setWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.add(value);
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.add(index, value);
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.add(builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addAllWarnings(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.DefinitionWarning> values) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, warnings_);
+        onChanged();
+      } else {
+        warningsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder clearWarnings() {
+      if (warningsBuilder_ == null) {
+        warnings_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+      } else {
+        warningsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder removeWarnings(int index) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.remove(index);
+        onChanged();
+      } else {
+        warningsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder getWarningsBuilder(
+        int index) {
+      return internalGetWarningsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+        int index) {
+      if (warningsBuilder_ == null) {
+        return warnings_.get(index);  } else {
+        return warningsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+         getWarningsOrBuilderList() {
+      if (warningsBuilder_ != null) {
+        return warningsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(warnings_);
+      }
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder addWarningsBuilder() {
+      return internalGetWarningsFieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.DefinitionWarning.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder addWarningsBuilder(
+        int index) {
+      return internalGetWarningsFieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.DefinitionWarning.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What the author should know about the definition the command carries (REGISTER and
+     * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+     * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+     * dry run: would be); a retry answers the same warnings.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning.Builder> 
+         getWarningsBuilderList() {
+      return internalGetWarningsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+        internalGetWarningsFieldBuilder() {
+      if (warningsBuilder_ == null) {
+        warningsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder>(
+                warnings_,
+                ((bitField0_ & 0x00000004) != 0),
+                getParentForChildren(),
+                isClean());
+        warnings_ = null;
+      }
+      return warningsBuilder_;
+    }
+
     private boolean dryRun_ ;
     /**
      * <pre>
@@ -709,7 +1225,7 @@ private static final long serialVersionUID = 0L;
     public Builder setDryRun(boolean value) {
 
       dryRun_ = value;
-      bitField0_ |= 0x00000004;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }
@@ -722,7 +1238,7 @@ private static final long serialVersionUID = 0L;
      * @return This builder for chaining.
      */
     public Builder clearDryRun() {
-      bitField0_ = (bitField0_ & ~0x00000004);
+      bitField0_ = (bitField0_ & ~0x00000008);
       dryRun_ = false;
       onChanged();
       return this;

@@ -49,6 +49,65 @@ public interface ExecuteResponseOrBuilder extends
 
   /**
    * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> 
+      getWarningsList();
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index);
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  int getWarningsCount();
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+      getWarningsOrBuilderList();
+  /**
+   * <pre>
+   * What the author should know about the definition the command carries (REGISTER and
+   * PROPOSE; empty for ACTIVATE and REJECT): for now, its agent nodes that declare no
+   * `effects` (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The command was committed (a
+   * dry run: would be); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
    * True when the request was a dry run: nothing was stored.
    * </pre>
    *

@@ -252,68 +252,71 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
       " \001(\003\022\016\n\006digest\030\n \001(\t\022\016\n\006reason\030\013 \001(\t\"i\n\r" +
       "ReviewRequest\022&\n\006epochs\030\001 \001(\0132\026.aiws.eng" +
       "ine.v1.Epochs\0220\n\007command\030\002 \001(\0132\037.aiws.en" +
-      "gine.v1.RegistryCommand\"[\n\016ReviewRespons" +
-      "e\0220\n\010material\030\001 \001(\0132\036.aiws.engine.v1.Rev" +
-      "iewMaterial\022\027\n\017material_digest\030\002 \001(\t\"\217\001\n" +
-      "\016ExecuteRequest\022&\n\006epochs\030\001 \001(\0132\026.aiws.e" +
-      "ngine.v1.Epochs\022\022\n\nrequest_id\030\002 \001(\t\0220\n\007c" +
-      "ommand\030\003 \001(\0132\037.aiws.engine.v1.RegistryCo" +
-      "mmand\022\017\n\007dry_run\0302 \001(\010\"^\n\017ExecuteRespons" +
-      "e\022(\n\007receipt\030\001 \001(\0132\027.aiws.engine.v1.Rece" +
-      "ipt\022\020\n\010replayed\030\002 \001(\010\022\017\n\007dry_run\0302 \001(\010\":" +
-      "\n\016GetHeadRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.eng" +
-      "ine.v1.WorkflowRef\"5\n\017GetHeadResponse\022\"\n" +
-      "\004head\030\001 \001(\0132\024.aiws.engine.v1.Head\"S\n\022Get" +
-      "ProposalRequest\022(\n\003ref\030\001 \001(\0132\033.aiws.engi" +
-      "ne.v1.WorkflowRef\022\023\n\013proposal_id\030\002 \001(\t\"A" +
-      "\n\023GetProposalResponse\022*\n\010proposal\030\001 \001(\0132" +
-      "\030.aiws.engine.v1.Proposal\"\\\n\022ListHistory" +
-      "Request\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v1.Wo" +
-      "rkflowRef\022\r\n\005after\030\002 \001(\003\022\r\n\005limit\030\003 \001(\005\"" +
-      "i\n\023ListHistoryResponse\022,\n\006events\030\001 \003(\0132\034" +
-      ".aiws.engine.v1.HistoryEvent\022\022\n\nnext_aft" +
-      "er\030\002 \001(\003\022\020\n\010has_more\030\003 \001(\010\")\n\020GetEpochsR" +
-      "equest\022\025\n\rwork_order_id\030\001 \001(\t\";\n\021GetEpoc" +
-      "hsResponse\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine" +
-      ".v1.Epochs\"O\n\017ListRefsRequest\022\025\n\rwork_or" +
-      "der_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_" +
-      "token\030\003 \001(\t\"P\n\020ListRefsResponse\022#\n\005heads" +
-      "\030\001 \003(\0132\024.aiws.engine.v1.Head\022\027\n\017next_pag" +
-      "e_token\030\002 \001(\t*\246\001\n\016RegistryAction\022\037\n\033REGI" +
-      "STRY_ACTION_UNSPECIFIED\020\000\022\034\n\030REGISTRY_AC" +
-      "TION_REGISTER\020\001\022\033\n\027REGISTRY_ACTION_PROPO" +
-      "SE\020\002\022\034\n\030REGISTRY_ACTION_ACTIVATE\020\003\022\032\n\026RE" +
-      "GISTRY_ACTION_REJECT\020\004*q\n\020ExecutionBindi" +
-      "ng\022!\n\035EXECUTION_BINDING_UNSPECIFIED\020\000\022\035\n" +
-      "\031EXECUTION_BINDING_UNBOUND\020\001\022\033\n\027EXECUTIO" +
-      "N_BINDING_BOUND\020\002*\206\001\n\rProposalState\022\036\n\032P" +
-      "ROPOSAL_STATE_UNSPECIFIED\020\000\022\032\n\026PROPOSAL_" +
-      "STATE_PENDING\020\001\022\034\n\030PROPOSAL_STATE_ACTIVA" +
-      "TED\020\002\022\033\n\027PROPOSAL_STATE_REJECTED\020\003*\333\001\n\020H" +
-      "istoryEventKind\022\"\n\036HISTORY_EVENT_KIND_UN" +
-      "SPECIFIED\020\000\022!\n\035HISTORY_EVENT_KIND_REGIST" +
-      "ERED\020\001\022\037\n\033HISTORY_EVENT_KIND_PROPOSED\020\002\022" +
-      " \n\034HISTORY_EVENT_KIND_ACTIVATED\020\003\022\037\n\033HIS" +
-      "TORY_EVENT_KIND_REJECTED\020\004\022\034\n\030HISTORY_EV" +
-      "ENT_KIND_BOUND\020\0052\341\004\n\017RegistryService\022L\n\006" +
-      "Review\022\035.aiws.engine.v1.ReviewRequest\032\036." +
-      "aiws.engine.v1.ReviewResponse\"\003\220\002\001\022J\n\007Ex" +
-      "ecute\022\036.aiws.engine.v1.ExecuteRequest\032\037." +
-      "aiws.engine.v1.ExecuteResponse\022O\n\007GetHea" +
-      "d\022\036.aiws.engine.v1.GetHeadRequest\032\037.aiws" +
-      ".engine.v1.GetHeadResponse\"\003\220\002\001\022[\n\013GetPr" +
-      "oposal\022\".aiws.engine.v1.GetProposalReque" +
-      "st\032#.aiws.engine.v1.GetProposalResponse\"" +
-      "\003\220\002\001\022[\n\013ListHistory\022\".aiws.engine.v1.Lis" +
-      "tHistoryRequest\032#.aiws.engine.v1.ListHis" +
-      "toryResponse\"\003\220\002\001\022U\n\tGetEpochs\022 .aiws.en" +
-      "gine.v1.GetEpochsRequest\032!.aiws.engine.v" +
-      "1.GetEpochsResponse\"\003\220\002\001\022R\n\010ListRefs\022\037.a" +
-      "iws.engine.v1.ListRefsRequest\032 .aiws.eng" +
-      "ine.v1.ListRefsResponse\"\003\220\002\001Ba\n\031dev.prax" +
-      "is.aiws.engine.v1P\001ZBgithub.com/praxis-e" +
-      "ngine/praxis/clients/go/aiws/engine/v1;e" +
-      "nginev1b\006proto3"
+      "gine.v1.RegistryCommand\"\220\001\n\016ReviewRespon" +
+      "se\0220\n\010material\030\001 \001(\0132\036.aiws.engine.v1.Re" +
+      "viewMaterial\022\027\n\017material_digest\030\002 \001(\t\0223\n" +
+      "\010warnings\030\003 \003(\0132!.aiws.engine.v1.Definit" +
+      "ionWarning\"\217\001\n\016ExecuteRequest\022&\n\006epochs\030" +
+      "\001 \001(\0132\026.aiws.engine.v1.Epochs\022\022\n\nrequest" +
+      "_id\030\002 \001(\t\0220\n\007command\030\003 \001(\0132\037.aiws.engine" +
+      ".v1.RegistryCommand\022\017\n\007dry_run\0302 \001(\010\"\223\001\n" +
+      "\017ExecuteResponse\022(\n\007receipt\030\001 \001(\0132\027.aiws" +
+      ".engine.v1.Receipt\022\020\n\010replayed\030\002 \001(\010\0223\n\010" +
+      "warnings\030\003 \003(\0132!.aiws.engine.v1.Definiti" +
+      "onWarning\022\017\n\007dry_run\0302 \001(\010\":\n\016GetHeadReq" +
+      "uest\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v1.Workf" +
+      "lowRef\"5\n\017GetHeadResponse\022\"\n\004head\030\001 \001(\0132" +
+      "\024.aiws.engine.v1.Head\"S\n\022GetProposalRequ" +
+      "est\022(\n\003ref\030\001 \001(\0132\033.aiws.engine.v1.Workfl" +
+      "owRef\022\023\n\013proposal_id\030\002 \001(\t\"A\n\023GetProposa" +
+      "lResponse\022*\n\010proposal\030\001 \001(\0132\030.aiws.engin" +
+      "e.v1.Proposal\"\\\n\022ListHistoryRequest\022(\n\003r" +
+      "ef\030\001 \001(\0132\033.aiws.engine.v1.WorkflowRef\022\r\n" +
+      "\005after\030\002 \001(\003\022\r\n\005limit\030\003 \001(\005\"i\n\023ListHisto" +
+      "ryResponse\022,\n\006events\030\001 \003(\0132\034.aiws.engine" +
+      ".v1.HistoryEvent\022\022\n\nnext_after\030\002 \001(\003\022\020\n\010" +
+      "has_more\030\003 \001(\010\")\n\020GetEpochsRequest\022\025\n\rwo" +
+      "rk_order_id\030\001 \001(\t\";\n\021GetEpochsResponse\022&" +
+      "\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\"O" +
+      "\n\017ListRefsRequest\022\025\n\rwork_order_id\030\001 \001(\t" +
+      "\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"" +
+      "P\n\020ListRefsResponse\022#\n\005heads\030\001 \003(\0132\024.aiw" +
+      "s.engine.v1.Head\022\027\n\017next_page_token\030\002 \001(" +
+      "\t*\246\001\n\016RegistryAction\022\037\n\033REGISTRY_ACTION_" +
+      "UNSPECIFIED\020\000\022\034\n\030REGISTRY_ACTION_REGISTE" +
+      "R\020\001\022\033\n\027REGISTRY_ACTION_PROPOSE\020\002\022\034\n\030REGI" +
+      "STRY_ACTION_ACTIVATE\020\003\022\032\n\026REGISTRY_ACTIO" +
+      "N_REJECT\020\004*q\n\020ExecutionBinding\022!\n\035EXECUT" +
+      "ION_BINDING_UNSPECIFIED\020\000\022\035\n\031EXECUTION_B" +
+      "INDING_UNBOUND\020\001\022\033\n\027EXECUTION_BINDING_BO" +
+      "UND\020\002*\206\001\n\rProposalState\022\036\n\032PROPOSAL_STAT" +
+      "E_UNSPECIFIED\020\000\022\032\n\026PROPOSAL_STATE_PENDIN" +
+      "G\020\001\022\034\n\030PROPOSAL_STATE_ACTIVATED\020\002\022\033\n\027PRO" +
+      "POSAL_STATE_REJECTED\020\003*\333\001\n\020HistoryEventK" +
+      "ind\022\"\n\036HISTORY_EVENT_KIND_UNSPECIFIED\020\000\022" +
+      "!\n\035HISTORY_EVENT_KIND_REGISTERED\020\001\022\037\n\033HI" +
+      "STORY_EVENT_KIND_PROPOSED\020\002\022 \n\034HISTORY_E" +
+      "VENT_KIND_ACTIVATED\020\003\022\037\n\033HISTORY_EVENT_K" +
+      "IND_REJECTED\020\004\022\034\n\030HISTORY_EVENT_KIND_BOU" +
+      "ND\020\0052\341\004\n\017RegistryService\022L\n\006Review\022\035.aiw" +
+      "s.engine.v1.ReviewRequest\032\036.aiws.engine." +
+      "v1.ReviewResponse\"\003\220\002\001\022J\n\007Execute\022\036.aiws" +
+      ".engine.v1.ExecuteRequest\032\037.aiws.engine." +
+      "v1.ExecuteResponse\022O\n\007GetHead\022\036.aiws.eng" +
+      "ine.v1.GetHeadRequest\032\037.aiws.engine.v1.G" +
+      "etHeadResponse\"\003\220\002\001\022[\n\013GetProposal\022\".aiw" +
+      "s.engine.v1.GetProposalRequest\032#.aiws.en" +
+      "gine.v1.GetProposalResponse\"\003\220\002\001\022[\n\013List" +
+      "History\022\".aiws.engine.v1.ListHistoryRequ" +
+      "est\032#.aiws.engine.v1.ListHistoryResponse" +
+      "\"\003\220\002\001\022U\n\tGetEpochs\022 .aiws.engine.v1.GetE" +
+      "pochsRequest\032!.aiws.engine.v1.GetEpochsR" +
+      "esponse\"\003\220\002\001\022R\n\010ListRefs\022\037.aiws.engine.v" +
+      "1.ListRefsRequest\032 .aiws.engine.v1.ListR" +
+      "efsResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engi" +
+      "ne.v1P\001ZBgithub.com/praxis-engine/praxis" +
+      "/clients/go/aiws/engine/v1;enginev1b\006pro" +
+      "to3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -415,7 +418,7 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ReviewResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResponse_descriptor,
-        new java.lang.String[] { "Material", "MaterialDigest", });
+        new java.lang.String[] { "Material", "MaterialDigest", "Warnings", });
     internal_static_aiws_engine_v1_ExecuteRequest_descriptor =
       getDescriptor().getMessageType(12);
     internal_static_aiws_engine_v1_ExecuteRequest_fieldAccessorTable = new
@@ -427,7 +430,7 @@ public final class Registry extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ExecuteResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ExecuteResponse_descriptor,
-        new java.lang.String[] { "Receipt", "Replayed", "DryRun", });
+        new java.lang.String[] { "Receipt", "Replayed", "Warnings", "DryRun", });
     internal_static_aiws_engine_v1_GetHeadRequest_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_GetHeadRequest_fieldAccessorTable = new

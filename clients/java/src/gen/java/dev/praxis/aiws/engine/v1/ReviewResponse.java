@@ -33,6 +33,7 @@ private static final long serialVersionUID = 0L;
   }
   private ReviewResponse() {
     materialDigest_ = "";
+    warnings_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -134,6 +135,77 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int WARNINGS_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> warnings_;
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> getWarningsList() {
+    return warnings_;
+  }
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+      getWarningsOrBuilderList() {
+    return warnings_;
+  }
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public int getWarningsCount() {
+    return warnings_.size();
+  }
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index) {
+    return warnings_.get(index);
+  }
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+      int index) {
+    return warnings_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -154,6 +226,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 2, materialDigest_);
     }
+    for (int i = 0; i < warnings_.size(); i++) {
+      output.writeMessage(3, warnings_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -169,6 +244,10 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(materialDigest_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(2, materialDigest_);
+    }
+    for (int i = 0; i < warnings_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(3, warnings_.get(i));
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -192,6 +271,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getMaterialDigest()
         .equals(other.getMaterialDigest())) return false;
+    if (!getWarningsList()
+        .equals(other.getWarningsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -209,6 +290,10 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + MATERIAL_DIGEST_FIELD_NUMBER;
     hash = (53 * hash) + getMaterialDigest().hashCode();
+    if (getWarningsCount() > 0) {
+      hash = (37 * hash) + WARNINGS_FIELD_NUMBER;
+      hash = (53 * hash) + getWarningsList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -344,6 +429,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessage
               .alwaysUseFieldBuilders) {
         internalGetMaterialFieldBuilder();
+        internalGetWarningsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -356,6 +442,13 @@ private static final long serialVersionUID = 0L;
         materialBuilder_ = null;
       }
       materialDigest_ = "";
+      if (warningsBuilder_ == null) {
+        warnings_ = java.util.Collections.emptyList();
+      } else {
+        warnings_ = null;
+        warningsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000004);
       return this;
     }
 
@@ -382,9 +475,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.praxis.aiws.engine.v1.ReviewResponse buildPartial() {
       dev.praxis.aiws.engine.v1.ReviewResponse result = new dev.praxis.aiws.engine.v1.ReviewResponse(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.praxis.aiws.engine.v1.ReviewResponse result) {
+      if (warningsBuilder_ == null) {
+        if (((bitField0_ & 0x00000004) != 0)) {
+          warnings_ = java.util.Collections.unmodifiableList(warnings_);
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.warnings_ = warnings_;
+      } else {
+        result.warnings_ = warningsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.praxis.aiws.engine.v1.ReviewResponse result) {
@@ -421,6 +527,32 @@ private static final long serialVersionUID = 0L;
         materialDigest_ = other.materialDigest_;
         bitField0_ |= 0x00000002;
         onChanged();
+      }
+      if (warningsBuilder_ == null) {
+        if (!other.warnings_.isEmpty()) {
+          if (warnings_.isEmpty()) {
+            warnings_ = other.warnings_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureWarningsIsMutable();
+            warnings_.addAll(other.warnings_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.warnings_.isEmpty()) {
+          if (warningsBuilder_.isEmpty()) {
+            warningsBuilder_.dispose();
+            warningsBuilder_ = null;
+            warnings_ = other.warnings_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+            warningsBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetWarningsFieldBuilder() : null;
+          } else {
+            warningsBuilder_.addAllMessages(other.warnings_);
+          }
+        }
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -460,6 +592,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 18
+            case 26: {
+              dev.praxis.aiws.engine.v1.DefinitionWarning m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.DefinitionWarning.parser(),
+                      extensionRegistry);
+              if (warningsBuilder_ == null) {
+                ensureWarningsIsMutable();
+                warnings_.add(m);
+              } else {
+                warningsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 26
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -724,6 +869,354 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00000002;
       onChanged();
       return this;
+    }
+
+    private java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> warnings_ =
+      java.util.Collections.emptyList();
+    private void ensureWarningsIsMutable() {
+      if (!((bitField0_ & 0x00000004) != 0)) {
+        warnings_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.DefinitionWarning>(warnings_);
+        bitField0_ |= 0x00000004;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> warningsBuilder_;
+
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> getWarningsList() {
+      if (warningsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(warnings_);
+      } else {
+        return warningsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public int getWarningsCount() {
+      if (warningsBuilder_ == null) {
+        return warnings_.size();
+      } else {
+        return warningsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index) {
+      if (warningsBuilder_ == null) {
+        return warnings_.get(index);
+      } else {
+        return warningsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder setWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.set(index, value);
+        onChanged();
+      } else {
+        warningsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder setWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.add(value);
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning value) {
+      if (warningsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureWarningsIsMutable();
+        warnings_.add(index, value);
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.add(builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addWarnings(
+        int index, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder builderForValue) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        warningsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder addAllWarnings(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.DefinitionWarning> values) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, warnings_);
+        onChanged();
+      } else {
+        warningsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder clearWarnings() {
+      if (warningsBuilder_ == null) {
+        warnings_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+      } else {
+        warningsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public Builder removeWarnings(int index) {
+      if (warningsBuilder_ == null) {
+        ensureWarningsIsMutable();
+        warnings_.remove(index);
+        onChanged();
+      } else {
+        warningsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder getWarningsBuilder(
+        int index) {
+      return internalGetWarningsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+        int index) {
+      if (warningsBuilder_ == null) {
+        return warnings_.get(index);  } else {
+        return warningsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+         getWarningsOrBuilderList() {
+      if (warningsBuilder_ != null) {
+        return warningsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(warnings_);
+      }
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder addWarningsBuilder() {
+      return internalGetWarningsFieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.DefinitionWarning.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public dev.praxis.aiws.engine.v1.DefinitionWarning.Builder addWarningsBuilder(
+        int index) {
+      return internalGetWarningsFieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.DefinitionWarning.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+     * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+     * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning.Builder> 
+         getWarningsBuilderList() {
+      return internalGetWarningsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+        internalGetWarningsFieldBuilder() {
+      if (warningsBuilder_ == null) {
+        warningsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.DefinitionWarning, dev.praxis.aiws.engine.v1.DefinitionWarning.Builder, dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder>(
+                warnings_,
+                ((bitField0_ & 0x00000004) != 0),
+                getParentForChildren(),
+                isClean());
+        warnings_ = null;
+      }
+      return warningsBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.ReviewResponse)

@@ -56,4 +56,58 @@ public interface ReviewResponseOrBuilder extends
    */
   com.google.protobuf.ByteString
       getMaterialDigestBytes();
+
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> 
+      getWarningsList();
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index);
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  int getWarningsCount();
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+      getWarningsOrBuilderList();
+  /**
+   * <pre>
+   * What the reviewer should know about the candidate definition (REGISTER, PROPOSE
+   * and ACTIVATE; empty for REJECT): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). Never a refusal.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+      int index);
 }

@@ -74,7 +74,9 @@ public interface RunNotifyOrBuilder extends
   /**
    * <pre>
    * Post the outcome into the starter's own event subscription, the `subscriber` of
-   * this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID): one
+   * this request (which must then be set, else INVALID_ARGUMENT / NOTIFY_INVALID, and be
+   * the caller's own or one it is granted, else PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED; see `subscriber`): one
    * EVENT_KIND_RUN_REPLY event per terminal state, appended in the same transaction, so
    * the subscriber's stream (StreamEvents with `subscriber`) receives it at least once
    * and resumes past it after AckEvents. Its payload carries `delivery_id` (stable: dedup

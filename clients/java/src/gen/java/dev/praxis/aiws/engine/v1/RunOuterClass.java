@@ -220,97 +220,99 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "tify\022\017\n\007dry_run\0302 \001(\010\032-\n\013LabelsEntry\022\013\n\003" +
       "key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\010\n\006source\"G" +
       "\n\tRunNotify\022\020\n\010webhooks\030\001 \003(\t\022\020\n\010reply_t" +
-      "o\030\002 \001(\010\022\026\n\016reply_template\030\003 \001(\t\"V\n\020Start" +
-      "RunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v" +
-      "1.Run\022\017\n\007created\030\002 \001(\010\022\017\n\007dry_run\0302 \001(\010\"" +
-      ";\n\rGetRunRequest\022\016\n\006run_id\030\001 \001(\t\022\032\n\022incl" +
-      "ude_definition\030\002 \001(\010\"K\n\016GetRunResponse\022 " +
-      "\n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\022\027\n\017defi" +
-      "nition_json\030\002 \001(\t\"8\n\024GetNodeResultReques" +
-      "t\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(\t\"=\n\025G" +
-      "etNodeResultResponse\022\017\n\007present\030\001 \001(\010\022\023\n" +
-      "\013result_json\030\002 \001(\t\"0\n\016StopRunRequest\022\016\n\006" +
-      "run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\017StopRunR" +
-      "esponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Ru" +
-      "n\"\233\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001 \001(\t\022\022" +
-      "\n\nrequest_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\022\026\n\016ru" +
-      "n_timeout_ms\030\004 \001(\003\022&\n\006epochs\030\005 \001(\0132\026.aiw" +
-      "s.engine.v1.Epochs\022\023\n\013approval_id\030\006 \001(\t\"" +
-      "G\n\021ResumeRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws" +
-      ".engine.v1.Run\022\020\n\010replayed\030\002 \001(\010\"u\n\023Revi" +
-      "ewResumeRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reaso" +
-      "n\030\002 \001(\t\022\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epoch" +
-      "s\030\004 \001(\0132\026.aiws.engine.v1.Epochs\"K\n\nResum" +
-      "eNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operation_id\030" +
-      "\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\"\234\002\n\016ResumeM" +
-      "aterial\022&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1" +
-      ".Epochs\022\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_ru" +
-      "n_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_versio" +
-      "n\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022\031\n\021definition_" +
-      "digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.engin" +
-      "e.v1.ResumeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n\006r" +
-      "eason\030\n \001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\"a\n\024R" +
-      "eviewResumeResponse\0220\n\010material\030\001 \001(\0132\036." +
-      "aiws.engine.v1.ResumeMaterial\022\027\n\017materia" +
-      "l_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006run" +
-      "_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001 \001" +
-      "(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRequ" +
-      "est\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.RunS" +
-      "tate\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 " +
-      "\001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132" +
-      "\033.aiws.engine.v1.WorkflowRef\022\023\n\013contract" +
-      "_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020created" +
-      "_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t \001" +
-      "(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.List" +
-      "RunsRequest.LabelsEntry\032-\n\013LabelsEntry\022\013" +
-      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRu" +
-      "nsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine.v" +
-      "1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023ListR" +
-      "unNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_i" +
-      "d\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v1." +
-      "NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_tok" +
-      "en\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005node" +
-      "s\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n\017n" +
-      "ext_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\355\001" +
-      "\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022\025\n" +
-      "\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAITI" +
-      "NG_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n\020R" +
-      "UN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELLED" +
-      "\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_STAT" +
-      "E_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*\225\002" +
-      "\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022" +
-      "\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_RE" +
-      "ADY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_ST" +
-      "ATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NOD" +
-      "E_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKE" +
-      "D\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STA" +
-      "TE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*\207\001" +
-      "\n\rSegmentReason\022\036\n\032SEGMENT_REASON_UNSPEC" +
-      "IFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027SEG" +
-      "MENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REASON" +
-      "_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010StartR" +
-      "un\022\037.aiws.engine.v1.StartRunRequest\032 .ai" +
-      "ws.engine.v1.StartRunResponse\022L\n\006GetRun\022" +
-      "\035.aiws.engine.v1.GetRunRequest\032\036.aiws.en" +
-      "gine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNodeRe" +
-      "sult\022$.aiws.engine.v1.GetNodeResultReque" +
-      "st\032%.aiws.engine.v1.GetNodeResultRespons" +
-      "e\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.StopR" +
-      "unRequest\032\037.aiws.engine.v1.StopRunRespon" +
-      "se\022P\n\tResumeRun\022 .aiws.engine.v1.ResumeR" +
-      "unRequest\032!.aiws.engine.v1.ResumeRunResp" +
-      "onse\022^\n\014ReviewResume\022#.aiws.engine.v1.Re" +
-      "viewResumeRequest\032$.aiws.engine.v1.Revie" +
-      "wResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws." +
-      "engine.v1.WatchRunRequest\032 .aiws.engine." +
-      "v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037" +
-      ".aiws.engine.v1.ListRunsRequest\032 .aiws.e" +
-      "ngine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014ListRu" +
-      "nNodes\022#.aiws.engine.v1.ListRunNodesRequ" +
-      "est\032$.aiws.engine.v1.ListRunNodesRespons" +
-      "e\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBg" +
-      "ithub.com/praxis-engine/praxis/clients/g" +
-      "o/aiws/engine/v1;enginev1b\006proto3"
+      "o\030\002 \001(\010\022\026\n\016reply_template\030\003 \001(\t\"\213\001\n\020Star" +
+      "tRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine." +
+      "v1.Run\022\017\n\007created\030\002 \001(\010\0223\n\010warnings\030\003 \003(" +
+      "\0132!.aiws.engine.v1.DefinitionWarning\022\017\n\007" +
+      "dry_run\0302 \001(\010\";\n\rGetRunRequest\022\016\n\006run_id" +
+      "\030\001 \001(\t\022\032\n\022include_definition\030\002 \001(\010\"K\n\016Ge" +
+      "tRunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine." +
+      "v1.Run\022\027\n\017definition_json\030\002 \001(\t\"8\n\024GetNo" +
+      "deResultRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_" +
+      "uid\030\002 \001(\t\"=\n\025GetNodeResultResponse\022\017\n\007pr" +
+      "esent\030\001 \001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016Stop" +
+      "RunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001" +
+      "(\t\"3\n\017StopRunResponse\022 \n\003run\030\001 \001(\0132\023.aiw" +
+      "s.engine.v1.Run\"\233\001\n\020ResumeRunRequest\022\016\n\006" +
+      "run_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reas" +
+      "on\030\003 \001(\t\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epoc" +
+      "hs\030\005 \001(\0132\026.aiws.engine.v1.Epochs\022\023\n\013appr" +
+      "oval_id\030\006 \001(\t\"G\n\021ResumeRunResponse\022 \n\003ru" +
+      "n\030\001 \001(\0132\023.aiws.engine.v1.Run\022\020\n\010replayed" +
+      "\030\002 \001(\010\"u\n\023ReviewResumeRequest\022\016\n\006run_id\030" +
+      "\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022\026\n\016run_timeout_ms\030" +
+      "\003 \001(\003\022&\n\006epochs\030\004 \001(\0132\026.aiws.engine.v1.E" +
+      "pochs\"K\n\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n" +
+      "\014operation_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001" +
+      "(\010\"\234\002\n\016ResumeMaterial\022&\n\006epochs\030\001 \001(\0132\026." +
+      "aiws.engine.v1.Epochs\022\025\n\rwork_order_id\030\002" +
+      " \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t" +
+      "\022\023\n\013run_version\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022" +
+      "\031\n\021definition_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(" +
+      "\0132\032.aiws.engine.v1.ResumeNode\022\022\n\nnode_co" +
+      "unt\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_timeout" +
+      "_ms\030\013 \001(\003\"a\n\024ReviewResumeResponse\0220\n\010mat" +
+      "erial\030\001 \001(\0132\036.aiws.engine.v1.ResumeMater" +
+      "ial\022\027\n\017material_digest\030\002 \001(\t\"!\n\017WatchRun" +
+      "Request\022\016\n\006run_id\030\001 \001(\t\"4\n\020WatchRunRespo" +
+      "nse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\"\354\002" +
+      "\n\017ListRunsRequest\022\'\n\005state\030\001 \001(\0162\030.aiws." +
+      "engine.v1.RunState\022\021\n\tpage_size\030\002 \001(\005\022\022\n" +
+      "\npage_token\030\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t" +
+      "\022(\n\003ref\030\005 \001(\0132\033.aiws.engine.v1.WorkflowR" +
+      "ef\022\023\n\013contract_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 " +
+      "\001(\t\022\030\n\020created_after_ms\030\010 \001(\003\022\031\n\021created" +
+      "_before_ms\030\t \001(\003\022;\n\006labels\030\n \003(\0132+.aiws." +
+      "engine.v1.ListRunsRequest.LabelsEntry\032-\n" +
+      "\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
+      ":\0028\001\"N\n\020ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023" +
+      ".aiws.engine.v1.Run\022\027\n\017next_page_token\030\002" +
+      " \001(\t\"\207\001\n\023ListRunNodesRequest\022\016\n\006run_id\030\001" +
+      " \001(\t\022\017\n\007node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.a" +
+      "iws.engine.v1.NodeState\022\021\n\tpage_size\030\004 \001" +
+      "(\005\022\022\n\npage_token\030\005 \001(\t\"k\n\024ListRunNodesRe" +
+      "sponse\022)\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.N" +
+      "odeStatus\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007ve" +
+      "rsion\030\003 \001(\003*\355\001\n\010RunState\022\031\n\025RUN_STATE_UN" +
+      "SPECIFIED\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RU" +
+      "N_STATE_AWAITING_NODES\020\002\022\027\n\023RUN_STATE_CO" +
+      "MPLETED\020\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_S" +
+      "TATE_CANCELLED\020\005\022\030\n\024RUN_STATE_COMPLETING" +
+      "\020\006\022\025\n\021RUN_STATE_FAILING\020\007\022\030\n\024RUN_STATE_C" +
+      "ANCELLING\020\010*\225\002\n\tNodeState\022\032\n\026NODE_STATE_" +
+      "UNSPECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n" +
+      "\020NODE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNIN" +
+      "G\020\003\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_F" +
+      "AILED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NOD" +
+      "E_STATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED" +
+      "\020\010\022\026\n\022NODE_STATE_WAITING\020\t\022\027\n\023NODE_STATE" +
+      "_STOPPING\020\n*\207\001\n\rSegmentReason\022\036\n\032SEGMENT" +
+      "_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_" +
+      "START\020\001\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033" +
+      "SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunSer" +
+      "vice\022M\n\010StartRun\022\037.aiws.engine.v1.StartR" +
+      "unRequest\032 .aiws.engine.v1.StartRunRespo" +
+      "nse\022L\n\006GetRun\022\035.aiws.engine.v1.GetRunReq" +
+      "uest\032\036.aiws.engine.v1.GetRunResponse\"\003\220\002" +
+      "\001\022a\n\rGetNodeResult\022$.aiws.engine.v1.GetN" +
+      "odeResultRequest\032%.aiws.engine.v1.GetNod" +
+      "eResultResponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.e" +
+      "ngine.v1.StopRunRequest\032\037.aiws.engine.v1" +
+      ".StopRunResponse\022P\n\tResumeRun\022 .aiws.eng" +
+      "ine.v1.ResumeRunRequest\032!.aiws.engine.v1" +
+      ".ResumeRunResponse\022^\n\014ReviewResume\022#.aiw" +
+      "s.engine.v1.ReviewResumeRequest\032$.aiws.e" +
+      "ngine.v1.ReviewResumeResponse\"\003\220\002\001\022T\n\010Wa" +
+      "tchRun\022\037.aiws.engine.v1.WatchRunRequest\032" +
+      " .aiws.engine.v1.WatchRunResponse\"\003\220\002\0010\001" +
+      "\022R\n\010ListRuns\022\037.aiws.engine.v1.ListRunsRe" +
+      "quest\032 .aiws.engine.v1.ListRunsResponse\"" +
+      "\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engine.v1.Li" +
+      "stRunNodesRequest\032$.aiws.engine.v1.ListR" +
+      "unNodesResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -370,7 +372,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_StartRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_StartRunResponse_descriptor,
-        new java.lang.String[] { "Run", "Created", "DryRun", });
+        new java.lang.String[] { "Run", "Created", "Warnings", "DryRun", });
     internal_static_aiws_engine_v1_GetRunRequest_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_GetRunRequest_fieldAccessorTable = new

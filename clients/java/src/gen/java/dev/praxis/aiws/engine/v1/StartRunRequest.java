@@ -313,7 +313,13 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object subscriber_ = "";
   /**
    * <pre>
-   * A subscriber name whose event stream receives this run's events.
+   * A subscriber name (an identifier) whose event stream receives this run's events,
+   * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+   * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+   * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+   * `subscription.any` on every work order: an agent cannot push events or a reply into
+   * another's session. A repeated request_id returns its run before this check.
    * </pre>
    *
    * <code>string subscriber = 5;</code>
@@ -334,7 +340,13 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * A subscriber name whose event stream receives this run's events.
+   * A subscriber name (an identifier) whose event stream receives this run's events,
+   * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+   * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+   * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+   * `subscription.any` on every work order: an agent cannot push events or a reply into
+   * another's session. A repeated request_id returns its run before this check.
    * </pre>
    *
    * <code>string subscriber = 5;</code>
@@ -1778,7 +1790,13 @@ java.lang.String defaultValue) {
     private java.lang.Object subscriber_ = "";
     /**
      * <pre>
-     * A subscriber name whose event stream receives this run's events.
+     * A subscriber name (an identifier) whose event stream receives this run's events,
+     * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+     * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+     * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+     * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+     * `subscription.any` on every work order: an agent cannot push events or a reply into
+     * another's session. A repeated request_id returns its run before this check.
      * </pre>
      *
      * <code>string subscriber = 5;</code>
@@ -1798,7 +1816,13 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A subscriber name whose event stream receives this run's events.
+     * A subscriber name (an identifier) whose event stream receives this run's events,
+     * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+     * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+     * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+     * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+     * `subscription.any` on every work order: an agent cannot push events or a reply into
+     * another's session. A repeated request_id returns its run before this check.
      * </pre>
      *
      * <code>string subscriber = 5;</code>
@@ -1819,7 +1843,13 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A subscriber name whose event stream receives this run's events.
+     * A subscriber name (an identifier) whose event stream receives this run's events,
+     * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+     * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+     * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+     * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+     * `subscription.any` on every work order: an agent cannot push events or a reply into
+     * another's session. A repeated request_id returns its run before this check.
      * </pre>
      *
      * <code>string subscriber = 5;</code>
@@ -1836,7 +1866,13 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A subscriber name whose event stream receives this run's events.
+     * A subscriber name (an identifier) whose event stream receives this run's events,
+     * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+     * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+     * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+     * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+     * `subscription.any` on every work order: an agent cannot push events or a reply into
+     * another's session. A repeated request_id returns its run before this check.
      * </pre>
      *
      * <code>string subscriber = 5;</code>
@@ -1850,7 +1886,13 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A subscriber name whose event stream receives this run's events.
+     * A subscriber name (an identifier) whose event stream receives this run's events,
+     * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+     * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+     * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+     * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+     * `subscription.any` on every work order: an agent cannot push events or a reply into
+     * another's session. A repeated request_id returns its run before this check.
      * </pre>
      *
      * <code>string subscriber = 5;</code>

@@ -108,7 +108,13 @@ public interface StartRunRequestOrBuilder extends
 
   /**
    * <pre>
-   * A subscriber name whose event stream receives this run's events.
+   * A subscriber name (an identifier) whose event stream receives this run's events,
+   * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+   * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+   * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+   * `subscription.any` on every work order: an agent cannot push events or a reply into
+   * another's session. A repeated request_id returns its run before this check.
    * </pre>
    *
    * <code>string subscriber = 5;</code>
@@ -117,7 +123,13 @@ public interface StartRunRequestOrBuilder extends
   java.lang.String getSubscriber();
   /**
    * <pre>
-   * A subscriber name whose event stream receives this run's events.
+   * A subscriber name (an identifier) whose event stream receives this run's events,
+   * and `notify.reply_to` its outcome. A subscription belongs to the principal that made
+   * it: the first StartRun naming it (or the first AckEvents of it) makes it the
+   * caller's. Naming one that another principal made fails with PERMISSION_DENIED /
+   * SUBSCRIPTION_NOT_GRANTED and starts nothing, unless the caller's grant covers
+   * `subscription.any` on every work order: an agent cannot push events or a reply into
+   * another's session. A repeated request_id returns its run before this check.
    * </pre>
    *
    * <code>string subscriber = 5;</code>

@@ -49,6 +49,65 @@ public interface StartRunResponseOrBuilder extends
 
   /**
    * <pre>
+   * What the starter should know about the definition the run applies (inline or the
+   * ref's head): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.DefinitionWarning> 
+      getWarningsList();
+  /**
+   * <pre>
+   * What the starter should know about the definition the run applies (inline or the
+   * ref's head): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarning getWarnings(int index);
+  /**
+   * <pre>
+   * What the starter should know about the definition the run applies (inline or the
+   * ref's head): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  int getWarningsCount();
+  /**
+   * <pre>
+   * What the starter should know about the definition the run applies (inline or the
+   * ref's head): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder> 
+      getWarningsOrBuilderList();
+  /**
+   * <pre>
+   * What the starter should know about the definition the run applies (inline or the
+   * ref's head): for now, its agent nodes that declare no `effects`
+   * (DEFINITION_WARNING_KIND_EFFECTS_UNDECLARED). The run started (a dry run: would
+   * start, with the same warnings); a retry answers the same warnings.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.DefinitionWarning warnings = 3;</code>
+   */
+  dev.praxis.aiws.engine.v1.DefinitionWarningOrBuilder getWarningsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
    * True when the request was a dry run: `run` is what a start would have answered, and
    * nothing was stored.
    * </pre>
