@@ -330,7 +330,6 @@ pub async fn review_approve_execute(
     let request = ExecuteRequest {
         epochs: Some(epochs),
         request_id: options.request_id.unwrap_or_else(|| random_id("execute")),
-        dry_run: false,
         command: Some(command),
         dry_run: false,
     };
