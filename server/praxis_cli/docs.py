@@ -16,7 +16,7 @@ from praxis_cli.errors import EXIT_CODES
 
 WIDTH = "100"
 _COMMON_USAGE = (
-    "[-h] [--json] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--insecure] "
+    "[-h] [--json] [--wide] [--address ADDRESS] [--token TOKEN] [--tls-roots PEM] [--insecure] "
     "[--profile PROFILE] [--timeout SECONDS] "
 )
 
@@ -69,6 +69,75 @@ agent nodes that declare no `effects`; see [definitions.md](definitions.md)) goe
 stderr as `warning: <KIND>: <message>`, wrapped at 80 columns, and in `--json` output as
 `warnings`; it never changes the exit status.
 
+On a terminal a table fits its width (`COLUMNS`, else the terminal's size): an id is
+never broken nor shortened, so it can be copied whole; free text (an error, a summary, a
+reason) is cut with `…`; if that is not enough, the less needed columns are left out and
+named under the table. `--wide` prints every column in full (so does output into a pipe),
+`--json` every field. `praxis runs show` prints sections: the run's facts, a table of
+its nodes that fits, then a section for each node with a progress report, a retry time
+or an error, in full (long values wrap between words under their label).
+
+```
+$ praxis runs list                      # COLUMNS=80
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓
+┃ RUN                                  ┃ STATE     ┃ NODES ┃ ERROR             ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━━━━━━━━━━━┩
+│ run_4e87b80c72ed4a18981d8c4e47e3bdeb │ RUNNING   │ 1     │ -                 │
+│ run_011e619ec0d4492f960651e8d93b4532 │ CANCELLED │ 1     │ stopped by the o… │
+└──────────────────────────────────────┴───────────┴───────┴───────────────────┘
+(not shown at this width: WORK ORDER, REF, REVISION, CREATED, FINISHED; --wide
+shows them)
+$ praxis runs show run_011e619ec0d4492f960651e8d93b4532
+Run run_011e619ec0d4492f960651e8d93b4532
+state:      CANCELLED
+work order: default
+started by: alice
+labels:     team=search
+ref:        -
+definition: sha256:9d28869d817c1186899147d37c657113ed2c8cee20880876981ec917268916f5
+progress:   0/1 nodes done
+created:    2026-12-07 12:56:20.857 UTC
+updated:    2026-12-07 12:56:24.704 UTC
+finished:   2026-12-07 12:56:24.704 UTC
+elapsed:    3.847s
+error:      stopped by the on-call human because the upstream search index was
+            being rebuilt and every answer would have been stale for the next
+            several hours
+
+Nodes (1)
+┏━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┓
+┃ NODE ┃ STATE     ┃ ATTEMPTS ┃ FAN-OUT ┃ STARTED ┃
+┡━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━┩
+│ a    │ CANCELLED │ 0        │ -       │ -       │
+└──────┴───────────┴──────────┴─────────┴─────────┘
+(not shown at this width: FINISHED; --wide shows them)
+
+Node a
+error: run cancelled: stopped by the on-call human because the upstream search
+       index was being rebuilt and every answer would have been stale for the
+       next several hours
+```
+
+## Shell completion and typing mistakes
+
+`praxis completion bash|zsh|fish` prints a completion script of every command, flag and
+choice, made by [shtab](https://github.com/iterative/shtab) from the command definitions
+themselves:
+
+```sh
+eval "$(praxis completion bash)"     # in ~/.bashrc
+eval "$(praxis completion zsh)"      # in ~/.zshrc, after compinit
+praxis completion fish > ~/.config/fish/completions/praxis.fish
+```
+
+A mistyped command, flag or choice is refused (`error: USAGE`, exit 2) with the closest
+one: `praxis rnus list` says `did you mean 'runs'?`, `praxis runs list --stae running`
+says `'--stae': did you mean --state?`.
+
+A refused credential (`CREDENTIAL_MISSING`, `CREDENTIAL_INVALID`, `CREDENTIAL_EXPIRED`,
+`CREDENTIAL_REVOKED`, exit 4) says how to give one: set `{token}`, pass `--token TOKEN`,
+or store a profile once with `praxis login`.
+
 ## Errors and exit codes
 
 A failure prints one line to stderr, `error: <REASON>: <message>`, followed by one
@@ -80,8 +149,7 @@ for `serve`, see
 [its start-up refusals and exit codes](operations.md#start-up-refusals-and-exit-codes)).
 
 | Exit code | Meaning |
-|---|---|
-"""
+|---|---|"""
 
 
 ANSWERING = (
@@ -144,7 +212,8 @@ def _walk(
 
 
 def _own_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    common = {"--json", "--address", "--token", "--tls-roots", "--insecure", "--profile"}
+    common = {"--json", "--wide", "--address", "--token", "--tls-roots", "--insecure"}
+    common |= {"--profile"}
     common |= {"--timeout", "-h"}
     return [
         action
@@ -189,7 +258,7 @@ def generate() -> str:
     out += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODES]
     out += [
         "",
-        "Every command also takes `--json`, `--address`, `--token`, `--tls-roots`, "
+        "Every command also takes `--json`, `--wide`, `--address`, `--token`, `--tls-roots`, "
         "`--insecure`, `--profile` and `--timeout SECONDS` (default 30), before or after "
         "its name.",
         "",

@@ -73,12 +73,30 @@ class CliError(Exception):
         return [first] + [f"  {name}: {' '.join(text.split())}" for name, text in self.violations]
 
 
+CREDENTIALS_HINT = (
+    "give the CLI a token: set PRAXIS_TOKEN, pass --token TOKEN, or store a profile once "
+    "with 'praxis login' (a first 'praxis serve' writes local tokens to "
+    "<data-dir>/credentials.json)"
+)
+_CREDENTIAL_MESSAGES = {
+    "CREDENTIAL_MISSING": "no bearer token was sent",
+    "CREDENTIAL_INVALID": "the server does not know this token (mistyped, or replaced by a "
+    "rotation)",
+}
+
+
 def from_rpc(error: grpc.RpcError) -> CliError:
-    """The CLI error of a failed call: its ErrorInfo reason, or the status code's name."""
+    """The CLI error of a failed call: its ErrorInfo reason, or the status code's name.
+
+    A refused credential says, in the CLI's terms, how to give one (``PRAXIS_TOKEN``,
+    ``--token``, ``praxis login``) instead of the wire's ``authorization`` header.
+    """
     details = error_details(error)
     code = details.code if isinstance(details.code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN
     reason = details.reason or code.name
     message = details.message or code.name.lower().replace("_", " ")
+    if code is grpc.StatusCode.UNAUTHENTICATED:
+        message = f"{_CREDENTIAL_MESSAGES.get(reason, message)}: {CREDENTIALS_HINT}"
     if code is grpc.StatusCode.UNAVAILABLE and not details.reason:
         reason = "UNAVAILABLE"
     return CliError(reason, message, _BY_CODE.get(code, ERROR), list(details.field_violations))

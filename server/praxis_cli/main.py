@@ -40,6 +40,12 @@ def common_options() -> argparse.ArgumentParser:
         help="print JSON (times as epoch ms) instead of tables",
     )
     group.add_argument(
+        "--wide",
+        action="store_true",
+        default=suppress,
+        help="print every table column in full (a terminal's tables otherwise fit its width)",
+    )
+    group.add_argument(
         "--address", default=suppress, help=f"server host:port (env {config.ENV_ADDRESS})"
     )
     group.add_argument("--token", default=suppress, help=f"bearer token (env {config.ENV_TOKEN})")
@@ -76,7 +82,9 @@ class Context:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.out = Output(bool(getattr(args, "json", False)))
+        self.out = Output(
+            bool(getattr(args, "json", False)), wide=bool(getattr(args, "wide", False))
+        )
         self.timeout: float = getattr(args, "timeout", DEFAULT_TIMEOUT_S)
         self._client: Client | None = None
 
@@ -165,6 +173,7 @@ def build_parser() -> Parser:
     )
     for module in COMMAND_MODULES:
         module.register(commands, common)
+    parser.set_defaults(command_tree=parser)  # what `praxis completion` completes
     return parser
 
 

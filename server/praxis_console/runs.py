@@ -23,7 +23,7 @@ from aiws.engine.v1 import (
     wait_pb2,
 )
 from praxis_client.helpers import ENDING, ENDS_AS, unsettled
-from praxis_console import graph, questions, web
+from praxis_console import graph, questions, search, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 from praxis_console.timeline import Timeline
@@ -134,21 +134,42 @@ async def runs_page(request: Request) -> Response:
     size = _page_size(request.query_params.get("size", "50"))
     token = request.query_params.get("page_token", "")[:512]
     work_order = request.query_params.get("work_order", "")[:128]  # the server checks it
-    listing = run_pb2.ListRunsRequest(
-        state=state or None, page_size=size, page_token=token, work_order_id=work_order
-    )
+    query = request.query_params.get("q", "").strip()[: search.MAX_QUERY]
+    wanted = search.parse(query)
+    chosen = wanted.state or state  # the search's word wins over the select
+    runs: list[run_pb2.Run] = []
+    next_page_token = ""
     try:
-        found = await engine.call(session.token, engine.runs.ListRuns, listing)
+        if wanted.problem:
+            pass
+        elif wanted.run_id:  # one run, by its id: shown when it meets the other words too
+            runs = await _run_by_id(engine, session, wanted, chosen, work_order)
+        else:
+            listing = run_pb2.ListRunsRequest(
+                state=chosen or None,
+                page_size=size,
+                page_token=token,
+                work_order_id=work_order,
+                labels=dict(wanted.labels),
+            )
+            if wanted.ref is not None:
+                listing.ref.CopyFrom(common_pb2.WorkflowRef(work_order_id=wanted.ref[0],
+                                                            run_id=wanted.ref[1]))  # fmt: skip
+            found = await engine.call(session.token, engine.runs.ListRuns, listing)
+            runs, next_page_token = list(found.runs), found.next_page_token
     except ApiError as error:
         return web.error_page(request, error)
     return web.render(
         request,
         "runs.html",
         {
-            "runs": found.runs,
-            "next_page_token": found.next_page_token,
+            "runs": runs,
+            "next_page_token": next_page_token,
             "state": state,
             "work_order": work_order,
+            "q": query,
+            "search_problem": wanted.problem,
+            "filtered": bool(query or state or work_order),
             "states": [web.enum_name("RUN_STATE_", s) for s in states],
             "state_values": states,
             "size": size,
@@ -158,6 +179,26 @@ async def runs_page(request: Request) -> Response:
             "request_id": web.new_request_id(),
         },
     )
+
+
+async def _run_by_id(
+    engine: Engine, session: Session, wanted: search.RunSearch, state: str, work_order: str
+) -> list[run_pb2.Run]:
+    """The run a search names by id, if it exists and meets the search's other words."""
+    try:
+        got = await engine.call(
+            session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=wanted.run_id)
+        )
+    except ApiError as error:
+        if error.code in ("NOT_FOUND", "INVALID_ARGUMENT"):  # no run has that id
+            return []
+        raise
+    run = got.run
+    ref = (run.ref.work_order_id, run.ref.run_id) if run.ref.work_order_id else None
+    also = search.RunSearch(state=state, ref=wanted.ref, labels=wanted.labels)
+    if not search.matches(also, run_pb2.RunState.Name(run.state), ref, dict(run.labels)):
+        return []
+    return [run] if not work_order or run.work_order_id == work_order else []
 
 
 def _page_size(text: str) -> int:
@@ -230,6 +271,8 @@ async def run_page(request: Request) -> Response:
             "wait_kind": wait_pb2.WaitKind.Name,
             "duration_ms": (run.finished_at_ms or run.updated_at_ms) - run.created_at_ms,
             "stop_outcome": _stop_outcome(request.query_params.get("stop", "")),
+            "resumed": request.query_params.get("resumed", "") == "1",
+            "request_id": web.new_request_id(),
         },
     )
 

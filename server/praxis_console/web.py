@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -143,6 +144,23 @@ def format_ms(ms: int) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{ms % 1000:03d} UTC"
 
 
+def time_tag(utc_text: str) -> Markup:
+    """A time written by :func:`format_ms` as a ``<time>`` element: the page shows it in
+    UTC, and the console's script rewrites it in the browser's time zone with the zone's
+    name (UTC on hover, or everywhere by the footer's switch). '' stays ''."""
+    if not utc_text:
+        return Markup("")
+    stamp = utc_text.removesuffix(" UTC").replace(" ", "T") + "Z"
+    return Markup('<time datetime="{}" title="{}">{}</time>').format(
+        stamp, utc_text, escape(utc_text)
+    )
+
+
+def time_ms(ms: int) -> Markup:
+    """Epoch milliseconds as a ``<time>`` element (:func:`time_tag`); '' for 0."""
+    return time_tag(format_ms(ms))
+
+
 def format_duration(ms: int) -> str:
     """A duration in milliseconds, readable (``1 h 2 min``, ``3.456 s``)."""
     if ms < 0:
@@ -182,7 +200,8 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["ms"] = format_ms
+    env.filters["ms"] = time_ms
+    env.filters["utc"] = time_tag  # a time already written by format_ms (node summaries)
     env.filters["duration"] = format_duration
     env.filters["credits"] = credits
     env.filters["plural"] = plural

@@ -66,7 +66,8 @@ def test_the_schedules_page_shows_a_schedule_and_pauses_resumes_deletes_it(
     expect(row.locator('[data-field="next"]')).to_have_text("none")
     row.get_by_role("button", name="Resume").click()
     expect(row.locator('[data-field="state"]')).to_have_text("active")
-    row.get_by_role("button", name="Delete").click()
+    row.get_by_role("button", name="Delete").click()  # asks first (issue 38)
+    page.get_by_role("dialog").get_by_role("button", name="Delete schedule").click()
     expect(row.locator('[data-field="state"]')).to_have_text("deleted")
     expect(row.get_by_role("button")).to_have_count(0)
 

@@ -73,7 +73,7 @@ def setup(level: str = "INFO", stream: IO[str] | None = None) -> None:
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
+    root.setLevel(level.upper())  # records name levels in lower case: both are accepted
     logging.Formatter.converter = time.gmtime
 
 

@@ -38,6 +38,7 @@ from praxis.store.db import dialect
 from praxis.store.db.database import Database
 
 log = logging.getLogger("praxis")
+DEFAULT_LISTEN = "127.0.0.1:50051"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,7 +52,11 @@ def _parser() -> argparse.ArgumentParser:
         default=config_module.DEFAULT_DATA_DIR,
         help="where a first run creates its config, database and credentials",
     )
-    serve.add_argument("--listen", default="127.0.0.1:50051", help="host:port (port 0: any)")
+    serve.add_argument(
+        "--listen",
+        help=f"host:port (port 0: any; default {DEFAULT_LISTEN}, and then the web console "
+        f"comes too, on {console_module.DEFAULT_CONSOLE}, unless --no-console)",
+    )
     serve.add_argument("--database-url", help="SQLAlchemy URL overriding the config's")
     serve.add_argument(
         "--test-clock",
@@ -112,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(argv)
     args = _parser().parse_args(argv)
+    if args.command == "serve":
+        args.listen_default = args.listen is None
+        args.listen = args.listen or DEFAULT_LISTEN
+        console_module.choose(args)
     if args.command == "console":
         try:
             logs.setup(args.log_level)
@@ -307,6 +316,8 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
         endpoint.watch(db, settings.clock)
     # Bound once: every incarnation of the console child serves this socket.
     web = console_module.bind(args) if args.console is not None else None
+    if web is None and args.console_default:  # the default console's port was taken
+        args.console = None
     try:
         if isinstance(web, int):
             return web
@@ -317,7 +328,7 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
             processes,
             args.listen,
             {"metrics_port": endpoint.port} if endpoint is not None else None,
-            console_module.sidecar(args, web) if web is not None else None,
+            console_module.sidecar(args, web, sign_in_token(args)) if web is not None else None,
         )
     finally:
         _close(endpoint)
@@ -325,6 +336,18 @@ def _supervise(args: argparse.Namespace, settings: Settings, processes: int, end
             db.close()
         if isinstance(web, socket.socket):
             web.close()
+
+
+def sign_in_token(args: argparse.Namespace) -> str:
+    """The local human's token (``credentials.json`` of a first run), for the console's
+    one-time sign-in link; '' when the file or that principal is gone."""
+    try:
+        credentials = json.loads((args.data_dir / "credentials.json").read_text("utf-8"))
+        human = credentials["local-human"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    token = human.get("token") if isinstance(human, dict) else None
+    return token if isinstance(token, str) and human.get("kind") == "HUMAN" else ""
 
 
 def _close(endpoint: metrics_endpoint.Endpoint | None) -> None:

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import socket
 import ssl
 from pathlib import Path
 
 from praxis.observability import logs
-from praxis.serve import startup
+from praxis.serve import banner, startup
 from praxis.serve.processes import Sidecar, child_command
 from praxis.serve.security import is_loopback
+
+log = logging.getLogger("praxis")
+DEFAULT_CONSOLE = "127.0.0.1:8080"
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -152,9 +156,29 @@ def check(args: argparse.Namespace) -> int | None:
     return None
 
 
-def bind(args: argparse.Namespace) -> socket.socket | int:
+def choose(args: argparse.Namespace) -> None:
+    """``serve`` on its defaults brings the console (``DEFAULT_CONSOLE``, loopback).
+
+    Only when ``--listen`` is left at its default: a test or tool that names its address
+    (``--listen 127.0.0.1:0`` above all) gets no console unless it asks with
+    ``--console``, so its servers and output stay as they were. Never under mutual TLS
+    (the console would need a client certificate of its own) nor with ``--no-console``.
+    """
+    args.console_default = (
+        args.console is None
+        and not args.no_console
+        and args.listen_default
+        and args.tls_client_ca is None
+        and args.child_index is None
+    )
+    if args.console_default:
+        args.console = DEFAULT_CONSOLE
+
+
+def bind(args: argparse.Namespace) -> socket.socket | int | None:
     """The console's listening socket, bound by ``serve`` once for every incarnation of
-    the console child (port 0 picks one); or the exit code after reporting why not."""
+    the console child (port 0 picks one); or the exit code after reporting why not; or
+    ``None`` when the default console's port is taken (a warning: the server serves)."""
     from praxis_console import serve as console_serve
 
     try:
@@ -164,13 +188,23 @@ def bind(args: argparse.Namespace) -> socket.socket | int:
     try:
         return console_serve.bind(listen)
     except OSError as error:
+        if args.console_default:
+            log.warning(
+                "console not started: %s is taken (--console HOST:PORT serves it "
+                "elsewhere, --no-console turns it off)",
+                args.console,
+                extra={"error": error.strerror or str(error)},
+            )
+            return None
         return startup.report("ADDRESS_IN_USE", f"cannot listen on {args.console} "
                               f"(--console): {error.strerror or error}", 6)  # fmt: skip
 
 
-def sidecar(args: argparse.Namespace, sock: socket.socket) -> Sidecar:
+def sidecar(args: argparse.Namespace, sock: socket.socket, token: str = "") -> Sidecar:
     """The console child of ``serve --console``, serving ``sock``; its line
-    ``{"console": URL}`` is printed on stderr once it serves."""
+    ``{"console": URL}`` is printed on stderr once it serves, then the start banner
+    (:func:`praxis.serve.banner.show`). Given the local human's ``token`` (in its
+    environment, never on its command line), the child makes a one-time sign-in link."""
     host = args.console.rpartition(":")[0]
     listen = f"{host}:{sock.getsockname()[1]}"
 
@@ -187,10 +221,18 @@ def sidecar(args: argparse.Namespace, sock: socket.socket) -> Sidecar:
             line += ["--client-key", str(args.console_client_key)]
         return child_command(line)
 
+    shown: list[bool] = []
+
     def ready(line: dict[str, object]) -> None:
         print(json.dumps({"console": line["console"]}), file=logs.console(), flush=True)
+        if not shown:  # once, not at every restart of the console
+            shown.append(True)
+            link = str(line.get("signin_link", ""))
+            banner.show(args, car.address, str(line["console"]), link)
 
-    return Sidecar("console", argv, ready, pass_fds=(sock.fileno(),))
+    env = {"PRAXIS_TOKEN": token} if token else {}
+    car = Sidecar("console", argv, ready, pass_fds=(sock.fileno(),), env=env)
+    return car
 
 
 def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
@@ -211,4 +253,9 @@ def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="PEM",
         help="the private key of --console-client-cert",
+    )
+    serve.add_argument(
+        "--no-console",
+        action="store_true",
+        help=f"without --listen, serve no console (default: the console on {DEFAULT_CONSOLE})",
     )

@@ -391,6 +391,8 @@ class Sidecar:
         on_ready: Called with its first ready line.
         pass_fds: Descriptors it inherits (a listening socket the parent holds, so that
             every incarnation serves the same port).
+        env: More environment variables of its own (never on its command line, which
+            any local user can read).
     """
 
     START_TIMEOUT_S = 60.0
@@ -404,19 +406,27 @@ class Sidecar:
         argv: Callable[[str], list[str]],
         on_ready: Callable[[dict[str, object]], None],
         pass_fds: tuple[int, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.argv = argv
         self.on_ready = on_ready
         self.pass_fds = pass_fds
+        self.env = env or {}
         self.process: subprocess.Popen[str] | None = None
         self._address = ""
         self._started = 0.0
         self._delay = 1.0
         self._restart_at: float | None = None
 
+    @property
+    def address(self) -> str:
+        """The servers' ``host:port`` it was started with ('' before)."""
+        return self._address
+
     def _spawn(self) -> None:
         env = {k: v for k, v in os.environ.items() if k != MULTIPROC_ENV}  # no server metrics
+        env.update(self.env)
         self._started = time.monotonic()
         self.process = subprocess.Popen(
             self.argv(self._address),

@@ -6,6 +6,7 @@ from praxis_cli.commands import (
     admin,
     agent_mcp,
     approvals,
+    completion,
     decide,
     deliverables,
     deliveries,
@@ -18,5 +19,5 @@ from praxis_cli.commands import (
 
 COMMAND_MODULES = (
     principals, decide, registry, runs, schedules, deliverables, approvals, admin, deliveries,
-    agent_mcp, simulate,
+    agent_mcp, simulate, completion,
 )  # fmt: skip

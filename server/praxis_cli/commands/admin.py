@@ -7,7 +7,7 @@ from typing import Any
 
 from aiws.engine.v1 import admin_pb2, event_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
 _HOLD_KINDS = {
     "restore": admin_pb2.HOLD_KIND_RESTORE,
@@ -80,7 +80,14 @@ def _event_row(e: event_pb2.Event) -> list[str]:
     ]
 
 
-_EVENT_COLUMNS = ["SEQ", "AT", "EVENT", "RUN", "NODE", "PAYLOAD"]
+_EVENT_COLUMNS = [
+    Column("SEQ"),
+    Column("AT", optional=True),
+    Column("EVENT"),
+    ident("RUN"),
+    ident("NODE"),
+    free_text("PAYLOAD"),
+]
 
 
 def _tail(ctx: Any, args: argparse.Namespace) -> int:
@@ -120,7 +127,13 @@ def _hold_rows(holds: Any) -> list[list[str]]:
     ]
 
 
-_HOLD_COLUMNS = ["KIND", "WORK ORDER", "PLACED", "BY", "REASON"]
+_HOLD_COLUMNS = [
+    Column("KIND"),
+    ident("WORK ORDER"),
+    Column("PLACED", optional=True),
+    ident("BY"),
+    free_text("REASON"),
+]
 
 
 def _holds_list(ctx: Any, args: argparse.Namespace) -> int:

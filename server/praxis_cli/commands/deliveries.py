@@ -7,7 +7,7 @@ from typing import Any
 
 from aiws.engine.v1 import notification_pb2 as nb
 from praxis_cli.commands.common import group, leaf
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
 _STATES = {
     "pending": nb.DELIVERY_STATE_PENDING,
@@ -15,7 +15,16 @@ _STATES = {
     "delivered": nb.DELIVERY_STATE_DELIVERED,
     "dead": nb.DELIVERY_STATE_DEAD,
 }
-_COLUMNS = ["DELIVERY", "STATE", "RUN", "DESTINATION", "EVENT", "TRIES", "NEXT", "LAST ERROR"]
+_COLUMNS = [
+    ident("DELIVERY"),
+    Column("STATE"),
+    ident("RUN"),
+    ident("DESTINATION", optional=True),
+    Column("EVENT", optional=True),
+    Column("TRIES"),
+    Column("NEXT", optional=True),
+    free_text("LAST ERROR"),
+]
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from aiws.engine.v1 import principal_pb2 as pb
 from praxis_cli import config
 from praxis_cli.commands.common import group, leaf, parse_moment, read_text
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
 MANAGE_ACTION = "principal.manage"
 _KINDS = {
@@ -220,7 +220,15 @@ def _row(p: pb.Principal) -> list[str]:
     ]
 
 
-_COLUMNS = ["ID", "KIND", "STATE", "VERSION", "GRANTS", "EXPIRES", "TOKEN"]
+_COLUMNS = [
+    ident("ID"),
+    Column("KIND"),
+    Column("STATE"),
+    Column("VERSION", optional=True),
+    free_text("GRANTS"),
+    Column("EXPIRES", optional=True),
+    Column("TOKEN", optional=True),
+]
 
 
 def _print_token(ctx: Any, principal: pb.Principal, token: str, verb: str) -> None:
@@ -279,7 +287,7 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json({"principal": to_dict(principal), "history": to_dict(history)["events"]})
         return 0
-    values = dict(zip(_COLUMNS, _row(principal), strict=True))
+    values = dict(zip((c.header for c in _COLUMNS), _row(principal), strict=True))
     ctx.out.fields(
         [
             ("id", values["ID"]),

@@ -7,7 +7,7 @@ from typing import Any
 
 from aiws.engine.v1 import contract_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf, parse_ref, pretty_json, ref_text
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, ident, local_time, to_dict
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -44,7 +44,13 @@ def _refs(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(response))
         return 0
     ctx.out.table(
-        ["REF", "REVISION", "BOUND RUN", "UPDATED", "DIGEST"],
+        [
+            ident("REF"),
+            Column("REVISION"),
+            ident("BOUND RUN"),
+            Column("UPDATED", optional=True),
+            ident("DIGEST", optional=True),
+        ],
         [
             [
                 ref_text(h.ref),

@@ -26,7 +26,7 @@ from praxis_cli.commands.common import (
     show_warnings,
 )
 from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 from praxis_client.helpers import ENDING, unsettled
 
 _STATES: dict[str, Any] = {
@@ -231,6 +231,19 @@ def _start(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+_RUN_COLUMNS = [
+    ident("RUN"),
+    Column("STATE"),
+    ident("WORK ORDER", optional=True),
+    ident("REF", optional=True),
+    Column("REVISION", optional=True),
+    Column("NODES"),
+    Column("CREATED", optional=True),
+    Column("FINISHED", optional=True),
+    free_text("ERROR"),
+]
+
+
 def _run_row(run: run_pb2.Run) -> list[str]:
     ref = f"{run.ref.work_order_id}/{run.ref.run_id}" if run.ref.work_order_id else "-"
     return [
@@ -266,10 +279,7 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
         return 0
-    ctx.out.table(
-        ["RUN", "STATE", "WORK ORDER", "REF", "REVISION", "NODES", "CREATED", "FINISHED", "ERROR"],
-        [_run_row(run) for run in response.runs],
-    )
+    ctx.out.table(_RUN_COLUMNS, [_run_row(run) for run in response.runs])
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
@@ -313,9 +323,9 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         else "-"
     )
     progress = measure(run)
+    ctx.out.line(f"Run {run.run_id}", "bold")
     ctx.out.fields(
         [
-            ("run", run.run_id),
             ("state", state_name(run.state)),
             *([("waiting for", settling(run))] if run.state in ENDING else []),
             ("work order", run.work_order_id or "-"),
@@ -334,37 +344,21 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
             ),
         ]
     )
-    ctx.out.table(
-        [
-            "NODE",
-            "STATE",
-            "ATTEMPTS",
-            "ATTEMPT",
-            "FAN-OUT",
-            "RESULT",
-            "STARTED",
-            "FINISHED",
-            "RETRY AT",
-            "PROGRESS",
-            "ERROR",
-        ],
-        [
-            [
-                n.node_uid,
-                _node_state(n.state),
-                str(n.attempts),
-                n.attempt_id or "-",
-                f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
-                "yes" if n.has_result else "-",
-                local_time(n.started_at_ms),
-                local_time(n.finished_at_ms),
-                local_time(n.not_before_ms),
-                _short(report_text(n).partition(": ")[2]) if n.HasField("progress") else "-",
-                n.error or "-",
-            ]
-            for n in nodes
-        ],
-    )
+    ctx.out.line()
+    ctx.out.line(f"Nodes ({len(nodes)})", "bold")
+    if ctx.out.wide or not ctx.out.tty:  # every column of every node, one row each
+        ctx.out.table(_NODE_COLUMNS, [_node_row(n) for n in nodes])
+    else:  # a table that fits, then a section for each node with more to say
+        ctx.out.table(
+            _NODE_COLUMNS[:4] + _NODE_COLUMNS[6:8],
+            [_node_row(n)[:4] + _node_row(n)[6:8] for n in nodes],
+        )
+        for node in nodes:
+            details = _node_details(node)
+            if details:
+                ctx.out.line()
+                ctx.out.line(f"Node {node.node_uid}", "bold")
+                ctx.out.fields(details)
     total = run.node_count or len(run.nodes)
     if len(nodes) < total and not args.node:
         ctx.out.line(f"showing {len(nodes)} of {total} nodes (--limit, --node)")
@@ -383,6 +377,52 @@ def settling(run: run_pb2.Run) -> str:
     if blocked:
         parts.append(f"{blocked} uncertain effect(s) to reconcile (praxis inbox)")
     return "; ".join(parts) or "its last settlement"
+
+
+_NODE_COLUMNS = [
+    ident("NODE"),
+    Column("STATE"),
+    Column("ATTEMPTS"),
+    Column("FAN-OUT"),
+    ident("ATTEMPT", optional=True),
+    Column("RESULT", optional=True),
+    Column("STARTED", optional=True),
+    Column("FINISHED", optional=True),
+    Column("RETRY AT", optional=True),
+    free_text("PROGRESS"),
+    free_text("ERROR"),
+]
+
+
+def _node_row(n: run_pb2.NodeStatus) -> list[str]:
+    return [
+        n.node_uid,
+        _node_state(n.state),
+        str(n.attempts),
+        f"{n.fanout_items_done}/{n.fanout_items}" if n.fanout_items else "-",
+        n.attempt_id or "-",
+        "yes" if n.has_result else "-",
+        local_time(n.started_at_ms),
+        local_time(n.finished_at_ms),
+        local_time(n.not_before_ms),
+        _short(report_text(n).partition(": ")[2]) if n.HasField("progress") else "-",
+        n.error or "-",
+    ]
+
+
+def _node_details(n: run_pb2.NodeStatus) -> list[tuple[str, str]]:
+    """What a node's row leaves out on a terminal, in full: its attempt, retry, progress
+    report and error (nothing for a node with none of them)."""
+    details: list[tuple[str, str]] = []
+    if n.not_before_ms:
+        details.append(("retry at", local_time(n.not_before_ms)))
+    if n.HasField("progress"):
+        details.append(("progress", report_text(n).partition(": ")[2]))
+    if n.error:
+        details.append(("error", n.error))
+    if details and n.attempt_id:
+        details.insert(0, ("attempt", n.attempt_id))
+    return details
 
 
 def _short(text: str) -> str:

@@ -21,7 +21,7 @@ from praxis_cli.commands.common import (
     read_text,
     ref_text,
 )
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
 _OVERLAPS: dict[str, Any] = {
     "skip": schedule_pb2.OVERLAP_POLICY_SKIP,
@@ -166,7 +166,16 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(response))
         return 0
     ctx.out.table(
-        ["SCHEDULE", "STATE", "WORK ORDER", "RUNS", "WHEN", "NEXT", "STARTED", "MISSED"],
+        [
+            ident("SCHEDULE"),
+            Column("STATE"),
+            ident("WORK ORDER"),
+            ident("RUNS", optional=True),
+            free_text("WHEN"),
+            Column("NEXT", optional=True),
+            Column("STARTED"),
+            Column("MISSED", optional=True),
+        ],
         [
             [
                 s.spec.schedule_id,

@@ -23,7 +23,7 @@ from aiws.engine.v1 import event_pb2, run_pb2
 from aiws.engine.v1 import simulation_pb2 as pb
 from praxis_cli.commands.common import json_argument, leaf, parse_ref, read_text
 from praxis_cli.errors import usage
-from praxis_cli.output import enum_name, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, to_dict
 
 _KIND_PREFIX = "SCRIPTED_OUTCOME_KIND_"
 
@@ -108,7 +108,14 @@ def _simulate(ctx: Any, args: argparse.Namespace) -> int:
         return 0
     start = request.start_at_ms
     ctx.out.table(
-        ["+MS", "ACTION", "NODE", "TRY", "RUN", "EVENTS"],
+        [
+            Column("+MS"),
+            Column("ACTION"),
+            ident("NODE"),
+            Column("TRY"),
+            Column("RUN"),
+            free_text("EVENTS"),
+        ],
         [
             [
                 step.at_ms - start,

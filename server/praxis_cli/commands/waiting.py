@@ -22,7 +22,7 @@ from praxis_cli.commands.common import (
     pretty_json,
 )
 from praxis_cli.errors import CONFLICT, CliError, usage
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 from praxis_client import answers
 
 INBOX_KINDS = {
@@ -62,10 +62,18 @@ def inbox(ctx: Any, args: argparse.Namespace) -> int:
     counts = ", ".join(
         f"{enum_name(ib.InboxItemKind.Name(c.kind), 'INBOX_ITEM_KIND_').lower()} {c.count}"
         for c in response.counts
+        if c.count  # the kinds with something waiting
     )
-    ctx.out.line(f"{response.total} waiting ({counts})")
+    ctx.out.line(f"{response.total} waiting" + (f" ({counts})" if counts else ""))
     ctx.out.table(
-        ["SINCE", "KIND", "WORK ORDER", "RUN", "ITEM", "SUMMARY"],
+        [
+            Column("SINCE", optional=True),
+            Column("KIND"),
+            ident("WORK ORDER", optional=True),
+            ident("RUN"),
+            ident("ITEM"),
+            free_text("SUMMARY"),
+        ],
         [
             [
                 local_time(i.since_ms),
@@ -235,7 +243,15 @@ def _wait_row(w: wait_pb2.Wait) -> list[str]:
     ]
 
 
-_WAIT_COLUMNS = ["WAIT", "RUN", "NODE", "KIND", "STATE", "EXPIRES", "SATISFIED BY"]
+_WAIT_COLUMNS = [
+    ident("WAIT"),
+    ident("RUN"),
+    ident("NODE"),
+    Column("KIND"),
+    Column("STATE"),
+    Column("EXPIRES", optional=True),
+    ident("SATISFIED BY", optional=True),
+]
 
 
 def _question(ctx: Any, wait: wait_pb2.Wait, choices: bool = True) -> None:
@@ -474,7 +490,13 @@ def _authorization(ctx: Any, args: argparse.Namespace, payload: str) -> str:
     return str(approval.approval_id)
 
 
-_ACTION_COLUMNS = ["NODE", "MODEL", "OPERATION", "INPUT DIGEST", "SPEC DIGEST"]
+_ACTION_COLUMNS = [
+    ident("NODE"),
+    ident("MODEL"),
+    ident("OPERATION"),
+    ident("INPUT DIGEST"),
+    ident("SPEC DIGEST", optional=True),
+]
 
 
 def _action_inputs(ctx: Any, actions: Sequence[wait_pb2.AuthorizedAction]) -> None:
@@ -502,7 +524,7 @@ def wait_show(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(wait))
         return 0
-    rows = list(zip(_WAIT_COLUMNS, _wait_row(wait), strict=True))
+    rows = list(zip((c.header for c in _WAIT_COLUMNS), _wait_row(wait), strict=True))
     _question(ctx, wait)
     ctx.out.fields([*rows, ("schema", wait.schema_json), ("payload", wait.payload_json or "-")])
     if wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION:

@@ -16,6 +16,114 @@
     if (status) status.textContent = text;
   }
 
+  // --- times: in the browser's zone with its name; UTC on hover, or by the switch ---------
+  const TIME_KEY = "praxis-console-times";
+
+  function utcMode() {
+    try { return window.localStorage.getItem(TIME_KEY) === "utc"; } catch (e) { return false; }
+  }
+
+  function pad(n, width) { return String(n).padStart(width || 2, "0"); }
+
+  function zoneName(date) {
+    const part = new Intl.DateTimeFormat(undefined, { timeZoneName: "short" })
+      .formatToParts(date).find(function (p) { return p.type === "timeZoneName"; });
+    return part ? part.value : "";
+  }
+
+  function localText(date) {
+    return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) + " " +
+      pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds()) + "." +
+      pad(date.getMilliseconds(), 3) + " " + zoneName(date);
+  }
+
+  // A <time> the server wrote in UTC, shown in the browser's zone (or in UTC): the other
+  // form is its tooltip.
+  function renderTime(el) {
+    if (!el.dataset.utc) el.dataset.utc = el.textContent;
+    const date = new Date(el.getAttribute("datetime"));
+    if (isNaN(date.getTime())) return;
+    const local = localText(date);
+    el.textContent = utcMode() ? el.dataset.utc : local;
+    el.title = utcMode() ? local : el.dataset.utc;
+  }
+
+  function renderTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(renderTime);
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "your time zone";
+    const name = document.getElementById("time-zone");
+    if (name) name.textContent = utcMode() ? "UTC" : zone;
+    const flip = document.getElementById("time-switch");
+    if (flip) {  // no switch for a browser whose zone is UTC itself
+      flip.textContent = utcMode() ? "Show times in " + zone : "Show times in UTC";
+      flip.hidden = zone === "UTC" || zone === "Etc/UTC";
+    }
+  }
+
+  // Sets a cell to a time the live views send as text (``YYYY-MM-DD HH:MM:SS.mmm UTC``).
+  function setTime(el, utcText) {
+    if (!el) return;
+    const text = utcText == null ? "" : String(utcText);
+    const shown = el.querySelector("time");
+    if (shown && shown.dataset.utc === text) return;
+    el.textContent = "";
+    if (!text) return;
+    const time = document.createElement("time");
+    time.setAttribute("datetime", text.replace(/ UTC$/, "").replace(" ", "T") + "Z");
+    time.dataset.utc = text;
+    time.textContent = text;
+    el.appendChild(time);
+    renderTime(time);
+  }
+
+  function timeCell(row, utcText) {
+    const td = cell(row, "");
+    setTime(td, utcText);
+    return td;
+  }
+
+  function timeSwitch() {
+    const flip = document.getElementById("time-switch");
+    if (!flip) return;
+    flip.addEventListener("click", function () {
+      try { window.localStorage.setItem(TIME_KEY, utcMode() ? "local" : "utc"); } catch (e) { return; }
+      renderTimes(document);
+    });
+  }
+
+  // --- one confirmation step for every destructive form (data-confirm) --------------------
+  function confirmations() {
+    const dialog = document.getElementById("confirm-dialog");
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    let pending = null;
+    document.addEventListener("submit", function (event) {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-confirm")) return;
+      if (form.dataset.confirmed === "yes") { delete form.dataset.confirmed; return; }
+      event.preventDefault();
+      pending = { form: form, submitter: event.submitter || null };
+      document.getElementById("confirm-text").textContent = form.getAttribute("data-confirm");
+      document.getElementById("confirm-ok").textContent =
+        form.getAttribute("data-confirm-button") || "Confirm";
+      dialog.returnValue = "";
+      dialog.showModal();
+      document.getElementById("confirm-cancel").focus();
+    }, true);
+    document.getElementById("confirm-cancel").addEventListener("click", function () { dialog.close("cancel"); });
+    document.getElementById("confirm-ok").addEventListener("click", function () { dialog.close("ok"); });
+    dialog.addEventListener("close", function () {
+      const chosen = pending;
+      pending = null;
+      if (!chosen) return;
+      if (dialog.returnValue === "ok") {
+        chosen.form.dataset.confirmed = "yes";
+        chosen.form.requestSubmit(chosen.submitter);
+      } else if (chosen.submitter) {
+        chosen.submitter.focus();  // dismissed (Cancel or Escape): nothing was sent
+      }
+    });
+  }
+
   function setBadge(el, state) {
     if (!el) return;
     el.textContent = state;
@@ -32,11 +140,13 @@
       if (error) error.textContent = node.error;
       const report = row.querySelector('[data-field="report"]');
       if (report && node.report != null) report.textContent = node.report;
-      ["started", "finished", "duration"].forEach(function (name) {
+      ["started", "finished"].forEach(function (name) {
         const field = row.querySelector('[data-field="' + name + '"]');
-        const value = node[name === "duration" ? "duration" : name + "_at"];
-        if (field && value != null) field.textContent = value;
+        const value = node[name + "_at"];
+        if (field && value != null) setTime(field, value);
       });
+      const duration = row.querySelector('[data-field="duration"]');
+      if (duration && node.duration != null) duration.textContent = node.duration;
       const progress = row.querySelector('[data-field="progress"]');
       if (progress && node.fanout_items) {
         progress.max = node.fanout_items; progress.value = node.fanout_items_done; progress.hidden = false;
@@ -72,8 +182,8 @@
     badge.textContent = n.state;
     cell(row, "").appendChild(badge);
     cell(row, n.attempts).setAttribute("data-field", "attempts");
-    cell(row, n.started_at).setAttribute("data-field", "started");
-    cell(row, n.finished_at).setAttribute("data-field", "finished");
+    timeCell(row, n.started_at).setAttribute("data-field", "started");
+    timeCell(row, n.finished_at).setAttribute("data-field", "finished");
     cell(row, n.report).setAttribute("data-field", "report");
     cell(row, n.error).setAttribute("data-field", "error");
     return row;
@@ -108,8 +218,8 @@
     code.textContent = a.attempt_id;
     cell(fresh, "").appendChild(code);
     cell(fresh, a.worker_id);
-    cell(fresh, a.dispatched_at);
-    cell(fresh, a.ended_at);
+    timeCell(fresh, a.dispatched_at);
+    timeCell(fresh, a.ended_at);
     cell(fresh, a.outcome, "outcome");
     cell(fresh, a.effect, "effect");
     cell(fresh, a.error);
@@ -127,10 +237,8 @@
     source.addEventListener("run", function (message) {
       const run = JSON.parse(message.data);
       setBadge(document.getElementById("run-state"), run.state);
-      const updated = document.getElementById("run-updated");
-      if (updated) updated.textContent = run.updated_at;
-      const finished = document.getElementById("run-finished");
-      if (finished) finished.textContent = run.finished_at;
+      setTime(document.getElementById("run-updated"), run.updated_at);
+      setTime(document.getElementById("run-finished"), run.finished_at);
       const count = document.getElementById("run-node-count");
       if (count) count.textContent = String(run.node_count);
       const duration = document.getElementById("run-duration");
@@ -154,7 +262,7 @@
       const body = document.getElementById("event-rows");
       if (!body) return;
       const row = document.createElement("tr");
-      cell(row, e.seq); cell(row, e.at); cell(row, e.kind); cell(row, e.node_uid);
+      cell(row, e.seq); timeCell(row, e.at); cell(row, e.kind); cell(row, e.node_uid);
       const code = document.createElement("code");
       code.textContent = e.payload.length > 200 ? e.payload.slice(0, 197) + "..." : e.payload;
       cell(row, "").appendChild(code);
@@ -195,7 +303,7 @@
   // Writes only what changed: a row stays the same element while its item is listed, so
   // a click on it is never lost to a redraw.
   function fillInboxRow(row, i) {
-    setText(row.cells[0], i.since);
+    setTime(row.cells[0], i.since);
     const tag = row.cells[1].querySelector("span");
     const tagClass = "tag kind-" + i.kind.toLowerCase();
     if (tag.className !== tagClass) tag.className = tagClass;
@@ -289,6 +397,9 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    renderTimes(document);
+    timeSwitch();
+    confirmations();
     if (!window.EventSource) return;
     const run = document.querySelector("#run[data-live]");
     if (run) runPage(run);
