@@ -84,6 +84,9 @@ def test_stopping_a_run_from_its_page_asks_its_attempts_to_stop(
     page.goto(f"/runs/{run_id}")
     page.get_by_label("Reason").fill("wrong input")
     page.get_by_role("button", name="Stop run").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("asked to stop")
+    dialog.get_by_role("button", name="Stop run").click()  # confirmed
     expect(page.locator("#stop-outcome")).to_contain_text("Stop requested")
     expect(page.locator("#run-state")).to_have_text("CANCELLING")
     expect(page.locator("#run-settling")).to_contain_text("becomes CANCELLED")
