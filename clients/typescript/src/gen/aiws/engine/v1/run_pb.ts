@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIooDCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkSDwoHZHJ5X3J1bhgyIAEoCBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnNvdXJjZSJHCglSdW5Ob3RpZnkSEAoId2ViaG9va3MYASADKAkSEAoIcmVwbHlfdG8YAiABKAgSFgoOcmVwbHlfdGVtcGxhdGUYAyABKAkiiwEKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgSMwoId2FybmluZ3MYAyADKAsyIS5haXdzLmVuZ2luZS52MS5EZWZpbml0aW9uV2FybmluZxIPCgdkcnlfcnVuGDIgASgIIjsKDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhoKEmluY2x1ZGVfZGVmaW5pdGlvbhgCIAEoCCJLCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPZGVmaW5pdGlvbl9qc29uGAIgASgJIjgKFEdldE5vZGVSZXN1bHRSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCSI9ChVHZXROb2RlUmVzdWx0UmVzcG9uc2USDwoHcHJlc2VudBgBIAEoCBITCgtyZXN1bHRfanNvbhgCIAEoCSIwCg5TdG9wUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKD1N0b3BSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4imwEKEFJlc3VtZVJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhYKDnJ1bl90aW1lb3V0X21zGAQgASgDEiYKBmVwb2NocxgFIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxITCgthcHByb3ZhbF9pZBgGIAEoCSJHChFSZXN1bWVSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SEAoIcmVwbGF5ZWQYAiABKAgidQoTUmV2aWV3UmVzdW1lUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJEhYKDnJ1bl90aW1lb3V0X21zGAMgASgDEiYKBmVwb2NocxgEIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocyJLCgpSZXN1bWVOb2RlEhAKCG5vZGVfdWlkGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIVCg1uZXdfb3BlcmF0aW9uGAMgASgIIpwCCg5SZXN1bWVNYXRlcmlhbBImCgZlcG9jaHMYASABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSFQoNd29ya19vcmRlcl9pZBgCIAEoCRISCgpyZWZfcnVuX2lkGAMgASgJEg4KBnJ1bl9pZBgEIAEoCRITCgtydW5fdmVyc2lvbhgFIAEoAxIQCghyZXZpc2lvbhgGIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgHIAEoCRIpCgVub2RlcxgIIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSEgoKbm9kZV9jb3VudBgJIAEoBRIOCgZyZWFzb24YCiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYCyABKAMiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMqogEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUq/AEKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkqhwEKDVNlZ21lbnRSZWFzb24SHgoaU0VHTUVOVF9SRUFTT05fVU5TUEVDSUZJRUQQABIYChRTRUdNRU5UX1JFQVNPTl9TVEFSVBABEhsKF1NFR01FTlRfUkVBU09OX1JFQ09WRVJZEAISHwobU0VHTUVOVF9SRUFTT05fT1dORVJfQ0hBTkdFEAMylAYKClJ1blNlcnZpY2USTQoIU3RhcnRSdW4SHy5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5TdGFydFJ1blJlc3BvbnNlEkwKBkdldFJ1bhIdLmFpd3MuZW5naW5lLnYxLkdldFJ1blJlcXVlc3QaHi5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXNwb25zZSIDkAIBEmEKDUdldE5vZGVSZXN1bHQSJC5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVxdWVzdBolLmFpd3MuZW5naW5lLnYxLkdldE5vZGVSZXN1bHRSZXNwb25zZSIDkAIBEkoKB1N0b3BSdW4SHi5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVxdWVzdBofLmFpd3MuZW5naW5lLnYxLlN0b3BSdW5SZXNwb25zZRJQCglSZXN1bWVSdW4SIC5haXdzLmVuZ2luZS52MS5SZXN1bWVSdW5SZXF1ZXN0GiEuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVzcG9uc2USXgoMUmV2aWV3UmVzdW1lEiMuYWl3cy5lbmdpbmUudjEuUmV2aWV3UmVzdW1lUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlc3BvbnNlIgOQAgESVAoIV2F0Y2hSdW4SHy5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5XYXRjaFJ1blJlc3BvbnNlIgOQAgEwARJSCghMaXN0UnVucxIfLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVxdWVzdBogLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5zUmVzcG9uc2UiA5ACARJeCgxMaXN0UnVuTm9kZXMSIy5haXdzLmVuZ2luZS52MS5MaXN0UnVuTm9kZXNSZXF1ZXN0GiQuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVzcG9uc2UiA5ACAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIooDCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkSDwoHZHJ5X3J1bhgyIAEoCBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnNvdXJjZSJHCglSdW5Ob3RpZnkSEAoId2ViaG9va3MYASADKAkSEAoIcmVwbHlfdG8YAiABKAgSFgoOcmVwbHlfdGVtcGxhdGUYAyABKAkiiwEKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgSMwoId2FybmluZ3MYAyADKAsyIS5haXdzLmVuZ2luZS52MS5EZWZpbml0aW9uV2FybmluZxIPCgdkcnlfcnVuGDIgASgIIjsKDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhoKEmluY2x1ZGVfZGVmaW5pdGlvbhgCIAEoCCJLCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPZGVmaW5pdGlvbl9qc29uGAIgASgJIjgKFEdldE5vZGVSZXN1bHRSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCSI9ChVHZXROb2RlUmVzdWx0UmVzcG9uc2USDwoHcHJlc2VudBgBIAEoCBITCgtyZXN1bHRfanNvbhgCIAEoCSIwCg5TdG9wUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKD1N0b3BSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4imwEKEFJlc3VtZVJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhYKDnJ1bl90aW1lb3V0X21zGAQgASgDEiYKBmVwb2NocxgFIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxITCgthcHByb3ZhbF9pZBgGIAEoCSJHChFSZXN1bWVSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SEAoIcmVwbGF5ZWQYAiABKAgidQoTUmV2aWV3UmVzdW1lUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJEhYKDnJ1bl90aW1lb3V0X21zGAMgASgDEiYKBmVwb2NocxgEIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocyJLCgpSZXN1bWVOb2RlEhAKCG5vZGVfdWlkGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIVCg1uZXdfb3BlcmF0aW9uGAMgASgIIpwCCg5SZXN1bWVNYXRlcmlhbBImCgZlcG9jaHMYASABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSFQoNd29ya19vcmRlcl9pZBgCIAEoCRISCgpyZWZfcnVuX2lkGAMgASgJEg4KBnJ1bl9pZBgEIAEoCRITCgtydW5fdmVyc2lvbhgFIAEoAxIQCghyZXZpc2lvbhgGIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgHIAEoCRIpCgVub2RlcxgIIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSEgoKbm9kZV9jb3VudBgJIAEoBRIOCgZyZWFzb24YCiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYCyABKAMiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMq7QEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUSGAoUUlVOX1NUQVRFX0NPTVBMRVRJTkcQBhIVChFSVU5fU1RBVEVfRkFJTElORxAHEhgKFFJVTl9TVEFURV9DQU5DRUxMSU5HEAgqlQIKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkSFwoTTk9ERV9TVEFURV9TVE9QUElORxAKKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMpQGCgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USUAoJUmVzdW1lUnVuEiAuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlc3BvbnNlEl4KDFJldmlld1Jlc3VtZRIjLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXNwb25zZSIDkAIBElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgESXgoMTGlzdFJ1bk5vZGVzEiMuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -261,7 +261,7 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   nodes: NodeStatus[];
 
   /**
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    *
    * @generated from field: string result_json = 4;
    */
@@ -317,7 +317,8 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   updatedAtMs: bigint;
 
   /**
-   * When it ended (0 while live).
+   * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+   * FAILING and CANCELLING included).
    *
    * @generated from field: int64 finished_at_ms = 12;
    */
@@ -414,9 +415,10 @@ export type Run = Message<"aiws.engine.v1.Run"> & {
   /**
    * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
    * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-   * stop, and those of nodes with undeclared or external effects become
-   * reconciliations.
+   * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+   * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+   * whose lease then runs out silent on a node with undeclared or external effects
+   * becomes a reconciliation). Not enforced once the run's outcome is decided.
    *
    * @generated from field: int64 deadline_ms = 30;
    */
@@ -1353,7 +1355,13 @@ export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@_
   messageDesc(file_aiws_engine_v1_run, 24);
 
 /**
- * RunState is the lifecycle of a run.
+ * RunState is the lifecycle of a run. Its outcome is decided by the output node
+ * finishing, a required node failing, the deadline passing or a stop; until the work
+ * it started has settled (each running attempt asked to stop has reported or run out
+ * its lease, and for a completion each uncertain effect was reconciled) the run is
+ * COMPLETING, FAILING or CANCELLING, and only then COMPLETED, FAILED or CANCELLED: the
+ * terminal event, the outcome's webhooks and replies, acceptance and `finished_at_ms`
+ * come at that real end.
  *
  * @generated from enum aiws.engine.v1.RunState
  */
@@ -1400,6 +1408,34 @@ export enum RunState {
    * @generated from enum value: RUN_STATE_CANCELLED = 5;
    */
   CANCELLED = 5,
+
+  /**
+   * The output node finished (`result_json` holds its result) but work of other
+   * branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+   * awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+   * becomes COMPLETED once each has settled, without running any of them again.
+   *
+   * @generated from enum value: RUN_STATE_COMPLETING = 6;
+   */
+  COMPLETING = 6,
+
+  /**
+   * The run failed (`result_error` and `result_reason` say why) and attempts asked to
+   * stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+   * its lease ran out.
+   *
+   * @generated from enum value: RUN_STATE_FAILING = 7;
+   */
+  FAILING = 7,
+
+  /**
+   * The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+   * report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+   * out. An uncertain effect left behind stays a reconciliation in the inbox.
+   *
+   * @generated from enum value: RUN_STATE_CANCELLING = 8;
+   */
+  CANCELLING = 8,
 }
 
 /**
@@ -1483,6 +1519,18 @@ export enum NodeState {
    * @generated from enum value: NODE_STATE_WAITING = 9;
    */
   WAITING = 9,
+
+  /**
+   * A running attempt asked to stop (its run's outcome was decided, or its fan-out
+   * group failed): the worker's heartbeats answer `cancelled` without extending the
+   * lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+   * CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+   * BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+   * effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+   *
+   * @generated from enum value: NODE_STATE_STOPPING = 10;
+   */
+  STOPPING = 10,
 }
 
 /**
@@ -1586,11 +1634,17 @@ export const RunService: GenService<{
     output: typeof GetNodeResultResponseSchema;
   },
   /**
-   * StopRun cancels a run and its live attempts. Workers learn it on their next
-   * heartbeat and their late results are rejected. A running attempt of a node whose
-   * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-   * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-   * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+   * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+   * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+   * answers `cancelled`), and the worker's report still settles it until its lease runs
+   * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+   * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+   * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+   * node BLOCKED for a reconciliation) when its node's effects are not declared
+   * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+   * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+   * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+   * it unchanged. It needs `run.stop` on the run's work order.
    *
    * @generated from rpc aiws.engine.v1.RunService.StopRun
    */
@@ -1600,7 +1654,7 @@ export const RunService: GenService<{
     output: typeof StopRunResponseSchema;
   },
   /**
-   * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+   * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
    * nodes keep their results; its failed and cancelled nodes run again with new
    * attempts, under their operation id where repeating the effect is safe (the node
    * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -1630,7 +1684,8 @@ export const RunService: GenService<{
     output: typeof ReviewResumeResponseSchema;
   },
   /**
-   * WatchRun streams a snapshot now and after every change until the run ends.
+   * WatchRun streams a snapshot now and after every change until the run ends (reaches
+   * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
    *
    * @generated from rpc aiws.engine.v1.RunService.WatchRun
    */

@@ -273,43 +273,46 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "(\005\022\022\n\npage_token\030\005 \001(\t\"k\n\024ListRunNodesRe" +
       "sponse\022)\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.N" +
       "odeStatus\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007ve" +
-      "rsion\030\003 \001(\003*\242\001\n\010RunState\022\031\n\025RUN_STATE_UN" +
+      "rsion\030\003 \001(\003*\355\001\n\010RunState\022\031\n\025RUN_STATE_UN" +
       "SPECIFIED\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RU" +
       "N_STATE_AWAITING_NODES\020\002\022\027\n\023RUN_STATE_CO" +
       "MPLETED\020\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_S" +
-      "TATE_CANCELLED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_S" +
-      "TATE_UNSPECIFIED\020\000\022\026\n\022NODE_STATE_PENDING" +
-      "\020\001\022\024\n\020NODE_STATE_READY\020\002\022\026\n\022NODE_STATE_R" +
-      "UNNING\020\003\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_ST" +
-      "ATE_FAILED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026" +
-      "\n\022NODE_STATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXP" +
-      "ANDED\020\010\022\026\n\022NODE_STATE_WAITING\020\t*\207\001\n\rSegm" +
-      "entReason\022\036\n\032SEGMENT_REASON_UNSPECIFIED\020" +
-      "\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027SEGMENT_R" +
-      "EASON_RECOVERY\020\002\022\037\n\033SEGMENT_REASON_OWNER" +
-      "_CHANGE\020\0032\224\006\n\nRunService\022M\n\010StartRun\022\037.a" +
-      "iws.engine.v1.StartRunRequest\032 .aiws.eng" +
-      "ine.v1.StartRunResponse\022L\n\006GetRun\022\035.aiws" +
-      ".engine.v1.GetRunRequest\032\036.aiws.engine.v" +
-      "1.GetRunResponse\"\003\220\002\001\022a\n\rGetNodeResult\022$" +
-      ".aiws.engine.v1.GetNodeResultRequest\032%.a" +
-      "iws.engine.v1.GetNodeResultResponse\"\003\220\002\001" +
-      "\022J\n\007StopRun\022\036.aiws.engine.v1.StopRunRequ" +
-      "est\032\037.aiws.engine.v1.StopRunResponse\022P\n\t" +
-      "ResumeRun\022 .aiws.engine.v1.ResumeRunRequ" +
-      "est\032!.aiws.engine.v1.ResumeRunResponse\022^" +
-      "\n\014ReviewResume\022#.aiws.engine.v1.ReviewRe" +
-      "sumeRequest\032$.aiws.engine.v1.ReviewResum" +
-      "eResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws.engine" +
-      ".v1.WatchRunRequest\032 .aiws.engine.v1.Wat" +
-      "chRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws." +
-      "engine.v1.ListRunsRequest\032 .aiws.engine." +
-      "v1.ListRunsResponse\"\003\220\002\001\022^\n\014ListRunNodes" +
-      "\022#.aiws.engine.v1.ListRunNodesRequest\032$." +
-      "aiws.engine.v1.ListRunNodesResponse\"\003\220\002\001" +
-      "Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgithub." +
-      "com/praxis-engine/praxis/clients/go/aiws" +
-      "/engine/v1;enginev1b\006proto3"
+      "TATE_CANCELLED\020\005\022\030\n\024RUN_STATE_COMPLETING" +
+      "\020\006\022\025\n\021RUN_STATE_FAILING\020\007\022\030\n\024RUN_STATE_C" +
+      "ANCELLING\020\010*\225\002\n\tNodeState\022\032\n\026NODE_STATE_" +
+      "UNSPECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n" +
+      "\020NODE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNIN" +
+      "G\020\003\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_F" +
+      "AILED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NOD" +
+      "E_STATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED" +
+      "\020\010\022\026\n\022NODE_STATE_WAITING\020\t\022\027\n\023NODE_STATE" +
+      "_STOPPING\020\n*\207\001\n\rSegmentReason\022\036\n\032SEGMENT" +
+      "_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_" +
+      "START\020\001\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033" +
+      "SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunSer" +
+      "vice\022M\n\010StartRun\022\037.aiws.engine.v1.StartR" +
+      "unRequest\032 .aiws.engine.v1.StartRunRespo" +
+      "nse\022L\n\006GetRun\022\035.aiws.engine.v1.GetRunReq" +
+      "uest\032\036.aiws.engine.v1.GetRunResponse\"\003\220\002" +
+      "\001\022a\n\rGetNodeResult\022$.aiws.engine.v1.GetN" +
+      "odeResultRequest\032%.aiws.engine.v1.GetNod" +
+      "eResultResponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.e" +
+      "ngine.v1.StopRunRequest\032\037.aiws.engine.v1" +
+      ".StopRunResponse\022P\n\tResumeRun\022 .aiws.eng" +
+      "ine.v1.ResumeRunRequest\032!.aiws.engine.v1" +
+      ".ResumeRunResponse\022^\n\014ReviewResume\022#.aiw" +
+      "s.engine.v1.ReviewResumeRequest\032$.aiws.e" +
+      "ngine.v1.ReviewResumeResponse\"\003\220\002\001\022T\n\010Wa" +
+      "tchRun\022\037.aiws.engine.v1.WatchRunRequest\032" +
+      " .aiws.engine.v1.WatchRunResponse\"\003\220\002\0010\001" +
+      "\022R\n\010ListRuns\022\037.aiws.engine.v1.ListRunsRe" +
+      "quest\032 .aiws.engine.v1.ListRunsResponse\"" +
+      "\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engine.v1.Li" +
+      "stRunNodesRequest\032$.aiws.engine.v1.ListR" +
+      "unNodesResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
+      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
+      "axis/clients/go/aiws/engine/v1;enginev1b" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
