@@ -54,6 +54,28 @@ RECONCILIATIONS = [*RUNS, "aiws.engine.v1.ReconciliationService"]
 GOVERNED = [*RUNS, "aiws.engine.v1.RegistryService", "aiws.engine.v1.ApprovalService"]
 UNDECLARED = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 0}))
 IDEMPOTENT = definition("a", a=node(retry={"attempts": 3, "backoff_ms": 0}, effects="idempotent"))
+OBJECT = json_out({"type": "object"})
+THREE = definition(
+    "out",
+    a=node(output=OBJECT, tag="a", effects="external"),
+    b=node(output=OBJECT, tag="b", effects="external"),
+    c=node(output=OBJECT, tag="c", effects="external"),
+    out=node(["node:a", "node:b", "node:c"], ("a", "b", "c")),
+)
+ORPHANED = definition(
+    "out", out=node(output=OBJECT), side=node(output=OBJECT, tag="side", effects="external")
+)
+
+
+def reconciliations_of(expected: Json) -> dict[str, Json]:
+    """ListReconciliations of ``${run}``; ``None`` expects none."""
+    return step(
+        AGENT,
+        "ReconciliationService",
+        "ListReconciliations",
+        {"runId": "${run}"},
+        response={"reconciliations": expected},
+    )
 
 
 def resume(
@@ -185,24 +207,186 @@ def governed_vectors() -> list[dict[str, Json]]:
             [*RECONCILIATIONS, "aiws.engine.v1.ApprovalService"],
         ),
         vector(
-            "governed/stop-under-a-running-undeclared-node-blocks-it",
-            "StopRun while a node that declares no effects runs: the run is CANCELLED but "
-            "the node is BLOCKED (its effect is uncertain) with a reconciliation; the "
-            "worker's heartbeat says cancelled.",
+            "governed/stop-is-settled-by-the-workers-report",
+            "StopRun while three external nodes run: the run is CANCELLING and each node "
+            "STOPPING (heartbeats answer cancelled without extending the lease), and no "
+            "reconciliation opens. The worker that reports NOT_APPLIED cancels its node, "
+            "the one that completes keeps its result (DONE); once the silent one's lease "
+            "runs out it alone becomes a reconciliation and the run is CANCELLED.",
             [
-                teach(),
-                start(UNDECLARED),
-                claim_one(),
+                teach("", "a", "b", "c"),
+                start(THREE),
+                *[
+                    claim_one(
+                        f"att_{uid}",
+                        tag=uid,
+                        lease_ms=5000,
+                        task={"nodeUid": uid, "attemptId": "<any>", "runId": "${run}"},
+                    )
+                    for uid in ("a", "b", "c")
+                ],
                 stop(
                     response={
                         "run": snapshot(
-                            "CANCELLED", [nd("a", "BLOCKED", attempts=1, error="<any>")]
+                            "CANCELLING",
+                            [
+                                nd("a", "STOPPING", attempts=1, error="<any>"),
+                                nd("b", "STOPPING", attempts=1, error="<any>"),
+                                nd("c", "STOPPING", attempts=1, error="<any>"),
+                                nd("out", "CANCELLED", error="<any>"),
+                            ],
+                            finishedAtMs=None,
                         )
                     }
                 ),
-                heartbeat(response={"cancelled": True}),
+                heartbeat("att_a", response={"cancelled": True, "leaseExpiresAtMs": "${t0+5000}"}),
+                reconciliations_of(None),
+                fail("att_a", "stopped before the call", response={"willRetry": None}),
+                complete("att_b", '{"sent":1}', response={"replayed": None}),
+                get_run(
+                    snapshot(
+                        "CANCELLING",
+                        [
+                            nd("a", "CANCELLED", attempts=1, error="<any>"),
+                            nd("b", "DONE", attempts=1, result=True),
+                            nd("c", "STOPPING", attempts=1, error="<any>"),
+                            nd("out", "CANCELLED", error="<any>"),
+                        ],
+                    )
+                ),
+                reconciliations_of(None),
+                claim(None, wait_ms=2000, advance_ms=5000),
+                get_run(
+                    snapshot(
+                        "CANCELLED",
+                        [
+                            nd("a", "CANCELLED", attempts=1, error="<any>"),
+                            nd("b", "DONE", attempts=1, result=True),
+                            nd("c", "BLOCKED", attempts=1, error="<any>"),
+                            nd("out", "CANCELLED", error="<any>"),
+                        ],
+                        finishedAtMs="<any>",
+                    )
+                ),
+                reconciliations_of(
+                    [
+                        {
+                            "attemptId": "${att_c}",
+                            "nodeUid": "c",
+                            "state": "RECONCILIATION_STATE_PENDING",
+                        }
+                    ]
+                ),
+            ],
+            RECONCILIATIONS,
+        ),
+        vector(
+            "governed/an-orphan-still-running-holds-completion",
+            "When the output finishes while an orphan branch's attempt runs, the run is "
+            "COMPLETING (its result already set, not finished) and the orphan STOPPING; it "
+            "becomes COMPLETED only once the orphan's worker reported.",
+            [
+                teach("", "side"),
+                start(ORPHANED),
+                claim_one("att_out", task={"nodeUid": "out", "attemptId": "<any>"}),
+                claim_one("att_side", tag="side", task={"nodeUid": "side", "attemptId": "<any>"}),
+                complete("att_out", '{"answer":42}', response={"replayed": None}),
+                get_run(
+                    snapshot(
+                        "COMPLETING",
+                        [
+                            nd("out", "DONE", attempts=1, result=True),
+                            nd("side", "STOPPING", attempts=1, error="<any>"),
+                        ],
+                        resultJson='{"answer":42}',
+                        finishedAtMs=None,
+                    )
+                ),
+                heartbeat("att_side", response={"cancelled": True, "leaseExpiresAtMs": "<any>"}),
+                complete("att_side", '{"posted":true}', response={"replayed": None}),
+                get_run(
+                    snapshot(
+                        "COMPLETED",
+                        [
+                            nd("out", "DONE", attempts=1, result=True),
+                            nd("side", "DONE", attempts=1, result=True),
+                        ],
+                        resultJson='{"answer":42}',
+                        finishedAtMs="<any>",
+                    )
+                ),
             ],
             RUNS,
+        ),
+        vector(
+            "governed/a-blocked-orphan-holds-completion-until-reconciled",
+            "An orphan whose lease runs out silent after the output finished is BLOCKED and "
+            "the run stays COMPLETING; a human's NOT_APPLIED reconciliation cancels the "
+            "orphan without running it again and the run is COMPLETED.",
+            [
+                teach("", "side"),
+                start(ORPHANED),
+                claim_one("att_out", task={"nodeUid": "out", "attemptId": "<any>"}),
+                claim_one(
+                    "att_side",
+                    tag="side",
+                    lease_ms=5000,
+                    task={"nodeUid": "side", "attemptId": "<any>"},
+                ),
+                complete("att_out", '{"answer":42}', response={"replayed": None}),
+                claim(None, tag="side", wait_ms=2000, advance_ms=5000),
+                get_run(
+                    snapshot(
+                        "COMPLETING",
+                        [
+                            nd("out", "DONE", attempts=1, result=True),
+                            nd("side", "BLOCKED", attempts=1, error="<any>"),
+                        ],
+                        finishedAtMs=None,
+                    )
+                ),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "ReviewReconciliation",
+                    {
+                        "epochs": EPOCHS,
+                        "attemptId": "${att_side}",
+                        "decision": "RECONCILIATION_DECISION_NOT_APPLIED",
+                        "evidenceJson": '{"provider":"no such post"}',
+                    },
+                    response={"materialDigest": "<any>"},
+                    captures={"md_rec": "materialDigest"},
+                ),
+                approve("${ns}-ap-rec", "md_rec"),
+                step(
+                    "alice",
+                    "ReconciliationService",
+                    "Reconcile",
+                    {
+                        "epochs": EPOCHS,
+                        "requestId": "${ns}-rec",
+                        "attemptId": "${att_side}",
+                        "decision": "RECONCILIATION_DECISION_NOT_APPLIED",
+                        "evidenceJson": '{"provider":"no such post"}',
+                        "approvalId": "${ns}-ap-rec",
+                    },
+                    response={"reconciliation": {"state": "RECONCILIATION_STATE_RESOLVED"}},
+                ),
+                get_run(
+                    snapshot(
+                        "COMPLETED",
+                        [
+                            nd("out", "DONE", attempts=1, result=True),
+                            nd("side", "CANCELLED", attempts=1, error="<any>"),
+                        ],
+                        resultJson='{"answer":42}',
+                        finishedAtMs="<any>",
+                    )
+                ),
+                claim(None, tag="side", advance_ms=60000),
+            ],
+            [*RECONCILIATIONS, "aiws.engine.v1.ApprovalService"],
         ),
         vector(
             "governed/lost-lease-on-an-idempotent-node-runs-it-again",

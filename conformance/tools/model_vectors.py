@@ -969,7 +969,7 @@ def reconciliation_vectors() -> list[dict[str, Json]]:
         vector(
             "reconcile/blocked-branch-outside-the-output-blocks-completion",
             "An uncertain effect on a branch the output does not read still blocks the "
-            "run's completion until it is reconciled.",
+            "run's completion until it is reconciled: the run is COMPLETING meanwhile.",
             [
                 teach("", "side"),
                 start(
@@ -985,7 +985,7 @@ def reconciliation_vectors() -> list[dict[str, Json]]:
                 complete("main", "{}"),
                 get_run(
                     snapshot(
-                        "AWAITING_NODES", [node_state("a", "DONE"), node_state("side", "BLOCKED")]
+                        "COMPLETING", [node_state("a", "DONE"), node_state("side", "BLOCKED")]
                     )
                 ),
                 *reviewed("${ns}-ap"),

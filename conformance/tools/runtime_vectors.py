@@ -660,8 +660,9 @@ def runs_vectors() -> list[dict[str, Json]]:
         ),
         vector(
             "run/required-node-failure-fails-the-run",
-            "A non-retryable failure of a required node fails the run, cancels its "
-            "siblings, and a sibling's late result is ATTEMPT_SUPERSEDED.",
+            "A non-retryable failure of a required node fails the run: it is FAILING while "
+            "its running sibling, asked to stop, has not reported; the sibling's result is "
+            "still heard (DONE) and the run is FAILED, finished then.",
             [
                 teach("", "b"),
                 start(
@@ -677,17 +678,29 @@ def runs_vectors() -> list[dict[str, Json]]:
                 fail("a", "model refused", response={"willRetry": None}),
                 get_run(
                     snapshot(
-                        "FAILED",
+                        "FAILING",
                         [
                             nd("a", "FAILED", attempts=1, att="a", error="model refused"),
-                            nd("b", "CANCELLED", attempts=1, att="b"),
+                            nd("b", "STOPPING", attempts=1, att="b", error="<any>"),
                             nd("j", "CANCELLED"),
                         ],
                         resultError="<any>",
-                        finishedAtMs="${t0}",
+                        finishedAtMs=None,
                     )
                 ),
-                complete("b", '"late"', error=(FAILED, "ATTEMPT_SUPERSEDED")),
+                complete("b", '"late"', advance_ms=10),
+                get_run(
+                    snapshot(
+                        "FAILED",
+                        [
+                            nd("a", "FAILED", attempts=1, att="a", error="model refused"),
+                            nd("b", "DONE", attempts=1, att="b", result=True, error=None),
+                            nd("j", "CANCELLED"),
+                        ],
+                        resultError="<any>",
+                        finishedAtMs="${t0+10}",
+                    )
+                ),
             ],
             RUNS,
         ),
@@ -724,9 +737,10 @@ def runs_vectors() -> list[dict[str, Json]]:
             RUNS,
         ),
         vector(
-            "run/unfinished-orphan-is-cancelled-when-the-run-completes",
-            "A running orphan branch neither blocks completion nor survives it: it is "
-            "cancelled, and its late result is ATTEMPT_SUPERSEDED.",
+            "run/unfinished-orphan-is-asked-to-stop-when-the-output-completes",
+            "A running orphan branch does not survive the output's completion: it is asked "
+            "to stop (STOPPING; its heartbeat says cancelled) and the run is COMPLETING "
+            "until its worker reports; NOT_APPLIED cancels it and the run is COMPLETED.",
             [
                 teach("", "o"),
                 start(definition("main", main=node(), orphan=node(tag="o", effects="none"))),
@@ -735,22 +749,36 @@ def runs_vectors() -> list[dict[str, Json]]:
                 complete("m", '"fine"'),
                 get_run(
                     snapshot(
+                        "COMPLETING",
+                        [
+                            nd("main", "DONE", attempts=1, result=True),
+                            nd("orphan", "STOPPING", attempts=1, error="<any>"),
+                        ],
+                        resultJson='"fine"',
+                        finishedAtMs=None,
+                    )
+                ),
+                heartbeat("o", response={"cancelled": True, "leaseExpiresAtMs": "<any>"}),
+                fail("o", "stopped", response={"willRetry": None}),
+                get_run(
+                    snapshot(
                         "COMPLETED",
                         [
                             nd("main", "DONE", attempts=1, result=True),
-                            nd("orphan", "CANCELLED", attempts=1),
+                            nd("orphan", "CANCELLED", attempts=1, error="<any>"),
                         ],
+                        resultJson='"fine"',
                     )
                 ),
-                complete("o", '"late"', error=(FAILED, "ATTEMPT_SUPERSEDED")),
-                heartbeat("o", response={"cancelled": True}),
+                complete("o", '"late"', error=("ALREADY_EXISTS", "ATTEMPT_ALREADY_SETTLED")),
             ],
             RUNS,
         ),
         vector(
             "run/stop-cancels-the-run-and-its-nodes",
-            "StopRun cancels the run with the reason as result_error; every node is "
-            "CANCELLED and nothing is claimable.",
+            "StopRun cancels the run with the reason as result_error: a node not yet "
+            "running is CANCELLED at once, the running one is asked to stop (STOPPING) and "
+            "the run is CANCELLING until its worker reports; nothing is claimable.",
             [
                 teach(),
                 start(definition("a", a=node(effects="none"), b=node(effects="none"))),
@@ -759,26 +787,43 @@ def runs_vectors() -> list[dict[str, Json]]:
                     "operator stop",
                     response={
                         "run": snapshot(
-                            "CANCELLED",
-                            [nd("a", "CANCELLED", attempts=1), nd("b", "CANCELLED")],
+                            "CANCELLING",
+                            [
+                                nd("a", "STOPPING", attempts=1, error="<any>"),
+                                nd("b", "CANCELLED", error="<any>"),
+                            ],
                             resultError="operator stop",
-                            finishedAtMs="${t0}",
+                            finishedAtMs=None,
                         )
                     },
                 ),
                 claim(None),
+                fail("att", "stopped", response={"willRetry": None}),
+                get_run(
+                    snapshot(
+                        "CANCELLED",
+                        [
+                            nd("a", "CANCELLED", attempts=1, error="<any>"),
+                            nd("b", "CANCELLED", error="<any>"),
+                        ],
+                        resultError="operator stop",
+                        finishedAtMs="${t0}",
+                    )
+                ),
             ],
             RUNS,
         ),
         vector(
             "run/heartbeat-reports-cancellation-after-stop",
-            "After StopRun the worker's next Heartbeat says cancelled, and its result is "
-            "refused with ATTEMPT_SUPERSEDED.",
+            "After StopRun the worker's next Heartbeat says cancelled (the lease is not "
+            "extended), and the result it then reports is heard: the node is DONE and the "
+            "run CANCELLED.",
             [
                 *started_and_claimed(),
-                stop(response={"run": snapshot("CANCELLED")}),
-                heartbeat(response={"cancelled": True}),
-                complete(error=(FAILED, "ATTEMPT_SUPERSEDED")),
+                stop(response={"run": snapshot("CANCELLING")}),
+                heartbeat(response={"cancelled": True, "leaseExpiresAtMs": f"${{t0+{LEASE}}}"}),
+                complete(response={"replayed": None}),
+                get_run(snapshot("CANCELLED", [nd("a", "DONE", attempts=1, result=True)])),
             ],
             RUNS,
         ),
@@ -2197,7 +2242,8 @@ def fanout_vectors() -> list[dict[str, Json]]:
         vector(
             "fanout/failed-item-fails-the-group-and-the-run",
             "A non-retryable failure of one item fails the fan-out node and the run; the "
-            "other items are cancelled and their late results refused.",
+            "other running item is asked to stop (the run is FAILING), and its worker's "
+            "NOT_APPLIED report cancels it: the run is FAILED.",
             [
                 teach(),
                 start(fanout_def()),
@@ -2209,8 +2255,9 @@ def fanout_vectors() -> list[dict[str, Json]]:
                     captures={"x": "tasks.0.attemptId", "y": "tasks.1.attemptId"},
                 ),
                 fail("x", "item broke", response={"willRetry": None}),
+                get_run(snapshot("FAILING", resultError="<any>")),
+                fail("y", "stopped", response={"willRetry": None}),
                 get_run(snapshot("FAILED", resultError="<any>")),
-                complete("y", '"late"', error=(FAILED, "ATTEMPT_SUPERSEDED")),
             ],
             RUNS,
         ),

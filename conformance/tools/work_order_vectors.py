@@ -22,6 +22,7 @@ from runtime_vectors import (
     claim_one,
     complete,
     definition,
+    fail,
     get_run,
     heartbeat,
     json_out,
@@ -135,8 +136,9 @@ def work_order_vectors() -> list[dict[str, Json]]:
         vector(
             "workorder/cancel-ends-ad-hoc-runs-with-a-reason",
             "Cancelling a contract's work order cancels its ad hoc run with result_reason "
-            "WORK_ORDER_CANCELED; the running attempt's heartbeat says cancelled, and a "
-            "later StartRun under the work order is refused with WORK_ORDER_CANCELED.",
+            "WORK_ORDER_CANCELED: CANCELLING while its running attempt, whose heartbeat says "
+            "cancelled, has not reported, then CANCELLED; a later StartRun under the work "
+            "order is refused with WORK_ORDER_CANCELED.",
             [
                 teach(),
                 create_contract(),
@@ -145,12 +147,20 @@ def work_order_vectors() -> list[dict[str, Json]]:
                 cancel(),
                 get_run(
                     {
-                        "state": "RUN_STATE_CANCELLED",
+                        "state": "RUN_STATE_CANCELLING",
                         "resultReason": "WORK_ORDER_CANCELED",
                         "resultError": "mission over",
                     }
                 ),
                 heartbeat(response={"cancelled": True, "paused": None}),
+                fail("att", "stopped", response={"willRetry": None}),
+                get_run(
+                    {
+                        "state": "RUN_STATE_CANCELLED",
+                        "resultReason": "WORK_ORDER_CANCELED",
+                        "resultError": "mission over",
+                    }
+                ),
                 start(CHAIN, request_id="${ns}-late", contractId=CID,
                       error=(FAILED, "WORK_ORDER_CANCELED")),  # fmt: skip
                 start(CHAIN, request_id="${ns}-named", workOrderId=CWO,

@@ -52,7 +52,7 @@ sys.path.insert(0, str(REPO / "clients" / "python" / "gen"))
 import grpc  # noqa: E402
 
 from aiws.engine.testing.v1 import clock_pb2  # noqa: E402
-from aiws.engine.v1 import contract_pb2, reconciliation_pb2, run_pb2  # noqa: E402
+from aiws.engine.v1 import contract_pb2, event_pb2, reconciliation_pb2, run_pb2  # noqa: E402
 from praxis_client import Client, connect, error_details  # noqa: E402
 
 LANGUAGES = ["python", "typescript", "go", "java", "rust"]
@@ -491,8 +491,65 @@ def scenario_stop_while_running(ctx: Context) -> None:
     )
     seen = worker.wait_event("cancelled", 10, lambda e: e.get("attempt_id") == attempt_id)
     check(seen is not None, f"handler never saw the cancellation of {attempt_id}")
-    expect_state(ctx.get(run.run_id), run_pb2.RUN_STATE_CANCELLED)
+    # A stop is settled by the worker's report: CANCELLING until the runtime settled it.
+    expect_state(ctx.wait_ended(run.run_id), run_pb2.RUN_STATE_CANCELLED)
     stop_cleanly(ctx, worker)
+
+
+def stopped_and_reported(ctx: Context, then: dict[str, Any]) -> tuple[run_pb2.Run, dict[str, Any]]:
+    """StopRun while an external node's handler hangs; the handler, cancelled, returns
+    ``then``'s outcome. Returns the ended run and the payload of the event that settled
+    the node (it must have been heard: no reconciliation, no lease expiry)."""
+    worker = ctx.ready_worker(lease_ms=6_000)  # heartbeats about every 2 s
+    run = ctx.single({"do": "hang", **then}, effects="external")
+    running = ctx.wait_node(run.run_id, "a", run_pb2.NODE_STATE_RUNNING)
+    attempt_id = node_of(running, "a").attempt_id
+    stopping = ctx.server.client().runs.StopRun(
+        run_pb2.StopRunRequest(run_id=run.run_id, reason="conformance"), timeout=10
+    )
+    check(
+        stopping.run.state == run_pb2.RUN_STATE_CANCELLING,
+        f"a stop under a running attempt must be CANCELLING: {describe(stopping.run)}",
+    )
+    seen = worker.wait_event("cancelled", 10, lambda e: e.get("attempt_id") == attempt_id)
+    check(seen is not None, f"handler never saw the cancellation of {attempt_id}")
+    # The test clock stands still: the lease never runs out here, only a report ends it.
+    ended = ctx.wait_ended(run.run_id)
+    expect_state(ended, run_pb2.RUN_STATE_CANCELLED)
+    check(not reconciliations_of(ctx, run.run_id), "the report was not heard: a reconciliation")
+    events = ctx.server.client().events.ListEvents(
+        event_pb2.ListEventsRequest(run_id=run.run_id, limit=1000), timeout=10
+    )
+    settled = [
+        json.loads(e.payload_json)
+        for e in events.events
+        if e.node_uid == "a"
+        and e.kind in (event_pb2.EVENT_KIND_NODE_COMPLETED, event_pb2.EVENT_KIND_NODE_FAILED)
+    ]
+    check(bool(settled), f"no settlement event for node a: {describe(ended)}")
+    check(settled[-1].get("after_stop") is True, f"not settled after the stop: {settled[-1]}")
+    stop_cleanly(ctx, worker)
+    return ended, settled[-1]
+
+
+def scenario_cancelled_reports_not_applied(ctx: Context) -> None:
+    """A cancelled handler reports NOT_APPLIED: the node is CANCELLED, nothing to reconcile."""
+    ended, settled = stopped_and_reported(
+        ctx, {"then": "not_applied", "error": "stopped before the call"}
+    )
+    check(node_of(ended, "a").state == run_pb2.NODE_STATE_CANCELLED, describe(ended))
+    check(settled.get("effect") == "NOT_APPLIED", f"effect not NOT_APPLIED: {settled}")
+
+
+def scenario_cancelled_reports_applied(ctx: Context) -> None:
+    """A cancelled handler reports APPLIED with a result: kept on the node, not re-asked."""
+    ended, settled = stopped_and_reported(ctx, {"then": "applied", "result": {"sent": 1}})
+    check(node_of(ended, "a").state == run_pb2.NODE_STATE_DONE, describe(ended))
+    check(settled.get("effect") == "APPLIED", f"effect not APPLIED: {settled}")
+    found = ctx.server.client().runs.GetNodeResult(
+        run_pb2.GetNodeResultRequest(run_id=ended.run_id, node_uid="a"), timeout=10
+    )
+    check(json.loads(found.result_json) == {"sent": 1}, f"result {found.result_json!r}")
 
 
 def scenario_uncertain(ctx: Context) -> None:
@@ -716,6 +773,8 @@ SCENARIOS: dict[str, Callable[[Context], None]] = {
     "not-retryable-fails-at-once": scenario_not_retryable,
     "lease-expiry-cancels-handler": scenario_lease_expiry,
     "stop-while-running": scenario_stop_while_running,
+    "cancelled-handler-reports-not-applied": scenario_cancelled_reports_not_applied,
+    "cancelled-handler-reports-applied": scenario_cancelled_reports_applied,
     "uncertain-blocks-node": scenario_uncertain,
     "lease-lost-effectful-node-blocks": scenario_lease_lost_effectful,
     "crash-on-effectful-node-is-uncertain": scenario_crash_effectful,

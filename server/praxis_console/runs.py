@@ -22,6 +22,7 @@ from aiws.engine.v1 import (
     run_pb2,
     wait_pb2,
 )
+from praxis_client.helpers import ENDING, ENDS_AS, unsettled
 from praxis_console import graph, questions, search, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -42,11 +43,34 @@ def node_state(state: int) -> str:
     return web.enum_name("NODE_STATE_", run_pb2.NodeState.Name(state))
 
 
+def settling(run: run_pb2.Run) -> str:
+    """What a COMPLETING, FAILING or CANCELLING run waits for before it ends ("" for a
+    run in another state)."""
+    if run.state not in ENDING:
+        return ""
+    stopping, blocked = unsettled(run)
+    waits = []
+    if stopping:
+        waits.append(
+            f"{stopping} attempt(s) asked to stop: their workers' reports settle them, "
+            "or their leases run out"
+        )
+    if blocked:
+        waits.append(f"{blocked} uncertain effect(s) to reconcile (see the inbox)")
+    outcome = state_name(ENDS_AS[run.state])
+    return (
+        f"The outcome is decided; the run becomes {outcome} once nothing is unsettled: "
+        + ("; ".join(waits) or "its last settlement")
+        + "."
+    )
+
+
 def run_summary(run: run_pb2.Run) -> dict[str, Any]:
     """What the live page needs from a snapshot (JSON-ready)."""
     return {
         "run_id": run.run_id,
         "state": state_name(run.state),
+        "settling": settling(run),
         "version": run.version,
         "node_count": max(run.node_count, len(run.nodes)),
         "duration": web.format_duration(
@@ -223,6 +247,8 @@ async def run_page(request: Request) -> Response:
             "run": run,
             "state": state_name(run.state),
             "ended": run_pb2.RunState.Name(run.state) in ENDED,
+            "decided": run.state in ENDING,
+            "settling": settling(run),
             "graph": _run_graph(run, definition),
             "nodes": [
                 node_summary(n, d) for n, d in with_items_done(run.nodes) if "#" not in n.node_uid
@@ -252,8 +278,9 @@ async def run_page(request: Request) -> Response:
 
 
 def _stop_outcome(value: str) -> str:
-    """What the page says after a stop: ``stopped``, ``ended`` (nothing to stop) or ''."""
-    return value if value in ("stopped", "ended") else ""
+    """What the page says after a stop: ``stopped``, ``stopping`` (its running attempts
+    were asked to stop), ``ended`` (nothing to stop) or ''."""
+    return value if value in ("stopped", "stopping", "ended") else ""
 
 
 async def _items(engine: Engine, session: Session, run: run_pb2.Run, token: str) -> Any:
@@ -498,7 +525,10 @@ async def stop_run(request: Request) -> Response:
         stopped = await engine.call(session.token, engine.runs.StopRun, stop)
     except ApiError as error:
         return web.error_page(request, error, back=(url, "Back to the run"))
-    outcome = "stopped" if stopped.run.state == run_pb2.RUN_STATE_CANCELLED else "ended"
+    outcome = {
+        run_pb2.RUN_STATE_CANCELLED: "stopped",
+        run_pb2.RUN_STATE_CANCELLING: "stopping",
+    }.get(stopped.run.state, "ended")
     return web.redirect(f"{url}?stop={outcome}")
 
 

@@ -344,7 +344,9 @@ def _task_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> None:
     @server.tool(
         annotations=_WRITE,
         description="Report that a claimed task is still being worked on: extends its lease "
-        "and answers whether to stop ('cancelled': the run was stopped, abandon the task) "
+        "and answers whether to stop ('cancelled': the run was stopped; stop working and "
+        "report what happened before the lease ends: fail_task 'not_applied' if the effect "
+        "did not happen, complete_task if it did) "
         "or whether its work order is paused. Optionally say how far it got: a progress "
         "line for humans (at most 512 UTF-8 bytes) and/or progress data for programs (a "
         "JSON value of at most 1,024 bytes), shown as the node's progress in the run "

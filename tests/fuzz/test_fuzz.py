@@ -45,6 +45,10 @@ from aiws.engine.v1 import (
 )
 from tests.support.harness import T0, Harness, start_server
 
+# The last test checks what the module's fuzzer did over every case: the module runs in
+# one xdist worker (``--dist loadgroup``), never split across two.
+pytestmark = pytest.mark.xdist_group("fuzz")
+
 SEED = int(os.environ.get("PRAXIS_FUZZ_SEED", "20261130"))
 CASES_PER_METHOD = int(os.environ.get("PRAXIS_FUZZ_CASES", "16"))
 JSON_EXAMPLES = int(os.environ.get("PRAXIS_FUZZ_JSON_EXAMPLES", "10"))

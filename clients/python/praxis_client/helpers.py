@@ -23,6 +23,14 @@ from praxis_client.client import Client
 TERMINAL = frozenset(
     {run_pb2.RUN_STATE_COMPLETED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED}
 )
+ENDS_AS = {
+    run_pb2.RUN_STATE_COMPLETING: run_pb2.RUN_STATE_COMPLETED,
+    run_pb2.RUN_STATE_FAILING: run_pb2.RUN_STATE_FAILED,
+    run_pb2.RUN_STATE_CANCELLING: run_pb2.RUN_STATE_CANCELLED,
+}
+"""Each state of a run whose outcome is decided while work it started is unsettled (not
+ended yet), and the terminal state it reaches once that work has settled."""
+ENDING = frozenset(ENDS_AS)
 _TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
@@ -52,6 +60,18 @@ class RunFailed(Exception):  # the name every client uses
         self.state = run.state
         self.result_reason = run.result_reason
         self.result_error = run.result_error
+
+
+def unsettled(run: run_pb2.Run) -> tuple[int, int]:
+    """What holds the end of a COMPLETING, FAILING or CANCELLING run, from its snapshot:
+    ``(stopping, blocked)``: attempts asked to stop whose reports are awaited (until
+    their leases end), and uncertain effects awaiting a reconciliation (these hold only
+    a completion). ``(0, 0)`` for a run in another state."""
+    if run.state not in ENDING:
+        return 0, 0
+    stopping = sum(1 for n in run.nodes if n.state == run_pb2.NODE_STATE_STOPPING)
+    blocked = sum(1 for n in run.nodes if n.state == run_pb2.NODE_STATE_BLOCKED)
+    return stopping, blocked if run.state == run_pb2.RUN_STATE_COMPLETING else 0
 
 
 def result_of(run: run_pb2.Run) -> Any:

@@ -73,6 +73,14 @@ func handle(ctx context.Context, task *praxis.Task) (praxis.Outcome, error) {
 	case "hang":
 		<-ctx.Done()
 		emit(map[string]string{"event": "cancelled", "attempt_id": task.GetAttemptId()})
+		switch text("then", "") {
+		case "not_applied": // stopped before the effect: say so
+			return praxis.NotApplied(text("error", "stopped before the effect"), false), nil
+		case "applied": // the effect happened before the stop landed
+			if r, ok := spec["result"]; ok {
+				return praxis.Applied(r), nil
+			}
+		}
 		return praxis.Applied(map[string]bool{"hung": true}), nil
 	case "trace":
 		// The attempt's traceparent and the span context current in the handler's

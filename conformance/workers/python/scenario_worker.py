@@ -57,6 +57,10 @@ def handle(task: TaskContext) -> Any:
         while not task.cancelled.wait(0.05):
             pass
         emit(event="cancelled", attempt_id=task.attempt_id)
+        if spec.get("then") == "not_applied":  # stopped before the effect: say so
+            raise NotApplied(spec.get("error", "stopped before the effect"))
+        if spec.get("then") == "applied":  # the effect happened before the stop landed
+            return Applied(spec.get("result", {"hung": True}))
         return {"hung": True}
     if action == "progress":
         steps = int(spec.get("steps", 1))

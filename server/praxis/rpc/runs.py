@@ -33,6 +33,9 @@ RUN_STATES = {
     core.RunStatus.COMPLETED: run_pb2.RUN_STATE_COMPLETED,
     core.RunStatus.FAILED: run_pb2.RUN_STATE_FAILED,
     core.RunStatus.CANCELLED: run_pb2.RUN_STATE_CANCELLED,
+    core.RunStatus.COMPLETING: run_pb2.RUN_STATE_COMPLETING,
+    core.RunStatus.FAILING: run_pb2.RUN_STATE_FAILING,
+    core.RunStatus.CANCELLING: run_pb2.RUN_STATE_CANCELLING,
 }
 _STATUS_OF = {value: key for key, value in RUN_STATES.items()}
 NODE_STATES = {
@@ -45,6 +48,7 @@ NODE_STATES = {
     core.NodeStatus.BLOCKED: run_pb2.NODE_STATE_BLOCKED,
     core.NodeStatus.EXPANDED: run_pb2.NODE_STATE_EXPANDED,
     core.NodeStatus.WAITING: run_pb2.NODE_STATE_WAITING,
+    core.NodeStatus.STOPPING: run_pb2.NODE_STATE_STOPPING,
 }
 
 

@@ -28,6 +28,7 @@ from praxis_cli.commands.common import (
 )
 from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
 from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_client.helpers import ENDING, unsettled
 
 _STATES: dict[str, Any] = {
     "running": run_pb2.RUN_STATE_RUNNING,
@@ -35,6 +36,9 @@ _STATES: dict[str, Any] = {
     "completed": run_pb2.RUN_STATE_COMPLETED,
     "failed": run_pb2.RUN_STATE_FAILED,
     "cancelled": run_pb2.RUN_STATE_CANCELLED,
+    "completing": run_pb2.RUN_STATE_COMPLETING,
+    "failing": run_pb2.RUN_STATE_FAILING,
+    "cancelling": run_pb2.RUN_STATE_CANCELLING,
 }
 _OUTCOME = {
     run_pb2.RUN_STATE_COMPLETED: OK,
@@ -331,6 +335,7 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
     ctx.out.fields(
         [
             ("state", state_name(run.state)),
+            *([("waiting for", settling(run))] if run.state in ENDING else []),
             ("work order", run.work_order_id or "-"),
             ("started by", run.started_by or "-"),
             ("labels", ", ".join(f"{k}={v}" for k, v in sorted(run.labels.items())) or "-"),
@@ -369,6 +374,17 @@ def _show(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.line("result:")
         ctx.out.line(pretty_json(run.result_json))
     return 0
+
+
+def settling(run: run_pb2.Run) -> str:
+    """What a COMPLETING, FAILING or CANCELLING run waits for before it ends."""
+    stopping, blocked = unsettled(run)
+    parts = []
+    if stopping:
+        parts.append(f"{stopping} attempt(s) asked to stop to report (or their leases to end)")
+    if blocked:
+        parts.append(f"{blocked} uncertain effect(s) to reconcile (praxis inbox)")
+    return "; ".join(parts) or "its last settlement"
 
 
 _NODE_COLUMNS = [
@@ -589,6 +605,9 @@ def _stop(ctx: Any, args: argparse.Namespace) -> int:
         ctx.out.json(to_dict(run))
     else:
         ctx.out.line(f"run {run.run_id} {state_name(run.state)}")
+        if run.state in ENDING:
+            ctx.out.line(f"waiting for {settling(run)}")
+            ctx.out.line(f"follow it: praxis runs watch {run.run_id}")
     return 0
 
 

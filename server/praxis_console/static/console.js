@@ -245,6 +245,10 @@
       if (duration) duration.textContent = run.duration;
       const outcome = document.getElementById("run-outcome");
       if (outcome) outcome.textContent = run.result_error ? (run.result_reason + " " + run.result_error) : run.result_json;
+      const settling = document.getElementById("run-settling");
+      if (settling) { settling.textContent = run.settling || ""; settling.hidden = !run.settling; }
+      const stopForm = document.getElementById("stop-run");
+      if (stopForm && run.settling) stopForm.hidden = true;
       run.nodes.forEach(updateNode);
     });
     source.addEventListener("items", function (message) {

@@ -75,4 +75,8 @@ def test_heartbeats_keep_long_tasks_alive_and_report_stop(harness: Harness) -> N
         assert seen_cancel.wait(5)
     finally:
         worker.stop()
-    assert worker.completed == 0
+    # What the cancelled handler returned is heard: the stop is settled by the report.
+    assert worker.completed == 1
+    ended = get_run(harness, run.run_id)
+    assert ended.state == run_pb2.RUN_STATE_CANCELLED
+    assert ended.nodes[0].state == run_pb2.NODE_STATE_DONE

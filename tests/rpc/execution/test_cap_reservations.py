@@ -106,6 +106,7 @@ def _time_out(h: Harness, _task: task_pb2.Task) -> None:
 
 def _stop(h: Harness, task: task_pb2.Task) -> None:
     h.client(CAPPED).runs.StopRun(run_pb2.StopRunRequest(run_id=task.run_id))
+    fail_task(h, task, common_pb2.EFFECT_OUTCOME_NOT_APPLIED)  # the report ends the attempt
 
 
 @pytest.mark.parametrize("end", [_complete, _fail, _uncertain, _expire, _time_out, _stop])

@@ -101,7 +101,8 @@ def test_a_blocked_branch_outside_the_output_still_blocks_completion(model: Harn
     tasks = {task.node_uid: task for task in claim(model)}
     settle(model, tasks["side"], effect=UNCERTAIN)
     settle(model, tasks["a"])
-    assert run_of(model, run.run_id).state == run_pb2.RUN_STATE_AWAITING_NODES
+    # The output is done: the outcome is decided, the blocked orphan holds its end.
+    assert run_of(model, run.run_id).state == run_pb2.RUN_STATE_COMPLETING
     reconcile(model, tasks["side"].attempt_id, APPLIED, EVIDENCE, "ap-rec-1")
     assert run_of(model, run.run_id).state == run_pb2.RUN_STATE_COMPLETED
 

@@ -89,6 +89,8 @@ def _expire(h: Harness, _task: task_pb2.Task) -> None:
 
 def _stop(h: Harness, task: task_pb2.Task) -> None:
     h.client("agent").runs.StopRun(run_pb2.StopRunRequest(run_id=task.run_id))
+    assert reserved(h) == Decimal(50)  # asked to stop, the attempt still runs
+    fail_task(h, task, common_pb2.EFFECT_OUTCOME_NOT_APPLIED)  # its report ends it
 
 
 @pytest.mark.parametrize("end", [_complete, _fail, _uncertain, _expire, _stop])

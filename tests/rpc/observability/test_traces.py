@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from opentelemetry import trace as trace_api
 from opentelemetry.sdk.trace import TracerProvider
 
-from aiws.engine.v1 import contract_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import common_pb2, contract_pb2, run_pb2, task_pb2
 from praxis.observability import logs
 from praxis.observability.tracing import TracingConfigError, from_env, parse_traceparent, wanted
 from praxis.rpc.auth import _bind_log_fields
@@ -261,6 +261,14 @@ def test_an_unsampled_run_records_nothing_and_a_stopped_run_closes_its_spans(
             (task,) = claim(h)
             assert task.traceparent.startswith(f"00-{CALLER_TRACE}-")
             runs.StopRun(run_pb2.StopRunRequest(run_id=stopped, reason="enough"))
+            h.client("agent").tasks.FailTask(  # the stop is settled by the worker's report
+                task_pb2.FailTaskRequest(
+                    attempt_id=task.attempt_id,
+                    worker_id="w1",
+                    error="stopped",
+                    effect=common_pb2.EFFECT_OUTCOME_NOT_APPLIED,
+                )
+            )
         finally:
             h.close()
         (run,) = receiver.wait_for("praxis.run", 1)

@@ -135,12 +135,14 @@ def test_required_branch_failure_fails_the_run(harness: Harness) -> None:
     tasks = {t.node_uid: t for t in claim(harness)}
     fail(harness, tasks["b"], "model refused", retryable=False)
     done = get_run(harness, run.run_id)
-    assert done.state == run_pb2.RUN_STATE_FAILED
+    assert done.state == run_pb2.RUN_STATE_FAILING
     assert "b: model refused" in done.result_error
-    # c was running and declares no effects: its effect is uncertain, not cancelled away.
-    assert states(done)["c"] == "BLOCKED"
-    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "ATTEMPT_SUPERSEDED"):
-        complete(harness, tasks["c"], {})
+    # c was running and declares no effects: it is asked to stop and its report heard.
+    assert states(done)["c"] == "STOPPING"
+    complete(harness, tasks["c"], {})
+    done = get_run(harness, run.run_id)
+    assert done.state == run_pb2.RUN_STATE_FAILED
+    assert states(done)["c"] == "DONE"
 
 
 def test_stop_while_nodes_run(harness: Harness) -> None:
@@ -153,17 +155,20 @@ def test_stop_while_nodes_run(harness: Harness) -> None:
         .runs.StopRun(run_pb2.StopRunRequest(run_id=run.run_id, reason="operator stop"))
         .run
     )
-    assert stopped.state == run_pb2.RUN_STATE_CANCELLED
+    assert stopped.state == run_pb2.RUN_STATE_CANCELLING
     assert stopped.result_error == "operator stop"
-    assert set(states(stopped).values()) == {"CANCELLED"}
+    assert set(states(stopped).values()) == {"STOPPING"}
     beat = harness.client("agent").tasks.Heartbeat(
         task_pb2.HeartbeatRequest(attempt_id=tasks[0].attempt_id, worker_id="w1", lease_ms=5_000)
     )
     assert beat.cancelled
-    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "ATTEMPT_SUPERSEDED"):
-        complete(harness, tasks[1], "late")
     again = harness.client("agent").runs.StopRun(run_pb2.StopRunRequest(run_id=run.run_id)).run
-    assert again.version == stopped.version  # an ended run is returned unchanged
+    assert again.version == stopped.version  # a decided run is returned unchanged
+    complete(harness, tasks[1], "late")  # heard: kept as applied
+    fail(harness, tasks[0], "stopped", retryable=True)  # not applied: cancelled
+    ended = get_run(harness, run.run_id)
+    assert ended.state == run_pb2.RUN_STATE_CANCELLED
+    assert states(ended) == {tasks[1].node_uid: "DONE", tasks[0].node_uid: "CANCELLED"}
     assert claim(harness) == []
 
 

@@ -15,7 +15,7 @@ from aiws.engine.v1 import event_pb2, notification_pb2, run_pb2
 from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
 from tests.support.harness import T0, Harness, expect_error, start_server
-from tests.support.runtime import definition, drive, node, start
+from tests.support.runtime import claim, complete, definition, drive, fail, node, start
 from tests.support.webhooks import (
     SECRET,
     Receiver,
@@ -203,3 +203,27 @@ def test_reply_to_posts_the_outcome_into_the_starters_subscription(harness: Harn
     assert payload["delivery_id"].startswith("msg_")
     assert replies[0].seq == events.events[-1].seq  # after RUN_COMPLETED, same transaction
     assert deliveries(harness).deliveries == []  # no webhook asked for
+
+
+def test_the_outcome_is_pushed_at_the_real_end_not_when_the_output_finished(
+    harness: Harness,
+) -> None:
+    asked = notify(webhooks=["ops"], reply_to=True)
+    orphaned = definition("out", out=node(), side=node(effects="external"))
+    run = start(harness, orphaned, subscriber="session-2", notify=asked).run
+    tasks = {task.node_uid: task for task in claim(harness)}
+    complete(harness, tasks["out"], "done")  # the output finished; the orphan still runs
+
+    def replies() -> list[event_pb2.Event]:
+        events = harness.client("agent").events.ListEvents(
+            event_pb2.ListEventsRequest(subscriber="session-2")
+        )
+        return [e for e in events.events if e.kind == event_pb2.EVENT_KIND_RUN_REPLY]
+
+    completing = harness.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run.run_id))
+    assert completing.run.state == run_pb2.RUN_STATE_COMPLETING
+    assert replies() == [] and deliveries(harness).deliveries == []
+    fail(harness, tasks["side"], "stopped before the call")  # its report settles it
+    [reply] = replies()
+    assert json.loads(reply.payload_json)["status"] == "COMPLETED"
+    assert [d.run_id for d in deliveries(harness).deliveries] == [run.run_id]

@@ -158,6 +158,9 @@ class Driver:
     def stop_all(self) -> None:
         for run_id in self.runs:
             self.h.client("agent").runs.StopRun(run_pb2.StopRunRequest(run_id=run_id))
+        # The attempts asked to stop hold their runs open until they report or their
+        # leases run out: no worker reports here, so let the leases run out.
+        self._advance(3_600_000)
 
 
 ACTIONS = st.one_of(
@@ -187,8 +190,9 @@ def check_replay(h: Harness, run_ids: list[str]) -> None:
 
 
 def check_budget(h: Harness, contract_id: str, run_ids: list[str]) -> None:
-    """Reservations are the running attempts' maximum costs and stay within the budget;
-    the starter's are those of all its runs, under the contract or not."""
+    """Reservations are the live attempts' maximum costs (running, or asked to stop and
+    not yet settled) and stay within the budget; the starter's are those of all its
+    runs, under the contract or not."""
     store = h.server.engine.runs
     with store.db.read() as connection:
         held, started = money.ZERO, money.ZERO
@@ -197,7 +201,7 @@ def check_budget(h: Harness, contract_id: str, run_ids: list[str]) -> None:
             assert record is not None
             running = money.ZERO
             for found in record.state.nodes.values():
-                if found.status is core.NodeStatus.RUNNING:
+                if found.status in core.HOLDING:
                     amount = core.reservation(record.state.definition, found.node_id)
                     running = money.add(running, amount)
             started = money.add(started, running)

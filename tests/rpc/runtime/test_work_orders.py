@@ -13,6 +13,7 @@ from tests.support.runtime import (
     claim,
     complete,
     definition,
+    fail,
     get_run,
     governed,
     json_out,
@@ -179,15 +180,18 @@ def test_cancelling_a_work_order_ends_its_ad_hoc_runs_with_a_reason(harness: Har
     create_contract(harness, "c-o", work_order_id="wo-other")
     run = start(harness, CHAIN, contract_id="c-x").run
     other = start(harness, CHAIN, contract_id="c-o").run
-    [task, _] = claim(harness)
+    tasks = {task.run_id: task for task in claim(harness)}
     _cancel(harness, "wo-x", "mission over")
+    ending = get_run(harness, run.run_id)
+    assert ending.state == run_pb2.RUN_STATE_CANCELLING  # its attempt is asked to stop
+    assert ending.result_reason == "WORK_ORDER_CANCELED"
+    assert "mission over" in ending.result_error
+    assert get_run(harness, other.run_id).state == run_pb2.RUN_STATE_RUNNING
+    assert _heartbeat(harness, tasks[run.run_id]).cancelled
+    fail(harness, tasks[run.run_id], "stopped")
     ended = get_run(harness, run.run_id)
     assert ended.state == run_pb2.RUN_STATE_CANCELLED
     assert ended.result_reason == "WORK_ORDER_CANCELED"
-    assert "mission over" in ended.result_error
-    assert get_run(harness, other.run_id).state == run_pb2.RUN_STATE_RUNNING
-    if task.run_id == run.run_id:
-        assert _heartbeat(harness, task).cancelled
 
 
 def test_a_run_of_a_cancelled_work_order_is_not_resumed(harness: Harness) -> None:

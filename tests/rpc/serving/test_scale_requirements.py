@@ -1,7 +1,7 @@
 """Issue 8's "done when" items that had no test of their own (found by an audit):
 
 - a ``SettleTasks`` batch mixing a valid settlement with a lease-expired attempt, an
-  attempt superseded by a stop and another principal's attempt answers each on its own;
+  attempt already settled after a stop and another principal's attempt answers each on its own;
 - long polls past the *total* limit (not only the per-principal one) are refused with
   ``RESOURCE_EXHAUSTED`` / ``LONG_POLL_LIMIT_REACHED`` and scope ``total``;
 - ``WatchRun`` of a wide run streams the summary (``items_omitted``), not every item;
@@ -31,6 +31,7 @@ from tests.support.runtime import (
     completion,
     definition,
     expanded,
+    fail,
     get_run,
     json_out,
     node,
@@ -75,11 +76,12 @@ def test_a_batch_with_expired_superseded_and_foreign_attempts_answers_each(
     expiring = start(harness, retried).run.run_id
     stale = _claim_one(harness, "m-exp", "w1", lease_ms=5_000)
     stopped = start(harness, definition("a", a=node(model="m-stop", effects="none"))).run.run_id
-    superseded = _claim_one(harness, "m-stop", "w1")
+    settled_early = _claim_one(harness, "m-stop", "w1")
     foreign_run = start(harness, definition("a", a=node(model="m-rogue"))).run.run_id
     foreign = _claim_one(harness, "m-rogue", "w1", principal="rogue")  # same worker id
     valid_run = start(harness, definition("a", a=node(model="m-ok"))).run.run_id
     harness.client("alice").runs.StopRun(run_pb2.StopRunRequest(run_id=stopped))
+    fail(harness, settled_early, "stopped")  # the stop is settled by this report
     harness.clock.advance(5_000)  # the m-exp lease expires (the others last 60 s)...
     harness.server.engine.signals.everything()  # ...as TestClockService.Advance wakes
     _wait_ready(harness, expiring)
@@ -91,7 +93,7 @@ def test_a_batch_with_expired_superseded_and_foreign_attempts_answers_each(
             settlements=[
                 completion(stale, "late", "w1"),
                 completion(valid, "fine", "w1"),
-                completion(superseded, "late", "w1"),
+                completion(settled_early, "late", "w1"),
                 completion(foreign, "forged", "w1"),
             ]
         )
@@ -104,10 +106,10 @@ def test_a_batch_with_expired_superseded_and_foreign_attempts_answers_each(
         (stale.attempt_id, "error", grpc.StatusCode.FAILED_PRECONDITION.value[0], "LEASE_EXPIRED"),
         (valid.attempt_id, "complete", 0, ""),
         (
-            superseded.attempt_id,
+            settled_early.attempt_id,
             "error",
-            grpc.StatusCode.FAILED_PRECONDITION.value[0],
-            "ATTEMPT_SUPERSEDED",
+            grpc.StatusCode.ALREADY_EXISTS.value[0],
+            "ATTEMPT_ALREADY_SETTLED",
         ),
         (
             foreign.attempt_id,

@@ -11,7 +11,7 @@ import pytest
 from praxis.core import definition as d
 from praxis.core import run as core
 from praxis.core.rejection import Rejection
-from tests.support.run_sim import LEASE, Sim
+from tests.support.run_sim import LEASE, T0, Sim
 from tests.support.runtime import definition, node
 
 UNSAFE = [pytest.param({}, id="undeclared"), pytest.param({"effects": "external"}, id="external")]
@@ -94,30 +94,42 @@ def test_a_human_decision_applied_never_repeats_the_effect() -> None:
 
 
 @pytest.mark.parametrize("declared", UNSAFE)
-def test_stopping_a_run_under_a_running_node_with_effects_blocks_it(
+def test_stopping_a_run_under_a_running_node_with_effects_blocks_it_once_its_lease_ends(
     declared: dict[str, str],
 ) -> None:
     sim = Sim(one(**declared))
     attempt = sim.dispatch("a")
-    sim.ok(core.Stop("operator"))
+    stop = sim.ok(core.Stop("operator"))
+    # A stop is a request: nothing is uncertain (and no reconciliation opens) yet.
+    assert sim.state.status is core.RunStatus.CANCELLING
+    assert sim.status("a") is core.NodeStatus.STOPPING
+    assert not stop.attempts and "RUN_CANCELLED" not in [e.kind for e in stop.events]
+    beat = sim.ok(core.Heartbeat(sim.attempts[attempt.attempt_id], "w", LEASE))
+    assert beat.reply.cancelled  # the worker is told to stop; the lease is not extended
+    assert sim.state.nodes["a"].lease_expires_at_ms == T0 + LEASE
+    sim.now = T0 + LEASE
+    sim.ok(core.Expire())  # the lease ran out without a report: only now uncertain
     assert sim.state.status is core.RunStatus.CANCELLED
     assert sim.status("a") is core.NodeStatus.BLOCKED
-    assert sim.attempts[attempt.attempt_id].status is core.AttemptStatus.CANCELLED
+    assert sim.attempts[attempt.attempt_id].status is core.AttemptStatus.EXPIRED
     assert sim.attempts[attempt.attempt_id].effect == "UNCERTAIN"
-    beat = sim.ok(core.Heartbeat(sim.attempts[attempt.attempt_id], "w", LEASE))
-    assert beat.reply.cancelled  # the worker is told to stop
     sim.ok(core.Reconcile("a", attempt.attempt_id, applied=False))
     assert sim.status("a") is core.NodeStatus.CANCELLED
 
 
-def test_stopping_a_run_under_a_retry_safe_node_cancels_it() -> None:
+def test_stopping_a_run_under_a_retry_safe_node_cancels_it_once_its_lease_ends() -> None:
     sim = Sim(one(effects="idempotent"))
-    sim.dispatch("a")
+    attempt = sim.dispatch("a")
     sim.ok(core.Stop("operator"))
+    assert sim.status("a") is core.NodeStatus.STOPPING
+    sim.now = T0 + LEASE
+    sim.ok(core.Expire())
     assert sim.status("a") is core.NodeStatus.CANCELLED
+    assert sim.state.status is core.RunStatus.CANCELLED
+    assert sim.attempts[attempt.attempt_id].effect == ""  # retry-safe: nothing to decide
 
 
-def test_a_failed_fanout_item_blocks_its_running_siblings_with_effects() -> None:
+def test_a_failed_fanout_item_asks_its_running_siblings_to_stop() -> None:
     items = {"type": "object", "properties": {"items": {"type": "array"}}}
     sim = Sim(
         definition(
@@ -131,7 +143,12 @@ def test_a_failed_fanout_item_blocks_its_running_siblings_with_effects() -> None
     sim.dispatch("m#1")
     sim.ok(core.Fail(first, "w", "boom", False, core.Effect.NOT_APPLIED))
     assert sim.status("m") is core.NodeStatus.FAILED
+    assert sim.status("m#1") is core.NodeStatus.STOPPING  # asked to stop, not uncertain
+    assert sim.state.status is core.RunStatus.FAILING
+    sim.now = T0 + LEASE
+    sim.ok(core.Expire())
     assert sim.status("m#1") is core.NodeStatus.BLOCKED
+    assert sim.state.status is core.RunStatus.FAILED
 
 
 def test_the_declaration_is_part_of_the_node_and_checked() -> None:

@@ -97,10 +97,15 @@ def test_live_side_branches_are_cancelled_when_the_run_ends() -> None:
     sim = Sim(definition("b", b=node(), side=node(effects="idempotent")))
     side = sim.dispatch("side")
     sim.complete("b")
-    assert sim.state.status is core.RunStatus.COMPLETED
+    # The side branch's attempt is asked to stop; the run completes once it settled.
+    assert sim.state.status is core.RunStatus.COMPLETING
+    assert sim.status("side") is core.NodeStatus.STOPPING
+    sim.ok(core.Fail(side, "w", "stopped", False, core.Effect.NOT_APPLIED))
     assert sim.status("side") is core.NodeStatus.CANCELLED
-    late = sim.apply(core.Complete(side, "w", "x", core.Effect.APPLIED))
-    assert isinstance(late, Rejection) and late.reason == "ATTEMPT_SUPERSEDED"
+    assert sim.state.status is core.RunStatus.COMPLETED
+    settled = sim.attempts[side.attempt_id]
+    late = sim.apply(core.Complete(settled, "w", "x", core.Effect.APPLIED))
+    assert isinstance(late, Rejection) and late.reason == "ATTEMPT_ALREADY_SETTLED"
 
 
 def test_a_failed_required_node_fails_the_run_with_a_summary() -> None:
@@ -212,11 +217,14 @@ def test_stop_cancels_live_attempts_and_heartbeats_report_it() -> None:
     sim = Sim(definition("a", a=node(), b=node()))
     attempt = sim.dispatch("a")
     sim.ok(core.Stop("enough"))
-    assert sim.state.status is core.RunStatus.CANCELLED
-    assert sim.attempts[attempt.attempt_id].status is core.AttemptStatus.CANCELLED
+    assert sim.state.status is core.RunStatus.CANCELLING
+    assert sim.status("b") is core.NodeStatus.CANCELLED  # never dispatched: at once
     beat = sim.ok(core.Heartbeat(sim.attempts[attempt.attempt_id], "w", 1_000))
     assert beat.reply.cancelled
     assert sim.apply(core.Stop("again")).noop  # type: ignore[union-attr]
+    sim.ok(core.Fail(attempt, "w", "stopped", False, core.Effect.NOT_APPLIED))
+    assert sim.state.status is core.RunStatus.CANCELLED
+    assert sim.attempts[attempt.attempt_id].status is core.AttemptStatus.FAILED
 
 
 def test_revision_applies_to_nodes_not_dispatched() -> None:

@@ -108,8 +108,23 @@ def test_a_run_past_its_deadline_fails_with_deadline_exceeded() -> None:
     sim.ok(core.Expire())
     assert sim.state.status is core.RunStatus.FAILED
     assert sim.state.result_reason == "DEADLINE_EXCEEDED"
-    assert sim.status("a") is core.NodeStatus.CANCELLED  # its worker is told to stop
+    # Its lease had run out before the deadline's sweep: settled by that sweep.
+    assert sim.status("a") is core.NodeStatus.CANCELLED
     assert core.timer_entry(sim.state, core.RUN_TIMER) is None
+
+
+def test_past_its_deadline_a_live_attempt_is_asked_to_stop_and_its_report_heard() -> None:
+    sim = start(chain(), deadline_ms=T0 + 5_000)
+    attempt = sim.dispatch("a")
+    sim.now += 5_000
+    sim.ok(core.Expire())
+    assert sim.state.status is core.RunStatus.FAILING
+    assert sim.status("a") is core.NodeStatus.STOPPING
+    assert core.timer_entry(sim.state, core.RUN_TIMER) is None  # decided: no deadline
+    sim.ok(core.Fail(attempt, "w", "stopped", False, core.Effect.NOT_APPLIED))
+    assert sim.state.status is core.RunStatus.FAILED
+    assert sim.state.result_reason == "DEADLINE_EXCEEDED"
+    assert sim.status("a") is core.NodeStatus.CANCELLED
 
 
 def test_past_its_deadline_an_effectful_running_node_becomes_a_reconciliation() -> None:
@@ -176,8 +191,11 @@ def test_resume_gives_the_retry_policy_a_fresh_budget() -> None:
 
 def test_resume_of_a_stopped_run_runs_its_cancelled_nodes_again() -> None:
     sim = start(chain(effects="idempotent"))
-    sim.dispatch("a")
+    attempt = sim.dispatch("a")
     sim.ok(core.Stop("operator"))
+    refused = sim.apply(core.Resume("go on", "human"))  # not ended until its report
+    assert isinstance(refused, Rejection) and refused.reason == "RUN_NOT_RESUMABLE"
+    sim.ok(core.Fail(attempt, "w", "stopped", False, core.Effect.NOT_APPLIED))
     sim.ok(core.Resume("go on", "human"))
     assert sim.ready() == ["a"]
 
@@ -206,6 +224,8 @@ def test_a_run_with_a_pending_reconciliation_does_not_resume() -> None:
     sim = start(chain())
     sim.dispatch("a")
     sim.ok(core.Stop("operator"))
+    sim.now += LEASE
+    sim.ok(core.Expire())  # stopped, and its worker never reported
     assert sim.status("a") is core.NodeStatus.BLOCKED
     refused = sim.apply(core.Resume("why", "human"))
     assert isinstance(refused, Rejection) and refused.reason == "RECONCILIATION_REQUIRED"

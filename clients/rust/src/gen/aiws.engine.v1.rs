@@ -3871,7 +3871,9 @@ pub struct Event {
     /// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
     /// NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
     /// carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-    /// `UNCERTAIN`).
+    /// `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+    /// (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+    /// RUN_CANCELLED is written at its real end, once the work it started has settled.
     #[prost(string, tag = "6")]
     pub payload_json: ::prost::alloc::string::String,
 }
@@ -3997,6 +3999,12 @@ pub enum EventKind {
     /// poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
     /// again and the attempt does not count against its retry policy.
     NodeReturned = 19,
+    /// The run's outcome was decided while work it started is unsettled, so it is
+    /// COMPLETING, FAILING or CANCELLING (payload: `status`, the terminal state it will
+    /// reach; `result_error`; `stopping`, the running attempts asked to stop; `blocked`,
+    /// for a completion the uncertain effects awaiting a reconciliation). Its
+    /// RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED follows once that work has settled.
+    RunEnding = 20,
 }
 impl EventKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -4025,6 +4033,7 @@ impl EventKind {
             Self::NodeUnclaimed => "EVENT_KIND_NODE_UNCLAIMED",
             Self::RunResumed => "EVENT_KIND_RUN_RESUMED",
             Self::NodeReturned => "EVENT_KIND_NODE_RETURNED",
+            Self::RunEnding => "EVENT_KIND_RUN_ENDING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -4050,6 +4059,7 @@ impl EventKind {
             "EVENT_KIND_NODE_UNCLAIMED" => Some(Self::NodeUnclaimed),
             "EVENT_KIND_RUN_RESUMED" => Some(Self::RunResumed),
             "EVENT_KIND_NODE_RETURNED" => Some(Self::NodeReturned),
+            "EVENT_KIND_RUN_ENDING" => Some(Self::RunEnding),
             _ => None,
         }
     }
@@ -10876,7 +10886,7 @@ pub struct Run {
     /// their progress) and the items are read with ListRunNodes.
     #[prost(message, repeated, tag = "3")]
     pub nodes: ::prost::alloc::vec::Vec<NodeStatus>,
-    /// The run's result (COMPLETED only).
+    /// The run's result (COMPLETED, and COMPLETING while its other work settles).
     #[prost(string, tag = "4")]
     pub result_json: ::prost::alloc::string::String,
     /// Why the run failed or was cancelled.
@@ -10900,7 +10910,8 @@ pub struct Run {
     /// When it last changed.
     #[prost(int64, tag = "11")]
     pub updated_at_ms: i64,
-    /// When it ended (0 while live).
+    /// When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+    /// FAILING and CANCELLING included).
     #[prost(int64, tag = "12")]
     pub finished_at_ms: i64,
     /// The request id it was started with.
@@ -10952,9 +10963,10 @@ pub struct Run {
     >,
     /// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
     /// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-    /// and its contract's; 0 when it has none. Past it the run's live attempts are told to
-    /// stop, and those of nodes with undeclared or external effects become
-    /// reconciliations.
+    /// and its contract's; 0 when it has none. Past it the run is FAILING and its live
+    /// attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+    /// whose lease then runs out silent on a node with undeclared or external effects
+    /// becomes a reconciliation). Not enforced once the run's outcome is decided.
     #[prost(int64, tag = "30")]
     pub deadline_ms: i64,
 }
@@ -11449,7 +11461,13 @@ pub struct ListRunNodesResponse {
     #[prost(int64, tag = "3")]
     pub version: i64,
 }
-/// RunState is the lifecycle of a run.
+/// RunState is the lifecycle of a run. Its outcome is decided by the output node
+/// finishing, a required node failing, the deadline passing or a stop; until the work
+/// it started has settled (each running attempt asked to stop has reported or run out
+/// its lease, and for a completion each uncertain effect was reconciled) the run is
+/// COMPLETING, FAILING or CANCELLING, and only then COMPLETED, FAILED or CANCELLED: the
+/// terminal event, the outcome's webhooks and replies, acceptance and `finished_at_ms`
+/// come at that real end.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
@@ -11467,6 +11485,19 @@ pub enum RunState {
     /// Stopped by a caller (StopRun), or by the cancellation of its work order
     /// (`result_reason` is then WORK_ORDER_CANCELED).
     Cancelled = 5,
+    /// The output node finished (`result_json` holds its result) but work of other
+    /// branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+    /// awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+    /// becomes COMPLETED once each has settled, without running any of them again.
+    Completing = 6,
+    /// The run failed (`result_error` and `result_reason` say why) and attempts asked to
+    /// stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+    /// its lease ran out.
+    Failing = 7,
+    /// The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+    /// report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+    /// out. An uncertain effect left behind stays a reconciliation in the inbox.
+    Cancelling = 8,
 }
 impl RunState {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -11481,6 +11512,9 @@ impl RunState {
             Self::Completed => "RUN_STATE_COMPLETED",
             Self::Failed => "RUN_STATE_FAILED",
             Self::Cancelled => "RUN_STATE_CANCELLED",
+            Self::Completing => "RUN_STATE_COMPLETING",
+            Self::Failing => "RUN_STATE_FAILING",
+            Self::Cancelling => "RUN_STATE_CANCELLING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -11492,6 +11526,9 @@ impl RunState {
             "RUN_STATE_COMPLETED" => Some(Self::Completed),
             "RUN_STATE_FAILED" => Some(Self::Failed),
             "RUN_STATE_CANCELLED" => Some(Self::Cancelled),
+            "RUN_STATE_COMPLETING" => Some(Self::Completing),
+            "RUN_STATE_FAILING" => Some(Self::Failing),
+            "RUN_STATE_CANCELLING" => Some(Self::Cancelling),
             _ => None,
         }
     }
@@ -11521,6 +11558,13 @@ pub enum NodeState {
     Expanded = 8,
     /// A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
     Waiting = 9,
+    /// A running attempt asked to stop (its run's outcome was decided, or its fan-out
+    /// group failed): the worker's heartbeats answer `cancelled` without extending the
+    /// lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+    /// CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+    /// BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+    /// effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+    Stopping = 10,
 }
 impl NodeState {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -11539,6 +11583,7 @@ impl NodeState {
             Self::Blocked => "NODE_STATE_BLOCKED",
             Self::Expanded => "NODE_STATE_EXPANDED",
             Self::Waiting => "NODE_STATE_WAITING",
+            Self::Stopping => "NODE_STATE_STOPPING",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -11554,6 +11599,7 @@ impl NodeState {
             "NODE_STATE_BLOCKED" => Some(Self::Blocked),
             "NODE_STATE_EXPANDED" => Some(Self::Expanded),
             "NODE_STATE_WAITING" => Some(Self::Waiting),
+            "NODE_STATE_STOPPING" => Some(Self::Stopping),
             _ => None,
         }
     }
@@ -11777,11 +11823,17 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "GetNodeResult"));
             self.inner.unary(req, path, codec).await
         }
-        /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. A running attempt of a node whose
-        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        /// StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+        /// attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+        /// answers `cancelled`), and the worker's report still settles it until its lease runs
+        /// out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+        /// effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+        /// Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+        /// node BLOCKED for a reconciliation) when its node's effects are not declared
+        /// retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+        /// every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+        /// run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+        /// it unchanged. It needs `run.stop` on the run's work order.
         pub async fn stop_run(
             &mut self,
             request: impl tonic::IntoRequest<super::StopRunRequest>,
@@ -11806,7 +11858,7 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "StopRun"));
             self.inner.unary(req, path, codec).await
         }
-        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
         /// nodes keep their results; its failed and cancelled nodes run again with new
         /// attempts, under their operation id where repeating the effect is safe (the node
         /// declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -11875,7 +11927,8 @@ pub mod run_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.RunService", "ReviewResume"));
             self.inner.unary(req, path, codec).await
         }
-        /// WatchRun streams a snapshot now and after every change until the run ends.
+        /// WatchRun streams a snapshot now and after every change until the run ends (reaches
+        /// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
         pub async fn watch_run(
             &mut self,
             request: impl tonic::IntoRequest<super::WatchRunRequest>,
@@ -12006,16 +12059,22 @@ pub mod run_service_server {
             tonic::Response<super::GetNodeResultResponse>,
             tonic::Status,
         >;
-        /// StopRun cancels a run and its live attempts. Workers learn it on their next
-        /// heartbeat and their late results are rejected. A running attempt of a node whose
-        /// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-        /// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        /// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        /// StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+        /// attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+        /// answers `cancelled`), and the worker's report still settles it until its lease runs
+        /// out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+        /// effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+        /// Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+        /// node BLOCKED for a reconciliation) when its node's effects are not declared
+        /// retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+        /// every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+        /// run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+        /// it unchanged. It needs `run.stop` on the run's work order.
         async fn stop_run(
             &self,
             request: tonic::Request<super::StopRunRequest>,
         ) -> std::result::Result<tonic::Response<super::StopRunResponse>, tonic::Status>;
-        /// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        /// ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
         /// nodes keep their results; its failed and cancelled nodes run again with new
         /// attempts, under their operation id where repeating the effect is safe (the node
         /// declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -12056,7 +12115,8 @@ pub mod run_service_server {
             >
             + std::marker::Send
             + 'static;
-        /// WatchRun streams a snapshot now and after every change until the run ends.
+        /// WatchRun streams a snapshot now and after every change until the run ends (reaches
+        /// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
         async fn watch_run(
             &self,
             request: tonic::Request<super::WatchRunRequest>,
@@ -14695,8 +14755,13 @@ pub struct HeartbeatResponse {
     /// The new lease expiry, UTC epoch milliseconds.
     #[prost(int64, tag = "1")]
     pub lease_expires_at_ms: i64,
-    /// True when the attempt was cancelled (run stopped, its work order cancelled, or the
-    /// attempt superseded): stop work.
+    /// True when the attempt was cancelled (run stopped, its work order cancelled, its
+    /// deadline passed, its run ended under it, or the attempt superseded): stop work. An
+    /// attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+    /// extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+    /// worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+    /// NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+    /// opens a reconciliation. Only silence until the lease ends makes it uncertain.
     #[prost(bool, tag = "2")]
     pub cancelled: bool,
     /// True when the run's work order is paused. The lease is still extended (as
@@ -14906,8 +14971,9 @@ impl ModelSource {
 }
 /// NodeEffects is what a node's definition declares that repeating its work does (the
 /// node's `effects` key). It decides what happens to an attempt that ends without the
-/// worker's own report (its lease lost, its timeout, a worker crash, its run stopped
-/// under it): on a NONE or IDEMPOTENT node the attempt is retried automatically; on an
+/// worker's own report (its lease lost, its timeout, a worker crash, or its lease ran
+/// out after a stop asked it to stop and it never reported): on a NONE or IDEMPOTENT
+/// node the attempt is retried automatically (cancelled, after a stop); on an
 /// EXTERNAL node, and on a node that declares nothing (UNSPECIFIED: the safe default),
 /// the attempt's effect is UNCERTAIN, the node is BLOCKED and a reconciliation waits for
 /// a human. Worker runtimes report a handler's uncaught error the same way: NOT_APPLIED

@@ -88,7 +88,15 @@ async fn handle(ctx: TaskContext) -> HandlerResult {
         "hang" => {
             ctx.cancelled().await;
             emit(json!({"event": "cancelled", "attempt_id": ctx.attempt_id()}));
-            Ok(Outcome::applied(&json!({ "hung": true })))
+            match spec.get("then").and_then(Value::as_str) {
+                // Stopped before the effect: say so.
+                Some("not_applied") => {
+                    Err(Outcome::not_applied(text("error", "stopped before the effect"), false).into())
+                }
+                // The effect happened before the stop landed.
+                Some("applied") if spec.get("result").is_some() => Ok(Outcome::applied(&result)),
+                _ => Ok(Outcome::applied(&json!({ "hung": true }))),
+            }
         }
         "progress" => {
             let steps = spec.get("steps").and_then(Value::as_u64).unwrap_or(1);

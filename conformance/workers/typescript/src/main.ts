@@ -50,6 +50,9 @@ async function handle(ctx: TaskContext): Promise<unknown> {
     case "hang":
       await waitAbort(ctx.signal);
       emit({ event: "cancelled", attempt_id: ctx.attemptId });
+      // Stopped before the effect: say so; or the effect happened before the stop landed.
+      if (spec.then === "not_applied") throw new NotApplied(text("error", "stopped before the effect"));
+      if (spec.then === "applied" && "result" in spec) return new Applied(spec.result);
       return { hung: true };
     case "trace": {
       // The attempt's traceparent and the span context the OpenTelemetry API sees as

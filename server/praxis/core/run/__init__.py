@@ -27,9 +27,15 @@ validated payload, and :class:`Expire` fails them or takes their default at (nev
 before) the expiry.
 
 Governed execution: an attempt that ends without the worker's report (lease lost,
-timeout, run stopped under it) is retried only on a node whose declared ``effects`` make
-a repeat safe; otherwise its effect is UNCERTAIN and the node blocks for a
-reconciliation. A ready node no worker claims within its ``schedule_to_start_ms`` fails
+timeout) is retried only on a node whose declared ``effects`` make a repeat safe;
+otherwise its effect is UNCERTAIN and the node blocks for a reconciliation. A stop is a
+request: when the run's outcome is decided (stopped, failed, deadline passed, output
+done under orphan branches) each RUNNING node becomes STOPPING (heartbeats answer
+``cancelled``) and its worker's report still settles it until the lease runs out
+(NOT_APPLIED: cancelled; a completion: DONE with its result and effect; UNCERTAIN:
+blocked). Meanwhile the run is COMPLETING, FAILING or CANCELLING; it ends once nothing
+is unsettled (a completion also waits for its blocked orphans' reconciliations). A
+ready node no worker claims within its ``schedule_to_start_ms`` fails
 (SCHEDULE_TO_START_TIMEOUT); a run past its deadline fails (DEADLINE_EXCEEDED).
 :class:`Resume` runs a failed or cancelled run again from where it stopped.
 """
@@ -58,6 +64,7 @@ from praxis.core.run.commands import (
 from praxis.core.run.graph import (
     cancel,
     check_result,
+    conclude,
     ended_attempt,
     finish,
     node_done,
@@ -67,6 +74,8 @@ from praxis.core.run.graph import (
     retry_or_fail,
     revision_sources,
     settle,
+    stopped,
+    unsettled,
 )
 from praxis.core.run.handlers import (
     apply,
@@ -80,7 +89,11 @@ from praxis.core.run.queues import (
     timer_entry,
 )
 from praxis.core.run.state import (
+    DECIDED,
+    ENDING,
+    ENDS_AS,
     EVENT_KINDS,
+    HOLDING,
     LIVE,
     REQUIRED,
     STARTING,
@@ -106,7 +119,11 @@ from praxis.core.run.work import (
 )
 
 __all__ = [
+    "DECIDED",
+    "ENDING",
+    "ENDS_AS",
     "EVENT_KINDS",
+    "HOLDING",
     "LIVE",
     "REQUIRED",
     "RUN_TIMER",
@@ -142,6 +159,7 @@ __all__ = [
     "attempt_id",
     "cancel",
     "check_result",
+    "conclude",
     "ended_attempt",
     "finish",
     "item_uid",
@@ -160,6 +178,8 @@ __all__ = [
     "revision_sources",
     "same_operation",
     "settle",
+    "stopped",
     "timer_due",
     "timer_entry",
+    "unsettled",
 ]

@@ -10,6 +10,10 @@ from praxis.core import jsonschema, values
 from praxis.core.definition import Definition, Node
 from praxis.core.rejection import Code, FieldViolation, Rejection
 from praxis.core.run.state import (
+    DECIDED,
+    ENDING,
+    ENDS_AS,
+    HOLDING,
     LIVE,
     REQUIRED,
     TERMINAL,
@@ -81,8 +85,8 @@ def block(work: Work, node: NodeRun, why: str, effect: Effect | None = None) -> 
 
 
 def unreported(work: Work, node: NodeRun, status: AttemptStatus, why: str) -> bool:
-    """Ends a RUNNING node's attempt that ended without the worker's report (its lease
-    expired, it timed out, its run or fan-out group was cancelled under it).
+    """Ends a RUNNING or STOPPING node's attempt that ended without the worker's report
+    (its lease expired or it timed out; for a STOPPING node, after it was asked to stop).
 
     For a node whose declared effects make a repeat safe (``none``, ``idempotent``) this
     only records the attempt and returns False: the caller retries or cancels the node.
@@ -122,8 +126,8 @@ def retry_or_fail(work: Work, node: NodeRun, error: str, retryable: bool) -> boo
 
 def _node_failed(work: Work, node: NodeRun) -> None:
     """Propagates a node's failure: to its fan-out group, its dependents, the run."""
-    if work.status in TERMINAL:
-        return  # a decision recorded after the run ended changes only the node
+    if work.status in DECIDED:
+        return  # a settlement recorded after the outcome was decided changes only the node
     if node.item >= 0:
         parent = work.nodes[node.node_id]
         if parent.status is not NodeStatus.EXPANDED:
@@ -168,17 +172,38 @@ def _cancel_items(work: Work, parent: NodeRun, why: str) -> None:
 
 
 def cancel(work: Work, node: NodeRun, why: str) -> None:
-    """Cancels a live node; a RUNNING one whose effects are not retry-safe blocks instead
-    (:func:`unreported`)."""
-    if node.status is NodeStatus.RUNNING and unreported(
-        work, node, AttemptStatus.CANCELLED, f"cancelled ({why})"
-    ):
+    """Cancels a live node. A RUNNING one is asked to stop instead (STOPPING): its
+    worker's report settles it (:func:`stopped`), or the end of its lease does
+    (:func:`unreported`); a STOPPING one is left to its report."""
+    if node.status is NodeStatus.STOPPING:
+        return
+    if node.status is NodeStatus.RUNNING:
+        work.set(replace(node, status=NodeStatus.STOPPING, error=f"STOP_REQUESTED: {why}"))
         return
     work.set(
         replace(
             node,
             status=NodeStatus.CANCELLED,
             error=node.error or why,
+            lease_expires_at_ms=0,
+            deadline_ms=0,
+            not_before_ms=0,
+        )
+    )
+
+
+def stopped(work: Work, node: NodeRun, why: str, attempt: Attempt | None = None) -> None:
+    """Ends a STOPPING node (or a RUNNING one whose attempt was never delivered) as
+    CANCELLED: its worker reported the effect not applied, its attempt was given back
+    undelivered, or its lease ran out on a node whose effects are retry-safe.
+    ``attempt``: the attempt's record to write (``None`` when the caller writes it)."""
+    if attempt is not None:
+        work.attempts.append(attempt)
+    work.set(
+        replace(
+            node,
+            status=NodeStatus.CANCELLED,
+            error=why,
             lease_expires_at_ms=0,
             deadline_ms=0,
             not_before_ms=0,
@@ -267,7 +292,7 @@ def promote(work: Work, candidates: list[str]) -> None:
     pending = list(dict.fromkeys(candidates))
     while pending:
         node = work.nodes.get(pending.pop(0))
-        if node is None or node.status is not NodeStatus.PENDING or work.status in TERMINAL:
+        if node is None or node.status is not NodeStatus.PENDING or work.status in DECIDED:
             continue
         spec = work.spec(node)
         if any(work.nodes[dep].status is not NodeStatus.DONE for dep in spec.depends_on):
@@ -312,30 +337,70 @@ def _expand(work: Work, node: NodeRun, spec: Node) -> bool:
 
 
 def settle(work: Work) -> None:
-    """Completes the run when its output is done; otherwise recomputes RUNNING/AWAITING."""
+    """Decides the run's outcome when its output is done (:func:`finish`), ends a run
+    whose outcome is decided once nothing is unsettled (:func:`conclude`), otherwise
+    recomputes RUNNING/AWAITING."""
     if work.status in TERMINAL:
         return
+    if work.status in ENDING:
+        conclude(work)
+        return
     output = work.nodes[work.definition.output]
-    blocked = work.count(NodeStatus.BLOCKED) > 0
-    if output.status is NodeStatus.DONE and not blocked:
+    if output.status is NodeStatus.DONE:
         finish(work, RunStatus.COMPLETED, "")
         return
     waiting = work.count(NodeStatus.PENDING, REQUIRED) + work.count(NodeStatus.READY, REQUIRED) > 0
     work.status = RunStatus.RUNNING if waiting else RunStatus.AWAITING_NODES
 
 
+_ENDING_OF = {ends_as: ending for ending, ends_as in ENDS_AS.items()}
+_END_EVENTS = {
+    RunStatus.COMPLETED: "RUN_COMPLETED",
+    RunStatus.FAILED: "RUN_FAILED",
+    RunStatus.CANCELLED: "RUN_CANCELLED",
+}
+
+
 def finish(work: Work, status: RunStatus, error: str) -> None:
-    """Ends the run and cancels every live node and attempt outside its outcome."""
-    work.status, work.result_error, work.finished_at = status, error, work.now
+    """Decides the run's outcome (``status``, terminal) and ends it once nothing it
+    started is unsettled.
+
+    Every live node outside the outcome is cancelled; a RUNNING one is asked to stop
+    (STOPPING) and keeps its attempt until the worker reports or the lease runs out. A
+    BLOCKED node keeps its pending reconciliation: an uncertain effect is never
+    forgotten. Until each stopping attempt has settled (and, for a completion, each
+    uncertain effect was reconciled) the run is COMPLETING, FAILING or CANCELLING, and
+    its RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED event waits for the real end.
+    """
+    work.status, work.result_error = _ENDING_OF[status], error
     why = "run ended" if status is not RunStatus.CANCELLED else f"run cancelled: {error}"
     for node in [work.nodes[uid] for uid in ordered_uids(work.definition, work.nodes)]:
-        # A blocked node keeps its pending reconciliation: an uncertain effect is never
-        # forgotten, even when the run fails or is cancelled.
         if node.status in LIVE and node.status is not NodeStatus.BLOCKED:
             cancel(work, node, why)
-    kind = {
-        RunStatus.COMPLETED: "RUN_COMPLETED",
-        RunStatus.FAILED: "RUN_FAILED",
-        RunStatus.CANCELLED: "RUN_CANCELLED",
-    }[status]
-    work.emit(kind, status=status.value, result_error=error)
+    if unsettled(work):
+        work.emit(
+            "RUN_ENDING",
+            status=status.value,
+            result_error=error,
+            stopping=work.count(NodeStatus.STOPPING),
+            blocked=work.count(NodeStatus.BLOCKED) if status is RunStatus.COMPLETED else 0,
+        )
+    conclude(work)
+
+
+def unsettled(work: Work) -> int:
+    """How many nodes hold the end of a run whose outcome is decided: attempts still
+    live, and for a completion uncertain effects awaiting a reconciliation."""
+    live = sum(work.count(status) for status in HOLDING)
+    if work.status is RunStatus.COMPLETING:
+        live += work.count(NodeStatus.BLOCKED)
+    return live
+
+
+def conclude(work: Work) -> None:
+    """Ends a run whose outcome is decided once nothing is unsettled."""
+    if work.status not in ENDING or unsettled(work):
+        return
+    status = ENDS_AS[work.status]
+    work.status, work.finished_at = status, work.now
+    work.emit(_END_EVENTS[status], status=status.value, result_error=work.result_error)

@@ -41,10 +41,13 @@ from praxis.core.run.graph import (
     reprobe,
     retry_or_fail,
     settle,
+    stopped,
     unreported,
 )
 from praxis.core.run.queues import timer_due
 from praxis.core.run.state import (
+    DECIDED,
+    HOLDING,
     TERMINAL,
     Attempt,
     AttemptStatus,
@@ -102,7 +105,7 @@ def _start(command: Start, now: int, limits: Limits) -> Outcome:
 
 
 def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
-    if work.status in TERMINAL:
+    if work.status in DECIDED:
         return precondition("RUN_TERMINAL", "the run has ended")
     node = work.nodes.get(command.uid)
     if node is None or node.status is not NodeStatus.READY or node.not_before_ms > work.now:
@@ -161,11 +164,17 @@ def _return(work: Work, command: Return) -> Outcome | Rejection:
     if (
         work.status in TERMINAL
         or node is None
-        or node.status is not NodeStatus.RUNNING
+        or node.status not in HOLDING
         or node.attempt_id != command.attempt_id
         or node.worker_id != command.worker_id
     ):
         return precondition("ATTEMPT_SUPERSEDED", "the attempt was superseded or cancelled")
+    if node.status is NodeStatus.STOPPING:
+        # Asked to stop before it was ever delivered: nothing ran, nothing to hear.
+        undelivered = ended_attempt(work, node, AttemptStatus.CANCELLED, Effect.NOT_APPLIED)
+        stopped(work, node, node.error or "cancelled before delivery", undelivered)
+        settle(work)
+        return work.outcome()
     work.attempts.append(ended_attempt(work, node, AttemptStatus.CANCELLED))
     work.set(
         replace(
@@ -221,7 +230,7 @@ def _live_attempt(work: Work, attempt: Attempt, worker_id: str) -> NodeRun | Rej
         attempt.status is AttemptStatus.CANCELLED
         or work.status in TERMINAL
         or node is None
-        or node.status is not NodeStatus.RUNNING
+        or node.status not in HOLDING
         or node.attempt_id != attempt.attempt_id
     ):
         return precondition("ATTEMPT_SUPERSEDED", "the attempt was superseded or cancelled")
@@ -242,6 +251,9 @@ def _heartbeat(work: Work, command: Heartbeat) -> Outcome | Rejection:
         if node.reason == "ATTEMPT_SUPERSEDED":
             return _noop(work, Reply(cancelled=True))
         return node
+    if node.status is NodeStatus.STOPPING:
+        # Asked to stop: the lease is not extended; the report is heard until it ends.
+        return _noop(work, Reply(cancelled=True, lease_expires_at_ms=node.lease_expires_at_ms))
     lease = max(node.lease_expires_at_ms, lease_base(work) + command.lease_ms)
     work.set(replace(node, lease_expires_at_ms=lease))
     return work.outcome(Reply(lease_expires_at_ms=lease))
@@ -294,7 +306,10 @@ def _complete(work: Work, command: Complete) -> Outcome | Rejection:
         block(work, node, "the attempt completed with an uncertain effect")
     else:
         work.result = (node.uid, command.result)
-        node_done(work, node, command.result)
+        asked = node.status is NodeStatus.STOPPING
+        node_done(work, replace(node, error="") if asked else node, command.result)
+        if asked:  # settled after a stop: the result is kept, nothing runs past it
+            _tag(work, mark, node.uid, "after_stop", True)
     _tag_effect(work, mark, node.uid, command.effect)
     work.note_effect(node.uid, command.effect.value)
     settle(work)
@@ -307,10 +322,15 @@ _SETTLING_EVENTS = frozenset({"NODE_COMPLETED", "NODE_FAILED", "NODE_BLOCKED"})
 def _tag_effect(work: Work, mark: int, uid: str, effect: Effect) -> None:
     """Adds the attempt's reported ``effect`` to the event(s) its settlement wrote for
     its node (``NODE_COMPLETED``, ``NODE_FAILED`` or ``NODE_BLOCKED``)."""
+    _tag(work, mark, uid, "effect", effect.value)
+
+
+def _tag(work: Work, mark: int, uid: str, key: str, value: values.JsonValue) -> None:
+    """Adds ``key`` to the settling event(s) written since ``mark`` for node ``uid``."""
     for index in range(mark, len(work.events)):
         event = work.events[index]
         if event.node_uid == uid and event.kind in _SETTLING_EVENTS:
-            work.events[index] = replace(event, payload={**event.payload, "effect": effect.value})
+            work.events[index] = replace(event, payload={**event.payload, key: value})
 
 
 def _fail(work: Work, command: Fail) -> Outcome | Rejection:
@@ -336,6 +356,9 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     mark = len(work.events)
     if command.effect is Effect.UNCERTAIN:
         block(work, node, f"the attempt failed with an uncertain effect: {command.error}")
+    elif node.status is NodeStatus.STOPPING:
+        _stopped_failure(work, node, command)
+        _tag(work, mark, node.uid, "after_stop", True)
     else:
         will_retry = retry_or_fail(work, node, command.error, command.retryable)
     _tag_effect(work, mark, node.uid, command.effect)
@@ -355,14 +378,29 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     return work.outcome(Reply(will_retry=will_retry))
 
 
+def _stopped_failure(work: Work, node: NodeRun, command: Fail) -> None:
+    """Settles a STOPPING node by its worker's failure report: never retried. Not applied:
+    the node is CANCELLED, as the stop asked; applied: it FAILED with the effect kept."""
+    asked = node.error.removeprefix("STOP_REQUESTED: ")
+    if command.effect is Effect.NOT_APPLIED:
+        stopped(work, node, f"{asked}; the worker reported the effect not applied")
+        work.emit(
+            "NODE_FAILED", node.uid, error=command.error, will_retry=False, attempt=node.attempts
+        )
+        return
+    retry_or_fail(work, node, f"{asked}; the effect was applied: {command.error}", False)
+
+
 def _expire(work: Work, command: Expire) -> Outcome | Rejection:
     if work.status in TERMINAL:
         return _noop(work)
     deadline = work.state.deadline_ms
-    if deadline and deadline <= work.now:
+    past = bool(deadline and deadline <= work.now and work.status not in DECIDED)
+    if past:
+        # Its live attempts are asked to stop; those whose leases already ran out are
+        # settled below, as by any sweep.
         work.reason = "DEADLINE_EXCEEDED"
         finish(work, RunStatus.FAILED, f"the run's deadline passed (at {deadline} ms)")
-        return work.outcome()
     # Only READY, RUNNING and WAITING nodes have timers (``timed``); no command makes a
     # node RUNNING here, so the candidates are among those timed before the sweep.
     assert work.state.timed is not None
@@ -383,12 +421,12 @@ def _expire(work: Work, command: Expire) -> Outcome | Rejection:
     due = [
         node
         for node in (work.nodes[uid] for uid in timed)
-        if node.status is NodeStatus.RUNNING and timer_due(node) <= work.now
+        if node.status in HOLDING and timer_due(node) <= work.now
     ]
     for node in due:
         current = work.nodes[node.uid]
-        if current.status is not NodeStatus.RUNNING:
-            continue  # cancelled by an earlier expiry in this sweep
+        if current.status not in HOLDING:
+            continue  # settled by an earlier expiry in this sweep
         if current.lease_expires_at_ms <= work.now:
             status, error = AttemptStatus.EXPIRED, "lease expired"
         else:
@@ -399,9 +437,15 @@ def _expire(work: Work, command: Expire) -> Outcome | Rejection:
             if status is AttemptStatus.EXPIRED
             else (f"the attempt {error}")
         )
-        if not unreported(work, current, status, why):
+        if current.status is NodeStatus.STOPPING:
+            why = f"asked to stop, then {why}"
+        if unreported(work, current, status, why):
+            continue
+        if current.status is NodeStatus.STOPPING:
+            stopped(work, current, f"{current.error.removeprefix('STOP_REQUESTED: ')}; {error}")
+        else:
             retry_or_fail(work, current, error, retryable=True)
-    if not due and not expired and not unclaimed:
+    if not past and not due and not expired and not unclaimed:
         return _noop(work)
     settle(work)
     return work.outcome()
@@ -411,7 +455,7 @@ def _expire_unclaimed(work: Work, node: NodeRun, held: bool) -> None:
     """A ready node no worker claimed before its schedule-to-start deadline fails, naming
     its model; while its work order is paused or held its timer is re-armed instead."""
     current = work.nodes[node.uid]
-    if work.status in TERMINAL or current.status is not NodeStatus.READY:
+    if work.status in DECIDED or current.status is not NodeStatus.READY:
         return
     spec = work.spec(current)
     wait = spec.schedule_to_start_ms
@@ -436,7 +480,7 @@ def _expire_wait(work: Work, node: NodeRun) -> bool:
     An outcome stores at most one result, so a second default in the same command is
     deferred: its timer row stays due and the next sweep takes it.
     """
-    if work.status in TERMINAL or work.nodes[node.uid].status is not NodeStatus.WAITING:
+    if work.status in DECIDED or work.nodes[node.uid].status is not NodeStatus.WAITING:
         return False
     wait = work.spec(node).wait
     assert wait is not None
@@ -465,7 +509,7 @@ def _satisfy(work: Work, command: SatisfyWait) -> Outcome | Rejection:
         node.status is NodeStatus.WAITING and node.deadline_ms <= work.now
     ):
         return precondition("WAIT_EXPIRED", "the wait expired")
-    if work.status in TERMINAL or node.status is NodeStatus.CANCELLED:
+    if work.status in DECIDED or node.status is NodeStatus.CANCELLED:
         return precondition("RUN_TERMINAL", "the run has ended")
     if node.status is not NodeStatus.WAITING:
         return precondition("WAIT_NOT_OPEN", "the wait's dependencies have not finished")
@@ -502,7 +546,8 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
         node_done(work, unblocked, command.result)
     elif command.applied:
         retry_or_fail(work, unblocked, "the effect was applied but the attempt failed", False)
-    elif work.status in TERMINAL:
+    elif work.status in DECIDED:
+        # The run's outcome is decided: the orphan is settled, never run again.
         cancel(work, unblocked, "the effect was not applied; the run had ended")
     else:
         retry_or_fail(work, unblocked, "the effect was not applied; retrying", True)
@@ -511,15 +556,15 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
 
 
 def _stop(work: Work, command: Stop) -> Outcome | Rejection:
-    if work.status in TERMINAL:
-        return _noop(work)
+    if work.status in DECIDED:
+        return _noop(work)  # ended, or its outcome decided and settling
     work.reason = command.result_reason
     finish(work, RunStatus.CANCELLED, command.reason or "stopped")
     return work.outcome()
 
 
 def _revise(work: Work, command: Revise) -> Outcome | Rejection:
-    if work.status in TERMINAL:
+    if work.status in DECIDED:
         return _noop(work)
     new = command.definition
     plain = [work.nodes[node_id] for node_id in work.definition.nodes if node_id in work.nodes]

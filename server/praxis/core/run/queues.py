@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from praxis.core.run.state import TERMINAL, NodeRun, NodeStatus, RunState
+from praxis.core.run.state import DECIDED, HOLDING, NodeRun, NodeStatus, RunState
 
 
 def timer_due(node: NodeRun) -> int:
-    """When a RUNNING node's lease or timeout falls due."""
+    """When a RUNNING or STOPPING node's lease or timeout falls due."""
     if node.deadline_ms:
         return min(node.lease_expires_at_ms, node.deadline_ms)
     return node.lease_expires_at_ms
@@ -15,7 +15,7 @@ def timer_due(node: NodeRun) -> int:
 def ready_entry(state: RunState, uid: str) -> tuple[str, int] | None:
     """``(model, not_before_ms)`` when the node is claimable; otherwise ``None``."""
     node = state.nodes.get(uid)
-    if node is None or node.status is not NodeStatus.READY or state.status in TERMINAL:
+    if node is None or node.status is not NodeStatus.READY or state.status in DECIDED:
         return None
     return state.definition.nodes[node.node_id].agent.model, node.not_before_ms
 
@@ -28,13 +28,13 @@ def timer_entry(state: RunState, uid: str) -> int | None:
     """When the node's schedule-to-start, running attempt or open wait falls due (for
     :data:`RUN_TIMER`, the run's deadline), or ``None``."""
     if uid == RUN_TIMER:
-        live = state.deadline_ms and state.status not in TERMINAL
+        live = state.deadline_ms and state.status not in DECIDED  # decided: no deadline
         return state.deadline_ms if live else None
     node = state.nodes.get(uid)
     if node is None:
         return None
     if node.status in (NodeStatus.WAITING, NodeStatus.READY):
         return node.deadline_ms or None
-    if node.status is not NodeStatus.RUNNING:
+    if node.status not in HOLDING:
         return None
     return timer_due(node)

@@ -15,16 +15,35 @@ from praxis.core.definition import Definition
 
 
 class RunStatus(enum.Enum):
-    """Lifecycle of a run."""
+    """Lifecycle of a run.
+
+    ``COMPLETING``, ``FAILING`` and ``CANCELLING`` are a run whose outcome is decided
+    (its output finished, it failed, it was stopped) while work it started is still
+    unsettled: attempts asked to stop (STOPPING nodes), and for ``COMPLETING`` also
+    uncertain effects awaiting a reconciliation (BLOCKED nodes). It ends as the
+    matching terminal status once each has settled (:data:`ENDS_AS`).
+    """
 
     RUNNING = "RUNNING"
     AWAITING_NODES = "AWAITING_NODES"
     COMPLETED = "COMPLETED"
     FAILED = "FAILED"
     CANCELLED = "CANCELLED"
+    COMPLETING = "COMPLETING"
+    FAILING = "FAILING"
+    CANCELLING = "CANCELLING"
 
 
 TERMINAL = frozenset({RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED})
+ENDS_AS: Mapping[RunStatus, RunStatus] = {
+    RunStatus.COMPLETING: RunStatus.COMPLETED,
+    RunStatus.FAILING: RunStatus.FAILED,
+    RunStatus.CANCELLING: RunStatus.CANCELLED,
+}
+"""Each ending status and the terminal status it becomes once nothing is unsettled."""
+ENDING = frozenset(ENDS_AS)
+DECIDED = TERMINAL | ENDING
+"""A run whose outcome is decided: no node is dispatched, promoted or retried."""
 
 
 class NodeStatus(enum.Enum):
@@ -39,6 +58,10 @@ class NodeStatus(enum.Enum):
     BLOCKED = "BLOCKED"
     EXPANDED = "EXPANDED"
     WAITING = "WAITING"
+    STOPPING = "STOPPING"
+    """A running attempt asked to stop (its run ended or its fan-out group was
+    cancelled): heartbeats answer ``cancelled``, and the worker's report still settles
+    the node until the lease runs out."""
 
 
 LIVE = frozenset(
@@ -49,8 +72,11 @@ LIVE = frozenset(
         NodeStatus.BLOCKED,
         NodeStatus.EXPANDED,
         NodeStatus.WAITING,
+        NodeStatus.STOPPING,
     }
 )
+HOLDING = frozenset({NodeStatus.RUNNING, NodeStatus.STOPPING})
+"""The statuses of a node whose attempt is live: leased to a worker, reserving its cost."""
 STARTING = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.EXPANDED})
 """Entering one of these starts a node (``NodeRun.started_at_ms``), once."""
 
@@ -182,7 +208,7 @@ class RunState:
                     tally[key] = tally.get(key, 0) + 1
                 if node.status in TIMED:
                     timed[node.uid] = True
-                if node.status is NodeStatus.RUNNING:
+                if node.status in HOLDING:
                     reserved = money.add(reserved, reservation(self.definition, node.node_id))
             object.__setattr__(self, "tally", immutables.Map(tally))
             object.__setattr__(self, "timed", immutables.Map(timed))
@@ -194,7 +220,7 @@ class RunState:
         return self.tally.get((node_id, status), 0)
 
 
-TIMED = frozenset({NodeStatus.READY, NodeStatus.RUNNING, NodeStatus.WAITING})
+TIMED = frozenset({NodeStatus.READY, NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.STOPPING})
 """The statuses whose nodes may have a timer: schedule-to-start, lease and timeout, wait
 expiry."""
 
@@ -272,6 +298,7 @@ EVENT_KINDS: frozenset[str] = frozenset(
         "NODE_UNCLAIMED",
         "RUN_RESUMED",
         "NODE_RETURNED",
+        "RUN_ENDING",
     }
 )
 """Every kind of run event (``EventKind`` on the wire is ``EVENT_KIND_`` + the kind)."""

@@ -9,6 +9,7 @@ from praxis.core import money, values
 from praxis.core.definition import Limits, Node
 from praxis.core.run.commands import Outcome, Reply
 from praxis.core.run.state import (
+    HOLDING,
     LIVE,
     REQUIRED,
     STARTING,
@@ -26,7 +27,7 @@ from praxis.core.run.state import (
 
 # The ended states that keep a ``result_reason``: a failure's rule, or a cancellation's
 # (WORK_ORDER_CANCELED); a run that completes has none.
-_REASONED = (RunStatus.FAILED, RunStatus.CANCELLED)
+_REASONED = (RunStatus.FAILED, RunStatus.CANCELLED, RunStatus.FAILING, RunStatus.CANCELLING)
 
 
 class Work:
@@ -96,7 +97,7 @@ class Work:
                 self.timed[node.uid] = True
             else:
                 del self.timed[node.uid]
-        if node.status is NodeStatus.RUNNING:
+        if node.status in HOLDING:
             # A running node's spec never changes (a revision that would is refused), so
             # what it reserved is what it releases.
             amount = reservation(self.definition, node.node_id)

@@ -524,7 +524,7 @@ def save(
             "attempt_id": node.attempt_id,
             "created_at_ms": state.updated_at_ms,
         }
-    if state.status is core.RunStatus.COMPLETED and not record.result_json:
+    if state.status in _RESULTED and not record.result_json:
         output = state.definition.output
         if (
             outcome.result is not None
@@ -582,6 +582,10 @@ def save(
     if state.status in core.TERMINAL and record.state.status not in core.TERMINAL:
         effects.ended.append(state.run_id)
     return saved
+
+
+_RESULTED = (core.RunStatus.COMPLETED, core.RunStatus.COMPLETING)
+"""The statuses whose run carries its output's result (``result_json``)."""
 
 
 def _check_version(state: core.RunState, updated: int, answered: bool) -> None:

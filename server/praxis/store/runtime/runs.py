@@ -640,8 +640,8 @@ class RunStore:
         if not head.bound_run_id:
             return None
         record = self.unit.lock_load(connection, head.bound_run_id)
-        if record is None or record.state.status in core.TERMINAL:
-            return None
+        if record is None or record.state.status in core.DECIDED:
+            return None  # ended, or its outcome decided: no node is dispatched again
         parsed = self.parse_definition(head.definition, "definition", connection)
         if isinstance(parsed, Rejection):
             return parsed
@@ -684,6 +684,8 @@ class RunStore:
             command = core.Stop(reason, "WORK_ORDER_CANCELED")
             outcome = core.apply(record.state, command, now, self.limits)
             assert isinstance(outcome, core.Outcome)
+            if outcome.noop:
+                continue  # its outcome was already decided (COMPLETING, FAILING, CANCELLING)
             self.unit.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
 

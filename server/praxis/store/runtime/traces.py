@@ -37,7 +37,6 @@ from praxis.store.db import dialect
 from praxis.store.db.database import Database
 from praxis.store.runtime.tables import attempts, run_trace_spans, run_traces
 
-RUNNING = core.NodeStatus.RUNNING
 CACHE_RUNS = 4096  # trace contexts kept in memory (they never change once written)
 
 
@@ -158,8 +157,8 @@ class RunTraces:
         for uid in outcome.changed | outcome.removed:
             was, now_node = old.nodes.get(uid), new.nodes.get(uid)
             last = now_node or was
-            ran = was.attempt_id if was and was.status is RUNNING else ""
-            runs = now_node.attempt_id if now_node and now_node.status is RUNNING else ""
+            ran = was.attempt_id if was and was.status in core.HOLDING else ""
+            runs = now_node.attempt_id if now_node and now_node.status in core.HOLDING else ""
             if last is not None and was is not None and ran and ran != runs:
                 ending.append((last, ran, was.attempts))
             if now_node is not None and now_node.attempts and now_node.status not in core.LIVE:

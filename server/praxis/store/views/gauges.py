@@ -63,7 +63,7 @@ _READY = select(
     func.sum(case((_BACKOFF, 0), (_HELD, 1), else_=0)),
 ).group_by(ready_nodes.c.model)
 # Every running attempt has a timer row (its lease or timeout); waits have one too, so
-# each timer row is checked for a RUNNING node by primary key. EXISTS (not a join) keeps
+# each timer row is checked for a RUNNING or STOPPING node by primary key. EXISTS (not a join) keeps
 # the scan on run_timers (the live work): a join may be planned as a scan of run_nodes,
 # which holds every node of history.
 _LEASES = (
@@ -74,7 +74,7 @@ _LEASES = (
         .where(
             run_nodes.c.run_id == run_timers.c.run_id,
             run_nodes.c.node_uid == run_timers.c.node_uid,
-            run_nodes.c.status == "RUNNING",
+            run_nodes.c.status.in_(("RUNNING", "STOPPING")),
         )
         .exists()
     )

@@ -69,6 +69,12 @@ const (
 	// poll went away first (payload: attempt, attempt_id, worker_id): the node is ready
 	// again and the attempt does not count against its retry policy.
 	EventKind_EVENT_KIND_NODE_RETURNED EventKind = 19
+	// The run's outcome was decided while work it started is unsettled, so it is
+	// COMPLETING, FAILING or CANCELLING (payload: `status`, the terminal state it will
+	// reach; `result_error`; `stopping`, the running attempts asked to stop; `blocked`,
+	// for a completion the uncertain effects awaiting a reconciliation). Its
+	// RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED follows once that work has settled.
+	EventKind_EVENT_KIND_RUN_ENDING EventKind = 20
 )
 
 // Enum value maps for EventKind.
@@ -94,6 +100,7 @@ var (
 		17: "EVENT_KIND_NODE_UNCLAIMED",
 		18: "EVENT_KIND_RUN_RESUMED",
 		19: "EVENT_KIND_NODE_RETURNED",
+		20: "EVENT_KIND_RUN_ENDING",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":      0,
@@ -116,6 +123,7 @@ var (
 		"EVENT_KIND_NODE_UNCLAIMED":   17,
 		"EVENT_KIND_RUN_RESUMED":      18,
 		"EVENT_KIND_NODE_RETURNED":    19,
+		"EVENT_KIND_RUN_ENDING":       20,
 	}
 )
 
@@ -162,7 +170,9 @@ type Event struct {
 	// Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
 	// NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
 	// carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-	// `UNCERTAIN`).
+	// `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+	// (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+	// RUN_CANCELLED is written at its real end, once the work it started has settled.
 	PayloadJson   string `protobuf:"bytes,6,opt,name=payload_json,json=payloadJson,proto3" json:"payload_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -620,7 +630,7 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"subscriber\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\x03R\x06cursor\"+\n" +
 	"\x11AckEventsResponse\x12\x16\n" +
-	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xd9\x04\n" +
+	"\x06cursor\x18\x01 \x01(\x03R\x06cursor*\xf4\x04\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_STARTED\x10\x01\x12\x1e\n" +
@@ -642,7 +652,8 @@ const file_aiws_engine_v1_event_proto_rawDesc = "" +
 	"\x14EVENT_KIND_RUN_REPLY\x10\x10\x12\x1d\n" +
 	"\x19EVENT_KIND_NODE_UNCLAIMED\x10\x11\x12\x1a\n" +
 	"\x16EVENT_KIND_RUN_RESUMED\x10\x12\x12\x1c\n" +
-	"\x18EVENT_KIND_NODE_RETURNED\x10\x132\x9c\x02\n" +
+	"\x18EVENT_KIND_NODE_RETURNED\x10\x13\x12\x19\n" +
+	"\x15EVENT_KIND_RUN_ENDING\x10\x142\x9c\x02\n" +
 	"\fEventService\x12X\n" +
 	"\n" +
 	"ListEvents\x12!.aiws.engine.v1.ListEventsRequest\x1a\".aiws.engine.v1.ListEventsResponse\"\x03\x90\x02\x01\x12`\n" +

@@ -21,7 +21,13 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// RunState is the lifecycle of a run.
+// RunState is the lifecycle of a run. Its outcome is decided by the output node
+// finishing, a required node failing, the deadline passing or a stop; until the work
+// it started has settled (each running attempt asked to stop has reported or run out
+// its lease, and for a completion each uncertain effect was reconciled) the run is
+// COMPLETING, FAILING or CANCELLING, and only then COMPLETED, FAILED or CANCELLED: the
+// terminal event, the outcome's webhooks and replies, acceptance and `finished_at_ms`
+// come at that real end.
 type RunState int32
 
 const (
@@ -38,6 +44,19 @@ const (
 	// Stopped by a caller (StopRun), or by the cancellation of its work order
 	// (`result_reason` is then WORK_ORDER_CANCELED).
 	RunState_RUN_STATE_CANCELLED RunState = 5
+	// The output node finished (`result_json` holds its result) but work of other
+	// branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+	// awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+	// becomes COMPLETED once each has settled, without running any of them again.
+	RunState_RUN_STATE_COMPLETING RunState = 6
+	// The run failed (`result_error` and `result_reason` say why) and attempts asked to
+	// stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+	// its lease ran out.
+	RunState_RUN_STATE_FAILING RunState = 7
+	// The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+	// report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+	// out. An uncertain effect left behind stays a reconciliation in the inbox.
+	RunState_RUN_STATE_CANCELLING RunState = 8
 )
 
 // Enum value maps for RunState.
@@ -49,6 +68,9 @@ var (
 		3: "RUN_STATE_COMPLETED",
 		4: "RUN_STATE_FAILED",
 		5: "RUN_STATE_CANCELLED",
+		6: "RUN_STATE_COMPLETING",
+		7: "RUN_STATE_FAILING",
+		8: "RUN_STATE_CANCELLING",
 	}
 	RunState_value = map[string]int32{
 		"RUN_STATE_UNSPECIFIED":    0,
@@ -57,6 +79,9 @@ var (
 		"RUN_STATE_COMPLETED":      3,
 		"RUN_STATE_FAILED":         4,
 		"RUN_STATE_CANCELLED":      5,
+		"RUN_STATE_COMPLETING":     6,
+		"RUN_STATE_FAILING":        7,
+		"RUN_STATE_CANCELLING":     8,
 	}
 )
 
@@ -111,21 +136,29 @@ const (
 	NodeState_NODE_STATE_EXPANDED NodeState = 8
 	// A wait node (human input, timer, authorization) waiting for satisfaction or expiry.
 	NodeState_NODE_STATE_WAITING NodeState = 9
+	// A running attempt asked to stop (its run's outcome was decided, or its fan-out
+	// group failed): the worker's heartbeats answer `cancelled` without extending the
+	// lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+	// CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+	// BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+	// effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+	NodeState_NODE_STATE_STOPPING NodeState = 10
 )
 
 // Enum value maps for NodeState.
 var (
 	NodeState_name = map[int32]string{
-		0: "NODE_STATE_UNSPECIFIED",
-		1: "NODE_STATE_PENDING",
-		2: "NODE_STATE_READY",
-		3: "NODE_STATE_RUNNING",
-		4: "NODE_STATE_DONE",
-		5: "NODE_STATE_FAILED",
-		6: "NODE_STATE_CANCELLED",
-		7: "NODE_STATE_BLOCKED",
-		8: "NODE_STATE_EXPANDED",
-		9: "NODE_STATE_WAITING",
+		0:  "NODE_STATE_UNSPECIFIED",
+		1:  "NODE_STATE_PENDING",
+		2:  "NODE_STATE_READY",
+		3:  "NODE_STATE_RUNNING",
+		4:  "NODE_STATE_DONE",
+		5:  "NODE_STATE_FAILED",
+		6:  "NODE_STATE_CANCELLED",
+		7:  "NODE_STATE_BLOCKED",
+		8:  "NODE_STATE_EXPANDED",
+		9:  "NODE_STATE_WAITING",
+		10: "NODE_STATE_STOPPING",
 	}
 	NodeState_value = map[string]int32{
 		"NODE_STATE_UNSPECIFIED": 0,
@@ -138,6 +171,7 @@ var (
 		"NODE_STATE_BLOCKED":     7,
 		"NODE_STATE_EXPANDED":    8,
 		"NODE_STATE_WAITING":     9,
+		"NODE_STATE_STOPPING":    10,
 	}
 )
 
@@ -570,7 +604,7 @@ type Run struct {
 	// when `items_omitted` is true, only the definition's nodes (fan-out parents carry
 	// their progress) and the items are read with ListRunNodes.
 	Nodes []*NodeStatus `protobuf:"bytes,3,rep,name=nodes,proto3" json:"nodes,omitempty"`
-	// The run's result (COMPLETED only).
+	// The run's result (COMPLETED, and COMPLETING while its other work settles).
 	ResultJson string `protobuf:"bytes,4,opt,name=result_json,json=resultJson,proto3" json:"result_json,omitempty"`
 	// Why the run failed or was cancelled.
 	ResultError string `protobuf:"bytes,5,opt,name=result_error,json=resultError,proto3" json:"result_error,omitempty"`
@@ -586,7 +620,8 @@ type Run struct {
 	CreatedAtMs int64 `protobuf:"varint,10,opt,name=created_at_ms,json=createdAtMs,proto3" json:"created_at_ms,omitempty"`
 	// When it last changed.
 	UpdatedAtMs int64 `protobuf:"varint,11,opt,name=updated_at_ms,json=updatedAtMs,proto3" json:"updated_at_ms,omitempty"`
-	// When it ended (0 while live).
+	// When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+	// FAILING and CANCELLING included).
 	FinishedAtMs int64 `protobuf:"varint,12,opt,name=finished_at_ms,json=finishedAtMs,proto3" json:"finished_at_ms,omitempty"`
 	// The request id it was started with.
 	RequestId string `protobuf:"bytes,13,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -623,9 +658,10 @@ type Run struct {
 	Labels map[string]string `protobuf:"bytes,23,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
 	// UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-	// and its contract's; 0 when it has none. Past it the run's live attempts are told to
-	// stop, and those of nodes with undeclared or external effects become
-	// reconciliations.
+	// and its contract's; 0 when it has none. Past it the run is FAILING and its live
+	// attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+	// whose lease then runs out silent on a node with undeclared or external effects
+	// becomes a reconciliation). Not enforced once the run's outcome is decided.
 	DeadlineMs    int64 `protobuf:"varint,30,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2834,14 +2870,17 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x14ListRunNodesResponse\x120\n" +
 	"\x05nodes\x18\x01 \x03(\v2\x1a.aiws.engine.v1.NodeStatusR\x05nodes\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x18\n" +
-	"\aversion\x18\x03 \x01(\x03R\aversion*\xa2\x01\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion*\xed\x01\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11RUN_STATE_RUNNING\x10\x01\x12\x1c\n" +
 	"\x18RUN_STATE_AWAITING_NODES\x10\x02\x12\x17\n" +
 	"\x13RUN_STATE_COMPLETED\x10\x03\x12\x14\n" +
 	"\x10RUN_STATE_FAILED\x10\x04\x12\x17\n" +
-	"\x13RUN_STATE_CANCELLED\x10\x05*\xfc\x01\n" +
+	"\x13RUN_STATE_CANCELLED\x10\x05\x12\x18\n" +
+	"\x14RUN_STATE_COMPLETING\x10\x06\x12\x15\n" +
+	"\x11RUN_STATE_FAILING\x10\a\x12\x18\n" +
+	"\x14RUN_STATE_CANCELLING\x10\b*\x95\x02\n" +
 	"\tNodeState\x12\x1a\n" +
 	"\x16NODE_STATE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12NODE_STATE_PENDING\x10\x01\x12\x14\n" +
@@ -2852,7 +2891,9 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x14NODE_STATE_CANCELLED\x10\x06\x12\x16\n" +
 	"\x12NODE_STATE_BLOCKED\x10\a\x12\x17\n" +
 	"\x13NODE_STATE_EXPANDED\x10\b\x12\x16\n" +
-	"\x12NODE_STATE_WAITING\x10\t*\x87\x01\n" +
+	"\x12NODE_STATE_WAITING\x10\t\x12\x17\n" +
+	"\x13NODE_STATE_STOPPING\x10\n" +
+	"*\x87\x01\n" +
 	"\rSegmentReason\x12\x1e\n" +
 	"\x1aSEGMENT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14SEGMENT_REASON_START\x10\x01\x12\x1b\n" +

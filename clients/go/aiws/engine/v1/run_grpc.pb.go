@@ -59,13 +59,19 @@ type RunServiceClient interface {
 	GetRun(ctx context.Context, in *GetRunRequest, opts ...grpc.CallOption) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(ctx context.Context, in *GetNodeResultRequest, opts ...grpc.CallOption) (*GetNodeResultResponse, error)
-	// StopRun cancels a run and its live attempts. Workers learn it on their next
-	// heartbeat and their late results are rejected. A running attempt of a node whose
-	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+	// StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+	// attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+	// answers `cancelled`), and the worker's report still settles it until its lease runs
+	// out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+	// effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+	// Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+	// node BLOCKED for a reconciliation) when its node's effects are not declared
+	// retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+	// every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+	// run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+	// it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(ctx context.Context, in *StopRunRequest, opts ...grpc.CallOption) (*StopRunResponse, error)
-	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+	// ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
 	// nodes keep their results; its failed and cancelled nodes run again with new
 	// attempts, under their operation id where repeating the effect is safe (the node
 	// declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -88,7 +94,8 @@ type RunServiceClient interface {
 	// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
 	// the node-level diff between the run's revision and the head. It writes nothing.
 	ReviewResume(ctx context.Context, in *ReviewResumeRequest, opts ...grpc.CallOption) (*ReviewResumeResponse, error)
-	// WatchRun streams a snapshot now and after every change until the run ends.
+	// WatchRun streams a snapshot now and after every change until the run ends (reaches
+	// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
 	WatchRun(ctx context.Context, in *WatchRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchRunResponse], error)
 	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
 	// contract, state, starter, creation time and labels (all the filters given must
@@ -237,13 +244,19 @@ type RunServiceServer interface {
 	GetRun(context.Context, *GetRunRequest) (*GetRunResponse, error)
 	// GetNodeResult returns the stored result of one node (or fan-out item).
 	GetNodeResult(context.Context, *GetNodeResultRequest) (*GetNodeResultResponse, error)
-	// StopRun cancels a run and its live attempts. Workers learn it on their next
-	// heartbeat and their late results are rejected. A running attempt of a node whose
-	// effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-	// the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-	// an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+	// StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+	// attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+	// answers `cancelled`), and the worker's report still settles it until its lease runs
+	// out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+	// effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+	// Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+	// node BLOCKED for a reconciliation) when its node's effects are not declared
+	// retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+	// every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+	// run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+	// it unchanged. It needs `run.stop` on the run's work order.
 	StopRun(context.Context, *StopRunRequest) (*StopRunResponse, error)
-	// ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+	// ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
 	// nodes keep their results; its failed and cancelled nodes run again with new
 	// attempts, under their operation id where repeating the effect is safe (the node
 	// declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -266,7 +279,8 @@ type RunServiceServer interface {
 	// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
 	// the node-level diff between the run's revision and the head. It writes nothing.
 	ReviewResume(context.Context, *ReviewResumeRequest) (*ReviewResumeResponse, error)
-	// WatchRun streams a snapshot now and after every change until the run ends.
+	// WatchRun streams a snapshot now and after every change until the run ends (reaches
+	// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
 	WatchRun(*WatchRunRequest, grpc.ServerStreamingServer[WatchRunResponse]) error
 	// ListRuns pages through runs, newest first, optionally filtered by work order, ref,
 	// contract, state, starter, creation time and labels (all the filters given must

@@ -29,6 +29,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_NODE_UNCLAIMED: _ClassVar[EventKind]
     EVENT_KIND_RUN_RESUMED: _ClassVar[EventKind]
     EVENT_KIND_NODE_RETURNED: _ClassVar[EventKind]
+    EVENT_KIND_RUN_ENDING: _ClassVar[EventKind]
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_RUN_STARTED: EventKind
 EVENT_KIND_NODE_DISPATCHED: EventKind
@@ -49,6 +50,7 @@ EVENT_KIND_RUN_REPLY: EventKind
 EVENT_KIND_NODE_UNCLAIMED: EventKind
 EVENT_KIND_RUN_RESUMED: EventKind
 EVENT_KIND_NODE_RETURNED: EventKind
+EVENT_KIND_RUN_ENDING: EventKind
 
 class Event(_message.Message):
     __slots__ = ("seq", "kind", "run_id", "node_uid", "at_ms", "payload_json")

@@ -16,6 +16,9 @@ class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RUN_STATE_COMPLETED: _ClassVar[RunState]
     RUN_STATE_FAILED: _ClassVar[RunState]
     RUN_STATE_CANCELLED: _ClassVar[RunState]
+    RUN_STATE_COMPLETING: _ClassVar[RunState]
+    RUN_STATE_FAILING: _ClassVar[RunState]
+    RUN_STATE_CANCELLING: _ClassVar[RunState]
 
 class NodeState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -29,6 +32,7 @@ class NodeState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NODE_STATE_BLOCKED: _ClassVar[NodeState]
     NODE_STATE_EXPANDED: _ClassVar[NodeState]
     NODE_STATE_WAITING: _ClassVar[NodeState]
+    NODE_STATE_STOPPING: _ClassVar[NodeState]
 
 class SegmentReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -42,6 +46,9 @@ RUN_STATE_AWAITING_NODES: RunState
 RUN_STATE_COMPLETED: RunState
 RUN_STATE_FAILED: RunState
 RUN_STATE_CANCELLED: RunState
+RUN_STATE_COMPLETING: RunState
+RUN_STATE_FAILING: RunState
+RUN_STATE_CANCELLING: RunState
 NODE_STATE_UNSPECIFIED: NodeState
 NODE_STATE_PENDING: NodeState
 NODE_STATE_READY: NodeState
@@ -52,6 +59,7 @@ NODE_STATE_CANCELLED: NodeState
 NODE_STATE_BLOCKED: NodeState
 NODE_STATE_EXPANDED: NodeState
 NODE_STATE_WAITING: NodeState
+NODE_STATE_STOPPING: NodeState
 SEGMENT_REASON_UNSPECIFIED: SegmentReason
 SEGMENT_REASON_START: SegmentReason
 SEGMENT_REASON_RECOVERY: SegmentReason

@@ -127,18 +127,24 @@ class RunServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def StopRun(self, request, context):
-        """StopRun cancels a run and its live attempts. Workers learn it on their next
-        heartbeat and their late results are rejected. A running attempt of a node whose
-        effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-        the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        """StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+        attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+        answers `cancelled`), and the worker's report still settles it until its lease runs
+        out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+        effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+        Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+        node BLOCKED for a reconciliation) when its node's effects are not declared
+        retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+        every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+        run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+        it unchanged. It needs `run.stop` on the run's work order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ResumeRun(self, request, context):
-        """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        """ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
         nodes keep their results; its failed and cancelled nodes run again with new
         attempts, under their operation id where repeating the effect is safe (the node
         declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -171,7 +177,8 @@ class RunServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def WatchRun(self, request, context):
-        """WatchRun streams a snapshot now and after every change until the run ends.
+        """WatchRun streams a snapshot now and after every change until the run ends (reaches
+        COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -59,14 +59,20 @@ class RunServiceStub:
     GetNodeResult: _grpc.UnaryUnaryMultiCallable[_run_pb2.GetNodeResultRequest, _run_pb2.GetNodeResultResponse]
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]
-    """StopRun cancels a run and its live attempts. Workers learn it on their next
-    heartbeat and their late results are rejected. A running attempt of a node whose
-    effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-    the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+    """StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+    attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+    answers `cancelled`), and the worker's report still settles it until its lease runs
+    out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+    effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+    Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+    node BLOCKED for a reconciliation) when its node's effects are not declared
+    retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+    every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+    run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+    it unchanged. It needs `run.stop` on the run's work order.
     """
     ResumeRun: _grpc.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]
-    """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+    """ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
     nodes keep their results; its failed and cancelled nodes run again with new
     attempts, under their operation id where repeating the effect is safe (the node
     declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -91,7 +97,9 @@ class RunServiceStub:
     the node-level diff between the run's revision and the head. It writes nothing.
     """
     WatchRun: _grpc.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]
-    """WatchRun streams a snapshot now and after every change until the run ends."""
+    """WatchRun streams a snapshot now and after every change until the run ends (reaches
+    COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
+    """
     ListRuns: _grpc.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]
     """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
     contract, state, starter, creation time and labels (all the filters given must
@@ -135,14 +143,20 @@ class RunServiceAsyncStub(RunServiceStub):
     GetNodeResult: _aio.UnaryUnaryMultiCallable[_run_pb2.GetNodeResultRequest, _run_pb2.GetNodeResultResponse]  # type: ignore[assignment]
     """GetNodeResult returns the stored result of one node (or fan-out item)."""
     StopRun: _aio.UnaryUnaryMultiCallable[_run_pb2.StopRunRequest, _run_pb2.StopRunResponse]  # type: ignore[assignment]
-    """StopRun cancels a run and its live attempts. Workers learn it on their next
-    heartbeat and their late results are rejected. A running attempt of a node whose
-    effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-    the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-    an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+    """StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+    attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+    answers `cancelled`), and the worker's report still settles it until its lease runs
+    out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+    effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+    Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+    node BLOCKED for a reconciliation) when its node's effects are not declared
+    retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+    every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+    run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+    it unchanged. It needs `run.stop` on the run's work order.
     """
     ResumeRun: _aio.UnaryUnaryMultiCallable[_run_pb2.ResumeRunRequest, _run_pb2.ResumeRunResponse]  # type: ignore[assignment]
-    """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+    """ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
     nodes keep their results; its failed and cancelled nodes run again with new
     attempts, under their operation id where repeating the effect is safe (the node
     declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -167,7 +181,9 @@ class RunServiceAsyncStub(RunServiceStub):
     the node-level diff between the run's revision and the head. It writes nothing.
     """
     WatchRun: _aio.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]  # type: ignore[assignment]
-    """WatchRun streams a snapshot now and after every change until the run ends."""
+    """WatchRun streams a snapshot now and after every change until the run ends (reaches
+    COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
+    """
     ListRuns: _aio.UnaryUnaryMultiCallable[_run_pb2.ListRunsRequest, _run_pb2.ListRunsResponse]  # type: ignore[assignment]
     """ListRuns pages through runs, newest first, optionally filtered by work order, ref,
     contract, state, starter, creation time and labels (all the filters given must
@@ -232,11 +248,17 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.StopRunRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.StopRunResponse, _abc.Awaitable[_run_pb2.StopRunResponse]]:
-        """StopRun cancels a run and its live attempts. Workers learn it on their next
-        heartbeat and their late results are rejected. A running attempt of a node whose
-        effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-        the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-        an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+        """StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+        attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+        answers `cancelled`), and the worker's report still settles it until its lease runs
+        out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+        effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+        Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+        node BLOCKED for a reconciliation) when its node's effects are not declared
+        retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+        every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+        run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+        it unchanged. It needs `run.stop` on the run's work order.
         """
 
     @_abc_1.abstractmethod
@@ -245,7 +267,7 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.ResumeRunRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ResumeRunResponse, _abc.Awaitable[_run_pb2.ResumeRunResponse]]:
-        """ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+        """ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
         nodes keep their results; its failed and cancelled nodes run again with new
         attempts, under their operation id where repeating the effect is safe (the node
         declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -282,7 +304,9 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _run_pb2.WatchRunRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_run_pb2.WatchRunResponse], _abc.AsyncIterator[_run_pb2.WatchRunResponse]]:
-        """WatchRun streams a snapshot now and after every change until the run ends."""
+        """WatchRun streams a snapshot now and after every change until the run ends (reaches
+        COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
+        """
 
     @_abc_1.abstractmethod
     def ListRuns(

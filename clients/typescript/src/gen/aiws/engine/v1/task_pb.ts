@@ -396,8 +396,13 @@ export type HeartbeatResponse = Message<"aiws.engine.v1.HeartbeatResponse"> & {
   leaseExpiresAtMs: bigint;
 
   /**
-   * True when the attempt was cancelled (run stopped, its work order cancelled, or the
-   * attempt superseded): stop work.
+   * True when the attempt was cancelled (run stopped, its work order cancelled, its
+   * deadline passed, its run ended under it, or the attempt superseded): stop work. An
+   * attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+   * extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+   * worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+   * NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+   * opens a reconciliation. Only silence until the lease ends makes it uncertain.
    *
    * @generated from field: bool cancelled = 2;
    */
@@ -832,8 +837,9 @@ export const ModelSourceSchema: GenEnum<ModelSource> = /*@__PURE__*/
 /**
  * NodeEffects is what a node's definition declares that repeating its work does (the
  * node's `effects` key). It decides what happens to an attempt that ends without the
- * worker's own report (its lease lost, its timeout, a worker crash, its run stopped
- * under it): on a NONE or IDEMPOTENT node the attempt is retried automatically; on an
+ * worker's own report (its lease lost, its timeout, a worker crash, or its lease ran
+ * out after a stop asked it to stop and it never reported): on a NONE or IDEMPOTENT
+ * node the attempt is retried automatically (cancelled, after a stop); on an
  * EXTERNAL node, and on a node that declares nothing (UNSPECIFIED: the safe default),
  * the attempt's effect is UNCERTAIN, the node is BLOCKED and a reconciliation waits for
  * a human. Worker runtimes report a handler's uncaught error the same way: NOT_APPLIED

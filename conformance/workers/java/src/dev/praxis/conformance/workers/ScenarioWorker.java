@@ -71,6 +71,13 @@ public final class ScenarioWorker {
           // the runtime interrupts the thread as it cancels
         }
         cancelled(ctx);
+        if ("not_applied".equals(spec.get("then"))) { // stopped before the effect: say so
+          throw Outcome.notApplied(error == null ? "stopped before the effect" : error, false)
+              .asException();
+        }
+        if ("applied".equals(spec.get("then")) && spec.containsKey("result")) {
+          return Outcome.applied(spec.get("result")); // the effect happened before the stop
+        }
         return Map.of("hung", true);
       case "progress": {
         int steps = spec.get("steps") instanceof Number n ? n.intValue() : 1;

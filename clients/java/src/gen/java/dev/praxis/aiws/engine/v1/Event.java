@@ -209,7 +209,9 @@ private static final long serialVersionUID = 0L;
    * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
    * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
    * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-   * `UNCERTAIN`).
+   * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+   * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+   * RUN_CANCELLED is written at its real end, once the work it started has settled.
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -233,7 +235,9 @@ private static final long serialVersionUID = 0L;
    * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
    * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
    * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-   * `UNCERTAIN`).
+   * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+   * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+   * RUN_CANCELLED is written at its real end, once the work it started has settled.
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -1019,7 +1023,9 @@ private static final long serialVersionUID = 0L;
      * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
      * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
      * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-     * `UNCERTAIN`).
+     * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+     * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+     * RUN_CANCELLED is written at its real end, once the work it started has settled.
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1042,7 +1048,9 @@ private static final long serialVersionUID = 0L;
      * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
      * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
      * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-     * `UNCERTAIN`).
+     * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+     * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+     * RUN_CANCELLED is written at its real end, once the work it started has settled.
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1066,7 +1074,9 @@ private static final long serialVersionUID = 0L;
      * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
      * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
      * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-     * `UNCERTAIN`).
+     * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+     * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+     * RUN_CANCELLED is written at its real end, once the work it started has settled.
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1086,7 +1096,9 @@ private static final long serialVersionUID = 0L;
      * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
      * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
      * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-     * `UNCERTAIN`).
+     * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+     * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+     * RUN_CANCELLED is written at its real end, once the work it started has settled.
      * </pre>
      *
      * <code>string payload_json = 6;</code>
@@ -1103,7 +1115,9 @@ private static final long serialVersionUID = 0L;
      * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
      * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
      * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-     * `UNCERTAIN`).
+     * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+     * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+     * RUN_CANCELLED is written at its real end, once the work it started has settled.
      * </pre>
      *
      * <code>string payload_json = 6;</code>

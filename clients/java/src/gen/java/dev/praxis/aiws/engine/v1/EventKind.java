@@ -179,6 +179,18 @@ public enum EventKind
    * <code>EVENT_KIND_NODE_RETURNED = 19;</code>
    */
   EVENT_KIND_NODE_RETURNED(19),
+  /**
+   * <pre>
+   * The run's outcome was decided while work it started is unsettled, so it is
+   * COMPLETING, FAILING or CANCELLING (payload: `status`, the terminal state it will
+   * reach; `result_error`; `stopping`, the running attempts asked to stop; `blocked`,
+   * for a completion the uncertain effects awaiting a reconciliation). Its
+   * RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED follows once that work has settled.
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_ENDING = 20;</code>
+   */
+  EVENT_KIND_RUN_ENDING(20),
   UNRECOGNIZED(-1),
   ;
 
@@ -355,6 +367,18 @@ public enum EventKind
    * <code>EVENT_KIND_NODE_RETURNED = 19;</code>
    */
   public static final int EVENT_KIND_NODE_RETURNED_VALUE = 19;
+  /**
+   * <pre>
+   * The run's outcome was decided while work it started is unsettled, so it is
+   * COMPLETING, FAILING or CANCELLING (payload: `status`, the terminal state it will
+   * reach; `result_error`; `stopping`, the running attempts asked to stop; `blocked`,
+   * for a completion the uncertain effects awaiting a reconciliation). Its
+   * RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED follows once that work has settled.
+   * </pre>
+   *
+   * <code>EVENT_KIND_RUN_ENDING = 20;</code>
+   */
+  public static final int EVENT_KIND_RUN_ENDING_VALUE = 20;
 
 
   public final int getNumber() {
@@ -401,6 +425,7 @@ public enum EventKind
       case 17: return EVENT_KIND_NODE_UNCLAIMED;
       case 18: return EVENT_KIND_RUN_RESUMED;
       case 19: return EVENT_KIND_NODE_RETURNED;
+      case 20: return EVENT_KIND_RUN_ENDING;
       default: return null;
     }
   }

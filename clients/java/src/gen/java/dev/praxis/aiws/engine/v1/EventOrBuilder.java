@@ -94,7 +94,9 @@ public interface EventOrBuilder extends
    * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
    * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
    * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-   * `UNCERTAIN`).
+   * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+   * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+   * RUN_CANCELLED is written at its real end, once the work it started has settled.
    * </pre>
    *
    * <code>string payload_json = 6;</code>
@@ -106,7 +108,9 @@ public interface EventOrBuilder extends
    * Details as JSON (for run ends: `{"result": ..., "result_error": ...}`). The
    * NODE_COMPLETED, NODE_FAILED and NODE_BLOCKED written when a worker settles an attempt
    * carry `"effect"`: the effect outcome it reported (`APPLIED`, `NOT_APPLIED` or
-   * `UNCERTAIN`).
+   * `UNCERTAIN`), and `"after_stop": true` when the attempt had been asked to stop
+   * (its node STOPPING) and its report settled it. A run's RUN_COMPLETED, RUN_FAILED or
+   * RUN_CANCELLED is written at its real end, once the work it started has settled.
    * </pre>
    *
    * <code>string payload_json = 6;</code>

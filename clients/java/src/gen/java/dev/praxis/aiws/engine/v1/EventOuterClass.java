@@ -84,7 +84,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "ponse\022$\n\005event\030\001 \001(\0132\025.aiws.engine.v1.Ev" +
       "ent\"6\n\020AckEventsRequest\022\022\n\nsubscriber\030\001 " +
       "\001(\t\022\016\n\006cursor\030\002 \001(\003\"#\n\021AckEventsResponse" +
-      "\022\016\n\006cursor\030\001 \001(\003*\331\004\n\tEventKind\022\032\n\026EVENT_" +
+      "\022\016\n\006cursor\030\001 \001(\003*\364\004\n\tEventKind\022\032\n\026EVENT_" +
       "KIND_UNSPECIFIED\020\000\022\032\n\026EVENT_KIND_RUN_STA" +
       "RTED\020\001\022\036\n\032EVENT_KIND_NODE_DISPATCHED\020\002\022\035" +
       "\n\031EVENT_KIND_NODE_COMPLETED\020\003\022\032\n\026EVENT_K" +
@@ -99,17 +99,18 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "T_KIND_DISPATCH_REFUSED\020\017\022\030\n\024EVENT_KIND_" +
       "RUN_REPLY\020\020\022\035\n\031EVENT_KIND_NODE_UNCLAIMED" +
       "\020\021\022\032\n\026EVENT_KIND_RUN_RESUMED\020\022\022\034\n\030EVENT_" +
-      "KIND_NODE_RETURNED\020\0232\234\002\n\014EventService\022X\n" +
-      "\nListEvents\022!.aiws.engine.v1.ListEventsR" +
-      "equest\032\".aiws.engine.v1.ListEventsRespon" +
-      "se\"\003\220\002\001\022`\n\014StreamEvents\022#.aiws.engine.v1" +
-      ".StreamEventsRequest\032$.aiws.engine.v1.St" +
-      "reamEventsResponse\"\003\220\002\0010\001\022P\n\tAckEvents\022 " +
-      ".aiws.engine.v1.AckEventsRequest\032!.aiws." +
-      "engine.v1.AckEventsResponseBa\n\031dev.praxi" +
-      "s.aiws.engine.v1P\001ZBgithub.com/praxis-en" +
-      "gine/praxis/clients/go/aiws/engine/v1;en" +
-      "ginev1b\006proto3"
+      "KIND_NODE_RETURNED\020\023\022\031\n\025EVENT_KIND_RUN_E" +
+      "NDING\020\0242\234\002\n\014EventService\022X\n\nListEvents\022!" +
+      ".aiws.engine.v1.ListEventsRequest\032\".aiws" +
+      ".engine.v1.ListEventsResponse\"\003\220\002\001\022`\n\014St" +
+      "reamEvents\022#.aiws.engine.v1.StreamEvents" +
+      "Request\032$.aiws.engine.v1.StreamEventsRes" +
+      "ponse\"\003\220\002\0010\001\022P\n\tAckEvents\022 .aiws.engine." +
+      "v1.AckEventsRequest\032!.aiws.engine.v1.Ack" +
+      "EventsResponseBa\n\031dev.praxis.aiws.engine" +
+      ".v1P\001ZBgithub.com/praxis-engine/praxis/c" +
+      "lients/go/aiws/engine/v1;enginev1b\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

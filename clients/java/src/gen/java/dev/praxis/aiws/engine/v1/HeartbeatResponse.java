@@ -66,8 +66,13 @@ private static final long serialVersionUID = 0L;
   private boolean cancelled_ = false;
   /**
    * <pre>
-   * True when the attempt was cancelled (run stopped, its work order cancelled, or the
-   * attempt superseded): stop work.
+   * True when the attempt was cancelled (run stopped, its work order cancelled, its
+   * deadline passed, its run ended under it, or the attempt superseded): stop work. An
+   * attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+   * extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+   * worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+   * NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+   * opens a reconciliation. Only silence until the lease ends makes it uncertain.
    * </pre>
    *
    * <code>bool cancelled = 2;</code>
@@ -489,8 +494,13 @@ private static final long serialVersionUID = 0L;
     private boolean cancelled_ ;
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
-     * attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, its
+     * deadline passed, its run ended under it, or the attempt superseded): stop work. An
+     * attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+     * extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+     * worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+     * NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+     * opens a reconciliation. Only silence until the lease ends makes it uncertain.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>
@@ -502,8 +512,13 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
-     * attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, its
+     * deadline passed, its run ended under it, or the attempt superseded): stop work. An
+     * attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+     * extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+     * worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+     * NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+     * opens a reconciliation. Only silence until the lease ends makes it uncertain.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>
@@ -519,8 +534,13 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * True when the attempt was cancelled (run stopped, its work order cancelled, or the
-     * attempt superseded): stop work.
+     * True when the attempt was cancelled (run stopped, its work order cancelled, its
+     * deadline passed, its run ended under it, or the attempt superseded): stop work. An
+     * attempt asked to stop (its node STOPPING) is not settled yet: the lease is not
+     * extended (`lease_expires_at_ms` is the unchanged expiry), and until it runs out the
+     * worker's CompleteTask or FailTask settles it with the effect it reports: FailTask
+     * NOT_APPLIED cancels the node, a completion keeps its result (APPLIED), UNCERTAIN
+     * opens a reconciliation. Only silence until the lease ends makes it uncertain.
      * </pre>
      *
      * <code>bool cancelled = 2;</code>

@@ -9,8 +9,9 @@ package dev.praxis.aiws.engine.v1;
  * <pre>
  * NodeEffects is what a node's definition declares that repeating its work does (the
  * node's `effects` key). It decides what happens to an attempt that ends without the
- * worker's own report (its lease lost, its timeout, a worker crash, its run stopped
- * under it): on a NONE or IDEMPOTENT node the attempt is retried automatically; on an
+ * worker's own report (its lease lost, its timeout, a worker crash, or its lease ran
+ * out after a stop asked it to stop and it never reported): on a NONE or IDEMPOTENT
+ * node the attempt is retried automatically (cancelled, after a stop); on an
  * EXTERNAL node, and on a node that declares nothing (UNSPECIFIED: the safe default),
  * the attempt's effect is UNCERTAIN, the node is BLOCKED and a reconciliation waits for
  * a human. Worker runtimes report a handler's uncaught error the same way: NOT_APPLIED

@@ -95,6 +95,19 @@ public enum NodeState
    * <code>NODE_STATE_WAITING = 9;</code>
    */
   NODE_STATE_WAITING(9),
+  /**
+   * <pre>
+   * A running attempt asked to stop (its run's outcome was decided, or its fan-out
+   * group failed): the worker's heartbeats answer `cancelled` without extending the
+   * lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+   * CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+   * BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+   * effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+   * </pre>
+   *
+   * <code>NODE_STATE_STOPPING = 10;</code>
+   */
+  NODE_STATE_STOPPING(10),
   UNRECOGNIZED(-1),
   ;
 
@@ -187,6 +200,19 @@ public enum NodeState
    * <code>NODE_STATE_WAITING = 9;</code>
    */
   public static final int NODE_STATE_WAITING_VALUE = 9;
+  /**
+   * <pre>
+   * A running attempt asked to stop (its run's outcome was decided, or its fan-out
+   * group failed): the worker's heartbeats answer `cancelled` without extending the
+   * lease, and its report settles the node until the lease runs out (NOT_APPLIED:
+   * CANCELLED; a completion: DONE with the result; APPLIED failure: FAILED; UNCERTAIN:
+   * BLOCKED). Past the lease with no report: BLOCKED (uncertain effect) unless its
+   * effects are declared retry-safe, then CANCELLED. `error` says why it was stopped.
+   * </pre>
+   *
+   * <code>NODE_STATE_STOPPING = 10;</code>
+   */
+  public static final int NODE_STATE_STOPPING_VALUE = 10;
 
 
   public final int getNumber() {
@@ -223,6 +249,7 @@ public enum NodeState
       case 7: return NODE_STATE_BLOCKED;
       case 8: return NODE_STATE_EXPANDED;
       case 9: return NODE_STATE_WAITING;
+      case 10: return NODE_STATE_STOPPING;
       default: return null;
     }
   }

@@ -224,7 +224,7 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object resultJson_ = "";
   /**
    * <pre>
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    * </pre>
    *
    * <code>string result_json = 4;</code>
@@ -245,7 +245,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    * </pre>
    *
    * <code>string result_json = 4;</code>
@@ -462,7 +462,8 @@ private static final long serialVersionUID = 0L;
   private long finishedAtMs_ = 0L;
   /**
    * <pre>
-   * When it ended (0 while live).
+   * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+   * FAILING and CANCELLING included).
    * </pre>
    *
    * <code>int64 finished_at_ms = 12;</code>
@@ -1025,9 +1026,10 @@ java.lang.String defaultValue) {
    * <pre>
    * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
    * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-   * stop, and those of nodes with undeclared or external effects become
-   * reconciliations.
+   * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+   * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+   * whose lease then runs out silent on a node with undeclared or external effects
+   * becomes a reconciliation). Not enforced once the run's outcome is decided.
    * </pre>
    *
    * <code>int64 deadline_ms = 30;</code>
@@ -2566,7 +2568,7 @@ java.lang.String defaultValue) {
     private java.lang.Object resultJson_ = "";
     /**
      * <pre>
-     * The run's result (COMPLETED only).
+     * The run's result (COMPLETED, and COMPLETING while its other work settles).
      * </pre>
      *
      * <code>string result_json = 4;</code>
@@ -2586,7 +2588,7 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * The run's result (COMPLETED only).
+     * The run's result (COMPLETED, and COMPLETING while its other work settles).
      * </pre>
      *
      * <code>string result_json = 4;</code>
@@ -2607,7 +2609,7 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * The run's result (COMPLETED only).
+     * The run's result (COMPLETED, and COMPLETING while its other work settles).
      * </pre>
      *
      * <code>string result_json = 4;</code>
@@ -2624,7 +2626,7 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * The run's result (COMPLETED only).
+     * The run's result (COMPLETED, and COMPLETING while its other work settles).
      * </pre>
      *
      * <code>string result_json = 4;</code>
@@ -2638,7 +2640,7 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * The run's result (COMPLETED only).
+     * The run's result (COMPLETED, and COMPLETING while its other work settles).
      * </pre>
      *
      * <code>string result_json = 4;</code>
@@ -3175,7 +3177,8 @@ java.lang.String defaultValue) {
     private long finishedAtMs_ ;
     /**
      * <pre>
-     * When it ended (0 while live).
+     * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+     * FAILING and CANCELLING included).
      * </pre>
      *
      * <code>int64 finished_at_ms = 12;</code>
@@ -3187,7 +3190,8 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * When it ended (0 while live).
+     * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+     * FAILING and CANCELLING included).
      * </pre>
      *
      * <code>int64 finished_at_ms = 12;</code>
@@ -3203,7 +3207,8 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * When it ended (0 while live).
+     * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+     * FAILING and CANCELLING included).
      * </pre>
      *
      * <code>int64 finished_at_ms = 12;</code>
@@ -4536,9 +4541,10 @@ java.lang.String defaultValue) {
      * <pre>
      * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
      * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-     * stop, and those of nodes with undeclared or external effects become
-     * reconciliations.
+     * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+     * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+     * whose lease then runs out silent on a node with undeclared or external effects
+     * becomes a reconciliation). Not enforced once the run's outcome is decided.
      * </pre>
      *
      * <code>int64 deadline_ms = 30;</code>
@@ -4552,9 +4558,10 @@ java.lang.String defaultValue) {
      * <pre>
      * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
      * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-     * stop, and those of nodes with undeclared or external effects become
-     * reconciliations.
+     * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+     * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+     * whose lease then runs out silent on a node with undeclared or external effects
+     * becomes a reconciliation). Not enforced once the run's outcome is decided.
      * </pre>
      *
      * <code>int64 deadline_ms = 30;</code>
@@ -4572,9 +4579,10 @@ java.lang.String defaultValue) {
      * <pre>
      * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
      * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-     * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-     * stop, and those of nodes with undeclared or external effects become
-     * reconciliations.
+     * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+     * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+     * whose lease then runs out silent on a node with undeclared or external effects
+     * becomes a reconciliation). Not enforced once the run's outcome is decided.
      * </pre>
      *
      * <code>int64 deadline_ms = 30;</code>

@@ -105,7 +105,7 @@ public interface RunOrBuilder extends
 
   /**
    * <pre>
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    * </pre>
    *
    * <code>string result_json = 4;</code>
@@ -114,7 +114,7 @@ public interface RunOrBuilder extends
   java.lang.String getResultJson();
   /**
    * <pre>
-   * The run's result (COMPLETED only).
+   * The run's result (COMPLETED, and COMPLETING while its other work settles).
    * </pre>
    *
    * <code>string result_json = 4;</code>
@@ -232,7 +232,8 @@ public interface RunOrBuilder extends
 
   /**
    * <pre>
-   * When it ended (0 while live).
+   * When it ended: reached COMPLETED, FAILED or CANCELLED (0 before, COMPLETING,
+   * FAILING and CANCELLING included).
    * </pre>
    *
    * <code>int64 finished_at_ms = 12;</code>
@@ -548,9 +549,10 @@ java.lang.String defaultValue);
    * <pre>
    * When the run fails with `result_reason` DEADLINE_EXCEEDED unless it ended first,
    * UTC epoch ms: the earlier of its own deadline (`run_timeout_ms` at start or resume)
-   * and its contract's; 0 when it has none. Past it the run's live attempts are told to
-   * stop, and those of nodes with undeclared or external effects become
-   * reconciliations.
+   * and its contract's; 0 when it has none. Past it the run is FAILING and its live
+   * attempts are asked to stop (see StopRun: their reports settle them; only an attempt
+   * whose lease then runs out silent on a node with undeclared or external effects
+   * becomes a reconciliation). Not enforced once the run's outcome is decided.
    * </pre>
    *
    * <code>int64 deadline_ms = 30;</code>

@@ -290,43 +290,45 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "oken\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005no" +
       "des\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n" +
       "\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*" +
-      "\242\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
+      "\355\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
       "\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAI" +
       "TING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n" +
       "\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELL" +
-      "ED\020\005*\374\001\n\tNodeState\022\032\n\026NODE_STATE_UNSPECI" +
-      "FIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_S" +
-      "TATE_READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017" +
-      "NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005" +
-      "\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE" +
-      "_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022N" +
-      "ODE_STATE_WAITING\020\t*\207\001\n\rSegmentReason\022\036\n" +
-      "\032SEGMENT_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT" +
-      "_REASON_START\020\001\022\033\n\027SEGMENT_REASON_RECOVE" +
-      "RY\020\002\022\037\n\033SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006" +
-      "\n\nRunService\022M\n\010StartRun\022\037.aiws.engine.v" +
-      "1.StartRunRequest\032 .aiws.engine.v1.Start" +
-      "RunResponse\022L\n\006GetRun\022\035.aiws.engine.v1.G" +
-      "etRunRequest\032\036.aiws.engine.v1.GetRunResp" +
-      "onse\"\003\220\002\001\022a\n\rGetNodeResult\022$.aiws.engine" +
-      ".v1.GetNodeResultRequest\032%.aiws.engine.v" +
-      "1.GetNodeResultResponse\"\003\220\002\001\022J\n\007StopRun\022" +
-      "\036.aiws.engine.v1.StopRunRequest\032\037.aiws.e" +
-      "ngine.v1.StopRunResponse\022P\n\tResumeRun\022 ." +
-      "aiws.engine.v1.ResumeRunRequest\032!.aiws.e" +
-      "ngine.v1.ResumeRunResponse\022^\n\014ReviewResu" +
-      "me\022#.aiws.engine.v1.ReviewResumeRequest\032" +
-      "$.aiws.engine.v1.ReviewResumeResponse\"\003\220" +
-      "\002\001\022T\n\010WatchRun\022\037.aiws.engine.v1.WatchRun" +
-      "Request\032 .aiws.engine.v1.WatchRunRespons" +
-      "e\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiws.engine.v1.Li" +
-      "stRunsRequest\032 .aiws.engine.v1.ListRunsR" +
-      "esponse\"\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engi" +
-      "ne.v1.ListRunNodesRequest\032$.aiws.engine." +
-      "v1.ListRunNodesResponse\"\003\220\002\001Ba\n\031dev.prax" +
-      "is.aiws.engine.v1P\001ZBgithub.com/praxis-e" +
-      "ngine/praxis/clients/go/aiws/engine/v1;e" +
-      "nginev1b\006proto3"
+      "ED\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_ST" +
+      "ATE_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*" +
+      "\225\002\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020" +
+      "\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_" +
+      "READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_" +
+      "STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024N" +
+      "ODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOC" +
+      "KED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_S" +
+      "TATE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*" +
+      "\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON_UNSP" +
+      "ECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027S" +
+      "EGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REAS" +
+      "ON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010Star" +
+      "tRun\022\037.aiws.engine.v1.StartRunRequest\032 ." +
+      "aiws.engine.v1.StartRunResponse\022L\n\006GetRu" +
+      "n\022\035.aiws.engine.v1.GetRunRequest\032\036.aiws." +
+      "engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNode" +
+      "Result\022$.aiws.engine.v1.GetNodeResultReq" +
+      "uest\032%.aiws.engine.v1.GetNodeResultRespo" +
+      "nse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.Sto" +
+      "pRunRequest\032\037.aiws.engine.v1.StopRunResp" +
+      "onse\022P\n\tResumeRun\022 .aiws.engine.v1.Resum" +
+      "eRunRequest\032!.aiws.engine.v1.ResumeRunRe" +
+      "sponse\022^\n\014ReviewResume\022#.aiws.engine.v1." +
+      "ReviewResumeRequest\032$.aiws.engine.v1.Rev" +
+      "iewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiw" +
+      "s.engine.v1.WatchRunRequest\032 .aiws.engin" +
+      "e.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns" +
+      "\022\037.aiws.engine.v1.ListRunsRequest\032 .aiws" +
+      ".engine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014List" +
+      "RunNodes\022#.aiws.engine.v1.ListRunNodesRe" +
+      "quest\032$.aiws.engine.v1.ListRunNodesRespo" +
+      "nse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001Z" +
+      "Bgithub.com/praxis-engine/praxis/clients" +
+      "/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -416,11 +416,17 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. A running attempt of a node whose
-     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+     * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+     * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+     * answers `cancelled`), and the worker's report still settles it until its lease runs
+     * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+     * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+     * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+     * node BLOCKED for a reconciliation) when its node's effects are not declared
+     * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+     * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+     * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+     * it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     default void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -430,7 +436,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
      * nodes keep their results; its failed and cancelled nodes run again with new
      * attempts, under their operation id where repeating the effect is safe (the node
      * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -469,7 +475,8 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * WatchRun streams a snapshot now and after every change until the run ends.
+     * WatchRun streams a snapshot now and after every change until the run ends (reaches
+     * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
      * </pre>
      */
     default void watchRun(dev.praxis.aiws.engine.v1.WatchRunRequest request,
@@ -589,11 +596,17 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. A running attempt of a node whose
-     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+     * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+     * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+     * answers `cancelled`), and the worker's report still settles it until its lease runs
+     * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+     * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+     * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+     * node BLOCKED for a reconciliation) when its node's effects are not declared
+     * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+     * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+     * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+     * it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public void stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request,
@@ -604,7 +617,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
      * nodes keep their results; its failed and cancelled nodes run again with new
      * attempts, under their operation id where repeating the effect is safe (the node
      * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -645,7 +658,8 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * WatchRun streams a snapshot now and after every change until the run ends.
+     * WatchRun streams a snapshot now and after every change until the run ends (reaches
+     * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
      * </pre>
      */
     public void watchRun(dev.praxis.aiws.engine.v1.WatchRunRequest request,
@@ -749,11 +763,17 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. A running attempt of a node whose
-     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+     * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+     * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+     * answers `cancelled`), and the worker's report still settles it until its lease runs
+     * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+     * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+     * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+     * node BLOCKED for a reconciliation) when its node's effects are not declared
+     * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+     * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+     * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+     * it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) throws io.grpc.StatusException {
@@ -763,7 +783,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
      * nodes keep their results; its failed and cancelled nodes run again with new
      * attempts, under their operation id where repeating the effect is safe (the node
      * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -802,7 +822,8 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * WatchRun streams a snapshot now and after every change until the run ends.
+     * WatchRun streams a snapshot now and after every change until the run ends (reaches
+     * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
@@ -905,11 +926,17 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. A running attempt of a node whose
-     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+     * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+     * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+     * answers `cancelled`), and the worker's report still settles it until its lease runs
+     * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+     * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+     * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+     * node BLOCKED for a reconciliation) when its node's effects are not declared
+     * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+     * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+     * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+     * it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public dev.praxis.aiws.engine.v1.StopRunResponse stopRun(dev.praxis.aiws.engine.v1.StopRunRequest request) {
@@ -919,7 +946,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
      * nodes keep their results; its failed and cancelled nodes run again with new
      * attempts, under their operation id where repeating the effect is safe (the node
      * declares effects `none` or `idempotent`, or its last effect was settled as not
@@ -958,7 +985,8 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * WatchRun streams a snapshot now and after every change until the run ends.
+     * WatchRun streams a snapshot now and after every change until the run ends (reaches
+     * COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
      * </pre>
      */
     public java.util.Iterator<dev.praxis.aiws.engine.v1.WatchRunResponse> watchRun(
@@ -1063,11 +1091,17 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * StopRun cancels a run and its live attempts. Workers learn it on their next
-     * heartbeat and their late results are rejected. A running attempt of a node whose
-     * effects are not declared retry-safe does not simply end: its effect is UNCERTAIN and
-     * the node is BLOCKED for a reconciliation (see NodeEffects in task.proto). Stopping
-     * an ended run returns it unchanged. It needs `run.stop` on the run's work order.
+     * StopRun cancels a run. Nodes not yet running are CANCELLED at once; each running
+     * attempt is asked to stop (its node becomes STOPPING and the worker's next heartbeat
+     * answers `cancelled`), and the worker's report still settles it until its lease runs
+     * out: FailTask with NOT_APPLIED cancels the node, CompleteTask keeps its result and
+     * effect (the node is DONE; nothing runs after it), UNCERTAIN opens a reconciliation.
+     * Only an attempt whose lease runs out without a report has an UNCERTAIN effect (its
+     * node BLOCKED for a reconciliation) when its node's effects are not declared
+     * retry-safe (see NodeEffects in task.proto); a retry-safe one is cancelled. Until
+     * every stopped attempt has settled the run is CANCELLING, then CANCELLED. Stopping a
+     * run that ended or whose outcome is decided (COMPLETING, FAILING, CANCELLING) returns
+     * it unchanged. It needs `run.stop` on the run's work order.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.StopRunResponse> stopRun(
@@ -1078,7 +1112,7 @@ public final class RunServiceGrpc {
 
     /**
      * <pre>
-     * ResumeRun runs a FAILED or CANCELLED run again from where it stopped: its DONE
+     * ResumeRun runs a FAILED or CANCELLED run (never a FAILING or CANCELLING one) again from where it stopped: its DONE
      * nodes keep their results; its failed and cancelled nodes run again with new
      * attempts, under their operation id where repeating the effect is safe (the node
      * declares effects `none` or `idempotent`, or its last effect was settled as not

@@ -7,7 +7,13 @@ package dev.praxis.aiws.engine.v1;
 
 /**
  * <pre>
- * RunState is the lifecycle of a run.
+ * RunState is the lifecycle of a run. Its outcome is decided by the output node
+ * finishing, a required node failing, the deadline passing or a stop; until the work
+ * it started has settled (each running attempt asked to stop has reported or run out
+ * its lease, and for a completion each uncertain effect was reconciled) the run is
+ * COMPLETING, FAILING or CANCELLING, and only then COMPLETED, FAILED or CANCELLED: the
+ * terminal event, the outcome's webhooks and replies, acceptance and `finished_at_ms`
+ * come at that real end.
  * </pre>
  *
  * Protobuf enum {@code aiws.engine.v1.RunState}
@@ -64,6 +70,37 @@ public enum RunState
    * <code>RUN_STATE_CANCELLED = 5;</code>
    */
   RUN_STATE_CANCELLED(5),
+  /**
+   * <pre>
+   * The output node finished (`result_json` holds its result) but work of other
+   * branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+   * awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+   * becomes COMPLETED once each has settled, without running any of them again.
+   * </pre>
+   *
+   * <code>RUN_STATE_COMPLETING = 6;</code>
+   */
+  RUN_STATE_COMPLETING(6),
+  /**
+   * <pre>
+   * The run failed (`result_error` and `result_reason` say why) and attempts asked to
+   * stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+   * its lease ran out.
+   * </pre>
+   *
+   * <code>RUN_STATE_FAILING = 7;</code>
+   */
+  RUN_STATE_FAILING(7),
+  /**
+   * <pre>
+   * The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+   * report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+   * out. An uncertain effect left behind stays a reconciliation in the inbox.
+   * </pre>
+   *
+   * <code>RUN_STATE_CANCELLING = 8;</code>
+   */
+  RUN_STATE_CANCELLING(8),
   UNRECOGNIZED(-1),
   ;
 
@@ -125,6 +162,37 @@ public enum RunState
    * <code>RUN_STATE_CANCELLED = 5;</code>
    */
   public static final int RUN_STATE_CANCELLED_VALUE = 5;
+  /**
+   * <pre>
+   * The output node finished (`result_json` holds its result) but work of other
+   * branches is unsettled: attempts asked to stop (STOPPING nodes) or uncertain effects
+   * awaiting a reconciliation (BLOCKED nodes). Not yet accepted, notified or ended;
+   * becomes COMPLETED once each has settled, without running any of them again.
+   * </pre>
+   *
+   * <code>RUN_STATE_COMPLETING = 6;</code>
+   */
+  public static final int RUN_STATE_COMPLETING_VALUE = 6;
+  /**
+   * <pre>
+   * The run failed (`result_error` and `result_reason` say why) and attempts asked to
+   * stop are still to report (STOPPING nodes); becomes FAILED once each has settled or
+   * its lease ran out.
+   * </pre>
+   *
+   * <code>RUN_STATE_FAILING = 7;</code>
+   */
+  public static final int RUN_STATE_FAILING_VALUE = 7;
+  /**
+   * <pre>
+   * The run was stopped (as for CANCELLED) and attempts asked to stop are still to
+   * report (STOPPING nodes); becomes CANCELLED once each has settled or its lease ran
+   * out. An uncertain effect left behind stays a reconciliation in the inbox.
+   * </pre>
+   *
+   * <code>RUN_STATE_CANCELLING = 8;</code>
+   */
+  public static final int RUN_STATE_CANCELLING_VALUE = 8;
 
 
   public final int getNumber() {
@@ -157,6 +225,9 @@ public enum RunState
       case 3: return RUN_STATE_COMPLETED;
       case 4: return RUN_STATE_FAILED;
       case 5: return RUN_STATE_CANCELLED;
+      case 6: return RUN_STATE_COMPLETING;
+      case 7: return RUN_STATE_FAILING;
+      case 8: return RUN_STATE_CANCELLING;
       default: return null;
     }
   }
