@@ -34,7 +34,19 @@ from runtime_vectors import (
     task,
     teach,
 )
-from vectorlib import EPOCHS, REF, approve, clock, registered, step, vector
+from vectorlib import (
+    EPOCHS,
+    REF,
+    activated,
+    approve,
+    canonical,
+    clock,
+    digest_of,
+    proposed,
+    registered,
+    step,
+    vector,
+)
 
 Json = Any
 
@@ -556,6 +568,7 @@ def governed_vectors() -> list[dict[str, Json]]:
             GOVERNED,
         ),
         replay_checked(),
+        *resume_approval_vectors(),
     ]
 
 
@@ -594,6 +607,201 @@ def replay_checked() -> dict[str, Json]:
         ],
         [*RUNS, "aiws.engine.testing.v1.TestClockService"],
     )
+
+
+# --- issue 37: resumes that need a fresh approval, agent replacement -------------------
+
+OBJECT_OUT = json_out({"type": "object"})
+CHAIN = definition(
+    "b",
+    a=node(output=OBJECT_OUT, retry={"attempts": 1}),
+    b=node("node:a", ("a",), retry={"attempts": 1}),
+)
+PROMPT = "Answer in one line."
+FIXED = definition(
+    "b",
+    a=node(output=OBJECT_OUT, retry={"attempts": 1}),
+    b=node("node:a", ("a",), retry={"attempts": 1})
+    | {"agent": {"model": model(), "system_prompt": PROMPT}},
+)
+DONE_CHANGED = definition(
+    "b",
+    a=node(retry={"attempts": 1})
+    | {"agent": {"model": model(), "output": OBJECT_OUT, "system_prompt": "x"}},
+    b=node("node:a", ("a",), retry={"attempts": 1})
+    | {"agent": {"model": model(), "system_prompt": PROMPT}},
+)
+
+
+def a_done_b_failed(effect: str, revision: Json = None) -> list[dict[str, Json]]:
+    """Claims and completes ``a`` with ``{"x":1}``, then fails ``b`` (not retryable) with
+    ``effect``; captures ``b``'s first operation id as ``${op_b1}``."""
+    return [
+        claim_one("att_a"),
+        complete("att_a", '{"x":1}'),
+        claim(
+            [task("b", input_json='{"x":1}', revision=revision)],
+            captures={"att_b": "tasks.0.attemptId", "op_b1": "tasks.0.operationId"},
+        ),
+        fail("att_b", effect=effect, response={"willRetry": None}),
+        get_run(snapshot("FAILED", resultReason="NODE_FAILED", resultError="<any>")),
+    ]
+
+
+def review_resume(expect: Json = None, error: tuple[str, str] | None = None, **fields: Json):
+    """ReviewResume of ``${run}`` as alice."""
+    request = {"runId": "${run}", "reason": "fixed upstream", **fields}
+    if error:
+        return step("alice", "RunService", "ReviewResume", request, error=error)
+    return step(
+        "alice",
+        "RunService",
+        "ReviewResume",
+        request,
+        response={"material": expect, "materialDigest": "<any>"},
+        captures={"md_resume": "materialDigest", "op_b2": "material.nodes.0.operationId"},
+    )
+
+
+def started_governed(text: str) -> list[dict[str, Json]]:
+    return [
+        teach(),
+        *registered(text=text),
+        step(
+            AGENT,
+            "RunService",
+            "StartRun",
+            {"requestId": "${ns}-gov", "ref": REF},
+            response={"created": True, "run": {"runId": "<any>"}},
+            captures={"run": "run.runId"},
+        ),
+    ]
+
+
+def resume_approval_vectors() -> list[dict[str, Json]]:
+    b_input = digest_of({"x": 1})
+    return [
+        vector(
+            "governed/resume-needing-re-approval-of-an-applied-action",
+            "A node whose effect was APPLIED is never run again on an agent's ResumeRun "
+            "alone (REAPPROVAL_REQUIRED, nothing changes): ReviewResume lists it with its "
+            "new operation id and its input digest, and once a human approved that "
+            "material the agent's resume runs it under the new operation.",
+            [
+                teach(),
+                start(CHAIN),
+                *a_done_b_failed("EFFECT_OUTCOME_APPLIED"),
+                resume(error=(FAILED, "REAPPROVAL_REQUIRED")),
+                get_run(snapshot("FAILED", resultReason="NODE_FAILED", resultError="<any>")),
+                claim(None),
+                review_resume(
+                    {
+                        "runId": "${run}",
+                        "nodeCount": 1,
+                        "nodes": [
+                            {
+                                "nodeUid": "b",
+                                "operationId": "<any>",
+                                "newOperation": True,
+                                "needsApproval": True,
+                                "effectApplied": True,
+                                "authorized": None,
+                                "inputDigest": b_input,
+                            }
+                        ],
+                        "reapprove": [{"nodeUid": "b", "inputDigest": b_input}],
+                        "reapproveCount": 1,
+                        "toRevision": None,
+                    }
+                ),
+                approve("${ns}-ap-resume", "md_resume"),
+                resume(
+                    "${ns}-resume-ok",
+                    approvalId="${ns}-ap-resume",
+                    run={"state": "RUN_STATE_RUNNING"},
+                ),
+                claim([task("b", attempt=2, input_json='{"x":1}', operationId="${op_b2}")]),
+            ],
+            [*GOVERNED],
+        ),
+        vector(
+            "governed/agent-replacement-resumes-onto-the-head",
+            "A governed run whose node failed, after a human activated a revision that "
+            "changes only that node: ReviewResume with toHead shows the node-level diff "
+            "(the node, its state, both specs), a human approves it, and ResumeRun with "
+            "toHead runs the node under the head's spec and a new operation id at "
+            "revision 2, while the DONE node keeps its result.",
+            [
+                *started_governed(canonical(CHAIN)),
+                *a_done_b_failed("EFFECT_OUTCOME_NOT_APPLIED", "1"),
+                proposed("p1", text=canonical(FIXED)),
+                *activated("p1"),
+                get_run({"runId": "${run}", "revision": "1", "state": "RUN_STATE_FAILED"}),
+                review_resume(
+                    {
+                        "revision": "1",
+                        "toRevision": "2",
+                        "toDefinitionDigest": "<any>",
+                        "changes": [
+                            {
+                                "nodeId": "b",
+                                "state": "NODE_STATE_FAILED",
+                                "oldSpecDigest": "<any>",
+                                "newSpecDigest": "<any>",
+                                "oldNodeJson": "<any>",
+                                "newNodeJson": "<any>",
+                            }
+                        ],
+                        "nodes": [{"nodeUid": "b", "newOperation": True}],
+                    },
+                    toHead=True,
+                ),
+                resume("${ns}-resume-0", toHead=True, error=(FAILED, "APPROVAL_REQUIRED")),
+                approve("${ns}-ap-resume", "md_resume"),
+                resume(
+                    "${ns}-resume-ok",
+                    toHead=True,
+                    approvalId="${ns}-ap-resume",
+                    run={"state": "RUN_STATE_RUNNING", "revision": "2"},
+                ),
+                claim(
+                    [
+                        task(
+                            "b",
+                            attempt=2,
+                            input_json='{"x":1}',
+                            operationId="${op_b2}",
+                            revision="2",
+                            agent={"model": model(), "systemPrompt": PROMPT},
+                        )
+                    ],
+                    captures={"att_b2": "tasks.0.attemptId"},
+                ),
+                complete("att_b2", '"B"'),
+                get_run(snapshot("COMPLETED", resultJson='"B"') | {"revision": "2"}),
+            ],
+            GOVERNED,
+        ),
+        vector(
+            "governed/agent-replacement-refuses-a-change-to-a-done-node",
+            "A head that changes a DONE node cannot be resumed onto: ReviewResume and "
+            "ResumeRun with toHead fail with REPLACEMENT_CONFLICT and the run is unchanged; "
+            "toHead of a run already at its head is RUN_AT_HEAD.",
+            [
+                *started_governed(canonical(CHAIN)),
+                *a_done_b_failed("EFFECT_OUTCOME_NOT_APPLIED", "1"),
+                review_resume(toHead=True, error=(FAILED, "RUN_AT_HEAD")),
+                proposed("p1", text=canonical(DONE_CHANGED)),
+                *activated("p1"),
+                review_resume(toHead=True, error=(FAILED, "REPLACEMENT_CONFLICT")),
+                resume(
+                    toHead=True, approvalId="${ns}-none", error=(FAILED, "REPLACEMENT_CONFLICT")
+                ),
+                get_run({"runId": "${run}", "revision": "1", "state": "RUN_STATE_FAILED"}),
+            ],
+            GOVERNED,
+        ),
+    ]
 
 
 AREAS = {

@@ -7,6 +7,13 @@ which revision, the material digest and epochs); *Approve and resume* then appro
 digest as the signed-in human and resumes with the approval, under the epochs the page
 showed, so material that changed meanwhile is refused by the server, never resumed
 unseen.
+
+The review also shows what a human approves beyond the run (issue 37): the actions it
+would run again that already took effect or were authorised (each node, why, its
+operation and the digest of its input), which any run, ad hoc too, resumes only with
+that approval (an ad hoc run's resume refused REAPPROVAL_REQUIRED goes to its review);
+and, for a resume onto the ref's head (agent replacement, ``to_head``), the head's
+revision and each node it replaces side by side in both revisions.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2, common_pb2, run_pb2
-from praxis_console import approvals, web
+from praxis_console import approvals, diff, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
 
@@ -45,6 +52,7 @@ async def review_page(request: Request) -> Response:
     engine = web.console_of(request).engine
     run_id = request.path_params["run_id"]
     reason = request.query_params.get("reason", "").strip()[:1024]
+    to_head = request.query_params.get("to_head") == "1"
     back = (_url(run_id), "Back to the run")
     if not reason:
         return web.error_page(
@@ -55,7 +63,7 @@ async def review_page(request: Request) -> Response:
         review = await engine.call(
             session.token,
             engine.runs.ReviewResume,
-            run_pb2.ReviewResumeRequest(run_id=run_id, reason=reason),
+            run_pb2.ReviewResumeRequest(run_id=run_id, reason=reason, to_head=to_head),
         )
     except ApiError as error:
         return web.error_page(request, error, back)
@@ -69,8 +77,41 @@ async def review_page(request: Request) -> Response:
             "review": review,
             "material": json.dumps(material, indent=2, sort_keys=True),
             "request_id": web.new_request_id(),
+            "to_head": to_head,
+            **_approve_again(review.material),
         },
     )
+
+
+def _why(node: Any) -> str:
+    flags = (
+        ("its effect was applied", node.effect_applied),
+        ("an authorization approved its action", node.authorized),
+    )
+    return " and ".join(text for text, flag in flags if flag)
+
+
+def _approve_again(m: run_pb2.ResumeMaterial) -> dict[str, Any]:
+    """The actions approved again and, onto the head, each replaced node's diff."""
+    return {
+        "reapprove": [
+            {
+                "node": n.node_uid,
+                "why": _why(n),
+                "operation": n.operation_id,
+                "input_digest": n.input_digest,
+            }
+            for n in m.reapprove
+        ],
+        "changes": [
+            {
+                "node": c.node_id,
+                "state": web.enum_name("NODE_STATE_", run_pb2.NodeState.Name(c.state)),
+                "diff": diff.side_by_side(c.old_node_json, c.new_node_json),
+            }
+            for c in m.changes
+        ],
+    }
 
 
 def _epochs(form: Any) -> common_pb2.Epochs:
@@ -89,17 +130,20 @@ async def resume_run(request: Request) -> Response:
     run_id = request.path_params["run_id"]
     reason = web.field_text(form, "reason", 1024)
     digest = web.field_text(form, "material_digest", 128)
+    to_head = web.field_text(form, "to_head", 1) == "1"
     resume = run_pb2.ResumeRunRequest(
         run_id=run_id,
         request_id=web.field_text(form, "request_id", 128) or web.new_request_id(),
         reason=reason,
+        to_head=to_head,
     )
     back = (_url(run_id), "Back to the run")
+    query = urlencode({"reason": reason, **({"to_head": "1"} if to_head else {})})
     try:
         run = await _run(engine, session, run_id)
-        if run.ref.work_order_id and not digest:
-            return web.redirect(f"{_url(run_id)}/resume?{urlencode({'reason': reason})}")
-        if run.ref.work_order_id:
+        if (run.ref.work_order_id or to_head) and not digest:
+            return web.redirect(f"{_url(run_id)}/resume?{query}")
+        if digest:  # a governed run's, or an ad hoc run's that runs an action again
             approval_id = f"{resume.request_id}-approval"
             await approvals.create(
                 engine,
@@ -108,13 +152,15 @@ async def resume_run(request: Request) -> Response:
                     approval_id=approval_id,
                     material_digest=digest,
                     expires_at_ms=int(time.time() * 1000) + approvals.TTL_MS,
-                    work_order_id=run.ref.work_order_id,
+                    work_order_id=run.ref.work_order_id or run.work_order_id,
                 ),
             )
             resume.epochs.CopyFrom(_epochs(form))
             resume.approval_id = approval_id
         await engine.call(session.token, engine.runs.ResumeRun, resume)
     except ApiError as error:
+        if error.reason == "REAPPROVAL_REQUIRED" and not digest:  # show what to approve
+            return web.redirect(f"{_url(run_id)}/resume?{query}")
         return web.error_page(request, error, back)
     return web.redirect(f"{_url(run_id)}?resumed=1")
 

@@ -128,7 +128,7 @@ def actions(
         Action(
             node_uid=node.node_id,
             model=node.agent.model,
-            operation_id="" if node.fanout else operation_id(state.run_id, node.node_id),
+            operation_id="" if node.fanout else _operation(state, node.node_id),
             spec_digest=node.spec_digest,
             input_digest=values.digest(inputs[node.node_id]) if node.node_id in inputs else "",
             fanout=node.fanout is not None,
@@ -138,3 +138,10 @@ def actions(
         )
         for node in authorised(state.definition, wait_node_id)
     )
+
+
+def _operation(state: RunState, node_id: str) -> str:
+    """The operation id the node's next attempt runs under (a resume may have begun a
+    new operation for it)."""
+    found = state.nodes.get(node_id)
+    return operation_id(state.run_id, node_id, found.operation if found is not None else 0)

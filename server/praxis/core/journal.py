@@ -48,6 +48,13 @@ def encode(command: core.Command) -> dict[str, values.JsonValue]:
     if isinstance(command, core.Revise):
         return {"kind": kind, "definition": command.definition.digest,
                 "revision": command.revision, "sources": dict(command.source_results)}  # fmt: skip
+    if isinstance(command, core.Resume):
+        body = {"kind": kind, "reason": command.reason, "by": command.by,
+                "deadline_ms": command.deadline_ms}  # fmt: skip
+        if command.definition is not None:  # onto a head; a plain resume is written as before
+            body["definition"] = command.definition.digest
+            body["revision"] = command.revision
+        return body
     plain: dict[str, Any] = {"kind": kind}
     for name, value in vars(command).items():
         plain[name] = _plain(value)
@@ -87,6 +94,8 @@ def decode(document: Mapping[str, Any], definitions: Mapping[str, Definition]) -
         )
     if kind == "Revise":
         return core.Revise(definitions[body["definition"]], body["revision"], body["sources"])
+    if kind == "Resume" and "definition" in body:
+        body["definition"] = definitions[body["definition"]]
     if "attempt" in body:
         attempt = dict(body["attempt"])
         attempt["status"] = core.AttemptStatus(attempt["status"])

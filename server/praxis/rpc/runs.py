@@ -11,7 +11,7 @@ import grpc
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc
 from praxis.core import resume as resumes
 from praxis.core import run as core
-from praxis.core import segments, webhooks
+from praxis.core import segments, values, webhooks
 from praxis.core.progress import Progress
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
@@ -198,7 +198,9 @@ def resume_from_proto(
     """The store's resume request (a review carries no request id or approval)."""
     epochs = epochs_from_proto(request.epochs) if request.HasField("epochs") else None
     if isinstance(request, run_pb2.ReviewResumeRequest):
-        return ResumeRequest(request.run_id, request.reason, request.run_timeout_ms, epochs)
+        return ResumeRequest(
+            request.run_id, request.reason, request.run_timeout_ms, epochs, to_head=request.to_head
+        )
     return ResumeRequest(
         request.run_id,
         request.reason,
@@ -206,6 +208,19 @@ def resume_from_proto(
         epochs,
         request.request_id,
         request.approval_id,
+        request.to_head,
+    )
+
+
+def _resume_node(node: resumes.Again) -> run_pb2.ResumeNode:
+    return run_pb2.ResumeNode(
+        node_uid=node.node_uid,
+        operation_id=node.operation_id,
+        new_operation=node.new_operation,
+        needs_approval=node.needs_approval,
+        effect_applied=node.applied,
+        authorized=node.authorized,
+        input_digest=node.input_digest,
     )
 
 
@@ -219,17 +234,25 @@ def resume_material_to_proto(material: resumes.Material) -> run_pb2.ResumeMateri
         run_version=material.run_version,
         revision=material.revision,
         definition_digest=material.definition_digest,
-        nodes=[
-            run_pb2.ResumeNode(
-                node_uid=node.node_uid,
-                operation_id=node.operation_id,
-                new_operation=node.new_operation,
-            )
-            for node in material.nodes[: resumes.MAX_LISTED_NODES]
-        ],
+        nodes=[_resume_node(node) for node in material.nodes[: resumes.MAX_LISTED_NODES]],
         node_count=len(material.nodes),
         reason=material.reason,
         run_timeout_ms=material.run_timeout_ms,
+        reapprove=[_resume_node(n) for n in material.needs_approval[: resumes.MAX_LISTED_NODES]],
+        reapprove_count=len(material.needs_approval),
+        to_revision=material.to_revision,
+        to_definition_digest=material.to_definition_digest,
+        changes=[
+            run_pb2.ResumeChange(
+                node_id=change.node_id,
+                state=NODE_STATES[change.status],
+                old_spec_digest=change.old_spec_digest,
+                new_spec_digest=change.new_spec_digest,
+                old_node_json=values.canonical_json(change.old_document),
+                new_node_json=values.canonical_json(change.new_document),
+            )
+            for change in material.changes
+        ],
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import secrets
@@ -140,8 +141,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         common,
         "resume",
         _resume,
-        "run a failed or cancelled run again from where it stopped (a governed run: "
-        "without --digest, show the material to approve; with it, approve and resume)",
+        "run a failed or cancelled run again from where it stopped (a governed run, one "
+        "that runs an applied or authorized action again, or --to-head: without --digest, "
+        "show the material to approve; with it, approve and resume)",
     )
     resume.add_argument("run")
     resume.add_argument("--reason", required=True, help="why (recorded on the run's events)")
@@ -152,7 +154,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="its own time limit from now, in ms",
     )
-    resume.add_argument("--digest", help="governed runs: approve this material digest")
+    resume.add_argument(
+        "--to-head",
+        action="store_true",
+        help="governed runs: resume onto the ref's head, replacing the nodes it changes "
+        "(shows the node-level diff to approve)",
+    )
+    resume.add_argument("--digest", help="approve this material digest (as shown without it)")
     resume.add_argument("--request-id", help="idempotency key (default: derived)")
     approval_args(resume)
 
@@ -606,21 +614,26 @@ def _stop(ctx: Any, args: argparse.Namespace) -> int:
 def _resume(ctx: Any, args: argparse.Namespace) -> int:
     run = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=args.run)).run
     request = run_pb2.ResumeRunRequest(
-        run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
+        run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout, to_head=args.to_head
+    )
+    review = ctx.call(
+        ctx.client.runs.ReviewResume,
+        run_pb2.ReviewResumeRequest(
+            run_id=args.run,
+            reason=args.reason,
+            run_timeout_ms=args.run_timeout,
+            to_head=args.to_head,
+        ),
     )
     digest = ""
-    if run.HasField("ref"):  # governed: a human approves the exact material first
-        review = ctx.call(
-            ctx.client.runs.ReviewResume,
-            run_pb2.ReviewResumeRequest(
-                run_id=args.run, reason=args.reason, run_timeout_ms=args.run_timeout
-            ),
-        )
+    # A governed run, a resume onto the head, and a resume that runs an applied or
+    # authorized action again: a human approves the exact material first.
+    if run.HasField("ref") or args.to_head or review.material.reapprove_count:
         digest = review.material_digest
         if not args.digest:
             return _show_resume(ctx, review)
         check_digest(args.digest, digest)
-        approval = create_approval(ctx, args, digest, run.ref.work_order_id)
+        approval = create_approval(ctx, args, digest, review.material.work_order_id)
         request.epochs.CopyFrom(review.material.epochs)
         request.approval_id = approval.approval_id
     key = digest or f"{args.run}:{run.version}:{args.reason}:{args.run_timeout}"
@@ -634,6 +647,7 @@ def _resume(ctx: Any, args: argparse.Namespace) -> int:
         again = [n.node_uid for n in response.run.nodes if n.state == run_pb2.NODE_STATE_READY]
         ctx.out.line(
             f"resumed run {args.run} ({state_name(response.run.state)})"
+            + (f" at revision {response.run.revision}" if args.to_head else "")
             + (" (replayed)" if response.replayed else "")
             + (f"; ready again: {', '.join(again)}" if again else "")
         )
@@ -641,28 +655,61 @@ def _resume(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _show_resume(ctx: Any, review: run_pb2.ReviewResumeResponse) -> int:
+    m = review.material
+    diffs = {change.node_id: _node_diff(change) for change in m.changes}
     if ctx.out.as_json:
         ctx.out.json(
-            {"material": to_dict(review.material), "material_digest": review.material_digest}
+            {
+                "material": to_dict(m),
+                "material_digest": review.material_digest,
+                "diff": diffs,
+            }
         )
         return 0
-    m = review.material
     nodes = ", ".join(
         f"{n.node_uid}{' (new operation)' if n.new_operation else ''}" for n in m.nodes
     )
-    ctx.out.fields(
-        [
-            ("run", m.run_id),
-            ("ref", f"{m.work_order_id}/{m.ref_run_id}"),
-            ("run version", str(m.run_version)),
-            ("revision", str(m.revision)),
-            ("runs again", f"{m.node_count} node(s): {nodes}" if nodes else "nothing"),
-            ("reason", m.reason),
-            ("time limit", f"{m.run_timeout_ms} ms" if m.run_timeout_ms else "-"),
-        ]
-    )
+    rows = [
+        ("run", m.run_id),
+        ("ref", f"{m.work_order_id}/{m.ref_run_id}" if m.ref_run_id else "- (ad hoc)"),
+        ("run version", str(m.run_version)),
+        ("revision", f"{m.revision} -> {m.to_revision}" if m.to_revision else str(m.revision)),
+        ("runs again", f"{m.node_count} node(s): {nodes}" if nodes else "nothing"),
+        ("reason", m.reason),
+        ("time limit", f"{m.run_timeout_ms} ms" if m.run_timeout_ms else "-"),
+    ]
+    if m.reapprove_count:
+        rows.append(("approve again", f"{m.reapprove_count} action(s), listed below"))
+    if m.to_revision:
+        rows.append(("replaces", ", ".join(c.node_id for c in m.changes) or "nothing"))
+    ctx.out.fields(rows)
+    for node in m.reapprove:
+        why = " and ".join(
+            text
+            for text, flag in (("its effect was applied", node.effect_applied),
+                               ("its action was authorized", node.authorized))
+            if flag
+        )  # fmt: skip
+        ctx.out.line(f"approve again: {node.node_uid}: {why}", "bold")
+        ctx.out.line(f"  operation {node.operation_id}")
+        ctx.out.line(f"  input {node.input_digest or '(not known yet)'}")
+    for change in m.changes:
+        state = run_pb2.NodeState.Name(change.state).removeprefix("NODE_STATE_").lower()
+        ctx.out.line(f"replaced: {change.node_id} ({state} in the run)", "bold")
+        for line in diffs[change.node_id]:
+            ctx.out.line(line)
     ctx.out.line(f"material digest: {review.material_digest}", "bold yellow")
     return 0
+
+
+def _node_diff(change: run_pb2.ResumeChange) -> list[str]:
+    """A unified diff of one node's entry in the run's revision and in the head."""
+    old, new = (
+        json.dumps(json.loads(text), indent=2, sort_keys=True).splitlines() if text else []
+        for text in (change.old_node_json, change.new_node_json)
+    )
+    label = f"nodes.{change.node_id}"
+    return list(difflib.unified_diff(old, new, f"run {label}", f"head {label}", lineterm=""))
 
 
 def _result(ctx: Any, args: argparse.Namespace) -> int:

@@ -231,12 +231,24 @@ def test_a_node_run_again_under_a_new_operation_carries_it_everywhere(harness: H
             effect=common_pb2.EFFECT_OUTCOME_APPLIED,
         )
     )
+    # Its effect was applied: an agent's resume alone never runs it again (issue 37).
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "REAPPROVAL_REQUIRED"):
+        resume(harness, run.run_id, "r-agent", reason="charge again")
     review = harness.client("alice").runs.ReviewResume(
         run_pb2.ReviewResumeRequest(run_id=run.run_id, reason="charge again")
     )
     [node] = review.material.nodes
     assert node.new_operation and node.operation_id != b.operation_id
-    resume(harness, run.run_id, reason="charge again")
+    assert node.needs_approval and node.effect_applied and not node.authorized
+    harness.client("alice").approvals.CreateApproval(
+        approval_pb2.CreateApprovalRequest(
+            approval_id="ap-charge-again",
+            material_digest=review.material_digest,
+            expires_at_ms=harness.clock.now_ms() + 600_000,
+            work_order_id=review.material.work_order_id,
+        )
+    )
+    resume(harness, run.run_id, reason="charge again", approval_id="ap-charge-again")
     [again] = claim(harness)
     assert again.operation_id == node.operation_id  # the worker sees the new operation
     listed = {n.node_uid: n for n in get_run(harness, run.run_id).nodes}

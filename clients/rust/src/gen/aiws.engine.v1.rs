@@ -3554,6 +3554,25 @@ pub enum ErrorReason {
     /// The same answer whoever made it: the refusal tells only that the name is not the
     /// caller's to use.
     SubscriptionNotGranted = 230,
+    /// ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+    /// last effect was APPLIED or whose action an authorization wait's approval covered:
+    /// such an action runs again only with a fresh human approval of the ReviewResume
+    /// material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+    /// violation `nodes.<uid>` names each such node (FAILED_PRECONDITION). Nothing changes.
+    ReapprovalRequired = 240,
+    /// ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+    /// (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+    /// input or fan-out, or reads the output from another node. One BadRequest field
+    /// violation `nodes.<id>` (or `output`) names each; register a new ref for such a change
+    /// (FAILED_PRECONDITION). Nothing changes.
+    ReplacementConflict = 241,
+    /// ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+    /// revision: there is nothing to replace; activate the fixing revision first, or resume
+    /// without `to_head` (FAILED_PRECONDITION).
+    RunAtHead = 242,
+    /// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+    /// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+    RunNotGoverned = 243,
     /// SimulateRun's script cannot drive the definition: an entry names no node of it, a
     /// worker's outcome names a wait node or an answer an agent node, a duration is
     /// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -3688,6 +3707,10 @@ impl ErrorReason {
             Self::NotifyInvalid => "NOTIFY_INVALID",
             Self::DeliveryNotFound => "DELIVERY_NOT_FOUND",
             Self::SubscriptionNotGranted => "SUBSCRIPTION_NOT_GRANTED",
+            Self::ReapprovalRequired => "REAPPROVAL_REQUIRED",
+            Self::ReplacementConflict => "REPLACEMENT_CONFLICT",
+            Self::RunAtHead => "RUN_AT_HEAD",
+            Self::RunNotGoverned => "RUN_NOT_GOVERNED",
             Self::ScriptInvalid => "SCRIPT_INVALID",
             Self::SimulationInvalid => "SIMULATION_INVALID",
         }
@@ -3816,6 +3839,10 @@ impl ErrorReason {
             "NOTIFY_INVALID" => Some(Self::NotifyInvalid),
             "DELIVERY_NOT_FOUND" => Some(Self::DeliveryNotFound),
             "SUBSCRIPTION_NOT_GRANTED" => Some(Self::SubscriptionNotGranted),
+            "REAPPROVAL_REQUIRED" => Some(Self::ReapprovalRequired),
+            "REPLACEMENT_CONFLICT" => Some(Self::ReplacementConflict),
+            "RUN_AT_HEAD" => Some(Self::RunAtHead),
+            "RUN_NOT_GOVERNED" => Some(Self::RunNotGoverned),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
             "SIMULATION_INVALID" => Some(Self::SimulationInvalid),
             _ => None,
@@ -11156,9 +11183,14 @@ pub struct ResumeRunRequest {
     /// Governed runs: the epochs of the run's work order the approval is bound to.
     #[prost(message, optional, tag = "5")]
     pub epochs: ::core::option::Option<Epochs>,
-    /// Governed runs: a human's approval of the ReviewResume material (required for them).
+    /// A human's approval of the ReviewResume material: required for a governed run, and
+    /// for any run whose resume runs an applied or authorized action again.
     #[prost(string, tag = "6")]
     pub approval_id: ::prost::alloc::string::String,
+    /// Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+    /// with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+    #[prost(bool, tag = "7")]
+    pub to_head: bool,
 }
 /// ResumeRunResponse carries the resumed run.
 #[allow(clippy::all)]
@@ -11187,6 +11219,9 @@ pub struct ReviewResumeRequest {
     /// The epochs of the run's work order; unset means the current ones.
     #[prost(message, optional, tag = "4")]
     pub epochs: ::core::option::Option<Epochs>,
+    /// Review a resume onto the ref's current head (agent replacement; governed runs only).
+    #[prost(bool, tag = "5")]
+    pub to_head: bool,
 }
 /// ResumeNode is one node a resume runs again.
 #[allow(clippy::all)]
@@ -11199,11 +11234,51 @@ pub struct ResumeNode {
     #[prost(string, tag = "2")]
     pub operation_id: ::prost::alloc::string::String,
     /// True when that is a new operation id: its last effect was not settled as not
-    /// applied and its effects are not declared retry-safe.
+    /// applied and its effects are not declared retry-safe, or the head replaces its spec.
     #[prost(bool, tag = "3")]
     pub new_operation: bool,
+    /// True when running it again needs this approval of its exact action: its last effect
+    /// was applied (`effect_applied`) or an authorization wait's approval covered its
+    /// action (`authorized`).
+    #[prost(bool, tag = "4")]
+    pub needs_approval: bool,
+    /// Its last settled effect was APPLIED.
+    #[prost(bool, tag = "5")]
+    pub effect_applied: bool,
+    /// An approval of an authorization wait of the run covered its action.
+    #[prost(bool, tag = "6")]
+    pub authorized: bool,
+    /// With `needs_approval`: `sha256:<hex>` over the input its next attempt will carry;
+    /// empty while a node it reads is not done (a fan-out node: its items carry theirs).
+    #[prost(string, tag = "7")]
+    pub input_digest: ::prost::alloc::string::String,
 }
-/// ResumeMaterial is the exact subject of a human's approval of a governed resume.
+/// ResumeChange is one node the ref's head changes, in a resume onto the head.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ResumeChange {
+    /// The node id.
+    #[prost(string, tag = "1")]
+    pub node_id: ::prost::alloc::string::String,
+    /// Its state in the run: FAILED or CANCELLED (it runs again under the head's spec and
+    /// a new operation id), or PENDING (it never ran and will run under the head's spec).
+    #[prost(enumeration = "NodeState", tag = "2")]
+    pub state: i32,
+    /// Its spec digest in the run's revision.
+    #[prost(string, tag = "3")]
+    pub old_spec_digest: ::prost::alloc::string::String,
+    /// Its spec digest in the head.
+    #[prost(string, tag = "4")]
+    pub new_spec_digest: ::prost::alloc::string::String,
+    /// Its entry in the run's definition (`nodes.<id>`), as JSON: what a human compares.
+    #[prost(string, tag = "5")]
+    pub old_node_json: ::prost::alloc::string::String,
+    /// Its entry in the head's definition, as JSON.
+    #[prost(string, tag = "6")]
+    pub new_node_json: ::prost::alloc::string::String,
+}
+/// ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+/// run, of a run that runs an applied or authorized action again, of a resume onto a head.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ResumeMaterial {
@@ -11241,6 +11316,24 @@ pub struct ResumeMaterial {
     /// The run's time limit from the resume.
     #[prost(int64, tag = "11")]
     pub run_timeout_ms: i64,
+    /// The nodes whose new attempt needs this approval of its exact action (node, operation
+    /// id, input digest): their last effect was applied or their action was authorized. At
+    /// most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+    #[prost(message, repeated, tag = "12")]
+    pub reapprove: ::prost::alloc::vec::Vec<ResumeNode>,
+    /// How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+    #[prost(int32, tag = "13")]
+    pub reapprove_count: i32,
+    /// With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+    #[prost(int64, tag = "14")]
+    pub to_revision: i64,
+    /// With `to_head`: the digest of the head's definition.
+    #[prost(string, tag = "15")]
+    pub to_definition_digest: ::prost::alloc::string::String,
+    /// With `to_head`: the node-level diff between the run's revision and the head, the
+    /// nodes the head changes, in node id order (every other node is the same in both).
+    #[prost(message, repeated, tag = "16")]
+    pub changes: ::prost::alloc::vec::Vec<ResumeChange>,
 }
 /// ReviewResumeResponse carries the material and its digest.
 #[allow(clippy::all)]
@@ -11773,8 +11866,15 @@ pub mod run_service_client {
         /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
         /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
         /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
-        /// the run at its version). A repeated request_id with the same request returns the
-        /// run with `replayed = true`.
+        /// the run at its version). So is running again, in any run, a node whose last effect
+        /// was APPLIED or whose action an authorization wait's approval covered: without
+        /// `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+        /// the material lists each such action with its operation and input digest
+        /// (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+        /// head (agent replacement): the nodes the head changes run under their new spec with
+        /// new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+        /// the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+        /// request_id with the same request returns the run with `replayed = true`.
         pub async fn resume_run(
             &mut self,
             request: impl tonic::IntoRequest<super::ResumeRunRequest>,
@@ -11800,7 +11900,9 @@ pub mod run_service_client {
             self.inner.unary(req, path, codec).await
         }
         /// ReviewResume returns the exact material a human approves before a governed run is
-        /// resumed, and its digest. It writes nothing.
+        /// resumed (or before any run runs an applied or authorized action again), and its
+        /// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+        /// the node-level diff between the run's revision and the head. It writes nothing.
         pub async fn review_resume(
             &mut self,
             request: impl tonic::IntoRequest<super::ReviewResumeRequest>,
@@ -11980,8 +12082,15 @@ pub mod run_service_server {
         /// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
         /// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
         /// `approval_id`, a human's approval of the material ReviewResume returns (which pins
-        /// the run at its version). A repeated request_id with the same request returns the
-        /// run with `replayed = true`.
+        /// the run at its version). So is running again, in any run, a node whose last effect
+        /// was APPLIED or whose action an authorization wait's approval covered: without
+        /// `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+        /// the material lists each such action with its operation and input digest
+        /// (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+        /// head (agent replacement): the nodes the head changes run under their new spec with
+        /// new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+        /// the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+        /// request_id with the same request returns the run with `replayed = true`.
         async fn resume_run(
             &self,
             request: tonic::Request<super::ResumeRunRequest>,
@@ -11990,7 +12099,9 @@ pub mod run_service_server {
             tonic::Status,
         >;
         /// ReviewResume returns the exact material a human approves before a governed run is
-        /// resumed, and its digest. It writes nothing.
+        /// resumed (or before any run runs an applied or authorized action again), and its
+        /// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+        /// the node-level diff between the run's revision and the head. It writes nothing.
         async fn review_resume(
             &self,
             request: tonic::Request<super::ReviewResumeRequest>,

@@ -162,11 +162,18 @@ class Resume:
         reason: Why, recorded on the RUN_RESUMED event.
         by: The principal that resumed it.
         deadline_ms: The run's deadline from now on (0: none).
+        definition: Agent replacement: the ref's head the run is resumed onto (``None``:
+            its own revision). The nodes it changes run under their new spec, those
+            that ran under a new operation id; a head that changes a DONE node or the
+            graph's shape is refused (:func:`praxis.core.run.replace.conflicts`).
+        revision: The head's revision (with ``definition``).
     """
 
     reason: str
     by: str
     deadline_ms: int = 0
+    definition: Definition | None = None
+    revision: int = 0
 
 
 Command = (

@@ -11,6 +11,7 @@ import immutables
 from praxis.core import contract, jsonschema, values
 from praxis.core.definition import DEFAULT_LIMITS, Limits, Node
 from praxis.core.rejection import Code, FieldViolation, Rejection, not_found, precondition
+from praxis.core.run import replace as replace_run
 from praxis.core.run.commands import (
     Command,
     Complete,
@@ -628,6 +629,14 @@ def _resume(work: Work, command: Resume) -> Outcome | Rejection:
         )
     if command.deadline_ms and command.deadline_ms <= work.now:
         return precondition("DEADLINE_EXCEEDED", "the run's deadline has passed")
+    replaced: frozenset[str] = frozenset()
+    if command.definition is not None:
+        refused = replace_run.conflicts(work.state, command.definition)
+        if refused:
+            return refused
+        changes = replace_run.changes(work.state, command.definition)
+        replaced = frozenset(change.node_id for change in changes)
+        work.definition, work.revision = command.definition, command.revision
     work.status, work.result_error, work.finished_at, work.reason = RunStatus.RUNNING, "", 0, ""
     work.deadline = command.deadline_ms
     again = []
@@ -635,33 +644,40 @@ def _resume(work: Work, command: Resume) -> Outcome | Rejection:
         node = work.nodes[uid]
         if node.status in (NodeStatus.FAILED, NodeStatus.CANCELLED):
             again.append(uid)
-            work.set(_again(work, node))
-    work.emit("RUN_RESUMED", by=command.by, reason=command.reason, nodes=len(again))
+            work.set(_again(work, node, node.node_id in replaced, command.revision))
+        elif node.node_id in replaced:  # never ran: it simply follows the head
+            work.set(replace(node, revision=command.revision))
+    extra: dict[str, Any] = {}
+    if command.definition is not None:
+        extra = {"revision": command.revision, "replaced": sorted(replaced)}
+    work.emit("RUN_RESUMED", by=command.by, reason=command.reason, nodes=len(again), **extra)
     promote(work, [uid for uid in again if work.nodes[uid].status is NodeStatus.PENDING])
     settle(work)
     return work.outcome()
 
 
-def _again(work: Work, node: NodeRun) -> NodeRun:
+def _again(work: Work, node: NodeRun, replaced: bool = False, revision: int = 0) -> NodeRun:
     """A failed or cancelled node made ready to run again by a resume.
 
     Its operation id is kept where repeating the effect is safe (:func:`same_operation`);
-    otherwise it begins a new operation. A fan-out parent with items goes back to
-    EXPANDED (its unfinished items become READY); any other node goes back to PENDING,
-    to be promoted when its dependencies are done.
+    otherwise it begins a new operation, as it does when a resume onto the head
+    ``replaced`` its spec (then it also takes the head's ``revision``). A fan-out parent
+    with items goes back to EXPANDED (its unfinished items become READY); any other node
+    goes back to PENDING, to be promoted when its dependencies are done.
     """
     status = NodeStatus.PENDING
     if node.item >= 0:
         status = NodeStatus.READY
     elif node.items:
         status = NodeStatus.EXPANDED
-    same = same_operation(work.spec(node), node)
+    same = same_operation(work.spec(node), node) and not replaced
     return replace(
         node,
         status=status,
         error="",
         attempt_base=node.attempts,
         operation=node.operation if same else node.operation + 1,
+        revision=revision if replaced else node.revision,
         effect="",
         lease_expires_at_ms=0,
         deadline_ms=0,

@@ -128,3 +128,16 @@ def approved(connection: Connection, wait_id: str) -> tuple[str, str, tuple[auth
         for a in document["actions"]
     )
     return row.approval_id, row.material_digest, actions
+
+
+def authorised_nodes(connection: Connection, run_id: str) -> frozenset[str]:
+    """The node ids whose action an approval of one of the run's authorization waits
+    covered (a resume runs none of them again without a fresh approval)."""
+    rows = connection.execute(
+        select(wait_approvals.c.material_json).where(wait_approvals.c.run_id == run_id)
+    )
+    found: set[str] = set()
+    for row in rows:
+        document: dict[str, Any] = json.loads(row.material_json)
+        found.update(str(action["node_uid"]) for action in document["actions"])
+    return frozenset(found)

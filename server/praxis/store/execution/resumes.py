@@ -6,24 +6,35 @@ approval of its exact material when the run is governed, and apply
 :class:`praxis.core.run.Resume`. An ad hoc run needs only the ``run.resume`` grant; a
 governed run (one that executes a registry ref) also needs a human's approval of the
 :class:`praxis.core.resume.Material` that ReviewResume returns, which pins the run at its
-current version.
+current version. So does any run with a node the resume would run again after an APPLIED
+effect or an authorization wait's approval (REAPPROVAL_REQUIRED without one): the
+material lists those actions with the digest of their input.
+
+``to_head`` (agent replacement) resumes a governed run onto its ref's head when the head
+changes only nodes that are not DONE and keeps the graph's shape
+(:mod:`praxis.core.run.replace`); the material carries the node-level diff.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Connection
 
 from praxis.core import gates, values
 from praxis.core import resume as resumes
 from praxis.core import run as core
-from praxis.core.records import Epochs, Principal
-from praxis.core.rejection import Rejection, invalid, precondition
+from praxis.core.definition import Definition
+from praxis.core.records import Epochs, Principal, Ref
+from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, precondition
+from praxis.core.run import replace as replace_run
 from praxis.store.controls import rows as controls
+from praxis.store.db import locks
 from praxis.store.db.database import Rollback
-from praxis.store.execution import approved, requests
+from praxis.store.execution import approved, authorizations, requests
+from praxis.store.registry.rows import load_head
 from praxis.store.registry.store import RegistryStore
+from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.rows import Effects, RunRecord
 from praxis.store.runtime.runs import MAX_RUN_TIMEOUT_MS, RunStore, admit
 
@@ -38,6 +49,7 @@ class ResumeRequest:
     epochs: Epochs | None = None
     request_id: str = ""
     approval_id: str = ""
+    to_head: bool = False
 
 
 class ResumeStore:
@@ -59,7 +71,7 @@ class ResumeStore:
 
     def _material(
         self, connection: Connection, principal: Principal, request: ResumeRequest
-    ) -> tuple[resumes.Material, RunRecord] | Rejection:
+    ) -> tuple[resumes.Material, RunRecord, Target | None] | Rejection:
         record = self.runs.unit.load(connection, request.run_id)
         denied = self.runs.authorize_run(principal, "run.resume", record, request.run_id)
         if denied or record is None:
@@ -77,7 +89,14 @@ class ResumeStore:
         problem = gates.check_epochs(epochs, self.registry.installation_id, work_order)
         if problem:
             return problem
+        target = self._target(connection, record) if request.to_head else None
+        if isinstance(target, Rejection):
+            return target
         state = record.state
+        head = target.definition if target else None
+        authorised = authorizations.authorised_nodes(connection, state.run_id)
+        first = resumes.again(state, authorised, head=head)
+        inputs = _inputs(connection, record, head, [n for n in first if n.needs_approval])
         material = resumes.Material(
             epochs=epochs,
             work_order_id=record.work_order_id,
@@ -86,11 +105,39 @@ class ResumeStore:
             run_version=state.version,
             revision=state.revision,
             definition_digest=state.definition.digest,
-            nodes=tuple(resumes.again(state)),
+            nodes=tuple(resumes.again(state, authorised, inputs, head)),
             reason=request.reason,
             run_timeout_ms=request.run_timeout_ms,
+            to_revision=target.revision if target else 0,
+            to_definition_digest=head.digest if head else "",
+            changes=replace_run.changes(state, head) if head else (),
         )
-        return material, record
+        return material, record, target
+
+    def _target(self, connection: Connection, record: RunRecord) -> Target | Rejection:
+        """The head a governed run is resumed onto, or why it cannot be."""
+        if not record.ref_run_id:
+            return precondition(
+                "RUN_NOT_GOVERNED",
+                "only a governed run (one that executes a registry ref) resumes onto a "
+                "head: resume this run without to_head",
+            )
+        head = load_head(connection, Ref(record.work_order_id, record.ref_run_id))
+        assert head is not None  # a governed run's ref stays registered
+        if head.revision == record.state.revision:
+            return precondition(
+                "RUN_AT_HEAD",
+                f"the run already executes revision {head.revision}, the ref's head: "
+                "activate a revision that replaces the failed node first, or resume "
+                "without to_head",
+            )
+        parsed = self.runs.parse_definition(head.definition, "head", connection)
+        if isinstance(parsed, Rejection):
+            return parsed
+        refused = replace_run.conflicts(record.state, parsed)
+        if refused:
+            return refused
+        return Target(head.revision, parsed)
 
     def resume(
         self, principal: Principal, request: ResumeRequest
@@ -99,14 +146,15 @@ class ResumeStore:
         problem = _check(request) or values.check_identifier(request.request_id, "request_id")
         if problem:
             return problem
-        digest = values.digest(
-            {
-                "run_id": request.run_id,
-                "reason": request.reason,
-                "run_timeout_ms": request.run_timeout_ms,
-                "approval_id": request.approval_id,
-            }
-        )
+        key: dict[str, values.JsonValue] = {
+            "run_id": request.run_id,
+            "reason": request.reason,
+            "run_timeout_ms": request.run_timeout_ms,
+            "approval_id": request.approval_id,
+        }
+        if request.to_head:  # only when set: older requests replay as they were
+            key["to_head"] = True
+        digest = values.digest(key)
 
         def transaction(connection: Connection, effects: Effects) -> tuple[RunRecord, bool]:
             scope = ("resume", principal.principal_id, request.request_id)
@@ -118,19 +166,29 @@ class ResumeStore:
                 replay = self.runs.unit.load(connection, key)
                 assert replay is not None
                 return replay, True
+            if request.to_head:  # the head it reads must stay the head: as registry commands
+                # do, serialize with them, the work order's lock before the run's
+                known = self.runs.unit.load(connection, request.run_id)
+                locks.work_order(connection, known.work_order_id if known else "")
             self.runs.unit.lock_load(connection, request.run_id)
             found = self._material(connection, principal, request)
             if isinstance(found, Rejection):
                 raise Rollback(found)
-            material, record = found
+            material, record, target = found
             now = self.clock.now_ms()
             admit(connection, record.work_order_id)
-            if record.ref_run_id:
+            if record.ref_run_id or material.needs_approval:
                 self._approve(connection, principal, request, material, record, now)
             deadline = self.runs.deadline(
                 connection, record.contract_id, request.run_timeout_ms, now
             )
-            command = core.Resume(request.reason, principal.principal_id, deadline)
+            command = core.Resume(
+                request.reason,
+                principal.principal_id,
+                deadline,
+                target.definition if target else None,
+                target.revision if target else 0,
+            )
             outcome = core.apply(record.state, command, now, self.runs.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
@@ -144,6 +202,7 @@ class ResumeStore:
                 reason=request.reason,
                 approval_id=request.approval_id,
                 material_digest=material.digest(),
+                **({"to_revision": material.to_revision} if material.to_revision else {}),
             )
             requests.remember(connection, scope[1], scope[0], scope[2], digest, record.state.run_id)
             return saved, False
@@ -167,7 +226,10 @@ class ResumeStore:
         record: RunRecord,
         now: int,
     ) -> None:
-        """Verifies and consumes the human approval a governed resume needs."""
+        """Verifies and consumes the human approval a governed resume needs, and any
+        resume that runs an applied or authorised action again."""
+        if not request.approval_id and not record.ref_run_id:
+            raise Rollback(_reapproval_required(material))
         if not request.approval_id:
             raise Rollback(
                 precondition(
@@ -186,6 +248,68 @@ class ResumeStore:
             now,
         )
         approved.consume(connection, approval, request.request_id, principal.principal_id, now)
+
+
+@dataclass(frozen=True)
+class Target:
+    """The head a governed run is resumed onto (agent replacement)."""
+
+    revision: int
+    definition: Definition
+
+
+def _inputs(
+    connection: Connection,
+    record: RunRecord,
+    head: Definition | None,
+    nodes: list[resumes.Again],
+) -> dict[str, str]:
+    """The input digest of each of ``nodes`` whose input is known now (every node it
+    reads is done), under the head's spec when the run is resumed onto it."""
+    if not nodes:
+        return {}
+    state = record.state
+    if head is not None:
+        record = replace(record, state=replace(state, definition=head))
+    definition = record.state.definition
+    cache: dict[tuple[str, str], values.JsonValue] = {}
+    found = {}
+    for again in nodes:
+        node = state.nodes[again.node_uid]
+        spec = definition.nodes[node.node_id]
+        sources = (spec.fanout.node,) if spec.fanout is not None else spec.source.nodes
+        if node.item < 0 and spec.fanout is not None:
+            continue  # a fan-out node: its items carry the inputs
+        if all(_done(state, source) for source in sources):
+            found[again.node_uid] = values.digest(
+                run_rows.gather_input(connection, record, node, cache)
+            )
+    return found
+
+
+def _done(state: core.RunState, node_id: str) -> bool:
+    node = state.nodes.get(node_id)
+    return node is not None and node.status is core.NodeStatus.DONE
+
+
+def _reapproval_required(material: resumes.Material) -> Rejection:
+    nodes = material.needs_approval
+    why = {(True, False): "its effect was applied", (False, True): "its action was authorised"}
+    violations = tuple(
+        FieldViolation(
+            f"nodes.{node.node_uid}",
+            why.get((node.applied, node.authorized), "its effect was applied and authorised"),
+        )
+        for node in nodes
+    )
+    return Rejection(
+        Code.FAILED_PRECONDITION,
+        "REAPPROVAL_REQUIRED",
+        "the resume would run again an action that took effect or was authorised ("
+        + ", ".join(node.node_uid for node in nodes)
+        + "): ReviewResume, then a human's CreateApproval of the material digest",
+        violations,
+    )
 
 
 def _not_resumable(record: RunRecord) -> Rejection:

@@ -77,7 +77,7 @@ def rebuild(
     digests = {
         str(entry.command["definition"])
         for entry in logged
-        if entry.command["kind"] in ("Start", "Revise")
+        if entry.command["kind"] in ("Start", "Revise") or "definition" in entry.command
     }
     found = {digest: definitions(connection, digest) for digest in digests}
     return journal.replay(logged, found, limits)

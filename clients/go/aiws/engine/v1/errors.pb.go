@@ -332,6 +332,25 @@ const (
 	// The same answer whoever made it: the refusal tells only that the name is not the
 	// caller's to use.
 	ErrorReason_SUBSCRIPTION_NOT_GRANTED ErrorReason = 230
+	// ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+	// last effect was APPLIED or whose action an authorization wait's approval covered:
+	// such an action runs again only with a fresh human approval of the ReviewResume
+	// material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+	// violation `nodes.<uid>` names each such node (FAILED_PRECONDITION). Nothing changes.
+	ErrorReason_REAPPROVAL_REQUIRED ErrorReason = 240
+	// ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+	// (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+	// input or fan-out, or reads the output from another node. One BadRequest field
+	// violation `nodes.<id>` (or `output`) names each; register a new ref for such a change
+	// (FAILED_PRECONDITION). Nothing changes.
+	ErrorReason_REPLACEMENT_CONFLICT ErrorReason = 241
+	// ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+	// revision: there is nothing to replace; activate the fixing revision first, or resume
+	// without `to_head` (FAILED_PRECONDITION).
+	ErrorReason_RUN_AT_HEAD ErrorReason = 242
+	// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+	// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+	ErrorReason_RUN_NOT_GOVERNED ErrorReason = 243
 	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
 	// worker's outcome names a wait node or an answer an agent node, a duration is
 	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -463,6 +482,10 @@ var (
 		191: "NOTIFY_INVALID",
 		192: "DELIVERY_NOT_FOUND",
 		230: "SUBSCRIPTION_NOT_GRANTED",
+		240: "REAPPROVAL_REQUIRED",
+		241: "REPLACEMENT_CONFLICT",
+		242: "RUN_AT_HEAD",
+		243: "RUN_NOT_GOVERNED",
 		300: "SCRIPT_INVALID",
 		301: "SIMULATION_INVALID",
 	}
@@ -586,6 +609,10 @@ var (
 		"NOTIFY_INVALID":                  191,
 		"DELIVERY_NOT_FOUND":              192,
 		"SUBSCRIPTION_NOT_GRANTED":        230,
+		"REAPPROVAL_REQUIRED":             240,
+		"REPLACEMENT_CONFLICT":            241,
+		"RUN_AT_HEAD":                     242,
+		"RUN_NOT_GOVERNED":                243,
 		"SCRIPT_INVALID":                  300,
 		"SIMULATION_INVALID":              301,
 	}
@@ -622,7 +649,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xfa\x16\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd8\x17\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -743,7 +770,11 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x1aNOTIFY_DESTINATION_UNKNOWN\x10\xbe\x01\x12\x13\n" +
 	"\x0eNOTIFY_INVALID\x10\xbf\x01\x12\x17\n" +
 	"\x12DELIVERY_NOT_FOUND\x10\xc0\x01\x12\x1d\n" +
-	"\x18SUBSCRIPTION_NOT_GRANTED\x10\xe6\x01\x12\x13\n" +
+	"\x18SUBSCRIPTION_NOT_GRANTED\x10\xe6\x01\x12\x18\n" +
+	"\x13REAPPROVAL_REQUIRED\x10\xf0\x01\x12\x19\n" +
+	"\x14REPLACEMENT_CONFLICT\x10\xf1\x01\x12\x10\n" +
+	"\vRUN_AT_HEAD\x10\xf2\x01\x12\x15\n" +
+	"\x10RUN_NOT_GOVERNED\x10\xf3\x01\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
 	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

@@ -1552,8 +1552,12 @@ type ResumeRunRequest struct {
 	RunTimeoutMs int64 `protobuf:"varint,4,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
 	// Governed runs: the epochs of the run's work order the approval is bound to.
 	Epochs *Epochs `protobuf:"bytes,5,opt,name=epochs,proto3" json:"epochs,omitempty"`
-	// Governed runs: a human's approval of the ReviewResume material (required for them).
-	ApprovalId    string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	// A human's approval of the ReviewResume material: required for a governed run, and
+	// for any run whose resume runs an applied or authorized action again.
+	ApprovalId string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
+	// Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+	// with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+	ToHead        bool `protobuf:"varint,7,opt,name=to_head,json=toHead,proto3" json:"to_head,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1630,6 +1634,13 @@ func (x *ResumeRunRequest) GetApprovalId() string {
 	return ""
 }
 
+func (x *ResumeRunRequest) GetToHead() bool {
+	if x != nil {
+		return x.ToHead
+	}
+	return false
+}
+
 // ResumeRunResponse carries the resumed run.
 type ResumeRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1695,7 +1706,9 @@ type ReviewResumeRequest struct {
 	// The `run_timeout_ms` ResumeRun will carry.
 	RunTimeoutMs int64 `protobuf:"varint,3,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
 	// The epochs of the run's work order; unset means the current ones.
-	Epochs        *Epochs `protobuf:"bytes,4,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	Epochs *Epochs `protobuf:"bytes,4,opt,name=epochs,proto3" json:"epochs,omitempty"`
+	// Review a resume onto the ref's current head (agent replacement; governed runs only).
+	ToHead        bool `protobuf:"varint,5,opt,name=to_head,json=toHead,proto3" json:"to_head,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1758,6 +1771,13 @@ func (x *ReviewResumeRequest) GetEpochs() *Epochs {
 	return nil
 }
 
+func (x *ReviewResumeRequest) GetToHead() bool {
+	if x != nil {
+		return x.ToHead
+	}
+	return false
+}
+
 // ResumeNode is one node a resume runs again.
 type ResumeNode struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1766,8 +1786,19 @@ type ResumeNode struct {
 	// The operation id it runs again under.
 	OperationId string `protobuf:"bytes,2,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
 	// True when that is a new operation id: its last effect was not settled as not
-	// applied and its effects are not declared retry-safe.
-	NewOperation  bool `protobuf:"varint,3,opt,name=new_operation,json=newOperation,proto3" json:"new_operation,omitempty"`
+	// applied and its effects are not declared retry-safe, or the head replaces its spec.
+	NewOperation bool `protobuf:"varint,3,opt,name=new_operation,json=newOperation,proto3" json:"new_operation,omitempty"`
+	// True when running it again needs this approval of its exact action: its last effect
+	// was applied (`effect_applied`) or an authorization wait's approval covered its
+	// action (`authorized`).
+	NeedsApproval bool `protobuf:"varint,4,opt,name=needs_approval,json=needsApproval,proto3" json:"needs_approval,omitempty"`
+	// Its last settled effect was APPLIED.
+	EffectApplied bool `protobuf:"varint,5,opt,name=effect_applied,json=effectApplied,proto3" json:"effect_applied,omitempty"`
+	// An approval of an authorization wait of the run covered its action.
+	Authorized bool `protobuf:"varint,6,opt,name=authorized,proto3" json:"authorized,omitempty"`
+	// With `needs_approval`: `sha256:<hex>` over the input its next attempt will carry;
+	// empty while a node it reads is not done (a fan-out node: its items carry theirs).
+	InputDigest   string `protobuf:"bytes,7,opt,name=input_digest,json=inputDigest,proto3" json:"input_digest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1823,7 +1854,128 @@ func (x *ResumeNode) GetNewOperation() bool {
 	return false
 }
 
-// ResumeMaterial is the exact subject of a human's approval of a governed resume.
+func (x *ResumeNode) GetNeedsApproval() bool {
+	if x != nil {
+		return x.NeedsApproval
+	}
+	return false
+}
+
+func (x *ResumeNode) GetEffectApplied() bool {
+	if x != nil {
+		return x.EffectApplied
+	}
+	return false
+}
+
+func (x *ResumeNode) GetAuthorized() bool {
+	if x != nil {
+		return x.Authorized
+	}
+	return false
+}
+
+func (x *ResumeNode) GetInputDigest() string {
+	if x != nil {
+		return x.InputDigest
+	}
+	return ""
+}
+
+// ResumeChange is one node the ref's head changes, in a resume onto the head.
+type ResumeChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The node id.
+	NodeId string `protobuf:"bytes,1,opt,name=node_id,json=nodeId,proto3" json:"node_id,omitempty"`
+	// Its state in the run: FAILED or CANCELLED (it runs again under the head's spec and
+	// a new operation id), or PENDING (it never ran and will run under the head's spec).
+	State NodeState `protobuf:"varint,2,opt,name=state,proto3,enum=aiws.engine.v1.NodeState" json:"state,omitempty"`
+	// Its spec digest in the run's revision.
+	OldSpecDigest string `protobuf:"bytes,3,opt,name=old_spec_digest,json=oldSpecDigest,proto3" json:"old_spec_digest,omitempty"`
+	// Its spec digest in the head.
+	NewSpecDigest string `protobuf:"bytes,4,opt,name=new_spec_digest,json=newSpecDigest,proto3" json:"new_spec_digest,omitempty"`
+	// Its entry in the run's definition (`nodes.<id>`), as JSON: what a human compares.
+	OldNodeJson string `protobuf:"bytes,5,opt,name=old_node_json,json=oldNodeJson,proto3" json:"old_node_json,omitempty"`
+	// Its entry in the head's definition, as JSON.
+	NewNodeJson   string `protobuf:"bytes,6,opt,name=new_node_json,json=newNodeJson,proto3" json:"new_node_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeChange) Reset() {
+	*x = ResumeChange{}
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeChange) ProtoMessage() {}
+
+func (x *ResumeChange) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeChange.ProtoReflect.Descriptor instead.
+func (*ResumeChange) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ResumeChange) GetNodeId() string {
+	if x != nil {
+		return x.NodeId
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetState() NodeState {
+	if x != nil {
+		return x.State
+	}
+	return NodeState_NODE_STATE_UNSPECIFIED
+}
+
+func (x *ResumeChange) GetOldSpecDigest() string {
+	if x != nil {
+		return x.OldSpecDigest
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetNewSpecDigest() string {
+	if x != nil {
+		return x.NewSpecDigest
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetOldNodeJson() string {
+	if x != nil {
+		return x.OldNodeJson
+	}
+	return ""
+}
+
+func (x *ResumeChange) GetNewNodeJson() string {
+	if x != nil {
+		return x.NewNodeJson
+	}
+	return ""
+}
+
+// ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+// run, of a run that runs an applied or authorized action again, of a resume onto a head.
 type ResumeMaterial struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The epochs of the run's work order.
@@ -1848,14 +2000,27 @@ type ResumeMaterial struct {
 	// The reason.
 	Reason string `protobuf:"bytes,10,opt,name=reason,proto3" json:"reason,omitempty"`
 	// The run's time limit from the resume.
-	RunTimeoutMs  int64 `protobuf:"varint,11,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	RunTimeoutMs int64 `protobuf:"varint,11,opt,name=run_timeout_ms,json=runTimeoutMs,proto3" json:"run_timeout_ms,omitempty"`
+	// The nodes whose new attempt needs this approval of its exact action (node, operation
+	// id, input digest): their last effect was applied or their action was authorized. At
+	// most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+	Reapprove []*ResumeNode `protobuf:"bytes,12,rep,name=reapprove,proto3" json:"reapprove,omitempty"`
+	// How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+	ReapproveCount int32 `protobuf:"varint,13,opt,name=reapprove_count,json=reapproveCount,proto3" json:"reapprove_count,omitempty"`
+	// With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+	ToRevision int64 `protobuf:"varint,14,opt,name=to_revision,json=toRevision,proto3" json:"to_revision,omitempty"`
+	// With `to_head`: the digest of the head's definition.
+	ToDefinitionDigest string `protobuf:"bytes,15,opt,name=to_definition_digest,json=toDefinitionDigest,proto3" json:"to_definition_digest,omitempty"`
+	// With `to_head`: the node-level diff between the run's revision and the head, the
+	// nodes the head changes, in node id order (every other node is the same in both).
+	Changes       []*ResumeChange `protobuf:"bytes,16,rep,name=changes,proto3" json:"changes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ResumeMaterial) Reset() {
 	*x = ResumeMaterial{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1867,7 +2032,7 @@ func (x *ResumeMaterial) String() string {
 func (*ResumeMaterial) ProtoMessage() {}
 
 func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[17]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1880,7 +2045,7 @@ func (x *ResumeMaterial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMaterial.ProtoReflect.Descriptor instead.
 func (*ResumeMaterial) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ResumeMaterial) GetEpochs() *Epochs {
@@ -1960,6 +2125,41 @@ func (x *ResumeMaterial) GetRunTimeoutMs() int64 {
 	return 0
 }
 
+func (x *ResumeMaterial) GetReapprove() []*ResumeNode {
+	if x != nil {
+		return x.Reapprove
+	}
+	return nil
+}
+
+func (x *ResumeMaterial) GetReapproveCount() int32 {
+	if x != nil {
+		return x.ReapproveCount
+	}
+	return 0
+}
+
+func (x *ResumeMaterial) GetToRevision() int64 {
+	if x != nil {
+		return x.ToRevision
+	}
+	return 0
+}
+
+func (x *ResumeMaterial) GetToDefinitionDigest() string {
+	if x != nil {
+		return x.ToDefinitionDigest
+	}
+	return ""
+}
+
+func (x *ResumeMaterial) GetChanges() []*ResumeChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
 // ReviewResumeResponse carries the material and its digest.
 type ReviewResumeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1973,7 +2173,7 @@ type ReviewResumeResponse struct {
 
 func (x *ReviewResumeResponse) Reset() {
 	*x = ReviewResumeResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1985,7 +2185,7 @@ func (x *ReviewResumeResponse) String() string {
 func (*ReviewResumeResponse) ProtoMessage() {}
 
 func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[18]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1998,7 +2198,7 @@ func (x *ReviewResumeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResumeResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResumeResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReviewResumeResponse) GetMaterial() *ResumeMaterial {
@@ -2026,7 +2226,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2038,7 +2238,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[19]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2051,7 +2251,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -2072,7 +2272,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2084,7 +2284,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[20]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2097,7 +2297,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WatchRunResponse) GetRun() *Run {
@@ -2151,7 +2351,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2163,7 +2363,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[21]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2176,7 +2376,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListRunsRequest) GetState() RunState {
@@ -2263,7 +2463,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2275,7 +2475,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[22]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2288,7 +2488,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2324,7 +2524,7 @@ type ListRunNodesRequest struct {
 
 func (x *ListRunNodesRequest) Reset() {
 	*x = ListRunNodesRequest{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2336,7 +2536,7 @@ func (x *ListRunNodesRequest) String() string {
 func (*ListRunNodesRequest) ProtoMessage() {}
 
 func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[23]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2349,7 +2549,7 @@ func (x *ListRunNodesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesRequest.ProtoReflect.Descriptor instead.
 func (*ListRunNodesRequest) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListRunNodesRequest) GetRunId() string {
@@ -2402,7 +2602,7 @@ type ListRunNodesResponse struct {
 
 func (x *ListRunNodesResponse) Reset() {
 	*x = ListRunNodesResponse{}
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2414,7 +2614,7 @@ func (x *ListRunNodesResponse) String() string {
 func (*ListRunNodesResponse) ProtoMessage() {}
 
 func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiws_engine_v1_run_proto_msgTypes[24]
+	mi := &file_aiws_engine_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2427,7 +2627,7 @@ func (x *ListRunNodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunNodesResponse.ProtoReflect.Descriptor instead.
 func (*ListRunNodesResponse) Descriptor() ([]byte, []int) {
-	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_aiws_engine_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListRunNodesResponse) GetNodes() []*NodeStatus {
@@ -2572,7 +2772,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"8\n" +
 	"\x0fStopRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xd7\x01\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xf0\x01\n" +
 	"\x10ResumeRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x1d\n" +
 	"\n" +
@@ -2581,20 +2781,35 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x0erun_timeout_ms\x18\x04 \x01(\x03R\frunTimeoutMs\x12.\n" +
 	"\x06epochs\x18\x05 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1f\n" +
 	"\vapproval_id\x18\x06 \x01(\tR\n" +
-	"approvalId\"V\n" +
+	"approvalId\x12\x17\n" +
+	"\ato_head\x18\a \x01(\bR\x06toHead\"V\n" +
 	"\x11ResumeRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x1a\n" +
-	"\breplayed\x18\x02 \x01(\bR\breplayed\"\x9a\x01\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\"\xb3\x01\n" +
 	"\x13ReviewResumeRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12$\n" +
 	"\x0erun_timeout_ms\x18\x03 \x01(\x03R\frunTimeoutMs\x12.\n" +
-	"\x06epochs\x18\x04 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\"o\n" +
+	"\x06epochs\x18\x04 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x17\n" +
+	"\ato_head\x18\x05 \x01(\bR\x06toHead\"\x80\x02\n" +
 	"\n" +
 	"ResumeNode\x12\x19\n" +
 	"\bnode_uid\x18\x01 \x01(\tR\anodeUid\x12!\n" +
 	"\foperation_id\x18\x02 \x01(\tR\voperationId\x12#\n" +
-	"\rnew_operation\x18\x03 \x01(\bR\fnewOperation\"\x92\x03\n" +
+	"\rnew_operation\x18\x03 \x01(\bR\fnewOperation\x12%\n" +
+	"\x0eneeds_approval\x18\x04 \x01(\bR\rneedsApproval\x12%\n" +
+	"\x0eeffect_applied\x18\x05 \x01(\bR\reffectApplied\x12\x1e\n" +
+	"\n" +
+	"authorized\x18\x06 \x01(\bR\n" +
+	"authorized\x12!\n" +
+	"\finput_digest\x18\a \x01(\tR\vinputDigest\"\xf0\x01\n" +
+	"\fResumeChange\x12\x17\n" +
+	"\anode_id\x18\x01 \x01(\tR\x06nodeId\x12/\n" +
+	"\x05state\x18\x02 \x01(\x0e2\x19.aiws.engine.v1.NodeStateR\x05state\x12&\n" +
+	"\x0fold_spec_digest\x18\x03 \x01(\tR\roldSpecDigest\x12&\n" +
+	"\x0fnew_spec_digest\x18\x04 \x01(\tR\rnewSpecDigest\x12\"\n" +
+	"\rold_node_json\x18\x05 \x01(\tR\voldNodeJson\x12\"\n" +
+	"\rnew_node_json\x18\x06 \x01(\tR\vnewNodeJson\"\x80\x05\n" +
 	"\x0eResumeMaterial\x12.\n" +
 	"\x06epochs\x18\x01 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\"\n" +
 	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x1c\n" +
@@ -2610,7 +2825,13 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"node_count\x18\t \x01(\x05R\tnodeCount\x12\x16\n" +
 	"\x06reason\x18\n" +
 	" \x01(\tR\x06reason\x12$\n" +
-	"\x0erun_timeout_ms\x18\v \x01(\x03R\frunTimeoutMs\"{\n" +
+	"\x0erun_timeout_ms\x18\v \x01(\x03R\frunTimeoutMs\x128\n" +
+	"\treapprove\x18\f \x03(\v2\x1a.aiws.engine.v1.ResumeNodeR\treapprove\x12'\n" +
+	"\x0freapprove_count\x18\r \x01(\x05R\x0ereapproveCount\x12\x1f\n" +
+	"\vto_revision\x18\x0e \x01(\x03R\n" +
+	"toRevision\x120\n" +
+	"\x14to_definition_digest\x18\x0f \x01(\tR\x12toDefinitionDigest\x126\n" +
+	"\achanges\x18\x10 \x03(\v2\x1c.aiws.engine.v1.ResumeChangeR\achanges\"{\n" +
 	"\x14ReviewResumeResponse\x12:\n" +
 	"\bmaterial\x18\x01 \x01(\v2\x1e.aiws.engine.v1.ResumeMaterialR\bmaterial\x12'\n" +
 	"\x0fmaterial_digest\x18\x02 \x01(\tR\x0ematerialDigest\"(\n" +
@@ -2704,7 +2925,7 @@ func file_aiws_engine_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_aiws_engine_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_aiws_engine_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(RunState)(0),                 // 0: aiws.engine.v1.RunState
 	(NodeState)(0),                // 1: aiws.engine.v1.NodeState
@@ -2726,20 +2947,21 @@ var file_aiws_engine_v1_run_proto_goTypes = []any{
 	(*ResumeRunResponse)(nil),     // 17: aiws.engine.v1.ResumeRunResponse
 	(*ReviewResumeRequest)(nil),   // 18: aiws.engine.v1.ReviewResumeRequest
 	(*ResumeNode)(nil),            // 19: aiws.engine.v1.ResumeNode
-	(*ResumeMaterial)(nil),        // 20: aiws.engine.v1.ResumeMaterial
-	(*ReviewResumeResponse)(nil),  // 21: aiws.engine.v1.ReviewResumeResponse
-	(*WatchRunRequest)(nil),       // 22: aiws.engine.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 23: aiws.engine.v1.WatchRunResponse
-	(*ListRunsRequest)(nil),       // 24: aiws.engine.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 25: aiws.engine.v1.ListRunsResponse
-	(*ListRunNodesRequest)(nil),   // 26: aiws.engine.v1.ListRunNodesRequest
-	(*ListRunNodesResponse)(nil),  // 27: aiws.engine.v1.ListRunNodesResponse
-	nil,                           // 28: aiws.engine.v1.Run.LabelsEntry
-	nil,                           // 29: aiws.engine.v1.StartRunRequest.LabelsEntry
-	nil,                           // 30: aiws.engine.v1.ListRunsRequest.LabelsEntry
-	(*WorkflowRef)(nil),           // 31: aiws.engine.v1.WorkflowRef
-	(*DefinitionWarning)(nil),     // 32: aiws.engine.v1.DefinitionWarning
-	(*Epochs)(nil),                // 33: aiws.engine.v1.Epochs
+	(*ResumeChange)(nil),          // 20: aiws.engine.v1.ResumeChange
+	(*ResumeMaterial)(nil),        // 21: aiws.engine.v1.ResumeMaterial
+	(*ReviewResumeResponse)(nil),  // 22: aiws.engine.v1.ReviewResumeResponse
+	(*WatchRunRequest)(nil),       // 23: aiws.engine.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 24: aiws.engine.v1.WatchRunResponse
+	(*ListRunsRequest)(nil),       // 25: aiws.engine.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 26: aiws.engine.v1.ListRunsResponse
+	(*ListRunNodesRequest)(nil),   // 27: aiws.engine.v1.ListRunNodesRequest
+	(*ListRunNodesResponse)(nil),  // 28: aiws.engine.v1.ListRunNodesResponse
+	nil,                           // 29: aiws.engine.v1.Run.LabelsEntry
+	nil,                           // 30: aiws.engine.v1.StartRunRequest.LabelsEntry
+	nil,                           // 31: aiws.engine.v1.ListRunsRequest.LabelsEntry
+	(*WorkflowRef)(nil),           // 32: aiws.engine.v1.WorkflowRef
+	(*DefinitionWarning)(nil),     // 33: aiws.engine.v1.DefinitionWarning
+	(*Epochs)(nil),                // 34: aiws.engine.v1.Epochs
 }
 var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	2,  // 0: aiws.engine.v1.Segment.reason:type_name -> aiws.engine.v1.SegmentReason
@@ -2747,52 +2969,55 @@ var file_aiws_engine_v1_run_proto_depIdxs = []int32{
 	5,  // 2: aiws.engine.v1.NodeStatus.progress:type_name -> aiws.engine.v1.AttemptProgress
 	0,  // 3: aiws.engine.v1.Run.state:type_name -> aiws.engine.v1.RunState
 	4,  // 4: aiws.engine.v1.Run.nodes:type_name -> aiws.engine.v1.NodeStatus
-	31, // 5: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
+	32, // 5: aiws.engine.v1.Run.ref:type_name -> aiws.engine.v1.WorkflowRef
 	3,  // 6: aiws.engine.v1.Run.segments:type_name -> aiws.engine.v1.Segment
-	28, // 7: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
-	31, // 8: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	29, // 9: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
+	29, // 7: aiws.engine.v1.Run.labels:type_name -> aiws.engine.v1.Run.LabelsEntry
+	32, // 8: aiws.engine.v1.StartRunRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	30, // 9: aiws.engine.v1.StartRunRequest.labels:type_name -> aiws.engine.v1.StartRunRequest.LabelsEntry
 	8,  // 10: aiws.engine.v1.StartRunRequest.notify:type_name -> aiws.engine.v1.RunNotify
 	6,  // 11: aiws.engine.v1.StartRunResponse.run:type_name -> aiws.engine.v1.Run
-	32, // 12: aiws.engine.v1.StartRunResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
+	33, // 12: aiws.engine.v1.StartRunResponse.warnings:type_name -> aiws.engine.v1.DefinitionWarning
 	6,  // 13: aiws.engine.v1.GetRunResponse.run:type_name -> aiws.engine.v1.Run
 	6,  // 14: aiws.engine.v1.StopRunResponse.run:type_name -> aiws.engine.v1.Run
-	33, // 15: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	34, // 15: aiws.engine.v1.ResumeRunRequest.epochs:type_name -> aiws.engine.v1.Epochs
 	6,  // 16: aiws.engine.v1.ResumeRunResponse.run:type_name -> aiws.engine.v1.Run
-	33, // 17: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
-	33, // 18: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
-	19, // 19: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
-	20, // 20: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
-	6,  // 21: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
-	0,  // 22: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
-	31, // 23: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
-	30, // 24: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
-	6,  // 25: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
-	1,  // 26: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
-	4,  // 27: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
-	7,  // 28: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
-	10, // 29: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
-	12, // 30: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
-	14, // 31: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
-	16, // 32: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
-	18, // 33: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
-	22, // 34: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
-	24, // 35: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
-	26, // 36: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
-	9,  // 37: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
-	11, // 38: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
-	13, // 39: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
-	15, // 40: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
-	17, // 41: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
-	21, // 42: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
-	23, // 43: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
-	25, // 44: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
-	27, // 45: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
-	37, // [37:46] is the sub-list for method output_type
-	28, // [28:37] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	34, // 17: aiws.engine.v1.ReviewResumeRequest.epochs:type_name -> aiws.engine.v1.Epochs
+	1,  // 18: aiws.engine.v1.ResumeChange.state:type_name -> aiws.engine.v1.NodeState
+	34, // 19: aiws.engine.v1.ResumeMaterial.epochs:type_name -> aiws.engine.v1.Epochs
+	19, // 20: aiws.engine.v1.ResumeMaterial.nodes:type_name -> aiws.engine.v1.ResumeNode
+	19, // 21: aiws.engine.v1.ResumeMaterial.reapprove:type_name -> aiws.engine.v1.ResumeNode
+	20, // 22: aiws.engine.v1.ResumeMaterial.changes:type_name -> aiws.engine.v1.ResumeChange
+	21, // 23: aiws.engine.v1.ReviewResumeResponse.material:type_name -> aiws.engine.v1.ResumeMaterial
+	6,  // 24: aiws.engine.v1.WatchRunResponse.run:type_name -> aiws.engine.v1.Run
+	0,  // 25: aiws.engine.v1.ListRunsRequest.state:type_name -> aiws.engine.v1.RunState
+	32, // 26: aiws.engine.v1.ListRunsRequest.ref:type_name -> aiws.engine.v1.WorkflowRef
+	31, // 27: aiws.engine.v1.ListRunsRequest.labels:type_name -> aiws.engine.v1.ListRunsRequest.LabelsEntry
+	6,  // 28: aiws.engine.v1.ListRunsResponse.runs:type_name -> aiws.engine.v1.Run
+	1,  // 29: aiws.engine.v1.ListRunNodesRequest.state:type_name -> aiws.engine.v1.NodeState
+	4,  // 30: aiws.engine.v1.ListRunNodesResponse.nodes:type_name -> aiws.engine.v1.NodeStatus
+	7,  // 31: aiws.engine.v1.RunService.StartRun:input_type -> aiws.engine.v1.StartRunRequest
+	10, // 32: aiws.engine.v1.RunService.GetRun:input_type -> aiws.engine.v1.GetRunRequest
+	12, // 33: aiws.engine.v1.RunService.GetNodeResult:input_type -> aiws.engine.v1.GetNodeResultRequest
+	14, // 34: aiws.engine.v1.RunService.StopRun:input_type -> aiws.engine.v1.StopRunRequest
+	16, // 35: aiws.engine.v1.RunService.ResumeRun:input_type -> aiws.engine.v1.ResumeRunRequest
+	18, // 36: aiws.engine.v1.RunService.ReviewResume:input_type -> aiws.engine.v1.ReviewResumeRequest
+	23, // 37: aiws.engine.v1.RunService.WatchRun:input_type -> aiws.engine.v1.WatchRunRequest
+	25, // 38: aiws.engine.v1.RunService.ListRuns:input_type -> aiws.engine.v1.ListRunsRequest
+	27, // 39: aiws.engine.v1.RunService.ListRunNodes:input_type -> aiws.engine.v1.ListRunNodesRequest
+	9,  // 40: aiws.engine.v1.RunService.StartRun:output_type -> aiws.engine.v1.StartRunResponse
+	11, // 41: aiws.engine.v1.RunService.GetRun:output_type -> aiws.engine.v1.GetRunResponse
+	13, // 42: aiws.engine.v1.RunService.GetNodeResult:output_type -> aiws.engine.v1.GetNodeResultResponse
+	15, // 43: aiws.engine.v1.RunService.StopRun:output_type -> aiws.engine.v1.StopRunResponse
+	17, // 44: aiws.engine.v1.RunService.ResumeRun:output_type -> aiws.engine.v1.ResumeRunResponse
+	22, // 45: aiws.engine.v1.RunService.ReviewResume:output_type -> aiws.engine.v1.ReviewResumeResponse
+	24, // 46: aiws.engine.v1.RunService.WatchRun:output_type -> aiws.engine.v1.WatchRunResponse
+	26, // 47: aiws.engine.v1.RunService.ListRuns:output_type -> aiws.engine.v1.ListRunsResponse
+	28, // 48: aiws.engine.v1.RunService.ListRunNodes:output_type -> aiws.engine.v1.ListRunNodesResponse
+	40, // [40:49] is the sub-list for method output_type
+	31, // [31:40] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_run_proto_init() }
@@ -2811,7 +3036,7 @@ func file_aiws_engine_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_run_proto_rawDesc), len(file_aiws_engine_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

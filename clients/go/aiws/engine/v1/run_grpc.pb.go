@@ -79,11 +79,20 @@ type RunServiceClient interface {
 	// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
 	// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
 	// `approval_id`, a human's approval of the material ReviewResume returns (which pins
-	// the run at its version). A repeated request_id with the same request returns the
-	// run with `replayed = true`.
+	// the run at its version). So is running again, in any run, a node whose last effect
+	// was APPLIED or whose action an authorization wait's approval covered: without
+	// `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+	// the material lists each such action with its operation and input digest
+	// (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+	// head (agent replacement): the nodes the head changes run under their new spec with
+	// new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+	// the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+	// request_id with the same request returns the run with `replayed = true`.
 	ResumeRun(ctx context.Context, in *ResumeRunRequest, opts ...grpc.CallOption) (*ResumeRunResponse, error)
 	// ReviewResume returns the exact material a human approves before a governed run is
-	// resumed, and its digest. It writes nothing.
+	// resumed (or before any run runs an applied or authorized action again), and its
+	// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+	// the node-level diff between the run's revision and the head. It writes nothing.
 	ReviewResume(ctx context.Context, in *ReviewResumeRequest, opts ...grpc.CallOption) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends (reaches
 	// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).
@@ -255,11 +264,20 @@ type RunServiceServer interface {
 	// why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
 	// (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
 	// `approval_id`, a human's approval of the material ReviewResume returns (which pins
-	// the run at its version). A repeated request_id with the same request returns the
-	// run with `replayed = true`.
+	// the run at its version). So is running again, in any run, a node whose last effect
+	// was APPLIED or whose action an authorization wait's approval covered: without
+	// `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+	// the material lists each such action with its operation and input digest
+	// (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+	// head (agent replacement): the nodes the head changes run under their new spec with
+	// new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+	// the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+	// request_id with the same request returns the run with `replayed = true`.
 	ResumeRun(context.Context, *ResumeRunRequest) (*ResumeRunResponse, error)
 	// ReviewResume returns the exact material a human approves before a governed run is
-	// resumed, and its digest. It writes nothing.
+	// resumed (or before any run runs an applied or authorized action again), and its
+	// digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+	// the node-level diff between the run's revision and the head. It writes nothing.
 	ReviewResume(context.Context, *ReviewResumeRequest) (*ReviewResumeResponse, error)
 	// WatchRun streams a snapshot now and after every change until the run ends (reaches
 	// COMPLETED, FAILED or CANCELLED: a COMPLETING, FAILING or CANCELLING run has not).

@@ -125,6 +125,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NOTIFY_INVALID: _ClassVar[ErrorReason]
     DELIVERY_NOT_FOUND: _ClassVar[ErrorReason]
     SUBSCRIPTION_NOT_GRANTED: _ClassVar[ErrorReason]
+    REAPPROVAL_REQUIRED: _ClassVar[ErrorReason]
+    REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
+    RUN_AT_HEAD: _ClassVar[ErrorReason]
+    RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
     SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -246,5 +250,9 @@ NOTIFY_DESTINATION_UNKNOWN: ErrorReason
 NOTIFY_INVALID: ErrorReason
 DELIVERY_NOT_FOUND: ErrorReason
 SUBSCRIPTION_NOT_GRANTED: ErrorReason
+REAPPROVAL_REQUIRED: ErrorReason
+REPLACEMENT_CONFLICT: ErrorReason
+RUN_AT_HEAD: ErrorReason
+RUN_NOT_GOVERNED: ErrorReason
 SCRIPT_INVALID: ErrorReason
 SIMULATION_INVALID: ErrorReason

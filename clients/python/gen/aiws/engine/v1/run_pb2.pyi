@@ -286,20 +286,22 @@ class StopRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class ResumeRunRequest(_message.Message):
-    __slots__ = ("run_id", "request_id", "reason", "run_timeout_ms", "epochs", "approval_id")
+    __slots__ = ("run_id", "request_id", "reason", "run_timeout_ms", "epochs", "approval_id", "to_head")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    TO_HEAD_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     request_id: str
     reason: str
     run_timeout_ms: int
     epochs: _common_pb2.Epochs
     approval_id: str
-    def __init__(self, run_id: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., approval_id: _Optional[str] = ...) -> None: ...
+    to_head: bool
+    def __init__(self, run_id: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., approval_id: _Optional[str] = ..., to_head: bool = ...) -> None: ...
 
 class ResumeRunResponse(_message.Message):
     __slots__ = ("run", "replayed")
@@ -310,29 +312,55 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., replayed: bool = ...) -> None: ...
 
 class ReviewResumeRequest(_message.Message):
-    __slots__ = ("run_id", "reason", "run_timeout_ms", "epochs")
+    __slots__ = ("run_id", "reason", "run_timeout_ms", "epochs", "to_head")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
+    TO_HEAD_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     reason: str
     run_timeout_ms: int
     epochs: _common_pb2.Epochs
-    def __init__(self, run_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ...) -> None: ...
+    to_head: bool
+    def __init__(self, run_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., to_head: bool = ...) -> None: ...
 
 class ResumeNode(_message.Message):
-    __slots__ = ("node_uid", "operation_id", "new_operation")
+    __slots__ = ("node_uid", "operation_id", "new_operation", "needs_approval", "effect_applied", "authorized", "input_digest")
     NODE_UID_FIELD_NUMBER: _ClassVar[int]
     OPERATION_ID_FIELD_NUMBER: _ClassVar[int]
     NEW_OPERATION_FIELD_NUMBER: _ClassVar[int]
+    NEEDS_APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    EFFECT_APPLIED_FIELD_NUMBER: _ClassVar[int]
+    AUTHORIZED_FIELD_NUMBER: _ClassVar[int]
+    INPUT_DIGEST_FIELD_NUMBER: _ClassVar[int]
     node_uid: str
     operation_id: str
     new_operation: bool
-    def __init__(self, node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., new_operation: bool = ...) -> None: ...
+    needs_approval: bool
+    effect_applied: bool
+    authorized: bool
+    input_digest: str
+    def __init__(self, node_uid: _Optional[str] = ..., operation_id: _Optional[str] = ..., new_operation: bool = ..., needs_approval: bool = ..., effect_applied: bool = ..., authorized: bool = ..., input_digest: _Optional[str] = ...) -> None: ...
+
+class ResumeChange(_message.Message):
+    __slots__ = ("node_id", "state", "old_spec_digest", "new_spec_digest", "old_node_json", "new_node_json")
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    OLD_SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    NEW_SPEC_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    OLD_NODE_JSON_FIELD_NUMBER: _ClassVar[int]
+    NEW_NODE_JSON_FIELD_NUMBER: _ClassVar[int]
+    node_id: str
+    state: NodeState
+    old_spec_digest: str
+    new_spec_digest: str
+    old_node_json: str
+    new_node_json: str
+    def __init__(self, node_id: _Optional[str] = ..., state: _Optional[_Union[NodeState, str]] = ..., old_spec_digest: _Optional[str] = ..., new_spec_digest: _Optional[str] = ..., old_node_json: _Optional[str] = ..., new_node_json: _Optional[str] = ...) -> None: ...
 
 class ResumeMaterial(_message.Message):
-    __slots__ = ("epochs", "work_order_id", "ref_run_id", "run_id", "run_version", "revision", "definition_digest", "nodes", "node_count", "reason", "run_timeout_ms")
+    __slots__ = ("epochs", "work_order_id", "ref_run_id", "run_id", "run_version", "revision", "definition_digest", "nodes", "node_count", "reason", "run_timeout_ms", "reapprove", "reapprove_count", "to_revision", "to_definition_digest", "changes")
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     WORK_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     REF_RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -344,6 +372,11 @@ class ResumeMaterial(_message.Message):
     NODE_COUNT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     RUN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    REAPPROVE_FIELD_NUMBER: _ClassVar[int]
+    REAPPROVE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    TO_REVISION_FIELD_NUMBER: _ClassVar[int]
+    TO_DEFINITION_DIGEST_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
     epochs: _common_pb2.Epochs
     work_order_id: str
     ref_run_id: str
@@ -355,7 +388,12 @@ class ResumeMaterial(_message.Message):
     node_count: int
     reason: str
     run_timeout_ms: int
-    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., work_order_id: _Optional[str] = ..., ref_run_id: _Optional[str] = ..., run_id: _Optional[str] = ..., run_version: _Optional[int] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., nodes: _Optional[_Iterable[_Union[ResumeNode, _Mapping]]] = ..., node_count: _Optional[int] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ...) -> None: ...
+    reapprove: _containers.RepeatedCompositeFieldContainer[ResumeNode]
+    reapprove_count: int
+    to_revision: int
+    to_definition_digest: str
+    changes: _containers.RepeatedCompositeFieldContainer[ResumeChange]
+    def __init__(self, epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., work_order_id: _Optional[str] = ..., ref_run_id: _Optional[str] = ..., run_id: _Optional[str] = ..., run_version: _Optional[int] = ..., revision: _Optional[int] = ..., definition_digest: _Optional[str] = ..., nodes: _Optional[_Iterable[_Union[ResumeNode, _Mapping]]] = ..., node_count: _Optional[int] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., reapprove: _Optional[_Iterable[_Union[ResumeNode, _Mapping]]] = ..., reapprove_count: _Optional[int] = ..., to_revision: _Optional[int] = ..., to_definition_digest: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[ResumeChange, _Mapping]]] = ...) -> None: ...
 
 class ReviewResumeResponse(_message.Message):
     __slots__ = ("material", "material_digest")

@@ -80,12 +80,21 @@ class RunServiceStub:
     why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
     (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
     `approval_id`, a human's approval of the material ReviewResume returns (which pins
-    the run at its version). A repeated request_id with the same request returns the
-    run with `replayed = true`.
+    the run at its version). So is running again, in any run, a node whose last effect
+    was APPLIED or whose action an authorization wait's approval covered: without
+    `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+    the material lists each such action with its operation and input digest
+    (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+    head (agent replacement): the nodes the head changes run under their new spec with
+    new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+    the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+    request_id with the same request returns the run with `replayed = true`.
     """
     ReviewResume: _grpc.UnaryUnaryMultiCallable[_run_pb2.ReviewResumeRequest, _run_pb2.ReviewResumeResponse]
     """ReviewResume returns the exact material a human approves before a governed run is
-    resumed, and its digest. It writes nothing.
+    resumed (or before any run runs an applied or authorized action again), and its
+    digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+    the node-level diff between the run's revision and the head. It writes nothing.
     """
     WatchRun: _grpc.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]
     """WatchRun streams a snapshot now and after every change until the run ends (reaches
@@ -155,12 +164,21 @@ class RunServiceAsyncStub(RunServiceStub):
     why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
     (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
     `approval_id`, a human's approval of the material ReviewResume returns (which pins
-    the run at its version). A repeated request_id with the same request returns the
-    run with `replayed = true`.
+    the run at its version). So is running again, in any run, a node whose last effect
+    was APPLIED or whose action an authorization wait's approval covered: without
+    `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+    the material lists each such action with its operation and input digest
+    (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+    head (agent replacement): the nodes the head changes run under their new spec with
+    new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+    the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+    request_id with the same request returns the run with `replayed = true`.
     """
     ReviewResume: _aio.UnaryUnaryMultiCallable[_run_pb2.ReviewResumeRequest, _run_pb2.ReviewResumeResponse]  # type: ignore[assignment]
     """ReviewResume returns the exact material a human approves before a governed run is
-    resumed, and its digest. It writes nothing.
+    resumed (or before any run runs an applied or authorized action again), and its
+    digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+    the node-level diff between the run's revision and the head. It writes nothing.
     """
     WatchRun: _aio.UnaryStreamMultiCallable[_run_pb2.WatchRunRequest, _run_pb2.WatchRunResponse]  # type: ignore[assignment]
     """WatchRun streams a snapshot now and after every change until the run ends (reaches
@@ -257,8 +275,15 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
         (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
         `approval_id`, a human's approval of the material ReviewResume returns (which pins
-        the run at its version). A repeated request_id with the same request returns the
-        run with `replayed = true`.
+        the run at its version). So is running again, in any run, a node whose last effect
+        was APPLIED or whose action an authorization wait's approval covered: without
+        `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+        the material lists each such action with its operation and input digest
+        (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+        head (agent replacement): the nodes the head changes run under their new spec with
+        new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+        the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+        request_id with the same request returns the run with `replayed = true`.
         """
 
     @_abc_1.abstractmethod
@@ -268,7 +293,9 @@ class RunServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_run_pb2.ReviewResumeResponse, _abc.Awaitable[_run_pb2.ReviewResumeResponse]]:
         """ReviewResume returns the exact material a human approves before a governed run is
-        resumed, and its digest. It writes nothing.
+        resumed (or before any run runs an applied or authorized action again), and its
+        digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+        the node-level diff between the run's revision and the head. It writes nothing.
         """
 
     @_abc_1.abstractmethod

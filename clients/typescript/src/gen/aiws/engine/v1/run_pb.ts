@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/run.proto.
  */
 export const file_aiws_engine_v1_run: GenFile = /*@__PURE__*/
-  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIooDCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkSDwoHZHJ5X3J1bhgyIAEoCBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnNvdXJjZSJHCglSdW5Ob3RpZnkSEAoId2ViaG9va3MYASADKAkSEAoIcmVwbHlfdG8YAiABKAgSFgoOcmVwbHlfdGVtcGxhdGUYAyABKAkiiwEKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgSMwoId2FybmluZ3MYAyADKAsyIS5haXdzLmVuZ2luZS52MS5EZWZpbml0aW9uV2FybmluZxIPCgdkcnlfcnVuGDIgASgIIjsKDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhoKEmluY2x1ZGVfZGVmaW5pdGlvbhgCIAEoCCJLCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPZGVmaW5pdGlvbl9qc29uGAIgASgJIjgKFEdldE5vZGVSZXN1bHRSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCSI9ChVHZXROb2RlUmVzdWx0UmVzcG9uc2USDwoHcHJlc2VudBgBIAEoCBITCgtyZXN1bHRfanNvbhgCIAEoCSIwCg5TdG9wUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKD1N0b3BSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4imwEKEFJlc3VtZVJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhYKDnJ1bl90aW1lb3V0X21zGAQgASgDEiYKBmVwb2NocxgFIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxITCgthcHByb3ZhbF9pZBgGIAEoCSJHChFSZXN1bWVSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SEAoIcmVwbGF5ZWQYAiABKAgidQoTUmV2aWV3UmVzdW1lUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJEhYKDnJ1bl90aW1lb3V0X21zGAMgASgDEiYKBmVwb2NocxgEIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocyJLCgpSZXN1bWVOb2RlEhAKCG5vZGVfdWlkGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIVCg1uZXdfb3BlcmF0aW9uGAMgASgIIpwCCg5SZXN1bWVNYXRlcmlhbBImCgZlcG9jaHMYASABKAsyFi5haXdzLmVuZ2luZS52MS5FcG9jaHMSFQoNd29ya19vcmRlcl9pZBgCIAEoCRISCgpyZWZfcnVuX2lkGAMgASgJEg4KBnJ1bl9pZBgEIAEoCRITCgtydW5fdmVyc2lvbhgFIAEoAxIQCghyZXZpc2lvbhgGIAEoAxIZChFkZWZpbml0aW9uX2RpZ2VzdBgHIAEoCRIpCgVub2RlcxgIIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSEgoKbm9kZV9jb3VudBgJIAEoBRIOCgZyZWFzb24YCiABKAkSFgoOcnVuX3RpbWVvdXRfbXMYCyABKAMiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMq7QEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUSGAoUUlVOX1NUQVRFX0NPTVBMRVRJTkcQBhIVChFSVU5fU1RBVEVfRkFJTElORxAHEhgKFFJVTl9TVEFURV9DQU5DRUxMSU5HEAgqlQIKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkSFwoTTk9ERV9TVEFURV9TVE9QUElORxAKKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMpQGCgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USUAoJUmVzdW1lUnVuEiAuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlc3BvbnNlEl4KDFJldmlld1Jlc3VtZRIjLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXNwb25zZSIDkAIBElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgESXgoMTGlzdFJ1bk5vZGVzEiMuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
+  fileDesc("ChhhaXdzL2VuZ2luZS92MS9ydW4ucHJvdG8SDmFpd3MuZW5naW5lLnYxIngKB1NlZ21lbnQSDgoGbnVtYmVyGAEgASgFEi0KBnJlYXNvbhgCIAEoDjIdLmFpd3MuZW5naW5lLnYxLlNlZ21lbnRSZWFzb24SFQoNc3RhcnRlZF9hdF9tcxgDIAEoAxIXCg9vd25lcnNoaXBfZXBvY2gYBCABKAMi9AIKCk5vZGVTdGF0dXMSEAoIbm9kZV91aWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIQCghhdHRlbXB0cxgEIAEoBRISCgphdHRlbXB0X2lkGAUgASgJEg0KBWVycm9yGAYgASgJEhIKCmhhc19yZXN1bHQYByABKAgSEAoIcmV2aXNpb24YCCABKAMSFAoMZmFub3V0X2l0ZW1zGAkgASgFEhQKDG9wZXJhdGlvbl9pZBgKIAEoCRIVCg1ub3RfYmVmb3JlX21zGAsgASgDEhkKEWZhbm91dF9pdGVtc19kb25lGAwgASgFEhUKDXN0YXJ0ZWRfYXRfbXMYDSABKAMSFgoOZmluaXNoZWRfYXRfbXMYDiABKAMSMQoIcHJvZ3Jlc3MYDyABKAsyHy5haXdzLmVuZ2luZS52MS5BdHRlbXB0UHJvZ3Jlc3MibwoPQXR0ZW1wdFByb2dyZXNzEhIKCmF0dGVtcHRfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIRCglkYXRhX2pzb24YAyABKAkSFgoOcmVwb3J0ZWRfYXRfbXMYBCABKAMSDwoHcmVwb3J0cxgFIAEoAyKlBQoDUnVuEg4KBnJ1bl9pZBgBIAEoCRInCgVzdGF0ZRgCIAEoDjIYLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlEikKBW5vZGVzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuTm9kZVN0YXR1cxITCgtyZXN1bHRfanNvbhgEIAEoCRIUCgxyZXN1bHRfZXJyb3IYBSABKAkSKAoDcmVmGAYgASgLMhsuYWl3cy5lbmdpbmUudjEuV29ya2Zsb3dSZWYSEAoIcmV2aXNpb24YByABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYCCABKAkSDwoHdmVyc2lvbhgJIAEoAxIVCg1jcmVhdGVkX2F0X21zGAogASgDEhUKDXVwZGF0ZWRfYXRfbXMYCyABKAMSFgoOZmluaXNoZWRfYXRfbXMYDCABKAMSEgoKcmVxdWVzdF9pZBgNIAEoCRISCgpzdWJzY3JpYmVyGA4gASgJEhMKC2NvbnRyYWN0X2lkGA8gASgJEikKCHNlZ21lbnRzGBAgAygLMhcuYWl3cy5lbmdpbmUudjEuU2VnbWVudBIVCg1yZXN1bHRfcmVhc29uGBEgASgJEhIKCm5vZGVfY291bnQYEiABKAUSFQoNaXRlbXNfb21pdHRlZBgTIAEoCBIXCg9mYWlsZWRfbm9kZV9pZHMYFCADKAkSFQoNd29ya19vcmRlcl9pZBgVIAEoCRISCgpzdGFydGVkX2J5GBYgASgJEi8KBmxhYmVscxgXIAMoCzIfLmFpd3MuZW5naW5lLnYxLlJ1bi5MYWJlbHNFbnRyeRITCgtkZWFkbGluZV9tcxgeIAEoAxotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIooDCg9TdGFydFJ1blJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIZCg9kZWZpbml0aW9uX2pzb24YAiABKAlIABIqCgNyZWYYAyABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZkgAEhIKCmlucHV0X2pzb24YBCABKAkSEgoKc3Vic2NyaWJlchgFIAEoCRITCgtjb250cmFjdF9pZBgGIAEoCRIVCg13b3JrX29yZGVyX2lkGAcgASgJEjsKBmxhYmVscxgIIAMoCzIrLmFpd3MuZW5naW5lLnYxLlN0YXJ0UnVuUmVxdWVzdC5MYWJlbHNFbnRyeRIWCg5ydW5fdGltZW91dF9tcxgUIAEoAxIpCgZub3RpZnkYFSABKAsyGS5haXdzLmVuZ2luZS52MS5SdW5Ob3RpZnkSDwoHZHJ5X3J1bhgyIAEoCBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnNvdXJjZSJHCglSdW5Ob3RpZnkSEAoId2ViaG9va3MYASADKAkSEAoIcmVwbHlfdG8YAiABKAgSFgoOcmVwbHlfdGVtcGxhdGUYAyABKAkiiwEKEFN0YXJ0UnVuUmVzcG9uc2USIAoDcnVuGAEgASgLMhMuYWl3cy5lbmdpbmUudjEuUnVuEg8KB2NyZWF0ZWQYAiABKAgSMwoId2FybmluZ3MYAyADKAsyIS5haXdzLmVuZ2luZS52MS5EZWZpbml0aW9uV2FybmluZxIPCgdkcnlfcnVuGDIgASgIIjsKDUdldFJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhoKEmluY2x1ZGVfZGVmaW5pdGlvbhgCIAEoCCJLCg5HZXRSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4SFwoPZGVmaW5pdGlvbl9qc29uGAIgASgJIjgKFEdldE5vZGVSZXN1bHRSZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCSI9ChVHZXROb2RlUmVzdWx0UmVzcG9uc2USDwoHcHJlc2VudBgBIAEoCBITCgtyZXN1bHRfanNvbhgCIAEoCSIwCg5TdG9wUnVuUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKD1N0b3BSdW5SZXNwb25zZRIgCgNydW4YASABKAsyEy5haXdzLmVuZ2luZS52MS5SdW4irAEKEFJlc3VtZVJ1blJlcXVlc3QSDgoGcnVuX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhYKDnJ1bl90aW1lb3V0X21zGAQgASgDEiYKBmVwb2NocxgFIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxITCgthcHByb3ZhbF9pZBgGIAEoCRIPCgd0b19oZWFkGAcgASgIIkcKEVJlc3VtZVJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1bhIQCghyZXBsYXllZBgCIAEoCCKGAQoTUmV2aWV3UmVzdW1lUmVxdWVzdBIOCgZydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJEhYKDnJ1bl90aW1lb3V0X21zGAMgASgDEiYKBmVwb2NocxgEIAEoCzIWLmFpd3MuZW5naW5lLnYxLkVwb2NocxIPCgd0b19oZWFkGAUgASgIIqUBCgpSZXN1bWVOb2RlEhAKCG5vZGVfdWlkGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIVCg1uZXdfb3BlcmF0aW9uGAMgASgIEhYKDm5lZWRzX2FwcHJvdmFsGAQgASgIEhYKDmVmZmVjdF9hcHBsaWVkGAUgASgIEhIKCmF1dGhvcml6ZWQYBiABKAgSFAoMaW5wdXRfZGlnZXN0GAcgASgJIqkBCgxSZXN1bWVDaGFuZ2USDwoHbm9kZV9pZBgBIAEoCRIoCgVzdGF0ZRgCIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIXCg9vbGRfc3BlY19kaWdlc3QYAyABKAkSFwoPbmV3X3NwZWNfZGlnZXN0GAQgASgJEhUKDW9sZF9ub2RlX2pzb24YBSABKAkSFQoNbmV3X25vZGVfanNvbhgGIAEoCSLGAwoOUmVzdW1lTWF0ZXJpYWwSJgoGZXBvY2hzGAEgASgLMhYuYWl3cy5lbmdpbmUudjEuRXBvY2hzEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEgoKcmVmX3J1bl9pZBgDIAEoCRIOCgZydW5faWQYBCABKAkSEwoLcnVuX3ZlcnNpb24YBSABKAMSEAoIcmV2aXNpb24YBiABKAMSGQoRZGVmaW5pdGlvbl9kaWdlc3QYByABKAkSKQoFbm9kZXMYCCADKAsyGi5haXdzLmVuZ2luZS52MS5SZXN1bWVOb2RlEhIKCm5vZGVfY291bnQYCSABKAUSDgoGcmVhc29uGAogASgJEhYKDnJ1bl90aW1lb3V0X21zGAsgASgDEi0KCXJlYXBwcm92ZRgMIAMoCzIaLmFpd3MuZW5naW5lLnYxLlJlc3VtZU5vZGUSFwoPcmVhcHByb3ZlX2NvdW50GA0gASgFEhMKC3RvX3JldmlzaW9uGA4gASgDEhwKFHRvX2RlZmluaXRpb25fZGlnZXN0GA8gASgJEi0KB2NoYW5nZXMYECADKAsyHC5haXdzLmVuZ2luZS52MS5SZXN1bWVDaGFuZ2UiYQoUUmV2aWV3UmVzdW1lUmVzcG9uc2USMAoIbWF0ZXJpYWwYASABKAsyHi5haXdzLmVuZ2luZS52MS5SZXN1bWVNYXRlcmlhbBIXCg9tYXRlcmlhbF9kaWdlc3QYAiABKAkiIQoPV2F0Y2hSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI0ChBXYXRjaFJ1blJlc3BvbnNlEiAKA3J1bhgBIAEoCzITLmFpd3MuZW5naW5lLnYxLlJ1biLsAgoPTGlzdFJ1bnNSZXF1ZXN0EicKBXN0YXRlGAEgASgOMhguYWl3cy5lbmdpbmUudjEuUnVuU3RhdGUSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSFQoNd29ya19vcmRlcl9pZBgEIAEoCRIoCgNyZWYYBSABKAsyGy5haXdzLmVuZ2luZS52MS5Xb3JrZmxvd1JlZhITCgtjb250cmFjdF9pZBgGIAEoCRISCgpzdGFydGVkX2J5GAcgASgJEhgKEGNyZWF0ZWRfYWZ0ZXJfbXMYCCABKAMSGQoRY3JlYXRlZF9iZWZvcmVfbXMYCSABKAMSOwoGbGFiZWxzGAogAygLMisuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bnNSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTgoQTGlzdFJ1bnNSZXNwb25zZRIhCgRydW5zGAEgAygLMhMuYWl3cy5lbmdpbmUudjEuUnVuEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKHAQoTTGlzdFJ1bk5vZGVzUmVxdWVzdBIOCgZydW5faWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0ZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJrChRMaXN0UnVuTm9kZXNSZXNwb25zZRIpCgVub2RlcxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLk5vZGVTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB3ZlcnNpb24YAyABKAMq7QEKCFJ1blN0YXRlEhkKFVJVTl9TVEFURV9VTlNQRUNJRklFRBAAEhUKEVJVTl9TVEFURV9SVU5OSU5HEAESHAoYUlVOX1NUQVRFX0FXQUlUSU5HX05PREVTEAISFwoTUlVOX1NUQVRFX0NPTVBMRVRFRBADEhQKEFJVTl9TVEFURV9GQUlMRUQQBBIXChNSVU5fU1RBVEVfQ0FOQ0VMTEVEEAUSGAoUUlVOX1NUQVRFX0NPTVBMRVRJTkcQBhIVChFSVU5fU1RBVEVfRkFJTElORxAHEhgKFFJVTl9TVEFURV9DQU5DRUxMSU5HEAgqlQIKCU5vZGVTdGF0ZRIaChZOT0RFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFgoSTk9ERV9TVEFURV9QRU5ESU5HEAESFAoQTk9ERV9TVEFURV9SRUFEWRACEhYKEk5PREVfU1RBVEVfUlVOTklORxADEhMKD05PREVfU1RBVEVfRE9ORRAEEhUKEU5PREVfU1RBVEVfRkFJTEVEEAUSGAoUTk9ERV9TVEFURV9DQU5DRUxMRUQQBhIWChJOT0RFX1NUQVRFX0JMT0NLRUQQBxIXChNOT0RFX1NUQVRFX0VYUEFOREVEEAgSFgoSTk9ERV9TVEFURV9XQUlUSU5HEAkSFwoTTk9ERV9TVEFURV9TVE9QUElORxAKKocBCg1TZWdtZW50UmVhc29uEh4KGlNFR01FTlRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGAoUU0VHTUVOVF9SRUFTT05fU1RBUlQQARIbChdTRUdNRU5UX1JFQVNPTl9SRUNPVkVSWRACEh8KG1NFR01FTlRfUkVBU09OX09XTkVSX0NIQU5HRRADMpQGCgpSdW5TZXJ2aWNlEk0KCFN0YXJ0UnVuEh8uYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuU3RhcnRSdW5SZXNwb25zZRJMCgZHZXRSdW4SHS5haXdzLmVuZ2luZS52MS5HZXRSdW5SZXF1ZXN0Gh4uYWl3cy5lbmdpbmUudjEuR2V0UnVuUmVzcG9uc2UiA5ACARJhCg1HZXROb2RlUmVzdWx0EiQuYWl3cy5lbmdpbmUudjEuR2V0Tm9kZVJlc3VsdFJlcXVlc3QaJS5haXdzLmVuZ2luZS52MS5HZXROb2RlUmVzdWx0UmVzcG9uc2UiA5ACARJKCgdTdG9wUnVuEh4uYWl3cy5lbmdpbmUudjEuU3RvcFJ1blJlcXVlc3QaHy5haXdzLmVuZ2luZS52MS5TdG9wUnVuUmVzcG9uc2USUAoJUmVzdW1lUnVuEiAuYWl3cy5lbmdpbmUudjEuUmVzdW1lUnVuUmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLlJlc3VtZVJ1blJlc3BvbnNlEl4KDFJldmlld1Jlc3VtZRIjLmFpd3MuZW5naW5lLnYxLlJldmlld1Jlc3VtZVJlcXVlc3QaJC5haXdzLmVuZ2luZS52MS5SZXZpZXdSZXN1bWVSZXNwb25zZSIDkAIBElQKCFdhdGNoUnVuEh8uYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXF1ZXN0GiAuYWl3cy5lbmdpbmUudjEuV2F0Y2hSdW5SZXNwb25zZSIDkAIBMAESUgoITGlzdFJ1bnMSHy5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1JlcXVlc3QaIC5haXdzLmVuZ2luZS52MS5MaXN0UnVuc1Jlc3BvbnNlIgOQAgESXgoMTGlzdFJ1bk5vZGVzEiMuYWl3cy5lbmdpbmUudjEuTGlzdFJ1bk5vZGVzUmVxdWVzdBokLmFpd3MuZW5naW5lLnYxLkxpc3RSdW5Ob2Rlc1Jlc3BvbnNlIgOQAgFCYQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MVABWkJnaXRodWIuY29tL3ByYXhpcy1lbmdpbmUvcHJheGlzL2NsaWVudHMvZ28vYWl3cy9lbmdpbmUvdjE7ZW5naW5ldjFiBnByb3RvMw", [file_aiws_engine_v1_common]);
 
 /**
  * Segment is one continuation of a run: a new one begins on recovery or change of owner.
@@ -860,11 +860,20 @@ export type ResumeRunRequest = Message<"aiws.engine.v1.ResumeRunRequest"> & {
   epochs?: Epochs | undefined;
 
   /**
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    *
    * @generated from field: string approval_id = 6;
    */
   approvalId: string;
+
+  /**
+   * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+   * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+   *
+   * @generated from field: bool to_head = 7;
+   */
+  toHead: boolean;
 };
 
 /**
@@ -935,6 +944,13 @@ export type ReviewResumeRequest = Message<"aiws.engine.v1.ReviewResumeRequest"> 
    * @generated from field: aiws.engine.v1.Epochs epochs = 4;
    */
   epochs?: Epochs | undefined;
+
+  /**
+   * Review a resume onto the ref's current head (agent replacement; governed runs only).
+   *
+   * @generated from field: bool to_head = 5;
+   */
+  toHead: boolean;
 };
 
 /**
@@ -966,11 +982,42 @@ export type ResumeNode = Message<"aiws.engine.v1.ResumeNode"> & {
 
   /**
    * True when that is a new operation id: its last effect was not settled as not
-   * applied and its effects are not declared retry-safe.
+   * applied and its effects are not declared retry-safe, or the head replaces its spec.
    *
    * @generated from field: bool new_operation = 3;
    */
   newOperation: boolean;
+
+  /**
+   * True when running it again needs this approval of its exact action: its last effect
+   * was applied (`effect_applied`) or an authorization wait's approval covered its
+   * action (`authorized`).
+   *
+   * @generated from field: bool needs_approval = 4;
+   */
+  needsApproval: boolean;
+
+  /**
+   * Its last settled effect was APPLIED.
+   *
+   * @generated from field: bool effect_applied = 5;
+   */
+  effectApplied: boolean;
+
+  /**
+   * An approval of an authorization wait of the run covered its action.
+   *
+   * @generated from field: bool authorized = 6;
+   */
+  authorized: boolean;
+
+  /**
+   * With `needs_approval`: `sha256:<hex>` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   *
+   * @generated from field: string input_digest = 7;
+   */
+  inputDigest: string;
 };
 
 /**
@@ -981,7 +1028,65 @@ export const ResumeNodeSchema: GenMessage<ResumeNode> = /*@__PURE__*/
   messageDesc(file_aiws_engine_v1_run, 16);
 
 /**
- * ResumeMaterial is the exact subject of a human's approval of a governed resume.
+ * ResumeChange is one node the ref's head changes, in a resume onto the head.
+ *
+ * @generated from message aiws.engine.v1.ResumeChange
+ */
+export type ResumeChange = Message<"aiws.engine.v1.ResumeChange"> & {
+  /**
+   * The node id.
+   *
+   * @generated from field: string node_id = 1;
+   */
+  nodeId: string;
+
+  /**
+   * Its state in the run: FAILED or CANCELLED (it runs again under the head's spec and
+   * a new operation id), or PENDING (it never ran and will run under the head's spec).
+   *
+   * @generated from field: aiws.engine.v1.NodeState state = 2;
+   */
+  state: NodeState;
+
+  /**
+   * Its spec digest in the run's revision.
+   *
+   * @generated from field: string old_spec_digest = 3;
+   */
+  oldSpecDigest: string;
+
+  /**
+   * Its spec digest in the head.
+   *
+   * @generated from field: string new_spec_digest = 4;
+   */
+  newSpecDigest: string;
+
+  /**
+   * Its entry in the run's definition (`nodes.<id>`), as JSON: what a human compares.
+   *
+   * @generated from field: string old_node_json = 5;
+   */
+  oldNodeJson: string;
+
+  /**
+   * Its entry in the head's definition, as JSON.
+   *
+   * @generated from field: string new_node_json = 6;
+   */
+  newNodeJson: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ResumeChange.
+ * Use `create(ResumeChangeSchema)` to create a new message.
+ */
+export const ResumeChangeSchema: GenMessage<ResumeChange> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_run, 17);
+
+/**
+ * ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+ * run, of a run that runs an applied or authorized action again, of a resume onto a head.
  *
  * @generated from message aiws.engine.v1.ResumeMaterial
  */
@@ -1063,6 +1168,44 @@ export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
    * @generated from field: int64 run_timeout_ms = 11;
    */
   runTimeoutMs: bigint;
+
+  /**
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   *
+   * @generated from field: repeated aiws.engine.v1.ResumeNode reapprove = 12;
+   */
+  reapprove: ResumeNode[];
+
+  /**
+   * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+   *
+   * @generated from field: int32 reapprove_count = 13;
+   */
+  reapproveCount: number;
+
+  /**
+   * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+   *
+   * @generated from field: int64 to_revision = 14;
+   */
+  toRevision: bigint;
+
+  /**
+   * With `to_head`: the digest of the head's definition.
+   *
+   * @generated from field: string to_definition_digest = 15;
+   */
+  toDefinitionDigest: string;
+
+  /**
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   *
+   * @generated from field: repeated aiws.engine.v1.ResumeChange changes = 16;
+   */
+  changes: ResumeChange[];
 };
 
 /**
@@ -1070,7 +1213,7 @@ export type ResumeMaterial = Message<"aiws.engine.v1.ResumeMaterial"> & {
  * Use `create(ResumeMaterialSchema)` to create a new message.
  */
 export const ResumeMaterialSchema: GenMessage<ResumeMaterial> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 17);
+  messageDesc(file_aiws_engine_v1_run, 18);
 
 /**
  * ReviewResumeResponse carries the material and its digest.
@@ -1098,7 +1241,7 @@ export type ReviewResumeResponse = Message<"aiws.engine.v1.ReviewResumeResponse"
  * Use `create(ReviewResumeResponseSchema)` to create a new message.
  */
 export const ReviewResumeResponseSchema: GenMessage<ReviewResumeResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 18);
+  messageDesc(file_aiws_engine_v1_run, 19);
 
 /**
  * WatchRunRequest names a run to watch.
@@ -1119,7 +1262,7 @@ export type WatchRunRequest = Message<"aiws.engine.v1.WatchRunRequest"> & {
  * Use `create(WatchRunRequestSchema)` to create a new message.
  */
 export const WatchRunRequestSchema: GenMessage<WatchRunRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 19);
+  messageDesc(file_aiws_engine_v1_run, 20);
 
 /**
  * WatchRunResponse is one snapshot.
@@ -1140,7 +1283,7 @@ export type WatchRunResponse = Message<"aiws.engine.v1.WatchRunResponse"> & {
  * Use `create(WatchRunResponseSchema)` to create a new message.
  */
 export const WatchRunResponseSchema: GenMessage<WatchRunResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 20);
+  messageDesc(file_aiws_engine_v1_run, 21);
 
 /**
  * ListRunsRequest pages through runs. Every filter given must match (empty or zero
@@ -1239,7 +1382,7 @@ export type ListRunsRequest = Message<"aiws.engine.v1.ListRunsRequest"> & {
  * Use `create(ListRunsRequestSchema)` to create a new message.
  */
 export const ListRunsRequestSchema: GenMessage<ListRunsRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 21);
+  messageDesc(file_aiws_engine_v1_run, 22);
 
 /**
  * ListRunsResponse is one page of runs.
@@ -1268,7 +1411,7 @@ export type ListRunsResponse = Message<"aiws.engine.v1.ListRunsResponse"> & {
  * Use `create(ListRunsResponseSchema)` to create a new message.
  */
 export const ListRunsResponseSchema: GenMessage<ListRunsResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 22);
+  messageDesc(file_aiws_engine_v1_run, 23);
 
 /**
  * ListRunNodesRequest pages through a run's nodes.
@@ -1317,7 +1460,7 @@ export type ListRunNodesRequest = Message<"aiws.engine.v1.ListRunNodesRequest"> 
  * Use `create(ListRunNodesRequestSchema)` to create a new message.
  */
 export const ListRunNodesRequestSchema: GenMessage<ListRunNodesRequest> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 23);
+  messageDesc(file_aiws_engine_v1_run, 24);
 
 /**
  * ListRunNodesResponse is one page of nodes.
@@ -1352,7 +1495,7 @@ export type ListRunNodesResponse = Message<"aiws.engine.v1.ListRunNodesResponse"
  * Use `create(ListRunNodesResponseSchema)` to create a new message.
  */
 export const ListRunNodesResponseSchema: GenMessage<ListRunNodesResponse> = /*@__PURE__*/
-  messageDesc(file_aiws_engine_v1_run, 24);
+  messageDesc(file_aiws_engine_v1_run, 25);
 
 /**
  * RunState is the lifecycle of a run. Its outcome is decided by the output node
@@ -1662,8 +1805,15 @@ export const RunService: GenService<{
    * why (RUN_RESUMED). A run with a node awaiting a reconciliation is refused
    * (RECONCILIATION_REQUIRED). Resuming a governed run is a governed action: it needs
    * `approval_id`, a human's approval of the material ReviewResume returns (which pins
-   * the run at its version). A repeated request_id with the same request returns the
-   * run with `replayed = true`.
+   * the run at its version). So is running again, in any run, a node whose last effect
+   * was APPLIED or whose action an authorization wait's approval covered: without
+   * `approval_id` such a resume is refused with REAPPROVAL_REQUIRED naming the nodes, and
+   * the material lists each such action with its operation and input digest
+   * (`ResumeMaterial.reapprove`). With `to_head`, a governed run is resumed onto its ref's
+   * head (agent replacement): the nodes the head changes run under their new spec with
+   * new operation ids, DONE nodes keep their results; a head that changes a DONE node or
+   * the graph's shape is refused with REPLACEMENT_CONFLICT naming the nodes. A repeated
+   * request_id with the same request returns the run with `replayed = true`.
    *
    * @generated from rpc aiws.engine.v1.RunService.ResumeRun
    */
@@ -1674,7 +1824,9 @@ export const RunService: GenService<{
   },
   /**
    * ReviewResume returns the exact material a human approves before a governed run is
-   * resumed, and its digest. It writes nothing.
+   * resumed (or before any run runs an applied or authorized action again), and its
+   * digest: the nodes it runs again, those needing a fresh approval, and with `to_head`
+   * the node-level diff between the run's revision and the head. It writes nothing.
    *
    * @generated from rpc aiws.engine.v1.RunService.ReviewResume
    */

@@ -1038,6 +1038,49 @@ public enum ErrorReason
   SUBSCRIPTION_NOT_GRANTED(230),
   /**
    * <pre>
+   * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+   * last effect was APPLIED or whose action an authorization wait's approval covered:
+   * such an action runs again only with a fresh human approval of the ReviewResume
+   * material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+   * violation `nodes.&lt;uid&gt;` names each such node (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REAPPROVAL_REQUIRED = 240;</code>
+   */
+  REAPPROVAL_REQUIRED(240),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+   * (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+   * input or fan-out, or reads the output from another node. One BadRequest field
+   * violation `nodes.&lt;id&gt;` (or `output`) names each; register a new ref for such a change
+   * (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REPLACEMENT_CONFLICT = 241;</code>
+   */
+  REPLACEMENT_CONFLICT(241),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+   * revision: there is nothing to replace; activate the fixing revision first, or resume
+   * without `to_head` (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_AT_HEAD = 242;</code>
+   */
+  RUN_AT_HEAD(242),
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+   * that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_GOVERNED = 243;</code>
+   */
+  RUN_NOT_GOVERNED(243),
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2086,6 +2129,49 @@ public enum ErrorReason
   public static final int SUBSCRIPTION_NOT_GRANTED_VALUE = 230;
   /**
    * <pre>
+   * ResumeRun of a run (ad hoc or not) without `approval_id` would run again a node whose
+   * last effect was APPLIED or whose action an authorization wait's approval covered:
+   * such an action runs again only with a fresh human approval of the ReviewResume
+   * material, which lists it (`ResumeMaterial.reapprove`). One BadRequest field
+   * violation `nodes.&lt;uid&gt;` names each such node (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REAPPROVAL_REQUIRED = 240;</code>
+   */
+  public static final int REAPPROVAL_REQUIRED_VALUE = 240;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head`: the ref's head changes a node that is DONE
+   * (or has DONE fan-out items), adds or removes a node, changes a node's dependencies,
+   * input or fan-out, or reads the output from another node. One BadRequest field
+   * violation `nodes.&lt;id&gt;` (or `output`) names each; register a new ref for such a change
+   * (FAILED_PRECONDITION). Nothing changes.
+   * </pre>
+   *
+   * <code>REPLACEMENT_CONFLICT = 241;</code>
+   */
+  public static final int REPLACEMENT_CONFLICT_VALUE = 241;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of a run that already executes its ref's head
+   * revision: there is nothing to replace; activate the fixing revision first, or resume
+   * without `to_head` (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_AT_HEAD = 242;</code>
+   */
+  public static final int RUN_AT_HEAD_VALUE = 242;
+  /**
+   * <pre>
+   * ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
+   * that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>RUN_NOT_GOVERNED = 243;</code>
+   */
+  public static final int RUN_NOT_GOVERNED_VALUE = 243;
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2248,6 +2334,10 @@ public enum ErrorReason
       case 191: return NOTIFY_INVALID;
       case 192: return DELIVERY_NOT_FOUND;
       case 230: return SUBSCRIPTION_NOT_GRANTED;
+      case 240: return REAPPROVAL_REQUIRED;
+      case 241: return REPLACEMENT_CONFLICT;
+      case 242: return RUN_AT_HEAD;
+      case 243: return RUN_NOT_GOVERNED;
       case 300: return SCRIPT_INVALID;
       case 301: return SIMULATION_INVALID;
       default: return null;

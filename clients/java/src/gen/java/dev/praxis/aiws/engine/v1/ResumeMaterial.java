@@ -7,7 +7,8 @@ package dev.praxis.aiws.engine.v1;
 
 /**
  * <pre>
- * ResumeMaterial is the exact subject of a human's approval of a governed resume.
+ * ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+ * run, of a run that runs an applied or authorized action again, of a resume onto a head.
  * </pre>
  *
  * Protobuf type {@code aiws.engine.v1.ResumeMaterial}
@@ -38,6 +39,9 @@ private static final long serialVersionUID = 0L;
     definitionDigest_ = "";
     nodes_ = java.util.Collections.emptyList();
     reason_ = "";
+    reapprove12_ = java.util.Collections.emptyList();
+    toDefinitionDigest_ = "";
+    changes_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -453,6 +457,224 @@ private static final long serialVersionUID = 0L;
     return runTimeoutMs_;
   }
 
+  public static final int REAPPROVE_FIELD_NUMBER = 12;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.ResumeNode> reapprove12_;
+  // An alternative name is used for field "reapprove" because:
+  //     both repeated field "reapprove" and singular field "reapprove_count" generate the method "getReapproveCount()"
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.ResumeNode> getReapprove12List() {
+    return reapprove12_;
+  }
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder> 
+      getReapprove12OrBuilderList() {
+    return reapprove12_;
+  }
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  @java.lang.Override
+  public int getReapprove12Count() {
+    return reapprove12_.size();
+  }
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ResumeNode getReapprove12(int index) {
+    return reapprove12_.get(index);
+  }
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder getReapprove12OrBuilder(
+      int index) {
+    return reapprove12_.get(index);
+  }
+
+  public static final int REAPPROVE_COUNT_FIELD_NUMBER = 13;
+  private int reapproveCount13_ = 0;
+  // An alternative name is used for field "reapprove_count" because:
+  //     both repeated field "reapprove" and singular field "reapprove_count" generate the method "getReapproveCount()"
+  /**
+   * <pre>
+   * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+   * </pre>
+   *
+   * <code>int32 reapprove_count = 13;</code>
+   * @return The reapproveCount.
+   */
+  @java.lang.Override
+  public int getReapproveCount13() {
+    return reapproveCount13_;
+  }
+
+  public static final int TO_REVISION_FIELD_NUMBER = 14;
+  private long toRevision_ = 0L;
+  /**
+   * <pre>
+   * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+   * </pre>
+   *
+   * <code>int64 to_revision = 14;</code>
+   * @return The toRevision.
+   */
+  @java.lang.Override
+  public long getToRevision() {
+    return toRevision_;
+  }
+
+  public static final int TO_DEFINITION_DIGEST_FIELD_NUMBER = 15;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object toDefinitionDigest_ = "";
+  /**
+   * <pre>
+   * With `to_head`: the digest of the head's definition.
+   * </pre>
+   *
+   * <code>string to_definition_digest = 15;</code>
+   * @return The toDefinitionDigest.
+   */
+  @java.lang.Override
+  public java.lang.String getToDefinitionDigest() {
+    java.lang.Object ref = toDefinitionDigest_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      toDefinitionDigest_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * With `to_head`: the digest of the head's definition.
+   * </pre>
+   *
+   * <code>string to_definition_digest = 15;</code>
+   * @return The bytes for toDefinitionDigest.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getToDefinitionDigestBytes() {
+    java.lang.Object ref = toDefinitionDigest_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      toDefinitionDigest_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CHANGES_FIELD_NUMBER = 16;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.praxis.aiws.engine.v1.ResumeChange> changes_;
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.praxis.aiws.engine.v1.ResumeChange> getChangesList() {
+    return changes_;
+  }
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder> 
+      getChangesOrBuilderList() {
+    return changes_;
+  }
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  @java.lang.Override
+  public int getChangesCount() {
+    return changes_.size();
+  }
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ResumeChange getChanges(int index) {
+    return changes_.get(index);
+  }
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder getChangesOrBuilder(
+      int index) {
+    return changes_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -499,6 +721,21 @@ private static final long serialVersionUID = 0L;
     }
     if (runTimeoutMs_ != 0L) {
       output.writeInt64(11, runTimeoutMs_);
+    }
+    for (int i = 0; i < reapprove12_.size(); i++) {
+      output.writeMessage(12, reapprove12_.get(i));
+    }
+    if (reapproveCount13_ != 0) {
+      output.writeInt32(13, reapproveCount13_);
+    }
+    if (toRevision_ != 0L) {
+      output.writeInt64(14, toRevision_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(toDefinitionDigest_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 15, toDefinitionDigest_);
+    }
+    for (int i = 0; i < changes_.size(); i++) {
+      output.writeMessage(16, changes_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -548,6 +785,25 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(11, runTimeoutMs_);
     }
+    for (int i = 0; i < reapprove12_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, reapprove12_.get(i));
+    }
+    if (reapproveCount13_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(13, reapproveCount13_);
+    }
+    if (toRevision_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(14, toRevision_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(toDefinitionDigest_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(15, toDefinitionDigest_);
+    }
+    for (int i = 0; i < changes_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(16, changes_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -588,6 +844,16 @@ private static final long serialVersionUID = 0L;
         .equals(other.getReason())) return false;
     if (getRunTimeoutMs()
         != other.getRunTimeoutMs()) return false;
+    if (!getReapprove12List()
+        .equals(other.getReapprove12List())) return false;
+    if (getReapproveCount13()
+        != other.getReapproveCount13()) return false;
+    if (getToRevision()
+        != other.getToRevision()) return false;
+    if (!getToDefinitionDigest()
+        .equals(other.getToDefinitionDigest())) return false;
+    if (!getChangesList()
+        .equals(other.getChangesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -628,6 +894,21 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + RUN_TIMEOUT_MS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getRunTimeoutMs());
+    if (getReapprove12Count() > 0) {
+      hash = (37 * hash) + REAPPROVE_FIELD_NUMBER;
+      hash = (53 * hash) + getReapprove12List().hashCode();
+    }
+    hash = (37 * hash) + REAPPROVE_COUNT_FIELD_NUMBER;
+    hash = (53 * hash) + getReapproveCount13();
+    hash = (37 * hash) + TO_REVISION_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getToRevision());
+    hash = (37 * hash) + TO_DEFINITION_DIGEST_FIELD_NUMBER;
+    hash = (53 * hash) + getToDefinitionDigest().hashCode();
+    if (getChangesCount() > 0) {
+      hash = (37 * hash) + CHANGES_FIELD_NUMBER;
+      hash = (53 * hash) + getChangesList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -727,7 +1008,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * ResumeMaterial is the exact subject of a human's approval of a governed resume.
+   * ResumeMaterial is the exact subject of a human's approval of a resume: of a governed
+   * run, of a run that runs an applied or authorized action again, of a resume onto a head.
    * </pre>
    *
    * Protobuf type {@code aiws.engine.v1.ResumeMaterial}
@@ -764,6 +1046,8 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetEpochsFieldBuilder();
         internalGetNodesFieldBuilder();
+        internalGetReapprove12FieldBuilder();
+        internalGetChangesFieldBuilder();
       }
     }
     @java.lang.Override
@@ -791,6 +1075,23 @@ private static final long serialVersionUID = 0L;
       nodeCount_ = 0;
       reason_ = "";
       runTimeoutMs_ = 0L;
+      if (reapprove12Builder_ == null) {
+        reapprove12_ = java.util.Collections.emptyList();
+      } else {
+        reapprove12_ = null;
+        reapprove12Builder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000800);
+      reapproveCount13_ = 0;
+      toRevision_ = 0L;
+      toDefinitionDigest_ = "";
+      if (changesBuilder_ == null) {
+        changes_ = java.util.Collections.emptyList();
+      } else {
+        changes_ = null;
+        changesBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00008000);
       return this;
     }
 
@@ -833,6 +1134,24 @@ private static final long serialVersionUID = 0L;
       } else {
         result.nodes_ = nodesBuilder_.build();
       }
+      if (reapprove12Builder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0)) {
+          reapprove12_ = java.util.Collections.unmodifiableList(reapprove12_);
+          bitField0_ = (bitField0_ & ~0x00000800);
+        }
+        result.reapprove12_ = reapprove12_;
+      } else {
+        result.reapprove12_ = reapprove12Builder_.build();
+      }
+      if (changesBuilder_ == null) {
+        if (((bitField0_ & 0x00008000) != 0)) {
+          changes_ = java.util.Collections.unmodifiableList(changes_);
+          bitField0_ = (bitField0_ & ~0x00008000);
+        }
+        result.changes_ = changes_;
+      } else {
+        result.changes_ = changesBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.praxis.aiws.engine.v1.ResumeMaterial result) {
@@ -870,6 +1189,15 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.runTimeoutMs_ = runTimeoutMs_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.reapproveCount13_ = reapproveCount13_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.toRevision_ = toRevision_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.toDefinitionDigest_ = toDefinitionDigest_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -951,6 +1279,69 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getRunTimeoutMs() != 0L) {
         setRunTimeoutMs(other.getRunTimeoutMs());
+      }
+      if (reapprove12Builder_ == null) {
+        if (!other.reapprove12_.isEmpty()) {
+          if (reapprove12_.isEmpty()) {
+            reapprove12_ = other.reapprove12_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+          } else {
+            ensureReapprove12IsMutable();
+            reapprove12_.addAll(other.reapprove12_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.reapprove12_.isEmpty()) {
+          if (reapprove12Builder_.isEmpty()) {
+            reapprove12Builder_.dispose();
+            reapprove12Builder_ = null;
+            reapprove12_ = other.reapprove12_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+            reapprove12Builder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetReapprove12FieldBuilder() : null;
+          } else {
+            reapprove12Builder_.addAllMessages(other.reapprove12_);
+          }
+        }
+      }
+      if (other.getReapproveCount13() != 0) {
+        setReapproveCount13(other.getReapproveCount13());
+      }
+      if (other.getToRevision() != 0L) {
+        setToRevision(other.getToRevision());
+      }
+      if (!other.getToDefinitionDigest().isEmpty()) {
+        toDefinitionDigest_ = other.toDefinitionDigest_;
+        bitField0_ |= 0x00004000;
+        onChanged();
+      }
+      if (changesBuilder_ == null) {
+        if (!other.changes_.isEmpty()) {
+          if (changes_.isEmpty()) {
+            changes_ = other.changes_;
+            bitField0_ = (bitField0_ & ~0x00008000);
+          } else {
+            ensureChangesIsMutable();
+            changes_.addAll(other.changes_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.changes_.isEmpty()) {
+          if (changesBuilder_.isEmpty()) {
+            changesBuilder_.dispose();
+            changesBuilder_ = null;
+            changes_ = other.changes_;
+            bitField0_ = (bitField0_ & ~0x00008000);
+            changesBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetChangesFieldBuilder() : null;
+          } else {
+            changesBuilder_.addAllMessages(other.changes_);
+          }
+        }
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1043,6 +1434,47 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 88
+            case 98: {
+              dev.praxis.aiws.engine.v1.ResumeNode m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.ResumeNode.parser(),
+                      extensionRegistry);
+              if (reapprove12Builder_ == null) {
+                ensureReapprove12IsMutable();
+                reapprove12_.add(m);
+              } else {
+                reapprove12Builder_.addMessage(m);
+              }
+              break;
+            } // case 98
+            case 104: {
+              reapproveCount13_ = input.readInt32();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 104
+            case 112: {
+              toRevision_ = input.readInt64();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 112
+            case 122: {
+              toDefinitionDigest_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 122
+            case 130: {
+              dev.praxis.aiws.engine.v1.ResumeChange m =
+                  input.readMessage(
+                      dev.praxis.aiws.engine.v1.ResumeChange.parser(),
+                      extensionRegistry);
+              if (changesBuilder_ == null) {
+                ensureChangesIsMutable();
+                changes_.add(m);
+              } else {
+                changesBuilder_.addMessage(m);
+              }
+              break;
+            } // case 130
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2181,6 +2613,864 @@ private static final long serialVersionUID = 0L;
       runTimeoutMs_ = 0L;
       onChanged();
       return this;
+    }
+
+    private java.util.List<dev.praxis.aiws.engine.v1.ResumeNode> reapprove12_ =
+      java.util.Collections.emptyList();
+    private void ensureReapprove12IsMutable() {
+      if (!((bitField0_ & 0x00000800) != 0)) {
+        reapprove12_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.ResumeNode>(reapprove12_);
+        bitField0_ |= 0x00000800;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.ResumeNode, dev.praxis.aiws.engine.v1.ResumeNode.Builder, dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder> reapprove12Builder_;
+
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.ResumeNode> getReapprove12List() {
+      if (reapprove12Builder_ == null) {
+        return java.util.Collections.unmodifiableList(reapprove12_);
+      } else {
+        return reapprove12Builder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public int getReapprove12Count() {
+      if (reapprove12Builder_ == null) {
+        return reapprove12_.size();
+      } else {
+        return reapprove12Builder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeNode getReapprove12(int index) {
+      if (reapprove12Builder_ == null) {
+        return reapprove12_.get(index);
+      } else {
+        return reapprove12Builder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder setReapprove12(
+        int index, dev.praxis.aiws.engine.v1.ResumeNode value) {
+      if (reapprove12Builder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureReapprove12IsMutable();
+        reapprove12_.set(index, value);
+        onChanged();
+      } else {
+        reapprove12Builder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder setReapprove12(
+        int index, dev.praxis.aiws.engine.v1.ResumeNode.Builder builderForValue) {
+      if (reapprove12Builder_ == null) {
+        ensureReapprove12IsMutable();
+        reapprove12_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        reapprove12Builder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder addReapprove12(dev.praxis.aiws.engine.v1.ResumeNode value) {
+      if (reapprove12Builder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureReapprove12IsMutable();
+        reapprove12_.add(value);
+        onChanged();
+      } else {
+        reapprove12Builder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder addReapprove12(
+        int index, dev.praxis.aiws.engine.v1.ResumeNode value) {
+      if (reapprove12Builder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureReapprove12IsMutable();
+        reapprove12_.add(index, value);
+        onChanged();
+      } else {
+        reapprove12Builder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder addReapprove12(
+        dev.praxis.aiws.engine.v1.ResumeNode.Builder builderForValue) {
+      if (reapprove12Builder_ == null) {
+        ensureReapprove12IsMutable();
+        reapprove12_.add(builderForValue.build());
+        onChanged();
+      } else {
+        reapprove12Builder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder addReapprove12(
+        int index, dev.praxis.aiws.engine.v1.ResumeNode.Builder builderForValue) {
+      if (reapprove12Builder_ == null) {
+        ensureReapprove12IsMutable();
+        reapprove12_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        reapprove12Builder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder addAllReapprove12(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.ResumeNode> values) {
+      if (reapprove12Builder_ == null) {
+        ensureReapprove12IsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, reapprove12_);
+        onChanged();
+      } else {
+        reapprove12Builder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder clearReapprove12() {
+      if (reapprove12Builder_ == null) {
+        reapprove12_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000800);
+        onChanged();
+      } else {
+        reapprove12Builder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public Builder removeReapprove12(int index) {
+      if (reapprove12Builder_ == null) {
+        ensureReapprove12IsMutable();
+        reapprove12_.remove(index);
+        onChanged();
+      } else {
+        reapprove12Builder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeNode.Builder getReapprove12Builder(
+        int index) {
+      return internalGetReapprove12FieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder getReapprove12OrBuilder(
+        int index) {
+      if (reapprove12Builder_ == null) {
+        return reapprove12_.get(index);  } else {
+        return reapprove12Builder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder> 
+         getReapprove12OrBuilderList() {
+      if (reapprove12Builder_ != null) {
+        return reapprove12Builder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(reapprove12_);
+      }
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeNode.Builder addReapprove12Builder() {
+      return internalGetReapprove12FieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.ResumeNode.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeNode.Builder addReapprove12Builder(
+        int index) {
+      return internalGetReapprove12FieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.ResumeNode.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The nodes whose new attempt needs this approval of its exact action (node, operation
+     * id, input digest): their last effect was applied or their action was authorized. At
+     * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.ResumeNode.Builder> 
+         getReapprove12BuilderList() {
+      return internalGetReapprove12FieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.ResumeNode, dev.praxis.aiws.engine.v1.ResumeNode.Builder, dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder> 
+        internalGetReapprove12FieldBuilder() {
+      if (reapprove12Builder_ == null) {
+        reapprove12Builder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.ResumeNode, dev.praxis.aiws.engine.v1.ResumeNode.Builder, dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder>(
+                reapprove12_,
+                ((bitField0_ & 0x00000800) != 0),
+                getParentForChildren(),
+                isClean());
+        reapprove12_ = null;
+      }
+      return reapprove12Builder_;
+    }
+
+    private int reapproveCount13_ ;
+    /**
+     * <pre>
+     * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+     * </pre>
+     *
+     * <code>int32 reapprove_count = 13;</code>
+     * @return The reapproveCount.
+     */
+    @java.lang.Override
+    public int getReapproveCount13() {
+      return reapproveCount13_;
+    }
+    /**
+     * <pre>
+     * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+     * </pre>
+     *
+     * <code>int32 reapprove_count = 13;</code>
+     * @param value The reapproveCount to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReapproveCount13(int value) {
+
+      reapproveCount13_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+     * </pre>
+     *
+     * <code>int32 reapprove_count = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearReapproveCount13() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      reapproveCount13_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private long toRevision_ ;
+    /**
+     * <pre>
+     * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+     * </pre>
+     *
+     * <code>int64 to_revision = 14;</code>
+     * @return The toRevision.
+     */
+    @java.lang.Override
+    public long getToRevision() {
+      return toRevision_;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+     * </pre>
+     *
+     * <code>int64 to_revision = 14;</code>
+     * @param value The toRevision to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToRevision(long value) {
+
+      toRevision_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+     * </pre>
+     *
+     * <code>int64 to_revision = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToRevision() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      toRevision_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object toDefinitionDigest_ = "";
+    /**
+     * <pre>
+     * With `to_head`: the digest of the head's definition.
+     * </pre>
+     *
+     * <code>string to_definition_digest = 15;</code>
+     * @return The toDefinitionDigest.
+     */
+    public java.lang.String getToDefinitionDigest() {
+      java.lang.Object ref = toDefinitionDigest_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        toDefinitionDigest_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the digest of the head's definition.
+     * </pre>
+     *
+     * <code>string to_definition_digest = 15;</code>
+     * @return The bytes for toDefinitionDigest.
+     */
+    public com.google.protobuf.ByteString
+        getToDefinitionDigestBytes() {
+      java.lang.Object ref = toDefinitionDigest_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        toDefinitionDigest_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the digest of the head's definition.
+     * </pre>
+     *
+     * <code>string to_definition_digest = 15;</code>
+     * @param value The toDefinitionDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToDefinitionDigest(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      toDefinitionDigest_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the digest of the head's definition.
+     * </pre>
+     *
+     * <code>string to_definition_digest = 15;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToDefinitionDigest() {
+      toDefinitionDigest_ = getDefaultInstance().getToDefinitionDigest();
+      bitField0_ = (bitField0_ & ~0x00004000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the digest of the head's definition.
+     * </pre>
+     *
+     * <code>string to_definition_digest = 15;</code>
+     * @param value The bytes for toDefinitionDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToDefinitionDigestBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      toDefinitionDigest_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.praxis.aiws.engine.v1.ResumeChange> changes_ =
+      java.util.Collections.emptyList();
+    private void ensureChangesIsMutable() {
+      if (!((bitField0_ & 0x00008000) != 0)) {
+        changes_ = new java.util.ArrayList<dev.praxis.aiws.engine.v1.ResumeChange>(changes_);
+        bitField0_ |= 0x00008000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.ResumeChange, dev.praxis.aiws.engine.v1.ResumeChange.Builder, dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder> changesBuilder_;
+
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.ResumeChange> getChangesList() {
+      if (changesBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(changes_);
+      } else {
+        return changesBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public int getChangesCount() {
+      if (changesBuilder_ == null) {
+        return changes_.size();
+      } else {
+        return changesBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeChange getChanges(int index) {
+      if (changesBuilder_ == null) {
+        return changes_.get(index);
+      } else {
+        return changesBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder setChanges(
+        int index, dev.praxis.aiws.engine.v1.ResumeChange value) {
+      if (changesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangesIsMutable();
+        changes_.set(index, value);
+        onChanged();
+      } else {
+        changesBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder setChanges(
+        int index, dev.praxis.aiws.engine.v1.ResumeChange.Builder builderForValue) {
+      if (changesBuilder_ == null) {
+        ensureChangesIsMutable();
+        changes_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        changesBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder addChanges(dev.praxis.aiws.engine.v1.ResumeChange value) {
+      if (changesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangesIsMutable();
+        changes_.add(value);
+        onChanged();
+      } else {
+        changesBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder addChanges(
+        int index, dev.praxis.aiws.engine.v1.ResumeChange value) {
+      if (changesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangesIsMutable();
+        changes_.add(index, value);
+        onChanged();
+      } else {
+        changesBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder addChanges(
+        dev.praxis.aiws.engine.v1.ResumeChange.Builder builderForValue) {
+      if (changesBuilder_ == null) {
+        ensureChangesIsMutable();
+        changes_.add(builderForValue.build());
+        onChanged();
+      } else {
+        changesBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder addChanges(
+        int index, dev.praxis.aiws.engine.v1.ResumeChange.Builder builderForValue) {
+      if (changesBuilder_ == null) {
+        ensureChangesIsMutable();
+        changes_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        changesBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder addAllChanges(
+        java.lang.Iterable<? extends dev.praxis.aiws.engine.v1.ResumeChange> values) {
+      if (changesBuilder_ == null) {
+        ensureChangesIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, changes_);
+        onChanged();
+      } else {
+        changesBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder clearChanges() {
+      if (changesBuilder_ == null) {
+        changes_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00008000);
+        onChanged();
+      } else {
+        changesBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public Builder removeChanges(int index) {
+      if (changesBuilder_ == null) {
+        ensureChangesIsMutable();
+        changes_.remove(index);
+        onChanged();
+      } else {
+        changesBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeChange.Builder getChangesBuilder(
+        int index) {
+      return internalGetChangesFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder getChangesOrBuilder(
+        int index) {
+      if (changesBuilder_ == null) {
+        return changes_.get(index);  } else {
+        return changesBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder> 
+         getChangesOrBuilderList() {
+      if (changesBuilder_ != null) {
+        return changesBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(changes_);
+      }
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeChange.Builder addChangesBuilder() {
+      return internalGetChangesFieldBuilder().addBuilder(
+          dev.praxis.aiws.engine.v1.ResumeChange.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public dev.praxis.aiws.engine.v1.ResumeChange.Builder addChangesBuilder(
+        int index) {
+      return internalGetChangesFieldBuilder().addBuilder(
+          index, dev.praxis.aiws.engine.v1.ResumeChange.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * With `to_head`: the node-level diff between the run's revision and the head, the
+     * nodes the head changes, in node id order (every other node is the same in both).
+     * </pre>
+     *
+     * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+     */
+    public java.util.List<dev.praxis.aiws.engine.v1.ResumeChange.Builder> 
+         getChangesBuilderList() {
+      return internalGetChangesFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.praxis.aiws.engine.v1.ResumeChange, dev.praxis.aiws.engine.v1.ResumeChange.Builder, dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder> 
+        internalGetChangesFieldBuilder() {
+      if (changesBuilder_ == null) {
+        changesBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.praxis.aiws.engine.v1.ResumeChange, dev.praxis.aiws.engine.v1.ResumeChange.Builder, dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder>(
+                changes_,
+                ((bitField0_ & 0x00008000) != 0),
+                getParentForChildren(),
+                isClean());
+        changes_ = null;
+      }
+      return changesBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.ResumeMaterial)

@@ -225,4 +225,147 @@ public interface ResumeMaterialOrBuilder extends
    * @return The runTimeoutMs.
    */
   long getRunTimeoutMs();
+
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.ResumeNode> 
+      getReapprove12List();
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  dev.praxis.aiws.engine.v1.ResumeNode getReapprove12(int index);
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  int getReapprove12Count();
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder> 
+      getReapprove12OrBuilderList();
+  /**
+   * <pre>
+   * The nodes whose new attempt needs this approval of its exact action (node, operation
+   * id, input digest): their last effect was applied or their action was authorized. At
+   * most 100 listed; `reapprove_count` counts them all, and the digest covers them all.
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeNode reapprove = 12;</code>
+   */
+  dev.praxis.aiws.engine.v1.ResumeNodeOrBuilder getReapprove12OrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * How many nodes need a fresh approval (0: none; an ad hoc run then needs no approval).
+   * </pre>
+   *
+   * <code>int32 reapprove_count = 13;</code>
+   * @return The reapproveCount.
+   */
+  int getReapproveCount13();
+
+  /**
+   * <pre>
+   * With `to_head`: the head's revision the run is resumed onto (0: it keeps `revision`).
+   * </pre>
+   *
+   * <code>int64 to_revision = 14;</code>
+   * @return The toRevision.
+   */
+  long getToRevision();
+
+  /**
+   * <pre>
+   * With `to_head`: the digest of the head's definition.
+   * </pre>
+   *
+   * <code>string to_definition_digest = 15;</code>
+   * @return The toDefinitionDigest.
+   */
+  java.lang.String getToDefinitionDigest();
+  /**
+   * <pre>
+   * With `to_head`: the digest of the head's definition.
+   * </pre>
+   *
+   * <code>string to_definition_digest = 15;</code>
+   * @return The bytes for toDefinitionDigest.
+   */
+  com.google.protobuf.ByteString
+      getToDefinitionDigestBytes();
+
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  java.util.List<dev.praxis.aiws.engine.v1.ResumeChange> 
+      getChangesList();
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  dev.praxis.aiws.engine.v1.ResumeChange getChanges(int index);
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  int getChangesCount();
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  java.util.List<? extends dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder> 
+      getChangesOrBuilderList();
+  /**
+   * <pre>
+   * With `to_head`: the node-level diff between the run's revision and the head, the
+   * nodes the head changes, in node id order (every other node is the same in both).
+   * </pre>
+   *
+   * <code>repeated .aiws.engine.v1.ResumeChange changes = 16;</code>
+   */
+  dev.praxis.aiws.engine.v1.ResumeChangeOrBuilder getChangesOrBuilder(
+      int index);
 }

@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
   private ResumeNode() {
     nodeUid_ = "";
     operationId_ = "";
+    inputDigest_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -148,7 +149,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * True when that is a new operation id: its last effect was not settled as not
-   * applied and its effects are not declared retry-safe.
+   * applied and its effects are not declared retry-safe, or the head replaces its spec.
    * </pre>
    *
    * <code>bool new_operation = 3;</code>
@@ -157,6 +158,102 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public boolean getNewOperation() {
     return newOperation_;
+  }
+
+  public static final int NEEDS_APPROVAL_FIELD_NUMBER = 4;
+  private boolean needsApproval_ = false;
+  /**
+   * <pre>
+   * True when running it again needs this approval of its exact action: its last effect
+   * was applied (`effect_applied`) or an authorization wait's approval covered its
+   * action (`authorized`).
+   * </pre>
+   *
+   * <code>bool needs_approval = 4;</code>
+   * @return The needsApproval.
+   */
+  @java.lang.Override
+  public boolean getNeedsApproval() {
+    return needsApproval_;
+  }
+
+  public static final int EFFECT_APPLIED_FIELD_NUMBER = 5;
+  private boolean effectApplied_ = false;
+  /**
+   * <pre>
+   * Its last settled effect was APPLIED.
+   * </pre>
+   *
+   * <code>bool effect_applied = 5;</code>
+   * @return The effectApplied.
+   */
+  @java.lang.Override
+  public boolean getEffectApplied() {
+    return effectApplied_;
+  }
+
+  public static final int AUTHORIZED_FIELD_NUMBER = 6;
+  private boolean authorized_ = false;
+  /**
+   * <pre>
+   * An approval of an authorization wait of the run covered its action.
+   * </pre>
+   *
+   * <code>bool authorized = 6;</code>
+   * @return The authorized.
+   */
+  @java.lang.Override
+  public boolean getAuthorized() {
+    return authorized_;
+  }
+
+  public static final int INPUT_DIGEST_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object inputDigest_ = "";
+  /**
+   * <pre>
+   * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   * </pre>
+   *
+   * <code>string input_digest = 7;</code>
+   * @return The inputDigest.
+   */
+  @java.lang.Override
+  public java.lang.String getInputDigest() {
+    java.lang.Object ref = inputDigest_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      inputDigest_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   * </pre>
+   *
+   * <code>string input_digest = 7;</code>
+   * @return The bytes for inputDigest.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getInputDigestBytes() {
+    java.lang.Object ref = inputDigest_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      inputDigest_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
   }
 
   private byte memoizedIsInitialized = -1;
@@ -182,6 +279,18 @@ private static final long serialVersionUID = 0L;
     if (newOperation_ != false) {
       output.writeBool(3, newOperation_);
     }
+    if (needsApproval_ != false) {
+      output.writeBool(4, needsApproval_);
+    }
+    if (effectApplied_ != false) {
+      output.writeBool(5, effectApplied_);
+    }
+    if (authorized_ != false) {
+      output.writeBool(6, authorized_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(inputDigest_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, inputDigest_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -200,6 +309,21 @@ private static final long serialVersionUID = 0L;
     if (newOperation_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(3, newOperation_);
+    }
+    if (needsApproval_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(4, needsApproval_);
+    }
+    if (effectApplied_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, effectApplied_);
+    }
+    if (authorized_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, authorized_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(inputDigest_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, inputDigest_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -222,6 +346,14 @@ private static final long serialVersionUID = 0L;
         .equals(other.getOperationId())) return false;
     if (getNewOperation()
         != other.getNewOperation()) return false;
+    if (getNeedsApproval()
+        != other.getNeedsApproval()) return false;
+    if (getEffectApplied()
+        != other.getEffectApplied()) return false;
+    if (getAuthorized()
+        != other.getAuthorized()) return false;
+    if (!getInputDigest()
+        .equals(other.getInputDigest())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -240,6 +372,17 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + NEW_OPERATION_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getNewOperation());
+    hash = (37 * hash) + NEEDS_APPROVAL_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getNeedsApproval());
+    hash = (37 * hash) + EFFECT_APPLIED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getEffectApplied());
+    hash = (37 * hash) + AUTHORIZED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getAuthorized());
+    hash = (37 * hash) + INPUT_DIGEST_FIELD_NUMBER;
+    hash = (53 * hash) + getInputDigest().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -378,6 +521,10 @@ private static final long serialVersionUID = 0L;
       nodeUid_ = "";
       operationId_ = "";
       newOperation_ = false;
+      needsApproval_ = false;
+      effectApplied_ = false;
+      authorized_ = false;
+      inputDigest_ = "";
       return this;
     }
 
@@ -420,6 +567,18 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.newOperation_ = newOperation_;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.needsApproval_ = needsApproval_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.effectApplied_ = effectApplied_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.authorized_ = authorized_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.inputDigest_ = inputDigest_;
+      }
     }
 
     @java.lang.Override
@@ -446,6 +605,20 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getNewOperation() != false) {
         setNewOperation(other.getNewOperation());
+      }
+      if (other.getNeedsApproval() != false) {
+        setNeedsApproval(other.getNeedsApproval());
+      }
+      if (other.getEffectApplied() != false) {
+        setEffectApplied(other.getEffectApplied());
+      }
+      if (other.getAuthorized() != false) {
+        setAuthorized(other.getAuthorized());
+      }
+      if (!other.getInputDigest().isEmpty()) {
+        inputDigest_ = other.inputDigest_;
+        bitField0_ |= 0x00000040;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -488,6 +661,26 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 24
+            case 32: {
+              needsApproval_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
+            case 40: {
+              effectApplied_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
+            case 48: {
+              authorized_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
+            case 58: {
+              inputDigest_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -693,7 +886,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * True when that is a new operation id: its last effect was not settled as not
-     * applied and its effects are not declared retry-safe.
+     * applied and its effects are not declared retry-safe, or the head replaces its spec.
      * </pre>
      *
      * <code>bool new_operation = 3;</code>
@@ -706,7 +899,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * True when that is a new operation id: its last effect was not settled as not
-     * applied and its effects are not declared retry-safe.
+     * applied and its effects are not declared retry-safe, or the head replaces its spec.
      * </pre>
      *
      * <code>bool new_operation = 3;</code>
@@ -723,7 +916,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * True when that is a new operation id: its last effect was not settled as not
-     * applied and its effects are not declared retry-safe.
+     * applied and its effects are not declared retry-safe, or the head replaces its spec.
      * </pre>
      *
      * <code>bool new_operation = 3;</code>
@@ -732,6 +925,241 @@ private static final long serialVersionUID = 0L;
     public Builder clearNewOperation() {
       bitField0_ = (bitField0_ & ~0x00000004);
       newOperation_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean needsApproval_ ;
+    /**
+     * <pre>
+     * True when running it again needs this approval of its exact action: its last effect
+     * was applied (`effect_applied`) or an authorization wait's approval covered its
+     * action (`authorized`).
+     * </pre>
+     *
+     * <code>bool needs_approval = 4;</code>
+     * @return The needsApproval.
+     */
+    @java.lang.Override
+    public boolean getNeedsApproval() {
+      return needsApproval_;
+    }
+    /**
+     * <pre>
+     * True when running it again needs this approval of its exact action: its last effect
+     * was applied (`effect_applied`) or an authorization wait's approval covered its
+     * action (`authorized`).
+     * </pre>
+     *
+     * <code>bool needs_approval = 4;</code>
+     * @param value The needsApproval to set.
+     * @return This builder for chaining.
+     */
+    public Builder setNeedsApproval(boolean value) {
+
+      needsApproval_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when running it again needs this approval of its exact action: its last effect
+     * was applied (`effect_applied`) or an authorization wait's approval covered its
+     * action (`authorized`).
+     * </pre>
+     *
+     * <code>bool needs_approval = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearNeedsApproval() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      needsApproval_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean effectApplied_ ;
+    /**
+     * <pre>
+     * Its last settled effect was APPLIED.
+     * </pre>
+     *
+     * <code>bool effect_applied = 5;</code>
+     * @return The effectApplied.
+     */
+    @java.lang.Override
+    public boolean getEffectApplied() {
+      return effectApplied_;
+    }
+    /**
+     * <pre>
+     * Its last settled effect was APPLIED.
+     * </pre>
+     *
+     * <code>bool effect_applied = 5;</code>
+     * @param value The effectApplied to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEffectApplied(boolean value) {
+
+      effectApplied_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its last settled effect was APPLIED.
+     * </pre>
+     *
+     * <code>bool effect_applied = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearEffectApplied() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      effectApplied_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean authorized_ ;
+    /**
+     * <pre>
+     * An approval of an authorization wait of the run covered its action.
+     * </pre>
+     *
+     * <code>bool authorized = 6;</code>
+     * @return The authorized.
+     */
+    @java.lang.Override
+    public boolean getAuthorized() {
+      return authorized_;
+    }
+    /**
+     * <pre>
+     * An approval of an authorization wait of the run covered its action.
+     * </pre>
+     *
+     * <code>bool authorized = 6;</code>
+     * @param value The authorized to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAuthorized(boolean value) {
+
+      authorized_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * An approval of an authorization wait of the run covered its action.
+     * </pre>
+     *
+     * <code>bool authorized = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAuthorized() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      authorized_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object inputDigest_ = "";
+    /**
+     * <pre>
+     * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+     * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+     * </pre>
+     *
+     * <code>string input_digest = 7;</code>
+     * @return The inputDigest.
+     */
+    public java.lang.String getInputDigest() {
+      java.lang.Object ref = inputDigest_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        inputDigest_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+     * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+     * </pre>
+     *
+     * <code>string input_digest = 7;</code>
+     * @return The bytes for inputDigest.
+     */
+    public com.google.protobuf.ByteString
+        getInputDigestBytes() {
+      java.lang.Object ref = inputDigest_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        inputDigest_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+     * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+     * </pre>
+     *
+     * <code>string input_digest = 7;</code>
+     * @param value The inputDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setInputDigest(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      inputDigest_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+     * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+     * </pre>
+     *
+     * <code>string input_digest = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearInputDigest() {
+      inputDigest_ = getDefaultInstance().getInputDigest();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+     * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+     * </pre>
+     *
+     * <code>string input_digest = 7;</code>
+     * @param value The bytes for inputDigest to set.
+     * @return This builder for chaining.
+     */
+    public Builder setInputDigestBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      inputDigest_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

@@ -53,11 +53,65 @@ public interface ResumeNodeOrBuilder extends
   /**
    * <pre>
    * True when that is a new operation id: its last effect was not settled as not
-   * applied and its effects are not declared retry-safe.
+   * applied and its effects are not declared retry-safe, or the head replaces its spec.
    * </pre>
    *
    * <code>bool new_operation = 3;</code>
    * @return The newOperation.
    */
   boolean getNewOperation();
+
+  /**
+   * <pre>
+   * True when running it again needs this approval of its exact action: its last effect
+   * was applied (`effect_applied`) or an authorization wait's approval covered its
+   * action (`authorized`).
+   * </pre>
+   *
+   * <code>bool needs_approval = 4;</code>
+   * @return The needsApproval.
+   */
+  boolean getNeedsApproval();
+
+  /**
+   * <pre>
+   * Its last settled effect was APPLIED.
+   * </pre>
+   *
+   * <code>bool effect_applied = 5;</code>
+   * @return The effectApplied.
+   */
+  boolean getEffectApplied();
+
+  /**
+   * <pre>
+   * An approval of an authorization wait of the run covered its action.
+   * </pre>
+   *
+   * <code>bool authorized = 6;</code>
+   * @return The authorized.
+   */
+  boolean getAuthorized();
+
+  /**
+   * <pre>
+   * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   * </pre>
+   *
+   * <code>string input_digest = 7;</code>
+   * @return The inputDigest.
+   */
+  java.lang.String getInputDigest();
+  /**
+   * <pre>
+   * With `needs_approval`: `sha256:&lt;hex&gt;` over the input its next attempt will carry;
+   * empty while a node it reads is not done (a fan-out node: its items carry theirs).
+   * </pre>
+   *
+   * <code>string input_digest = 7;</code>
+   * @return The bytes for inputDigest.
+   */
+  com.google.protobuf.ByteString
+      getInputDigestBytes();
 }

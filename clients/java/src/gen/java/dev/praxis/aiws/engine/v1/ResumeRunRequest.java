@@ -252,7 +252,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object approvalId_ = "";
   /**
    * <pre>
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    * </pre>
    *
    * <code>string approval_id = 6;</code>
@@ -273,7 +274,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    * </pre>
    *
    * <code>string approval_id = 6;</code>
@@ -292,6 +294,22 @@ private static final long serialVersionUID = 0L;
     } else {
       return (com.google.protobuf.ByteString) ref;
     }
+  }
+
+  public static final int TO_HEAD_FIELD_NUMBER = 7;
+  private boolean toHead_ = false;
+  /**
+   * <pre>
+   * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+   * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+   * </pre>
+   *
+   * <code>bool to_head = 7;</code>
+   * @return The toHead.
+   */
+  @java.lang.Override
+  public boolean getToHead() {
+    return toHead_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -326,6 +344,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 6, approvalId_);
     }
+    if (toHead_ != false) {
+      output.writeBool(7, toHead_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -354,6 +375,10 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(approvalId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(6, approvalId_);
+    }
+    if (toHead_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(7, toHead_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -385,6 +410,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getApprovalId()
         .equals(other.getApprovalId())) return false;
+    if (getToHead()
+        != other.getToHead()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -411,6 +438,9 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + APPROVAL_ID_FIELD_NUMBER;
     hash = (53 * hash) + getApprovalId().hashCode();
+    hash = (37 * hash) + TO_HEAD_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getToHead());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -562,6 +592,7 @@ private static final long serialVersionUID = 0L;
         epochsBuilder_ = null;
       }
       approvalId_ = "";
+      toHead_ = false;
       return this;
     }
 
@@ -617,6 +648,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.approvalId_ = approvalId_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.toHead_ = toHead_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -657,6 +691,9 @@ private static final long serialVersionUID = 0L;
         approvalId_ = other.approvalId_;
         bitField0_ |= 0x00000020;
         onChanged();
+      }
+      if (other.getToHead() != false) {
+        setToHead(other.getToHead());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -716,6 +753,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 56: {
+              toHead_ = input.readBool();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1216,7 +1258,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object approvalId_ = "";
     /**
      * <pre>
-     * Governed runs: a human's approval of the ReviewResume material (required for them).
+     * A human's approval of the ReviewResume material: required for a governed run, and
+     * for any run whose resume runs an applied or authorized action again.
      * </pre>
      *
      * <code>string approval_id = 6;</code>
@@ -1236,7 +1279,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Governed runs: a human's approval of the ReviewResume material (required for them).
+     * A human's approval of the ReviewResume material: required for a governed run, and
+     * for any run whose resume runs an applied or authorized action again.
      * </pre>
      *
      * <code>string approval_id = 6;</code>
@@ -1257,7 +1301,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Governed runs: a human's approval of the ReviewResume material (required for them).
+     * A human's approval of the ReviewResume material: required for a governed run, and
+     * for any run whose resume runs an applied or authorized action again.
      * </pre>
      *
      * <code>string approval_id = 6;</code>
@@ -1274,7 +1319,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Governed runs: a human's approval of the ReviewResume material (required for them).
+     * A human's approval of the ReviewResume material: required for a governed run, and
+     * for any run whose resume runs an applied or authorized action again.
      * </pre>
      *
      * <code>string approval_id = 6;</code>
@@ -1288,7 +1334,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Governed runs: a human's approval of the ReviewResume material (required for them).
+     * A human's approval of the ReviewResume material: required for a governed run, and
+     * for any run whose resume runs an applied or authorized action again.
      * </pre>
      *
      * <code>string approval_id = 6;</code>
@@ -1301,6 +1348,53 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       approvalId_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private boolean toHead_ ;
+    /**
+     * <pre>
+     * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+     * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+     * </pre>
+     *
+     * <code>bool to_head = 7;</code>
+     * @return The toHead.
+     */
+    @java.lang.Override
+    public boolean getToHead() {
+      return toHead_;
+    }
+    /**
+     * <pre>
+     * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+     * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+     * </pre>
+     *
+     * <code>bool to_head = 7;</code>
+     * @param value The toHead to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToHead(boolean value) {
+
+      toHead_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+     * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+     * </pre>
+     *
+     * <code>bool to_head = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToHead() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      toHead_ = false;
       onChanged();
       return this;
     }

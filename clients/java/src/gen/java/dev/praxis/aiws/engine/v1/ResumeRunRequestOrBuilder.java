@@ -110,7 +110,8 @@ public interface ResumeRunRequestOrBuilder extends
 
   /**
    * <pre>
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    * </pre>
    *
    * <code>string approval_id = 6;</code>
@@ -119,7 +120,8 @@ public interface ResumeRunRequestOrBuilder extends
   java.lang.String getApprovalId();
   /**
    * <pre>
-   * Governed runs: a human's approval of the ReviewResume material (required for them).
+   * A human's approval of the ReviewResume material: required for a governed run, and
+   * for any run whose resume runs an applied or authorized action again.
    * </pre>
    *
    * <code>string approval_id = 6;</code>
@@ -127,4 +129,15 @@ public interface ResumeRunRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getApprovalIdBytes();
+
+  /**
+   * <pre>
+   * Governed runs: resume onto the ref's current head (agent replacement), as reviewed
+   * with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
+   * </pre>
+   *
+   * <code>bool to_head = 7;</code>
+   * @return The toHead.
+   */
+  boolean getToHead();
 }

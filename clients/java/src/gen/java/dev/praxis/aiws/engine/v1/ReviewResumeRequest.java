@@ -197,6 +197,21 @@ private static final long serialVersionUID = 0L;
     return epochs_ == null ? dev.praxis.aiws.engine.v1.Epochs.getDefaultInstance() : epochs_;
   }
 
+  public static final int TO_HEAD_FIELD_NUMBER = 5;
+  private boolean toHead_ = false;
+  /**
+   * <pre>
+   * Review a resume onto the ref's current head (agent replacement; governed runs only).
+   * </pre>
+   *
+   * <code>bool to_head = 5;</code>
+   * @return The toHead.
+   */
+  @java.lang.Override
+  public boolean getToHead() {
+    return toHead_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -223,6 +238,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(4, getEpochs());
     }
+    if (toHead_ != false) {
+      output.writeBool(5, toHead_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -245,6 +263,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getEpochs());
+    }
+    if (toHead_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, toHead_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -272,6 +294,8 @@ private static final long serialVersionUID = 0L;
       if (!getEpochs()
           .equals(other.getEpochs())) return false;
     }
+    if (getToHead()
+        != other.getToHead()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -294,6 +318,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + EPOCHS_FIELD_NUMBER;
       hash = (53 * hash) + getEpochs().hashCode();
     }
+    hash = (37 * hash) + TO_HEAD_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getToHead());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -443,6 +470,7 @@ private static final long serialVersionUID = 0L;
         epochsBuilder_.dispose();
         epochsBuilder_ = null;
       }
+      toHead_ = false;
       return this;
     }
 
@@ -492,6 +520,9 @@ private static final long serialVersionUID = 0L;
             : epochsBuilder_.build();
         to_bitField0_ |= 0x00000001;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.toHead_ = toHead_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -522,6 +553,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasEpochs()) {
         mergeEpochs(other.getEpochs());
+      }
+      if (other.getToHead() != false) {
+        setToHead(other.getToHead());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -571,6 +605,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 40: {
+              toHead_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -971,6 +1010,50 @@ private static final long serialVersionUID = 0L;
         epochs_ = null;
       }
       return epochsBuilder_;
+    }
+
+    private boolean toHead_ ;
+    /**
+     * <pre>
+     * Review a resume onto the ref's current head (agent replacement; governed runs only).
+     * </pre>
+     *
+     * <code>bool to_head = 5;</code>
+     * @return The toHead.
+     */
+    @java.lang.Override
+    public boolean getToHead() {
+      return toHead_;
+    }
+    /**
+     * <pre>
+     * Review a resume onto the ref's current head (agent replacement; governed runs only).
+     * </pre>
+     *
+     * <code>bool to_head = 5;</code>
+     * @param value The toHead to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToHead(boolean value) {
+
+      toHead_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Review a resume onto the ref's current head (agent replacement; governed runs only).
+     * </pre>
+     *
+     * <code>bool to_head = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToHead() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      toHead_ = false;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.ReviewResumeRequest)

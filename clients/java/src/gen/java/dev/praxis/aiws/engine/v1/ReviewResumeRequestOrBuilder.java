@@ -86,4 +86,14 @@ public interface ReviewResumeRequestOrBuilder extends
    * <code>.aiws.engine.v1.Epochs epochs = 4;</code>
    */
   dev.praxis.aiws.engine.v1.EpochsOrBuilder getEpochsOrBuilder();
+
+  /**
+   * <pre>
+   * Review a resume onto the ref's current head (agent replacement; governed runs only).
+   * </pre>
+   *
+   * <code>bool to_head = 5;</code>
+   * @return The toHead.
+   */
+  boolean getToHead();
 }

@@ -122,6 +122,11 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_ResumeNode_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ResumeChange_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ResumeChange_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_aiws_engine_v1_ResumeMaterial_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -233,86 +238,97 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "esent\030\001 \001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016Stop" +
       "RunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001" +
       "(\t\"3\n\017StopRunResponse\022 \n\003run\030\001 \001(\0132\023.aiw" +
-      "s.engine.v1.Run\"\233\001\n\020ResumeRunRequest\022\016\n\006" +
+      "s.engine.v1.Run\"\254\001\n\020ResumeRunRequest\022\016\n\006" +
       "run_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reas" +
       "on\030\003 \001(\t\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epoc" +
       "hs\030\005 \001(\0132\026.aiws.engine.v1.Epochs\022\023\n\013appr" +
-      "oval_id\030\006 \001(\t\"G\n\021ResumeRunResponse\022 \n\003ru" +
-      "n\030\001 \001(\0132\023.aiws.engine.v1.Run\022\020\n\010replayed" +
-      "\030\002 \001(\010\"u\n\023ReviewResumeRequest\022\016\n\006run_id\030" +
-      "\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022\026\n\016run_timeout_ms\030" +
-      "\003 \001(\003\022&\n\006epochs\030\004 \001(\0132\026.aiws.engine.v1.E" +
-      "pochs\"K\n\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n" +
-      "\014operation_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001" +
-      "(\010\"\234\002\n\016ResumeMaterial\022&\n\006epochs\030\001 \001(\0132\026." +
-      "aiws.engine.v1.Epochs\022\025\n\rwork_order_id\030\002" +
-      " \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006run_id\030\004 \001(\t" +
-      "\022\023\n\013run_version\030\005 \001(\003\022\020\n\010revision\030\006 \001(\003\022" +
-      "\031\n\021definition_digest\030\007 \001(\t\022)\n\005nodes\030\010 \003(" +
-      "\0132\032.aiws.engine.v1.ResumeNode\022\022\n\nnode_co" +
-      "unt\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n\016run_timeout" +
-      "_ms\030\013 \001(\003\"a\n\024ReviewResumeResponse\0220\n\010mat" +
-      "erial\030\001 \001(\0132\036.aiws.engine.v1.ResumeMater" +
-      "ial\022\027\n\017material_digest\030\002 \001(\t\"!\n\017WatchRun" +
-      "Request\022\016\n\006run_id\030\001 \001(\t\"4\n\020WatchRunRespo" +
-      "nse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v1.Run\"\354\002" +
-      "\n\017ListRunsRequest\022\'\n\005state\030\001 \001(\0162\030.aiws." +
-      "engine.v1.RunState\022\021\n\tpage_size\030\002 \001(\005\022\022\n" +
-      "\npage_token\030\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t" +
-      "\022(\n\003ref\030\005 \001(\0132\033.aiws.engine.v1.WorkflowR" +
-      "ef\022\023\n\013contract_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 " +
-      "\001(\t\022\030\n\020created_after_ms\030\010 \001(\003\022\031\n\021created" +
-      "_before_ms\030\t \001(\003\022;\n\006labels\030\n \003(\0132+.aiws." +
-      "engine.v1.ListRunsRequest.LabelsEntry\032-\n" +
-      "\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
-      ":\0028\001\"N\n\020ListRunsResponse\022!\n\004runs\030\001 \003(\0132\023" +
-      ".aiws.engine.v1.Run\022\027\n\017next_page_token\030\002" +
-      " \001(\t\"\207\001\n\023ListRunNodesRequest\022\016\n\006run_id\030\001" +
-      " \001(\t\022\017\n\007node_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.a" +
-      "iws.engine.v1.NodeState\022\021\n\tpage_size\030\004 \001" +
-      "(\005\022\022\n\npage_token\030\005 \001(\t\"k\n\024ListRunNodesRe" +
-      "sponse\022)\n\005nodes\030\001 \003(\0132\032.aiws.engine.v1.N" +
-      "odeStatus\022\027\n\017next_page_token\030\002 \001(\t\022\017\n\007ve" +
-      "rsion\030\003 \001(\003*\355\001\n\010RunState\022\031\n\025RUN_STATE_UN" +
-      "SPECIFIED\020\000\022\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RU" +
-      "N_STATE_AWAITING_NODES\020\002\022\027\n\023RUN_STATE_CO" +
-      "MPLETED\020\003\022\024\n\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_S" +
-      "TATE_CANCELLED\020\005\022\030\n\024RUN_STATE_COMPLETING" +
-      "\020\006\022\025\n\021RUN_STATE_FAILING\020\007\022\030\n\024RUN_STATE_C" +
-      "ANCELLING\020\010*\225\002\n\tNodeState\022\032\n\026NODE_STATE_" +
-      "UNSPECIFIED\020\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n" +
-      "\020NODE_STATE_READY\020\002\022\026\n\022NODE_STATE_RUNNIN" +
-      "G\020\003\022\023\n\017NODE_STATE_DONE\020\004\022\025\n\021NODE_STATE_F" +
-      "AILED\020\005\022\030\n\024NODE_STATE_CANCELLED\020\006\022\026\n\022NOD" +
-      "E_STATE_BLOCKED\020\007\022\027\n\023NODE_STATE_EXPANDED" +
-      "\020\010\022\026\n\022NODE_STATE_WAITING\020\t\022\027\n\023NODE_STATE" +
-      "_STOPPING\020\n*\207\001\n\rSegmentReason\022\036\n\032SEGMENT" +
-      "_REASON_UNSPECIFIED\020\000\022\030\n\024SEGMENT_REASON_" +
-      "START\020\001\022\033\n\027SEGMENT_REASON_RECOVERY\020\002\022\037\n\033" +
-      "SEGMENT_REASON_OWNER_CHANGE\020\0032\224\006\n\nRunSer" +
-      "vice\022M\n\010StartRun\022\037.aiws.engine.v1.StartR" +
-      "unRequest\032 .aiws.engine.v1.StartRunRespo" +
-      "nse\022L\n\006GetRun\022\035.aiws.engine.v1.GetRunReq" +
-      "uest\032\036.aiws.engine.v1.GetRunResponse\"\003\220\002" +
-      "\001\022a\n\rGetNodeResult\022$.aiws.engine.v1.GetN" +
-      "odeResultRequest\032%.aiws.engine.v1.GetNod" +
-      "eResultResponse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.e" +
-      "ngine.v1.StopRunRequest\032\037.aiws.engine.v1" +
-      ".StopRunResponse\022P\n\tResumeRun\022 .aiws.eng" +
-      "ine.v1.ResumeRunRequest\032!.aiws.engine.v1" +
-      ".ResumeRunResponse\022^\n\014ReviewResume\022#.aiw" +
-      "s.engine.v1.ReviewResumeRequest\032$.aiws.e" +
-      "ngine.v1.ReviewResumeResponse\"\003\220\002\001\022T\n\010Wa" +
-      "tchRun\022\037.aiws.engine.v1.WatchRunRequest\032" +
-      " .aiws.engine.v1.WatchRunResponse\"\003\220\002\0010\001" +
-      "\022R\n\010ListRuns\022\037.aiws.engine.v1.ListRunsRe" +
-      "quest\032 .aiws.engine.v1.ListRunsResponse\"" +
-      "\003\220\002\001\022^\n\014ListRunNodes\022#.aiws.engine.v1.Li" +
-      "stRunNodesRequest\032$.aiws.engine.v1.ListR" +
-      "unNodesResponse\"\003\220\002\001Ba\n\031dev.praxis.aiws." +
-      "engine.v1P\001ZBgithub.com/praxis-engine/pr" +
-      "axis/clients/go/aiws/engine/v1;enginev1b" +
-      "\006proto3"
+      "oval_id\030\006 \001(\t\022\017\n\007to_head\030\007 \001(\010\"G\n\021Resume" +
+      "RunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v" +
+      "1.Run\022\020\n\010replayed\030\002 \001(\010\"\206\001\n\023ReviewResume" +
+      "Request\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022" +
+      "\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epochs\030\004 \001(\0132" +
+      "\026.aiws.engine.v1.Epochs\022\017\n\007to_head\030\005 \001(\010" +
+      "\"\245\001\n\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014ope" +
+      "ration_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\022\026" +
+      "\n\016needs_approval\030\004 \001(\010\022\026\n\016effect_applied" +
+      "\030\005 \001(\010\022\022\n\nauthorized\030\006 \001(\010\022\024\n\014input_dige" +
+      "st\030\007 \001(\t\"\251\001\n\014ResumeChange\022\017\n\007node_id\030\001 \001" +
+      "(\t\022(\n\005state\030\002 \001(\0162\031.aiws.engine.v1.NodeS" +
+      "tate\022\027\n\017old_spec_digest\030\003 \001(\t\022\027\n\017new_spe" +
+      "c_digest\030\004 \001(\t\022\025\n\rold_node_json\030\005 \001(\t\022\025\n" +
+      "\rnew_node_json\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022" +
+      "&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022" +
+      "\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001" +
+      "(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_version\030\005 \001(\003\022" +
+      "\020\n\010revision\030\006 \001(\003\022\031\n\021definition_digest\030\007" +
+      " \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.engine.v1.Res" +
+      "umeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n\006reason\030\n " +
+      "\001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\022-\n\treapprove" +
+      "\030\014 \003(\0132\032.aiws.engine.v1.ResumeNode\022\027\n\017re" +
+      "approve_count\030\r \001(\005\022\023\n\013to_revision\030\016 \001(\003" +
+      "\022\034\n\024to_definition_digest\030\017 \001(\t\022-\n\007change" +
+      "s\030\020 \003(\0132\034.aiws.engine.v1.ResumeChange\"a\n" +
+      "\024ReviewResumeResponse\0220\n\010material\030\001 \001(\0132" +
+      "\036.aiws.engine.v1.ResumeMaterial\022\027\n\017mater" +
+      "ial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006r" +
+      "un_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001" +
+      " \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRe" +
+      "quest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.Ru" +
+      "nState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030" +
+      "\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(" +
+      "\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013contra" +
+      "ct_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020creat" +
+      "ed_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t" +
+      " \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.Li" +
+      "stRunsRequest.LabelsEntry\032-\n\013LabelsEntry" +
+      "\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020List" +
+      "RunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine" +
+      ".v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023Lis" +
+      "tRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node" +
+      "_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v" +
+      "1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_t" +
+      "oken\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005no" +
+      "des\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n" +
+      "\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*" +
+      "\355\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
+      "\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAI" +
+      "TING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n" +
+      "\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELL" +
+      "ED\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_ST" +
+      "ATE_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*" +
+      "\225\002\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020" +
+      "\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_" +
+      "READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_" +
+      "STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024N" +
+      "ODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOC" +
+      "KED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_S" +
+      "TATE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*" +
+      "\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON_UNSP" +
+      "ECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027S" +
+      "EGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REAS" +
+      "ON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010Star" +
+      "tRun\022\037.aiws.engine.v1.StartRunRequest\032 ." +
+      "aiws.engine.v1.StartRunResponse\022L\n\006GetRu" +
+      "n\022\035.aiws.engine.v1.GetRunRequest\032\036.aiws." +
+      "engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNode" +
+      "Result\022$.aiws.engine.v1.GetNodeResultReq" +
+      "uest\032%.aiws.engine.v1.GetNodeResultRespo" +
+      "nse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.Sto" +
+      "pRunRequest\032\037.aiws.engine.v1.StopRunResp" +
+      "onse\022P\n\tResumeRun\022 .aiws.engine.v1.Resum" +
+      "eRunRequest\032!.aiws.engine.v1.ResumeRunRe" +
+      "sponse\022^\n\014ReviewResume\022#.aiws.engine.v1." +
+      "ReviewResumeRequest\032$.aiws.engine.v1.Rev" +
+      "iewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiw" +
+      "s.engine.v1.WatchRunRequest\032 .aiws.engin" +
+      "e.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns" +
+      "\022\037.aiws.engine.v1.ListRunsRequest\032 .aiws" +
+      ".engine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014List" +
+      "RunNodes\022#.aiws.engine.v1.ListRunNodesRe" +
+      "quest\032$.aiws.engine.v1.ListRunNodesRespo" +
+      "nse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001Z" +
+      "Bgithub.com/praxis-engine/praxis/clients" +
+      "/go/aiws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -414,7 +430,7 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ResumeRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeRunRequest_descriptor,
-        new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", });
+        new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", "ToHead", });
     internal_static_aiws_engine_v1_ResumeRunResponse_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_ResumeRunResponse_fieldAccessorTable = new
@@ -426,39 +442,45 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ReviewResumeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor,
-        new java.lang.String[] { "RunId", "Reason", "RunTimeoutMs", "Epochs", });
+        new java.lang.String[] { "RunId", "Reason", "RunTimeoutMs", "Epochs", "ToHead", });
     internal_static_aiws_engine_v1_ResumeNode_descriptor =
       getDescriptor().getMessageType(16);
     internal_static_aiws_engine_v1_ResumeNode_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeNode_descriptor,
-        new java.lang.String[] { "NodeUid", "OperationId", "NewOperation", });
-    internal_static_aiws_engine_v1_ResumeMaterial_descriptor =
+        new java.lang.String[] { "NodeUid", "OperationId", "NewOperation", "NeedsApproval", "EffectApplied", "Authorized", "InputDigest", });
+    internal_static_aiws_engine_v1_ResumeChange_descriptor =
       getDescriptor().getMessageType(17);
+    internal_static_aiws_engine_v1_ResumeChange_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ResumeChange_descriptor,
+        new java.lang.String[] { "NodeId", "State", "OldSpecDigest", "NewSpecDigest", "OldNodeJson", "NewNodeJson", });
+    internal_static_aiws_engine_v1_ResumeMaterial_descriptor =
+      getDescriptor().getMessageType(18);
     internal_static_aiws_engine_v1_ResumeMaterial_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeMaterial_descriptor,
-        new java.lang.String[] { "Epochs", "WorkOrderId", "RefRunId", "RunId", "RunVersion", "Revision", "DefinitionDigest", "Nodes", "NodeCount", "Reason", "RunTimeoutMs", });
+        new java.lang.String[] { "Epochs", "WorkOrderId", "RefRunId", "RunId", "RunVersion", "Revision", "DefinitionDigest", "Nodes", "NodeCount", "Reason", "RunTimeoutMs", "Reapprove12", "ReapproveCount13", "ToRevision", "ToDefinitionDigest", "Changes", });
     internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor =
-      getDescriptor().getMessageType(18);
+      getDescriptor().getMessageType(19);
     internal_static_aiws_engine_v1_ReviewResumeResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ReviewResumeResponse_descriptor,
         new java.lang.String[] { "Material", "MaterialDigest", });
     internal_static_aiws_engine_v1_WatchRunRequest_descriptor =
-      getDescriptor().getMessageType(19);
+      getDescriptor().getMessageType(20);
     internal_static_aiws_engine_v1_WatchRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunRequest_descriptor,
         new java.lang.String[] { "RunId", });
     internal_static_aiws_engine_v1_WatchRunResponse_descriptor =
-      getDescriptor().getMessageType(20);
+      getDescriptor().getMessageType(21);
     internal_static_aiws_engine_v1_WatchRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WatchRunResponse_descriptor,
         new java.lang.String[] { "Run", });
     internal_static_aiws_engine_v1_ListRunsRequest_descriptor =
-      getDescriptor().getMessageType(21);
+      getDescriptor().getMessageType(22);
     internal_static_aiws_engine_v1_ListRunsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsRequest_descriptor,
@@ -470,19 +492,19 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
         internal_static_aiws_engine_v1_ListRunsRequest_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_aiws_engine_v1_ListRunsResponse_descriptor =
-      getDescriptor().getMessageType(22);
+      getDescriptor().getMessageType(23);
     internal_static_aiws_engine_v1_ListRunsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunsResponse_descriptor,
         new java.lang.String[] { "Runs", "NextPageToken", });
     internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor =
-      getDescriptor().getMessageType(23);
+      getDescriptor().getMessageType(24);
     internal_static_aiws_engine_v1_ListRunNodesRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesRequest_descriptor,
         new java.lang.String[] { "RunId", "NodeId", "State", "PageSize", "PageToken", });
     internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor =
-      getDescriptor().getMessageType(24);
+      getDescriptor().getMessageType(25);
     internal_static_aiws_engine_v1_ListRunNodesResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListRunNodesResponse_descriptor,
