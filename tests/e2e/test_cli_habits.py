@@ -163,7 +163,7 @@ _try praxis runs list --state ""
         "runs",
         "list",
         "--state --started-by",
-        "awaiting-nodes cancelled completed failed running",
+        "awaiting-nodes cancelled cancelling completed completing failed failing running",
     ]
     wrong = subprocess.run([PRAXIS, "completion", "csh"], capture_output=True, text=True,
                            timeout=60)  # fmt: skip

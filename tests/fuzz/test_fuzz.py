@@ -288,6 +288,10 @@ def fuzzer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzer]:
     _seed_some_state(fuzz)
     try:
         yield fuzz
+        # After every fuzz case this worker ran, in whatever order xdist ran them: the
+        # server still answers and the database is intact.
+        fuzz.healthy()
+        fuzz.integrity()
     finally:
         harness.close()
 
@@ -392,4 +396,7 @@ def test_the_server_is_healthy_and_the_database_intact(fuzzer: Fuzzer) -> None:
     fuzzer.healthy()
     fuzzer.h.client("alice").runs.GetRun(run_pb2.GetRunRequest(run_id=fuzzer.known[0]))
     fuzzer.integrity()
-    assert fuzzer.calls > len(METHODS) * CASES_PER_METHOD
+    # Every unary and server-streaming method of the contract is fuzzed (the count of calls
+    # made so far depends on the order xdist runs the cases in; the fixture checks the
+    # server and the database again after the last of them).
+    assert len(METHODS) >= 50, [m.full_name for m in METHODS]
