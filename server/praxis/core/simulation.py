@@ -287,9 +287,8 @@ class _Simulator:
     def _answer(self, node: core.NodeRun) -> None:
         entry = self._take(node)
         self.now += entry.duration_ms
-        if self._apply(Action.ANSWER, node.uid, 0, core.SatisfyWait(node.uid, entry.result)):
-            return
-        # A refused answer is gone from the script; the wait stays open.
+        # A refused answer is a REFUSED step, gone from the script; the wait stays open.
+        self._apply(Action.ANSWER, node.uid, 0, core.SatisfyWait(node.uid, entry.result))
 
     def _reconcile(self, node: core.NodeRun) -> None:
         entry = self._take(node)
