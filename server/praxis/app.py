@@ -48,6 +48,8 @@ from aiws.engine.v1 import (
     schedule_pb2_grpc,
     simulation_pb2,
     simulation_pb2_grpc,
+    work_order_pb2,
+    work_order_pb2_grpc,
     task_pb2,
     task_pb2_grpc,
     wait_pb2,
@@ -65,6 +67,7 @@ from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
 from praxis.rpc.admin import AdminServicer
+from praxis.rpc.work_orders import WorkOrderServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
@@ -85,6 +88,8 @@ from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
 from praxis.store.controls import rows as controls
+from praxis.store.controls.orders import WorkOrderStore
+from praxis.store.controls.scopes import WorkOrderScopes
 from praxis.store.controls.store import AdminStore
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
@@ -194,6 +199,9 @@ class Engine:
             raise
         # Every store asks the authority through the one human-only rule (core.kinds).
         settings.authority = authority = HumanOnly(adopted)
+        # And through the actions each work order permits (a child narrows its parent's).
+        self.scopes = WorkOrderScopes(authority, self.db)
+        settings.authority = authority = self.scopes  # type: ignore[assignment]
         self.signals = Hub()
         # Another process revoked or rotated a principal: forget the cached lookups before
         # the streams it opened here check their credential again.
@@ -227,6 +235,8 @@ class Engine:
             definition_check=self.runs.check_definition,
         )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
+        self.work_orders = WorkOrderStore(self.db, authority, self.clock)
+        self.work_orders.created_hooks.append(self.scopes.forget)
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
@@ -484,6 +494,9 @@ class Server:
         simulation_pb2_grpc.add_SimulationServiceServicer_to_server(
             SimulationServicer(engine.simulations), server
         )
+        work_order_pb2_grpc.add_WorkOrderServiceServicer_to_server(
+            WorkOrderServicer(engine.work_orders), server
+        )
         names = [
             schedule_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name,
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
@@ -498,6 +511,7 @@ class Server:
             assessment_pb2.DESCRIPTOR.services_by_name["AssessmentService"].full_name,
             handoff_pb2.DESCRIPTOR.services_by_name["HandoffService"].full_name,
             simulation_pb2.DESCRIPTOR.services_by_name["SimulationService"].full_name,
+            work_order_pb2.DESCRIPTOR.services_by_name["WorkOrderService"].full_name,
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(

@@ -28,7 +28,7 @@ from praxis.core import definition as definitions
 from praxis.core import gates, membership, progress, registry, values, webhooks
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
-from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
 from praxis.observability.tracing import TraceContext
 from praxis.store.controls import rows as controls
 from praxis.store.db import locks, statements
@@ -747,12 +747,18 @@ def admit(connection: Connection, work_order_id: str) -> None:
     attempts wait for the resume.
 
     Raises:
-        Rollback: WORK_ORDER_CANCELED, RESTORE_HOLD or CLOCK_UNCERTAIN.
+        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
+            (a hold on an ancestor holds it too).
     """
     work_order = controls.load_work_order(connection, work_order_id)
-    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    ancestors = work_order.ancestors
+    problem = gates.check_holds(
+        controls.active_holds(connection, work_order_id, ancestors), work_order_id, ancestors
+    )
     if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
         problem = gates.check_control(work_order)
+    if problem is None and work_order.closed:
+        problem = precondition("WORK_ORDER_CLOSED", f"work order {work_order_id!r} is closed")
     if problem:
         raise Rollback(problem)
 
@@ -760,9 +766,10 @@ def admit(connection: Connection, work_order_id: str) -> None:
 def _held(connection: Connection, work_order_id: str) -> bool:
     """Whether no worker may claim the work order's ready nodes: it is paused, canceling
     or canceled, or a hold applies to it."""
-    if controls.load_work_order(connection, work_order_id).control is not Control.ACTIVE:
+    work_order = controls.load_work_order(connection, work_order_id)
+    if work_order.control is not Control.ACTIVE:
         return True
-    return bool(controls.active_holds(connection, work_order_id))
+    return bool(controls.active_holds(connection, work_order_id, work_order.ancestors))
 
 
 def _bound(ref: Ref, run_id: str) -> Rejection:
