@@ -351,6 +351,35 @@ const (
 	// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
 	// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
 	ErrorReason_RUN_NOT_GOVERNED ErrorReason = 243
+	// GetWorkOrderRecord or CloseWorkOrder of a work order that no record, run or control
+	// names, or CreateWorkOrder under a `parent_id` that is not recorded (NOT_FOUND).
+	ErrorReason_WORK_ORDER_NOT_FOUND ErrorReason = 250
+	// CreateWorkOrder under an id already taken, by another creator or with other content
+	// (ALREADY_EXISTS). Nothing is written.
+	ErrorReason_WORK_ORDER_EXISTS ErrorReason = 251
+	// CreateWorkOrder of a child past the tree's depth limit: a tree has at most 8 levels,
+	// a root at depth 0 (FAILED_PRECONDITION).
+	ErrorReason_WORK_ORDER_TOO_DEEP ErrorReason = 252
+	// CreateWorkOrder of a child under a parent that already has 1,000 children
+	// (RESOURCE_EXHAUSTED).
+	ErrorReason_WORK_ORDER_TOO_MANY_CHILDREN ErrorReason = 253
+	// CreateWorkOrder of a child whose budget is more than its parent, or any ancestor
+	// with a budget, has left (FAILED_PRECONDITION). A child's budget is carved from its
+	// parent's.
+	ErrorReason_WORK_ORDER_BUDGET_EXCEEDS_PARENT ErrorReason = 254
+	// CreateWorkOrder of a child with an action its parent's actions do not permit: a
+	// child's actions narrow its parent's, never widen them (FAILED_PRECONDITION; the
+	// `field` metadata names the entry, e.g. `actions[0]`).
+	ErrorReason_WORK_ORDER_ACTIONS_WIDENED ErrorReason = 255
+	// A run, resume or child in a work order that is closed, or a child under a cancelled
+	// one (FAILED_PRECONDITION). Nothing is written.
+	ErrorReason_WORK_ORDER_CLOSED ErrorReason = 256
+	// CloseWorkOrder of a work order with a live run, or with a child that is neither
+	// closed nor cancelled (FAILED_PRECONDITION).
+	ErrorReason_WORK_ORDER_NOT_DRAINED ErrorReason = 257
+	// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
+	// (`state_from` of its record names it) (FAILED_PRECONDITION).
+	ErrorReason_WORK_ORDER_CONTROL_INHERITED ErrorReason = 258
 	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
 	// worker's outcome names a wait node or an answer an agent node, a duration is
 	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -486,135 +515,153 @@ var (
 		241: "REPLACEMENT_CONFLICT",
 		242: "RUN_AT_HEAD",
 		243: "RUN_NOT_GOVERNED",
+		250: "WORK_ORDER_NOT_FOUND",
+		251: "WORK_ORDER_EXISTS",
+		252: "WORK_ORDER_TOO_DEEP",
+		253: "WORK_ORDER_TOO_MANY_CHILDREN",
+		254: "WORK_ORDER_BUDGET_EXCEEDS_PARENT",
+		255: "WORK_ORDER_ACTIONS_WIDENED",
+		256: "WORK_ORDER_CLOSED",
+		257: "WORK_ORDER_NOT_DRAINED",
+		258: "WORK_ORDER_CONTROL_INHERITED",
 		300: "SCRIPT_INVALID",
 		301: "SIMULATION_INVALID",
 	}
 	ErrorReason_value = map[string]int32{
-		"ERROR_REASON_UNSPECIFIED":        0,
-		"CREDENTIAL_MISSING":              1,
-		"CREDENTIAL_INVALID":              2,
-		"CREDENTIAL_EXPIRED":              3,
-		"ACTION_NOT_GRANTED":              10,
-		"HUMAN_REQUIRED":                  11,
-		"ATTRIBUTION_MISMATCH":            12,
-		"EVIDENCE_INVALID":                13,
-		"APPROVAL_REQUIRED":               20,
-		"APPROVAL_NOT_FOUND":              21,
-		"APPROVAL_EXPIRED":                22,
-		"APPROVAL_CONSUMED":               23,
-		"APPROVAL_MISMATCH":               24,
-		"APPROVER_NOT_HUMAN":              25,
-		"APPROVAL_ALREADY_EXISTS":         26,
-		"INSTALLATION_MISMATCH":           30,
-		"EPOCH_MISMATCH":                  31,
-		"WORK_ORDER_PAUSED":               32,
-		"WORK_ORDER_CANCELED":             33,
-		"RESTORE_HOLD":                    34,
-		"CLOCK_UNCERTAIN":                 35,
-		"HOLD_NOT_FOUND":                  36,
-		"CONTROL_TRANSITION_INVALID":      37,
-		"REQUEST_ID_REUSED":               40,
-		"REF_ALREADY_REGISTERED":          50,
-		"REF_NOT_FOUND":                   51,
-		"PROPOSAL_NOT_FOUND":              52,
-		"PROPOSAL_ALREADY_EXISTS":         53,
-		"PROPOSAL_NOT_PENDING":            54,
-		"BASE_REVISION_STALE":             55,
-		"NEXT_REVISION_MISMATCH":          56,
-		"POLICY_DIGEST_CHANGED":           57,
-		"PROPOSAL_UNCHANGED":              58,
-		"FIELD_REQUIRED":                  60,
-		"IDENTIFIER_INVALID":              61,
-		"DOCUMENT_MALFORMED":              62,
-		"DOCUMENT_TOO_LARGE":              63,
-		"DOCUMENT_TOO_DEEP":               64,
-		"DOCUMENT_DUPLICATE_KEY":          65,
-		"DOCUMENT_NUMBER_FORBIDDEN":       66,
-		"DOCUMENT_VERSION_UNSUPPORTED":    67,
-		"DECIMAL_NOT_CANONICAL":           68,
-		"PAGE_INVALID":                    69,
-		"ENUM_INVALID":                    70,
-		"TIME_INVALID":                    71,
-		"DIGEST_INVALID":                  72,
-		"TEXT_TOO_LONG":                   73,
-		"DEFINITION_INVALID":              80,
-		"MODEL_UNKNOWN":                   81,
-		"RUN_NOT_FOUND":                   82,
-		"NODE_NOT_FOUND":                  83,
-		"RUN_TERMINAL":                    84,
-		"ATTEMPT_NOT_FOUND":               85,
-		"ATTEMPT_SUPERSEDED":              86,
-		"LEASE_EXPIRED":                   87,
-		"ATTEMPT_ALREADY_SETTLED":         88,
-		"RESULT_TOO_LARGE":                89,
-		"RESULT_CONTRACT_VIOLATION":       90,
-		"LEASE_INVALID":                   91,
-		"REVISION_CONFLICT":               92,
-		"VERSION_CONFLICT":                93,
-		"WORKER_MISMATCH":                 94,
-		"CAP_EXCEEDED":                    95,
-		"BUDGET_EXCEEDED":                 100,
-		"DEADLINE_EXCEEDED":               101,
-		"RECONCILIATION_REQUIRED":         102,
-		"WAIT_NOT_FOUND":                  103,
-		"WAIT_EXPIRED":                    104,
-		"WAIT_ALREADY_SATISFIED":          105,
-		"WAIT_PAYLOAD_INVALID":            106,
-		"RUN_NOT_COMPLETED":               107,
-		"SUBJECT_CHANGED":                 108,
-		"HANDOFF_NOT_FOUND":               109,
-		"HANDOFF_ALREADY_ACKNOWLEDGED":    110,
-		"CONTRACT_NOT_FOUND":              111,
-		"CONTRACT_ALREADY_EXISTS":         112,
-		"SPEND_CAP_EXCEEDED":              113,
-		"COST_INVALID":                    114,
-		"RECONCILIATION_NOT_PENDING":      115,
-		"WAIT_NOT_OPEN":                   116,
-		"HANDOFF_NOT_ADDRESSED":           117,
-		"NODE_NOT_DONE":                   118,
-		"INTERNAL_FAULT":                  120,
-		"SERVER_UNAVAILABLE":              121,
-		"STORAGE_UNAVAILABLE":             122,
-		"STORAGE_FULL":                    123,
-		"PRINCIPAL_NOT_FOUND":             130,
-		"PRINCIPAL_ALREADY_EXISTS":        131,
-		"PRINCIPAL_REVOKED":               132,
-		"GRANT_INVALID":                   133,
-		"CREDENTIAL_REVOKED":              134,
-		"PRINCIPALS_NOT_MANAGED":          135,
-		"STREAM_LIMIT_REACHED":            140,
-		"LONG_POLL_LIMIT_REACHED":         141,
-		"ATTEMPT_NOT_YOURS":               150,
-		"NODE_FAILED":                     151,
-		"INPUT_TOO_LARGE":                 152,
-		"REQUEST_MALFORMED":               153,
-		"WORK_ORDER_MISMATCH":             160,
-		"LABEL_INVALID":                   161,
-		"AUTHORIZATION_APPROVAL_REQUIRED": 170,
-		"GRANT_OUTSIDE_WINDOW":            171,
-		"PURPOSE_NOT_GRANTED":             172,
-		"APPROVAL_PURPOSE_MISMATCH":       173,
-		"APPROVAL_NOT_APPLICABLE":         174,
-		"SCHEDULE_TO_START_TIMEOUT":       180,
-		"REF_ALREADY_RUN":                 181,
-		"RUN_NOT_RESUMABLE":               182,
-		"RESULT_NOT_EXPECTED":             183,
-		"SCHEDULE_NOT_FOUND":              200,
-		"SCHEDULE_EXISTS":                 201,
-		"CALENDAR_INVALID":                202,
-		"BACKFILL_RANGE_INVALID":          203,
-		"SCHEDULE_DELETED":                204,
-		"RUN_ARCHIVED":                    210,
-		"NOTIFY_DESTINATION_UNKNOWN":      190,
-		"NOTIFY_INVALID":                  191,
-		"DELIVERY_NOT_FOUND":              192,
-		"SUBSCRIPTION_NOT_GRANTED":        230,
-		"REAPPROVAL_REQUIRED":             240,
-		"REPLACEMENT_CONFLICT":            241,
-		"RUN_AT_HEAD":                     242,
-		"RUN_NOT_GOVERNED":                243,
-		"SCRIPT_INVALID":                  300,
-		"SIMULATION_INVALID":              301,
+		"ERROR_REASON_UNSPECIFIED":         0,
+		"CREDENTIAL_MISSING":               1,
+		"CREDENTIAL_INVALID":               2,
+		"CREDENTIAL_EXPIRED":               3,
+		"ACTION_NOT_GRANTED":               10,
+		"HUMAN_REQUIRED":                   11,
+		"ATTRIBUTION_MISMATCH":             12,
+		"EVIDENCE_INVALID":                 13,
+		"APPROVAL_REQUIRED":                20,
+		"APPROVAL_NOT_FOUND":               21,
+		"APPROVAL_EXPIRED":                 22,
+		"APPROVAL_CONSUMED":                23,
+		"APPROVAL_MISMATCH":                24,
+		"APPROVER_NOT_HUMAN":               25,
+		"APPROVAL_ALREADY_EXISTS":          26,
+		"INSTALLATION_MISMATCH":            30,
+		"EPOCH_MISMATCH":                   31,
+		"WORK_ORDER_PAUSED":                32,
+		"WORK_ORDER_CANCELED":              33,
+		"RESTORE_HOLD":                     34,
+		"CLOCK_UNCERTAIN":                  35,
+		"HOLD_NOT_FOUND":                   36,
+		"CONTROL_TRANSITION_INVALID":       37,
+		"REQUEST_ID_REUSED":                40,
+		"REF_ALREADY_REGISTERED":           50,
+		"REF_NOT_FOUND":                    51,
+		"PROPOSAL_NOT_FOUND":               52,
+		"PROPOSAL_ALREADY_EXISTS":          53,
+		"PROPOSAL_NOT_PENDING":             54,
+		"BASE_REVISION_STALE":              55,
+		"NEXT_REVISION_MISMATCH":           56,
+		"POLICY_DIGEST_CHANGED":            57,
+		"PROPOSAL_UNCHANGED":               58,
+		"FIELD_REQUIRED":                   60,
+		"IDENTIFIER_INVALID":               61,
+		"DOCUMENT_MALFORMED":               62,
+		"DOCUMENT_TOO_LARGE":               63,
+		"DOCUMENT_TOO_DEEP":                64,
+		"DOCUMENT_DUPLICATE_KEY":           65,
+		"DOCUMENT_NUMBER_FORBIDDEN":        66,
+		"DOCUMENT_VERSION_UNSUPPORTED":     67,
+		"DECIMAL_NOT_CANONICAL":            68,
+		"PAGE_INVALID":                     69,
+		"ENUM_INVALID":                     70,
+		"TIME_INVALID":                     71,
+		"DIGEST_INVALID":                   72,
+		"TEXT_TOO_LONG":                    73,
+		"DEFINITION_INVALID":               80,
+		"MODEL_UNKNOWN":                    81,
+		"RUN_NOT_FOUND":                    82,
+		"NODE_NOT_FOUND":                   83,
+		"RUN_TERMINAL":                     84,
+		"ATTEMPT_NOT_FOUND":                85,
+		"ATTEMPT_SUPERSEDED":               86,
+		"LEASE_EXPIRED":                    87,
+		"ATTEMPT_ALREADY_SETTLED":          88,
+		"RESULT_TOO_LARGE":                 89,
+		"RESULT_CONTRACT_VIOLATION":        90,
+		"LEASE_INVALID":                    91,
+		"REVISION_CONFLICT":                92,
+		"VERSION_CONFLICT":                 93,
+		"WORKER_MISMATCH":                  94,
+		"CAP_EXCEEDED":                     95,
+		"BUDGET_EXCEEDED":                  100,
+		"DEADLINE_EXCEEDED":                101,
+		"RECONCILIATION_REQUIRED":          102,
+		"WAIT_NOT_FOUND":                   103,
+		"WAIT_EXPIRED":                     104,
+		"WAIT_ALREADY_SATISFIED":           105,
+		"WAIT_PAYLOAD_INVALID":             106,
+		"RUN_NOT_COMPLETED":                107,
+		"SUBJECT_CHANGED":                  108,
+		"HANDOFF_NOT_FOUND":                109,
+		"HANDOFF_ALREADY_ACKNOWLEDGED":     110,
+		"CONTRACT_NOT_FOUND":               111,
+		"CONTRACT_ALREADY_EXISTS":          112,
+		"SPEND_CAP_EXCEEDED":               113,
+		"COST_INVALID":                     114,
+		"RECONCILIATION_NOT_PENDING":       115,
+		"WAIT_NOT_OPEN":                    116,
+		"HANDOFF_NOT_ADDRESSED":            117,
+		"NODE_NOT_DONE":                    118,
+		"INTERNAL_FAULT":                   120,
+		"SERVER_UNAVAILABLE":               121,
+		"STORAGE_UNAVAILABLE":              122,
+		"STORAGE_FULL":                     123,
+		"PRINCIPAL_NOT_FOUND":              130,
+		"PRINCIPAL_ALREADY_EXISTS":         131,
+		"PRINCIPAL_REVOKED":                132,
+		"GRANT_INVALID":                    133,
+		"CREDENTIAL_REVOKED":               134,
+		"PRINCIPALS_NOT_MANAGED":           135,
+		"STREAM_LIMIT_REACHED":             140,
+		"LONG_POLL_LIMIT_REACHED":          141,
+		"ATTEMPT_NOT_YOURS":                150,
+		"NODE_FAILED":                      151,
+		"INPUT_TOO_LARGE":                  152,
+		"REQUEST_MALFORMED":                153,
+		"WORK_ORDER_MISMATCH":              160,
+		"LABEL_INVALID":                    161,
+		"AUTHORIZATION_APPROVAL_REQUIRED":  170,
+		"GRANT_OUTSIDE_WINDOW":             171,
+		"PURPOSE_NOT_GRANTED":              172,
+		"APPROVAL_PURPOSE_MISMATCH":        173,
+		"APPROVAL_NOT_APPLICABLE":          174,
+		"SCHEDULE_TO_START_TIMEOUT":        180,
+		"REF_ALREADY_RUN":                  181,
+		"RUN_NOT_RESUMABLE":                182,
+		"RESULT_NOT_EXPECTED":              183,
+		"SCHEDULE_NOT_FOUND":               200,
+		"SCHEDULE_EXISTS":                  201,
+		"CALENDAR_INVALID":                 202,
+		"BACKFILL_RANGE_INVALID":           203,
+		"SCHEDULE_DELETED":                 204,
+		"RUN_ARCHIVED":                     210,
+		"NOTIFY_DESTINATION_UNKNOWN":       190,
+		"NOTIFY_INVALID":                   191,
+		"DELIVERY_NOT_FOUND":               192,
+		"SUBSCRIPTION_NOT_GRANTED":         230,
+		"REAPPROVAL_REQUIRED":              240,
+		"REPLACEMENT_CONFLICT":             241,
+		"RUN_AT_HEAD":                      242,
+		"RUN_NOT_GOVERNED":                 243,
+		"WORK_ORDER_NOT_FOUND":             250,
+		"WORK_ORDER_EXISTS":                251,
+		"WORK_ORDER_TOO_DEEP":              252,
+		"WORK_ORDER_TOO_MANY_CHILDREN":     253,
+		"WORK_ORDER_BUDGET_EXCEEDS_PARENT": 254,
+		"WORK_ORDER_ACTIONS_WIDENED":       255,
+		"WORK_ORDER_CLOSED":                256,
+		"WORK_ORDER_NOT_DRAINED":           257,
+		"WORK_ORDER_CONTROL_INHERITED":     258,
+		"SCRIPT_INVALID":                   300,
+		"SIMULATION_INVALID":               301,
 	}
 )
 
@@ -649,7 +696,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd8\x17\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xe8\x19\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -774,7 +821,16 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x13REAPPROVAL_REQUIRED\x10\xf0\x01\x12\x19\n" +
 	"\x14REPLACEMENT_CONFLICT\x10\xf1\x01\x12\x10\n" +
 	"\vRUN_AT_HEAD\x10\xf2\x01\x12\x15\n" +
-	"\x10RUN_NOT_GOVERNED\x10\xf3\x01\x12\x13\n" +
+	"\x10RUN_NOT_GOVERNED\x10\xf3\x01\x12\x19\n" +
+	"\x14WORK_ORDER_NOT_FOUND\x10\xfa\x01\x12\x16\n" +
+	"\x11WORK_ORDER_EXISTS\x10\xfb\x01\x12\x18\n" +
+	"\x13WORK_ORDER_TOO_DEEP\x10\xfc\x01\x12!\n" +
+	"\x1cWORK_ORDER_TOO_MANY_CHILDREN\x10\xfd\x01\x12%\n" +
+	" WORK_ORDER_BUDGET_EXCEEDS_PARENT\x10\xfe\x01\x12\x1f\n" +
+	"\x1aWORK_ORDER_ACTIONS_WIDENED\x10\xff\x01\x12\x16\n" +
+	"\x11WORK_ORDER_CLOSED\x10\x80\x02\x12\x1b\n" +
+	"\x16WORK_ORDER_NOT_DRAINED\x10\x81\x02\x12!\n" +
+	"\x1cWORK_ORDER_CONTROL_INHERITED\x10\x82\x02\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
 	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

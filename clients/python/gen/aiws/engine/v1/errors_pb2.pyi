@@ -129,6 +129,15 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
     RUN_AT_HEAD: _ClassVar[ErrorReason]
     RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
+    WORK_ORDER_NOT_FOUND: _ClassVar[ErrorReason]
+    WORK_ORDER_EXISTS: _ClassVar[ErrorReason]
+    WORK_ORDER_TOO_DEEP: _ClassVar[ErrorReason]
+    WORK_ORDER_TOO_MANY_CHILDREN: _ClassVar[ErrorReason]
+    WORK_ORDER_BUDGET_EXCEEDS_PARENT: _ClassVar[ErrorReason]
+    WORK_ORDER_ACTIONS_WIDENED: _ClassVar[ErrorReason]
+    WORK_ORDER_CLOSED: _ClassVar[ErrorReason]
+    WORK_ORDER_NOT_DRAINED: _ClassVar[ErrorReason]
+    WORK_ORDER_CONTROL_INHERITED: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
     SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -254,5 +263,14 @@ REAPPROVAL_REQUIRED: ErrorReason
 REPLACEMENT_CONFLICT: ErrorReason
 RUN_AT_HEAD: ErrorReason
 RUN_NOT_GOVERNED: ErrorReason
+WORK_ORDER_NOT_FOUND: ErrorReason
+WORK_ORDER_EXISTS: ErrorReason
+WORK_ORDER_TOO_DEEP: ErrorReason
+WORK_ORDER_TOO_MANY_CHILDREN: ErrorReason
+WORK_ORDER_BUDGET_EXCEEDS_PARENT: ErrorReason
+WORK_ORDER_ACTIONS_WIDENED: ErrorReason
+WORK_ORDER_CLOSED: ErrorReason
+WORK_ORDER_NOT_DRAINED: ErrorReason
+WORK_ORDER_CONTROL_INHERITED: ErrorReason
 SCRIPT_INVALID: ErrorReason
 SIMULATION_INVALID: ErrorReason
