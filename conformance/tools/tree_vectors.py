@@ -220,8 +220,7 @@ def tree_vectors() -> list[dict[str, Json]]:
 
 AREAS = {
     "workordertree": (
-        "Work orders as records and as a tree: create, read, carved budgets and "
-        "inherited pauses.",
+        "Work orders as records and as a tree: create, read, carved budgets and inherited pauses.",
         tree_vectors,
     ),
 }

@@ -48,12 +48,12 @@ from aiws.engine.v1 import (
     schedule_pb2_grpc,
     simulation_pb2,
     simulation_pb2_grpc,
-    work_order_pb2,
-    work_order_pb2_grpc,
     task_pb2,
     task_pb2_grpc,
     wait_pb2,
     wait_pb2_grpc,
+    work_order_pb2,
+    work_order_pb2_grpc,
 )
 from praxis.authority.certificates import CertificateMappingError, with_certificates
 from praxis.authority.guard import HumanOnly
@@ -67,7 +67,6 @@ from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.observability.tracing import Exporter, RpcSpans, excluded_services, from_env
 from praxis.rpc.admin import AdminServicer
-from praxis.rpc.work_orders import WorkOrderServicer
 from praxis.rpc.assessments import AssessmentServicer
 from praxis.rpc.auth import AuthInterceptor
 from praxis.rpc.contracts import ContractServicer
@@ -87,6 +86,7 @@ from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
+from praxis.rpc.work_orders import WorkOrderServicer
 from praxis.store.controls import rows as controls
 from praxis.store.controls.orders import WorkOrderStore
 from praxis.store.controls.scopes import WorkOrderScopes

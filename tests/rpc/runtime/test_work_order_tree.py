@@ -81,7 +81,11 @@ def test_a_work_order_is_a_record_with_its_creator_parent_and_children(harness: 
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
         _create(harness, "sub", "mission", principal="service")  # a service needs the grant
     child = _create(harness, "sub", "mission", title="Part", principal="bob").work_order
-    assert (child.parent_id, list(child.ancestors), child.creator) == ("mission", ["mission"], "bob")
+    assert (child.parent_id, list(child.ancestors), child.creator) == (
+        "mission",
+        ["mission"],
+        "bob",
+    )
     got = _get(harness, "mission")
     assert got.work_order.child_count == 1
     assert [c.work_order_id for c in got.children] == ["sub"]
@@ -126,7 +130,11 @@ def test_depth_and_fan_out_are_bounded(harness: Harness) -> None:
 def test_a_work_order_only_runs_named_is_a_root_record(harness: Harness) -> None:
     run = start(harness, ONE, work_order_id="wo-runs").run
     got = _get(harness, "wo-runs")
-    assert (got.work_order.parent_id, got.work_order.creator, got.work_order.state) == ("", "", OPEN)
+    assert (got.work_order.parent_id, got.work_order.creator, got.work_order.state) == (
+        "",
+        "",
+        OPEN,
+    )
     assert [(c.state, c.count) for c in got.run_counts] == [("RUNNING", 1)]
     assert get_run(harness, run.run_id).work_order_id == "wo-runs"
 

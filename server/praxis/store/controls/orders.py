@@ -200,7 +200,9 @@ class WorkOrderStore:
         def transaction(connection: Connection) -> Record:
             node = tree.load(connection, work_order_id)
             if node is None:
-                raise Rollback(not_found("WORK_ORDER_NOT_FOUND", f"no work order {work_order_id!r}"))
+                raise Rollback(
+                    not_found("WORK_ORDER_NOT_FOUND", f"no work order {work_order_id!r}")
+                )
             if node.closed_at_ms:
                 return self._record(connection, node, False)
             live = tree.live_runs(connection, work_order_id, _TERMINAL)

@@ -12,6 +12,7 @@ primary-key read plus at most seven more.
 from __future__ import annotations
 
 import json
+from typing import Any
 from decimal import Decimal
 
 from sqlalchemy import column, func, select, table, update
@@ -28,7 +29,7 @@ from praxis.store.db import database
 _runs = table("runs", column("work_order_id"), column("status"))
 
 
-def node_of(row: Row[object]) -> core.Node:
+def node_of(row: Row[Any]) -> core.Node:
     """The record of a ``work_orders`` row."""
     own = row.own_control or row.control  # a row the upgrade has not reached (never)
     return core.Node(

@@ -286,7 +286,9 @@ class ContractStore:
             if cap is not None
             else money.ZERO,
         )
-        if order_left is None or (allowed.remaining is not None and allowed.remaining <= order_left):
+        if order_left is None or (
+            allowed.remaining is not None and allowed.remaining <= order_left
+        ):
             return allowed
         return replace(allowed, remaining=order_left)
 
