@@ -12,8 +12,8 @@ primary-key read plus at most seven more.
 from __future__ import annotations
 
 import json
-from typing import Any
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import column, func, select, table, update
 from sqlalchemy.engine import Connection, Row
