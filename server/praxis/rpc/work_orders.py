@@ -92,7 +92,12 @@ class WorkOrderServicer(work_order_pb2_grpc.WorkOrderServiceServicer):
         records, token = unwrap(
             context,
             self.store.list(
-                principal(), request.parent_id, state, request.page_size, request.page_token
+                principal(),
+                request.parent_id,
+                state,
+                request.page_size,
+                request.page_token,
+                request.action,
             ),
         )
         return work_order_pb2.ListWorkOrdersResponse(

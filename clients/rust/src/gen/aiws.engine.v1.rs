@@ -15924,12 +15924,19 @@ pub struct ListWorkOrdersRequest {
     /// The `next_page_token` of the previous page; empty for the first.
     #[prost(string, tag = "4")]
     pub page_token: ::prost::alloc::string::String,
+    /// Only work orders in which the caller may take this action (an action name such as
+    /// `run.start`: its grants allow it there and the work order's actions permit it), so
+    /// that an agent lists the work orders it may act in. Empty means `work_order.read`,
+    /// and then listing children also needs `work_order.read` on `parent_id`.
+    #[prost(string, tag = "5")]
+    pub action: ::prost::alloc::string::String,
 }
 /// ListWorkOrdersResponse is one page of work orders.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ListWorkOrdersResponse {
-    /// The work orders the caller may read (`work_order.read`), in id order.
+    /// The work orders the caller may read (`work_order.read`, or the request's `action`),
+    /// in id order.
     #[prost(message, repeated, tag = "1")]
     pub work_orders: ::prost::alloc::vec::Vec<WorkOrderRecord>,
     /// Pass as `page_token` for the next page; empty when there is none.

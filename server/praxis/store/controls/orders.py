@@ -18,7 +18,7 @@ from praxis.clock import Clock
 from praxis.core import values
 from praxis.core import work_orders as core
 from praxis.core.records import Control, Principal, PrincipalKind
-from praxis.core.rejection import Code, Rejection, not_found, precondition
+from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
 from praxis.store.controls import tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
@@ -153,6 +153,7 @@ class WorkOrderStore:
         state: core.State | None,
         page_size: int,
         page_token: str,
+        action: str = "",
     ) -> tuple[list[Record], str] | Rejection:
         """One page of the roots or of one parent's children, by id, that the caller may
         read; optionally of one state (a page may hold fewer than ``page_size`` records
@@ -162,14 +163,17 @@ class WorkOrderStore:
         ) or paging.check_page_size(page_size)
         if problem:
             return problem
-        query_scope = paging.scope("work_orders", parent_id, state.value if state else "")
+        if len(action) > 128 or "*" in action or any(c.isspace() for c in action):
+            return invalid("GRANT_INVALID", "action", "action is an action name, e.g. run.start")
+        wanted = action or READ
+        query_scope = paging.scope("work_orders", parent_id, state.value if state else "", wanted)
         after: str | None = None
         if page_token:
             decoded = paging.decode(page_token, query_scope, 1)
             if isinstance(decoded, Rejection):
                 return decoded
             after = decoded[0]
-        if parent_id:
+        if parent_id and not action:
             denied = self._authorize(principal, READ, parent_id)
             if denied:
                 return denied
@@ -181,8 +185,10 @@ class WorkOrderStore:
                 after = node.work_order_id
                 if state is not None and node.state is not state:
                     continue
-                if not parent_id and self._authorize(principal, READ, node.work_order_id):
-                    continue  # a root the caller may not read is not listed
+                if (not parent_id or action) and self._authorize(
+                    principal, wanted, node.work_order_id
+                ):
+                    continue  # one the caller may not read (or act in) is not listed
                 found.append(self._record(connection, node, False))
         more = len(batch) == limit
         return found, paging.encode([after or ""], query_scope) if more else ""

@@ -584,7 +584,12 @@ type ListWorkOrdersRequest struct {
 	// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The `next_page_token` of the previous page; empty for the first.
-	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only work orders in which the caller may take this action (an action name such as
+	// `run.start`: its grants allow it there and the work order's actions permit it), so
+	// that an agent lists the work orders it may act in. Empty means `work_order.read`,
+	// and then listing children also needs `work_order.read` on `parent_id`.
+	Action        string `protobuf:"bytes,5,opt,name=action,proto3" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -647,10 +652,18 @@ func (x *ListWorkOrdersRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *ListWorkOrdersRequest) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 // ListWorkOrdersResponse is one page of work orders.
 type ListWorkOrdersResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The work orders the caller may read (`work_order.read`), in id order.
+	// The work orders the caller may read (`work_order.read`, or the request's `action`),
+	// in id order.
 	WorkOrders []*WorkOrderRecord `protobuf:"bytes,1,rep,name=work_orders,json=workOrders,proto3" json:"work_orders,omitempty"`
 	// Pass as `page_token` for the next page; empty when there is none.
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
@@ -846,13 +859,14 @@ const file_aiws_engine_v1_work_order_proto_rawDesc = "" +
 	"work_order\x18\x01 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\tworkOrder\x12<\n" +
 	"\n" +
 	"run_counts\x18\x02 \x03(\v2\x1d.aiws.engine.v1.RunStateCountR\trunCounts\x12;\n" +
-	"\bchildren\x18\x03 \x03(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\bchildren\"\xa6\x01\n" +
+	"\bchildren\x18\x03 \x03(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\bchildren\"\xbe\x01\n" +
 	"\x15ListWorkOrdersRequest\x12\x1b\n" +
 	"\tparent_id\x18\x01 \x01(\tR\bparentId\x124\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x1e.aiws.engine.v1.WorkOrderStateR\x05state\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"\x82\x01\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\x12\x16\n" +
+	"\x06action\x18\x05 \x01(\tR\x06action\"\x82\x01\n" +
 	"\x16ListWorkOrdersResponse\x12@\n" +
 	"\vwork_orders\x18\x01 \x03(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\n" +
 	"workOrders\x12&\n" +

@@ -117,16 +117,18 @@ class GetWorkOrderRecordResponse(_message.Message):
     def __init__(self, work_order: _Optional[_Union[WorkOrderRecord, _Mapping]] = ..., run_counts: _Optional[_Iterable[_Union[RunStateCount, _Mapping]]] = ..., children: _Optional[_Iterable[_Union[WorkOrderRecord, _Mapping]]] = ...) -> None: ...
 
 class ListWorkOrdersRequest(_message.Message):
-    __slots__ = ("parent_id", "state", "page_size", "page_token")
+    __slots__ = ("parent_id", "state", "page_size", "page_token", "action")
     PARENT_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
     parent_id: str
     state: WorkOrderState
     page_size: int
     page_token: str
-    def __init__(self, parent_id: _Optional[str] = ..., state: _Optional[_Union[WorkOrderState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    action: str
+    def __init__(self, parent_id: _Optional[str] = ..., state: _Optional[_Union[WorkOrderState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
 
 class ListWorkOrdersResponse(_message.Message):
     __slots__ = ("work_orders", "next_page_token")

@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     parentId_ = "";
     state_ = 0;
     pageToken_ = "";
+    action_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -185,6 +186,59 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int ACTION_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object action_ = "";
+  /**
+   * <pre>
+   * Only work orders in which the caller may take this action (an action name such as
+   * `run.start`: its grants allow it there and the work order's actions permit it), so
+   * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+   * and then listing children also needs `work_order.read` on `parent_id`.
+   * </pre>
+   *
+   * <code>string action = 5;</code>
+   * @return The action.
+   */
+  @java.lang.Override
+  public java.lang.String getAction() {
+    java.lang.Object ref = action_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      action_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only work orders in which the caller may take this action (an action name such as
+   * `run.start`: its grants allow it there and the work order's actions permit it), so
+   * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+   * and then listing children also needs `work_order.read` on `parent_id`.
+   * </pre>
+   *
+   * <code>string action = 5;</code>
+   * @return The bytes for action.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getActionBytes() {
+    java.lang.Object ref = action_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      action_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -211,6 +265,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, pageToken_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(action_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, action_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -234,6 +291,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, pageToken_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(action_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, action_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -256,6 +316,8 @@ private static final long serialVersionUID = 0L;
         != other.getPageSize()) return false;
     if (!getPageToken()
         .equals(other.getPageToken())) return false;
+    if (!getAction()
+        .equals(other.getAction())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -275,6 +337,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPageSize();
     hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
     hash = (53 * hash) + getPageToken().hashCode();
+    hash = (37 * hash) + ACTION_FIELD_NUMBER;
+    hash = (53 * hash) + getAction().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -414,6 +478,7 @@ private static final long serialVersionUID = 0L;
       state_ = 0;
       pageSize_ = 0;
       pageToken_ = "";
+      action_ = "";
       return this;
     }
 
@@ -459,6 +524,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.pageToken_ = pageToken_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.action_ = action_;
+      }
     }
 
     @java.lang.Override
@@ -487,6 +555,11 @@ private static final long serialVersionUID = 0L;
       if (!other.getPageToken().isEmpty()) {
         pageToken_ = other.pageToken_;
         bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      if (!other.getAction().isEmpty()) {
+        action_ = other.action_;
+        bitField0_ |= 0x00000010;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -535,6 +608,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              action_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -847,6 +925,113 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       pageToken_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object action_ = "";
+    /**
+     * <pre>
+     * Only work orders in which the caller may take this action (an action name such as
+     * `run.start`: its grants allow it there and the work order's actions permit it), so
+     * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+     * and then listing children also needs `work_order.read` on `parent_id`.
+     * </pre>
+     *
+     * <code>string action = 5;</code>
+     * @return The action.
+     */
+    public java.lang.String getAction() {
+      java.lang.Object ref = action_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        action_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only work orders in which the caller may take this action (an action name such as
+     * `run.start`: its grants allow it there and the work order's actions permit it), so
+     * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+     * and then listing children also needs `work_order.read` on `parent_id`.
+     * </pre>
+     *
+     * <code>string action = 5;</code>
+     * @return The bytes for action.
+     */
+    public com.google.protobuf.ByteString
+        getActionBytes() {
+      java.lang.Object ref = action_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        action_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only work orders in which the caller may take this action (an action name such as
+     * `run.start`: its grants allow it there and the work order's actions permit it), so
+     * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+     * and then listing children also needs `work_order.read` on `parent_id`.
+     * </pre>
+     *
+     * <code>string action = 5;</code>
+     * @param value The action to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAction(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      action_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only work orders in which the caller may take this action (an action name such as
+     * `run.start`: its grants allow it there and the work order's actions permit it), so
+     * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+     * and then listing children also needs `work_order.read` on `parent_id`.
+     * </pre>
+     *
+     * <code>string action = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAction() {
+      action_ = getDefaultInstance().getAction();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only work orders in which the caller may take this action (an action name such as
+     * `run.start`: its grants allow it there and the work order's actions permit it), so
+     * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+     * and then listing children also needs `work_order.read` on `parent_id`.
+     * </pre>
+     *
+     * <code>string action = 5;</code>
+     * @param value The bytes for action to set.
+     * @return This builder for chaining.
+     */
+    public Builder setActionBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      action_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

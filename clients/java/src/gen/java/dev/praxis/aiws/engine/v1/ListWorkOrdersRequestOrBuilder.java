@@ -78,4 +78,30 @@ public interface ListWorkOrdersRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPageTokenBytes();
+
+  /**
+   * <pre>
+   * Only work orders in which the caller may take this action (an action name such as
+   * `run.start`: its grants allow it there and the work order's actions permit it), so
+   * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+   * and then listing children also needs `work_order.read` on `parent_id`.
+   * </pre>
+   *
+   * <code>string action = 5;</code>
+   * @return The action.
+   */
+  java.lang.String getAction();
+  /**
+   * <pre>
+   * Only work orders in which the caller may take this action (an action name such as
+   * `run.start`: its grants allow it there and the work order's actions permit it), so
+   * that an agent lists the work orders it may act in. Empty means `work_order.read`,
+   * and then listing children also needs `work_order.read` on `parent_id`.
+   * </pre>
+   *
+   * <code>string action = 5;</code>
+   * @return The bytes for action.
+   */
+  com.google.protobuf.ByteString
+      getActionBytes();
 }

@@ -54,7 +54,8 @@ private static final long serialVersionUID = 0L;
   private java.util.List<dev.praxis.aiws.engine.v1.WorkOrderRecord> workOrders_;
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -65,7 +66,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -77,7 +79,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -88,7 +91,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -99,7 +103,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -541,7 +546,8 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -555,7 +561,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -569,7 +576,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -583,7 +591,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -604,7 +613,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -622,7 +632,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -642,7 +653,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -663,7 +675,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -681,7 +694,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -699,7 +713,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -718,7 +733,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -735,7 +751,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -752,7 +769,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -763,7 +781,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -777,7 +796,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -792,7 +812,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -803,7 +824,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -815,7 +837,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The work orders the caller may read (`work_order.read`), in id order.
+     * The work orders the caller may read (`work_order.read`, or the request's `action`),
+     * in id order.
      * </pre>
      *
      * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>

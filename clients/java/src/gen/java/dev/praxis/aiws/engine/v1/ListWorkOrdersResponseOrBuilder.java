@@ -12,7 +12,8 @@ public interface ListWorkOrdersResponseOrBuilder extends
 
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -21,7 +22,8 @@ public interface ListWorkOrdersResponseOrBuilder extends
       getWorkOrdersList();
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -29,7 +31,8 @@ public interface ListWorkOrdersResponseOrBuilder extends
   dev.praxis.aiws.engine.v1.WorkOrderRecord getWorkOrders(int index);
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -37,7 +40,8 @@ public interface ListWorkOrdersResponseOrBuilder extends
   int getWorkOrdersCount();
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>
@@ -46,7 +50,8 @@ public interface ListWorkOrdersResponseOrBuilder extends
       getWorkOrdersOrBuilderList();
   /**
    * <pre>
-   * The work orders the caller may read (`work_order.read`), in id order.
+   * The work orders the caller may read (`work_order.read`, or the request's `action`),
+   * in id order.
    * </pre>
    *
    * <code>repeated .aiws.engine.v1.WorkOrderRecord work_orders = 1;</code>

@@ -123,34 +123,35 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
       "(\0132\037.aiws.engine.v1.WorkOrderRecord\0221\n\nr" +
       "un_counts\030\002 \003(\0132\035.aiws.engine.v1.RunStat" +
       "eCount\0221\n\010children\030\003 \003(\0132\037.aiws.engine.v" +
-      "1.WorkOrderRecord\"\200\001\n\025ListWorkOrdersRequ" +
+      "1.WorkOrderRecord\"\220\001\n\025ListWorkOrdersRequ" +
       "est\022\021\n\tparent_id\030\001 \001(\t\022-\n\005state\030\002 \001(\0162\036." +
       "aiws.engine.v1.WorkOrderState\022\021\n\tpage_si" +
-      "ze\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\"g\n\026ListWork" +
-      "OrdersResponse\0224\n\013work_orders\030\001 \003(\0132\037.ai" +
-      "ws.engine.v1.WorkOrderRecord\022\027\n\017next_pag" +
-      "e_token\030\002 \001(\t\".\n\025CloseWorkOrderRequest\022\025" +
-      "\n\rwork_order_id\030\001 \001(\t\"M\n\026CloseWorkOrderR" +
-      "esponse\0223\n\nwork_order\030\001 \001(\0132\037.aiws.engin" +
-      "e.v1.WorkOrderRecord*\247\001\n\016WorkOrderState\022" +
-      " \n\034WORK_ORDER_STATE_UNSPECIFIED\020\000\022\031\n\025WOR" +
-      "K_ORDER_STATE_OPEN\020\001\022\033\n\027WORK_ORDER_STATE" +
-      "_PAUSED\020\002\022\036\n\032WORK_ORDER_STATE_CANCELLED\020" +
-      "\003\022\033\n\027WORK_ORDER_STATE_CLOSED\020\0042\257\003\n\020WorkO" +
-      "rderService\022b\n\017CreateWorkOrder\022&.aiws.en" +
-      "gine.v1.CreateWorkOrderRequest\032\'.aiws.en" +
-      "gine.v1.CreateWorkOrderResponse\022p\n\022GetWo" +
-      "rkOrderRecord\022).aiws.engine.v1.GetWorkOr" +
-      "derRecordRequest\032*.aiws.engine.v1.GetWor" +
-      "kOrderRecordResponse\"\003\220\002\001\022d\n\016ListWorkOrd" +
-      "ers\022%.aiws.engine.v1.ListWorkOrdersReque" +
-      "st\032&.aiws.engine.v1.ListWorkOrdersRespon" +
-      "se\"\003\220\002\001\022_\n\016CloseWorkOrder\022%.aiws.engine." +
-      "v1.CloseWorkOrderRequest\032&.aiws.engine.v" +
-      "1.CloseWorkOrderResponseBq\n\031dev.praxis.a" +
-      "iws.engine.v1B\016WorkOrderProtoP\001ZBgithub." +
-      "com/praxis-engine/praxis/clients/go/aiws" +
-      "/engine/v1;enginev1b\006proto3"
+      "ze\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\022\016\n\006action\030\005" +
+      " \001(\t\"g\n\026ListWorkOrdersResponse\0224\n\013work_o" +
+      "rders\030\001 \003(\0132\037.aiws.engine.v1.WorkOrderRe" +
+      "cord\022\027\n\017next_page_token\030\002 \001(\t\".\n\025CloseWo" +
+      "rkOrderRequest\022\025\n\rwork_order_id\030\001 \001(\t\"M\n" +
+      "\026CloseWorkOrderResponse\0223\n\nwork_order\030\001 " +
+      "\001(\0132\037.aiws.engine.v1.WorkOrderRecord*\247\001\n" +
+      "\016WorkOrderState\022 \n\034WORK_ORDER_STATE_UNSP" +
+      "ECIFIED\020\000\022\031\n\025WORK_ORDER_STATE_OPEN\020\001\022\033\n\027" +
+      "WORK_ORDER_STATE_PAUSED\020\002\022\036\n\032WORK_ORDER_" +
+      "STATE_CANCELLED\020\003\022\033\n\027WORK_ORDER_STATE_CL" +
+      "OSED\020\0042\257\003\n\020WorkOrderService\022b\n\017CreateWor" +
+      "kOrder\022&.aiws.engine.v1.CreateWorkOrderR" +
+      "equest\032\'.aiws.engine.v1.CreateWorkOrderR" +
+      "esponse\022p\n\022GetWorkOrderRecord\022).aiws.eng" +
+      "ine.v1.GetWorkOrderRecordRequest\032*.aiws." +
+      "engine.v1.GetWorkOrderRecordResponse\"\003\220\002" +
+      "\001\022d\n\016ListWorkOrders\022%.aiws.engine.v1.Lis" +
+      "tWorkOrdersRequest\032&.aiws.engine.v1.List" +
+      "WorkOrdersResponse\"\003\220\002\001\022_\n\016CloseWorkOrde" +
+      "r\022%.aiws.engine.v1.CloseWorkOrderRequest" +
+      "\032&.aiws.engine.v1.CloseWorkOrderResponse" +
+      "Bq\n\031dev.praxis.aiws.engine.v1B\016WorkOrder" +
+      "ProtoP\001ZBgithub.com/praxis-engine/praxis" +
+      "/clients/go/aiws/engine/v1;enginev1b\006pro" +
+      "to3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -209,7 +210,7 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ListWorkOrdersRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ListWorkOrdersRequest_descriptor,
-        new java.lang.String[] { "ParentId", "State", "PageSize", "PageToken", });
+        new java.lang.String[] { "ParentId", "State", "PageSize", "PageToken", "Action", });
     internal_static_aiws_engine_v1_ListWorkOrdersResponse_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_aiws_engine_v1_ListWorkOrdersResponse_fieldAccessorTable = new
