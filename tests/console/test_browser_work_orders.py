@@ -94,7 +94,7 @@ def test_the_work_order_page_shows_its_tree_runs_and_spend(
 
     sign_in(page, console)
     page.goto("/workorders/launch-docs")
-    expect(page.locator("#ancestors")).to_have_text("launch › launch-docs")
+    expect(page.locator("#ancestors")).to_have_text("launch \u203a launch-docs")
     expect(page.locator("#title")).to_have_text("Write the docs")
     expect(page.locator("#record")).to_contain_text("PAUSED by launch")
     expect(page.locator("#spent")).to_have_text("120.5 microcredits")
