@@ -22,7 +22,7 @@ from praxis.core import money
 from praxis.core import work_orders as core
 from praxis.core.records import Control
 from praxis.store.controls.tables import work_orders
-from praxis.store.db import database
+from praxis.store.db import database, dialect
 
 # The runtime slice's runs table, named here without importing the slice (which sits
 # above the controls): only the two columns a work order's counts read.
@@ -80,10 +80,12 @@ def child_count(connection: Connection, work_order_id: str) -> int:
     return int(connection.execute(query).scalar_one())
 
 
-def insert(connection: Connection, node: core.Node, now_ms: int) -> None:
-    """Stores a new record (ACTIVE, or its parent's control; epochs 1 and 1)."""
-    connection.execute(
-        work_orders.insert().values(
+def insert(connection: Connection, node: core.Node, now_ms: int, missing: bool = False) -> bool:
+    """Stores a new record (ACTIVE, or its parent's control; epochs 1 and 1); with
+    ``missing``, only if no record has that id (False when one had)."""
+    statement = dialect.insert_missing(connection, work_orders) if missing else work_orders.insert()
+    inserted = connection.execute(
+        statement.values(
             work_order_id=node.work_order_id,
             control=node.control.value,
             own_control=node.own.value,
@@ -103,6 +105,7 @@ def insert(connection: Connection, node: core.Node, now_ms: int) -> None:
         )
     )
     database.memo(connection).pop(("work_order", node.work_order_id), None)
+    return bool(inserted.rowcount)
 
 
 def set_control(
@@ -176,8 +179,13 @@ def charge(connection: Connection, work_order_id: str, cost: Decimal, now_ms: in
     (a work order that has no record yet gets a root record)."""
     node = load(connection, work_order_id)
     if node is None:
-        insert(connection, core.Node(work_order_id, spent=cost), now_ms)
-        return
+        # Two settlements may record the same new work order at once (PostgreSQL): the
+        # second one's insert does nothing, and it adds its cost to the row the first
+        # committed.
+        if insert(connection, core.Node(work_order_id, spent=cost), now_ms, missing=True):
+            return
+        node = load(connection, work_order_id)
+        assert node is not None
     for each in chain(connection, node):
         connection.execute(
             update(work_orders)
