@@ -15,7 +15,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import column, func, select, table, update
+from sqlalchemy import bindparam, column, func, select, table, update
 from sqlalchemy.engine import Connection, Row
 
 from praxis.core import money
@@ -23,6 +23,7 @@ from praxis.core import work_orders as core
 from praxis.core.records import Control
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import database, dialect
+from praxis.store.db.statements import Statement
 
 # The runtime slice's runs table, named here without importing the slice (which sits
 # above the controls): only the two columns a work order's counts read.
@@ -194,8 +195,27 @@ def charge(connection: Connection, work_order_id: str, cost: Decimal, now_ms: in
         )
 
 
+_BUDGET = Statement(
+    select(
+        work_orders.c.budget_microcredits,
+        work_orders.c.spent_microcredits,
+        work_orders.c.ancestors_json,
+    ).where(work_orders.c.work_order_id == bindparam("id"))
+)
+
+
 def remaining(connection: Connection, work_order_id: str) -> Decimal | None:
-    """What a work order's runs may still spend (see :func:`core.remaining`)."""
+    """What a work order's runs may still spend (see :func:`core.remaining`).
+
+    Every dispatch asks: a root without a budget (every work order before issue 42) costs
+    one primary-key read of a statement built once."""
+    row = _BUDGET.run(connection, {"id": work_order_id}).first()
+    if row is None:
+        return None
+    if row.ancestors_json == "[]":
+        if not row.budget_microcredits:
+            return None
+        return money.subtract(Decimal(row.budget_microcredits), Decimal(row.spent_microcredits))
     found = chain_of(connection, work_order_id)
     return core.remaining(found) if found else None
 
