@@ -15939,7 +15939,10 @@ pub struct ListWorkOrdersResponse {
     /// in id order.
     #[prost(message, repeated, tag = "1")]
     pub work_orders: ::prost::alloc::vec::Vec<WorkOrderRecord>,
-    /// Pass as `page_token` for the next page; empty when there is none.
+    /// Pass as `page_token` for the next page; empty when there is none. A page of a
+    /// filtered listing (a state, an action, roots the caller may not read) may hold fewer
+    /// than `page_size` records, even none, with a token: the listing has ended only when
+    /// the token is empty.
     #[prost(string, tag = "2")]
     pub next_page_token: ::prost::alloc::string::String,
 }

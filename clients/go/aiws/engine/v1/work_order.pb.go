@@ -665,7 +665,10 @@ type ListWorkOrdersResponse struct {
 	// The work orders the caller may read (`work_order.read`, or the request's `action`),
 	// in id order.
 	WorkOrders []*WorkOrderRecord `protobuf:"bytes,1,rep,name=work_orders,json=workOrders,proto3" json:"work_orders,omitempty"`
-	// Pass as `page_token` for the next page; empty when there is none.
+	// Pass as `page_token` for the next page; empty when there is none. A page of a
+	// filtered listing (a state, an action, roots the caller may not read) may hold fewer
+	// than `page_size` records, even none, with a token: the listing has ended only when
+	// the token is empty.
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

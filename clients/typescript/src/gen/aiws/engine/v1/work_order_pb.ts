@@ -374,7 +374,10 @@ export type ListWorkOrdersResponse = Message<"aiws.engine.v1.ListWorkOrdersRespo
   workOrders: WorkOrderRecord[];
 
   /**
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` for the next page; empty when there is none. A page of a
+   * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+   * than `page_size` records, even none, with a token: the listing has ended only when
+   * the token is empty.
    *
    * @generated from field: string next_page_token = 2;
    */

@@ -120,7 +120,10 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object nextPageToken_ = "";
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` for the next page; empty when there is none. A page of a
+   * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+   * than `page_size` records, even none, with a token: the listing has ended only when
+   * the token is empty.
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -141,7 +144,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` for the next page; empty when there is none. A page of a
+   * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+   * than `page_size` records, even none, with a token: the listing has ended only when
+   * the token is empty.
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -865,7 +871,10 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object nextPageToken_ = "";
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` for the next page; empty when there is none. A page of a
+     * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+     * than `page_size` records, even none, with a token: the listing has ended only when
+     * the token is empty.
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -885,7 +894,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` for the next page; empty when there is none. A page of a
+     * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+     * than `page_size` records, even none, with a token: the listing has ended only when
+     * the token is empty.
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -906,7 +918,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` for the next page; empty when there is none. A page of a
+     * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+     * than `page_size` records, even none, with a token: the listing has ended only when
+     * the token is empty.
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -923,7 +938,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` for the next page; empty when there is none. A page of a
+     * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+     * than `page_size` records, even none, with a token: the listing has ended only when
+     * the token is empty.
      * </pre>
      *
      * <code>string next_page_token = 2;</code>
@@ -937,7 +955,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Pass as `page_token` for the next page; empty when there is none.
+     * Pass as `page_token` for the next page; empty when there is none. A page of a
+     * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+     * than `page_size` records, even none, with a token: the listing has ended only when
+     * the token is empty.
      * </pre>
      *
      * <code>string next_page_token = 2;</code>

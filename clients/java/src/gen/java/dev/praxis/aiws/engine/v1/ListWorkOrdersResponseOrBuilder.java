@@ -61,7 +61,10 @@ public interface ListWorkOrdersResponseOrBuilder extends
 
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` for the next page; empty when there is none. A page of a
+   * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+   * than `page_size` records, even none, with a token: the listing has ended only when
+   * the token is empty.
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
@@ -70,7 +73,10 @@ public interface ListWorkOrdersResponseOrBuilder extends
   java.lang.String getNextPageToken();
   /**
    * <pre>
-   * Pass as `page_token` for the next page; empty when there is none.
+   * Pass as `page_token` for the next page; empty when there is none. A page of a
+   * filtered listing (a state, an action, roots the caller may not read) may hold fewer
+   * than `page_size` records, even none, with a token: the listing has ended only when
+   * the token is empty.
    * </pre>
    *
    * <code>string next_page_token = 2;</code>
