@@ -142,6 +142,8 @@ def wait_all(client: Any, run_ids: list[str], after: int = 0, timeout_s: float =
     replay every earlier round's events, a cost that grows with the history (it halved
     the completions/s of an eighth round on the same server before)."""
     pending = set(run_ids)
+    if not pending:
+        return after  # nothing to wait for: a stream would wait for its timeout
     stream = client.events.StreamEvents(
         event_pb2.StreamEventsRequest(after=after), timeout=timeout_s
     )
@@ -421,7 +423,7 @@ def main() -> int:
                     noop_cpu.measure(lambda: bench_noop(server.address, 8, 3.0))["calls_per_s"]
                 )
                 praxis = praxis_cpu.measure(
-                    functools.partial(praxis_throughput, client, round_, cursor),
+                    functools.partial(praxis_throughput, client, round_, after=cursor),
                     "node_completions",
                 )
                 cursor = praxis.pop("cursor")
