@@ -230,10 +230,12 @@ def serve(directory: Path, processes: int, **config: Any) -> Iterator[ServerProc
 
 
 @contextlib.contextmanager
-def served(directory: Path, processes: int) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
-    """``serve`` with ``WORKERS`` worker processes (spawned) long-polling it: yields the
-    server, an agent's client and the workers' pids once every worker is up."""
-    with serve(directory, processes) as server:
+def served(
+    directory: Path, processes: int, **config: Any
+) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
+    """``serve`` (with ``config``) with ``WORKERS`` worker processes (spawned) long-polling
+    it: yields the server, an agent's client and the workers' pids once every worker is up."""
+    with serve(directory, processes, **config) as server:
         context = multiprocessing.get_context("spawn")
         stop = context.Event()
         counter, ready = context.Value("i", 0), context.Value("i", 0)
