@@ -12,6 +12,7 @@ import pytest
 from aiws.engine.v1 import admin_pb2, common_pb2, run_pb2, task_pb2
 from aiws.engine.v1 import work_order_pb2 as pb
 from tests.support.harness import Harness, expect_error
+from tests.support.registry import execute, propose_cmd, ref, registered
 from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -305,3 +306,22 @@ def test_close_needs_its_work_done_then_admits_nothing(harness: Harness) -> None
         _create(harness, "late", "sub")
     got = _get(harness, "sub")
     assert [(c.state, c.count) for c in got.run_counts] == [("COMPLETED", 1)]
+
+
+def test_a_hold_on_a_parent_holds_the_registry_commands_of_a_childs_ref(
+    harness: Harness,
+) -> None:
+    _tree(harness)
+    r = registered(harness, ref("leaf", "plan"))
+    admin = harness.client("alice").admin
+    admin.PlaceHold(
+        admin_pb2.PlaceHoldRequest(
+            kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="mission", reason="restoring"
+        )
+    )
+    with expect_error(grpc.StatusCode.FAILED_PRECONDITION, "RESTORE_HOLD"):
+        execute(harness, "agent", "req-p", propose_cmd(r, "p1", 1))
+    admin.ClearHold(
+        admin_pb2.ClearHoldRequest(kind=admin_pb2.HOLD_KIND_RESTORE, work_order_id="mission")
+    )
+    execute(harness, "agent", "req-p", propose_cmd(r, "p1", 1))
