@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, delete, text
+from sqlalchemy import create_engine, delete
 
 from aiws.engine.v1 import admin_pb2
 from aiws.engine.v1 import work_order_pb2 as pb
@@ -34,7 +34,6 @@ def _back_to_the_previous_version(url: str) -> None:
         with engine.begin() as connection:
             # A migration-26 server writes a row only for a work order an admin touched.
             connection.execute(delete(work_orders).where(work_orders.c.work_order_id == "ran"))
-            connection.execute(text("DROP INDEX work_orders_children"))
             for column in WORK_ORDER_TREE_COLUMNS:
                 assert migrations.drop_column(connection, "work_orders", column)
             connection.execute(
