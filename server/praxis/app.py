@@ -114,7 +114,14 @@ from praxis.store.runtime.traces import RunTraces
 from praxis.store.schedules.store import ScheduleStore
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
-from praxis.store.wake.hub import INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
+from praxis.store.wake.hub import (
+    INBOX,
+    PRINCIPAL,
+    WORK_ORDER,
+    Hub,
+    UnixBroadcast,
+    principal_topic,
+)
 from praxis.store.wake.postgres import PgBroadcast
 from praxis.sweeper import Sweeper
 
@@ -236,7 +243,10 @@ class Engine:
         )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.work_orders = WorkOrderStore(self.db, authority, self.clock)
-        self.work_orders.created_hooks.append(self.scopes.forget)
+        # A new record may impose actions or a budget: every process reads it again.
+        self.work_orders.created_hooks.append(self._work_order_created)
+        self.signals.on_delivered(WORK_ORDER, self.scopes.forget_unrecorded)
+        self.contracts.budgeted = self.scopes.budgeted
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
@@ -279,6 +289,12 @@ class Engine:
         """Wakes ``WatchInbox`` once a pause, resume or cancel has committed: a run of a
         paused work order is not stuck, and one resumed may be."""
         Database.after_commit(connection, self.wake_inbox, once=True)
+
+    def _work_order_created(self, work_order_id: str) -> None:
+        """A work order was recorded: this process reads its chain at its next use, and
+        the others forget the work orders they knew without a record."""
+        self.scopes.forget(work_order_id)
+        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0})
 
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks

@@ -1,4 +1,6 @@
-"""The actions a work order permits, enforced on every authorisation.
+"""What a work order's ancestors impose on it, kept per process: the actions it permits
+(enforced on every authorisation) and whether a budget limits it (asked by every
+dispatch).
 
 A work order created with ``actions`` permits only those in it, and its children only
 what each of them and their ancestors permit (a child narrows, never widens). This
@@ -6,19 +8,22 @@ what each of them and their ancestors permit (a child narrows, never widens). Th
 caller's grants allow an action on a work order, the action must also be permitted by
 that work order's chain, else ACTION_NOT_GRANTED, whatever the grants.
 
-A record's parent and actions never change once created, so a chain read is kept (at
-most :data:`CACHED` work orders). A work order with no record is read again after
-:data:`UNKNOWN_TTL_S` (another process may record it meanwhile; this process forgets it
-at once, :meth:`WorkOrderScopes.forget`).
+A record's parent, actions and budget never change once created, so what its chain
+imposes is read once and kept (at most :data:`CACHED` work orders). A work order with
+no record imposes nothing until one is created: ``CreateWorkOrder`` publishes
+:data:`~praxis.store.wake.hub.WORK_ORDER` topics, on which every process forgets the
+work orders it knew without a record (:meth:`WorkOrderScopes.forget_unrecorded`).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
+
+from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.core import work_orders as core
@@ -28,9 +33,19 @@ from praxis.store.controls import tree
 from praxis.store.db.database import Database
 
 CACHED = 4096
-UNKNOWN_TTL_S = 1.0
 
-_Chain = tuple[tuple[str, ...], ...]  # each restricting work order's actions
+
+@dataclass(frozen=True)
+class Imposed:
+    """What a work order's chain imposes on it."""
+
+    restricting: tuple[tuple[str, ...], ...] = ()
+    """The actions of each work order of the chain that names actions."""
+    budgeted: bool = False
+    """Whether a work order of the chain has a budget."""
+
+
+_NOTHING = Imposed()
 
 
 class WorkOrderScopes:
@@ -40,8 +55,11 @@ class WorkOrderScopes:
         self.inner = inner
         self.db = db
         self._lock = threading.Lock()
-        self._known: OrderedDict[str, _Chain] = OrderedDict()
-        self._unknown: dict[str, float] = {}
+        self._known: OrderedDict[str, Imposed] = OrderedDict()
+        self._unrecorded: set[str] = set()
+        # Advanced by every forget: a read that began before one does not remember a
+        # work order as unrecorded (it may have been recorded meanwhile).
+        self._generation = 0
 
     def __getattr__(self, name: str) -> Any:
         """Optional capabilities of the inner authority (``authenticate_certificate``)."""
@@ -64,7 +82,7 @@ class WorkOrderScopes:
         evidence = self.inner.authorize(principal, action, work_order_id, now_ms, purpose)
         if isinstance(evidence, Rejection) or not work_order_id or work_order_id == "*":
             return evidence
-        for actions in self._chain(work_order_id):
+        for actions in self.imposed(work_order_id).restricting:
             if not core.matches(actions, action):
                 return Rejection(
                     Code.PERMISSION_DENIED,
@@ -83,30 +101,49 @@ class WorkOrderScopes:
         """Delegates."""
         return self.inner.spend_cap(principal_id)
 
-    def forget(self, work_order_id: str) -> None:
-        """A work order was recorded here: read its chain at its next authorisation."""
-        with self._lock:
-            self._unknown.pop(work_order_id, None)
+    def budgeted(self, connection: Connection, work_order_id: str) -> bool:
+        """Whether a budget of the work order or an ancestor limits its runs (read with
+        ``connection``, a dispatch's, when not known)."""
+        return self.imposed(work_order_id, connection).budgeted
 
-    def _chain(self, work_order_id: str) -> _Chain:
-        now = time.monotonic()
+    def forget(self, work_order_id: str) -> None:
+        """A work order was recorded: read its chain at its next use."""
+        with self._lock:
+            self._unrecorded.discard(work_order_id)
+            self._generation += 1
+
+    def forget_unrecorded(self) -> None:
+        """A work order was recorded somewhere: read again those known without a record."""
+        with self._lock:
+            self._unrecorded.clear()
+            self._generation += 1
+
+    def imposed(self, work_order_id: str, connection: Connection | None = None) -> Imposed:
+        """What the work order's chain imposes (read once per recorded work order)."""
         with self._lock:
             known = self._known.get(work_order_id)
             if known is not None:
                 self._known.move_to_end(work_order_id)
                 return known
-            if self._unknown.get(work_order_id, 0.0) > now:
-                return ()
-        with self.db.read() as connection:
+            if work_order_id in self._unrecorded:
+                return _NOTHING
+            generation = self._generation
+        if connection is not None:
             chain = tree.chain_of(connection, work_order_id)
-        restricting = tuple(node.actions for node in chain if node.actions)
+        else:
+            with self.db.read() as reading:
+                chain = tree.chain_of(reading, work_order_id)
+        found = Imposed(
+            tuple(node.actions for node in chain if node.actions),
+            any(node.budget is not None for node in chain),
+        )
         with self._lock:
             if chain:
-                self._known[work_order_id] = restricting
+                self._known[work_order_id] = found
                 while len(self._known) > CACHED:
                     self._known.popitem(last=False)
-            else:
-                if len(self._unknown) > CACHED:
-                    self._unknown.clear()
-                self._unknown[work_order_id] = now + UNKNOWN_TTL_S
-        return restricting
+            elif generation == self._generation:
+                if len(self._unrecorded) >= CACHED:
+                    self._unrecorded.clear()
+                self._unrecorded.add(work_order_id)
+        return found

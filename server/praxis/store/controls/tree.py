@@ -50,11 +50,15 @@ def node_of(row: Row[Any]) -> core.Node:
     )
 
 
+_LOAD = Statement(select(work_orders).where(work_orders.c.work_order_id == bindparam("id")))
+_ANCESTORS = Statement(
+    select(work_orders).where(work_orders.c.work_order_id.in_(bindparam("ids", expanding=True)))
+)
+
+
 def load(connection: Connection, work_order_id: str) -> core.Node | None:
     """A work order's record, or ``None`` when none is stored."""
-    row = connection.execute(
-        select(work_orders).where(work_orders.c.work_order_id == work_order_id)
-    ).first()
+    row = _LOAD.run(connection, {"id": work_order_id}).first()
     return None if row is None else node_of(row)
 
 
@@ -62,9 +66,7 @@ def chain(connection: Connection, node: core.Node) -> list[core.Node]:
     """``node``'s ancestors, root first, then ``node`` (one read)."""
     if not node.ancestors:
         return [node]
-    rows = connection.execute(
-        select(work_orders).where(work_orders.c.work_order_id.in_(node.ancestors))
-    )
+    rows = _ANCESTORS.run(connection, {"ids": list(node.ancestors)})
     found = {row.work_order_id: node_of(row) for row in rows}
     return [found[a] for a in node.ancestors if a in found] + [node]
 

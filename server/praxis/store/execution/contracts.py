@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -89,6 +90,9 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
+        # Whether a budget of the run's work order or an ancestor limits it (wired to the
+        # process's cache of what the tree imposes; without it, always read).
+        self.budgeted: Callable[[Connection, str], bool] = lambda _connection, _id: True
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -270,7 +274,11 @@ class ContractStore:
         """
         found = load(connection, record.contract_id) if record.contract_id else None
         cap = self.authority.spend_cap(record.principal_id)
-        order_left = tree.remaining(connection, record.work_order_id)
+        order_left = (
+            tree.remaining(connection, record.work_order_id)
+            if self.budgeted(connection, record.work_order_id)
+            else None
+        )
         if found is None and cap is None and order_left is None:
             return None
         run_id, starter = record.state.run_id, record.principal_id
