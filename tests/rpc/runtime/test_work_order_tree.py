@@ -15,7 +15,7 @@ from tests.support.harness import Harness, expect_error
 from tests.support.registry import execute, propose_cmd, ref, registered
 from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+pytestmark = pytest.mark.backends("sqlite", "postgres", "postgres-2")
 
 ONE = definition("a", a=node(output=json_out()))
 OPEN, PAUSED = pb.WORK_ORDER_STATE_OPEN, pb.WORK_ORDER_STATE_PAUSED
