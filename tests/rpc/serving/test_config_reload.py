@@ -87,9 +87,7 @@ def status(h: Harness) -> config_pb2.GetConfigStatusResponse:
 def start(h: Harness, model: str, request_id: str, **fields: Any) -> run_pb2.StartRunResponse:
     plan = definition("a", a=node(model=model))
     return h.client("agent").runs.StartRun(  # type: ignore[no-any-return]
-        run_pb2.StartRunRequest(
-            request_id=request_id, definition_json=json.dumps(plan), **fields
-        )
+        run_pb2.StartRunRequest(request_id=request_id, definition_json=json.dumps(plan), **fields)
     )
 
 
@@ -211,9 +209,7 @@ def test_a_server_without_a_config_file_cannot_reload(harness: Harness) -> None:
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-def test_every_replica_follows_a_reload_within_a_second(
-    database: str, tmp_path: Path
-) -> None:
+def test_every_replica_follows_a_reload_within_a_second(database: str, tmp_path: Path) -> None:
     """Two replicas on one PostgreSQL database, each with its own copy of the file: a
     reload through one is applied by the other (LISTEN/NOTIFY), and the answer lists both
     at the new version."""
