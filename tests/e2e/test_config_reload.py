@@ -214,3 +214,36 @@ def test_a_reload_adds_a_webhook_on_two_postgres_replicas(
     finally:
         for replica in replicas:
             assert replica.terminate() == 0
+
+
+def test_praxis_admin_reload_and_config_at_80_columns(tmp_path: Path) -> None:
+    from tests.e2e.test_cli_habits import COLUMNS, in_terminal
+    from tests.support.cli_shell import Shell
+
+    config = write_config(tmp_path / "server", models=["echo"])
+    server = ServerProcess(config, free_port())
+    server.start(timeout_s=60)
+    shell = Shell(server.address, tmp_path)
+    try:
+        good = json.loads(config.read_text(encoding="utf-8"))
+        config.write_text(
+            json.dumps({**good, "modles": ["x"], "log_level": "LOUD"}), encoding="utf-8"
+        )
+        refused = shell.run("admin", "reload")
+        assert refused.code != 0 and "error: CONFIG_INVALID: " in refused.err, refused
+        assert "  log_level: " in refused.err and "  modles: " in refused.err
+        config.write_text(json.dumps({**good, "models": ["echo", "m-2"]}), encoding="utf-8")
+        agent = shell.run("admin", "reload", who="agent")
+        assert agent.code != 0 and "error: ACTION_NOT_GRANTED: " in agent.err, agent
+        lines = in_terminal(shell, "admin", "reload")
+        assert all(len(line) <= COLUMNS for line in lines), lines
+        text = "\n".join(lines)
+        assert "changed" in text and "models" in text and "converged" in text
+        status = in_terminal(shell, "admin", "config")
+        assert all(len(line) <= COLUMNS for line in status), status
+        assert any("alice" in line and "models" in line for line in status), status
+        listed = shell.ok("admin", "config", "--json").json()
+        assert listed["reloads"][0]["reloaded_by"] == "alice"
+        assert listed["reloads"][0]["changed"] == ["models"]
+    finally:
+        assert server.terminate() == 0

@@ -37,6 +37,7 @@ from praxis.serve.processes import (
 )
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
+from praxis_cli.entry import local
 
 log = logging.getLogger("praxis")
 DEFAULT_LISTEN = "127.0.0.1:50051"
@@ -109,11 +110,15 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "admin":  # local: reads the data directory's files
+    if not local(argv):
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
+    if argv[0] == "admin":  # local: reads the data directory's files
         from praxis.serve import admin
 
         return admin.main(argv[1:])
-    if not argv or argv[0] not in ("serve", "console"):
+    if argv[0] not in ("serve", "console"):
         from praxis_cli.main import run  # the remote commands (docs/cli.md)
 
         return run(argv)
