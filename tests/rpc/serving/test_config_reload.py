@@ -237,3 +237,20 @@ def test_every_replica_follows_a_reload_within_a_second(database: str, tmp_path:
     finally:
         first.close()
         second.close()
+
+
+@BACKENDS
+def test_a_reload_removes_a_destination_and_sets_a_retention_policy(
+    served: Harness, config: Path
+) -> None:
+    write(config, webhooks={"ops": {"url": "http://127.0.0.1:9/hook", "secret": SECRET}})
+    reload(served)
+    assert start(served, "echo", "r-1", notify=run_pb2.RunNotify(webhooks=["ops"])).created
+    assert served.server.sweeper.archive is None  # no policy: nothing is archived
+    write(config, retention={"keep_finished_ms": 60_000})
+    answer = reload(served)
+    assert list(answer.changed) == ["retention.keep_finished_ms", "webhooks.ops"]
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "NOTIFY_DESTINATION_UNKNOWN"):
+        start(served, "echo", "r-2", notify=run_pb2.RunNotify(webhooks=["ops"]))
+    archive = served.server.sweeper.archive  # the sweeper archives under the new policy
+    assert archive is not None and archive.policy.keep_finished_ms == 60_000
