@@ -495,7 +495,8 @@ class Server:
         engine = self.engine
         engine.runs.webhook_names = frozenset(live.webhooks)
         engine.runs.reconfigure(live.models, live.limits)
-        engine.simulations.limits = live.limits
+        engine.tasks.limits = engine.simulations.limits = live.limits
+        engine.settings.limits = live.limits
         engine.settings.retention = live.retention
         engine.archive.policy = live.retention
         self.sweeper.archive = engine.archive if live.retention.active else None

@@ -27,7 +27,7 @@ from praxis.serve.cli import config_reader
 from praxis.serve.config import read
 from praxis_client import error_details
 from tests.support.harness import T0, Harness, expect_error, start_server, write_principals
-from tests.support.runtime import definition, node
+from tests.support.runtime import claim, complete, definition, node
 from tests.support.webhooks import SECRET, new_secret
 
 BASE: dict[str, Any] = {
@@ -254,3 +254,14 @@ def test_a_reload_removes_a_destination_and_sets_a_retention_policy(
         start(served, "echo", "r-2", notify=run_pb2.RunNotify(webhooks=["ops"]))
     archive = served.server.sweeper.archive  # the sweeper archives under the new policy
     assert archive is not None and archive.policy.keep_finished_ms == 60_000
+
+
+@BACKENDS
+def test_reloaded_limits_bind_the_next_task_result(served: Harness, config: Path) -> None:
+    start(served, "echo", "r-1")
+    [task] = claim(served)
+    write(config, limits={"max_result_bytes": 64})
+    assert list(reload(served).changed) == ["limits.max_result_bytes"]
+    with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "RESULT_TOO_LARGE"):
+        complete(served, task, "x" * 100)
+    assert complete(served, task, "small")

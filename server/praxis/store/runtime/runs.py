@@ -179,7 +179,7 @@ class RunStore:
         kept); the ad hoc definitions parsed under the old ones are parsed again."""
         with self._lock:
             self.models.configured = frozenset(models)
-            self.limits = limits
+            self.limits = self.unit.limits = limits  # as a restart with them would
             self._texts.clear()
 
     def check_definition(
