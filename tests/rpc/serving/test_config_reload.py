@@ -67,11 +67,13 @@ def config(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def served(database: Path | str, config: Path) -> Iterator[Harness]:
+    level = logging.getLogger().level  # a reload may set it (log_level)
     running = serving(database, config)
     try:
         yield running
     finally:
         running.close()
+        logging.getLogger().setLevel(level)
 
 
 def reload(h: Harness, principal: str = "alice", **fields: Any) -> config_pb2.ReloadConfigResponse:
@@ -128,7 +130,6 @@ def test_a_reload_applies_models_limits_and_webhooks_and_names_restart_keys(
     assert recorded.reloaded_by == "alice" and recorded.version == answer.version
     assert list(recorded.changed) == list(answer.changed)
     assert list(recorded.restart_required) == list(answer.restart_required)
-    logging.getLogger().setLevel(logging.WARNING)
 
 
 @BACKENDS
