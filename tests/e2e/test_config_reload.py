@@ -247,3 +247,25 @@ def test_praxis_admin_reload_and_config_at_80_columns(tmp_path: Path) -> None:
         assert listed["reloads"][0]["changed"] == ["models"]
     finally:
         assert server.terminate() == 0
+
+
+def test_sighup_reloads_a_single_server_process(tmp_path: Path) -> None:
+    config = write_config(tmp_path, models=["echo"])
+    server = ServerProcess(config, free_port())
+    server.start(timeout_s=60)
+    assert server.process is not None
+    try:
+        document = json.loads(config.read_text(encoding="utf-8"))
+        document["models"] = ["echo", "m-2"]
+        config.write_text(json.dumps(document), encoding="utf-8")
+        server.process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 5
+        found = status(server.address)
+        while not found.reloads and time.monotonic() < deadline:
+            time.sleep(0.1)
+            found = status(server.address)
+        [recorded] = found.reloads
+        assert recorded.reloaded_by == "signal:SIGHUP" and list(recorded.changed) == ["models"]
+        assert [p.version for p in found.processes] == [version_of(document)]
+    finally:
+        assert server.terminate() == 0
