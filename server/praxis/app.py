@@ -92,7 +92,7 @@ from praxis.store.db import dialect
 from praxis.store.db.database import Database
 from praxis.store.db.files import sqlite_path
 from praxis.store.execution.assessments import AssessmentStore
-from praxis.store.execution.configuration import ConfigStore, ProcessRow, Reloaded
+from praxis.store.execution.configuration import REFRESH_MS, ConfigStore, ProcessRow, Reloaded
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
 from praxis.store.execution.reconciliations import ReconciliationStore
@@ -536,6 +536,7 @@ class Server:
         return True
 
     def _follow_loop(self) -> None:
+        refreshed = time.monotonic()
         while self._following:
             self._follow.wait(FOLLOW_S)
             self._follow.clear()
@@ -543,6 +544,9 @@ class Server:
                 return
             try:
                 self.follow_config()
+                if time.monotonic() - refreshed >= REFRESH_MS / 1000:
+                    self.engine.config.refresh()  # still serving: listed, not stale
+                    refreshed = time.monotonic()
             except Exception:  # the database is busy or failing: the next wake-up retries
                 log.exception("following a config reload failed")
 

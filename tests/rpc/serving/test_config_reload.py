@@ -266,3 +266,31 @@ def test_reloaded_limits_bind_the_next_task_result(served: Harness, config: Path
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "RESULT_TOO_LARGE"):
         complete(served, task, "x" * 100)
     assert complete(served, task, "small")
+
+
+@BACKENDS
+def test_a_process_gone_elsewhere_stops_being_waited_for(served: Harness, config: Path) -> None:
+    """A replica that crashed on another machine leaves its row: once it is not rewritten
+    for STALE_MS it is no longer listed nor waited for, and a start removes it."""
+    from praxis.store.controls import rows as controls
+    from praxis.store.execution import configuration
+
+    engine = served.server.engine
+    now = int(time.time() * 1000)
+    for name, seen in (("other-host:1:1.a", now), ("other-host:2:1.b", now - 200_000)):
+        row = {"process_id": name, "version": "sha256:old", "applied_at_ms": 1, "seen_at_ms": seen}
+        with engine.db.write() as connection:
+            controls.put_meta(connection, configuration._key(name), json.dumps(row))
+    listed = [p.process_id for p in status(served).processes]
+    assert "other-host:1:1.a" in listed and "other-host:2:1.b" not in listed
+    write(config, models=["echo", "m-2"])
+    began = time.monotonic()
+    answer = reload(served, wait_ms=500)
+    assert not answer.converged and time.monotonic() - began >= 0.5  # the live one lags
+    assert {p.process_id for p in answer.processes if p.version == "sha256:old"} == {
+        "other-host:1:1.a"
+    }
+    engine.config.sweep_gone()
+    with engine.db.read() as connection:
+        assert controls.get_meta(connection, configuration._key("other-host:2:1.b")) is None
+        assert controls.get_meta(connection, configuration._key("other-host:1:1.a"))

@@ -5,8 +5,9 @@ server process serves. No table of its own:
   ``config``): who, when, the versions before and after, and the JSON paths of the
   changed keys, never a value; the latest one's version is the installation's;
 - each server process keeps one ``meta`` row (``config.process.<digest of its id>``)
-  with the version it serves, written at start and after each reload, removed at a clean
-  stop (a crashed process's row is removed by the next start on its host).
+  with the version it serves, written at start and after each reload and rewritten every
+  minute, removed at a clean stop; a crashed process's row is removed by the next start
+  on its host, and one not rewritten for :data:`STALE_MS` is no longer listed.
 
 A process that reloads its file records the event and its row; every other process,
 woken on the ``config`` topic, re-reads its own file and records its row.
@@ -21,6 +22,7 @@ import socket
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
@@ -36,6 +38,11 @@ from praxis.store.db.metadata import meta
 from praxis.store.execution import requests
 from praxis.store.execution.tables import model_events
 
+REFRESH_MS = 60_000
+"""How often a process rewrites its row (wall-clock ``seen_at_ms``) while it serves."""
+STALE_MS = 180_000
+"""A row not rewritten for this long is of a process presumed gone (a crash on another
+machine): it is no longer listed, and the next start anywhere removes it."""
 SUBJECT = "config"
 RELOADED = "CONFIG_RELOADED"
 PROCESS_KEY = "config.process."
@@ -142,18 +149,42 @@ class ConfigStore:
             self._report(connection, version, self.clock.now_ms())
 
     def _report(self, connection: Connection, version: str, now: int) -> None:
-        row = {"process_id": self.process_id, "version": version, "applied_at_ms": now}
+        row = {
+            "process_id": self.process_id,
+            "version": version,
+            "applied_at_ms": now,
+            "seen_at_ms": _wall_ms(),
+        }
         controls.put_meta(connection, _key(self.process_id), json.dumps(row))
+
+    def refresh(self) -> None:
+        """Rewrites this process's row as it is, seen now (every :data:`REFRESH_MS`)."""
+        with self.db.write() as connection:
+            found = controls.get_meta(connection, _key(self.process_id))
+            if found is None:
+                return
+            row = json.loads(found)
+            row["seen_at_ms"] = _wall_ms()
+            controls.put_meta(connection, _key(self.process_id), json.dumps(row))
 
     def forget(self) -> None:
         """Removes this process's row (a clean stop)."""
         self._remove([self.process_id])
 
     def sweep_gone(self) -> None:
-        """Removes the rows of this host's processes that are gone (a crash leaves its
-        row behind); at start."""
+        """Removes the rows of this host's processes that are gone and the stale rows of
+        any host (a crash leaves its row behind); at start."""
         host = socket.gethostname()
-        self._remove([row.process_id for row in self.processes() if _gone(row.process_id, host)])
+        with self.db.read() as connection:
+            rows = _rows(connection)
+        stale = _wall_ms() - STALE_MS
+        self._remove(
+            [
+                str(row["process_id"])
+                for row in rows
+                if _gone(str(row["process_id"]), host) or _seen(row) < stale
+            ]
+        )
 
     def _remove(self, processes: list[str]) -> None:
         if not processes:
@@ -209,15 +240,30 @@ def _latest(connection: Connection) -> str:
     return str(json.loads(found.payload_json)["version"]) if found is not None else ""
 
 
-def _processes(connection: Connection) -> tuple[ProcessRow, ...]:
+def _rows(connection: Connection) -> list[dict[str, Any]]:
     rows = connection.execute(
         select(meta.c.value).where(meta.c.key.startswith(PROCESS_KEY, autoescape=True))
     ).all()
-    found = [json.loads(row.value) for row in rows]
+    return [json.loads(row.value) for row in rows]
+
+
+def _processes(connection: Connection) -> tuple[ProcessRow, ...]:
+    """The rows of the processes seen lately, in process id order."""
+    stale = _wall_ms() - STALE_MS
     return tuple(
         ProcessRow(str(r["process_id"]), str(r["version"]), int(r["applied_at_ms"]))
-        for r in sorted(found, key=lambda r: str(r["process_id"]))
+        for r in sorted(_rows(connection), key=lambda r: str(r["process_id"]))
+        if _seen(r) >= stale
     )
+
+
+def _seen(row: dict[str, Any]) -> int:
+    return int(row.get("seen_at_ms", 0))
+
+
+def _wall_ms() -> int:
+    """Wall-clock ms: rows age in real time, whatever a test clock says."""
+    return int(time.time() * 1000)
 
 
 def _gone(row_id: str, host: str) -> bool:
