@@ -217,8 +217,7 @@ def test_a_reload_adds_a_webhook_on_two_postgres_replicas(
 
 
 def test_praxis_admin_reload_and_config_at_80_columns(tmp_path: Path) -> None:
-    from tests.e2e.test_cli_habits import COLUMNS, in_terminal
-    from tests.support.cli_shell import Shell
+    from tests.support.cli_shell import COLUMNS, Shell, in_terminal
 
     config = write_config(tmp_path / "server", models=["echo"])
     server = ServerProcess(config, free_port())
