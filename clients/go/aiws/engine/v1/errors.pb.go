@@ -380,6 +380,15 @@ const (
 	// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
 	// (`state_from` of its record names it) (FAILED_PRECONDITION).
 	ErrorReason_WORK_ORDER_CONTROL_INHERITED ErrorReason = 258
+	// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
+	// object, or breaks a rule. One BadRequest field violation per problem, its `field`
+	// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
+	// nothing is applied, every process keeps the configuration it serves
+	// (FAILED_PRECONDITION).
+	ErrorReason_CONFIG_INVALID ErrorReason = 260
+	// ReloadConfig of a server started without a config file (an embedded engine):
+	// there is nothing to re-read (FAILED_PRECONDITION).
+	ErrorReason_CONFIG_NOT_RELOADABLE ErrorReason = 261
 	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
 	// worker's outcome names a wait node or an answer an agent node, a duration is
 	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -524,6 +533,8 @@ var (
 		256: "WORK_ORDER_CLOSED",
 		257: "WORK_ORDER_NOT_DRAINED",
 		258: "WORK_ORDER_CONTROL_INHERITED",
+		260: "CONFIG_INVALID",
+		261: "CONFIG_NOT_RELOADABLE",
 		300: "SCRIPT_INVALID",
 		301: "SIMULATION_INVALID",
 	}
@@ -660,6 +671,8 @@ var (
 		"WORK_ORDER_CLOSED":                256,
 		"WORK_ORDER_NOT_DRAINED":           257,
 		"WORK_ORDER_CONTROL_INHERITED":     258,
+		"CONFIG_INVALID":                   260,
+		"CONFIG_NOT_RELOADABLE":            261,
 		"SCRIPT_INVALID":                   300,
 		"SIMULATION_INVALID":               301,
 	}
@@ -696,7 +709,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xe8\x19\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x99\x1a\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -831,6 +844,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x11WORK_ORDER_CLOSED\x10\x80\x02\x12\x1b\n" +
 	"\x16WORK_ORDER_NOT_DRAINED\x10\x81\x02\x12!\n" +
 	"\x1cWORK_ORDER_CONTROL_INHERITED\x10\x82\x02\x12\x13\n" +
+	"\x0eCONFIG_INVALID\x10\x84\x02\x12\x1a\n" +
+	"\x15CONFIG_NOT_RELOADABLE\x10\x85\x02\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
 	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

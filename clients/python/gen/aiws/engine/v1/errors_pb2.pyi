@@ -138,6 +138,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WORK_ORDER_CLOSED: _ClassVar[ErrorReason]
     WORK_ORDER_NOT_DRAINED: _ClassVar[ErrorReason]
     WORK_ORDER_CONTROL_INHERITED: _ClassVar[ErrorReason]
+    CONFIG_INVALID: _ClassVar[ErrorReason]
+    CONFIG_NOT_RELOADABLE: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
     SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -272,5 +274,7 @@ WORK_ORDER_ACTIONS_WIDENED: ErrorReason
 WORK_ORDER_CLOSED: ErrorReason
 WORK_ORDER_NOT_DRAINED: ErrorReason
 WORK_ORDER_CONTROL_INHERITED: ErrorReason
+CONFIG_INVALID: ErrorReason
+CONFIG_NOT_RELOADABLE: ErrorReason
 SCRIPT_INVALID: ErrorReason
 SIMULATION_INVALID: ErrorReason
