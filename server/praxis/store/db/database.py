@@ -1,15 +1,18 @@
 """Connections and transactions.
 
 Every command is one write transaction: load, apply, save, append event, write receipt.
-Writers inside one process queue on a lock before ``BEGIN IMMEDIATE``, so they wait in
-FIFO order instead of in SQLite's sleeping busy handler; other processes on the same file
-are serialized by SQLite itself (or by an advisory lock on PostgreSQL).
 
-:meth:`Database.transact` adds group commit: commands that arrive while another batch is
-being written are run together by the next writer, each inside its own SAVEPOINT, and
-made durable by one COMMIT (one fsync). Each command still sees the effects of the ones
-before it and still commits or rolls back on its own; a failed COMMIT fails every
-command of the batch, and none of them was acknowledged.
+SQLite: one writer thread per process owns the write connection. Commands queue for it
+(:meth:`Database.transact` from any thread, waiting on an event; :meth:`Database.call`
+from the event loop, awaiting a future); it drains the queue in FIFO order, runs each
+command of a batch in its own SAVEPOINT, makes the batch durable with one COMMIT (one
+fsync: group commit), then answers each command in order. Each command still sees the
+effects of the ones before it and still commits or rolls back on its own; a failed
+COMMIT fails every command of the batch, and none of them was acknowledged. A function
+run on the writer (:meth:`Database.call`) runs its transactions inline, in the batch it
+belongs to, and what it defers with :meth:`Database.after_durable` runs once that batch
+committed. Other processes on the same file are serialized by SQLite itself, ordered by
+:mod:`praxis.store.db.writer_turn`.
 
 PostgreSQL runs one transaction per command and no in-process write lock: commands of
 different runs and work orders proceed in parallel, each locking what it touches
@@ -20,15 +23,17 @@ PostgreSQL picks as a deadlock or serialization victim, is retried (up to
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
@@ -160,13 +165,41 @@ def _in_savepoint(
 
 
 class _Pending(Generic[T]):
-    """One command waiting for a group commit."""
+    """One command waiting for the writer: a transaction body (``body(connection)``, run
+    in its own SAVEPOINT), or a function run on the writer (``call``: its transactions
+    run inline; ``read``: it only reads, outside any write transaction). Answered on
+    ``done`` (a thread waits) or on ``future`` (a coroutine of ``loop`` awaits)."""
 
-    def __init__(self, body: Callable[[Connection], T]) -> None:
+    __slots__ = ("body", "call", "done", "error", "future", "loop", "read", "value")
+
+    def __init__(
+        self,
+        body: Callable[..., T],
+        loop: asyncio.AbstractEventLoop | None = None,
+        call: bool = False,
+        read: bool = False,
+    ) -> None:
         self.body = body
-        self.done = threading.Event()
+        self.call = call or read
+        self.read = read
+        self.loop = loop
+        self.future: asyncio.Future[T] | None = loop.create_future() if loop else None
+        self.done = threading.Event() if loop is None else None
         self.value: T | None = None
         self.error: BaseException | None = None
+
+
+def _settle(items: list[_Pending[object]]) -> None:
+    """On the loop: answers the futures of a batch, in order (a caller that went away
+    meanwhile cancelled its own)."""
+    for item in items:
+        future = item.future
+        if future is None or future.done():
+            continue
+        if item.error is not None:
+            future.set_exception(item.error)
+        else:
+            future.set_result(item.value)
 
 
 class Database:
@@ -185,8 +218,18 @@ class Database:
         # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
         self.engine: Engine = dialect.make_engine(url, synchronous, pg_pool_size=pool_size)
         self.postgres = not url.startswith("sqlite")
+        # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
         self._pending: deque[_Pending[object]] = deque()
+        # SQLite: the writer thread (started on first use, in the process that uses it),
+        # woken by ``_work``; while it runs a batch, ``_inline`` is the batch's connection.
+        self._work = threading.Event()
+        self._writer_thread: threading.Thread | None = None
+        self._writer_ident = 0
+        self._writer_pid = 0
+        self._writer_start = threading.Lock()
+        self._stopping = False
+        self._inline: Connection | None = None
         # SQLite: the group commit's connection, kept between batches (used under the
         # write lock) with the pool it came from; dropped after a batch that failed, so
         # a broken one is not reused, and when the engine is disposed (a new pool).
@@ -231,7 +274,20 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A serialized write transaction; commits on success, rolls back on error."""
+        """A serialized write transaction; commits on success, rolls back on error.
+
+        On the writer thread (inside :meth:`call`) it is a SAVEPOINT of the batch."""
+        inline = self._inline_connection()
+        if inline is not None:
+            savepoint = statements.Savepoint(inline)
+            try:
+                yield inline
+            except BaseException:
+                inline.info.pop(_MEMO, None)
+                savepoint.rollback()
+                raise
+            savepoint.commit()
+            return
         with self._local_lock(), self._turn_held():
             started = time.perf_counter()
             try:
@@ -265,20 +321,71 @@ class Database:
         ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
         ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
         PostgreSQL it then runs beside other scoped commands instead of alone.
+        SQLite: the writer thread runs it (this thread waits for its durable commit);
+        on the writer thread itself (inside :meth:`call`) it runs inline, in its own
+        SAVEPOINT of the batch being written.
         """
         if self.postgres:
             return self._transact_alone(body, scoped)
+        inline = self._inline_connection()
+        if inline is not None:
+            value, error = _in_savepoint(
+                inline, body, inline.info.setdefault(_AFTER_COMMIT, [])
+            )
+            if error is not None:
+                self._raise(error)
+            return value  # type: ignore[return-value]  # the body's T
+        self._not_on_writer()
         item: _Pending[T] = _Pending(body)
-        self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
-        with self._write_lock:
-            if not item.done.is_set():
-                self._commit_pending()
+        self._enqueue([item])
+        assert item.done is not None
+        item.done.wait()
         if item.error is not None:
-            failure = self._failed(item.error)
-            if failure is item.error:
-                raise item.error
-            raise failure from item.error
+            self._raise(item.error)
         return item.value  # type: ignore[return-value]  # set by _write_batch
+
+    def _not_on_writer(self) -> None:
+        """Refuses to queue a write from the writer thread outside a batch (a read
+        queued with ``call(read=True)``, an after-commit callback): it would wait for
+        itself."""
+        if threading.get_ident() == self._writer_ident:
+            raise RuntimeError("the writer thread cannot wait for its own write")
+
+    def _raise(self, error: BaseException) -> NoReturn:
+        """Raises what a command's caller receives for its ``error``."""
+        failure = self._failed(error)
+        if failure is error:
+            raise error
+        raise failure from error
+
+    async def call(self, function: Callable[[], T], read: bool = False) -> T:
+        """``function()`` run on the writer thread (SQLite), awaited by the caller's task.
+
+        The transactions it runs (:meth:`transact`, :meth:`transact_many`,
+        :meth:`write`) run inline, each in its own SAVEPOINT of the batch it is part of,
+        and it is answered once that batch's COMMIT is durable: no thread waits for
+        another between the event loop and the write. ``read``: ``function`` only reads;
+        it runs on the writer thread before the next batch, outside any transaction of
+        it. PostgreSQL has no writer thread: ``function`` runs on the loop's default
+        executor.
+        """
+        loop = asyncio.get_running_loop()
+        if self.postgres:
+            return await loop.run_in_executor(None, function)
+        item: _Pending[T] = _Pending(function, loop, call=True, read=read)
+        self._enqueue([item])
+        assert item.future is not None
+        return await item.future
+
+    def after_durable(self, callback: Callable[[], None]) -> None:
+        """Runs ``callback`` once what this thread wrote is durable: now, or, on the
+        writer thread inside :meth:`call`, after the COMMIT of the batch being written
+        (dropped when the batch fails, as its after-commit callbacks are)."""
+        inline = self._inline_connection()
+        if inline is None:
+            callback()
+        else:
+            self.after_commit(inline, callback)
 
     def transact_many(
         self,
@@ -299,14 +406,76 @@ class Database:
         """
         if self.postgres:
             return self._transact_groups(bodies, scoped, keys or [""] * len(bodies))
+        inline = self._inline_connection()
+        if inline is not None:
+            callbacks = inline.info.setdefault(_AFTER_COMMIT, [])
+            answers: list[T | BaseException] = []
+            for body in bodies:
+                value, error = _in_savepoint(inline, body, callbacks)
+                answers.append(value if error is None else error)  # type: ignore[arg-type]
+            return answers
+        self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
-        self._pending.extend(items)  # type: ignore[arg-type]  # deque of any _Pending
+        self._enqueue(items)  # type: ignore[arg-type]  # a list of any _Pending
         for item in items:
-            if not item.done.is_set():
-                with self._write_lock:
-                    if not item.done.is_set():
-                        self._commit_pending()
+            assert item.done is not None
+            item.done.wait()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
+
+    # --- the writer thread (SQLite) -------------------------------------------------------
+
+    def _inline_connection(self) -> Connection | None:
+        """The batch's connection when called on the writer thread inside a batch."""
+        if self._inline is not None and threading.get_ident() == self._writer_ident:
+            return self._inline
+        return None
+
+    def _enqueue(self, items: list[_Pending[Any]]) -> None:
+        """Queues commands for the writer thread (started here on first use, and again
+        in a forked child, where the parent's thread does not exist)."""
+        if self._writer_pid != os.getpid():
+            self._start_writer()
+        self._pending.extend(items)
+        self._work.set()
+
+    def _start_writer(self) -> None:
+        with self._writer_start:
+            if self._writer_pid == os.getpid():
+                return
+            self._pending.clear()  # a forked child's copy of the parent's queue
+            self._stopping = False
+            thread = threading.Thread(target=self._writer_main, name="praxis-writer", daemon=True)
+            thread.start()
+            self._writer_thread, self._writer_pid = thread, os.getpid()
+
+    def _writer_main(self) -> None:
+        """The writer thread: drains the queue, one batch after another, until closed."""
+        self._writer_ident = threading.get_ident()
+        while True:
+            self._work.wait()
+            self._work.clear()
+            while self._pending:
+                self._drain()
+            if self._stopping and not self._pending:
+                return
+
+    def _drain(self) -> None:
+        """Takes up to ``MAX_BATCH`` queued commands; answers the reads among them first
+        (outside any write transaction), then writes the others as one batch."""
+        batch: list[_Pending[object]] = []
+        reads: list[_Pending[object]] = []
+        while self._pending and len(batch) + len(reads) < MAX_BATCH:
+            item = self._pending.popleft()
+            (reads if item.read else batch).append(item)
+        for item in reads:
+            try:
+                item.value = item.body()
+            except BaseException as error:
+                item.error = self._failed(error) if isinstance(error, Exception) else error
+        _answer(reads)
+        if batch:
+            with self._write_lock:
+                self._commit_pending(batch)
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
         """One command in one PostgreSQL transaction, retried when it lost a race (and
@@ -501,36 +670,41 @@ class Database:
         if not (once and callback in callbacks):
             callbacks.append(callback)
 
-    def _commit_pending(self) -> None:
-        """Commits the next batch of pending commands (the caller holds the write lock);
-        their after-commit callbacks run once the other processes may write again."""
+    def _commit_pending(self, batch: list[_Pending[object]]) -> None:
+        """Commits a batch of commands (the writer thread, holding the write lock); their
+        after-commit callbacks run once the other processes may write again."""
         with self._turn_held():
-            finish = self._write_batch()
+            finish = self._write_batch(batch)
         finish()
 
-    def _write_batch(self) -> Callable[[], None]:
+    def _write_batch(self, batch: list[_Pending[object]]) -> Callable[[], None]:
         """Runs and commits a batch; returns what completes it (the storage state, the
-        after-commit callbacks, waking its callers), to run after the writers' turn."""
-        batch: list[_Pending[object]] = []
+        after-commit callbacks, answering its callers), to run after the writers' turn."""
         started = time.perf_counter()
-        while self._pending and len(batch) < MAX_BATCH:
-            batch.append(self._pending.popleft())
         try:
             self._check(write=True)
             connection = self._take_writer()
         except Exception as error:  # nothing of the batch ran
             for item in batch:
                 item.error = error
-                item.done.set()
-            return lambda: None
+            return lambda: self._answer_batch(batch)
         committed = False
         endings: list[Ending] = []
         try:
             with connection.begin():
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
-                for item in batch:
-                    item.value, item.error = _in_savepoint(connection, item.body, callbacks)
+                self._inline = connection
+                try:
+                    for item in batch:
+                        if item.call:
+                            item.value, item.error = _called(item.body)
+                        else:
+                            item.value, item.error = _in_savepoint(
+                                connection, item.body, callbacks
+                            )
+                finally:
+                    self._inline = None
                 endings = _before_commit(connection)
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
             committed = True
@@ -539,6 +713,7 @@ class Database:
             for item in batch:
                 item.error = item.error or error
         finally:
+            self._inline = None
             _forget(connection)
             if committed:
                 self._writer = (connection, self.engine.pool)
@@ -551,10 +726,26 @@ class Database:
                 self._storage(True)
             _run(callbacks)
             _end(endings, committed)
-            for item in batch:
-                item.done.set()
+            self._answer_batch(batch)
 
         return finish
+
+    def _answer_batch(self, batch: list[_Pending[object]]) -> None:
+        """Answers a batch's commands in order: a waiting thread's error as it was (its
+        caller classifies it), a coroutine's as its caller receives it."""
+        for item in batch:
+            if item.future is not None and item.error is not None:
+                item.error = self._classified(item.error)
+        _answer(batch)
+
+    def _classified(self, error: BaseException) -> BaseException:
+        """What a coroutine awaiting a command receives for its ``error``."""
+        if not isinstance(error, Exception):
+            return error
+        failure = self._failed(error)
+        if failure is not error:
+            failure.__cause__ = error
+        return failure
 
     def _take_writer(self) -> Connection:
         """The kept group-commit connection, or a new one (the caller holds the write
@@ -592,7 +783,12 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A read transaction over one consistent snapshot."""
+        """A read transaction over one consistent snapshot (on the writer thread inside
+        :meth:`call`: the batch's connection, which sees the batch's writes so far)."""
+        inline = self._inline_connection()
+        if inline is not None:
+            yield inline
+            return
         try:
             self._check(write=False)
             connection = self._take_reader()
@@ -621,7 +817,14 @@ class Database:
         return self._turn.held() if self._turn is not None else contextlib.nullcontext()
 
     def close(self) -> None:
-        """Releases every pooled connection."""
+        """Answers what is queued, stops the writer thread, releases every connection."""
+        thread = self._writer_thread
+        if thread is not None and self._writer_pid == os.getpid():
+            self._stopping = True
+            self._work.set()
+            if thread is not threading.current_thread():
+                thread.join()
+            self._writer_thread, self._writer_pid = None, 0
         with self._write_lock:
             if self._writer is not None:
                 self._writer[0].close()
@@ -635,6 +838,32 @@ class Database:
             self._turn.close()
         if self._serving is not None:
             self._serving.release()
+
+
+def _called(function: Callable[[], T]) -> tuple[T | None, BaseException | None]:
+    """Runs a function queued with :meth:`Database.call` inside its batch: ``(value,
+    None)`` or ``(None, error)``. Its transactions each have their own SAVEPOINT; an
+    error that ended the whole transaction fails the batch at its COMMIT."""
+    try:
+        return function(), None
+    except Exception as error:  # handed to its caller
+        return None, error
+
+
+def _answer(items: list[_Pending[object]]) -> None:
+    """Wakes each item's waiting thread, and answers each loop's futures in one hand-off
+    per loop (in order)."""
+    loops: dict[asyncio.AbstractEventLoop, list[_Pending[object]]] = {}
+    for item in items:
+        if item.done is not None:
+            item.done.set()
+        elif item.loop is not None:
+            loops.setdefault(item.loop, []).append(item)
+    for loop, answered in loops.items():
+        try:
+            loop.call_soon_threadsafe(_settle, answered)
+        except RuntimeError:  # the loop was closed: nobody awaits these any more
+            log.debug("answers of %d commands dropped: their loop is closed", len(answered))
 
 
 class Rollback(Exception):  # control flow, not an error
