@@ -1,16 +1,21 @@
 """What the asyncio server needs around the servicers: gates, the executor, async aborts.
 
-Unary RPCs stay synchronous and run on a bounded thread pool. Streams and long polls are
-coroutines on the event loop: they hold no thread while they wait, and reach the
-database through :meth:`Blocking.run` on the same pool. Open streams and waiting long
-polls are counted per principal and in total; past a limit a call is refused at once
-with ``RESOURCE_EXHAUSTED`` instead of queueing.
+The hot RPCs (claims, heartbeats, settlements, StartRun, StopRun, GetRun, WatchRun,
+registry commands) are coroutines on the event loop: they decode and authenticate
+there, then await their command on the database's writer thread
+(:meth:`Blocking.command`, :meth:`praxis.store.db.database.Database.call`), with no
+thread of the pool between the loop and the write. The other unary RPCs stay
+synchronous and run on a bounded thread pool, as does the database work of streams
+through :meth:`Blocking.run`. Open streams and waiting long polls are counted per
+principal and in total; past a limit a call is refused at once with
+``RESOURCE_EXHAUSTED`` instead of queueing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,6 +29,7 @@ from praxis.core.rejection import Code, Rejection
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.rpc.errors import to_status
+from praxis.store.db.database import Database
 
 SHUTTING_DOWN = Rejection(
     Code.UNAVAILABLE, "SERVER_UNAVAILABLE", "the server is shutting down; reconnect and resume"
@@ -132,10 +138,36 @@ SERVICE_STREAMS = {"/grpc.health.v1.Health/": "health", "/grpc.reflection.": "re
 
 
 class Blocking:
-    """Runs blocking store calls on the server's bounded executor."""
+    """Runs blocking store calls: commands on the database's writer thread, the rest on
+    the server's bounded executor."""
 
-    def __init__(self, executor: ThreadPoolExecutor | None = None) -> None:
+    def __init__(
+        self, executor: ThreadPoolExecutor | None = None, db: Database | None = None
+    ) -> None:
         self.executor = executor
+        self.db = db
+
+    async def command(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``function(*args, **kwargs)``, a store command, on the database's writer
+        thread: its transactions join the next group commit, and the caller's task is
+        answered once that commit is durable (in the caller's context: its principal, its
+        log fields). Without a writer thread (PostgreSQL, a servicer built without a
+        database) it runs on the executor, as :meth:`run`."""
+        db = self.db
+        call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
+        if db is None or db.postgres:
+            return await self.run(call)
+        return await db.call(call)
+
+    async def read(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``function(*args, **kwargs)``, which only reads, on the database's writer
+        thread before its next batch (no pool thread; it may not write), else as
+        :meth:`run`."""
+        db = self.db
+        call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
+        if db is None or db.postgres:
+            return await self.run(call)
+        return await db.call(call, read=True)
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` on the executor; the caller's task waits."""

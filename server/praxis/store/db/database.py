@@ -329,9 +329,7 @@ class Database:
             return self._transact_alone(body, scoped)
         inline = self._inline_connection()
         if inline is not None:
-            value, error = _in_savepoint(
-                inline, body, inline.info.setdefault(_AFTER_COMMIT, [])
-            )
+            value, error = _in_savepoint(inline, body, inline.info.setdefault(_AFTER_COMMIT, []))
             if error is not None:
                 self._raise(error)
             return value  # type: ignore[return-value]  # the body's T
@@ -416,7 +414,7 @@ class Database:
             return answers
         self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
-        self._enqueue(items)  # type: ignore[arg-type]  # a list of any _Pending
+        self._enqueue(items)  # a list of any _Pending
         for item in items:
             assert item.done is not None
             item.done.wait()
@@ -700,9 +698,7 @@ class Database:
                         if item.call:
                             item.value, item.error = _called(item.body)
                         else:
-                            item.value, item.error = _in_savepoint(
-                                connection, item.body, callbacks
-                            )
+                            item.value, item.error = _in_savepoint(connection, item.body, callbacks)
                 finally:
                     self._inline = None
                 endings = _before_commit(connection)
