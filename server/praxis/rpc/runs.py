@@ -348,7 +348,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
     def _get(
         self, caller: Principal, run_id: str, include_definition: bool
     ) -> run_pb2.GetRunResponse | Rejection:
-        """GetRun's answer (a read, on the writer thread before its next batch)."""
+        """GetRun's answer (a read, on the database's reader thread)."""
         record = self.store.get_run(caller, run_id)
         if isinstance(record, Rejection):
             return record
@@ -475,7 +475,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         self, caller: Principal, run_id: str, last_version: int
     ) -> tuple[core.RunStatus, run_pb2.WatchRunResponse | None] | Rejection:
         """The run's status, and its snapshot when its version moved (a read, on the
-        writer thread before its next batch)."""
+        database's reader thread)."""
         record = self.store.get_run(caller, run_id)
         if isinstance(record, Rejection):
             return record

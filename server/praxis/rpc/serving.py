@@ -2,9 +2,10 @@
 
 The hot RPCs (claims, heartbeats, settlements, StartRun, StopRun, GetRun, WatchRun,
 registry commands) are coroutines on the event loop: they decode and authenticate
-there, then await their command on the database's writer thread
-(:meth:`Blocking.command`, :meth:`praxis.store.db.database.Database.call`), with no
-thread of the pool between the loop and the write. The other unary RPCs stay
+there, then await their command on the database's writer thread, or their read on its
+reader thread (:meth:`Blocking.command`, :meth:`Blocking.read`,
+:meth:`praxis.store.db.database.Database.call`), with no thread of the pool between the
+loop and the write. The other unary RPCs stay
 synchronous and run on a bounded thread pool, as does the database work of streams
 through :meth:`Blocking.run`. Open streams and waiting long polls are counted per
 principal and in total; past a limit a call is refused at once with
@@ -138,7 +139,8 @@ SERVICE_STREAMS = {"/grpc.health.v1.Health/": "health", "/grpc.reflection.": "re
 
 
 class Blocking:
-    """Runs blocking store calls: commands on the database's writer thread, the rest on
+    """Runs blocking store calls: commands on the database's writer thread, reads on its
+    reader thread, the rest on
     the server's bounded executor."""
 
     def __init__(
@@ -160,9 +162,9 @@ class Blocking:
         return await db.call(call)
 
     async def read(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function(*args, **kwargs)``, which only reads, on the database's writer
-        thread before its next batch (no pool thread; it may not write), else as
-        :meth:`run`."""
+        """``function(*args, **kwargs)``, which only reads, on the database's reader
+        thread (no pool thread; it may not write; it runs while the writer waits for its
+        fsync), else as :meth:`run`."""
         db = self.db
         call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
         if db is None or db.postgres:

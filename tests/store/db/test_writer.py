@@ -118,8 +118,8 @@ def test_after_durable_runs_once_the_batch_committed(tmp_path: Path) -> None:
 
 
 def test_reads_may_not_write_and_threads_still_transact(tmp_path: Path) -> None:
-    """A read queued on the writer runs outside any batch and may not wait for a write
-    (it would wait for itself); a thread's ``transact`` is answered by the writer too."""
+    """A read queued with ``call(read=True)`` runs on the reader thread, on committed
+    data, and may not write; a thread's ``transact`` is answered by the writer too."""
     db = database(tmp_path / "a.db")
 
     def writes() -> None:

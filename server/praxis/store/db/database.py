@@ -220,15 +220,11 @@ class Database:
         self.postgres = not url.startswith("sqlite")
         # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
-        self._pending: deque[_Pending[object]] = deque()
-        # SQLite: the writer thread (started on first use, in the process that uses it),
-        # woken by ``_work``; while it runs a batch, ``_inline`` is the batch's connection.
-        self._work = threading.Event()
-        self._writer_thread: threading.Thread | None = None
-        self._writer_ident = 0
-        self._writer_pid = 0
-        self._writer_start = threading.Lock()
-        self._stopping = False
+        # SQLite: the writer thread, and one reader thread for the reads coroutines
+        # queue (call(read=True)): a read runs while the writer waits for its fsync.
+        # While the writer runs a batch, ``_inline`` is the batch's connection.
+        self._writes = _Lane("praxis-writer", self._write_next)
+        self._reads = _Lane("praxis-reader", self._read_next)
         self._inline: Connection | None = None
         # SQLite: the group commit's connection, kept between batches (used under the
         # write lock) with the pool it came from; dropped after a batch that failed, so
@@ -335,7 +331,7 @@ class Database:
             return value  # type: ignore[return-value]  # the body's T
         self._not_on_writer()
         item: _Pending[T] = _Pending(body)
-        self._enqueue([item])
+        self._writes.put([item])
         assert item.done is not None
         item.done.wait()
         if item.error is not None:
@@ -343,11 +339,14 @@ class Database:
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
     def _not_on_writer(self) -> None:
-        """Refuses to queue a write from the writer thread outside a batch (a read
-        queued with ``call(read=True)``, an after-commit callback): it would wait for
-        itself."""
-        if threading.get_ident() == self._writer_ident:
+        """Refuses to queue a write from the writer thread outside a batch (an
+        after-commit callback: it would wait for itself), and from a read queued with
+        ``call(read=True)``."""
+        here = threading.get_ident()
+        if here == self._writes.ident:
             raise RuntimeError("the writer thread cannot wait for its own write")
+        if here == self._reads.ident:
+            raise RuntimeError("a read queued with call(read=True) may not write")
 
     def _raise(self, error: BaseException) -> NoReturn:
         """Raises what a command's caller receives for its ``error``."""
@@ -371,7 +370,7 @@ class Database:
         if self.postgres:
             return await loop.run_in_executor(None, function)
         item: _Pending[T] = _Pending(function, loop, call=True, read=read)
-        self._enqueue([item])
+        (self._reads if read else self._writes).put([item])
         assert item.future is not None
         return await item.future
 
@@ -414,7 +413,7 @@ class Database:
             return answers
         self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
-        self._enqueue(items)  # a list of any _Pending
+        self._writes.put(items)
         for item in items:
             assert item.done is not None
             item.done.wait()
@@ -424,56 +423,26 @@ class Database:
 
     def _inline_connection(self) -> Connection | None:
         """The batch's connection when called on the writer thread inside a batch."""
-        if self._inline is not None and threading.get_ident() == self._writer_ident:
+        if self._inline is not None and threading.get_ident() == self._writes.ident:
             return self._inline
         return None
 
-    def _enqueue(self, items: list[_Pending[Any]]) -> None:
-        """Queues commands for the writer thread (started here on first use, and again
-        in a forked child, where the parent's thread does not exist)."""
-        if self._writer_pid != os.getpid():
-            self._start_writer()
-        self._pending.extend(items)
-        self._work.set()
+    def _write_next(self, pending: deque[_Pending[object]]) -> None:
+        """The writer: takes up to ``MAX_BATCH`` queued commands and writes them as one
+        batch."""
+        batch = [pending.popleft() for _ in range(min(len(pending), MAX_BATCH))]
+        with self._write_lock:
+            self._commit_pending(batch)
 
-    def _start_writer(self) -> None:
-        with self._writer_start:
-            if self._writer_pid == os.getpid():
-                return
-            self._pending.clear()  # a forked child's copy of the parent's queue
-            self._stopping = False
-            thread = threading.Thread(target=self._writer_main, name="praxis-writer", daemon=True)
-            thread.start()
-            self._writer_thread, self._writer_pid = thread, os.getpid()
-
-    def _writer_main(self) -> None:
-        """The writer thread: drains the queue, one batch after another, until closed."""
-        self._writer_ident = threading.get_ident()
-        while True:
-            self._work.wait()
-            self._work.clear()
-            while self._pending:
-                self._drain()
-            if self._stopping and not self._pending:
-                return
-
-    def _drain(self) -> None:
-        """Takes up to ``MAX_BATCH`` queued commands; answers the reads among them first
-        (outside any write transaction), then writes the others as one batch."""
-        batch: list[_Pending[object]] = []
-        reads: list[_Pending[object]] = []
-        while self._pending and len(batch) + len(reads) < MAX_BATCH:
-            item = self._pending.popleft()
-            (reads if item.read else batch).append(item)
+    def _read_next(self, pending: deque[_Pending[object]]) -> None:
+        """The reader: runs the queued reads, then answers them (one hand-off per loop)."""
+        reads = [pending.popleft() for _ in range(min(len(pending), MAX_BATCH))]
         for item in reads:
             try:
                 item.value = item.body()
-            except BaseException as error:
-                item.error = self._failed(error) if isinstance(error, Exception) else error
+            except Exception as error:  # handed to its caller
+                item.error = self._classified(error)
         _answer(reads)
-        if batch:
-            with self._write_lock:
-                self._commit_pending(batch)
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
         """One command in one PostgreSQL transaction, retried when it lost a race (and
@@ -814,13 +783,8 @@ class Database:
 
     def close(self) -> None:
         """Answers what is queued, stops the writer thread, releases every connection."""
-        thread = self._writer_thread
-        if thread is not None and self._writer_pid == os.getpid():
-            self._stopping = True
-            self._work.set()
-            if thread is not threading.current_thread():
-                thread.join()
-            self._writer_thread, self._writer_pid = None, 0
+        self._reads.stop()
+        self._writes.stop()
         with self._write_lock:
             if self._writer is not None:
                 self._writer[0].close()
@@ -834,6 +798,61 @@ class Database:
             self._turn.close()
         if self._serving is not None:
             self._serving.release()
+
+
+class _Lane:
+    """One thread draining one queue: started on first use, in the process that uses it
+    (again in a forked child, where the parent's thread does not exist), stopped once
+    what was queued is answered."""
+
+    def __init__(self, name: str, drain: Callable[[deque[_Pending[object]]], None]) -> None:
+        self.name = name
+        self.ident = 0  # the thread's, once it runs
+        self._drain = drain  # takes and answers some of the queue
+        self._pending: deque[_Pending[object]] = deque()
+        self._work = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._starting = threading.Lock()
+        self._stopping = False
+
+    def put(self, items: list[_Pending[Any]]) -> None:
+        """Queues ``items`` and wakes the thread."""
+        if self._pid != os.getpid():
+            self._start()
+        self._pending.extend(items)
+        self._work.set()
+
+    def _start(self) -> None:
+        with self._starting:
+            if self._pid == os.getpid():
+                return
+            self._pending.clear()  # a forked child's copy of the parent's queue
+            self._stopping = False
+            thread = threading.Thread(target=self._main, name=self.name, daemon=True)
+            thread.start()
+            self._thread, self._pid = thread, os.getpid()
+
+    def _main(self) -> None:
+        self.ident = threading.get_ident()
+        while True:
+            self._work.wait()
+            self._work.clear()
+            while self._pending:
+                self._drain(self._pending)
+            if self._stopping and not self._pending:
+                return
+
+    def stop(self) -> None:
+        """Answers what is queued, then ends the thread (a later ``put`` starts another)."""
+        thread = self._thread
+        if thread is None or self._pid != os.getpid():
+            return
+        self._stopping = True
+        self._work.set()
+        if thread is not threading.current_thread():
+            thread.join()
+        self._thread, self._pid = None, 0
 
 
 def _called(function: Callable[[], T]) -> tuple[T | None, BaseException | None]:
