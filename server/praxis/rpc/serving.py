@@ -150,16 +150,15 @@ class Blocking:
         self.db = db
 
     async def command(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function(*args, **kwargs)``, a store command, on the database's writer
-        thread: its transactions join the next group commit, and the caller's task is
-        answered once that commit is durable (in the caller's context: its principal, its
-        log fields). Without a writer thread (PostgreSQL, a servicer built without a
-        database) it runs on the executor, as :meth:`run`."""
+        """``function(*args, **kwargs)``, a store command, on the event loop: its checks
+        and reads run here, and each write transaction it runs is awaited on the
+        database's writer thread (:meth:`Database.run_command`): no pool thread, and the
+        loop serves other calls while the writer commits. Without a database (a
+        servicer built alone) or on PostgreSQL it runs on the executor, as :meth:`run`."""
         db = self.db
-        call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
         if db is None or db.postgres:
-            return await self.run(call)
-        return await db.call(call)
+            return await self.run(function, *args, **kwargs)
+        return await db.run_command(functools.partial(function, *args, **kwargs))
 
     async def read(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)``, which only reads, on the database's reader

@@ -38,6 +38,8 @@ from typing import Any, Generic, NoReturn, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import await_only, greenlet_spawn
+from sqlalchemy.util.concurrency import in_greenlet
 
 from praxis.observability import metrics
 from praxis.store.db import dialect, files, migrations, statements
@@ -329,6 +331,8 @@ class Database:
             if error is not None:
                 self._raise(error)
             return value  # type: ignore[return-value]  # the body's T
+        if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
+            return await_only(self._awaited(body))
         self._not_on_writer()
         item: _Pending[T] = _Pending(body)
         self._writes.put([item])
@@ -354,6 +358,44 @@ class Database:
         if failure is error:
             raise error
         raise failure from error
+
+    async def run_command(self, function: Callable[[], T]) -> T:
+        """``function()``, a command's store call, run for a coroutine on its own event
+        loop: its checks, decisions and reads run there (no thread between), and each
+        write transaction it runs (:meth:`transact`, :meth:`transact_many`) is queued for
+        the writer thread and awaited, the loop serving other calls meanwhile, exactly as
+        a thread would wait for it (the function goes on once that COMMIT is durable).
+        The function runs in a greenlet (SQLAlchemy's ``greenlet_spawn``, which its own
+        asyncio support uses); it must not block the loop for long (reads of bounded
+        size, no waiting on other threads). PostgreSQL: on the loop's default executor.
+        """
+        if self.postgres:
+            return await asyncio.get_running_loop().run_in_executor(None, function)
+        result: T = await greenlet_spawn(function)
+        return result
+
+    async def _awaited(self, body: Callable[[Connection], T]) -> T:
+        """``body`` queued for the writer; its answer once its batch is durable."""
+        item: _Pending[T] = _Pending(body, asyncio.get_running_loop())
+        self._writes.put([item])
+        assert item.future is not None
+        return await item.future
+
+    async def _awaited_many(
+        self, bodies: list[Callable[[Connection], T]]
+    ) -> list[T | BaseException]:
+        """:meth:`transact_many` for :meth:`run_command`: each body's answer or error."""
+        loop = asyncio.get_running_loop()
+        items: list[_Pending[T]] = [_Pending(body, loop) for body in bodies]
+        self._writes.put(items)
+        answers: list[T | BaseException] = []
+        for item in items:
+            assert item.future is not None
+            try:
+                answers.append(await item.future)
+            except Exception as error:  # handed to the caller, as transact_many does
+                answers.append(error)
+        return answers
 
     async def call(self, function: Callable[[], T], read: bool = False) -> T:
         """``function()`` run on the writer thread (SQLite), awaited by the caller's task.
@@ -411,6 +453,8 @@ class Database:
                 value, error = _in_savepoint(inline, body, callbacks)
                 answers.append(value if error is None else error)  # type: ignore[arg-type]
             return answers
+        if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
+            return await_only(self._awaited_many(bodies))
         self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
         self._writes.put(items)
