@@ -4,7 +4,7 @@ The hot RPCs (claims, heartbeats, settlements, StartRun, StopRun, GetRun, WatchR
 registry commands) are coroutines on the event loop: they decode and authenticate
 there, then await their command on the database's writer thread, or their read on its
 reader thread (:meth:`Blocking.command`, :meth:`Blocking.read`,
-:meth:`praxis.store.db.database.Database.call`), with no thread of the pool between the
+:meth:`praxis.store.db.database.Database.run_command`), with no thread of the pool between the
 loop and the write. The other unary RPCs stay
 synchronous and run on a bounded thread pool, as does the database work of streams
 through :meth:`Blocking.run`. Open streams and waiting long polls are counted per
@@ -168,7 +168,7 @@ class Blocking:
         call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
         if db is None or db.postgres:
             return await self.run(call)
-        return await db.call(call, read=True)
+        return await db.run_read(call)
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` on the executor; the caller's task waits."""

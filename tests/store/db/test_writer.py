@@ -1,9 +1,10 @@
 """Issue 40, item 3: one writer thread per process owns SQLite's write connection.
 
-Coroutines await their commands (:meth:`Database.call`); a function run on the writer
-runs its transactions inline, in the batch it is part of, is answered once that batch's
-COMMIT is durable, and a failing one gets its own error while the others of the batch
-commit. What it defers with :meth:`Database.after_durable` runs after the COMMIT.
+A coroutine's command (:meth:`Database.run_command`) runs on the event loop and awaits
+each of its transactions on the writer thread: the loop serves other calls meanwhile,
+the command goes on only once its batch's COMMIT is durable, and a failing command gets
+its own error while the others of the batch commit. Reads queued with
+:meth:`Database.run_read` run on one reader thread and may not write.
 """
 
 from __future__ import annotations
@@ -38,109 +39,141 @@ def stored(path: Path) -> dict[str, str]:
         return dict(other.execute("SELECT key, value FROM meta").fetchall())
 
 
-def test_calls_run_on_one_writer_thread_and_fail_alone(tmp_path: Path) -> None:
-    """Calls queued together run on the writer thread (not the loop's, not a pool's), in
-    order, share its batches, and answer each on its own: a duplicate key, a bug and a
-    Rollback refuse only their own command."""
+def test_commands_run_on_the_loop_and_write_on_one_writer_thread(tmp_path: Path) -> None:
+    """Commands of many coroutines run on the loop's thread; their bodies run on one
+    other thread (the writer); each goes on only once its write is durable (another
+    connection sees it); a duplicate key, a bug and a Rollback refuse only their own."""
     path = tmp_path / "a.db"
     db = database(path)
-    threads: list[int] = []
+    command_threads: set[int] = set()
+    body_threads: set[int] = set()
+    durable: list[bool] = []
 
-    def put(key: str, value: str) -> str:
-        threads.append(threading.get_ident())
+    def put(key: str) -> str:
+        command_threads.add(threading.get_ident())
 
         def body(connection: Connection) -> str:
-            controls.put_meta(connection, key, value)
+            body_threads.add(threading.get_ident())
+            controls.put_meta(connection, key, "v")
             return key
 
-        return db.transact(body)
+        answer: str = db.transact(body)
+        durable.append(stored(path).get(key) == "v")  # committed before it returned
+        return answer
 
     def duplicate() -> str:
         def body(connection: Connection) -> str:
             connection.execute(meta.insert().values(key="k0", value="again"))
             return "inserted"
 
-        return db.transact(body)
+        answer: str = db.transact(body)
+        return answer
 
     def refused() -> str:
         def body(connection: Connection) -> str:
             controls.put_meta(connection, "refused", "x")
             raise Rollback("refused")
 
-        return db.transact(body)
+        answer: str = db.transact(body)
+        return answer
 
     def broken() -> str:
-        raise ValueError("a bug")
+        def body(connection: Connection) -> str:
+            controls.put_meta(connection, "broken", "x")
+            raise ValueError("a bug")
 
-    async def main() -> list[object]:
-        loop_thread = threading.get_ident()
-        calls = [db.call(lambda i=i: put(f"k{i}", f"v{i}")) for i in range(20)]
-        calls[5:5] = [db.call(duplicate), db.call(refused), db.call(broken)]
-        answers = await asyncio.gather(*calls, return_exceptions=True)
-        assert loop_thread not in threads
-        return answers
+        answer: str = db.transact(body)
+        return answer
 
-    answers = asyncio.run(main())
+    async def main() -> tuple[int, list[object]]:
+        first = await db.run_command(lambda: put("k0"))
+        assert first == "k0"
+        calls = [db.run_command(lambda i=i: put(f"k{i}")) for i in range(1, 20)]  # type: ignore[misc]
+        calls[5:5] = [db.run_command(f) for f in (duplicate, refused, broken)]
+        return threading.get_ident(), await asyncio.gather(*calls, return_exceptions=True)
+
+    loop_thread, answers = asyncio.run(main())
     assert isinstance(answers[5], IntegrityError)
     assert answers[6] == "refused"
     assert isinstance(answers[7], ValueError)
-    assert answers[:5] + answers[8:] == [f"k{i}" for i in range(20)]
-    assert len(set(threads)) == 1
+    assert answers[:5] + answers[8:] == [f"k{i}" for i in range(1, 20)]
+    assert command_threads == {loop_thread}
+    [writer] = body_threads
+    assert writer != loop_thread
+    assert durable == [True] * 20
     found = stored(path)
-    assert {k: found[k] for k in found if k.startswith("k")} == {
-        f"k{i}": f"v{i}" for i in range(20)
-    }
-    assert "refused" not in found
+    assert {k for k in found if k.startswith("k")} == {f"k{i}" for i in range(20)}
+    assert "refused" not in found and "broken" not in found
     db.close()
 
 
-def test_after_durable_runs_once_the_batch_committed(tmp_path: Path) -> None:
-    """Inside a call, what is deferred with ``after_durable`` runs after the COMMIT (a
-    second connection sees the write), and a read sees the batch's own writes."""
-    path = tmp_path / "a.db"
-    db = database(path)
-    seen: list[object] = []
-
-    def command() -> str:
-        db.transact(lambda connection: controls.put_meta(connection, "k", "v"))
-        with db.read() as connection:  # the batch's connection: its writes so far
-            seen.append(connection.execute(select(meta.c.value)).scalar())
-        seen.append(stored(path).get("k"))  # not committed yet
-        db.after_durable(lambda: seen.append(stored(path).get("k")))
-        assert seen[-1] is None  # deferred
-        return "done"
-
-    assert asyncio.run(db.call(command)) == "done"
-    assert seen == ["v", None, "v"]
-    db.after_durable(lambda: seen.append("now"))  # outside a call: at once
-    assert seen[-1] == "now"
-    db.close()
-
-
-def test_reads_may_not_write_and_threads_still_transact(tmp_path: Path) -> None:
-    """A read queued with ``call(read=True)`` runs on the reader thread, on committed
-    data, and may not write; a thread's ``transact`` is answered by the writer too."""
+def test_the_loop_serves_others_while_a_command_waits_for_its_commit(tmp_path: Path) -> None:
+    """While the writer holds a command's batch, the loop runs other coroutines."""
     db = database(tmp_path / "a.db")
+    in_body, release = threading.Event(), threading.Event()
+    ticks: list[int] = []
 
-    def writes() -> None:
-        db.transact(lambda connection: controls.put_meta(connection, "k", "v"))
+    def slow() -> str:
+        def body(connection: Connection) -> str:
+            controls.put_meta(connection, "slow", "x")
+            in_body.set()
+            release.wait(10)
+            return "slow"
 
-    with pytest.raises(RuntimeError):
-        asyncio.run(db.call(writes, read=True))
+        answer: str = db.transact(body)
+        return answer
+
+    async def ticker() -> None:
+        while not in_body.is_set():
+            await asyncio.sleep(0.001)
+        for tick in range(5):  # the loop is free while the body waits in the writer
+            ticks.append(tick)
+            await asyncio.sleep(0.001)
+        release.set()
+
+    async def main() -> object:
+        answer, _ = await asyncio.gather(db.run_command(slow), ticker())
+        return answer
+
+    assert asyncio.run(main()) == "slow"
+    assert ticks == [0, 1, 2, 3, 4]
+    db.close()
+
+
+def test_reads_run_on_the_reader_thread_and_may_not_write(tmp_path: Path) -> None:
+    """A read queued with ``run_read`` runs on another thread, on committed data, and
+    may not write; a thread's ``transact`` is answered by the writer as before."""
+    db = database(tmp_path / "a.db")
     done: list[str] = []
-    worker = threading.Thread(
-        target=lambda: done.append(db.transact(lambda c: controls.put_meta(c, "t", "x") or "t"))
-    )
+
+    def put_from_thread() -> None:
+        def body(connection: Connection) -> str:
+            controls.put_meta(connection, "t", "x")
+            return "t"
+
+        done.append(db.transact(body))
+
+    worker = threading.Thread(target=put_from_thread)
     worker.start()
     worker.join(10)
     assert done == ["t"]
 
-    def reads() -> str | None:
+    def reads() -> tuple[int, str | None]:
         with db.read() as connection:
             found: str | None = connection.execute(
                 select(meta.c.value).where(meta.c.key == "t")
             ).scalar()
-            return found
+        return threading.get_ident(), found
 
-    assert asyncio.run(db.call(reads, read=True)) == "x"
+    def writes() -> None:
+        db.transact(lambda connection: controls.put_meta(connection, "w", "x"))
+
+    async def main() -> tuple[int, tuple[int, str | None]]:
+        with pytest.raises(RuntimeError):
+            await db.run_read(writes)
+        return threading.get_ident(), await db.run_read(reads)
+
+    loop_thread, (reader_thread, found) = asyncio.run(main())
+    assert found == "x"
+    assert reader_thread != loop_thread
     db.close()

@@ -2,17 +2,17 @@
 
 Every command is one write transaction: load, apply, save, append event, write receipt.
 
-SQLite: one writer thread per process owns the write connection. Commands queue for it
-(:meth:`Database.transact` from any thread, waiting on an event; :meth:`Database.call`
-from the event loop, awaiting a future); it drains the queue in FIFO order, runs each
-command of a batch in its own SAVEPOINT, makes the batch durable with one COMMIT (one
-fsync: group commit), then answers each command in order. Each command still sees the
-effects of the ones before it and still commits or rolls back on its own; a failed
-COMMIT fails every command of the batch, and none of them was acknowledged. A function
-run on the writer (:meth:`Database.call`) runs its transactions inline, in the batch it
-belongs to, and what it defers with :meth:`Database.after_durable` runs once that batch
-committed. Other processes on the same file are serialized by SQLite itself, ordered by
-:mod:`praxis.store.db.writer_turn`.
+SQLite: one writer thread per process owns the write connection. Commands queue for it:
+:meth:`Database.transact` from a thread waits on an event; from a coroutine's command
+(:meth:`Database.run_command`, on the event loop) it awaits a future, the loop serving
+other calls meanwhile. The writer drains the queue in FIFO order, runs each command of a
+batch in its own SAVEPOINT, makes the batch durable with one COMMIT (one fsync: group
+commit), then answers each command in order (one hand-off to the loop per batch). Each
+command still sees the effects of the ones before it and still commits or rolls back on
+its own; a failed COMMIT fails every command of the batch, and none of them was
+acknowledged. One reader thread runs the reads coroutines queue
+(:meth:`Database.run_read`). Other processes on the same file are serialized by SQLite
+itself, ordered by :mod:`praxis.store.db.writer_turn`.
 
 PostgreSQL runs one transaction per command and no in-process write lock: commands of
 different runs and work orders proceed in parallel, each locking what it touches
@@ -167,23 +167,16 @@ def _in_savepoint(
 
 
 class _Pending(Generic[T]):
-    """One command waiting for the writer: a transaction body (``body(connection)``, run
-    in its own SAVEPOINT), or a function run on the writer (``call``: its transactions
-    run inline; ``read``: it only reads, outside any write transaction). Answered on
+    """One command waiting for the writer (a transaction body, ``body(connection)``, run
+    in its own SAVEPOINT) or a read waiting for the reader (``body()``). Answered on
     ``done`` (a thread waits) or on ``future`` (a coroutine of ``loop`` awaits)."""
 
-    __slots__ = ("body", "call", "done", "error", "future", "loop", "read", "value")
+    __slots__ = ("body", "done", "error", "future", "loop", "value")
 
     def __init__(
-        self,
-        body: Callable[..., T],
-        loop: asyncio.AbstractEventLoop | None = None,
-        call: bool = False,
-        read: bool = False,
+        self, body: Callable[..., T], loop: asyncio.AbstractEventLoop | None = None
     ) -> None:
         self.body = body
-        self.call = call or read
-        self.read = read
         self.loop = loop
         self.future: asyncio.Future[T] | None = loop.create_future() if loop else None
         self.done = threading.Event() if loop is None else None
@@ -223,11 +216,9 @@ class Database:
         # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
         # SQLite: the writer thread, and one reader thread for the reads coroutines
-        # queue (call(read=True)): a read runs while the writer waits for its fsync.
-        # While the writer runs a batch, ``_inline`` is the batch's connection.
+        # queue (run_read): a read runs while the writer waits for its fsync.
         self._writes = _Lane("praxis-writer", self._write_next)
         self._reads = _Lane("praxis-reader", self._read_next)
-        self._inline: Connection | None = None
         # SQLite: the group commit's connection, kept between batches (used under the
         # write lock) with the pool it came from; dropped after a batch that failed, so
         # a broken one is not reused, and when the engine is disposed (a new pool).
@@ -272,20 +263,7 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A serialized write transaction; commits on success, rolls back on error.
-
-        On the writer thread (inside :meth:`call`) it is a SAVEPOINT of the batch."""
-        inline = self._inline_connection()
-        if inline is not None:
-            savepoint = statements.Savepoint(inline)
-            try:
-                yield inline
-            except BaseException:
-                inline.info.pop(_MEMO, None)
-                savepoint.rollback()
-                raise
-            savepoint.commit()
-            return
+        """A serialized write transaction; commits on success, rolls back on error."""
         with self._local_lock(), self._turn_held():
             started = time.perf_counter()
             try:
@@ -319,18 +297,11 @@ class Database:
         ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
         ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
         PostgreSQL it then runs beside other scoped commands instead of alone.
-        SQLite: the writer thread runs it (this thread waits for its durable commit);
-        on the writer thread itself (inside :meth:`call`) it runs inline, in its own
-        SAVEPOINT of the batch being written.
+        SQLite: the writer thread runs it; this thread waits for its durable commit (a
+        coroutine's command awaits it instead, :meth:`run_command`).
         """
         if self.postgres:
             return self._transact_alone(body, scoped)
-        inline = self._inline_connection()
-        if inline is not None:
-            value, error = _in_savepoint(inline, body, inline.info.setdefault(_AFTER_COMMIT, []))
-            if error is not None:
-                self._raise(error)
-            return value  # type: ignore[return-value]  # the body's T
         if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
             return await_only(self._awaited(body))
         self._not_on_writer()
@@ -343,14 +314,13 @@ class Database:
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
     def _not_on_writer(self) -> None:
-        """Refuses to queue a write from the writer thread outside a batch (an
-        after-commit callback: it would wait for itself), and from a read queued with
-        ``call(read=True)``."""
+        """Refuses to queue a write from the writer thread (an after-commit callback: it
+        would wait for itself), and from a read queued with :meth:`run_read`."""
         here = threading.get_ident()
         if here == self._writes.ident:
             raise RuntimeError("the writer thread cannot wait for its own write")
         if here == self._reads.ident:
-            raise RuntimeError("a read queued with call(read=True) may not write")
+            raise RuntimeError("a read queued with run_read may not write")
 
     def _raise(self, error: BaseException) -> NoReturn:
         """Raises what a command's caller receives for its ``error``."""
@@ -397,34 +367,18 @@ class Database:
                 answers.append(error)
         return answers
 
-    async def call(self, function: Callable[[], T], read: bool = False) -> T:
-        """``function()`` run on the writer thread (SQLite), awaited by the caller's task.
-
-        The transactions it runs (:meth:`transact`, :meth:`transact_many`,
-        :meth:`write`) run inline, each in its own SAVEPOINT of the batch it is part of,
-        and it is answered once that batch's COMMIT is durable: no thread waits for
-        another between the event loop and the write. ``read``: ``function`` only reads;
-        it runs on the writer thread before the next batch, outside any transaction of
-        it. PostgreSQL has no writer thread: ``function`` runs on the loop's default
-        executor.
-        """
+    async def run_read(self, function: Callable[[], T]) -> T:
+        """``function()``, which only reads (it may not write), on the reader thread
+        (SQLite), awaited by the caller's task: one thread for the reads of every
+        coroutine, running while the writer waits for its fsync, its answers handed to
+        the loop once per drain. PostgreSQL: on the loop's default executor."""
         loop = asyncio.get_running_loop()
         if self.postgres:
             return await loop.run_in_executor(None, function)
-        item: _Pending[T] = _Pending(function, loop, call=True, read=read)
-        (self._reads if read else self._writes).put([item])
+        item: _Pending[T] = _Pending(function, loop)
+        self._reads.put([item])
         assert item.future is not None
         return await item.future
-
-    def after_durable(self, callback: Callable[[], None]) -> None:
-        """Runs ``callback`` once what this thread wrote is durable: now, or, on the
-        writer thread inside :meth:`call`, after the COMMIT of the batch being written
-        (dropped when the batch fails, as its after-commit callbacks are)."""
-        inline = self._inline_connection()
-        if inline is None:
-            callback()
-        else:
-            self.after_commit(inline, callback)
 
     def transact_many(
         self,
@@ -445,14 +399,6 @@ class Database:
         """
         if self.postgres:
             return self._transact_groups(bodies, scoped, keys or [""] * len(bodies))
-        inline = self._inline_connection()
-        if inline is not None:
-            callbacks = inline.info.setdefault(_AFTER_COMMIT, [])
-            answers: list[T | BaseException] = []
-            for body in bodies:
-                value, error = _in_savepoint(inline, body, callbacks)
-                answers.append(value if error is None else error)  # type: ignore[arg-type]
-            return answers
         if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
             return await_only(self._awaited_many(bodies))
         self._not_on_writer()
@@ -464,12 +410,6 @@ class Database:
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
     # --- the writer thread (SQLite) -------------------------------------------------------
-
-    def _inline_connection(self) -> Connection | None:
-        """The batch's connection when called on the writer thread inside a batch."""
-        if self._inline is not None and threading.get_ident() == self._writes.ident:
-            return self._inline
-        return None
 
     def _write_next(self, pending: deque[_Pending[object]]) -> None:
         """The writer: takes up to ``MAX_BATCH`` queued commands and writes them as one
@@ -705,15 +645,8 @@ class Database:
             with connection.begin():
                 dialect.lock_for_write(connection)
                 callbacks = connection.info.setdefault(_AFTER_COMMIT, [])
-                self._inline = connection
-                try:
-                    for item in batch:
-                        if item.call:
-                            item.value, item.error = _called(item.body)
-                        else:
-                            item.value, item.error = _in_savepoint(connection, item.body, callbacks)
-                finally:
-                    self._inline = None
+                for item in batch:
+                    item.value, item.error = _in_savepoint(connection, item.body, callbacks)
                 endings = _before_commit(connection)
             callbacks = connection.info.pop(_AFTER_COMMIT, [])
             committed = True
@@ -722,7 +655,6 @@ class Database:
             for item in batch:
                 item.error = item.error or error
         finally:
-            self._inline = None
             _forget(connection)
             if committed:
                 self._writer = (connection, self.engine.pool)
@@ -792,12 +724,7 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A read transaction over one consistent snapshot (on the writer thread inside
-        :meth:`call`: the batch's connection, which sees the batch's writes so far)."""
-        inline = self._inline_connection()
-        if inline is not None:
-            yield inline
-            return
+        """A read transaction over one consistent snapshot."""
         try:
             self._check(write=False)
             connection = self._take_reader()
@@ -897,16 +824,6 @@ class _Lane:
         if thread is not threading.current_thread():
             thread.join()
         self._thread, self._pid = None, 0
-
-
-def _called(function: Callable[[], T]) -> tuple[T | None, BaseException | None]:
-    """Runs a function queued with :meth:`Database.call` inside its batch: ``(value,
-    None)`` or ``(None, error)``. Its transactions each have their own SAVEPOINT; an
-    error that ended the whole transaction fails the batch at its COMMIT."""
-    try:
-        return function(), None
-    except Exception as error:  # handed to its caller
-        return None, error
 
 
 def _answer(items: list[_Pending[object]]) -> None:

@@ -83,7 +83,7 @@ class Unit:
         if dry_run:
             return self.db.transact(functools.partial(_rolled_back, body, effects), scoped=scoped)
         result = self.db.transact(functools.partial(self._command, body, effects), scoped=scoped)
-        self.db.after_durable(functools.partial(self.announce, effects))
+        self.announce(effects)
         return result
 
     def _command(
@@ -115,7 +115,7 @@ class Unit:
             scoped=True,
             keys=keys,
         )
-        self.db.after_durable(functools.partial(self.announce, *effects))
+        self.announce(*effects)
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer
