@@ -409,7 +409,7 @@ class Server:
         )
         self.health = health_aio.HealthServicer()
         engine.db.storage_listeners.append(self._storage_health)
-        self.service_names = self._add_servicers(Blocking(self.executor, engine.db))
+        self.service_names = self._add_servicers(Blocking(self.executor))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         self.service_names += [
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
@@ -442,10 +442,10 @@ class Server:
         settings, engine, server = self.settings, self.engine, self.grpc
         hub = engine.signals
         registry_pb2_grpc.add_RegistryServiceServicer_to_server(
-            RegistryServicer(engine.registry, blocking), server
+            RegistryServicer(engine.registry), server
         )
         approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
-            ApprovalServicer(engine.registry, settings.clock, blocking), server
+            ApprovalServicer(engine.registry, settings.clock), server
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
         run_pb2_grpc.add_RunServiceServicer_to_server(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import grpc
 
 from aiws.engine.v1 import (
@@ -19,7 +17,6 @@ from praxis.core.records import Epochs, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.rpc.serving import Blocking, unwrap_async
 from praxis.store.registry.rows import ApprovalView
 from praxis.store.registry.store import RegistryStore
 
@@ -239,26 +236,21 @@ def history_to_proto(seq: int, entry: registry.HistoryEntry) -> registry_pb2.His
 class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     """RegistryService over a :class:`RegistryStore`."""
 
-    def __init__(self, store: RegistryStore, blocking: Blocking | None = None) -> None:
+    def __init__(self, store: RegistryStore) -> None:
         self.store = store
-        self.blocking = blocking or Blocking()
 
-    async def _command(
-        self,
-        context: grpc.aio.ServicerContext[Any, Any],
-        message: registry_pb2.RegistryCommand,
+    def _command(
+        self, context: grpc.ServicerContext, message: registry_pb2.RegistryCommand
     ) -> registry.Command:
-        return await unwrap_async(context, command_from_proto(message, self.store.profile))
+        return unwrap(context, command_from_proto(message, self.store.profile))
 
-    async def Review(  # gRPC method name
-        self, request: registry_pb2.ReviewRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def Review(  # gRPC method name
+        self, request: registry_pb2.ReviewRequest, context: grpc.ServicerContext
     ) -> registry_pb2.ReviewResponse:
-        command = await self._command(context, request.command)
-        material = await unwrap_async(
+        command = self._command(context, request.command)
+        material = unwrap(
             context,
-            await self.blocking.read(
-                self.store.review, principal(), epochs_from_proto(request.epochs), command
-            ),
+            self.store.review(principal(), epochs_from_proto(request.epochs), command),
         )
         warned = material.action is not registry.Action.REJECT
         return registry_pb2.ReviewResponse(
@@ -267,14 +259,13 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
             warnings=warnings_to_proto(material.candidate_definition) if warned else [],
         )
 
-    async def Execute(
-        self, request: registry_pb2.ExecuteRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def Execute(
+        self, request: registry_pb2.ExecuteRequest, context: grpc.ServicerContext
     ) -> registry_pb2.ExecuteResponse:
-        command = await self._command(context, request.command)
-        executed = await unwrap_async(
+        command = self._command(context, request.command)
+        executed = unwrap(
             context,
-            await self.blocking.command(
-                self.store.execute,
+            self.store.execute(
                 principal(),
                 epochs_from_proto(request.epochs),
                 request.request_id,
@@ -370,22 +361,16 @@ def approval_to_proto(view: ApprovalView, now_ms: int) -> approval_pb2.Approval:
 class ApprovalServicer(approval_pb2_grpc.ApprovalServiceServicer):
     """ApprovalService over a :class:`RegistryStore`."""
 
-    def __init__(
-        self, store: RegistryStore, clock: Clock, blocking: Blocking | None = None
-    ) -> None:
+    def __init__(self, store: RegistryStore, clock: Clock) -> None:
         self.store = store
         self.clock = clock
-        self.blocking = blocking or Blocking()
 
-    async def CreateApproval(
-        self,
-        request: approval_pb2.CreateApprovalRequest,
-        context: grpc.aio.ServicerContext[Any, Any],
+    def CreateApproval(
+        self, request: approval_pb2.CreateApprovalRequest, context: grpc.ServicerContext
     ) -> approval_pb2.CreateApprovalResponse:
-        view, replayed = await unwrap_async(
+        view, replayed = unwrap(
             context,
-            await self.blocking.command(
-                self.store.create_approval,
+            self.store.create_approval(
                 principal(),
                 request.approval_id,
                 request.material_digest,

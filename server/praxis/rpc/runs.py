@@ -20,7 +20,7 @@ from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.auth import credential, principal
 from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.registry import epochs_from_proto, epochs_to_proto, warnings_to_proto
-from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async, unwrap_async
+from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.execution.resumes import ResumeRequest, ResumeStore
 from praxis.store.runtime.listing import RunFilter
 from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
@@ -304,56 +304,30 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             )
         return run
 
-    async def StartRun(  # gRPC method name
-        self, request: run_pb2.StartRunRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def StartRun(  # gRPC method name
+        self, request: run_pb2.StartRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StartRunResponse:
         start = start_from_proto(request)
         if self.store.traced:  # tracing on: this call's span is the run's parent
             parent = current_rpc() or metadata_context(context.invocation_metadata())
             start = replace(start, trace=parent)
-        response = await unwrap_async(
-            context, await self.blocking.command(self._start, principal(), start)
-        )
-        if not request.dry_run:
-            logs.add(run_id=response.run.run_id)
-        return response
-
-    def _start(
-        self, caller: Principal, start: StartRequest
-    ) -> run_pb2.StartRunResponse | Rejection:
-        """StartRun's command and its answer (on the writer thread)."""
-        found = self.store.start(caller, start)
-        if isinstance(found, Rejection):
-            return found
-        record, created = found
+        record, created = unwrap(context, self.store.start(principal(), start))
         warnings = warnings_to_proto(record.state.definition.document)
-        if start.dry_run:  # nothing was stored: no segments to read
+        if request.dry_run:  # nothing was stored: no segments to read
             return run_pb2.StartRunResponse(
                 run=run_to_proto(record), created=created, dry_run=True, warnings=warnings
             )
+        logs.add(run_id=record.state.run_id)
         return run_pb2.StartRunResponse(
             run=self._snapshot(record, created), created=created, warnings=warnings
         )
 
-    async def GetRun(
-        self, request: run_pb2.GetRunRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def GetRun(
+        self, request: run_pb2.GetRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.GetRunResponse:
-        return await unwrap_async(
-            context,
-            await self.blocking.read(
-                self._get, principal(), request.run_id, request.include_definition
-            ),
-        )
-
-    def _get(
-        self, caller: Principal, run_id: str, include_definition: bool
-    ) -> run_pb2.GetRunResponse | Rejection:
-        """GetRun's answer (a read, on the database's reader thread)."""
-        record = self.store.get_run(caller, run_id)
-        if isinstance(record, Rejection):
-            return record
+        record = unwrap(context, self.store.get_run(principal(), request.run_id))
         response = run_pb2.GetRunResponse(run=self._snapshot(record))
-        if include_definition:
+        if request.include_definition:
             response.definition_json = self.store.definition_json(record.state.definition.digest)
         return response
 
@@ -365,15 +339,10 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         )
         return run_pb2.GetNodeResultResponse(present=present, result_json=text)
 
-    async def StopRun(
-        self, request: run_pb2.StopRunRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def StopRun(
+        self, request: run_pb2.StopRunRequest, context: grpc.ServicerContext
     ) -> run_pb2.StopRunResponse:
-        record = await unwrap_async(
-            context,
-            await self.blocking.command(
-                self.store.stop, principal(), request.run_id, request.reason
-            ),
-        )
+        record = unwrap(context, self.store.stop(principal(), request.run_id, request.reason))
         return run_pb2.StopRunResponse(run=run_to_proto(record))
 
     def ResumeRun(
@@ -457,9 +426,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         with self.hub.subscribe([run_topic(request.run_id), checked.topic]) as changes:
             while True:
                 changes.clear()
-                found = await self.blocking.read(
-                    self._watched, caller, request.run_id, last_version
-                )
+                found = await self.blocking.run(self._watched, caller, request.run_id, last_version)
                 status, response = await checked.unwrap(context, found)
                 if response is not None:
                     last_version = response.run.version
@@ -474,8 +441,7 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
     def _watched(
         self, caller: Principal, run_id: str, last_version: int
     ) -> tuple[core.RunStatus, run_pb2.WatchRunResponse | None] | Rejection:
-        """The run's status, and its snapshot when its version moved (a read, on the
-        database's reader thread)."""
+        """The run's status, and its snapshot when its version moved (on the executor)."""
         record = self.store.get_run(caller, run_id)
         if isinstance(record, Rejection):
             return record

@@ -1,22 +1,16 @@
 """What the asyncio server needs around the servicers: gates, the executor, async aborts.
 
-The hot RPCs (claims, heartbeats, settlements, StartRun, StopRun, GetRun, WatchRun,
-registry commands) are coroutines on the event loop: they decode and authenticate
-there, then await their command on the database's writer thread, or their read on its
-reader thread (:meth:`Blocking.command`, :meth:`Blocking.read`,
-:meth:`praxis.store.db.database.Database.run_command`), with no thread of the pool between the
-loop and the write. The other unary RPCs stay
-synchronous and run on a bounded thread pool, as does the database work of streams
-through :meth:`Blocking.run`. Open streams and waiting long polls are counted per
-principal and in total; past a limit a call is refused at once with
-``RESOURCE_EXHAUSTED`` instead of queueing.
+Unary RPCs stay synchronous and run on a bounded thread pool. Streams and long polls are
+coroutines on the event loop: they hold no thread while they wait, and reach the
+database through :meth:`Blocking.run` on the same pool. Open streams and waiting long
+polls are counted per principal and in total; past a limit a call is refused at once
+with ``RESOURCE_EXHAUSTED`` instead of queueing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -30,7 +24,6 @@ from praxis.core.rejection import Code, Rejection
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.rpc.errors import to_status
-from praxis.store.db.database import Database
 
 SHUTTING_DOWN = Rejection(
     Code.UNAVAILABLE, "SERVER_UNAVAILABLE", "the server is shutting down; reconnect and resume"
@@ -139,36 +132,10 @@ SERVICE_STREAMS = {"/grpc.health.v1.Health/": "health", "/grpc.reflection.": "re
 
 
 class Blocking:
-    """Runs blocking store calls: commands on the database's writer thread, reads on its
-    reader thread, the rest on
-    the server's bounded executor."""
+    """Runs blocking store calls on the server's bounded executor."""
 
-    def __init__(
-        self, executor: ThreadPoolExecutor | None = None, db: Database | None = None
-    ) -> None:
+    def __init__(self, executor: ThreadPoolExecutor | None = None) -> None:
         self.executor = executor
-        self.db = db
-
-    async def command(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function(*args, **kwargs)``, a store command, on the event loop: its checks
-        and reads run here, and each write transaction it runs is awaited on the
-        database's writer thread (:meth:`Database.run_command`): no pool thread, and the
-        loop serves other calls while the writer commits. Without a database (a
-        servicer built alone) or on PostgreSQL it runs on the executor, as :meth:`run`."""
-        db = self.db
-        if db is None or db.postgres:
-            return await self.run(function, *args, **kwargs)
-        return await db.run_command(functools.partial(function, *args, **kwargs))
-
-    async def read(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function(*args, **kwargs)``, which only reads, on the database's reader
-        thread (no pool thread; it may not write; it runs while the writer waits for its
-        fsync), else as :meth:`run`."""
-        db = self.db
-        call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
-        if db is None or db.postgres:
-            return await self.run(call)
-        return await db.run_read(call)
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` on the executor; the caller's task waits."""

@@ -19,7 +19,7 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.limits import ServingLimits
 from praxis.rpc.auth import Credential, credential, principal
 from praxis.rpc.errors import code_number, unwrap
-from praxis.rpc.serving import Blocking, Gates, abort_async, unwrap_async
+from praxis.rpc.serving import Blocking, Gates, abort_async
 from praxis.store.runtime.matching import Waiter
 from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
 from praxis.store.wake.hub import Hub, Subscription, work_topic
@@ -149,7 +149,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         caller = checked.principal
         claim = functools.partial(self.store.claim, caller, worker_id, models, max_tasks, lease_ms)
         if wait_ms <= 0:
-            result: list[TaskView] | Rejection = await self.blocking.command(claim)
+            result: list[TaskView] | Rejection = await self.blocking.run(claim)
             return result
         deadline = time.monotonic() + wait_ms / 1000
         request = Claim(worker_id, models, max_tasks, lease_ms, caller.principal_id)
@@ -184,7 +184,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 if problem is not None:
                     return problem
                 before = self.store.claims_skipped
-                tasks = await self.blocking.command(claim)
+                tasks = await self.blocking.run(claim)
                 skipped = self.store.claims_skipped != before
                 if isinstance(tasks, Rejection) or tasks:
                     if isinstance(tasks, list) and len(tasks) >= max_tasks:
@@ -197,7 +197,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
                 claiming = True
                 continue
             # A read, not a claim: what a timeout costs while nothing is ready.
-            upcoming = await self.blocking.read(self._until_backoff_ends, models)
+            upcoming = await self.blocking.run(self._until_backoff_ends, models)
             if upcoming <= 0 and not claiming:
                 claiming = True  # a backoff ended (or a wake-up was lost): claim now
                 continue
@@ -266,23 +266,18 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             ]
         )
 
-    async def Heartbeat(
-        self, request: task_pb2.HeartbeatRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def Heartbeat(
+        self, request: task_pb2.HeartbeatRequest, context: grpc.ServicerContext
     ) -> task_pb2.HeartbeatResponse:
         report = None
         if request.HasField("progress"):
-            report = await unwrap_async(
+            report = unwrap(
                 context, progress.check(request.progress.text, request.progress.data_json)
             )
-        reply = await unwrap_async(
+        reply = unwrap(
             context,
-            await self.blocking.command(
-                self.store.heartbeat,
-                principal(),
-                request.attempt_id,
-                request.worker_id,
-                request.lease_ms,
-                report,
+            self.store.heartbeat(
+                principal(), request.attempt_id, request.worker_id, request.lease_ms, report
             ),
         )
         return task_pb2.HeartbeatResponse(
@@ -291,14 +286,13 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             paused=reply.paused,
         )
 
-    async def CompleteTask(
-        self, request: task_pb2.CompleteTaskRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def CompleteTask(
+        self, request: task_pb2.CompleteTaskRequest, context: grpc.ServicerContext
     ) -> task_pb2.CompleteTaskResponse:
-        effect = await unwrap_async(context, effect_from_proto(request.effect))
-        reply = await unwrap_async(
+        effect = unwrap(context, effect_from_proto(request.effect))
+        reply = unwrap(
             context,
-            await self.blocking.command(
-                self.store.complete,
+            self.store.complete(
                 principal(),
                 Settlement(
                     attempt_id=request.attempt_id,
@@ -311,14 +305,13 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         )
         return task_pb2.CompleteTaskResponse(replayed=reply.replayed)
 
-    async def FailTask(
-        self, request: task_pb2.FailTaskRequest, context: grpc.aio.ServicerContext[Any, Any]
+    def FailTask(
+        self, request: task_pb2.FailTaskRequest, context: grpc.ServicerContext
     ) -> task_pb2.FailTaskResponse:
-        effect = await unwrap_async(context, effect_from_proto(request.effect))
-        reply = await unwrap_async(
+        effect = unwrap(context, effect_from_proto(request.effect))
+        reply = unwrap(
             context,
-            await self.blocking.command(
-                self.store.fail,
+            self.store.fail(
                 principal(),
                 Settlement(
                     attempt_id=request.attempt_id,
@@ -355,7 +348,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
         # Subscribed before the batch's own claim, so no wake-up after it is missed.
         topics = [*(work_topic(model) for model in models), checked.topic]
         with self.hub.subscribe(topics) as work:
-            settled = await self.blocking.command(
+            settled = await self.blocking.run(
                 self.store.settle_many,
                 checked.principal,
                 chosen,

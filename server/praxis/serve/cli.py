@@ -25,7 +25,7 @@ from praxis.clock import Clock, SystemClock, TestClock
 from praxis.observability import logs
 from praxis.serve import config as config_module
 from praxis.serve import console as console_module
-from praxis.serve import metrics_endpoint, security, startup, tuning
+from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
     Heartbeat,
     StopRequest,
@@ -285,7 +285,6 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     server.start()
-    tuning.tune_interpreter()  # the writer thread and the loop share the interpreter
     host = args.listen.rpartition(":")[0]
     ready = {"listening": f"{host}:{server.port}", "port": server.port}
     if endpoint is not None:

@@ -214,9 +214,8 @@ def test_health_and_reflection_answer_while_every_executor_thread_is_busy(
     busy = [h.server.executor.submit(release.wait, 30) for _ in range(2)]
     try:
         with grpc.insecure_channel(h.address) as channel:
-            # A unary RPC that still runs on the executor (the hot ones await the writer).
-            queued = run_pb2_grpc.RunServiceStub(channel).GetNodeResult.future(
-                run_pb2.GetNodeResultRequest(run_id="run-x", node_uid="a"),
+            queued = run_pb2_grpc.RunServiceStub(channel).GetRun.future(
+                run_pb2.GetRunRequest(run_id="run-x"),
                 metadata=[("authorization", f"Bearer {token_of('alice')}")],
             )
             health = health_pb2_grpc.HealthStub(channel)

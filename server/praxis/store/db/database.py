@@ -2,17 +2,15 @@
 
 Every command is one write transaction: load, apply, save, append event, write receipt.
 
-SQLite: one writer thread per process owns the write connection. Commands queue for it:
-:meth:`Database.transact` from a thread waits on an event; from a coroutine's command
-(:meth:`Database.run_command`, on the event loop) it awaits a future, the loop serving
-other calls meanwhile. The writer drains the queue in FIFO order, runs each command of a
-batch in its own SAVEPOINT, makes the batch durable with one COMMIT (one fsync: group
-commit), then answers each command in order (one hand-off to the loop per batch). Each
-command still sees the effects of the ones before it and still commits or rolls back on
-its own; a failed COMMIT fails every command of the batch, and none of them was
-acknowledged. One reader thread runs the reads coroutines queue
-(:meth:`Database.run_read`). Other processes on the same file are serialized by SQLite
-itself, ordered by :mod:`praxis.store.db.writer_turn`.
+SQLite: one writer thread per process owns the write connection. Commands queue for it
+(:meth:`Database.transact`, :meth:`Database.transact_many`; the calling thread waits on
+an event): it drains the queue in FIFO order, runs each command of a batch in its own
+SAVEPOINT, makes the batch durable with one COMMIT (one fsync: group commit), then
+answers each command in order. No caller thread takes a lock or writes itself, so the
+callers never hand the write over to one another. Each command still sees the effects of
+the ones before it and still commits or rolls back on its own; a failed COMMIT fails
+every command of the batch, and none of them was acknowledged. Other processes on the
+same file are serialized by SQLite itself, ordered by :mod:`praxis.store.db.writer_turn`.
 
 PostgreSQL runs one transaction per command and no in-process write lock: commands of
 different runs and work orders proceed in parallel, each locking what it touches
@@ -23,7 +21,6 @@ PostgreSQL picks as a deadlock or serialization victim, is retried (up to
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -33,13 +30,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Generic, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.util import await_only, greenlet_spawn
-from sqlalchemy.util.concurrency import in_greenlet
 
 from praxis.observability import metrics
 from praxis.store.db import dialect, files, migrations, statements
@@ -167,34 +162,15 @@ def _in_savepoint(
 
 
 class _Pending(Generic[T]):
-    """One command waiting for the writer (a transaction body, ``body(connection)``, run
-    in its own SAVEPOINT) or a read waiting for the reader (``body()``). Answered on
-    ``done`` (a thread waits) or on ``future`` (a coroutine of ``loop`` awaits)."""
+    """One command waiting for the writer thread; its caller waits on ``done``."""
 
-    __slots__ = ("body", "done", "error", "future", "loop", "value")
+    __slots__ = ("body", "done", "error", "value")
 
-    def __init__(
-        self, body: Callable[..., T], loop: asyncio.AbstractEventLoop | None = None
-    ) -> None:
+    def __init__(self, body: Callable[[Connection], T]) -> None:
         self.body = body
-        self.loop = loop
-        self.future: asyncio.Future[T] | None = loop.create_future() if loop else None
-        self.done = threading.Event() if loop is None else None
+        self.done = threading.Event()
         self.value: T | None = None
         self.error: BaseException | None = None
-
-
-def _settle(items: list[_Pending[object]]) -> None:
-    """On the loop: answers the futures of a batch, in order (a caller that went away
-    meanwhile cancelled its own)."""
-    for item in items:
-        future = item.future
-        if future is None or future.done():
-            continue
-        if item.error is not None:
-            future.set_exception(item.error)
-        else:
-            future.set_result(item.value)
 
 
 class Database:
@@ -215,10 +191,8 @@ class Database:
         self.postgres = not url.startswith("sqlite")
         # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
-        # SQLite: the writer thread, and one reader thread for the reads coroutines
-        # queue (run_read): a read runs while the writer waits for its fsync.
+        # SQLite: the writer thread, draining the queue of commands.
         self._writes = _Lane("praxis-writer", self._write_next)
-        self._reads = _Lane("praxis-reader", self._read_next)
         # SQLite: the group commit's connection, kept between batches (used under the
         # write lock) with the pool it came from; dropped after a batch that failed, so
         # a broken one is not reused, and when the engine is disposed (a new pool).
@@ -297,88 +271,26 @@ class Database:
         ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
         ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
         PostgreSQL it then runs beside other scoped commands instead of alone.
-        SQLite: the writer thread runs it; this thread waits for its durable commit (a
-        coroutine's command awaits it instead, :meth:`run_command`).
+        SQLite: the writer thread runs it; this thread waits for its durable commit.
         """
         if self.postgres:
             return self._transact_alone(body, scoped)
-        if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
-            return await_only(self._awaited(body))
         self._not_on_writer()
         item: _Pending[T] = _Pending(body)
-        self._writes.put([item])
-        assert item.done is not None
+        self._writes.put([item])  # type: ignore[list-item]  # a list of any _Pending
         item.done.wait()
         if item.error is not None:
-            self._raise(item.error)
+            failure = self._failed(item.error)
+            if failure is item.error:
+                raise item.error
+            raise failure from item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
 
     def _not_on_writer(self) -> None:
-        """Refuses to queue a write from the writer thread (an after-commit callback: it
-        would wait for itself), and from a read queued with :meth:`run_read`."""
-        here = threading.get_ident()
-        if here == self._writes.ident:
+        """Refuses to queue a write from the writer thread (an after-commit callback or a
+        before-commit hook's ending): it would wait for itself."""
+        if threading.get_ident() == self._writes.ident:
             raise RuntimeError("the writer thread cannot wait for its own write")
-        if here == self._reads.ident:
-            raise RuntimeError("a read queued with run_read may not write")
-
-    def _raise(self, error: BaseException) -> NoReturn:
-        """Raises what a command's caller receives for its ``error``."""
-        failure = self._failed(error)
-        if failure is error:
-            raise error
-        raise failure from error
-
-    async def run_command(self, function: Callable[[], T]) -> T:
-        """``function()``, a command's store call, run for a coroutine on its own event
-        loop: its checks, decisions and reads run there (no thread between), and each
-        write transaction it runs (:meth:`transact`, :meth:`transact_many`) is queued for
-        the writer thread and awaited, the loop serving other calls meanwhile, exactly as
-        a thread would wait for it (the function goes on once that COMMIT is durable).
-        The function runs in a greenlet (SQLAlchemy's ``greenlet_spawn``, which its own
-        asyncio support uses); it must not block the loop for long (reads of bounded
-        size, no waiting on other threads). PostgreSQL: on the loop's default executor.
-        """
-        if self.postgres:
-            return await asyncio.get_running_loop().run_in_executor(None, function)
-        result: T = await greenlet_spawn(function)
-        return result
-
-    async def _awaited(self, body: Callable[[Connection], T]) -> T:
-        """``body`` queued for the writer; its answer once its batch is durable."""
-        item: _Pending[T] = _Pending(body, asyncio.get_running_loop())
-        self._writes.put([item])
-        assert item.future is not None
-        return await item.future
-
-    async def _awaited_many(
-        self, bodies: list[Callable[[Connection], T]]
-    ) -> list[T | BaseException]:
-        """:meth:`transact_many` for :meth:`run_command`: each body's answer or error."""
-        loop = asyncio.get_running_loop()
-        items: list[_Pending[T]] = [_Pending(body, loop) for body in bodies]
-        self._writes.put(items)
-        answers: list[T | BaseException] = []
-        for item in items:
-            assert item.future is not None
-            try:
-                answers.append(await item.future)
-            except Exception as error:  # handed to the caller, as transact_many does
-                answers.append(error)
-        return answers
-
-    async def run_read(self, function: Callable[[], T]) -> T:
-        """``function()``, which only reads (it may not write), on the reader thread
-        (SQLite), awaited by the caller's task: one thread for the reads of every
-        coroutine, running while the writer waits for its fsync, its answers handed to
-        the loop once per drain. PostgreSQL: on the loop's default executor."""
-        loop = asyncio.get_running_loop()
-        if self.postgres:
-            return await loop.run_in_executor(None, function)
-        item: _Pending[T] = _Pending(function, loop)
-        self._reads.put([item])
-        assert item.future is not None
-        return await item.future
 
     def transact_many(
         self,
@@ -399,13 +311,10 @@ class Database:
         """
         if self.postgres:
             return self._transact_groups(bodies, scoped, keys or [""] * len(bodies))
-        if in_greenlet():  # a coroutine's command (run_command): the loop awaits it
-            return await_only(self._awaited_many(bodies))
         self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
-        self._writes.put(items)
+        self._writes.put(items)  # type: ignore[arg-type]  # a list of any _Pending
         for item in items:
-            assert item.done is not None
             item.done.wait()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
 
@@ -417,16 +326,6 @@ class Database:
         batch = [pending.popleft() for _ in range(min(len(pending), MAX_BATCH))]
         with self._write_lock:
             self._commit_pending(batch)
-
-    def _read_next(self, pending: deque[_Pending[object]]) -> None:
-        """The reader: runs the queued reads, then answers them (one hand-off per loop)."""
-        reads = [pending.popleft() for _ in range(min(len(pending), MAX_BATCH))]
-        for item in reads:
-            try:
-                item.value = item.body()
-            except Exception as error:  # handed to its caller
-                item.error = self._classified(error)
-        _answer(reads)
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
         """One command in one PostgreSQL transaction, retried when it lost a race (and
@@ -638,7 +537,7 @@ class Database:
         except Exception as error:  # nothing of the batch ran
             for item in batch:
                 item.error = error
-            return lambda: self._answer_batch(batch)
+            return lambda: _answer(batch)
         committed = False
         endings: list[Ending] = []
         try:
@@ -667,26 +566,9 @@ class Database:
                 self._storage(True)
             _run(callbacks)
             _end(endings, committed)
-            self._answer_batch(batch)
+            _answer(batch)
 
         return finish
-
-    def _answer_batch(self, batch: list[_Pending[object]]) -> None:
-        """Answers a batch's commands in order: a waiting thread's error as it was (its
-        caller classifies it), a coroutine's as its caller receives it."""
-        for item in batch:
-            if item.future is not None and item.error is not None:
-                item.error = self._classified(item.error)
-        _answer(batch)
-
-    def _classified(self, error: BaseException) -> BaseException:
-        """What a coroutine awaiting a command receives for its ``error``."""
-        if not isinstance(error, Exception):
-            return error
-        failure = self._failed(error)
-        if failure is not error:
-            failure.__cause__ = error
-        return failure
 
     def _take_writer(self) -> Connection:
         """The kept group-commit connection, or a new one (the caller holds the write
@@ -754,7 +636,6 @@ class Database:
 
     def close(self) -> None:
         """Answers what is queued, stops the writer thread, releases every connection."""
-        self._reads.stop()
         self._writes.stop()
         with self._write_lock:
             if self._writer is not None:
@@ -787,7 +668,7 @@ class _Lane:
         self._starting = threading.Lock()
         self._stopping = False
 
-    def put(self, items: list[_Pending[Any]]) -> None:
+    def put(self, items: list[_Pending[object]]) -> None:
         """Queues ``items`` and wakes the thread."""
         if self._pid != os.getpid():
             self._start()
@@ -827,19 +708,9 @@ class _Lane:
 
 
 def _answer(items: list[_Pending[object]]) -> None:
-    """Wakes each item's waiting thread, and answers each loop's futures in one hand-off
-    per loop (in order)."""
-    loops: dict[asyncio.AbstractEventLoop, list[_Pending[object]]] = {}
+    """Wakes each command's waiting thread, in order."""
     for item in items:
-        if item.done is not None:
-            item.done.set()
-        elif item.loop is not None:
-            loops.setdefault(item.loop, []).append(item)
-    for loop, answered in loops.items():
-        try:
-            loop.call_soon_threadsafe(_settle, answered)
-        except RuntimeError:  # the loop was closed: nobody awaits these any more
-            log.debug("answers of %d commands dropped: their loop is closed", len(answered))
+        item.done.set()
 
 
 class Rollback(Exception):  # control flow, not an error
