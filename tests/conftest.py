@@ -16,7 +16,7 @@ import pytest
 
 from tests.support import postgres
 from tests.support.execution import start_model_harness
-from tests.support.harness import Harness, start_replicas, start_server
+from tests.support.harness import Harness, migrated, start_replicas, start_server
 from tests.support.postgres import Cluster, required_binaries
 
 POSTGRES_BACKENDS = ("postgres", "postgres-2")
@@ -87,6 +87,8 @@ def harness(database: Path | str, backend: str) -> Iterator[Harness]:
     ``postgres-2``: two replicas on one PostgreSQL database sharing the test clock; the
     harness's clients round-robin their calls over both (client-side load balancing).
     """
+    if isinstance(database, Path):
+        migrated(database)  # a migrated copy: the start-up skips to serving
     running = start_replicas(database, 2) if backend == "postgres-2" else start_server(database)
     try:
         yield running
@@ -98,6 +100,8 @@ def harness(database: Path | str, backend: str) -> Iterator[Harness]:
 def model(database: Path | str, backend: str) -> Iterator[Harness]:
     """A running server with the model principals (on the ``backend`` database; two
     replicas with round-robin clients on ``postgres-2``)."""
+    if isinstance(database, Path):
+        migrated(database)
     running = start_model_harness(database, backend)
     try:
         yield running

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +19,8 @@ from aiws.engine.v1 import common_pb2, registry_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.clock import TestClock
+from praxis.store.db.database import Database
+from praxis.store.schema import MIGRATIONS
 from praxis_client import Client, connect, error_details
 
 T0 = 1_800_000_000_000
@@ -109,6 +114,31 @@ class Harness:
             client.close()
         for server in self.replicas or [self.server]:
             server.stop(0)
+
+
+_TEMPLATE: list[Path] = []
+
+
+def migrated(database: Path) -> Path:
+    """``database`` made a fresh SQLite file with every migration applied at ``T0``, as
+    the server's first start would apply them: a copy of a file migrated once per
+    process (each pytest-xdist worker its own), since migrating takes most of a server's
+    start-up (87 COMMITs). The copy is a database of its own; no installation id is in
+    it yet. A path that exists already is left as it is."""
+    if database.exists():
+        return database
+    if not _TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="praxis-template-"))
+        template = folder / "migrated.db"
+        db = Database(f"sqlite:///{template}")
+        try:
+            db.migrate(T0, MIGRATIONS)
+        finally:
+            db.close()
+        _TEMPLATE.append(template)
+    shutil.copyfile(_TEMPLATE[0], database)
+    os.chmod(database, 0o600)
+    return database
 
 
 def start_server(
