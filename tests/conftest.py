@@ -16,10 +16,11 @@ import pytest
 
 from tests.support import postgres
 from tests.support.execution import start_model_harness
-from tests.support.harness import Harness, migrated, start_replicas, start_server
+from tests.support.harness import Harness, migrate, migrated, start_replicas, start_server
 from tests.support.postgres import Cluster, required_binaries
 
 POSTGRES_BACKENDS = ("postgres", "postgres-2")
+SERVERS = frozenset({"harness", "model"})  # the fixtures that start a server on `database`
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -73,11 +74,15 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
-    """A fresh database: a SQLite file path, or a PostgreSQL URL."""
+    """A fresh database: a SQLite file path, or a PostgreSQL URL. For a test that serves
+    it (``harness``, ``model``) it is already migrated: a copy of a database migrated once
+    per worker, since migrating took most of a server's start-up."""
+    serving = not SERVERS.isdisjoint(request.fixturenames)  # else it may test migrating
     if backend in POSTGRES_BACKENDS:
-        url: str = request.getfixturevalue("postgres_cluster").create_database()
+        cluster = request.getfixturevalue("postgres_cluster")
+        url: str = cluster.create_database(migrate if serving else None)
         return url
-    return tmp_path / "praxis.db"
+    return migrated(tmp_path / "praxis.db") if serving else tmp_path / "praxis.db"
 
 
 @pytest.fixture
@@ -87,8 +92,6 @@ def harness(database: Path | str, backend: str) -> Iterator[Harness]:
     ``postgres-2``: two replicas on one PostgreSQL database sharing the test clock; the
     harness's clients round-robin their calls over both (client-side load balancing).
     """
-    if isinstance(database, Path):
-        migrated(database)  # a migrated copy: the start-up skips to serving
     running = start_replicas(database, 2) if backend == "postgres-2" else start_server(database)
     try:
         yield running
@@ -100,8 +103,6 @@ def harness(database: Path | str, backend: str) -> Iterator[Harness]:
 def model(database: Path | str, backend: str) -> Iterator[Harness]:
     """A running server with the model principals (on the ``backend`` database; two
     replicas with round-robin clients on ``postgres-2``)."""
-    if isinstance(database, Path):
-        migrated(database)
     running = start_model_harness(database, backend)
     try:
         yield running

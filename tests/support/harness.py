@@ -128,17 +128,21 @@ def migrated(database: Path) -> Path:
     if database.exists():
         return database
     if not _TEMPLATE:
-        folder = Path(tempfile.mkdtemp(prefix="praxis-template-"))
-        template = folder / "migrated.db"
-        db = Database(f"sqlite:///{template}")
-        try:
-            db.migrate(T0, MIGRATIONS)
-        finally:
-            db.close()
+        template = Path(tempfile.mkdtemp(prefix="praxis-template-")) / "migrated.db"
+        migrate(f"sqlite:///{template}")
         _TEMPLATE.append(template)
     shutil.copyfile(_TEMPLATE[0], database)
     os.chmod(database, 0o600)
     return database
+
+
+def migrate(url: str) -> None:
+    """Applies every migration to the empty database at ``url``, at ``T0``."""
+    db = Database(url)
+    try:
+        db.migrate(T0, MIGRATIONS)
+    finally:
+        db.close()
 
 
 def start_server(
