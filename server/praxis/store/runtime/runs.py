@@ -173,6 +173,15 @@ class RunStore:
             self.unit.remember(parsed)
         return parsed
 
+    def reconfigure(self, models: tuple[str, ...], limits: definitions.Limits) -> None:
+        """A configuration reloaded live: the configured models and the definition limits
+        of the next StartRun, registry check and command (a run's stored definition is
+        kept); the ad hoc definitions parsed under the old ones are parsed again."""
+        with self._lock:
+            self.models.configured = frozenset(models)
+            self.limits = self.unit.limits = limits  # as a restart with them would
+            self._texts.clear()
+
     def check_definition(
         self,
         document: values.JsonValue,
