@@ -3,6 +3,7 @@ PostgreSQL URL), one client per principal, and ``expect_error``."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -128,7 +129,9 @@ def migrated(database: Path) -> Path:
     if database.exists():
         return database
     if not _TEMPLATE:
-        template = Path(tempfile.mkdtemp(prefix="praxis-template-")) / "migrated.db"
+        folder = tempfile.mkdtemp(prefix="praxis-template-")
+        atexit.register(shutil.rmtree, folder, True)
+        template = Path(folder) / "migrated.db"
         migrate(f"sqlite:///{template}")
         _TEMPLATE.append(template)
     shutil.copyfile(_TEMPLATE[0], database)
