@@ -124,8 +124,8 @@ def migrated(database: Path) -> Path:
     """``database`` made a fresh SQLite file with every migration applied at ``T0``, as
     the server's first start would apply them: a copy of a file migrated once per
     process (each pytest-xdist worker its own), since migrating takes most of a server's
-    start-up (87 COMMITs). The copy is a database of its own; no installation id is in
-    it yet. A path that exists already is left as it is."""
+    start-up (one COMMIT per migration). The copy is a database of its own; no
+    installation id is in it yet. A path that exists already is left as it is."""
     if database.exists():
         return database
     if not _TEMPLATE:
