@@ -24,6 +24,7 @@ from aiws.engine.v1 import (
     run_pb2,
     work_order_pb2,
 )
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, diff, graph, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -119,8 +120,8 @@ async def proposal_page(request: Request) -> Response:
         {
             "ref": ref,
             "proposal": proposal,
-            "proposal_state": web.enum_name(
-                "PROPOSAL_STATE_", registry_pb2.ProposalState.Name(proposal.state)
+            "proposal_state": enum_name(
+                registry_pb2.ProposalState.Name(proposal.state), "PROPOSAL_STATE_"
             ),
             "pending": pending,
             "superseded": superseded,
@@ -129,8 +130,8 @@ async def proposal_page(request: Request) -> Response:
             "review_error": review_error,
             "warnings": [
                 {
-                    "kind": web.enum_name(
-                        "DEFINITION_WARNING_KIND_", common_pb2.DefinitionWarningKind.Name(w.kind)
+                    "kind": enum_name(
+                        common_pb2.DefinitionWarningKind.Name(w.kind), "DEFINITION_WARNING_KIND_"
                     ),
                     "message": w.message,
                     "node_ids": list(w.node_ids),
@@ -144,7 +145,7 @@ async def proposal_page(request: Request) -> Response:
             "after": graph.layout(candidate_nodes, _marks(change, before=False)),
             "approval": approval,
             "approval_state": (
-                web.enum_name("APPROVAL_STATE_", approval_pb2.ApprovalState.Name(approval.state))
+                enum_name(approval_pb2.ApprovalState.Name(approval.state), "APPROVAL_STATE_")
                 if approval
                 else ""
             ),
@@ -340,11 +341,11 @@ async def ref_page(request: Request) -> Response:
             "history": history,
             "graph": graph.layout(graph.parse_nodes(head.definition_json)),
             "definition": diff.pretty(head.definition_json),
-            "binding": web.enum_name(
-                "EXECUTION_BINDING_", registry_pb2.ExecutionBinding.Name(head.execution_binding)
+            "binding": enum_name(
+                registry_pb2.ExecutionBinding.Name(head.execution_binding), "EXECUTION_BINDING_"
             ),
-            "kind_name": lambda k: web.enum_name(
-                "HISTORY_EVENT_KIND_", registry_pb2.HistoryEventKind.Name(k)
+            "kind_name": lambda k: enum_name(
+                registry_pb2.HistoryEventKind.Name(k), "HISTORY_EVENT_KIND_"
             ),
             "request_id": web.new_request_id(),
         },
@@ -371,8 +372,8 @@ async def work_order_page(request: Request) -> Response:
         "workorder.html",
         {
             "order": order,
-            "control": web.enum_name(
-                "CONTROL_STATE_", admin_pb2.ControlState.Name(order.control_state)
+            "control": enum_name(
+                admin_pb2.ControlState.Name(order.control_state), "CONTROL_STATE_"
             ),
             "hold_kind": admin_pb2.HoldKind.Name,
             "record": record,
@@ -380,7 +381,7 @@ async def work_order_page(request: Request) -> Response:
             "runs": runs,
             "runs_problem": runs_problem,
             "tree_state": _tree_state,
-            "run_state": lambda state: web.enum_name("RUN_STATE_", run_pb2.RunState.Name(state)),
+            "run_state": lambda state: enum_name(run_pb2.RunState.Name(state), "RUN_STATE_"),
         },
     )
 
@@ -390,7 +391,7 @@ RUNS_SHOWN = 20
 
 
 def _tree_state(state: int) -> str:
-    return web.enum_name("WORK_ORDER_STATE_", work_order_pb2.WorkOrderState.Name(state))
+    return enum_name(work_order_pb2.WorkOrderState.Name(state), "WORK_ORDER_STATE_")
 
 
 async def _work_order_record(engine: Any, token: str, work_order_id: str) -> tuple[Any, str]:

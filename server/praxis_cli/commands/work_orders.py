@@ -9,7 +9,8 @@ from typing import Any
 from aiws.engine.v1 import work_order_pb2 as pb
 from praxis_cli.commands.common import leaf
 from praxis_cli.commands.runs import parse_labels
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 _STATES: dict[str, Any] = {
     "open": pb.WORK_ORDER_STATE_OPEN,
