@@ -24,7 +24,7 @@ from praxis.store.wake.hub import INBOX
 
 
 class AssessmentStore:
-    """Assessments over the run store."""
+    """Assessments over the runtime context."""
 
     def __init__(self, runtime: RuntimeContext) -> None:
         self.runtime = runtime

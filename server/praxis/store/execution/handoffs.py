@@ -26,7 +26,7 @@ from praxis.store.wake.hub import INBOX
 
 
 class HandoffStore:
-    """Handoffs over the run store."""
+    """Handoffs over the runtime context."""
 
     def __init__(self, runtime: RuntimeContext) -> None:
         self.runtime = runtime

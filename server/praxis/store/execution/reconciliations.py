@@ -49,7 +49,7 @@ _BLOCKED_PREFIX = "RECONCILIATION_REQUIRED: "
 
 
 class ReconciliationStore:
-    """Reconciliations over the run store and the registry's approvals."""
+    """Reconciliations over the runtime context and the registry's approvals."""
 
     def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
         self.runtime = runtime

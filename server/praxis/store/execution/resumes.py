@@ -53,7 +53,7 @@ class ResumeRequest:
 
 
 class ResumeStore:
-    """Resumes over the run store and the registry's approvals."""
+    """Resumes over the runtime context and the registry's approvals."""
 
     def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
         self.runtime = runtime

@@ -43,7 +43,7 @@ def wait_id(run_id: str, uid: str) -> str:
 
 
 class WaitStore:
-    """Waits over the run store (and, for authorization waits, the registry's approvals
+    """Waits over the runtime context (and, for authorization waits, the registry's approvals
     of this installation)."""
 
     def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:

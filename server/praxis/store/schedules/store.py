@@ -2,11 +2,12 @@
 
 Every command authorizes, then writes in one transaction. A schedule's start is one
 transaction of the runtime's unit of work: lock the schedule, check its version, start
-the run (:meth:`RunStore.start_in`, under the schedule's creator, with the request id
-:func:`praxis.core.schedule.request_id` of the schedule and the time) and advance the
-schedule's cursor. So with several processes or replicas a time's start commits once,
-and a crash leaves both or neither; should the cursor ever lag a started run (a backfill
-got there first), the request id finds that run instead of starting another.
+the run (:func:`praxis.store.runtime.lifecycle.start_in`, under the schedule's creator,
+with the request id :func:`praxis.core.schedule.request_id` of the schedule and the
+time) and advance the schedule's cursor. So with several processes or replicas a time's
+start commits once, and a crash leaves both or neither; should the cursor ever lag a
+started run (a backfill got there first), the request id finds that run instead of
+starting another.
 
 This slice sits on the runtime (it starts runs) and on the registry's approvals (a
 schedule of a ref is created with a human's approval of its exact material, verified
@@ -54,7 +55,7 @@ class Observed:
 
 
 class ScheduleStore:
-    """Schedules over the run store, the registry's heads and approvals."""
+    """Schedules over the runtime context, the registry's heads and approvals."""
 
     def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
         self.runtime = runtime
