@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
+from praxis.core import definition as definitions
 from praxis.core import progress, registry, values
 from praxis.core import run as core
 from praxis.core.records import Control, Principal
@@ -86,6 +87,10 @@ class RunStore:
     def get_run(self, principal: Principal, run_id: str) -> RunRecord | Rejection:
         """One run (:meth:`RuntimeContext.get_run`)."""
         return self.context.get_run(principal, run_id)
+
+    def definition(self, connection: Connection, digest: str) -> definitions.Definition:
+        """A stored definition, parsed once per process (:meth:`RuntimeContext.definition`)."""
+        return self.context.definition(connection, digest)
 
     def progress_of(self, attempt_ids: Iterable[str]) -> dict[str, progress.Progress]:
         """The latest progress reported for each of ``attempt_ids`` that reported any
