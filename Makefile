@@ -140,4 +140,5 @@ bench: setup
 	$(PY) benchmarks/retention_bench.py
 	$(PY) benchmarks/pg_replicas_bench.py  # prints a skip when PostgreSQL is not installed
 	$(PY) benchmarks/write_path_bench.py  # issue 26's table from one run (~3 min)
+	$(PY) benchmarks/engine_bench.py  # issue 40's table from one run (~4 min)
 	$(PY) benchmarks/store_path_bench.py  # a completion without gRPC (in one process)

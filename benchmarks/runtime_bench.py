@@ -142,6 +142,8 @@ def wait_all(client: Any, run_ids: list[str], after: int = 0, timeout_s: float =
     replay every earlier round's events, a cost that grows with the history (it halved
     the completions/s of an eighth round on the same server before)."""
     pending = set(run_ids)
+    if not pending:
+        return after  # nothing to wait for: a stream would wait for its timeout
     stream = client.events.StreamEvents(
         event_pb2.StreamEventsRequest(after=after), timeout=timeout_s
     )
@@ -228,10 +230,12 @@ def serve(directory: Path, processes: int, **config: Any) -> Iterator[ServerProc
 
 
 @contextlib.contextmanager
-def served(directory: Path, processes: int) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
-    """``serve`` with ``WORKERS`` worker processes (spawned) long-polling it: yields the
-    server, an agent's client and the workers' pids once every worker is up."""
-    with serve(directory, processes) as server:
+def served(
+    directory: Path, processes: int, **config: Any
+) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
+    """``serve`` (with ``config``) with ``WORKERS`` worker processes (spawned) long-polling
+    it: yields the server, an agent's client and the workers' pids once every worker is up."""
+    with serve(directory, processes, **config) as server:
         context = multiprocessing.get_context("spawn")
         stop = context.Event()
         counter, ready = context.Value("i", 0), context.Value("i", 0)
@@ -421,7 +425,7 @@ def main() -> int:
                     noop_cpu.measure(lambda: bench_noop(server.address, 8, 3.0))["calls_per_s"]
                 )
                 praxis = praxis_cpu.measure(
-                    functools.partial(praxis_throughput, client, round_, cursor),
+                    functools.partial(praxis_throughput, client, round_, after=cursor),
                     "node_completions",
                 )
                 cursor = praxis.pop("cursor")

@@ -88,7 +88,6 @@ from tests.support.postgres import Cluster, binaries
 RESULTS = Path(__file__).parent / "results" / "write_path.json"
 NO_POSTGRES = "not measured: no PostgreSQL"
 CLIENTS = 8  # no-op threads and durable clients of rows 4, 6 and 7
-ALL_ROWS = frozenset(range(1, 9))
 
 Found = tuple[dict[int, dict[str, Any]], Any]
 """What a phase found: its rows (value, None when not measured; server_processes;
@@ -362,27 +361,54 @@ def commit() -> dict[str, Any]:
     }
 
 
-def row_numbers(text: str) -> frozenset[int]:
+def row_numbers(allowed: frozenset[int], text: str) -> frozenset[int]:
+    """The rows a ``--rows`` argument names (each one of ``allowed``)."""
+    named = f"rows are numbers {min(allowed)}-{max(allowed)}: {text}"
     try:
         rows = frozenset(int(part) for part in text.split(",") if part.strip())
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"rows are numbers 1-8: {text}") from error
-    if not rows or not rows <= ALL_ROWS:
-        raise argparse.ArgumentTypeError(f"rows are numbers 1-8: {text}")
+        raise argparse.ArgumentTypeError(named) from error
+    if not rows or not rows <= allowed:
+        raise argparse.ArgumentTypeError(named)
     return rows
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """An issue's table over these phases: its targets by row, where its results go, and
+    ``derive``, which may rewrite the rows from the phases' raw rounds (another issue's
+    reading of the same measurement) and add extra phases of its own."""
+
+    script: str
+    description: str
+    targets: dict[int, Target]
+    results: Path
+    extra_phases: tuple[
+        tuple[str, frozenset[int], Callable[[Sizes, Path, frozenset[int]], Found]], ...
+    ] = ()
+    derive: Callable[[dict[str, dict[str, Any]], dict[str, Any]], None] = lambda rows, phases: None
+
+
+ISSUE_26 = Table(
+    "benchmarks/write_path_bench.py", (__doc__ or "").splitlines()[0], TARGETS, RESULTS
+)
+
+
+def main(table: Table = ISSUE_26) -> int:
+    numbers = sorted(table.targets)
+    parser = argparse.ArgumentParser(description=table.description)
     parser.add_argument("--quick", action="store_true", help="small workloads (a smoke run)")
     parser.add_argument(
-        "--rows", type=row_numbers, default=ALL_ROWS, help="rows to measure, e.g. 1,4"
+        "--rows",
+        type=functools.partial(row_numbers, frozenset(numbers)),
+        default=frozenset(numbers),
+        help="rows to measure, e.g. 1,4",
     )
-    parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--output", type=Path, default=table.results)
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     report: dict[str, Any] = {
-        "command": " ".join(["python benchmarks/write_path_bench.py", *sys.argv[1:]]),
+        "command": " ".join([f"python {table.script}", *sys.argv[1:]]),
         **commit(),
         "quick": args.quick,
         "sizes": dataclasses.asdict(sizes),
@@ -393,8 +419,9 @@ def main() -> int:
         "rows": {},
     }
     began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="praxis-write-path-") as scratch:
-        for name, needs, phase in PHASES:
+    found_rows: dict[int, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="praxis-bench-") as scratch:
+        for name, needs, phase in [*PHASES, *table.extra_phases]:
             if not needs & args.rows:
                 continue
             progress(f"{name}: rows {', '.join(str(row) for row in sorted(needs & args.rows))}")
@@ -409,10 +436,16 @@ def main() -> int:
             }
             for row, result in found.items():
                 if row in args.rows:
-                    report["rows"][str(row)] = described(row, result)
+                    found_rows[row] = {**found_rows.get(row, {}), **result}
+    raw = {str(row): result for row, result in found_rows.items()}
+    table.derive(raw, report["phases"])
+    report["rows"] = {
+        key: described(table.targets[int(key)], result)
+        for key, result in sorted(raw.items(), key=lambda item: int(item[0]))
+        if int(key) in table.targets
+    }
     report["seconds"] = round(time.monotonic() - began, 1)
     report["load_average_end"] = load_average()
-    report["rows"] = dict(sorted(report["rows"].items(), key=lambda item: int(item[0])))
     print_table(report)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -420,9 +453,8 @@ def main() -> int:
     return 0
 
 
-def described(row: int, result: dict[str, Any]) -> dict[str, Any]:
+def described(target: Target, result: dict[str, Any]) -> dict[str, Any]:
     """A row of the report: the issue's words, the value, and whether it meets the target."""
-    target = TARGETS[row]
     value = result.pop("value")
     note = result.pop("note", "")
     return {
@@ -446,6 +478,9 @@ def print_table(report: dict[str, Any]) -> None:
     widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
     for line in [header, tuple("-" * width for width in widths), *lines]:
         print(" | ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
+    for key, row in report["rows"].items():
+        if row.get("detail"):
+            print(f"row {key}: {row['detail']}")
     print(
         f"\n{report['seconds']} s; load average {report['load_average_start']} at the start, "
         f"{report['load_average_end']} at the end; commit {report['commit']}"
