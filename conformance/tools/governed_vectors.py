@@ -494,6 +494,49 @@ def governed_vectors() -> list[dict[str, Json]]:
             RUNS,
         ),
         vector(
+            "governed/a-dry-run-resume-answers-and-stores-nothing",
+            "ResumeRun with dry_run of a failed run answers the RUNNING run a resume would "
+            "make (its node READY) with dryRun set; the run stays FAILED, no task is "
+            "offered, and the same request id then really resumes it; a dry run is refused "
+            "as a resume is (the run is no longer resumable).",
+            [
+                teach(),
+                start(definition("a", a=node(retry={"attempts": 1}))),
+                claim_one("att_a"),
+                fail("att_a", retryable=False, response={"willRetry": None}),
+                get_run(snapshot("FAILED", resultReason="NODE_FAILED", resultError="<any>")),
+                step(
+                    AGENT,
+                    "RunService",
+                    "ResumeRun",
+                    {
+                        "runId": "${run}",
+                        "requestId": "${ns}-resume",
+                        "reason": "fixed upstream",
+                        "dryRun": True,
+                    },
+                    response={
+                        "dryRun": True,
+                        "replayed": None,
+                        "run": {
+                            "runId": "${run}",
+                            "state": "RUN_STATE_RUNNING",
+                            "nodes": [nd("a", "READY", attempts=1)],
+                        },
+                    },
+                ),
+                get_run(snapshot("FAILED", resultReason="NODE_FAILED", resultError="<any>")),
+                claim(None),
+                resume(run={"state": "RUN_STATE_RUNNING"}),
+                resume(
+                    "${ns}-resume-2",
+                    dryRun=True,
+                    error=(FAILED, "RUN_NOT_RESUMABLE"),
+                ),
+            ],
+            RUNS,
+        ),
+        vector(
             "governed/a-ref-runs-once",
             "A second StartRun of a governed ref by another request is refused with "
             "REF_ALREADY_RUN; the same request still answers the run.",

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -57,8 +58,9 @@ from praxis.authority.certificates import CertificateMappingError, with_certific
 from praxis.authority.guard import HumanOnly
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock, TestClock
-from praxis.core import values
+from praxis.core import reload, values
 from praxis.core.definition import Limits
+from praxis.core.rejection import Code, FieldViolation, Rejection, precondition
 from praxis.core.retention import RetentionPolicy
 from praxis.deliverer import Deliverer, DeliveryLimits, Destination
 from praxis.limits import ServingLimits
@@ -90,6 +92,7 @@ from praxis.store.db import dialect
 from praxis.store.db.database import Database
 from praxis.store.db.files import sqlite_path
 from praxis.store.execution.assessments import AssessmentStore
+from praxis.store.execution.configuration import REFRESH_MS, ConfigStore, ProcessRow, Reloaded
 from praxis.store.execution.contracts import ContractStore
 from praxis.store.execution.handoffs import HandoffStore
 from praxis.store.execution.reconciliations import ReconciliationStore
@@ -110,12 +113,31 @@ from praxis.store.runtime.traces import RunTraces
 from praxis.store.schedules.store import ScheduleStore
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
-from praxis.store.wake.hub import INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
+from praxis.store.wake.hub import CONFIG, INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
 from praxis.store.wake.postgres import PgBroadcast
 from praxis.sweeper import Sweeper
 
 log = logging.getLogger("praxis")
 T = TypeVar("T")
+FOLLOW_S = 5.0
+"""How often a server checks for a reload it was not woken for (a lost wake-up)."""
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """The part of ``config.json`` a reload applies without a restart (praxis.core.reload
+    names its keys): webhook destinations, models, limits, retention, logging level."""
+
+    webhooks: dict[str, Destination]
+    models: tuple[str, ...]
+    limits: Limits
+    retention: RetentionPolicy
+    log_level: str | None = None
+
+
+# Reads and validates the config file again: the document and its live part, or every
+# problem (a field violation per JSON path).
+ConfigReader = Callable[[], tuple[dict[str, Any], LiveConfig] | list[FieldViolation]]
 
 
 @dataclass
@@ -162,6 +184,10 @@ class Settings:
     # `notify.webhooks` may name, and the deliverer's bounds (`notifications`).
     webhooks: dict[str, Destination] = field(default_factory=dict)
     notifications: DeliveryLimits = field(default_factory=DeliveryLimits)
+    # The config file, read again by ReloadConfig and SIGHUP (None: not reloadable, as
+    # an embedded engine's), and the document it held at start.
+    config_reader: ConfigReader | None = None
+    config_document: dict[str, Any] = field(default_factory=dict)
 
 
 class Engine:
@@ -239,6 +265,7 @@ class Engine:
         self.assessments = AssessmentStore(self.context)
         self.handoffs = HandoffStore(self.context)
         self.segments = SegmentStore(self.db)
+        self.config = ConfigStore(self.db, authority, self.clock)
         self.schedules = ScheduleStore(self.context, self.installation_id)
         self.schedules.observers.append(metrics.schedule_time)
         if settings.recover:
@@ -383,14 +410,17 @@ class Server:
         # Webhooks: sent from a bounded pool, woken after a commit that wrote deliveries.
         self.deliverer: Deliverer | None = None
         if settings.webhooks:
-            self.deliverer = Deliverer(
-                self.engine.notifications,
-                settings.webhooks,
-                settings.notifications,
-                settings.clock,
-            )
-            self.engine.context.unit.delivery_hooks.append(self.deliverer.wake.set)
-            self.engine.notifications.redeliver_hooks.append(self.deliverer.wake.set)
+            self.deliverer = self._deliverer(settings.webhooks)
+        # The configuration reloaded live (ReloadConfig, SIGHUP, another process's reload).
+        self._started_document = self._document = settings.config_document
+        self.config_version = reload.version_of(settings.config_document)
+        self._reloading = threading.Lock()
+        self._follow = threading.Event()
+        self._following = False
+        self._follower: threading.Thread | None = None
+        self._serving = False
+        if settings.config_reader is not None:
+            self.engine.signals.on_delivered(CONFIG, self._follow.set)
         self.loop = asyncio.new_event_loop()
         self._loop_thread = threading.Thread(
             target=self.loop.run_forever, name="praxis-loop", daemon=True
@@ -402,6 +432,132 @@ class Server:
             self._close_loop()
             self.engine.close()
             raise
+
+    def _deliverer(self, destinations: dict[str, Destination]) -> Deliverer:
+        """The webhook deliverer, woken after commits that wrote deliveries."""
+        deliverer = Deliverer(
+            self.engine.notifications,
+            dict(destinations),
+            self.settings.notifications,
+            self.settings.clock,
+        )
+        self.engine.context.unit.delivery_hooks.append(deliverer.wake.set)
+        self.engine.notifications.redeliver_hooks.append(deliverer.wake.set)
+        return deliverer
+
+    # --- the configuration reloaded live ------------------------------------------------
+
+    def reload_config(self, reloaded_by: str, only_if_new: bool = False) -> Reloaded | Rejection:
+        """Reads the config file again, validates all of it, applies its live part here,
+        records the reload and wakes the other processes to read theirs.
+
+        ``only_if_new``: record nothing when the installation's latest reload already has
+        this version (a signal forwarded to several processes). A bad file changes nothing
+        (FAILED_PRECONDITION / CONFIG_INVALID, a field violation per problem).
+        """
+        reader = self.settings.config_reader
+        if reader is None:
+            return precondition(
+                "CONFIG_NOT_RELOADABLE", "this server was started without a config file"
+            )
+        with self._reloading:
+            read = reader()
+            if isinstance(read, list):
+                log.warning(
+                    "config reload refused: the file is invalid",
+                    extra={"problems": [v.field for v in read]},
+                )
+                return Rejection(
+                    Code.FAILED_PRECONDITION,
+                    "CONFIG_INVALID",
+                    f"the config file is invalid ({len(read)} problems); nothing changed",
+                    tuple(read),
+                )
+            document, live = read
+            change = self._apply(document, live)
+            self.engine.config.record(reloaded_by, change, only_if_new)
+        self.engine.signals.publish({CONFIG: 0})  # the other processes read theirs
+        log.info(
+            "config reloaded",
+            extra={
+                "version": change.version,
+                "changed": list(change.changed),
+                "restart_required": list(change.restart_required),
+                "reloaded_by": reloaded_by,
+            },
+        )
+        return Reloaded(change, self.engine.config.processes(), self.engine.config.process_id)
+
+    def converge(self, version: str, wait_s: float) -> tuple[ProcessRow, ...]:
+        """The processes and their versions once every one serves ``version``, or once
+        ``wait_s`` has passed."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            rows = self.engine.config.processes()
+            if all(row.version == version for row in rows) or time.monotonic() >= deadline:
+                return rows
+            time.sleep(0.05)
+
+    def _apply(self, document: dict[str, Any], live: LiveConfig) -> reload.Change:
+        """Applies the live part of a new config document; what changed."""
+        live_change = reload.change(self._document, document)
+        restart = reload.change(self._started_document, document).restart_required
+        engine = self.engine
+        engine.context.reconfigure(live.models, live.limits, frozenset(live.webhooks))
+        engine.simulations.limits = live.limits
+        engine.settings.limits = live.limits
+        engine.settings.retention = live.retention
+        engine.archive.policy = live.retention
+        self.sweeper.archive = engine.archive if live.retention.active else None
+        if self.deliverer is not None:
+            self.deliverer.destinations = dict(live.webhooks)
+        elif live.webhooks:
+            self.deliverer = self._deliverer(live.webhooks)
+            if self._serving:
+                self.deliverer.start()
+        if live.log_level:
+            logging.getLogger().setLevel(live.log_level)
+        self._document = document
+        self.config_version = live_change.version
+        return replace(live_change, restart_required=restart)
+
+    def follow_config(self) -> bool:
+        """Another process reloaded: reads this process's file again when the latest
+        reload's version is not the one served here; whether it applied a new version."""
+        latest = self.engine.config.latest_version()
+        reader = self.settings.config_reader
+        if not latest or latest == self.config_version or reader is None:
+            return False
+        with self._reloading:
+            read = reader()
+            if isinstance(read, list):
+                log.warning(
+                    "config reload of another process not followed: this file is invalid",
+                    extra={"problems": [v.field for v in read]},
+                )
+                return False
+            document, live = read
+            if reload.version_of(document) == self.config_version:
+                return False  # this process's file did not change
+            change = self._apply(document, live)
+            self.engine.config.report(change.version)
+        log.info("config reloaded after another process", extra={"version": change.version})
+        return True
+
+    def _follow_loop(self) -> None:
+        refreshed = time.monotonic()
+        while self._following:
+            self._follow.wait(FOLLOW_S)
+            self._follow.clear()
+            if not self._following:
+                return
+            try:
+                self.follow_config()
+                if time.monotonic() - refreshed >= REFRESH_MS / 1000:
+                    self.engine.config.refresh()  # still serving: listed, not stale
+                    refreshed = time.monotonic()
+            except Exception:  # the database is busy or failing: the next wake-up retries
+                log.exception("following a config reload failed")
 
     def _on_loop(self, work: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(work, self.loop).result()
@@ -457,7 +613,9 @@ class Server:
         approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
             ApprovalServicer(engine.registry, settings.clock), server
         )
-        admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(engine.admin), server)
+        admin_pb2_grpc.add_AdminServiceServicer_to_server(
+            AdminServicer(engine.admin, engine.config, self), server
+        )
         run_pb2_grpc.add_RunServiceServicer_to_server(
             RunServicer(
                 engine.runs,
@@ -537,8 +695,18 @@ class Server:
         self._on_loop(self._start())
         if self.settings.sweeper:
             self.sweeper.start()
-        if self.deliverer is not None:
-            self.deliverer.start()
+        with self._reloading:
+            self._serving = True
+            if self.deliverer is not None:
+                self.deliverer.start()
+        if self.settings.config_reader is not None:  # which version this process serves
+            self.engine.config.sweep_gone()
+            self.engine.config.report(self.config_version)
+            self._following = True
+            self._follower = threading.Thread(
+                target=self._follow_loop, name="praxis-config", daemon=True
+            )
+            self._follower.start()
 
     async def _start(self) -> None:
         await self.grpc.start()
@@ -566,6 +734,16 @@ class Server:
         if self.loop.is_closed():
             return
         self.sweeper.stop()
+        if self._follower is not None:
+            self._following = False
+            self._follow.set()
+            self._follower.join(timeout=10)
+            try:
+                self.engine.config.forget()  # this process serves no version any more
+            except Exception:  # a failing database: the row stays, marked gone at a start
+                log.exception("forgetting this process's config row failed")
+        with self._reloading:
+            self._serving = False
         if self.deliverer is not None:
             self.deliverer.stop()
         if isinstance(self.settings.clock, TestClock):

@@ -207,7 +207,7 @@ def _walk(
         yield path, parser
         return
     for name, child in subparsers[0].choices.items():
-        if name not in ("serve", "admin"):  # local commands, documented in operations.md
+        if name != "serve":  # local, documented in operations.md (so are admin backup...)
             yield from _walk(child, (*path, name))
 
 

@@ -165,12 +165,6 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"praxis {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.add_parser("serve", help="run the server (see 'praxis serve --help')", add_help=False)
-    commands.add_parser(
-        "admin",
-        help="back up or restore a data directory, list or verify its archives, on the "
-        "server's machine (see 'praxis admin --help')",
-        add_help=False,
-    )
     for module in COMMAND_MODULES:
         module.register(commands, common)
     parser.set_defaults(command_tree=parser)  # what `praxis completion` completes

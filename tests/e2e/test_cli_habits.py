@@ -4,65 +4,20 @@ you mean", and credential errors that say how to give a token."""
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
-import os
 import re
-import select
-import struct
 import subprocess
-import termios
-import time
 from pathlib import Path
 
 from rich.cells import cell_len
 
-from tests.support.cli_shell import PRAXIS, V1, V2, Shell
+from tests.support.cli_shell import COLUMNS, PRAXIS, V1, V2, Shell, in_terminal
 from tests.support.runtime import definition, json_out, node
 
-COLUMNS = 80
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 LONG_REASON = (
     "stopped by the on-call human because the upstream search index was being rebuilt "
     "and every answer would have been stale for the next several hours"
 )
-
-
-def in_terminal(
-    shell: Shell, *args: str, who: str | None = "alice", colour: bool = True
-) -> list[str]:
-    """``praxis ARGS`` with its stdout on a real pseudo-terminal 80 columns wide; the lines
-    as the terminal receives them (escape sequences removed)."""
-    leader, follower = os.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, COLUMNS, 0, 0))
-    env = shell.env(who) | {"COLUMNS": str(COLUMNS), "TERM": "xterm-256color"}
-    env.pop("NO_COLOR", None)
-    if not colour:
-        env["NO_COLOR"] = "1"  # plain aligned columns, still fitted to the terminal
-    process = subprocess.Popen(
-        [PRAXIS, *args], stdout=follower, stderr=subprocess.PIPE, env=env, cwd=shell.home
-    )
-    os.close(follower)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([leader], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError as error:  # EIO: the command closed its terminal
-                assert error.errno == errno.EIO
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        elif process.poll() is not None:
-            break
-    os.close(leader)
-    assert process.wait(timeout=30) == 0, process.stderr.read() if process.stderr else ""
-    text = ANSI.sub("", b"".join(chunks).decode("utf-8"))
-    return text.replace("\r\n", "\n").rstrip("\n").split("\n")
 
 
 def _waiting_run(shell: Shell, labels: tuple[str, ...] = ()) -> str:

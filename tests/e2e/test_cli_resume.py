@@ -140,3 +140,22 @@ def test_a_head_that_changes_a_done_node_is_refused_naming_it(shell: Shell) -> N
     refused = shell.run("runs", "resume", started["run"]["run_id"], "--reason", "x", "--to-head")
     assert refused.error_line().startswith("error: REPLACEMENT_CONFLICT: "), refused.err
     assert "(a)" in refused.error_line(), refused.err
+
+
+def test_a_dry_run_resume_shows_the_answer_and_stores_nothing(shell: Shell) -> None:
+    (shell.home / "v1.json").write_text(json.dumps(V1))
+    run_id = _stopped(shell, "-f", "v1.json")
+    dry = shell.ok("runs", "resume", run_id, "--reason", "halt lifted", "--dry-run")
+    assert dry.out.startswith(f"dry run: would resume run {run_id} (RUNNING)"), dry.out
+    shown = shell.ok("runs", "show", run_id, "--json").json()
+    assert shown["run"]["state"] == "RUN_STATE_CANCELLED", shown
+    answered = shell.ok("runs", "resume", run_id, "--reason", "x", "--dry-run", "--json").json()
+    assert answered["dry_run"] is True and answered["run"]["state"] == "RUN_STATE_RUNNING"
+    # A governed run: the dry run sends no approval, and answers the refusal a resume gets.
+    register = ("register", "wo-1/run-1", "-f", "v1.json", "--policy", POLICY)
+    shell.ok(*register, "--digest", digest_of(shell.ok(*register).out))
+    governed = _stopped(shell, "--ref", "wo-1/run-1")
+    refused = shell.run("runs", "resume", governed, "--reason", "restart", "--dry-run")
+    assert refused.error_line().startswith("error: APPROVAL_REQUIRED: "), refused.err
+    resumed = shell.ok("runs", "resume", run_id, "--reason", "halt lifted")
+    assert f"resumed run {run_id}" in resumed.out, resumed.out

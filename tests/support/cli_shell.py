@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import re
+import select
 import shutil
+import struct
 import subprocess
 import sys
+import termios
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,3 +97,43 @@ def digest_of(output: str) -> str:
     match = re.search(r"material digest: (sha256:[0-9a-f]{64})", output)
     assert match, output
     return match.group(1)
+
+
+COLUMNS = 80
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def in_terminal(
+    shell: Shell, *args: str, who: str | None = "alice", colour: bool = True
+) -> list[str]:
+    """``praxis ARGS`` with its stdout on a real pseudo-terminal 80 columns wide; the lines
+    as the terminal receives them (escape sequences removed)."""
+    leader, follower = os.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, COLUMNS, 0, 0))
+    env = shell.env(who) | {"COLUMNS": str(COLUMNS), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    if not colour:
+        env["NO_COLOR"] = "1"  # plain aligned columns, still fitted to the terminal
+    process = subprocess.Popen(
+        [PRAXIS, *args], stdout=follower, stderr=subprocess.PIPE, env=env, cwd=shell.home
+    )
+    os.close(follower)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError as error:  # EIO: the command closed its terminal
+                assert error.errno == errno.EIO
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        elif process.poll() is not None:
+            break
+    os.close(leader)
+    assert process.wait(timeout=30) == 0, process.stderr.read() if process.stderr else ""
+    text = _ANSI.sub("", b"".join(chunks).decode("utf-8"))
+    return text.replace("\r\n", "\n").rstrip("\n").split("\n")

@@ -21,6 +21,7 @@ export const praxisRegistry: Registry = createRegistry(
   v1.file_aiws_engine_v1_approval,
   v1.file_aiws_engine_v1_assessment,
   v1.file_aiws_engine_v1_common,
+  v1.file_aiws_engine_v1_config,
   v1.file_aiws_engine_v1_contract,
   v1.file_aiws_engine_v1_errors,
   v1.file_aiws_engine_v1_event,

@@ -5,6 +5,7 @@ export * from "./gen/aiws/engine/v1/admin_pb.js";
 export * from "./gen/aiws/engine/v1/approval_pb.js";
 export * from "./gen/aiws/engine/v1/assessment_pb.js";
 export * from "./gen/aiws/engine/v1/common_pb.js";
+export * from "./gen/aiws/engine/v1/config_pb.js";
 export * from "./gen/aiws/engine/v1/contract_pb.js";
 export * from "./gen/aiws/engine/v1/errors_pb.js";
 export * from "./gen/aiws/engine/v1/event_pb.js";

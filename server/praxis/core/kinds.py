@@ -23,6 +23,7 @@ HUMAN_ONLY_ACTIONS: frozenset[str] = frozenset(
         "wait.authorize",  # SatisfyWait on an authorization wait (needs wait.satisfy)
         "notification.read",  # ListDeliveries (destinations, errors, run ids of every run)
         "notification.redeliver",  # RedeliverDelivery (sends a webhook body again)
+        "admin.config",  # ReloadConfig (an operator's decision, never an agent's)
     }
 )
 

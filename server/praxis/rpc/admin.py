@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import grpc
 
-from aiws.engine.v1 import admin_pb2, admin_pb2_grpc
+from aiws.engine.v1 import admin_pb2, admin_pb2_grpc, config_pb2
 from praxis.core.records import Control, Hold, HoldKind
+from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
-from praxis.rpc.errors import unwrap
+from praxis.rpc.errors import abort, unwrap
 from praxis.rpc.registry import epochs_to_proto
 from praxis.store.controls.rows import epochs_of
 from praxis.store.controls.store import AdminStore, WorkOrderView
+from praxis.store.execution.configuration import ConfigStore, ProcessRow, Reloaded
+
+DEFAULT_WAIT_MS = 2_000
+MAX_WAIT_MS = 10_000
+
+
+class Reloader(Protocol):
+    """The server's reload of its config file (praxis.app.Server)."""
+
+    def reload_config(self, reloaded_by: str, only_if_new: bool = False) -> Reloaded | Rejection:
+        """Reads, validates and applies the config file; records and announces it."""
+
+    def converge(self, version: str, wait_s: float) -> tuple[ProcessRow, ...]:
+        """The processes once each serves ``version``, or after ``wait_s``."""
+
 
 _CONTROL = {
     Control.ACTIVE: admin_pb2.CONTROL_STATE_ACTIVE,
@@ -47,11 +65,77 @@ def work_order_to_proto(view: WorkOrderView) -> admin_pb2.WorkOrder:
     )
 
 
-class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
-    """AdminService over an :class:`AdminStore`."""
+def processes_to_proto(
+    rows: tuple[ProcessRow, ...], answering: str
+) -> list[config_pb2.ConfigProcess]:
+    """The proto processes."""
+    return [
+        config_pb2.ConfigProcess(
+            process_id=row.process_id,
+            version=row.version,
+            applied_at_ms=row.applied_at_ms,
+            answering=row.process_id == answering,
+        )
+        for row in rows
+    ]
 
-    def __init__(self, store: AdminStore) -> None:
+
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
+    """AdminService over an :class:`AdminStore` (and the configuration's reloads)."""
+
+    def __init__(
+        self, store: AdminStore, config: ConfigStore | None = None, reloader: Reloader | None = None
+    ) -> None:
         self.store = store
+        self.config = config
+        self.reloader = reloader
+
+    def ReloadConfig(
+        self, request: config_pb2.ReloadConfigRequest, context: grpc.ServicerContext
+    ) -> config_pb2.ReloadConfigResponse:
+        assert self.config is not None and self.reloader is not None
+        caller = principal()
+        problem = self.config.authorize(caller, "admin.config")
+        if problem:
+            abort(context, problem)
+        if not 0 <= request.wait_ms <= MAX_WAIT_MS:
+            abort(
+                context,
+                invalid("TIME_INVALID", "wait_ms", f"wait_ms must be in [0, {MAX_WAIT_MS}]"),
+            )
+        reloaded = unwrap(context, self.reloader.reload_config(caller.principal_id))
+        change = reloaded.change
+        rows = self.reloader.converge(change.version, (request.wait_ms or DEFAULT_WAIT_MS) / 1000)
+        return config_pb2.ReloadConfigResponse(
+            version=change.version,
+            previous_version=change.previous_version,
+            changed=change.changed,
+            restart_required=change.restart_required,
+            processes=processes_to_proto(rows, reloaded.process_id),
+            converged=all(row.version == change.version for row in rows),
+        )
+
+    def GetConfigStatus(
+        self, request: config_pb2.GetConfigStatusRequest, context: grpc.ServicerContext
+    ) -> config_pb2.GetConfigStatusResponse:
+        assert self.config is not None
+        status = unwrap(context, self.config.status(principal(), request.reload_limit))
+        return config_pb2.GetConfigStatusResponse(
+            version=status.version,
+            processes=processes_to_proto(status.processes, self.config.process_id),
+            reloads=[
+                config_pb2.ConfigReload(
+                    seq=row.seq,
+                    previous_version=row.previous_version,
+                    version=row.version,
+                    reloaded_by=row.reloaded_by,
+                    reloaded_at_ms=row.reloaded_at_ms,
+                    changed=row.changed,
+                    restart_required=row.restart_required,
+                )
+                for row in status.reloads
+            ],
+        )
 
     def GetWorkOrder(  # gRPC method name
         self, request: admin_pb2.GetWorkOrderRequest, context: grpc.ServicerContext

@@ -209,6 +209,7 @@ def resume_from_proto(
         request.request_id,
         request.approval_id,
         request.to_head,
+        request.dry_run,
     )
 
 
@@ -351,6 +352,10 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
         record, replayed = unwrap(
             context, self.resumes.resume(principal(), resume_from_proto(request))
         )
+        if request.dry_run:  # nothing was stored: the run's segments are as they were
+            return run_pb2.ResumeRunResponse(
+                run=run_to_proto(record), replayed=replayed, dry_run=True
+            )
         return run_pb2.ResumeRunResponse(run=self._snapshot(record), replayed=replayed)
 
     def ReviewResume(

@@ -38,7 +38,13 @@ _EXIT = {"SERVER_RUNNING": 6, "BACKUP_FAILED": 1, "RESTORE_FAILED": 1, "ARCHIVE_
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="praxis admin", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="praxis admin",
+        description=__doc__.splitlines()[0],
+        epilog="Remote, over AdminService (docs/cli.md): 'praxis admin reload' re-reads the "
+        "server's config.json and applies it live on every process; 'praxis admin config' "
+        "shows the version each process serves and the latest reloads.",
+    )
     commands = parser.add_subparsers(dest="action", required=True)
     archives = commands.add_parser(
         "archive", help="list or verify the archive files of the retention policy"

@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from praxis.app import Engine, Server, Settings
+from praxis.app import ConfigReader, Engine, LiveConfig, Server, Settings
 from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
+from praxis.core.rejection import FieldViolation, Rejection
 from praxis.observability import logs
 from praxis.serve import config as config_module
 from praxis.serve import console as console_module
@@ -36,6 +37,7 @@ from praxis.serve.processes import (
 )
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
+from praxis_cli.entry import local
 
 log = logging.getLogger("praxis")
 DEFAULT_LISTEN = "127.0.0.1:50051"
@@ -108,11 +110,15 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``praxis`` command: ``serve`` here, every other command remote."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "admin":  # local: reads the data directory's files
+    if not local(argv):
+        from praxis_cli.main import run  # the remote commands (docs/cli.md)
+
+        return run(argv)
+    if argv[0] == "admin":  # local: reads the data directory's files
         from praxis.serve import admin
 
         return admin.main(argv[1:])
-    if not argv or argv[0] not in ("serve", "console"):
+    if argv[0] not in ("serve", "console"):
         from praxis_cli.main import run  # the remote commands (docs/cli.md)
 
         return run(argv)
@@ -137,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         return startup.startup_error(args, error)
 
 
-def _resolve_config(args: argparse.Namespace) -> config_module.Config:
+def _resolve_config(args: argparse.Namespace) -> tuple[Path, config_module.Loaded]:
     path: Path = args.config or args.data_dir / "config.json"
     if args.config is None and not path.exists():
         path, credentials = config_module.create_default(args.data_dir)
@@ -147,7 +153,34 @@ def _resolve_config(args: argparse.Namespace) -> config_module.Config:
             file=sys.stderr,
             flush=True,
         )
-    return config_module.load(path)
+    return path, config_module.read(path)
+
+
+def live_of(config: config_module.Config) -> LiveConfig:
+    """The part of a config a reload applies without a restart."""
+    return LiveConfig(
+        webhooks=config.webhooks,
+        models=config.models,
+        limits=config.limits,
+        retention=config.retention,
+        log_level=config.log_level,
+    )
+
+
+def config_reader(path: Path) -> ConfigReader:
+    """Reads ``path`` again (ReloadConfig, SIGHUP): the document and its live part, or a
+    field violation per problem, each with its JSON path."""
+
+    def read() -> tuple[dict[str, Any], LiveConfig] | list[FieldViolation]:
+        try:
+            loaded = config_module.read(path)
+        except config_module.ConfigError as error:
+            return [FieldViolation(p.path, p.message) for p in error.problems] or [
+                FieldViolation("$", str(error))
+            ]
+        return loaded.document, live_of(loaded.config)
+
+    return read
 
 
 def _child_argv(
@@ -183,7 +216,8 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
     if problem is not None:
         return problem
     try:
-        config = _resolve_config(args)
+        config_path, loaded = _resolve_config(args)
+        config = loaded.config
         security.check_files(config, args.data_dir)
         authority = PrincipalsAuthority.from_file(config.principals_path)
     except (ValueError, KeyError, OSError) as error:
@@ -231,7 +265,11 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, int, str | None] | st
         archive_dir=config.archive_dir,
         webhooks=config.webhooks,
         notifications=config.notifications,
+        config_reader=config_reader(config_path),
+        config_document=loaded.document,
     )
+    if config.log_level:  # the file's level, as a reload would apply it
+        logging.getLogger().setLevel(config.log_level)
     return settings, processes, metrics_listen
 
 
@@ -281,9 +319,15 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
         log.info("shutting down", extra={"signal": signal.Signals(signum).name})
         stopping.set()
 
+    reloading = StopRequest()  # SIGHUP: read config.json again (the main thread does)
+
+    def _reload(_signum: int, _frame: object) -> None:
+        reloading.set()
+
     # Installed before announcing the port: a SIGTERM right after it still drains.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGHUP, _reload)
     server.start()
     host = args.listen.rpartition(":")[0]
     ready = {"listening": f"{host}:{server.port}", "port": server.port}
@@ -298,12 +342,32 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
     while not stopping.wait(0.2):
         if beats is not None:
             beats.tick()
+        if reloading.is_set():
+            reloading.requested = False
+            _reload_on_signal(server)
     if beats is not None:
         beats.draining()
     server.stop()
     _close(endpoint)
     log.info("stopped")
     return 0
+
+
+def _reload_on_signal(server: Server) -> None:
+    """SIGHUP: reloads the config file as ReloadConfig does, answering in the log."""
+    try:
+        outcome = server.reload_config("signal:SIGHUP", only_if_new=True)
+    except Exception:  # the database is failing: logged, the server keeps serving
+        log.exception("config reload on SIGHUP failed")
+        return
+    if isinstance(outcome, Rejection):  # the file's problems, each with its path
+        log.error(
+            "config reload on SIGHUP refused; nothing changed",
+            extra={
+                "reason": outcome.reason,
+                "problems": [f"{v.field}: {v.description}" for v in outcome.violations],
+            },
+        )
 
 
 def _supervise(args: argparse.Namespace, settings: Settings, processes: int, endpoint: Any) -> int:

@@ -252,6 +252,8 @@ def supervise(
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    reloading = StopRequest()  # SIGHUP: the first child reloads, the others follow it
+    signal.signal(signal.SIGHUP, lambda _signum, _frame: reloading.set())
     try:
         for index in range(processes):
             children.append(_spawn(child_argv, index, address))
@@ -267,7 +269,9 @@ def supervise(
     ready = {"listening": address, "port": port, "processes": processes, **(announce or {})}
     print(json.dumps(ready), flush=True)
     log.info("serving", extra={"port": port, "processes": processes})
-    status = _watch(children, stopping, lambda index: _spawn(child_argv, index, address), sidecar)
+    status = _watch(
+        children, stopping, lambda index: _spawn(child_argv, index, address), sidecar, reloading
+    )
     if sidecar is not None and status == 0:  # first: its live views end before the servers'
         sidecar.end()
     _stop_all(children)
@@ -282,10 +286,15 @@ def _watch(
     stopping: StopRequest,
     respawn: Callable[[int], _Child],
     sidecar: Sidecar | None = None,
+    reloading: StopRequest | None = None,
 ) -> int:
     """Watches the children until a stop signal (0) or a death (1); replaces hung ones,
-    and keeps the sidecar (the console) running."""
+    keeps the sidecar (the console) running, and passes a SIGHUP to the first child
+    (which reloads the config and wakes the others to read it too)."""
     while not stopping.wait(0.2):
+        if reloading is not None and reloading.is_set():
+            reloading.requested = False
+            children[0].process.send_signal(signal.SIGHUP)
         dead = [child.process for child in children if child.process.poll() is not None]
         if dead:
             log.error("a server process exited; stopping the others",

@@ -1,11 +1,11 @@
-"""``praxis events tail``, ``holds``, ``epochs`` and ``workorders``."""
+"""``praxis events tail``, ``holds``, ``epochs``, ``workorders`` and ``admin reload|config``."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from aiws.engine.v1 import admin_pb2, event_pb2, registry_pb2
+from aiws.engine.v1 import admin_pb2, config_pb2, event_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf
 from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
 
@@ -20,7 +20,31 @@ _EPOCH_KINDS = {
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
-    """Adds ``events``, ``holds``, ``epochs`` and ``workorders``."""
+    """Adds ``events``, ``holds``, ``epochs``, ``workorders`` and ``admin``."""
+    admin = group(
+        commands,
+        "admin",
+        "the server's configuration, reloaded without a restart (backup, restore and "
+        "archives run on the server's machine: see 'praxis admin --help')",
+    )
+    reload = leaf(
+        admin,
+        common,
+        "reload",
+        _reload,
+        "re-read the server's config.json, validate all of it and apply it live on every "
+        "server process (a human's decision)",
+    )
+    reload.add_argument(
+        "--wait-ms",
+        type=int,
+        default=0,
+        help="how long to wait for the other processes (default 2000, at most 10000)",
+    )
+    status = leaf(
+        admin, common, "config", _config, "the config version each process serves; reloads"
+    )
+    status.add_argument("--limit", type=int, default=0, help="latest reloads (default 20)")
     events = group(commands, "events", "the durable log of run events")
     tail = leaf(events, common, "tail", _tail, "print events after a cursor; --follow streams")
     tail.add_argument("--after", type=int, default=0, help="events after this seq")
@@ -242,4 +266,79 @@ def _resume(ctx: Any, args: argparse.Namespace) -> int:
 def _cancel(ctx: Any, args: argparse.Namespace) -> int:
     request = admin_pb2.CancelWorkOrderRequest(work_order_id=args.work_order, reason=args.reason)
     _print_work_order(ctx, ctx.call(ctx.client.admin.CancelWorkOrder, request).work_order)
+    return 0
+
+
+def _short(version: str) -> str:
+    """A version as people compare it: ``sha256:`` and 12 hex digits (``--json``: whole)."""
+    return version[:19] if version else "-"
+
+
+_PROCESS_COLUMNS = [ident("PROCESS"), Column("VERSION"), Column("APPLIED", optional=True)]
+
+
+def _process_rows(processes: Any) -> list[list[str]]:
+    return [
+        [
+            p.process_id + (" *" if p.answering else ""),
+            _short(p.version),
+            local_time(p.applied_at_ms),
+        ]
+        for p in processes
+    ]
+
+
+def _reload(ctx: Any, args: argparse.Namespace) -> int:
+    request = config_pb2.ReloadConfigRequest(wait_ms=args.wait_ms)
+    response = ctx.call(ctx.client.admin.ReloadConfig, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.fields(
+        [
+            ("version", _short(response.version)),
+            ("previous", _short(response.previous_version)),
+            ("changed", ", ".join(response.changed) or "(nothing)"),
+            ("needs a restart", ", ".join(response.restart_required) or "(nothing)"),
+            ("converged", "yes" if response.converged else "NO: see the processes below"),
+        ]
+    )
+    ctx.out.table(_PROCESS_COLUMNS, _process_rows(response.processes))
+    return 0
+
+
+_RELOAD_COLUMNS = [
+    Column("SEQ"),
+    Column("AT", optional=True),
+    ident("BY"),
+    Column("VERSION"),
+    free_text("CHANGED"),
+    free_text("RESTART", optional=True),
+]
+
+
+def _config(ctx: Any, args: argparse.Namespace) -> int:
+    request = config_pb2.GetConfigStatusRequest(reload_limit=args.limit)
+    response = ctx.call(ctx.client.admin.GetConfigStatus, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.fields(
+        [("version", _short(response.version) if response.version else "(never reloaded)")]
+    )
+    ctx.out.table(_PROCESS_COLUMNS, _process_rows(response.processes))
+    ctx.out.table(
+        _RELOAD_COLUMNS,
+        [
+            [
+                str(r.seq),
+                local_time(r.reloaded_at_ms),
+                r.reloaded_by,
+                _short(r.version),
+                ", ".join(r.changed) or "-",
+                ", ".join(r.restart_required) or "-",
+            ]
+            for r in response.reloads
+        ],
+    )
     return 0

@@ -162,6 +162,12 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     resume.add_argument("--digest", help="approve this material digest (as shown without it)")
     resume.add_argument("--request-id", help="idempotency key (default: derived)")
+    resume.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check the resume and show the answer it would get, refusals included (an "
+        "approval it needs is not created); store nothing",
+    )
     approval_args(resume)
 
     result = leaf(runs, common, "result", _result, "print one node's stored result")
@@ -628,7 +634,8 @@ def _resume(ctx: Any, args: argparse.Namespace) -> int:
     digest = ""
     # A governed run, a resume onto the head, and a resume that runs an applied or
     # authorized action again: a human approves the exact material first.
-    if run.HasField("ref") or args.to_head or review.material.reapprove_count:
+    needs_approval = run.HasField("ref") or args.to_head or review.material.reapprove_count
+    if needs_approval and not args.dry_run:
         digest = review.material_digest
         if not args.digest:
             return _show_resume(ctx, review)
@@ -640,13 +647,16 @@ def _resume(ctx: Any, args: argparse.Namespace) -> int:
     request.request_id = (
         args.request_id or "cli-resume-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
     )
+    request.dry_run = args.dry_run
     response = ctx.call(ctx.client.runs.ResumeRun, request)
     if ctx.out.as_json:
-        ctx.out.json({"run": to_dict(response.run), "replayed": response.replayed})
+        dry = {"dry_run": True} if response.dry_run else {}
+        ctx.out.json({"run": to_dict(response.run), "replayed": response.replayed} | dry)
     else:
         again = [n.node_uid for n in response.run.nodes if n.state == run_pb2.NODE_STATE_READY]
+        said = "dry run: would resume" if response.dry_run else "resumed"
         ctx.out.line(
-            f"resumed run {args.run} ({state_name(response.run.state)})"
+            f"{said} run {args.run} ({state_name(response.run.state)})"
             + (f" at revision {response.run.revision}" if args.to_head else "")
             + (" (replayed)" if response.replayed else "")
             + (f"; ready again: {', '.join(again)}" if again else "")

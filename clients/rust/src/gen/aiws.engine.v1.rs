@@ -160,6 +160,112 @@ impl DefinitionWarningKind {
         }
     }
 }
+/// ReloadConfigRequest asks the server to re-read its config file.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ReloadConfigRequest {
+    /// How long the answer waits for the installation's other server processes to serve
+    /// the new version, in ms: 0 means 2,000; at most 10,000. A process that has not
+    /// caught up by then is listed with the version it still serves.
+    #[prost(int64, tag = "1")]
+    pub wait_ms: i64,
+}
+/// ConfigProcess is one server process of the installation and the configuration it
+/// serves.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ConfigProcess {
+    /// The process's id: `<host>:<pid>:<start>`, unique per process start.
+    #[prost(string, tag = "1")]
+    pub process_id: ::prost::alloc::string::String,
+    /// The configuration version it serves (see ReloadConfigResponse.version).
+    #[prost(string, tag = "2")]
+    pub version: ::prost::alloc::string::String,
+    /// When it last applied a configuration (its start, or its last reload), UTC epoch ms.
+    #[prost(int64, tag = "3")]
+    pub applied_at_ms: i64,
+    /// True for the process that answered this call.
+    #[prost(bool, tag = "4")]
+    pub answering: bool,
+}
+/// ConfigReload is one recorded reload: who, when, and what changed (key names only).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ConfigReload {
+    /// Its sequence number, increasing.
+    #[prost(int64, tag = "1")]
+    pub seq: i64,
+    /// The version before the reload.
+    #[prost(string, tag = "2")]
+    pub previous_version: ::prost::alloc::string::String,
+    /// The version after it.
+    #[prost(string, tag = "3")]
+    pub version: ::prost::alloc::string::String,
+    /// Who reloaded: a principal id, or `signal:SIGHUP` for a signal.
+    #[prost(string, tag = "4")]
+    pub reloaded_by: ::prost::alloc::string::String,
+    /// When, UTC epoch ms.
+    #[prost(int64, tag = "5")]
+    pub reloaded_at_ms: i64,
+    /// The JSON paths of the keys whose value changed and were applied live (e.g.
+    /// `webhooks.alerts`, `models`, `limits.max_run_nodes`); a secret's value never appears,
+    /// only the destination's name.
+    #[prost(string, repeated, tag = "6")]
+    pub changed: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// The JSON paths of the keys that changed but need a restart to apply.
+    #[prost(string, repeated, tag = "7")]
+    pub restart_required: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+}
+/// ReloadConfigResponse says what the reload applied and which version each process
+/// serves.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ReloadConfigResponse {
+    /// The new configuration version: `sha256:<hex>` of the canonical JSON of the file (keys
+    /// sorted, no whitespace). The same file gives the same version on every process.
+    #[prost(string, tag = "1")]
+    pub version: ::prost::alloc::string::String,
+    /// The version served before the reload by the answering process.
+    #[prost(string, tag = "2")]
+    pub previous_version: ::prost::alloc::string::String,
+    /// The JSON paths of the changed keys applied live (as ConfigReload.changed). Empty
+    /// when the file did not change.
+    #[prost(string, repeated, tag = "3")]
+    pub changed: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// The JSON paths of the changed keys that need a restart (listen address and TLS
+    /// files are flags, never in the file); their old values stay in force until then.
+    #[prost(string, repeated, tag = "4")]
+    pub restart_required: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Every server process that reported itself, with the version it serves once the
+    /// wait ended.
+    #[prost(message, repeated, tag = "5")]
+    pub processes: ::prost::alloc::vec::Vec<ConfigProcess>,
+    /// True when every listed process serves `version`.
+    #[prost(bool, tag = "6")]
+    pub converged: bool,
+}
+/// GetConfigStatusRequest asks for the configuration status.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetConfigStatusRequest {
+    /// How many of the latest reloads to answer: 0 means 20; at most 100.
+    #[prost(int32, tag = "1")]
+    pub reload_limit: i32,
+}
+/// GetConfigStatusResponse answers the configuration status of the installation.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetConfigStatusResponse {
+    /// The version of the latest reload recorded (empty when never reloaded).
+    #[prost(string, tag = "1")]
+    pub version: ::prost::alloc::string::String,
+    /// Every server process that reported itself, with the version it serves.
+    #[prost(message, repeated, tag = "2")]
+    pub processes: ::prost::alloc::vec::Vec<ConfigProcess>,
+    /// The latest reloads, newest first.
+    #[prost(message, repeated, tag = "3")]
+    pub reloads: ::prost::alloc::vec::Vec<ConfigReload>,
+}
 /// Hold is one placed hold.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -758,6 +864,69 @@ pub mod admin_service_client {
                 .insert(GrpcMethod::new("aiws.engine.v1.AdminService", "AdvanceEpoch"));
             self.inner.unary(req, path, codec).await
         }
+        /// ReloadConfig re-reads the `config.json` the server was started with, validates all
+        /// of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+        /// by its JSON path), then applies what can change live: webhook destinations and their
+        /// secrets, models, definition limits, the retention policy and the logging level. The
+        /// keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+        /// old values stay in force. Every other server process of the installation (of
+        /// `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+        /// file within a second; the answer waits up to `wait_ms` for them and lists the
+        /// version each serves. Each reload that changes the version is recorded
+        /// (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+        /// value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+        pub async fn reload_config(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ReloadConfigRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReloadConfigResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.AdminService/ReloadConfig",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("aiws.engine.v1.AdminService", "ReloadConfig"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetConfigStatus answers the configuration version the installation last reloaded,
+        /// the version each server process serves, and the latest reloads. Needs `admin.read`.
+        pub async fn get_config_status(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetConfigStatusRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetConfigStatusResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.AdminService/GetConfigStatus",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.AdminService", "GetConfigStatus"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -839,6 +1008,33 @@ pub mod admin_service_server {
             request: tonic::Request<super::AdvanceEpochRequest>,
         ) -> std::result::Result<
             tonic::Response<super::AdvanceEpochResponse>,
+            tonic::Status,
+        >;
+        /// ReloadConfig re-reads the `config.json` the server was started with, validates all
+        /// of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+        /// by its JSON path), then applies what can change live: webhook destinations and their
+        /// secrets, models, definition limits, the retention policy and the logging level. The
+        /// keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+        /// old values stay in force. Every other server process of the installation (of
+        /// `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+        /// file within a second; the answer waits up to `wait_ms` for them and lists the
+        /// version each serves. Each reload that changes the version is recorded
+        /// (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+        /// value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+        async fn reload_config(
+            &self,
+            request: tonic::Request<super::ReloadConfigRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ReloadConfigResponse>,
+            tonic::Status,
+        >;
+        /// GetConfigStatus answers the configuration version the installation last reloaded,
+        /// the version each server process serves, and the latest reloads. Needs `admin.read`.
+        async fn get_config_status(
+            &self,
+            request: tonic::Request<super::GetConfigStatusRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetConfigStatusResponse>,
             tonic::Status,
         >;
     }
@@ -1268,6 +1464,97 @@ pub mod admin_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = AdvanceEpochSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.AdminService/ReloadConfig" => {
+                    #[allow(non_camel_case_types)]
+                    struct ReloadConfigSvc<T: AdminService>(pub Arc<T>);
+                    impl<
+                        T: AdminService,
+                    > tonic::server::UnaryService<super::ReloadConfigRequest>
+                    for ReloadConfigSvc<T> {
+                        type Response = super::ReloadConfigResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ReloadConfigRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as AdminService>::reload_config(&inner, request).await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ReloadConfigSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.AdminService/GetConfigStatus" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetConfigStatusSvc<T: AdminService>(pub Arc<T>);
+                    impl<
+                        T: AdminService,
+                    > tonic::server::UnaryService<super::GetConfigStatusRequest>
+                    for GetConfigStatusSvc<T> {
+                        type Response = super::GetConfigStatusResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetConfigStatusRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as AdminService>::get_config_status(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetConfigStatusSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
@@ -3573,6 +3860,15 @@ pub enum ErrorReason {
     /// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
     /// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
     RunNotGoverned = 243,
+    /// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
+    /// object, or breaks a rule. One BadRequest field violation per problem, its `field`
+    /// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
+    /// nothing is applied, every process keeps the configuration it serves
+    /// (FAILED_PRECONDITION).
+    ConfigInvalid = 260,
+    /// ReloadConfig of a server started without a config file (an embedded engine):
+    /// there is nothing to re-read (FAILED_PRECONDITION).
+    ConfigNotReloadable = 261,
     /// SimulateRun's script cannot drive the definition: an entry names no node of it, a
     /// worker's outcome names a wait node or an answer an agent node, a duration is
     /// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -3711,6 +4007,8 @@ impl ErrorReason {
             Self::ReplacementConflict => "REPLACEMENT_CONFLICT",
             Self::RunAtHead => "RUN_AT_HEAD",
             Self::RunNotGoverned => "RUN_NOT_GOVERNED",
+            Self::ConfigInvalid => "CONFIG_INVALID",
+            Self::ConfigNotReloadable => "CONFIG_NOT_RELOADABLE",
             Self::ScriptInvalid => "SCRIPT_INVALID",
             Self::SimulationInvalid => "SIMULATION_INVALID",
         }
@@ -3843,6 +4141,8 @@ impl ErrorReason {
             "REPLACEMENT_CONFLICT" => Some(Self::ReplacementConflict),
             "RUN_AT_HEAD" => Some(Self::RunAtHead),
             "RUN_NOT_GOVERNED" => Some(Self::RunNotGoverned),
+            "CONFIG_INVALID" => Some(Self::ConfigInvalid),
+            "CONFIG_NOT_RELOADABLE" => Some(Self::ConfigNotReloadable),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
             "SIMULATION_INVALID" => Some(Self::SimulationInvalid),
             _ => None,
@@ -11191,6 +11491,14 @@ pub struct ResumeRunRequest {
     /// with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
     #[prost(bool, tag = "7")]
     pub to_head: bool,
+    /// A dry run: every check a resume makes (grants, the run's state, reconciliations,
+    /// the work order's controls and holds, the approval and its material, `to_head`) and
+    /// the answer it would give, refusals included, with nothing stored: the run stays as
+    /// it was, no event, no attempt, the approval is not consumed and the request_id stays
+    /// unused. A request_id that already resumed the run answers that run
+    /// (`replayed = true`), as a real retry would.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// ResumeRunResponse carries the resumed run.
 #[allow(clippy::all)]
@@ -11202,6 +11510,10 @@ pub struct ResumeRunResponse {
     /// True when this request_id had already resumed it.
     #[prost(bool, tag = "2")]
     pub replayed: bool,
+    /// True when the request was a dry run: `run` is what a resume would have answered,
+    /// and nothing was stored.
+    #[prost(bool, tag = "50")]
+    pub dry_run: bool,
 }
 /// ReviewResumeRequest describes a resume to review.
 #[allow(clippy::all)]

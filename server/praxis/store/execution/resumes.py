@@ -50,6 +50,8 @@ class ResumeRequest:
     request_id: str = ""
     approval_id: str = ""
     to_head: bool = False
+    # A dry run: every check and the answer, with everything written rolled back.
+    dry_run: bool = False
 
 
 class ResumeStore:
@@ -142,7 +144,9 @@ class ResumeStore:
     def resume(
         self, principal: Principal, request: ResumeRequest
     ) -> tuple[RunRecord, bool] | Rejection:
-        """Resumes a run; ``(run, replayed)``."""
+        """Resumes a run; ``(run, replayed)`` (a dry run: the same answer, with
+        everything it wrote rolled back: the run, its events, the consumed approval and
+        the remembered request id)."""
         problem = _check(request) or values.check_identifier(request.request_id, "request_id")
         if problem:
             return problem
@@ -207,7 +211,9 @@ class ResumeStore:
             requests.remember(connection, scope[1], scope[0], scope[2], digest, record.state.run_id)
             return saved, False
 
-        result: tuple[RunRecord, bool] | Rejection = self.runtime.unit.transact(transaction)
+        result: tuple[RunRecord, bool] | Rejection = self.runtime.unit.transact(
+            transaction, dry_run=request.dry_run
+        )
         return result
 
     def _granted(

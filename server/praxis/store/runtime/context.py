@@ -168,6 +168,19 @@ class RuntimeContext:
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def reconfigure(
+        self, models: tuple[str, ...], limits: definitions.Limits, webhook_names: frozenset[str]
+    ) -> None:
+        """A configuration reloaded live: the configured models, the definition limits and
+        the webhook names of the next StartRun, registry check and command, in every store
+        built on this context (a run's stored definition is kept); the ad hoc definitions
+        parsed under the old ones are parsed again."""
+        with self._lock:
+            self.models.configured = frozenset(models)
+            self.limits = self.unit.limits = limits  # as a restart with them would
+            self.webhook_names = webhook_names
+            self._texts.clear()
+
     @property
     def traced(self) -> bool:
         """Whether runs are traced (tracing is on: each run is one trace)."""

@@ -49,7 +49,6 @@ class RunStore:
         self.db = context.db
         self.authority = context.authority
         self.clock = context.clock
-        self.limits = context.limits
         self.profile = context.profile
         self.signals = context.signals
         self.models = context.models
@@ -57,6 +56,11 @@ class RunStore:
         self.snapshots = context.snapshots
 
     # --- plumbing ---------------------------------------------------------------------
+
+    @property
+    def limits(self) -> definitions.Limits:
+        """The definition limits in force (the context's: a reload changes them)."""
+        return self.context.limits
 
     @property
     def traced(self) -> bool:

@@ -114,7 +114,6 @@ class TaskStore:
         self.db = context.db
         self.authority = context.authority
         self.clock = context.clock
-        self.limits = context.limits
         self.profile = context.profile
         self.models = context.models
         self._lock = threading.Lock()
@@ -134,6 +133,11 @@ class TaskStore:
         # gives back what a vanished poll was handed (never the committing writer's).
         self.waiters: matching.Waiters[Claim, TaskView] = matching.Waiters(self._give_back_later)
         self._returns = ThreadPoolExecutor(1, thread_name_prefix="praxis-give-back")
+
+    @property
+    def limits(self) -> definitions.Limits:
+        """The definition limits in force (the context's: a reload changes them)."""
+        return self.context.limits
 
     def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
         """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""

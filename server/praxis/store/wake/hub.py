@@ -23,6 +23,8 @@ Topics:
 - ``principal:<principal_id>``: the principal was revoked or its token rotated: its
   open streams and waiting long polls check their credential again (and every process
   forgets the principals it cached first, see :meth:`Hub.on_delivered`);
+- ``config``: a process reloaded ``config.json`` (ReloadConfig, SIGHUP): every other
+  process reads its own file again (praxis.app.Server.follow_config);
 - ``*``: everything (the test clock moved, the server is stopping).
 
 A topic ending in ``*`` (``run:*``) wakes every topic with that prefix. The order
@@ -51,6 +53,7 @@ log = logging.getLogger("praxis.signals")
 ALL = "*"
 EVENTS = "events"
 INBOX = "inbox"
+CONFIG = "config"  # a process reloaded the configuration: the others read theirs again
 
 Wakes = Mapping[str, int]  # topic -> how many waiters to wake (0: all of them)
 

@@ -1139,7 +1139,7 @@ var File_aiws_engine_v1_admin_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_admin_proto_rawDesc = "" +
 	"\n" +
-	"\x1aaiws/engine/v1/admin.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\"\xaf\x01\n" +
+	"\x1aaiws/engine/v1/admin.proto\x12\x0eaiws.engine.v1\x1a\x1baiws/engine/v1/common.proto\x1a\x1baiws/engine/v1/config.proto\"\xaf\x01\n" +
 	"\x04Hold\x12,\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x18.aiws.engine.v1.HoldKindR\x04kind\x12\"\n" +
 	"\rwork_order_id\x18\x02 \x01(\tR\vworkOrderId\x12\x16\n" +
@@ -1207,7 +1207,7 @@ const file_aiws_engine_v1_admin_proto_rawDesc = "" +
 	"\tEpochKind\x12\x1a\n" +
 	"\x16EPOCH_KIND_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14EPOCH_KIND_OWNERSHIP\x10\x01\x12\x18\n" +
-	"\x14EPOCH_KIND_AUTHORITY\x10\x022\xed\x05\n" +
+	"\x14EPOCH_KIND_AUTHORITY\x10\x022\xb1\a\n" +
 	"\fAdminService\x12^\n" +
 	"\fGetWorkOrder\x12#.aiws.engine.v1.GetWorkOrderRequest\x1a$.aiws.engine.v1.GetWorkOrderResponse\"\x03\x90\x02\x01\x12_\n" +
 	"\x0ePauseWorkOrder\x12%.aiws.engine.v1.PauseWorkOrderRequest\x1a&.aiws.engine.v1.PauseWorkOrderResponse\x12b\n" +
@@ -1216,7 +1216,9 @@ const file_aiws_engine_v1_admin_proto_rawDesc = "" +
 	"\tPlaceHold\x12 .aiws.engine.v1.PlaceHoldRequest\x1a!.aiws.engine.v1.PlaceHoldResponse\x12P\n" +
 	"\tClearHold\x12 .aiws.engine.v1.ClearHoldRequest\x1a!.aiws.engine.v1.ClearHoldResponse\x12U\n" +
 	"\tListHolds\x12 .aiws.engine.v1.ListHoldsRequest\x1a!.aiws.engine.v1.ListHoldsResponse\"\x03\x90\x02\x01\x12Y\n" +
-	"\fAdvanceEpoch\x12#.aiws.engine.v1.AdvanceEpochRequest\x1a$.aiws.engine.v1.AdvanceEpochResponseBa\n" +
+	"\fAdvanceEpoch\x12#.aiws.engine.v1.AdvanceEpochRequest\x1a$.aiws.engine.v1.AdvanceEpochResponse\x12Y\n" +
+	"\fReloadConfig\x12#.aiws.engine.v1.ReloadConfigRequest\x1a$.aiws.engine.v1.ReloadConfigResponse\x12g\n" +
+	"\x0fGetConfigStatus\x12&.aiws.engine.v1.GetConfigStatusRequest\x1a'.aiws.engine.v1.GetConfigStatusResponse\"\x03\x90\x02\x01Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -1256,6 +1258,10 @@ var file_aiws_engine_v1_admin_proto_goTypes = []any{
 	(*AdvanceEpochRequest)(nil),     // 19: aiws.engine.v1.AdvanceEpochRequest
 	(*AdvanceEpochResponse)(nil),    // 20: aiws.engine.v1.AdvanceEpochResponse
 	(*Epochs)(nil),                  // 21: aiws.engine.v1.Epochs
+	(*ReloadConfigRequest)(nil),     // 22: aiws.engine.v1.ReloadConfigRequest
+	(*GetConfigStatusRequest)(nil),  // 23: aiws.engine.v1.GetConfigStatusRequest
+	(*ReloadConfigResponse)(nil),    // 24: aiws.engine.v1.ReloadConfigResponse
+	(*GetConfigStatusResponse)(nil), // 25: aiws.engine.v1.GetConfigStatusResponse
 }
 var file_aiws_engine_v1_admin_proto_depIdxs = []int32{
 	1,  // 0: aiws.engine.v1.Hold.kind:type_name -> aiws.engine.v1.HoldKind
@@ -1281,16 +1287,20 @@ var file_aiws_engine_v1_admin_proto_depIdxs = []int32{
 	15, // 20: aiws.engine.v1.AdminService.ClearHold:input_type -> aiws.engine.v1.ClearHoldRequest
 	17, // 21: aiws.engine.v1.AdminService.ListHolds:input_type -> aiws.engine.v1.ListHoldsRequest
 	19, // 22: aiws.engine.v1.AdminService.AdvanceEpoch:input_type -> aiws.engine.v1.AdvanceEpochRequest
-	6,  // 23: aiws.engine.v1.AdminService.GetWorkOrder:output_type -> aiws.engine.v1.GetWorkOrderResponse
-	8,  // 24: aiws.engine.v1.AdminService.PauseWorkOrder:output_type -> aiws.engine.v1.PauseWorkOrderResponse
-	10, // 25: aiws.engine.v1.AdminService.ResumeWorkOrder:output_type -> aiws.engine.v1.ResumeWorkOrderResponse
-	12, // 26: aiws.engine.v1.AdminService.CancelWorkOrder:output_type -> aiws.engine.v1.CancelWorkOrderResponse
-	14, // 27: aiws.engine.v1.AdminService.PlaceHold:output_type -> aiws.engine.v1.PlaceHoldResponse
-	16, // 28: aiws.engine.v1.AdminService.ClearHold:output_type -> aiws.engine.v1.ClearHoldResponse
-	18, // 29: aiws.engine.v1.AdminService.ListHolds:output_type -> aiws.engine.v1.ListHoldsResponse
-	20, // 30: aiws.engine.v1.AdminService.AdvanceEpoch:output_type -> aiws.engine.v1.AdvanceEpochResponse
-	23, // [23:31] is the sub-list for method output_type
-	15, // [15:23] is the sub-list for method input_type
+	22, // 23: aiws.engine.v1.AdminService.ReloadConfig:input_type -> aiws.engine.v1.ReloadConfigRequest
+	23, // 24: aiws.engine.v1.AdminService.GetConfigStatus:input_type -> aiws.engine.v1.GetConfigStatusRequest
+	6,  // 25: aiws.engine.v1.AdminService.GetWorkOrder:output_type -> aiws.engine.v1.GetWorkOrderResponse
+	8,  // 26: aiws.engine.v1.AdminService.PauseWorkOrder:output_type -> aiws.engine.v1.PauseWorkOrderResponse
+	10, // 27: aiws.engine.v1.AdminService.ResumeWorkOrder:output_type -> aiws.engine.v1.ResumeWorkOrderResponse
+	12, // 28: aiws.engine.v1.AdminService.CancelWorkOrder:output_type -> aiws.engine.v1.CancelWorkOrderResponse
+	14, // 29: aiws.engine.v1.AdminService.PlaceHold:output_type -> aiws.engine.v1.PlaceHoldResponse
+	16, // 30: aiws.engine.v1.AdminService.ClearHold:output_type -> aiws.engine.v1.ClearHoldResponse
+	18, // 31: aiws.engine.v1.AdminService.ListHolds:output_type -> aiws.engine.v1.ListHoldsResponse
+	20, // 32: aiws.engine.v1.AdminService.AdvanceEpoch:output_type -> aiws.engine.v1.AdvanceEpochResponse
+	24, // 33: aiws.engine.v1.AdminService.ReloadConfig:output_type -> aiws.engine.v1.ReloadConfigResponse
+	25, // 34: aiws.engine.v1.AdminService.GetConfigStatus:output_type -> aiws.engine.v1.GetConfigStatusResponse
+	25, // [25:35] is the sub-list for method output_type
+	15, // [15:25] is the sub-list for method input_type
 	15, // [15:15] is the sub-list for extension type_name
 	15, // [15:15] is the sub-list for extension extendee
 	0,  // [0:15] is the sub-list for field type_name
@@ -1302,6 +1312,7 @@ func file_aiws_engine_v1_admin_proto_init() {
 		return
 	}
 	file_aiws_engine_v1_common_proto_init()
+	file_aiws_engine_v1_config_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -27,6 +27,8 @@ const (
 	AdminService_ClearHold_FullMethodName       = "/aiws.engine.v1.AdminService/ClearHold"
 	AdminService_ListHolds_FullMethodName       = "/aiws.engine.v1.AdminService/ListHolds"
 	AdminService_AdvanceEpoch_FullMethodName    = "/aiws.engine.v1.AdminService/AdvanceEpoch"
+	AdminService_ReloadConfig_FullMethodName    = "/aiws.engine.v1.AdminService/ReloadConfig"
+	AdminService_GetConfigStatus_FullMethodName = "/aiws.engine.v1.AdminService/GetConfigStatus"
 )
 
 // AdminServiceClient is the client API for AdminService service.
@@ -57,6 +59,21 @@ type AdminServiceClient interface {
 	// AdvanceEpoch increments a work order's ownership or authority epoch, invalidating
 	// every approval and prepared command bound to the old one.
 	AdvanceEpoch(ctx context.Context, in *AdvanceEpochRequest, opts ...grpc.CallOption) (*AdvanceEpochResponse, error)
+	// ReloadConfig re-reads the `config.json` the server was started with, validates all
+	// of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+	// by its JSON path), then applies what can change live: webhook destinations and their
+	// secrets, models, definition limits, the retention policy and the logging level. The
+	// keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+	// old values stay in force. Every other server process of the installation (of
+	// `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+	// file within a second; the answer waits up to `wait_ms` for them and lists the
+	// version each serves. Each reload that changes the version is recorded
+	// (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+	// value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+	ReloadConfig(ctx context.Context, in *ReloadConfigRequest, opts ...grpc.CallOption) (*ReloadConfigResponse, error)
+	// GetConfigStatus answers the configuration version the installation last reloaded,
+	// the version each server process serves, and the latest reloads. Needs `admin.read`.
+	GetConfigStatus(ctx context.Context, in *GetConfigStatusRequest, opts ...grpc.CallOption) (*GetConfigStatusResponse, error)
 }
 
 type adminServiceClient struct {
@@ -147,6 +164,26 @@ func (c *adminServiceClient) AdvanceEpoch(ctx context.Context, in *AdvanceEpochR
 	return out, nil
 }
 
+func (c *adminServiceClient) ReloadConfig(ctx context.Context, in *ReloadConfigRequest, opts ...grpc.CallOption) (*ReloadConfigResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReloadConfigResponse)
+	err := c.cc.Invoke(ctx, AdminService_ReloadConfig_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *adminServiceClient) GetConfigStatus(ctx context.Context, in *GetConfigStatusRequest, opts ...grpc.CallOption) (*GetConfigStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetConfigStatusResponse)
+	err := c.cc.Invoke(ctx, AdminService_GetConfigStatus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AdminServiceServer is the server API for AdminService service.
 // All implementations must embed UnimplementedAdminServiceServer
 // for forward compatibility.
@@ -175,6 +212,21 @@ type AdminServiceServer interface {
 	// AdvanceEpoch increments a work order's ownership or authority epoch, invalidating
 	// every approval and prepared command bound to the old one.
 	AdvanceEpoch(context.Context, *AdvanceEpochRequest) (*AdvanceEpochResponse, error)
+	// ReloadConfig re-reads the `config.json` the server was started with, validates all
+	// of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+	// by its JSON path), then applies what can change live: webhook destinations and their
+	// secrets, models, definition limits, the retention policy and the logging level. The
+	// keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+	// old values stay in force. Every other server process of the installation (of
+	// `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+	// file within a second; the answer waits up to `wait_ms` for them and lists the
+	// version each serves. Each reload that changes the version is recorded
+	// (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+	// value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+	ReloadConfig(context.Context, *ReloadConfigRequest) (*ReloadConfigResponse, error)
+	// GetConfigStatus answers the configuration version the installation last reloaded,
+	// the version each server process serves, and the latest reloads. Needs `admin.read`.
+	GetConfigStatus(context.Context, *GetConfigStatusRequest) (*GetConfigStatusResponse, error)
 	mustEmbedUnimplementedAdminServiceServer()
 }
 
@@ -208,6 +260,12 @@ func (UnimplementedAdminServiceServer) ListHolds(context.Context, *ListHoldsRequ
 }
 func (UnimplementedAdminServiceServer) AdvanceEpoch(context.Context, *AdvanceEpochRequest) (*AdvanceEpochResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AdvanceEpoch not implemented")
+}
+func (UnimplementedAdminServiceServer) ReloadConfig(context.Context, *ReloadConfigRequest) (*ReloadConfigResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReloadConfig not implemented")
+}
+func (UnimplementedAdminServiceServer) GetConfigStatus(context.Context, *GetConfigStatusRequest) (*GetConfigStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetConfigStatus not implemented")
 }
 func (UnimplementedAdminServiceServer) mustEmbedUnimplementedAdminServiceServer() {}
 func (UnimplementedAdminServiceServer) testEmbeddedByValue()                      {}
@@ -374,6 +432,42 @@ func _AdminService_AdvanceEpoch_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AdminService_ReloadConfig_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReloadConfigRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).ReloadConfig(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_ReloadConfig_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).ReloadConfig(ctx, req.(*ReloadConfigRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AdminService_GetConfigStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetConfigStatusRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).GetConfigStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_GetConfigStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).GetConfigStatus(ctx, req.(*GetConfigStatusRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AdminService_ServiceDesc is the grpc.ServiceDesc for AdminService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -412,6 +506,14 @@ var AdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AdvanceEpoch",
 			Handler:    _AdminService_AdvanceEpoch_Handler,
+		},
+		{
+			MethodName: "ReloadConfig",
+			Handler:    _AdminService_ReloadConfig_Handler,
+		},
+		{
+			MethodName: "GetConfigStatus",
+			Handler:    _AdminService_GetConfigStatus_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -351,6 +351,15 @@ const (
 	// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
 	// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
 	ErrorReason_RUN_NOT_GOVERNED ErrorReason = 243
+	// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
+	// object, or breaks a rule. One BadRequest field violation per problem, its `field`
+	// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
+	// nothing is applied, every process keeps the configuration it serves
+	// (FAILED_PRECONDITION).
+	ErrorReason_CONFIG_INVALID ErrorReason = 260
+	// ReloadConfig of a server started without a config file (an embedded engine):
+	// there is nothing to re-read (FAILED_PRECONDITION).
+	ErrorReason_CONFIG_NOT_RELOADABLE ErrorReason = 261
 	// SimulateRun's script cannot drive the definition: an entry names no node of it, a
 	// worker's outcome names a wait node or an answer an agent node, a duration is
 	// negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -486,6 +495,8 @@ var (
 		241: "REPLACEMENT_CONFLICT",
 		242: "RUN_AT_HEAD",
 		243: "RUN_NOT_GOVERNED",
+		260: "CONFIG_INVALID",
+		261: "CONFIG_NOT_RELOADABLE",
 		300: "SCRIPT_INVALID",
 		301: "SIMULATION_INVALID",
 	}
@@ -613,6 +624,8 @@ var (
 		"REPLACEMENT_CONFLICT":            241,
 		"RUN_AT_HEAD":                     242,
 		"RUN_NOT_GOVERNED":                243,
+		"CONFIG_INVALID":                  260,
+		"CONFIG_NOT_RELOADABLE":           261,
 		"SCRIPT_INVALID":                  300,
 		"SIMULATION_INVALID":              301,
 	}
@@ -649,7 +662,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd8\x17\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x89\x18\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -775,6 +788,8 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x14REPLACEMENT_CONFLICT\x10\xf1\x01\x12\x10\n" +
 	"\vRUN_AT_HEAD\x10\xf2\x01\x12\x15\n" +
 	"\x10RUN_NOT_GOVERNED\x10\xf3\x01\x12\x13\n" +
+	"\x0eCONFIG_INVALID\x10\x84\x02\x12\x1a\n" +
+	"\x15CONFIG_NOT_RELOADABLE\x10\x85\x02\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +
 	"\x12SIMULATION_INVALID\x10\xad\x02Ba\n" +
 	"\x19dev.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"

@@ -1557,7 +1557,14 @@ type ResumeRunRequest struct {
 	ApprovalId string `protobuf:"bytes,6,opt,name=approval_id,json=approvalId,proto3" json:"approval_id,omitempty"`
 	// Governed runs: resume onto the ref's current head (agent replacement), as reviewed
 	// with ReviewResumeRequest.to_head. Unset: the run keeps its revision.
-	ToHead        bool `protobuf:"varint,7,opt,name=to_head,json=toHead,proto3" json:"to_head,omitempty"`
+	ToHead bool `protobuf:"varint,7,opt,name=to_head,json=toHead,proto3" json:"to_head,omitempty"`
+	// A dry run: every check a resume makes (grants, the run's state, reconciliations,
+	// the work order's controls and holds, the approval and its material, `to_head`) and
+	// the answer it would give, refusals included, with nothing stored: the run stays as
+	// it was, no event, no attempt, the approval is not consumed and the request_id stays
+	// unused. A request_id that already resumed the run answers that run
+	// (`replayed = true`), as a real retry would.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1641,13 +1648,23 @@ func (x *ResumeRunRequest) GetToHead() bool {
 	return false
 }
 
+func (x *ResumeRunRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 // ResumeRunResponse carries the resumed run.
 type ResumeRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The run after the resume.
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// True when this request_id had already resumed it.
-	Replayed      bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	Replayed bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// True when the request was a dry run: `run` is what a resume would have answered,
+	// and nothing was stored.
+	DryRun        bool `protobuf:"varint,50,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1692,6 +1709,13 @@ func (x *ResumeRunResponse) GetRun() *Run {
 func (x *ResumeRunResponse) GetReplayed() bool {
 	if x != nil {
 		return x.Replayed
+	}
+	return false
+}
+
+func (x *ResumeRunResponse) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
 	}
 	return false
 }
@@ -2772,7 +2796,7 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"8\n" +
 	"\x0fStopRunResponse\x12%\n" +
-	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\xf0\x01\n" +
+	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\"\x89\x02\n" +
 	"\x10ResumeRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x1d\n" +
 	"\n" +
@@ -2782,10 +2806,12 @@ const file_aiws_engine_v1_run_proto_rawDesc = "" +
 	"\x06epochs\x18\x05 \x01(\v2\x16.aiws.engine.v1.EpochsR\x06epochs\x12\x1f\n" +
 	"\vapproval_id\x18\x06 \x01(\tR\n" +
 	"approvalId\x12\x17\n" +
-	"\ato_head\x18\a \x01(\bR\x06toHead\"V\n" +
+	"\ato_head\x18\a \x01(\bR\x06toHead\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"o\n" +
 	"\x11ResumeRunResponse\x12%\n" +
 	"\x03run\x18\x01 \x01(\v2\x13.aiws.engine.v1.RunR\x03run\x12\x1a\n" +
-	"\breplayed\x18\x02 \x01(\bR\breplayed\"\xb3\x01\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\x12\x17\n" +
+	"\adry_run\x182 \x01(\bR\x06dryRun\"\xb3\x01\n" +
 	"\x13ReviewResumeRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12$\n" +

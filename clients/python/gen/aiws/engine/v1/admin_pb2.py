@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from aiws.engine.v1 import common_pb2 as aiws_dot_engine_dot_v1_dot_common__pb2
+from aiws.engine.v1 import config_pb2 as aiws_dot_engine_dot_v1_dot_config__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61iws/engine/v1/admin.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\"~\n\x04Hold\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x14\n\x0cplaced_at_ms\x18\x04 \x01(\x03\x12\x11\n\tplaced_by\x18\x05 \x01(\t\"\xa4\x01\n\tWorkOrder\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x33\n\rcontrol_state\x18\x02 \x01(\x0e\x32\x1c.aiws.engine.v1.ControlState\x12&\n\x06\x65pochs\x18\x03 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs\x12#\n\x05holds\x18\x04 \x03(\x0b\x32\x14.aiws.engine.v1.Hold\",\n\x13GetWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"E\n\x14GetWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\">\n\x15PauseWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"G\n\x16PauseWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"/\n\x16ResumeWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"H\n\x17ResumeWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"?\n\x16\x43\x61ncelWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"H\n\x17\x43\x61ncelWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"a\n\x10PlaceHoldRequest\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"7\n\x11PlaceHoldResponse\x12\"\n\x04hold\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Hold\"Q\n\x10\x43learHoldRequest\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\"7\n\x11\x43learHoldResponse\x12\"\n\x04hold\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Hold\"\x12\n\x10ListHoldsRequest\"8\n\x11ListHoldsResponse\x12#\n\x05holds\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Hold\"m\n\x13\x41\x64vanceEpochRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\'\n\x04kind\x18\x02 \x01(\x0e\x32\x19.aiws.engine.v1.EpochKind\x12\x16\n\x0e\x65xpected_epoch\x18\x03 \x01(\x03\">\n\x14\x41\x64vanceEpochResponse\x12&\n\x06\x65pochs\x18\x01 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs*\x9a\x01\n\x0c\x43ontrolState\x12\x1d\n\x19\x43ONTROL_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43ONTROL_STATE_ACTIVE\x10\x01\x12\x18\n\x14\x43ONTROL_STATE_PAUSED\x10\x02\x12\x1b\n\x17\x43ONTROL_STATE_CANCELING\x10\x03\x12\x1a\n\x16\x43ONTROL_STATE_CANCELED\x10\x04*]\n\x08HoldKind\x12\x19\n\x15HOLD_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HOLD_KIND_RESTORE\x10\x01\x12\x1f\n\x1bHOLD_KIND_CLOCK_UNCERTAINTY\x10\x02*[\n\tEpochKind\x12\x1a\n\x16\x45POCH_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45POCH_KIND_OWNERSHIP\x10\x01\x12\x18\n\x14\x45POCH_KIND_AUTHORITY\x10\x02\x32\xed\x05\n\x0c\x41\x64minService\x12^\n\x0cGetWorkOrder\x12#.aiws.engine.v1.GetWorkOrderRequest\x1a$.aiws.engine.v1.GetWorkOrderResponse\"\x03\x90\x02\x01\x12_\n\x0ePauseWorkOrder\x12%.aiws.engine.v1.PauseWorkOrderRequest\x1a&.aiws.engine.v1.PauseWorkOrderResponse\x12\x62\n\x0fResumeWorkOrder\x12&.aiws.engine.v1.ResumeWorkOrderRequest\x1a\'.aiws.engine.v1.ResumeWorkOrderResponse\x12\x62\n\x0f\x43\x61ncelWorkOrder\x12&.aiws.engine.v1.CancelWorkOrderRequest\x1a\'.aiws.engine.v1.CancelWorkOrderResponse\x12P\n\tPlaceHold\x12 .aiws.engine.v1.PlaceHoldRequest\x1a!.aiws.engine.v1.PlaceHoldResponse\x12P\n\tClearHold\x12 .aiws.engine.v1.ClearHoldRequest\x1a!.aiws.engine.v1.ClearHoldResponse\x12U\n\tListHolds\x12 .aiws.engine.v1.ListHoldsRequest\x1a!.aiws.engine.v1.ListHoldsResponse\"\x03\x90\x02\x01\x12Y\n\x0c\x41\x64vanceEpoch\x12#.aiws.engine.v1.AdvanceEpochRequest\x1a$.aiws.engine.v1.AdvanceEpochResponseBa\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61iws/engine/v1/admin.proto\x12\x0e\x61iws.engine.v1\x1a\x1b\x61iws/engine/v1/common.proto\x1a\x1b\x61iws/engine/v1/config.proto\"~\n\x04Hold\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x14\n\x0cplaced_at_ms\x18\x04 \x01(\x03\x12\x11\n\tplaced_by\x18\x05 \x01(\t\"\xa4\x01\n\tWorkOrder\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x33\n\rcontrol_state\x18\x02 \x01(\x0e\x32\x1c.aiws.engine.v1.ControlState\x12&\n\x06\x65pochs\x18\x03 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs\x12#\n\x05holds\x18\x04 \x03(\x0b\x32\x14.aiws.engine.v1.Hold\",\n\x13GetWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"E\n\x14GetWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\">\n\x15PauseWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"G\n\x16PauseWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"/\n\x16ResumeWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"H\n\x17ResumeWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"?\n\x16\x43\x61ncelWorkOrderRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"H\n\x17\x43\x61ncelWorkOrderResponse\x12-\n\nwork_order\x18\x01 \x01(\x0b\x32\x19.aiws.engine.v1.WorkOrder\"a\n\x10PlaceHoldRequest\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"7\n\x11PlaceHoldResponse\x12\"\n\x04hold\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Hold\"Q\n\x10\x43learHoldRequest\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.aiws.engine.v1.HoldKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\"7\n\x11\x43learHoldResponse\x12\"\n\x04hold\x18\x01 \x01(\x0b\x32\x14.aiws.engine.v1.Hold\"\x12\n\x10ListHoldsRequest\"8\n\x11ListHoldsResponse\x12#\n\x05holds\x18\x01 \x03(\x0b\x32\x14.aiws.engine.v1.Hold\"m\n\x13\x41\x64vanceEpochRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\x12\'\n\x04kind\x18\x02 \x01(\x0e\x32\x19.aiws.engine.v1.EpochKind\x12\x16\n\x0e\x65xpected_epoch\x18\x03 \x01(\x03\">\n\x14\x41\x64vanceEpochResponse\x12&\n\x06\x65pochs\x18\x01 \x01(\x0b\x32\x16.aiws.engine.v1.Epochs*\x9a\x01\n\x0c\x43ontrolState\x12\x1d\n\x19\x43ONTROL_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43ONTROL_STATE_ACTIVE\x10\x01\x12\x18\n\x14\x43ONTROL_STATE_PAUSED\x10\x02\x12\x1b\n\x17\x43ONTROL_STATE_CANCELING\x10\x03\x12\x1a\n\x16\x43ONTROL_STATE_CANCELED\x10\x04*]\n\x08HoldKind\x12\x19\n\x15HOLD_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HOLD_KIND_RESTORE\x10\x01\x12\x1f\n\x1bHOLD_KIND_CLOCK_UNCERTAINTY\x10\x02*[\n\tEpochKind\x12\x1a\n\x16\x45POCH_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45POCH_KIND_OWNERSHIP\x10\x01\x12\x18\n\x14\x45POCH_KIND_AUTHORITY\x10\x02\x32\xb1\x07\n\x0c\x41\x64minService\x12^\n\x0cGetWorkOrder\x12#.aiws.engine.v1.GetWorkOrderRequest\x1a$.aiws.engine.v1.GetWorkOrderResponse\"\x03\x90\x02\x01\x12_\n\x0ePauseWorkOrder\x12%.aiws.engine.v1.PauseWorkOrderRequest\x1a&.aiws.engine.v1.PauseWorkOrderResponse\x12\x62\n\x0fResumeWorkOrder\x12&.aiws.engine.v1.ResumeWorkOrderRequest\x1a\'.aiws.engine.v1.ResumeWorkOrderResponse\x12\x62\n\x0f\x43\x61ncelWorkOrder\x12&.aiws.engine.v1.CancelWorkOrderRequest\x1a\'.aiws.engine.v1.CancelWorkOrderResponse\x12P\n\tPlaceHold\x12 .aiws.engine.v1.PlaceHoldRequest\x1a!.aiws.engine.v1.PlaceHoldResponse\x12P\n\tClearHold\x12 .aiws.engine.v1.ClearHoldRequest\x1a!.aiws.engine.v1.ClearHoldResponse\x12U\n\tListHolds\x12 .aiws.engine.v1.ListHoldsRequest\x1a!.aiws.engine.v1.ListHoldsResponse\"\x03\x90\x02\x01\x12Y\n\x0c\x41\x64vanceEpoch\x12#.aiws.engine.v1.AdvanceEpochRequest\x1a$.aiws.engine.v1.AdvanceEpochResponse\x12Y\n\x0cReloadConfig\x12#.aiws.engine.v1.ReloadConfigRequest\x1a$.aiws.engine.v1.ReloadConfigResponse\x12g\n\x0fGetConfigStatus\x12&.aiws.engine.v1.GetConfigStatusRequest\x1a\'.aiws.engine.v1.GetConfigStatusResponse\"\x03\x90\x02\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,48 +38,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ADMINSERVICE'].methods_by_name['GetWorkOrder']._serialized_options = b'\220\002\001'
   _globals['_ADMINSERVICE'].methods_by_name['ListHolds']._loaded_options = None
   _globals['_ADMINSERVICE'].methods_by_name['ListHolds']._serialized_options = b'\220\002\001'
-  _globals['_CONTROLSTATE']._serialized_start=1436
-  _globals['_CONTROLSTATE']._serialized_end=1590
-  _globals['_HOLDKIND']._serialized_start=1592
-  _globals['_HOLDKIND']._serialized_end=1685
-  _globals['_EPOCHKIND']._serialized_start=1687
-  _globals['_EPOCHKIND']._serialized_end=1778
-  _globals['_HOLD']._serialized_start=75
-  _globals['_HOLD']._serialized_end=201
-  _globals['_WORKORDER']._serialized_start=204
-  _globals['_WORKORDER']._serialized_end=368
-  _globals['_GETWORKORDERREQUEST']._serialized_start=370
-  _globals['_GETWORKORDERREQUEST']._serialized_end=414
-  _globals['_GETWORKORDERRESPONSE']._serialized_start=416
-  _globals['_GETWORKORDERRESPONSE']._serialized_end=485
-  _globals['_PAUSEWORKORDERREQUEST']._serialized_start=487
-  _globals['_PAUSEWORKORDERREQUEST']._serialized_end=549
-  _globals['_PAUSEWORKORDERRESPONSE']._serialized_start=551
-  _globals['_PAUSEWORKORDERRESPONSE']._serialized_end=622
-  _globals['_RESUMEWORKORDERREQUEST']._serialized_start=624
-  _globals['_RESUMEWORKORDERREQUEST']._serialized_end=671
-  _globals['_RESUMEWORKORDERRESPONSE']._serialized_start=673
-  _globals['_RESUMEWORKORDERRESPONSE']._serialized_end=745
-  _globals['_CANCELWORKORDERREQUEST']._serialized_start=747
-  _globals['_CANCELWORKORDERREQUEST']._serialized_end=810
-  _globals['_CANCELWORKORDERRESPONSE']._serialized_start=812
-  _globals['_CANCELWORKORDERRESPONSE']._serialized_end=884
-  _globals['_PLACEHOLDREQUEST']._serialized_start=886
-  _globals['_PLACEHOLDREQUEST']._serialized_end=983
-  _globals['_PLACEHOLDRESPONSE']._serialized_start=985
-  _globals['_PLACEHOLDRESPONSE']._serialized_end=1040
-  _globals['_CLEARHOLDREQUEST']._serialized_start=1042
-  _globals['_CLEARHOLDREQUEST']._serialized_end=1123
-  _globals['_CLEARHOLDRESPONSE']._serialized_start=1125
-  _globals['_CLEARHOLDRESPONSE']._serialized_end=1180
-  _globals['_LISTHOLDSREQUEST']._serialized_start=1182
-  _globals['_LISTHOLDSREQUEST']._serialized_end=1200
-  _globals['_LISTHOLDSRESPONSE']._serialized_start=1202
-  _globals['_LISTHOLDSRESPONSE']._serialized_end=1258
-  _globals['_ADVANCEEPOCHREQUEST']._serialized_start=1260
-  _globals['_ADVANCEEPOCHREQUEST']._serialized_end=1369
-  _globals['_ADVANCEEPOCHRESPONSE']._serialized_start=1371
-  _globals['_ADVANCEEPOCHRESPONSE']._serialized_end=1433
-  _globals['_ADMINSERVICE']._serialized_start=1781
-  _globals['_ADMINSERVICE']._serialized_end=2530
+  _globals['_ADMINSERVICE'].methods_by_name['GetConfigStatus']._loaded_options = None
+  _globals['_ADMINSERVICE'].methods_by_name['GetConfigStatus']._serialized_options = b'\220\002\001'
+  _globals['_CONTROLSTATE']._serialized_start=1465
+  _globals['_CONTROLSTATE']._serialized_end=1619
+  _globals['_HOLDKIND']._serialized_start=1621
+  _globals['_HOLDKIND']._serialized_end=1714
+  _globals['_EPOCHKIND']._serialized_start=1716
+  _globals['_EPOCHKIND']._serialized_end=1807
+  _globals['_HOLD']._serialized_start=104
+  _globals['_HOLD']._serialized_end=230
+  _globals['_WORKORDER']._serialized_start=233
+  _globals['_WORKORDER']._serialized_end=397
+  _globals['_GETWORKORDERREQUEST']._serialized_start=399
+  _globals['_GETWORKORDERREQUEST']._serialized_end=443
+  _globals['_GETWORKORDERRESPONSE']._serialized_start=445
+  _globals['_GETWORKORDERRESPONSE']._serialized_end=514
+  _globals['_PAUSEWORKORDERREQUEST']._serialized_start=516
+  _globals['_PAUSEWORKORDERREQUEST']._serialized_end=578
+  _globals['_PAUSEWORKORDERRESPONSE']._serialized_start=580
+  _globals['_PAUSEWORKORDERRESPONSE']._serialized_end=651
+  _globals['_RESUMEWORKORDERREQUEST']._serialized_start=653
+  _globals['_RESUMEWORKORDERREQUEST']._serialized_end=700
+  _globals['_RESUMEWORKORDERRESPONSE']._serialized_start=702
+  _globals['_RESUMEWORKORDERRESPONSE']._serialized_end=774
+  _globals['_CANCELWORKORDERREQUEST']._serialized_start=776
+  _globals['_CANCELWORKORDERREQUEST']._serialized_end=839
+  _globals['_CANCELWORKORDERRESPONSE']._serialized_start=841
+  _globals['_CANCELWORKORDERRESPONSE']._serialized_end=913
+  _globals['_PLACEHOLDREQUEST']._serialized_start=915
+  _globals['_PLACEHOLDREQUEST']._serialized_end=1012
+  _globals['_PLACEHOLDRESPONSE']._serialized_start=1014
+  _globals['_PLACEHOLDRESPONSE']._serialized_end=1069
+  _globals['_CLEARHOLDREQUEST']._serialized_start=1071
+  _globals['_CLEARHOLDREQUEST']._serialized_end=1152
+  _globals['_CLEARHOLDRESPONSE']._serialized_start=1154
+  _globals['_CLEARHOLDRESPONSE']._serialized_end=1209
+  _globals['_LISTHOLDSREQUEST']._serialized_start=1211
+  _globals['_LISTHOLDSREQUEST']._serialized_end=1229
+  _globals['_LISTHOLDSRESPONSE']._serialized_start=1231
+  _globals['_LISTHOLDSRESPONSE']._serialized_end=1287
+  _globals['_ADVANCEEPOCHREQUEST']._serialized_start=1289
+  _globals['_ADVANCEEPOCHREQUEST']._serialized_end=1398
+  _globals['_ADVANCEEPOCHRESPONSE']._serialized_start=1400
+  _globals['_ADVANCEEPOCHRESPONSE']._serialized_end=1462
+  _globals['_ADMINSERVICE']._serialized_start=1810
+  _globals['_ADMINSERVICE']._serialized_end=2755
 # @@protoc_insertion_point(module_scope)

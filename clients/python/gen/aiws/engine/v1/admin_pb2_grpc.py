@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from aiws.engine.v1 import admin_pb2 as aiws_dot_engine_dot_v1_dot_admin__pb2
+from aiws.engine.v1 import config_pb2 as aiws_dot_engine_dot_v1_dot_config__pb2
 
 GRPC_GENERATED_VERSION = '1.76.0'
 GRPC_VERSION = grpc.__version__
@@ -77,6 +78,16 @@ class AdminServiceStub(object):
                 request_serializer=aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochResponse.FromString,
                 _registered_method=True)
+        self.ReloadConfig = channel.unary_unary(
+                '/aiws.engine.v1.AdminService/ReloadConfig',
+                request_serializer=aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigResponse.FromString,
+                _registered_method=True)
+        self.GetConfigStatus = channel.unary_unary(
+                '/aiws.engine.v1.AdminService/GetConfigStatus',
+                request_serializer=aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer(object):
@@ -145,6 +156,31 @@ class AdminServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReloadConfig(self, request, context):
+        """ReloadConfig re-reads the `config.json` the server was started with, validates all
+        of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+        by its JSON path), then applies what can change live: webhook destinations and their
+        secrets, models, definition limits, the retention policy and the logging level. The
+        keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+        old values stay in force. Every other server process of the installation (of
+        `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+        file within a second; the answer waits up to `wait_ms` for them and lists the
+        version each serves. Each reload that changes the version is recorded
+        (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+        value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetConfigStatus(self, request, context):
+        """GetConfigStatus answers the configuration version the installation last reloaded,
+        the version each server process serves, and the latest reloads. Needs `admin.read`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -187,6 +223,16 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.AdvanceEpoch,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochResponse.SerializeToString,
+            ),
+            'ReloadConfig': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReloadConfig,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigResponse.SerializeToString,
+            ),
+            'GetConfigStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetConfigStatus,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -408,6 +454,60 @@ class AdminService(object):
             '/aiws.engine.v1.AdminService/AdvanceEpoch',
             aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_admin__pb2.AdvanceEpochResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReloadConfig(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.AdminService/ReloadConfig',
+            aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_config__pb2.ReloadConfigResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetConfigStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.AdminService/GetConfigStatus',
+            aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_config__pb2.GetConfigStatusResponse.FromString,
             options,
             channel_credentials,
             insecure,

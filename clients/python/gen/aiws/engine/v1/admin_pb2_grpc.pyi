@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from aiws.engine.v1 import admin_pb2 as _admin_pb2
+from aiws.engine.v1 import config_pb2 as _config_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -60,6 +61,23 @@ class AdminServiceStub:
     """AdvanceEpoch increments a work order's ownership or authority epoch, invalidating
     every approval and prepared command bound to the old one.
     """
+    ReloadConfig: _grpc.UnaryUnaryMultiCallable[_config_pb2.ReloadConfigRequest, _config_pb2.ReloadConfigResponse]
+    """ReloadConfig re-reads the `config.json` the server was started with, validates all
+    of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+    by its JSON path), then applies what can change live: webhook destinations and their
+    secrets, models, definition limits, the retention policy and the logging level. The
+    keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+    old values stay in force. Every other server process of the installation (of
+    `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+    file within a second; the answer waits up to `wait_ms` for them and lists the
+    version each serves. Each reload that changes the version is recorded
+    (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+    value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+    """
+    GetConfigStatus: _grpc.UnaryUnaryMultiCallable[_config_pb2.GetConfigStatusRequest, _config_pb2.GetConfigStatusResponse]
+    """GetConfigStatus answers the configuration version the installation last reloaded,
+    the version each server process serves, and the latest reloads. Needs `admin.read`.
+    """
 
 @_typing.type_check_only
 class AdminServiceAsyncStub(AdminServiceStub):
@@ -92,6 +110,23 @@ class AdminServiceAsyncStub(AdminServiceStub):
     AdvanceEpoch: _aio.UnaryUnaryMultiCallable[_admin_pb2.AdvanceEpochRequest, _admin_pb2.AdvanceEpochResponse]  # type: ignore[assignment]
     """AdvanceEpoch increments a work order's ownership or authority epoch, invalidating
     every approval and prepared command bound to the old one.
+    """
+    ReloadConfig: _aio.UnaryUnaryMultiCallable[_config_pb2.ReloadConfigRequest, _config_pb2.ReloadConfigResponse]  # type: ignore[assignment]
+    """ReloadConfig re-reads the `config.json` the server was started with, validates all
+    of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+    by its JSON path), then applies what can change live: webhook destinations and their
+    secrets, models, definition limits, the retention policy and the logging level. The
+    keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+    old values stay in force. Every other server process of the installation (of
+    `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+    file within a second; the answer waits up to `wait_ms` for them and lists the
+    version each serves. Each reload that changes the version is recorded
+    (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+    value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+    """
+    GetConfigStatus: _aio.UnaryUnaryMultiCallable[_config_pb2.GetConfigStatusRequest, _config_pb2.GetConfigStatusResponse]  # type: ignore[assignment]
+    """GetConfigStatus answers the configuration version the installation last reloaded,
+    the version each server process serves, and the latest reloads. Needs `admin.read`.
     """
 
 class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -170,6 +205,35 @@ class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_admin_pb2.AdvanceEpochResponse, _abc.Awaitable[_admin_pb2.AdvanceEpochResponse]]:
         """AdvanceEpoch increments a work order's ownership or authority epoch, invalidating
         every approval and prepared command bound to the old one.
+        """
+
+    @_abc_1.abstractmethod
+    def ReloadConfig(
+        self,
+        request: _config_pb2.ReloadConfigRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_config_pb2.ReloadConfigResponse, _abc.Awaitable[_config_pb2.ReloadConfigResponse]]:
+        """ReloadConfig re-reads the `config.json` the server was started with, validates all
+        of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+        by its JSON path), then applies what can change live: webhook destinations and their
+        secrets, models, definition limits, the retention policy and the logging level. The
+        keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+        old values stay in force. Every other server process of the installation (of
+        `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+        file within a second; the answer waits up to `wait_ms` for them and lists the
+        version each serves. Each reload that changes the version is recorded
+        (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+        value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+        """
+
+    @_abc_1.abstractmethod
+    def GetConfigStatus(
+        self,
+        request: _config_pb2.GetConfigStatusRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_config_pb2.GetConfigStatusResponse, _abc.Awaitable[_config_pb2.GetConfigStatusResponse]]:
+        """GetConfigStatus answers the configuration version the installation last reloaded,
+        the version each server process serves, and the latest reloads. Needs `admin.read`.
         """
 
 def add_AdminServiceServicer_to_server(servicer: AdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -129,6 +129,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
     RUN_AT_HEAD: _ClassVar[ErrorReason]
     RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
+    CONFIG_INVALID: _ClassVar[ErrorReason]
+    CONFIG_NOT_RELOADABLE: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
     SIMULATION_INVALID: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -254,5 +256,7 @@ REAPPROVAL_REQUIRED: ErrorReason
 REPLACEMENT_CONFLICT: ErrorReason
 RUN_AT_HEAD: ErrorReason
 RUN_NOT_GOVERNED: ErrorReason
+CONFIG_INVALID: ErrorReason
+CONFIG_NOT_RELOADABLE: ErrorReason
 SCRIPT_INVALID: ErrorReason
 SIMULATION_INVALID: ErrorReason

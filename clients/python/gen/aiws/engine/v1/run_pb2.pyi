@@ -286,7 +286,7 @@ class StopRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class ResumeRunRequest(_message.Message):
-    __slots__ = ("run_id", "request_id", "reason", "run_timeout_ms", "epochs", "approval_id", "to_head")
+    __slots__ = ("run_id", "request_id", "reason", "run_timeout_ms", "epochs", "approval_id", "to_head", "dry_run")
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
@@ -294,6 +294,7 @@ class ResumeRunRequest(_message.Message):
     EPOCHS_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
     TO_HEAD_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     run_id: str
     request_id: str
     reason: str
@@ -301,15 +302,18 @@ class ResumeRunRequest(_message.Message):
     epochs: _common_pb2.Epochs
     approval_id: str
     to_head: bool
-    def __init__(self, run_id: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., approval_id: _Optional[str] = ..., to_head: bool = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, run_id: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., run_timeout_ms: _Optional[int] = ..., epochs: _Optional[_Union[_common_pb2.Epochs, _Mapping]] = ..., approval_id: _Optional[str] = ..., to_head: bool = ..., dry_run: bool = ...) -> None: ...
 
 class ResumeRunResponse(_message.Message):
-    __slots__ = ("run", "replayed")
+    __slots__ = ("run", "replayed", "dry_run")
     RUN_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     run: Run
     replayed: bool
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., replayed: bool = ...) -> None: ...
+    dry_run: bool
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., replayed: bool = ..., dry_run: bool = ...) -> None: ...
 
 class ReviewResumeRequest(_message.Message):
     __slots__ = ("run_id", "reason", "run_timeout_ms", "epochs", "to_head")

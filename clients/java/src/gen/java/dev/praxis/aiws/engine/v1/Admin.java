@@ -126,76 +126,83 @@ public final class Admin extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\032aiws/engine/v1/admin.proto\022\016aiws.engin" +
-      "e.v1\032\033aiws/engine/v1/common.proto\"~\n\004Hol" +
-      "d\022&\n\004kind\030\001 \001(\0162\030.aiws.engine.v1.HoldKin" +
-      "d\022\025\n\rwork_order_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t" +
-      "\022\024\n\014placed_at_ms\030\004 \001(\003\022\021\n\tplaced_by\030\005 \001(" +
-      "\t\"\244\001\n\tWorkOrder\022\025\n\rwork_order_id\030\001 \001(\t\0223" +
-      "\n\rcontrol_state\030\002 \001(\0162\034.aiws.engine.v1.C" +
-      "ontrolState\022&\n\006epochs\030\003 \001(\0132\026.aiws.engin" +
-      "e.v1.Epochs\022#\n\005holds\030\004 \003(\0132\024.aiws.engine" +
-      ".v1.Hold\",\n\023GetWorkOrderRequest\022\025\n\rwork_" +
-      "order_id\030\001 \001(\t\"E\n\024GetWorkOrderResponse\022-" +
-      "\n\nwork_order\030\001 \001(\0132\031.aiws.engine.v1.Work" +
-      "Order\">\n\025PauseWorkOrderRequest\022\025\n\rwork_o" +
-      "rder_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"G\n\026PauseWo" +
-      "rkOrderResponse\022-\n\nwork_order\030\001 \001(\0132\031.ai" +
-      "ws.engine.v1.WorkOrder\"/\n\026ResumeWorkOrde" +
-      "rRequest\022\025\n\rwork_order_id\030\001 \001(\t\"H\n\027Resum" +
-      "eWorkOrderResponse\022-\n\nwork_order\030\001 \001(\0132\031" +
-      ".aiws.engine.v1.WorkOrder\"?\n\026CancelWorkO" +
-      "rderRequest\022\025\n\rwork_order_id\030\001 \001(\t\022\016\n\006re" +
-      "ason\030\002 \001(\t\"H\n\027CancelWorkOrderResponse\022-\n" +
-      "\nwork_order\030\001 \001(\0132\031.aiws.engine.v1.WorkO" +
-      "rder\"a\n\020PlaceHoldRequest\022&\n\004kind\030\001 \001(\0162\030" +
-      ".aiws.engine.v1.HoldKind\022\025\n\rwork_order_i" +
-      "d\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\"7\n\021PlaceHoldResp" +
-      "onse\022\"\n\004hold\030\001 \001(\0132\024.aiws.engine.v1.Hold" +
-      "\"Q\n\020ClearHoldRequest\022&\n\004kind\030\001 \001(\0162\030.aiw" +
-      "s.engine.v1.HoldKind\022\025\n\rwork_order_id\030\002 " +
-      "\001(\t\"7\n\021ClearHoldResponse\022\"\n\004hold\030\001 \001(\0132\024" +
-      ".aiws.engine.v1.Hold\"\022\n\020ListHoldsRequest" +
-      "\"8\n\021ListHoldsResponse\022#\n\005holds\030\001 \003(\0132\024.a" +
-      "iws.engine.v1.Hold\"m\n\023AdvanceEpochReques" +
-      "t\022\025\n\rwork_order_id\030\001 \001(\t\022\'\n\004kind\030\002 \001(\0162\031" +
-      ".aiws.engine.v1.EpochKind\022\026\n\016expected_ep" +
-      "och\030\003 \001(\003\">\n\024AdvanceEpochResponse\022&\n\006epo" +
-      "chs\030\001 \001(\0132\026.aiws.engine.v1.Epochs*\232\001\n\014Co" +
-      "ntrolState\022\035\n\031CONTROL_STATE_UNSPECIFIED\020" +
-      "\000\022\030\n\024CONTROL_STATE_ACTIVE\020\001\022\030\n\024CONTROL_S" +
-      "TATE_PAUSED\020\002\022\033\n\027CONTROL_STATE_CANCELING" +
-      "\020\003\022\032\n\026CONTROL_STATE_CANCELED\020\004*]\n\010HoldKi" +
-      "nd\022\031\n\025HOLD_KIND_UNSPECIFIED\020\000\022\025\n\021HOLD_KI" +
-      "ND_RESTORE\020\001\022\037\n\033HOLD_KIND_CLOCK_UNCERTAI" +
-      "NTY\020\002*[\n\tEpochKind\022\032\n\026EPOCH_KIND_UNSPECI" +
-      "FIED\020\000\022\030\n\024EPOCH_KIND_OWNERSHIP\020\001\022\030\n\024EPOC" +
-      "H_KIND_AUTHORITY\020\0022\355\005\n\014AdminService\022^\n\014G" +
-      "etWorkOrder\022#.aiws.engine.v1.GetWorkOrde" +
-      "rRequest\032$.aiws.engine.v1.GetWorkOrderRe" +
-      "sponse\"\003\220\002\001\022_\n\016PauseWorkOrder\022%.aiws.eng" +
-      "ine.v1.PauseWorkOrderRequest\032&.aiws.engi" +
-      "ne.v1.PauseWorkOrderResponse\022b\n\017ResumeWo" +
-      "rkOrder\022&.aiws.engine.v1.ResumeWorkOrder" +
-      "Request\032\'.aiws.engine.v1.ResumeWorkOrder" +
-      "Response\022b\n\017CancelWorkOrder\022&.aiws.engin" +
-      "e.v1.CancelWorkOrderRequest\032\'.aiws.engin" +
-      "e.v1.CancelWorkOrderResponse\022P\n\tPlaceHol" +
-      "d\022 .aiws.engine.v1.PlaceHoldRequest\032!.ai" +
-      "ws.engine.v1.PlaceHoldResponse\022P\n\tClearH" +
-      "old\022 .aiws.engine.v1.ClearHoldRequest\032!." +
-      "aiws.engine.v1.ClearHoldResponse\022U\n\tList" +
-      "Holds\022 .aiws.engine.v1.ListHoldsRequest\032" +
-      "!.aiws.engine.v1.ListHoldsResponse\"\003\220\002\001\022" +
-      "Y\n\014AdvanceEpoch\022#.aiws.engine.v1.Advance" +
-      "EpochRequest\032$.aiws.engine.v1.AdvanceEpo" +
-      "chResponseBa\n\031dev.praxis.aiws.engine.v1P" +
-      "\001ZBgithub.com/praxis-engine/praxis/clien" +
-      "ts/go/aiws/engine/v1;enginev1b\006proto3"
+      "e.v1\032\033aiws/engine/v1/common.proto\032\033aiws/" +
+      "engine/v1/config.proto\"~\n\004Hold\022&\n\004kind\030\001" +
+      " \001(\0162\030.aiws.engine.v1.HoldKind\022\025\n\rwork_o" +
+      "rder_id\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\022\024\n\014placed_" +
+      "at_ms\030\004 \001(\003\022\021\n\tplaced_by\030\005 \001(\t\"\244\001\n\tWorkO" +
+      "rder\022\025\n\rwork_order_id\030\001 \001(\t\0223\n\rcontrol_s" +
+      "tate\030\002 \001(\0162\034.aiws.engine.v1.ControlState" +
+      "\022&\n\006epochs\030\003 \001(\0132\026.aiws.engine.v1.Epochs" +
+      "\022#\n\005holds\030\004 \003(\0132\024.aiws.engine.v1.Hold\",\n" +
+      "\023GetWorkOrderRequest\022\025\n\rwork_order_id\030\001 " +
+      "\001(\t\"E\n\024GetWorkOrderResponse\022-\n\nwork_orde" +
+      "r\030\001 \001(\0132\031.aiws.engine.v1.WorkOrder\">\n\025Pa" +
+      "useWorkOrderRequest\022\025\n\rwork_order_id\030\001 \001" +
+      "(\t\022\016\n\006reason\030\002 \001(\t\"G\n\026PauseWorkOrderResp" +
+      "onse\022-\n\nwork_order\030\001 \001(\0132\031.aiws.engine.v" +
+      "1.WorkOrder\"/\n\026ResumeWorkOrderRequest\022\025\n" +
+      "\rwork_order_id\030\001 \001(\t\"H\n\027ResumeWorkOrderR" +
+      "esponse\022-\n\nwork_order\030\001 \001(\0132\031.aiws.engin" +
+      "e.v1.WorkOrder\"?\n\026CancelWorkOrderRequest" +
+      "\022\025\n\rwork_order_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"" +
+      "H\n\027CancelWorkOrderResponse\022-\n\nwork_order" +
+      "\030\001 \001(\0132\031.aiws.engine.v1.WorkOrder\"a\n\020Pla" +
+      "ceHoldRequest\022&\n\004kind\030\001 \001(\0162\030.aiws.engin" +
+      "e.v1.HoldKind\022\025\n\rwork_order_id\030\002 \001(\t\022\016\n\006" +
+      "reason\030\003 \001(\t\"7\n\021PlaceHoldResponse\022\"\n\004hol" +
+      "d\030\001 \001(\0132\024.aiws.engine.v1.Hold\"Q\n\020ClearHo" +
+      "ldRequest\022&\n\004kind\030\001 \001(\0162\030.aiws.engine.v1" +
+      ".HoldKind\022\025\n\rwork_order_id\030\002 \001(\t\"7\n\021Clea" +
+      "rHoldResponse\022\"\n\004hold\030\001 \001(\0132\024.aiws.engin" +
+      "e.v1.Hold\"\022\n\020ListHoldsRequest\"8\n\021ListHol" +
+      "dsResponse\022#\n\005holds\030\001 \003(\0132\024.aiws.engine." +
+      "v1.Hold\"m\n\023AdvanceEpochRequest\022\025\n\rwork_o" +
+      "rder_id\030\001 \001(\t\022\'\n\004kind\030\002 \001(\0162\031.aiws.engin" +
+      "e.v1.EpochKind\022\026\n\016expected_epoch\030\003 \001(\003\">" +
+      "\n\024AdvanceEpochResponse\022&\n\006epochs\030\001 \001(\0132\026" +
+      ".aiws.engine.v1.Epochs*\232\001\n\014ControlState\022" +
+      "\035\n\031CONTROL_STATE_UNSPECIFIED\020\000\022\030\n\024CONTRO" +
+      "L_STATE_ACTIVE\020\001\022\030\n\024CONTROL_STATE_PAUSED" +
+      "\020\002\022\033\n\027CONTROL_STATE_CANCELING\020\003\022\032\n\026CONTR" +
+      "OL_STATE_CANCELED\020\004*]\n\010HoldKind\022\031\n\025HOLD_" +
+      "KIND_UNSPECIFIED\020\000\022\025\n\021HOLD_KIND_RESTORE\020" +
+      "\001\022\037\n\033HOLD_KIND_CLOCK_UNCERTAINTY\020\002*[\n\tEp" +
+      "ochKind\022\032\n\026EPOCH_KIND_UNSPECIFIED\020\000\022\030\n\024E" +
+      "POCH_KIND_OWNERSHIP\020\001\022\030\n\024EPOCH_KIND_AUTH" +
+      "ORITY\020\0022\261\007\n\014AdminService\022^\n\014GetWorkOrder" +
+      "\022#.aiws.engine.v1.GetWorkOrderRequest\032$." +
+      "aiws.engine.v1.GetWorkOrderResponse\"\003\220\002\001" +
+      "\022_\n\016PauseWorkOrder\022%.aiws.engine.v1.Paus" +
+      "eWorkOrderRequest\032&.aiws.engine.v1.Pause" +
+      "WorkOrderResponse\022b\n\017ResumeWorkOrder\022&.a" +
+      "iws.engine.v1.ResumeWorkOrderRequest\032\'.a" +
+      "iws.engine.v1.ResumeWorkOrderResponse\022b\n" +
+      "\017CancelWorkOrder\022&.aiws.engine.v1.Cancel" +
+      "WorkOrderRequest\032\'.aiws.engine.v1.Cancel" +
+      "WorkOrderResponse\022P\n\tPlaceHold\022 .aiws.en" +
+      "gine.v1.PlaceHoldRequest\032!.aiws.engine.v" +
+      "1.PlaceHoldResponse\022P\n\tClearHold\022 .aiws." +
+      "engine.v1.ClearHoldRequest\032!.aiws.engine" +
+      ".v1.ClearHoldResponse\022U\n\tListHolds\022 .aiw" +
+      "s.engine.v1.ListHoldsRequest\032!.aiws.engi" +
+      "ne.v1.ListHoldsResponse\"\003\220\002\001\022Y\n\014AdvanceE" +
+      "poch\022#.aiws.engine.v1.AdvanceEpochReques" +
+      "t\032$.aiws.engine.v1.AdvanceEpochResponse\022" +
+      "Y\n\014ReloadConfig\022#.aiws.engine.v1.ReloadC" +
+      "onfigRequest\032$.aiws.engine.v1.ReloadConf" +
+      "igResponse\022g\n\017GetConfigStatus\022&.aiws.eng" +
+      "ine.v1.GetConfigStatusRequest\032\'.aiws.eng" +
+      "ine.v1.GetConfigStatusResponse\"\003\220\002\001Ba\n\031d" +
+      "ev.praxis.aiws.engine.v1P\001ZBgithub.com/p" +
+      "raxis-engine/praxis/clients/go/aiws/engi" +
+      "ne/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           dev.praxis.aiws.engine.v1.Common.getDescriptor(),
+          dev.praxis.aiws.engine.v1.Config.getDescriptor(),
         });
     internal_static_aiws_engine_v1_Hold_descriptor =
       getDescriptor().getMessageType(0);
@@ -307,6 +314,7 @@ public final class Admin extends com.google.protobuf.GeneratedFile {
         new java.lang.String[] { "Epochs", });
     descriptor.resolveAllFeaturesImmutable();
     dev.praxis.aiws.engine.v1.Common.getDescriptor();
+    dev.praxis.aiws.engine.v1.Config.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)

@@ -267,6 +267,69 @@ public final class AdminServiceGrpc {
     return getAdvanceEpochMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReloadConfigRequest,
+      dev.praxis.aiws.engine.v1.ReloadConfigResponse> getReloadConfigMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReloadConfig",
+      requestType = dev.praxis.aiws.engine.v1.ReloadConfigRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ReloadConfigResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReloadConfigRequest,
+      dev.praxis.aiws.engine.v1.ReloadConfigResponse> getReloadConfigMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ReloadConfigRequest, dev.praxis.aiws.engine.v1.ReloadConfigResponse> getReloadConfigMethod;
+    if ((getReloadConfigMethod = AdminServiceGrpc.getReloadConfigMethod) == null) {
+      synchronized (AdminServiceGrpc.class) {
+        if ((getReloadConfigMethod = AdminServiceGrpc.getReloadConfigMethod) == null) {
+          AdminServiceGrpc.getReloadConfigMethod = getReloadConfigMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ReloadConfigRequest, dev.praxis.aiws.engine.v1.ReloadConfigResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReloadConfig"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReloadConfigRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ReloadConfigResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AdminServiceMethodDescriptorSupplier("ReloadConfig"))
+              .build();
+        }
+      }
+    }
+    return getReloadConfigMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetConfigStatusRequest,
+      dev.praxis.aiws.engine.v1.GetConfigStatusResponse> getGetConfigStatusMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetConfigStatus",
+      requestType = dev.praxis.aiws.engine.v1.GetConfigStatusRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.GetConfigStatusResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetConfigStatusRequest,
+      dev.praxis.aiws.engine.v1.GetConfigStatusResponse> getGetConfigStatusMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.GetConfigStatusRequest, dev.praxis.aiws.engine.v1.GetConfigStatusResponse> getGetConfigStatusMethod;
+    if ((getGetConfigStatusMethod = AdminServiceGrpc.getGetConfigStatusMethod) == null) {
+      synchronized (AdminServiceGrpc.class) {
+        if ((getGetConfigStatusMethod = AdminServiceGrpc.getGetConfigStatusMethod) == null) {
+          AdminServiceGrpc.getGetConfigStatusMethod = getGetConfigStatusMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.GetConfigStatusRequest, dev.praxis.aiws.engine.v1.GetConfigStatusResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetConfigStatus"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetConfigStatusRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.GetConfigStatusResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AdminServiceMethodDescriptorSupplier("GetConfigStatus"))
+              .build();
+        }
+      }
+    }
+    return getGetConfigStatusMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -418,6 +481,37 @@ public final class AdminServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.AdvanceEpochResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getAdvanceEpochMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ReloadConfig re-reads the `config.json` the server was started with, validates all
+     * of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+     * by its JSON path), then applies what can change live: webhook destinations and their
+     * secrets, models, definition limits, the retention policy and the logging level. The
+     * keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+     * old values stay in force. Every other server process of the installation (of
+     * `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+     * file within a second; the answer waits up to `wait_ms` for them and lists the
+     * version each serves. Each reload that changes the version is recorded
+     * (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+     * value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+     * </pre>
+     */
+    default void reloadConfig(dev.praxis.aiws.engine.v1.ReloadConfigRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReloadConfigResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReloadConfigMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetConfigStatus answers the configuration version the installation last reloaded,
+     * the version each server process serves, and the latest reloads. Needs `admin.read`.
+     * </pre>
+     */
+    default void getConfigStatus(dev.praxis.aiws.engine.v1.GetConfigStatusRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetConfigStatusResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetConfigStatusMethod(), responseObserver);
+    }
   }
 
   /**
@@ -548,6 +642,39 @@ public final class AdminServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getAdvanceEpochMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ReloadConfig re-reads the `config.json` the server was started with, validates all
+     * of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+     * by its JSON path), then applies what can change live: webhook destinations and their
+     * secrets, models, definition limits, the retention policy and the logging level. The
+     * keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+     * old values stay in force. Every other server process of the installation (of
+     * `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+     * file within a second; the answer waits up to `wait_ms` for them and lists the
+     * version each serves. Each reload that changes the version is recorded
+     * (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+     * value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+     * </pre>
+     */
+    public void reloadConfig(dev.praxis.aiws.engine.v1.ReloadConfigRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReloadConfigResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getReloadConfigMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * GetConfigStatus answers the configuration version the installation last reloaded,
+     * the version each server process serves, and the latest reloads. Needs `admin.read`.
+     * </pre>
+     */
+    public void getConfigStatus(dev.praxis.aiws.engine.v1.GetConfigStatusRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetConfigStatusResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetConfigStatusMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -654,6 +781,37 @@ public final class AdminServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getAdvanceEpochMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ReloadConfig re-reads the `config.json` the server was started with, validates all
+     * of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+     * by its JSON path), then applies what can change live: webhook destinations and their
+     * secrets, models, definition limits, the retention policy and the logging level. The
+     * keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+     * old values stay in force. Every other server process of the installation (of
+     * `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+     * file within a second; the answer waits up to `wait_ms` for them and lists the
+     * version each serves. Each reload that changes the version is recorded
+     * (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+     * value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReloadConfigResponse reloadConfig(dev.praxis.aiws.engine.v1.ReloadConfigRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getReloadConfigMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetConfigStatus answers the configuration version the installation last reloaded,
+     * the version each server process serves, and the latest reloads. Needs `admin.read`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetConfigStatusResponse getConfigStatus(dev.praxis.aiws.engine.v1.GetConfigStatusRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getGetConfigStatusMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -759,6 +917,37 @@ public final class AdminServiceGrpc {
     public dev.praxis.aiws.engine.v1.AdvanceEpochResponse advanceEpoch(dev.praxis.aiws.engine.v1.AdvanceEpochRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getAdvanceEpochMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * ReloadConfig re-reads the `config.json` the server was started with, validates all
+     * of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+     * by its JSON path), then applies what can change live: webhook destinations and their
+     * secrets, models, definition limits, the retention policy and the logging level. The
+     * keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+     * old values stay in force. Every other server process of the installation (of
+     * `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+     * file within a second; the answer waits up to `wait_ms` for them and lists the
+     * version each serves. Each reload that changes the version is recorded
+     * (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+     * value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ReloadConfigResponse reloadConfig(dev.praxis.aiws.engine.v1.ReloadConfigRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getReloadConfigMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * GetConfigStatus answers the configuration version the installation last reloaded,
+     * the version each server process serves, and the latest reloads. Needs `admin.read`.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.GetConfigStatusResponse getConfigStatus(dev.praxis.aiws.engine.v1.GetConfigStatusRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetConfigStatusMethod(), getCallOptions(), request);
     }
   }
 
@@ -874,6 +1063,39 @@ public final class AdminServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getAdvanceEpochMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ReloadConfig re-reads the `config.json` the server was started with, validates all
+     * of it (a bad file changes nothing and fails with CONFIG_INVALID naming every problem
+     * by its JSON path), then applies what can change live: webhook destinations and their
+     * secrets, models, definition limits, the retention policy and the logging level. The
+     * keys that cannot (database_url, serving, ...) are named in `restart_required`; their
+     * old values stay in force. Every other server process of the installation (of
+     * `--processes N`, and every replica on the same PostgreSQL database) re-reads its own
+     * file within a second; the answer waits up to `wait_ms` for them and lists the
+     * version each serves. Each reload that changes the version is recorded
+     * (GetConfigStatus `reloads`): who, when, and the names of the changed keys, never a
+     * value. Needs `admin.config` (a human only). SIGHUP to a server process does the same.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ReloadConfigResponse> reloadConfig(
+        dev.praxis.aiws.engine.v1.ReloadConfigRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getReloadConfigMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * GetConfigStatus answers the configuration version the installation last reloaded,
+     * the version each server process serves, and the latest reloads. Needs `admin.read`.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.GetConfigStatusResponse> getConfigStatus(
+        dev.praxis.aiws.engine.v1.GetConfigStatusRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetConfigStatusMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_GET_WORK_ORDER = 0;
@@ -884,6 +1106,8 @@ public final class AdminServiceGrpc {
   private static final int METHODID_CLEAR_HOLD = 5;
   private static final int METHODID_LIST_HOLDS = 6;
   private static final int METHODID_ADVANCE_EPOCH = 7;
+  private static final int METHODID_RELOAD_CONFIG = 8;
+  private static final int METHODID_GET_CONFIG_STATUS = 9;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -933,6 +1157,14 @@ public final class AdminServiceGrpc {
         case METHODID_ADVANCE_EPOCH:
           serviceImpl.advanceEpoch((dev.praxis.aiws.engine.v1.AdvanceEpochRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.AdvanceEpochResponse>) responseObserver);
+          break;
+        case METHODID_RELOAD_CONFIG:
+          serviceImpl.reloadConfig((dev.praxis.aiws.engine.v1.ReloadConfigRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ReloadConfigResponse>) responseObserver);
+          break;
+        case METHODID_GET_CONFIG_STATUS:
+          serviceImpl.getConfigStatus((dev.praxis.aiws.engine.v1.GetConfigStatusRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.GetConfigStatusResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -1008,6 +1240,20 @@ public final class AdminServiceGrpc {
               dev.praxis.aiws.engine.v1.AdvanceEpochRequest,
               dev.praxis.aiws.engine.v1.AdvanceEpochResponse>(
                 service, METHODID_ADVANCE_EPOCH)))
+        .addMethod(
+          getReloadConfigMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ReloadConfigRequest,
+              dev.praxis.aiws.engine.v1.ReloadConfigResponse>(
+                service, METHODID_RELOAD_CONFIG)))
+        .addMethod(
+          getGetConfigStatusMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.GetConfigStatusRequest,
+              dev.praxis.aiws.engine.v1.GetConfigStatusResponse>(
+                service, METHODID_GET_CONFIG_STATUS)))
         .build();
   }
 
@@ -1064,6 +1310,8 @@ public final class AdminServiceGrpc {
               .addMethod(getClearHoldMethod())
               .addMethod(getListHoldsMethod())
               .addMethod(getAdvanceEpochMethod())
+              .addMethod(getReloadConfigMethod())
+              .addMethod(getGetConfigStatusMethod())
               .build();
         }
       }

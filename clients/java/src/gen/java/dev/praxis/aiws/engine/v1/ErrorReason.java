@@ -1081,6 +1081,27 @@ public enum ErrorReason
   RUN_NOT_GOVERNED(243),
   /**
    * <pre>
+   * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
+   * object, or breaks a rule. One BadRequest field violation per problem, its `field`
+   * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
+   * nothing is applied, every process keeps the configuration it serves
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>CONFIG_INVALID = 260;</code>
+   */
+  CONFIG_INVALID(260),
+  /**
+   * <pre>
+   * ReloadConfig of a server started without a config file (an embedded engine):
+   * there is nothing to re-read (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>CONFIG_NOT_RELOADABLE = 261;</code>
+   */
+  CONFIG_NOT_RELOADABLE(261),
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2172,6 +2193,27 @@ public enum ErrorReason
   public static final int RUN_NOT_GOVERNED_VALUE = 243;
   /**
    * <pre>
+   * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
+   * object, or breaks a rule. One BadRequest field violation per problem, its `field`
+   * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
+   * nothing is applied, every process keeps the configuration it serves
+   * (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>CONFIG_INVALID = 260;</code>
+   */
+  public static final int CONFIG_INVALID_VALUE = 260;
+  /**
+   * <pre>
+   * ReloadConfig of a server started without a config file (an embedded engine):
+   * there is nothing to re-read (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>CONFIG_NOT_RELOADABLE = 261;</code>
+   */
+  public static final int CONFIG_NOT_RELOADABLE_VALUE = 261;
+  /**
+   * <pre>
    * SimulateRun's script cannot drive the definition: an entry names no node of it, a
    * worker's outcome names a wait node or an answer an agent node, a duration is
    * negative, or the script holds more than 1,000 outcomes (INVALID_ARGUMENT; the field
@@ -2338,6 +2380,8 @@ public enum ErrorReason
       case 241: return REPLACEMENT_CONFLICT;
       case 242: return RUN_AT_HEAD;
       case 243: return RUN_NOT_GOVERNED;
+      case 260: return CONFIG_INVALID;
+      case 261: return CONFIG_NOT_RELOADABLE;
       case 300: return SCRIPT_INVALID;
       case 301: return SIMULATION_INVALID;
       default: return null;

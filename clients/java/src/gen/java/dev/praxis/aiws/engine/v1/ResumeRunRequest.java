@@ -312,6 +312,26 @@ private static final long serialVersionUID = 0L;
     return toHead_;
   }
 
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * A dry run: every check a resume makes (grants, the run's state, reconciliations,
+   * the work order's controls and holds, the approval and its material, `to_head`) and
+   * the answer it would give, refusals included, with nothing stored: the run stays as
+   * it was, no event, no attempt, the approval is not consumed and the request_id stays
+   * unused. A request_id that already resumed the run answers that run
+   * (`replayed = true`), as a real retry would.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -347,6 +367,9 @@ private static final long serialVersionUID = 0L;
     if (toHead_ != false) {
       output.writeBool(7, toHead_);
     }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -380,6 +403,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(7, toHead_);
     }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -412,6 +439,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getApprovalId())) return false;
     if (getToHead()
         != other.getToHead()) return false;
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -441,6 +470,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + TO_HEAD_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getToHead());
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -593,6 +625,7 @@ private static final long serialVersionUID = 0L;
       }
       approvalId_ = "";
       toHead_ = false;
+      dryRun_ = false;
       return this;
     }
 
@@ -651,6 +684,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000040) != 0)) {
         result.toHead_ = toHead_;
       }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -694,6 +730,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getToHead() != false) {
         setToHead(other.getToHead());
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -758,6 +797,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000040;
               break;
             } // case 56
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1395,6 +1439,65 @@ private static final long serialVersionUID = 0L;
     public Builder clearToHead() {
       bitField0_ = (bitField0_ & ~0x00000040);
       toHead_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * A dry run: every check a resume makes (grants, the run's state, reconciliations,
+     * the work order's controls and holds, the approval and its material, `to_head`) and
+     * the answer it would give, refusals included, with nothing stored: the run stays as
+     * it was, no event, no attempt, the approval is not consumed and the request_id stays
+     * unused. A request_id that already resumed the run answers that run
+     * (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * A dry run: every check a resume makes (grants, the run's state, reconciliations,
+     * the work order's controls and holds, the approval and its material, `to_head`) and
+     * the answer it would give, refusals included, with nothing stored: the run stays as
+     * it was, no event, no attempt, the approval is not consumed and the request_id stays
+     * unused. A request_id that already resumed the run answers that run
+     * (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A dry run: every check a resume makes (grants, the run's state, reconciliations,
+     * the work order's controls and holds, the approval and its material, `to_head`) and
+     * the answer it would give, refusals included, with nothing stored: the run stays as
+     * it was, no event, no attempt, the approval is not consumed and the request_id stays
+     * unused. A request_id that already resumed the run answers that run
+     * (`replayed = true`), as a real retry would.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      dryRun_ = false;
       onChanged();
       return this;
     }

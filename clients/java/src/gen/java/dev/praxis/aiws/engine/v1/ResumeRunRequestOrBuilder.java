@@ -140,4 +140,19 @@ public interface ResumeRunRequestOrBuilder extends
    * @return The toHead.
    */
   boolean getToHead();
+
+  /**
+   * <pre>
+   * A dry run: every check a resume makes (grants, the run's state, reconciliations,
+   * the work order's controls and holds, the approval and its material, `to_head`) and
+   * the answer it would give, refusals included, with nothing stored: the run stays as
+   * it was, no event, no attempt, the approval is not consumed and the request_id stays
+   * unused. A request_id that already resumed the run answers that run
+   * (`replayed = true`), as a real retry would.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }

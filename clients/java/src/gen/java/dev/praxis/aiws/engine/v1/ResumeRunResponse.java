@@ -101,6 +101,22 @@ private static final long serialVersionUID = 0L;
     return replayed_;
   }
 
+  public static final int DRY_RUN_FIELD_NUMBER = 50;
+  private boolean dryRun_ = false;
+  /**
+   * <pre>
+   * True when the request was a dry run: `run` is what a resume would have answered,
+   * and nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  @java.lang.Override
+  public boolean getDryRun() {
+    return dryRun_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -121,6 +137,9 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       output.writeBool(2, replayed_);
     }
+    if (dryRun_ != false) {
+      output.writeBool(50, dryRun_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -137,6 +156,10 @@ private static final long serialVersionUID = 0L;
     if (replayed_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, replayed_);
+    }
+    if (dryRun_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(50, dryRun_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -160,6 +183,8 @@ private static final long serialVersionUID = 0L;
     }
     if (getReplayed()
         != other.getReplayed()) return false;
+    if (getDryRun()
+        != other.getDryRun()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -178,6 +203,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + REPLAYED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getReplayed());
+    hash = (37 * hash) + DRY_RUN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDryRun());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -325,6 +353,7 @@ private static final long serialVersionUID = 0L;
         runBuilder_ = null;
       }
       replayed_ = false;
+      dryRun_ = false;
       return this;
     }
 
@@ -368,6 +397,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.replayed_ = replayed_;
       }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.dryRun_ = dryRun_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -388,6 +420,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getReplayed() != false) {
         setReplayed(other.getReplayed());
+      }
+      if (other.getDryRun() != false) {
+        setDryRun(other.getDryRun());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -427,6 +462,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
+            case 400: {
+              dryRun_ = input.readBool();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 400
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -641,6 +681,53 @@ private static final long serialVersionUID = 0L;
     public Builder clearReplayed() {
       bitField0_ = (bitField0_ & ~0x00000002);
       replayed_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean dryRun_ ;
+    /**
+     * <pre>
+     * True when the request was a dry run: `run` is what a resume would have answered,
+     * and nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return The dryRun.
+     */
+    @java.lang.Override
+    public boolean getDryRun() {
+      return dryRun_;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: `run` is what a resume would have answered,
+     * and nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @param value The dryRun to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDryRun(boolean value) {
+
+      dryRun_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the request was a dry run: `run` is what a resume would have answered,
+     * and nothing was stored.
+     * </pre>
+     *
+     * <code>bool dry_run = 50;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDryRun() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      dryRun_ = false;
       onChanged();
       return this;
     }

@@ -46,4 +46,15 @@ public interface ResumeRunResponseOrBuilder extends
    * @return The replayed.
    */
   boolean getReplayed();
+
+  /**
+   * <pre>
+   * True when the request was a dry run: `run` is what a resume would have answered,
+   * and nothing was stored.
+   * </pre>
+   *
+   * <code>bool dry_run = 50;</code>
+   * @return The dryRun.
+   */
+  boolean getDryRun();
 }

@@ -238,97 +238,98 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
       "esent\030\001 \001(\010\022\023\n\013result_json\030\002 \001(\t\"0\n\016Stop" +
       "RunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001" +
       "(\t\"3\n\017StopRunResponse\022 \n\003run\030\001 \001(\0132\023.aiw" +
-      "s.engine.v1.Run\"\254\001\n\020ResumeRunRequest\022\016\n\006" +
+      "s.engine.v1.Run\"\275\001\n\020ResumeRunRequest\022\016\n\006" +
       "run_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\016\n\006reas" +
       "on\030\003 \001(\t\022\026\n\016run_timeout_ms\030\004 \001(\003\022&\n\006epoc" +
       "hs\030\005 \001(\0132\026.aiws.engine.v1.Epochs\022\023\n\013appr" +
-      "oval_id\030\006 \001(\t\022\017\n\007to_head\030\007 \001(\010\"G\n\021Resume" +
-      "RunResponse\022 \n\003run\030\001 \001(\0132\023.aiws.engine.v" +
-      "1.Run\022\020\n\010replayed\030\002 \001(\010\"\206\001\n\023ReviewResume" +
-      "Request\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022" +
-      "\026\n\016run_timeout_ms\030\003 \001(\003\022&\n\006epochs\030\004 \001(\0132" +
-      "\026.aiws.engine.v1.Epochs\022\017\n\007to_head\030\005 \001(\010" +
-      "\"\245\001\n\nResumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014ope" +
-      "ration_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\022\026" +
-      "\n\016needs_approval\030\004 \001(\010\022\026\n\016effect_applied" +
-      "\030\005 \001(\010\022\022\n\nauthorized\030\006 \001(\010\022\024\n\014input_dige" +
-      "st\030\007 \001(\t\"\251\001\n\014ResumeChange\022\017\n\007node_id\030\001 \001" +
-      "(\t\022(\n\005state\030\002 \001(\0162\031.aiws.engine.v1.NodeS" +
-      "tate\022\027\n\017old_spec_digest\030\003 \001(\t\022\027\n\017new_spe" +
-      "c_digest\030\004 \001(\t\022\025\n\rold_node_json\030\005 \001(\t\022\025\n" +
-      "\rnew_node_json\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022" +
-      "&\n\006epochs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022" +
-      "\025\n\rwork_order_id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001" +
-      "(\t\022\016\n\006run_id\030\004 \001(\t\022\023\n\013run_version\030\005 \001(\003\022" +
-      "\020\n\010revision\030\006 \001(\003\022\031\n\021definition_digest\030\007" +
-      " \001(\t\022)\n\005nodes\030\010 \003(\0132\032.aiws.engine.v1.Res" +
-      "umeNode\022\022\n\nnode_count\030\t \001(\005\022\016\n\006reason\030\n " +
-      "\001(\t\022\026\n\016run_timeout_ms\030\013 \001(\003\022-\n\treapprove" +
-      "\030\014 \003(\0132\032.aiws.engine.v1.ResumeNode\022\027\n\017re" +
-      "approve_count\030\r \001(\005\022\023\n\013to_revision\030\016 \001(\003" +
-      "\022\034\n\024to_definition_digest\030\017 \001(\t\022-\n\007change" +
-      "s\030\020 \003(\0132\034.aiws.engine.v1.ResumeChange\"a\n" +
-      "\024ReviewResumeResponse\0220\n\010material\030\001 \001(\0132" +
-      "\036.aiws.engine.v1.ResumeMaterial\022\027\n\017mater" +
-      "ial_digest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006r" +
-      "un_id\030\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001" +
-      " \001(\0132\023.aiws.engine.v1.Run\"\354\002\n\017ListRunsRe" +
-      "quest\022\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.Ru" +
-      "nState\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030" +
-      "\003 \001(\t\022\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(" +
-      "\0132\033.aiws.engine.v1.WorkflowRef\022\023\n\013contra" +
-      "ct_id\030\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020creat" +
-      "ed_after_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t" +
-      " \001(\003\022;\n\006labels\030\n \003(\0132+.aiws.engine.v1.Li" +
-      "stRunsRequest.LabelsEntry\032-\n\013LabelsEntry" +
-      "\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020List" +
-      "RunsResponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine" +
-      ".v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023Lis" +
-      "tRunNodesRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node" +
-      "_id\030\002 \001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v" +
-      "1.NodeState\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_t" +
-      "oken\030\005 \001(\t\"k\n\024ListRunNodesResponse\022)\n\005no" +
-      "des\030\001 \003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n" +
-      "\017next_page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*" +
-      "\355\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
-      "\025\n\021RUN_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAI" +
-      "TING_NODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n" +
-      "\020RUN_STATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELL" +
-      "ED\020\005\022\030\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_ST" +
-      "ATE_FAILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*" +
-      "\225\002\n\tNodeState\022\032\n\026NODE_STATE_UNSPECIFIED\020" +
-      "\000\022\026\n\022NODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_" +
-      "READY\020\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_" +
-      "STATE_DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024N" +
-      "ODE_STATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOC" +
-      "KED\020\007\022\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_S" +
-      "TATE_WAITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*" +
-      "\207\001\n\rSegmentReason\022\036\n\032SEGMENT_REASON_UNSP" +
-      "ECIFIED\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027S" +
-      "EGMENT_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REAS" +
-      "ON_OWNER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010Star" +
-      "tRun\022\037.aiws.engine.v1.StartRunRequest\032 ." +
-      "aiws.engine.v1.StartRunResponse\022L\n\006GetRu" +
-      "n\022\035.aiws.engine.v1.GetRunRequest\032\036.aiws." +
-      "engine.v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNode" +
-      "Result\022$.aiws.engine.v1.GetNodeResultReq" +
-      "uest\032%.aiws.engine.v1.GetNodeResultRespo" +
-      "nse\"\003\220\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.Sto" +
-      "pRunRequest\032\037.aiws.engine.v1.StopRunResp" +
-      "onse\022P\n\tResumeRun\022 .aiws.engine.v1.Resum" +
-      "eRunRequest\032!.aiws.engine.v1.ResumeRunRe" +
-      "sponse\022^\n\014ReviewResume\022#.aiws.engine.v1." +
-      "ReviewResumeRequest\032$.aiws.engine.v1.Rev" +
-      "iewResumeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiw" +
-      "s.engine.v1.WatchRunRequest\032 .aiws.engin" +
-      "e.v1.WatchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns" +
-      "\022\037.aiws.engine.v1.ListRunsRequest\032 .aiws" +
-      ".engine.v1.ListRunsResponse\"\003\220\002\001\022^\n\014List" +
-      "RunNodes\022#.aiws.engine.v1.ListRunNodesRe" +
-      "quest\032$.aiws.engine.v1.ListRunNodesRespo" +
-      "nse\"\003\220\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001Z" +
-      "Bgithub.com/praxis-engine/praxis/clients" +
-      "/go/aiws/engine/v1;enginev1b\006proto3"
+      "oval_id\030\006 \001(\t\022\017\n\007to_head\030\007 \001(\010\022\017\n\007dry_ru" +
+      "n\0302 \001(\010\"X\n\021ResumeRunResponse\022 \n\003run\030\001 \001(" +
+      "\0132\023.aiws.engine.v1.Run\022\020\n\010replayed\030\002 \001(\010" +
+      "\022\017\n\007dry_run\0302 \001(\010\"\206\001\n\023ReviewResumeReques" +
+      "t\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\022\026\n\016run" +
+      "_timeout_ms\030\003 \001(\003\022&\n\006epochs\030\004 \001(\0132\026.aiws" +
+      ".engine.v1.Epochs\022\017\n\007to_head\030\005 \001(\010\"\245\001\n\nR" +
+      "esumeNode\022\020\n\010node_uid\030\001 \001(\t\022\024\n\014operation" +
+      "_id\030\002 \001(\t\022\025\n\rnew_operation\030\003 \001(\010\022\026\n\016need" +
+      "s_approval\030\004 \001(\010\022\026\n\016effect_applied\030\005 \001(\010" +
+      "\022\022\n\nauthorized\030\006 \001(\010\022\024\n\014input_digest\030\007 \001" +
+      "(\t\"\251\001\n\014ResumeChange\022\017\n\007node_id\030\001 \001(\t\022(\n\005" +
+      "state\030\002 \001(\0162\031.aiws.engine.v1.NodeState\022\027" +
+      "\n\017old_spec_digest\030\003 \001(\t\022\027\n\017new_spec_dige" +
+      "st\030\004 \001(\t\022\025\n\rold_node_json\030\005 \001(\t\022\025\n\rnew_n" +
+      "ode_json\030\006 \001(\t\"\306\003\n\016ResumeMaterial\022&\n\006epo" +
+      "chs\030\001 \001(\0132\026.aiws.engine.v1.Epochs\022\025\n\rwor" +
+      "k_order_id\030\002 \001(\t\022\022\n\nref_run_id\030\003 \001(\t\022\016\n\006" +
+      "run_id\030\004 \001(\t\022\023\n\013run_version\030\005 \001(\003\022\020\n\010rev" +
+      "ision\030\006 \001(\003\022\031\n\021definition_digest\030\007 \001(\t\022)" +
+      "\n\005nodes\030\010 \003(\0132\032.aiws.engine.v1.ResumeNod" +
+      "e\022\022\n\nnode_count\030\t \001(\005\022\016\n\006reason\030\n \001(\t\022\026\n" +
+      "\016run_timeout_ms\030\013 \001(\003\022-\n\treapprove\030\014 \003(\013" +
+      "2\032.aiws.engine.v1.ResumeNode\022\027\n\017reapprov" +
+      "e_count\030\r \001(\005\022\023\n\013to_revision\030\016 \001(\003\022\034\n\024to" +
+      "_definition_digest\030\017 \001(\t\022-\n\007changes\030\020 \003(" +
+      "\0132\034.aiws.engine.v1.ResumeChange\"a\n\024Revie" +
+      "wResumeResponse\0220\n\010material\030\001 \001(\0132\036.aiws" +
+      ".engine.v1.ResumeMaterial\022\027\n\017material_di" +
+      "gest\030\002 \001(\t\"!\n\017WatchRunRequest\022\016\n\006run_id\030" +
+      "\001 \001(\t\"4\n\020WatchRunResponse\022 \n\003run\030\001 \001(\0132\023" +
+      ".aiws.engine.v1.Run\"\354\002\n\017ListRunsRequest\022" +
+      "\'\n\005state\030\001 \001(\0162\030.aiws.engine.v1.RunState" +
+      "\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\022" +
+      "\025\n\rwork_order_id\030\004 \001(\t\022(\n\003ref\030\005 \001(\0132\033.ai" +
+      "ws.engine.v1.WorkflowRef\022\023\n\013contract_id\030" +
+      "\006 \001(\t\022\022\n\nstarted_by\030\007 \001(\t\022\030\n\020created_aft" +
+      "er_ms\030\010 \001(\003\022\031\n\021created_before_ms\030\t \001(\003\022;" +
+      "\n\006labels\030\n \003(\0132+.aiws.engine.v1.ListRuns" +
+      "Request.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003ke" +
+      "y\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"N\n\020ListRunsRe" +
+      "sponse\022!\n\004runs\030\001 \003(\0132\023.aiws.engine.v1.Ru" +
+      "n\022\027\n\017next_page_token\030\002 \001(\t\"\207\001\n\023ListRunNo" +
+      "desRequest\022\016\n\006run_id\030\001 \001(\t\022\017\n\007node_id\030\002 " +
+      "\001(\t\022(\n\005state\030\003 \001(\0162\031.aiws.engine.v1.Node" +
+      "State\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005" +
+      " \001(\t\"k\n\024ListRunNodesResponse\022)\n\005nodes\030\001 " +
+      "\003(\0132\032.aiws.engine.v1.NodeStatus\022\027\n\017next_" +
+      "page_token\030\002 \001(\t\022\017\n\007version\030\003 \001(\003*\355\001\n\010Ru" +
+      "nState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022\025\n\021RUN" +
+      "_STATE_RUNNING\020\001\022\034\n\030RUN_STATE_AWAITING_N" +
+      "ODES\020\002\022\027\n\023RUN_STATE_COMPLETED\020\003\022\024\n\020RUN_S" +
+      "TATE_FAILED\020\004\022\027\n\023RUN_STATE_CANCELLED\020\005\022\030" +
+      "\n\024RUN_STATE_COMPLETING\020\006\022\025\n\021RUN_STATE_FA" +
+      "ILING\020\007\022\030\n\024RUN_STATE_CANCELLING\020\010*\225\002\n\tNo" +
+      "deState\022\032\n\026NODE_STATE_UNSPECIFIED\020\000\022\026\n\022N" +
+      "ODE_STATE_PENDING\020\001\022\024\n\020NODE_STATE_READY\020" +
+      "\002\022\026\n\022NODE_STATE_RUNNING\020\003\022\023\n\017NODE_STATE_" +
+      "DONE\020\004\022\025\n\021NODE_STATE_FAILED\020\005\022\030\n\024NODE_ST" +
+      "ATE_CANCELLED\020\006\022\026\n\022NODE_STATE_BLOCKED\020\007\022" +
+      "\027\n\023NODE_STATE_EXPANDED\020\010\022\026\n\022NODE_STATE_W" +
+      "AITING\020\t\022\027\n\023NODE_STATE_STOPPING\020\n*\207\001\n\rSe" +
+      "gmentReason\022\036\n\032SEGMENT_REASON_UNSPECIFIE" +
+      "D\020\000\022\030\n\024SEGMENT_REASON_START\020\001\022\033\n\027SEGMENT" +
+      "_REASON_RECOVERY\020\002\022\037\n\033SEGMENT_REASON_OWN" +
+      "ER_CHANGE\020\0032\224\006\n\nRunService\022M\n\010StartRun\022\037" +
+      ".aiws.engine.v1.StartRunRequest\032 .aiws.e" +
+      "ngine.v1.StartRunResponse\022L\n\006GetRun\022\035.ai" +
+      "ws.engine.v1.GetRunRequest\032\036.aiws.engine" +
+      ".v1.GetRunResponse\"\003\220\002\001\022a\n\rGetNodeResult" +
+      "\022$.aiws.engine.v1.GetNodeResultRequest\032%" +
+      ".aiws.engine.v1.GetNodeResultResponse\"\003\220" +
+      "\002\001\022J\n\007StopRun\022\036.aiws.engine.v1.StopRunRe" +
+      "quest\032\037.aiws.engine.v1.StopRunResponse\022P" +
+      "\n\tResumeRun\022 .aiws.engine.v1.ResumeRunRe" +
+      "quest\032!.aiws.engine.v1.ResumeRunResponse" +
+      "\022^\n\014ReviewResume\022#.aiws.engine.v1.Review" +
+      "ResumeRequest\032$.aiws.engine.v1.ReviewRes" +
+      "umeResponse\"\003\220\002\001\022T\n\010WatchRun\022\037.aiws.engi" +
+      "ne.v1.WatchRunRequest\032 .aiws.engine.v1.W" +
+      "atchRunResponse\"\003\220\002\0010\001\022R\n\010ListRuns\022\037.aiw" +
+      "s.engine.v1.ListRunsRequest\032 .aiws.engin" +
+      "e.v1.ListRunsResponse\"\003\220\002\001\022^\n\014ListRunNod" +
+      "es\022#.aiws.engine.v1.ListRunNodesRequest\032" +
+      "$.aiws.engine.v1.ListRunNodesResponse\"\003\220" +
+      "\002\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgithu" +
+      "b.com/praxis-engine/praxis/clients/go/ai" +
+      "ws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -430,13 +431,13 @@ public final class RunOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_ResumeRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeRunRequest_descriptor,
-        new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", "ToHead", });
+        new java.lang.String[] { "RunId", "RequestId", "Reason", "RunTimeoutMs", "Epochs", "ApprovalId", "ToHead", "DryRun", });
     internal_static_aiws_engine_v1_ResumeRunResponse_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_aiws_engine_v1_ResumeRunResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_ResumeRunResponse_descriptor,
-        new java.lang.String[] { "Run", "Replayed", });
+        new java.lang.String[] { "Run", "Replayed", "DryRun", });
     internal_static_aiws_engine_v1_ReviewResumeRequest_descriptor =
       getDescriptor().getMessageType(15);
     internal_static_aiws_engine_v1_ReviewResumeRequest_fieldAccessorTable = new
