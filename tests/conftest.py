@@ -16,10 +16,11 @@ import pytest
 
 from tests.support import postgres
 from tests.support.execution import start_model_harness
-from tests.support.harness import Harness, start_replicas, start_server
+from tests.support.harness import Harness, migrate, migrated, start_replicas, start_server
 from tests.support.postgres import Cluster, required_binaries
 
 POSTGRES_BACKENDS = ("postgres", "postgres-2")
+SERVERS = frozenset({"harness", "model"})  # the fixtures that start a server on `database`
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -73,11 +74,15 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def database(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
-    """A fresh database: a SQLite file path, or a PostgreSQL URL."""
+    """A fresh database: a SQLite file path, or a PostgreSQL URL. For a test that serves
+    it (``harness``, ``model``) it is already migrated: a copy of a database migrated once
+    per worker, since migrating took most of a server's start-up."""
+    serving = not SERVERS.isdisjoint(request.fixturenames)  # else it may test migrating
     if backend in POSTGRES_BACKENDS:
-        url: str = request.getfixturevalue("postgres_cluster").create_database()
+        cluster = request.getfixturevalue("postgres_cluster")
+        url: str = cluster.create_database(migrate if serving else None)
         return url
-    return tmp_path / "praxis.db"
+    return migrated(tmp_path / "praxis.db") if serving else tmp_path / "praxis.db"
 
 
 @pytest.fixture

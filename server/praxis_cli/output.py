@@ -84,11 +84,6 @@ def local_time(epoch_ms: int) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{epoch_ms % 1000:03d} " + moment.strftime("%Z")
 
 
-def enum_name(text: str, prefix: str) -> str:
-    """``RUN_STATE_COMPLETED`` -> ``COMPLETED``."""
-    return text[len(prefix) :] if text.startswith(prefix) else text
-
-
 ColumnKind = Literal["id", "text", "value"]
 MIN_TEXT = 12  # a free-text column is never cut narrower than this (or its header)
 

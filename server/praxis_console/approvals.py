@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2 as pb
+from praxis_client.conventions import RENEWAL_ROUNDS, enum_name, is_renewal, renewal_ids
 from praxis_console import web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -49,9 +50,8 @@ async def approval_page(request: Request) -> Response:
         return web.error_page(request, error, back=("/inbox", "The inbox"))
     context = {
         "approval": a,
-        "state": web.enum_name("APPROVAL_STATE_", pb.ApprovalState.Name(a.state)),
+        "state": enum_name(pb.ApprovalState.Name(a.state), "APPROVAL_STATE_"),
         "renewable": a.state != pb.APPROVAL_STATE_CONSUMED,
-        "renewal_id": web.new_request_id() + "-renewal",
         "terms": list(TERMS),
         "default_term": DEFAULT_TERM,
         "renewed_from": request.query_params.get("renewed_from", "")[:128],
@@ -61,15 +61,15 @@ async def approval_page(request: Request) -> Response:
 
 async def renew(request: Request) -> Response:
     """Approves the approval's material and purpose again (the ones read now, never ones
-    sent by the form) for the term chosen. A resubmitted form names the same renewal id:
-    an existing renewal of the same material by the same human is shown, not refused."""
+    sent by the form) for the term chosen, under the id the CLI derives too
+    (:func:`praxis_client.conventions.renewal_ids`): a resubmitted form, or a renewal
+    already made with ``praxis approvals renew``, is shown, not made twice."""
     session, form = await web.checked_form(request)
     engine = web.console_of(request).engine
     old_id = request.path_params["approval_id"]
     back = (approval_url(old_id), "The approval")
     term = TERMS.get(web.field_text(form, "term", 8))
-    renewal_id = web.field_text(form, "renewal_id", 128)
-    if term is None or not renewal_id:
+    if term is None:
         error = ApiError("INVALID_ARGUMENT", "ENUM_INVALID", "choose how long the renewal lasts")
         return web.error_page(request, error, back=back)
     try:
@@ -81,17 +81,43 @@ async def renew(request: Request) -> Response:
                 f"approval {old.approval_id} was used by request {old.consumed_by_request_id}: "
                 "there is nothing left to renew",
             )
-        renewal = pb.CreateApprovalRequest(
-            approval_id=renewal_id,
-            material_digest=old.material_digest,
-            expires_at_ms=int(time.time() * 1000) + term,
-            work_order_id=web.field_text(form, "work_order_id", 128),
-            purpose=old.purpose,
-        )
-        await create(engine, session, renewal)
+        found = await _renewal(engine, session, old)
+        if found is None:
+            raise ApiError(
+                "ALREADY_EXISTS",
+                "APPROVAL_ALREADY_EXISTS",
+                f"approval {old.approval_id} was renewed {RENEWAL_ROUNDS} times: "
+                "renew it with praxis approvals renew --approval-id",
+            )
+        renewal_id, made = found
+        if not made:
+            renewal = pb.CreateApprovalRequest(
+                approval_id=renewal_id,
+                material_digest=old.material_digest,
+                expires_at_ms=int(time.time() * 1000) + term,
+                work_order_id=web.field_text(form, "work_order_id", 128),
+                purpose=old.purpose,
+            )
+            await create(engine, session, renewal)
     except ApiError as error:
         return web.error_page(request, error, back=back)
     return web.redirect(f"{approval_url(renewal_id)}?renewed_from={quote(old_id, safe='')}")
+
+
+async def _renewal(engine: Engine, session: Session, old: Any) -> tuple[str, bool] | None:
+    """The renewal's id and whether it was made already: the first derived id that is
+    free (to make it under) or an active renewal of the same material (to show it);
+    ``None`` when every derived id is taken."""
+    for candidate in renewal_ids(old.approval_id, session.token):
+        try:
+            existing = await _get(engine, session, candidate)
+        except ApiError as error:
+            if error.code != "NOT_FOUND":
+                raise
+            return candidate, False
+        if is_renewal(existing, old):
+            return candidate, True
+    return None
 
 
 async def create(engine: Engine, session: Session, request: pb.CreateApprovalRequest) -> None:

@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2, wait_pb2
 from praxis_client import answers
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, questions, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -95,8 +96,8 @@ def _material(material: Any) -> dict[str, Any]:
 def _context(wait: Any, **extra: Any) -> dict[str, Any]:
     return {
         "wait": wait,
-        "state": web.enum_name("WAIT_STATE_", wait_pb2.WaitState.Name(wait.state)),
-        "kind": web.enum_name("WAIT_KIND_", wait_pb2.WaitKind.Name(wait.kind)),
+        "state": enum_name(wait_pb2.WaitState.Name(wait.state), "WAIT_STATE_"),
+        "kind": enum_name(wait_pb2.WaitKind.Name(wait.kind), "WAIT_KIND_"),
         "authorization": wait.kind == wait_pb2.WAIT_KIND_AUTHORIZATION,
         "pending": wait.state == wait_pb2.WAIT_STATE_PENDING,
         "actions": action_rows(wait.authorizes),

@@ -18,6 +18,7 @@ from aiws.engine.v1 import (
     registry_pb2,
     run_pb2,
 )
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, diff, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -86,13 +87,13 @@ async def reconciliation_page(request: Request) -> Response:
             "review": None,
             "pending": reconciliation.state == reconciliation_pb2.RECONCILIATION_STATE_PENDING,
             "result": diff.pretty(result.result_json) if result.present else "",
-            "state": web.enum_name(
-                "RECONCILIATION_STATE_",
+            "state": enum_name(
                 reconciliation_pb2.ReconciliationState.Name(reconciliation.state),
+                "RECONCILIATION_STATE_",
             ),
-            "decided": web.enum_name(
-                "RECONCILIATION_DECISION_",
+            "decided": enum_name(
                 reconciliation_pb2.ReconciliationDecision.Name(reconciliation.decision),
+                "RECONCILIATION_DECISION_",
             ),
             "decision": "",
             "evidence": '{"checked": ""}',

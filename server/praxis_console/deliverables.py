@@ -4,7 +4,6 @@ of a handoff (HandoffService). An approval about to expire: :mod:`praxis_console
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +17,7 @@ from aiws.engine.v1 import (
     handoff_pb2,
     handoff_pb2_grpc,
 )
+from praxis_client.conventions import assessment_request_id, enum_name
 from praxis_console import web
 from praxis_console.api import ApiError, Engine
 
@@ -64,9 +64,9 @@ async def assessment_page(request: Request) -> Response:
         return web.error_page(request, error, back=(f"/runs/{quote(run_id, safe='')}", "The run"))
     rows = [
         {
-            "kind": web.enum_name("ASSESSMENT_KIND_", assessment_pb2.AssessmentKind.Name(a.kind)),
-            "verdict": web.enum_name(
-                "ASSESSMENT_VERDICT_", assessment_pb2.AssessmentVerdict.Name(a.verdict)
+            "kind": enum_name(assessment_pb2.AssessmentKind.Name(a.kind), "ASSESSMENT_KIND_"),
+            "verdict": enum_name(
+                assessment_pb2.AssessmentVerdict.Name(a.verdict), "ASSESSMENT_VERDICT_"
             ),
             "by": a.assessed_by,
             "at": web.format_ms(a.assessed_at_ms),
@@ -99,9 +99,8 @@ async def record_assessment(request: Request) -> Response:
         return web.error_page(request, error, back=back)
     subject = web.field_text(form, "subject_digest", 80)
     findings = web.field_text(form, "findings_json", FINDINGS_LIMIT) or "null"
-    key = f"{run_id}\x00{kind}\x00{verdict}\x00{subject}\x00{findings}"
     record = assessment_pb2.RecordAssessmentRequest(
-        request_id="console-assess-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24],
+        request_id=assessment_request_id(run_id, kind, verdict, subject, findings),
         run_id=run_id,
         kind=kind,
         verdict=verdict,
@@ -131,7 +130,7 @@ async def handoff_page(request: Request) -> Response:
     h = found.handoff
     context = {
         "handoff": h,
-        "state": web.enum_name("HANDOFF_STATE_", handoff_pb2.HandoffState.Name(h.state)),
+        "state": enum_name(handoff_pb2.HandoffState.Name(h.state), "HANDOFF_STATE_"),
         "offered": h.state == handoff_pb2.HANDOFF_STATE_OFFERED,
         "for_me": h.to_principal_id == session.principal_id,
     }

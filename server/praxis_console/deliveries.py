@@ -9,6 +9,7 @@ from starlette.routing import Route
 
 from aiws.engine.v1 import notification_pb2 as nb
 from aiws.engine.v1 import notification_pb2_grpc
+from praxis_client.conventions import enum_name
 from praxis_console import web
 from praxis_console.api import ApiError
 
@@ -40,7 +41,7 @@ async def deliveries_page(request: Request) -> Response:
             "state": state,
             "states": STATES,
             "deliveries": [
-                (d, web.enum_name("DELIVERY_STATE_", nb.DeliveryState.Name(d.state)))
+                (d, enum_name(nb.DeliveryState.Name(d.state), "DELIVERY_STATE_"))
                 for d in (listed.deliveries if listed else [])
             ],
             "counts": listed,

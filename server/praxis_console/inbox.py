@@ -17,6 +17,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from aiws.engine.v1 import inbox_pb2
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, authorizations, deliverables, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -65,7 +66,7 @@ async def read_inbox(engine: Engine, session: Session, kind: str, token: str) ->
 
 def item_row(item: inbox_pb2.InboxItem) -> dict[str, Any]:
     """An item as the page (and its live updates) shows it, with where to act on it."""
-    kind = web.enum_name("INBOX_ITEM_KIND_", inbox_pb2.InboxItemKind.Name(item.kind))
+    kind = enum_name(inbox_pb2.InboxItemKind.Name(item.kind), "INBOX_ITEM_KIND_")
     return {
         "id": item.item_id,
         "kind": kind,
@@ -107,7 +108,7 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
 def counts(found: Any) -> list[dict[str, Any]]:
     """Counts of every kind, in kind order."""
     by_kind = {
-        web.enum_name("INBOX_ITEM_KIND_", inbox_pb2.InboxItemKind.Name(c.kind)): c.count
+        enum_name(inbox_pb2.InboxItemKind.Name(c.kind), "INBOX_ITEM_KIND_"): c.count
         for c in found.counts
     }
     return [{"kind": k, "label": LABELS[k], "count": by_kind.get(k, 0)} for k in KINDS]

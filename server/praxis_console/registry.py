@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, diff, graph, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -112,8 +113,8 @@ async def proposal_page(request: Request) -> Response:
         {
             "ref": ref,
             "proposal": proposal,
-            "proposal_state": web.enum_name(
-                "PROPOSAL_STATE_", registry_pb2.ProposalState.Name(proposal.state)
+            "proposal_state": enum_name(
+                registry_pb2.ProposalState.Name(proposal.state), "PROPOSAL_STATE_"
             ),
             "pending": pending,
             "superseded": superseded,
@@ -122,8 +123,8 @@ async def proposal_page(request: Request) -> Response:
             "review_error": review_error,
             "warnings": [
                 {
-                    "kind": web.enum_name(
-                        "DEFINITION_WARNING_KIND_", common_pb2.DefinitionWarningKind.Name(w.kind)
+                    "kind": enum_name(
+                        common_pb2.DefinitionWarningKind.Name(w.kind), "DEFINITION_WARNING_KIND_"
                     ),
                     "message": w.message,
                     "node_ids": list(w.node_ids),
@@ -137,7 +138,7 @@ async def proposal_page(request: Request) -> Response:
             "after": graph.layout(candidate_nodes, _marks(change, before=False)),
             "approval": approval,
             "approval_state": (
-                web.enum_name("APPROVAL_STATE_", approval_pb2.ApprovalState.Name(approval.state))
+                enum_name(approval_pb2.ApprovalState.Name(approval.state), "APPROVAL_STATE_")
                 if approval
                 else ""
             ),
@@ -333,11 +334,11 @@ async def ref_page(request: Request) -> Response:
             "history": history,
             "graph": graph.layout(graph.parse_nodes(head.definition_json)),
             "definition": diff.pretty(head.definition_json),
-            "binding": web.enum_name(
-                "EXECUTION_BINDING_", registry_pb2.ExecutionBinding.Name(head.execution_binding)
+            "binding": enum_name(
+                registry_pb2.ExecutionBinding.Name(head.execution_binding), "EXECUTION_BINDING_"
             ),
-            "kind_name": lambda k: web.enum_name(
-                "HISTORY_EVENT_KIND_", registry_pb2.HistoryEventKind.Name(k)
+            "kind_name": lambda k: enum_name(
+                registry_pb2.HistoryEventKind.Name(k), "HISTORY_EVENT_KIND_"
             ),
             "request_id": web.new_request_id(),
         },
@@ -362,8 +363,8 @@ async def work_order_page(request: Request) -> Response:
         "workorder.html",
         {
             "order": order,
-            "control": web.enum_name(
-                "CONTROL_STATE_", admin_pb2.ControlState.Name(order.control_state)
+            "control": enum_name(
+                admin_pb2.ControlState.Name(order.control_state), "CONTROL_STATE_"
             ),
             "hold_kind": admin_pb2.HoldKind.Name,
         },

@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from aiws.engine.v1 import approval_pb2, common_pb2, run_pb2
+from praxis_client.conventions import enum_name
 from praxis_console import approvals, diff, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -106,7 +107,7 @@ def _approve_again(m: run_pb2.ResumeMaterial) -> dict[str, Any]:
         "changes": [
             {
                 "node": c.node_id,
-                "state": web.enum_name("NODE_STATE_", run_pb2.NodeState.Name(c.state)),
+                "state": enum_name(run_pb2.NodeState.Name(c.state), "NODE_STATE_"),
                 "diff": diff.side_by_side(c.old_node_json, c.new_node_json),
             }
             for c in m.changes

@@ -22,7 +22,8 @@ from aiws.engine.v1 import (
     run_pb2,
     wait_pb2,
 )
-from praxis_client.helpers import ENDING, ENDS_AS, unsettled
+from praxis_client.conventions import enum_name
+from praxis_client.helpers import ENDING, ENDS_AS, TERMINAL, unsettled
 from praxis_console import graph, questions, search, web
 from praxis_console.api import ApiError, Engine
 from praxis_console.sessions import Session
@@ -32,15 +33,14 @@ PAGE_SIZES = (25, 50, 100)
 ITEMS_PAGE = 100
 EVENTS_SHOWN = 1_000
 HEARTBEAT_S = 15.0
-ENDED = ("RUN_STATE_COMPLETED", "RUN_STATE_FAILED", "RUN_STATE_CANCELLED")
 
 
 def state_name(state: int) -> str:
-    return web.enum_name("RUN_STATE_", run_pb2.RunState.Name(state))
+    return enum_name(run_pb2.RunState.Name(state), "RUN_STATE_")
 
 
 def node_state(state: int) -> str:
-    return web.enum_name("NODE_STATE_", run_pb2.NodeState.Name(state))
+    return enum_name(run_pb2.NodeState.Name(state), "NODE_STATE_")
 
 
 def settling(run: run_pb2.Run) -> str:
@@ -170,7 +170,7 @@ async def runs_page(request: Request) -> Response:
             "q": query,
             "search_problem": wanted.problem,
             "filtered": bool(query or state or work_order),
-            "states": [web.enum_name("RUN_STATE_", s) for s in states],
+            "states": [enum_name(s, "RUN_STATE_") for s in states],
             "state_values": states,
             "size": size,
             "sizes": PAGE_SIZES,
@@ -246,7 +246,7 @@ async def run_page(request: Request) -> Response:
         {
             "run": run,
             "state": state_name(run.state),
-            "ended": run_pb2.RunState.Name(run.state) in ENDED,
+            "ended": run.state in TERMINAL,
             "decided": run.state in ENDING,
             "settling": settling(run),
             "graph": _run_graph(run, definition),
@@ -265,7 +265,7 @@ async def run_page(request: Request) -> Response:
             "reconciliations": reconciliations.reconciliations,
             "waits": waits.waits,
             "answer_forms": {w.wait_id: questions.form_of(w) for w in waits.waits},
-            "enum_name": web.enum_name,
+            "enum_name": enum_name,
             "reconciliation_state": reconciliation_pb2.ReconciliationState.Name,
             "wait_state": wait_pb2.WaitState.Name,
             "wait_kind": wait_pb2.WaitKind.Name,
@@ -320,7 +320,7 @@ def _event_row(event: event_pb2.Event) -> dict[str, Any]:
     return {
         "seq": event.seq,
         "at": web.format_ms(event.at_ms),
-        "kind": web.enum_name("EVENT_KIND_", event_pb2.EventKind.Name(event.kind)),
+        "kind": enum_name(event_pb2.EventKind.Name(event.kind), "EVENT_KIND_"),
         "node_uid": event.node_uid,
         "payload": event.payload_json,
     }
@@ -397,7 +397,7 @@ async def _live(
                     )
                     if listed is not None:
                         yield _sse("items", _items_json(run_id, listed))
-                if run_pb2.RunState.Name(body.state) in ENDED:
+                if body.state in TERMINAL:
                     final = state_name(body.state)
             elif kind == "error":
                 yield _sse("problem", {"reason": body.reason, "code": body.code})
@@ -520,7 +520,7 @@ async def stop_run(request: Request) -> Response:
         got = await engine.call(
             session.token, engine.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)
         )
-        if run_pb2.RunState.Name(got.run.state) in ENDED:
+        if got.run.state in TERMINAL:
             return web.redirect(f"{url}?stop=ended")
         stopped = await engine.call(session.token, engine.runs.StopRun, stop)
     except ApiError as error:

@@ -187,11 +187,6 @@ def plural(count: int, noun: str, nouns: str = "") -> str:
     return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
 
 
-def enum_name(prefix: str, name: str) -> str:
-    """``RUN_STATE_COMPLETED`` -> ``COMPLETED``."""
-    return name[len(prefix) :] if name.startswith(prefix) else name
-
-
 def environment() -> Environment:
     """The template environment (autoescaped; templates live beside this module)."""
     env = Environment(

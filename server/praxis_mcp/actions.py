@@ -28,6 +28,7 @@ from aiws.engine.v1 import (
     wait_pb2,
 )
 from praxis_client import CallError, Client, error_details, to_json
+from praxis_client.helpers import TERMINAL
 from praxis_mcp import views
 from praxis_mcp.limits import (
     DEFAULT_ASK_EXPIRY_S,
@@ -465,12 +466,12 @@ class Praxis:
 
     def _watch(self, run_id: str, after_version: int, timeout_s: float) -> run_pb2.Run:
         current = self._read_run(run_id)
-        if current.version > after_version or current.state in views.RUN_ENDED or timeout_s <= 0:
+        if current.version > after_version or current.state in TERMINAL or timeout_s <= 0:
             return current
         try:
             for update in self._updates(run_id, timeout_s):
                 current = update
-                if current.version > after_version or current.state in views.RUN_ENDED:
+                if current.version > after_version or current.state in TERMINAL:
                     return current
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
@@ -619,7 +620,7 @@ class Praxis:
         """The answer of an ``ask_human`` run, waiting up to ``timeout_s`` for it."""
         deadline = time.monotonic() + bounded_wait(timeout_s)
         current = self._read_run(run_id)
-        while current.state not in views.RUN_ENDED:
+        while current.state not in TERMINAL:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
@@ -628,7 +629,7 @@ class Praxis:
         out: dict[str, Any] = {"run_id": run_id, "answered": False, "state": "pending"}
         if current.state == run_pb2.RUN_STATE_COMPLETED:
             out.update(answered=True, state="answered", answer=summary.get("result"))
-        elif current.state in views.RUN_ENDED:
+        elif current.state in TERMINAL:
             out.update(
                 state=summary["state"],
                 result_reason=summary.get("result_reason", ""),

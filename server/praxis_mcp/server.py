@@ -9,7 +9,6 @@ agent's token never leaves the gRPC channel: answers and log records pass throug
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -29,6 +28,7 @@ from mcp_types import (
 )
 from pydantic import Field
 
+from praxis_client.client import is_loopback_host
 from praxis_mcp import views
 from praxis_mcp.actions import Invalid, Praxis, Refused
 from praxis_mcp.limits import (
@@ -684,13 +684,7 @@ def _prompts(server: MCPServer) -> None:
 def check_loopback(host: str) -> None:
     """Refuses to serve HTTP anywhere but loopback: the endpoint has no credential of its
     own and acts with the agent's token, so whoever reaches it acts as the agent."""
-    if host == "localhost":
-        return
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
+    if not is_loopback_host(host):
         raise ValueError(f"{host} is not a loopback address: HTTP is served on loopback only")
 
 

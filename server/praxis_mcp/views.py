@@ -10,11 +10,10 @@ import json
 from typing import Any
 
 from aiws.engine.v1 import event_pb2, handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
+from praxis_client.conventions import enum_name
+from praxis_client.helpers import TERMINAL
 from praxis_mcp.limits import MAX_NODES, clip
 
-RUN_ENDED = frozenset(
-    {run_pb2.RUN_STATE_COMPLETED, run_pb2.RUN_STATE_FAILED, run_pb2.RUN_STATE_CANCELLED}
-)
 WAIT_OPEN = frozenset({wait_pb2.WAIT_STATE_NOT_OPEN, wait_pb2.WAIT_STATE_PENDING})
 
 RUN_URI = "praxis://runs/{run_id}"
@@ -42,13 +41,14 @@ def document(text: str) -> Any:
     return json.loads(text) if text else None
 
 
-def enum_name(enum: Any, value: int, prefix: str) -> str:
-    """``RUN_STATE_COMPLETED`` as ``completed``; an unknown number as its digits."""
+def label(enum: Any, value: int, prefix: str) -> str:
+    """``RUN_STATE_COMPLETED`` as ``completed`` (:func:`enum_name`, in lower case); an
+    unknown number (from a newer server) as its digits."""
     try:
         name: str = enum.Name(value)
     except ValueError:
         return str(value)
-    return name.removeprefix(prefix).lower()
+    return enum_name(name, prefix).lower()
 
 
 def head(message: registry_pb2.Head) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def head(message: registry_pb2.Head) -> dict[str, Any]:
         "revision": message.revision,
         "definition_digest": message.definition_digest,
         "definition": document(message.definition_json),
-        "execution_binding": enum_name(
+        "execution_binding": label(
             registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
         ),
         "bound_run_id": message.bound_run_id,
@@ -75,7 +75,7 @@ def ref_line(message: registry_pb2.Head) -> dict[str, Any]:
         "run_id": message.ref.run_id,
         "revision": message.revision,
         "definition_digest": message.definition_digest,
-        "execution_binding": enum_name(
+        "execution_binding": label(
             registry_pb2.ExecutionBinding, message.execution_binding, "EXECUTION_BINDING_"
         ),
         "updated_at_ms": message.updated_at_ms,
@@ -92,7 +92,7 @@ def proposal(message: registry_pb2.Proposal) -> dict[str, Any]:
         "candidate_digest": message.candidate_digest,
         "proposed_by": message.proposed_by,
         "summary": clip(message.summary),
-        "state": enum_name(registry_pb2.ProposalState, message.state, "PROPOSAL_STATE_"),
+        "state": label(registry_pb2.ProposalState, message.state, "PROPOSAL_STATE_"),
         "created_at_ms": message.created_at_ms,
         "decided_at_ms": message.decided_at_ms,
         "decided_by": message.decided_by,
@@ -116,7 +116,7 @@ def run(message: run_pb2.Run) -> dict[str, Any]:
     nodes = [
         {
             "node_uid": node.node_uid,
-            "state": enum_name(run_pb2.NodeState, node.state, "NODE_STATE_"),
+            "state": label(run_pb2.NodeState, node.state, "NODE_STATE_"),
             "attempts": node.attempts,
             **({"error": clip(node.error)} if node.error else {}),
             **({"progress": progress(node.progress)} if node.HasField("progress") else {}),
@@ -126,8 +126,8 @@ def run(message: run_pb2.Run) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "run_id": message.run_id,
         "resource": run_uri(message.run_id),
-        "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
-        "ended": message.state in RUN_ENDED,
+        "state": label(run_pb2.RunState, message.state, "RUN_STATE_"),
+        "ended": message.state in TERMINAL,
         "version": message.version,
         "work_order_id": message.work_order_id,
         "revision": message.revision,
@@ -162,7 +162,7 @@ def task(message: task_pb2.Task) -> dict[str, Any]:
         "output": document(agent.output_json),
         "template": message.template,
         "input": document(message.input_json),
-        "effects": enum_name(task_pb2.NodeEffects, message.effects, "NODE_EFFECTS_"),
+        "effects": label(task_pb2.NodeEffects, message.effects, "NODE_EFFECTS_"),
         "deadline_ms": message.deadline_ms,
         "lease_expires_at_ms": message.lease_expires_at_ms,
     }
@@ -173,8 +173,8 @@ def run_line(message: run_pb2.Run) -> dict[str, Any]:
     line: dict[str, Any] = {
         "run_id": message.run_id,
         "resource": run_uri(message.run_id),
-        "state": enum_name(run_pb2.RunState, message.state, "RUN_STATE_"),
-        "ended": message.state in RUN_ENDED,
+        "state": label(run_pb2.RunState, message.state, "RUN_STATE_"),
+        "ended": message.state in TERMINAL,
         "version": message.version,
         "work_order_id": message.work_order_id,
         "started_by": message.started_by,
@@ -195,8 +195,8 @@ def wait(message: wait_pb2.Wait) -> dict[str, Any]:
         "resource": wait_uri(message.wait_id),
         "run_id": message.run_id,
         "node_uid": message.node_uid,
-        "kind": enum_name(wait_pb2.WaitKind, message.kind, "WAIT_KIND_"),
-        "state": enum_name(wait_pb2.WaitState, message.state, "WAIT_STATE_"),
+        "kind": label(wait_pb2.WaitKind, message.kind, "WAIT_KIND_"),
+        "state": label(wait_pb2.WaitState, message.state, "WAIT_STATE_"),
         "open": message.state in WAIT_OPEN,
         "question": clip(message.question),
         "choices": list(message.choices),
@@ -233,7 +233,7 @@ def handoff(message: handoff_pb2.Handoff) -> dict[str, Any]:
         ),
         "revision": message.revision,
         "definition_digest": message.definition_digest,
-        "state": enum_name(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
+        "state": label(handoff_pb2.HandoffState, message.state, "HANDOFF_STATE_"),
         "created_at_ms": message.created_at_ms,
         "acknowledged_at_ms": message.acknowledged_at_ms,
     }

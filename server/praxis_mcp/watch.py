@@ -30,6 +30,7 @@ import anyio.to_thread
 import grpc
 
 from aiws.engine.v1 import event_pb2, run_pb2, wait_pb2
+from praxis_client.helpers import TERMINAL
 from praxis_mcp import views
 from praxis_mcp.actions import Praxis, Refused, server_call
 from praxis_mcp.limits import MAX_WATCHES
@@ -157,13 +158,13 @@ class Follow:
         for run in self._snapshots(self.target.ident):
             if seen is None:
                 seen = run.version
-                if run.state in views.RUN_ENDED:
+                if run.state in TERMINAL:
                     changed()
                 continue
             if run.version > seen:
                 seen = run.version
                 changed()
-            if run.state in views.RUN_ENDED:
+            if run.state in TERMINAL:
                 return
 
     def _wait_state(self) -> int:

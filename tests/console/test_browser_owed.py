@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from aiws.engine.v1 import approval_pb2, common_pb2, contract_pb2, handoff_pb2, run_pb2, task_pb2
+from praxis_client.conventions import renewal_ids
 from tests.support.console import Console, csrf_of, expiring_approval, shot
 from tests.support.harness import token_of
 from tests.support.runtime import definition, json_out, node
@@ -130,7 +131,7 @@ def test_an_expiring_approval_is_renewed_from_its_page(page: Page, console: Cons
     expect(page.locator("#purpose")).to_have_text("payments")
     page.get_by_label("Renewal lasts").select_option("3d")
     page.get_by_role("button", name="Renew").click()
-    expect(page).to_have_url(re.compile(r"/approvals/console-[0-9a-f]+-renewal\?renewed_from="))
+    expect(page).to_have_url(re.compile(r"/approvals/ap-renew-[0-9a-f]{20}\?renewed_from="))
     expect(page.locator("#renewed")).to_contain_text("ap-renew-me")
     expect(page.locator("#approval-state")).to_have_text("ACTIVE")
     expect(page.locator("#material")).to_have_text(old.material_digest)
@@ -153,19 +154,21 @@ def test_renewing_needs_the_sessions_csrf_token(console: Console) -> None:
     expiring_approval(console, "ap-csrf")
     alice = console.signed_in("alice")
     csrf = csrf_of(alice.get("/approvals/ap-csrf").text)
-    form = {"term": "1d", "renewal_id": "console-ap-csrf-renewal"}
+    form = {"term": "1d"}
     assert alice.post("/approvals/ap-csrf/renew", data=form).status_code == 403
-    lookup = approval_pb2.GetApprovalRequest(approval_id="console-ap-csrf-renewal")
+    derived = next(renewal_ids("ap-csrf", token_of("alice")))  # the id a renewal takes
+    lookup = approval_pb2.GetApprovalRequest(approval_id=derived)
     with pytest.raises(grpc.RpcError):  # nothing was created by the refused request
         console.harness.client("alice").approvals.GetApproval(lookup)
     renewed = alice.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": csrf})
     assert renewed.status_code == 303
     again = alice.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": csrf})
     assert again.status_code == 303  # a resubmitted form shows the renewal it made
+    assert again.headers["location"] == renewed.headers["location"]
     assert console.harness.client("alice").approvals.GetApproval(lookup).approval.approver_id == (
         "alice"
     )
     bob = console.signed_in("bob")
     bob_csrf = csrf_of(bob.get("/approvals/ap-csrf").text)
     taken = bob.post("/approvals/ap-csrf/renew", data={**form, "csrf_token": bob_csrf})
-    assert taken.status_code == 409  # the id names alice's renewal: bob's is refused
+    assert derived not in taken.headers.get("location", "")  # never alice's renewal

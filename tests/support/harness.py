@@ -3,8 +3,12 @@ PostgreSQL URL), one client per principal, and ``expect_error``."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +20,8 @@ from aiws.engine.v1 import common_pb2, registry_pb2
 from praxis.app import Server, Settings
 from praxis.authority.principals import PrincipalsAuthority, hash_token, parse_principals
 from praxis.clock import TestClock
+from praxis.store.db.database import Database
+from praxis.store.schema import MIGRATIONS
 from praxis_client import Client, connect, error_details
 
 T0 = 1_800_000_000_000
@@ -109,6 +115,37 @@ class Harness:
             client.close()
         for server in self.replicas or [self.server]:
             server.stop(0)
+
+
+_TEMPLATE: list[Path] = []
+
+
+def migrated(database: Path) -> Path:
+    """``database`` made a fresh SQLite file with every migration applied at ``T0``, as
+    the server's first start would apply them: a copy of a file migrated once per
+    process (each pytest-xdist worker its own), since migrating takes most of a server's
+    start-up (one COMMIT per migration). The copy is a database of its own; no
+    installation id is in it yet. A path that exists already is left as it is."""
+    if database.exists():
+        return database
+    if not _TEMPLATE:
+        folder = tempfile.mkdtemp(prefix="praxis-template-")
+        atexit.register(shutil.rmtree, folder, True)
+        template = Path(folder) / "migrated.db"
+        migrate(f"sqlite:///{template}")
+        _TEMPLATE.append(template)
+    shutil.copyfile(_TEMPLATE[0], database)
+    os.chmod(database, 0o600)
+    return database
+
+
+def migrate(url: str) -> None:
+    """Applies every migration to the empty database at ``url``, at ``T0``."""
+    db = Database(url)
+    try:
+        db.migrate(T0, MIGRATIONS)
+    finally:
+        db.close()
 
 
 def start_server(

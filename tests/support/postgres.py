@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,7 @@ class Cluster:
             capture_output=True,
         )
         self.data = data
+        self._templates: dict[Callable[[str], None], str] = {}
         self.resume()
 
     def dsn(self, database: str) -> str:
@@ -107,16 +109,35 @@ class Cluster:
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://praxis@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self) -> str:
+    def create_database(self, prepare: Callable[[str], None] | None = None) -> str:
+        """A fresh, empty database's URL; with ``prepare`` (a function that fills an
+        empty database, e.g. migrates it), a copy of a database it prepared once for
+        this cluster (``CREATE DATABASE ... TEMPLATE``), still a database of its own."""
+        _check_marked()
+        template = None
+        if prepare is not None:
+            template = self._templates.get(prepare)
+            if template is None:
+                template = self._create(None)
+                prepare(self.url(template))
+                self._templates[prepare] = template
+        return self.url(self._create(template))
+
+    def _create(self, template: str | None) -> str:
         import psycopg
 
-        _check_marked()
         name = f"t{next(_databases)}_{int(time.time() * 1000) % 100000}"
-        with psycopg.connect(
-            f"host=127.0.0.1 port={self.port} user=praxis dbname=postgres", autocommit=True
-        ) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
-        return self.url(name)
+        copy = f' TEMPLATE "{template}"' if template else ""
+        with psycopg.connect(self.dsn("postgres"), autocommit=True) as connection:
+            for attempt in itertools.count():
+                try:
+                    connection.execute(f'CREATE DATABASE "{name}"{copy}')
+                    return name
+                except psycopg.errors.ObjectInUse:  # the template's last session ending
+                    if attempt >= 50:
+                        raise
+                    time.sleep(0.02)
+        raise AssertionError("unreachable")
 
     def halt(self) -> None:
         """Stops the server (as a crash or an outage would), keeping its data."""

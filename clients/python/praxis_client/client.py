@@ -144,7 +144,7 @@ def connect(
     merged = [*CHANNEL_OPTIONS, *options]
     tls = root_certificates is not None or certificate_chain is not None
     if not tls:
-        if token and not insecure and not _is_loopback(address):
+        if token and not insecure and not is_loopback(address):
             raise ValueError(
                 f"refusing to send a bearer token in plaintext to {address}: pass "
                 "root_certificates (TLS), or insecure=True on a network you trust"
@@ -160,15 +160,28 @@ def connect(
     return Client(channel)
 
 
-def _is_loopback(address: str) -> bool:
-    """True when ``address`` names this machine (loopback IPs, ``localhost``, unix sockets)."""
+LOOPBACK_NAMES = frozenset({"localhost", "ip6-localhost"})
+"""The host names taken for this machine (any case), beside loopback IP addresses."""
+
+
+def is_loopback(address: str) -> bool:
+    """True when ``address`` names this machine: ``host:port`` or ``[v6]:port`` with a
+    loopback host, a unix socket, or a gRPC list of replicas (``ipv4:``/``ipv6:``) that
+    are all loopback. One rule for the client's plaintext-token check, ``praxis serve``'s
+    listen check and the MCP server's HTTP host (:func:`is_loopback_host`)."""
     if address.startswith(("unix:", "unix-abstract:")):
         return True
     if address.startswith(("ipv4:", "ipv6:")):  # a list of replicas: every one local
         listed = address.partition(":")[2].split(",")
-        return all(_is_loopback(item.lstrip("/")) for item in listed if item)
-    host = address.rpartition(":")[0].strip("[]") if ":" in address else address
-    if host.lower() in ("localhost", "ip6-localhost"):
+        return all(is_loopback(item.lstrip("/")) for item in listed if item)
+    return is_loopback_host(address.rpartition(":")[0] if ":" in address else address)
+
+
+def is_loopback_host(host: str) -> bool:
+    """True when ``host`` (a name, an IP address, an IPv6 address with or without
+    brackets) is this machine; an empty host (every interface) is not."""
+    host = host.strip("[]")
+    if host.lower() in LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(host).is_loopback

@@ -289,40 +289,15 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
     def CompleteTask(
         self, request: task_pb2.CompleteTaskRequest, context: grpc.ServicerContext
     ) -> task_pb2.CompleteTaskResponse:
-        effect = unwrap(context, effect_from_proto(request.effect))
-        reply = unwrap(
-            context,
-            self.store.complete(
-                principal(),
-                Settlement(
-                    attempt_id=request.attempt_id,
-                    worker_id=request.worker_id,
-                    effect=effect,
-                    cost_microcredits=request.cost_microcredits or "0",
-                    result_json=request.result_json,
-                ),
-            ),
-        )
+        settlement = unwrap(context, settlement_of(request))
+        reply = unwrap(context, self.store.complete(principal(), settlement))
         return task_pb2.CompleteTaskResponse(replayed=reply.replayed)
 
     def FailTask(
         self, request: task_pb2.FailTaskRequest, context: grpc.ServicerContext
     ) -> task_pb2.FailTaskResponse:
-        effect = unwrap(context, effect_from_proto(request.effect))
-        reply = unwrap(
-            context,
-            self.store.fail(
-                principal(),
-                Settlement(
-                    attempt_id=request.attempt_id,
-                    worker_id=request.worker_id,
-                    effect=effect,
-                    cost_microcredits=request.cost_microcredits or "0",
-                    error=request.error,
-                    retryable=request.retryable,
-                ),
-            ),
-        )
+        settlement = unwrap(context, settlement_of(request))
+        reply = unwrap(context, self.store.fail(principal(), settlement))
         return task_pb2.FailTaskResponse(will_retry=reply.will_retry, replayed=reply.replayed)
 
     async def SettleTasks(
@@ -385,25 +360,29 @@ def settlement_from_proto(item: task_pb2.Settlement, path: str) -> Settlement | 
     kind = item.WhichOneof("outcome")
     if kind is None:
         return invalid("FIELD_REQUIRED", path, "a settlement needs `complete` or `fail`")
-    body = item.complete if kind == "complete" else item.fail
-    effect = effect_from_proto(body.effect)
+    return settlement_of(item.complete if kind == "complete" else item.fail, f"{path}.{kind}.")
+
+
+def settlement_of(
+    request: task_pb2.CompleteTaskRequest | task_pb2.FailTaskRequest, prefix: str = ""
+) -> Settlement | Rejection:
+    """The store's settlement of a CompleteTask or FailTask request (alone, or an item of
+    SettleTasks whose field paths start with ``prefix``), or ENUM_INVALID for its effect."""
+    effect = effect_from_proto(request.effect)
     if isinstance(effect, Rejection):
-        return _prefixed(effect, f"{path}.{kind}.")
-    if kind == "complete":
+        return _prefixed(effect, prefix)
+    cost = request.cost_microcredits or "0"
+    if isinstance(request, task_pb2.CompleteTaskRequest):
         return Settlement(
-            attempt_id=item.complete.attempt_id,
-            worker_id=item.complete.worker_id,
-            effect=effect,
-            cost_microcredits=item.complete.cost_microcredits or "0",
-            result_json=item.complete.result_json,
+            request.attempt_id, request.worker_id, effect, cost, result_json=request.result_json
         )
     return Settlement(
-        attempt_id=item.fail.attempt_id,
-        worker_id=item.fail.worker_id,
-        effect=effect,
-        cost_microcredits=item.fail.cost_microcredits or "0",
-        error=item.fail.error,
-        retryable=item.fail.retryable,
+        request.attempt_id,
+        request.worker_id,
+        effect,
+        cost,
+        error=request.error,
+        retryable=request.retryable,
         completed=False,
     )
 

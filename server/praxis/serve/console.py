@@ -21,7 +21,7 @@ from pathlib import Path
 from praxis.observability import logs
 from praxis.serve import banner, startup
 from praxis.serve.processes import Sidecar, child_command
-from praxis.serve.security import is_loopback
+from praxis_client.client import is_loopback
 
 log = logging.getLogger("praxis")
 DEFAULT_CONSOLE = "127.0.0.1:8080"

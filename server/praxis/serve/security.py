@@ -14,27 +14,12 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from pathlib import Path
 from typing import NamedTuple
 
 from praxis.serve import config as config_module
 from praxis.serve.startup import Refusal
-
-LOOPBACK_NAMES = frozenset({"localhost", "ip6-localhost"})
-
-
-def is_loopback(listen: str) -> bool:
-    """True when ``listen`` (``host:port``, ``[v6]:port`` or ``unix:path``) stays local."""
-    if listen.startswith(("unix:", "unix-abstract:")):
-        return True
-    host = listen.rpartition(":")[0].strip("[]")
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False  # a host name or an empty host (every interface)
+from praxis_client.client import is_loopback
 
 
 class Tls(NamedTuple):

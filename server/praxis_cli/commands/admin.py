@@ -7,7 +7,8 @@ from typing import Any
 
 from aiws.engine.v1 import admin_pb2, config_pb2, event_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 _HOLD_KINDS = {
     "restore": admin_pb2.HOLD_KIND_RESTORE,

@@ -12,7 +12,6 @@ approval is not renewed (its proof is used: the renewal would be born consumed).
 from __future__ import annotations
 
 import argparse
-import hashlib
 from typing import Any
 
 import grpc
@@ -20,11 +19,11 @@ import grpc
 from aiws.engine.v1 import approval_pb2 as pb
 from praxis_cli.commands.common import existing_approval, group, leaf, parse_moment
 from praxis_cli.errors import CONFLICT, CliError
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import local_time, to_dict
+from praxis_client.conventions import RENEWAL_ROUNDS, enum_name, is_renewal, renewal_ids
 
 DEFAULT_RENEWAL = "1d"
 """A renewal outlives the inbox's hour before expiry by default."""
-_MAX_ROUNDS = 100
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -125,20 +124,15 @@ def _renewal(
         if named is not None:
             return named, True
         return _create(ctx, args, old, args.approval_id, expires_at_ms)
-    token = ctx.connection().token or ""
-    for round_ in range(_MAX_ROUNDS):
-        key = f"{old.approval_id}\x00{token}\x00{round_}"
-        candidate = "ap-renew-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+    for candidate in renewal_ids(old.approval_id, ctx.connection().token or ""):
         existing = _existing(ctx, candidate)
         if existing is None:
             return _create(ctx, args, old, candidate, expires_at_ms)
-        if existing.material_digest == old.material_digest and (
-            existing.state == pb.APPROVAL_STATE_ACTIVE
-        ):
+        if is_renewal(existing, old):
             return existing, True
     raise CliError(
         "APPROVAL_ALREADY_EXISTS",
-        f"approval {old.approval_id} was renewed {_MAX_ROUNDS} times: name the renewal "
+        f"approval {old.approval_id} was renewed {RENEWAL_ROUNDS} times: name the renewal "
         "with --approval-id",
         CONFLICT,
     )

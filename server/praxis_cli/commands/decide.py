@@ -29,7 +29,8 @@ from praxis_cli.commands.common import (
 )
 from praxis_cli.commands.material import show_material
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import local_time, to_dict
+from praxis_client.conventions import enum_name
 
 # Review checks a command's shape, which names an approval; the material never includes it.
 REVIEW_APPROVAL = "pending-review"

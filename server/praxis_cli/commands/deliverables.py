@@ -10,13 +10,13 @@ Their request id is derived from what they record, so a repeated command replays
 from __future__ import annotations
 
 import argparse
-import hashlib
 from typing import Any
 
 from aiws.engine.v1 import assessment_pb2 as pb
 from aiws.engine.v1 import handoff_pb2
 from praxis_cli.commands.common import group, json_argument, leaf
-from praxis_cli.output import enum_name, local_time, to_dict
+from praxis_cli.output import local_time, to_dict
+from praxis_client.conventions import assessment_request_id, enum_name
 
 _SAID = {
     (pb.ASSESSMENT_KIND_ACCEPTANCE, pb.ASSESSMENT_VERDICT_PASS): "accepted",
@@ -111,10 +111,9 @@ def _record(ctx: Any, args: argparse.Namespace) -> int:
         ).subject_digest
     )
     verdict = pb.ASSESSMENT_VERDICT_FAIL if args.negative else pb.ASSESSMENT_VERDICT_PASS
-    key = f"{args.run}\x00{args.kind}\x00{verdict}\x00{subject}\x00{findings}"
     request = pb.RecordAssessmentRequest(
         request_id=args.request_id
-        or "cli-assess-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24],
+        or assessment_request_id(args.run, args.kind, verdict, subject, findings),
         run_id=args.run,
         kind=args.kind,
         verdict=verdict,

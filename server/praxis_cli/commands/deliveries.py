@@ -7,7 +7,8 @@ from typing import Any
 
 from aiws.engine.v1 import notification_pb2 as nb
 from praxis_cli.commands.common import group, leaf
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 _STATES = {
     "pending": nb.DELIVERY_STATE_PENDING,

@@ -9,7 +9,8 @@ from typing import Any
 
 from aiws.engine.v1 import registry_pb2
 from praxis_cli.commands.common import pretty_json, ref_text
-from praxis_cli.output import enum_name, to_dict
+from praxis_cli.output import to_dict
+from praxis_client.conventions import enum_name
 
 
 def _dependencies(spec: Any) -> set[str]:

@@ -15,7 +15,8 @@ from aiws.engine.v1 import principal_pb2 as pb
 from praxis_cli import config
 from praxis_cli.commands.common import group, leaf, parse_moment, read_text
 from praxis_cli.errors import CONFLICT, CliError, from_rpc, usage
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 MANAGE_ACTION = "principal.manage"
 _KINDS = {

@@ -7,7 +7,8 @@ from typing import Any
 
 from aiws.engine.v1 import contract_pb2, registry_pb2
 from praxis_cli.commands.common import group, leaf, parse_ref, pretty_json, ref_text
-from praxis_cli.output import Column, enum_name, ident, local_time, to_dict
+from praxis_cli.output import Column, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:

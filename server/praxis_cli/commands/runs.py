@@ -27,8 +27,9 @@ from praxis_cli.commands.common import (
     show_warnings,
 )
 from praxis_cli.errors import OK, RUN_CANCELLED, RUN_FAILED, UNAVAILABLE, CliError, usage
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
-from praxis_client.helpers import ENDING, unsettled
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
+from praxis_client.helpers import ENDING, TERMINAL, unsettled
 
 _STATES: dict[str, Any] = {
     "running": run_pb2.RUN_STATE_RUNNING,
@@ -40,7 +41,7 @@ _STATES: dict[str, Any] = {
     "failing": run_pb2.RUN_STATE_FAILING,
     "cancelling": run_pb2.RUN_STATE_CANCELLING,
 }
-_OUTCOME = {
+_OUTCOME = {  # the exit status of each of the TERMINAL states
     run_pb2.RUN_STATE_COMPLETED: OK,
     run_pb2.RUN_STATE_FAILED: RUN_FAILED,
     run_pb2.RUN_STATE_CANCELLED: RUN_CANCELLED,
@@ -585,9 +586,9 @@ def follow(ctx: Any, run_id: str) -> int:
     finally:
         if live is not None:
             live.stop()
-    if last is None or last.state not in _OUTCOME:
+    if last is None or last.state not in TERMINAL:
         last = ctx.call(ctx.client.runs.GetRun, run_pb2.GetRunRequest(run_id=run_id)).run
-    if last.state not in _OUTCOME:
+    if last.state not in TERMINAL:
         raise CliError(
             "UNAVAILABLE", "the watch ended before the run did; watch again", UNAVAILABLE
         )

@@ -21,7 +21,8 @@ from praxis_cli.commands.common import (
     read_text,
     ref_text,
 )
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
 
 _OVERLAPS: dict[str, Any] = {
     "skip": schedule_pb2.OVERLAP_POLICY_SKIP,

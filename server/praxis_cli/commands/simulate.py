@@ -23,7 +23,8 @@ from aiws.engine.v1 import event_pb2, run_pb2
 from aiws.engine.v1 import simulation_pb2 as pb
 from praxis_cli.commands.common import json_argument, leaf, parse_ref, read_text
 from praxis_cli.errors import usage
-from praxis_cli.output import Column, enum_name, free_text, ident, to_dict
+from praxis_cli.output import Column, free_text, ident, to_dict
+from praxis_client.conventions import enum_name
 
 _KIND_PREFIX = "SCRIPTED_OUTCOME_KIND_"
 

@@ -22,8 +22,9 @@ from praxis_cli.commands.common import (
     pretty_json,
 )
 from praxis_cli.errors import CONFLICT, CliError, usage
-from praxis_cli.output import Column, enum_name, free_text, ident, local_time, to_dict
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
 from praxis_client import answers
+from praxis_client.conventions import enum_name
 
 INBOX_KINDS = {
     "proposal": ib.INBOX_ITEM_KIND_PROPOSAL,

@@ -5,7 +5,8 @@ for a while), each settlement decides one attempt through the pure reducer, and
 :meth:`TaskStore.settle_many` settles a batch and claims again in one group commit. Every
 command goes through the runtime's unit of work (:mod:`praxis.store.runtime.unit`); the
 wire checks of these requests (:func:`check_claim`, :func:`check_lease`) sit beside the
-requests they check.
+requests they check; the RPC layer runs :func:`check_claim` once per request (with the
+wait the store never sees), before any claim.
 """
 
 from __future__ import annotations
@@ -156,10 +157,10 @@ class TaskStore:
         max_tasks: int,
         lease_ms: int,
     ) -> list[TaskView] | Rejection:
-        """Leases up to ``max_tasks`` ready attempts of ``models`` (does not wait)."""
-        problem = check_claim(worker_id, models, max_tasks, lease_ms, 0) or self.context.authorize(
-            principal, "task.work", ""
-        )
+        """Leases up to ``max_tasks`` ready attempts of ``models`` (does not wait). The
+        caller has checked the fields with :func:`check_claim` once for the request (a long
+        poll claims many times)."""
+        problem = self.context.authorize(principal, "task.work", "")
         if problem:
             return problem
         if not self._may_claim(models):
@@ -614,8 +615,9 @@ class TaskStore:
 
         Each settlement is validated, decided and saved on its own (its own SAVEPOINT), so
         a stale, foreign or invalid one never affects the others; the claim, when given,
-        runs after them in the same COMMIT. Returns one reply or rejection per request,
-        in order, and the claimed tasks.
+        runs after them in the same COMMIT (its fields checked by the caller with
+        :func:`check_claim`). Returns one reply or rejection per request, in order, and
+        the claimed tasks.
         """
         if len(requests) > MAX_SETTLEMENTS:
             return invalid(
@@ -624,10 +626,6 @@ class TaskStore:
                 f"at most {MAX_SETTLEMENTS} settlements per call; got {len(requests)}",
             )
         problem = self.context.authorize(principal, "task.work", "")
-        if claim is not None:
-            problem = problem or check_claim(
-                claim.worker_id, claim.models, claim.max_tasks, claim.lease_ms, 0
-            )
         if problem:
             return problem
         replies: list[core.Reply | Rejection] = []
