@@ -1,15 +1,16 @@
 """Connections and transactions.
 
 Every command is one write transaction: load, apply, save, append event, write receipt.
-Writers inside one process queue on a lock before ``BEGIN IMMEDIATE``, so they wait in
-FIFO order instead of in SQLite's sleeping busy handler; other processes on the same file
-are serialized by SQLite itself (or by an advisory lock on PostgreSQL).
 
-:meth:`Database.transact` adds group commit: commands that arrive while another batch is
-being written are run together by the next writer, each inside its own SAVEPOINT, and
-made durable by one COMMIT (one fsync). Each command still sees the effects of the ones
-before it and still commits or rolls back on its own; a failed COMMIT fails every
-command of the batch, and none of them was acknowledged.
+SQLite: one writer thread per process owns the write connection. Commands queue for it
+(:meth:`Database.transact`, :meth:`Database.transact_many`; the calling thread waits on
+an event): it drains the queue in FIFO order, runs each command of a batch in its own
+SAVEPOINT, makes the batch durable with one COMMIT (one fsync: group commit), then
+answers each command in order. No caller thread takes a lock or writes itself, so the
+callers never hand the write over to one another. Each command still sees the effects of
+the ones before it and still commits or rolls back on its own; a failed COMMIT fails
+every command of the batch, and none of them was acknowledged. Other processes on the
+same file are serialized by SQLite itself, ordered by :mod:`praxis.store.db.writer_turn`.
 
 PostgreSQL runs one transaction per command and no in-process write lock: commands of
 different runs and work orders proceed in parallel, each locking what it touches
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -160,7 +162,9 @@ def _in_savepoint(
 
 
 class _Pending(Generic[T]):
-    """One command waiting for a group commit."""
+    """One command waiting for the writer thread; its caller waits on ``done``."""
+
+    __slots__ = ("body", "done", "error", "value")
 
     def __init__(self, body: Callable[[Connection], T]) -> None:
         self.body = body
@@ -185,8 +189,10 @@ class Database:
         # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
         self.engine: Engine = dialect.make_engine(url, synchronous, pg_pool_size=pool_size)
         self.postgres = not url.startswith("sqlite")
+        # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
-        self._pending: deque[_Pending[object]] = deque()
+        # SQLite: the writer thread, draining the queue of commands.
+        self._writes = _Lane("praxis-writer", self._write_next)
         # SQLite: the group commit's connection, kept between batches (used under the
         # write lock) with the pool it came from; dropped after a batch that failed, so
         # a broken one is not reused, and when the engine is disposed (a new pool).
@@ -265,20 +271,26 @@ class Database:
         ``body`` may raise :class:`Rollback` to undo its own writes and return a value.
         ``scoped``: ``body`` takes the locks of what it touches (:mod:`locks`); on
         PostgreSQL it then runs beside other scoped commands instead of alone.
+        SQLite: the writer thread runs it; this thread waits for its durable commit.
         """
         if self.postgres:
             return self._transact_alone(body, scoped)
+        self._not_on_writer()
         item: _Pending[T] = _Pending(body)
-        self._pending.append(item)  # type: ignore[arg-type]  # deque of any _Pending
-        with self._write_lock:
-            if not item.done.is_set():
-                self._commit_pending()
+        self._writes.put([item])  # type: ignore[list-item]  # a list of any _Pending
+        item.done.wait()
         if item.error is not None:
             failure = self._failed(item.error)
             if failure is item.error:
                 raise item.error
             raise failure from item.error
         return item.value  # type: ignore[return-value]  # set by _write_batch
+
+    def _not_on_writer(self) -> None:
+        """Refuses to queue a write from the writer thread (an after-commit callback or a
+        before-commit hook's ending): it would wait for itself."""
+        if threading.get_ident() == self._writes.ident:
+            raise RuntimeError("the writer thread cannot wait for its own write")
 
     def transact_many(
         self,
@@ -299,14 +311,21 @@ class Database:
         """
         if self.postgres:
             return self._transact_groups(bodies, scoped, keys or [""] * len(bodies))
+        self._not_on_writer()
         items: list[_Pending[T]] = [_Pending(body) for body in bodies]
-        self._pending.extend(items)  # type: ignore[arg-type]  # deque of any _Pending
+        self._writes.put(items)  # type: ignore[arg-type]  # a list of any _Pending
         for item in items:
-            if not item.done.is_set():
-                with self._write_lock:
-                    if not item.done.is_set():
-                        self._commit_pending()
+            item.done.wait()
         return [item.error if item.error is not None else item.value for item in items]  # type: ignore[misc]
+
+    # --- the writer thread (SQLite) -------------------------------------------------------
+
+    def _write_next(self, pending: deque[_Pending[object]]) -> None:
+        """The writer: takes up to ``MAX_BATCH`` queued commands and writes them as one
+        batch."""
+        batch = [pending.popleft() for _ in range(min(len(pending), MAX_BATCH))]
+        with self._write_lock:
+            self._commit_pending(batch)
 
     def _transact_alone(self, body: Callable[[Connection], T], scoped: bool) -> T:
         """One command in one PostgreSQL transaction, retried when it lost a race (and
@@ -501,28 +520,24 @@ class Database:
         if not (once and callback in callbacks):
             callbacks.append(callback)
 
-    def _commit_pending(self) -> None:
-        """Commits the next batch of pending commands (the caller holds the write lock);
-        their after-commit callbacks run once the other processes may write again."""
+    def _commit_pending(self, batch: list[_Pending[object]]) -> None:
+        """Commits a batch of commands (the writer thread, holding the write lock); their
+        after-commit callbacks run once the other processes may write again."""
         with self._turn_held():
-            finish = self._write_batch()
+            finish = self._write_batch(batch)
         finish()
 
-    def _write_batch(self) -> Callable[[], None]:
+    def _write_batch(self, batch: list[_Pending[object]]) -> Callable[[], None]:
         """Runs and commits a batch; returns what completes it (the storage state, the
-        after-commit callbacks, waking its callers), to run after the writers' turn."""
-        batch: list[_Pending[object]] = []
+        after-commit callbacks, answering its callers), to run after the writers' turn."""
         started = time.perf_counter()
-        while self._pending and len(batch) < MAX_BATCH:
-            batch.append(self._pending.popleft())
         try:
             self._check(write=True)
             connection = self._take_writer()
         except Exception as error:  # nothing of the batch ran
             for item in batch:
                 item.error = error
-                item.done.set()
-            return lambda: None
+            return lambda: _answer(batch)
         committed = False
         endings: list[Ending] = []
         try:
@@ -551,8 +566,7 @@ class Database:
                 self._storage(True)
             _run(callbacks)
             _end(endings, committed)
-            for item in batch:
-                item.done.set()
+            _answer(batch)
 
         return finish
 
@@ -621,7 +635,8 @@ class Database:
         return self._turn.held() if self._turn is not None else contextlib.nullcontext()
 
     def close(self) -> None:
-        """Releases every pooled connection."""
+        """Answers what is queued, stops the writer thread, releases every connection."""
+        self._writes.stop()
         with self._write_lock:
             if self._writer is not None:
                 self._writer[0].close()
@@ -635,6 +650,67 @@ class Database:
             self._turn.close()
         if self._serving is not None:
             self._serving.release()
+
+
+class _Lane:
+    """One thread draining one queue: started on first use, in the process that uses it
+    (again in a forked child, where the parent's thread does not exist), stopped once
+    what was queued is answered."""
+
+    def __init__(self, name: str, drain: Callable[[deque[_Pending[object]]], None]) -> None:
+        self.name = name
+        self.ident = 0  # the thread's, once it runs
+        self._drain = drain  # takes and answers some of the queue
+        self._pending: deque[_Pending[object]] = deque()
+        self._work = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._starting = threading.Lock()
+        self._stopping = False
+
+    def put(self, items: list[_Pending[object]]) -> None:
+        """Queues ``items`` and wakes the thread."""
+        if self._pid != os.getpid():
+            self._start()
+        self._pending.extend(items)
+        self._work.set()
+
+    def _start(self) -> None:
+        with self._starting:
+            if self._pid == os.getpid():
+                return
+            self._pending.clear()  # a forked child's copy of the parent's queue
+            self._stopping = False
+            thread = threading.Thread(target=self._main, name=self.name, daemon=True)
+            thread.start()
+            self._thread, self._pid = thread, os.getpid()
+
+    def _main(self) -> None:
+        self.ident = threading.get_ident()
+        while True:
+            self._work.wait()
+            self._work.clear()
+            while self._pending:
+                self._drain(self._pending)
+            if self._stopping and not self._pending:
+                return
+
+    def stop(self) -> None:
+        """Answers what is queued, then ends the thread (a later ``put`` starts another)."""
+        thread = self._thread
+        if thread is None or self._pid != os.getpid():
+            return
+        self._stopping = True
+        self._work.set()
+        if thread is not threading.current_thread():
+            thread.join()
+        self._thread, self._pid = None, 0
+
+
+def _answer(items: list[_Pending[object]]) -> None:
+    """Wakes each command's waiting thread, in order."""
+    for item in items:
+        item.done.set()
 
 
 class Rollback(Exception):  # control flow, not an error
