@@ -108,6 +108,7 @@ from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.retention.store import ArchiveStore
+from praxis.store.runtime.context import Ports, RuntimeContext
 from praxis.store.runtime.events import EventStore
 from praxis.store.runtime.notifications import Notifications
 from praxis.store.runtime.runs import RunStore
@@ -241,7 +242,9 @@ class Engine:
         # the streams it opened here check their credential again.
         self.signals.on_delivered(PRINCIPAL, self.principals.forget)
         self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
-        self.runs = RunStore(
+        self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
+        # What every runtime command runs in, and what the slices on the runtime share.
+        self.context = RuntimeContext(
             self.db,
             authority,
             self.clock,
@@ -249,15 +252,13 @@ class Engine:
             settings.limits,
             settings.profile,
             self.signals,
-            contract_deadline=self.contracts.deadline,
-            contract_work_order=self.contracts.work_order_of,
+            ports(self),
+            webhook_names=frozenset(settings.webhooks),
         )
-        self.runs.webhook_names = frozenset(settings.webhooks)
+        self.runs = RunStore(self.context)
         self.notifications = Notifications(self.db, authority, self.clock)
         self.tasks = TaskStore(
-            self.runs,
-            allowance_of=self.contracts.allowance,
-            decide_ahead=settings.decide_ahead and not self.db.postgres,
+            self.context, decide_ahead=settings.decide_ahead and not self.db.postgres
         )
         self.registry = RegistryStore(
             self.db,
@@ -266,7 +267,7 @@ class Engine:
             self.installation_id,
             settings.clock_tolerance_ms,
             settings.profile,
-            definition_check=self.runs.check_definition,
+            definition_check=self.context.check_definition,
         )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.work_orders = WorkOrderStore(self.db, authority, self.clock)
@@ -278,25 +279,22 @@ class Engine:
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
         )
-        self.reconciliations = ReconciliationStore(self.runs, self.registry)
-        self.resumes = ResumeStore(self.runs, self.registry)
-        self.waits = WaitStore(self.runs, self.installation_id)
-        self.inbox = InboxStore(self.db, authority, self.clock, self.waits)
-        self.assessments = AssessmentStore(self.runs)
-        self.handoffs = HandoffStore(self.runs)
+        self.reconciliations = ReconciliationStore(self.context, self.installation_id)
+        self.resumes = ResumeStore(self.context, self.installation_id)
+        self.waits = WaitStore(self.context, self.installation_id)
+        self.inbox = InboxStore(self.db, authority, self.clock, self.context.unit)
+        self.assessments = AssessmentStore(self.context)
+        self.handoffs = HandoffStore(self.context)
         self.segments = SegmentStore(self.db)
         self.config = ConfigStore(self.db, authority, self.clock)
-        self.schedules = ScheduleStore(self.runs, self.installation_id)
+        self.schedules = ScheduleStore(self.context, self.installation_id)
         self.schedules.observers.append(metrics.schedule_time)
-        self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
-        self.runs.archived_of = self.archive.archived  # GetRun of an archived run
-        self.runs.archived_request = self.archive.archived_request  # its StartRun, again
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         for hooks, react in reactions(self):
             hooks.append(react)
         if self.tracing is not None:
-            self.runs.unit.trace = RunTraces(self.tracing)
+            self.context.unit.trace = RunTraces(self.tracing)
 
     def settle_due(self) -> bool:
         """Test clocks only (TestClockService): sweeps the timers due at the clock's time
@@ -336,6 +334,18 @@ class Engine:
         self.db.close()
 
 
+def ports(engine: Engine) -> Ports:
+    """What the runtime asks of the slices above it: every port, in one table.
+
+    The runtime imports none of these slices; each port is a Protocol of
+    :mod:`praxis.store.runtime.context`, and the store named here answers it.
+    """
+    return Ports(
+        contracts=engine.contracts,  # a contract's work order, deadline and allowance
+        archive=engine.archive,  # runs archived (GetRun, a StartRun repeated after)
+    )
+
+
 def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...]:
     """Which store reacts to which event of which other: every reaction, in one table.
 
@@ -344,7 +354,7 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
     the command) unless its event says it comes after the commit; rows of one event run
     in the order written here.
     """
-    registry, admin, runs = engine.registry, engine.admin, engine.runs
+    registry, admin, runs, unit = engine.registry, engine.admin, engine.runs, engine.context.unit
     return (
         # The registry: a ref's head changed (activation), inside its transaction.
         (registry.head_hooks, runs.on_new_head),  # governed runs take the new revision
@@ -359,16 +369,16 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
         (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
         # The runtime: a run starts, inside its transaction.
-        (runs.start_hooks, engine.contracts.check_start),  # its contract admits it
-        (runs.start_hooks, engine.waits.on_start),  # its wait nodes are recorded
-        (runs.start_hooks, engine.segments.on_start),  # its first segment opens
+        (engine.context.start_hooks, engine.contracts.check_start),  # its contract admits it
+        (engine.context.start_hooks, engine.waits.on_start),  # its wait nodes are recorded
+        (engine.context.start_hooks, engine.segments.on_start),  # its first segment opens
         # The task protocol: an attempt settles, inside its transaction.
         (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
         # The runtime: any command saved an outcome, inside its transaction.
-        (runs.unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
-        (runs.unit.save_hooks, engine.assessments.on_save),  # a contract's run completed
+        (unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
+        (unit.save_hooks, engine.assessments.on_save),  # a contract's run completed
         # The runtime: a transaction readied attempts, just before its COMMIT.
-        (runs.unit.ready_hooks, engine.tasks.hand_off),  # leased to a parked long poll
+        (unit.ready_hooks, engine.tasks.hand_off),  # leased to a parked long poll
         # Principals: a revocation or rotation committed (after the commit).
         (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
     )
@@ -458,7 +468,7 @@ class Server:
             self.settings.notifications,
             self.settings.clock,
         )
-        self.engine.runs.unit.delivery_hooks.append(deliverer.wake.set)
+        self.engine.context.unit.delivery_hooks.append(deliverer.wake.set)
         self.engine.notifications.redeliver_hooks.append(deliverer.wake.set)
         return deliverer
 
@@ -520,9 +530,8 @@ class Server:
         live_change = reload.change(self._document, document)
         restart = reload.change(self._started_document, document).restart_required
         engine = self.engine
-        engine.runs.webhook_names = frozenset(live.webhooks)
-        engine.runs.reconfigure(live.models, live.limits)
-        engine.tasks.limits = engine.simulations.limits = live.limits
+        engine.context.reconfigure(live.models, live.limits, frozenset(live.webhooks))
+        engine.simulations.limits = live.limits
         engine.settings.limits = live.limits
         engine.settings.retention = live.retention
         engine.archive.policy = live.retention

@@ -18,18 +18,18 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import contracts, requests
 from praxis.store.execution.tables import assessments, assessments_due
 from praxis.store.registry.rows import load_head
+from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import RunRecord
-from praxis.store.runtime.runs import RunStore
 from praxis.store.wake.hub import INBOX
 
 
 class AssessmentStore:
-    """Assessments over the run store."""
+    """Assessments over the runtime context."""
 
-    def __init__(self, runs: RunStore) -> None:
-        self.runs = runs
-        self.clock = runs.clock
-        self.authority = runs.authority
+    def __init__(self, runtime: RuntimeContext) -> None:
+        self.runtime = runtime
+        self.clock = runtime.clock
+        self.authority = runtime.authority
 
     def subject(self, connection: Connection, record: RunRecord) -> str:
         """The run's current subject digest (empty until it completed)."""
@@ -71,7 +71,7 @@ class AssessmentStore:
         assessments are no longer current, so both are owed again."""
         if not head.bound_run_id:
             return None
-        record = self.runs.unit.load(connection, head.bound_run_id)
+        record = self.runtime.unit.load(connection, head.bound_run_id)
         if (
             record is not None
             and record.contract_id
@@ -84,7 +84,7 @@ class AssessmentStore:
         return None
 
     def _wake_inbox(self) -> None:
-        self.runs.signals.publish({INBOX: 0})
+        self.runtime.signals.publish({INBOX: 0})
 
     def record(
         self,
@@ -119,14 +119,14 @@ class AssessmentStore:
         def transaction(connection: Connection) -> tuple[core.Assessment, bool]:
             key = requests.replayed(
                 connection, principal.principal_id, "assess", request_id, digest,
-                lambda _key: self.runs.authorize_run(
-                    principal, kind.value, self.runs.unit.load(connection, run_id), run_id
+                lambda _key: self.runtime.authorize_run(
+                    principal, kind.value, self.runtime.unit.load(connection, run_id), run_id
                 ),
             )  # fmt: skip
             if key is not None:
                 return _load(connection, key), True
-            record = self.runs.unit.load(connection, run_id)
-            denied = self.runs.authorize_run(principal, kind.value, record, run_id)
+            record = self.runtime.unit.load(connection, run_id)
+            denied = self.runtime.authorize_run(principal, kind.value, record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
             now = self.clock.now_ms()
@@ -162,14 +162,14 @@ class AssessmentStore:
             )
             return _load(connection, identifier), False
 
-        result: tuple[core.Assessment, bool] | Rejection = self.runs.db.transact(transaction)
+        result: tuple[core.Assessment, bool] | Rejection = self.runtime.db.transact(transaction)
         return result
 
     def list(
         self, principal: Principal, run_id: str
     ) -> tuple[list[core.Assessment], str] | Rejection:
         """A run's assessments (oldest first) and its current subject digest."""
-        found = self.runs.get_run(principal, run_id)
+        found = self.runtime.get_run(principal, run_id)
         if isinstance(found, Rejection):
             return found
         denied = self.authority.authorize(
@@ -177,7 +177,7 @@ class AssessmentStore:
         )
         if isinstance(denied, Rejection):
             return denied
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             rows = connection.execute(
                 select(assessments)
                 .where(assessments.c.run_id == run_id)

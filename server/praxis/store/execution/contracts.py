@@ -1,11 +1,11 @@
 """Contracts, spend and spending caps: the store side of :mod:`praxis.core.contract`.
 
 Costs are charged in the transaction that settles an attempt (:meth:`ContractStore.charge`,
-a settle hook of the run store), to the run's contract and to the principal that started
-the run, as exact decimal sums. Before a dispatch the run store asks
-:meth:`ContractStore.allowance` what the run may still use, counting what the running
-attempts of the contract's other runs and of the starter's other runs have reserved
-(:mod:`praxis.store.runtime.reservations`).
+a settle hook of the task protocol), to the run's contract and to the principal that
+started the run, as exact decimal sums. Before a dispatch the runtime asks
+:meth:`ContractStore.allowance` (its ``ContractTerms`` port) what the run may still
+use, counting what the running attempts of the contract's other runs and of the
+starter's other runs have reserved (:mod:`praxis.store.runtime.reservations`).
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ class ContractStore:
             reserved = reservations.principal_reserved(connection, target)
         return Spending(target, spent, reserved, self.authority.spend_cap(target))
 
-    # --- hooks of the run store -------------------------------------------------------
+    # --- the runtime's ports (ContractTerms) and start and settle hooks ---------------
 
     def work_order_of(self, contract_id: str) -> str | None:
         """The work order a contract governs, or ``None`` when there is no such contract.

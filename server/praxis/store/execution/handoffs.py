@@ -16,21 +16,22 @@ from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
+from praxis.store.execution.rows import handoff_of
 from praxis.store.execution.tables import handoffs
 from praxis.store.registry import rows as registry_rows
 from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime.runs import RunStore
+from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.tables import runs as run_table
 from praxis.store.wake.hub import INBOX
 
 
 class HandoffStore:
-    """Handoffs over the run store."""
+    """Handoffs over the runtime context."""
 
-    def __init__(self, runs: RunStore) -> None:
-        self.runs = runs
-        self.clock = runs.clock
-        self.authority = runs.authority
+    def __init__(self, runtime: RuntimeContext) -> None:
+        self.runtime = runtime
+        self.clock = runtime.clock
+        self.authority = runtime.authority
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -39,7 +40,7 @@ class HandoffStore:
 
     def _wake_inbox(self) -> None:
         """Offered handoffs are in the inbox until acknowledged."""
-        self.runs.signals.publish({INBOX: 0})
+        self.runtime.signals.publish({INBOX: 0})
 
     def create(
         self,
@@ -68,14 +69,14 @@ class HandoffStore:
         def transaction(connection: Connection) -> tuple[core.Handoff, bool]:
             key = requests.replayed(
                 connection, principal.principal_id, "handoff", request_id, digest,
-                lambda _key: self.runs.authorize_run(
-                    principal, "handoff.create", self.runs.unit.load(connection, run_id), run_id
+                lambda _key: self.runtime.authorize_run(
+                    principal, "handoff.create", self.runtime.unit.load(connection, run_id), run_id
                 ),
             )  # fmt: skip
             if key is not None:
                 return _load(connection, key), True  # type: ignore[return-value]  # exists
-            record = self.runs.unit.load(connection, run_id)
-            denied = self.runs.authorize_run(principal, "handoff.create", record, run_id)
+            record = self.runtime.unit.load(connection, run_id)
+            denied = self.runtime.authorize_run(principal, "handoff.create", record, run_id)
             if denied or record is None:
                 raise Rollback(denied)
             node = record.state.nodes.get(node_uid)
@@ -110,7 +111,7 @@ class HandoffStore:
             )
             return _load(connection, delivery), False  # type: ignore[return-value]  # exists
 
-        result: tuple[core.Handoff, bool] | Rejection = self.runs.db.transact(transaction)
+        result: tuple[core.Handoff, bool] | Rejection = self.runtime.db.transact(transaction)
         return result
 
     def acknowledge(self, principal: Principal, delivery_id: str) -> core.Handoff | Rejection:
@@ -124,15 +125,15 @@ class HandoffStore:
             if found is None:
                 missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
                 raise Rollback(
-                    self.runs.authorize_run(principal, "handoff.acknowledge", None, "", missing)
+                    self.runtime.authorize_run(principal, "handoff.acknowledge", None, "", missing)
                     or missing
                 )
-            record = self.runs.unit.load(connection, found.run_id)
+            record = self.runtime.unit.load(connection, found.run_id)
             if record is None:  # its run was archived: installation-wide
                 self._authorize(principal, "handoff.acknowledge", "")
             else:  # the answer of a missing handoff to anyone it does not cover
                 missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
-                denied = self.runs.authorize_run(
+                denied = self.runtime.authorize_run(
                     principal, "handoff.acknowledge", record, found.run_id, missing
                 )
                 if denied:
@@ -153,7 +154,7 @@ class HandoffStore:
             )  # fmt: skip
             return acknowledged
 
-        result: core.Handoff | Rejection = self.runs.db.transact(transaction)
+        result: core.Handoff | Rejection = self.runtime.db.transact(transaction)
         return result
 
     def get(self, principal: Principal, delivery_id: str) -> core.Handoff | Rejection:
@@ -161,12 +162,12 @@ class HandoffStore:
         problem = values.check_identifier(delivery_id, "delivery_id")
         if problem:
             return problem
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             found = _load(connection, delivery_id)
         if found is None:
             missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
-            return self.runs.authorize_run(principal, "run.read", None, "", missing) or missing
-        record = self.runs.get_run(principal, found.run_id)
+            return self.runtime.authorize_run(principal, "run.read", None, "", missing) or missing
+        record = self.runtime.get_run(principal, found.run_id)
         return record if isinstance(record, Rejection) else found
 
     def list_addressed(
@@ -200,13 +201,13 @@ class HandoffStore:
                     and_(handoffs.c.created_at_ms == since, handoffs.c.delivery_id > delivery),
                 )
             )
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             rows = list(connection.execute(query))
         more, rows = len(rows) > limit, rows[:limit]
         listed = [
             handoff_of(row)
             for row in rows
-            if self.runs.authorize(principal, "run.read", row.work_order_id) is None
+            if self.runtime.authorize(principal, "run.read", row.work_order_id) is None
         ]
         token = ""
         if more:
@@ -242,25 +243,3 @@ def _load(connection: Connection, delivery_id: str) -> core.Handoff | None:
         select(handoffs).where(handoffs.c.delivery_id == delivery_id)
     ).first()
     return None if row is None else handoff_of(row)
-
-
-def handoff_of(row: Any) -> core.Handoff:
-    """The handoff of a ``handoffs`` row."""
-    return core.Handoff(
-        delivery_id=row.delivery_id,
-        run_id=row.run_id,
-        node_uid=row.node_uid,
-        from_principal_id=row.from_principal_id,
-        to_principal_id=row.to_principal_id,
-        outputs_digest=row.outputs_digest,
-        note=row.note,
-        state=core.State(row.state),
-        created_at_ms=row.created_at_ms,
-        acknowledged_at_ms=row.acknowledged_at_ms,
-        work=None if row.revision < 0 else _work_of_row(row),
-    )
-
-
-def _work_of_row(row: Any) -> core.Work:
-    ref = Ref(row.ref_work_order_id, row.ref_run_id) if row.ref_run_id else None
-    return core.Work(ref, row.revision, row.definition_digest)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
@@ -23,38 +22,12 @@ from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
 from praxis.store.execution import approved, requests
+from praxis.store.execution.rows import ReconciliationView, reconciliation_view
 from praxis.store.execution.tables import reconciliations
-from praxis.store.registry.store import RegistryStore
+from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import Effects, RunRecord
-from praxis.store.runtime.runs import RunStore
 
-
-@dataclass(frozen=True)
-class ReconciliationView:
-    """One stored reconciliation."""
-
-    attempt_id: str
-    run_id: str
-    node_uid: str
-    completed: bool
-    state: effects.ReconciliationState
-    decision: str
-    evidence_json: str
-    approval_id: str
-    decided_by: str
-    opened_at_ms: int
-    decided_at_ms: int
-    error: str
-    result_json: str
-
-    operation: int = 0
-    """The node's operation generation (``NodeRun.operation``) while the reconciliation
-    is pending; a decided one of an earlier generation shows the node's current one."""
-
-    @property
-    def operation_id(self) -> str:
-        """The operation id, shared by every attempt of the node's operation."""
-        return core.operation_id(self.run_id, self.node_uid, self.operation)
+__all__ = ["Decision", "ReconciliationStore", "ReconciliationView"]  # rpc/
 
 
 @dataclass(frozen=True)
@@ -76,13 +49,13 @@ _BLOCKED_PREFIX = "RECONCILIATION_REQUIRED: "
 
 
 class ReconciliationStore:
-    """Reconciliations over the run store and the registry's approvals."""
+    """Reconciliations over the runtime context and the registry's approvals."""
 
-    def __init__(self, runs: RunStore, registry: RegistryStore) -> None:
-        self.runs = runs
-        self.registry = registry
-        self.authority = runs.authority
-        self.clock = runs.clock
+    def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
+        self.runtime = runtime
+        self.installation_id = installation_id
+        self.authority = runtime.authority
+        self.clock = runtime.clock
 
     # --- hook -------------------------------------------------------------------------
 
@@ -163,16 +136,16 @@ class ReconciliationStore:
 
     def list(self, principal: Principal, run_id: str) -> list[ReconciliationView] | Rejection:
         """A run's reconciliations, oldest first."""
-        record = self.runs.get_run(principal, run_id)
+        record = self.runtime.get_run(principal, run_id)
         if isinstance(record, Rejection):
             return record
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             rows = connection.execute(
                 select(reconciliations)
                 .where(reconciliations.c.run_id == run_id)
                 .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
             ).all()
-        return [_of_node(_view(row), record) for row in rows]
+        return [_of_node(reconciliation_view(row), record) for row in rows]
 
     def review(
         self, principal: Principal, request: Decision
@@ -181,7 +154,7 @@ class ReconciliationStore:
         problem = _check(request)
         if problem:
             return problem
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             found = self._material(connection, principal, request, "reconcile.read")
         if isinstance(found, Rejection):
             return found
@@ -194,11 +167,11 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations).where(reconciliations.c.attempt_id == request.attempt_id)
         ).first()
-        view = None if row is None else _view(row)
-        record = None if view is None else self.runs.unit.load(connection, view.run_id)
+        view = None if row is None else reconciliation_view(row)
+        record = None if view is None else self.runtime.unit.load(connection, view.run_id)
         if view is not None and record is not None:
             view = _of_node(view, record)
-        denied = self.runs.authorize_run(
+        denied = self.runtime.authorize_run(
             principal,
             action,
             record,
@@ -209,7 +182,7 @@ class ReconciliationStore:
         if denied or record is None or view is None:
             return denied  # type: ignore[return-value]  # set when nothing was found
         work_order = controls.load_work_order(connection, record.work_order_id)
-        problem = gates.check_epochs(request.epochs, self.registry.installation_id, work_order)
+        problem = gates.check_epochs(request.epochs, self.installation_id, work_order)
         if problem:
             return problem
         assert request.decision is not None
@@ -245,8 +218,8 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations.c.run_id).where(reconciliations.c.attempt_id == attempt_id)
         ).first()
-        record = None if row is None else self.runs.unit.load(connection, row.run_id)
-        return self.runs.authorize_run(principal, "reconcile.decide", record, attempt_id)
+        record = None if row is None else self.runtime.unit.load(connection, row.run_id)
+        return self.runtime.authorize_run(principal, "reconcile.decide", record, attempt_id)
 
     def _supplied(
         self, view: ReconciliationView, record: RunRecord, text: str
@@ -259,7 +232,7 @@ class ReconciliationStore:
                 "result_json",
                 "the attempt completed with its own result: the decision takes none",
             )
-        result = values.parse_document(text, "result_json", self.runs.profile)
+        result = values.parse_document(text, "result_json", self.runtime.profile)
         if isinstance(result, Rejection):
             return result
         node_id = view.node_uid.partition("#")[0]
@@ -329,17 +302,17 @@ class ReconciliationStore:
                 result,
                 view.completed or bool(request.result_json),
             )
-            outcome = core.apply(record.state, command, now, self.runs.limits)
+            outcome = core.apply(record.state, command, now, self.runtime.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
             if evidence.expires_at_ms <= self.clock.now_ms():
                 raise Rollback(precondition("APPROVAL_EXPIRED", "the approval expired"))
-            self.runs.unit.save(connection, record, outcome, signals, command, now)
+            self.runtime.unit.save(connection, record, outcome, signals, command, now)
             self._record(connection, principal, request, approval, material, now)
             requests.remember(connection, scope[1], scope[0], scope[2], digest, view.attempt_id)
             return self._load_view(connection, view.attempt_id), False
 
-        result: tuple[ReconciliationView, bool] | Rejection = self.runs.unit.transact(
+        result: tuple[ReconciliationView, bool] | Rejection = self.runtime.unit.transact(
             transaction, scoped=False
         )
         return result
@@ -383,8 +356,8 @@ class ReconciliationStore:
         row = connection.execute(
             select(reconciliations).where(reconciliations.c.attempt_id == attempt_id)
         ).first()
-        view = _view(row)
-        record = self.runs.unit.load(connection, view.run_id)
+        view = reconciliation_view(row)
+        record = self.runtime.unit.load(connection, view.run_id)
         return _of_node(view, record) if record is not None else view
 
 
@@ -412,21 +385,3 @@ def _of_node(view: ReconciliationView, record: RunRecord) -> ReconciliationView:
     """The view with its node's operation generation."""
     node = record.state.nodes.get(view.node_uid)
     return replace(view, operation=node.operation) if node is not None else view
-
-
-def _view(r: Any) -> ReconciliationView:
-    return ReconciliationView(
-        attempt_id=r.attempt_id,
-        run_id=r.run_id,
-        node_uid=r.node_uid,
-        completed=bool(r.completed),
-        state=effects.ReconciliationState(r.state),
-        decision=r.decision,
-        evidence_json=r.evidence_json,
-        approval_id=r.approval_id,
-        decided_by=r.decided_by,
-        opened_at_ms=r.opened_at_ms,
-        decided_at_ms=r.decided_at_ms,
-        error=r.error,
-        result_json=r.result_json,
-    )

@@ -33,10 +33,10 @@ from praxis.store.db import locks
 from praxis.store.db.database import Rollback
 from praxis.store.execution import approved, authorizations, requests
 from praxis.store.registry.rows import load_head
-from praxis.store.registry.store import RegistryStore
 from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.lifecycle import MAX_RUN_TIMEOUT_MS, admit
 from praxis.store.runtime.rows import Effects, RunRecord
-from praxis.store.runtime.runs import MAX_RUN_TIMEOUT_MS, RunStore, admit
 
 
 @dataclass(frozen=True)
@@ -55,27 +55,27 @@ class ResumeRequest:
 
 
 class ResumeStore:
-    """Resumes over the run store and the registry's approvals."""
+    """Resumes over the runtime context and the registry's approvals."""
 
-    def __init__(self, runs: RunStore, registry: RegistryStore) -> None:
-        self.runs = runs
-        self.registry = registry
-        self.clock = runs.clock
+    def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
+        self.runtime = runtime
+        self.installation_id = installation_id
+        self.clock = runtime.clock
 
     def review(self, principal: Principal, request: ResumeRequest) -> resumes.Material | Rejection:
         """The material a human approves before a governed run resumes. Writes nothing."""
         problem = _check(request)
         if problem:
             return problem
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             found = self._material(connection, principal, request)
         return found[0] if not isinstance(found, Rejection) else found
 
     def _material(
         self, connection: Connection, principal: Principal, request: ResumeRequest
     ) -> tuple[resumes.Material, RunRecord, Target | None] | Rejection:
-        record = self.runs.unit.load(connection, request.run_id)
-        denied = self.runs.authorize_run(principal, "run.resume", record, request.run_id)
+        record = self.runtime.unit.load(connection, request.run_id)
+        denied = self.runtime.authorize_run(principal, "run.resume", record, request.run_id)
         if denied or record is None:
             return denied  # type: ignore[return-value]  # set when the run is missing
         if record.state.status not in (core.RunStatus.FAILED, core.RunStatus.CANCELLED):
@@ -84,11 +84,11 @@ class ResumeStore:
         work_order = controls.load_work_order(connection, record.work_order_id)
         if epochs is None:
             epochs = Epochs(
-                self.registry.installation_id,
+                self.installation_id,
                 work_order.ownership_epoch,
                 work_order.authority_epoch,
             )
-        problem = gates.check_epochs(epochs, self.registry.installation_id, work_order)
+        problem = gates.check_epochs(epochs, self.installation_id, work_order)
         if problem:
             return problem
         target = self._target(connection, record) if request.to_head else None
@@ -133,7 +133,7 @@ class ResumeStore:
                 "activate a revision that replaces the failed node first, or resume "
                 "without to_head",
             )
-        parsed = self.runs.parse_definition(head.definition, "head", connection)
+        parsed = self.runtime.parse_definition(head.definition, "head", connection)
         if isinstance(parsed, Rejection):
             return parsed
         refused = replace_run.conflicts(record.state, parsed)
@@ -167,14 +167,14 @@ class ResumeStore:
                 lambda run_id: self._granted(connection, principal, run_id),
             )  # fmt: skip
             if key is not None:
-                replay = self.runs.unit.load(connection, key)
+                replay = self.runtime.unit.load(connection, key)
                 assert replay is not None
                 return replay, True
             if request.to_head:  # the head it reads must stay the head: as registry commands
                 # do, serialize with them, the work order's lock before the run's
-                known = self.runs.unit.load(connection, request.run_id)
+                known = self.runtime.unit.load(connection, request.run_id)
                 locks.work_order(connection, known.work_order_id if known else "")
-            self.runs.unit.lock_load(connection, request.run_id)
+            self.runtime.unit.lock_load(connection, request.run_id)
             found = self._material(connection, principal, request)
             if isinstance(found, Rejection):
                 raise Rollback(found)
@@ -183,7 +183,7 @@ class ResumeStore:
             admit(connection, record.work_order_id)
             if record.ref_run_id or material.needs_approval:
                 self._approve(connection, principal, request, material, record, now)
-            deadline = self.runs.deadline(
+            deadline = self.runtime.deadline(
                 connection, record.contract_id, request.run_timeout_ms, now
             )
             command = core.Resume(
@@ -193,10 +193,10 @@ class ResumeStore:
                 target.definition if target else None,
                 target.revision if target else 0,
             )
-            outcome = core.apply(record.state, command, now, self.runs.limits)
+            outcome = core.apply(record.state, command, now, self.runtime.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
-            saved = self.runs.unit.save(connection, record, outcome, effects, command, now)
+            saved = self.runtime.unit.save(connection, record, outcome, effects, command, now)
             requests.append(
                 connection,
                 "RUN_RESUMED",
@@ -211,7 +211,7 @@ class ResumeStore:
             requests.remember(connection, scope[1], scope[0], scope[2], digest, record.state.run_id)
             return saved, False
 
-        result: tuple[RunRecord, bool] | Rejection = self.runs.unit.transact(
+        result: tuple[RunRecord, bool] | Rejection = self.runtime.unit.transact(
             transaction, dry_run=request.dry_run
         )
         return result
@@ -220,8 +220,8 @@ class ResumeStore:
         self, connection: Connection, principal: Principal, run_id: str
     ) -> Rejection | None:
         """Whether ``run.resume`` on the run is still granted (a replay's check)."""
-        record = self.runs.unit.load(connection, run_id)
-        return self.runs.authorize_run(principal, "run.resume", record, run_id)
+        record = self.runtime.unit.load(connection, run_id)
+        return self.runtime.authorize_run(principal, "run.resume", record, run_id)
 
     def _approve(
         self,
@@ -246,7 +246,7 @@ class ResumeStore:
             )
         approval, _evidence = approved.verify(
             connection,
-            self.runs.authority,
+            self.runtime.authority,
             request.approval_id,
             material.digest(),
             material.epochs,

@@ -13,13 +13,10 @@ against it and consumes it (:mod:`praxis.store.execution.authorizations`).
 
 from __future__ import annotations
 
-import enum
 import hashlib
-import json
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import authorization as authz
@@ -31,50 +28,12 @@ from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
 from praxis.store.execution import authorizations, requests
+from praxis.store.execution.rows import WaitState, WaitView, wait_view
 from praxis.store.execution.tables import waits
+from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import Effects, RunRecord
-from praxis.store.runtime.runs import RunStore
-from praxis.store.runtime.tables import run_events
 
-
-class WaitState(enum.Enum):
-    """What a wait's node and satisfaction say about it."""
-
-    NOT_OPEN = "NOT_OPEN"
-    PENDING = "PENDING"
-    SATISFIED = "SATISFIED"
-    EXPIRED = "EXPIRED"
-    DEFAULTED = "DEFAULTED"
-    CANCELLED = "CANCELLED"
-
-
-@dataclass(frozen=True)
-class WaitView:
-    """One wait as a caller sees it.
-
-    ``actions`` are what an ``authorization`` wait authorises: from the current
-    definition (no input digests) while it is open, as approved once satisfied, when
-    ``approval_id`` and ``material_digest`` name the approval consumed.
-    """
-
-    wait_id: str
-    run_id: str
-    node_uid: str
-    spec: Node
-    state: WaitState
-    opened_at_ms: int
-    expires_at_ms: int
-    payload_json: str
-    satisfied_by: str
-    satisfied_at_ms: int
-    actions: tuple[authz.Action, ...] = ()
-    approval_id: str = ""
-    material_digest: str = ""
-
-    @property
-    def purpose(self) -> str:
-        """The purpose the wait declares (authorization waits; empty: none)."""
-        return self.spec.wait.purpose if self.spec.wait else ""
+__all__ = ["WaitState", "WaitStore", "WaitView", "schema_json", "wait_id"]  # rpc/waits.py
 
 
 def wait_id(run_id: str, uid: str) -> str:
@@ -84,13 +43,13 @@ def wait_id(run_id: str, uid: str) -> str:
 
 
 class WaitStore:
-    """Waits over the run store (and, for authorization waits, the registry's approvals
+    """Waits over the runtime context (and, for authorization waits, the registry's approvals
     of this installation)."""
 
-    def __init__(self, runs: RunStore, installation_id: str) -> None:
-        self.runs = runs
-        self.clock = runs.clock
-        self.authority = runs.authority
+    def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
+        self.runtime = runtime
+        self.clock = runtime.clock
+        self.authority = runtime.authority
         self.installation_id = installation_id
 
     def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
@@ -136,69 +95,33 @@ class WaitStore:
         problem = values.check_identifier(wait, "wait_id")
         if problem:
             return problem
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             row = _row(connection, wait)
             if row is None:
                 missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
-                denied = self.runs.authorize_run(principal, "run.read", None, wait, missing)
+                denied = self.runtime.authorize_run(principal, "run.read", None, wait, missing)
                 return denied or missing
-            record = self.runs.get_run(principal, row.run_id)
+            record = self.runtime.get_run(principal, row.run_id)
             if isinstance(record, Rejection):
                 return record
-            return self._view(connection, record, row, self.clock.now_ms())
+            return wait_view(connection, record, row, self.clock.now_ms())
 
     def list(self, principal: Principal, run_id: str) -> list[WaitView] | Rejection:
         """The waits of a run, in definition order."""
-        record = self.runs.get_run(principal, run_id)
+        record = self.runtime.get_run(principal, run_id)
         if isinstance(record, Rejection):
             return record
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             rows = {
                 row.node_uid: row
                 for row in connection.execute(select(waits).where(waits.c.run_id == run_id))
             }
             now = self.clock.now_ms()
             return [
-                self._view(connection, record, rows[node_id], now)
+                wait_view(connection, record, rows[node_id], now)
                 for node_id in record.state.definition.nodes
                 if node_id in rows
             ]
-
-    def _view(self, connection: Connection, record: RunRecord, row: Any, now: int) -> WaitView:
-        node = record.state.nodes.get(row.node_uid)
-        spec = record.state.definition.nodes[row.node_uid]
-        assert spec.wait is not None
-        state = _state(node, bool(row.satisfied_by), spec.wait.on_expiry == "default", now)
-        expires = 0
-        if node is not None and node.status is core.NodeStatus.WAITING:
-            expires = node.deadline_ms
-        elif state is not WaitState.NOT_OPEN:  # settled: the snapshot no longer keeps it
-            expires = _opened_expiry(connection, record.state.run_id, row.node_uid)
-        opened = expires - spec.wait.expires_in_ms if expires else 0
-        actions: tuple[authz.Action, ...] = ()
-        approval_id = material_digest = ""
-        if spec.kind == authz.KIND:
-            if row.satisfied_by:
-                approval_id, material_digest, actions = authorizations.approved(
-                    connection, row.wait_id
-                )
-            if not material_digest:  # open, expired, or satisfied before approvals
-                actions = authz.actions(record.state, row.node_uid, {})
-        return WaitView(
-            wait_id=row.wait_id,
-            run_id=record.state.run_id,
-            node_uid=spec.node_id,
-            spec=spec,
-            state=state,
-            opened_at_ms=opened,
-            expires_at_ms=expires,
-            payload_json=row.payload_json,
-            satisfied_by=row.satisfied_by,
-            satisfied_at_ms=row.satisfied_at_ms,
-            actions=actions,
-            approval_id=approval_id,
-            material_digest=material_digest,
-        )
 
     def review(
         self, principal: Principal, wait: str, payload_json: str
@@ -208,21 +131,23 @@ class WaitStore:
         problem = values.check_identifier(wait, "wait_id")
         if problem:
             return problem
-        payload = values.parse_document(payload_json or "null", "payload_json", self.runs.profile)
+        payload = values.parse_document(
+            payload_json or "null", "payload_json", self.runtime.profile
+        )
         if isinstance(payload, Rejection):
             return payload
-        with self.runs.db.read() as connection:
+        with self.runtime.db.read() as connection:
             row = _row(connection, wait)
-            record = None if row is None else self.runs.unit.load(connection, row.run_id)
+            record = None if row is None else self.runtime.unit.load(connection, row.run_id)
             missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
-            denied = self.runs.authorize_run(principal, "wait.read", record, wait, missing)
+            denied = self.runtime.authorize_run(principal, "wait.read", record, wait, missing)
             if denied or record is None:
                 return denied or missing
             if record.state.definition.nodes[row.node_uid].kind != authz.KIND:
                 return _not_applicable("only an authorization wait is reviewed")
             outcome = core.apply(
                 record.state, core.SatisfyWait(row.node_uid, payload), self.clock.now_ms(),
-                self.runs.limits,
+                self.runtime.limits,
             )  # fmt: skip
             if isinstance(outcome, Rejection):
                 return outcome
@@ -248,7 +173,9 @@ class WaitStore:
         )
         if problem:
             return problem
-        payload = values.parse_document(payload_json or "null", "payload_json", self.runs.profile)
+        payload = values.parse_document(
+            payload_json or "null", "payload_json", self.runtime.profile
+        )
         if isinstance(payload, Rejection):
             return payload
         named = {"approval_id": approval_id} if approval_id else {}
@@ -260,10 +187,10 @@ class WaitStore:
             if row is None:
                 missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
                 raise Rollback(
-                    self.runs.authorize_run(principal, "wait.satisfy", None, wait, missing)
+                    self.runtime.authorize_run(principal, "wait.satisfy", None, wait, missing)
                     or missing
                 )
-            record = self.runs.unit.lock_load(connection, row.run_id)
+            record = self.runtime.unit.lock_load(connection, row.run_id)
             assert record is not None
             spec = record.state.definition.nodes[row.node_uid]
             replay = requests.replayed(
@@ -271,23 +198,23 @@ class WaitStore:
                 lambda _key: self._refusal(principal, record, spec, now),
             )  # fmt: skip
             if replay is not None:
-                return self._view(connection, record, row, now), True
+                return wait_view(connection, record, row, now), True
             self._authorize(principal, record, spec, now)
             if approval_id and spec.kind != authz.KIND:
                 raise Rollback(_not_applicable("only an authorization wait takes an approval"))
             command = core.SatisfyWait(row.node_uid, payload)
-            outcome = core.apply(record.state, command, now, self.runs.limits)
+            outcome = core.apply(record.state, command, now, self.runtime.limits)
             if isinstance(outcome, Rejection):
                 raise Rollback(outcome)
             approval = None
             if spec.kind == authz.KIND:
                 approval = self._approval(connection, record, row, payload, approval_id, now)
-            saved = self.runs.unit.save(connection, record, outcome, effects, command, now)
+            saved = self.runtime.unit.save(connection, record, outcome, effects, command, now)
             _record(connection, principal, row, payload, approval, request_id, now)
             requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
-            return self._view(connection, saved, _row(connection, wait), now), False
+            return wait_view(connection, saved, _row(connection, wait), now), False
 
-        result: tuple[WaitView, bool] | Rejection = self.runs.unit.transact(transaction)
+        result: tuple[WaitView, bool] | Rejection = self.runtime.unit.transact(transaction)
         return result
 
     def _authorize(self, principal: Principal, record: RunRecord, spec: Node, now: int) -> None:
@@ -377,39 +304,6 @@ def _not_applicable(message: str) -> Rejection:
 
 def _row(connection: Connection, wait: str) -> Any:
     return connection.execute(select(waits).where(waits.c.wait_id == wait)).first()
-
-
-_OPENED = (
-    select(run_events.c.payload_json)
-    .where(
-        run_events.c.run_id == bindparam("rid"),
-        run_events.c.node_uid == bindparam("uid"),
-        run_events.c.kind == "NODE_WAITING",
-    )
-    .order_by(run_events.c.seq.desc())
-    .limit(1)
-)
-
-
-def _opened_expiry(connection: Connection, run_id: str, uid: str) -> int:
-    """The expiry a settled wait had, from the event written when it opened (0 if none)."""
-    text = connection.execute(_OPENED, {"rid": run_id, "uid": uid}).scalar()
-    return int(json.loads(text).get("expires_at_ms", 0)) if text else 0
-
-
-def _state(node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int) -> WaitState:
-    if node is None or node.status in (core.NodeStatus.PENDING, core.NodeStatus.READY):
-        return WaitState.NOT_OPEN
-    if node.status is core.NodeStatus.WAITING:
-        if node.deadline_ms > now:
-            return WaitState.PENDING
-        # Past its expiry, before the sweep applies it: report what the sweep will do.
-        return WaitState.DEFAULTED if defaults else WaitState.EXPIRED
-    if node.status is core.NodeStatus.DONE:
-        return WaitState.SATISFIED if satisfied else WaitState.DEFAULTED
-    if node.status is core.NodeStatus.FAILED:
-        return WaitState.EXPIRED
-    return WaitState.CANCELLED
 
 
 def schema_json(spec: Node) -> str:

@@ -65,7 +65,7 @@ def rebuild(
     Args:
         connection: A read (or write) connection.
         run_id: The run.
-        definitions: Loads a stored definition by digest (``RunStore.definition``).
+        definitions: Loads a stored definition by digest (``RuntimeContext.definition``).
         limits: The limits the server applies the reducer with.
 
     Raises:

@@ -26,7 +26,6 @@ from sqlalchemy.engine import Connection
 from praxis.core import definition as definitions
 from praxis.core import money, progress, values
 from praxis.core import run as core
-from praxis.core.contract import Allowance
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability import metrics
@@ -38,8 +37,8 @@ from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import Effects, RunRecord
-from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.tables import attempts, ready_nodes
 
 log = logging.getLogger("praxis.tasks")
@@ -106,24 +105,18 @@ class Claim:
 
 
 class TaskStore:
-    """The worker task protocol over the runs of a :class:`RunStore`: claims (leasing
+    """The worker task protocol over the runs of a :class:`RuntimeContext`: claims (leasing
     ready attempts), heartbeats and settlements, one transaction each or one group
     commit for a batch (:meth:`settle_many`)."""
 
-    def __init__(
-        self,
-        runs: RunStore,
-        allowance_of: Callable[[Connection, RunRecord], Allowance | None] | None = None,
-        decide_ahead: bool = False,
-    ) -> None:
-        self.runs = runs
-        self.unit = runs.unit
-        self.db = runs.db
-        self.authority = runs.authority
-        self.clock = runs.clock
-        self.limits = runs.limits
-        self.profile = runs.profile
-        self.models = runs.models
+    def __init__(self, context: RuntimeContext, decide_ahead: bool = False) -> None:
+        self.context = context
+        self.unit = context.unit
+        self.db = context.db
+        self.authority = context.authority
+        self.clock = context.clock
+        self.profile = context.profile
+        self.models = context.models
         self._lock = threading.Lock()
         # How many claims skipped a candidate run another transaction held (PostgreSQL,
         # SKIP LOCKED): a long poll that saw it grow claims again soon, since the holder's
@@ -137,17 +130,20 @@ class TaskStore:
         self.settle_hooks: list[
             Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
         ] = []
-        # What a run's contract still allows (the execution model's contracts).
-        self.allowance_of = allowance_of or _unlimited
         # The long polls of this process parked for a hand-off, and the one thread that
         # gives back what a vanished poll was handed (never the committing writer's).
         self.waiters: matching.Waiters[Claim, TaskView] = matching.Waiters(self._give_back_later)
         self._returns = ThreadPoolExecutor(1, thread_name_prefix="praxis-give-back")
 
+    @property
+    def limits(self) -> definitions.Limits:
+        """The definition limits in force (the context's: a reload changes them)."""
+        return self.context.limits
+
     def list_models(self, principal: Principal) -> list[tuple[str, bool, int]] | Rejection:
         """``(name, configured, expires_at_ms)`` of every model StartRun accepts now."""
-        denied = self.runs.authorize(principal, "run.start", "")
-        if denied and self.runs.authorize(principal, "task.work", ""):
+        denied = self.context.authorize(principal, "run.start", "")
+        if denied and self.context.authorize(principal, "task.work", ""):
             return denied
         return self.models.listing()
 
@@ -164,7 +160,7 @@ class TaskStore:
         """Leases up to ``max_tasks`` ready attempts of ``models`` (does not wait). The
         caller has checked the fields with :func:`check_claim` once for the request (a long
         poll claims many times)."""
-        problem = self.runs.authorize(principal, "task.work", "")
+        problem = self.context.authorize(principal, "task.work", "")
         if problem:
             return problem
         if not self._may_claim(models):
@@ -280,7 +276,7 @@ class TaskStore:
     ) -> list[TaskView]:
         """What ``waiter``'s own claim would lease now, inside this transaction; nothing
         when its credential or grant no longer allows it (its poll finds out itself)."""
-        if self.runs.authorize(waiter.principal, "task.work", "") or not waiter.may_lease():
+        if self.context.authorize(waiter.principal, "task.work", "") or not waiter.may_lease():
             return []
         try:
             tasks: list[TaskView] = self._claim_body(waiter.claim)(connection, fx)
@@ -374,7 +370,11 @@ class TaskStore:
         byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
         ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
         record = self.unit.load(connection, run_id, row)
-        allowance = self.allowance_of(connection, record) if record is not None else None
+        allowance = (
+            self.context.ports.contracts.allowance(connection, record)
+            if record is not None
+            else None
+        )
         for uid in uids:
             input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
@@ -541,7 +541,9 @@ class TaskStore:
             outcome = found.outcome
             spends = any(a.cost_microcredits not in ("", "0") for a in outcome.attempts)
             if spends or record.contract_id:
-                self.runs.lock_budget(connection, record.contract_id, record.principal_id, spends)
+                self.context.lock_budget(
+                    connection, record.contract_id, record.principal_id, spends
+                )
             self.unit.save(connection, record, outcome, effects, command, now)
             for hook in self.settle_hooks:
                 hook(connection, record, command, outcome)
@@ -560,7 +562,7 @@ class TaskStore:
         build: Callable[[core.Attempt], core.Command],
         report: progress.Report | None = None,
     ) -> core.Reply | Rejection:
-        problem = values.check_identifier(attempt_id, "attempt_id") or self.runs.authorize(
+        problem = values.check_identifier(attempt_id, "attempt_id") or self.context.authorize(
             principal, "task.work", ""
         )
         if problem:
@@ -623,7 +625,7 @@ class TaskStore:
                 "settlements",
                 f"at most {MAX_SETTLEMENTS} settlements per call; got {len(requests)}",
             )
-        problem = self.runs.authorize(principal, "task.work", "")
+        problem = self.context.authorize(principal, "task.work", "")
         if problem:
             return problem
         replies: list[core.Reply | Rejection] = []
@@ -737,10 +739,6 @@ def _claimable(record: RunRecord, node: core.NodeRun, now: int) -> bool:
 
 def _nothing(committed: bool) -> None:
     """The ending of a hand-off that handed nothing."""
-
-
-def _unlimited(_connection: Connection, _record: RunRecord) -> Allowance | None:
-    return None
 
 
 def check_lease(lease_ms: int, field_path: str = "lease_ms") -> Rejection | None:

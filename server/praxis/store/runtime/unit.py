@@ -7,10 +7,10 @@ notes what it changed in its :class:`~praxis.store.runtime.rows.Effects`. After 
 commit the unit wakes the long polls and streams of every server process
 (:mod:`praxis.store.wake.hub`): the wake-ups are computed here, from the effects.
 
-:class:`~praxis.store.runtime.runs.RunStore` and the stores of
-:mod:`praxis.store.execution` (contracts, reconciliations, waits, assessments,
-handoffs, segments) go through this class; none reaches into another store's
-private methods.
+The runtime context (:class:`~praxis.store.runtime.context.RuntimeContext`) holds the
+one unit; :class:`~praxis.store.runtime.runs.RunStore`, the task protocol and the stores
+of :mod:`praxis.store.execution` and :mod:`praxis.store.schedules` go through it; none
+reaches into another store's private methods.
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 Every command authorizes, then writes in one transaction. A schedule's start is one
 transaction of the runtime's unit of work: lock the schedule, check its version, start
-the run (:meth:`RunStore.start_in`, under the schedule's creator, with the request id
-:func:`praxis.core.schedule.request_id` of the schedule and the time) and advance the
-schedule's cursor. So with several processes or replicas a time's start commits once,
-and a crash leaves both or neither; should the cursor ever lag a started run (a backfill
-got there first), the request id finds that run instead of starting another.
+the run (:func:`praxis.store.runtime.lifecycle.start_in`, under the schedule's creator,
+with the request id :func:`praxis.core.schedule.request_id` of the schedule and the
+time) and advance the schedule's cursor. So with several processes or replicas a time's
+start commits once, and a crash leaves both or neither; should the cursor ever lag a
+started run (a backfill got there first), the request id finds that run instead of
+starting another.
 
 This slice sits on the runtime (it starts runs) and on the registry's approvals (a
 schedule of a ref is created with a human's approval of its exact material, verified
@@ -31,8 +32,10 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import approved
 from praxis.store.registry.rows import load_head
+from praxis.store.runtime import lifecycle
+from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.lifecycle import MAX_RUN_TIMEOUT_MS, PreparedStart, StartRequest
 from praxis.store.runtime.rows import Effects
-from praxis.store.runtime.runs import MAX_RUN_TIMEOUT_MS, PreparedStart, RunStore, StartRequest
 from praxis.store.schedules import rows
 from praxis.store.schedules.rows import ScheduleRecord
 
@@ -52,12 +55,12 @@ class Observed:
 
 
 class ScheduleStore:
-    """Schedules over the run store, the registry's heads and approvals."""
+    """Schedules over the runtime context, the registry's heads and approvals."""
 
-    def __init__(self, runs: RunStore, installation_id: str) -> None:
-        self.runs = runs
-        self.db: Database = runs.db
-        self.clock = runs.clock
+    def __init__(self, runtime: RuntimeContext, installation_id: str) -> None:
+        self.runtime = runtime
+        self.db: Database = runtime.db
+        self.clock = runtime.clock
         self.installation_id = installation_id
         # Called after a commit with what a step did (metrics; praxis.app wires them).
         self.observers: list[Callable[[str, int], None]] = []
@@ -65,7 +68,7 @@ class ScheduleStore:
     # --- checks -----------------------------------------------------------------------
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
-        return self.runs.authorize(principal, action, work_order_id)
+        return self.runtime.authorize(principal, action, work_order_id)
 
     def _work_order(self, spec: core.Spec) -> str | Rejection:
         if spec.ref is None:
@@ -89,12 +92,14 @@ class ScheduleStore:
         if denied:
             return denied
         if spec.ref is None:  # the definition, input and run.start, as each start checks
-            found = self.runs.prepare_start(principal, _start_request(spec, work_order_id, 0))
+            found = lifecycle.prepare_start(
+                self.runtime, principal, _start_request(spec, work_order_id, 0)
+            )
             if isinstance(found, Rejection):
                 return found
         else:
             denied = self._authorize(principal, "run.start", work_order_id)
-            problem = denied or _input_problem(self.runs, spec)
+            problem = denied or _input_problem(self.runtime, spec)
             if problem:
                 return problem
         return work_order_id
@@ -215,7 +220,7 @@ class ScheduleStore:
             raise Rollback(material)
         approval, _evidence = approved.verify(
             connection,
-            self.runs.authority,
+            self.runtime.authority,
             approval_id,
             material.digest(),
             material.epochs,
@@ -374,7 +379,7 @@ class ScheduleStore:
             rows.save(connection, current, after)
             return run_ids, started
 
-        result: tuple[list[str], int] | Rejection = self.runs.unit.transact(transaction)
+        result: tuple[list[str], int] | Rejection = self.runtime.unit.transact(transaction)
         return result
 
     # --- the sweeper's starts ---------------------------------------------------------
@@ -396,7 +401,7 @@ class ScheduleStore:
     def _running(self, connection: Connection, record: ScheduleRecord) -> bool:
         if not record.last_run_id:
             return False
-        run = self.runs.unit.load(connection, record.last_run_id)
+        run = self.runtime.unit.load(connection, record.last_run_id)
         return run is not None and run.state.status not in run_core.TERMINAL
 
     def _plan(
@@ -455,7 +460,7 @@ class ScheduleStore:
             self._observe_after(connection, step, observed)
             return observed
 
-        result = self.runs.unit.transact(transaction)
+        result = self.runtime.unit.transact(transaction)
         if isinstance(result, Rejection):
             return self._failed(record, step, result, now)
         return result is not None
@@ -501,10 +506,10 @@ class ScheduleStore:
     def _cancel_last(
         self, connection: Connection, effects: Effects, record: ScheduleRecord
     ) -> None:
-        last = self.runs.unit.lock_load(connection, record.last_run_id)
+        last = self.runtime.unit.lock_load(connection, record.last_run_id)
         if last is not None and last.state.status not in run_core.TERMINAL:
             reason = f"schedule {record.spec.schedule_id}: a new time started (CANCEL_OTHER)"
-            self.runs.stop_in(connection, effects, last, reason)
+            lifecycle.stop_in(self.runtime, connection, effects, last, reason)
 
     def _prepare(self, record: ScheduleRecord, at: int) -> PreparedStart | Rejection:
         """The start of the time ``at``, checked as the creator's StartRun would be."""
@@ -519,7 +524,7 @@ class ScheduleStore:
         request = _start_request(
             replace(spec, definition_json=definition_json), record.work_order_id, at
         )
-        return self.runs.prepare_start(record.principal, request)
+        return lifecycle.prepare_start(self.runtime, record.principal, request)
 
     def _start(
         self,
@@ -531,10 +536,12 @@ class ScheduleStore:
     ) -> tuple[str, bool]:
         """The run of the time ``at``: the one its request id started, or a new one."""
         request_id = core.request_id(record.spec.schedule_id, at)
-        existing = self.runs.started(connection, record.principal.principal_id, request_id)
+        existing = lifecycle.started(connection, record.principal.principal_id, request_id)
         if existing is not None:
             return existing, False
-        saved, _created = self.runs.start_in(connection, effects, record.principal, prepared)
+        saved, _created = lifecycle.start_in(
+            self.runtime, connection, effects, record.principal, prepared
+        )
         return saved.state.run_id, True
 
 
@@ -558,8 +565,8 @@ def _start_request(spec: core.Spec, work_order_id: str, at: int) -> StartRequest
     )
 
 
-def _input_problem(runs: RunStore, spec: core.Spec) -> Rejection | None:
-    found = values.parse_document(spec.input_json or "null", "spec.input_json", runs.profile)
+def _input_problem(runtime: RuntimeContext, spec: core.Spec) -> Rejection | None:
+    found = values.parse_document(spec.input_json or "null", "spec.input_json", runtime.profile)
     return found if isinstance(found, Rejection) else None
 
 

@@ -35,13 +35,18 @@ from praxis.core.records import Hold, Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
-from praxis.store.execution.reconciliations import ReconciliationView
-from praxis.store.execution.reconciliations import _view as reconciliation_view
+from praxis.store.execution.rows import (
+    ReconciliationView,
+    WaitState,
+    WaitView,
+    reconciliation_view,
+    wait_view,
+)
 from praxis.store.execution.tables import reconciliations, waits
-from praxis.store.execution.waits import WaitState, WaitStore, WaitView
 from praxis.store.registry.rows import proposal_of
 from praxis.store.registry.tables import proposals
 from praxis.store.runtime.tables import runs
+from praxis.store.runtime.unit import Unit
 from praxis.store.views import owed
 from praxis.store.views.stuck import StuckRun, scan
 
@@ -109,11 +114,11 @@ class InboxSummary:
 class InboxStore:
     """Reads the inbox across the registry, runs, waits and holds."""
 
-    def __init__(self, db: Database, authority: Authority, clock: Clock, waits: WaitStore) -> None:
+    def __init__(self, db: Database, authority: Authority, clock: Clock, unit: Unit) -> None:
         self.db = db
         self.authority = authority
         self.clock = clock
-        self.waits = waits
+        self.unit = unit  # the runtime's: loads runs
 
     def page(
         self,
@@ -200,14 +205,14 @@ class InboxStore:
         items: list[InboxItem] = []
         now = self.clock.now_ms()
         for run_id in connection.execute(query).scalars():
-            record = self.waits.runs.unit.load(connection, run_id)
+            record = self.unit.load(connection, run_id)
             if record is None:
                 continue
             rows = connection.execute(select(waits).where(waits.c.run_id == run_id)).all()
             for row in rows:
                 if row.node_uid not in record.state.definition.nodes:
                     continue
-                view = self.waits._view(connection, record, row, now)
+                view = wait_view(connection, record, row, now)
                 kind = {"human_input": "HUMAN_INPUT", "authorization": "AUTHORIZATION"}.get(
                     view.spec.kind
                 )
