@@ -31,6 +31,7 @@ from runtime_vectors import (  # the runtime's areas: runs, tasks, fan-out, even
 from schedule_vectors import AREAS as SCHEDULE_AREAS  # schedules (issue 27)
 from simulation_vectors import AREAS as SIMULATION_AREAS  # dry runs (issue 42)
 from stream_vectors import streams_vectors  # WatchRun and StreamEvents
+from tree_vectors import AREAS as TREE_AREAS  # work orders as a tree (issue 42)
 from vectorlib import (  # the sibling module, after the path is set
     D1,
     D2,
@@ -2449,6 +2450,7 @@ AREAS = {
     **GOVERNED_AREAS,
     **SCHEDULE_AREAS,
     **WORK_ORDER_AREAS,
+    **TREE_AREAS,
     **NOTIFY_AREAS,
     **RETENTION_AREAS,
     **SIMULATION_AREAS,

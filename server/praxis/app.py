@@ -53,6 +53,8 @@ from aiws.engine.v1 import (
     task_pb2_grpc,
     wait_pb2,
     wait_pb2_grpc,
+    work_order_pb2,
+    work_order_pb2_grpc,
 )
 from praxis.authority.certificates import CertificateMappingError, with_certificates
 from praxis.authority.guard import HumanOnly
@@ -86,7 +88,10 @@ from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
+from praxis.rpc.work_orders import WorkOrderServicer
 from praxis.store.controls import rows as controls
+from praxis.store.controls.orders import WorkOrderStore
+from praxis.store.controls.scopes import WorkOrderScopes
 from praxis.store.controls.store import AdminStore
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
@@ -113,7 +118,15 @@ from praxis.store.runtime.traces import RunTraces
 from praxis.store.schedules.store import ScheduleStore
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
-from praxis.store.wake.hub import CONFIG, INBOX, PRINCIPAL, Hub, UnixBroadcast, principal_topic
+from praxis.store.wake.hub import (
+    CONFIG,
+    INBOX,
+    PRINCIPAL,
+    WORK_ORDER,
+    Hub,
+    UnixBroadcast,
+    principal_topic,
+)
 from praxis.store.wake.postgres import PgBroadcast
 from praxis.sweeper import Sweeper
 
@@ -221,6 +234,9 @@ class Engine:
             raise
         # Every store asks the authority through the one human-only rule (core.kinds).
         settings.authority = authority = HumanOnly(adopted)
+        # And through the actions each work order permits (a child narrows its parent's).
+        self.scopes = WorkOrderScopes(authority, self.db)
+        settings.authority = authority = self.scopes  # type: ignore[assignment]
         self.signals = Hub()
         # Another process revoked or rotated a principal: forget the cached lookups before
         # the streams it opened here check their credential again.
@@ -254,6 +270,11 @@ class Engine:
             definition_check=self.context.check_definition,
         )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
+        self.work_orders = WorkOrderStore(self.db, authority, self.clock)
+        # A new record may impose actions or a budget: every process reads it again.
+        self.work_orders.created_hooks.append(self._work_order_created)
+        self.signals.on_delivered(WORK_ORDER, self.scopes.forget_unrecorded)
+        self.contracts.budgeted = self.scopes.budgeted
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
@@ -294,6 +315,12 @@ class Engine:
         """Wakes ``WatchInbox`` once a pause, resume or cancel has committed: a run of a
         paused work order is not stuck, and one resumed may be."""
         Database.after_commit(connection, self.wake_inbox, once=True)
+
+    def _work_order_created(self, work_order_id: str) -> None:
+        """A work order was recorded: this process reads its chain at its next use, and
+        the others forget the work orders they knew without a record."""
+        self.scopes.forget(work_order_id)
+        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0})
 
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
@@ -652,6 +679,9 @@ class Server:
         simulation_pb2_grpc.add_SimulationServiceServicer_to_server(
             SimulationServicer(engine.simulations), server
         )
+        work_order_pb2_grpc.add_WorkOrderServiceServicer_to_server(
+            WorkOrderServicer(engine.work_orders), server
+        )
         names = [
             schedule_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name,
             registry_pb2.DESCRIPTOR.services_by_name["RegistryService"].full_name,
@@ -666,6 +696,7 @@ class Server:
             assessment_pb2.DESCRIPTOR.services_by_name["AssessmentService"].full_name,
             handoff_pb2.DESCRIPTOR.services_by_name["HandoffService"].full_name,
             simulation_pb2.DESCRIPTOR.services_by_name["SimulationService"].full_name,
+            work_order_pb2.DESCRIPTOR.services_by_name["WorkOrderService"].full_name,
         ]
         if isinstance(settings.clock, TestClock):
             clock_pb2_grpc.add_TestClockServiceServicer_to_server(

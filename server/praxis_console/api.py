@@ -28,6 +28,7 @@ from aiws.engine.v1 import (
     run_pb2,
     run_pb2_grpc,
     wait_pb2_grpc,
+    work_order_pb2_grpc,
 )
 
 CALL_TIMEOUT_S = 15.0
@@ -85,6 +86,7 @@ class Engine:
         self.reconciliations = reconciliation_pb2_grpc.ReconciliationServiceStub(channel)
         self.waits = wait_pb2_grpc.WaitServiceStub(channel)
         self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
+        self.work_orders = work_order_pb2_grpc.WorkOrderServiceStub(channel)
         self._extra: dict[str, Any] = {}
 
     @classmethod

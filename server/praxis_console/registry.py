@@ -16,7 +16,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from aiws.engine.v1 import admin_pb2, approval_pb2, common_pb2, registry_pb2
+from aiws.engine.v1 import (
+    admin_pb2,
+    approval_pb2,
+    common_pb2,
+    registry_pb2,
+    run_pb2,
+    work_order_pb2,
+)
 from praxis_client.conventions import enum_name
 from praxis_console import approvals, diff, graph, web
 from praxis_console.api import ApiError, Engine
@@ -358,6 +365,8 @@ async def work_order_page(request: Request) -> Response:
     except ApiError as error:
         return web.error_page(request, error)
     order = found.work_order
+    record, record_problem = await _work_order_record(engine, session.token, work_order_id)
+    runs, runs_problem = await _work_order_runs(engine, session.token, work_order_id)
     return web.render(
         request,
         "workorder.html",
@@ -367,8 +376,51 @@ async def work_order_page(request: Request) -> Response:
                 admin_pb2.ControlState.Name(order.control_state), "CONTROL_STATE_"
             ),
             "hold_kind": admin_pb2.HoldKind.Name,
+            "record": record,
+            "record_problem": record_problem,
+            "runs": runs,
+            "runs_problem": runs_problem,
+            "tree_state": _tree_state,
+            "run_state": lambda state: enum_name(run_pb2.RunState.Name(state), "RUN_STATE_"),
         },
     )
+
+
+RUNS_SHOWN = 20
+"""The work order page lists its newest runs, at most this many."""
+
+
+def _tree_state(state: int) -> str:
+    return enum_name(work_order_pb2.WorkOrderState.Name(state), "WORK_ORDER_STATE_")
+
+
+async def _work_order_record(engine: Any, token: str, work_order_id: str) -> tuple[Any, str]:
+    """The work order's record with its children, or ``None`` and why it is not shown
+    (a work order that nothing has named yet has none)."""
+    try:
+        return (
+            await engine.call(
+                token,
+                engine.work_orders.GetWorkOrderRecord,
+                work_order_pb2.GetWorkOrderRecordRequest(work_order_id=work_order_id),
+            ),
+            "",
+        )
+    except ApiError as error:
+        return None, str(error)
+
+
+async def _work_order_runs(engine: Any, token: str, work_order_id: str) -> tuple[list[Any], str]:
+    """The work order's newest runs (at most :data:`RUNS_SHOWN`), or why not."""
+    try:
+        listed = await engine.call(
+            token,
+            engine.runs.ListRuns,
+            run_pb2.ListRunsRequest(work_order_id=work_order_id, page_size=RUNS_SHOWN),
+        )
+    except ApiError as error:
+        return [], str(error)
+    return list(listed.runs), ""
 
 
 async def work_order_control(request: Request) -> Response:

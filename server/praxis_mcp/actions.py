@@ -26,6 +26,7 @@ from aiws.engine.v1 import (
     run_pb2,
     task_pb2,
     wait_pb2,
+    work_order_pb2,
 )
 from praxis_client import CallError, Client, error_details, to_json
 from praxis_client.helpers import TERMINAL
@@ -395,6 +396,21 @@ class Praxis:
             )
             found += [run.run_id for run in self._runs(request).runs]
         return found[:MAX_SCANNED_RUNS], len(found) > MAX_SCANNED_RUNS
+
+    def list_work_orders(self, action: str, parent_id: str, page_token: str) -> dict[str, Any]:
+        """One page (at most MAX_LISTED) of the work orders in which the agent may take
+        ``action`` (its grants allow it there and the work order permits it): the roots,
+        or one parent's children."""
+        request = work_order_pb2.ListWorkOrdersRequest(
+            parent_id=parent_id, page_size=MAX_LISTED, page_token=page_token, action=action
+        )
+        reply: work_order_pb2.ListWorkOrdersResponse = server_call(
+            lambda: self.client.work_orders.ListWorkOrders(request, timeout=CALL_TIMEOUT_S)
+        )
+        return {
+            "work_orders": [views.work_order(found) for found in reply.work_orders],
+            "next_page_token": reply.next_page_token,
+        }
 
     def _runs(self, request: run_pb2.ListRunsRequest) -> run_pb2.ListRunsResponse:
         reply: run_pb2.ListRunsResponse = server_call(

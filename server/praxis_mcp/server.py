@@ -518,6 +518,26 @@ def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> N
 
     @server.tool(
         annotations=_READ,
+        description=f"List the work orders this agent may act in, {MAX_LISTED} per call, "
+        "in id order: those where its grants allow the action (default run.start) and the "
+        "work order (with its ancestors) permits it; the roots, or one work order's "
+        "children. Each says its state (a paused or cancelled ancestor pauses or cancels "
+        "it), its spend and what its budget has left. Creating a work order is a human's "
+        "decision: ask one (ask_human) for a sub-mission. Reads only.",
+    )
+    async def list_work_orders(
+        action: Annotated[
+            str, Field(description="the action the agent means to take there")
+        ] = "run.start",
+        parent_id: Annotated[
+            str, Field(description="list this work order's children (empty: the roots)")
+        ] = "",
+        page_token: PageToken = "",
+    ) -> CallToolResult:
+        return await _tool(redactor, lambda: praxis.list_work_orders(action, parent_id, page_token))
+
+    @server.tool(
+        annotations=_READ,
         description="List waits (human input, timers, authorizations) in a state (default "
         "pending: open, waiting for a human): those of one run, or of the runs this agent "
         f"started that have not ended (its newest {MAX_SCANNED_RUNS}; give work_order_id "

@@ -9,7 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiws.engine.v1 import event_pb2, handoff_pb2, registry_pb2, run_pb2, task_pb2, wait_pb2
+from aiws.engine.v1 import (
+    event_pb2,
+    handoff_pb2,
+    registry_pb2,
+    run_pb2,
+    task_pb2,
+    wait_pb2,
+    work_order_pb2,
+)
 from praxis_client.conventions import enum_name
 from praxis_client.helpers import TERMINAL
 from praxis_mcp.limits import MAX_NODES, clip
@@ -254,4 +262,19 @@ def reply(message: event_pb2.Event) -> dict[str, Any]:
         "template": posted.get("template", ""),
         "delivery_id": posted.get("delivery_id", ""),
         "at_ms": message.at_ms,
+    }
+
+
+def work_order(message: work_order_pb2.WorkOrderRecord) -> dict[str, Any]:
+    """A work order the agent may act in: its place in the tree, state and spend."""
+    return {
+        "work_order_id": message.work_order_id,
+        "title": message.title,
+        "parent_id": message.parent_id,
+        "state": label(work_order_pb2.WorkOrderState, message.state, "WORK_ORDER_STATE_"),
+        "state_from": message.state_from,
+        "children": message.child_count,
+        "spent_microcredits": message.spent_microcredits,
+        "remaining_microcredits": message.remaining_microcredits or None,
+        "actions": list(message.actions),
     }

@@ -55,6 +55,7 @@ from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
+from praxis.rpc.work_orders import WorkOrderServicer
 from tests.support.conformance import authority, credentials, retention
 from tests.support.harness import T0, Harness
 from tests.support.vectors import CONFORMANCE, EXPECTED, VECTORS, load_module, runner_module
@@ -180,6 +181,7 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
         "aiws.engine.v1.ScheduleService": ScheduleServicer(engine.schedules),
         "aiws.engine.v1.NotificationService": NotificationServicer(engine.notifications),
         "aiws.engine.v1.SimulationService": SimulationServicer(engine.simulations),
+        "aiws.engine.v1.WorkOrderService": WorkOrderServicer(engine.work_orders),
         "aiws.engine.testing.v1.TestClockService": TestClockServicer(clock, clock_changed),
     }
     pool = descriptor_pool.Default()

@@ -50,6 +50,7 @@ TOOLS = {
     "list_refs",
     "list_runs",
     "list_waits",
+    "list_work_orders",
     "list_handoffs",
     "acknowledge_handoff",
     "get_replies",
@@ -670,3 +671,30 @@ def test_watches_are_bounded_and_end_with_their_subscription(team: Shell) -> Non
         while threading.active_count() > threads and time.monotonic() < deadline:
             time.sleep(0.1)
         assert threading.active_count() <= threads  # every watch's thread has ended
+
+
+def test_the_agent_lists_the_work_orders_it_may_act_in(shell: Shell) -> None:
+    shell.ok("workorders", "create", "mission", "--budget", "10")
+    shell.ok("workorders", "create", "docs", "--parent", "mission")
+    shell.ok("workorders", "create", "audit", "--parent", "mission", "--action", "run.read")
+    shell.ok("workorders", "create", "locked", "--action", "run.read")
+    shell.ok("workorders", "pause", "mission", "--reason", "budget review")
+
+    async def flow() -> None:
+        async with agent(shell, "agent", shell.home / "mcp.err") as bot:
+            roots = await bot.call("list_work_orders")
+            assert [w["work_order_id"] for w in roots["work_orders"]] == ["mission"]
+            [mission] = roots["work_orders"]
+            assert (mission["state"], mission["children"]) == ("paused", 2)
+            assert mission["remaining_microcredits"] == "10"
+            children = await bot.call("list_work_orders", parent_id="mission")
+            [docs] = children["work_orders"]  # audit permits no run.start
+            assert (docs["work_order_id"], docs["state"], docs["state_from"]) == (
+                "docs",
+                "paused",
+                "mission",
+            )
+            reads = await bot.call("list_work_orders", action="run.read")
+            assert [w["work_order_id"] for w in reads["work_orders"]] == ["locked", "mission"]
+
+    run_async(flow)

@@ -25,7 +25,8 @@ var allServices = []string{
 	"aiws.engine.v1.EventService", "aiws.engine.v1.ContractService",
 	"aiws.engine.v1.ReconciliationService", "aiws.engine.v1.WaitService",
 	"aiws.engine.v1.AssessmentService", "aiws.engine.v1.HandoffService",
-	"aiws.engine.v1.ScheduleService", "aiws.engine.testing.v1.TestClockService",
+	"aiws.engine.v1.ScheduleService", "aiws.engine.v1.WorkOrderService",
+	"aiws.engine.testing.v1.TestClockService",
 }
 
 func TestFindMethodResolvesEveryMethodAndItsTypes(t *testing.T) {

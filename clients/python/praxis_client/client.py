@@ -26,6 +26,7 @@ from aiws.engine.v1 import (
     simulation_pb2_grpc,
     task_pb2_grpc,
     wait_pb2_grpc,
+    work_order_pb2_grpc,
 )
 
 
@@ -92,6 +93,7 @@ class Client:
         self.inbox = inbox_pb2_grpc.InboxServiceStub(channel)
         self.schedules = schedule_pb2_grpc.ScheduleServiceStub(channel)
         self.notifications = notification_pb2_grpc.NotificationServiceStub(channel)
+        self.work_orders = work_order_pb2_grpc.WorkOrderServiceStub(channel)
         self.test_clock = clock_pb2_grpc.TestClockServiceStub(channel)
 
     def close(self) -> None:

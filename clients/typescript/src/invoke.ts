@@ -36,6 +36,7 @@ export const praxisRegistry: Registry = createRegistry(
   v1.file_aiws_engine_v1_simulation,
   v1.file_aiws_engine_v1_task,
   v1.file_aiws_engine_v1_wait,
+  v1.file_aiws_engine_v1_work_order,
   testingv1.file_aiws_engine_testing_v1_clock,
   file_google_rpc_error_details,
   file_google_rpc_status,

@@ -20,3 +20,4 @@ export * from "./gen/aiws/engine/v1/schedule_pb.js";
 export * from "./gen/aiws/engine/v1/simulation_pb.js";
 export * from "./gen/aiws/engine/v1/task_pb.js";
 export * from "./gen/aiws/engine/v1/wait_pb.js";
+export * from "./gen/aiws/engine/v1/work_order_pb.js";

@@ -18,10 +18,13 @@ def clock_step(now_ms: int, high_water_ms: int, tolerance_ms: int, step_ms: int)
     return "advance" if now_ms > high_water_ms + step_ms else "keep"
 
 
-def check_holds(holds: tuple[Hold, ...], work_order_id: str) -> Rejection | None:
-    """A rejection when a hold blocks the work order (its own or installation-wide)."""
+def check_holds(
+    holds: tuple[Hold, ...], work_order_id: str, ancestors: tuple[str, ...] = ()
+) -> Rejection | None:
+    """A rejection when a hold blocks the work order (its own, an ancestor's or
+    installation-wide)."""
     for hold in holds:
-        if hold.work_order_id not in ("", work_order_id):
+        if hold.work_order_id not in ("", work_order_id) and hold.work_order_id not in ancestors:
             continue
         if hold.kind is HoldKind.CLOCK_UNCERTAINTY:
             return precondition(
@@ -72,7 +75,7 @@ def check_all(
 ) -> Rejection | None:
     """Holds, then controls, then epochs: the first that blocks."""
     return (
-        check_holds(holds, work_order.work_order_id)
+        check_holds(holds, work_order.work_order_id, work_order.ancestors)
         or check_control(work_order)
         or check_epochs(claimed, installation_id, work_order)
     )

@@ -49,12 +49,17 @@ class Epochs:
 
 @dataclass(frozen=True)
 class WorkOrder:
-    """The control record of a work order (ACTIVE with epochs 1/1 when never touched)."""
+    """The control record of a work order (ACTIVE with epochs 1/1 when never touched);
+    ``control`` is the one that applies, its own or inherited from an ancestor."""
 
     work_order_id: str
     control: Control = Control.ACTIVE
     ownership_epoch: int = 1
     authority_epoch: int = 1
+    ancestors: tuple[str, ...] = ()
+    """Its ancestors in the work-order tree, root first (their holds hold it too)."""
+    closed: bool = False
+    """Closed (CloseWorkOrder): it admits no new run, resume or child."""
 
 
 @dataclass(frozen=True)

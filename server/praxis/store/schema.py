@@ -20,7 +20,8 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from praxis.store.controls.tables import holds, work_orders
+from praxis.store.controls import upgrades as control_upgrades
+from praxis.store.controls.tables import WORK_ORDER_TREE_COLUMNS, holds, work_orders
 from praxis.store.db.metadata import meta
 from praxis.store.db.migrations import Migration
 from praxis.store.execution import upgrades as execution_upgrades
@@ -161,4 +162,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         adds=(("handoffs", HANDOFFS_REVISION_COLUMNS),),
     ),
     Migration(26, "subscriptions", (subscriptions,), upgrades.own_subscriptions),
+    Migration(
+        27,
+        "work_order_tree",
+        (),
+        control_upgrades.work_order_tree,
+        adds=(("work_orders", WORK_ORDER_TREE_COLUMNS),),
+    ),
 )

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from aiws.engine.v1 import admin_pb2, config_pb2, event_pb2, registry_pb2
+from praxis_cli.commands import work_orders
 from praxis_cli.commands.common import group, leaf
 from praxis_cli.output import Column, free_text, ident, local_time, to_dict
 from praxis_client.conventions import enum_name
@@ -79,7 +80,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--expected", type=int, help="the epoch as last read (default: read it now)"
     )
 
-    orders = group(commands, "workorders", "work-order controls: pause, resume, cancel")
+    orders = group(
+        commands, "workorders", "work orders: a tree of records, their controls and spend"
+    )
+    work_orders.add_commands(orders, common)
     for name, handler, text in (
         ("show", _wo_show, "show a work order's controls, epochs and holds"),
         ("pause", _pause, "pause a work order: commands and dispatch wait"),

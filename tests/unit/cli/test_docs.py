@@ -23,7 +23,8 @@ def test_every_command_the_issue_names_exists() -> None:
         "wait satisfy", "runs start", "runs list", "runs show", "runs watch", "runs stop",
         "runs result", "registry head", "registry history", "registry proposal", "events tail",
         "holds list", "holds place", "holds clear", "epochs show", "epochs advance",
-        "workorders pause", "workorders resume", "workorders cancel",
+        "workorders pause", "workorders resume", "workorders cancel", "workorders create",
+        "workorders list", "workorders tree", "workorders close",
     ]:  # fmt: skip
         assert f"### praxis {command}\n" in text, command
     build_parser().parse_args(["runs", "watch", "r-1", "--json"])  # options after the name

@@ -3860,6 +3860,35 @@ pub enum ErrorReason {
     /// ReviewResume or ResumeRun with `to_head` of an ad hoc run: only a governed run (one
     /// that executes a registry ref) resumes onto a head (FAILED_PRECONDITION).
     RunNotGoverned = 243,
+    /// GetWorkOrderRecord or CloseWorkOrder of a work order that no record, run or control
+    /// names, or CreateWorkOrder under a `parent_id` that is not recorded (NOT_FOUND).
+    WorkOrderNotFound = 250,
+    /// CreateWorkOrder under an id already taken, by another creator or with other content
+    /// (ALREADY_EXISTS). Nothing is written.
+    WorkOrderExists = 251,
+    /// CreateWorkOrder of a child past the tree's depth limit: a tree has at most 8 levels,
+    /// a root at depth 0 (FAILED_PRECONDITION).
+    WorkOrderTooDeep = 252,
+    /// CreateWorkOrder of a child under a parent that already has 1,000 children
+    /// (RESOURCE_EXHAUSTED).
+    WorkOrderTooManyChildren = 253,
+    /// CreateWorkOrder of a child whose budget is more than its parent, or any ancestor
+    /// with a budget, has left (FAILED_PRECONDITION). A child's budget is carved from its
+    /// parent's.
+    WorkOrderBudgetExceedsParent = 254,
+    /// CreateWorkOrder of a child with an action its parent's actions do not permit: a
+    /// child's actions narrow its parent's, never widen them (FAILED_PRECONDITION; the
+    /// `field` metadata names the entry, e.g. `actions\[0\]`).
+    WorkOrderActionsWidened = 255,
+    /// A run, resume or child in a work order that is closed, or a child under a cancelled
+    /// one (FAILED_PRECONDITION). Nothing is written.
+    WorkOrderClosed = 256,
+    /// CloseWorkOrder of a work order with a live run, or with a child that is neither
+    /// closed nor cancelled (FAILED_PRECONDITION).
+    WorkOrderNotDrained = 257,
+    /// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
+    /// (`state_from` of its record names it) (FAILED_PRECONDITION).
+    WorkOrderControlInherited = 258,
     /// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
     /// object, or breaks a rule. One BadRequest field violation per problem, its `field`
     /// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -4007,6 +4036,15 @@ impl ErrorReason {
             Self::ReplacementConflict => "REPLACEMENT_CONFLICT",
             Self::RunAtHead => "RUN_AT_HEAD",
             Self::RunNotGoverned => "RUN_NOT_GOVERNED",
+            Self::WorkOrderNotFound => "WORK_ORDER_NOT_FOUND",
+            Self::WorkOrderExists => "WORK_ORDER_EXISTS",
+            Self::WorkOrderTooDeep => "WORK_ORDER_TOO_DEEP",
+            Self::WorkOrderTooManyChildren => "WORK_ORDER_TOO_MANY_CHILDREN",
+            Self::WorkOrderBudgetExceedsParent => "WORK_ORDER_BUDGET_EXCEEDS_PARENT",
+            Self::WorkOrderActionsWidened => "WORK_ORDER_ACTIONS_WIDENED",
+            Self::WorkOrderClosed => "WORK_ORDER_CLOSED",
+            Self::WorkOrderNotDrained => "WORK_ORDER_NOT_DRAINED",
+            Self::WorkOrderControlInherited => "WORK_ORDER_CONTROL_INHERITED",
             Self::ConfigInvalid => "CONFIG_INVALID",
             Self::ConfigNotReloadable => "CONFIG_NOT_RELOADABLE",
             Self::ScriptInvalid => "SCRIPT_INVALID",
@@ -4141,6 +4179,17 @@ impl ErrorReason {
             "REPLACEMENT_CONFLICT" => Some(Self::ReplacementConflict),
             "RUN_AT_HEAD" => Some(Self::RunAtHead),
             "RUN_NOT_GOVERNED" => Some(Self::RunNotGoverned),
+            "WORK_ORDER_NOT_FOUND" => Some(Self::WorkOrderNotFound),
+            "WORK_ORDER_EXISTS" => Some(Self::WorkOrderExists),
+            "WORK_ORDER_TOO_DEEP" => Some(Self::WorkOrderTooDeep),
+            "WORK_ORDER_TOO_MANY_CHILDREN" => Some(Self::WorkOrderTooManyChildren),
+            "WORK_ORDER_BUDGET_EXCEEDS_PARENT" => {
+                Some(Self::WorkOrderBudgetExceedsParent)
+            }
+            "WORK_ORDER_ACTIONS_WIDENED" => Some(Self::WorkOrderActionsWidened),
+            "WORK_ORDER_CLOSED" => Some(Self::WorkOrderClosed),
+            "WORK_ORDER_NOT_DRAINED" => Some(Self::WorkOrderNotDrained),
+            "WORK_ORDER_CONTROL_INHERITED" => Some(Self::WorkOrderControlInherited),
             "CONFIG_INVALID" => Some(Self::ConfigInvalid),
             "CONFIG_NOT_RELOADABLE" => Some(Self::ConfigNotReloadable),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
@@ -16037,6 +16086,867 @@ pub mod task_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.TaskService";
     impl<T> tonic::server::NamedService for TaskServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
+/// RunStateCount is how many of a work order's runs are in one state.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RunStateCount {
+    /// The run state's name, as in RunState without its prefix (`RUNNING`, `COMPLETED`).
+    #[prost(string, tag = "1")]
+    pub state: ::prost::alloc::string::String,
+    /// How many of the work order's own runs (not its descendants') are in it.
+    #[prost(int64, tag = "2")]
+    pub count: i64,
+}
+/// WorkOrderRecord is a work order as a record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct WorkOrderRecord {
+    /// The work order id.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its title, as created (at most 1,000 characters).
+    #[prost(string, tag = "2")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels, as created (keys and values as for run labels).
+    #[prost(map = "string, string", tag = "3")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// The principal that created it; empty for a work order only runs or controls named.
+    #[prost(string, tag = "4")]
+    pub creator: ::prost::alloc::string::String,
+    /// Its parent; empty for a root.
+    #[prost(string, tag = "5")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its ancestors, root first, its parent last; empty for a root.
+    #[prost(string, repeated, tag = "6")]
+    pub ancestors: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Its state, inherited: the most restrictive of its own control and its ancestors'.
+    #[prost(enumeration = "WorkOrderState", tag = "7")]
+    pub state: i32,
+    /// The work order whose control gives `state` (itself or an ancestor).
+    #[prost(string, tag = "8")]
+    pub state_from: ::prost::alloc::string::String,
+    /// Its own budget in microcredits (exact decimal); empty when it has none of its own.
+    #[prost(string, tag = "9")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// What the attempts of its runs and of its descendants' runs reported, exactly.
+    #[prost(string, tag = "10")]
+    pub spent_microcredits: ::prost::alloc::string::String,
+    /// What its runs may still spend: the least that it or any ancestor with a budget has
+    /// left (budget minus spend, negative when an attempt reported more than remained);
+    /// empty when neither it nor any ancestor has a budget.
+    #[prost(string, tag = "11")]
+    pub remaining_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it (grant action patterns); empty means its parent's (for
+    /// a root: whatever the caller's grants allow).
+    #[prost(string, repeated, tag = "12")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// When it was created, UTC epoch ms (0 when only runs or controls named it).
+    #[prost(int64, tag = "13")]
+    pub created_at_ms: i64,
+    /// When it was closed, UTC epoch ms; 0 while not closed.
+    #[prost(int64, tag = "14")]
+    pub closed_at_ms: i64,
+    /// How many children it has.
+    #[prost(int32, tag = "15")]
+    pub child_count: i32,
+}
+/// CreateWorkOrderRequest records a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreateWorkOrderRequest {
+    /// The new work order's id: an identifier, chosen once by the caller.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its parent; empty for a root.
+    #[prost(string, tag = "2")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its title (at most 1,000 characters).
+    #[prost(string, tag = "3")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels (at most 16; keys identifiers, values at most 256 characters).
+    #[prost(map = "string, string", tag = "4")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// Its budget in microcredits, an exact non-negative decimal; empty for none of its own
+    /// (it then spends within its ancestors' budgets). A child's budget is at most what its
+    /// parent has left.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it (grant action patterns such as `run.*`); empty means its
+    /// parent's. A child's actions must each be covered by its parent's effective actions.
+    #[prost(string, repeated, tag = "6")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+}
+/// CreateWorkOrderResponse carries the record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreateWorkOrderResponse {
+    /// The work order as recorded.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// True when this repeated an earlier identical create: nothing new was recorded.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// GetWorkOrderRecordRequest names a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWorkOrderRecordRequest {
+    /// The work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+}
+/// GetWorkOrderRecordResponse carries the record, its runs' counts and its children.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetWorkOrderRecordResponse {
+    /// The work order.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// Its own runs' counts by state (archived runs not counted), states with no run left
+    /// out, in state name order.
+    #[prost(message, repeated, tag = "2")]
+    pub run_counts: ::prost::alloc::vec::Vec<RunStateCount>,
+    /// Its first 100 children in id order (ListWorkOrders with `parent_id` pages through
+    /// them all).
+    #[prost(message, repeated, tag = "3")]
+    pub children: ::prost::alloc::vec::Vec<WorkOrderRecord>,
+}
+/// ListWorkOrdersRequest selects work orders.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListWorkOrdersRequest {
+    /// The children of this work order; empty means the roots.
+    #[prost(string, tag = "1")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Only work orders in this state; UNSPECIFIED means any.
+    #[prost(enumeration = "WorkOrderState", tag = "2")]
+    pub state: i32,
+    /// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
+    #[prost(int32, tag = "3")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first.
+    #[prost(string, tag = "4")]
+    pub page_token: ::prost::alloc::string::String,
+    /// Only work orders in which the caller may take this action (an action name such as
+    /// `run.start`: its grants allow it there and the work order's actions permit it), so
+    /// that an agent lists the work orders it may act in. Empty means `work_order.read`,
+    /// and then listing children also needs `work_order.read` on `parent_id`.
+    #[prost(string, tag = "5")]
+    pub action: ::prost::alloc::string::String,
+}
+/// ListWorkOrdersResponse is one page of work orders.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListWorkOrdersResponse {
+    /// The work orders the caller may read (`work_order.read`, or the request's `action`),
+    /// in id order.
+    #[prost(message, repeated, tag = "1")]
+    pub work_orders: ::prost::alloc::vec::Vec<WorkOrderRecord>,
+    /// Pass as `page_token` for the next page; empty when there is none. A page of a
+    /// filtered listing (a state, an action, roots the caller may not read) may hold fewer
+    /// than `page_size` records, even none, with a token: the listing has ended only when
+    /// the token is empty.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
+/// CloseWorkOrderRequest closes a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CloseWorkOrderRequest {
+    /// The work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+}
+/// CloseWorkOrderResponse carries the closed record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CloseWorkOrderResponse {
+    /// The work order after the change.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+}
+/// WorkOrderState is a work order's lifecycle as a caller sees it.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WorkOrderState {
+    /// Never sent; in a ListWorkOrders filter, any state.
+    Unspecified = 0,
+    /// Its runs proceed.
+    Open = 1,
+    /// Paused, by itself or by an ancestor (`state_from` says which): its attempts are
+    /// not dispatched until resumed.
+    Paused = 2,
+    /// Cancelled, by itself or by an ancestor: its runs were stopped, for good.
+    Cancelled = 3,
+    /// Closed by CloseWorkOrder: its work is done; it admits nothing new.
+    Closed = 4,
+}
+impl WorkOrderState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WORK_ORDER_STATE_UNSPECIFIED",
+            Self::Open => "WORK_ORDER_STATE_OPEN",
+            Self::Paused => "WORK_ORDER_STATE_PAUSED",
+            Self::Cancelled => "WORK_ORDER_STATE_CANCELLED",
+            Self::Closed => "WORK_ORDER_STATE_CLOSED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WORK_ORDER_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "WORK_ORDER_STATE_OPEN" => Some(Self::Open),
+            "WORK_ORDER_STATE_PAUSED" => Some(Self::Paused),
+            "WORK_ORDER_STATE_CANCELLED" => Some(Self::Cancelled),
+            "WORK_ORDER_STATE_CLOSED" => Some(Self::Closed),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod work_order_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
+    /// work order; a work order may have a parent, and then it inherits its parent's
+    /// controls:
+    ///
+    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
+    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
+    ///   (a resume of a work order paused by an ancestor fails with
+    ///   WORK_ORDER_CONTROL_INHERITED);
+    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
+    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
+    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
+    ///   whatever the caller's grants;
+    /// - a child's budget is carved from its parent's: every cost an attempt reports is
+    ///   charged to its run's work order and to each of its ancestors, and an attempt is
+    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
+    ///   what any of them has left. Amounts are exact decimal microcredits.
+    ///
+    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
+    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
+    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
+    /// (never created here) is a root record with an empty creator.
+    ///
+    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
+    /// create; `work_order.read` on a work order to read it and list its children;
+    /// `work_order.close` on it to close it. Creating a work order is a human's or a
+    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
+    /// a wait of its run, see docs/concepts.md, and the human creates it).
+    #[derive(Debug, Clone)]
+    pub struct WorkOrderServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl WorkOrderServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> WorkOrderServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> WorkOrderServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            WorkOrderServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
+        /// `work_order_id` is the idempotency key: the same creator repeating the same request
+        /// gets the record with `replayed = true`; anything else under a taken id fails with
+        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
+        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
+        /// above what the parent (and its ancestors) have left with
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
+        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
+        pub async fn create_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreateWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CreateWorkOrder"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
+        /// ancestors, its state, its runs' counts by state, its spend and its first children.
+        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
+        pub async fn get_work_order_record(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetWorkOrderRecordRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWorkOrderRecordResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "GetWorkOrderRecord",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListWorkOrders pages through work order records in id order: the roots, or the
+        /// children of one parent, optionally of one state.
+        pub async fn list_work_orders(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListWorkOrdersRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWorkOrdersResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/ListWorkOrders",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "ListWorkOrders"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
+        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
+        /// live run, or with a child that is neither closed nor cancelled, fails with
+        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
+        pub async fn close_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CloseWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CloseWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CloseWorkOrder"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod work_order_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with WorkOrderServiceServer.
+    #[async_trait]
+    pub trait WorkOrderService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
+        /// `work_order_id` is the idempotency key: the same creator repeating the same request
+        /// gets the record with `replayed = true`; anything else under a taken id fails with
+        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
+        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
+        /// above what the parent (and its ancestors) have left with
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
+        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
+        async fn create_work_order(
+            &self,
+            request: tonic::Request<super::CreateWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateWorkOrderResponse>,
+            tonic::Status,
+        >;
+        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
+        /// ancestors, its state, its runs' counts by state, its spend and its first children.
+        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
+        async fn get_work_order_record(
+            &self,
+            request: tonic::Request<super::GetWorkOrderRecordRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWorkOrderRecordResponse>,
+            tonic::Status,
+        >;
+        /// ListWorkOrders pages through work order records in id order: the roots, or the
+        /// children of one parent, optionally of one state.
+        async fn list_work_orders(
+            &self,
+            request: tonic::Request<super::ListWorkOrdersRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWorkOrdersResponse>,
+            tonic::Status,
+        >;
+        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
+        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
+        /// live run, or with a child that is neither closed nor cancelled, fails with
+        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
+        async fn close_work_order(
+            &self,
+            request: tonic::Request<super::CloseWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CloseWorkOrderResponse>,
+            tonic::Status,
+        >;
+    }
+    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
+    /// work order; a work order may have a parent, and then it inherits its parent's
+    /// controls:
+    ///
+    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
+    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
+    ///   (a resume of a work order paused by an ancestor fails with
+    ///   WORK_ORDER_CONTROL_INHERITED);
+    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
+    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
+    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
+    ///   whatever the caller's grants;
+    /// - a child's budget is carved from its parent's: every cost an attempt reports is
+    ///   charged to its run's work order and to each of its ancestors, and an attempt is
+    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
+    ///   what any of them has left. Amounts are exact decimal microcredits.
+    ///
+    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
+    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
+    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
+    /// (never created here) is a root record with an empty creator.
+    ///
+    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
+    /// create; `work_order.read` on a work order to read it and list its children;
+    /// `work_order.close` on it to close it. Creating a work order is a human's or a
+    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
+    /// a wait of its run, see docs/concepts.md, and the human creates it).
+    #[derive(Debug)]
+    pub struct WorkOrderServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> WorkOrderServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for WorkOrderServiceServer<T>
+    where
+        T: WorkOrderService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreateWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::CreateWorkOrderRequest>
+                    for CreateWorkOrderSvc<T> {
+                        type Response = super::CreateWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreateWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::create_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreateWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetWorkOrderRecordSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::GetWorkOrderRecordRequest>
+                    for GetWorkOrderRecordSvc<T> {
+                        type Response = super::GetWorkOrderRecordResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetWorkOrderRecordRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::get_work_order_record(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetWorkOrderRecordSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/ListWorkOrders" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListWorkOrdersSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::ListWorkOrdersRequest>
+                    for ListWorkOrdersSvc<T> {
+                        type Response = super::ListWorkOrdersResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListWorkOrdersRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::list_work_orders(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListWorkOrdersSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct CloseWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::CloseWorkOrderRequest>
+                    for CloseWorkOrderSvc<T> {
+                        type Response = super::CloseWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CloseWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::close_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CloseWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for WorkOrderServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.WorkOrderService";
+    impl<T> tonic::server::NamedService for WorkOrderServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

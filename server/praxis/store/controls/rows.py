@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
@@ -67,7 +69,15 @@ def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
     work_order = WorkOrder(work_order_id)
     if row is not None:
         control = Control(row.control)
-        work_order = WorkOrder(work_order_id, control, row.ownership_epoch, row.authority_epoch)
+        ancestors = () if row.ancestors_json == "[]" else tuple(json.loads(row.ancestors_json))
+        work_order = WorkOrder(
+            work_order_id,
+            control,
+            row.ownership_epoch,
+            row.authority_epoch,
+            ancestors,
+            bool(row.closed_at_ms),
+        )
     if writing:
         database.memo(connection)[key] = work_order
     return work_order
@@ -88,7 +98,11 @@ def save_work_order(connection: Connection, work_order: WorkOrder, now_ms: int) 
     ).rowcount
     if not changed:
         connection.execute(
-            work_orders.insert().values(work_order_id=work_order.work_order_id, **values)
+            work_orders.insert().values(
+                work_order_id=work_order.work_order_id,
+                own_control=work_order.control.value,
+                **values,
+            )
         )
     database.memo(connection)[("work_order", work_order.work_order_id)] = work_order
 
@@ -98,10 +112,21 @@ def epochs_of(installation_id: str, work_order: WorkOrder) -> Epochs:
     return Epochs(installation_id, work_order.ownership_epoch, work_order.authority_epoch)
 
 
-def active_holds(connection: Connection, work_order_id: str | None = None) -> tuple[Hold, ...]:
-    """Holds placed and not cleared: all, or those that apply to one work order."""
+def active_holds(
+    connection: Connection, work_order_id: str | None = None, ancestors: tuple[str, ...] = ()
+) -> tuple[Hold, ...]:
+    """Holds placed and not cleared: all, or those that apply to one work order (with
+    ``ancestors``, its ancestors' too: a hold holds a subtree)."""
     if work_order_id is None:
         query = select(holds).where(holds.c.cleared_at_ms.is_(None)).order_by(holds.c.hold_id)
+        rows = connection.execute(query)
+    elif ancestors:
+        scopes = ["", work_order_id, *ancestors]
+        query = (
+            select(holds)
+            .where(holds.c.cleared_at_ms.is_(None), holds.c.work_order_id.in_(scopes))
+            .order_by(holds.c.hold_id)
+        )
         rows = connection.execute(query)
     else:
         rows = _ACTIVE_HOLDS.run(connection, {"id": work_order_id})

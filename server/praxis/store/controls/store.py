@@ -14,6 +14,7 @@ from praxis.core import values
 from praxis.core.records import Control, Hold, HoldKind, Principal, WorkOrder
 from praxis.core.rejection import Code, Rejection, invalid, precondition
 from praxis.store.controls import rows as controls
+from praxis.store.controls import tree
 from praxis.store.db.database import Database, Rollback
 
 CancelHook = Callable[[Connection, str, str, int], None]
@@ -61,10 +62,11 @@ class AdminStore:
         return evidence if isinstance(evidence, Rejection) else None
 
     def _view(self, connection: Connection, work_order_id: str) -> WorkOrderView:
+        work_order = controls.load_work_order(connection, work_order_id)
         return WorkOrderView(
-            controls.load_work_order(connection, work_order_id),
+            work_order,
             self.installation_id,
-            controls.active_holds(connection, work_order_id),
+            controls.active_holds(connection, work_order_id, work_order.ancestors),
         )
 
     def get_work_order(self, principal: Principal, work_order_id: str) -> WorkOrderView | Rejection:
@@ -100,12 +102,16 @@ class AdminStore:
                             f"cannot {verb} a work order that is {current.control.name.lower()}",
                         )
                     )
-                controls.save_work_order(connection, replace(current, control=target), now)
-                for control_hook in self.control_hooks:
-                    control_hook(connection, work_order_id, target)
-                if verb == "cancel":
-                    for hook in self.cancel_hooks:
-                        hook(connection, work_order_id, reason or "work order canceled", now)
+                if verb == "resume":
+                    _check_not_inherited(connection, work_order_id)
+                # The control applies to the whole subtree: each work order whose applied
+                # control changed is told, and a cancel stops each one's runs.
+                for changed, control in tree.set_control(connection, work_order_id, target, now):
+                    for control_hook in self.control_hooks:
+                        control_hook(connection, changed, control)
+                    if verb == "cancel":
+                        for hook in self.cancel_hooks:
+                            hook(connection, changed, reason or "work order canceled", now)
                 return self._view(connection, work_order_id)
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
@@ -192,3 +198,23 @@ class AdminStore:
                 for hook in self.owner_hooks:
                     hook(connection, work_order_id, changed.ownership_epoch, self.clock.now_ms())
             return self._view(connection, work_order_id)
+
+
+def _check_not_inherited(connection: Connection, work_order_id: str) -> None:
+    """Refuses to resume a work order that an ancestor pauses or cancels.
+
+    Raises:
+        Rollback: WORK_ORDER_CONTROL_INHERITED.
+    """
+    node = tree.load(connection, work_order_id)
+    if node is None or not node.parent_id:
+        return
+    parent = tree.load(connection, node.parent_id)
+    if parent is not None and parent.control is not Control.ACTIVE:
+        raise Rollback(
+            precondition(
+                "WORK_ORDER_CONTROL_INHERITED",
+                f"work order {work_order_id!r} is {parent.control.name.lower()} by an "
+                "ancestor: resume the ancestor",
+            )
+        )

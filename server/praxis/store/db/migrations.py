@@ -70,10 +70,15 @@ def add_columns(connection: Connection, table: Table, names: Sequence[str]) -> N
 
 
 def drop_column(connection: Connection, table_name: str, name: str) -> bool:
-    """Drops a column if the table has it. True when it did."""
-    present = {column["name"] for column in inspect(connection).get_columns(table_name)}
+    """Drops a column if the table has it, with the indexes that name it (SQLite refuses
+    to drop an indexed column). True when it did."""
+    inspector = inspect(connection)
+    present = {column["name"] for column in inspector.get_columns(table_name)}
     if name not in present:
         return False
+    for index in inspector.get_indexes(table_name):
+        if name in index["column_names"]:
+            connection.execute(text(f"DROP INDEX {index['name']}"))
     connection.execute(text(f"ALTER TABLE {table_name} DROP COLUMN {name}"))
     return True
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -28,6 +29,7 @@ from praxis.core import money, values
 from praxis.core import run as runs
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
+from praxis.store.controls import tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
@@ -88,6 +90,9 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
+        # Whether a budget of the run's work order or an ancestor limits it (wired to the
+        # process's cache of what the tree imposes; without it, always read).
+        self.budgeted: Callable[[Connection, str], bool] = lambda _connection, _id: True
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -262,13 +267,22 @@ class ContractStore:
         return found.contract.deadline_ms if found is not None else 0
 
     def allowance(self, connection: Connection, record: RunRecord) -> core.Allowance | None:
-        """What the run may still use, or ``None`` when nothing limits it."""
+        """What the run may still use, or ``None`` when nothing limits it.
+
+        A budget of the run's work order or of an ancestor limits it too: the remaining
+        budget is the least of the contract's and theirs (:mod:`praxis.store.controls.tree`).
+        """
         found = load(connection, record.contract_id) if record.contract_id else None
         cap = self.authority.spend_cap(record.principal_id)
-        if found is None and cap is None:
+        order_left = (
+            tree.remaining(connection, record.work_order_id)
+            if self.budgeted(connection, record.work_order_id)
+            else None
+        )
+        if found is None and cap is None and order_left is None:
             return None
         run_id, starter = record.state.run_id, record.principal_id
-        return core.allowance(
+        allowed = core.allowance(
             found.contract if found else None,
             found.spent if found else money.ZERO,
             cap,
@@ -280,6 +294,11 @@ class ContractStore:
             if cap is not None
             else money.ZERO,
         )
+        if order_left is None or (
+            allowed.remaining is not None and allowed.remaining <= order_left
+        ):
+            return allowed
+        return replace(allowed, remaining=order_left)
 
     def charge(
         self,
@@ -303,6 +322,7 @@ class ContractStore:
                         .values(spent_microcredits=money.text(money.add(found.spent, cost)))
                     )
             _add_principal_spend(connection, record.principal_id, cost)
+            tree.charge(connection, record.work_order_id, cost, now)
             requests.append(
                 connection,
                 "COST_CHARGED",

@@ -80,6 +80,7 @@ _COMMAND_STATE = Statement(
         work_orders.c.control,
         work_orders.c.ownership_epoch,
         work_orders.c.authority_epoch,
+        work_orders.c.ancestors_json,
         select(holds.c.hold_id)
         .where(
             holds.c.cleared_at_ms.is_(None),
@@ -346,15 +347,26 @@ class RegistryStore:
             held = gates.check_holds(controls.active_holds(connection), work_order_id)
             assert held is not None
             return held
+        ancestors: tuple[str, ...] = ()
+        if row.ancestors_json not in (None, "[]"):
+            ancestors = tuple(json.loads(row.ancestors_json))  # a child: its ancestors' holds
         work_order = (
             WorkOrder(work_order_id)
             if row.control is None
             else WorkOrder(
-                work_order_id, Control(row.control), row.ownership_epoch, row.authority_epoch
+                work_order_id,
+                Control(row.control),
+                row.ownership_epoch,
+                row.authority_epoch,
+                ancestors,
             )
         )
-        # Holds are rare: read them only when one may apply.
-        placed = controls.active_holds(connection, work_order_id) if row.hold_id is not None else ()
+        # Holds are rare: read them only when one may apply (a child's: its ancestors').
+        placed = (
+            controls.active_holds(connection, work_order_id, ancestors)
+            if row.hold_id is not None or ancestors
+            else ()
+        )
         problem = gates.check_all(epochs, self.installation_id, work_order, placed)
         if problem:
             raise Rollback(problem)

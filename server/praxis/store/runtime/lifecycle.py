@@ -22,7 +22,7 @@ from praxis.core import definition as definitions
 from praxis.core import gates, membership, registry, values, webhooks
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
-from praxis.core.rejection import Code, Rejection, invalid, not_found
+from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
 from praxis.observability.tracing import TraceContext
 from praxis.store.controls import rows as controls
 from praxis.store.db import locks, statements
@@ -282,12 +282,18 @@ def admit(connection: Connection, work_order_id: str) -> None:
     attempts wait for the resume.
 
     Raises:
-        Rollback: WORK_ORDER_CANCELED, RESTORE_HOLD or CLOCK_UNCERTAIN.
+        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
+            (a hold on an ancestor holds it too).
     """
     work_order = controls.load_work_order(connection, work_order_id)
-    problem = gates.check_holds(controls.active_holds(connection, work_order_id), work_order_id)
+    ancestors = work_order.ancestors
+    problem = gates.check_holds(
+        controls.active_holds(connection, work_order_id, ancestors), work_order_id, ancestors
+    )
     if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
         problem = gates.check_control(work_order)
+    if problem is None and work_order.closed:
+        problem = precondition("WORK_ORDER_CLOSED", f"work order {work_order_id!r} is closed")
     if problem:
         raise Rollback(problem)
 

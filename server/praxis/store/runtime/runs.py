@@ -339,9 +339,10 @@ class RunStore:
 def _held(connection: Connection, work_order_id: str) -> bool:
     """Whether no worker may claim the work order's ready nodes: it is paused, canceling
     or canceled, or a hold applies to it."""
-    if controls.load_work_order(connection, work_order_id).control is not Control.ACTIVE:
+    work_order = controls.load_work_order(connection, work_order_id)
+    if work_order.control is not Control.ACTIVE:
         return True
-    return bool(controls.active_holds(connection, work_order_id))
+    return bool(controls.active_holds(connection, work_order_id, work_order.ancestors))
 
 
 _DUE_TIMERS = Statement(  # every sweep asks

@@ -74,6 +74,9 @@ def work_topic(model: str) -> str:
 
 
 PRINCIPAL = "principal:"
+WORK_ORDER = "workorder:"
+"""The prefix of the topic a CreateWorkOrder publishes: caches of what work orders
+without a record impose are forgotten."""
 
 
 def principal_topic(principal_id: str) -> str:

@@ -129,6 +129,15 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REPLACEMENT_CONFLICT: _ClassVar[ErrorReason]
     RUN_AT_HEAD: _ClassVar[ErrorReason]
     RUN_NOT_GOVERNED: _ClassVar[ErrorReason]
+    WORK_ORDER_NOT_FOUND: _ClassVar[ErrorReason]
+    WORK_ORDER_EXISTS: _ClassVar[ErrorReason]
+    WORK_ORDER_TOO_DEEP: _ClassVar[ErrorReason]
+    WORK_ORDER_TOO_MANY_CHILDREN: _ClassVar[ErrorReason]
+    WORK_ORDER_BUDGET_EXCEEDS_PARENT: _ClassVar[ErrorReason]
+    WORK_ORDER_ACTIONS_WIDENED: _ClassVar[ErrorReason]
+    WORK_ORDER_CLOSED: _ClassVar[ErrorReason]
+    WORK_ORDER_NOT_DRAINED: _ClassVar[ErrorReason]
+    WORK_ORDER_CONTROL_INHERITED: _ClassVar[ErrorReason]
     CONFIG_INVALID: _ClassVar[ErrorReason]
     CONFIG_NOT_RELOADABLE: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
@@ -256,6 +265,15 @@ REAPPROVAL_REQUIRED: ErrorReason
 REPLACEMENT_CONFLICT: ErrorReason
 RUN_AT_HEAD: ErrorReason
 RUN_NOT_GOVERNED: ErrorReason
+WORK_ORDER_NOT_FOUND: ErrorReason
+WORK_ORDER_EXISTS: ErrorReason
+WORK_ORDER_TOO_DEEP: ErrorReason
+WORK_ORDER_TOO_MANY_CHILDREN: ErrorReason
+WORK_ORDER_BUDGET_EXCEEDS_PARENT: ErrorReason
+WORK_ORDER_ACTIONS_WIDENED: ErrorReason
+WORK_ORDER_CLOSED: ErrorReason
+WORK_ORDER_NOT_DRAINED: ErrorReason
+WORK_ORDER_CONTROL_INHERITED: ErrorReason
 CONFIG_INVALID: ErrorReason
 CONFIG_NOT_RELOADABLE: ErrorReason
 SCRIPT_INVALID: ErrorReason

@@ -20,6 +20,7 @@ import dev.praxis.aiws.engine.v1.RegistryServiceGrpc;
 import dev.praxis.aiws.engine.v1.RunServiceGrpc;
 import dev.praxis.aiws.engine.v1.TaskServiceGrpc;
 import dev.praxis.aiws.engine.v1.WaitServiceGrpc;
+import dev.praxis.aiws.engine.v1.WorkOrderServiceGrpc;
 import io.grpc.CallCredentials;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -214,6 +215,7 @@ public final class DynamicInvoker {
       ScheduleServiceGrpc.getServiceDescriptor(),
       NotificationServiceGrpc.getServiceDescriptor(),
       SimulationServiceGrpc.getServiceDescriptor(),
+      WorkOrderServiceGrpc.getServiceDescriptor(),
       TestClockServiceGrpc.getServiceDescriptor(),
     };
     Map<String, MethodDescriptor<?, ?>> table = new TreeMap<>();

@@ -1081,6 +1081,89 @@ public enum ErrorReason
   RUN_NOT_GOVERNED(243),
   /**
    * <pre>
+   * GetWorkOrderRecord or CloseWorkOrder of a work order that no record, run or control
+   * names, or CreateWorkOrder under a `parent_id` that is not recorded (NOT_FOUND).
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_FOUND = 250;</code>
+   */
+  WORK_ORDER_NOT_FOUND(250),
+  /**
+   * <pre>
+   * CreateWorkOrder under an id already taken, by another creator or with other content
+   * (ALREADY_EXISTS). Nothing is written.
+   * </pre>
+   *
+   * <code>WORK_ORDER_EXISTS = 251;</code>
+   */
+  WORK_ORDER_EXISTS(251),
+  /**
+   * <pre>
+   * CreateWorkOrder of a child past the tree's depth limit: a tree has at most 8 levels,
+   * a root at depth 0 (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_TOO_DEEP = 252;</code>
+   */
+  WORK_ORDER_TOO_DEEP(252),
+  /**
+   * <pre>
+   * CreateWorkOrder of a child under a parent that already has 1,000 children
+   * (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>WORK_ORDER_TOO_MANY_CHILDREN = 253;</code>
+   */
+  WORK_ORDER_TOO_MANY_CHILDREN(253),
+  /**
+   * <pre>
+   * CreateWorkOrder of a child whose budget is more than its parent, or any ancestor
+   * with a budget, has left (FAILED_PRECONDITION). A child's budget is carved from its
+   * parent's.
+   * </pre>
+   *
+   * <code>WORK_ORDER_BUDGET_EXCEEDS_PARENT = 254;</code>
+   */
+  WORK_ORDER_BUDGET_EXCEEDS_PARENT(254),
+  /**
+   * <pre>
+   * CreateWorkOrder of a child with an action its parent's actions do not permit: a
+   * child's actions narrow its parent's, never widen them (FAILED_PRECONDITION; the
+   * `field` metadata names the entry, e.g. `actions[0]`).
+   * </pre>
+   *
+   * <code>WORK_ORDER_ACTIONS_WIDENED = 255;</code>
+   */
+  WORK_ORDER_ACTIONS_WIDENED(255),
+  /**
+   * <pre>
+   * A run, resume or child in a work order that is closed, or a child under a cancelled
+   * one (FAILED_PRECONDITION). Nothing is written.
+   * </pre>
+   *
+   * <code>WORK_ORDER_CLOSED = 256;</code>
+   */
+  WORK_ORDER_CLOSED(256),
+  /**
+   * <pre>
+   * CloseWorkOrder of a work order with a live run, or with a child that is neither
+   * closed nor cancelled (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_DRAINED = 257;</code>
+   */
+  WORK_ORDER_NOT_DRAINED(257),
+  /**
+   * <pre>
+   * ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
+   * (`state_from` of its record names it) (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_CONTROL_INHERITED = 258;</code>
+   */
+  WORK_ORDER_CONTROL_INHERITED(258),
+  /**
+   * <pre>
    * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
    * object, or breaks a rule. One BadRequest field violation per problem, its `field`
    * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -2193,6 +2276,89 @@ public enum ErrorReason
   public static final int RUN_NOT_GOVERNED_VALUE = 243;
   /**
    * <pre>
+   * GetWorkOrderRecord or CloseWorkOrder of a work order that no record, run or control
+   * names, or CreateWorkOrder under a `parent_id` that is not recorded (NOT_FOUND).
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_FOUND = 250;</code>
+   */
+  public static final int WORK_ORDER_NOT_FOUND_VALUE = 250;
+  /**
+   * <pre>
+   * CreateWorkOrder under an id already taken, by another creator or with other content
+   * (ALREADY_EXISTS). Nothing is written.
+   * </pre>
+   *
+   * <code>WORK_ORDER_EXISTS = 251;</code>
+   */
+  public static final int WORK_ORDER_EXISTS_VALUE = 251;
+  /**
+   * <pre>
+   * CreateWorkOrder of a child past the tree's depth limit: a tree has at most 8 levels,
+   * a root at depth 0 (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_TOO_DEEP = 252;</code>
+   */
+  public static final int WORK_ORDER_TOO_DEEP_VALUE = 252;
+  /**
+   * <pre>
+   * CreateWorkOrder of a child under a parent that already has 1,000 children
+   * (RESOURCE_EXHAUSTED).
+   * </pre>
+   *
+   * <code>WORK_ORDER_TOO_MANY_CHILDREN = 253;</code>
+   */
+  public static final int WORK_ORDER_TOO_MANY_CHILDREN_VALUE = 253;
+  /**
+   * <pre>
+   * CreateWorkOrder of a child whose budget is more than its parent, or any ancestor
+   * with a budget, has left (FAILED_PRECONDITION). A child's budget is carved from its
+   * parent's.
+   * </pre>
+   *
+   * <code>WORK_ORDER_BUDGET_EXCEEDS_PARENT = 254;</code>
+   */
+  public static final int WORK_ORDER_BUDGET_EXCEEDS_PARENT_VALUE = 254;
+  /**
+   * <pre>
+   * CreateWorkOrder of a child with an action its parent's actions do not permit: a
+   * child's actions narrow its parent's, never widen them (FAILED_PRECONDITION; the
+   * `field` metadata names the entry, e.g. `actions[0]`).
+   * </pre>
+   *
+   * <code>WORK_ORDER_ACTIONS_WIDENED = 255;</code>
+   */
+  public static final int WORK_ORDER_ACTIONS_WIDENED_VALUE = 255;
+  /**
+   * <pre>
+   * A run, resume or child in a work order that is closed, or a child under a cancelled
+   * one (FAILED_PRECONDITION). Nothing is written.
+   * </pre>
+   *
+   * <code>WORK_ORDER_CLOSED = 256;</code>
+   */
+  public static final int WORK_ORDER_CLOSED_VALUE = 256;
+  /**
+   * <pre>
+   * CloseWorkOrder of a work order with a live run, or with a child that is neither
+   * closed nor cancelled (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_DRAINED = 257;</code>
+   */
+  public static final int WORK_ORDER_NOT_DRAINED_VALUE = 257;
+  /**
+   * <pre>
+   * ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
+   * (`state_from` of its record names it) (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>WORK_ORDER_CONTROL_INHERITED = 258;</code>
+   */
+  public static final int WORK_ORDER_CONTROL_INHERITED_VALUE = 258;
+  /**
+   * <pre>
    * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
    * object, or breaks a rule. One BadRequest field violation per problem, its `field`
    * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -2380,6 +2546,15 @@ public enum ErrorReason
       case 241: return REPLACEMENT_CONFLICT;
       case 242: return RUN_AT_HEAD;
       case 243: return RUN_NOT_GOVERNED;
+      case 250: return WORK_ORDER_NOT_FOUND;
+      case 251: return WORK_ORDER_EXISTS;
+      case 252: return WORK_ORDER_TOO_DEEP;
+      case 253: return WORK_ORDER_TOO_MANY_CHILDREN;
+      case 254: return WORK_ORDER_BUDGET_EXCEEDS_PARENT;
+      case 255: return WORK_ORDER_ACTIONS_WIDENED;
+      case 256: return WORK_ORDER_CLOSED;
+      case 257: return WORK_ORDER_NOT_DRAINED;
+      case 258: return WORK_ORDER_CONTROL_INHERITED;
       case 260: return CONFIG_INVALID;
       case 261: return CONFIG_NOT_RELOADABLE;
       case 300: return SCRIPT_INVALID;

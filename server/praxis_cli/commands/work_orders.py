@@ -1,0 +1,186 @@
+"""``praxis workorders create|list|tree|close``: work orders as records and as a tree
+(the controls, ``show|pause|resume|cancel``, are in :mod:`praxis_cli.commands.admin`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from aiws.engine.v1 import work_order_pb2 as pb
+from praxis_cli.commands.common import leaf
+from praxis_cli.commands.runs import parse_labels
+from praxis_cli.output import Column, free_text, ident, local_time, to_dict
+from praxis_client.conventions import enum_name
+
+_STATES: dict[str, Any] = {
+    "open": pb.WORK_ORDER_STATE_OPEN,
+    "paused": pb.WORK_ORDER_STATE_PAUSED,
+    "cancelled": pb.WORK_ORDER_STATE_CANCELLED,
+    "closed": pb.WORK_ORDER_STATE_CLOSED,
+}
+TREE_LEVELS = 8
+"""``tree`` walks at most this many levels (the server's depth limit)."""
+
+
+def add_commands(orders: Any, common: argparse.ArgumentParser) -> None:
+    """Adds the record commands to the ``workorders`` group."""
+    create = leaf(
+        orders, common, "create", _create, "create a work order: a root, or a child with --parent"
+    )
+    create.add_argument("work_order", help="the new work order's id")
+    create.add_argument("--parent", default="", help="its parent (default: a root)")
+    create.add_argument("--title", default="", help="its title")
+    create.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                        help="a label (repeat for more)")  # fmt: skip
+    create.add_argument("--budget", default="", metavar="MICROCREDITS",
+                        help="its budget, carved from its parent's (exact decimal)")  # fmt: skip
+    create.add_argument("--action", action="append", default=[], metavar="PATTERN",
+                        help="an action permitted in it, e.g. run.* (repeat; default: "
+                        "its parent's)")  # fmt: skip
+
+    listing = leaf(orders, common, "list", _list, "list root work orders, or one's children")
+    listing.add_argument("--parent", default="", help="list this work order's children")
+    listing.add_argument("--state", choices=sorted(_STATES), help="only work orders in it")
+    listing.add_argument("--limit", type=int, default=0, help="page size (default 100)")
+    listing.add_argument("--page-token", default="", help="continue a listing")
+
+    tree = leaf(
+        orders, common, "tree", _tree, "show a work order's record, runs, spend and subtree"
+    )
+    tree.add_argument("work_order")
+
+    close = leaf(orders, common, "close", _close, "close a work order whose work is done")
+    close.add_argument("work_order")
+
+
+def _state(record: pb.WorkOrderRecord) -> str:
+    name = enum_name(pb.WorkOrderState.Name(record.state), "WORK_ORDER_STATE_").lower()
+    if record.state_from and record.state_from != record.work_order_id:
+        return f"{name} (by {record.state_from})"
+    return name
+
+
+def _spend(record: pb.WorkOrderRecord) -> str:
+    if not record.remaining_microcredits:
+        return record.spent_microcredits
+    return f"{record.spent_microcredits} ({record.remaining_microcredits} left)"
+
+
+def _create(ctx: Any, args: argparse.Namespace) -> int:
+    request = pb.CreateWorkOrderRequest(
+        work_order_id=args.work_order,
+        parent_id=args.parent,
+        title=args.title,
+        labels=parse_labels(args.label),
+        budget_microcredits=args.budget,
+        actions=args.action,
+    )
+    response = ctx.call(ctx.client.work_orders.CreateWorkOrder, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    record = response.work_order
+    where = f" under {record.parent_id}" if record.parent_id else " (a root)"
+    replayed = " (replayed)" if response.replayed else ""
+    ctx.out.line(f"work order {record.work_order_id}{where} {_state(record)}{replayed}")
+    return 0
+
+
+_COLUMNS = [
+    ident("WORK ORDER"),
+    Column("STATE"),
+    Column("CHILDREN", optional=True),
+    Column("SPENT"),
+    Column("BUDGET", optional=True),
+    free_text("TITLE"),
+]
+
+
+def _row(record: pb.WorkOrderRecord) -> list[str]:
+    return [
+        record.work_order_id,
+        _state(record),
+        str(record.child_count),
+        _spend(record),
+        record.budget_microcredits or "-",
+        record.title or "-",
+    ]
+
+
+def _list(ctx: Any, args: argparse.Namespace) -> int:
+    request = pb.ListWorkOrdersRequest(
+        parent_id=args.parent,
+        state=_STATES[args.state] if args.state else pb.WORK_ORDER_STATE_UNSPECIFIED,
+        page_size=args.limit,
+        page_token=args.page_token,
+    )
+    response = ctx.call(ctx.client.work_orders.ListWorkOrders, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    ctx.out.table(_COLUMNS, [_row(record) for record in response.work_orders])
+    if response.next_page_token:
+        ctx.out.line(f"more: --page-token {response.next_page_token}")
+    return 0
+
+
+def _tree(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(
+        ctx.client.work_orders.GetWorkOrderRecord,
+        pb.GetWorkOrderRecordRequest(work_order_id=args.work_order),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    record = response.work_order
+    counts = ", ".join(f"{c.count} {c.state.lower()}" for c in response.run_counts)
+    ctx.out.fields(
+        [
+            ("work order", record.work_order_id),
+            ("title", record.title or "-"),
+            ("state", _state(record)),
+            ("parent", " > ".join(record.ancestors) or "- (a root)"),
+            ("created by", record.creator or "- (named by runs or controls)"),
+            ("created", local_time(record.created_at_ms)),
+            ("labels", ", ".join(f"{k}={v}" for k, v in sorted(record.labels.items())) or "-"),
+            ("actions", ", ".join(record.actions) or "its parent's"),
+            ("budget", record.budget_microcredits or "-"),
+            ("spent", _spend(record)),
+            ("runs", counts or "none"),
+            ("closed", local_time(record.closed_at_ms)),
+        ]
+    )
+    ctx.out.line("")
+    ctx.out.line(f"{record.work_order_id}  {_state(record)}")
+    _subtree(ctx, record.work_order_id, list(response.children), record.child_count, 1)
+    return 0
+
+
+def _subtree(
+    ctx: Any, parent: str, children: list[pb.WorkOrderRecord], count: int, level: int
+) -> None:
+    """Prints children indented, walking down (GetWorkOrderRecord of each child)."""
+    for child in children:
+        ctx.out.line(f"{'  ' * level}└ {child.work_order_id}  {_state(child)}  {_spend(child)}")
+        if child.child_count and level < TREE_LEVELS:
+            below = ctx.call(
+                ctx.client.work_orders.GetWorkOrderRecord,
+                pb.GetWorkOrderRecordRequest(work_order_id=child.work_order_id),
+            )
+            _subtree(ctx, child.work_order_id, list(below.children), child.child_count, level + 1)
+    if count > len(children):
+        more = count - len(children)
+        ctx.out.line(f"{'  ' * level}… {more} more: praxis workorders list --parent {parent}")
+
+
+def _close(ctx: Any, args: argparse.Namespace) -> int:
+    response = ctx.call(
+        ctx.client.work_orders.CloseWorkOrder,
+        pb.CloseWorkOrderRequest(work_order_id=args.work_order),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+    else:
+        record = response.work_order
+        ctx.out.line(f"work order {record.work_order_id} closed {local_time(record.closed_at_ms)}")
+    return 0
