@@ -98,14 +98,16 @@ def test_the_work_order_page_shows_its_tree_runs_and_spend(
     expect(page.locator("#title")).to_have_text("Write the docs")
     expect(page.locator("#record")).to_contain_text("PAUSED by launch")
     expect(page.locator("#spent")).to_have_text("120.5 microcredits")
-    expect(page.locator("#remaining")).to_have_text("79.5")
+    expect(page.locator("#remaining")).to_have_text("79.5 microcredits")
+    expect(page.locator("#actions")).to_have_text("its parent's")  # none of its own
     expect(page.locator("#run-counts")).to_have_text("1 COMPLETED")
     expect(page.locator("#work-order-runs").get_by_role("link", name=run_id)).to_be_visible()
 
     page.locator("#ancestors").get_by_role("link", name="launch").click()
     expect(page).to_have_url(f"{console.base_url}/workorders/launch")
     expect(page.locator("#spent")).to_have_text("120.5 microcredits")
-    expect(page.locator("#remaining")).to_have_text("379.5")
+    expect(page.locator("#remaining")).to_have_text("379.5 microcredits")
+    expect(page.locator("#actions")).to_have_text("any its principals are granted")  # a root
     children = page.locator("#children tbody tr")
     expect(children).to_have_count(2)
     expect(children.nth(0)).to_contain_text("launch-docs")
