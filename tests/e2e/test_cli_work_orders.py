@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
-from tests.support.cli_shell import Shell
+from rich.cells import cell_len
+
+from tests.support.cli_shell import COLUMNS, Shell, in_terminal
 from tests.support.runtime import definition, node
 
 
@@ -45,3 +47,21 @@ def test_a_tree_of_work_orders_from_the_shell(shell: Shell) -> None:
     assert not_drained.error_line().startswith("error: WORK_ORDER_NOT_DRAINED: ")
     shell.ok("workorders", "cancel", "review", "--reason", "not needed")
     assert "work order docs closed" in shell.ok("workorders", "close", "docs").out
+
+
+def test_list_and_tree_fit_an_80_column_terminal_with_ids_whole(shell: Shell) -> None:
+    # Ids as long as a UUID: a row of ids wider than the terminal is printed whole and
+    # wrapped by the terminal (the house table rule), so they are kept to what fits.
+    root = "mission-" + "x" * 28
+    child = "docs-for-the-release-" + "y" * 15
+    title = "Write every page a newcomer needs before the release goes out to customers"
+    shell.ok("workorders", "create", root, "--title", title, "--budget", "100")
+    shell.ok("workorders", "create", child, "--parent", root, "--title", title)
+    for args in (("workorders", "list"), ("workorders", "list", "--parent", root),
+                 ("workorders", "tree", root)):  # fmt: skip
+        lines = in_terminal(shell, *args)
+        assert all(cell_len(line) <= COLUMNS for line in lines), (args, lines)
+        if args[1] == "tree":
+            assert "actions:    any its principals are granted" in lines, lines  # a root
+        shown = root if args[1] == "list" and len(args) == 2 else child
+        assert any(shown in line for line in lines), (args, lines)  # the id whole on a row

@@ -143,7 +143,7 @@ def _tree(ctx: Any, args: argparse.Namespace) -> int:
             ("created by", record.creator or "- (named by runs or controls)"),
             ("created", local_time(record.created_at_ms)),
             ("labels", ", ".join(f"{k}={v}" for k, v in sorted(record.labels.items())) or "-"),
-            ("actions", ", ".join(record.actions) or "its parent's"),
+            ("actions", ", ".join(record.actions) or _inherited_actions(record)),
             ("budget", record.budget_microcredits or "-"),
             ("spent", _spend(record)),
             ("runs", counts or "none"),
@@ -184,3 +184,9 @@ def _close(ctx: Any, args: argparse.Namespace) -> int:
         record = response.work_order
         ctx.out.line(f"work order {record.work_order_id} closed {local_time(record.closed_at_ms)}")
     return 0
+
+
+def _inherited_actions(record: pb.WorkOrderRecord) -> str:
+    """What a work order that narrows no actions permits: its parent's, or for a root
+    whatever its principals are granted."""
+    return "its parent's" if record.parent_id else "any its principals are granted"
