@@ -195,27 +195,44 @@ class TaskStore:
             # Candidates are read without locks; only the runs no other transaction holds
             # are locked (SKIP LOCKED), and _dispatch re-checks each candidate against the
             # locked run, so replicas claim disjoint attempts without waiting on each other.
+            # A candidate read just before another claim committed may be taken by the
+            # time its lock is granted (a stale row is dropped): the candidates are read
+            # again, without the runs already looked at, so that a claim finding work
+            # taken still leases what else is ready instead of leaving it to a later poll.
             postgres = locks.postgres(connection)
             limit = claim.max_tasks * 2 + 8 if postgres else claim.max_tasks
-            rows = _READY.run(
-                connection, {"models": claim.models, "now": now, "limit": limit}
-            ).all()
-            if rows:  # a worker of these models is here: the inbox's stuck runs read it
-                self.models.note(connection, claim.models, now)
-            by_run: dict[str, list[str]] = defaultdict(list)
-            for row in rows:
-                by_run[row.run_id].append(row.node_uid)
-            locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
-            if postgres:
-                by_run = self._lock_candidates(connection, by_run, claim.max_tasks, locked)
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
-            for run_id, uids in by_run.items():
-                row = locked.get(run_id)
-                if not self._dispatch(
-                    connection, effects, run_id, uids, claim, now, cache, tasks, row
-                ):
-                    break  # the response is full: the rest stay ready
+            seen: set[str] = set()
+            for _ in range(_CLAIM_ROUNDS):
+                rows = _READY.run(
+                    connection, {"models": claim.models, "now": now, "limit": limit}
+                ).all()
+                by_run: dict[str, list[str]] = defaultdict(list)
+                for row in rows:
+                    if row.run_id not in seen:
+                        by_run[row.run_id].append(row.node_uid)
+                if not by_run:
+                    break
+                if not seen:  # a worker of these models is here: the inbox's stuck runs
+                    self.models.note(connection, claim.models, now)
+                wanted = claim.max_tasks - len(tasks)
+                locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
+                if postgres:
+                    by_run = self._lock_candidates(connection, by_run, wanted, locked)
+                if not by_run:
+                    break  # every candidate's run is held by another claim
+                seen.update(by_run)
+                before = len(tasks)
+                for run_id, uids in by_run.items():
+                    row = locked.get(run_id)
+                    if not self._dispatch(
+                        connection, effects, run_id, uids, claim, now, cache, tasks, row
+                    ):
+                        return tasks  # the response is full: the rest stay ready
+                examined = sum(len(uids) for uids in by_run.values())
+                if len(tasks) >= claim.max_tasks or len(tasks) - before == examined:
+                    break  # full, or every candidate leased: nothing stale to look past
             return tasks
 
         return transaction
@@ -783,6 +800,10 @@ _RUNS_OF = Statement(
         attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
     )
 )
+# How often one claim reads its candidates again when those it found were stale (on
+# PostgreSQL: taken by claims that committed after the read; each round skips the runs
+# already looked at).
+_CLAIM_ROUNDS = 3
 _NEXT_READY = Statement(  # every long poll reads it before it waits
     select(func.min(ready_nodes.c.not_before_ms)).where(
         ready_nodes.c.model.in_(bindparam("models", expanding=True))
