@@ -240,7 +240,7 @@ class Engine:
         self.signals = Hub()
         # Another process revoked or rotated a principal: forget the cached lookups before
         # the streams it opened here check their credential again.
-        self.signals.on_delivered(PRINCIPAL, self.principals.forget)
+        self.signals.on_delivered(PRINCIPAL, self.principals.lookups.forget)
         self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
         self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
         # What every runtime command runs in, and what the slices on the runtime share.
