@@ -35,7 +35,7 @@ from praxis.core.reload import Change
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
 from praxis.store.db.metadata import meta
-from praxis.store.execution import requests
+from praxis.store.execution.rows import requests
 from praxis.store.execution.tables import model_events
 
 REFRESH_MS = 60_000

@@ -15,8 +15,8 @@ from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
-from praxis.store.execution import requests
-from praxis.store.execution.rows import handoff_of
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.handoffs import handoff_of
 from praxis.store.execution.tables import handoffs
 from praxis.store.registry import rows as registry_rows
 from praxis.store.runtime import rows as run_rows

@@ -21,8 +21,9 @@ from praxis.core.records import ApprovalRecord, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
-from praxis.store.execution import approved, requests
-from praxis.store.execution.rows import ReconciliationView, reconciliation_view
+from praxis.store.execution import approved
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.reconciliations import ReconciliationView, reconciliation_view
 from praxis.store.execution.tables import reconciliations
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import Effects, RunRecord

@@ -4,30 +4,19 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from praxis.core import run as runs
 from praxis.core import segments as core
 from praxis.core.records import Principal
 from praxis.store.controls import rows as controls
 from praxis.store.db import statements
 from praxis.store.db.database import Database
-from praxis.store.db.statements import Statement
-from praxis.store.execution import requests
-from praxis.store.execution.tables import run_segments
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows import segments as segment_rows
 from praxis.store.runtime.rows import RunRecord
-from praxis.store.runtime.tables import runs as run_table
 
 OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written
-_INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
-_SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads them
-    select(run_segments)
-    .where(run_segments.c.run_id == bindparam("run_id"))
-    .order_by(run_segments.c.number)
-)
 
 
 class SegmentStore:
@@ -69,13 +58,8 @@ class SegmentStore:
 
     def recover(self, now_ms: int) -> int:
         """Starts a RECOVERY segment for every live run; returns how many."""
-        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
         with self.db.write() as connection:
-            rows = connection.execute(
-                select(run_table.c.run_id, run_table.c.work_order_id).where(
-                    run_table.c.status.in_(live)
-                )
-            ).all()
+            rows = segment_rows.live_runs(connection)
             epochs: dict[str, int] = {}
             for row in rows:
                 if row.work_order_id not in epochs:
@@ -90,35 +74,20 @@ class SegmentStore:
         self, connection: Connection, work_order_id: str, epoch: int, now_ms: int
     ) -> None:
         """Starts an OWNER_CHANGE segment for the work order's live runs."""
-        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
-        run_ids = connection.execute(
-            select(run_table.c.run_id).where(
-                run_table.c.work_order_id == work_order_id, run_table.c.status.in_(live)
-            )
-        ).scalars()
-        for run_id in list(run_ids):
+        for run_id in segment_rows.live_runs_of(connection, work_order_id):
             self._begin(connection, run_id, core.Reason.OWNER_CHANGE, epoch, now_ms)
 
     def _begin(
         self, connection: Connection, run_id: str, reason: core.Reason, epoch: int, now: int
     ) -> None:
-        segment = core.begin(load(connection, run_id), reason, now, epoch, self.incarnation)
+        stored = segment_rows.load(connection, run_id)
+        segment = core.begin(stored, reason, now, epoch, self.incarnation)
         if segment is not None:
             self._insert(connection, run_id, segment)
 
     def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         with statements.pipelined(connection):  # one round trip on PostgreSQL
-            _INSERT_SEGMENT.run(
-                connection,
-                {
-                    "run_id": run_id,
-                    "number": segment.number,
-                    "reason": segment.reason.value,
-                    "started_at_ms": segment.started_at_ms,
-                    "ownership_epoch": segment.ownership_epoch,
-                    "incarnation": self.incarnation,
-                },
-            )
+            segment_rows.insert(connection, run_id, segment, self.incarnation)
             requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
                               number=segment.number, reason=segment.reason.value,
                               ownership_epoch=segment.ownership_epoch)  # fmt: skip
@@ -126,19 +95,4 @@ class SegmentStore:
     def list(self, run_id: str) -> list[core.Segment]:
         """A run's segments, oldest first."""
         with self.db.read() as connection:
-            return load(connection, run_id)
-
-
-def load(connection: Connection, run_id: str) -> list[core.Segment]:
-    """A run's segments, oldest first."""
-    rows: Any = _SEGMENTS_OF.run(connection, {"run_id": run_id}).all()
-    return [
-        core.Segment(
-            row.number,
-            core.Reason(row.reason),
-            row.started_at_ms,
-            row.ownership_epoch,
-            row.incarnation,
-        )
-        for row in rows
-    ]
+            return segment_rows.load(connection, run_id)

@@ -27,8 +27,9 @@ from praxis.core.records import ApprovalRecord, Principal
 from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
-from praxis.store.execution import authorizations, requests
-from praxis.store.execution.rows import WaitState, WaitView, wait_view
+from praxis.store.execution import authorizations
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
 from praxis.store.execution.tables import waits
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.rows import Effects, RunRecord
