@@ -135,7 +135,7 @@ class AssessmentStore:
             problem = core.check_record(kind, actor.kind, completed, current, subject_digest)
             if problem:
                 raise Rollback(problem)
-            rows.insert(
+            rows.add(
                 connection, identifier, run_id, kind, verdict, subject_digest,
                 record.contract_id, values.canonical_json(findings), principal.principal_id, now,
             )  # fmt: skip

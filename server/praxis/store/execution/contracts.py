@@ -109,7 +109,7 @@ class ContractStore:
                 if problem:
                     raise Rollback(problem)
                 return _with_reserved(connection, existing), True
-            rows.insert(connection, parsed, principal.principal_id, now)
+            rows.add(connection, parsed, principal.principal_id, now)
             requests.append(
                 connection, "CONTRACT_CREATED", contract_id, now, digest=parsed.digest()
             )

@@ -39,7 +39,7 @@ class SegmentStore:
                              self.incarnation)  # fmt: skip
         assert segment is not None
         run_id = record.state.run_id
-        self._insert(connection, run_id, segment)
+        self._add(connection, run_id, segment)
         Database.after_commit(connection, lambda: self._open(run_id, segment))
 
     def _open(self, run_id: str, segment: core.Segment) -> None:
@@ -83,11 +83,11 @@ class SegmentStore:
         stored = segment_rows.load(connection, run_id)
         segment = core.begin(stored, reason, now, epoch, self.incarnation)
         if segment is not None:
-            self._insert(connection, run_id, segment)
+            self._add(connection, run_id, segment)
 
-    def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
+    def _add(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         with statements.pipelined(connection):  # one round trip on PostgreSQL
-            segment_rows.insert(connection, run_id, segment, self.incarnation)
+            segment_rows.add(connection, run_id, segment, self.incarnation)
             requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
                               number=segment.number, reason=segment.reason.value,
                               ownership_epoch=segment.ownership_epoch)  # fmt: skip

@@ -30,7 +30,7 @@ def by_id(connection: Connection, principal_id: str) -> Any:
     return connection.execute(_BY_ID, {"id": principal_id}).first()
 
 
-def insert(
+def add(
     connection: Connection,
     principal_id: str,
     kind: str,

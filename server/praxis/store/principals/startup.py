@@ -56,7 +56,7 @@ def bootstrap(db: Database, now: int, records: Sequence[PrincipalRecord]) -> lis
                 )
                 for g in record.grants
             ]
-            rows.insert(
+            rows.add(
                 connection, pid, record.principal.kind.value, grants.to_json(stated),
                 record.expires_at_ms, record.token_sha256, BOOTSTRAP_ACTOR, now,
             )  # fmt: skip

@@ -176,7 +176,7 @@ class PrincipalStore:
                     f"a principal {principal_id!r} already exists (ids are never reused)",
                 )
             actor = principal.principal_id
-            rows.insert(
+            rows.add(
                 connection, principal_id, kind.value, to_json(grants), expires_at_ms, digest,
                 actor, now,
             )  # fmt: skip

@@ -37,7 +37,7 @@ def forgive(connection: Connection, run_id: str, kind: core.Kind | None = None) 
     )
 
 
-def insert(
+def add(
     connection: Connection,
     assessment_id: str,
     run_id: str,

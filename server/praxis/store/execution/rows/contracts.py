@@ -31,7 +31,7 @@ class ContractView:
         return money.subtract(self.contract.budget, self.spent)
 
 
-def insert(connection: Connection, parsed: core.Contract, created_by: str, now: int) -> None:
+def add(connection: Connection, parsed: core.Contract, created_by: str, now: int) -> None:
     """Records a new contract, nothing spent yet."""
     connection.execute(
         contracts.insert().values(

@@ -22,7 +22,7 @@ _SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads the
 _LIVE = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
 
 
-def insert(connection: Connection, run_id: str, segment: core.Segment, incarnation: str) -> None:
+def add(connection: Connection, run_id: str, segment: core.Segment, incarnation: str) -> None:
     """Adds one segment of a run."""
     _INSERT_SEGMENT.run(
         connection,

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import authorization as authz
 from praxis.core import run as core
 from praxis.core.definition import Node
 from praxis.store.execution.rows import authorizations
+from praxis.store.execution.tables import waits
 from praxis.store.runtime.rows import RunRecord
 from praxis.store.runtime.tables import run_events
 
@@ -125,3 +127,44 @@ def _state(node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int)
     if node.status is core.NodeStatus.FAILED:
         return WaitState.EXPIRED
     return WaitState.CANCELLED
+
+
+def insert_unsatisfied(
+    connection: Connection, run_id: str, opened: Iterable[tuple[str, str]]
+) -> None:
+    """Adds a row, not satisfied, for each ``(wait_id, node_uid)`` of a run."""
+    rows = [
+        {"wait_id": wait, "run_id": run_id, "node_uid": node_uid, "payload_json": "",
+         "satisfied_by": "", "satisfied_at_ms": 0}
+        for wait, node_uid in opened
+    ]  # fmt: skip
+    if rows:
+        connection.execute(waits.insert(), rows)
+
+
+def node_uids(connection: Connection, run_id: str) -> set[str]:
+    """The nodes of a run that have a wait row."""
+    return set(
+        connection.execute(select(waits.c.node_uid).where(waits.c.run_id == run_id)).scalars()
+    )
+
+
+def by_id(connection: Connection, wait_id: str) -> Any:
+    """The wait row of this id, or ``None``."""
+    return connection.execute(select(waits).where(waits.c.wait_id == wait_id)).first()
+
+
+def of_run(connection: Connection, run_id: str) -> Sequence[Any]:
+    """The wait rows of a run."""
+    return connection.execute(select(waits).where(waits.c.run_id == run_id)).all()
+
+
+def satisfy(
+    connection: Connection, wait_id: str, payload_json: str, satisfied_by: str, now: int
+) -> None:
+    """Records a wait's satisfaction."""
+    connection.execute(
+        update(waits)
+        .where(waits.c.wait_id == wait_id)
+        .values(payload_json=payload_json, satisfied_by=satisfied_by, satisfied_at_ms=now)
+    )
