@@ -1,5 +1,16 @@
 """The one place that knows which database is underneath.
 
+The rule, held by ``tests/unit/test_rows_rule.py``: every SQLite/PostgreSQL difference
+lives in ``store/db/`` (this module: engines, connection settings, the write lock's entry,
+``INSERT ... ON CONFLICT DO NOTHING``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`,
+:mod:`.files`, :mod:`.backup`) or in a row function of its slice
+(``store/<slice>/rows.py`` or a ``rows/`` package), which gives each backend its own
+statement for the same call, as Temporal's persistence does (``lockTaskQueueQry``: a
+plain ``SELECT`` on SQLite, ``... FOR UPDATE`` on PostgreSQL). A store class asks a row
+function or a capability of :class:`~.database.Database`, never which backend it runs
+on. Outside ``store/`` only the process's edge (``app.py``, ``serve/``) names a backend:
+the configured URL picks the wake transport, file locations and the pool size there.
+
 SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise),
 ``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with
 ``BEGIN IMMEDIATE`` so that writers serialize at BEGIN instead of failing at COMMIT.
