@@ -15,9 +15,10 @@ name or a string, not a comment or docstring, containing ``postgres``, ``sqlite`
 
 SQL. A module of ``store/`` that runs SQL (what the grep of issue 41 looks for,
 ``connection.execute``, ``select(``, ``insert(``, ``update(``, ``delete(``, read from the
-code, not its prose: :func:`runs_sql`) is a ``rows`` module, in ``store/db/``, a table definition, a migration step
-(``upgrades.py``, ``schema.py``) or one of :data:`SQL_NOT_YET_IN_ROWS`, which may only
-shrink: a listed module that no longer runs SQL fails the test until it is taken off.
+code, not its prose: :func:`runs_sql`) is a ``rows`` module, in ``store/db/``, a table
+definition, a migration step (``upgrades.py``, ``schema.py``), the wake transport, or one
+of :data:`SQL_NOT_YET_IN_ROWS`, which may only shrink: a listed module that no longer runs
+SQL fails the test until it is taken off.
 """
 
 from __future__ import annotations
