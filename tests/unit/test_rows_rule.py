@@ -54,7 +54,6 @@ every ``tables.py`` (table definitions) and ``upgrades.py`` (a migration's own s
 run once against the schema of their time and must not follow today's rows)."""
 
 SQL_NOT_YET_IN_ROWS = {
-    "controls/orders.py",
     "controls/tree.py",
     "registry/store.py",
     "runtime/events.py",
@@ -68,9 +67,7 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/subscriptions.py",
     "runtime/tasks.py",
     "runtime/traces.py",
-    "runtime/unit.py",
     "runtime/worker_models.py",
-    "schedules/store.py",
     "views/gauges.py",
     "views/inbox.py",
     "views/owed.py",
