@@ -199,8 +199,8 @@ class TaskStore:
             # time its lock is granted (a stale row is dropped): the candidates are read
             # again, without the runs already looked at, so that a claim finding work
             # taken still leases what else is ready instead of leaving it to a later poll.
-            postgres = locks.postgres(connection)
-            limit = claim.max_tasks * 2 + 8 if postgres else claim.max_tasks
+            concurrent = locks.needed(connection)  # other claims may take candidates
+            limit = claim.max_tasks * 2 + 8 if concurrent else claim.max_tasks
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
             seen: set[str] = set()
@@ -218,7 +218,7 @@ class TaskStore:
                     self.models.note(connection, claim.models, now)
                 wanted = claim.max_tasks - len(tasks)
                 locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
-                if postgres:
+                if concurrent:
                     by_run = self._lock_candidates(connection, by_run, wanted, locked)
                 if not by_run:
                     break  # every candidate's run is held by another claim
@@ -679,7 +679,7 @@ class TaskStore:
         """The run of each attempt ("" where unknown), read on PostgreSQL only, where it
         lets one transaction settle a run's several attempts (a fan-out's items) with one
         COMMIT; SQLite commits the whole batch at once anyway."""
-        if not self.db.postgres or len(attempt_ids) < 2:
+        if self.db.single_writer or len(attempt_ids) < 2:
             return [""] * len(attempt_ids)
         with self.db.read() as connection:
             rows = _RUNS_OF.run(connection, {"ids": sorted(set(attempt_ids))}).all()
