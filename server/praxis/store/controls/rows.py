@@ -10,7 +10,7 @@ from sqlalchemy.engine import Connection
 from praxis.core import gates
 from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.store.controls.tables import holds, work_orders
-from praxis.store.db import database, dialect
+from praxis.store.db import database, portable
 from praxis.store.db.dialect import WRITE_OPTION
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
@@ -214,4 +214,4 @@ def observe_read_clock(
 def work_order_insert(connection: Connection, missing: bool) -> Insert:
     """``INSERT`` into ``work_orders``; with ``missing``, one that skips an id already
     there (each backend's own ``ON CONFLICT DO NOTHING``)."""
-    return dialect.insert_missing(connection, work_orders) if missing else work_orders.insert()
+    return portable.insert_missing(connection, work_orders) if missing else work_orders.insert()

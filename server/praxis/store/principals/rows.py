@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.engine import Connection
 
-from praxis.store.db import dialect
+from praxis.store.db import portable
 from praxis.store.principals.tables import principal_events, principals
 
 _BY_TOKEN = select(principals).where(principals.c.token_sha256 == bindparam("hash"))
@@ -104,7 +104,7 @@ def events_after(
 ) -> Sequence[Any]:
     """Up to ``limit`` audit events past ``after`` (of one principal, unless ``""``),
     oldest first."""
-    query = select(principal_events).where(dialect.seq_after(principal_events.c.seq, after))
+    query = select(principal_events).where(portable.seq_after(principal_events.c.seq, after))
     if principal_id:
         query = query.where(principal_events.c.principal_id == principal_id)
     return connection.execute(query.order_by(principal_events.c.seq).limit(limit)).all()

@@ -33,7 +33,7 @@ from praxis.core.rejection import Code, Rejection, invalid
 from praxis.observability import metrics
 from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import holds, work_orders
-from praxis.store.db import dialect, locks, paging
+from praxis.store.db import locks, paging, portable
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
@@ -677,7 +677,7 @@ class RegistryStore:
             .where(
                 registry_events.c.work_order_id == ref.work_order_id,
                 registry_events.c.run_id == ref.run_id,
-                dialect.seq_after(registry_events.c.seq, after),
+                portable.seq_after(registry_events.c.seq, after),
             )
             .order_by(registry_events.c.seq)
             .limit(size + 1)
