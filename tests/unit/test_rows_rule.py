@@ -144,19 +144,24 @@ def _may_name_a_backend(relative_to_praxis: str) -> bool:
     return inside.startswith("db/") or _in_rows(inside)
 
 
-def test_no_module_names_a_backend_outside_rows_and_db() -> None:
+def test_no_module_names_a_backend_outside_rows_and_db(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"  # the scan is not blind, nor reads prose as code
+    planted.write_text(
+        '"""Runs on SQLite or PostgreSQL."""\n'
+        "# postgres: a comment\n"
+        "def decide(db):\n"
+        "    if db.postgres:\n"
+        "        return 1\n"
+    )
+    assert dialect_names(planted) == ["4: 'postgres'"]
+    stale = [name for name in NAMED_EXCEPTIONS if not dialect_names(PRAXIS / name)]
+    assert stale == [], "no longer names a backend: take it off NAMED_EXCEPTIONS"
     offenders = {
         _relative(path, PRAXIS): names
         for path in sorted(PRAXIS.rglob("*.py"))
         if not _may_name_a_backend(_relative(path, PRAXIS)) and (names := dialect_names(path))
     }
     assert offenders == {}, offenders
-
-
-def test_the_named_exceptions_still_name_a_backend() -> None:
-    """An exception that no longer names a backend is taken off the list."""
-    stale = [name for name in NAMED_EXCEPTIONS if not dialect_names(PRAXIS / name)]
-    assert stale == []
 
 
 def runs_sql(path: Path) -> bool:
@@ -195,7 +200,16 @@ def _sql_modules_outside_rows() -> set[str]:
     return found
 
 
-def test_sql_only_in_rows() -> None:
+def test_sql_only_in_rows(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"  # the scan sees a query, and no prose or comment
+    planted.write_text(
+        '"""select( in prose."""\n# connection.execute(...)\nfound.update(x)\n'
+        "def read(connection):\n"
+        "    return connection.execute(select(runs))\n"
+    )
+    assert runs_sql(planted)
+    planted.write_text('"""select( in prose."""\n# connection.execute(...)\nfound.update(x)\n')
+    assert not runs_sql(planted)
     outside = _sql_modules_outside_rows()
     assert outside - SQL_NOT_YET_IN_ROWS == set(), "SQL outside rows: move it to a row function"
     assert SQL_NOT_YET_IN_ROWS - outside == set(), "no SQL left: take it off the list"
@@ -206,21 +220,3 @@ def test_execution_and_principals_keep_their_sql_in_rows() -> None:
         assert (STORE / slice_name / "rows").is_dir() or (STORE / slice_name / "rows.py").is_file()
         listed = {name for name in SQL_NOT_YET_IN_ROWS if name.startswith(f"{slice_name}/")}
         assert listed == set()
-
-
-def test_the_checks_see_what_they_look_for(tmp_path: Path) -> None:
-    """The scanners are not blind: a dialect branch and a query in a store module are
-    found, a docstring and a comment are not."""
-    module = tmp_path / "store_module.py"
-    module.write_text(
-        '"""Runs on SQLite or PostgreSQL."""\n'
-        "# postgres: a comment\n"
-        "def decide(db):\n"
-        "    if db.postgres:\n"
-        "        return connection.execute(select(runs))\n"
-    )
-    assert dialect_names(module) == ["4: 'postgres'"]
-    assert runs_sql(module)
-    quiet = tmp_path / "quiet.py"
-    quiet.write_text('"""select( in prose; sqlite."""\n# connection.execute(...)\nx = 1\n')
-    assert dialect_names(quiet) == [] and not runs_sql(quiet)
