@@ -9,8 +9,9 @@ lives in ``store/db/`` (this module: engines, connection settings, the write loc
 statement for the same call, as Temporal's persistence does (``lockTaskQueueQry``: a
 plain ``SELECT`` on SQLite, ``... FOR UPDATE`` on PostgreSQL). A store class calls a row
 function or asks a capability (``Database.single_writer``, :func:`.locks.needed`: what
-its branch depends on), never which backend it runs on. Outside ``store/`` only the process's edge (``app.py``, ``serve/``) names a backend:
-the configured URL picks the wake transport, file locations and the pool size there.
+its branch depends on), never which backend it runs on. Outside ``store/`` only the
+process's edge (``app.py``, ``serve/``) names a backend: the configured URL picks the
+wake transport, file locations and the pool size there.
 
 SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise),
 ``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with

@@ -17,7 +17,7 @@ from praxis.store.execution.rows import assessments as rows
 from praxis.store.execution.rows import contracts, requests
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.wake.hub import INBOX
 
 

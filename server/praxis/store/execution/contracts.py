@@ -33,7 +33,7 @@ from praxis.store.execution.rows import contracts as rows
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows.contracts import ContractView
 from praxis.store.runtime import reservations
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 
 _OWNERS_CACHED = 1024
 """Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""

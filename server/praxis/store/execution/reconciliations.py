@@ -25,7 +25,7 @@ from praxis.store.execution.rows import reconciliations as rows
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows.reconciliations import ReconciliationView
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["Decision", "ReconciliationStore", "ReconciliationView"]  # rpc/
 

@@ -14,7 +14,7 @@ from praxis.store.db import statements
 from praxis.store.db.database import Database
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows import segments as segment_rows
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 
 OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written
 

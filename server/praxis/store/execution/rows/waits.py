@@ -16,7 +16,7 @@ from praxis.core import run as core
 from praxis.core.definition import Node
 from praxis.store.execution.rows import authorizations
 from praxis.store.execution.tables import waits
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import run_events
 
 
