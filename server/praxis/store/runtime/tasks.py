@@ -39,7 +39,7 @@ from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows.attempts import load_attempt, lock_attempt_run
+from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
 from praxis.store.runtime.tables import attempts, ready_nodes
 
@@ -474,20 +474,8 @@ class TaskStore:
         may act on it. Raises Rollback with the refusal. ``earlier``: the runs earlier
         commands of a batch decided (deciding ahead); ``None`` when this command must
         decide inside the turn instead."""
-        # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
-        if self.db.postgres:  # the attempt read under the lock
-            row, attempt = lock_attempt_run(connection, attempt_id)
-        else:
-            row, attempt = None, load_attempt(connection, attempt_id)
-        if (
-            attempt is not None
-            and self.db.postgres
-            and (row is None or attempt.run_id != row.run_id)
-        ):
-            # Committed after the lock's statement read attempts (no claim returns
-            # an attempt id before its commit; a guessed one could): lock, read again.
-            locks.run(connection, attempt.run_id)
-            attempt, row = load_attempt(connection, attempt_id), None
+        # The run's row as of its lock where writers run side by side (else None).
+        row, attempt = attempt_to_decide(connection, attempt_id)
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:
