@@ -174,12 +174,12 @@ class ConfigStore:
         any host (a crash leaves its row behind); at start."""
         host = socket.gethostname()
         with self.db.read() as connection:
-            rows = _rows(connection)
+            found = _rows(connection)
         stale = _wall_ms() - STALE_MS
         self._remove(
             [
                 str(row["process_id"])
-                for row in rows
+                for row in found
                 if _gone(str(row["process_id"]), host) or _seen(row) < stale
             ]
         )
