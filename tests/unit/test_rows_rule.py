@@ -55,7 +55,6 @@ run once against the schema of their time and must not follow today's rows)."""
 
 SQL_NOT_YET_IN_ROWS = {
     "controls/tree.py",
-    "registry/store.py",
     "runtime/events.py",
     "runtime/lifecycle.py",
     "runtime/listing.py",
