@@ -60,8 +60,6 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/listing.py",
     "runtime/log.py",
     "runtime/outbox.py",
-    "runtime/progress.py",
-    "runtime/reservations.py",
     "runtime/runs.py",
     "runtime/subscriptions.py",
     "runtime/tasks.py",

@@ -23,8 +23,7 @@ from praxis.core import journal, money
 from praxis.core import run as core
 from praxis.store.execution.rows import contracts
 from praxis.store.runtime import log as run_log
-from praxis.store.runtime import reservations
-from praxis.store.runtime.rows import loading
+from praxis.store.runtime.rows import loading, reservations
 from tests.support.execution import create_contract, fail_task, reconcile, settle, start_run
 from tests.support.harness import Harness
 from tests.support.runtime import claim, definition, json_out, node

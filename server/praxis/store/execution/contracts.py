@@ -5,7 +5,7 @@ a settle hook of the task protocol), to the run's contract and to the principal 
 started the run, as exact decimal sums. Before a dispatch the runtime asks
 :meth:`ContractStore.allowance` (its ``ContractTerms`` port) what the run may still
 use, counting what the running attempts of the contract's other runs and of the
-starter's other runs have reserved (:mod:`praxis.store.runtime.reservations`).
+starter's other runs have reserved (:mod:`praxis.store.runtime.rows.reservations`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.execution.rows import contracts as rows
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows.contracts import ContractView
-from praxis.store.runtime import reservations
 from praxis.store.runtime.records import RunRecord
+from praxis.store.runtime.rows import reservations
 
 _OWNERS_CACHED = 1024
 """Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""

@@ -250,7 +250,7 @@ RUNTIME_TABLES = (
 # * ``contract_reservations``: one row per running attempt of a run under a contract whose
 #   node declares a maximum cost. The rows of a contract add up, exactly, to what its
 #   running attempts may still spend; dispatch counts them (see
-#   :mod:`praxis.store.runtime.reservations`).
+#   :mod:`praxis.store.runtime.rows.reservations`).
 # * ``principal_reservations``: one row per running attempt whose node declares a maximum
 #   cost, keyed by the principal that started the run (whether or not it has a contract).
 #   The rows of a principal add up to what its running attempts may still spend against
@@ -386,7 +386,7 @@ deliveries = Table(
 )
 Index("deliveries_due", deliveries.c.state, deliveries.c.next_at_ms)
 Index("deliveries_run", deliveries.c.run_id, deliveries.c.destination)
-# --- migration 24: progress reported by workers (store/runtime/progress.py) ---
+# --- migration 24: progress reported by workers (store/runtime/rows/progress.py) ---
 #
 # One row per attempt that reported progress with a heartbeat, holding only its latest
 # report (each report overwrites the row): bounded by the attempts and by the report's

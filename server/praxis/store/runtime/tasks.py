@@ -35,10 +35,10 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
-from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import progress as attempt_progress
 from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
 from praxis.store.runtime.tables import attempts, ready_nodes
