@@ -674,11 +674,11 @@ def test_watches_are_bounded_and_end_with_their_subscription(team: Shell) -> Non
 
 
 def test_the_agent_lists_the_work_orders_it_may_act_in(shell: Shell) -> None:
-    shell.ok("workorders", "create", "mission", "--budget", "10")
-    shell.ok("workorders", "create", "docs", "--parent", "mission")
-    shell.ok("workorders", "create", "audit", "--parent", "mission", "--action", "run.read")
-    shell.ok("workorders", "create", "locked", "--action", "run.read")
-    shell.ok("workorders", "pause", "mission", "--reason", "budget review")
+    shell.ok("work-orders", "create", "mission", "--budget", "10")
+    shell.ok("work-orders", "create", "docs", "--parent", "mission")
+    shell.ok("work-orders", "create", "audit", "--parent", "mission", "--action", "run.read")
+    shell.ok("work-orders", "create", "locked", "--action", "run.read")
+    shell.ok("work-orders", "pause", "mission", "--reason", "budget review")
 
     async def flow() -> None:
         async with agent(shell, "agent", shell.home / "mcp.err") as bot:

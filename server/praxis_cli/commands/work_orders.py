@@ -1,4 +1,4 @@
-"""``praxis workorders create|list|tree|close``: work orders as records and as a tree
+"""``praxis work-orders create|list|tree|close``: work orders as records and as a tree
 (the controls, ``show|pause|resume|cancel``, are in :mod:`praxis_cli.commands.admin`)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ TREE_LEVELS = 8
 
 
 def add_commands(orders: Any, common: argparse.ArgumentParser) -> None:
-    """Adds the record commands to the ``workorders`` group."""
+    """Adds the record commands to the ``work-orders`` group."""
     create = leaf(
         orders, common, "create", _create, "create a work order: a root, or a child with --parent"
     )
@@ -170,7 +170,7 @@ def _subtree(
             _subtree(ctx, child.work_order_id, list(below.children), child.child_count, level + 1)
     if count > len(children):
         more = count - len(children)
-        ctx.out.line(f"{'  ' * level}… {more} more: praxis workorders list --parent {parent}")
+        ctx.out.line(f"{'  ' * level}… {more} more: praxis work-orders list --parent {parent}")
 
 
 def _close(ctx: Any, args: argparse.Namespace) -> int:
