@@ -3889,6 +3889,14 @@ pub enum ErrorReason {
     /// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
     /// (`state_from` of its record names it) (FAILED_PRECONDITION).
     WorkOrderControlInherited = 258,
+    /// A run, resume or child in a work order that an agent proposed and no human has
+    /// approved yet, or that a human declined (FAILED_PRECONDITION; its record's state is
+    /// PROPOSED or DECLINED). Nothing is written: once approved, it admits them.
+    WorkOrderNotApproved = 262,
+    /// DecideWorkOrderProposal of a work order that was created directly, or whose
+    /// proposal was already decided the other way (FAILED_PRECONDITION). Taking the same
+    /// decision again is not refused: it answers the record unchanged.
+    WorkOrderProposalDecided = 263,
     /// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
     /// object, or breaks a rule. One BadRequest field violation per problem, its `field`
     /// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -4045,6 +4053,8 @@ impl ErrorReason {
             Self::WorkOrderClosed => "WORK_ORDER_CLOSED",
             Self::WorkOrderNotDrained => "WORK_ORDER_NOT_DRAINED",
             Self::WorkOrderControlInherited => "WORK_ORDER_CONTROL_INHERITED",
+            Self::WorkOrderNotApproved => "WORK_ORDER_NOT_APPROVED",
+            Self::WorkOrderProposalDecided => "WORK_ORDER_PROPOSAL_DECIDED",
             Self::ConfigInvalid => "CONFIG_INVALID",
             Self::ConfigNotReloadable => "CONFIG_NOT_RELOADABLE",
             Self::ScriptInvalid => "SCRIPT_INVALID",
@@ -4190,6 +4200,8 @@ impl ErrorReason {
             "WORK_ORDER_CLOSED" => Some(Self::WorkOrderClosed),
             "WORK_ORDER_NOT_DRAINED" => Some(Self::WorkOrderNotDrained),
             "WORK_ORDER_CONTROL_INHERITED" => Some(Self::WorkOrderControlInherited),
+            "WORK_ORDER_NOT_APPROVED" => Some(Self::WorkOrderNotApproved),
+            "WORK_ORDER_PROPOSAL_DECIDED" => Some(Self::WorkOrderProposalDecided),
             "CONFIG_INVALID" => Some(Self::ConfigInvalid),
             "CONFIG_NOT_RELOADABLE" => Some(Self::ConfigNotReloadable),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
@@ -16138,8 +16150,9 @@ pub struct WorkOrderRecord {
     #[prost(string, tag = "10")]
     pub spent_microcredits: ::prost::alloc::string::String,
     /// What its runs may still spend: the least that it or any ancestor with a budget has
-    /// left (budget minus spend, negative when an attempt reported more than remained);
-    /// empty when neither it nor any ancestor has a budget.
+    /// left (budget minus spend minus what running attempts hold there, negative when an
+    /// attempt reported more than remained); empty when neither it nor any ancestor has a
+    /// budget.
     #[prost(string, tag = "11")]
     pub remaining_microcredits: ::prost::alloc::string::String,
     /// The actions permitted in it (grant action patterns); empty means its parent's (for
@@ -16152,9 +16165,29 @@ pub struct WorkOrderRecord {
     /// When it was closed, UTC epoch ms; 0 while not closed.
     #[prost(int64, tag = "14")]
     pub closed_at_ms: i64,
-    /// How many children it has.
+    /// How many children it has (proposals waiting for a decision, and declined ones, not
+    /// counted).
     #[prost(int32, tag = "15")]
     pub child_count: i32,
+    /// True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+    #[prost(bool, tag = "16")]
+    pub proposed: bool,
+    /// The human who approved or declined the proposal; empty while undecided or when it
+    /// was created directly.
+    #[prost(string, tag = "17")]
+    pub decided_by: ::prost::alloc::string::String,
+    /// When the proposal was decided, UTC epoch ms; 0 while undecided.
+    #[prost(int64, tag = "18")]
+    pub decided_at_ms: i64,
+    /// Why a human declined it (state DECLINED); empty otherwise.
+    #[prost(string, tag = "19")]
+    pub decline_reason: ::prost::alloc::string::String,
+    /// What the running attempts of runs in its subtree hold against its own budget: the
+    /// maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+    /// ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+    /// `remaining_microcredits` already counts it as spent.
+    #[prost(string, tag = "20")]
+    pub reserved_microcredits: ::prost::alloc::string::String,
 }
 /// CreateWorkOrderRequest records a work order.
 #[allow(clippy::all)]
@@ -16227,7 +16260,9 @@ pub struct ListWorkOrdersRequest {
     /// The children of this work order; empty means the roots.
     #[prost(string, tag = "1")]
     pub parent_id: ::prost::alloc::string::String,
-    /// Only work orders in this state; UNSPECIFIED means any.
+    /// Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+    /// `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+    /// to a caller granted `work_order.read` (or the `action`) on its parent.
     #[prost(enumeration = "WorkOrderState", tag = "2")]
     pub state: i32,
     /// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
@@ -16274,6 +16309,68 @@ pub struct CloseWorkOrderResponse {
     #[prost(message, optional, tag = "1")]
     pub work_order: ::core::option::Option<WorkOrderRecord>,
 }
+/// ProposeWorkOrderRequest proposes a child work order (the fields of a create).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ProposeWorkOrderRequest {
+    /// The proposed work order's id: an identifier, chosen once by the proposer.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its parent: required (a proposal is of a child).
+    #[prost(string, tag = "2")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its title (at most 1,000 characters): what the human reads to decide.
+    #[prost(string, tag = "3")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels (at most 16; keys identifiers, values at most 256 characters).
+    #[prost(map = "string, string", tag = "4")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// Its budget in microcredits, an exact non-negative decimal, at most what its parent
+    /// has left; empty for none of its own.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it, each covered by its parent's; empty means its parent's.
+    #[prost(string, repeated, tag = "6")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+}
+/// ProposeWorkOrderResponse carries the proposal's record (state PROPOSED).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ProposeWorkOrderResponse {
+    /// The proposed work order as recorded.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// True when this repeated an earlier identical proposal: nothing new was recorded.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// DecideWorkOrderProposalRequest approves or declines a proposed work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DecideWorkOrderProposalRequest {
+    /// The proposed work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// APPROVE or DECLINE.
+    #[prost(enumeration = "ProposalDecision", tag = "2")]
+    pub decision: i32,
+    /// Why it is declined (required to decline, at most 1,000 characters; the proposer
+    /// reads it in the record's `decline_reason`); ignored on approval.
+    #[prost(string, tag = "3")]
+    pub reason: ::prost::alloc::string::String,
+}
+/// DecideWorkOrderProposalResponse carries the record after the decision.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct DecideWorkOrderProposalResponse {
+    /// The work order: OPEN (or PAUSED, CANCELLED, as its ancestors' controls say) once
+    /// approved, DECLINED once declined.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+}
 /// WorkOrderState is a work order's lifecycle as a caller sees it.
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
@@ -16290,6 +16387,11 @@ pub enum WorkOrderState {
     Cancelled = 3,
     /// Closed by CloseWorkOrder: its work is done; it admits nothing new.
     Closed = 4,
+    /// Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+    /// it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+    Proposed = 5,
+    /// A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+    Declined = 6,
 }
 impl WorkOrderState {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -16303,6 +16405,8 @@ impl WorkOrderState {
             Self::Paused => "WORK_ORDER_STATE_PAUSED",
             Self::Cancelled => "WORK_ORDER_STATE_CANCELLED",
             Self::Closed => "WORK_ORDER_STATE_CLOSED",
+            Self::Proposed => "WORK_ORDER_STATE_PROPOSED",
+            Self::Declined => "WORK_ORDER_STATE_DECLINED",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -16313,6 +16417,42 @@ impl WorkOrderState {
             "WORK_ORDER_STATE_PAUSED" => Some(Self::Paused),
             "WORK_ORDER_STATE_CANCELLED" => Some(Self::Cancelled),
             "WORK_ORDER_STATE_CLOSED" => Some(Self::Closed),
+            "WORK_ORDER_STATE_PROPOSED" => Some(Self::Proposed),
+            "WORK_ORDER_STATE_DECLINED" => Some(Self::Declined),
+            _ => None,
+        }
+    }
+}
+/// ProposalDecision is a human's answer to a proposed work order.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ProposalDecision {
+    /// Never valid: refused with ENUM_INVALID.
+    Unspecified = 0,
+    /// The proposal becomes an OPEN work order.
+    Approve = 1,
+    /// The proposal becomes DECLINED, for good.
+    Decline = 2,
+}
+impl ProposalDecision {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "PROPOSAL_DECISION_UNSPECIFIED",
+            Self::Approve => "PROPOSAL_DECISION_APPROVE",
+            Self::Decline => "PROPOSAL_DECISION_DECLINE",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "PROPOSAL_DECISION_UNSPECIFIED" => Some(Self::Unspecified),
+            "PROPOSAL_DECISION_APPROVE" => Some(Self::Approve),
+            "PROPOSAL_DECISION_DECLINE" => Some(Self::Decline),
             _ => None,
         }
     }
@@ -16353,8 +16493,11 @@ pub mod work_order_service_client {
     /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
     /// create; `work_order.read` on a work order to read it and list its children;
     /// `work_order.close` on it to close it. Creating a work order is a human's or a
-    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    /// a wait of its run, see docs/concepts.md, and the human creates it).
+    /// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    /// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    /// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    /// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    /// decline it with a reason (DECLINED, final).
     #[derive(Debug, Clone)]
     pub struct WorkOrderServiceClient<T> {
         inner: tonic::client::Grpc<T>,
@@ -16559,6 +16702,81 @@ pub mod work_order_service_client {
                 );
             self.inner.unary(req, path, codec).await
         }
+        /// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        /// what an agent does where a human would create one. It is checked as a create would be
+        /// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        /// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        /// human approves it. `work_order_id` is the idempotency key: the same proposer
+        /// repeating the same proposal gets the record with `replayed = true`; anything else
+        /// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        /// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        /// its parent's child; it counts in no `child_count` until approved.
+        pub async fn propose_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ProposeWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ProposeWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/ProposeWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "ProposeWorkOrder",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        /// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        /// it OPEN after the checks of a direct create, made now against its parent as it is
+        /// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        /// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        /// the record unchanged; the other one, or a decision on a work order created directly,
+        /// fails with WORK_ORDER_PROPOSAL_DECIDED.
+        pub async fn decide_work_order_proposal(
+            &mut self,
+            request: impl tonic::IntoRequest<super::DecideWorkOrderProposalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DecideWorkOrderProposalResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "DecideWorkOrderProposal",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -16619,6 +16837,37 @@ pub mod work_order_service_server {
             tonic::Response<super::CloseWorkOrderResponse>,
             tonic::Status,
         >;
+        /// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        /// what an agent does where a human would create one. It is checked as a create would be
+        /// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        /// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        /// human approves it. `work_order_id` is the idempotency key: the same proposer
+        /// repeating the same proposal gets the record with `replayed = true`; anything else
+        /// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        /// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        /// its parent's child; it counts in no `child_count` until approved.
+        async fn propose_work_order(
+            &self,
+            request: tonic::Request<super::ProposeWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ProposeWorkOrderResponse>,
+            tonic::Status,
+        >;
+        /// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        /// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        /// it OPEN after the checks of a direct create, made now against its parent as it is
+        /// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        /// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        /// the record unchanged; the other one, or a decision on a work order created directly,
+        /// fails with WORK_ORDER_PROPOSAL_DECIDED.
+        async fn decide_work_order_proposal(
+            &self,
+            request: tonic::Request<super::DecideWorkOrderProposalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DecideWorkOrderProposalResponse>,
+            tonic::Status,
+        >;
     }
     /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
     /// work order; a work order may have a parent, and then it inherits its parent's
@@ -16645,8 +16894,11 @@ pub mod work_order_service_server {
     /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
     /// create; `work_order.read` on a work order to read it and list its children;
     /// `work_order.close` on it to close it. Creating a work order is a human's or a
-    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    /// a wait of its run, see docs/concepts.md, and the human creates it).
+    /// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    /// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    /// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    /// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    /// decline it with a reason (DECLINED, final).
     #[derive(Debug)]
     pub struct WorkOrderServiceServer<T> {
         inner: Arc<T>,
@@ -16895,6 +17147,103 @@ pub mod work_order_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = CloseWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/ProposeWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct ProposeWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::ProposeWorkOrderRequest>
+                    for ProposeWorkOrderSvc<T> {
+                        type Response = super::ProposeWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ProposeWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::propose_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ProposeWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal" => {
+                    #[allow(non_camel_case_types)]
+                    struct DecideWorkOrderProposalSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::DecideWorkOrderProposalRequest>
+                    for DecideWorkOrderProposalSvc<T> {
+                        type Response = super::DecideWorkOrderProposalResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<
+                                super::DecideWorkOrderProposalRequest,
+                            >,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::decide_work_order_proposal(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = DecideWorkOrderProposalSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
