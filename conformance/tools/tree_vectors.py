@@ -334,6 +334,7 @@ def tree_vectors() -> list[dict[str, Json]]:
             "approves it (OPEN, decidedBy), after which the same decision answers it "
             "unchanged, the other fails with WORK_ORDER_PROPOSAL_DECIDED, and a run starts.",
             [
+                teach(),
                 create(ROOT, budgetMicrocredits="100"),
                 propose(
                     CHILD,
@@ -369,7 +370,6 @@ def tree_vectors() -> list[dict[str, Json]]:
                 ),
                 decide(CHILD, "APPROVE", record={"state": "WORK_ORDER_STATE_OPEN"}),
                 decide(CHILD, "DECLINE", "late", error=(FAILED, "WORK_ORDER_PROPOSAL_DECIDED")),
-                teach(),
                 start(ONE, workOrderId=CHILD, request_id="${ns}-approved"),
             ],
             SERVICES,
@@ -380,6 +380,7 @@ def tree_vectors() -> list[dict[str, Json]]:
             "its reason, for good: approving it fails with WORK_ORDER_PROPOSAL_DECIDED and "
             "no run starts in it.",
             [
+                teach(),
                 create(ROOT),
                 propose(CHILD, ROOT, title="Detour", record={"state": PROPOSED}),
                 decide(CHILD, "DECLINE", error=("INVALID_ARGUMENT", "FIELD_REQUIRED")),
