@@ -10,7 +10,8 @@ from praxis.core import work_orders as core
 from praxis.core.rejection import invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.controls.orders import Record, WorkOrderStore
+from praxis.store.controls.orders import WorkOrderStore
+from praxis.store.controls.records import Record
 
 _STATE = {
     core.State.OPEN: work_order_pb2.WORK_ORDER_STATE_OPEN,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from aiws.engine.v1 import admin_pb2, common_pb2, run_pb2, task_pb2
+from aiws.engine.v1 import admin_pb2, common_pb2, inbox_pb2, run_pb2, task_pb2
 from aiws.engine.v1 import work_order_pb2 as pb
 from tests.support.harness import Harness, expect_error
 from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
@@ -225,3 +225,41 @@ def test_the_pending_list_shows_a_human_only_what_their_grants_cover(harness: Ha
     with expect_error(grpc.StatusCode.PERMISSION_DENIED, "ACTION_NOT_GRANTED"):
         _decide(harness, "wo-b1-x", APPROVE, principal="scoped")
     assert _get(harness, "wo-b1-x").work_order.state == pb.WORK_ORDER_STATE_PROPOSED
+
+
+def test_a_proposal_waits_in_the_inbox_with_what_a_human_needs_to_decide(
+    harness: Harness,
+) -> None:
+    kind = inbox_pb2.INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL
+    inbox = harness.client("alice").inbox
+    _create(harness, "mission", budget_microcredits="100")
+    _create(harness, "other")
+    harness.clock.advance(1_000)
+    _propose(
+        harness, "research", "mission", title="Read", budget_microcredits="40", actions=["run.*"]
+    )
+    found = inbox.ListInbox(inbox_pb2.ListInboxRequest(kinds=[kind]))
+    [item] = found.items
+    assert (item.item_id, item.work_order_id, item.since_ms) == (
+        "work_order:research",
+        "mission",
+        harness.clock.now_ms(),
+    )
+    proposal = item.work_order_proposal
+    assert (proposal.creator, proposal.parent_id, proposal.state) == (
+        AGENT,
+        "mission",
+        pb.WORK_ORDER_STATE_PROPOSED,
+    )
+    assert (proposal.budget_microcredits, list(proposal.actions)) == ("40", ["run.*"])
+    assert proposal.remaining_microcredits == "40"
+    assert "research" in item.summary and AGENT in item.summary
+    counted = {c.kind: c.count for c in found.counts}
+    assert counted[kind] == 1
+    assert [i.item_id for i in inbox.ListInbox(inbox_pb2.ListInboxRequest()).items] == [
+        "work_order:research"
+    ]
+    scoped = inbox_pb2.ListInboxRequest(kinds=[kind], work_order_id="other")
+    assert list(inbox.ListInbox(scoped).items) == []  # another parent's inbox
+    _decide(harness, "research", APPROVE)
+    assert list(inbox.ListInbox(inbox_pb2.ListInboxRequest(kinds=[kind])).items) == []

@@ -8,18 +8,18 @@ and answers its state, spend, runs' counts and children.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import money, values
+from praxis.core import values
 from praxis.core import work_orders as core
 from praxis.core.records import Control, Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
-from praxis.store.controls import budgets, tree
+from praxis.store.controls import tree
+from praxis.store.controls.records import Record, record_of
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 
@@ -30,26 +30,8 @@ needs ``work_order.decide`` there, a human-only action
 (:data:`praxis.core.kinds.HUMAN_ONLY_ACTIONS`)."""
 MAX_REASON = 1000
 """A decline's reason is at most this many characters."""
-CHILDREN_SHOWN = 100
-"""GetWorkOrderRecord answers at most this many children."""
 _TERMINAL = ("COMPLETED", "FAILED", "CANCELLED")
 _STATES = {state.value: state for state in core.State}
-
-
-@dataclass(frozen=True)
-class Record:
-    """A work order with its runs' counts and first children."""
-
-    node: core.Node
-    remaining: Decimal | None
-    """What its runs may still spend (``None``: no budget limits them)."""
-    child_count: int
-    state_from: str
-    """The work order whose control gives its state (itself or an ancestor)."""
-    run_counts: tuple[tuple[str, int], ...] = ()
-    children: tuple[Record, ...] = ()
-    reserved: Decimal = money.ZERO
-    """What running attempts in its subtree hold against its own budget (0 without one)."""
 
 
 class WorkOrderStore:
@@ -59,7 +41,8 @@ class WorkOrderStore:
         self.db = db
         self.authority = authority
         self.clock = clock
-        # Called after a work order was recorded (its actions are then enforced).
+        # Called after a work order was recorded, proposed or decided (its actions are
+        # then enforced; the inbox changed).
         self.created_hooks: list[Callable[[str], None]] = []
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
@@ -180,6 +163,9 @@ class WorkOrderStore:
             return self._record(connection, changed, False)
 
         result: Record | Rejection = self.db.transact(transaction)
+        if not isinstance(result, Rejection):
+            for hook in self.created_hooks:
+                hook(work_order_id)
         return result
 
     def _record_request(
@@ -355,25 +341,7 @@ class WorkOrderStore:
         full: bool,
         counts: tuple[tuple[str, int], ...] = (),
     ) -> Record:
-        chain = tree.chain(connection, node)
-        children: tuple[Record, ...] = ()
-        if full:
-            shown = tree.page(connection, node.work_order_id, None, CHILDREN_SHOWN)
-            children = tuple(self._record(connection, child, False) for child in shown)
-        held = {
-            each.work_order_id: budgets.reserved(connection, each.work_order_id)
-            for each in chain
-            if each.budget is not None
-        }
-        return Record(
-            node,
-            core.remaining(chain, held),
-            tree.child_count(connection, node.work_order_id),
-            core.state_from(chain),
-            counts,
-            children,
-            held.get(node.work_order_id, money.ZERO),
-        )
+        return record_of(connection, node, full, counts)
 
 
 def state_of(name: str) -> core.State | None:
