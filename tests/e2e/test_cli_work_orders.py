@@ -65,3 +65,34 @@ def test_list_and_tree_fit_an_80_column_terminal_with_ids_whole(shell: Shell) ->
             assert "actions:    any its principals are granted" in lines, lines  # a root
         shown = root if args[1] == "list" and len(args) == 2 else child
         assert any(shown in line for line in lines), (args, lines)  # the id whole on a row
+
+
+def test_an_agents_proposal_is_decided_from_the_shell_in_one_command(shell: Shell) -> None:
+    shell.ok("work-orders", "create", "mission", "--budget", "100")
+    proposed = shell.ok("work-orders", "propose", "research", "--parent", "mission",
+                        "--title", "Read the papers", "--budget", "40", "--action", "run.*",
+                        who="rogue")  # fmt: skip
+    assert "work order research proposed under mission: proposed" in proposed.out
+    shell.ok("work-orders", "propose", "detour", "--parent", "mission", who="rogue")
+    refused = shell.run("work-orders", "approve", "research", who="rogue")
+    assert refused.error_line().startswith("error: HUMAN_REQUIRED: ")
+
+    waiting = shell.ok("inbox", "--kind", "work-order-proposal").out
+    assert "2 waiting" in waiting
+    assert "praxis work-orders approve research" in waiting
+    lines = in_terminal(shell, "work-orders", "list", "--state", "proposed")
+    assert all(cell_len(line) <= COLUMNS for line in lines), lines
+    [row] = [line for line in lines if "research" in line]
+    assert "mission" in row and "rogue" in row and "40" in row, lines
+
+    assert "work order research open" in shell.ok("work-orders", "approve", "research").out
+    declined = shell.ok("work-orders", "decline", "detour", "--reason", "out of scope").out
+    assert "work order detour declined" in declined
+    assert shell.run("work-orders", "decline", "detour").code == 2  # --reason is required
+    tree = shell.ok("work-orders", "tree", "detour").out
+    assert "declined by alice" in tree and "out of scope" in tree
+    assert (
+        shell.ok("work-orders", "list", "--state", "proposed", "--json").json()["work_orders"] == []
+    )
+    again = shell.run("work-orders", "approve", "detour")
+    assert again.error_line().startswith("error: WORK_ORDER_PROPOSAL_DECIDED: ")
