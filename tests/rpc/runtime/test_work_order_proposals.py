@@ -6,11 +6,14 @@ would be, and checked again when a human approves it (OPEN) or declined with a r
 
 from __future__ import annotations
 
+import threading
+
 import grpc
 import pytest
 
 from aiws.engine.v1 import admin_pb2, common_pb2, inbox_pb2, run_pb2, task_pb2
 from aiws.engine.v1 import work_order_pb2 as pb
+from praxis_client import error_details
 from tests.support.harness import Harness, expect_error
 from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
 
@@ -263,3 +266,41 @@ def test_a_proposal_waits_in_the_inbox_with_what_a_human_needs_to_decide(
     assert list(inbox.ListInbox(scoped).items) == []  # another parent's inbox
     _decide(harness, "research", APPROVE)
     assert list(inbox.ListInbox(inbox_pb2.ListInboxRequest(kinds=[kind])).items) == []
+
+
+def _race(h: Harness, proposal: str) -> dict[str, object]:
+    """alice approves and bob declines ``proposal`` at once: each one's record or reason."""
+    barrier = threading.Barrier(2)
+    answers: dict[str, object] = {}
+
+    def decide(who: str, decision: int) -> None:
+        barrier.wait()
+        try:
+            answers[who] = _decide(h, proposal, decision, "no", principal=who)
+        except grpc.RpcError as error:
+            answers[who] = error_details(error).reason
+
+    threads = [
+        threading.Thread(target=decide, args=("alice", APPROVE)),
+        threading.Thread(target=decide, args=("bob", DECLINE)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_two_humans_deciding_at_once_leave_one_decision(harness: Harness) -> None:
+    _create(harness, "mission")
+    for round_ in range(3):
+        proposal = f"p{round_}"
+        _propose(harness, proposal, "mission")
+        answers = _race(harness, proposal)
+        lost = [who for who, got in answers.items() if got == "WORK_ORDER_PROPOSAL_DECIDED"]
+        assert len(lost) == 1, answers
+        [winner] = [who for who in answers if who not in lost]
+        final = _get(harness, proposal).work_order
+        assert final.decided_by == winner
+        opened = winner == "alice"
+        assert final.state == (pb.WORK_ORDER_STATE_OPEN if opened else pb.WORK_ORDER_STATE_DECLINED)

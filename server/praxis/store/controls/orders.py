@@ -152,7 +152,14 @@ class WorkOrderStore:
             decided = core.Proposal.APPROVED if approve else core.Proposal.DECLINED
             reason_kept = "" if approve else reason
             by = principal.principal_id
-            tree.decide(connection, work_order_id, decided, by, reason_kept, now)
+            if not tree.decide(connection, work_order_id, decided, by, reason_kept, now):
+                # Another human decided it meanwhile (PostgreSQL): answer as after it.
+                after = tree.load(connection, work_order_id)
+                assert after is not None
+                refused = core.check_decision(after, approve)
+                if refused:
+                    raise Rollback(refused)
+                return self._record(connection, after, False)
             changed = replace(
                 node,
                 proposal=decided,

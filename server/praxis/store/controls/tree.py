@@ -108,11 +108,15 @@ def decide(
     decided_by: str,
     reason: str,
     now_ms: int,
-) -> None:
-    """Records a human's decision on a pending proposal."""
-    connection.execute(
+) -> bool:
+    """Records a human's decision on a proposal still pending; False (nothing written)
+    when another decision committed first."""
+    decided = connection.execute(
         update(work_orders)
-        .where(work_orders.c.work_order_id == work_order_id)
+        .where(
+            work_orders.c.work_order_id == work_order_id,
+            work_orders.c.proposal == core.Proposal.PROPOSED.value,
+        )
         .values(
             proposal=proposal.value,
             decided_by=decided_by,
@@ -122,6 +126,7 @@ def decide(
         )
     )
     database.memo(connection).pop(("work_order", work_order_id), None)
+    return bool(decided.rowcount)
 
 
 def pending(connection: Connection, after: str | None, limit: int) -> list[core.Node]:
