@@ -77,9 +77,11 @@ def test_an_agents_proposal_is_decided_from_the_shell_in_one_command(shell: Shel
     refused = shell.run("work-orders", "approve", "research", who="rogue")
     assert refused.error_line().startswith("error: HUMAN_REQUIRED: ")
 
-    waiting = shell.ok("inbox", "--kind", "work-order-proposal").out
-    assert "2 waiting" in waiting
-    assert "praxis work-orders approve research" in waiting
+    waiting = in_terminal(shell, "inbox", "--kind", "work-order-proposal")
+    assert all(cell_len(line) <= COLUMNS for line in waiting), waiting
+    assert any("2 waiting" in line for line in waiting), waiting
+    assert "  praxis work-orders approve research" in waiting, waiting
+    assert "    (or: praxis work-orders decline research --reason WHY)" in waiting, waiting
     lines = in_terminal(shell, "work-orders", "list", "--state", "proposed")
     assert all(cell_len(line) <= COLUMNS for line in lines), lines
     [row] = [line for line in lines if "research" in line]

@@ -132,10 +132,8 @@ def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
             lines.append(f"  praxis handoffs ack {item.handoff.delivery_id}  (as {receiver})")
         elif kind == "work_order_proposal":
             proposed = item.work_order_proposal.work_order_id
-            lines.append(
-                f"  praxis work-orders approve {proposed}  (or: praxis work-orders decline "
-                f"{proposed} --reason WHY)"
-            )
+            lines.append(f"  praxis work-orders approve {proposed}")
+            lines.append(f"    (or: praxis work-orders decline {proposed} --reason WHY)")
         elif kind == "approval":
             expires = local_time(item.approval.expires_at_ms)
             lines.append(
