@@ -89,10 +89,11 @@ def remaining(connection: Connection, work_order_id: str, run_id: str = "") -> D
     order on its path has left after its spend and the reservations of running attempts
     (``run_id``'s own excepted: a dispatch counts those from its run); ``None`` when no
     budget limits it."""
-    chain = tree.chain_of(connection, work_order_id)
-    held = {
-        node.work_order_id: reserved(connection, node.work_order_id, run_id)
-        for node in chain
-        if node.budget is not None
-    }
-    return core.remaining(chain, held) if held else None
+    ids = budgeted_path(connection, work_order_id)
+    if not ids:
+        return None
+    # The reservations first, the spend after: a settlement that commits in between
+    # (it charges the cost and lets the reservation go in one transaction, without this
+    # dispatch's key locks) is then counted twice, never missed.
+    held = {each: reserved(connection, each, run_id) for each in ids}
+    return core.remaining(tree.chain_of(connection, work_order_id), held)
