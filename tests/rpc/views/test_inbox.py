@@ -176,7 +176,9 @@ def test_only_a_command_that_wrote_wakes_the_inbox(harness: Harness) -> None:
     approval (an approval may enter the inbox, or renew one there); a replayed or refused
     command or approval wrote nothing and wakes nobody."""
     woken: list[int] = []
-    harness.server.engine.registry.commit_hooks.append(lambda: woken.append(1))
+    engine = harness.server.engine
+    for hooks in (engine.registry.commit_hooks, engine.approvals.commit_hooks):
+        hooks.append(lambda: woken.append(1))
     r = registered(harness)
     assert len(woken) == 2  # the approval, then the REGISTER
     command = propose_cmd(r, "p-wake", 1, variant(2))
