@@ -129,6 +129,16 @@ def decide(
     return bool(decided.rowcount)
 
 
+def oldest_pending(connection: Connection, limit: int, parent_id: str = "") -> list[core.Node]:
+    """The ``limit`` oldest pending proposals (the inbox's): anywhere in the tree, or under
+    ``parent_id`` only."""
+    query = select(work_orders).where(work_orders.c.proposal == core.Proposal.PROPOSED.value)
+    if parent_id:
+        query = query.where(work_orders.c.parent_id == parent_id)
+    query = query.order_by(work_orders.c.created_at_ms, work_orders.c.work_order_id)
+    return [node_of(row) for row in connection.execute(query.limit(limit))]
+
+
 def pending(connection: Connection, after: str | None, limit: int) -> list[core.Node]:
     """Up to ``limit`` pending proposals anywhere in the tree after ``after``, by id."""
     query = select(work_orders).where(work_orders.c.proposal == core.Proposal.PROPOSED.value)

@@ -8,7 +8,7 @@ holds, stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
 :data:`~praxis.store.views.stuck.STUCK_AFTER_MS`), and (:mod:`praxis.store.views.owed`)
 the verification and acceptance owed by completed runs under a contract, handoffs
 awaiting acknowledgement and unconsumed approvals about to expire; and child work orders
-an agent proposed (:func:`praxis.store.controls.tree.pending`). At most
+an agent proposed (:func:`praxis.store.controls.tree.oldest_pending`). At most
 :data:`MAX_SCAN` records of each kind, the oldest, are considered per call (for stuck
 runs, the oldest ready nodes); proposal and reconciliation counts are exact database
 counts, the others count the items found.
@@ -449,11 +449,8 @@ def _duration(ms: int) -> str:
 def _work_order_proposals(connection: Connection, work_order_id: str) -> list[InboxItem]:
     """Proposed child work orders waiting for a decision (of ``work_order_id``'s
     children only, when given): the oldest :data:`MAX_SCAN`."""
-    found = tree.pending(connection, None, MAX_SCAN)
     items = []
-    for node in found:
-        if work_order_id and node.parent_id != work_order_id:
-            continue
+    for node in tree.oldest_pending(connection, MAX_SCAN, work_order_id):
         record = records.record_of(connection, node)
         budget = "no budget of its own" if node.budget is None else f"budget {node.budget}"
         actions = ", ".join(node.actions) if node.actions else "its parent's actions"
