@@ -323,10 +323,12 @@ class Engine:
         Database.after_commit(connection, self.wake_inbox, once=True)
 
     def _work_order_created(self, work_order_id: str) -> None:
-        """A work order was recorded: this process reads its chain at its next use, and
-        the others forget the work orders they knew without a record."""
+        """A work order was recorded (or proposed, or its proposal decided): this process
+        reads its chain at its next use, the others forget the work orders they knew
+        without a record, and inbox watchers read again."""
         self.scopes.forget(work_order_id)
-        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0})
+        # INBOX: a proposal joined (or, decided, left) what waits for a human.
+        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0, INBOX: 0})
 
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
