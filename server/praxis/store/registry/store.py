@@ -36,7 +36,9 @@ from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db import dialect, locks, paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.metadata import meta
+from praxis.store.db.reactions import Reactions
 from praxis.store.db.statements import Statement
+from praxis.store.registry.emits import HeadChanged, RegistryWritten
 from praxis.store.registry.rows import (
     INSERT,
     ApprovalView,
@@ -145,12 +147,9 @@ _APPROVAL_AND_PROOF = Statement(
     )
 )
 
-HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
 # (definition document, field path, connection or None outside a transaction, the
 # document's digest) -> the problems, or None when it is valid.
 DefinitionCheck = Callable[[values.JsonValue, str, Connection | None, str], Rejection | None]
-"""Called inside a command's transaction before a new head is saved; a rejection rolls
-the command back. The runtime uses it to apply an activation to the bound run."""
 
 
 class RegistryStore:
@@ -165,6 +164,7 @@ class RegistryStore:
         clock_tolerance_ms: int = 5_000,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         definition_check: DefinitionCheck | None = None,
+        reactions: Reactions | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -172,9 +172,8 @@ class RegistryStore:
         self.installation_id = installation_id
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
-        self.head_hooks: list[HeadHook] = []
-        # Called after every command that wrote (proposals enter and leave the inbox).
-        self.commit_hooks: list[Callable[[], None]] = []
+        # Where HeadChanged and RegistryWritten are published (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), given by the engine.
         self.definition_check = definition_check
@@ -267,10 +266,7 @@ class RegistryStore:
             if late:
                 raise Rollback(late)
             if outcome.head is not None:
-                for hook in self.head_hooks:
-                    problem = hook(connection, outcome.head, now)
-                    if problem:
-                        raise Rollback(problem)
+                self.reactions.publish(HeadChanged(connection, outcome.head, now))
             self._after_commit(connection)
             return Executed(self._save(connection, outcome, texts), replayed=False)
 
@@ -283,11 +279,10 @@ class RegistryStore:
         return result
 
     def _after_commit(self, connection: Connection) -> None:
-        """Runs the commit hooks once this command's writes commit (a replay or a refused
-        command writes nothing and wakes nobody); the commands of one group commit wake
-        once."""
-        for commit_hook in self.commit_hooks:
-            Database.after_commit(connection, commit_hook, once=True)
+        """Publishes :class:`RegistryWritten` once this command's writes commit (a replay
+        or a refused command writes nothing and wakes nobody); the commands of one group
+        commit publish it once."""
+        self.reactions.after_commit(connection, RegistryWritten())
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command
