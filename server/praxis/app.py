@@ -268,7 +268,10 @@ class Engine:
         # Another process revoked or rotated a principal: forget the cached lookups before
         # the streams it opened here check their credential again.
         self.signals.on_delivered(PRINCIPAL, self.principals.forget)
-        self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
+        # Its port to the work-order tree: whether a budget limits a run (cached here).
+        self.contracts = ContractStore(
+            self.db, authority, self.clock, settings.profile, self.scopes.budgeted
+        )
         self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
         # What every runtime command runs in, and what the slices on the runtime share.
         self.context = RuntimeContext(
@@ -303,7 +306,6 @@ class Engine:
         )
         self.work_orders = WorkOrderStore(self.db, authority, self.clock, self.reactions)
         self.signals.on_delivered(WORK_ORDER, self.scopes.forget_unrecorded)
-        self.contracts.budgeted = self.scopes.budgeted
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile

@@ -83,6 +83,7 @@ class ContractStore:
         authority: Authority,
         clock: Clock,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+        budgeted: Callable[[Connection, str], bool] | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -90,9 +91,12 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
-        # Whether a budget of the run's work order or an ancestor limits it (wired to the
-        # process's cache of what the tree imposes; without it, always read).
-        self.budgeted: Callable[[Connection, str], bool] = lambda _connection, _id: True
+        # A port: whether a budget of the run's work order or an ancestor limits it (the
+        # engine wires the process's cache of what the tree imposes; without it, always
+        # read).
+        self.budgeted: Callable[[Connection, str], bool] = budgeted or (
+            lambda _connection, _id: True
+        )
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())

@@ -1,6 +1,6 @@
 """Reconciliations: open on an uncertain effect, decided by a reviewed human approval.
 
-The save hook :meth:`ReconciliationStore.on_save` opens a reconciliation in the
+The RunSaved reaction :meth:`ReconciliationStore.on_save` opens a reconciliation in the
 transaction that blocks the node. :meth:`ReconciliationStore.reconcile` is one
 transaction: check holds and epochs, replay a repeated request, verify and consume the
 approval of the exact material (the registry's approvals and proofs), apply

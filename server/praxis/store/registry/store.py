@@ -583,7 +583,7 @@ class RegistryStore:
                 # The same approver and material: the same proof, read with it.
                 return approval_view(row), True
             INSERT["approvals"].run(connection, row_values)
-            # A new approval may enter the inbox, or renew one there (the commit hooks
+            # A new approval may enter the inbox, or renew one there (RegistryWritten
             # wake WatchInbox).
             self._after_commit(connection)
             # The same approver approving the same material shares the proof, whose

@@ -6,7 +6,7 @@ its overlap stop, a resume's admission), all in the :class:`RuntimeContext`.
 A start is checked outside its transaction (:func:`prepare_start`: the request, its
 documents, who may start it where), then written inside one (:func:`start_in`: the
 request's deduplication, the work order's admission, the reducer's Start, the insert,
-the start hooks).
+the RunStarted reactions).
 """
 
 from __future__ import annotations
