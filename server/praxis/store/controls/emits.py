@@ -10,7 +10,7 @@ from sqlalchemy.engine import Connection
 from praxis.core.records import Control
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class ControlChanged:
     """A pause, resume or cancel changed the control a work order applies (each one of
     the subtree whose control changed), inside the admin's transaction."""
@@ -20,7 +20,7 @@ class ControlChanged:
     control: Control
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class WorkOrderCancelled:
     """A work order was cancelled (each one of the subtree), inside the admin's
     transaction, after its :class:`ControlChanged`: its runs stop with ``reason``."""
@@ -31,7 +31,7 @@ class WorkOrderCancelled:
     now: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class OwnerChanged:
     """AdvanceEpoch advanced a work order's ownership epoch, inside its transaction."""
 
@@ -41,12 +41,12 @@ class OwnerChanged:
     now: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HoldsChanged:
     """A hold was placed or cleared (published after its commit): holds are inbox items."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WorkOrderCreated:
     """A work order was recorded (published after its commit): what imposes actions or a
     budget on its subtree may be new."""

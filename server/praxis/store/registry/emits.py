@@ -9,7 +9,7 @@ from sqlalchemy.engine import Connection
 from praxis.core.registry import Head
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class HeadChanged:
     """A command is about to save a ref's new head (an activation), inside its
     transaction: a handler applies it to the ref's bound run; a ``Rollback`` it raises
@@ -20,7 +20,7 @@ class HeadChanged:
     now: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RegistryWritten:
     """A registry command committed a write (proposals enter and leave the inbox);
     published after the commit, once per group commit."""

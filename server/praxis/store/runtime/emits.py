@@ -18,7 +18,7 @@ from praxis.core.records import Principal
 from praxis.store.runtime.rows import Effects, RunRecord
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class RunStarted:
     """A run was inserted (StartRun, a schedule's fire), inside the start's transaction:
     a handler writes what the run brings along (its notify, contract, waits, segment);
@@ -30,7 +30,7 @@ class RunStarted:
     notify: webhooks.Notify  # where its outcome is pushed when it ends
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class RunSaved:
     """A command saved an outcome of a run that changed it (not a no-op), inside the
     command's transaction, after the save: ``record`` is the run before, ``saved`` after.
@@ -44,7 +44,7 @@ class RunSaved:
     effects: Effects
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class RunFinished:
     """A saved outcome ended the run (RUN_COMPLETED, RUN_FAILED or RUN_CANCELLED among its
     events), inside the command's transaction, after :class:`RunSaved`'s handlers: what is
@@ -57,7 +57,7 @@ class RunFinished:
     now: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class AttemptSettled:
     """A worker's settlement or heartbeat of an attempt was saved (CompleteTask,
     FailTask, Heartbeat, SettleTasks), inside its transaction: a handler charges what it
@@ -69,7 +69,7 @@ class AttemptSettled:
     outcome: core.Outcome
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class WorkReadied:
     """A write transaction's commands readied or leased attempts: published once, just
     before its COMMIT, with the effects of each such command (``readied``). A handler

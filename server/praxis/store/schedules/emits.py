@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Observed:
     """What the sweeper did with one due time of a schedule, published after the commit
     that recorded it (once per time missed too): ``outcome`` (``started``, ``skipped``,
