@@ -265,9 +265,6 @@ class Engine:
         self.signals = Hub()
         # The webhook deliverer, when a server sends webhooks (Server sets it).
         self.deliverer: Deliverer | None = None
-        # Another process revoked or rotated a principal: forget the cached lookups before
-        # the streams it opened here check their credential again.
-        self.signals.on_delivered(PRINCIPAL, self.principals.forget)
         # Its port to the work-order tree: whether a budget limits a run (cached here).
         self.contracts = ContractStore(
             self.db, authority, self.clock, settings.profile, self.scopes.budgeted
@@ -305,7 +302,6 @@ class Engine:
             self.db, authority, self.clock, self.installation_id, self.reactions
         )
         self.work_orders = WorkOrderStore(self.db, authority, self.clock, self.reactions)
-        self.signals.on_delivered(WORK_ORDER, self.scopes.forget_unrecorded)
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
@@ -322,6 +318,8 @@ class Engine:
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
         self.reactions.wire(reactions(self))
+        for topic, forget in wakes_from_elsewhere(self).items():
+            self.signals.on_delivered(topic, forget)
         if self.tracing is not None:
             self.context.unit.trace = RunTraces(self.tracing)
 
@@ -447,6 +445,20 @@ def reactions(engine: Engine) -> dict[type, tuple[Handler, ...]]:
         DeliveriesDue: (e.wake_deliverer,),  # the deliverer sends them
         # Schedules: the sweeper handled a due time (after the commit).
         Observed: (e.observe_schedule,),  # counted (metrics)
+    }
+
+
+def wakes_from_elsewhere(engine: Engine) -> dict[str, Callable[[], None]]:
+    """What this process does when another process's wake-up of a topic arrives (the
+    hub's broadcast, :meth:`Hub.on_delivered`): every subscription, in one table. These
+    are not reactions of one slice to another's event: what changed is already committed
+    elsewhere, and this process forgets what it cached of it."""
+    return {
+        # A principal revoked or rotated: forget the cached lookups before the streams
+        # opened here check their credential again.
+        PRINCIPAL: engine.principals.forget,
+        # A work order recorded: forget the work orders known without a record.
+        WORK_ORDER: engine.scopes.forget_unrecorded,
     }
 
 
