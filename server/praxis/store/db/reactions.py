@@ -1,7 +1,7 @@
 """The one dispatcher of events between slices: which handlers react to which event.
 
-A slice that others react to names each event it emits as a frozen dataclass of its own
-(``praxis.store.runtime.events``'s ``RunSaved``, the registry's ``HeadChanged``, ...) and
+A slice that others react to names each event it emits as a frozen dataclass in its
+``emits.py`` (the runtime's ``RunSaved``, the registry's ``HeadChanged``, ...) and
 publishes an instance here; it never calls another slice. The engine declares the whole
 table, event type -> handlers in order, in one place (``praxis.app.reactions``), as
 cosmicpython's ``bootstrap`` keys ``EVENT_HANDLERS`` by event type.
