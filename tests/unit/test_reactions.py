@@ -106,6 +106,31 @@ def test_every_handler_takes_its_event(engine: Engine) -> None:
             assert event_type in accepted, (event_type, handler)
 
 
+def test_every_handler_is_a_row(engine: Engine) -> None:
+    """A function of the server that takes an event (its first parameter annotated with
+    an event type) is wired in the table: no reaction is written and left unwired."""
+    names = {event_type.__name__ for event_type in _event_types()}
+    takes_an_event: set[str] = set()
+    for path in SERVER.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for owner in [tree, *(n for n in tree.body if isinstance(n, ast.ClassDef))]:
+            for node in owner.body:
+                if not isinstance(node, ast.FunctionDef):
+                    continue
+                params = [a for a in node.args.args if a.arg != "self"]
+                annotation = (
+                    ast.unparse(params[0].annotation) if params and params[0].annotation else ""
+                )
+                if names & {part.strip() for part in annotation.split("|")}:
+                    prefix = f"{owner.name}." if isinstance(owner, ast.ClassDef) else ""
+                    takes_an_event.add(prefix + node.name)
+    wired = {
+        handler.__qualname__ for handlers in reactions(engine).values() for handler in handlers
+    }
+    assert len(takes_an_event) >= 20  # the scan sees the handlers
+    assert takes_an_event == wired
+
+
 def test_no_slice_keeps_a_hook_list() -> None:
     """No cross-slice wiring is left outside the table: no ``*_hooks`` or ``observers``
     list in the server, and the unit of work imports no other slice."""
