@@ -20,7 +20,7 @@ from praxis.store.registry.emits import HeadChanged
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunSaved
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.wake.hub import INBOX
 
 

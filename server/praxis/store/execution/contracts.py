@@ -35,7 +35,7 @@ from praxis.store.execution import requests
 from praxis.store.execution.tables import contracts, principal_spend
 from praxis.store.runtime import reservations
 from praxis.store.runtime.emits import AttemptSettled, RunStarted
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 
 _OWNERS_CACHED = 1024
 """Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""

@@ -26,7 +26,7 @@ from praxis.store.execution.rows import ReconciliationView, reconciliation_view
 from praxis.store.execution.tables import reconciliations
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunSaved
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["Decision", "ReconciliationStore", "ReconciliationView"]  # rpc/
 

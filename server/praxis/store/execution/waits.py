@@ -32,7 +32,7 @@ from praxis.store.execution.tables import waits
 from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunStarted
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["WaitState", "WaitStore", "WaitView", "schema_json", "wait_id"]  # rpc/waits.py
 

@@ -27,7 +27,7 @@ from praxis.core import values, webhooks
 from praxis.store.db import locks
 from praxis.store.db.statements import Statement
 from praxis.store.notifications.tables import deliveries, run_notifications
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.tables import run_events
 
 PENDING, FAILED, DELIVERED, DEAD = "PENDING", "FAILED", "DELIVERED", "DEAD"

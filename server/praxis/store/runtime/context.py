@@ -35,7 +35,7 @@ from praxis.core.rejection import Rejection, not_found
 from praxis.store.db import locks
 from praxis.store.db.database import Database
 from praxis.store.db.reactions import Reactions
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.unit import Unit
 from praxis.store.runtime.worker_models import WorkerModels
 from praxis.store.wake.hub import Hub

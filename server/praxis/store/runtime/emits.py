@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 from praxis.core import run as core
 from praxis.core import webhooks
 from praxis.core.records import Principal
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 
 @dataclass(frozen=True, eq=False, slots=True)

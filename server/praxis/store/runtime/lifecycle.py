@@ -29,11 +29,11 @@ from praxis.store.db import locks, statements
 from praxis.store.db.database import Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime import subscriptions
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunStarted
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import saving
 from praxis.store.runtime.tables import runs
 
 MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
@@ -159,7 +159,7 @@ def start_in(
         input_json=prepared.input_text,
         labels_json=prepared.labels_json,
     )
-    saved = run_rows.insert(
+    saved = saving.insert(
         connection, record, prepared.request_digest, outcome, command, now, context.snapshots
     )
     context.lock_budget(connection, request.contract_id, principal.principal_id, False)

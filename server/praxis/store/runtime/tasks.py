@@ -36,10 +36,12 @@ from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
 from praxis.store.runtime import progress as attempt_progress
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import AttemptSettled, WorkReadied
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.inputs import gather_input
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows.attempts import load_attempt, lock_attempt_run
+from praxis.store.runtime.rows.queues import drop_ready
 from praxis.store.runtime.tables import attempts, ready_nodes
 
 log = logging.getLogger("praxis.tasks")
@@ -393,9 +395,7 @@ class TaskStore:
             input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
             if record is not None and node is not None and _claimable(record, node, now):
-                input_json = values.canonical_json(
-                    run_rows.gather_input(connection, record, node, cache)
-                )
+                input_json = values.canonical_json(gather_input(connection, record, node, cache))
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
                 weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
                 spent = sum(task.weight for task in tasks)
@@ -419,7 +419,7 @@ class TaskStore:
                 else not_found("RUN_NOT_FOUND", run_id)
             )
             if isinstance(outcome, Rejection) or record is None:
-                run_rows.drop_ready(connection, run_id, uid)  # stale row
+                drop_ready(connection, run_id, uid)  # stale row
                 continue
             record = self.unit.save(connection, record, outcome, effects, command, now)
             node = record.state.nodes[uid]
@@ -473,9 +473,9 @@ class TaskStore:
         decide inside the turn instead."""
         # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
         if self.db.postgres:  # the attempt read under the lock
-            row, attempt = run_rows.lock_attempt_run(connection, attempt_id)
+            row, attempt = lock_attempt_run(connection, attempt_id)
         else:
-            row, attempt = None, run_rows.load_attempt(connection, attempt_id)
+            row, attempt = None, load_attempt(connection, attempt_id)
         if (
             attempt is not None
             and self.db.postgres
@@ -484,7 +484,7 @@ class TaskStore:
             # Committed after the lock's statement read attempts (no claim returns
             # an attempt id before its commit; a guessed one could): lock, read again.
             locks.run(connection, attempt.run_id)
-            attempt, row = run_rows.load_attempt(connection, attempt_id), None
+            attempt, row = load_attempt(connection, attempt_id), None
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:
