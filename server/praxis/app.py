@@ -95,7 +95,7 @@ from praxis.store.controls.emits import (
     HoldsChanged,
     OwnerChanged,
     WorkOrderCancelled,
-    WorkOrderCreated,
+    WorkOrderRecorded,
 )
 from praxis.store.controls.orders import WorkOrderStore
 from praxis.store.controls.scopes import WorkOrderScopes
@@ -117,7 +117,9 @@ from praxis.store.notifications.store import Notifications
 from praxis.store.principals.emits import PrincipalChanged
 from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
+from praxis.store.registry.approvals import ApprovalStore
 from praxis.store.registry.emits import HeadChanged, RegistryWritten
+from praxis.store.registry.reads import RegistryReadStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.context import Ports, RuntimeContext
@@ -298,6 +300,10 @@ class Engine:
             definition_check=self.context.check_definition,
             reactions=self.reactions,
         )
+        self.approvals = ApprovalStore(self.db, authority, self.clock, self.reactions)
+        self.registry_reads = RegistryReadStore(
+            self.db, authority, self.clock, self.installation_id
+        )
         self.admin = AdminStore(
             self.db, authority, self.clock, self.installation_id, self.reactions
         )
@@ -349,11 +355,13 @@ class Engine:
     def _wake_inbox_now(self) -> None:
         self.signals.publish({INBOX: 0})
 
-    def on_work_order_created(self, event: WorkOrderCreated) -> None:
-        """A work order was recorded: this process reads its chain at its next use, and
-        the others forget the work orders they knew without a record."""
+    def on_work_order_recorded(self, event: WorkOrderRecorded) -> None:
+        """A work order was recorded (or proposed, or its proposal decided): this process
+        reads its chain at its next use, the others forget the work orders they knew
+        without a record, and inbox watchers read again."""
         self.scopes.forget(event.work_order_id)
-        self.signals.publish({f"{WORK_ORDER}{event.work_order_id}": 0})
+        # INBOX: a proposal joined (or, decided, left) what waits for a human.
+        self.signals.publish({f"{WORK_ORDER}{event.work_order_id}": 0, INBOX: 0})
 
     def wake_principal(self, event: PrincipalChanged) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
@@ -427,8 +435,8 @@ def reactions(engine: Engine) -> dict[type, tuple[Handler, ...]]:
             e.waits.on_new_head,  # and its waits follow it
             e.assessments.on_new_head,  # a new subject: assessed again
         ),
-        # The registry: a command wrote (after the commit).
-        RegistryWritten: (e.wake_inbox,),  # proposals enter and leave the inbox
+        # The registry: a command or a new approval wrote (after the commit).
+        RegistryWritten: (e.wake_inbox,),  # proposals and approvals enter and leave the inbox
         # Work-order controls, inside the admin's transaction.
         ControlChanged: (
             e.runs.on_control,  # resumed work is claimable again
@@ -438,7 +446,7 @@ def reactions(engine: Engine) -> dict[type, tuple[Handler, ...]]:
         OwnerChanged: (e.segments.on_owner_change,),  # a new owner, a new segment
         # Work-order controls, after the commit.
         HoldsChanged: (e.wake_inbox,),  # holds are in the inbox
-        WorkOrderCreated: (e.on_work_order_created,),  # its actions and budget apply
+        WorkOrderRecorded: (e.on_work_order_recorded,),  # its actions, budget, proposal
         # Principals: a revocation or rotation committed (after the commit).
         PrincipalChanged: (e.wake_principal,),  # its streams check again
         # Notifications: deliveries fell due (after the commit).
@@ -712,10 +720,10 @@ class Server:
         settings, engine, server = self.settings, self.engine, self.grpc
         hub = engine.signals
         registry_pb2_grpc.add_RegistryServiceServicer_to_server(
-            RegistryServicer(engine.registry), server
+            RegistryServicer(engine.registry, engine.registry_reads), server
         )
         approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
-            ApprovalServicer(engine.registry, settings.clock), server
+            ApprovalServicer(engine.approvals, settings.clock), server
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(
             AdminServicer(engine.admin, engine.config, self), server

@@ -140,7 +140,7 @@ def test_bad_requests_and_authorization(model: Harness) -> None:
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
         inbox(model, kinds=[pb.INBOX_ITEM_KIND_UNSPECIFIED])
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
-        inbox(model, kinds=[pb.INBOX_ITEM_KIND_HOLD] * 11)
+        inbox(model, kinds=[pb.INBOX_ITEM_KIND_HOLD] * 12)
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "IDENTIFIER_INVALID"):
         inbox(model, work_order_id="a b")
     registered(model, ref("wo-1"))

@@ -47,8 +47,9 @@ class HoldsChanged:
 
 
 @dataclass(frozen=True, slots=True)
-class WorkOrderCreated:
-    """A work order was recorded (published after its commit): what imposes actions or a
-    budget on its subtree may be new."""
+class WorkOrderRecorded:
+    """A work order was recorded, proposed, or its proposal decided (published after its
+    commit): what imposes actions or a budget on its subtree may be new, and a proposal
+    joined or left the inbox."""
 
     work_order_id: str

@@ -28,7 +28,7 @@ from praxis.core import contract as core
 from praxis.core import money, values
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
-from praxis.store.controls import tree
+from praxis.store.controls import budgets, tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
@@ -83,7 +83,7 @@ class ContractStore:
         authority: Authority,
         clock: Clock,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
-        budgeted: Callable[[Connection, str], bool] | None = None,
+        budgeted: Callable[[Connection, str], tuple[str, ...]] | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -91,11 +91,10 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
-        # A port: whether a budget of the run's work order or an ancestor limits it (the
-        # engine wires the process's cache of what the tree imposes; without it, always
-        # read).
-        self.budgeted: Callable[[Connection, str], bool] = budgeted or (
-            lambda _connection, _id: True
+        # A port: the budgeted work orders on a run's path (the engine wires the
+        # process's cached answer; without it, read).
+        self.budgeted: Callable[[Connection, str], tuple[str, ...]] = (
+            budgeted or budgets.budgeted_path
         )
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
@@ -275,18 +274,19 @@ class ContractStore:
         """What the run may still use, or ``None`` when nothing limits it.
 
         A budget of the run's work order or of an ancestor limits it too: the remaining
-        budget is the least of the contract's and theirs (:mod:`praxis.store.controls.tree`).
+        budget is the least of the contract's and theirs, each net of what the running
+        attempts of other runs hold against it (:mod:`praxis.store.controls.budgets`).
         """
         found = load(connection, record.contract_id) if record.contract_id else None
         cap = self.authority.spend_cap(record.principal_id)
-        order_left = (
-            tree.remaining(connection, record.work_order_id)
+        run_id, starter = record.state.run_id, record.principal_id
+        order_left = (  # net of what other runs' running attempts hold there
+            budgets.remaining(connection, record.work_order_id, run_id)
             if self.budgeted(connection, record.work_order_id)
             else None
         )
         if found is None and cap is None and order_left is None:
             return None
-        run_id, starter = record.state.run_id, record.principal_id
         allowed = core.allowance(
             found.contract if found else None,
             found.spent if found else money.ZERO,
@@ -299,11 +299,14 @@ class ContractStore:
             if cap is not None
             else money.ZERO,
         )
-        if order_left is None or (
-            allowed.remaining is not None and allowed.remaining <= order_left
-        ):
+        contract_left = (
+            None
+            if allowed.remaining is None
+            else money.subtract(allowed.remaining, allowed.contract_reserved)
+        )
+        if order_left is None or (contract_left is not None and contract_left <= order_left):
             return allowed
-        return replace(allowed, remaining=order_left)
+        return replace(allowed, remaining=order_left, contract_reserved=money.ZERO)
 
     def charge(self, event: AttemptSettled) -> None:
         """Charges the settled attempts' costs to the run's contract and starter."""

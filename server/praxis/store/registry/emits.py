@@ -22,5 +22,5 @@ class HeadChanged:
 
 @dataclass(frozen=True, slots=True)
 class RegistryWritten:
-    """A registry command committed a write (proposals enter and leave the inbox);
-    published after the commit, once per group commit."""
+    """A registry command or a new approval committed a write (proposals and approvals
+    enter and leave the inbox); published after the commit, once per group commit."""

@@ -61,6 +61,10 @@ class ContractTerms(Protocol):
     def allowance(self, connection: Connection, record: RunRecord) -> Allowance | None:
         """What the run may still use, or ``None`` when nothing limits it."""
 
+    def budgeted(self, connection: Connection, work_order_id: str) -> tuple[str, ...]:
+        """The work orders whose budgets limit a run in ``work_order_id`` (itself and
+        its ancestors with a budget): a dispatch locks their ledger keys."""
+
 
 class Archive(Protocol):
     """What the runtime asks of retention (``store/retention``): the runs it archived.
@@ -94,6 +98,10 @@ class NoContracts:
     def allowance(self, connection: Connection, record: RunRecord) -> Allowance | None:
         """Nothing limits the run."""
         return None
+
+    def budgeted(self, connection: Connection, work_order_id: str) -> tuple[str, ...]:
+        """No budget is checked."""
+        return ()
 
 
 class NoArchive:

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority import guard
 from praxis.core import definition as definitions
-from praxis.core import gates, membership, registry, values, webhooks
+from praxis.core import gates, membership, registry, values, webhooks, work_orders
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
@@ -281,7 +281,8 @@ def admit(connection: Connection, work_order_id: str) -> None:
     attempts wait for the resume.
 
     Raises:
-        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
+        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_NOT_APPROVED (a proposed or declined
+            child), WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
             (a hold on an ancestor holds it too).
     """
     work_order = controls.load_work_order(connection, work_order_id)
@@ -291,6 +292,8 @@ def admit(connection: Connection, work_order_id: str) -> None:
     )
     if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
         problem = gates.check_control(work_order)
+    if problem is None and work_order.proposal:
+        problem = work_orders.not_approved_reason(work_order_id, work_order.proposal)
     if problem is None and work_order.closed:
         problem = precondition("WORK_ORDER_CLOSED", f"work order {work_order_id!r} is closed")
     if problem:

@@ -29,6 +29,7 @@ from praxis.core import run as core
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability import metrics
+from praxis.store.controls import budgets as order_budgets
 from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
@@ -341,7 +342,8 @@ class TaskStore:
         ``wanted`` attempts), with the budgets of those runs locked in key order; the
         ``runs`` rows of the runs kept go to ``locked``."""
         kept: dict[str, list[str]] = defaultdict(list)
-        budgets: dict[str, tuple[str, str]] = {}  # run -> (contract, starting principal)
+        # run -> (contract, starting principal, work order)
+        budgets: dict[str, tuple[str, str, str]] = {}
         count = 0
         remaining = list(by_run.items())
         while remaining and count < wanted:  # lock only the runs needed for the shortfall
@@ -358,15 +360,25 @@ class TaskStore:
                     kept[run_id] = uids[: wanted - count]
                     count += len(kept[run_id])
                     row = held[run_id]
-                    budgets[run_id] = (row.contract_id or "", row.principal_id or "")
+                    budgets[run_id] = (
+                        row.contract_id or "",
+                        row.principal_id or "",
+                        row.work_order_id or "",
+                    )
                     locked[run_id] = row
         keys: set[str] = set()
-        for contract_id, principal_id in budgets.values():
+        budgeted = self.context.ports.contracts.budgeted
+        for contract_id, principal_id, work_order_id in budgets.values():
             if contract_id:
                 keys.add("contract:" + contract_id)
             if self.authority.spend_cap(principal_id) is not None:
                 keys.add("principal:" + principal_id)
-        for name in sorted(keys):  # every contract key sorts before every principal key
+            keys.update(
+                order_budgets.KEY_PREFIX + each for each in budgeted(connection, work_order_id)
+            )
+        # Sorted: every contract key before every principal key before every work-order
+        # key, in every command that locks several (a settlement locks a subset).
+        for name in sorted(keys):
             locks.budget_key(connection, name)
         return kept
 

@@ -288,7 +288,12 @@ def _write_effects(
         attempts.upsert(connection, attempt)
     if outcome.attempts:
         reservations.track(
-            connection, record.contract_id, record.principal_id, state, outcome.attempts
+            connection,
+            record.contract_id,
+            record.principal_id,
+            state,
+            outcome.attempts,
+            record.work_order_id,
         )
     rows = [
         {
