@@ -60,7 +60,6 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/lifecycle.py",
     "runtime/listing.py",
     "runtime/log.py",
-    "runtime/outbox.py",
     "runtime/runs.py",
     "runtime/subscriptions.py",
     "runtime/tasks.py",

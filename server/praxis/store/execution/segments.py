@@ -8,12 +8,13 @@ import uuid
 from sqlalchemy.engine import Connection
 
 from praxis.core import segments as core
-from praxis.core.records import Principal
 from praxis.store.controls import rows as controls
+from praxis.store.controls.emits import OwnerChanged
 from praxis.store.db import statements
 from praxis.store.db.database import Database
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows import segments as segment_rows
+from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import RunRecord
 
 OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written
@@ -31,9 +32,9 @@ class SegmentStore:
         self._opened: dict[str, core.Segment] = {}
         self._opened_lock = threading.Lock()
 
-    def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Segment 1 of a new run (a start hook of the run store); a new run has no
-        segments yet, so none are read."""
+    def on_start(self, event: RunStarted) -> None:
+        """Segment 1 of a new run; a new run has no segments yet, so none are read."""
+        connection, record = event.connection, event.record
         epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
         segment = core.begin([], core.Reason.START, record.state.created_at_ms, epoch,
                              self.incarnation)  # fmt: skip
@@ -70,10 +71,10 @@ class SegmentStore:
                             epochs[row.work_order_id], now_ms)  # fmt: skip
         return len(rows)
 
-    def on_owner_change(
-        self, connection: Connection, work_order_id: str, epoch: int, now_ms: int
-    ) -> None:
+    def on_owner_change(self, event: OwnerChanged) -> None:
         """Starts an OWNER_CHANGE segment for the work order's live runs."""
+        connection, work_order_id = event.connection, event.work_order_id
+        epoch, now_ms = event.epoch, event.now
         for run_id in segment_rows.live_runs_of(connection, work_order_id):
             self._begin(connection, run_id, core.Reason.OWNER_CHANGE, epoch, now_ms)
 

@@ -23,14 +23,15 @@ from praxis.core import kinds, values
 from praxis.core import run as core
 from praxis.core.definition import Node
 from praxis.core.records import ApprovalRecord, Principal
-from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
 from praxis.store.execution import authorizations
 from praxis.store.execution.rows import requests
 from praxis.store.execution.rows import waits as rows
 from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
+from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["WaitState", "WaitStore", "WaitView", "schema_json", "wait_id"]  # rpc/waits.py
@@ -52,20 +53,22 @@ class WaitStore:
         self.authority = runtime.authority
         self.installation_id = installation_id
 
-    def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Writes the wait rows of a new run (a start hook of the run store)."""
+    def on_start(self, event: RunStarted) -> None:
+        """Writes the wait rows of a new run."""
+        record = event.record
         opened = [
             (wait_id(record.state.run_id, node_id), node_id)
             for node_id, spec in record.state.definition.nodes.items()
             if spec.wait is not None
         ]
-        rows.insert_unsatisfied(connection, record.state.run_id, opened)
+        rows.insert_unsatisfied(event.connection, record.state.run_id, opened)
 
-    def on_new_head(self, connection: Connection, head: Head, _now: int) -> Rejection | None:
+    def on_new_head(self, event: HeadChanged) -> None:
         """Writes rows for wait nodes an activated revision adds to its bound run."""
+        connection, head = event.connection, event.head
         nodes = head.definition.get("nodes") if isinstance(head.definition, dict) else None
         if not head.bound_run_id or not isinstance(nodes, dict):
-            return None
+            return
         present = rows.node_uids(connection, head.bound_run_id)
         added = [
             (wait_id(head.bound_run_id, node_id), node_id)
@@ -74,7 +77,6 @@ class WaitStore:
             and node_id not in present
         ]  # fmt: skip
         rows.insert_unsatisfied(connection, head.bound_run_id, added)
-        return None
 
     def get(self, principal: Principal, wait: str) -> WaitView | Rejection:
         """One wait."""

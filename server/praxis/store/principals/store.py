@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -26,7 +26,9 @@ from praxis.core import values
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.store.db.database import Database, Rollback
+from praxis.store.db.reactions import Reactions
 from praxis.store.principals import rows, startup
+from praxis.store.principals.emits import PrincipalChanged
 from praxis.store.principals.grants import GrantSpec, check_grants, to_json
 from praxis.store.principals.journal import REVOKED, ROTATED, Entry, Journal, pending
 from praxis.store.principals.lookups import PrincipalLookups
@@ -69,7 +71,13 @@ def _decode_page_token(token: str) -> str | Rejection:
 class PrincipalStore:
     """Principal administration over the database, beside the authority's lookups."""
 
-    def __init__(self, db: Database, clock: Clock, journal: Journal | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        journal: Journal | None = None,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
         # The authority's cached lookups: every change committed here clears them.
@@ -78,9 +86,9 @@ class PrincipalStore:
         # restored backup cannot bring back a credential revoked after its snapshot.
         self.journal = journal
         self.authority: Authority | None = None  # set when the built-in authority is adopted
-        # Run after a revocation or rotation has committed, with the principal's id: the
-        # wake-up that ends the streams and long polls it opened (app.py's reactions).
-        self.change_hooks: list[Callable[[str], None]] = []
+        # Where PrincipalChanged is published after a revocation or rotation committed:
+        # the wake-up that ends the streams and long polls it opened (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
 
     # --- before serving ----------------------------------------------------------------
 
@@ -323,11 +331,11 @@ class PrincipalStore:
             ) from error
 
     def _changed(self, principal_id: str) -> None:
-        """After a revocation or rotation committed: forget the cached lookups, then run
-        the change hooks (the principal's streams check their credential again)."""
+        """After a revocation or rotation committed: forget the cached lookups, then
+        publish :class:`PrincipalChanged` (the principal's streams check their credential
+        again)."""
         self.lookups.forget()
-        for hook in self.change_hooks:
-            hook(principal_id)
+        self.reactions.publish(PrincipalChanged(principal_id))
 
     def history(
         self, principal: Principal, principal_id: str, after: int, limit: int
