@@ -32,6 +32,7 @@ from praxis.store.runtime import lifecycle, listing, node_pages
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import StartRequest
 from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import listing as listing_rows
 from praxis.store.runtime.rows import loading
 from praxis.store.runtime.rows import nodes as node_rows
 from praxis.store.runtime.rows import progress as attempt_progress
@@ -150,7 +151,7 @@ class RunStore:
             return denied
         size = page_size or listing.PAGE_DEFAULT
         with self.db.read() as connection:
-            rows, following = listing.page(connection, found, size, cursor)
+            rows, following = listing_rows.page(connection, found, size, cursor)
             records = loading.summaries(connection, rows, self.context.definition, self.snapshots)
         return records, "" if following is None else listing.encode_token(found, following)
 

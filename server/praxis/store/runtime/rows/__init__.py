@@ -6,6 +6,7 @@ records, ``results`` the nodes' stored results, ``definitions`` the stored defin
 documents, ``nodes`` reads ListRunNodes' pages, ``reservations`` keeps what running
 attempts reserve of their budgets, ``progress`` each attempt's latest report, ``log``
 the run command log, ``traces`` the runs' stored trace contexts and span starts,
-``workers`` the models workers registered, and ``subscriptions`` who made each
-subscription.
+``workers`` the models workers registered, ``subscriptions`` who made each
+subscription, ``listing`` reads ListRuns' pages, and ``events`` the run event log and
+its subscribers' positions.
 """
