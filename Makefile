@@ -90,7 +90,9 @@ package-go-ts:
 	./scripts/check_go_module.sh
 	./scripts/check_ts_package.sh
 
-## conformance: every language's runner against one test-clock server; parity matrix
+## conformance: one lane per language at the same time, each building its runner and
+## running the vectors and the worker scenarios against test-clock servers of its own;
+## then the parity matrices (scripts/conformance.sh; CONFORMANCE_LANGUAGES picks some)
 conformance: setup tools
 	./scripts/conformance.sh
 
