@@ -130,10 +130,17 @@ def check(engine: Engine, known: Sequence[Migration]) -> list[int]:
             "the schema is incomplete"
         )
     expected = _expected(known, set(applied))
+    missing = [table for table in expected if table not in present]
+    if missing:
+        raise SchemaError(f"table {missing[0]!r} is missing: the schema is incomplete")
+    # Every table's columns in one read (PostgreSQL answers one catalog query; a query per
+    # table took most of a server's start-up there).
+    found_of = {
+        name: {column["name"] for column in columns}
+        for (_, name), columns in inspector.get_multi_columns(filter_names=list(expected)).items()
+    }
     for table, columns in expected.items():
-        if table not in present:
-            raise SchemaError(f"table {table!r} is missing: the schema is incomplete")
-        found = {column["name"] for column in inspector.get_columns(table)}
+        found = found_of.get(table, set())
         if not columns <= found:
             raise SchemaError(
                 f"table {table!r} lacks columns {sorted(columns - found)}: the schema is incomplete"
