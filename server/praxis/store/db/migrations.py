@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateColumn
 
 from praxis.store.db import locks
-from praxis.store.db.dialect import WRITE_OPTION
+from praxis.store.db.dialect import WRITE_OPTION, table_columns
 from praxis.store.db.metadata import schema_migrations
 
 
@@ -106,6 +106,7 @@ def check(engine: Engine, known: Sequence[Migration]) -> list[int]:
                 select(schema_migrations.c.version).order_by(schema_migrations.c.version)
             )
         ]
+        found_of = table_columns(connection)  # every table's columns in one catalog query
     versions = [migration.version for migration in known]
     if applied and applied[-1] > versions[-1]:
         raise SchemaError(
@@ -130,16 +131,9 @@ def check(engine: Engine, known: Sequence[Migration]) -> list[int]:
             "the schema is incomplete"
         )
     expected = _expected(known, set(applied))
-    missing = [table for table in expected if table not in present]
-    if missing:
-        raise SchemaError(f"table {missing[0]!r} is missing: the schema is incomplete")
-    # Every table's columns in one read (PostgreSQL answers one catalog query; a query per
-    # table took most of a server's start-up there).
-    found_of = {
-        name: {column["name"] for column in columns}
-        for (_, name), columns in inspector.get_multi_columns(filter_names=list(expected)).items()
-    }
     for table, columns in expected.items():
+        if table not in present:
+            raise SchemaError(f"table {table!r} is missing: the schema is incomplete")
         found = found_of.get(table, set())
         if not columns <= found:
             raise SchemaError(
