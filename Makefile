@@ -104,10 +104,11 @@ package-python: setup
 ## ci: everything CI checks (the README's test command). The generated code first (it
 ## rewrites the clients' gen/ folders). Then at the same time (make -j, each target's
 ## output printed whole when it ends): lint, breaking, package-python and the clients'
-## lanes followed by conformance (its runners build in the clients' build folders). Then
-## the Python suite: its parallel pass over the cores, then its serial pass alone. The
-## Python suite does not share the cores with the clients' builds: its in-process servers
-## starved for CPU beside a Rust build and a Java build, and calls timed out.
+## lanes followed by conformance (its runners build in the clients' build folders; then
+## its five languages run side by side, a test-clock server each). Then the Python suite:
+## its parallel pass over the cores, then its serial pass alone. The Python suite does not
+## share the cores with the clients' builds: its in-process servers starved for CPU beside
+## a Rust build and a Java build, and calls timed out.
 ci: checkgenerate
 	$(MAKE) --no-print-directory -j4 --output-sync=target \
 		lint breaking package-python ci-clients
