@@ -56,11 +56,18 @@ trap cleanup EXIT
 
 build_python() { "$PY" -c "import praxis_client, google.protobuf" ; }
 
+# Whether $1 is missing or older than any file under the other paths.
+stale() { local built=$1; shift; [ ! -e "$built" ] || [ -n "$(find "$@" -newer "$built" -print -quit)" ]; }
+
+# TypeScript compiles only what changed since its last build: the client's lane
+# (scripts/test_ts.sh) has just built clients/typescript/dist.
 build_typescript() {
   (cd clients/typescript && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } \
-    && npm run -s build) \
+    && if stale dist/index.js src tsconfig.json package.json; then npm run -s build; fi) \
   && (cd conformance/runners/typescript && { [ -e node_modules/@praxis-engine/client ] \
-      || npm install --no-audit --no-fund --loglevel=error; } && npm run -s build)
+      || npm install --no-audit --no-fund --loglevel=error; } \
+    && if stale dist/main.js src tsconfig.json ../../../clients/typescript/dist/index.js; then
+      npm run -s build; fi)
 }
 
 build_go() { (cd conformance/runners/go && go build -o "$WORK/go-runner" .) ; }
